@@ -1,0 +1,87 @@
+package model
+
+import "time"
+
+// Frame is one analysed sample: the sample, the rates since the previous
+// one and the verdicts, most severe first. It is what every view renders.
+type Frame struct {
+	Sample   Sample
+	Rates    Rates
+	Verdicts []Verdict
+	// Pinned reports whether this interval was pinned at the cap.
+	Pinned bool
+}
+
+// Verdict returns the most severe verdict.
+func (f Frame) Verdict() Verdict {
+	if len(f.Verdicts) == 0 {
+		return Verdict{Kind: OK}
+	}
+	return f.Verdicts[0]
+}
+
+// HistoryFor is how many frames an Analyzer keeps to cover span at the
+// given interval, never fewer than 3,600 (one hour at 1 s).
+func HistoryFor(span, interval time.Duration) int {
+	if interval <= 0 {
+		return 3600
+	}
+	return max(3600, int(span/interval))
+}
+
+// Analyzer turns a sequence of samples into frames. Live collection,
+// remote streams and replays all go through it, so they reach the same
+// verdicts from the same samples.
+type Analyzer struct {
+	prev     *Sample
+	frames   *Ring[Frame]
+	episodes *Episodes
+	kernel   *Ring[KernelLine]
+	// Suppressed totals the kernel's "callbacks suppressed" counts seen.
+	Suppressed uint64
+}
+
+// NewAnalyzer keeps the last history frames, 50 episodes and 100 kernel
+// log lines.
+func NewAnalyzer(history int) *Analyzer {
+	return &Analyzer{frames: NewRing[Frame](history), episodes: NewEpisodes(50), kernel: NewRing[KernelLine](100)}
+}
+
+// Add analyses s against the previous sample and returns its frame.
+func (a *Analyzer) Add(s Sample) Frame {
+	var r Rates
+	if a.prev != nil {
+		r = Delta(*a.prev, s)
+	} else {
+		r = Rates{CTTotal: map[Counter]uint64{}, CPUAll: CPUUse{CPU: -1, Idle: 100}}
+	}
+	pinned := Pinned(s.Conntrack)
+	a.episodes.Observe(s.Time, s.Interval, pinned, ctDrops(r), s.Conntrack.Max)
+	in := Inputs{Sample: s, Rates: r}
+	if ep, ok := a.episodes.Current(); ok {
+		in.Episode = &ep
+	}
+	f := Frame{Sample: s, Rates: r, Verdicts: Judge(in), Pinned: pinned}
+	for _, l := range s.Kernel.Lines {
+		a.kernel.Push(l)
+	}
+	a.Suppressed += s.Kernel.Suppressed
+	a.frames.Push(f)
+	a.prev = &s
+	return f
+}
+
+// Frames is the bounded history, oldest first.
+func (a *Analyzer) Frames() *Ring[Frame] { return a.frames }
+
+// Episodes returns the kept pinned episodes, oldest first.
+func (a *Analyzer) Episodes() []Episode { return a.episodes.List() }
+
+// KernelLines returns the kept kernel log lines, oldest first.
+func (a *Analyzer) KernelLines() []KernelLine {
+	out := make([]KernelLine, a.kernel.Len())
+	for i := range out {
+		out[i] = a.kernel.At(i)
+	}
+	return out
+}

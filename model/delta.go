@@ -1,0 +1,188 @@
+package model
+
+import "time"
+
+// Rates are what happened between two samples: counter deltas and the
+// per-second rates derived from them.
+type Rates struct {
+	// Elapsed is the time between the two samples.
+	Elapsed time.Duration
+	// CT holds per-CPU deltas of each conntrack counter; CTTotal sums them.
+	CT      []CPUCounters
+	CTTotal map[Counter]uint64
+	// CPU holds per-CPU utilisation in percent; CPUAll averages all CPUs.
+	CPU    []CPUUse
+	CPUAll CPUUse
+	// Disks holds per-device rates.
+	Disks []DiskRate
+	// Per-second TCP rates.
+	SynRetransPS      float64
+	ListenOverflowsPS float64
+	ListenDropsPS     float64
+	ActiveOpensPS     float64
+	PassiveOpensPS    float64
+	ResetsPS          float64
+}
+
+// NewConnsPS is the rate of new TCP connections, opened in either
+// direction: each one takes a conntrack entry.
+func (r Rates) NewConnsPS() float64 { return r.ActiveOpensPS + r.PassiveOpensPS }
+
+// DiskIOPS is the total of reads and writes per second over all disks.
+func (r Rates) DiskIOPS() float64 {
+	var t float64
+	for _, d := range r.Disks {
+		t += d.ReadsPS + d.WritesPS
+	}
+	return t
+}
+
+// MaxDiskUtil is the highest utilisation of any disk, in percent.
+func (r Rates) MaxDiskUtil() float64 {
+	var m float64
+	for _, d := range r.Disks {
+		m = max(m, d.Util)
+	}
+	return m
+}
+
+// CPUUse is CPU utilisation in percent of one CPU's time.
+type CPUUse struct {
+	CPU     int
+	User    float64
+	System  float64
+	SoftIRQ float64
+	IOWait  float64
+	Idle    float64
+}
+
+// Busy is the share of time doing work: everything but idle and iowait.
+func (u CPUUse) Busy() float64 { return clampPct(100 - u.Idle - u.IOWait) }
+
+// DiskRate is one disk's activity between two samples.
+type DiskRate struct {
+	Name     string
+	ReadsPS  float64
+	WritesPS float64
+	// Util is the percentage of time the device was busy.
+	Util float64
+}
+
+// Delta computes the rates between prev and cur. A counter that went
+// backwards (reset, module reload) counts as zero rather than wrapping.
+func Delta(prev, cur Sample) Rates {
+	el := cur.Time.Sub(prev.Time)
+	r := Rates{Elapsed: el, CTTotal: map[Counter]uint64{}}
+	secs := el.Seconds()
+	if secs <= 0 {
+		return r
+	}
+	r.CT, r.CTTotal = ctDelta(prev.CTStats, cur.CTStats)
+	r.CPU, r.CPUAll = cpuDelta(prev.CPU, cur.CPU)
+	r.Disks = diskDelta(prev.Disks, cur.Disks, secs)
+	p, c := prev.TCP, cur.TCP
+	r.SynRetransPS = perSec(p.SynRetrans, c.SynRetrans, secs)
+	r.ListenOverflowsPS = perSec(p.ListenOverflows, c.ListenOverflows, secs)
+	r.ListenDropsPS = perSec(p.ListenDrops, c.ListenDrops, secs)
+	r.ActiveOpensPS = perSec(p.ActiveOpens, c.ActiveOpens, secs)
+	r.PassiveOpensPS = perSec(p.PassiveOpens, c.PassiveOpens, secs)
+	r.ResetsPS = perSec(p.OutRsts, c.OutRsts, secs)
+	return r
+}
+
+func sub(a, b uint64) uint64 {
+	if b < a {
+		return 0
+	}
+	return b - a
+}
+
+func perSec(a, b uint64, secs float64) float64 { return float64(sub(a, b)) / secs }
+
+func ctDelta(prev, cur CTStats) ([]CPUCounters, map[Counter]uint64) {
+	before := map[int]map[Counter]uint64{}
+	for _, row := range prev.PerCPU {
+		before[row.CPU] = row.Values
+	}
+	total := map[Counter]uint64{}
+	rows := make([]CPUCounters, 0, len(cur.PerCPU))
+	for _, row := range cur.PerCPU {
+		d := CPUCounters{CPU: row.CPU, Values: map[Counter]uint64{}}
+		old, ok := before[row.CPU]
+		for _, c := range cur.Reported {
+			if !ok {
+				d.Values[c] = 0
+				continue
+			}
+			d.Values[c] = sub(old[c], row.Values[c])
+			total[c] += d.Values[c]
+		}
+		rows = append(rows, d)
+	}
+	return rows, total
+}
+
+func cpuDelta(prev, cur []CPUTimes) ([]CPUUse, CPUUse) {
+	before := map[int]CPUTimes{}
+	for _, c := range prev {
+		before[c.CPU] = c
+	}
+	var all CPUTimes
+	var allPrev CPUTimes
+	out := make([]CPUUse, 0, len(cur))
+	for _, c := range cur {
+		p, ok := before[c.CPU]
+		if !ok {
+			continue
+		}
+		out = append(out, cpuUse(c.CPU, p, c))
+		all = addTimes(all, c)
+		allPrev = addTimes(allPrev, p)
+	}
+	return out, cpuUse(-1, allPrev, all)
+}
+
+func addTimes(a, b CPUTimes) CPUTimes {
+	return CPUTimes{User: a.User + b.User, Nice: a.Nice + b.Nice, System: a.System + b.System,
+		Idle: a.Idle + b.Idle, IOWait: a.IOWait + b.IOWait, IRQ: a.IRQ + b.IRQ,
+		SoftIRQ: a.SoftIRQ + b.SoftIRQ, Steal: a.Steal + b.Steal}
+}
+
+func cpuUse(id int, p, c CPUTimes) CPUUse {
+	total := c.Total() - p.Total()
+	if total <= 0 {
+		return CPUUse{CPU: id, Idle: 100}
+	}
+	pct := func(a, b float64) float64 { return clampPct(100 * (b - a) / total) }
+	return CPUUse{
+		CPU:     id,
+		User:    pct(p.User+p.Nice, c.User+c.Nice),
+		System:  pct(p.System+p.IRQ, c.System+c.IRQ),
+		SoftIRQ: pct(p.SoftIRQ, c.SoftIRQ),
+		IOWait:  pct(p.IOWait, c.IOWait),
+		Idle:    pct(p.Idle, c.Idle),
+	}
+}
+
+func diskDelta(prev, cur []DiskIO, secs float64) []DiskRate {
+	before := map[string]DiskIO{}
+	for _, d := range prev {
+		before[d.Name] = d
+	}
+	out := make([]DiskRate, 0, len(cur))
+	for _, d := range cur {
+		p, ok := before[d.Name]
+		if !ok {
+			continue
+		}
+		out = append(out, DiskRate{
+			Name:     d.Name,
+			ReadsPS:  perSec(p.Reads, d.Reads, secs),
+			WritesPS: perSec(p.Writes, d.Writes, secs),
+			Util:     clampPct(float64(sub(p.BusyMillis, d.BusyMillis)) / (secs * 10)),
+		})
+	}
+	return out
+}
+
+func clampPct(v float64) float64 { return min(100, max(0, v)) }

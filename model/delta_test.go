@@ -1,0 +1,73 @@
+package model
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+func TestDelta(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	stats := func(drop0, drop1, restart uint64) CTStats {
+		return CTStats{Source: "procfs", Reported: []Counter{Drop, SearchRestart},
+			PerCPU: []CPUCounters{
+				{CPU: 0, Values: map[Counter]uint64{Drop: drop0, SearchRestart: restart}},
+				{CPU: 1, Values: map[Counter]uint64{Drop: drop1}},
+			}}
+	}
+	prev := Sample{Time: t0, CTStats: stats(100, 50, 10),
+		CPU:   []CPUTimes{{CPU: 0, User: 10, Idle: 90}, {CPU: 1, User: 0, Idle: 100}},
+		Disks: []DiskIO{{Name: "vda", Reads: 10, Writes: 20, BusyMillis: 1000}},
+		TCP:   TCP{SynRetrans: 5, ActiveOpens: 100, PassiveOpens: 100, ListenOverflows: 9}}
+	cur := Sample{Time: t0.Add(2 * time.Second), CTStats: stats(5037, 50, 4),
+		CPU:   []CPUTimes{{CPU: 0, User: 11, System: 0.5, SoftIRQ: 0.1, Idle: 90.4}, {CPU: 1, User: 0, Idle: 102}},
+		Disks: []DiskIO{{Name: "vda", Reads: 10, Writes: 220, BusyMillis: 2000}, {Name: "new", Reads: 5}},
+		TCP:   TCP{SynRetrans: 65, ActiveOpens: 170, PassiveOpens: 170, ListenOverflows: 9}}
+	r := Delta(prev, cur)
+
+	if r.CT[0].Values[Drop] != 4937 || r.CT[1].Values[Drop] != 0 || r.CTTotal[Drop] != 4937 {
+		t.Errorf("drop deltas %v total %d, want 4937/0 and 4937", r.CT, r.CTTotal[Drop])
+	}
+	if r.CTTotal[SearchRestart] != 0 {
+		t.Errorf("a counter that went backwards gave %d, want 0", r.CTTotal[SearchRestart])
+	}
+	if got := r.CPU[0]; math.Abs(got.User-50) > 0.01 || math.Abs(got.System-25) > 0.01 || math.Abs(got.Idle-20) > 0.01 {
+		t.Errorf("cpu0 use %+v, want user 50 system 25 idle 20", got)
+	}
+	if got := r.CPUAll.Busy(); math.Abs(got-40) > 0.01 {
+		t.Errorf("all CPUs busy %.2f %%, want 40 %%", got)
+	}
+	if len(r.Disks) != 1 || r.Disks[0].WritesPS != 100 || r.Disks[0].Util != 50 {
+		t.Errorf("disk rates %+v, want vda 100 writes/s at 50 %%", r.Disks)
+	}
+	if r.SynRetransPS != 30 || r.NewConnsPS() != 70 || r.ListenOverflowsPS != 0 {
+		t.Errorf("tcp rates syn %v new %v overflows %v, want 30, 70, 0", r.SynRetransPS, r.NewConnsPS(), r.ListenOverflowsPS)
+	}
+}
+
+func TestAnalyzerSeesThePinnedEpisode(t *testing.T) {
+	a := NewAnalyzer(10)
+	t0 := time.Unix(0, 0)
+	counts := []uint64{525, 952, 2807, 4096, 4096, 4096}
+	var drops uint64
+	var last Frame
+	for i, c := range counts {
+		if c == 4096 {
+			drops += 1000
+		}
+		s := table(c, c, 4096)
+		s.Time = t0.Add(time.Duration(i) * time.Second)
+		s.CTStats = CTStats{Reported: []Counter{Drop}, PerCPU: []CPUCounters{{CPU: 0, Values: map[Counter]uint64{Drop: drops}}}}
+		last = a.Add(s)
+	}
+	if last.Verdict().Kind != TableFull || !last.Pinned {
+		t.Fatalf("verdict %v pinned %v, want TABLE FULL and pinned", last.Verdict(), last.Pinned)
+	}
+	eps := a.Episodes()
+	if len(eps) != 1 || eps[0].Drops != 3000 || eps[0].Duration() != 3*time.Second {
+		t.Errorf("episodes %+v, want one of 3 s with 3,000 drops", eps)
+	}
+	if a.Frames().Len() != len(counts) {
+		t.Errorf("history %d frames, want %d", a.Frames().Len(), len(counts))
+	}
+}

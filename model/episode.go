@@ -1,0 +1,85 @@
+package model
+
+import "time"
+
+// Episode is a period during which the table was pinned at its cap.
+type Episode struct {
+	// Start is the end of the first pinned interval minus that interval,
+	// i.e. when the pinned interval began.
+	Start time.Time
+	// Last is the time of the last pinned sample.
+	Last time.Time
+	// Open is true while the episode has not ended.
+	Open bool
+	// Drops counts conntrack drops (drop + early_drop) during the episode.
+	Drops uint64
+	// Max is the cap the table was pinned at.
+	Max uint64
+}
+
+// Duration is how long the table was pinned: from Start to the last pinned
+// sample.
+func (e Episode) Duration() time.Duration { return e.Last.Sub(e.Start) }
+
+// LeaveAfter is how many consecutive samples below the cap end an episode.
+// A table flapping around its cap (a few entries freed, then taken again)
+// stays one episode instead of many.
+const LeaveAfter = 3
+
+// Episodes detects pinned periods from a sequence of samples and keeps the
+// most recent ones.
+type Episodes struct {
+	list  []Episode
+	below int
+	keep  int
+}
+
+// NewEpisodes keeps at most keep episodes (oldest dropped first).
+func NewEpisodes(keep int) *Episodes { return &Episodes{keep: max(1, keep)} }
+
+// Pinned reports whether a sample shows the table at its cap: the peak
+// seen during the interval reached nf_conntrack_max.
+func Pinned(c Conntrack) bool {
+	return c.Status == TableTracked && c.Max > 0 && c.Peak >= c.Max
+}
+
+// Observe feeds one sample: whether it was pinned, its time and interval,
+// and the drops counted during it.
+func (e *Episodes) Observe(t time.Time, interval time.Duration, pinned bool, drops, capMax uint64) {
+	cur := e.open()
+	switch {
+	case pinned && cur == nil:
+		e.list = append(e.list, Episode{Start: t.Add(-interval), Last: t, Open: true, Drops: drops, Max: capMax})
+		if len(e.list) > e.keep {
+			e.list = e.list[len(e.list)-e.keep:]
+		}
+		e.below = 0
+	case pinned:
+		cur.Last, cur.Drops, cur.Max = t, cur.Drops+drops, capMax
+		e.below = 0
+	case cur != nil:
+		cur.Drops += drops
+		e.below++
+		if e.below >= LeaveAfter {
+			cur.Open = false
+		}
+	}
+}
+
+func (e *Episodes) open() *Episode {
+	if n := len(e.list); n > 0 && e.list[n-1].Open {
+		return &e.list[n-1]
+	}
+	return nil
+}
+
+// Current returns the open episode, if any.
+func (e *Episodes) Current() (Episode, bool) {
+	if c := e.open(); c != nil {
+		return *c, true
+	}
+	return Episode{}, false
+}
+
+// List returns the kept episodes, oldest first.
+func (e *Episodes) List() []Episode { return append([]Episode(nil), e.list...) }

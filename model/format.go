@@ -1,0 +1,34 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Int formats n with thousands separators: 4096 → "4,096".
+func Int(n uint64) string {
+	s := strconv.FormatUint(n, 10)
+	if len(s) <= 3 {
+		return s
+	}
+	out := make([]byte, 0, len(s)+len(s)/3)
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}
+
+// Num formats a rate compactly: "0", "0.5", "34", "1,234".
+func Num(v float64) string {
+	switch {
+	case v <= 0:
+		return "0"
+	case v < 10 && v != float64(int64(v)):
+		return fmt.Sprintf("%.1f", v)
+	default:
+		return Int(uint64(v + 0.5))
+	}
+}

@@ -1,0 +1,172 @@
+package model
+
+import "time"
+
+// Host describes the machine a stream of samples comes from.
+type Host struct {
+	Name     string `json:"name"`
+	Kernel   string `json:"kernel"`
+	CPUs     int    `json:"cpus"`
+	MemTotal uint64 `json:"mem_total_bytes"`
+	// Source says where the data comes from: "local", "ssh host", "file", "demo".
+	Source string `json:"source"`
+}
+
+// Sample is one observation of the host. Counters are cumulative, exactly
+// as the kernel reports them; Delta turns two samples into rates.
+type Sample struct {
+	Time      time.Time     `json:"time"`
+	Interval  time.Duration `json:"interval_ns"`
+	Conntrack Conntrack     `json:"conntrack"`
+	CTStats   CTStats       `json:"ct_stats"`
+	CPU       []CPUTimes    `json:"cpu"`
+	Disks     []DiskIO      `json:"disks"`
+	TCP       TCP           `json:"tcp"`
+	Kernel    KernelLog     `json:"kernel_log"`
+}
+
+// Conntrack is the table's size and limits at the moment of the sample.
+type Conntrack struct {
+	// Status says whether the numbers mean anything; see TableStatus.
+	Status TableStatus `json:"status"`
+	Count  uint64      `json:"count"`
+	// Peak is the highest count seen by the fast sampler during the
+	// interval that ends at this sample; never below Count.
+	Peak    uint64 `json:"peak"`
+	Max     uint64 `json:"max"`
+	Buckets uint64 `json:"buckets"`
+	// TimeWaitHold is nf_conntrack_tcp_timeout_time_wait, in seconds.
+	TimeWaitHold uint64 `json:"time_wait_hold_s"`
+}
+
+// TableStatus says whether the conntrack numbers of a sample can be used.
+type TableStatus string
+
+// Table states.
+const (
+	TableTracked    TableStatus = "tracked"    // the module is loaded and the namespace is tracked
+	TableUntracked  TableStatus = "untracked"  // module loaded, but nothing tracks this namespace (count 0)
+	TableNoModule   TableStatus = "no-module"  // nf_conntrack is not loaded
+	TableUnreadable TableStatus = "unreadable" // the files exist but could not be read
+)
+
+// CTStats are the per-CPU conntrack counters (conntrack -S), cumulative.
+type CTStats struct {
+	// Source is where they came from: "procfs", "ctnetlink", or "" when
+	// unavailable.
+	Source string `json:"source,omitempty"`
+	// Note explains why they are unavailable (for example "needs root").
+	Note string `json:"note,omitempty"`
+	// Reported lists the counters the running kernel actually maintains;
+	// others are hidden rather than shown as zeros.
+	Reported []Counter     `json:"reported,omitempty"`
+	PerCPU   []CPUCounters `json:"per_cpu,omitempty"`
+}
+
+// Counter names one per-CPU conntrack counter.
+type Counter string
+
+// The counters that matter in an incident, named as conntrack -S names them.
+const (
+	Drop          Counter = "drop"
+	EarlyDrop     Counter = "early_drop"
+	InsertFailed  Counter = "insert_failed"
+	Invalid       Counter = "invalid"
+	Error         Counter = "error"
+	SearchRestart Counter = "search_restart"
+	ClashResolve  Counter = "clash_resolve"
+	ChainTooLong  Counter = "chaintoolong"
+)
+
+// AllCounters is the display order of the per-CPU counters.
+var AllCounters = []Counter{Drop, EarlyDrop, InsertFailed, Invalid, Error, SearchRestart, ClashResolve, ChainTooLong}
+
+// CPUCounters is one CPU's row of conntrack counters.
+type CPUCounters struct {
+	CPU    int                `json:"cpu"`
+	Values map[Counter]uint64 `json:"values"`
+}
+
+// Reports reports whether the kernel maintains counter c.
+func (s CTStats) Reports(c Counter) bool {
+	for _, r := range s.Reported {
+		if r == c {
+			return true
+		}
+	}
+	return false
+}
+
+// Total sums counter c over all CPUs.
+func (s CTStats) Total(c Counter) uint64 {
+	var t uint64
+	for _, row := range s.PerCPU {
+		t += row.Values[c]
+	}
+	return t
+}
+
+// CPUTimes are one CPU's cumulative times in seconds (from /proc/stat).
+type CPUTimes struct {
+	CPU     int     `json:"cpu"`
+	User    float64 `json:"user"`
+	Nice    float64 `json:"nice"`
+	System  float64 `json:"system"`
+	Idle    float64 `json:"idle"`
+	IOWait  float64 `json:"iowait"`
+	IRQ     float64 `json:"irq"`
+	SoftIRQ float64 `json:"softirq"`
+	Steal   float64 `json:"steal"`
+}
+
+// Total is the sum of all times.
+func (c CPUTimes) Total() float64 {
+	return c.User + c.Nice + c.System + c.Idle + c.IOWait + c.IRQ + c.SoftIRQ + c.Steal
+}
+
+// DiskIO are one block device's cumulative counters (from /proc/diskstats).
+type DiskIO struct {
+	Name   string `json:"name"`
+	Reads  uint64 `json:"reads"`
+	Writes uint64 `json:"writes"`
+	// BusyMillis is the time the device had I/O in flight (io_ticks).
+	BusyMillis uint64 `json:"busy_ms"`
+}
+
+// TCP holds the TCP counters that show connections stalling.
+type TCP struct {
+	// Cumulative counters (netstat TcpExt and snmp Tcp).
+	SynRetrans      uint64 `json:"syn_retrans"`
+	ListenOverflows uint64 `json:"listen_overflows"`
+	ListenDrops     uint64 `json:"listen_drops"`
+	ActiveOpens     uint64 `json:"active_opens"`
+	PassiveOpens    uint64 `json:"passive_opens"`
+	OutRsts         uint64 `json:"out_rsts"`
+	// Gauges.
+	TimeWait    uint64 `json:"time_wait"`
+	Established uint64 `json:"established"`
+	// PortRange is ip_local_port_range, [low, high]; zero when unknown.
+	PortRange [2]uint64 `json:"port_range"`
+}
+
+// KernelLog is what the kernel log said about the table since the previous
+// sample.
+type KernelLog struct {
+	// Readable is false when /dev/kmsg cannot be read (not root).
+	Readable bool `json:"readable"`
+	// Note explains why it is not readable.
+	Note string `json:"note,omitempty"`
+	// Lines are the new "table full" lines.
+	Lines []KernelLine `json:"lines,omitempty"`
+	// Suppressed is the sum of "N callbacks suppressed" seen since the
+	// previous sample.
+	Suppressed uint64 `json:"suppressed"`
+}
+
+// KernelLine is one kernel log record about the conntrack table.
+type KernelLine struct {
+	Time time.Time `json:"time"`
+	Text string    `json:"text"`
+	// NetNS is the namespace inode the line names, 0 for the init namespace.
+	NetNS uint64 `json:"netns,omitempty"`
+}

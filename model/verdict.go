@@ -1,0 +1,264 @@
+package model
+
+import (
+	"fmt"
+	"sort"
+	"time"
+)
+
+// Severity orders verdicts.
+type Severity int
+
+// Severities, least severe first.
+const (
+	SevOK Severity = iota
+	SevWarn
+	SevCrit
+)
+
+// Kind names a verdict.
+type Kind string
+
+// The verdicts, each decided by one rule below.
+const (
+	OK             Kind = "OK"
+	NearCap        Kind = "NEAR CAP"
+	TableFull      Kind = "TABLE FULL"
+	EarlyDropping  Kind = "EARLY DROP"
+	HashChains     Kind = "HASH CHAINS"
+	ListenOverflow Kind = "LISTEN OVERFLOW"
+	PortExhaustion Kind = "PORT EXHAUSTION"
+	CPUBound       Kind = "SERVER CPU-BOUND"
+	DiskBound      Kind = "DISK-BOUND"
+	ClientStalled  Kind = "CLIENT STALLED ON NETWORK"
+)
+
+// Verdict is one conclusion with the evidence for it.
+type Verdict struct {
+	Kind     Kind
+	Severity Severity
+	// Evidence is one sentence of numbers and meaning.
+	Evidence string
+	// rank orders verdicts of equal severity.
+	rank int
+}
+
+// String renders "KIND — evidence".
+func (v Verdict) String() string { return string(v.Kind) + " — " + v.Evidence }
+
+// Thresholds of the rules; documented in each rule's comment.
+const (
+	NearCapPct      = 90.0 // NEAR CAP: peak ≥ 90 % of max
+	CPUBoundPct     = 90.0 // SERVER CPU-BOUND: all CPUs busy ≥ 90 % on average
+	IdleCPUPct      = 20.0 // "idle": average busy below 20 %
+	DiskBoundPct    = 90.0 // DISK-BOUND: a disk busy ≥ 90 % of the time
+	DiskIOWaitPct   = 30.0 // DISK-BOUND: iowait ≥ 30 %
+	PortExhaustFrac = 0.9  // PORT EXHAUSTION: TIME_WAIT + established ≥ 90 % of local ports
+)
+
+// Inputs is everything a verdict is decided from: the newest sample, the
+// rates since the previous one, and the open pinned episode, if any.
+type Inputs struct {
+	Sample  Sample
+	Rates   Rates
+	Episode *Episode
+}
+
+type rule func(in Inputs) (Verdict, bool)
+
+// rules in rank order: on equal severity the earlier one is shown first.
+var rules = []rule{ruleTableFull, ruleEarlyDrop, ruleListenOverflow, rulePortExhaustion,
+	ruleHashChains, ruleClientStalled, ruleCPUBound, ruleDiskBound, ruleNearCap}
+
+// Judge applies every rule and returns the verdicts that hold, most severe
+// first; when none holds it returns a single OK.
+func Judge(in Inputs) []Verdict {
+	var out []Verdict
+	for i, r := range rules {
+		if v, ok := r(in); ok {
+			v.rank = i
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 {
+		return []Verdict{ruleOK(in)}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Severity != out[j].Severity {
+			return out[i].Severity > out[j].Severity
+		}
+		return out[i].rank < out[j].rank
+	})
+	return out
+}
+
+func ctDrops(r Rates) uint64 { return r.CTTotal[Drop] + r.CTTotal[EarlyDrop] }
+
+// serverState describes CPU and disk the way an operator reads them next to
+// drops: "server idle (CPU 4 %, disk 0 IO/s)".
+func serverState(r Rates) string {
+	s := fmt.Sprintf("CPU %.0f %%, disk %s IO/s", r.CPUAll.Busy(), Num(r.DiskIOPS()))
+	if r.CPUAll.Busy() < IdleCPUPct && r.MaxDiskUtil() < DiskBoundPct/2 {
+		return "server idle (" + s + ")"
+	}
+	return s
+}
+
+// ruleTableFull: the interval's peak count reached nf_conntrack_max and
+// either packets were dropped in it or the table has been pinned for two
+// intervals or more. Critical.
+func ruleTableFull(in Inputs) (Verdict, bool) {
+	c := in.Sample.Conntrack
+	if !Pinned(c) {
+		return Verdict{}, false
+	}
+	drops := ctDrops(in.Rates)
+	pinned := in.Sample.Interval
+	if in.Episode != nil {
+		drops = max(drops, in.Episode.Drops)
+		pinned = in.Episode.Duration()
+	}
+	if drops == 0 && pinned < 2*in.Sample.Interval {
+		return Verdict{}, false
+	}
+	return Verdict{Kind: TableFull, Severity: SevCrit, Evidence: fmt.Sprintf(
+		"count pinned at max %s for %s, %s drops, %s: new connections are dropped before they reach any process",
+		Int(c.Max), Dur(pinned), Int(drops), serverState(in.Rates))}, true
+}
+
+// ruleEarlyDrop: early_drop rose, so the kernel evicted unassured entries to
+// make room for new ones. Critical.
+func ruleEarlyDrop(in Inputs) (Verdict, bool) {
+	n := in.Rates.CTTotal[EarlyDrop]
+	if n == 0 {
+		return Verdict{}, false
+	}
+	c := in.Sample.Conntrack
+	return Verdict{Kind: EarlyDropping, Severity: SevCrit, Evidence: fmt.Sprintf(
+		"kernel evicted %s unassured entries to make room (count %s of max %s)",
+		Int(n), Int(c.Peak), Int(c.Max))}, true
+}
+
+// ruleListenOverflow: a listen queue overflowed (ListenOverflows or
+// ListenDrops rose): a local server accepts slower than connections arrive.
+// Critical.
+func ruleListenOverflow(in Inputs) (Verdict, bool) {
+	r := in.Rates
+	if r.ListenOverflowsPS == 0 && r.ListenDropsPS == 0 {
+		return Verdict{}, false
+	}
+	return Verdict{Kind: ListenOverflow, Severity: SevCrit, Evidence: fmt.Sprintf(
+		"%s listen overflows/s, %s listen drops/s: a server accepts slower than connections arrive (raise its backlog and somaxconn)",
+		Num(r.ListenOverflowsPS), Num(r.ListenDropsPS))}, true
+}
+
+// rulePortExhaustion: sockets in TIME_WAIT plus established connections
+// reach 90 % of the local port range: new outgoing connections may fail
+// with EADDRNOTAVAIL. Warning.
+func rulePortExhaustion(in Inputs) (Verdict, bool) {
+	t := in.Sample.TCP
+	lo, hi := t.PortRange[0], t.PortRange[1]
+	if hi <= lo {
+		return Verdict{}, false
+	}
+	ports := hi - lo + 1
+	used := t.TimeWait + t.Established
+	if float64(used) < PortExhaustFrac*float64(ports) {
+		return Verdict{}, false
+	}
+	return Verdict{Kind: PortExhaustion, Severity: SevWarn, Evidence: fmt.Sprintf(
+		"%s sockets in TIME_WAIT and %s established against %s local ports (%d-%d): outgoing connects may fail",
+		Int(t.TimeWait), Int(t.Established), Int(ports), lo, hi)}, true
+}
+
+// ruleHashChains: chaintoolong rose: a hash chain passed the kernel's limit,
+// so more buckets (hashsize) are needed. Warning.
+func ruleHashChains(in Inputs) (Verdict, bool) {
+	n := in.Rates.CTTotal[ChainTooLong]
+	if n == 0 {
+		return Verdict{}, false
+	}
+	c := in.Sample.Conntrack
+	return Verdict{Kind: HashChains, Severity: SevWarn, Evidence: fmt.Sprintf(
+		"%s chain-too-long events, average depth %.1f (%s entries ÷ %s buckets): raise hashsize",
+		Int(n), ChainDepth(c.Count, c.Buckets), Int(c.Count), Int(c.Buckets))}, true
+}
+
+// ruleClientStalled: SYNs are being retransmitted while the CPUs are idle
+// and nothing is dropped locally (no conntrack drops, no listen overflow):
+// this host waits on the network, the 1/2/4/8 s SYN ladder. Warning.
+func ruleClientStalled(in Inputs) (Verdict, bool) {
+	r := in.Rates
+	if r.SynRetransPS == 0 || r.CPUAll.Busy() >= IdleCPUPct || ctDrops(r) > 0 ||
+		r.ListenOverflowsPS > 0 || r.ListenDropsPS > 0 {
+		return Verdict{}, false
+	}
+	return Verdict{Kind: ClientStalled, Severity: SevWarn, Evidence: fmt.Sprintf(
+		"%s SYN retransmits/s with CPU %.0f %% and no local drops: connection attempts are lost beyond this host; clients wait 1, 2, 4, 8 s",
+		Num(r.SynRetransPS), r.CPUAll.Busy())}, true
+}
+
+// ruleCPUBound: all CPUs together are busy 90 % of the time or more.
+// Warning.
+func ruleCPUBound(in Inputs) (Verdict, bool) {
+	u := in.Rates.CPUAll
+	if u.Busy() < CPUBoundPct {
+		return Verdict{}, false
+	}
+	return Verdict{Kind: CPUBound, Severity: SevWarn, Evidence: fmt.Sprintf(
+		"CPU %.0f %% busy (user %.0f %%, system %.0f %%, softirq %.0f %%) with no table drops: the work itself is the limit",
+		u.Busy(), u.User, u.System, u.SoftIRQ)}, true
+}
+
+// ruleDiskBound: a disk is busy 90 % of the time, or iowait is 30 % or
+// more. Warning.
+func ruleDiskBound(in Inputs) (Verdict, bool) {
+	r := in.Rates
+	util := r.MaxDiskUtil()
+	if util < DiskBoundPct && r.CPUAll.IOWait < DiskIOWaitPct {
+		return Verdict{}, false
+	}
+	return Verdict{Kind: DiskBound, Severity: SevWarn, Evidence: fmt.Sprintf(
+		"disk busy %.0f %%, iowait %.0f %%, %s IO/s: storage is the limit",
+		util, r.CPUAll.IOWait, Num(r.DiskIOPS()))}, true
+}
+
+// ruleNearCap: the interval's peak reached 90 % of max without pinning.
+// Warning.
+func ruleNearCap(in Inputs) (Verdict, bool) {
+	c := in.Sample.Conntrack
+	if c.Status != TableTracked || c.Max == 0 || Pinned(c) || Percent(c.Peak, c.Max) < NearCapPct {
+		return Verdict{}, false
+	}
+	return Verdict{Kind: NearCap, Severity: SevWarn, Evidence: fmt.Sprintf(
+		"peak %s of max %s (%.0f %%); ceiling %s new conns/s at a %d s TIME_WAIT hold, observed %s/s",
+		Int(c.Peak), Int(c.Max), Percent(c.Peak, c.Max), Num(Ceiling(c.Max, c.TimeWaitHold)),
+		c.TimeWaitHold, Num(in.Rates.NewConnsPS()))}, true
+}
+
+func ruleOK(in Inputs) Verdict {
+	c := in.Sample.Conntrack
+	var table string
+	switch c.Status {
+	case TableTracked:
+		table = fmt.Sprintf("count %s of max %s (%.0f %%), no drops", Int(c.Count), Int(c.Max), Percent(c.Count, c.Max))
+	case TableUntracked:
+		table = "conntrack not tracking this namespace"
+	default:
+		table = "no conntrack table"
+	}
+	return Verdict{Kind: OK, Severity: SevOK, Evidence: fmt.Sprintf("%s, CPU %.0f %%, %s new conns/s",
+		table, in.Rates.CPUAll.Busy(), Num(in.Rates.NewConnsPS()))}
+}
+
+// Dur formats a duration the way the verdicts speak: "11 s", "2 m 5 s".
+func Dur(d time.Duration) string {
+	s := int64(d.Round(time.Second) / time.Second)
+	if s < 60 {
+		return fmt.Sprintf("%d s", s)
+	}
+	if s < 3600 {
+		return fmt.Sprintf("%d m %d s", s/60, s%60)
+	}
+	return fmt.Sprintf("%d h %d m", s/3600, s%3600/60)
+}

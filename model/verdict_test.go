@@ -1,0 +1,124 @@
+package model
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// idle is one interval of a 1-vCPU box doing nothing: 96 % idle.
+func idle() Rates {
+	return Rates{Elapsed: time.Second, CTTotal: map[Counter]uint64{},
+		CPUAll: CPUUse{CPU: -1, User: 3, System: 1, Idle: 96}}
+}
+
+func table(count, peak, max uint64) Sample {
+	return Sample{Interval: time.Second, Conntrack: Conntrack{Status: TableTracked,
+		Count: count, Peak: peak, Max: max, Buckets: max, TimeWaitHold: 120}}
+}
+
+func TestVerdictRules(t *testing.T) {
+	with := func(r Rates, f func(*Rates)) Rates { f(&r); return r }
+	elevenSeconds := &Episode{Start: time.Unix(0, 0), Last: time.Unix(11, 0), Open: true, Drops: 5937}
+	tests := []struct {
+		name     string
+		in       Inputs
+		want     Kind
+		also     []Kind
+		evidence string
+	}{
+		{"healthy", Inputs{Sample: table(525, 530, 4096), Rates: idle()}, OK, nil, "count 525 of max 4,096"},
+		{"no module", Inputs{Sample: Sample{Conntrack: Conntrack{Status: TableNoModule}}, Rates: idle()}, OK, nil, "no conntrack table"},
+		{"near cap", Inputs{Sample: table(3936, 3936, 4096), Rates: idle()}, NearCap, nil, "peak 3,936 of max 4,096 (96 %)"},
+		{"burst between frames reaches the cap: peak, not count, decides",
+			Inputs{Sample: table(3000, 4096, 4096), Rates: with(idle(), func(r *Rates) { r.CTTotal[Drop] = 12 })}, TableFull, nil, "12 drops"},
+		{"the write-up's incident",
+			Inputs{Sample: table(4096, 4096, 4096), Rates: with(idle(), func(r *Rates) { r.CTTotal[Drop] = 540; r.SynRetransPS = 30 }),
+				Episode: elevenSeconds},
+			TableFull, nil, "count pinned at max 4,096 for 11 s, 5,937 drops, server idle (CPU 4 %, disk 0 IO/s)"},
+		{"at the cap for one interval without drops is not yet full",
+			Inputs{Sample: table(4096, 4096, 4096), Rates: idle(), Episode: &Episode{Start: time.Unix(0, 0), Last: time.Unix(1, 0), Open: true}},
+			OK, nil, ""},
+		{"pinned two intervals without drops is full",
+			Inputs{Sample: table(4096, 4096, 4096), Rates: idle(), Episode: &Episode{Start: time.Unix(0, 0), Last: time.Unix(2, 0), Open: true}},
+			TableFull, nil, "for 2 s, 0 drops"},
+		{"early drop", Inputs{Sample: table(4096, 4096, 4096), Rates: with(idle(), func(r *Rates) { r.CTTotal[EarlyDrop] = 77; r.CTTotal[Drop] = 3 })},
+			TableFull, []Kind{EarlyDropping}, ""},
+		{"early drop alone", Inputs{Sample: table(4000, 4000, 4096), Rates: with(idle(), func(r *Rates) { r.CTTotal[EarlyDrop] = 77 })},
+			EarlyDropping, []Kind{NearCap}, "evicted 77 unassured entries"},
+		{"hash chains", Inputs{Sample: table(40000, 40000, 262144), Rates: with(idle(), func(r *Rates) { r.CTTotal[ChainTooLong] = 4 })},
+			HashChains, nil, "4 chain-too-long events"},
+		{"listen overflow", Inputs{Sample: table(100, 100, 4096), Rates: with(idle(), func(r *Rates) { r.ListenOverflowsPS = 41; r.ListenDropsPS = 41; r.SynRetransPS = 20 })},
+			ListenOverflow, nil, "41 listen overflows/s"},
+		{"port exhaustion", Inputs{Sample: func() Sample {
+			s := table(100, 100, 262144)
+			s.TCP = TCP{TimeWait: 27000, Established: 100, PortRange: [2]uint64{32768, 60999}}
+			return s
+		}(), Rates: idle()}, PortExhaustion, nil, "27,000 sockets in TIME_WAIT"},
+		{"ports fine", Inputs{Sample: func() Sample {
+			s := table(100, 100, 262144)
+			s.TCP = TCP{TimeWait: 2000, PortRange: [2]uint64{32768, 60999}}
+			return s
+		}(), Rates: idle()}, OK, nil, ""},
+		{"server cpu-bound", Inputs{Sample: table(17000, 17000, 32768), Rates: with(idle(), func(r *Rates) { r.CPUAll = CPUUse{User: 80, System: 12, Idle: 8} })},
+			CPUBound, nil, "CPU 92 % busy"},
+		{"disk-bound by utilisation", Inputs{Sample: table(10, 10, 4096), Rates: with(idle(), func(r *Rates) { r.Disks = []DiskRate{{Name: "vda", WritesPS: 900, Util: 97}} })},
+			DiskBound, nil, "disk busy 97 %"},
+		{"disk-bound by iowait", Inputs{Sample: table(10, 10, 4096), Rates: with(idle(), func(r *Rates) { r.CPUAll = CPUUse{IOWait: 45, Idle: 50, User: 5} })},
+			DiskBound, nil, "iowait 45 %"},
+		{"client stalled on network", Inputs{Sample: table(20, 20, 4096), Rates: with(idle(), func(r *Rates) { r.SynRetransPS = 6 })},
+			ClientStalled, nil, "6 SYN retransmits/s with CPU 4 %"},
+		{"SYN retransmits with local drops are the table, not the network",
+			Inputs{Sample: table(4096, 4096, 4096), Rates: with(idle(), func(r *Rates) { r.SynRetransPS = 6; r.CTTotal[Drop] = 9 })},
+			TableFull, nil, ""},
+		{"SYN retransmits on a busy box are not a stalled client",
+			Inputs{Sample: table(20, 20, 4096), Rates: with(idle(), func(r *Rates) { r.SynRetransPS = 6; r.CPUAll = CPUUse{User: 95, Idle: 5} })},
+			CPUBound, nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Judge(tt.in)
+			if got[0].Kind != tt.want {
+				t.Fatalf("top verdict %q, want %q (all: %v)", got[0].Kind, tt.want, got)
+			}
+			for _, k := range tt.also {
+				if !hasKind(got, k) {
+					t.Errorf("verdicts %v lack %q", got, k)
+				}
+			}
+			if !strings.Contains(got[0].Evidence, tt.evidence) {
+				t.Errorf("evidence %q lacks %q", got[0].Evidence, tt.evidence)
+			}
+		})
+	}
+}
+
+func TestVerdictsOrderedBySeverity(t *testing.T) {
+	r := idle()
+	r.CTTotal[Drop] = 5
+	r.CTTotal[ChainTooLong] = 1
+	r.ListenOverflowsPS = 2
+	got := Judge(Inputs{Sample: table(4096, 4096, 4096), Rates: r})
+	var kinds []Kind
+	for _, v := range got {
+		kinds = append(kinds, v.Kind)
+	}
+	want := []Kind{TableFull, ListenOverflow, HashChains}
+	if len(kinds) != len(want) {
+		t.Fatalf("got %v, want %v", kinds, want)
+	}
+	for i := range want {
+		if kinds[i] != want[i] {
+			t.Fatalf("got %v, want %v", kinds, want)
+		}
+	}
+}
+
+func hasKind(vs []Verdict, k Kind) bool {
+	for _, v := range vs {
+		if v.Kind == k {
+			return true
+		}
+	}
+	return false
+}
