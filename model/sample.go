@@ -23,6 +23,8 @@ type Sample struct {
 	Disks     []DiskIO      `json:"disks"`
 	TCP       TCP           `json:"tcp"`
 	Kernel    KernelLog     `json:"kernel_log"`
+	// Notes are read errors of parts of the sample; the rest is valid.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Conntrack is the table's size and limits at the moment of the sample.

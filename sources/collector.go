@@ -1,0 +1,141 @@
+package sources
+
+import (
+	"errors"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// Collector takes whole samples of the host from all collectors.
+type Collector struct {
+	roots   Roots
+	table   *Table
+	ctFile  *CTStatFile
+	ctNL    ctStatReader
+	cpu     *CPU
+	disk    *Disk
+	tcp     *TCP
+	kmsg    *Kmsg
+	peak    *PeakSampler
+	host    model.Host
+	hostErr error
+}
+
+// ctStatReader is the ctnetlink fallback; tests replace it.
+type ctStatReader interface {
+	Read() (model.CTStats, error)
+}
+
+// NewCollector builds every collector over roots.
+func NewCollector(roots Roots) (*Collector, error) {
+	c := &Collector{roots: roots, table: NewTable(roots.Proc), ctFile: NewCTStatFile(roots.Proc),
+		ctNL: CTStatNetlink{Timeout: 2 * time.Second}, kmsg: NewKmsg(roots.Dev)}
+	var err error
+	if c.cpu, err = NewCPU(roots.Proc); err != nil {
+		return nil, err
+	}
+	if c.disk, err = NewDisk(roots.Proc, roots.Sys); err != nil {
+		return nil, err
+	}
+	if c.tcp, err = NewTCP(roots.Proc); err != nil {
+		return nil, err
+	}
+	c.host, c.hostErr = ReadHost(roots.Proc)
+	return c, nil
+}
+
+// Host describes the host; read once at construction.
+func (c *Collector) Host() model.Host { return c.host }
+
+// StartPeak starts the 10 Hz peak sampler of nf_conntrack_count. Without
+// it each sample's peak is its own count.
+func (c *Collector) StartPeak() {
+	if c.peak != nil {
+		return
+	}
+	p, err := NewPeakSampler(c.table.CountPath())
+	if err != nil {
+		return // module not loaded: the sample says so
+	}
+	c.peak = p
+	p.Start()
+}
+
+// Close stops the peak sampler and releases the kernel log.
+func (c *Collector) Close() error {
+	if c.peak != nil {
+		c.peak.Stop()
+	}
+	return c.kmsg.Close()
+}
+
+// Sample reads everything once. Parts that fail are noted in the sample;
+// the rest is still returned.
+func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
+	s := model.Sample{Time: now, Interval: interval}
+	var notes []string
+	note := func(err error) {
+		if err != nil {
+			notes = append(notes, err.Error())
+		}
+	}
+	var err error
+	s.Conntrack, err = c.table.Read()
+	note(err)
+	if c.peak != nil && s.Conntrack.Status == model.TableTracked {
+		s.Conntrack.Peak = c.peak.Take(s.Conntrack.Count)
+	}
+	s.CTStats = c.readCTStats(s.Conntrack.Status)
+	if s.Conntrack.Status == model.TableTracked && s.Conntrack.Peak == 0 && untouched(s.CTStats) {
+		s.Conntrack.Status = model.TableUntracked
+	}
+	s.CPU, err = c.cpu.Read()
+	note(err)
+	s.Disks, err = c.disk.Read()
+	note(err)
+	s.TCP, err = c.tcp.Read()
+	note(err)
+	s.Kernel = c.kmsg.Poll(now)
+	s.Notes = notes
+	return s
+}
+
+// readCTStats prefers /proc/net/stat/nf_conntrack and falls back to
+// ctnetlink when the file is absent.
+func (c *Collector) readCTStats(status model.TableStatus) model.CTStats {
+	if status == model.TableNoModule {
+		return model.CTStats{Note: "nf_conntrack is not loaded"}
+	}
+	s, err := c.ctFile.Read()
+	if err == nil {
+		return s
+	}
+	if !errors.Is(err, ErrUnavailable) {
+		return model.CTStats{Note: err.Error()}
+	}
+	s, nlErr := c.ctNL.Read()
+	switch {
+	case nlErr == nil:
+		return s
+	case errors.Is(nlErr, ErrPermission):
+		return model.CTStats{Note: "per-CPU stats need root here: /proc/net/stat/nf_conntrack is absent and ctnetlink needs CAP_NET_ADMIN"}
+	}
+	return model.CTStats{Note: "per-CPU stats unavailable: " + nlErr.Error()}
+}
+
+// untouched reports whether no conntrack counter ever moved: with a zero
+// count this means nothing in the namespace uses conntrack.
+func untouched(s model.CTStats) bool {
+	if len(s.PerCPU) == 0 {
+		return true
+	}
+	for _, row := range s.PerCPU {
+		for _, v := range row.Values {
+			if v != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}

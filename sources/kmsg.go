@@ -1,0 +1,139 @@
+package sources
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+var (
+	tableFullRe  = regexp.MustCompile(`table full(?: in netns (\d+))?, dropping packet`)
+	suppressedRe = regexp.MustCompile(`(\d+) callbacks suppressed`)
+)
+
+// Kmsg follows the kernel log (/dev/kmsg) for the conntrack "table full"
+// lines and the "callbacks suppressed" counts of their rate limiter. The
+// first Poll returns what is still in the kernel's ring buffer. Reading
+// needs root where kernel.dmesg_restrict=1.
+type Kmsg struct {
+	path    string
+	fd      int
+	opened  bool
+	note    string
+	partial []byte
+	// monotonic returns time since boot; kernel records carry it.
+	monotonic func() time.Duration
+}
+
+// NewKmsg reads devRoot/kmsg (normally /dev/kmsg).
+func NewKmsg(devRoot string) *Kmsg {
+	return &Kmsg{path: filepath.Join(devRoot, "kmsg"), fd: -1, monotonic: monotonicNow}
+}
+
+func monotonicNow() time.Duration {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts); err != nil {
+		return 0
+	}
+	return time.Duration(ts.Nano())
+}
+
+// Poll reads every record available now without blocking.
+func (k *Kmsg) Poll(now time.Time) model.KernelLog {
+	if !k.opened {
+		k.open()
+	}
+	if k.fd < 0 {
+		return model.KernelLog{Readable: false, Note: k.note}
+	}
+	out := model.KernelLog{Readable: true}
+	buf := make([]byte, 8192)
+	for range 10000 { // bounded: a flood is picked up by the next poll
+		n, err := syscall.Read(k.fd, buf)
+		if errors.Is(err, syscall.EPIPE) { // records overwritten before we read them
+			continue
+		}
+		if err != nil || n <= 0 {
+			break
+		}
+		k.partial = append(k.partial, buf[:n]...)
+		k.consume(now, &out)
+	}
+	return out
+}
+
+func (k *Kmsg) open() {
+	k.opened = true
+	fd, err := syscall.Open(k.path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	switch {
+	case errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM):
+		k.note = "kernel log needs root (kernel.dmesg_restrict)"
+	case err != nil:
+		k.note = fmt.Sprintf("kernel log unavailable: %v", err)
+	default:
+		k.fd = fd
+	}
+}
+
+// consume parses the complete lines buffered so far.
+func (k *Kmsg) consume(now time.Time, out *model.KernelLog) {
+	for {
+		i := bytes.IndexByte(k.partial, '\n')
+		if i < 0 {
+			return
+		}
+		line := string(k.partial[:i])
+		k.partial = k.partial[i+1:]
+		if strings.HasPrefix(line, " ") { // continuation: KEY=value dictionary
+			continue
+		}
+		k.parseRecord(now, line, out)
+	}
+}
+
+// parseRecord handles "prio,seq,usec,flags;text".
+func (k *Kmsg) parseRecord(now time.Time, line string, out *model.KernelLog) {
+	head, text, ok := strings.Cut(line, ";")
+	if !ok {
+		return
+	}
+	if m := suppressedRe.FindStringSubmatch(text); m != nil {
+		n, _ := strconv.ParseUint(m[1], 10, 64)
+		out.Suppressed += n
+		return
+	}
+	m := tableFullRe.FindStringSubmatch(text)
+	if m == nil {
+		return
+	}
+	kl := model.KernelLine{Text: text, Time: now}
+	if f := strings.Split(head, ","); len(f) >= 3 {
+		if usec, err := strconv.ParseInt(f[2], 10, 64); err == nil {
+			kl.Time = now.Add(time.Duration(usec)*time.Microsecond - k.monotonic()).Truncate(time.Millisecond)
+		}
+	}
+	if m[1] != "" {
+		kl.NetNS, _ = strconv.ParseUint(m[1], 10, 64)
+	}
+	out.Lines = append(out.Lines, kl)
+}
+
+// Close releases the log.
+func (k *Kmsg) Close() error {
+	if k.fd < 0 {
+		return nil
+	}
+	err := syscall.Close(k.fd)
+	k.fd = -1
+	return err
+}

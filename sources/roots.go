@@ -1,0 +1,70 @@
+package sources
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Roots are the mount points the collectors read from.
+type Roots struct {
+	Proc string // default /proc
+	Sys  string // default /sys
+	Dev  string // default /dev
+}
+
+// DefaultRoots are the real filesystems.
+func DefaultRoots() Roots { return Roots{Proc: "/proc", Sys: "/sys", Dev: "/dev"} }
+
+// classify maps a filesystem error onto the package's sentinels, keeping
+// the original for the message.
+func classify(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("%w: %w", ErrPermission, err)
+	}
+	return err
+}
+
+// readUint reads a file holding one unsigned number (a sysctl).
+func readUint(path string) (uint64, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, classify(fmt.Errorf("read %s: %w", path, err))
+	}
+	v, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("parse %s: %w", path, err)
+	}
+	return v, nil
+}
+
+// readFields reads a file of whitespace-separated unsigned numbers.
+func readFields(path string) ([]uint64, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, classify(fmt.Errorf("read %s: %w", path, err))
+	}
+	var out []uint64
+	for _, f := range strings.Fields(string(b)) {
+		v, err := strconv.ParseUint(f, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("parse %s: %w", path, err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// sysctlPath turns "net.netfilter.nf_conntrack_max" into its /proc/sys file.
+func sysctlPath(procRoot, key string) string {
+	return filepath.Join(procRoot, "sys", strings.ReplaceAll(key, ".", "/"))
+}
