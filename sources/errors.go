@@ -8,3 +8,6 @@ var ErrUnavailable = errors.New("unavailable on this host")
 
 // ErrPermission reports that a source exists but needs privileges.
 var ErrPermission = errors.New("needs root")
+
+// ErrStopped reports that a feed was stopped.
+var ErrStopped = errors.New("feed stopped")

@@ -1,0 +1,99 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tablefull/tablefull/tui/styles"
+)
+
+// section renders a panel: a title rule of the given width, then body
+// lines, each cut to width, padded or cut to exactly height lines.
+func section(st *styles.Styles, title string, width, height int, body []string) string {
+	if width <= 0 || height <= 0 {
+		return ""
+	}
+	head := st.PanelTitle.Render(title) + " "
+	if rest := width - lipgloss.Width(head); rest > 0 {
+		head += st.Rule.Render(strings.Repeat(styles.GlyphRule, rest))
+	}
+	lines := []string{fit(head, width)}
+	for _, l := range body {
+		if len(lines) == height {
+			break
+		}
+		lines = append(lines, fit(l, width))
+	}
+	for len(lines) < height {
+		lines = append(lines, strings.Repeat(" ", width))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// fit cuts or pads a (styled) line to exactly width cells.
+func fit(s string, width int) string {
+	w := lipgloss.Width(s)
+	if w > width {
+		return truncate(s, width)
+	}
+	return s + strings.Repeat(" ", width-w)
+}
+
+// truncate cuts a styled string to width cells, ending in "…".
+func truncate(s string, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	return ansi.Truncate(s, width, "…")
+}
+
+// wrap breaks plain text into lines of at most width cells, on spaces.
+func wrap(text string, width int) []string {
+	if width <= 0 {
+		return nil
+	}
+	var lines []string
+	var cur strings.Builder
+	for _, word := range strings.Fields(text) {
+		if cur.Len() > 0 && lipgloss.Width(cur.String())+1+lipgloss.Width(word) > width {
+			lines = append(lines, cur.String())
+			cur.Reset()
+		}
+		if cur.Len() > 0 {
+			cur.WriteByte(' ')
+		}
+		cur.WriteString(word)
+	}
+	if cur.Len() > 0 {
+		lines = append(lines, cur.String())
+	}
+	return lines
+}
+
+// columns joins blocks side by side with one space between them.
+func columns(blocks ...string) string {
+	var parts []string
+	for i, b := range blocks {
+		if i > 0 {
+			parts = append(parts, " ")
+		}
+		parts = append(parts, b)
+	}
+	return lipgloss.JoinHorizontal(lipgloss.Top, parts...)
+}
+
+// pairs renders "label value" pairs on one line, separated by two spaces.
+func pairs(st *styles.Styles, kv ...string) string {
+	var b strings.Builder
+	for i := 0; i+1 < len(kv); i += 2 {
+		if i > 0 {
+			b.WriteString("  ")
+		}
+		b.WriteString(st.Label.Render(kv[i]))
+		b.WriteByte(' ')
+		b.WriteString(kv[i+1])
+	}
+	return b.String()
+}

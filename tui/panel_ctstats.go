@@ -1,0 +1,97 @@
+package tui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/tui/styles"
+)
+
+// counterHeads are short column heads for the per-CPU counters.
+var counterHeads = map[model.Counter]string{
+	model.Drop: "drop", model.EarlyDrop: "early", model.InsertFailed: "insfail", model.Invalid: "invalid",
+	model.Error: "error", model.SearchRestart: "restart", model.ClashResolve: "clash", model.ChainTooLong: "chain",
+}
+
+// counterCrit are the counters whose rise means connections are lost.
+var counterCrit = map[model.Counter]bool{model.Drop: true, model.EarlyDrop: true, model.InsertFailed: true, model.ChainTooLong: true}
+
+// ctStatsLines renders the per-CPU counter deltas of one interval: a row
+// per CPU (the busiest first when they do not all fit) and a total. Only
+// counters the kernel reports are shown.
+// With titled, the first header cell carries the panel's title.
+func ctStatsLines(st *styles.Styles, f model.Frame, rows int, titled bool) []string {
+	s := f.Sample.CTStats
+	if len(s.PerCPU) == 0 {
+		note := s.Note
+		if note == "" {
+			note = "no per-CPU conntrack stats"
+		}
+		return []string{st.Dim.Render(note)}
+	}
+	counters := s.Reported
+	cell := func(v string) string { return fmt.Sprintf("%8s", v) }
+	var head strings.Builder
+	for _, c := range counters {
+		head.WriteString(cell(counterHeads[c]))
+	}
+	first := st.Label.Render(fmt.Sprintf("%-5s", "cpu"))
+	if titled {
+		first = st.PanelTitle.Render(fmt.Sprintf("%-5s", "ct/s"))
+	}
+	lines := []string{first + st.Label.Render(head.String()+"  Δ per interval, "+s.Source)}
+	render := func(name string, vals map[model.Counter]uint64) string {
+		var b strings.Builder
+		b.WriteString(fmt.Sprintf("%-5s", name))
+		for _, c := range counters {
+			v := vals[c]
+			txt := cell(model.Int(v))
+			switch {
+			case v > 0 && counterCrit[c]:
+				txt = st.Crit.Render(txt)
+			case v == 0:
+				txt = st.Dim.Render(txt)
+			}
+			b.WriteString(txt)
+		}
+		return b.String()
+	}
+	cpus := append([]model.CPUCounters(nil), f.Rates.CT...)
+	if len(cpus) == 0 { // first sample: no deltas yet
+		for _, r := range s.PerCPU {
+			cpus = append(cpus, model.CPUCounters{CPU: r.CPU, Values: map[model.Counter]uint64{}})
+		}
+	}
+	room := rows - 2 // header and total
+	hidden := 0
+	if len(cpus) > room {
+		sort.SliceStable(cpus, func(i, j int) bool { return activity(cpus[i]) > activity(cpus[j]) })
+		hidden = len(cpus) - max(0, room)
+		cpus = cpus[:max(0, room)]
+		sort.SliceStable(cpus, func(i, j int) bool { return cpus[i].CPU < cpus[j].CPU })
+	}
+	for _, r := range cpus {
+		lines = append(lines, render(fmt.Sprint(r.CPU), r.Values))
+	}
+	total := render("all", f.Rates.CTTotal)
+	if hidden > 0 {
+		total += st.Dim.Render(fmt.Sprintf("  (%d quiet CPUs hidden)", hidden))
+	}
+	return append(lines, total)
+}
+
+func activity(r model.CPUCounters) uint64 {
+	var t uint64
+	for c, v := range r.Values {
+		if counterCrit[c] {
+			t += v * 1000
+		}
+		t += v
+	}
+	return t
+}
+
+// ctStatsWidth is the width the per-CPU table needs.
+func ctStatsWidth(s model.CTStats) int { return 5 + 8*len(s.Reported) + 2 }

@@ -1,0 +1,70 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/tui/styles"
+)
+
+// mode is what the view is showing: the newest sample, a frozen one, or
+// one from history.
+type mode struct {
+	paused   bool
+	behind   time.Duration // how far the viewed frame is behind the newest
+	newCount int           // frames collected since the view froze
+}
+
+// renderHeader draws the first line: host facts, source, interval, the
+// clock of the viewed sample, and the mode.
+func renderHeader(st *styles.Styles, h model.Host, f model.Frame, interval time.Duration, m mode, width int) string {
+	var state string
+	switch {
+	case m.paused:
+		state = st.Paused.Render(fmt.Sprintf("PAUSED +%d", m.newCount))
+	case m.behind > 0:
+		state = st.History.Render("HISTORY −" + model.Dur(m.behind))
+	default:
+		state = st.Live.Render("LIVE")
+	}
+	clock := "--:--:--"
+	if !f.Sample.Time.IsZero() {
+		clock = f.Sample.Time.Local().Format("15:04:05")
+	}
+	sep := st.Dim.Render(styles.GlyphSep)
+	facts := []string{orDash(h.Kernel), fmt.Sprintf("%d CPU", h.CPUs), bytesIEC(h.MemTotal), orDash(h.Source), interval.String()}
+	if width < 100 { // the kernel version is the first thing to give up
+		facts = facts[1:]
+	}
+	line := st.Title.Render("tablefull") + " " + st.Value.Render(orDash(h.Name)) + sep +
+		strings.Join(facts, sep) + sep + clock + " " + state
+	return fit(line, width)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// bytesIEC formats a byte count: "512 MiB", "23.5 GiB".
+func bytesIEC(b uint64) string {
+	const unit = 1024
+	if b < unit {
+		return fmt.Sprintf("%d B", b)
+	}
+	div, exp := uint64(unit), 0
+	for n := b / unit; n >= unit; n /= unit {
+		div *= unit
+		exp++
+	}
+	v := float64(b) / float64(div)
+	suffix := []string{"KiB", "MiB", "GiB", "TiB", "PiB"}[exp]
+	if v >= 10 || v == float64(int64(v)) {
+		return fmt.Sprintf("%.0f %s", v, suffix)
+	}
+	return fmt.Sprintf("%.1f %s", v, suffix)
+}

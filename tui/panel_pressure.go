@@ -1,0 +1,214 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/NimbleMarkets/ntcharts/canvas"
+	"github.com/NimbleMarkets/ntcharts/canvas/runes"
+	"github.com/NimbleMarkets/ntcharts/linechart/timeserieslinechart"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/tui/styles"
+)
+
+// yAxisWidth is the room ntcharts takes for Y labels and the axis.
+const yAxisWidth = 9
+
+// pressureChart renders the count-over-time chart. Rendering an ntcharts
+// chart costs milliseconds, so it is built once per change of data or size
+// (from Update) and View only returns the cached string.
+type pressureChart struct {
+	view string
+	key  string
+}
+
+// chartWindow is the frames one chart shows: one column per frame.
+func chartColumns(width int) int { return max(1, width-yAxisWidth) }
+
+// rebuild draws frames (oldest first) into a width × height chart, with
+// the cap as a line, pinned columns highlighted and a strip under it
+// marking them for terminals without colour.
+func (c *pressureChart) rebuild(st *styles.Styles, frames []model.Frame, width, height int) {
+	if len(frames) == 0 || width < yAxisWidth+4 || height < 3 {
+		c.view, c.key = "", ""
+		return
+	}
+	last := frames[len(frames)-1]
+	key := fmt.Sprintf("%d×%d %d %v %d", width, height, len(frames), last.Sample.Time.UnixNano(), frames[0].Sample.Time.UnixNano())
+	if key == c.key {
+		return
+	}
+	c.key = key
+	capV := float64(last.Sample.Conntrack.Max)
+	var peakMax float64
+	for _, f := range frames {
+		peakMax = max(peakMax, float64(f.Sample.Conntrack.Peak))
+	}
+	yMax, showCap := capV*1.05, true
+	if capV == 0 || peakMax < capV/4 {
+		yMax, showCap = max(10, peakMax*1.3), false
+	}
+	chartH := height - 1 // the strip
+	first, end := frames[0].Sample.Time, last.Sample.Time
+	if !end.After(first) {
+		first = end.Add(-time.Second)
+	}
+	ts := timeserieslinechart.New(width, chartH,
+		timeserieslinechart.WithTimeRange(first, end),
+		timeserieslinechart.WithYRange(0, yMax),
+		timeserieslinechart.WithXYSteps(3, 2),
+		timeserieslinechart.WithXLabelFormatter(func(_ int, v float64) string {
+			return time.Unix(int64(v), 0).Local().Format("15:04:05")
+		}),
+		timeserieslinechart.WithYLabelFormatter(func(_ int, v float64) string { return compact(v) }),
+		timeserieslinechart.WithAxesStyles(st.ChartAxes, st.ChartLabels),
+		timeserieslinechart.WithStyle(st.ChartLine),
+	)
+	ts.SetViewTimeRange(first, end)
+	ts.SetViewYRange(0, yMax)
+	for _, f := range frames {
+		ts.Push(timeserieslinechart.TimePoint{Time: f.Sample.Time, Value: float64(f.Sample.Conntrack.Peak)})
+	}
+	ts.Draw()
+	if showCap {
+		ts.DrawLineWithStyle(canvas.Float64Point{X: ts.ViewMinX(), Y: capV},
+			canvas.Float64Point{X: ts.ViewMaxX(), Y: capV}, runes.ThinLineStyle, st.ChartCap)
+	}
+	for _, f := range frames {
+		if f.Pinned {
+			ts.SetColumnBackgroundStyle(f.Sample.Time, st.PinnedColumn)
+		}
+	}
+	c.view = ts.View() + "\n" + pinnedStrip(st, frames, ts.Origin().X+1, width)
+}
+
+// pinnedStrip marks, under the plot area (which starts at column left),
+// the columns whose interval was pinned at the cap.
+func pinnedStrip(st *styles.Styles, frames []model.Frame, left, width int) string {
+	cols := max(1, width-left)
+	marks := make([]bool, cols)
+	first, last := frames[0].Sample.Time, frames[len(frames)-1].Sample.Time
+	span := last.Sub(first)
+	for _, f := range frames {
+		if !f.Pinned {
+			continue
+		}
+		i := cols - 1
+		if span > 0 {
+			i = int(float64(cols-1) * float64(f.Sample.Time.Sub(first)) / float64(span))
+		}
+		marks[min(cols-1, max(0, i))] = true
+	}
+	var b strings.Builder
+	label := "pinned"
+	if len(label) > left {
+		label = "▸"
+	}
+	b.WriteString(st.Label.Render(fmt.Sprintf("%*s", left, label)))
+	for _, m := range marks {
+		if m {
+			b.WriteString(st.Crit.Render(styles.GlyphPinned))
+		} else {
+			b.WriteByte(' ')
+		}
+	}
+	return fit(b.String(), width)
+}
+
+// compact formats an axis value: 4096 → "4.1k".
+func compact(v float64) string {
+	switch {
+	case v >= 1e6:
+		return fmt.Sprintf("%.1fM", v/1e6)
+	case v >= 1e4:
+		return fmt.Sprintf("%.0fk", v/1e3)
+	case v >= 1e3:
+		return fmt.Sprintf("%.1fk", v/1e3)
+	}
+	return fmt.Sprintf("%.0f", v)
+}
+
+// pressureLines are the numbers above the chart.
+func pressureLines(st *styles.Styles, f model.Frame, width int) []string {
+	c := f.Sample.Conntrack
+	note := func(sty lipgloss.Style, text string) []string {
+		lines := wrap(text, width-len("conntrack "))
+		for i := range lines {
+			lines[i] = sty.Render(lines[i])
+		}
+		return lines
+	}
+	switch c.Status {
+	case model.TableNoModule:
+		return note(st.Dim, "nf_conntrack is not loaded: no table, nothing to fill. The other panels still work.")
+	case model.TableUntracked:
+		return note(st.Dim, fmt.Sprintf("count 0 of max %s: nothing in this namespace uses conntrack (no ct rule or NAT), so no table pressure.", model.Int(c.Max)))
+	case model.TableUnreadable:
+		return note(st.Warn, "conntrack files unreadable: "+strings.Join(f.Sample.Notes, "; "))
+	}
+	pct := model.Percent(c.Count, c.Max)
+	countStyle := st.OK
+	switch {
+	case f.Pinned:
+		countStyle = st.Crit
+	case pct >= model.NearCapPct:
+		countStyle = st.Warn
+	}
+	ceiling := model.Ceiling(c.Max, c.TimeWaitHold)
+	rate := f.Rates.NewConnsPS()
+	rateStyle := st.Value
+	if ceiling > 0 && rate >= ceiling {
+		rateStyle = st.Crit
+	}
+	drops := f.Rates.CTTotal[model.Drop] + f.Rates.CTTotal[model.EarlyDrop]
+	dropStyle := st.Value
+	if drops > 0 {
+		dropStyle = st.Crit
+	}
+	l1 := pairs(st,
+		"count", countStyle.Render(fmt.Sprintf("%s / %s (%.0f %%)", model.Int(c.Count), model.Int(c.Max), pct)),
+		"peak", st.Value.Render(model.Int(c.Peak)),
+		"buckets", st.Value.Render(model.Int(c.Buckets)),
+		"depth", st.Value.Render(fmt.Sprintf("%.1f", model.ChainDepth(c.Count, c.Buckets))),
+		"TIME_WAIT hold", st.Value.Render(fmt.Sprintf("%d s", c.TimeWaitHold)))
+	l2 := pairs(st,
+		"ceiling", st.Value.Render(fmt.Sprintf("%s new/s", model.Num(ceiling)))+st.Dim.Render(fmt.Sprintf(" (%s ÷ %d s)", model.Int(c.Max), c.TimeWaitHold)),
+		"observed", rateStyle.Render(model.Num(rate)+" new/s"),
+		"drops", dropStyle.Render(model.Int(drops)))
+	if width >= 150 {
+		return []string{l1 + "   " + l2}
+	}
+	return []string{l1, l2}
+}
+
+// episodeLines lists pinned episodes, newest first, one per line.
+func episodeLines(st *styles.Styles, eps []model.Episode, n int) []string {
+	if n <= 0 {
+		return nil
+	}
+	if len(eps) == 0 {
+		return []string{st.Label.Render("episodes ") + st.Dim.Render("none: the table has not been pinned at its cap")}
+	}
+	var lines []string
+	for i := len(eps) - 1; i >= 0 && len(lines) < n; i-- {
+		e := eps[i]
+		end := e.Last.Local().Format("15:04:05")
+		sty := st.Warn
+		if e.Open {
+			end, sty = "now", st.Crit
+		}
+		label := "episode  "
+		if len(lines) > 0 {
+			label = "         "
+		}
+		lines = append(lines, st.Label.Render(label)+sty.Render(fmt.Sprintf("%s–%s", e.Start.Local().Format("15:04:05"), end))+
+			fmt.Sprintf("  pinned %s at %s  %s drops", model.Dur(e.Duration()), model.Int(e.Max), model.Int(e.Drops)))
+	}
+	if len(eps) > n {
+		lines[len(lines)-1] += st.Dim.Render(fmt.Sprintf("  (+%d earlier)", len(eps)-n))
+	}
+	return lines
+}

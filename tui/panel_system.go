@@ -1,0 +1,122 @@
+package tui
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/tui/styles"
+)
+
+// systemLines renders CPU use per CPU and disk activity, so an idle server
+// is plain next to the drops.
+// Below 50 columns it drops the idle column and the disk header.
+func systemLines(st *styles.Styles, f model.Frame, rows, width int) []string {
+	r := f.Rates
+	narrow := width < 50
+	cpuLine := func(name string, u model.CPUUse) string {
+		busy := u.Busy()
+		sty := st.Value
+		switch {
+		case busy >= model.CPUBoundPct:
+			sty = st.Crit
+		case busy >= 70:
+			sty = st.Warn
+		}
+		detail := fmt.Sprintf(" usr%3.0f sys%3.0f sirq%3.0f iow%3.0f idle%4.0f", u.User, u.System, u.SoftIRQ, u.IOWait, u.Idle)
+		if narrow {
+			detail = fmt.Sprintf(" usr%3.0f sys%3.0f sirq%3.0f iow%3.0f", u.User, u.System, u.SoftIRQ, u.IOWait)
+		}
+		return fmt.Sprintf("%-4s", name) + sty.Render(fmt.Sprintf("%4.0f%%", busy)) + st.Dim.Render(detail)
+	}
+	lines := []string{cpuLine("all", r.CPUAll)}
+	cpus := append([]model.CPUUse(nil), r.CPU...)
+	diskRows := min(len(r.Disks), 3)
+	if !narrow {
+		diskRows++
+	}
+	room := max(0, rows-1-diskRows)
+	if len(cpus) > room {
+		sort.SliceStable(cpus, func(i, j int) bool { return cpus[i].Busy() > cpus[j].Busy() })
+		cpus = cpus[:room]
+		sort.SliceStable(cpus, func(i, j int) bool { return cpus[i].CPU < cpus[j].CPU })
+	}
+	for _, u := range cpus {
+		lines = append(lines, cpuLine(fmt.Sprintf("%d", u.CPU), u))
+	}
+	if len(r.Disks) == 0 {
+		return append(lines, st.Dim.Render("no disks"))
+	}
+	if !narrow {
+		lines = append(lines, st.Label.Render(fmt.Sprintf("%-8s %8s %8s %6s", "disk", "reads/s", "writes/s", "util")))
+	}
+	disks := append([]model.DiskRate(nil), r.Disks...)
+	sort.SliceStable(disks, func(i, j int) bool { return disks[i].Util > disks[j].Util })
+	for _, d := range disks[:min(len(disks), 3)] {
+		sty := st.Value
+		if d.Util >= model.DiskBoundPct {
+			sty = st.Crit
+		}
+		if narrow {
+			lines = append(lines, fmt.Sprintf("%-8s", d.Name)+st.Label.Render(" r/s ")+model.Num(d.ReadsPS)+
+				st.Label.Render(" w/s ")+model.Num(d.WritesPS)+st.Label.Render(" util ")+sty.Render(fmt.Sprintf("%.0f%%", d.Util)))
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("%-8s %8s %8s ", d.Name, model.Num(d.ReadsPS), model.Num(d.WritesPS))+sty.Render(fmt.Sprintf("%5.0f%%", d.Util)))
+	}
+	return lines
+}
+
+// tcpLines renders the TCP signals of stalling connections, with shorter
+// labels below 60 columns.
+func tcpLines(st *styles.Styles, f model.Frame, width int) []string {
+	r, t := f.Rates, f.Sample.TCP
+	hot := func(v float64) string {
+		if v > 0 {
+			return st.Crit.Render(model.Num(v))
+		}
+		return st.Value.Render(model.Num(v))
+	}
+	if width < 60 {
+		return []string{
+			pairs(st, "SYN retrans/s", hot(r.SynRetransPS), "listen ovf/drop/s", hot(r.ListenOverflowsPS)+"/"+hot(r.ListenDropsPS)),
+			pairs(st, "opens/s", st.Value.Render(model.Num(r.ActiveOpensPS))+st.Dim.Render(" out ")+
+				st.Value.Render(model.Num(r.PassiveOpensPS))+st.Dim.Render(" in"), "resets/s", st.Value.Render(model.Num(r.ResetsPS))),
+			pairs(st, "TIME_WAIT", st.Value.Render(model.Int(t.TimeWait)), "established", st.Value.Render(model.Int(t.Established))),
+		}
+	}
+	return []string{
+		pairs(st, "SYN retrans/s", hot(r.SynRetransPS), "listen overflows/s", hot(r.ListenOverflowsPS), "drops/s", hot(r.ListenDropsPS)),
+		pairs(st, "opens/s active", st.Value.Render(model.Num(r.ActiveOpensPS)), "passive", st.Value.Render(model.Num(r.PassiveOpensPS)),
+			"resets/s", st.Value.Render(model.Num(r.ResetsPS))),
+		pairs(st, "TIME_WAIT", st.Value.Render(model.Int(t.TimeWait)), "established", st.Value.Render(model.Int(t.Established)),
+			"ports", st.Dim.Render(fmt.Sprintf("%d-%d", t.PortRange[0], t.PortRange[1]))),
+	}
+}
+
+// kernelLines renders the kernel's "table full" lines, newest first.
+func kernelLines(st *styles.Styles, f model.Frame, lines []model.KernelLine, suppressed uint64, rows int) []string {
+	if !f.Sample.Kernel.Readable {
+		note := f.Sample.Kernel.Note
+		if note == "" {
+			note = "kernel log not read"
+		}
+		return []string{st.Dim.Render(note)}
+	}
+	var out []string
+	if suppressed > 0 {
+		out = append(out, st.Warn.Render(model.Int(suppressed))+st.Dim.Render(" more lines suppressed by the kernel's rate limit"))
+	}
+	if len(lines) == 0 {
+		return append(out, st.Dim.Render("no \"table full\" lines"))
+	}
+	for i := len(lines) - 1; i >= 0 && len(out) < rows; i-- {
+		l := lines[i]
+		text := "table full, dropping packet"
+		if l.NetNS != 0 {
+			text += fmt.Sprintf(" (netns %d)", l.NetNS)
+		}
+		out = append(out, st.Dim.Render(l.Time.Local().Format("15:04:05")+" ")+st.Crit.Render(text))
+	}
+	return out
+}

@@ -1,0 +1,67 @@
+// Package styles holds every style the console uses, named by role.
+package styles
+
+import "github.com/charmbracelet/lipgloss"
+
+// Glyphs used in rendering.
+const (
+	GlyphPinned  = "▀" // a pinned interval in the strip under the chart
+	GlyphRule    = "─"
+	GlyphBar     = "█"
+	GlyphBarHalf = "▌"
+	GlyphSep     = " · "
+)
+
+// Styles are the console's styles, by role.
+type Styles struct {
+	// Title of the application in the header.
+	Title lipgloss.Style
+	// Header is the header line's text.
+	Header lipgloss.Style
+	// PanelTitle heads each panel.
+	PanelTitle lipgloss.Style
+	// Rule is the line after a panel title.
+	Rule lipgloss.Style
+	// Label names a value; Value is the value; Dim is secondary text.
+	Label, Value, Dim lipgloss.Style
+	// Severity colours verdicts and values by how bad they are.
+	OK, Warn, Crit lipgloss.Style
+	// Live, Paused and History mark the header's mode.
+	Live, Paused, History lipgloss.Style
+	// ChartLine is the count on the chart; ChartCap the cap line;
+	// ChartAxes the axes; PinnedColumn the background of pinned columns.
+	ChartLine, ChartCap, ChartAxes, ChartLabels, PinnedColumn lipgloss.Style
+	// Help is the footer.
+	HelpKey, HelpDesc lipgloss.Style
+}
+
+// DefaultStyles returns the console's styles.
+func DefaultStyles() *Styles {
+	ok := lipgloss.AdaptiveColor{Light: "#1b7a2f", Dark: "#5fd75f"}
+	warn := lipgloss.AdaptiveColor{Light: "#9a6700", Dark: "#ffd75f"}
+	crit := lipgloss.AdaptiveColor{Light: "#c01c28", Dark: "#ff5f5f"}
+	dim := lipgloss.AdaptiveColor{Light: "#6e6e6e", Dark: "#8a8a8a"}
+	accent := lipgloss.AdaptiveColor{Light: "#005f87", Dark: "#5fafff"}
+	return &Styles{
+		Title:        lipgloss.NewStyle().Bold(true).Foreground(accent),
+		Header:       lipgloss.NewStyle(),
+		PanelTitle:   lipgloss.NewStyle().Bold(true).Foreground(accent),
+		Rule:         lipgloss.NewStyle().Foreground(dim),
+		Label:        lipgloss.NewStyle().Foreground(dim),
+		Value:        lipgloss.NewStyle().Bold(true),
+		Dim:          lipgloss.NewStyle().Foreground(dim),
+		OK:           lipgloss.NewStyle().Foreground(ok),
+		Warn:         lipgloss.NewStyle().Foreground(warn).Bold(true),
+		Crit:         lipgloss.NewStyle().Foreground(crit).Bold(true),
+		Live:         lipgloss.NewStyle().Foreground(ok).Bold(true),
+		Paused:       lipgloss.NewStyle().Foreground(warn).Bold(true),
+		History:      lipgloss.NewStyle().Foreground(accent).Bold(true),
+		ChartLine:    lipgloss.NewStyle().Foreground(accent),
+		ChartCap:     lipgloss.NewStyle().Foreground(crit),
+		ChartAxes:    lipgloss.NewStyle().Foreground(dim),
+		ChartLabels:  lipgloss.NewStyle().Foreground(dim),
+		PinnedColumn: lipgloss.NewStyle().Background(lipgloss.AdaptiveColor{Light: "#ffd7d7", Dark: "#5f0000"}),
+		HelpKey:      lipgloss.NewStyle().Foreground(accent),
+		HelpDesc:     lipgloss.NewStyle().Foreground(dim),
+	}
+}

@@ -1,0 +1,157 @@
+package tui
+
+import (
+	"github.com/tablefull/tablefull/model"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+)
+
+// layout is the height of each part of the screen for a terminal size.
+type layout struct {
+	verdict, stats, chart, episodes, ctstats, bottom, footer int
+	wide                                                     bool
+}
+
+// plan splits the screen. The chart takes what the fixed parts leave,
+// capped so that tall terminals give the other panels more rows.
+func (a *App) plan() layout {
+	f := a.frame()
+	l := layout{wide: a.width >= 150, verdict: 2, stats: 2, episodes: 1, footer: 1}
+	if a.help.ShowAll {
+		l.footer = len(a.keys.FullHelp()[0]) + 1
+	}
+	if l.wide {
+		l.stats = 1
+	}
+	if a.height >= 32 {
+		l.verdict, l.episodes = 3, 3
+	}
+	ncpu := max(1, len(f.Sample.CTStats.PerCPU))
+	l.ctstats = min(2+ncpu, 6)
+	l.bottom = 5
+	if a.height >= 40 {
+		l.ctstats = min(3+ncpu, 10)
+		l.bottom = 8
+	}
+	if l.wide {
+		l.bottom = max(l.ctstats, l.bottom)
+		l.ctstats = 0
+	}
+	fixed := 1 + l.verdict + l.stats + 1 + l.episodes + l.ctstats + l.bottom + l.footer
+	l.chart = max(4, a.height-fixed)
+	if cap := max(8, a.height/2); l.chart > cap {
+		extra := l.chart - cap
+		l.chart = cap
+		l.episodes += min(extra, 3)
+		l.bottom += extra - min(extra, 3)
+	}
+	return l
+}
+
+// refreshChart rebuilds the cached chart for the current data and size.
+func (a *App) refreshChart() {
+	l := a.plan()
+	a.chart.rebuild(a.st, a.window(chartColumns(a.width)), a.width, l.chart+1)
+}
+
+// View implements tea.Model. It only assembles cached and cheap parts.
+func (a *App) View() string {
+	if a.width <= 0 || a.height <= 0 {
+		return ""
+	}
+	l := a.plan()
+	f := a.frame()
+	w := a.width
+	var parts []string
+	parts = append(parts, renderHeader(a.st, a.host, f, a.interval, a.mode(), w))
+	parts = append(parts, block(renderVerdict(a.st, f, w, l.verdict), w, l.verdict))
+
+	stats := pressureLines(a.st, f, w)
+	if len(stats) > 0 {
+		stats[0] = a.st.PanelTitle.Render("conntrack ") + stats[0]
+	}
+	parts = append(parts, block(stats, w, l.stats))
+	if a.chart.view != "" && charted(f) {
+		parts = append(parts, a.chart.view)
+	} else {
+		parts = append(parts, block(nil, w, l.chart+1))
+	}
+	parts = append(parts, block(episodeLines(a.st, a.an.Episodes(), l.episodes), w, l.episodes))
+
+	if l.wide {
+		parts = append(parts, a.bottomWide(f, w, l.bottom))
+	} else {
+		parts = append(parts, block(ctStatsLines(a.st, f, l.ctstats, true), w, l.ctstats))
+		parts = append(parts, a.bottomNarrow(f, w, l.bottom))
+	}
+	parts = append(parts, a.footer(w, l.footer))
+	return strings.Join(parts, "\n")
+}
+
+func (a *App) bottomNarrow(f model.Frame, w, h int) string {
+	left := w/2 - 1
+	right := w - left - 1
+	tcp := tcpLines(a.st, f, right)
+	kernRows := max(1, h-1-len(tcp))
+	klines := kernelLines(a.st, f, a.an.KernelLines(), a.an.Suppressed, kernRows)
+	for i := range klines {
+		if i == 0 {
+			klines[i] = a.st.PanelTitle.Render("kernel ") + klines[i]
+		}
+	}
+	rightCol := section(a.st, "TCP", right, h, append(tcp, klines...))
+	return columns(section(a.st, "CPU · disk", left, h, systemLines(a.st, f, h-1, left)), rightCol)
+}
+
+func (a *App) bottomWide(f model.Frame, w, h int) string {
+	ctW := max(ctStatsWidth(f.Sample.CTStats)+18, 40)
+	sysW := 56
+	restW := w - ctW - sysW - 2
+	tcp := tcpLines(a.st, f, restW)
+	kern := kernelLines(a.st, f, a.an.KernelLines(), a.an.Suppressed, max(1, h-len(tcp)-2))
+	right := strings.Join([]string{
+		section(a.st, "TCP", restW, len(tcp)+1, tcp),
+		section(a.st, "kernel log", restW, h-len(tcp)-1, kern),
+	}, "\n")
+	return columns(
+		section(a.st, "per-CPU conntrack", ctW, h, ctStatsLines(a.st, f, h-1, false)),
+		section(a.st, "CPU · disk", sysW, h, systemLines(a.st, f, h-1, sysW)),
+		right)
+}
+
+func (a *App) footer(w, h int) string {
+	helpView := a.help.View(a.keys)
+	lines := strings.Split(helpView, "\n")
+	if a.status != "" {
+		last := len(lines) - 1
+		status := a.st.Warn.Render(a.status)
+		if lipgloss.Width(lines[last])+2+lipgloss.Width(status) <= w {
+			lines[last] += "  " + status
+		} else {
+			lines = append(lines, status)
+		}
+	}
+	return block(lines, w, h)
+}
+
+// block pads or cuts lines to exactly h lines of width w.
+func block(lines []string, w, h int) string {
+	out := make([]string, 0, h)
+	for _, l := range lines {
+		if len(out) == h {
+			break
+		}
+		out = append(out, fit(l, w))
+	}
+	for len(out) < h {
+		out = append(out, strings.Repeat(" ", w))
+	}
+	return strings.Join(out, "\n")
+}
+
+// charted reports whether the frame has a table to chart.
+func charted(f model.Frame) bool {
+	st := f.Sample.Conntrack.Status
+	return st == model.TableTracked || st == model.TableUntracked
+}
