@@ -1,0 +1,207 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+const maxPath = "/proc/sys/net/netfilter/nf_conntrack_max"
+
+// needKernel skips unless the test can build namespaces and change the
+// global conntrack max.
+func needKernel(t *testing.T, tools ...string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root")
+	}
+	for _, tool := range append([]string{"ip", "nft"}, tools...) {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("needs %s", tool)
+		}
+	}
+	if _, err := os.Stat(maxPath); err != nil {
+		exec.Command("modprobe", "nf_conntrack").Run()
+		if _, err := os.Stat(maxPath); err != nil {
+			t.Skip("needs nf_conntrack")
+		}
+	}
+}
+
+// lowerMax sets the global nf_conntrack_max and restores the original when
+// the test ends, pass or fail.
+func lowerMax(t *testing.T, v uint64) {
+	t.Helper()
+	b, err := os.ReadFile(maxPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig := strings.TrimSpace(string(b))
+	host, _ := os.ReadFile("/proc/sys/net/netfilter/nf_conntrack_count")
+	if n, _ := strconv.ParseUint(strings.TrimSpace(string(host)), 10, 64); n > v/2 {
+		t.Skipf("the host namespace tracks %d entries: lowering the global max to %d would hurt it", n, v)
+	}
+	t.Cleanup(func() {
+		if err := os.WriteFile(maxPath, []byte(orig), 0o644); err != nil {
+			t.Errorf("restore nf_conntrack_max=%s: %v", orig, err)
+		}
+	})
+	if err := os.WriteFile(maxPath, []byte(strconv.FormatUint(v, 10)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// labNS creates a tracked namespace deleted when the test ends.
+func labNS(t *testing.T) *netns.NS {
+	t.Helper()
+	ns, err := netns.Create(fmt.Sprintf("tft-%d-%d", os.Getpid(), time.Now().UnixNano()%100000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := ns.Delete(); err != nil {
+			t.Errorf("delete namespace: %v", err)
+		}
+	})
+	if err := ns.Nft(netns.TrackRuleset); err != nil {
+		t.Fatal(err)
+	}
+	return ns
+}
+
+// snapshotIn runs `tablefull snapshot --json` inside ns (this test binary
+// acting as the command).
+func snapshotIn(t *testing.T, ns *netns.NS) snapshotDoc {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := ns.Command(exe, "snapshot", "--json")
+	cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("snapshot in %s: %v", ns.Name, err)
+	}
+	var doc snapshotDoc
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatalf("decode snapshot: %v\n%s", err, out)
+	}
+	return doc
+}
+
+// TestTableFullInNamespace reproduces the write-up's incident for real: a
+// tracked namespace, a lowered global max, one new connection per request.
+func TestTableFullInNamespace(t *testing.T) {
+	needKernel(t, "conntrack")
+	const capMax = 64
+	lowerMax(t, capMax)
+	ns := labNS(t)
+	srv := &netns.Server{Body: []byte("object\n")}
+	if err := ns.Serve("127.0.0.1:18080", srv); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+
+	an := model.NewAnalyzer(100)
+	an.Add(snapshotIn(t, ns).Sample)
+	done := make(chan netns.LoadResult, 1)
+	go func() {
+		res, err := ns.Run(netns.Load{Addr: srv.Addr(), Workers: 8, Requests: 400,
+			DialTimeout: 300 * time.Millisecond, Deadline: 4 * time.Second})
+		if err != nil {
+			t.Errorf("load: %v", err)
+		}
+		done <- res
+	}()
+	var frames []model.Frame
+	for range 6 {
+		time.Sleep(500 * time.Millisecond)
+		frames = append(frames, an.Add(snapshotIn(t, ns).Sample))
+	}
+	res := <-done
+	t.Logf("load: %d ok, %d failed", res.OK, res.Failed)
+
+	last := frames[len(frames)-1]
+	if c := last.Sample.Conntrack; c.Count != capMax || c.Max != capMax {
+		t.Errorf("count %d max %d, want both %d", c.Count, c.Max, capMax)
+	}
+	sawFull, sawDrops := false, false
+	for _, f := range frames {
+		sawFull = sawFull || f.Verdict().Kind == model.TableFull
+		for _, row := range f.Rates.CT {
+			sawDrops = sawDrops || row.Values[model.Drop] > 0
+		}
+	}
+	if !sawFull {
+		t.Errorf("no TABLE FULL verdict in %d frames; last: %v", len(frames), last.Verdicts)
+	}
+	if !sawDrops {
+		t.Errorf("no per-CPU drop delta in any frame")
+	}
+	if eps := an.Episodes(); len(eps) == 0 || eps[0].Drops == 0 {
+		t.Errorf("episodes %+v, want a pinned one with drops", eps)
+	}
+	if res.Failed == 0 {
+		t.Errorf("no client request failed: the table did not refuse connections")
+	}
+
+	// The load is over and the counters are still: the snapshot must agree
+	// with conntrack -S and /proc/sys read in the namespace.
+	cs, err := ns.Output("conntrack", "-S")
+	if err != nil {
+		t.Fatal(err)
+	}
+	count, err := ns.Output("cat", "/proc/sys/net/netfilter/nf_conntrack_count")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := snapshotIn(t, ns)
+	if got, want := doc.Sample.Conntrack.Count, mustUint(t, count); got != want {
+		t.Errorf("snapshot count %d, /proc/sys in the namespace says %d", got, want)
+	}
+	want := parseConntrackS(t, cs)
+	if len(want) != len(doc.Sample.CTStats.PerCPU) {
+		t.Fatalf("conntrack -S has %d CPUs, snapshot %d", len(want), len(doc.Sample.CTStats.PerCPU))
+	}
+	for i, row := range doc.Sample.CTStats.PerCPU {
+		for _, c := range doc.Sample.CTStats.Reported {
+			if row.Values[c] != want[i][string(c)] {
+				t.Errorf("cpu%d %s: snapshot %d, conntrack -S %d", row.CPU, c, row.Values[c], want[i][string(c)])
+			}
+		}
+	}
+}
+
+var kvRe = regexp.MustCompile(`(\w+)=(\d+)`)
+
+// parseConntrackS reads `conntrack -S` output: one line per CPU of k=v.
+func parseConntrackS(t *testing.T, out string) []map[string]uint64 {
+	var rows []map[string]uint64
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		row := map[string]uint64{}
+		for _, m := range kvRe.FindAllStringSubmatch(line, -1) {
+			row[m[1]] = mustUint(t, m[2])
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func mustUint(t *testing.T, s string) uint64 {
+	t.Helper()
+	v, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
+	if err != nil {
+		t.Fatalf("parse %q: %v", s, err)
+	}
+	return v
+}
