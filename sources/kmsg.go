@@ -77,7 +77,7 @@ func (k *Kmsg) open() {
 	fd, err := syscall.Open(k.path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	switch {
 	case errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM):
-		k.note = "kernel log needs root (kernel.dmesg_restrict)"
+		k.note = "needs root to read /dev/kmsg (kernel.dmesg_restrict)"
 	case err != nil:
 		k.note = fmt.Sprintf("kernel log unavailable: %v", err)
 	default:

@@ -41,7 +41,7 @@ func ctStatsLines(st *styles.Styles, f model.Frame, rows int, titled bool) []str
 	if titled {
 		first = st.PanelTitle.Render(fmt.Sprintf("%-5s", "ct/s"))
 	}
-	lines := []string{first + st.Label.Render(head.String()+"  Δ per interval, "+s.Source)}
+	lines := []string{first + st.Label.Render(head.String())}
 	render := func(name string, vals map[model.Counter]uint64) string {
 		var b strings.Builder
 		b.WriteString(fmt.Sprintf("%-5s", name))

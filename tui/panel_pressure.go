@@ -92,15 +92,25 @@ func pinnedStrip(st *styles.Styles, frames []model.Frame, left, width int) strin
 	marks := make([]bool, cols)
 	first, last := frames[0].Sample.Time, frames[len(frames)-1].Sample.Time
 	span := last.Sub(first)
-	for _, f := range frames {
-		if !f.Pinned {
-			continue
+	col := func(t time.Time) int {
+		if span <= 0 {
+			return cols - 1
 		}
-		i := cols - 1
-		if span > 0 {
-			i = int(float64(cols-1) * float64(f.Sample.Time.Sub(first)) / float64(span))
+		return min(cols-1, max(0, int(float64(cols-1)*float64(t.Sub(first))/float64(span))))
+	}
+	prev := 0
+	for i, f := range frames {
+		c := col(f.Sample.Time)
+		if f.Pinned { // the whole interval up to this sample was pinned
+			from := c
+			if i > 0 {
+				from = min(c, prev+1)
+			}
+			for j := from; j <= c; j++ {
+				marks[j] = true
+			}
 		}
-		marks[min(cols-1, max(0, i))] = true
+		prev = c
 	}
 	var b strings.Builder
 	label := "pinned"
@@ -171,11 +181,11 @@ func pressureLines(st *styles.Styles, f model.Frame, width int) []string {
 	l1 := pairs(st,
 		"count", countStyle.Render(fmt.Sprintf("%s / %s (%.0f %%)", model.Int(c.Count), model.Int(c.Max), pct)),
 		"peak", st.Value.Render(model.Int(c.Peak)),
+		"hold", st.Value.Render(fmt.Sprintf("%d s", c.TimeWaitHold)),
 		"buckets", st.Value.Render(model.Int(c.Buckets)),
-		"depth", st.Value.Render(fmt.Sprintf("%.1f", model.ChainDepth(c.Count, c.Buckets))),
-		"TIME_WAIT hold", st.Value.Render(fmt.Sprintf("%d s", c.TimeWaitHold)))
+		"depth", st.Value.Render(fmt.Sprintf("%.1f", model.ChainDepth(c.Count, c.Buckets))))
 	l2 := pairs(st,
-		"ceiling", st.Value.Render(fmt.Sprintf("%s new/s", model.Num(ceiling)))+st.Dim.Render(fmt.Sprintf(" (%s ÷ %d s)", model.Int(c.Max), c.TimeWaitHold)),
+		"ceiling", st.Value.Render(fmt.Sprintf("%s new/s", model.Num(ceiling)))+st.Dim.Render(fmt.Sprintf(" (max ÷ %d s TIME_WAIT hold)", c.TimeWaitHold)),
 		"observed", rateStyle.Render(model.Num(rate)+" new/s"),
 		"drops", dropStyle.Render(model.Int(drops)))
 	if width >= 150 {

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/tui/styles"
@@ -94,7 +95,8 @@ func tcpLines(st *styles.Styles, f model.Frame, width int) []string {
 	}
 }
 
-// kernelLines renders the kernel's "table full" lines, newest first.
+// kernelLines renders the kernel's "table full" lines, newest first, with
+// lines of the same second and namespace folded into one with a count.
 func kernelLines(st *styles.Styles, f model.Frame, lines []model.KernelLine, suppressed uint64, rows int) []string {
 	if !f.Sample.Kernel.Readable {
 		note := f.Sample.Kernel.Note
@@ -104,19 +106,32 @@ func kernelLines(st *styles.Styles, f model.Frame, lines []model.KernelLine, sup
 		return []string{st.Dim.Render(note)}
 	}
 	var out []string
-	if suppressed > 0 {
-		out = append(out, st.Warn.Render(model.Int(suppressed))+st.Dim.Render(" more lines suppressed by the kernel's rate limit"))
-	}
 	if len(lines) == 0 {
-		return append(out, st.Dim.Render("no \"table full\" lines"))
+		out = append(out, st.Dim.Render("no \"table full\" lines"))
 	}
-	for i := len(lines) - 1; i >= 0 && len(out) < rows; i-- {
+	for i := len(lines) - 1; i >= 0 && len(out) < rows; {
 		l := lines[i]
-		text := "table full, dropping packet"
-		if l.NetNS != 0 {
-			text += fmt.Sprintf(" (netns %d)", l.NetNS)
+		n := 0
+		for ; i >= 0 && lines[i].NetNS == l.NetNS && lines[i].Time.Truncate(time.Second).Equal(l.Time.Truncate(time.Second)); i-- {
+			n++
 		}
-		out = append(out, st.Dim.Render(l.Time.Local().Format("15:04:05")+" ")+st.Crit.Render(text))
+		text := "table full"
+		if n > 1 {
+			text = fmt.Sprintf("%d× table full", n)
+		}
+		where := ""
+		if l.NetNS != 0 {
+			where = fmt.Sprintf(" netns %d", l.NetNS)
+		}
+		out = append(out, st.Dim.Render(l.Time.Local().Format("15:04:05")+" ")+st.Crit.Render(text)+st.Dim.Render(where))
+	}
+	if suppressed > 0 {
+		line := st.Warn.Render("+"+model.Int(suppressed)) + st.Dim.Render(" suppressed by rate limit")
+		if len(out) >= rows {
+			out[len(out)-1] += "  " + line
+		} else {
+			out = append(out, line)
+		}
 	}
 	return out
 }

@@ -17,7 +17,10 @@ type layout struct {
 // capped so that tall terminals give the other panels more rows.
 func (a *App) plan() layout {
 	f := a.frame()
-	l := layout{wide: a.width >= 150, verdict: 2, stats: 2, episodes: 1, footer: 1}
+	l := layout{wide: a.width >= 150, verdict: 3, stats: 2, episodes: 1, footer: 1}
+	if a.width >= 150 {
+		l.verdict = 2
+	}
 	if a.help.ShowAll {
 		l.footer = len(a.keys.FullHelp()[0]) + 1
 	}
@@ -25,7 +28,7 @@ func (a *App) plan() layout {
 		l.stats = 1
 	}
 	if a.height >= 32 {
-		l.verdict, l.episodes = 3, 3
+		l.episodes = 3
 	}
 	ncpu := max(1, len(f.Sample.CTStats.PerCPU))
 	l.ctstats = min(2+ncpu, 6)
@@ -97,7 +100,7 @@ func (a *App) bottomNarrow(f model.Frame, w, h int) string {
 	klines := kernelLines(a.st, f, a.an.KernelLines(), a.an.Suppressed, kernRows)
 	for i := range klines {
 		if i == 0 {
-			klines[i] = a.st.PanelTitle.Render("kernel ") + klines[i]
+			klines[i] = a.st.PanelTitle.Render("kernel log ") + klines[i]
 		}
 	}
 	rightCol := section(a.st, "TCP", right, h, append(tcp, klines...))
@@ -105,7 +108,7 @@ func (a *App) bottomNarrow(f model.Frame, w, h int) string {
 }
 
 func (a *App) bottomWide(f model.Frame, w, h int) string {
-	ctW := max(ctStatsWidth(f.Sample.CTStats)+18, 40)
+	ctW := max(ctStatsWidth(f.Sample.CTStats), 40)
 	sysW := 56
 	restW := w - ctW - sysW - 2
 	tcp := tcpLines(a.st, f, restW)
@@ -115,7 +118,7 @@ func (a *App) bottomWide(f model.Frame, w, h int) string {
 		section(a.st, "kernel log", restW, h-len(tcp)-1, kern),
 	}, "\n")
 	return columns(
-		section(a.st, "per-CPU conntrack", ctW, h, ctStatsLines(a.st, f, h-1, false)),
+		section(a.st, "per-CPU conntrack Δ", ctW, h, ctStatsLines(a.st, f, h-1, false)),
 		section(a.st, "CPU · disk", sysW, h, systemLines(a.st, f, h-1, sysW)),
 		right)
 }

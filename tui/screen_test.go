@@ -1,0 +1,148 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// feedAll builds an App at w×h and feeds it samples through Update, as
+// the program would.
+func feedAll(t *testing.T, samples []model.Sample, w, h int) *App {
+	t.Helper()
+	a := New(newScriptFeed(t, nil), time.Second)
+	a.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	for _, s := range samples {
+		a.Update(sampleMsg(s))
+	}
+	return a
+}
+
+// TestScreens compares whole screens with goldens (go test ./tui -update).
+func TestScreens(t *testing.T) {
+	noModule := incident(3)
+	for i := range noModule {
+		noModule[i].Conntrack = model.Conntrack{Status: model.TableNoModule}
+		noModule[i].CTStats = model.CTStats{Note: "nf_conntrack is not loaded"}
+		noModule[i].Kernel = model.KernelLog{Note: "needs root to read /dev/kmsg (kernel.dmesg_restrict)"}
+	}
+	scenarios := map[string][]model.Sample{"incident": incident(21), "no-module": noModule}
+	for name, samples := range scenarios {
+		for _, size := range [][2]int{{80, 24}, {200, 50}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", name, size[0], size[1]), func(t *testing.T) {
+				view := feedAll(t, samples, size[0], size[1]).View()
+				checkSize(t, view, size[0], size[1])
+				golden.RequireEqual(t, []byte(view))
+			})
+		}
+	}
+}
+
+// checkSize fails when a screen does not fill the terminal exactly.
+func checkSize(t *testing.T, view string, w, h int) {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	if len(lines) != h {
+		t.Errorf("screen has %d lines, want %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if lw := lipgloss.Width(l); lw != w {
+			t.Errorf("line %d is %d wide, want %d: %q", i, lw, w, l)
+		}
+	}
+}
+
+func TestIncidentScreenSaysWhy(t *testing.T) {
+	view := feedAll(t, incident(21), 80, 24).View()
+	flat := strings.Join(strings.Fields(view), " ") // verdicts wrap
+	for _, want := range []string{
+		"TABLE FULL — count pinned at max 4,096 for 11 s, 6,017 drops, server idle (CPU 4 %",
+		"4,096 / 4,096 (100 %)",
+		"ceiling 34 new/s",
+		"20:53:43–now",
+		"table full",
+	} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("screen lacks %q:\n%s", want, view)
+		}
+	}
+}
+
+func TestKeys(t *testing.T) {
+	samples := incident(40)
+	a := feedAll(t, samples[:30], 80, 24)
+	key := func(k string) {
+		var msg tea.KeyMsg
+		switch k {
+		case "left":
+			msg = tea.KeyMsg{Type: tea.KeyLeft}
+		case "end":
+			msg = tea.KeyMsg{Type: tea.KeyEnd}
+		default:
+			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+		}
+		a.Update(msg)
+	}
+
+	key("p")
+	frozen := a.Frame().Sample.Time
+	for _, s := range samples[30:35] {
+		a.Update(sampleMsg(s))
+	}
+	if got := a.Frame().Sample.Time; !got.Equal(frozen) {
+		t.Errorf("paused view moved from %v to %v", frozen, got)
+	}
+	if !strings.Contains(a.View(), "PAUSED +5") {
+		t.Errorf("header does not say PAUSED +5:\n%s", a.View())
+	}
+	key("p")
+	if got := a.Frame().Sample.Time; !got.Equal(samples[34].Time) {
+		t.Errorf("after resume the view shows %v, want the newest %v (no sample lost)", got, samples[34].Time)
+	}
+
+	key("left")
+	if got := a.Frame().Sample.Time; !got.Before(samples[34].Time) {
+		t.Errorf("← did not go back in history: %v", got)
+	}
+	if !strings.Contains(a.View(), "HISTORY −") {
+		t.Errorf("header does not say HISTORY")
+	}
+	key("end")
+	if got := a.Frame().Sample.Time; !got.Equal(samples[34].Time) {
+		t.Errorf("end did not return to live: %v", got)
+	}
+
+	feed := a.feed.(*scriptFeed)
+	key("+")
+	if feed.interval != 2*time.Second || a.interval != 2*time.Second {
+		t.Errorf("+ set interval %v (feed %v), want 2s", a.interval, feed.interval)
+	}
+	key("-")
+	key("-")
+	if feed.interval != 500*time.Millisecond {
+		t.Errorf("- - set interval %v, want 500ms", feed.interval)
+	}
+
+	key("?")
+	if !strings.Contains(a.View(), "back to live") {
+		t.Errorf("? did not show the full help")
+	}
+	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
+	if cmd == nil || cmd() != tea.Quit() {
+		t.Errorf("q did not quit")
+	}
+}
+
+func TestHistoryIsBounded(t *testing.T) {
+	a := New(newScriptFeed(t, nil), time.Second)
+	if got := a.an.Frames().Cap(); got < 3600 {
+		t.Errorf("history keeps %d frames, want at least an hour at 1 s", got)
+	}
+}
