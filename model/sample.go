@@ -171,4 +171,6 @@ type KernelLine struct {
 	Text string    `json:"text"`
 	// NetNS is the namespace inode the line names, 0 for the init namespace.
 	NetNS uint64 `json:"netns,omitempty"`
+	// NetNSName is its `ip netns` name, when it has one.
+	NetNSName string `json:"netns_name,omitempty"`
 }

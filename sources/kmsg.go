@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -33,11 +34,15 @@ type Kmsg struct {
 	partial []byte
 	// monotonic returns time since boot; kernel records carry it.
 	monotonic func() time.Duration
+	// netnsDir holds named namespaces (ip netns), to name the inode a
+	// "table full in netns N" line gives.
+	netnsDir string
+	names    map[uint64]string
 }
 
 // NewKmsg reads devRoot/kmsg (normally /dev/kmsg).
 func NewKmsg(devRoot string) *Kmsg {
-	return &Kmsg{path: filepath.Join(devRoot, "kmsg"), fd: -1, monotonic: monotonicNow}
+	return &Kmsg{path: filepath.Join(devRoot, "kmsg"), fd: -1, monotonic: monotonicNow, netnsDir: "/run/netns"}
 }
 
 func monotonicNow() time.Duration {
@@ -124,6 +129,7 @@ func (k *Kmsg) parseRecord(now time.Time, line string, out *model.KernelLog) {
 	}
 	if m[1] != "" {
 		kl.NetNS, _ = strconv.ParseUint(m[1], 10, 64)
+		kl.NetNSName = k.netnsName(kl.NetNS)
 	}
 	out.Lines = append(out.Lines, kl)
 }
@@ -136,4 +142,24 @@ func (k *Kmsg) Close() error {
 	err := syscall.Close(k.fd)
 	k.fd = -1
 	return err
+}
+
+// netnsName finds the ip-netns name of a namespace inode, "" if it has
+// none. The directory is re-read only when an inode is not known yet.
+func (k *Kmsg) netnsName(ino uint64) string {
+	if name, ok := k.names[ino]; ok {
+		return name
+	}
+	k.names = map[uint64]string{}
+	entries, _ := os.ReadDir(k.netnsDir)
+	for _, e := range entries {
+		var st syscall.Stat_t
+		if syscall.Stat(filepath.Join(k.netnsDir, e.Name()), &st) == nil {
+			k.names[st.Ino] = e.Name()
+		}
+	}
+	if _, ok := k.names[ino]; !ok {
+		k.names[ino] = ""
+	}
+	return k.names[ino]
 }

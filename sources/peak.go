@@ -19,12 +19,13 @@ const FastRate = 100 * time.Millisecond
 // keeps the file open and re-reads it from offset 0 (sysctl files support
 // pread), which costs one system call per poll.
 type PeakSampler struct {
-	mu   sync.Mutex
-	hold model.PeakHold
-	f    *os.File
-	buf  [32]byte
-	stop chan struct{}
-	done chan struct{}
+	mu      sync.Mutex
+	hold    model.PeakHold
+	f       *os.File
+	buf     [32]byte
+	stop    chan struct{}
+	done    chan struct{}
+	started bool
 }
 
 // NewPeakSampler opens path; it returns ErrUnavailable when the file
@@ -39,6 +40,7 @@ func NewPeakSampler(path string) (*PeakSampler, error) {
 
 // Start polls in the background until Stop.
 func (p *PeakSampler) Start() {
+	p.started = true
 	go func() {
 		defer close(p.done)
 		t := time.NewTicker(FastRate)
@@ -86,7 +88,9 @@ func (p *PeakSampler) Stop() {
 	case <-p.stop:
 	default:
 		close(p.stop)
-		<-p.done
+		if p.started {
+			<-p.done
+		}
 	}
 	p.f.Close()
 }

@@ -120,7 +120,10 @@ func kernelLines(st *styles.Styles, f model.Frame, lines []model.KernelLine, sup
 			text = fmt.Sprintf("%d× table full", n)
 		}
 		where := ""
-		if l.NetNS != 0 {
+		switch {
+		case l.NetNSName != "":
+			where = " netns " + l.NetNSName
+		case l.NetNS != 0:
 			where = fmt.Sprintf(" netns %d", l.NetNS)
 		}
 		out = append(out, st.Dim.Render(l.Time.Local().Format("15:04:05")+" ")+st.Crit.Render(text)+st.Dim.Render(where))

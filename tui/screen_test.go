@@ -146,3 +146,28 @@ func TestHistoryIsBounded(t *testing.T) {
 		t.Errorf("history keeps %d frames, want at least an hour at 1 s", got)
 	}
 }
+
+// TestScreenAlwaysFits: no size, with or without the full help, makes the
+// screen taller or wider than the terminal.
+func TestScreenAlwaysFits(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {100, 30}, {60, 16}, {200, 50}, {150, 20}} {
+		for _, full := range []bool{false, true} {
+			a := feedAll(t, incident(15), size[0], size[1])
+			if full {
+				a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")})
+			}
+			view := a.View()
+			if n := strings.Count(view, "\n") + 1; n > size[1] {
+				t.Errorf("%dx%d full help %v: %d lines", size[0], size[1], full, n)
+			}
+			if !strings.HasPrefix(view, "tablefull") {
+				t.Errorf("%dx%d full help %v: header not on top", size[0], size[1], full)
+			}
+			for i, l := range strings.Split(view, "\n") {
+				if w := lipgloss.Width(l); w > size[0] {
+					t.Errorf("%dx%d full help %v: line %d is %d wide", size[0], size[1], full, i, w)
+				}
+			}
+		}
+	}
+}

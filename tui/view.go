@@ -49,7 +49,22 @@ func (a *App) plan() layout {
 		l.episodes += min(extra, 3)
 		l.bottom += extra - min(extra, 3)
 	}
+	// Too small (full help open, a short terminal): give up rows in this
+	// order, each part down to its minimum, until everything fits.
+	for _, p := range []struct {
+		n   *int
+		min int
+	}{{&l.bottom, 3}, {&l.ctstats, 0}, {&l.verdict, 1}, {&l.stats, 1}, {&l.chart, 2}, {&l.bottom, 0}, {&l.episodes, 0}} {
+		if over := l.total() - a.height; over > 0 {
+			*p.n -= min(over, max(0, *p.n-p.min))
+		}
+	}
 	return l
+}
+
+// total is the number of rows the layout uses.
+func (l layout) total() int {
+	return 1 + l.verdict + l.stats + l.chart + 1 + l.episodes + l.ctstats + l.bottom + l.footer
 }
 
 // refreshChart rebuilds the cached chart for the current data and size.
@@ -88,8 +103,12 @@ func (a *App) View() string {
 		parts = append(parts, block(ctStatsLines(a.st, f, l.ctstats, true), w, l.ctstats))
 		parts = append(parts, a.bottomNarrow(f, w, l.bottom))
 	}
-	parts = append(parts, a.footer(w, l.footer))
-	return strings.Join(parts, "\n")
+	body := strings.Split(strings.Join(parts, "\n"), "\n")
+	footer := strings.Split(a.footer(w, l.footer), "\n")
+	if room := a.height - len(footer); len(body) > room { // last resort for tiny terminals
+		body = body[:max(0, room)]
+	}
+	return strings.Join(append(body, footer...), "\n")
 }
 
 func (a *App) bottomNarrow(f model.Frame, w, h int) string {

@@ -151,6 +151,19 @@ func TestTableFullInNamespace(t *testing.T) {
 	if eps := an.Episodes(); len(eps) == 0 || eps[0].Drops == 0 {
 		t.Errorf("episodes %+v, want a pinned one with drops", eps)
 	}
+	nsLink, err := ns.Output("readlink", "/proc/self/ns/net") // net:[4026532177]
+	if err != nil {
+		t.Fatal(err)
+	}
+	witnessed := false
+	for _, f := range frames {
+		for _, l := range f.Sample.Kernel.Lines {
+			witnessed = witnessed || (fmt.Sprintf("net:[%d]", l.NetNS) == strings.TrimSpace(nsLink) && l.NetNSName == ns.Name)
+		}
+	}
+	if !witnessed {
+		t.Errorf("no kernel \"table full\" line naming %s (%s)", ns.Name, strings.TrimSpace(nsLink))
+	}
 	if res.Failed == 0 {
 		t.Errorf("no client request failed: the table did not refuse connections")
 	}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// TestSnapshotUnprivileged runs the snapshot as nobody: everything
+// readable is read, the kernel log says it needs root, nothing fails.
+func TestSnapshotUnprivileged(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to switch to nobody")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "tablefull-nobody-") // t.TempDir's parent is 0700
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "tablefull")
+	copyFile(t, exe, bin)
+	cmd := exec.Command(bin, "snapshot", "--json")
+	cmd.Env = []string{"TABLEFULL_AS_MAIN=1", "PATH=/usr/bin:/bin"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("snapshot as nobody: %v", err)
+	}
+	var doc snapshotDoc
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatal(err)
+	}
+	s := doc.Sample
+	restricted, _ := os.ReadFile("/proc/sys/kernel/dmesg_restrict")
+	if string(restricted) == "1\n" && (s.Kernel.Readable || s.Kernel.Note == "") {
+		t.Errorf("kernel log as nobody: readable=%v note=%q, want a note saying it needs root", s.Kernel.Readable, s.Kernel.Note)
+	}
+	if len(s.CPU) == 0 || s.Conntrack.Status == model.TableUnreadable {
+		t.Errorf("readable parts missing as nobody: %d CPUs, conntrack %q", len(s.CPU), s.Conntrack.Status)
+	}
+	if _, err := os.Stat("/proc/net/stat/nf_conntrack"); err == nil && len(s.CTStats.PerCPU) == 0 {
+		t.Errorf("per-CPU stats missing as nobody though the file is world-readable: %s", s.CTStats.Note)
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	in, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
