@@ -67,6 +67,7 @@ func (c *Collector) Close() error {
 	if c.peak != nil {
 		c.peak.Stop()
 	}
+	c.table.Close()
 	return c.kmsg.Close()
 }
 

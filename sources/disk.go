@@ -1,8 +1,8 @@
 package sources
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -11,8 +11,8 @@ import (
 	"github.com/tablefull/tablefull/model"
 )
 
-// Disk reads block device counters from /proc/diskstats, keeping whole
-// disks only: no partitions, loop, ram or zram devices.
+// Disk reads whole-disk counters from /sys/block/<disk>/stat: partitions
+// do not appear there, and loop, ram and zram devices are skipped.
 type Disk struct {
 	fs      blockdevice.FS
 	sysRoot string
@@ -29,35 +29,24 @@ func NewDisk(procRoot, sysRoot string) (*Disk, error) {
 
 // Read returns the counters of every whole disk.
 func (d *Disk) Read() ([]model.DiskIO, error) {
-	stats, err := d.fs.ProcDiskstats()
+	names, err := d.fs.SysBlockDevices()
 	if err != nil {
-		return nil, fmt.Errorf("read diskstats: %w", err)
+		return nil, fmt.Errorf("list %s: %w", filepath.Join(d.sysRoot, "block"), err)
 	}
-	whole := d.wholeDisks()
 	var out []model.DiskIO
-	for _, s := range stats {
-		name := s.Info.DeviceName
-		if skipDevice(name) || (whole != nil && !whole[name]) {
+	var errs []error
+	for _, name := range names {
+		if skipDevice(name) {
 			continue
 		}
-		out = append(out, model.DiskIO{Name: name, Reads: s.IOStats.ReadIOs, Writes: s.IOStats.WriteIOs,
-			BusyMillis: s.IOStats.IOsTotalTicks})
+		st, _, err := d.fs.SysBlockDeviceStat(name)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("read disk %s: %w", name, err))
+			continue
+		}
+		out = append(out, model.DiskIO{Name: name, Reads: st.ReadIOs, Writes: st.WriteIOs, BusyMillis: st.IOsTotalTicks})
 	}
-	return out, nil
-}
-
-// wholeDisks lists /sys/block, where partitions do not appear; nil when
-// it cannot be read (then every non-virtual device is kept).
-func (d *Disk) wholeDisks() map[string]bool {
-	entries, err := os.ReadDir(filepath.Join(d.sysRoot, "block"))
-	if err != nil || len(entries) == 0 {
-		return nil
-	}
-	m := make(map[string]bool, len(entries))
-	for _, e := range entries {
-		m[e.Name()] = true
-	}
-	return m
+	return out, errors.Join(errs...)
 }
 
 func skipDevice(name string) bool {

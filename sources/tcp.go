@@ -13,6 +13,8 @@ import (
 // /proc/self/net/{netstat,snmp,sockstat} and ip_local_port_range.
 type TCP struct {
 	fs        procfs.FS
+	self      procfs.Proc
+	selfErr   error
 	portRange string
 }
 
@@ -22,16 +24,18 @@ func NewTCP(procRoot string) (*TCP, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open procfs %s: %w", procRoot, err)
 	}
-	return &TCP{fs: fs, portRange: sysctlPath(procRoot, "net.ipv4.ip_local_port_range")}, nil
+	t := &TCP{fs: fs, portRange: sysctlPath(procRoot, "net.ipv4.ip_local_port_range")}
+	t.self, t.selfErr = fs.Self() // once: our pid does not change
+	return t, nil
 }
 
 // Read returns the TCP counters. Fields the kernel lacks stay zero.
 func (t *TCP) Read() (model.TCP, error) {
 	var out model.TCP
-	self, err := t.fs.Self()
-	if err != nil {
-		return out, fmt.Errorf("open /proc/self: %w", err)
+	if t.selfErr != nil {
+		return out, fmt.Errorf("open /proc/self: %w", t.selfErr)
 	}
+	self := t.self
 	var errs []error
 	if ns, err := self.Netstat(); err != nil {
 		errs = append(errs, fmt.Errorf("read netstat: %w", err))

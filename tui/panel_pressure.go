@@ -23,6 +23,11 @@ const yAxisWidth = 9
 type pressureChart struct {
 	view string
 	key  string
+	// ts is reused while the size stays the same: a new chart allocates
+	// its whole canvas again.
+	ts     *timeserieslinechart.Model
+	w, h   int
+	styles *styles.Styles
 }
 
 // chartWindow is the frames one chart shows: one column per frame.
@@ -56,17 +61,22 @@ func (c *pressureChart) rebuild(st *styles.Styles, frames []model.Frame, width, 
 	if !end.After(first) {
 		first = end.Add(-time.Second)
 	}
-	ts := timeserieslinechart.New(width, chartH,
-		timeserieslinechart.WithTimeRange(first, end),
-		timeserieslinechart.WithYRange(0, yMax),
-		timeserieslinechart.WithXYSteps(3, 2),
-		timeserieslinechart.WithXLabelFormatter(func(_ int, v float64) string {
-			return time.Unix(int64(v), 0).Local().Format("15:04:05")
-		}),
-		timeserieslinechart.WithYLabelFormatter(func(_ int, v float64) string { return compact(v) }),
-		timeserieslinechart.WithAxesStyles(st.ChartAxes, st.ChartLabels),
-		timeserieslinechart.WithStyle(st.ChartLine),
-	)
+	if c.ts == nil || c.w != width || c.h != chartH || c.styles != st {
+		ts := timeserieslinechart.New(width, chartH,
+			timeserieslinechart.WithXYSteps(3, 2),
+			timeserieslinechart.WithXLabelFormatter(func(_ int, v float64) string {
+				return time.Unix(int64(v), 0).Local().Format("15:04:05")
+			}),
+			timeserieslinechart.WithYLabelFormatter(func(_ int, v float64) string { return compact(v) }),
+			timeserieslinechart.WithAxesStyles(st.ChartAxes, st.ChartLabels),
+			timeserieslinechart.WithStyle(st.ChartLine),
+		)
+		c.ts, c.w, c.h, c.styles = &ts, width, chartH, st
+	}
+	ts := c.ts
+	ts.ClearAllData()
+	ts.SetTimeRange(first, end)
+	ts.SetYRange(0, yMax)
 	ts.SetViewTimeRange(first, end)
 	ts.SetViewYRange(0, yMax)
 	for _, f := range frames {
@@ -82,7 +92,7 @@ func (c *pressureChart) rebuild(st *styles.Styles, frames []model.Frame, width, 
 			ts.SetColumnBackgroundStyle(f.Sample.Time, st.PinnedColumn)
 		}
 	}
-	c.view = ts.View() + "\n" + pinnedStrip(st, frames, ts.Origin().X+1, width)
+	c.view = canvasView(&ts.Canvas) + "\n" + pinnedStrip(st, frames, ts.Origin().X+1, width)
 }
 
 // pinnedStrip marks, under the plot area (which starts at column left),
@@ -118,12 +128,17 @@ func pinnedStrip(st *styles.Styles, frames []model.Frame, left, width int) strin
 		label = "▸"
 	}
 	b.WriteString(st.Label.Render(fmt.Sprintf("%*s", left, label)))
-	for _, m := range marks {
-		if m {
-			b.WriteString(st.Crit.Render(styles.GlyphPinned))
-		} else {
-			b.WriteByte(' ')
+	for i := 0; i < len(marks); { // one styled run per stretch of marks
+		j := i
+		for j < len(marks) && marks[j] == marks[i] {
+			j++
 		}
+		if marks[i] {
+			b.WriteString(st.Crit.Render(strings.Repeat(styles.GlyphPinned, j-i)))
+		} else {
+			b.WriteString(strings.Repeat(" ", j-i))
+		}
+		i = j
 	}
 	return fit(b.String(), width)
 }

@@ -64,6 +64,8 @@ def host(name, cpus, count, cmax, buckets, tw_hold, header, stat, tcp, kmsg, mod
     os.symlink("1234", os.path.join(root, "proc/self"))
     p("net/sockstat", "sockets: used 7\nTCP: inuse 3 orphan 0 tw %d alloc 3 mem 263\nUDP: inuse 0 mem 0\n" % tcp["tw_now"])
     write(root, "sys/block/vda/dev", "254:0\n")
+    write(root, "sys/block/vda/stat", "   20616     5235  1383778     9391     2633    13691   853176     3807        0     4232    14516     4381       58   155352     1261      176       56\n")
+    write(root, "sys/block/loop0/stat", "       5        0       10        0        0        0        0        0        0        0        0        0        0        0        0        0        0\n")
     if kmsg is not None:
         write(root, "dev/kmsg", kmsg)
 

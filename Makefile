@@ -1,0 +1,48 @@
+# tablefull — see README.md. `make run` opens the console; `sudo make test`
+# installs what the tests need (on Debian/Ubuntu, as root) and runs them all.
+
+GO        ?= go
+BIN       ?= ./tablefull
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   := -X main.version=$(VERSION)
+TEST_DEPS := nftables conntrack tmux iproute2 procps kmod
+BENCH_DEPS := htop
+
+.PHONY: build run test deps lint bench fuzz clean
+
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/tablefull
+
+run: build
+	$(BIN)
+
+# deps installs the tools the kernel and tmux tests drive, when missing and
+# when we can (root with apt-get); otherwise those tests skip and say why.
+deps:
+	@missing=""; for p in $(TEST_DEPS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "installing:$$missing"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+		else echo "not installing$$missing (needs root and apt-get): the tests that need them will skip"; fi; \
+	fi
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+test: deps lint
+	$(GO) test -count=1 -timeout 15m ./...
+	$(GO) test -run '^$$' -fuzz FuzzParseCTStat -fuzztime 10s ./sources
+
+bench: build
+	@missing=""; for p in $(BENCH_DEPS); do command -v $$p >/dev/null || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ]; then apt-get install -y -qq $$missing >/dev/null; fi
+	$(GO) test -run '^$$' -bench . -benchmem ./model ./sources
+	$(GO) test -tags bench -count=1 -run 'Ratio' -v ./sources ./cmd/tablefull | grep -E '^(=== RUN|    |--- |ok|FAIL)' 
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzParseCTStat -fuzztime 2m ./sources
+
+clean:
+	rm -f $(BIN)

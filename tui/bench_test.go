@@ -1,0 +1,35 @@
+package tui
+
+import (
+	"testing"
+
+	"github.com/tablefull/tablefull/tui/styles"
+)
+
+// BenchmarkChartRebuild is the per-sample chart cost at 200×30.
+func BenchmarkChartRebuild(b *testing.B) {
+	a := New(newScriptFeed(&testing.T{}, nil), 0)
+	for _, s := range incident(300) {
+		a.an.Add(s)
+		a.seq++
+	}
+	st := styles.DefaultStyles()
+	frames := a.window(190)
+	var c pressureChart
+	for i := 0; b.Loop(); i++ {
+		c.key = "" // force: new data arrives every sample
+		c.rebuild(st, frames[i%2:], 200, 17)
+	}
+}
+
+// BenchmarkView is one full screen at 200×50, as after every message.
+func BenchmarkView(b *testing.B) {
+	a := New(newScriptFeed(&testing.T{}, nil), 0)
+	a.resize(200, 50)
+	for _, s := range incident(300) {
+		a.addSample(s)
+	}
+	for b.Loop() {
+		_ = a.View()
+	}
+}
