@@ -30,7 +30,7 @@ type ctStatReader interface {
 // NewCollector builds every collector over roots.
 func NewCollector(roots Roots) (*Collector, error) {
 	c := &Collector{roots: roots, table: NewTable(roots.Proc), ctFile: NewCTStatFile(roots.Proc),
-		ctNL: CTStatNetlink{Timeout: 2 * time.Second}, kmsg: NewKmsg(roots.Dev)}
+		ctNL: CTStatNetlink{Timeout: 2 * time.Second}, kmsg: NewKmsg(roots.Dev, roots.Run)}
 	var err error
 	if c.cpu, err = NewCPU(roots.Proc); err != nil {
 		return nil, err

@@ -25,7 +25,7 @@ var fixtureTime = time.Date(2026, 7, 26, 20, 53, 46, 0, time.UTC)
 func fixtureCollector(t *testing.T, scenario string, nl ctStatReader) *Collector {
 	t.Helper()
 	root := filepath.Join("..", "testdata", "hosts", scenario)
-	c, err := NewCollector(Roots{Proc: filepath.Join(root, "proc"), Sys: filepath.Join(root, "sys"), Dev: filepath.Join(root, "dev")})
+	c, err := NewCollector(Roots{Proc: filepath.Join(root, "proc"), Sys: filepath.Join(root, "sys"), Dev: filepath.Join(root, "dev"), Run: filepath.Join(root, "run")})
 	if err != nil {
 		t.Fatalf("NewCollector(%s): %v", scenario, err)
 	}

@@ -40,9 +40,10 @@ type Kmsg struct {
 	names    map[uint64]string
 }
 
-// NewKmsg reads devRoot/kmsg (normally /dev/kmsg).
-func NewKmsg(devRoot string) *Kmsg {
-	return &Kmsg{path: filepath.Join(devRoot, "kmsg"), fd: -1, monotonic: monotonicNow, netnsDir: "/run/netns"}
+// NewKmsg reads devRoot/kmsg (normally /dev/kmsg) and names namespaces
+// from runRoot/netns (normally /run/netns).
+func NewKmsg(devRoot, runRoot string) *Kmsg {
+	return &Kmsg{path: filepath.Join(devRoot, "kmsg"), fd: -1, monotonic: monotonicNow, netnsDir: filepath.Join(runRoot, "netns")}
 }
 
 func monotonicNow() time.Duration {

@@ -15,10 +15,11 @@ type Roots struct {
 	Proc string // default /proc
 	Sys  string // default /sys
 	Dev  string // default /dev
+	Run  string // default /run (for ip netns names)
 }
 
 // DefaultRoots are the real filesystems.
-func DefaultRoots() Roots { return Roots{Proc: "/proc", Sys: "/sys", Dev: "/dev"} }
+func DefaultRoots() Roots { return Roots{Proc: "/proc", Sys: "/sys", Dev: "/dev", Run: "/run"} }
 
 // classify maps a filesystem error onto the package's sentinels, keeping
 // the original for the message.

@@ -39,6 +39,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.roots.Proc, "procfs", d.Proc, "procfs mount `path`")
 	fs.StringVar(&o.roots.Sys, "sysfs", d.Sys, "sysfs mount `path`")
 	fs.StringVar(&o.roots.Dev, "devfs", d.Dev, "devfs `path` (for kmsg)")
+	o.roots.Run = d.Run
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 }
 
