@@ -43,7 +43,7 @@ func (a *App) plan() layout {
 	}
 	fixed := 1 + l.verdict + l.stats + 1 + l.episodes + l.ctstats + l.bottom + l.footer
 	l.chart = max(4, a.height-fixed)
-	if cap := min(max(8, a.height/2), 16); l.chart > cap {
+	if cap := min(max(8, a.height/2), 12); l.chart > cap {
 		extra := l.chart - cap
 		l.chart = cap
 		l.episodes += min(extra, 3)
