@@ -10,6 +10,9 @@ type Frame struct {
 	Verdicts []Verdict
 	// Pinned reports whether this interval was pinned at the cap.
 	Pinned bool
+	// Gap reports that samples are missing before this one (the stream
+	// was down): more than 2.5 intervals passed since the previous one.
+	Gap bool
 }
 
 // Verdict returns the most severe verdict.
@@ -62,6 +65,9 @@ func (a *Analyzer) Add(s Sample) Frame {
 		in.Episode = &ep
 	}
 	f := Frame{Sample: s, Rates: r, Verdicts: Judge(in), Pinned: pinned}
+	if a.prev != nil && s.Interval > 0 && s.Time.Sub(a.prev.Time) > s.Interval*5/2 {
+		f.Gap = true
+	}
 	for _, l := range s.Kernel.Lines {
 		a.kernel.Push(l)
 	}

@@ -1,8 +1,10 @@
 // Package tui is the console: it renders model frames, one file per panel,
-// with a root model that only routes messages.
+// with root models that only route messages.
 package tui
 
 import (
+	"errors"
+	"io"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -18,8 +20,24 @@ import (
 var Intervals = []time.Duration{250 * time.Millisecond, 500 * time.Millisecond, time.Second,
 	2 * time.Second, 5 * time.Second, 10 * time.Second}
 
-// App is the root model of the console.
+// Options configure one host's console.
+type Options struct {
+	// Interval is the sampling interval asked of the feed.
+	Interval time.Duration
+	// Speed > 0 plays the feed back (a recording): the view starts at the
+	// first frame and moves at Speed × real time.
+	Speed float64
+	// Captions shows a sentence at the moments that matter (the demo).
+	Captions bool
+	// Recorder, when set, lets r record the feed.
+	Recorder Recorder
+	// History is the number of frames kept; 0 keeps an hour at Interval.
+	History int
+}
+
+// App is one host's console.
 type App struct {
+	id       int
 	feed     Feed
 	host     model.Host
 	keys     keys.KeyMap
@@ -27,6 +45,7 @@ type App struct {
 	help     help.Model
 	an       *model.Analyzer
 	interval time.Duration
+	opts     Options
 
 	// seq counts frames ever added; view is the absolute index of the
 	// frame on screen, or -1 to follow the newest.
@@ -34,24 +53,46 @@ type App struct {
 	view   int
 	paused bool
 
+	lastArrival time.Time
+	now         time.Time
+	recording   string
+	caption     string
+	captionAt   int
+
 	width, height int
 	chart         pressureChart
 	status        string
 }
 
-// New builds the console over feed, sampling every interval.
-func New(feed Feed, interval time.Duration) *App {
+// New builds the console over feed.
+func New(feed Feed, o Options) *App {
+	if o.Interval <= 0 {
+		o.Interval = time.Second
+	}
+	if o.History <= 0 {
+		o.History = model.HistoryFor(time.Hour, o.Interval)
+	}
 	h := help.New()
 	st := styles.DefaultStyles()
 	h.Styles.ShortKey, h.Styles.FullKey = st.HelpKey, st.HelpKey
 	h.Styles.ShortDesc, h.Styles.FullDesc = st.HelpDesc, st.HelpDesc
-	return &App{feed: feed, host: feed.Host(), keys: keys.DefaultKeyMap(), st: st, help: h,
-		an: model.NewAnalyzer(model.HistoryFor(time.Hour, interval)), interval: interval, view: -1,
+	a := &App{feed: feed, host: feed.Host(), keys: keys.DefaultKeyMap(), st: st, help: h,
+		an: model.NewAnalyzer(o.History), interval: o.Interval, opts: o, view: -1,
 		width: 80, height: 24}
+	if o.Speed > 0 {
+		a.view = 0
+	}
+	return a
 }
 
-// Init implements tea.Model: start waiting for samples.
-func (a *App) Init() tea.Cmd { return waitForSampleCmd(a.feed) }
+// Init implements tea.Model: start waiting for samples and ticking.
+func (a *App) Init() tea.Cmd {
+	cmds := []tea.Cmd{waitForSampleCmd(a.id, a.feed), tickCmd(a.id)}
+	if a.opts.Speed > 0 {
+		cmds = append(cmds, playCmd(a.id, a.playStep()))
+	}
+	return tea.Batch(cmds...)
+}
 
 // Update implements tea.Model. It only routes.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -59,10 +100,16 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		a.resize(msg.Width, msg.Height)
 	case sampleMsg:
-		a.addSample(model.Sample(msg))
-		return a, waitForSampleCmd(a.feed)
+		return a, a.addSample(msg.s)
 	case feedErrMsg:
-		a.status = "feed: " + msg.err.Error()
+		return a, a.feedError(msg.err)
+	case tickMsg:
+		a.now = time.Now()
+		return a, tickCmd(a.id)
+	case playMsg:
+		return a, a.play()
+	case recordMsg:
+		a.recorded(msg)
 	case tea.KeyMsg:
 		return a, a.handleKey(msg)
 	}
@@ -75,10 +122,32 @@ func (a *App) resize(w, h int) {
 	a.refreshChart()
 }
 
-func (a *App) addSample(s model.Sample) {
+func (a *App) addSample(s model.Sample) tea.Cmd {
 	a.an.Add(s)
 	a.seq++
+	a.lastArrival = time.Now()
+	a.now = a.lastArrival
 	a.refreshChart()
+	return waitForSampleCmd(a.id, a.feed)
+}
+
+func (a *App) feedError(err error) tea.Cmd {
+	if errors.Is(err, io.EOF) {
+		return nil // the feed ended (a recording played out, or stopped)
+	}
+	a.status = err.Error()
+	return waitForSampleCmd(a.id, a.feed)
+}
+
+func (a *App) recorded(msg recordMsg) {
+	switch {
+	case msg.err != nil:
+		a.status = msg.err.Error()
+	case msg.on:
+		a.recording, a.status = msg.path, "recording to "+msg.path
+	default:
+		a.recording, a.status = "", "recorded "+msg.path
+	}
 }
 
 func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
@@ -89,7 +158,7 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		a.help.ShowAll = !a.help.ShowAll
 		a.refreshChart()
 	case key.Matches(msg, a.keys.Pause):
-		a.togglePause()
+		return a.togglePause()
 	case key.Matches(msg, a.keys.Faster):
 		a.stepInterval(-1)
 	case key.Matches(msg, a.keys.Slower):
@@ -98,25 +167,52 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		a.scroll(-1)
 	case key.Matches(msg, a.keys.Forward):
 		a.scroll(+1)
+	case key.Matches(msg, a.keys.Step):
+		a.paused = true
+		a.moveTo(a.viewIndex() + 1)
+	case key.Matches(msg, a.keys.NextChange):
+		a.moveTo(a.nextChange())
 	case key.Matches(msg, a.keys.Latest):
 		a.paused, a.view = false, -1
 		a.refreshChart()
+	case key.Matches(msg, a.keys.Record):
+		return a.toggleRecord()
 	case key.Matches(msg, a.keys.Tune):
 		a.status = "tuning is not built yet: see the tuning issue"
 	}
 	return nil
 }
 
-func (a *App) togglePause() {
+func (a *App) toggleRecord() tea.Cmd {
+	if a.opts.Recorder == nil {
+		a.status = "this feed cannot be recorded"
+		return nil
+	}
+	return toggleRecordCmd(a.id, a.opts.Recorder)
+}
+
+func (a *App) togglePause() tea.Cmd {
+	if a.opts.Speed > 0 { // playback: pause or go on playing from here
+		a.paused = !a.paused
+		if !a.paused {
+			return playCmd(a.id, a.playStep())
+		}
+		return nil
+	}
 	if a.paused {
 		a.paused, a.view = false, -1
 	} else {
 		a.paused, a.view = true, a.viewIndex()
 	}
 	a.refreshChart()
+	return nil
 }
 
 func (a *App) stepInterval(dir int) {
+	if a.opts.Speed > 0 {
+		a.status = "a recording has a fixed interval"
+		return
+	}
 	i := 0
 	for i < len(Intervals)-1 && Intervals[i] < a.interval {
 		i++
@@ -134,17 +230,21 @@ func (a *App) stepInterval(dir int) {
 // scroll moves the view a quarter of the chart back or forward in history;
 // moving past the newest frame follows live again (unless paused).
 func (a *App) scroll(dir int) {
-	step := max(1, chartColumns(a.width)/4)
-	idx := a.viewIndex() + dir*step
+	a.moveTo(a.viewIndex() + dir*max(1, chartColumns(a.width)/4))
+}
+
+// moveTo shows frame idx (absolute), clamped to the history.
+func (a *App) moveTo(idx int) {
 	oldest := a.seq - a.an.Frames().Len()
 	idx = max(oldest, idx)
 	if idx >= a.seq-1 {
 		idx = a.seq - 1
-		if !a.paused {
+		if !a.paused && a.opts.Speed == 0 {
 			idx = -1
 		}
 	}
 	a.view = idx
+	a.noteCaption()
 	a.refreshChart()
 }
 
@@ -156,36 +256,45 @@ func (a *App) viewIndex() int {
 	return max(a.view, a.seq-a.an.Frames().Len())
 }
 
+// frameAt returns the frame with absolute index i.
+func (a *App) frameAt(i int) (model.Frame, bool) {
+	r := a.an.Frames()
+	j := i - (a.seq - r.Len())
+	if j < 0 || j >= r.Len() {
+		return model.Frame{}, false
+	}
+	return r.At(j), true
+}
+
 // frame returns the frame on screen.
 func (a *App) frame() model.Frame {
-	r := a.an.Frames()
-	if r.Len() == 0 {
-		return model.Frame{}
-	}
-	return r.At(a.viewIndex() - (a.seq - r.Len()))
+	f, _ := a.frameAt(a.viewIndex())
+	return f
 }
 
 // window returns the frames the chart shows: up to n ending at the view.
 func (a *App) window(n int) []model.Frame {
-	r := a.an.Frames()
-	if r.Len() == 0 {
-		return nil
-	}
-	end := a.viewIndex() - (a.seq - r.Len())
-	start := max(0, end-n+1)
-	out := make([]model.Frame, 0, end-start+1)
+	end := a.viewIndex()
+	start := max(a.seq-a.an.Frames().Len(), end-n+1)
+	out := make([]model.Frame, 0, max(0, end-start+1))
 	for i := start; i <= end; i++ {
-		out = append(out, r.At(i))
+		f, _ := a.frameAt(i)
+		out = append(out, f)
 	}
 	return out
 }
 
 func (a *App) mode() mode {
-	m := mode{paused: a.paused}
+	m := mode{paused: a.paused, playback: a.opts.Speed > 0, recording: a.recording}
 	if a.view >= 0 {
 		m.newCount = a.seq - 1 - a.viewIndex()
 		if last, ok := a.an.Frames().Last(); ok {
 			m.behind = last.Sample.Time.Sub(a.frame().Sample.Time)
+		}
+	}
+	if a.opts.Speed == 0 && !a.lastArrival.IsZero() {
+		if since := a.now.Sub(a.lastArrival); since > max(3*a.interval, 5*time.Second) {
+			m.stale = since
 		}
 	}
 	return m

@@ -8,7 +8,7 @@ import (
 
 // BenchmarkChartRebuild is the per-sample chart cost at 200×30.
 func BenchmarkChartRebuild(b *testing.B) {
-	a := New(newScriptFeed(&testing.T{}, nil), 0)
+	a := New(newScriptFeed(&testing.T{}, nil), Options{})
 	for _, s := range incident(300) {
 		a.an.Add(s)
 		a.seq++
@@ -24,7 +24,7 @@ func BenchmarkChartRebuild(b *testing.B) {
 
 // BenchmarkView is one full screen at 200×50, as after every message.
 func BenchmarkView(b *testing.B) {
-	a := New(newScriptFeed(&testing.T{}, nil), 0)
+	a := New(newScriptFeed(&testing.T{}, nil), Options{})
 	a.resize(200, 50)
 	for _, s := range incident(300) {
 		a.addSample(s)

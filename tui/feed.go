@@ -1,8 +1,9 @@
 package tui
 
 import (
-	tea "github.com/charmbracelet/bubbletea"
 	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tablefull/tablefull/model"
 )
@@ -12,7 +13,8 @@ import (
 type Feed interface {
 	// Host describes where the samples come from.
 	Host() model.Host
-	// Next blocks for the next sample.
+	// Next blocks for the next sample. An error is shown and the console
+	// keeps reading: remote feeds report disconnections this way.
 	Next() (model.Sample, error)
 }
 
@@ -21,19 +23,59 @@ type IntervalSetter interface {
 	SetInterval(d time.Duration)
 }
 
-// sampleMsg carries one sample from the feed.
-type sampleMsg model.Sample
+// Recorder starts and stops recording the feed to a file.
+type Recorder interface {
+	Toggle() (path string, on bool, err error)
+}
 
-// feedErrMsg reports that the feed failed; it is shown, not fatal.
-type feedErrMsg struct{ err error }
+// sampleMsg carries one sample from feed id.
+type sampleMsg struct {
+	id int
+	s  model.Sample
+}
+
+// feedErrMsg reports that feed id failed; it is shown, not fatal.
+type feedErrMsg struct {
+	id  int
+	err error
+}
+
+// tickMsg refreshes time-dependent parts (staleness) once a second.
+type tickMsg struct{ id int }
+
+// playMsg advances a playback by one frame.
+type playMsg struct{ id int }
+
+// recordMsg reports a recording started or stopped.
+type recordMsg struct {
+	id   int
+	path string
+	on   bool
+	err  error
+}
 
 // waitForSampleCmd blocks on the feed for one sample.
-func waitForSampleCmd(f Feed) tea.Cmd {
+func waitForSampleCmd(id int, f Feed) tea.Cmd {
 	return func() tea.Msg {
 		s, err := f.Next()
 		if err != nil {
-			return feedErrMsg{err}
+			return feedErrMsg{id, err}
 		}
-		return sampleMsg(s)
+		return sampleMsg{id, s}
+	}
+}
+
+func tickCmd(id int) tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{id} })
+}
+
+func playCmd(id int, d time.Duration) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return playMsg{id} })
+}
+
+func toggleRecordCmd(id int, r Recorder) tea.Cmd {
+	return func() tea.Msg {
+		path, on, err := r.Toggle()
+		return recordMsg{id, path, on, err}
 	}
 }

@@ -12,9 +12,12 @@ import (
 // mode is what the view is showing: the newest sample, a frozen one, or
 // one from history.
 type mode struct {
-	paused   bool
-	behind   time.Duration // how far the viewed frame is behind the newest
-	newCount int           // frames collected since the view froze
+	paused    bool
+	playback  bool
+	behind    time.Duration // how far the viewed frame is behind the newest
+	newCount  int           // frames collected since the view froze
+	stale     time.Duration // time since the last sample, when too long
+	recording string        // the file being recorded to
 }
 
 // renderHeader draws the first line: host facts, source, interval, the
@@ -22,6 +25,12 @@ type mode struct {
 func renderHeader(st *styles.Styles, h model.Host, f model.Frame, interval time.Duration, m mode, width int) string {
 	var state string
 	switch {
+	case m.playback && m.paused:
+		state = st.Paused.Render("REPLAY PAUSED")
+	case m.playback:
+		state = st.History.Render("REPLAY")
+	case m.stale > 0:
+		state = st.Crit.Render("STALE " + model.Dur(m.stale))
 	case m.paused:
 		state = st.Paused.Render(fmt.Sprintf("PAUSED +%d", m.newCount))
 	case m.behind > 0:
@@ -37,6 +46,9 @@ func renderHeader(st *styles.Styles, h model.Host, f model.Frame, interval time.
 	facts := []string{orDash(h.Kernel), fmt.Sprintf("%d CPU", h.CPUs), bytesIEC(h.MemTotal), orDash(h.Source), interval.String()}
 	if width < 100 { // the kernel version is the first thing to give up
 		facts = facts[1:]
+	}
+	if m.recording != "" {
+		state += " " + st.Crit.Render("● REC")
 	}
 	line := st.Title.Render("tablefull") + " " + st.Value.Render(orDash(h.Name)) + sep +
 		strings.Join(facts, sep) + sep + clock + " " + state

@@ -17,10 +17,10 @@ import (
 // the program would.
 func feedAll(t *testing.T, samples []model.Sample, w, h int) *App {
 	t.Helper()
-	a := New(newScriptFeed(t, nil), time.Second)
+	a := New(newScriptFeed(t, nil), Options{Interval: time.Second})
 	a.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	for _, s := range samples {
-		a.Update(sampleMsg(s))
+		a.Update(sampleMsg{s: s})
 	}
 	return a
 }
@@ -94,7 +94,7 @@ func TestKeys(t *testing.T) {
 	key("p")
 	frozen := a.Frame().Sample.Time
 	for _, s := range samples[30:35] {
-		a.Update(sampleMsg(s))
+		a.Update(sampleMsg{s: s})
 	}
 	if got := a.Frame().Sample.Time; !got.Equal(frozen) {
 		t.Errorf("paused view moved from %v to %v", frozen, got)
@@ -141,7 +141,7 @@ func TestKeys(t *testing.T) {
 }
 
 func TestHistoryIsBounded(t *testing.T) {
-	a := New(newScriptFeed(t, nil), time.Second)
+	a := New(newScriptFeed(t, nil), Options{Interval: time.Second})
 	if got := a.an.Frames().Cap(); got < 3600 {
 		t.Errorf("history keeps %d frames, want at least an hour at 1 s", got)
 	}

@@ -14,7 +14,7 @@ import (
 // arrive through the feed command, keys through the input.
 func TestProgram(t *testing.T) {
 	feed := newScriptFeed(t, incident(21))
-	tm := teatest.NewTestModel(t, New(feed, time.Second), teatest.WithInitialTermSize(80, 24))
+	tm := teatest.NewTestModel(t, NewRoot(New(feed, Options{Interval: time.Second})), teatest.WithInitialTermSize(80, 24))
 	waitFor := func(what string) {
 		t.Helper()
 		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(what)) },
@@ -26,7 +26,7 @@ func TestProgram(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")})
 	waitFor("back to live")
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(*App)
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(*Root).apps[0]
 	if k := final.Frame().Verdict().Kind; k != "TABLE FULL" {
 		t.Errorf("final verdict %q, want TABLE FULL", k)
 	}

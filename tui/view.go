@@ -83,7 +83,17 @@ func (a *App) View() string {
 	w := a.width
 	var parts []string
 	parts = append(parts, renderHeader(a.st, a.host, f, a.interval, a.mode(), w))
-	parts = append(parts, block(renderVerdict(a.st, f, w, l.verdict), w, l.verdict))
+	verdict := renderVerdict(a.st, f, w, l.verdict)
+	if c := a.captionLine(); c != "" { // the demo's commentary takes the last verdict lines
+		caption := wrap("▶ "+c, w)
+		caption = caption[:min(len(caption), max(1, l.verdict-1))]
+		keep := max(0, l.verdict-len(caption))
+		verdict = verdict[:min(len(verdict), keep)]
+		for _, line := range caption {
+			verdict = append(verdict, a.st.Caption.Render(line))
+		}
+	}
+	parts = append(parts, block(verdict, w, l.verdict))
 
 	stats := pressureLines(a.st, f, w)
 	if len(stats) > 0 {
@@ -95,7 +105,7 @@ func (a *App) View() string {
 	} else {
 		parts = append(parts, block(nil, w, l.chart+1))
 	}
-	parts = append(parts, block(episodeLines(a.st, a.an.Episodes(), l.episodes), w, l.episodes))
+	parts = append(parts, block(episodeLines(a.st, a.episodesUpTo(f), l.episodes), w, l.episodes))
 
 	if l.wide {
 		parts = append(parts, a.bottomWide(f, w, l.bottom))
@@ -116,7 +126,7 @@ func (a *App) bottomNarrow(f model.Frame, w, h int) string {
 	right := w - left - 1
 	tcp := tcpLines(a.st, f, right)
 	kernRows := max(1, h-1-len(tcp))
-	klines := kernelLines(a.st, f, a.an.KernelLines(), a.an.Suppressed, kernRows)
+	klines := kernelLines(a.st, f, a.kernelLinesUpTo(f), a.an.Suppressed, kernRows)
 	for i := range klines {
 		if i == 0 {
 			klines[i] = a.st.PanelTitle.Render("kernel log ") + klines[i]
@@ -131,7 +141,7 @@ func (a *App) bottomWide(f model.Frame, w, h int) string {
 	sysW := 56
 	restW := w - ctW - sysW - 2
 	tcp := tcpLines(a.st, f, restW)
-	kern := kernelLines(a.st, f, a.an.KernelLines(), a.an.Suppressed, max(1, h-len(tcp)-2))
+	kern := kernelLines(a.st, f, a.kernelLinesUpTo(f), a.an.Suppressed, max(1, h-len(tcp)-2))
 	right := strings.Join([]string{
 		section(a.st, "TCP", restW, len(tcp)+1, tcp),
 		section(a.st, "kernel log", restW, h-len(tcp)-1, kern),
@@ -176,4 +186,32 @@ func block(lines []string, w, h int) string {
 func charted(f model.Frame) bool {
 	st := f.Sample.Conntrack.Status
 	return st == model.TableTracked || st == model.TableUntracked
+}
+
+// episodesUpTo returns the episodes as they stood at frame f: the view
+// may be in the past (history, playback), where later episodes have not
+// begun and the one under way is still open.
+func (a *App) episodesUpTo(f model.Frame) []model.Episode {
+	t := f.Sample.Time
+	var out []model.Episode
+	for _, e := range a.an.Episodes() {
+		if e.Start.After(t) || t.IsZero() {
+			continue
+		}
+		if e.Last.After(t) {
+			e.Last, e.Open = t, true
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// kernelLinesUpTo returns the kernel lines logged by the time of frame f.
+func (a *App) kernelLinesUpTo(f model.Frame) []model.KernelLine {
+	all := a.an.KernelLines()
+	n := len(all)
+	for n > 0 && all[n-1].Time.After(f.Sample.Time) {
+		n--
+	}
+	return all[:n]
 }

@@ -9,12 +9,11 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
-	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/tui"
 )
 
-// console runs the full-screen console on the local host.
-func console(o options) error {
+// runConsole runs the full-screen console over apps.
+func runConsole(apps []*tui.App) error {
 	if _, ok := os.LookupEnv("NO_COLOR"); ok {
 		lipgloss.SetColorProfile(termenv.Ascii)
 	}
@@ -22,15 +21,19 @@ func console(o options) error {
 	// VM, measured for make bench): one P, so a wake-up does not also wake
 	// idle threads, and 10 frames a second, which is still instant to a key.
 	runtime.GOMAXPROCS(1)
-	c, err := sources.NewCollector(o.roots)
-	if err != nil {
-		return err
-	}
-	live := sources.NewLive(c, o.interval)
-	defer live.Stop()
-	p := tea.NewProgram(tui.New(live, o.interval), tea.WithAltScreen(), tea.WithFPS(10))
+	p := tea.NewProgram(tui.NewRoot(apps...), tea.WithAltScreen(), tea.WithFPS(10))
 	if _, err := p.Run(); err != nil {
 		return fmt.Errorf("console: %w", err)
 	}
 	return nil
+}
+
+// console opens the live console on this host or on the remotes named.
+func console(o options, ssh, via, netns stringList) error {
+	apps, stop, err := feedsFor(o, ssh, via, netns)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	return runConsole(apps)
 }

@@ -1,6 +1,6 @@
 // Command tablefull is a terminal console for Linux network-table
 // incidents: conntrack pressure, per-CPU drops, CPU and disk, TCP signals,
-// the kernel log and a verdict, live.
+// the kernel log and a verdict, live, remote, recorded or replayed.
 package main
 
 import (
@@ -20,8 +20,15 @@ var version = "dev"
 const usage = `tablefull: why are connections stalling? A live console for conntrack incidents.
 
 Usage:
-  tablefull [flags]              open the live console on this host
-  tablefull snapshot [--json]    print one sample and exit
+  tablefull [flags]                        the live console on this host
+  tablefull --ssh [user@]host[:port] ...   the console on remote hosts (a tab each)
+  tablefull --via "COMMAND" ...            the console on any command printing an agent stream
+  tablefull --netns NAME|PATH              the console on another network namespace here
+  tablefull snapshot [--json]              print one sample and exit
+  tablefull agent                          write this host's stream to stdout (for --ssh/--via)
+  tablefull record FILE [--duration D]     record this host's stream to FILE
+  tablefull replay FILE [--speed N]        play a recording in the console
+  tablefull demo                           play the embedded table-full incident
 
 Flags:
 `
@@ -43,6 +50,8 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 }
 
+var subcommands = map[string]bool{"snapshot": true, "agent": true, "record": true, "replay": true, "demo": true}
+
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -51,23 +60,48 @@ func main() {
 // failure, 2 bad usage.
 func run(args []string, stdout, stderr io.Writer) int {
 	cmd := "console"
-	if len(args) > 0 && (args[0] == "snapshot") {
+	if len(args) > 0 && subcommands[args[0]] {
 		cmd, args = args[0], args[1:]
 	}
 	fs := flag.NewFlagSet("tablefull "+cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var o options
 	o.register(fs)
-	asJSON := false
-	if cmd == "snapshot" {
+	var (
+		asJSON, force   bool
+		duration        time.Duration
+		speed           float64
+		ssh, via, netns stringList
+	)
+	switch cmd {
+	case "snapshot":
 		fs.BoolVar(&asJSON, "json", false, "print JSON (schema in README)")
+	case "record":
+		fs.DurationVar(&duration, "duration", 0, "stop after `D` (default: at ctrl-c)")
+		fs.BoolVar(&force, "force", false, "overwrite FILE if it exists")
+	case "replay", "demo":
+		fs.Float64Var(&speed, "speed", 1, "playback speed `N` (2 = twice as fast)")
+	case "console":
+		fs.Var(&ssh, "ssh", "watch `[user@]host[:port]` over the system ssh (repeatable)")
+		fs.Var(&via, "via", "watch the agent stream printed by `COMMAND` (repeatable)")
+		fs.Var(&netns, "netns", "watch network namespace `NAME|PATH` on this host (repeatable)")
 	}
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
+	// Flags may follow the FILE argument: parse, take the positional,
+	// parse the rest.
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
+		return usageExit(err)
+	}
+	var file string
+	if cmd == "record" || cmd == "replay" {
+		if fs.NArg() < 1 {
+			fmt.Fprintf(stderr, "tablefull %s: missing FILE\n", cmd)
+			return 2
 		}
-		return 2
+		file = fs.Arg(0)
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return usageExit(err)
+		}
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "tablefull: unexpected argument %q\n", fs.Arg(0))
@@ -82,16 +116,35 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "tablefull: --interval must be at least 100ms")
 		return 2
 	}
+	if speed <= 0 && (cmd == "replay" || cmd == "demo") {
+		fmt.Fprintln(stderr, "tablefull: --speed must be above 0")
+		return 2
+	}
 	var err error
 	switch cmd {
 	case "snapshot":
 		err = snapshot(o, asJSON, stdout)
+	case "agent":
+		err = agent(o, os.Stdin, stdout)
+	case "record":
+		err = record(o, file, duration, force)
+	case "replay":
+		err = replay(file, speed)
+	case "demo":
+		err = demo(speed)
 	default:
-		err = console(o)
+		err = console(o, ssh, via, netns)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "tablefull:", err)
 		return 1
 	}
 	return 0
+}
+
+func usageExit(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 2
 }

@@ -6,29 +6,39 @@ import "github.com/charmbracelet/bubbles/key"
 
 // KeyMap is every key the console handles.
 type KeyMap struct {
-	Quit    key.Binding
-	Help    key.Binding
-	Pause   key.Binding
-	Faster  key.Binding
-	Slower  key.Binding
-	Back    key.Binding
-	Forward key.Binding
-	Latest  key.Binding
-	Tune    key.Binding
+	Quit       key.Binding
+	Help       key.Binding
+	Pause      key.Binding
+	Faster     key.Binding
+	Slower     key.Binding
+	Back       key.Binding
+	Forward    key.Binding
+	Latest     key.Binding
+	Step       key.Binding
+	NextChange key.Binding
+	Record     key.Binding
+	Tune       key.Binding
+	NextTab    key.Binding
+	PrevTab    key.Binding
 }
 
 // DefaultKeyMap returns the console's bindings.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Pause:   key.NewBinding(key.WithKeys("p", " "), key.WithHelp("p", "pause/resume")),
-		Faster:  key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "shorter interval")),
-		Slower:  key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "longer interval")),
-		Back:    key.NewBinding(key.WithKeys("left", "["), key.WithHelp("←/[", "back in history")),
-		Forward: key.NewBinding(key.WithKeys("right", "]"), key.WithHelp("→/]", "forward in history")),
-		Latest:  key.NewBinding(key.WithKeys("end", "L"), key.WithHelp("end", "back to live")),
-		Tune:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tuning (coming)")),
+		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Pause:      key.NewBinding(key.WithKeys("p", " "), key.WithHelp("p", "pause/resume")),
+		Faster:     key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "shorter interval")),
+		Slower:     key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "longer interval")),
+		Back:       key.NewBinding(key.WithKeys("left", "["), key.WithHelp("←/[", "back in history")),
+		Forward:    key.NewBinding(key.WithKeys("right", "]"), key.WithHelp("→/]", "forward in history")),
+		Latest:     key.NewBinding(key.WithKeys("end", "L"), key.WithHelp("end", "back to live")),
+		Step:       key.NewBinding(key.WithKeys("."), key.WithHelp(".", "step one frame")),
+		NextChange: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next verdict change")),
+		Record:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "record on/off")),
+		Tune:       key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tuning (coming)")),
+		NextTab:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next host")),
+		PrevTab:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous host")),
 	}
 }
 
@@ -41,7 +51,9 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Quit, k.Help, k.Pause},
-		{k.Faster, k.Slower, k.Tune},
+		{k.Faster, k.Slower, k.Record},
 		{k.Back, k.Forward, k.Latest},
+		{k.Step, k.NextChange, k.Tune},
+		{k.NextTab, k.PrevTab},
 	}
 }

@@ -31,6 +31,10 @@ type Styles struct {
 	// ChartLine is the count on the chart; ChartCap the cap line;
 	// ChartAxes the axes; PinnedColumn the background of pinned columns.
 	ChartLine, ChartCap, ChartAxes, ChartLabels, PinnedColumn lipgloss.Style
+	// Caption is the demo's commentary line.
+	Caption lipgloss.Style
+	// Tab is a host in the overview; ActiveTab the one on screen.
+	Tab, ActiveTab lipgloss.Style
 	// Help is the footer.
 	HelpKey, HelpDesc lipgloss.Style
 }
@@ -61,6 +65,9 @@ func DefaultStyles() *Styles {
 		ChartAxes:    lipgloss.NewStyle().Foreground(dim),
 		ChartLabels:  lipgloss.NewStyle().Foreground(dim),
 		PinnedColumn: lipgloss.NewStyle().Background(lipgloss.AdaptiveColor{Light: "#ffd7d7", Dark: "#5f0000"}),
+		Caption:      lipgloss.NewStyle().Bold(true).Foreground(accent),
+		Tab:          lipgloss.NewStyle().Foreground(dim),
+		ActiveTab:    lipgloss.NewStyle().Bold(true).Reverse(true),
 		HelpKey:      lipgloss.NewStyle().Foreground(accent),
 		HelpDesc:     lipgloss.NewStyle().Foreground(dim),
 	}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/google/shlex"
+
+	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/tui"
+)
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// fullTableHint is said on every remote disconnection.
+const fullTableHint = "while the remote table is full a new connection may not get in"
+
+// sshArgv builds the system ssh command that runs the agent on dest
+// ([user@]host[:port]). It is an argv: nothing passes through a local
+// shell, host-key checking is left as the user configured it, and the
+// remote command is made of our own words only.
+func sshArgv(dest, remoteBin string) ([]string, error) {
+	userHost, port := dest, ""
+	if h, p, err := net.SplitHostPort(dest); err == nil {
+		userHost, port = h, p
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return nil, fmt.Errorf("--ssh %s: bad port %q", dest, p)
+		}
+	}
+	if userHost == "" || strings.HasPrefix(userHost, "-") || strings.ContainsAny(userHost, " \t\n'\"`$;&|<>\\") {
+		return nil, fmt.Errorf("--ssh %q: want [user@]host[:port]", dest)
+	}
+	argv := []string{"ssh", "-T",
+		"-o", "BatchMode=yes", // never prompt: the console owns the terminal
+		"-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"}
+	if port != "" {
+		argv = append(argv, "-p", port)
+	}
+	return append(argv, "--", userHost, remoteBin, "agent"), nil
+}
+
+// viaArgv splits a --via command into an argv, shell-style quoting but no
+// shell.
+func viaArgv(command string) ([]string, error) {
+	argv, err := shlex.Split(command)
+	if err != nil {
+		return nil, fmt.Errorf("--via %q: %w", command, err)
+	}
+	if len(argv) == 0 {
+		return nil, fmt.Errorf("--via: empty command")
+	}
+	return argv, nil
+}
+
+// netnsArgv runs this binary's agent inside a network namespace: a name
+// from `ip netns`, or a path such as /proc/PID/ns/net.
+func netnsArgv(ns string) ([]string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("find this binary: %w", err)
+	}
+	if strings.Contains(ns, "/") {
+		if _, err := os.Stat(ns); err != nil {
+			return nil, fmt.Errorf("--netns %s: %w", ns, err)
+		}
+		return []string{"nsenter", "--net=" + ns, self, "agent"}, nil
+	}
+	if _, err := os.Stat("/run/netns/" + ns); err != nil {
+		return nil, fmt.Errorf("--netns %s: no such namespace (ip netns list)", ns)
+	}
+	return []string{"ip", "netns", "exec", ns, self, "agent"}, nil
+}
+
+// feedsFor builds the console's feeds from the flags: the local host when
+// no remote is named, else one per --ssh, --via and --netns.
+func feedsFor(o options, ssh, via, netns stringList) ([]*tui.App, func(), error) {
+	var apps []*tui.App
+	var stops []func()
+	stop := func() {
+		for _, s := range stops {
+			s()
+		}
+	}
+	add := func(name string, argv []string, hint string) {
+		p := &remote.Process{Argv: argv, Name: name, Hint: hint}
+		p.Start(o.interval)
+		stops = append(stops, p.Stop)
+		tee := &remote.Tee{Source: p}
+		apps = append(apps, tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee}))
+	}
+	for _, d := range ssh {
+		argv, err := sshArgv(d, "tablefull")
+		if err != nil {
+			stop()
+			return nil, nil, err
+		}
+		add(d, argv, fullTableHint)
+	}
+	for _, v := range via {
+		argv, err := viaArgv(v)
+		if err != nil {
+			stop()
+			return nil, nil, err
+		}
+		add(argv[0], argv, "")
+	}
+	for _, n := range netns {
+		argv, err := netnsArgv(n)
+		if err != nil {
+			stop()
+			return nil, nil, err
+		}
+		add("netns "+n, argv, "")
+	}
+	if len(apps) > 0 {
+		return apps, stop, nil
+	}
+	c, err := sources.NewCollector(o.roots)
+	if err != nil {
+		return nil, nil, err
+	}
+	live := sources.NewLive(c, o.interval)
+	tee := &remote.Tee{Source: live}
+	return []*tui.App{tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee})}, live.Stop, nil
+}
+

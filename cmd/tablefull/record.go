@@ -1,0 +1,70 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/sources"
+)
+
+// record writes a stream of this host to path until duration passes (0:
+// until interrupted). It refuses to overwrite a file unless force.
+func record(o options, path string, duration time.Duration, force bool) error {
+	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	if force {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%s exists: choose another name or pass --force", path)
+	}
+	if err != nil {
+		return fmt.Errorf("create recording: %w", err)
+	}
+	defer f.Close()
+	c, err := sources.NewCollector(o.roots)
+	if err != nil {
+		return err
+	}
+	live := sources.NewLive(c, o.interval)
+	defer live.Stop()
+	enc, err := remote.NewEncoder(f, live.Host(), time.Now())
+	if err != nil {
+		return err
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	var deadline <-chan time.Time
+	if duration > 0 {
+		deadline = time.After(duration)
+	}
+	samples := make(chan error, 1)
+	go func() {
+		for {
+			s, err := live.Next()
+			if err != nil {
+				samples <- nil
+				return
+			}
+			if err := enc.Sample(s); err != nil {
+				samples <- err
+				return
+			}
+		}
+	}()
+	select {
+	case <-sig:
+	case <-deadline:
+	case err := <-samples:
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "tablefull: recorded %s\n", path)
+	return f.Sync()
+}

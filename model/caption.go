@@ -1,0 +1,28 @@
+package model
+
+import "fmt"
+
+// Caption says in one sentence what changed between two frames, for a
+// demo or a talk: the count climbing, the table pinning, drops, SYN
+// retransmits, the fix, the end of the stall. It returns "" when nothing
+// worth saying happened.
+func Caption(prev, cur Frame) string {
+	p, c := prev.Sample.Conntrack, cur.Sample.Conntrack
+	drops := cur.Rates.CTTotal[Drop] + cur.Rates.CTTotal[EarlyDrop]
+	prevDrops := prev.Rates.CTTotal[Drop] + prev.Rates.CTTotal[EarlyDrop]
+	switch {
+	case c.Max > p.Max && p.Max > 0:
+		return fmt.Sprintf("The fix: nf_conntrack_max raised from %s to %s.", Int(p.Max), Int(c.Max))
+	case cur.Pinned && !prev.Pinned:
+		return fmt.Sprintf("Pinned at nf_conntrack_max = %s: new connections are dropped before any process sees them.", Int(c.Max))
+	case drops > 0 && prevDrops == 0:
+		return fmt.Sprintf("conntrack -S counts the damage: %s packets dropped in one interval.", Int(drops))
+	case cur.Rates.SynRetransPS > 0 && prev.Rates.SynRetransPS == 0:
+		return "Clients retransmit their SYNs and wait 1, 2, 4, 8 s: the server never hears them."
+	case prev.Pinned && !cur.Pinned && c.Peak < c.Max:
+		return "The table has room again: new connections get through."
+	case !cur.Pinned && c.Max > 0 && c.Peak > p.Peak && c.Peak-p.Peak > c.Max/10:
+		return fmt.Sprintf("The count is climbing: %s more tracked connections in one interval.", Int(c.Peak-p.Peak))
+	}
+	return ""
+}

@@ -1,0 +1,179 @@
+package remote
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// Errors a Decoder returns; test them with errors.Is.
+var (
+	// ErrNotStream: the first line is not a tablefull stream header.
+	ErrNotStream = errors.New("not a tablefull stream")
+	// ErrNewerVersion: the stream was written by a newer tablefull.
+	ErrNewerVersion = errors.New("stream version is newer than this tablefull reads")
+	// ErrTruncated: the stream ended in the middle of a line.
+	ErrTruncated = errors.New("stream ends with a truncated line")
+	// ErrGarbage: a line is not a valid record.
+	ErrGarbage = errors.New("garbage on the stream")
+)
+
+// maxLine bounds one record, so garbage without newlines cannot grow
+// memory without limit.
+const maxLine = 4 << 20
+
+// Encoder writes a stream. Each record goes out in one Write, so a reader
+// (or a recording killed mid-way) sees whole lines or a torn last one.
+// It is safe for concurrent use.
+type Encoder struct {
+	mu  sync.Mutex
+	w   io.Writer
+	buf bytes.Buffer
+}
+
+// NewEncoder writes the header for host and returns the encoder.
+func NewEncoder(w io.Writer, host model.Host, started time.Time) (*Encoder, error) {
+	e := &Encoder{w: w}
+	return e, e.write(header{Magic: "stream", V: Version, Host: host, Started: started})
+}
+
+// Sample writes one sample.
+func (e *Encoder) Sample(s model.Sample) error {
+	return e.write(record{K: "s", wireSample: toWire(s)})
+}
+
+// Event writes one event.
+func (e *Encoder) Event(ev Event) error {
+	return e.write(record{K: "e", wireEvent: wireEvent{Type: ev.Type, Text: ev.Text, ET: ms(ev.Time)}})
+}
+
+func (e *Encoder) write(v any) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.buf.Reset()
+	if err := json.NewEncoder(&e.buf).Encode(v); err != nil {
+		return fmt.Errorf("encode: %w", err)
+	}
+	if _, err := e.w.Write(e.buf.Bytes()); err != nil {
+		return fmt.Errorf("write stream: %w", err)
+	}
+	return nil
+}
+
+// Decoder reads a stream.
+type Decoder struct {
+	r    *bufio.Reader
+	line int
+	// Host is the header's host, once Header has been read.
+	Host    model.Host
+	Started time.Time
+}
+
+// NewDecoder reads from r.
+func NewDecoder(r io.Reader) *Decoder {
+	return &Decoder{r: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// Header reads and checks the first line.
+func (d *Decoder) Header() error {
+	line, err := d.readLine()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return fmt.Errorf("%w: empty", ErrNotStream)
+		}
+		if errors.Is(err, ErrTruncated) || errors.Is(err, ErrGarbage) {
+			return fmt.Errorf("%w: %w", ErrNotStream, err)
+		}
+		return err
+	}
+	var h header
+	if err := json.Unmarshal(line, &h); err != nil || h.Magic != "stream" {
+		return fmt.Errorf("%w: first line is %s", ErrNotStream, snippet(line))
+	}
+	if h.V > Version {
+		return fmt.Errorf("%w: version %d, this tablefull reads %d: upgrade tablefull", ErrNewerVersion, h.V, Version)
+	}
+	d.Host, d.Started = h.Host, h.Started
+	return nil
+}
+
+// Next returns the next sample or event (exactly one is non-nil). It
+// returns io.EOF at a clean end, ErrTruncated when the stream stops in the
+// middle of a line, and ErrGarbage (with the line number) for a damaged
+// line; after ErrGarbage the next call goes on with the following line.
+func (d *Decoder) Next() (*model.Sample, *Event, error) {
+	for {
+		line, err := d.readLine()
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var rec record
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.UseNumber()
+		if err := dec.Decode(&rec); err != nil {
+			return nil, nil, fmt.Errorf("%w: line %d: %s", ErrGarbage, d.line, snippet(line))
+		}
+		switch rec.K {
+		case "s":
+			s, err := fromWire(rec.wireSample)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%w: line %d: %w", ErrGarbage, d.line, err)
+			}
+			return &s, nil, nil
+		case "e":
+			return nil, &Event{Time: fromMS(rec.ET), Type: rec.Type, Text: rec.Text}, nil
+		}
+		// A kind from a newer 1.x writer: skip it.
+	}
+}
+
+func (d *Decoder) readLine() ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := d.r.ReadSlice('\n')
+		line = append(line, chunk...)
+		if len(line) > maxLine {
+			d.discardLine()
+			return nil, fmt.Errorf("%w: line %d longer than %d bytes", ErrGarbage, d.line+1, maxLine)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if err != nil {
+			if len(line) > 0 && errors.Is(err, io.EOF) {
+				return nil, fmt.Errorf("%w (line %d)", ErrTruncated, d.line+1)
+			}
+			return nil, err
+		}
+		d.line++
+		return line, nil
+	}
+}
+
+func (d *Decoder) discardLine() {
+	for {
+		_, err := d.r.ReadSlice('\n')
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			d.line++
+			return
+		}
+	}
+}
+
+func snippet(b []byte) string {
+	b = bytes.TrimSpace(b)
+	if len(b) > 60 {
+		b = append(b[:60:60], "…"...)
+	}
+	return fmt.Sprintf("%q", b)
+}

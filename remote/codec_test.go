@@ -1,0 +1,195 @@
+package remote
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+var t0 = time.UnixMilli(1785099226000)
+
+// twoCPUSample is a busy moment on a 2-CPU host: every field set.
+func twoCPUSample(i int) model.Sample {
+	return model.Sample{
+		Time: t0.Add(time.Duration(i) * time.Second), Interval: time.Second,
+		Conntrack: model.Conntrack{Status: model.TableTracked, Count: 4096, Peak: 4096, Max: 4096, Buckets: 4096, TimeWaitHold: 120},
+		CTStats: model.CTStats{Source: "procfs", Reported: model.AllCounters, PerCPU: []model.CPUCounters{
+			{CPU: 0, Values: map[model.Counter]uint64{model.Drop: 5937, model.EarlyDrop: 77, model.InsertFailed: 0, model.Invalid: 6,
+				model.Error: 2, model.SearchRestart: 284734, model.ClashResolve: 1, model.ChainTooLong: 0}},
+			{CPU: 1, Values: map[model.Counter]uint64{model.Drop: 12, model.EarlyDrop: 0, model.InsertFailed: 0, model.Invalid: 0,
+				model.Error: 0, model.SearchRestart: 99, model.ClashResolve: 0, model.ChainTooLong: 3}},
+		}},
+		CPU: []model.CPUTimes{{CPU: 0, User: 3214.12, System: 1213.5, Idle: 34780.01, IOWait: 0.4, SoftIRQ: 26.26, Steal: 1.14},
+			{CPU: 1, User: 4157, System: 1510, Idle: 33306, IOWait: 2.38, SoftIRQ: 64}},
+		Disks: []model.DiskIO{{Name: "vda", Reads: 20616, Writes: 2633, BusyMillis: 4232}},
+		TCP: model.TCP{SynRetrans: 365, ListenOverflows: 1, ListenDrops: 2, ActiveOpens: 7409, PassiveOpens: 7409, OutRsts: 4,
+			TimeWait: 3900, Established: 8, PortRange: [2]uint64{32768, 60999}},
+		Kernel: model.KernelLog{Readable: true, Suppressed: 212, Lines: []model.KernelLine{
+			{Time: t0, Text: "nf_conntrack: nf_conntrack: table full in netns 4026532177, dropping packet", NetNS: 4026532177, NetNSName: "lab"}}},
+		Notes: []string{"read disk sdb: gone"},
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	host := model.Host{Name: "garage", Kernel: "5.15.0", CPUs: 2, MemTotal: 512 << 20, Source: "local"}
+	var buf bytes.Buffer
+	enc, err := NewEncoder(&buf, host, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []model.Sample{twoCPUSample(0), twoCPUSample(1), {Time: t0.Add(2 * time.Second), Conntrack: model.Conntrack{Status: model.TableNoModule}}}
+	want[2].CTStats.Note = "nf_conntrack is not loaded"
+	for i, s := range want {
+		if err := enc.Sample(s); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			enc.Event(Event{Time: t0, Type: "episode", Text: "pinned at 4,096"})
+		}
+	}
+	dec := NewDecoder(&buf)
+	if err := dec.Header(); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(dec.Host, host) || !dec.Started.Equal(t0) {
+		t.Errorf("header %+v %v, want %+v %v", dec.Host, dec.Started, host, t0)
+	}
+	var got []model.Sample
+	var events []Event
+	for {
+		s, ev, err := dec.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s != nil {
+			got = append(got, *s)
+		} else {
+			events = append(events, *ev)
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d samples, want %d", len(got), len(want))
+	}
+	for i := range want {
+		w, g := want[i], got[i]
+		if !g.Time.Equal(w.Time) {
+			t.Errorf("sample %d time %v, want %v", i, g.Time, w.Time)
+		}
+		g.Time, w.Time = time.Time{}, time.Time{}
+		for j := range g.Kernel.Lines {
+			if !g.Kernel.Lines[j].Time.Equal(w.Kernel.Lines[j].Time) {
+				t.Errorf("kernel line time %v, want %v", g.Kernel.Lines[j].Time, w.Kernel.Lines[j].Time)
+			}
+			g.Kernel.Lines[j].Time, w.Kernel.Lines[j].Time = time.Time{}, time.Time{}
+		}
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("sample %d:\n got %+v\nwant %+v", i, g, w)
+		}
+	}
+	if len(events) != 1 || events[0].Type != "episode" || !events[0].Time.Equal(t0) {
+		t.Errorf("events %+v", events)
+	}
+}
+
+func TestDecoderErrors(t *testing.T) {
+	var good bytes.Buffer
+	enc, _ := NewEncoder(&good, model.Host{Name: "h"}, t0)
+	enc.Sample(twoCPUSample(0))
+	enc.Sample(twoCPUSample(1))
+	stream := good.String()
+	lines := strings.SplitAfter(stream, "\n")
+
+	tests := []struct {
+		name      string
+		in        string
+		headerErr error
+		wantN     int
+		lastErr   error
+	}{
+		{"not a stream", "hello world\n", ErrNotStream, 0, nil},
+		{"empty", "", ErrNotStream, 0, nil},
+		{"newer version", `{"tablefull":"stream","v":2,"host":{}}` + "\n", ErrNewerVersion, 0, nil},
+		{"torn last line", stream[:len(stream)-20], nil, 1, ErrTruncated},
+		{"garbage line", lines[0] + lines[1] + "\x00\x01garbage\n" + lines[2], nil, 1, ErrGarbage},
+		{"wrong shape", lines[0] + `{"k":"s","t":1,"cpu":[[0,1]]}` + "\n", nil, 0, ErrGarbage},
+		{"unknown fields and kinds are skipped", strings.Replace(lines[0], `"v":1`, `"v":1,"future":true`, 1) +
+			`{"k":"hologram","x":1}` + "\n" + strings.Replace(lines[1], `"k":"s"`, `"k":"s","newfield":[1,2]`, 1), nil, 1, io.EOF},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := NewDecoder(strings.NewReader(tt.in))
+			err := d.Header()
+			if tt.headerErr != nil {
+				if !errors.Is(err, tt.headerErr) {
+					t.Fatalf("header error %v, want %v", err, tt.headerErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			var last error
+			for range 10 {
+				s, _, err := d.Next()
+				if err != nil {
+					if last == nil {
+						last = err
+					}
+					if errors.Is(err, ErrGarbage) {
+						continue // the decoder goes on after a damaged line
+					}
+					break
+				}
+				if s != nil {
+					n++
+				}
+			}
+			if !errors.Is(last, tt.lastErr) {
+				t.Errorf("first error %v, want %v", last, tt.lastErr)
+			}
+			if tt.name == "garbage line" {
+				n-- // the good line after the garbage was read too
+			}
+			if n != tt.wantN {
+				t.Errorf("read %d samples, want %d", n, tt.wantN)
+			}
+		})
+	}
+}
+
+// BenchmarkSampleBytes reports the size of one 2-CPU sample on the wire
+// (goal ≤ 1 KB).
+func BenchmarkSampleBytes(b *testing.B) {
+	s := twoCPUSample(0)
+	s.Kernel.Lines, s.Notes = nil, nil // a quiet second: no new log lines
+	var buf bytes.Buffer
+	enc, _ := NewEncoder(io.Discard, model.Host{}, t0)
+	enc.w = &buf
+	for b.Loop() {
+		buf.Reset()
+		enc.Sample(s)
+	}
+	b.ReportMetric(float64(buf.Len()), "bytes/sample")
+}
+
+func TestSampleUnderOneKB(t *testing.T) {
+	s := twoCPUSample(0)
+	s.Kernel.Lines, s.Notes = nil, nil
+	var buf bytes.Buffer
+	enc, _ := NewEncoder(io.Discard, model.Host{}, t0)
+	enc.w = &buf
+	enc.Sample(s)
+	if buf.Len() > 1024 {
+		t.Errorf("a 2-CPU sample is %d bytes on the wire, goal ≤ 1024:\n%s", buf.Len(), buf.String())
+	}
+}

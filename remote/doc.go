@@ -1,0 +1,49 @@
+// Package remote is tablefull's stream: one versioned, line-oriented format
+// for samples and events, and the transports that carry it (an agent's
+// stdout, the system ssh client, any command, a file, the embedded demo).
+//
+// # Format, version 1
+//
+// A stream is UTF-8 JSON, one object per line ("JSON Lines"). The first
+// line is the header:
+//
+//	{"tablefull":"stream","v":1,"host":{"name":"vm","kernel":"6.18.44","cpus":2,
+//	 "mem_total_bytes":25276063744,"source":"local"},"started":"2026-11-29T20:00:00Z"}
+//
+// Every further line is a record with a "k" (kind) field:
+//
+//	{"k":"s", ...}   a sample (see wireSample: short keys, counters as arrays)
+//	{"k":"e","t":<unix ms>,"type":"...","text":"..."}   an event
+//
+// Sample fields: "t" time in unix milliseconds; "iv" interval in ms;
+// "ct" the table: status "s", count "n", peak "pk", max "max", buckets "b",
+// TIME_WAIT hold "tw"; "cs" per-CPU conntrack counters: source "src", note,
+// "rep" a bit mask of the counters the kernel reports in the order drop,
+// early_drop, insert_failed, invalid, error, search_restart, clash_resolve,
+// chaintoolong (bit 0 = drop), "cpu" rows [cpu, v0..v7] in that order;
+// "cpu" CPU times rows [cpu, user, nice, system, idle, iowait, irq, softirq,
+// steal] in hundredths of a second; "disk" rows [name, reads, writes,
+// busy_ms]; "tcp" [syn_retrans, listen_overflows, listen_drops,
+// active_opens, passive_opens, out_rsts, time_wait, established,
+// port_low, port_high]; "klog" the kernel log: readable "r", "note",
+// "lines" [[unix ms, text, netns, netns name]], suppressed "sup"; "notes".
+//
+// Event types: "episode" (a pinned period began or ended), "apply" (a
+// tuning change and its read-back), "error" (the agent could not read
+// something), "caption" (a recording's commentary).
+//
+// Compatibility: readers ignore fields and record kinds they do not know,
+// so a version 1 reader reads any 1.x stream; a header with a larger "v"
+// is refused with a message naming both versions. A recording is a saved
+// stream: a torn last line (a writer killed mid-line) is ignored.
+//
+// # Control
+//
+// `tablefull agent` reads requests from stdin, one JSON object per line:
+//
+//	{"op":"interval","ms":500}
+//	{"op":"stop"}
+//
+// It exits when stdin closes, so an agent never outlives its SSH session,
+// and it never opens a listening socket.
+package remote

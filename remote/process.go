@@ -1,0 +1,234 @@
+package remote
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// ErrDisconnected wraps every way a remote stream can stop: the command
+// exited, the connection dropped, garbage arrived.
+var ErrDisconnected = errors.New("disconnected")
+
+// Process runs a command that prints an agent stream (ssh running
+// `tablefull agent`, kubectl exec, ip netns exec …), decodes its stdout,
+// and starts it again with backoff when it stops. It implements the
+// console's feed: Next returns samples, or an error describing a
+// disconnection while it reconnects.
+type Process struct {
+	// Argv is the command; it is never passed through a shell.
+	Argv []string
+	// Name labels the host until the stream's header names it.
+	Name string
+	// Backoff bounds the wait between attempts: doubling from Min to Max.
+	MinBackoff, MaxBackoff time.Duration
+	// Hint is added to disconnection messages (e.g. that a full remote
+	// table may refuse a new connection).
+	Hint string
+
+	items    chan item
+	mu       sync.Mutex
+	host     model.Host
+	stdin    io.WriteCloser
+	interval time.Duration
+	stop     chan struct{}
+	once     sync.Once
+}
+
+type item struct {
+	s   model.Sample
+	err error
+}
+
+// Start begins the first attempt; interval is requested from each agent.
+func (p *Process) Start(interval time.Duration) {
+	if p.MinBackoff <= 0 {
+		p.MinBackoff = time.Second
+	}
+	if p.MaxBackoff <= 0 {
+		p.MaxBackoff = 30 * time.Second
+	}
+	p.items = make(chan item, 64)
+	p.stop = make(chan struct{})
+	p.interval = interval
+	p.host = model.Host{Name: p.Name, Source: strings.Join(p.Argv, " ")}
+	go p.loop()
+}
+
+// Host is the remote host as its stream's header describes it.
+func (p *Process) Host() model.Host {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.host
+}
+
+// Next blocks for the next sample or disconnection report.
+func (p *Process) Next() (model.Sample, error) {
+	select {
+	case it := <-p.items:
+		return it.s, it.err
+	case <-p.stop:
+		return model.Sample{}, io.EOF
+	}
+}
+
+// SetInterval asks the running agent (and every later one) for a new
+// interval.
+func (p *Process) SetInterval(d time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.interval = d
+	if p.stdin != nil {
+		fmt.Fprintf(p.stdin, "{\"op\":\"interval\",\"ms\":%d}\n", d.Milliseconds())
+	}
+}
+
+// Stop ends the command and the reconnections.
+func (p *Process) Stop() {
+	p.once.Do(func() {
+		close(p.stop)
+		p.mu.Lock()
+		if p.stdin != nil {
+			p.stdin.Close()
+		}
+		p.mu.Unlock()
+	})
+}
+
+func (p *Process) loop() {
+	wait := p.MinBackoff
+	for {
+		got, err := p.run()
+		select {
+		case <-p.stop:
+			return
+		default:
+		}
+		if got {
+			wait = p.MinBackoff // it worked for a while: retry soon
+		}
+		msg := fmt.Errorf("%w: %w; reconnecting in %s", ErrDisconnected, err, wait.Round(time.Second))
+		if p.Hint != "" {
+			msg = fmt.Errorf("%w (%s)", msg, p.Hint)
+		}
+		p.send(item{err: msg})
+		select {
+		case <-p.stop:
+			return
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, p.MaxBackoff)
+	}
+}
+
+func (p *Process) send(it item) {
+	select {
+	case p.items <- it:
+	case <-p.stop:
+	}
+}
+
+// run does one attempt and reports whether any sample arrived.
+func (p *Process) run() (bool, error) {
+	cmd := exec.Command(p.Argv[0], p.Argv[1:]...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &limited{w: &stderr, n: 4096}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return false, err
+	}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return false, err
+	}
+	if err := cmd.Start(); err != nil {
+		return false, fmt.Errorf("start %s: %w", p.Argv[0], err)
+	}
+	p.mu.Lock()
+	p.stdin = in
+	fmt.Fprintf(in, "{\"op\":\"interval\",\"ms\":%d}\n", p.interval.Milliseconds())
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		p.stdin = nil
+		p.mu.Unlock()
+		in.Close()
+		cmd.Process.Kill()
+		cmd.Wait()
+	}()
+	stopped := make(chan struct{})
+	defer close(stopped)
+	go func() { // Stop must not wait for a silent remote
+		select {
+		case <-p.stop:
+			cmd.Process.Kill()
+		case <-stopped:
+		}
+	}()
+
+	dec := NewDecoder(out)
+	if err := dec.Header(); err != nil {
+		return false, p.explain(cmd, err, &stderr)
+	}
+	p.mu.Lock()
+	p.host = dec.Host
+	if p.Name != "" && p.host.Name == "" {
+		p.host.Name = p.Name
+	}
+	p.mu.Unlock()
+	got := false
+	for {
+		s, _, err := dec.Next()
+		if err != nil {
+			return got, p.explain(cmd, err, &stderr)
+		}
+		if s != nil {
+			got = true
+			p.send(item{s: *s})
+		}
+	}
+}
+
+// explain turns a stream error into the message the user sees: what ssh
+// or the agent printed on stderr says more than "EOF".
+func (p *Process) explain(cmd *exec.Cmd, err error, stderr *bytes.Buffer) error {
+	cmd.Process.Kill()
+	waitErr := cmd.Wait()
+	msg := strings.TrimSpace(stderr.String())
+	if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
+		msg = msg[i+1:]
+	}
+	switch {
+	case errors.Is(err, io.EOF) && msg != "":
+		return fmt.Errorf("%s exited: %s", p.Argv[0], msg)
+	case errors.Is(err, io.EOF) && waitErr != nil:
+		return fmt.Errorf("%s exited: %w", p.Argv[0], waitErr)
+	case errors.Is(err, io.EOF):
+		return fmt.Errorf("%s closed the stream", p.Argv[0])
+	case msg != "":
+		return fmt.Errorf("%w (%s)", err, msg)
+	}
+	return err
+}
+
+// limited keeps the first n bytes written.
+type limited struct {
+	w io.Writer
+	n int
+}
+
+func (l *limited) Write(b []byte) (int, error) {
+	if l.n > 0 {
+		k := min(len(b), l.n)
+		l.w.Write(b[:k])
+		l.n -= k
+	}
+	return len(b), nil
+}

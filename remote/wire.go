@@ -1,0 +1,117 @@
+package remote
+
+import (
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// Version is the stream format version this build writes and reads.
+const Version = 1
+
+// header is the first line of a stream.
+type header struct {
+	Magic   string     `json:"tablefull"`
+	V       int        `json:"v"`
+	Host    model.Host `json:"host"`
+	Started time.Time  `json:"started"`
+}
+
+// record is every line after the header; K says which fields are used.
+type record struct {
+	K string `json:"k"`
+	wireSample
+	wireEvent
+}
+
+// wireSample is model.Sample with short keys and counters as arrays, to
+// stay under 1 KB per sample on a small host.
+type wireSample struct {
+	T     int64      `json:"t,omitempty"`
+	IV    int64      `json:"iv,omitempty"`
+	CT    *wireTable `json:"ct,omitempty"`
+	CS    *wireStats `json:"cs,omitempty"`
+	CPU   [][]int64  `json:"cpu,omitempty"`
+	Disk  [][]any    `json:"disk,omitempty"`
+	TCP   []uint64   `json:"tcp,omitempty"`
+	KLog  *wireKLog  `json:"klog,omitempty"`
+	Notes []string   `json:"notes,omitempty"`
+}
+
+type wireTable struct {
+	S   model.TableStatus `json:"s"`
+	N   uint64            `json:"n"`
+	PK  uint64            `json:"pk"`
+	Max uint64            `json:"max"`
+	B   uint64            `json:"b"`
+	TW  uint64            `json:"tw"`
+}
+
+type wireStats struct {
+	Src  string     `json:"src,omitempty"`
+	Note string     `json:"note,omitempty"`
+	Rep  uint       `json:"rep"`
+	CPU  [][]uint64 `json:"cpu,omitempty"`
+}
+
+type wireKLog struct {
+	R     bool    `json:"r"`
+	Note  string  `json:"note,omitempty"`
+	Lines [][]any `json:"lines,omitempty"`
+	Sup   uint64  `json:"sup,omitempty"`
+}
+
+// wireEvent is an event record.
+type wireEvent struct {
+	Type string `json:"type,omitempty"`
+	Text string `json:"text,omitempty"`
+	// ET is the event's time in unix milliseconds.
+	ET int64 `json:"et,omitempty"`
+}
+
+// Event is something that happened, carried beside the samples.
+type Event struct {
+	Time time.Time
+	Type string
+	Text string
+}
+
+func ms(t time.Time) int64 { return t.UnixMilli() }
+
+func centis(s float64) int64 { return int64(s*100 + 0.5) }
+
+func toWire(s model.Sample) wireSample {
+	w := wireSample{T: ms(s.Time), IV: s.Interval.Milliseconds(), Notes: s.Notes}
+	c := s.Conntrack
+	w.CT = &wireTable{S: c.Status, N: c.Count, PK: c.Peak, Max: c.Max, B: c.Buckets, TW: c.TimeWaitHold}
+	st := &wireStats{Src: s.CTStats.Source, Note: s.CTStats.Note}
+	for i, ctr := range model.AllCounters {
+		if s.CTStats.Reports(ctr) {
+			st.Rep |= 1 << i
+		}
+	}
+	for _, row := range s.CTStats.PerCPU {
+		r := []uint64{uint64(row.CPU)}
+		for _, ctr := range model.AllCounters {
+			r = append(r, row.Values[ctr])
+		}
+		st.CPU = append(st.CPU, r)
+	}
+	w.CS = st
+	for _, t := range s.CPU {
+		w.CPU = append(w.CPU, []int64{int64(t.CPU), centis(t.User), centis(t.Nice), centis(t.System),
+			centis(t.Idle), centis(t.IOWait), centis(t.IRQ), centis(t.SoftIRQ), centis(t.Steal)})
+	}
+	for _, d := range s.Disks {
+		w.Disk = append(w.Disk, []any{d.Name, d.Reads, d.Writes, d.BusyMillis})
+	}
+	t := s.TCP
+	w.TCP = []uint64{t.SynRetrans, t.ListenOverflows, t.ListenDrops, t.ActiveOpens, t.PassiveOpens,
+		t.OutRsts, t.TimeWait, t.Established, t.PortRange[0], t.PortRange[1]}
+	k := &wireKLog{R: s.Kernel.Readable, Note: s.Kernel.Note, Sup: s.Kernel.Suppressed}
+	for _, l := range s.Kernel.Lines {
+		k.Lines = append(k.Lines, []any{ms(l.Time), l.Text, l.NetNS, l.NetNSName})
+	}
+	w.KLog = k
+	return w
+}

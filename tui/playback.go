@@ -1,0 +1,78 @@
+package tui
+
+import (
+	"github.com/tablefull/tablefull/model"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// playStep is the wall time between two frames of a playback.
+func (a *App) playStep() time.Duration {
+	iv := a.frame().Sample.Interval
+	if iv <= 0 {
+		iv = a.interval
+	}
+	return max(20*time.Millisecond, time.Duration(float64(iv)/a.opts.Speed))
+}
+
+// play advances a playback by one frame and schedules the next.
+func (a *App) play() tea.Cmd {
+	if a.paused {
+		return nil
+	}
+	if a.viewIndex() < a.seq-1 {
+		a.moveTo(a.viewIndex() + 1)
+	} else if a.seq > 0 {
+		a.status = "end of recording: ← to look back, n for the next change"
+	}
+	return playCmd(a.id, a.playStep())
+}
+
+// nextChange is the next frame after the view where the verdict changes
+// or a pinned episode starts or ends; the last frame when none does.
+func (a *App) nextChange() int {
+	cur, ok := a.frameAt(a.viewIndex())
+	if !ok {
+		return a.viewIndex()
+	}
+	for i := a.viewIndex() + 1; i < a.seq; i++ {
+		f, _ := a.frameAt(i)
+		if f.Verdict().Kind != cur.Verdict().Kind || f.Pinned != cur.Pinned {
+			return i
+		}
+	}
+	return a.seq - 1
+}
+
+// captionFrames is how many frames a caption stays on screen.
+const captionFrames = 6
+
+// noteCaption picks up the caption of the frame now on screen.
+func (a *App) noteCaption() {
+	if !a.opts.Captions {
+		return
+	}
+	i := a.viewIndex()
+	prev, ok1 := a.frameAt(i - 1)
+	cur, ok2 := a.frameAt(i)
+	if !ok1 || !ok2 {
+		return
+	}
+	if c := captionFor(prev, cur); c != "" {
+		a.caption, a.captionAt = c, i
+	}
+}
+
+// captionLine is the caption to show, if one is fresh.
+func (a *App) captionLine() string {
+	if !a.opts.Captions || a.caption == "" {
+		return ""
+	}
+	if d := a.viewIndex() - a.captionAt; d < 0 || d >= captionFrames {
+		return ""
+	}
+	return a.caption
+}
+
+var captionFor = model.Caption

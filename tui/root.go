@@ -1,0 +1,139 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/tui/keys"
+	"github.com/tablefull/tablefull/tui/styles"
+)
+
+// hostMsg is a message meant for one host's console.
+type hostMsg interface{ hostID() int }
+
+func (m sampleMsg) hostID() int  { return m.id }
+func (m feedErrMsg) hostID() int { return m.id }
+func (m tickMsg) hostID() int    { return m.id }
+func (m playMsg) hostID() int    { return m.id }
+func (m recordMsg) hostID() int  { return m.id }
+
+// Root holds one console per host: a tab each, and an overview line per
+// host above them when there are several. It only routes.
+type Root struct {
+	apps   []*App
+	active int
+	keys   keys.KeyMap
+	st     *styles.Styles
+	width  int
+	height int
+}
+
+// NewRoot shows apps as tabs, the first one active.
+func NewRoot(apps ...*App) *Root {
+	for i, a := range apps {
+		a.id = i
+	}
+	return &Root{apps: apps, keys: keys.DefaultKeyMap(), st: styles.DefaultStyles()}
+}
+
+// Init implements tea.Model.
+func (r *Root) Init() tea.Cmd {
+	cmds := make([]tea.Cmd, len(r.apps))
+	for i, a := range r.apps {
+		cmds[i] = a.Init()
+	}
+	return tea.Batch(cmds...)
+}
+
+// Update implements tea.Model.
+func (r *Root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		r.resize(msg.Width, msg.Height)
+	case hostMsg:
+		return r, r.route(msg.hostID(), msg)
+	case tea.KeyMsg:
+		return r, r.key(msg)
+	}
+	return r, nil
+}
+
+func (r *Root) resize(w, h int) {
+	r.width, r.height = w, h
+	for _, a := range r.apps {
+		a.resize(w, h-r.overviewLines())
+	}
+}
+
+func (r *Root) route(id int, msg tea.Msg) tea.Cmd {
+	if id < 0 || id >= len(r.apps) {
+		return nil
+	}
+	_, cmd := r.apps[id].Update(msg)
+	return cmd
+}
+
+func (r *Root) key(msg tea.KeyMsg) tea.Cmd {
+	n := len(r.apps)
+	switch {
+	case key.Matches(msg, r.keys.NextTab):
+		r.active = (r.active + 1) % n
+	case key.Matches(msg, r.keys.PrevTab):
+		r.active = (r.active + n - 1) % n
+	case n > 1 && len(msg.Runes) == 1 && msg.Runes[0] >= '1' && msg.Runes[0] <= '9':
+		if i, _ := strconv.Atoi(string(msg.Runes)); i <= n {
+			r.active = i - 1
+		}
+	default:
+		return r.route(r.active, msg)
+	}
+	return nil
+}
+
+func (r *Root) overviewLines() int {
+	if len(r.apps) < 2 {
+		return 0
+	}
+	return len(r.apps)
+}
+
+// View implements tea.Model.
+func (r *Root) View() string {
+	if len(r.apps) == 1 {
+		return r.apps[0].View()
+	}
+	lines := make([]string, 0, len(r.apps)+1)
+	for i, a := range r.apps {
+		lines = append(lines, r.overview(i, a))
+	}
+	return strings.Join(append(lines, r.apps[r.active].View()), "\n")
+}
+
+// overview is one host's line: verdict, count/max, drops/s, staleness.
+func (r *Root) overview(i int, a *App) string {
+	f, _ := a.frameAt(a.seq - 1)
+	name := fmt.Sprintf(" %d %s ", i+1, orDash(a.host.Name))
+	tab := r.st.Tab.Render(name)
+	if i == r.active {
+		tab = r.st.ActiveTab.Render(name)
+	}
+	v := f.Verdict()
+	c := f.Sample.Conntrack
+	drops := float64(f.Rates.CTTotal[model.Drop]+f.Rates.CTTotal[model.EarlyDrop]) / max(f.Rates.Elapsed.Seconds(), 1e-9)
+	line := tab + " " + severityStyle(r.st, v.Severity).Render(fmt.Sprintf("%-16s", v.Kind)) +
+		fmt.Sprintf(" %s/%s  drops/s %s", model.Int(c.Count), model.Int(c.Max), model.Num(drops))
+	if m := a.mode(); m.stale > 0 {
+		line += "  " + r.st.Crit.Render("STALE "+model.Dur(m.stale))
+	} else if a.seq == 0 {
+		line += "  " + r.st.Dim.Render("connecting…")
+	}
+	if a.status != "" {
+		line += "  " + r.st.Dim.Render(a.status)
+	}
+	return fit(line, r.width)
+}
