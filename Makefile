@@ -5,7 +5,7 @@ GO        ?= go
 BIN       ?= ./tablefull
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X main.version=$(VERSION)
-TEST_DEPS := nftables conntrack tmux iproute2 procps kmod
+TEST_DEPS := nftables conntrack tmux iproute2 procps kmod openssh-server openssh-client
 BENCH_DEPS := htop
 
 .PHONY: build run test deps lint bench fuzz clean
@@ -34,15 +34,17 @@ lint:
 test: deps lint
 	$(GO) test -count=1 -timeout 15m ./...
 	$(GO) test -run '^$$' -fuzz FuzzParseCTStat -fuzztime 10s ./sources
+	$(GO) test -run '^$$' -fuzz FuzzDecoder -fuzztime 10s ./remote
 
 bench: build
 	@missing=""; for p in $(BENCH_DEPS); do command -v $$p >/dev/null || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ]; then apt-get install -y -qq $$missing >/dev/null; fi
-	$(GO) test -run '^$$' -bench . -benchmem ./model ./sources
+	$(GO) test -run '^$$' -bench . -benchmem ./model ./sources ./remote ./tui
 	$(GO) test -tags bench -count=1 -run 'Ratio' -v ./sources ./cmd/tablefull | grep -E '^(=== RUN|    |--- |ok|FAIL)' 
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseCTStat -fuzztime 2m ./sources
+	$(GO) test -run '^$$' -fuzz FuzzDecoder -fuzztime 5m ./remote
 
 clean:
 	rm -f $(BIN)

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -138,6 +139,10 @@ func (p *Process) send(it item) {
 // run does one attempt and reports whether any sample arrived.
 func (p *Process) run() (bool, error) {
 	cmd := exec.Command(p.Argv[0], p.Argv[1:]...)
+	// Its own process group, killed whole: a wrapper's children must not
+	// keep the pipes open. WaitDelay bounds the wait for them anyway.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.WaitDelay = time.Second
 	var stderr bytes.Buffer
 	cmd.Stderr = &limited{w: &stderr, n: 4096}
 	out, err := cmd.StdoutPipe()
@@ -160,7 +165,7 @@ func (p *Process) run() (bool, error) {
 		p.stdin = nil
 		p.mu.Unlock()
 		in.Close()
-		cmd.Process.Kill()
+		killGroup(cmd)
 		cmd.Wait()
 	}()
 	stopped := make(chan struct{})
@@ -168,7 +173,7 @@ func (p *Process) run() (bool, error) {
 	go func() { // Stop must not wait for a silent remote
 		select {
 		case <-p.stop:
-			cmd.Process.Kill()
+			killGroup(cmd)
 		case <-stopped:
 		}
 	}()
@@ -199,7 +204,7 @@ func (p *Process) run() (bool, error) {
 // explain turns a stream error into the message the user sees: what ssh
 // or the agent printed on stderr says more than "EOF".
 func (p *Process) explain(cmd *exec.Cmd, err error, stderr *bytes.Buffer) error {
-	cmd.Process.Kill()
+	killGroup(cmd)
 	waitErr := cmd.Wait()
 	msg := strings.TrimSpace(stderr.String())
 	if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
@@ -231,4 +236,11 @@ func (l *limited) Write(b []byte) (int, error) {
 		l.n -= k
 	}
 	return len(b), nil
+}
+
+// killGroup kills the command and everything it started.
+func killGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
 }

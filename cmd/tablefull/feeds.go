@@ -131,4 +131,3 @@ func feedsFor(o options, ssh, via, netns stringList) ([]*tui.App, func(), error)
 	tee := &remote.Tee{Source: live}
 	return []*tui.App{tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee})}, live.Stop, nil
 }
-

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// holdEntries opens and closes n connections inside ns, leaving n
+// conntrack entries in TIME_WAIT for two minutes.
+func holdEntries(t *testing.T, ns *netns.NS, n int) {
+	t.Helper()
+	srv := &netns.Server{Body: []byte("x\n")}
+	if err := ns.Serve("127.0.0.1:18081", srv); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	res, err := ns.Run(netns.Load{Addr: srv.Addr(), Workers: 1, Requests: n, DialTimeout: time.Second, Deadline: 10 * time.Second})
+	if err != nil || res.OK != int64(n) {
+		t.Fatalf("load: %+v %v", res, err)
+	}
+}
+
+func nextSample(t *testing.T, f interface{ Next() (model.Sample, error) }) model.Sample {
+	t.Helper()
+	c := make(chan model.Sample, 1)
+	go func() {
+		for {
+			s, err := f.Next()
+			if err == nil {
+				c <- s
+				return
+			}
+			t.Logf("feed: %v", err)
+		}
+	}()
+	select {
+	case s := <-c:
+		return s
+	case <-time.After(15 * time.Second):
+		t.Fatal("no sample within 15 s")
+		return model.Sample{}
+	}
+}
+
+// TestNetnsAgentAndRecording: --netns runs the agent inside a namespace
+// holding a known number of entries; the console's feed shows that
+// namespace's numbers, not the host's; a recording of the same feed
+// replays to the same verdicts.
+func TestNetnsAgentAndRecording(t *testing.T) {
+	needKernel(t)
+	t.Setenv("TABLEFULL_AS_MAIN", "1")
+	lowerMax(t, 48)
+	ns := labNS(t)
+	const entries = 37
+	holdEntries(t, ns, entries)
+	argv, err := netnsArgv(ns.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &remote.Process{Argv: argv, Name: ns.Name, MinBackoff: 100 * time.Millisecond}
+	p.Start(200 * time.Millisecond)
+	defer p.Stop()
+	dir := t.TempDir()
+	tee := &remote.Tee{Source: p, Dir: dir}
+	first := nextSample(t, tee)
+	if first.Conntrack.Count < entries || first.Conntrack.Count > entries+5 {
+		t.Errorf("namespace count %d, want about %d (host namespace is untracked)", first.Conntrack.Count, entries)
+	}
+	path, on, err := tee.Toggle()
+	if err != nil || !on {
+		t.Fatalf("start recording: %v", err)
+	}
+	srv := &netns.Server{Body: []byte("x\n")}
+	if err := ns.Serve("127.0.0.1:18082", srv); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	go ns.Run(netns.Load{Addr: srv.Addr(), Workers: 4, Requests: 60, DialTimeout: 200 * time.Millisecond, Deadline: 2 * time.Second})
+	live := model.NewAnalyzer(100)
+	var liveVerdicts []model.Kind
+	for range 8 {
+		f := live.Add(nextSample(t, tee))
+		liveVerdicts = append(liveVerdicts, f.Verdict().Kind)
+	}
+	if _, on, err := tee.Toggle(); err != nil || on {
+		t.Fatalf("stop recording: %v", err)
+	}
+	rec, err := remote.ReadRecordingFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replayed := model.NewAnalyzer(100)
+	var replayVerdicts []model.Kind
+	for _, s := range rec.Samples {
+		replayVerdicts = append(replayVerdicts, replayed.Add(s).Verdict().Kind)
+	}
+	if !slices.Contains(liveVerdicts, model.TableFull) {
+		t.Errorf("live verdicts %v never say TABLE FULL: the comparison proves little", liveVerdicts)
+	}
+	if fmt.Sprint(replayVerdicts) != fmt.Sprint(liveVerdicts) {
+		t.Errorf("replay verdicts %v, live %v", replayVerdicts, liveVerdicts)
+	}
+	if filepath.Dir(path) != dir || rec.Host.Name == "" {
+		t.Errorf("recording %s host %+v", path, rec.Host)
+	}
+	os.Remove(path)
+}

@@ -1,0 +1,124 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+func typed(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+
+func playback(t *testing.T, captions bool) *App {
+	a := New(newScriptFeed(t, nil), Options{Interval: time.Second, Speed: 1, Captions: captions})
+	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	for _, s := range incident(21) {
+		a.Update(sampleMsg{s: s})
+	}
+	return a
+}
+
+func TestPlayback(t *testing.T) {
+	a := playback(t, false)
+	if got := a.Frame().Sample.Time; !got.Equal(scriptStart) {
+		t.Fatalf("playback starts at %v, want the first frame %v", got, scriptStart)
+	}
+	a.Update(playMsg{})
+	a.Update(playMsg{})
+	if got := a.Frame().Sample.Time; !got.Equal(scriptStart.Add(2 * time.Second)) {
+		t.Errorf("after two play steps at %v", got)
+	}
+	if !strings.Contains(a.View(), "REPLAY") {
+		t.Errorf("header does not say REPLAY")
+	}
+	a.Update(typed("n")) // next verdict change: the table fills (NEAR CAP at 3,936)
+	f := a.Frame()
+	if f.Verdict().Kind == model.OK {
+		t.Errorf("n stopped on %v, want the first change away from OK", f.Verdict().Kind)
+	}
+	a.Update(typed("n"))
+	if !a.Frame().Pinned || a.Frame().Verdict().Kind != model.TableFull {
+		t.Errorf("second n stopped on %v pinned=%v, want the pinned TABLE FULL", a.Frame().Verdict().Kind, a.Frame().Pinned)
+	}
+	at := a.Frame().Sample.Time
+	a.Update(typed("p"))
+	a.Update(playMsg{})
+	if !a.Frame().Sample.Time.Equal(at) {
+		t.Errorf("paused playback moved")
+	}
+	a.Update(typed("."))
+	if !a.Frame().Sample.Time.Equal(at.Add(time.Second)) {
+		t.Errorf(". did not step one frame")
+	}
+	// Episodes in the future of the view are not shown yet.
+	b := playback(t, false)
+	if strings.Contains(b.View(), "episode  ") {
+		t.Errorf("the first frame already lists a pinned episode:\n%s", b.View())
+	}
+}
+
+func TestDemoCaptions(t *testing.T) {
+	a := playback(t, true)
+	seen := map[string]bool{}
+	for range 20 {
+		a.Update(playMsg{})
+		flat := strings.Join(strings.Fields(a.View()), " ")
+		for _, c := range []string{"climbing", "Pinned at nf_conntrack_max", "packets dropped"} {
+			if strings.Contains(flat, c) {
+				seen[c] = true
+			}
+		}
+	}
+	for _, c := range []string{"climbing", "Pinned at nf_conntrack_max"} {
+		if !seen[c] {
+			t.Errorf("caption %q never shown", c)
+		}
+	}
+}
+
+type fakeRecorder struct{ on bool }
+
+func (f *fakeRecorder) Toggle() (string, bool, error) { f.on = !f.on; return "rec.jsonl", f.on, nil }
+
+func TestRootTabsStaleAndRecord(t *testing.T) {
+	rec := &fakeRecorder{}
+	one := New(newScriptFeed(t, nil), Options{Interval: time.Second, Recorder: rec})
+	two := New(newScriptFeed(t, nil), Options{Interval: time.Second})
+	r := NewRoot(one, two)
+	r.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	samples := incident(15)
+	for _, s := range samples {
+		r.Update(sampleMsg{id: 1, s: s})
+	}
+	r.Update(sampleMsg{id: 0, s: samples[0]})
+	if one.seq != 1 || two.seq != 15 {
+		t.Fatalf("routing: host 1 has %d frames, host 2 %d; want 1 and 15", one.seq, two.seq)
+	}
+	view := r.View()
+	if !strings.Contains(view, "1 garage") || !strings.Contains(view, "TABLE FULL") || !strings.Contains(view, "4,096/4,096") {
+		t.Errorf("overview lacks a host line:\n%s", view)
+	}
+	r.Update(tea.KeyMsg{Type: tea.KeyTab})
+	if r.active != 1 {
+		t.Errorf("tab did not switch host")
+	}
+	r.Update(typed("1"))
+	if r.active != 0 {
+		t.Errorf("1 did not switch to the first host")
+	}
+
+	one.lastArrival = time.Now().Add(-42 * time.Second)
+	r.Update(tickMsg{id: 0})
+	if !strings.Contains(r.View(), "STALE 42 s") {
+		t.Errorf("a host silent for 42 s is not marked stale:\n%s", r.View())
+	}
+
+	_, cmd := r.Update(typed("r"))
+	r.Update(cmd())
+	if !rec.on || !strings.Contains(r.View(), "● REC") {
+		t.Errorf("r did not start recording")
+	}
+}
