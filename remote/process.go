@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -33,6 +34,9 @@ type Process struct {
 	// Hint is added to disconnection messages (e.g. that a full remote
 	// table may refuse a new connection).
 	Hint string
+	// Handshake, when set, talks to the command before the stream starts
+	// (e.g. to copy the agent over); it must not read past its own lines.
+	Handshake func(stdout *bufio.Reader, stdin io.Writer) error
 
 	items    chan item
 	mu       sync.Mutex
@@ -156,6 +160,14 @@ func (p *Process) run() (bool, error) {
 	if err := cmd.Start(); err != nil {
 		return false, fmt.Errorf("start %s: %w", p.Argv[0], err)
 	}
+	br := bufio.NewReaderSize(out, 64<<10)
+	if p.Handshake != nil {
+		if err := p.Handshake(br, in); err != nil {
+			killGroup(cmd)
+			cmd.Wait()
+			return false, err
+		}
+	}
 	p.mu.Lock()
 	p.stdin = in
 	fmt.Fprintf(in, "{\"op\":\"interval\",\"ms\":%d}\n", p.interval.Milliseconds())
@@ -178,7 +190,7 @@ func (p *Process) run() (bool, error) {
 		}
 	}()
 
-	dec := NewDecoder(out)
+	dec := NewDecoder(br)
 	if err := dec.Header(); err != nil {
 		return false, p.explain(cmd, err, &stderr)
 	}

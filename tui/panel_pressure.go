@@ -100,6 +100,7 @@ func (c *pressureChart) rebuild(st *styles.Styles, frames []model.Frame, width, 
 func pinnedStrip(st *styles.Styles, frames []model.Frame, left, width int) string {
 	cols := max(1, width-left)
 	marks := make([]bool, cols)
+	gaps := make([]bool, cols)
 	first, last := frames[0].Sample.Time, frames[len(frames)-1].Sample.Time
 	span := last.Sub(first)
 	col := func(t time.Time) int {
@@ -111,9 +112,14 @@ func pinnedStrip(st *styles.Styles, frames []model.Frame, left, width int) strin
 	prev := 0
 	for i, f := range frames {
 		c := col(f.Sample.Time)
+		if f.Gap && i > 0 { // samples missing: the stream was down
+			for j := min(c, prev+1); j < c; j++ {
+				gaps[j] = true
+			}
+		}
 		if f.Pinned { // the whole interval up to this sample was pinned
 			from := c
-			if i > 0 {
+			if i > 0 && !f.Gap { // across a gap only the sample's own column is known
 				from = min(c, prev+1)
 			}
 			for j := from; j <= c; j++ {
@@ -128,14 +134,26 @@ func pinnedStrip(st *styles.Styles, frames []model.Frame, left, width int) strin
 		label = "▸"
 	}
 	b.WriteString(st.Label.Render(fmt.Sprintf("%*s", left, label)))
-	for i := 0; i < len(marks); { // one styled run per stretch of marks
+	kind := func(i int) int { // 0 nothing, 1 pinned, 2 gap
+		switch {
+		case marks[i]:
+			return 1
+		case gaps[i]:
+			return 2
+		}
+		return 0
+	}
+	for i := 0; i < len(marks); { // one styled run per stretch
 		j := i
-		for j < len(marks) && marks[j] == marks[i] {
+		for j < len(marks) && kind(j) == kind(i) {
 			j++
 		}
-		if marks[i] {
+		switch kind(i) {
+		case 1:
 			b.WriteString(st.Crit.Render(strings.Repeat(styles.GlyphPinned, j-i)))
-		} else {
+		case 2:
+			b.WriteString(st.Dim.Render(strings.Repeat(styles.GlyphGap, j-i)))
+		default:
 			b.WriteString(strings.Repeat(" ", j-i))
 		}
 		i = j

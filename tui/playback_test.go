@@ -122,3 +122,17 @@ func TestRootTabsStaleAndRecord(t *testing.T) {
 		t.Errorf("r did not start recording")
 	}
 }
+
+func TestGapMarked(t *testing.T) {
+	samples := incident(30)
+	for i := 15; i < len(samples); i++ { // the stream was down for 10 s
+		samples[i].Time = samples[i].Time.Add(10 * time.Second)
+	}
+	a := feedAll(t, samples, 80, 24)
+	if !strings.Contains(a.View(), "┄") {
+		t.Errorf("no gap marked under the chart:\n%s", a.View())
+	}
+	if strings.Contains(feedAll(t, incident(30), 80, 24).View(), "┄") {
+		t.Errorf("a gap marked where there is none")
+	}
+}

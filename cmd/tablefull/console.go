@@ -29,8 +29,8 @@ func runConsole(apps []*tui.App) error {
 }
 
 // console opens the live console on this host or on the remotes named.
-func console(o options, ssh, via, netns stringList) error {
-	apps, stop, err := feedsFor(o, ssh, via, netns)
+func console(o options, ssh, via, netns stringList, deploy bool) error {
+	apps, stop, err := feedsFor(o, ssh, via, netns, deploy)
 	if err != nil {
 		return err
 	}

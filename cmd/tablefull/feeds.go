@@ -27,7 +27,7 @@ const fullTableHint = "while the remote table is full a new connection may not g
 // ([user@]host[:port]). It is an argv: nothing passes through a local
 // shell, host-key checking is left as the user configured it, and the
 // remote command is made of our own words only.
-func sshArgv(dest, remoteBin string) ([]string, error) {
+func sshArgv(dest string, remoteCmd ...string) ([]string, error) {
 	userHost, port := dest, ""
 	if h, p, err := net.SplitHostPort(dest); err == nil {
 		userHost, port = h, p
@@ -44,7 +44,7 @@ func sshArgv(dest, remoteBin string) ([]string, error) {
 	if port != "" {
 		argv = append(argv, "-p", port)
 	}
-	return append(argv, "--", userHost, remoteBin, "agent"), nil
+	return append(append(argv, "--", userHost), remoteCmd...), nil
 }
 
 // viaArgv splits a --via command into an argv, shell-style quoting but no
@@ -81,7 +81,7 @@ func netnsArgv(ns string) ([]string, error) {
 
 // feedsFor builds the console's feeds from the flags: the local host when
 // no remote is named, else one per --ssh, --via and --netns.
-func feedsFor(o options, ssh, via, netns stringList) ([]*tui.App, func(), error) {
+func feedsFor(o options, ssh, via, netns stringList, deploy bool) ([]*tui.App, func(), error) {
 	var apps []*tui.App
 	var stops []func()
 	stop := func() {
@@ -89,15 +89,32 @@ func feedsFor(o options, ssh, via, netns stringList) ([]*tui.App, func(), error)
 			s()
 		}
 	}
+	var dep *deployer
+	if deploy {
+		if len(ssh) == 0 {
+			return nil, nil, fmt.Errorf("--deploy needs --ssh")
+		}
+		var err error
+		if dep, err = newDeployer(); err != nil {
+			return nil, nil, err
+		}
+	}
 	add := func(name string, argv []string, hint string) {
 		p := &remote.Process{Argv: argv, Name: name, Hint: hint}
+		if dep != nil && hint == fullTableHint {
+			p.Handshake = dep.handshake
+		}
 		p.Start(o.interval)
 		stops = append(stops, p.Stop)
 		tee := &remote.Tee{Source: p}
 		apps = append(apps, tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee}))
 	}
 	for _, d := range ssh {
-		argv, err := sshArgv(d, "tablefull")
+		remoteCmd := []string{"tablefull", "agent"}
+		if dep != nil {
+			remoteCmd = []string{"sh -c '" + dep.script() + "'"}
+		}
+		argv, err := sshArgv(d, remoteCmd...)
 		if err != nil {
 			stop()
 			return nil, nil, err

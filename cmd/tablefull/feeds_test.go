@@ -21,7 +21,7 @@ func TestSSHArgv(t *testing.T) {
 		{"", nil, "want [user@]host"},
 	}
 	for _, tt := range tests {
-		got, err := sshArgv(tt.dest, "tablefull")
+		got, err := sshArgv(tt.dest, "tablefull", "agent")
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("sshArgv(%q) err %v, want %q", tt.dest, err, tt.wantErr)
@@ -76,5 +76,11 @@ func TestUsageErrors(t *testing.T) {
 	var out, errb strings.Builder
 	if code := run([]string{"replay", "/no/such/file"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "/no/such/file") {
 		t.Errorf("replay of a missing file: code %d, %q", code, errb.String())
+	}
+}
+
+func TestDeployScriptHasNoSingleQuote(t *testing.T) {
+	if strings.Contains(deployScript, "'") {
+		t.Errorf("the deploy script travels in single quotes and must not contain one")
 	}
 }

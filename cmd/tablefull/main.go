@@ -21,7 +21,7 @@ const usage = `tablefull: why are connections stalling? A live console for connt
 
 Usage:
   tablefull [flags]                        the live console on this host
-  tablefull --ssh [user@]host[:port] ...   the console on remote hosts (a tab each)
+  tablefull --ssh [user@]host[:port] ...   the console on remote hosts (a tab each; --deploy copies tablefull there)
   tablefull --via "COMMAND" ...            the console on any command printing an agent stream
   tablefull --netns NAME|PATH              the console on another network namespace here
   tablefull snapshot [--json]              print one sample and exit
@@ -69,6 +69,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	o.register(fs)
 	var (
 		asJSON, force   bool
+		deploy          bool
 		duration        time.Duration
 		speed           float64
 		ssh, via, netns stringList
@@ -85,6 +86,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fs.Var(&ssh, "ssh", "watch `[user@]host[:port]` over the system ssh (repeatable)")
 		fs.Var(&via, "via", "watch the agent stream printed by `COMMAND` (repeatable)")
 		fs.Var(&netns, "netns", "watch network namespace `NAME|PATH` on this host (repeatable)")
+		fs.BoolVar(&deploy, "deploy", false, "copy this binary to --ssh hosts that lack tablefull (checksum verified)")
 	}
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
 	// Flags may follow the FILE argument: parse, take the positional,
@@ -133,7 +135,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "demo":
 		err = demo(speed)
 	default:
-		err = console(o, ssh, via, netns)
+		err = console(o, ssh, via, netns, deploy)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "tablefull:", err)

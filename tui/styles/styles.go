@@ -6,6 +6,7 @@ import "github.com/charmbracelet/lipgloss"
 // Glyphs used in rendering.
 const (
 	GlyphPinned  = "▀" // a pinned interval in the strip under the chart
+	GlyphGap     = "┄" // samples missing (the stream was down)
 	GlyphRule    = "─"
 	GlyphBar     = "█"
 	GlyphBarHalf = "▌"
