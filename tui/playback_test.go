@@ -136,3 +136,14 @@ func TestGapMarked(t *testing.T) {
 		t.Errorf("a gap marked where there is none")
 	}
 }
+
+func TestEpisodesInThePastCountOnlyTheirDrops(t *testing.T) {
+	a := playback(t, false)
+	for range 12 { // frame 12: pinned since frame 10, 3 intervals of 547 drops
+		a.Update(playMsg{})
+	}
+	flat := strings.Join(strings.Fields(a.View()), " ")
+	if !strings.Contains(flat, "1,641 drops") {
+		t.Errorf("episode in the past should count 3 × 547 drops so far:\n%s", a.View())
+	}
+}

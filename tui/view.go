@@ -188,22 +188,21 @@ func charted(f model.Frame) bool {
 	return st == model.TableTracked || st == model.TableUntracked
 }
 
-// episodesUpTo returns the episodes as they stood at frame f: the view
-// may be in the past (history, playback), where later episodes have not
-// begun and the one under way is still open.
+// episodesUpTo returns the episodes as they stood at frame f. At the
+// newest frame these are the analyzer's; in the past (history, playback)
+// they are detected again from the frames up to f, so later episodes have
+// not begun and the drops of the one under way are those counted so far.
 func (a *App) episodesUpTo(f model.Frame) []model.Episode {
-	t := f.Sample.Time
-	var out []model.Episode
-	for _, e := range a.an.Episodes() {
-		if e.Start.After(t) || t.IsZero() {
-			continue
-		}
-		if e.Last.After(t) {
-			e.Last, e.Open = t, true
-		}
-		out = append(out, e)
+	if a.viewIndex() >= a.seq-1 {
+		return a.an.Episodes()
 	}
-	return out
+	eps := model.NewEpisodes(50)
+	for i := a.seq - a.an.Frames().Len(); i <= a.viewIndex(); i++ {
+		fr, _ := a.frameAt(i)
+		s := fr.Sample
+		eps.Observe(s.Time, s.Interval, fr.Pinned, fr.Rates.CTTotal[model.Drop]+fr.Rates.CTTotal[model.EarlyDrop], s.Conntrack.Max)
+	}
+	return eps.List()
 }
 
 // kernelLinesUpTo returns the kernel lines logged by the time of frame f.
