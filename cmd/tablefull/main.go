@@ -25,6 +25,7 @@ Usage:
   tablefull --via "COMMAND" ...            the console on any command printing an agent stream
   tablefull --netns NAME|PATH              the console on another network namespace here
   tablefull snapshot [--json]              print one sample and exit
+  tablefull census [--json]                what fills the table: protocols, TCP states, top ports and addresses (root)
   tablefull agent                          write this host's stream to stdout (for --ssh/--via)
   tablefull record FILE [--duration D]     record this host's stream to FILE
   tablefull replay FILE [--speed N]        play a recording in the console
@@ -50,7 +51,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 }
 
-var subcommands = map[string]bool{"snapshot": true, "agent": true, "record": true, "replay": true, "demo": true}
+var subcommands = map[string]bool{"snapshot": true, "agent": true, "record": true, "replay": true, "demo": true, "census": true}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -75,7 +76,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		ssh, via, netns stringList
 	)
 	switch cmd {
-	case "snapshot":
+	case "snapshot", "census":
 		fs.BoolVar(&asJSON, "json", false, "print JSON (schema in README)")
 	case "record":
 		fs.DurationVar(&duration, "duration", 0, "stop after `D` (default: at ctrl-c)")
@@ -128,6 +129,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = snapshot(o, asJSON, stdout)
 	case "agent":
 		err = agent(o, os.Stdin, stdout)
+	case "census":
+		err = census(asJSON, stdout)
 	case "record":
 		err = record(o, file, duration, force)
 	case "replay":

@@ -1,0 +1,172 @@
+package model
+
+import (
+	"net/netip"
+	"sort"
+	"strconv"
+)
+
+// TCPStates names the kernel's tcp_conntrack values, by number.
+var TCPStates = []string{"NONE", "SYN_SENT", "SYN_RECV", "ESTABLISHED", "FIN_WAIT", "CLOSE_WAIT",
+	"LAST_ACK", "TIME_WAIT", "CLOSE", "SYN_SENT2"}
+
+// Census is what fills the table: entries per protocol and TCP state, and
+// the heaviest destination ports and addresses. Its memory does not grow
+// with the table: ports are counted in fixed arrays and addresses with a
+// bounded heavy-hitter sketch.
+type Census struct {
+	Total    int            `json:"total"`
+	ByProto  map[string]int `json:"by_proto"`
+	TCPState map[string]int `json:"tcp_state"`
+	// TopPorts are the most used destination ports ("tcp/3900").
+	TopPorts []Count `json:"top_dst_ports"`
+	// TopSources and TopDests are the addresses opening the most
+	// connections and receiving them. Counts are exact when fewer than
+	// SketchSize addresses exist, otherwise upper bounds (space-saving).
+	TopSources []Count `json:"top_sources"`
+	TopDests   []Count `json:"top_destinations"`
+	// Approximate is set when the kernel flagged the dump as interrupted
+	// (the table changed under it) or the address sketch overflowed.
+	Approximate bool `json:"approximate"`
+}
+
+// Count is one key and how often it was seen.
+type Count struct {
+	Key string `json:"key"`
+	N   int    `json:"n"`
+}
+
+// SketchSize bounds the addresses tracked for the top lists.
+const SketchSize = 256
+
+// CensusCounter accumulates flows one by one.
+type CensusCounter struct {
+	total    int
+	proto    [256]int
+	state    [numTCPStates]int
+	tcpPorts [65536]uint32
+	udpPorts [65536]uint32
+	src, dst sketch
+	partial  bool
+}
+
+// numTCPStates is len(TCPStates).
+const numTCPStates = 10
+
+// Flow is the part of a conntrack entry the census counts.
+type Flow struct {
+	Proto    uint8
+	Src, Dst netip.Addr
+	DstPort  uint16
+	// TCPState is a tcp_conntrack value, or -1 when not TCP or unknown.
+	TCPState int
+}
+
+// Add counts one flow.
+func (c *CensusCounter) Add(f Flow) {
+	c.total++
+	c.proto[f.Proto]++
+	if f.TCPState >= 0 && f.TCPState < len(c.state) {
+		c.state[f.TCPState]++
+	}
+	switch f.Proto {
+	case 6:
+		c.tcpPorts[f.DstPort]++
+	case 17:
+		c.udpPorts[f.DstPort]++
+	}
+	if f.Src.IsValid() {
+		c.src.add(f.Src)
+	}
+	if f.Dst.IsValid() {
+		c.dst.add(f.Dst)
+	}
+}
+
+// MarkApproximate records that the dump was interrupted.
+func (c *CensusCounter) MarkApproximate() { c.partial = true }
+
+var protoNames = map[int]string{1: "icmp", 6: "tcp", 17: "udp", 58: "icmpv6", 132: "sctp", 136: "udplite", 33: "dccp", 47: "gre"}
+
+// Census returns the counts, with the top n of each list.
+func (c *CensusCounter) Census(n int) Census {
+	out := Census{Total: c.total, ByProto: map[string]int{}, TCPState: map[string]int{},
+		Approximate: c.partial || c.src.overflowed || c.dst.overflowed}
+	for p, v := range c.proto {
+		if v == 0 {
+			continue
+		}
+		name, ok := protoNames[p]
+		if !ok {
+			name = "proto-" + itoa(p)
+		}
+		out.ByProto[name] = v
+	}
+	for s, v := range c.state {
+		if v > 0 {
+			out.TCPState[TCPStates[s]] = v
+		}
+	}
+	var ports []Count
+	for p, v := range c.tcpPorts {
+		if v > 0 {
+			ports = append(ports, Count{"tcp/" + itoa(p), int(v)})
+		}
+	}
+	for p, v := range c.udpPorts {
+		if v > 0 {
+			ports = append(ports, Count{"udp/" + itoa(p), int(v)})
+		}
+	}
+	out.TopPorts = top(ports, n)
+	out.TopSources = top(c.src.counts(), n)
+	out.TopDests = top(c.dst.counts(), n)
+	return out
+}
+
+func top(cs []Count, n int) []Count {
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].N != cs[j].N {
+			return cs[i].N > cs[j].N
+		}
+		return cs[i].Key < cs[j].Key
+	})
+	return cs[:min(n, len(cs))]
+}
+
+// sketch is a space-saving heavy-hitter counter of at most SketchSize
+// addresses: exact until it overflows, then counts are upper bounds.
+type sketch struct {
+	m          map[netip.Addr]int
+	overflowed bool
+}
+
+func (s *sketch) add(a netip.Addr) {
+	if s.m == nil {
+		s.m = make(map[netip.Addr]int, SketchSize)
+	}
+	if _, ok := s.m[a]; ok || len(s.m) < SketchSize {
+		s.m[a]++
+		return
+	}
+	s.overflowed = true
+	var minKey netip.Addr
+	minN := -1
+	for k, v := range s.m {
+		if minN < 0 || v < minN {
+			minKey, minN = k, v
+		}
+	}
+	delete(s.m, minKey)
+	s.m[a] = minN + 1
+}
+
+func (s *sketch) counts() []Count {
+	out := make([]Count, 0, len(s.m))
+	for k, v := range s.m {
+		out = append(out, Count{k.String(), v})
+	}
+	return out
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

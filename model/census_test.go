@@ -1,0 +1,52 @@
+package model
+
+import (
+	"fmt"
+	"net/netip"
+	"testing"
+)
+
+func TestCensusCounter(t *testing.T) {
+	var c CensusCounter
+	srv := netip.MustParseAddr("10.5.5.14")
+	for i := range 300 {
+		c.Add(Flow{Proto: 6, Src: netip.MustParseAddr(fmt.Sprintf("10.5.5.%d", 15+i%3)), Dst: srv, DstPort: 3900, TCPState: 7})
+	}
+	for range 20 {
+		c.Add(Flow{Proto: 6, Src: srv, Dst: netip.MustParseAddr("10.0.0.1"), DstPort: 443, TCPState: 3})
+	}
+	c.Add(Flow{Proto: 17, Src: srv, Dst: netip.MustParseAddr("10.0.0.53"), DstPort: 53, TCPState: -1})
+	got := c.Census(3)
+	if got.Total != 321 || got.ByProto["tcp"] != 320 || got.ByProto["udp"] != 1 {
+		t.Errorf("totals %+v", got)
+	}
+	if got.TCPState["TIME_WAIT"] != 300 || got.TCPState["ESTABLISHED"] != 20 {
+		t.Errorf("states %v", got.TCPState)
+	}
+	if got.TopPorts[0] != (Count{"tcp/3900", 300}) || got.TopPorts[1] != (Count{"tcp/443", 20}) {
+		t.Errorf("ports %v", got.TopPorts)
+	}
+	if got.TopDests[0] != (Count{"10.5.5.14", 300}) || got.TopSources[0].N != 100 || got.Approximate {
+		t.Errorf("addresses %v %v approximate=%v", got.TopDests, got.TopSources, got.Approximate)
+	}
+}
+
+// TestSketchBoundedAndKeepsHeavyHitters: many distinct addresses do not
+// grow memory past SketchSize, and a heavy hitter is still on top.
+func TestSketchBoundedAndKeepsHeavyHitters(t *testing.T) {
+	var c CensusCounter
+	heavy := netip.MustParseAddr("192.0.2.1")
+	for i := range 20000 {
+		c.Add(Flow{Proto: 6, Src: netip.AddrFrom4([4]byte{198, 51, byte(i >> 8), byte(i)}), Dst: heavy, DstPort: 80, TCPState: 3})
+		if i%10 == 0 {
+			c.Add(Flow{Proto: 6, Src: heavy, Dst: heavy, DstPort: 80, TCPState: 3})
+		}
+	}
+	if len(c.src.m) > SketchSize {
+		t.Errorf("sketch holds %d addresses, bound %d", len(c.src.m), SketchSize)
+	}
+	got := c.Census(1)
+	if got.TopSources[0].Key != "192.0.2.1" || !got.Approximate {
+		t.Errorf("top source %v approximate=%v, want the heavy hitter, approximate", got.TopSources, got.Approximate)
+	}
+}
