@@ -4,6 +4,7 @@ import (
 	"net/netip"
 	"sort"
 	"strconv"
+	"time"
 )
 
 // TCPStates names the kernel's tcp_conntrack values, by number.
@@ -22,13 +23,24 @@ type Census struct {
 	TopPorts []Count `json:"top_dst_ports"`
 	// TopSources and TopDests are the addresses opening the most
 	// connections and receiving them. Counts are exact when fewer than
-	// SketchSize addresses exist, otherwise upper bounds (space-saving).
+	// SketchSize addresses exist, otherwise lower bounds (Misra-Gries).
 	TopSources []Count `json:"top_sources"`
 	TopDests   []Count `json:"top_destinations"`
 	// Approximate is set when the kernel flagged the dump as interrupted
 	// (the table changed under it) or the address sketch overflowed.
 	Approximate bool `json:"approximate"`
+	// At is when the dump finished; Took how long it ran.
+	At   time.Time     `json:"at"`
+	Took time.Duration `json:"took_ns"`
+	// Error says why there is no census (e.g. it needs root).
+	Error string `json:"error,omitempty"`
 }
+
+// CensusEvery is how often a live census walks the table: never more
+// often than every 5 s, and at least 20 walks' time apart, so a table that
+// takes 1.8 s to walk (262,144 entries) is walked every 36 s. Walking the
+// table makes the kernel visit and copy every entry: it is not free.
+func CensusEvery(last time.Duration) time.Duration { return max(5*time.Second, 20*last) }
 
 // Count is one key and how often it was seen.
 type Count struct {
@@ -134,8 +146,10 @@ func top(cs []Count, n int) []Count {
 	return cs[:min(n, len(cs))]
 }
 
-// sketch is a space-saving heavy-hitter counter of at most SketchSize
-// addresses: exact until it overflows, then counts are upper bounds.
+// sketch is a Misra-Gries heavy-hitter counter of at most SketchSize
+// addresses: exact until it overflows; after that every address seen more
+// than total/(SketchSize+1) times is kept, with a count that may be low by
+// at most that much. Its cost per address is O(1) amortised.
 type sketch struct {
 	m          map[netip.Addr]int
 	overflowed bool
@@ -150,15 +164,13 @@ func (s *sketch) add(a netip.Addr) {
 		return
 	}
 	s.overflowed = true
-	var minKey netip.Addr
-	minN := -1
-	for k, v := range s.m {
-		if minN < 0 || v < minN {
-			minKey, minN = k, v
+	for k, v := range s.m { // every counter pays one for the newcomer
+		if v <= 1 {
+			delete(s.m, k)
+		} else {
+			s.m[k] = v - 1
 		}
 	}
-	delete(s.m, minKey)
-	s.m[a] = minN + 1
 }
 
 func (s *sketch) counts() []Count {

@@ -23,6 +23,9 @@ type Sample struct {
 	Disks     []DiskIO      `json:"disks"`
 	TCP       TCP           `json:"tcp"`
 	Kernel    KernelLog     `json:"kernel_log"`
+	// Census is the latest table census, when one was asked for and has
+	// finished since the previous sample.
+	Census *Census `json:"census,omitempty"`
 	// Notes are read errors of parts of the sample; the rest is valid.
 	Notes []string `json:"notes,omitempty"`
 }

@@ -25,7 +25,8 @@
 // steal] in hundredths of a second; "disk" rows [name, reads, writes,
 // busy_ms]; "tcp" [syn_retrans, listen_overflows, listen_drops,
 // active_opens, passive_opens, out_rsts, time_wait, established,
-// port_low, port_high]; "klog" the kernel log: readable "r", "note",
+// port_low, port_high]; "cen" a table census when one finished (the
+// JSON of model.Census, as `tablefull census --json` prints it); "klog" the kernel log: readable "r", "note",
 // "lines" [[unix ms, text, netns, netns name]], suppressed "sup"; "notes".
 //
 // Event types: "episode" (a pinned period began or ended), "apply" (a
@@ -42,6 +43,7 @@
 // `tablefull agent` reads requests from stdin, one JSON object per line:
 //
 //	{"op":"interval","ms":500}
+//	{"op":"census","on":true}   (walk the table every few seconds, see model.CensusEvery)
 //	{"op":"stop"}
 //
 // It exits when stdin closes, so an agent never outlives its SSH session,

@@ -43,6 +43,7 @@ type Process struct {
 	host     model.Host
 	stdin    io.WriteCloser
 	interval time.Duration
+	census   bool
 	stop     chan struct{}
 	once     sync.Once
 }
@@ -92,6 +93,17 @@ func (p *Process) SetInterval(d time.Duration) {
 	p.interval = d
 	if p.stdin != nil {
 		fmt.Fprintf(p.stdin, "{\"op\":\"interval\",\"ms\":%d}\n", d.Milliseconds())
+	}
+}
+
+// SetCensus asks the running agent (and every later one) to take table
+// censuses, or to stop.
+func (p *Process) SetCensus(on bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.census = on
+	if p.stdin != nil {
+		fmt.Fprintf(p.stdin, "{\"op\":\"census\",\"on\":%v}\n", on)
 	}
 }
 
@@ -171,6 +183,9 @@ func (p *Process) run() (bool, error) {
 	p.mu.Lock()
 	p.stdin = in
 	fmt.Fprintf(in, "{\"op\":\"interval\",\"ms\":%d}\n", p.interval.Milliseconds())
+	if p.census {
+		fmt.Fprintf(in, "{\"op\":\"census\",\"on\":true}\n")
+	}
 	p.mu.Unlock()
 	defer func() {
 		p.mu.Lock()

@@ -54,6 +54,13 @@ func (t *Tee) SetInterval(d time.Duration) {
 	}
 }
 
+// SetCensus passes a census request to the source.
+func (t *Tee) SetCensus(on bool) {
+	if s, ok := t.Source.(interface{ SetCensus(bool) }); ok {
+		s.SetCensus(on)
+	}
+}
+
 // Toggle starts recording to a new file named after the host and time,
 // or stops the current recording. It returns the file and whether
 // recording is now on.

@@ -14,7 +14,7 @@ func fromMS(v int64) time.Time { return time.UnixMilli(v) }
 // fromWire turns a decoded sample back into a model.Sample, checking every
 // array's shape so that a damaged line is an error, not a panic.
 func fromWire(w wireSample) (model.Sample, error) {
-	s := model.Sample{Time: fromMS(w.T), Interval: time.Duration(w.IV) * time.Millisecond, Notes: w.Notes}
+	s := model.Sample{Time: fromMS(w.T), Interval: time.Duration(w.IV) * time.Millisecond, Notes: w.Notes, Census: w.Cen}
 	if w.CT != nil {
 		c := w.CT
 		s.Conntrack = model.Conntrack{Status: c.S, Count: c.N, Peak: c.PK, Max: c.Max, Buckets: c.B, TimeWaitHold: c.TW}

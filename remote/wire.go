@@ -27,15 +27,17 @@ type record struct {
 // wireSample is model.Sample with short keys and counters as arrays, to
 // stay under 1 KB per sample on a small host.
 type wireSample struct {
-	T     int64      `json:"t,omitempty"`
-	IV    int64      `json:"iv,omitempty"`
-	CT    *wireTable `json:"ct,omitempty"`
-	CS    *wireStats `json:"cs,omitempty"`
-	CPU   [][]int64  `json:"cpu,omitempty"`
-	Disk  [][]any    `json:"disk,omitempty"`
-	TCP   []uint64   `json:"tcp,omitempty"`
-	KLog  *wireKLog  `json:"klog,omitempty"`
-	Notes []string   `json:"notes,omitempty"`
+	T    int64      `json:"t,omitempty"`
+	IV   int64      `json:"iv,omitempty"`
+	CT   *wireTable `json:"ct,omitempty"`
+	CS   *wireStats `json:"cs,omitempty"`
+	CPU  [][]int64  `json:"cpu,omitempty"`
+	Disk [][]any    `json:"disk,omitempty"`
+	TCP  []uint64   `json:"tcp,omitempty"`
+	KLog *wireKLog  `json:"klog,omitempty"`
+	// Cen is a table census (model.Census as JSON), when one finished.
+	Cen   *model.Census `json:"cen,omitempty"`
+	Notes []string      `json:"notes,omitempty"`
 }
 
 type wireTable struct {
@@ -81,7 +83,7 @@ func ms(t time.Time) int64 { return t.UnixMilli() }
 func centis(s float64) int64 { return int64(s*100 + 0.5) }
 
 func toWire(s model.Sample) wireSample {
-	w := wireSample{T: ms(s.Time), IV: s.Interval.Milliseconds(), Notes: s.Notes}
+	w := wireSample{T: ms(s.Time), IV: s.Interval.Milliseconds(), Notes: s.Notes, Cen: s.Census}
 	c := s.Conntrack
 	w.CT = &wireTable{S: c.Status, N: c.Count, PK: c.Peak, Max: c.Max, B: c.Buckets, TW: c.TimeWaitHold}
 	st := &wireStats{Src: s.CTStats.Source, Note: s.CTStats.Note}

@@ -18,6 +18,7 @@ type Live struct {
 	wake     chan struct{}
 	once     sync.Once
 	done     chan struct{}
+	census   censusRunner
 }
 
 // NewLive starts sampling c every interval; the first sample is taken at
@@ -26,6 +27,7 @@ func NewLive(c *Collector, interval time.Duration) *Live {
 	l := &Live{c: c, out: make(chan model.Sample, 16), stop: make(chan struct{}),
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	l.interval.Store(int64(interval))
+	l.census.dump = func() (model.Census, error) { return CensusDump{Timeout: time.Minute}.Run(10) }
 	c.StartPeak()
 	go l.run()
 	return l
@@ -42,6 +44,10 @@ func (l *Live) SetInterval(d time.Duration) {
 	default:
 	}
 }
+
+// SetCensus turns periodic table censuses on or off (see CensusEvery).
+// Each finished census rides on the next sample.
+func (l *Live) SetCensus(on bool) { l.census.set(on) }
 
 // Next blocks until the next sample; after Stop it returns ErrStopped.
 func (l *Live) Next() (model.Sample, error) {
@@ -88,6 +94,7 @@ func (l *Live) run() {
 // slow, so memory stays bounded and the newest data is never lost.
 func (l *Live) emit(now time.Time, interval time.Duration) {
 	s := l.c.Sample(now, interval)
+	s.Census = l.census.poll(now)
 	for {
 		select {
 		case l.out <- s:

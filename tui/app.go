@@ -56,6 +56,8 @@ type App struct {
 	lastArrival time.Time
 	now         time.Time
 	recording   string
+	censusOn    bool
+	census      *model.Census
 	caption     string
 	captionAt   int
 
@@ -125,6 +127,9 @@ func (a *App) resize(w, h int) {
 func (a *App) addSample(s model.Sample) tea.Cmd {
 	a.an.Add(s)
 	a.seq++
+	if s.Census != nil {
+		a.census = s.Census
+	}
 	a.lastArrival = time.Now()
 	a.now = a.lastArrival
 	a.refreshChart()
@@ -160,9 +165,11 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, a.keys.Pause):
 		return a.togglePause()
 	case key.Matches(msg, a.keys.Faster):
-		a.stepInterval(-1)
+		return a.stepInterval(-1)
 	case key.Matches(msg, a.keys.Slower):
-		a.stepInterval(+1)
+		return a.stepInterval(+1)
+	case key.Matches(msg, a.keys.Census):
+		return a.toggleCensus()
 	case key.Matches(msg, a.keys.Back):
 		a.scroll(-1)
 	case key.Matches(msg, a.keys.Forward):
@@ -208,10 +215,10 @@ func (a *App) togglePause() tea.Cmd {
 	return nil
 }
 
-func (a *App) stepInterval(dir int) {
+func (a *App) stepInterval(dir int) tea.Cmd {
 	if a.opts.Speed > 0 {
 		a.status = "a recording has a fixed interval"
-		return
+		return nil
 	}
 	i := 0
 	for i < len(Intervals)-1 && Intervals[i] < a.interval {
@@ -219,12 +226,25 @@ func (a *App) stepInterval(dir int) {
 	}
 	i = min(len(Intervals)-1, max(0, i+dir))
 	a.interval = Intervals[i]
-	if s, ok := a.feed.(IntervalSetter); ok {
-		s.SetInterval(a.interval)
-		a.status = "interval " + a.interval.String()
-	} else {
+	s, ok := a.feed.(IntervalSetter)
+	if !ok {
 		a.status = "this feed has a fixed interval"
+		return nil
 	}
+	a.status = "interval " + a.interval.String()
+	return setIntervalCmd(s, a.interval)
+}
+
+// toggleCensus shows or hides the census; the feed walks the table only
+// while it is shown.
+func (a *App) toggleCensus() tea.Cmd {
+	a.censusOn = !a.censusOn
+	a.refreshChart()
+	s, ok := a.feed.(CensusSetter)
+	if !ok || a.opts.Speed > 0 {
+		return nil // a recording shows the censuses it holds
+	}
+	return setCensusCmd(s, a.censusOn)
 }
 
 // scroll moves the view a quarter of the chart back or forward in history;

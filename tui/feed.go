@@ -23,6 +23,11 @@ type IntervalSetter interface {
 	SetInterval(d time.Duration)
 }
 
+// CensusSetter is a Feed that can take table censuses.
+type CensusSetter interface {
+	SetCensus(on bool)
+}
+
 // Recorder starts and stops recording the feed to a file.
 type Recorder interface {
 	Toggle() (path string, on bool, err error)
@@ -71,6 +76,16 @@ func tickCmd(id int) tea.Cmd {
 
 func playCmd(id int, d time.Duration) tea.Cmd {
 	return tea.Tick(d, func(time.Time) tea.Msg { return playMsg{id} })
+}
+
+// setIntervalCmd asks the feed for a new interval (a remote feed writes
+// to its agent: I/O, so not in Update).
+func setIntervalCmd(s IntervalSetter, d time.Duration) tea.Cmd {
+	return func() tea.Msg { s.SetInterval(d); return nil }
+}
+
+func setCensusCmd(s CensusSetter, on bool) tea.Cmd {
+	return func() tea.Msg { s.SetCensus(on); return nil }
 }
 
 func toggleRecordCmd(id int, r Recorder) tea.Cmd {

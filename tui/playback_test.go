@@ -147,3 +147,40 @@ func TestEpisodesInThePastCountOnlyTheirDrops(t *testing.T) {
 		t.Errorf("episode in the past should count 3 × 547 drops so far:\n%s", a.View())
 	}
 }
+
+type censusFeed struct {
+	*scriptFeed
+	on bool
+}
+
+func (c *censusFeed) SetCensus(on bool) { c.on = on }
+
+func TestCensusPanel(t *testing.T) {
+	feed := &censusFeed{scriptFeed: newScriptFeed(t, nil)}
+	a := New(feed, Options{Interval: time.Second})
+	a.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	samples := incident(5)
+	samples[4].Census = &model.Census{Total: 4096, ByProto: map[string]int{"tcp": 4096},
+		TCPState: map[string]int{"TIME_WAIT": 3900, "ESTABLISHED": 196}, TopPorts: []model.Count{{Key: "tcp/3900", N: 4090}},
+		At: samples[4].Time, Took: 12 * time.Millisecond}
+	for _, s := range samples[:4] {
+		a.Update(sampleMsg{s: s})
+	}
+	_, cmd := a.Update(typed("c"))
+	cmd()
+	if !feed.on || !strings.Contains(a.View(), "walking the table") {
+		t.Errorf("c did not ask for a census (on=%v):\n%s", feed.on, a.View())
+	}
+	a.Update(sampleMsg{s: samples[4]})
+	flat := strings.Join(strings.Fields(a.View()), " ")
+	for _, want := range []string{"4,096 entries", "TIME_WAIT 3,900", "tcp/3900 4,090", "next in 5 s"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("census panel lacks %q:\n%s", want, a.View())
+		}
+	}
+	_, cmd = a.Update(typed("c"))
+	cmd()
+	if feed.on || strings.Contains(a.View(), "census:") {
+		t.Errorf("c again did not hide the census and stop the walks")
+	}
+}

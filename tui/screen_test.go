@@ -88,7 +88,9 @@ func TestKeys(t *testing.T) {
 		default:
 			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
 		}
-		a.Update(msg)
+		if _, cmd := a.Update(msg); cmd != nil {
+			cmd() // what the program would run: e.g. ask the feed for an interval
+		}
 	}
 
 	key("p")

@@ -107,9 +107,17 @@ func (a *App) View() string {
 	}
 	parts = append(parts, block(episodeLines(a.st, a.episodesUpTo(f), l.episodes), w, l.episodes))
 
-	if l.wide {
+	switch {
+	case a.censusOn:
+		cen := a.census
+		if a.opts.Speed > 0 { // a recording: the newest census up to the view
+			cen = a.censusUpTo(a.viewIndex())
+		}
+		h := l.ctstats + l.bottom
+		parts = append(parts, section(a.st, "census: what fills the table", w, h, censusLines(a.st, cen, w, h-1)))
+	case l.wide:
 		parts = append(parts, a.bottomWide(f, w, l.bottom))
-	} else {
+	default:
 		parts = append(parts, block(ctStatsLines(a.st, f, l.ctstats, true), w, l.ctstats))
 		parts = append(parts, a.bottomNarrow(f, w, l.bottom))
 	}
@@ -213,4 +221,14 @@ func (a *App) kernelLinesUpTo(f model.Frame) []model.KernelLine {
 		n--
 	}
 	return all[:n]
+}
+
+// censusUpTo is the newest census carried by a frame up to index i.
+func (a *App) censusUpTo(i int) *model.Census {
+	for ; i >= a.seq-a.an.Frames().Len(); i-- {
+		if f, ok := a.frameAt(i); ok && f.Sample.Census != nil {
+			return f.Sample.Census
+		}
+	}
+	return nil
 }

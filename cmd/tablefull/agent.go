@@ -16,6 +16,7 @@ import (
 type controlRequest struct {
 	Op string `json:"op"`
 	MS int64  `json:"ms"`
+	On bool   `json:"on"`
 }
 
 // agent writes the stream of this host to stdout and takes control
@@ -71,6 +72,8 @@ func control(r io.Reader, live *sources.Live) error {
 			if d := time.Duration(req.MS) * time.Millisecond; d >= 100*time.Millisecond {
 				live.SetInterval(d)
 			}
+		case "census":
+			live.SetCensus(req.On)
 		case "stop":
 			return nil
 		default:

@@ -6,10 +6,12 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ti-mo/conntrack"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -73,6 +75,23 @@ func TestCensusKnownMix(t *testing.T) {
 	}
 	if c.TopDests[0] != (model.Count{Key: "10.5.5.14", N: 220}) || c.Approximate {
 		t.Errorf("top destinations %v approximate=%v", c.TopDests, c.Approximate)
+	}
+	// The same census through the agent, as the console asks for it.
+	t.Setenv("TABLEFULL_AS_MAIN", "1")
+	argv, err := netnsArgv(ns.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &remote.Process{Argv: argv, MinBackoff: time.Hour}
+	p.SetCensus(true)
+	p.Start(200 * time.Millisecond)
+	defer p.Stop()
+	var viaAgent *model.Census
+	for deadline := time.Now().Add(10 * time.Second); viaAgent == nil && time.Now().Before(deadline); {
+		viaAgent = nextSample(t, p).Census
+	}
+	if viaAgent == nil || viaAgent.Total != 250 || viaAgent.TCPState["TIME_WAIT"] != 70 {
+		t.Errorf("census through the agent: %+v", viaAgent)
 	}
 	list, err := ns.Output("conntrack", "-L")
 	if err != nil {

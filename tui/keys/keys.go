@@ -17,6 +17,7 @@ type KeyMap struct {
 	Step       key.Binding
 	NextChange key.Binding
 	Record     key.Binding
+	Census     key.Binding
 	Tune       key.Binding
 	NextTab    key.Binding
 	PrevTab    key.Binding
@@ -36,6 +37,7 @@ func DefaultKeyMap() KeyMap {
 		Step:       key.NewBinding(key.WithKeys("."), key.WithHelp(".", "step one frame")),
 		NextChange: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next verdict change")),
 		Record:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "record on/off")),
+		Census:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "census: what fills the table")),
 		Tune:       key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tuning (coming)")),
 		NextTab:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next host")),
 		PrevTab:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous host")),
@@ -53,7 +55,8 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Quit, k.Help, k.Pause},
 		{k.Faster, k.Slower, k.Record},
 		{k.Back, k.Forward, k.Latest},
-		{k.Step, k.NextChange, k.Tune},
+		{k.Step, k.NextChange, k.Census},
+		{k.Tune},
 		{k.NextTab, k.PrevTab},
 	}
 }

@@ -1,0 +1,135 @@
+//go:build bench
+
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net/netip"
+	"os"
+	"os/exec"
+	"runtime"
+	"runtime/debug"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ti-mo/conntrack"
+
+	"github.com/tablefull/tablefull/sources"
+)
+
+// measure runs cmd and returns its wall time and peak RSS in kB, polling
+// its VmHWM (a forked child's rusage would count our own memory).
+func measure(t *testing.T, cmd *exec.Cmd) (time.Duration, int64) {
+	t.Helper()
+	lines := 0
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var hwm int64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		buf := make([]byte, 64<<10)
+		for {
+			n, err := out.Read(buf)
+			lines += bytes.Count(buf[:n], []byte("\n"))
+			if err != nil {
+				return
+			}
+		}
+	}()
+	for polling := true; polling; {
+		select {
+		case <-done:
+			polling = false
+		case <-time.After(5 * time.Millisecond):
+		}
+		if kb := vmHWM(cmd.Process.Pid); kb > hwm {
+			hwm = kb
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%v: %v", cmd.Args, err)
+	}
+	return time.Since(start), hwm
+}
+
+func vmHWM(pid int) int64 {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "VmHWM:") {
+			v, _ := strconv.ParseInt(strings.Fields(l)[1], 10, 64)
+			return v
+		}
+	}
+	return 0
+}
+
+// TestRatioCensus fills a namespace with 262,144 entries through netlink
+// and compares the census with conntrack -L on the same table (make
+// bench). Goals: wall ≤ 1.0×, peak RSS ≤ 16 MB, equal per-state counts.
+func TestRatioCensus(t *testing.T) {
+	needKernel(t, "conntrack")
+	const n = 262144
+	b, _ := os.ReadFile(maxPath)
+	var orig uint64
+	fmt.Sscan(string(b), &orig)
+	if orig < n+1000 {
+		t.Cleanup(func() { os.WriteFile(maxPath, b, 0o644) })
+		os.WriteFile(maxPath, []byte(fmt.Sprint(n+1000)), 0o644)
+	}
+	ns := labNS(t)
+	var flows []conntrack.Flow
+	for i := range n {
+		f := conntrack.NewFlow(6, conntrack.StatusConfirmed|conntrack.StatusAssured,
+			netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)}), netip.MustParseAddr("10.255.0.1"),
+			uint16(1024+i%60000), uint16(80+i%4), 600, 0)
+		f.ProtoInfo.TCP = &conntrack.ProtoInfoTCP{State: uint8(3 + 4*(i%2))} // ESTABLISHED / TIME_WAIT
+		flows = append(flows, f)
+	}
+	start := time.Now()
+	if err := ns.Insert(flows); err != nil {
+		t.Fatal(err)
+	}
+	flows = nil
+	runtime.GC()
+	debug.FreeOSMemory() // a child's peak RSS starts from ours at fork
+	if p := os.Getenv("CENSUS_CPUPROFILE"); p != "" {
+		f, _ := os.Create(p)
+		pprof.StartCPUProfile(f)
+		ns.Do(func() error { _, err := sources.CensusDump{}.Run(10); return err })
+		pprof.StopCPUProfile()
+	}
+	fmt.Printf("    inserted %d entries in %s\n", n, time.Since(start).Round(time.Millisecond))
+
+	peerWall, peerRSS := measure(t, ns.Command("conntrack", "-L"))
+	exe, _ := os.Executable()
+	cmd := ns.Command(exe, "census", "--json")
+	cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	ourWall, ourRSS := measure(t, cmd)
+	c := censusIn(t, ns)
+	fmt.Printf("    census %s, conntrack -L %s: %.2f× (goal ≤ 1.0×)\n", ourWall.Round(time.Millisecond),
+		peerWall.Round(time.Millisecond), ourWall.Seconds()/peerWall.Seconds())
+	fmt.Printf("    census peak RSS %.1f MB (goal ≤ 16 MB), conntrack -L %.1f MB\n", float64(ourRSS)/1024, float64(peerRSS)/1024)
+	for _, state := range []string{"ESTABLISHED", "TIME_WAIT"} {
+		out, err := ns.Output("sh", "-c", "conntrack -L -p tcp --state "+state+" 2>/dev/null | wc -l")
+		if err != nil {
+			t.Fatal(err)
+		}
+		peer, _ := strconv.Atoi(strings.TrimSpace(out))
+		verdict := "equal"
+		if peer != c.TCPState[state] {
+			verdict = "DIFFERENT"
+		}
+		fmt.Printf("    %s: census %d, conntrack -L %d (%s)\n", state, c.TCPState[state], peer, verdict)
+	}
+}
