@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -53,6 +54,14 @@ func TestSnapshotUnprivileged(t *testing.T) {
 	}
 	if _, err := os.Stat("/proc/net/stat/nf_conntrack"); err == nil && len(s.CTStats.PerCPU) == 0 {
 		t.Errorf("per-CPU stats missing as nobody though the file is world-readable: %s", s.CTStats.Note)
+	}
+
+	census := exec.Command(bin, "census")
+	census.Env = cmd.Env
+	census.SysProcAttr = cmd.SysProcAttr
+	out, err = census.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "needs root (CAP_NET_ADMIN)") {
+		t.Errorf("census as nobody: %v %q, want a plain refusal", err, out)
 	}
 }
 
