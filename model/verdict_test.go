@@ -82,7 +82,7 @@ func TestVerdictRules(t *testing.T) {
 				t.Fatalf("top verdict %q, want %q (all: %v)", got[0].Kind, tt.want, got)
 			}
 			for _, k := range tt.also {
-				if !hasKind(got, k) {
+				if !hasVerdict(got, k) {
 					t.Errorf("verdicts %v lack %q", got, k)
 				}
 			}
@@ -114,7 +114,7 @@ func TestVerdictsOrderedBySeverity(t *testing.T) {
 	}
 }
 
-func hasKind(vs []Verdict, k Kind) bool {
+func hasVerdict(vs []Verdict, k Kind) bool {
 	for _, v := range vs {
 		if v.Kind == k {
 			return true

@@ -1,0 +1,309 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Knob keys tablefull can tune.
+const (
+	KnobMax        = "net.netfilter.nf_conntrack_max"
+	KnobTimeWait   = "net.netfilter.nf_conntrack_tcp_timeout_time_wait"
+	KnobHashsize   = "nf_conntrack.hashsize" // module parameter, through sysfs
+	KnobSomaxconn  = "net.core.somaxconn"
+	KnobSynBacklog = "net.ipv4.tcp_max_syn_backlog"
+	KnobPortRange  = "net.ipv4.ip_local_port_range"
+	KnobTwReuse    = "net.ipv4.tcp_tw_reuse"
+)
+
+// KnobSpec describes one knob.
+type KnobSpec struct {
+	Key string
+	// Global knobs live in the init network namespace only: read-only in
+	// a child namespace.
+	Global bool
+	// Module is true for a module parameter (persisted in modprobe.d).
+	Module bool
+	// Min and Max bound a single value; a port range is two values.
+	Min, Max uint64
+	Pair     bool
+}
+
+// Knobs are the knobs in the order a plan lists them.
+var Knobs = []KnobSpec{
+	{Key: KnobMax, Global: true, Min: 1, Max: math.MaxInt32},
+	{Key: KnobHashsize, Global: true, Module: true, Min: 1, Max: 1 << 30},
+	{Key: KnobTimeWait, Min: 1, Max: 3600},
+	{Key: KnobSomaxconn, Min: 1, Max: math.MaxInt32},
+	{Key: KnobSynBacklog, Min: 1, Max: math.MaxInt32},
+	{Key: KnobPortRange, Min: 1, Max: 65535, Pair: true},
+	{Key: KnobTwReuse, Min: 0, Max: 2},
+}
+
+// Spec returns the knob called key.
+func Spec(key string) (KnobSpec, bool) {
+	for _, k := range Knobs {
+		if k.Key == key {
+			return k, true
+		}
+	}
+	return KnobSpec{}, false
+}
+
+// ErrBadValue reports a value tablefull refuses to write.
+var ErrBadValue = errors.New("bad value")
+
+// ParseValue checks value for key and returns it normalised ("10240 65535"
+// for a port range). Unknown keys, non-numbers, negatives, overflows and
+// inverted or out-of-bounds ranges are errors; nothing is written.
+func ParseValue(key, value string) (string, error) {
+	spec, ok := Spec(key)
+	if !ok {
+		var keys []string
+		for _, k := range Knobs {
+			keys = append(keys, k.Key)
+		}
+		return "", fmt.Errorf("%w: unknown key %q (known: %s)", ErrBadValue, key, strings.Join(keys, ", "))
+	}
+	fields := strings.Fields(strings.NewReplacer(",", " ", "-", " - ").Replace(value))
+	if spec.Pair {
+		var nums []string
+		for _, f := range fields {
+			if f != "-" {
+				nums = append(nums, f)
+			}
+		}
+		if len(nums) != 2 || strings.Contains(value, "--") {
+			return "", fmt.Errorf("%w: %s wants two ports, low and high: %q", ErrBadValue, key, value)
+		}
+		lo, err := parseBounded(key, nums[0], spec)
+		if err != nil {
+			return "", err
+		}
+		hi, err := parseBounded(key, nums[1], spec)
+		if err != nil {
+			return "", err
+		}
+		if lo >= hi {
+			return "", fmt.Errorf("%w: %s range %d-%d is inverted or empty", ErrBadValue, key, lo, hi)
+		}
+		return fmt.Sprintf("%d %d", lo, hi), nil
+	}
+	if len(fields) != 1 {
+		return "", fmt.Errorf("%w: %s wants one number: %q", ErrBadValue, key, value)
+	}
+	v, err := parseBounded(key, fields[0], spec)
+	if err != nil {
+		return "", err
+	}
+	return strconv.FormatUint(v, 10), nil
+}
+
+func parseBounded(key, s string, spec KnobSpec) (uint64, error) {
+	if strings.HasPrefix(s, "-") {
+		return 0, fmt.Errorf("%w: %s cannot be negative: %s", ErrBadValue, key, s)
+	}
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, fmt.Errorf("%w: %s value %s overflows", ErrBadValue, key, s)
+		}
+		return 0, fmt.Errorf("%w: %s wants a number, not %q", ErrBadValue, key, s)
+	}
+	if v < spec.Min || v > spec.Max {
+		return 0, fmt.Errorf("%w: %s value %d is outside %d…%d", ErrBadValue, key, v, spec.Min, spec.Max)
+	}
+	return v, nil
+}
+
+// Memory thresholds of a plan, as a share of MemTotal.
+const (
+	MemWarnPct   = 5.0
+	MemRefusePct = 25.0
+)
+
+// FallbackEntryBytes is the size assumed per conntrack entry when the slab
+// cannot be read: the write-up's "about 300 bytes", rounded up to the
+// 320 B seen with extensions.
+const FallbackEntryBytes = 320
+
+// TuningInputs is what a plan is computed from.
+type TuningInputs struct {
+	// Current holds the current value of each knob that could be read.
+	Current map[string]string
+	// PeakRate is the highest new-connection rate observed (per second);
+	// PeakCount the highest count; Established the open connections.
+	PeakRate    float64
+	PeakCount   uint64
+	Established uint64
+	// Kernel is the running kernel's release ("6.18.44").
+	Kernel string
+	// MemTotal in bytes; EntryBytes the slab object size (0: unknown).
+	MemTotal   uint64
+	EntryBytes uint64
+	// Verdicts that hold now (LISTEN OVERFLOW, PORT EXHAUSTION pull in
+	// their knobs).
+	Verdicts []Kind
+}
+
+// Change is one knob of a plan.
+type Change struct {
+	Key      string `json:"key"`
+	Current  string `json:"current"`
+	Proposed string `json:"proposed"`
+	// Why is one line of arithmetic.
+	Why string `json:"why"`
+}
+
+// Plan is the proposed tuning and what it costs.
+type Plan struct {
+	Changes []Change `json:"changes"`
+	// WorkingSet is the peak working set the proposal is sized for.
+	WorkingSet uint64 `json:"working_set"`
+	Cost       Cost   `json:"cost"`
+}
+
+// Cost is the kernel memory a table of Entries entries and Buckets
+// buckets may take.
+type Cost struct {
+	Entries    uint64 `json:"entries"`
+	Buckets    uint64 `json:"buckets"`
+	EntryBytes uint64 `json:"entry_bytes"`
+	// EntryBytesAssumed is set when the slab size was not readable and
+	// FallbackEntryBytes was used.
+	EntryBytesAssumed bool    `json:"entry_bytes_assumed"`
+	Bytes             uint64  `json:"bytes"`
+	PctOfRAM          float64 `json:"pct_of_ram"`
+}
+
+// MiB is the cost in mebibytes.
+func (c Cost) MiB() float64 { return float64(c.Bytes) / (1 << 20) }
+
+// Level says whether a cost is fine, worth a warning, or refused.
+func (c Cost) Level() Severity {
+	switch {
+	case c.PctOfRAM > MemRefusePct:
+		return SevCrit
+	case c.PctOfRAM > MemWarnPct:
+		return SevWarn
+	}
+	return SevOK
+}
+
+// MemoryCost is entries × the slab object size + buckets × 8 bytes (one
+// list head per bucket).
+func MemoryCost(entries, buckets, entryBytes, memTotal uint64) Cost {
+	c := Cost{Entries: entries, Buckets: buckets, EntryBytes: entryBytes}
+	if entryBytes == 0 {
+		c.EntryBytes, c.EntryBytesAssumed = FallbackEntryBytes, true
+	}
+	c.Bytes = entries*c.EntryBytes + buckets*8
+	if memTotal > 0 {
+		c.PctOfRAM = 100 * float64(c.Bytes) / float64(memTotal)
+	}
+	return c
+}
+
+// NextPow2 is the smallest power of two ≥ n.
+func NextPow2(n uint64) uint64 {
+	if n <= 1 {
+		return 1
+	}
+	return 1 << (64 - bits.LeadingZeros64(n-1))
+}
+
+// ProposeMax sizes the table for a working set: the next power of two
+// that leaves at least half again as much room (17,100 → 32,768, as the
+// write-up settled on), never below current.
+func ProposeMax(workingSet, current uint64) uint64 {
+	return max(current, NextPow2(workingSet+workingSet/2))
+}
+
+// kernelAtLeast reports whether release is at least major.minor.
+func kernelAtLeast(release string, major, minor int) bool {
+	var ma, mi int
+	fmt.Sscanf(release, "%d.%d", &ma, &mi)
+	return ma > major || (ma == major && mi >= minor)
+}
+
+func num(m map[string]string, key string) uint64 {
+	v, _ := strconv.ParseUint(strings.Fields(m[key] + " 0")[0], 10, 64)
+	return v
+}
+
+// ProposePlan computes the tuning from what was measured; only knobs
+// whose proposal differs from the current value are listed.
+func ProposePlan(in TuningInputs) Plan {
+	cur := in.Current
+	hold := num(cur, KnobTimeWait)
+	curMax := num(cur, KnobMax)
+	ws := max(WorkingSet(in.PeakRate, hold, in.Established), in.PeakCount)
+	var p Plan
+	p.WorkingSet = ws
+	add := func(key, proposed, why string) {
+		if c, ok := cur[key]; ok && c != proposed {
+			p.Changes = append(p.Changes, Change{Key: key, Current: c, Proposed: proposed, Why: why})
+		}
+	}
+	newMax := ProposeMax(ws, curMax)
+	add(KnobMax, strconv.FormatUint(newMax, 10), fmt.Sprintf(
+		"peak working set %s (%s/s × %d s + %s open, or the peak count) × 1.5, next power of two",
+		Int(ws), Num(in.PeakRate), hold, Int(in.Established)))
+	buckets := num(cur, KnobHashsize)
+	rule, ruleWhy := newMax, "1:1 with max, the kernel's own rule since 5.15"
+	if !kernelAtLeast(in.Kernel, 5, 15) {
+		rule, ruleWhy = newMax/4, "max ÷ 4, the rule before 5.15"
+	}
+	newBuckets := max(buckets, rule)
+	add(KnobHashsize, strconv.FormatUint(newBuckets, 10), fmt.Sprintf("%s: chain depth %.1f at the working set (only ever raised)",
+		ruleWhy, ChainDepth(ws, newBuckets)))
+	if ceiling := Ceiling(newMax, hold); hold > 30 && ceiling > 0 && in.PeakRate >= 0.8*Ceiling(curMax, hold) {
+		add(KnobTimeWait, "30", fmt.Sprintf("observed %s/s against a ceiling of %s/s (%s ÷ %d s): at 30 s the ceiling is %s/s",
+			Num(in.PeakRate), Num(Ceiling(curMax, hold)), Int(curMax), hold, Num(Ceiling(newMax, 30))))
+	}
+	if hasKind(in.Verdicts, ListenOverflow) {
+		add(KnobSomaxconn, strconv.FormatUint(max(num(cur, KnobSomaxconn), 4096), 10), "listen queues overflowed: 4,096 lets a burst wait instead of being dropped")
+		add(KnobSynBacklog, strconv.FormatUint(max(num(cur, KnobSynBacklog), 8192), 10), "half-open connections during the burst: 8,192")
+	}
+	if hasKind(in.Verdicts, PortExhaustion) {
+		add(KnobPortRange, "10240 65535", "TIME_WAIT sockets use up the local ports: 55,296 ports instead of the default 28,232")
+		add(KnobTwReuse, "1", "reuse TIME_WAIT ports for new outgoing connections when safe (timestamps)")
+	}
+	p.Cost = MemoryCost(newMax, newBuckets, in.EntryBytes, in.MemTotal)
+	return p
+}
+
+// CostOf is the memory of the table as changes would leave it.
+func CostOf(current map[string]string, changes []Change, entryBytes, memTotal uint64) Cost {
+	v := map[string]string{}
+	for k, x := range current {
+		v[k] = x
+	}
+	for _, c := range changes {
+		v[c.Key] = c.Proposed
+	}
+	return MemoryCost(num(v, KnobMax), num(v, KnobHashsize), entryBytes, memTotal)
+}
+
+func hasKind(ks []Kind, k Kind) bool {
+	for _, x := range ks {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// SortChanges orders changes as Knobs lists them.
+func SortChanges(cs []Change) {
+	idx := map[string]int{}
+	for i, k := range Knobs {
+		idx[k.Key] = i
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return idx[cs[i].Key] < idx[cs[j].Key] })
+}

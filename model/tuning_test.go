@@ -1,0 +1,115 @@
+package model
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestParseValue(t *testing.T) {
+	tests := []struct {
+		key, value, want, err string
+	}{
+		{KnobMax, "32768", "32768", ""},
+		{KnobMax, " 65536\n", "65536", ""},
+		{KnobPortRange, "10240 65535", "10240 65535", ""},
+		{KnobPortRange, "10240-65535", "10240 65535", ""},
+		{KnobTwReuse, "1", "1", ""},
+		{"net.netfilter.nf_conntrack_mx", "1", "", "unknown key"},
+		{KnobMax, "lots", "", "wants a number"},
+		{KnobMax, "-5", "", "negative"},
+		{KnobMax, "99999999999999999999999", "", "overflows"},
+		{KnobMax, "4294967296", "", "outside"},
+		{KnobMax, "0", "", "outside"},
+		{KnobPortRange, "60000 1024", "", "inverted"},
+		{KnobPortRange, "0 70000", "", "outside"},
+		{KnobPortRange, "1024", "", "two ports"},
+		{KnobTwReuse, "3", "", "outside"},
+	}
+	for _, tt := range tests {
+		got, err := ParseValue(tt.key, tt.value)
+		if tt.err != "" {
+			if !errors.Is(err, ErrBadValue) || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("ParseValue(%s, %q) err %v, want %q", tt.key, tt.value, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("ParseValue(%s, %q) = %q, %v; want %q", tt.key, tt.value, got, err, tt.want)
+		}
+	}
+}
+
+func TestPlanWriteUpNumbers(t *testing.T) {
+	// 570/s at a 30 s hold: ~17,000 working set → 32,768 (the write-up).
+	if ws := WorkingSet(570, 30, 0); ws != 17100 {
+		t.Fatalf("working set %d", ws)
+	}
+	if got := ProposeMax(17100, 4096); got != 32768 {
+		t.Errorf("ProposeMax(17,100) = %d, want 32,768", got)
+	}
+	if got := ProposeMax(100, 262144); got != 262144 {
+		t.Errorf("ProposeMax never lowers: got %d", got)
+	}
+	// The garage VM: 4,096 at 120 s, pinned; 512 MiB, 5.15, 256 B entries.
+	in := TuningInputs{
+		Current: map[string]string{KnobMax: "4096", KnobHashsize: "4096", KnobTimeWait: "120",
+			KnobSomaxconn: "4096", KnobSynBacklog: "512", KnobPortRange: "32768 60999", KnobTwReuse: "2"},
+		PeakRate: 33, PeakCount: 4096, Kernel: "5.15.0-91-generic", MemTotal: 512 << 20, EntryBytes: 256,
+	}
+	p := ProposePlan(in)
+	got := map[string]Change{}
+	for _, c := range p.Changes {
+		got[c.Key] = c
+	}
+	if got[KnobMax].Proposed != "8192" || got[KnobHashsize].Proposed != "8192" || got[KnobTimeWait].Proposed != "30" {
+		t.Errorf("plan %+v", p.Changes)
+	}
+	if !strings.Contains(got[KnobTimeWait].Why, "ceiling of 34/s (4,096 ÷ 120 s)") {
+		t.Errorf("TIME_WAIT why: %q", got[KnobTimeWait].Why)
+	}
+	if _, ok := got[KnobSomaxconn]; ok {
+		t.Errorf("backlog knobs proposed without a LISTEN OVERFLOW")
+	}
+	wantBytes := uint64(8192*256 + 8192*8)
+	if p.Cost.Bytes != wantBytes || math.Abs(p.Cost.PctOfRAM-100*float64(wantBytes)/(512<<20)) > 1e-9 || p.Cost.Level() != SevOK {
+		t.Errorf("cost %+v, want %d bytes", p.Cost, wantBytes)
+	}
+	// An older kernel: buckets = max / 4; only ever raised.
+	in.Kernel = "5.10.0"
+	in.Current[KnobHashsize] = "16384"
+	for _, c := range ProposePlan(in).Changes {
+		if c.Key == KnobHashsize {
+			t.Errorf("hashsize lowered from 16,384 to %s", c.Proposed)
+		}
+	}
+	// Listen overflow and port exhaustion pull in their knobs.
+	in.Verdicts = []Kind{ListenOverflow, PortExhaustion}
+	keys := map[string]bool{}
+	for _, c := range ProposePlan(in).Changes {
+		keys[c.Key] = true
+	}
+	for _, k := range []string{KnobSynBacklog, KnobPortRange, KnobTwReuse} {
+		if !keys[k] {
+			t.Errorf("plan lacks %s with LISTEN OVERFLOW and PORT EXHAUSTION", k)
+		}
+	}
+}
+
+func TestMemoryCost(t *testing.T) {
+	// The write-up: 65,536 entries is ~20 MB, 4 % of a 512 MB VM: fine.
+	if c := MemoryCost(65536, 65536, 0, 512<<20); c.Level() != SevOK || math.Round(c.PctOfRAM) != 4 {
+		t.Errorf("65,536 on 512 MiB: %+v", c)
+	}
+	c := MemoryCost(131072, 131072, 0, 512<<20)
+	if !c.EntryBytesAssumed || c.Bytes != 131072*FallbackEntryBytes+131072*8 || c.Level() != SevWarn {
+		t.Errorf("cost %+v (%.1f %%), want the fallback size and a warning", c, c.PctOfRAM)
+	}
+	if MemoryCost(1<<22, 1<<22, 256, 512<<20).Level() != SevCrit {
+		t.Errorf("4M entries on 512 MiB not refused")
+	}
+	if got := NextPow2(17100); got != 32768 {
+		t.Errorf("NextPow2 = %d", got)
+	}
+}
