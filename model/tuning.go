@@ -70,8 +70,9 @@ func ParseValue(key, value string) (string, error) {
 		}
 		return "", fmt.Errorf("%w: unknown key %q (known: %s)", ErrBadValue, key, strings.Join(keys, ", "))
 	}
-	fields := strings.Fields(strings.NewReplacer(",", " ", "-", " - ").Replace(value))
+	fields := strings.Fields(value)
 	if spec.Pair {
+		fields = strings.Fields(strings.NewReplacer(",", " ", "-", " - ").Replace(value))
 		var nums []string
 		for _, f := range fields {
 			if f != "-" {
