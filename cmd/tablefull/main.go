@@ -26,6 +26,8 @@ Usage:
   tablefull --netns NAME|PATH              the console on another network namespace here
   tablefull snapshot [--json]              print one sample and exit
   tablefull census [--json]                what fills the table: protocols, TCP states, top ports and addresses (root)
+  tablefull tune [--set K=V] [--yes] [--persist] [--dry-run] [--undo]
+                                           propose, preview, apply, persist or undo tuning
   tablefull agent                          write this host's stream to stdout (for --ssh/--via)
   tablefull record FILE [--duration D]     record this host's stream to FILE
   tablefull replay FILE [--speed N]        play a recording in the console
@@ -51,7 +53,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 }
 
-var subcommands = map[string]bool{"snapshot": true, "agent": true, "record": true, "replay": true, "demo": true, "census": true}
+var subcommands = map[string]bool{"snapshot": true, "agent": true, "record": true, "replay": true, "demo": true, "census": true, "tune": true}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -74,6 +76,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		duration        time.Duration
 		speed           float64
 		ssh, via, netns stringList
+		tu              tuneOptions
 	)
 	switch cmd {
 	case "snapshot", "census":
@@ -83,6 +86,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fs.BoolVar(&force, "force", false, "overwrite FILE if it exists")
 	case "replay", "demo":
 		fs.Float64Var(&speed, "speed", 1, "playback speed `N` (2 = twice as fast)")
+	case "tune":
+		fs.Var(&tu.set, "set", "set `KEY=VALUE` instead of the proposal (repeatable)")
+		fs.BoolVar(&tu.persist, "persist", false, "also write /etc/sysctl.d and /etc/modprobe.d so it survives a reboot")
+		fs.BoolVar(&tu.yes, "yes", false, "apply: without it nothing is written")
+		fs.BoolVar(&tu.dryRun, "dry-run", false, "show the live changes and the exact file diffs, write nothing")
+		fs.BoolVar(&tu.undo, "undo", false, "restore the live values and files of the last apply")
+		fs.BoolVar(&tu.force, "force", false, "allow a table over 25 % of RAM")
+		fs.BoolVar(&tu.asJSON, "json", false, "print JSON")
+		fs.DurationVar(&tu.observe, "observe", 5*time.Second, "measure the host this long before proposing")
+		fs.StringVar(&tu.sysctlDir, "sysctl-dir", "/etc/sysctl.d", "sysctl drop-in `dir`")
+		fs.StringVar(&tu.modprobeDir, "modprobe-dir", "/etc/modprobe.d", "modprobe drop-in `dir`")
+		fs.StringVar(&tu.sysctlConf, "sysctl-conf", "/etc/sysctl.conf", "`file` read after the drop-ins")
+		fs.StringVar(&tu.stateDir, "state-dir", "/var/lib/tablefull", "where the undo record is kept")
 	case "console":
 		fs.Var(&ssh, "ssh", "watch `[user@]host[:port]` over the system ssh (repeatable)")
 		fs.Var(&via, "via", "watch the agent stream printed by `COMMAND` (repeatable)")
@@ -131,6 +147,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = agent(o, os.Stdin, stdout)
 	case "census":
 		err = census(asJSON, stdout)
+	case "tune":
+		err = tune(o, tu, stdout)
 	case "record":
 		err = record(o, file, duration, force)
 	case "replay":
@@ -142,6 +160,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "tablefull:", err)
+		var ee exitError
+		if errors.As(err, &ee) {
+			return ee.code
+		}
 		return 1
 	}
 	return 0

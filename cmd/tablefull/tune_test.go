@@ -1,0 +1,148 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// tuneIn runs `tablefull tune args…` (in ns when not nil) and returns its
+// exit code and output.
+func tuneIn(t *testing.T, ns *netns.NS, args ...string) (int, string) {
+	t.Helper()
+	exe, _ := os.Executable()
+	args = append([]string{"tune", "--observe", "0"}, args...)
+	var cmd *exec.Cmd
+	if ns != nil {
+		cmd = ns.Command(exe, args...)
+	} else {
+		cmd = exec.Command(exe, args...)
+	}
+	cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, string(out)
+}
+
+func readSysctl(t *testing.T, ns *netns.NS, key string) string {
+	path := "/proc/sys/" + strings.ReplaceAll(key, ".", "/")
+	if ns == nil {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(strings.Fields(string(b)), " ")
+	}
+	out, err := ns.Output("cat", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(strings.Fields(out), " ")
+}
+
+// TestTuneInNamespace: per-namespace knobs are applied and read back
+// inside a namespace, the host keeps its values, undo restores them, and
+// the global max is refused there with a clear reason.
+func TestTuneInNamespace(t *testing.T) {
+	needKernel(t)
+	ns := labNS(t)
+	state := t.TempDir()
+	hostTW := readSysctl(t, nil, "net.netfilter.nf_conntrack_tcp_timeout_time_wait")
+	before := readSysctl(t, ns, "net.core.somaxconn")
+	code, out := tuneIn(t, ns, "--set", "net.netfilter.nf_conntrack_tcp_timeout_time_wait=30", "--set", "net.core.somaxconn=8192",
+		"--set", "net.ipv4.ip_local_port_range=10240 65535", "--yes", "--state-dir", state)
+	if code != 0 || strings.Count(out, "verified") != 3 {
+		t.Fatalf("apply in namespace: code %d\n%s", code, out)
+	}
+	if got := readSysctl(t, ns, "net.ipv4.ip_local_port_range"); got != "10240 65535" {
+		t.Errorf("port range reads %q", got)
+	}
+	if got := readSysctl(t, nil, "net.netfilter.nf_conntrack_tcp_timeout_time_wait"); got != hostTW {
+		t.Errorf("the host's TIME_WAIT hold changed to %s", got)
+	}
+	if code, out := tuneIn(t, ns, "--undo", "--state-dir", state); code != 0 {
+		t.Fatalf("undo: %d %s", code, out)
+	}
+	if got := readSysctl(t, ns, "net.core.somaxconn"); got != before {
+		t.Errorf("after undo somaxconn is %s, want %s", got, before)
+	}
+	code, out = tuneIn(t, ns, "--set", "net.netfilter.nf_conntrack_max=8192", "--yes", "--state-dir", state)
+	if code != exitRefused || !strings.Contains(out, "child network namespace") {
+		t.Errorf("global max from a child namespace: code %d %s", code, out)
+	}
+}
+
+// TestTuneHostMaxAndUndo: nf_conntrack_max in the host namespace, applied,
+// verified, persisted to test directories, undone — and restored by the
+// test whatever happens.
+func TestTuneHostMaxAndUndo(t *testing.T) {
+	needKernel(t)
+	orig := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
+	t.Cleanup(func() { os.WriteFile(maxPath, []byte(orig), 0o644) })
+	dir := t.TempDir()
+	sysctlDir, modDir, state := filepath.Join(dir, "sysctl.d"), filepath.Join(dir, "modprobe.d"), filepath.Join(dir, "state")
+	os.MkdirAll(sysctlDir, 0o755)
+	os.MkdirAll(modDir, 0o755)
+	os.WriteFile(filepath.Join(sysctlDir, "99-tablefull.conf"), []byte("vm.swappiness = 10\n"), 0o644)
+	flags := []string{"--sysctl-dir", sysctlDir, "--modprobe-dir", modDir, "--sysctl-conf", filepath.Join(dir, "sysctl.conf"), "--state-dir", state}
+
+	code, out := tuneIn(t, nil, append([]string{"--set", "net.netfilter.nf_conntrack_max=300000", "--dry-run"}, flags...)...)
+	if code != 0 || !strings.Contains(out, "+net.netfilter.nf_conntrack_max = 300000") || readSysctl(t, nil, "net.netfilter.nf_conntrack_max") != orig {
+		t.Fatalf("dry run: code %d, max %s\n%s", code, readSysctl(t, nil, "net.netfilter.nf_conntrack_max"), out)
+	}
+	code, out = tuneIn(t, nil, append([]string{"--set", "net.netfilter.nf_conntrack_max=300000"}, flags...)...)
+	if code != exitRefused || readSysctl(t, nil, "net.netfilter.nf_conntrack_max") != orig {
+		t.Fatalf("without --yes: code %d\n%s", code, out)
+	}
+	code, out = tuneIn(t, nil, append([]string{"--set", "net.netfilter.nf_conntrack_max=300000", "--yes", "--persist"}, flags...)...)
+	if code != 0 || !strings.Contains(out, "verified") || readSysctl(t, nil, "net.netfilter.nf_conntrack_max") != "300000" {
+		t.Fatalf("apply: code %d\n%s", code, out)
+	}
+	b, _ := os.ReadFile(filepath.Join(sysctlDir, "99-tablefull.conf"))
+	if string(b) != "vm.swappiness = 10\nnet.netfilter.nf_conntrack_max = 300000\n" {
+		t.Errorf("persisted file %q", b)
+	}
+	code, out = tuneIn(t, nil, append([]string{"--undo"}, flags...)...)
+	if code != 0 || readSysctl(t, nil, "net.netfilter.nf_conntrack_max") != orig {
+		t.Fatalf("undo: code %d, max %s\n%s", code, readSysctl(t, nil, "net.netfilter.nf_conntrack_max"), out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(sysctlDir, "99-tablefull.conf")); string(b) != "vm.swappiness = 10\n" {
+		t.Errorf("undo left %q", b)
+	}
+	for _, bad := range [][]string{{"--set", "net.ipv4.ip_local_port_range=60000 1024"}, {"--set", "net.netfilter.nf_conntrack_max=lots"}, {"--set", "kernel.panic=1"}} {
+		if code, out := tuneIn(t, nil, append(append(bad, "--yes"), flags...)...); code != exitRefused {
+			t.Errorf("%v: code %d %s", bad, code, out)
+		}
+	}
+}
+
+// TestTuneUnprivileged: not root, nothing is written and the reason is
+// given.
+func TestTuneUnprivileged(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to switch to nobody")
+	}
+	exe, _ := os.Executable()
+	dir, _ := os.MkdirTemp("", "tablefull-nobody-")
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	os.Chmod(dir, 0o755)
+	bin := filepath.Join(dir, "tablefull")
+	copyFile(t, exe, bin)
+	cmd := exec.Command(bin, "tune", "--observe", "0", "--set", "net.netfilter.nf_conntrack_tcp_timeout_time_wait=30", "--yes", "--state-dir", dir)
+	cmd.Env = []string{"TABLEFULL_AS_MAIN=1"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitRefused || !strings.Contains(string(out), "needs root") {
+		t.Errorf("tune as nobody: %v %s", err, out)
+	}
+}

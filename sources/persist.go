@@ -1,0 +1,268 @@
+package sources
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// Persistence file names: sysctls and the module parameter are two
+// mechanisms, so two files.
+const (
+	SysctlFile   = "99-tablefull.conf"
+	ModprobeFile = "tablefull.conf"
+	backupSuffix = ".tablefull-bak"
+)
+
+// Persister writes tuning to the files read at boot.
+type Persister struct {
+	SysctlDir   string // /etc/sysctl.d
+	ModprobeDir string // /etc/modprobe.d
+	// SysctlConf is /etc/sysctl.conf, which sysctl --system reads last.
+	SysctlConf string
+}
+
+// FileChange is one file a persist would write: its path and old and new
+// contents (Old is nil when the file does not exist).
+type FileChange struct {
+	Path     string
+	Old, New []byte
+}
+
+// Changed reports whether writing would change the file.
+func (f FileChange) Changed() bool { return !bytes.Equal(f.Old, f.New) }
+
+// Plan computes the new contents of both files for changes, keeping every
+// line tablefull does not own.
+func (p Persister) Plan(changes []model.Change) ([]FileChange, error) {
+	sysctls := map[string]string{}
+	var hashsize string
+	for _, c := range changes {
+		if c.Key == model.KnobHashsize {
+			hashsize = c.Proposed
+		} else {
+			sysctls[c.Key] = c.Proposed
+		}
+	}
+	var out []FileChange
+	if len(sysctls) > 0 {
+		fc, err := readChange(filepath.Join(p.SysctlDir, SysctlFile))
+		if err != nil {
+			return nil, err
+		}
+		fc.New = setSysctls(fc.Old, sysctls)
+		out = append(out, fc)
+	}
+	if hashsize != "" {
+		fc, err := readChange(filepath.Join(p.ModprobeDir, ModprobeFile))
+		if err != nil {
+			return nil, err
+		}
+		fc.New = setHashsize(fc.Old, hashsize)
+		out = append(out, fc)
+	}
+	return out, nil
+}
+
+func readChange(path string) (FileChange, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return FileChange{Path: path}, nil
+	}
+	if err != nil {
+		return FileChange{}, fmt.Errorf("read %s: %w", path, err)
+	}
+	return FileChange{Path: path, Old: b}, nil
+}
+
+const fileHeader = "# Written by tablefull (tablefull tune --persist). Lines for other keys are kept.\n"
+
+// setSysctls replaces the lines of keys it sets, keeps all others, and
+// appends the keys that had no line.
+func setSysctls(old []byte, set map[string]string) []byte {
+	var b bytes.Buffer
+	if len(old) == 0 {
+		b.WriteString(fileHeader)
+	}
+	done := map[string]bool{}
+	sc := bufio.NewScanner(bytes.NewReader(old))
+	for sc.Scan() {
+		line := sc.Text()
+		key, _, ok := strings.Cut(strings.TrimLeft(line, " \t-"), "=")
+		key = strings.TrimSpace(key)
+		if v, mine := set[key]; ok && mine && !strings.HasPrefix(strings.TrimSpace(line), "#") {
+			if !done[key] {
+				fmt.Fprintf(&b, "%s = %s\n", key, v)
+				done[key] = true
+			}
+			continue
+		}
+		b.WriteString(line + "\n")
+	}
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !done[k] {
+			fmt.Fprintf(&b, "%s = %s\n", k, set[k])
+		}
+	}
+	return b.Bytes()
+}
+
+// setHashsize sets hashsize= on the "options nf_conntrack" line, keeping
+// its other parameters and every other line.
+func setHashsize(old []byte, v string) []byte {
+	var b bytes.Buffer
+	if len(old) == 0 {
+		b.WriteString(fileHeader)
+	}
+	done := false
+	sc := bufio.NewScanner(bytes.NewReader(old))
+	for sc.Scan() {
+		line := sc.Text()
+		f := strings.Fields(line)
+		if !done && len(f) >= 2 && f[0] == "options" && f[1] == "nf_conntrack" {
+			out := []string{"options", "nf_conntrack"}
+			for _, p := range f[2:] {
+				if !strings.HasPrefix(p, "hashsize=") {
+					out = append(out, p)
+				}
+			}
+			line = strings.Join(append(out, "hashsize="+v), " ")
+			done = true
+		}
+		b.WriteString(line + "\n")
+	}
+	if !done {
+		fmt.Fprintf(&b, "options nf_conntrack hashsize=%s\n", v)
+	}
+	return b.Bytes()
+}
+
+// Write writes each changed file atomically (temporary file, fsync,
+// rename, fsync of the directory) after keeping a backup of the old one.
+// A file that would not change is not touched: running it twice changes
+// nothing.
+func (p Persister) Write(files []FileChange) error {
+	for _, f := range files {
+		if !f.Changed() {
+			continue
+		}
+		if f.Old != nil {
+			if err := writeAtomic(f.Path+backupSuffix, f.Old); err != nil {
+				return err
+			}
+		}
+		if err := writeAtomic(f.Path, f.New); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// beforeRename lets a test kill the process between write and rename.
+var beforeRename = func() {}
+
+// writeAtomic replaces path with data so that a crash or a full disk
+// leaves the old file or the new one, never a torn one.
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename this is a no-op
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("sync %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("chmod %s: %w", path, err)
+	}
+	beforeRename()
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("rename %s: %w", path, err)
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", dir, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", dir, err)
+	}
+	return nil
+}
+
+// Shadowed lists, for each sysctl key set, the files that would win over
+// ours at boot: later-sorting files in the sysctl directory, and
+// /etc/sysctl.conf, which sysctl --system reads last.
+func (p Persister) Shadowed(changes []model.Change) []string {
+	var warn []string
+	entries, _ := os.ReadDir(p.SysctlDir)
+	var files []string
+	for _, e := range entries {
+		if path := filepath.Join(p.SysctlDir, e.Name()); strings.HasSuffix(e.Name(), ".conf") && e.Name() > SysctlFile && path != p.SysctlConf {
+			files = append(files, path)
+		}
+	}
+	if p.SysctlConf != "" {
+		files = append(files, p.SysctlConf)
+	}
+	for _, path := range files {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		set := map[string]string{}
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(strings.TrimLeft(line, " \t-"), "="); ok && !strings.HasPrefix(strings.TrimSpace(line), "#") {
+				set[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			}
+		}
+		for _, c := range changes {
+			if v, ok := set[c.Key]; ok && c.Key != model.KnobHashsize {
+				warn = append(warn, fmt.Sprintf("%s sets %s = %s and is read after %s: it wins at boot", path, c.Key, v, SysctlFile))
+			}
+		}
+	}
+	return warn
+}
+
+// Restore puts back the backups Write kept (or removes a file that did
+// not exist before). It is the file half of an undo.
+func (p Persister) Restore(files []FileChange) error {
+	for _, f := range files {
+		if !f.Changed() {
+			continue
+		}
+		if f.Old == nil {
+			if err := os.Remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("remove %s: %w", f.Path, err)
+			}
+			continue
+		}
+		if err := writeAtomic(f.Path, f.Old); err != nil {
+			return err
+		}
+	}
+	return nil
+}

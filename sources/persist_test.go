@@ -1,0 +1,156 @@
+package sources
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+var tuneChanges = []model.Change{
+	{Key: model.KnobMax, Proposed: "32768"},
+	{Key: model.KnobTimeWait, Proposed: "30"},
+	{Key: model.KnobHashsize, Proposed: "8192"},
+}
+
+func TestPersistKeepsForeignLinesAndIsIdempotent(t *testing.T) {
+	dir := t.TempDir()
+	p := Persister{SysctlDir: filepath.Join(dir, "sysctl.d"), ModprobeDir: filepath.Join(dir, "modprobe.d")}
+	os.MkdirAll(p.SysctlDir, 0o755)
+	os.MkdirAll(p.ModprobeDir, 0o755)
+	sysctl := filepath.Join(p.SysctlDir, SysctlFile)
+	os.WriteFile(sysctl, []byte("# mine\nvm.swappiness = 10\nnet.netfilter.nf_conntrack_max=4096\n"), 0o644)
+	os.WriteFile(filepath.Join(p.ModprobeDir, ModprobeFile), []byte("options nf_conntrack expect_hashsize=64\n"), 0o644)
+
+	files, err := p.Plan(tuneChanges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Write(files); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(sysctl)
+	want := "# mine\nvm.swappiness = 10\nnet.netfilter.nf_conntrack_max = 32768\nnet.netfilter.nf_conntrack_tcp_timeout_time_wait = 30\n"
+	if string(got) != want {
+		t.Errorf("sysctl file:\n%s\nwant\n%s", got, want)
+	}
+	mod, _ := os.ReadFile(filepath.Join(p.ModprobeDir, ModprobeFile))
+	if string(mod) != "options nf_conntrack expect_hashsize=64 hashsize=8192\n" {
+		t.Errorf("modprobe file %q", mod)
+	}
+	if b, _ := os.ReadFile(sysctl + backupSuffix); !strings.Contains(string(b), "nf_conntrack_max=4096") {
+		t.Errorf("no backup of the old file: %q", b)
+	}
+	st1, _ := os.Stat(sysctl)
+	again, _ := p.Plan(tuneChanges)
+	for _, f := range again {
+		if f.Changed() {
+			t.Errorf("second run would change %s", f.Path)
+		}
+	}
+	p.Write(again)
+	if st2, _ := os.Stat(sysctl); !st2.ModTime().Equal(st1.ModTime()) {
+		t.Errorf("second run rewrote the file")
+	}
+	if err := p.Restore(files); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(sysctl); !strings.Contains(string(b), "nf_conntrack_max=4096") {
+		t.Errorf("restore did not bring the old file back: %q", b)
+	}
+}
+
+func TestShadowedWarnings(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "99-zzz-local.conf"), []byte("net.netfilter.nf_conntrack_max = 4096\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "10-early.conf"), []byte("net.netfilter.nf_conntrack_max = 1\n"), 0o644)
+	conf := filepath.Join(t.TempDir(), "sysctl.conf")
+	os.WriteFile(conf, []byte("# net.netfilter.nf_conntrack_tcp_timeout_time_wait = 5\nnet.netfilter.nf_conntrack_tcp_timeout_time_wait=60\n"), 0o644)
+	w := Persister{SysctlDir: dir, SysctlConf: conf}.Shadowed(tuneChanges)
+	if len(w) != 2 || !strings.Contains(w[0], "99-zzz-local.conf") || !strings.Contains(w[1], "sysctl.conf") {
+		t.Errorf("warnings %q, want the later drop-in and sysctl.conf (not 10-early)", w)
+	}
+}
+
+// TestWriteAtomicKilledBeforeRename: a process killed between write and
+// rename leaves the old file whole.
+func TestWriteAtomicKilledBeforeRename(t *testing.T) {
+	if path := os.Getenv("TABLEFULL_KILL_WRITE"); path != "" {
+		beforeRename = func() { syscall.Kill(os.Getpid(), syscall.SIGKILL) }
+		writeAtomic(path, []byte("new contents\n"))
+		return
+	}
+	path := filepath.Join(t.TempDir(), "99-tablefull.conf")
+	os.WriteFile(path, []byte("old contents\n"), 0o644)
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestWriteAtomicKilledBeforeRename$")
+	cmd.Env = append(os.Environ(), "TABLEFULL_KILL_WRITE="+path)
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		t.Fatalf("the writer was not killed: %v", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old contents\n" {
+		t.Errorf("after a kill the file holds %q", b)
+	}
+}
+
+// TestWriteAtomicFullDisk: on a full filesystem the old file stays intact.
+func TestWriteAtomicFullDisk(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to mount a tiny tmpfs")
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("mount tmpfs: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", dir).Run() })
+	path := filepath.Join(dir, SysctlFile)
+	os.WriteFile(path, []byte("net.netfilter.nf_conntrack_max = 4096\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "filler"), make([]byte, 12<<10), 0o644)
+	err := writeAtomic(path, []byte(strings.Repeat("net.netfilter.nf_conntrack_max = 32768\n", 400)))
+	if err == nil {
+		t.Fatal("a write to a full disk succeeded")
+	}
+	if b, _ := os.ReadFile(path); string(b) != "net.netfilter.nf_conntrack_max = 4096\n" {
+		t.Errorf("old file damaged: %q", b)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("temporary file left behind: %v", entries)
+	}
+}
+
+func TestCheckRefuses(t *testing.T) {
+	proc := t.TempDir()
+	for key, v := range map[string]string{KeyMax: "4096", KeyTimeWait: "120"} {
+		p := sysctlPath(proc, key)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(v+"\n"), 0o644)
+	}
+	tu := &Tuner{Proc: proc, Sys: t.TempDir()}
+	if err := tu.Check([]model.Change{{Key: model.KnobMax, Proposed: "1000"}}, 4096); !errors.Is(err, ErrBelowCount) {
+		t.Errorf("max below the count: %v", err)
+	}
+	if err := tu.Check([]model.Change{{Key: model.KnobMax, Proposed: "-1"}}, 0); !errors.Is(err, model.ErrBadValue) {
+		t.Errorf("negative max: %v", err)
+	}
+	if err := tu.Check([]model.Change{{Key: model.KnobHashsize, Proposed: "8192"}}, 0); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("hashsize without the module: %v", err)
+	}
+	if os.Geteuid() == 0 {
+		if out, err := exec.Command("mount", "--bind", "-o", "ro", proc, proc).CombinedOutput(); err == nil {
+			defer exec.Command("umount", proc).Run()
+			exec.Command("mount", "-o", "remount,bind,ro", proc).Run()
+			if err := tu.Check([]model.Change{{Key: model.KnobTimeWait, Proposed: "30"}}, 0); !errors.Is(err, ErrReadOnly) {
+				t.Errorf("read-only /proc/sys: %v", err)
+			}
+		} else {
+			t.Logf("no read-only bind mount: %v %s", err, out)
+		}
+	}
+}

@@ -1,0 +1,154 @@
+package sources
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// Tuner reads and writes the tunable knobs: /proc/sys for sysctls, sysfs
+// for the nf_conntrack hashsize module parameter.
+type Tuner struct {
+	Proc, Sys string
+}
+
+// NewTuner works under roots.
+func NewTuner(r Roots) *Tuner { return &Tuner{Proc: r.Proc, Sys: r.Sys} }
+
+// path is where a knob lives.
+func (t *Tuner) path(key string) string {
+	if key == model.KnobHashsize {
+		return filepath.Join(t.Sys, "module", "nf_conntrack", "parameters", "hashsize")
+	}
+	return sysctlPath(t.Proc, key)
+}
+
+// Read returns the current value of every knob that can be read, with
+// whitespace normalised ("32768 60999"). Unprivileged, hashsize (mode
+// 0600) is read as nf_conntrack_buckets, which holds the same number.
+func (t *Tuner) Read() map[string]string {
+	out := map[string]string{}
+	for _, k := range model.Knobs {
+		b, err := os.ReadFile(t.path(k.Key))
+		if err != nil && k.Key == model.KnobHashsize {
+			b, err = os.ReadFile(sysctlPath(t.Proc, KeyBuckets))
+		}
+		if err == nil {
+			out[k.Key] = strings.Join(strings.Fields(string(b)), " ")
+		}
+	}
+	return out
+}
+
+// EntryBytes is the memory of one conntrack entry: the slab's per-object
+// size from /sys/kernel/slab/nf_conntrack/slab_size, else the objsize
+// column of /proc/slabinfo (both root-only here), else 0, which cost
+// estimates replace with model.FallbackEntryBytes.
+func (t *Tuner) EntryBytes() uint64 {
+	if v, err := readUint(filepath.Join(t.Sys, "kernel", "slab", "nf_conntrack", "slab_size")); err == nil && v > 0 {
+		return v
+	}
+	b, err := os.ReadFile(filepath.Join(t.Proc, "slabinfo"))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) > 3 && f[0] == "nf_conntrack" {
+			v, _ := strconv.ParseUint(f[3], 10, 64)
+			return v
+		}
+	}
+	return 0
+}
+
+// Errors of an apply; nothing was written when one is returned.
+var (
+	ErrGlobalInChild = errors.New("global knob: read-only inside a child network namespace; set it from the host namespace")
+	ErrReadOnly      = errors.New("read-only")
+	ErrBelowCount    = errors.New("below the current count")
+)
+
+// Result is one knob after an apply: what was asked and what the kernel
+// reads back.
+type Result struct {
+	Key      string `json:"key"`
+	Before   string `json:"before"`
+	Wanted   string `json:"wanted"`
+	After    string `json:"after"`
+	Verified bool   `json:"verified"`
+}
+
+// InChildNamespace reports whether this process runs outside the initial
+// network namespace, where the global conntrack knobs are read-only. The
+// kernel shows it in the files themselves: nf_conntrack_max is mode 0444
+// in a child namespace, 0644 in the initial one.
+func (t *Tuner) InChildNamespace() bool {
+	st, err := os.Stat(sysctlPath(t.Proc, KeyMax))
+	return err == nil && st.Mode().Perm()&0o222 == 0
+}
+
+// Check validates changes against the running system without writing:
+// values, max against the live count, global knobs from a child
+// namespace, and whether each file can be opened for writing.
+func (t *Tuner) Check(changes []model.Change, count uint64) error {
+	child := t.InChildNamespace()
+	for i, c := range changes {
+		v, err := model.ParseValue(c.Key, c.Proposed)
+		if err != nil {
+			return err
+		}
+		changes[i].Proposed = v
+		spec, _ := model.Spec(c.Key)
+		if spec.Global && child {
+			return fmt.Errorf("%s: %w", c.Key, ErrGlobalInChild)
+		}
+		if c.Key == model.KnobMax {
+			if n, _ := strconv.ParseUint(v, 10, 64); n < count {
+				return fmt.Errorf("%s = %s: %w %s: the table would refuse every new entry", c.Key, v, ErrBelowCount, model.Int(count))
+			}
+		}
+		f, err := os.OpenFile(t.path(c.Key), os.O_WRONLY, 0)
+		switch {
+		case errors.Is(err, syscall.EROFS):
+			return fmt.Errorf("%s: %w filesystem (a container?): %w", c.Key, ErrReadOnly, err)
+		case errors.Is(err, fs.ErrPermission):
+			return fmt.Errorf("%s: %w: %w", c.Key, ErrPermission, err)
+		case errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("%s: %w", c.Key, ErrUnavailable)
+		case err != nil:
+			return fmt.Errorf("%s: %w", c.Key, err)
+		}
+		f.Close()
+	}
+	return nil
+}
+
+// Apply checks every change, then writes each and reads it back. A
+// failed check writes nothing; the results say per knob whether the
+// kernel holds the value asked for (sysctl(8) ignores a typo silently;
+// tablefull does not).
+func (t *Tuner) Apply(changes []model.Change, count uint64) ([]Result, error) {
+	if err := t.Check(changes, count); err != nil {
+		return nil, err
+	}
+	before := t.Read()
+	var out []Result
+	for _, c := range changes {
+		r := Result{Key: c.Key, Before: before[c.Key], Wanted: c.Proposed}
+		if err := os.WriteFile(t.path(c.Key), []byte(strings.ReplaceAll(c.Proposed, " ", "\t")+"\n"), 0); err != nil {
+			return out, fmt.Errorf("write %s: %w", c.Key, err)
+		}
+		r.After = t.Read()[c.Key]
+		r.Verified = r.After == c.Proposed
+		out = append(out, r)
+	}
+	return out, nil
+}
