@@ -308,3 +308,13 @@ func SortChanges(cs []Change) {
 	}
 	sort.SliceStable(cs, func(i, j int) bool { return idx[cs[i].Key] < idx[cs[j].Key] })
 }
+
+// KnobResult is one knob after an apply: what was asked and what the
+// kernel reads back.
+type KnobResult struct {
+	Key      string `json:"key"`
+	Before   string `json:"before"`
+	Wanted   string `json:"wanted"`
+	After    string `json:"after"`
+	Verified bool   `json:"verified"`
+}

@@ -76,15 +76,8 @@ var (
 	ErrBelowCount    = errors.New("below the current count")
 )
 
-// Result is one knob after an apply: what was asked and what the kernel
-// reads back.
-type Result struct {
-	Key      string `json:"key"`
-	Before   string `json:"before"`
-	Wanted   string `json:"wanted"`
-	After    string `json:"after"`
-	Verified bool   `json:"verified"`
-}
+// Result is one knob after an apply.
+type Result = model.KnobResult
 
 // InChildNamespace reports whether this process runs outside the initial
 // network namespace, where the global conntrack knobs are read-only. The

@@ -33,6 +33,8 @@ type Options struct {
 	Recorder Recorder
 	// History is the number of frames kept; 0 keeps an hour at Interval.
 	History int
+	// Tuner, when set, makes t open the tuning panel.
+	Tuner Tuner
 }
 
 // App is one host's console.
@@ -57,6 +59,7 @@ type App struct {
 	now         time.Time
 	recording   string
 	censusOn    bool
+	tune        tuneState
 	census      *model.Census
 	caption     string
 	captionAt   int
@@ -112,6 +115,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.play()
 	case recordMsg:
 		a.recorded(msg)
+	case tuneReadMsg:
+		a.tuneRead(msg)
+	case tuneDoneMsg:
+		return a, a.tuneDone(msg)
 	case tea.KeyMsg:
 		return a, a.handleKey(msg)
 	}
@@ -156,6 +163,11 @@ func (a *App) recorded(msg recordMsg) {
 }
 
 func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
+	if a.tune.open {
+		if cmd, mine := a.tuneKey(msg); mine {
+			return cmd
+		}
+	}
 	switch {
 	case key.Matches(msg, a.keys.Quit):
 		return tea.Quit
@@ -185,7 +197,7 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, a.keys.Record):
 		return a.toggleRecord()
 	case key.Matches(msg, a.keys.Tune):
-		a.status = "tuning is not built yet: see the tuning issue"
+		return a.openTuning()
 	}
 	return nil
 }

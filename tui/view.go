@@ -41,6 +41,9 @@ func (a *App) plan() layout {
 		l.bottom = max(l.ctstats, l.bottom)
 		l.ctstats = 0
 	}
+	if a.tune.open { // the panel needs its rows more than the chart does
+		l.bottom = max(l.bottom, 14-l.ctstats)
+	}
 	fixed := 1 + l.verdict + l.stats + 1 + l.episodes + l.ctstats + l.bottom + l.footer
 	l.chart = max(4, a.height-fixed)
 	if cap := min(max(8, a.height/2), 12); l.chart > cap {
@@ -108,6 +111,9 @@ func (a *App) View() string {
 	parts = append(parts, block(episodeLines(a.st, a.episodesUpTo(f), l.episodes), w, l.episodes))
 
 	switch {
+	case a.tune.open:
+		h := l.ctstats + l.bottom
+		parts = append(parts, section(a.st, "tuning", w, h, a.tuneLines(a.st, h-1)))
 	case a.censusOn:
 		cen := a.census
 		if a.opts.Speed > 0 { // a recording: the newest census up to the view

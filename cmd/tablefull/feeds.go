@@ -146,5 +146,5 @@ func feedsFor(o options, ssh, via, netns stringList, deploy bool) ([]*tui.App, f
 	}
 	live := sources.NewLive(c, o.interval)
 	tee := &remote.Tee{Source: live}
-	return []*tui.App{tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee})}, live.Stop, nil
+	return []*tui.App{tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: newLocalTuner(o)})}, live.Stop, nil
 }

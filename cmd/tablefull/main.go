@@ -41,6 +41,7 @@ type options struct {
 	interval time.Duration
 	roots    sources.Roots
 	version  bool
+	stateDir string
 }
 
 func (o *options) register(fs *flag.FlagSet) {
@@ -98,11 +99,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fs.StringVar(&tu.sysctlDir, "sysctl-dir", "/etc/sysctl.d", "sysctl drop-in `dir`")
 		fs.StringVar(&tu.modprobeDir, "modprobe-dir", "/etc/modprobe.d", "modprobe drop-in `dir`")
 		fs.StringVar(&tu.sysctlConf, "sysctl-conf", "/etc/sysctl.conf", "`file` read after the drop-ins")
-		fs.StringVar(&tu.stateDir, "state-dir", "/var/lib/tablefull", "where the undo record is kept")
+		fs.StringVar(&o.stateDir, "state-dir", "/var/lib/tablefull", "where the undo record is kept")
 	case "console":
 		fs.Var(&ssh, "ssh", "watch `[user@]host[:port]` over the system ssh (repeatable)")
 		fs.Var(&via, "via", "watch the agent stream printed by `COMMAND` (repeatable)")
 		fs.Var(&netns, "netns", "watch network namespace `NAME|PATH` on this host (repeatable)")
+		fs.StringVar(&o.stateDir, "state-dir", "/var/lib/tablefull", "where the tuning panel keeps its undo record")
 		fs.BoolVar(&deploy, "deploy", false, "copy this binary to --ssh hosts that lack tablefull (checksum verified)")
 	}
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
@@ -148,6 +150,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "census":
 		err = census(asJSON, stdout)
 	case "tune":
+		tu.stateDir = o.stateDir
 		err = tune(o, tu, stdout)
 	case "record":
 		err = record(o, file, duration, force)

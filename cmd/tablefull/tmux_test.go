@@ -138,3 +138,20 @@ func TestNoColor(t *testing.T) {
 		t.Errorf("without NO_COLOR the screen has no colour at all: the check above proves nothing")
 	}
 }
+
+// startTmuxArgv runs argv as the pane's only process, with the same exit
+// bookkeeping as startTmux.
+func startTmuxArgv(t *testing.T, w, h int, argv []string) *tmuxSession {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("needs tmux")
+	}
+	s := &tmuxSession{t: t, socket: fmt.Sprintf("tablefull-test-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	script := strings.Join(argv, " ") + `; echo "EXIT=$?"; sleep 60`
+	cmd := exec.Command("tmux", "-L", s.socket, "-f", "/dev/null", "new-session", "-d", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "sh", "-c", script)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("tmux new-session: %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	return s
+}

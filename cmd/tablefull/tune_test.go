@@ -146,3 +146,25 @@ func TestTuneUnprivileged(t *testing.T) {
 		t.Errorf("tune as nobody: %v %s", err, out)
 	}
 }
+
+// TestTuningPanelInTmux: in the console running inside a namespace, t
+// opens the panel, a value is edited, applied, and reads back verified.
+func TestTuningPanelInTmux(t *testing.T) {
+	needKernel(t, "tmux")
+	ns := labNS(t)
+	exe, _ := os.Executable()
+	s := startTmuxArgv(t, 160, 40, []string{"ip", "netns", "exec", ns.Name, "env", "TABLEFULL_AS_MAIN=1", exe, "--state-dir", t.TempDir()})
+	s.waitFor("LIVE")
+	s.keys("t")
+	s.waitFor("tuning", "net.core.somaxconn", "memory")
+	s.keys("Down", "Down", "Enter", "C-u", "30", "Enter")
+	s.waitFor("→ 30")
+	s.keys("a")
+	s.waitFor("apply 1 change(s)? y/n")
+	s.keys("y")
+	s.waitFor("verified", "apply done")
+	if got := readSysctl(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait"); got != "30" {
+		t.Errorf("TIME_WAIT hold in the namespace is %s after apply", got)
+	}
+	s.keys("Escape", "q")
+}

@@ -21,6 +21,8 @@ type KeyMap struct {
 	Tune       key.Binding
 	NextTab    key.Binding
 	PrevTab    key.Binding
+	// Tuning panel.
+	Up, Down, Edit, Apply, Persist, Undo, Close, Confirm, Cancel key.Binding
 }
 
 // DefaultKeyMap returns the console's bindings.
@@ -38,7 +40,16 @@ func DefaultKeyMap() KeyMap {
 		NextChange: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next verdict change")),
 		Record:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "record on/off")),
 		Census:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "census: what fills the table")),
-		Tune:       key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tuning (coming)")),
+		Tune:       key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tuning: propose, apply, persist")),
+		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "previous knob")),
+		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "next knob")),
+		Edit:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "edit value")),
+		Apply:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "apply live")),
+		Persist:    key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "persist to /etc")),
+		Undo:       key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo last apply")),
+		Close:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
+		Confirm:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
+		Cancel:     key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n", "no")),
 		NextTab:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next host")),
 		PrevTab:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous host")),
 	}

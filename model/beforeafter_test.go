@@ -1,0 +1,35 @@
+package model
+
+import (
+	"testing"
+	"time"
+)
+
+func TestBeforeAfter(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	var frames []Frame
+	for i := range 20 {
+		f := Frame{Sample: Sample{Time: t0.Add(time.Duration(i) * time.Second)},
+			Rates: Rates{Elapsed: time.Second, CTTotal: map[Counter]uint64{}}}
+		if i < 10 { // pinned and dropping before the fix
+			f.Pinned = true
+			f.Rates.CTTotal[Drop] = 540
+			f.Rates.SynRetransPS = 30
+			f.Rates.PassiveOpensPS = 33
+		} else {
+			f.Rates.PassiveOpensPS = 410
+		}
+		frames = append(frames, f)
+	}
+	before, after := BeforeAfter(frames, t0.Add(9*time.Second), time.Minute)
+	if before.DropsPS != 540 || before.Pinned != 10*time.Second || before.NewConnsPS != 33 || before.SynRetransPS != 30 {
+		t.Errorf("before %+v", before)
+	}
+	if after.DropsPS != 0 || after.Pinned != 0 || after.NewConnsPS != 410 {
+		t.Errorf("after %+v", after)
+	}
+	// Equal windows: 10 s after the mark, so 10 s before it, not 60.
+	if d1, d2 := before.To.Sub(before.From), after.To.Sub(after.From); d1 != d2 {
+		t.Errorf("windows of %v and %v", d1, d2)
+	}
+}

@@ -1,0 +1,86 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/tui/styles"
+)
+
+// tuneLines renders the tuning panel: every knob with its current and
+// proposed value and why, the memory cost, the last results, and the
+// before/after comparison once something was applied.
+func (a *App) tuneLines(st *styles.Styles, rows int) []string {
+	t := &a.tune
+	if !t.loaded {
+		lines := []string{st.Dim.Render("reading the knobs…")}
+		if t.message != "" {
+			lines = append(lines, st.Warn.Render(t.message))
+		}
+		return lines
+	}
+	proposed := map[string]model.Change{}
+	for _, c := range t.plan.Changes {
+		proposed[c.Key] = c
+	}
+	verified := map[string]model.KnobResult{}
+	for _, r := range t.results {
+		verified[r.Key] = r
+	}
+	var lines []string
+	for i, k := range model.Knobs {
+		cur, ok := t.current[k.Key]
+		if !ok {
+			cur = "?"
+		}
+		mark := "  "
+		if i == t.sel {
+			mark = st.Title.Render("▸ ")
+		}
+		line := mark + fmt.Sprintf("%-48s %12s", k.Key, cur)
+		if c, ok := proposed[k.Key]; ok {
+			line += " → " + st.Warn.Render(fmt.Sprintf("%-12s", c.Proposed)) + " " + st.Dim.Render(c.Why)
+		}
+		if r, ok := verified[k.Key]; ok {
+			if r.Verified {
+				line += " " + st.OK.Render("verified")
+			} else {
+				line += " " + st.Crit.Render("NOT VERIFIED ("+r.After+")")
+			}
+		}
+		lines = append(lines, line)
+	}
+	c := t.plan.Cost
+	costStyle := severityStyle(st, c.Level())
+	assumed := ""
+	if c.EntryBytesAssumed {
+		assumed = fmt.Sprintf(" (slab unreadable: %d B assumed)", model.FallbackEntryBytes)
+	}
+	lines = append(lines, st.Label.Render("memory ")+costStyle.Render(fmt.Sprintf("%.1f MiB, %.1f %% of RAM", c.MiB(), c.PctOfRAM))+
+		st.Dim.Render(fmt.Sprintf(" = %s entries × %d B + %s buckets × 8 B%s", model.Int(c.Entries), c.EntryBytes, model.Int(c.Buckets), assumed)))
+	if t.editing {
+		lines = append(lines, t.input.View())
+	}
+	if !t.appliedAt.IsZero() {
+		before, after := model.BeforeAfter(a.window(a.an.Frames().Len()), t.appliedAt, time.Minute)
+		span := after.To.Sub(after.From) + time.Second
+		lines = append(lines, st.Label.Render(fmt.Sprintf("before → after (%s each) ", model.Dur(span)))+fmt.Sprintf(
+			"drops/s %s → %s  new conns/s %s → %s  pinned %s → %s  SYN retrans/s %s → %s  listen overflows/s %s → %s",
+			model.Num(before.DropsPS), model.Num(after.DropsPS), model.Num(before.NewConnsPS), model.Num(after.NewConnsPS),
+			model.Dur(before.Pinned), model.Dur(after.Pinned), model.Num(before.SynRetransPS), model.Num(after.SynRetransPS),
+			model.Num(before.ListenOverflowsPS), model.Num(after.ListenOverflowsPS)))
+	}
+	msg := t.message
+	if n := a.opts.Tuner.Note(); n != "" && msg == "" {
+		msg = n
+	}
+	if msg != "" {
+		lines = append(lines, st.Warn.Render(msg))
+	}
+	lines = append(lines, st.Dim.Render("↑/↓ knob · enter edit · a apply · w persist · u undo · esc close"))
+	if len(lines) > rows {
+		lines = append(lines[:rows-1], lines[len(lines)-1])
+	}
+	return lines
+}

@@ -1,0 +1,99 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+type fakeTuner struct {
+	values  map[string]string
+	applied []model.Change
+}
+
+func (f *fakeTuner) Read() (map[string]string, uint64, error) { return f.values, 256, nil }
+func (f *fakeTuner) Note() string                             { return "" }
+func (f *fakeTuner) Global() bool                             { return true }
+func (f *fakeTuner) Persist([]model.Change) ([]string, []string, error) {
+	return []string{"/etc/sysctl.d/99-tablefull.conf"}, nil, nil
+}
+func (f *fakeTuner) Undo() ([]model.KnobResult, error) { return nil, nil }
+func (f *fakeTuner) Apply(cs []model.Change, _ uint64) ([]model.KnobResult, error) {
+	f.applied = cs
+	var out []model.KnobResult
+	for _, c := range cs {
+		f.values[c.Key] = c.Proposed
+		out = append(out, model.KnobResult{Key: c.Key, Wanted: c.Proposed, After: c.Proposed, Verified: true})
+	}
+	return out, nil
+}
+
+// run feeds a key and executes the command chain it returns, as the
+// program would (one level deep, enough for read and apply).
+func run(a *App, msg tea.Msg) {
+	_, cmd := a.Update(msg)
+	for range 3 {
+		if cmd == nil {
+			return
+		}
+		next := cmd()
+		if next == nil {
+			return
+		}
+		_, cmd = a.Update(next)
+	}
+}
+
+func TestTuningPanel(t *testing.T) {
+	tu := &fakeTuner{values: map[string]string{model.KnobMax: "4096", model.KnobHashsize: "4096", model.KnobTimeWait: "120",
+		model.KnobSomaxconn: "4096", model.KnobSynBacklog: "512", model.KnobPortRange: "32768 60999", model.KnobTwReuse: "2"}}
+	a := New(newScriptFeed(t, nil), Options{Interval: time.Second, Tuner: tu})
+	a.host.Kernel, a.host.MemTotal = "5.15.0", 512<<20
+	a.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
+	for _, s := range incident(21) {
+		a.Update(sampleMsg{s: s})
+	}
+	run(a, typed("t"))
+	flat := strings.Join(strings.Fields(a.View()), " ")
+	for _, want := range []string{"4096 → 8192", "120 → 30", "memory"} {
+		if !strings.Contains(flat, want) {
+			t.Fatalf("panel lacks %q:\n%s", want, a.View())
+		}
+	}
+	// Edit somaxconn (row 3) to a bad value, then a good one.
+	for range 3 {
+		run(a, tea.KeyMsg{Type: tea.KeyDown})
+	}
+	run(a, tea.KeyMsg{Type: tea.KeyEnter})
+	run(a, tea.KeyMsg{Type: tea.KeyCtrlU})
+	run(a, typed("-1"))
+	run(a, tea.KeyMsg{Type: tea.KeyEnter})
+	if !strings.Contains(a.View(), "negative") {
+		t.Errorf("a bad value was not refused:\n%s", a.View())
+	}
+	run(a, tea.KeyMsg{Type: tea.KeyCtrlU})
+	run(a, typed("16384"))
+	run(a, tea.KeyMsg{Type: tea.KeyEnter})
+	run(a, typed("a"))
+	if !strings.Contains(a.View(), "apply 4 change(s)? y/n") || tu.applied != nil {
+		t.Fatalf("apply did not ask first:\n%s", a.View())
+	}
+	run(a, typed("y"))
+	if len(tu.applied) != 4 || tu.values[model.KnobSomaxconn] != "16384" {
+		t.Errorf("applied %+v", tu.applied)
+	}
+	for _, s := range incident(30)[21:] {
+		a.Update(sampleMsg{s: s})
+	}
+	if v := a.View(); !strings.Contains(v, "verified") || !strings.Contains(v, "before → after") {
+		t.Errorf("no verified results or before/after:\n%s", v)
+	}
+	run(a, tea.KeyMsg{Type: tea.KeyEsc})
+	if a.tune.open {
+		t.Errorf("esc did not close the panel")
+	}
+}
