@@ -2,6 +2,7 @@ package tui
 
 import (
 	"testing"
+	"time"
 
 	"github.com/tablefull/tablefull/tui/styles"
 )
@@ -18,7 +19,7 @@ func BenchmarkChartRebuild(b *testing.B) {
 	var c pressureChart
 	for i := 0; b.Loop(); i++ {
 		c.key = "" // force: new data arrives every sample
-		c.rebuild(st, frames[i%2:], 200, 17)
+		c.rebuild(st, frames[i%2:], 200, 17, time.Time{})
 	}
 }
 

@@ -20,7 +20,7 @@ func TestCanvasViewMatchesNtcharts(t *testing.T) {
 	st := styles.DefaultStyles()
 	var frames = feedAll(t, incident(30), 120, 40).window(100)
 	var c pressureChart
-	c.rebuild(st, frames, 120, 20)
+	c.rebuild(st, frames, 120, 20, time.Time{})
 	t0 := frames[0].Sample.Time
 	ts := timeserieslinechart.New(60, 10, timeserieslinechart.WithTimeRange(t0, t0.Add(30*time.Second)),
 		timeserieslinechart.WithStyle(st.ChartLine), timeserieslinechart.WithAxesStyles(st.ChartAxes, st.ChartLabels))

@@ -36,13 +36,15 @@ func chartColumns(width int) int { return max(1, width-yAxisWidth) }
 // rebuild draws frames (oldest first) into a width × height chart, with
 // the cap as a line, pinned columns highlighted and a strip under it
 // marking them for terminals without colour.
-func (c *pressureChart) rebuild(st *styles.Styles, frames []model.Frame, width, height int) {
+// mark, when set, is a moment to point at under the chart (a tuning
+// apply).
+func (c *pressureChart) rebuild(st *styles.Styles, frames []model.Frame, width, height int, mark time.Time) {
 	if len(frames) == 0 || width < yAxisWidth+4 || height < 3 {
 		c.view, c.key = "", ""
 		return
 	}
 	last := frames[len(frames)-1]
-	key := fmt.Sprintf("%d×%d %d %v %d", width, height, len(frames), last.Sample.Time.UnixNano(), frames[0].Sample.Time.UnixNano())
+	key := fmt.Sprintf("%d×%d %d %v %d %v", width, height, len(frames), last.Sample.Time.UnixNano(), frames[0].Sample.Time.UnixNano(), mark.UnixNano())
 	if key == c.key {
 		return
 	}
@@ -92,12 +94,12 @@ func (c *pressureChart) rebuild(st *styles.Styles, frames []model.Frame, width, 
 			ts.SetColumnBackgroundStyle(f.Sample.Time, st.PinnedColumn)
 		}
 	}
-	c.view = canvasView(&ts.Canvas) + "\n" + pinnedStrip(st, frames, ts.Origin().X+1, width)
+	c.view = canvasView(&ts.Canvas) + "\n" + pinnedStrip(st, frames, ts.Origin().X+1, width, mark)
 }
 
 // pinnedStrip marks, under the plot area (which starts at column left),
 // the columns whose interval was pinned at the cap.
-func pinnedStrip(st *styles.Styles, frames []model.Frame, left, width int) string {
+func pinnedStrip(st *styles.Styles, frames []model.Frame, left, width int, mark time.Time) string {
 	cols := max(1, width-left)
 	marks := make([]bool, cols)
 	gaps := make([]bool, cols)
@@ -134,8 +136,14 @@ func pinnedStrip(st *styles.Styles, frames []model.Frame, left, width int) strin
 		label = "▸"
 	}
 	b.WriteString(st.Label.Render(fmt.Sprintf("%*s", left, label)))
-	kind := func(i int) int { // 0 nothing, 1 pinned, 2 gap
+	markCol := -1
+	if !mark.IsZero() && !mark.Before(first) && !mark.After(last) {
+		markCol = col(mark)
+	}
+	kind := func(i int) int { // 0 nothing, 1 pinned, 2 gap, 3 the mark
 		switch {
+		case i == markCol:
+			return 3
 		case marks[i]:
 			return 1
 		case gaps[i]:
@@ -153,6 +161,8 @@ func pinnedStrip(st *styles.Styles, frames []model.Frame, left, width int) strin
 			b.WriteString(st.Crit.Render(strings.Repeat(styles.GlyphPinned, j-i)))
 		case 2:
 			b.WriteString(st.Dim.Render(strings.Repeat(styles.GlyphGap, j-i)))
+		case 3:
+			b.WriteString(st.OK.Render(styles.GlyphApplied))
 		default:
 			b.WriteString(strings.Repeat(" ", j-i))
 		}

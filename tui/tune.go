@@ -250,7 +250,8 @@ func (a *App) tuneDone(msg tuneDoneMsg) tea.Cmd {
 		if last, ok := a.an.Frames().Last(); ok {
 			t.appliedAt = last.Sample.Time
 		}
-		t.message = msg.action + " done"
+		t.message = msg.action + " done: ▲ marks it under the chart"
+		a.refreshChart()
 	case "persist":
 		t.message = fmt.Sprintf("persisted: %v", msg.files)
 		for _, w := range msg.warnings {

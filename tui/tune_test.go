@@ -89,7 +89,7 @@ func TestTuningPanel(t *testing.T) {
 	for _, s := range incident(30)[21:] {
 		a.Update(sampleMsg{s: s})
 	}
-	if v := a.View(); !strings.Contains(v, "verified") || !strings.Contains(v, "before → after") {
+	if v := a.View(); !strings.Contains(v, "verified") || !strings.Contains(v, "before → after") || !strings.Contains(v, "▲") {
 		t.Errorf("no verified results or before/after:\n%s", v)
 	}
 	run(a, tea.KeyMsg{Type: tea.KeyEsc})

@@ -73,7 +73,7 @@ func (l layout) total() int {
 // refreshChart rebuilds the cached chart for the current data and size.
 func (a *App) refreshChart() {
 	l := a.plan()
-	a.chart.rebuild(a.st, a.window(chartColumns(a.width)), a.width, l.chart+1)
+	a.chart.rebuild(a.st, a.window(chartColumns(a.width)), a.width, l.chart+1, a.tune.appliedAt)
 }
 
 // View implements tea.Model. It only assembles cached and cheap parts.

@@ -7,6 +7,7 @@ import "github.com/charmbracelet/lipgloss"
 const (
 	GlyphPinned  = "▀" // a pinned interval in the strip under the chart
 	GlyphGap     = "┄" // samples missing (the stream was down)
+	GlyphApplied = "▲" // a tuning change was applied here
 	GlyphRule    = "─"
 	GlyphBar     = "█"
 	GlyphBarHalf = "▌"
