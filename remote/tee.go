@@ -61,6 +61,26 @@ func (t *Tee) SetCensus(on bool) {
 	}
 }
 
+// Start records to path (which must not exist).
+func (t *Tee) Start(path string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.enc != nil {
+		return fmt.Errorf("already recording to %s", t.path)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("start recording: %w", err)
+	}
+	enc, err := NewEncoder(f, t.Host(), time.Now())
+	if err != nil {
+		f.Close()
+		return err
+	}
+	t.f, t.enc, t.path = f, enc, path
+	return nil
+}
+
 // Toggle starts recording to a new file named after the host and time,
 // or stops the current recording. It returns the file and whether
 // recording is now on.

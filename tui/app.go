@@ -35,6 +35,8 @@ type Options struct {
 	History int
 	// Tuner, when set, makes t open the tuning panel.
 	Tuner Tuner
+	// Intro is shown in the status line until something replaces it.
+	Intro string
 }
 
 // App is one host's console.
@@ -83,7 +85,7 @@ func New(feed Feed, o Options) *App {
 	h.Styles.ShortDesc, h.Styles.FullDesc = st.HelpDesc, st.HelpDesc
 	a := &App{feed: feed, host: feed.Host(), keys: keys.DefaultKeyMap(), st: st, help: h,
 		an: model.NewAnalyzer(o.History), interval: o.Interval, opts: o, view: -1,
-		width: 80, height: 24}
+		width: 80, height: 24, status: o.Intro}
 	if o.Speed > 0 {
 		a.view = 0
 	}

@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/lab"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -28,6 +30,8 @@ Usage:
   tablefull census [--json]                what fills the table: protocols, TCP states, top ports and addresses (root)
   tablefull tune [--set K=V] [--yes] [--persist] [--dry-run] [--undo]
                                            propose, preview, apply, persist or undo tuning
+  tablefull lab SCENARIO [--headless]      reproduce an incident in a throw-away namespace (root):
+                                           table-full, listen-overflow, cpu-bound, healthy
   tablefull agent                          write this host's stream to stdout (for --ssh/--via)
   tablefull record FILE [--duration D]     record this host's stream to FILE
   tablefull replay FILE [--speed N]        play a recording in the console
@@ -54,7 +58,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 }
 
-var subcommands = map[string]bool{"snapshot": true, "agent": true, "record": true, "replay": true, "demo": true, "census": true, "tune": true}
+var subcommands = map[string]bool{"snapshot": true, "agent": true, "record": true, "replay": true, "demo": true, "census": true, "tune": true, "lab": true}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -78,6 +82,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		speed           float64
 		ssh, via, netns stringList
 		tu              tuneOptions
+		lo              labOptions
 	)
 	switch cmd {
 	case "snapshot", "census":
@@ -100,6 +105,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fs.StringVar(&tu.modprobeDir, "modprobe-dir", "/etc/modprobe.d", "modprobe drop-in `dir`")
 		fs.StringVar(&tu.sysctlConf, "sysctl-conf", "/etc/sysctl.conf", "`file` read after the drop-ins")
 		fs.StringVar(&o.stateDir, "state-dir", "/var/lib/tablefull", "where the undo record is kept")
+	case "lab":
+		fs.DurationVar(&lo.duration, "duration", 0, "end the lab after `D` (default: when you quit)")
+		fs.IntVar(&lo.Workers, "workers", 0, "client workers (default: the scenario's)")
+		fs.Float64Var(&lo.Rate, "rate", 0, "requests per second over all workers (default: the scenario's)")
+		fs.BoolVar(&lo.headless, "headless", false, "print one line per sample instead of the console")
+		fs.StringVar(&lo.recordTo, "record", "", "record the lab's stream to `FILE` (e.g. to re-record the demo)")
+		fs.DurationVar(&lo.fixAfter, "fix-after", 0, "raise nf_conntrack_max to 16384 after `D` (for recordings)")
 	case "console":
 		fs.Var(&ssh, "ssh", "watch `[user@]host[:port]` over the system ssh (repeatable)")
 		fs.Var(&via, "via", "watch the agent stream printed by `COMMAND` (repeatable)")
@@ -114,6 +126,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return usageExit(err)
 	}
 	var file string
+	if cmd == "lab" {
+		if fs.NArg() < 1 {
+			fmt.Fprintf(stderr, "tablefull lab: which scenario? %s\n", strings.Join(lab.Names(), ", "))
+			return 2
+		}
+		lo.scenario = fs.Arg(0)
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return usageExit(err)
+		}
+	}
 	if cmd == "record" || cmd == "replay" {
 		if fs.NArg() < 1 {
 			fmt.Fprintf(stderr, "tablefull %s: missing FILE\n", cmd)
@@ -149,6 +171,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = agent(o, os.Stdin, stdout)
 	case "census":
 		err = census(asJSON, stdout)
+	case "lab":
+		err = runLab(o, lo, stdout)
 	case "tune":
 		tu.stateDir = o.stateDir
 		err = tune(o, tu, stdout)

@@ -2,6 +2,7 @@ package netns
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -18,6 +19,9 @@ type Server struct {
 	Body []byte
 	// Work, when set, is done for every request (e.g. to burn CPU).
 	Work func()
+	// AcceptDelay, when set, is waited after each accept: a server that
+	// accepts slower than connections arrive.
+	AcceptDelay time.Duration
 }
 
 // Serve listens on addr inside the namespace and serves until Close.
@@ -44,6 +48,9 @@ func (s *Server) loop() {
 		c, err := s.ln.Accept()
 		if err != nil {
 			return
+		}
+		if s.AcceptDelay > 0 {
+			time.Sleep(s.AcceptDelay)
 		}
 		s.wg.Add(1)
 		go func() {
@@ -76,6 +83,12 @@ type Load struct {
 	Requests    int           // total requests, shared by the workers
 	DialTimeout time.Duration // a dropped SYN shows as a dial timeout
 	Deadline    time.Duration // the whole load stops after this long
+	// Rate caps requests per second over all workers (0: as fast as they
+	// go); Burst, when set, makes all workers fire together every Burst.
+	Rate  float64
+	Burst time.Duration
+	// Stop ends the load early when closed.
+	Stop <-chan struct{}
 }
 
 // LoadResult counts what happened.
@@ -88,6 +101,17 @@ type LoadResult struct {
 func (n *NS) Run(l Load) (LoadResult, error) {
 	var res LoadResult
 	var next atomic.Int64
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if l.Stop != nil {
+		go func() {
+			select {
+			case <-l.Stop:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
 	var slowest atomic.Int64
 	stop := time.Now().Add(l.Deadline)
 	errs := make(chan error, l.Workers)
@@ -95,8 +119,11 @@ func (n *NS) Run(l Load) (LoadResult, error) {
 		go func() {
 			errs <- n.Do(func() error {
 				for next.Add(1) <= int64(l.Requests) && time.Now().Before(stop) {
+					if !l.pace() {
+						return nil
+					}
 					t0 := time.Now()
-					if err := request(l.Addr, l.DialTimeout); err != nil {
+					if err := request(ctx, l.Addr, l.DialTimeout); err != nil {
 						atomic.AddInt64(&res.Failed, 1)
 						continue
 					}
@@ -117,8 +144,9 @@ func (n *NS) Run(l Load) (LoadResult, error) {
 	return res, errors.Join(all...)
 }
 
-func request(addr string, timeout time.Duration) error {
-	c, err := net.DialTimeout("tcp", addr, timeout)
+func request(ctx context.Context, addr string, timeout time.Duration) error {
+	d := net.Dialer{Timeout: timeout}
+	c, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
 		return err
 	}
@@ -129,4 +157,29 @@ func request(addr string, timeout time.Duration) error {
 	}
 	_, err = bufio.NewReader(c).ReadByte()
 	return err
+}
+
+// pace waits for this worker's next turn; false when the load is stopped.
+func (l Load) pace() bool {
+	var wait time.Duration
+	switch {
+	case l.Burst > 0:
+		wait = time.Until(time.Now().Truncate(l.Burst).Add(l.Burst))
+	case l.Rate > 0:
+		wait = time.Duration(float64(l.Workers) / l.Rate * float64(time.Second))
+	}
+	if wait <= 0 {
+		select {
+		case <-l.Stop:
+			return false
+		default:
+			return true
+		}
+	}
+	select {
+	case <-l.Stop:
+		return false
+	case <-time.After(wait):
+		return true
+	}
 }

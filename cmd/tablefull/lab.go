@@ -1,0 +1,202 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/lab"
+	"github.com/tablefull/tablefull/tui"
+)
+
+// labOptions are lab's flags.
+type labOptions struct {
+	scenario string
+	lab.Options
+	duration, fixAfter time.Duration
+	headless           bool
+	recordTo           string
+}
+
+// runLab builds the scenario, shows it (console or headless lines) and
+// restores the host on every way out.
+func runLab(o options, lo labOptions, w io.Writer) (err error) {
+	l, err := lab.Start(lo.scenario, lo.Options)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			l.Close()
+			panic(r)
+		}
+		if cerr := l.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("restore the host: %w", cerr)
+		}
+	}()
+	if l.Note != "" {
+		fmt.Fprintln(w, l.Note)
+	}
+	fmt.Fprintf(w, "lab %s: %s\nlook for: %s\n", lo.scenario, l.Scenario.What, l.Scenario.LookFor)
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	p := &remote.Process{Argv: []string{"ip", "netns", "exec", lab.NSName, self, "agent"}, Name: "lab " + lo.scenario,
+		MinBackoff: 200 * time.Millisecond}
+	p.Start(o.interval)
+	defer p.Stop()
+	tee := &remote.Tee{Source: p}
+	if lo.recordTo != "" {
+		if err := tee.Start(lo.recordTo); err != nil {
+			return err
+		}
+		defer tee.Toggle()
+	}
+	var fix <-chan time.Time
+	if lo.fixAfter > 0 {
+		fix = time.After(lo.fixAfter)
+	}
+	if lo.headless {
+		return headlessLab(l, tee, lo.duration, fix, w)
+	}
+	tuner := &labTuner{host: sources.NewTuner(o.roots), lab: l}
+	app := tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tuner, Captions: true, Intro: "lab " + lo.scenario + ": " + l.Scenario.LookFor})
+	return runConsole([]*tui.App{app})
+}
+
+// headlessLab prints one line per sample until duration or a signal.
+func headlessLab(l *lab.Lab, feed *remote.Tee, duration time.Duration, fix <-chan time.Time, w io.Writer) error {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	var end <-chan time.Time
+	if duration > 0 {
+		end = time.After(duration)
+	}
+	samples := make(chan model.Sample)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			s, err := feed.Next()
+			if errors.Is(err, io.EOF) {
+				return // stopped
+			}
+			if err != nil {
+				fmt.Fprintln(w, "feed:", err)
+				continue
+			}
+			select {
+			case samples <- s:
+			case <-done:
+				return
+			}
+		}
+	}()
+	an := model.NewAnalyzer(3600)
+	var prev model.Frame
+	for {
+		select {
+		case <-sig:
+			return nil
+		case <-end:
+			return nil
+		case <-fix:
+			if err := l.Fix(16384); err != nil {
+				return err
+			}
+			fmt.Fprintln(w, "fix: nf_conntrack_max raised to 16384")
+		case s := <-samples:
+			f := an.Add(s)
+			c := f.Sample.Conntrack
+			fmt.Fprintf(w, "%s count=%d peak=%d max=%d pinned=%v verdict=%q drops=%d syn_retrans=%.1f listen_overflows=%.1f cpu=%.0f\n",
+				s.Time.Format("15:04:05.000"), c.Count, c.Peak, c.Max, f.Pinned, f.Verdict().Kind,
+				f.Rates.CTTotal[model.Drop]+f.Rates.CTTotal[model.EarlyDrop], f.Rates.SynRetransPS, f.Rates.ListenOverflowsPS, f.Rates.CPUAll.Busy())
+			if cap := model.Caption(prev, f); cap != "" {
+				fmt.Fprintln(w, "  ▶", cap)
+			}
+			prev = f
+		}
+	}
+}
+
+// labTuner tunes the lab: global knobs from the host namespace (they are
+// read-only inside the lab), per-namespace knobs inside it. Persisting to
+// /etc is disabled: the lab restores the host when it ends.
+type labTuner struct {
+	host   *sources.Tuner
+	lab    *lab.Lab
+	before map[string]string
+}
+
+func (t *labTuner) Global() bool { return true }
+
+func (t *labTuner) Note() string {
+	return "lab: nf_conntrack_max is written from the host namespace; persisting to /etc is disabled and the lab restores the host when it ends"
+}
+
+func (t *labTuner) Read() (map[string]string, uint64, error) {
+	cur := t.host.Read()
+	var inside map[string]string
+	err := t.lab.NS.Do(func() error { inside = t.host.Read(); return nil })
+	for _, k := range model.Knobs {
+		if !k.Global {
+			if v, ok := inside[k.Key]; ok {
+				cur[k.Key] = v
+			}
+		}
+	}
+	return cur, t.host.EntryBytes(), err
+}
+
+func (t *labTuner) Apply(changes []model.Change, count uint64) ([]model.KnobResult, error) {
+	var global, local []model.Change
+	for _, c := range changes {
+		if spec, _ := model.Spec(c.Key); spec.Global {
+			global = append(global, c)
+		} else {
+			local = append(local, c)
+		}
+	}
+	cur, _, _ := t.Read()
+	if t.before == nil {
+		t.before = cur
+	}
+	res, err := t.host.Apply(global, count)
+	if err != nil {
+		return res, err
+	}
+	var inside []model.KnobResult
+	err = t.lab.NS.Do(func() error {
+		var err error
+		inside, err = t.host.Apply(local, count)
+		return err
+	})
+	return append(res, inside...), err
+}
+
+func (t *labTuner) Persist([]model.Change) ([]string, []string, error) {
+	return nil, nil, errPersistDisabled
+}
+
+func (t *labTuner) Undo() ([]model.KnobResult, error) {
+	if t.before == nil {
+		return nil, sources.ErrNothingToUndo
+	}
+	var changes []model.Change
+	for k, v := range t.before {
+		changes = append(changes, model.Change{Key: k, Proposed: v})
+	}
+	model.SortChanges(changes)
+	res, err := t.Apply(changes, 0)
+	t.before = nil
+	return res, err
+}

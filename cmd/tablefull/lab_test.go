@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var verdictRe = regexp.MustCompile(`pinned=(true|false) verdict="([^"]+)"`)
+
+// labLines runs a headless lab and returns its sample lines.
+func labLines(t *testing.T, scenario string, duration string) []string {
+	t.Helper()
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "lab", scenario, "--headless", "--duration", duration, "--interval", "500ms")
+	cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("lab %s: %v\n%s", scenario, err, out)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if verdictRe.MatchString(l) {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) < 3 {
+		t.Fatalf("lab %s printed %d samples:\n%s", scenario, len(lines), out)
+	}
+	return lines
+}
+
+// hostRestored checks that nothing of the lab is left on the host.
+func hostRestored(t *testing.T, origMax string) {
+	t.Helper()
+	if got := readSysctl(t, nil, "net.netfilter.nf_conntrack_max"); got != origMax {
+		t.Errorf("nf_conntrack_max is %s after the lab, was %s", got, origMax)
+	}
+	if _, err := os.Stat("/run/netns/tablefull-lab"); err == nil {
+		t.Errorf("the lab namespace is still there")
+	}
+	if _, err := os.Stat("/run/tablefull-lab.json"); err == nil {
+		t.Errorf("the lab state file is still there")
+	}
+	time.Sleep(200 * time.Millisecond)
+	exe, _ := os.Executable()
+	if out, _ := exec.Command("pgrep", "-f", "^"+regexp.QuoteMeta(exe)+" (agent|lab)").Output(); len(out) > 0 {
+		t.Errorf("lab processes left: %s", out)
+	}
+	if out, _ := exec.Command("nft", "list", "tables").Output(); strings.Contains(string(out), "tablefull") {
+		t.Errorf("nft table left in the host namespace: %s", out)
+	}
+}
+
+func TestLabScenarios(t *testing.T) {
+	needKernel(t)
+	orig := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
+	t.Cleanup(func() { os.WriteFile(maxPath, []byte(orig), 0o644) })
+	t.Run("table-full", func(t *testing.T) {
+		lines := labLines(t, "table-full", "5s")
+		firstPinned, firstFull := -1, -1
+		for i, l := range lines {
+			m := verdictRe.FindStringSubmatch(l)
+			if m[1] == "true" && firstPinned < 0 {
+				firstPinned = i
+			}
+			if m[2] == "TABLE FULL" && firstFull < 0 {
+				firstFull = i
+			}
+		}
+		if firstPinned < 0 || firstFull < 0 || firstFull > firstPinned+2 {
+			t.Errorf("first pinned sample %d, first TABLE FULL %d:\n%s", firstPinned, firstFull, strings.Join(lines, "\n"))
+		}
+		hostRestored(t, orig)
+	})
+	for _, tc := range []struct{ scenario, want string }{
+		{"listen-overflow", "LISTEN OVERFLOW"},
+		{"cpu-bound", "SERVER CPU-BOUND"},
+	} {
+		t.Run(tc.scenario, func(t *testing.T) {
+			lines := labLines(t, tc.scenario, "6s")
+			if !strings.Contains(strings.Join(lines, "\n"), `verdict="`+tc.want+`"`) {
+				t.Errorf("no %s in:\n%s", tc.want, strings.Join(lines, "\n"))
+			}
+			hostRestored(t, orig)
+		})
+	}
+	t.Run("healthy", func(t *testing.T) {
+		lines := labLines(t, "healthy", "6s")
+		for _, l := range lines {
+			if !strings.Contains(l, `verdict="OK"`) {
+				t.Errorf("false alarm: %s", l)
+			}
+		}
+		hostRestored(t, orig)
+	})
+}
+
+// startLab starts a lab without a duration and waits for its first
+// sample.
+func startLab(t *testing.T, scenario string) *exec.Cmd {
+	t.Helper()
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "lab", scenario, "--headless", "--interval", "500ms")
+	cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), "count=") {
+			go func() {
+				for sc.Scan() {
+				}
+			}()
+			return cmd
+		}
+	}
+	t.Fatal("the lab printed no sample")
+	return nil
+}
+
+func TestLabKilledThenRepaired(t *testing.T) {
+	needKernel(t)
+	orig := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
+	t.Cleanup(func() {
+		os.WriteFile(maxPath, []byte(orig), 0o644)
+		exec.Command("ip", "netns", "del", "tablefull-lab").Run()
+		os.Remove("/run/tablefull-lab.json")
+	})
+	first := startLab(t, "table-full")
+	second, _ := os.Executable()
+	refused := exec.Command(second, "lab", "healthy", "--headless", "--duration", "1s")
+	refused.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	if out, err := refused.CombinedOutput(); err == nil || !strings.Contains(string(out), "another lab is running") {
+		t.Errorf("a second lab was not refused: %v %s", err, out)
+	}
+	first.Process.Signal(syscall.SIGKILL)
+	first.Wait()
+	if got := readSysctl(t, nil, "net.netfilter.nf_conntrack_max"); got != "256" {
+		t.Fatalf("after kill -9 max is %s: the test did not leave the host changed", got)
+	}
+	lines := exec.Command(second, "lab", "healthy", "--headless", "--duration", "1s")
+	lines.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	out, err := lines.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "repaired what an earlier lab left: nf_conntrack_max="+orig) {
+		t.Errorf("the next lab did not repair: %v\n%s", err, out)
+	}
+	hostRestored(t, orig)
+
+	// SIGTERM is a normal way out.
+	term := startLab(t, "table-full")
+	term.Process.Signal(syscall.SIGTERM)
+	if err := term.Wait(); err != nil {
+		t.Errorf("lab after SIGTERM: %v", err)
+	}
+	hostRestored(t, orig)
+}

@@ -1,0 +1,247 @@
+package lab
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// Options adjust a scenario; zero values take the scenario's defaults.
+type Options struct {
+	Workers int
+	Rate    float64 // requests per second over all workers
+	Paths   Paths
+}
+
+// Scenario is one incident the lab reproduces.
+type Scenario struct {
+	Name string
+	// What is one line on what the lab builds; LookFor what to watch.
+	What, LookFor string
+	workers       int
+	rate          float64
+	burst         time.Duration
+	// labMax, when set, lowers the global nf_conntrack_max to it.
+	labMax   uint64
+	server   func() *netns.Server
+	sysctls  map[string]string // per-namespace, set inside the lab
+	dialWait time.Duration
+}
+
+// Scenarios the lab knows, by name.
+var Scenarios = map[string]Scenario{
+	"table-full": {Name: "table-full",
+		What:    "8 clients open one connection per small object against an idle server; nf_conntrack_max lowered to 256 with a 120 s TIME_WAIT hold",
+		LookFor: "count pinned at max, per-CPU drops, SYN retransmits (clients wait 1, 3, 7 s), CPU idle: press t and apply the proposal",
+		workers: 8, rate: 200, labMax: 256, dialWait: 10 * time.Second,
+		server:  smallObjects,
+		sysctls: map[string]string{"net/netfilter/nf_conntrack_tcp_timeout_time_wait": "120"}},
+	"healthy": {Name: "healthy",
+		What:    "the table-full traffic with the table left at its full size",
+		LookFor: "no alarm: the count settles well under max, no drops",
+		workers: 8, rate: 200, dialWait: 10 * time.Second,
+		server:  smallObjects,
+		sysctls: map[string]string{"net/netfilter/nf_conntrack_tcp_timeout_time_wait": "120"}},
+	"listen-overflow": {Name: "listen-overflow",
+		What:    "a server that accepts one connection every 50 ms behind a backlog of 4 (somaxconn=4), clients arriving 40 at a time",
+		LookFor: "listen overflows and listen drops climb while the conntrack table is fine",
+		workers: 40, burst: time.Second, dialWait: 3 * time.Second,
+		server:  func() *netns.Server { return &netns.Server{Body: []byte("ok\n"), AcceptDelay: 50 * time.Millisecond} },
+		sysctls: map[string]string{"net/core/somaxconn": "4", "net/ipv4/tcp_max_syn_backlog": "4"}},
+	"cpu-bound": {Name: "cpu-bound",
+		What:    "a table big enough, and a server that burns CPU on every request (the write-up's end state)",
+		LookFor: "CPU saturated, no drops: the work itself is the limit",
+		workers: 16, dialWait: 10 * time.Second,
+		server: func() *netns.Server { return &netns.Server{Body: []byte("ok\n"), Work: burn} }},
+}
+
+func smallObjects() *netns.Server {
+	return &netns.Server{Body: []byte("{\"log\":\"a small object\"}\n")}
+}
+
+// Names lists the scenarios.
+func Names() []string {
+	var n []string
+	for k := range Scenarios {
+		n = append(n, k)
+	}
+	sort.Strings(n)
+	return n
+}
+
+// burn spends about 20 ms of CPU, like signature checks on a request.
+func burn() {
+	x := uint64(1)
+	for end := time.Now().Add(20 * time.Millisecond); time.Now().Before(end); {
+		for i := range 10000 {
+			x = x*6364136223846793005 + uint64(i)
+		}
+	}
+	_ = x
+}
+
+// Lab is a running scenario.
+type Lab struct {
+	Scenario Scenario
+	NS       *netns.NS
+	// Max is the global nf_conntrack_max during the lab (0: unchanged).
+	Max uint64
+	// Note says what Start repaired first, if anything.
+	Note string
+
+	paths   Paths
+	lockF   *os.File
+	state   State
+	server  *netns.Server
+	serving bool
+	stop    chan struct{}
+	load    sync.WaitGroup
+	once    sync.Once
+	err     error
+}
+
+// Start builds the scenario and starts its traffic. Close undoes all of
+// it; call it on every path (Start cleans up itself when it fails).
+func Start(name string, o Options) (l *Lab, err error) {
+	sc, ok := Scenarios[name]
+	if !ok {
+		return nil, fmt.Errorf("no scenario %q (have: %s)", name, strings.Join(Names(), ", "))
+	}
+	if os.Geteuid() != 0 {
+		return nil, errors.New("the lab needs root: it builds a network namespace and changes the global nf_conntrack_max")
+	}
+	if o.Paths.RunDir == "" {
+		o.Paths.RunDir = "/run"
+	}
+	if o.Paths.Proc == "" {
+		o.Paths.Proc = "/proc"
+	}
+	if o.Workers > 0 {
+		sc.workers = o.Workers
+	}
+	if o.Rate > 0 {
+		sc.rate = o.Rate
+	}
+	l = &Lab{Scenario: sc, paths: o.Paths, stop: make(chan struct{})}
+	if l.lockF, err = lock(o.Paths); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			l.Close()
+		}
+	}()
+	if l.Note, err = Repair(o.Paths); err != nil {
+		return l, err
+	}
+	l.state = State{PID: os.Getpid(), NS: NSName}
+	if sc.labMax > 0 {
+		b, err := os.ReadFile(o.Paths.max())
+		if err != nil {
+			return l, fmt.Errorf("read nf_conntrack_max: %w", err)
+		}
+		l.state.OrigMax = strings.TrimSpace(string(b))
+		l.Max = sc.labMax
+	}
+	if err := saveState(o.Paths, l.state); err != nil { // before any change
+		return l, err
+	}
+	if l.NS, err = netns.Create(NSName); err != nil {
+		return l, err
+	}
+	if err := l.NS.Nft(netns.TrackRuleset); err != nil {
+		return l, err
+	}
+	if err := l.setSysctls(); err != nil {
+		return l, err
+	}
+	if l.Max > 0 {
+		if err := os.WriteFile(o.Paths.max(), []byte(strconv.FormatUint(l.Max, 10)), 0o644); err != nil {
+			return l, fmt.Errorf("lower nf_conntrack_max: %w", err)
+		}
+	}
+	l.server = sc.server()
+	if err := l.NS.Serve("127.0.0.1:18080", l.server); err != nil {
+		return l, err
+	}
+	l.serving = true
+	l.startLoad()
+	return l, nil
+}
+
+func (l *Lab) setSysctls() error {
+	return l.NS.Do(func() error {
+		for k, v := range l.Scenario.sysctls {
+			if err := os.WriteFile("/proc/sys/"+k, []byte(v), 0o644); err != nil {
+				return fmt.Errorf("set %s in the lab: %w", k, err)
+			}
+		}
+		return nil
+	})
+}
+
+func (l *Lab) startLoad() {
+	sc := l.Scenario
+	l.load.Add(1)
+	go func() {
+		defer l.load.Done()
+		for {
+			l.NS.Run(netns.Load{Addr: l.server.Addr(), Workers: sc.workers, Requests: 1 << 30,
+				DialTimeout: sc.dialWait, Deadline: 24 * time.Hour, Rate: sc.rate, Burst: sc.burst, Stop: l.stop})
+			select {
+			case <-l.stop:
+				return
+			default:
+			}
+		}
+	}()
+}
+
+// Close stops the traffic and restores the host: the global max, the
+// namespace (with its nft table and sockets), the state file, the lock.
+// It is safe to call more than once.
+func (l *Lab) Close() error {
+	l.once.Do(func() {
+		close(l.stop)
+		var errs []error
+		l.load.Wait() // dials in flight are cancelled by stop
+		if l.serving {
+			l.server.Close()
+		}
+		if l.state.OrigMax != "" {
+			if err := os.WriteFile(l.paths.max(), []byte(l.state.OrigMax), 0o644); err != nil {
+				errs = append(errs, fmt.Errorf("restore nf_conntrack_max=%s: %w", l.state.OrigMax, err))
+			}
+		}
+		if l.NS != nil {
+			if err := l.NS.Delete(); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		if len(errs) == 0 {
+			os.Remove(l.paths.state())
+		}
+		if l.lockF != nil {
+			l.lockF.Close()
+		}
+		l.err = errors.Join(errs...)
+	})
+	return l.err
+}
+
+// Fix raises the global nf_conntrack_max during the lab (the write-up's
+// fix, for recordings); Close still restores the original of a scenario
+// that lowered it.
+func (l *Lab) Fix(max uint64) error {
+	if err := os.WriteFile(l.paths.max(), []byte(strconv.FormatUint(max, 10)), 0o644); err != nil {
+		return fmt.Errorf("raise nf_conntrack_max: %w", err)
+	}
+	return nil
+}
