@@ -136,6 +136,7 @@ func (a *App) resize(w, h int) {
 func (a *App) addSample(s model.Sample) tea.Cmd {
 	a.an.Add(s)
 	a.seq++
+	a.host = a.feed.Host() // a remote feed learns it from the stream's header
 	if s.Census != nil {
 		a.census = s.Census
 	}

@@ -41,6 +41,16 @@ func runLab(o options, lo labOptions, w io.Writer) (err error) {
 			err = fmt.Errorf("restore the host: %w", cerr)
 		}
 	}()
+	// A closed terminal (SIGHUP) must not leave the host changed.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go func() {
+		if _, ok := <-hup; ok {
+			l.Close()
+			os.Exit(129)
+		}
+	}()
 	if l.Note != "" {
 		fmt.Fprintln(w, l.Note)
 	}

@@ -154,11 +154,38 @@ func TestLabKilledThenRepaired(t *testing.T) {
 	}
 	hostRestored(t, orig)
 
-	// SIGTERM is a normal way out.
+	// SIGTERM is a normal way out; SIGHUP (the terminal closed) too.
 	term := startLab(t, "table-full")
 	term.Process.Signal(syscall.SIGTERM)
 	if err := term.Wait(); err != nil {
 		t.Errorf("lab after SIGTERM: %v", err)
 	}
+	hostRestored(t, orig)
+	hup := startLab(t, "table-full")
+	hup.Process.Signal(syscall.SIGHUP)
+	hup.Wait()
+	hostRestored(t, orig)
+}
+
+// TestLabFixLive: in the lab's console, t and a apply the proposal from
+// the host namespace; the table clears while the user watches and the
+// before/after comparison shows it.
+func TestLabFixLive(t *testing.T) {
+	needKernel(t, "tmux")
+	orig := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
+	t.Cleanup(func() { os.WriteFile(maxPath, []byte(orig), 0o644) })
+	s := startTmux(t, 160, 45, "", "lab", "table-full")
+	s.waitFor("TABLE FULL")
+	s.keys("t")
+	s.waitFor("tuning", "→")
+	s.keys("a")
+	s.waitFor("y/n")
+	s.keys("y")
+	s.waitFor("verified", "before → after", "▲")
+	s.waitFor("drops/s", "→ 0")
+	s.keys("Escape")
+	time.Sleep(300 * time.Millisecond)
+	s.keys("q")
+	s.waitFor("EXIT=0")
 	hostRestored(t, orig)
 }
