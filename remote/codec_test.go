@@ -193,3 +193,12 @@ func TestSampleUnderOneKB(t *testing.T) {
 		t.Errorf("a 2-CPU sample is %d bytes on the wire, goal ≤ 1024:\n%s", buf.Len(), buf.String())
 	}
 }
+
+func TestSinceStartDropsTheBacklog(t *testing.T) {
+	s := twoCPUSample(0)
+	s.Kernel.Lines = []model.KernelLine{{Time: t0.Add(-time.Hour), Text: "old"}, {Time: t0.Add(time.Second), Text: "new"}}
+	got := SinceStart(s, t0)
+	if len(got.Kernel.Lines) != 1 || got.Kernel.Lines[0].Text != "new" {
+		t.Errorf("lines %+v, want only the one after the start", got.Kernel.Lines)
+	}
+}

@@ -46,6 +46,17 @@
 //	{"op":"census","on":true}   (walk the table every few seconds, see model.CensusEvery)
 //	{"op":"stop"}
 //
+// and, for the console's tuning panel, requests answered by an event of
+// the same type whose text is a JSON Reply carrying the request's id:
+//
+//	{"op":"knobs","id":1}                                current values
+//	{"op":"apply","id":2,"confirm":true,"changes":[...],"count":4096}
+//	{"op":"persist","id":3,"confirm":true,"changes":[...]}
+//	{"op":"undo","id":4,"confirm":true}
+//
+// The agent is read-only unless it runs as root and the request carries
+// "confirm": true; otherwise it answers with an error and changes nothing.
+//
 // It exits when stdin closes, so an agent never outlives its SSH session,
 // and it never opens a listening socket.
 package remote

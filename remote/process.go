@@ -39,6 +39,7 @@ type Process struct {
 	Handshake func(stdout *bufio.Reader, stdin io.Writer) error
 
 	items    chan item
+	replies  replies
 	mu       sync.Mutex
 	host     model.Host
 	stdin    io.WriteCloser
@@ -217,9 +218,12 @@ func (p *Process) run() (bool, error) {
 	p.mu.Unlock()
 	got := false
 	for {
-		s, _, err := dec.Next()
+		s, ev, err := dec.Next()
 		if err != nil {
 			return got, p.explain(cmd, err, &stderr)
+		}
+		if ev != nil {
+			p.replies.deliver(*ev)
 		}
 		if s != nil {
 			got = true

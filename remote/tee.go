@@ -23,11 +23,12 @@ type Tee struct {
 	// Dir is where recordings are created ("" for the working directory).
 	Dir string
 
-	mu   sync.Mutex
-	f    *os.File
-	enc  *Encoder
-	path string
-	err  error
+	mu    sync.Mutex
+	f     *os.File
+	enc   *Encoder
+	path  string
+	since time.Time
+	err   error
 }
 
 // Next reads the next sample and records it when recording.
@@ -38,8 +39,16 @@ func (t *Tee) Next() (model.Sample, error) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.f != nil && t.enc == nil { // the header waits for the first sample: a remote names its host by then
+		enc, werr := NewEncoder(t.f, t.Host(), t.since)
+		if werr != nil {
+			t.stopLocked()
+			return s, fmt.Errorf("recording stopped: %w", werr)
+		}
+		t.enc = enc
+	}
 	if t.enc != nil {
-		if werr := t.enc.Sample(s); werr != nil {
+		if werr := t.enc.Sample(SinceStart(s, t.since)); werr != nil {
 			t.stopLocked()
 			return s, fmt.Errorf("recording stopped: %w", werr)
 		}
@@ -65,19 +74,14 @@ func (t *Tee) SetCensus(on bool) {
 func (t *Tee) Start(path string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.enc != nil {
+	if t.f != nil {
 		return fmt.Errorf("already recording to %s", t.path)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return fmt.Errorf("start recording: %w", err)
 	}
-	enc, err := NewEncoder(f, t.Host(), time.Now())
-	if err != nil {
-		f.Close()
-		return err
-	}
-	t.f, t.enc, t.path = f, enc, path
+	t.f, t.path, t.since = f, path, time.Now()
 	return nil
 }
 
@@ -87,7 +91,7 @@ func (t *Tee) Start(path string) error {
 func (t *Tee) Toggle() (string, bool, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.enc != nil {
+	if t.f != nil {
 		path := t.path
 		return path, false, t.stopLocked()
 	}
@@ -100,12 +104,7 @@ func (t *Tee) Toggle() (string, bool, error) {
 	if err != nil {
 		return "", false, fmt.Errorf("start recording: %w", err)
 	}
-	enc, err := NewEncoder(f, host, time.Now())
-	if err != nil {
-		f.Close()
-		return "", false, err
-	}
-	t.f, t.enc, t.path = f, enc, name
+	t.f, t.path, t.since = f, name, time.Now()
 	return name, true, nil
 }
 
@@ -128,4 +127,21 @@ func safeName(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// SinceStart drops the kernel log lines a sample carries from before
+// start: the first read of the kernel log returns its whole ring buffer,
+// which a recording should not replay as if it happened during it.
+func SinceStart(s model.Sample, start time.Time) model.Sample {
+	if len(s.Kernel.Lines) == 0 || s.Kernel.Lines[0].Time.After(start) {
+		return s
+	}
+	var kept []model.KernelLine
+	for _, l := range s.Kernel.Lines {
+		if !l.Time.Before(start) {
+			kept = append(kept, l)
+		}
+	}
+	s.Kernel.Lines = kept
+	return s
 }

@@ -37,6 +37,9 @@ type Options struct {
 	Tuner Tuner
 	// Intro is shown in the status line until something replaces it.
 	Intro string
+	// Live, when set, is shown in the status line once a second after
+	// the intro (the lab's client counts).
+	Live func() string
 }
 
 // App is one host's console.
@@ -61,6 +64,7 @@ type App struct {
 	now         time.Time
 	recording   string
 	censusOn    bool
+	liveStatus  string
 	tune        tuneState
 	census      *model.Census
 	caption     string
@@ -111,7 +115,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case feedErrMsg:
 		return a, a.feedError(msg.err)
 	case tickMsg:
-		a.now = time.Now()
+		a.tick()
 		return a, tickCmd(a.id)
 	case playMsg:
 		return a, a.play()
@@ -125,6 +129,15 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.handleKey(msg)
 	}
 	return a, nil
+}
+
+// tick refreshes what depends on the clock: staleness, the live status.
+func (a *App) tick() {
+	a.now = time.Now()
+	if a.opts.Live != nil && a.seq > 5 && (a.status == "" || a.status == a.opts.Intro || a.status == a.liveStatus) {
+		a.liveStatus = a.opts.Live()
+		a.status = a.liveStatus
+	}
 }
 
 func (a *App) resize(w, h int) {

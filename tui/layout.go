@@ -19,17 +19,10 @@ func section(st *styles.Styles, title string, width, height int, body []string) 
 	if rest := width - lipgloss.Width(head); rest > 0 {
 		head += st.Rule.Render(strings.Repeat(styles.GlyphRule, rest))
 	}
-	lines := []string{fit(head, width)}
-	for _, l := range body {
-		if len(lines) == height {
-			break
-		}
-		lines = append(lines, fit(l, width))
+	if height == 1 {
+		return fit(head, width)
 	}
-	for len(lines) < height {
-		lines = append(lines, strings.Repeat(" ", width))
-	}
-	return strings.Join(lines, "\n")
+	return fit(head, width) + "\n" + block(body, width, height-1)
 }
 
 // fit cuts or pads a (styled) line to exactly width cells.

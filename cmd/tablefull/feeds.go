@@ -107,7 +107,7 @@ func feedsFor(o options, ssh, via, netns stringList, deploy bool) ([]*tui.App, f
 		p.Start(o.interval)
 		stops = append(stops, p.Stop)
 		tee := &remote.Tee{Source: p}
-		apps = append(apps, tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee}))
+		apps = append(apps, tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: &remote.RemoteTuner{P: p}}))
 	}
 	for _, d := range ssh {
 		remoteCmd := []string{"tablefull", "agent"}

@@ -78,7 +78,8 @@ func runLab(o options, lo labOptions, w io.Writer) (err error) {
 		return headlessLab(l, tee, lo.duration, fix, w)
 	}
 	tuner := &labTuner{host: sources.NewTuner(o.roots), lab: l}
-	app := tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tuner, Captions: true, Intro: "lab " + lo.scenario + ": " + l.Scenario.LookFor})
+	app := tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tuner, Captions: true,
+		Intro: "lab " + lo.scenario + ": " + l.Scenario.LookFor, Live: l.Clients.String})
 	return runConsole([]*tui.App{app})
 }
 
@@ -127,9 +128,10 @@ func headlessLab(l *lab.Lab, feed *remote.Tee, duration time.Duration, fix <-cha
 		case s := <-samples:
 			f := an.Add(s)
 			c := f.Sample.Conntrack
-			fmt.Fprintf(w, "%s count=%d peak=%d max=%d pinned=%v verdict=%q drops=%d syn_retrans=%.1f listen_overflows=%.1f cpu=%.0f\n",
+			fmt.Fprintf(w, "%s count=%d peak=%d max=%d pinned=%v verdict=%q drops=%d syn_retrans=%.1f listen_overflows=%.1f cpu=%.0f | %s\n",
 				s.Time.Format("15:04:05.000"), c.Count, c.Peak, c.Max, f.Pinned, f.Verdict().Kind,
-				f.Rates.CTTotal[model.Drop]+f.Rates.CTTotal[model.EarlyDrop], f.Rates.SynRetransPS, f.Rates.ListenOverflowsPS, f.Rates.CPUAll.Busy())
+				f.Rates.CTTotal[model.Drop]+f.Rates.CTTotal[model.EarlyDrop], f.Rates.SynRetransPS, f.Rates.ListenOverflowsPS, f.Rates.CPUAll.Busy(),
+				l.Clients.String())
 			if cap := model.Caption(prev, f); cap != "" {
 				fmt.Fprintln(w, "  ▶", cap)
 			}

@@ -56,6 +56,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.roots.Dev, "devfs", d.Dev, "devfs `path` (for kmsg)")
 	o.roots.Run = d.Run
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	fs.StringVar(&o.stateDir, "state-dir", "/var/lib/tablefull", "where tuning keeps its undo record")
 }
 
 var subcommands = map[string]bool{"snapshot": true, "agent": true, "record": true, "replay": true, "demo": true, "census": true, "tune": true, "lab": true}
@@ -104,7 +105,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fs.StringVar(&tu.sysctlDir, "sysctl-dir", "/etc/sysctl.d", "sysctl drop-in `dir`")
 		fs.StringVar(&tu.modprobeDir, "modprobe-dir", "/etc/modprobe.d", "modprobe drop-in `dir`")
 		fs.StringVar(&tu.sysctlConf, "sysctl-conf", "/etc/sysctl.conf", "`file` read after the drop-ins")
-		fs.StringVar(&o.stateDir, "state-dir", "/var/lib/tablefull", "where the undo record is kept")
 	case "lab":
 		fs.DurationVar(&lo.duration, "duration", 0, "end the lab after `D` (default: when you quit)")
 		fs.IntVar(&lo.Workers, "workers", 0, "client workers (default: the scenario's)")
@@ -116,7 +116,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fs.Var(&ssh, "ssh", "watch `[user@]host[:port]` over the system ssh (repeatable)")
 		fs.Var(&via, "via", "watch the agent stream printed by `COMMAND` (repeatable)")
 		fs.Var(&netns, "netns", "watch network namespace `NAME|PATH` on this host (repeatable)")
-		fs.StringVar(&o.stateDir, "state-dir", "/var/lib/tablefull", "where the tuning panel keeps its undo record")
 		fs.BoolVar(&deploy, "deploy", false, "copy this binary to --ssh hosts that lack tablefull (checksum verified)")
 	}
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }

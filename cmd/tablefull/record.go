@@ -8,9 +8,6 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
-
-	"github.com/tablefull/tablefull/remote"
-	"github.com/tablefull/tablefull/sources"
 )
 
 // record writes a stream of this host to path until duration passes (0:
@@ -28,16 +25,11 @@ func record(o options, path string, duration time.Duration, force bool) error {
 		return fmt.Errorf("create recording: %w", err)
 	}
 	defer f.Close()
-	c, err := sources.NewCollector(o.roots)
+	ls, err := startLocalStream(o, f, "recorded")
 	if err != nil {
 		return err
 	}
-	live := sources.NewLive(c, o.interval)
-	defer live.Stop()
-	enc, err := remote.NewEncoder(f, live.Host(), time.Now())
-	if err != nil {
-		return err
-	}
+	defer ls.Stop()
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sig)
@@ -45,24 +37,10 @@ func record(o options, path string, duration time.Duration, force bool) error {
 	if duration > 0 {
 		deadline = time.After(duration)
 	}
-	samples := make(chan error, 1)
-	go func() {
-		for {
-			s, err := live.Next()
-			if err != nil {
-				samples <- nil
-				return
-			}
-			if err := enc.Sample(s); err != nil {
-				samples <- err
-				return
-			}
-		}
-	}()
 	select {
 	case <-sig:
 	case <-deadline:
-	case err := <-samples:
+	case err := <-ls.done:
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "tablefull: recorded %s\n", path)

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,6 +38,9 @@ func nextSample(t *testing.T, f interface{ Next() (model.Sample, error) }) model
 			s, err := f.Next()
 			if err == nil {
 				c <- s
+				return
+			}
+			if errors.Is(err, io.EOF) {
 				return
 			}
 			t.Logf("feed: %v", err)

@@ -132,13 +132,8 @@ func TestTuneUnprivileged(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to switch to nobody")
 	}
-	exe, _ := os.Executable()
-	dir, _ := os.MkdirTemp("", "tablefull-nobody-")
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	os.Chmod(dir, 0o755)
-	bin := filepath.Join(dir, "tablefull")
-	copyFile(t, exe, bin)
-	cmd := exec.Command(bin, "tune", "--observe", "0", "--set", "net.netfilter.nf_conntrack_tcp_timeout_time_wait=30", "--yes", "--state-dir", dir)
+	bin := nobodyBinary(t)
+	cmd := exec.Command(bin, "tune", "--observe", "0", "--set", "net.netfilter.nf_conntrack_tcp_timeout_time_wait=30", "--yes", "--state-dir", filepath.Dir(bin))
 	cmd.Env = []string{"TABLEFULL_AS_MAIN=1"}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	out, err := cmd.CombinedOutput()

@@ -19,20 +19,7 @@ func TestSnapshotUnprivileged(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to switch to nobody")
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir, err := os.MkdirTemp("", "tablefull-nobody-") // t.TempDir's parent is 0700
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "tablefull")
-	copyFile(t, exe, bin)
+	bin := nobodyBinary(t)
 	cmd := exec.Command(bin, "snapshot", "--json")
 	cmd.Env = []string{"TABLEFULL_AS_MAIN=1", "PATH=/usr/bin:/bin"}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
@@ -63,6 +50,26 @@ func TestSnapshotUnprivileged(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), "needs root (CAP_NET_ADMIN)") {
 		t.Errorf("census as nobody: %v %q, want a plain refusal", err, out)
 	}
+}
+
+// nobodyBinary copies this test binary where user nobody can run it.
+func nobodyBinary(t *testing.T) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "tablefull-nobody-") // t.TempDir's parent is 0700
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "tablefull")
+	copyFile(t, exe, bin)
+	return bin
 }
 
 func copyFile(t *testing.T, from, to string) {

@@ -95,6 +95,8 @@ type Lab struct {
 	Max uint64
 	// Note says what Start repaired first, if anything.
 	Note string
+	// Clients counts the lab's client requests as they finish.
+	Clients netns.Stats
 
 	paths   Paths
 	lockF   *os.File
@@ -194,7 +196,7 @@ func (l *Lab) startLoad() {
 		defer l.load.Done()
 		for {
 			l.NS.Run(netns.Load{Addr: l.server.Addr(), Workers: sc.workers, Requests: 1 << 30,
-				DialTimeout: sc.dialWait, Deadline: 24 * time.Hour, Rate: sc.rate, Burst: sc.burst, Stop: l.stop})
+				DialTimeout: sc.dialWait, Deadline: 24 * time.Hour, Rate: sc.rate, Burst: sc.burst, Stop: l.stop, Stats: &l.Clients})
 			select {
 			case <-l.stop:
 				return

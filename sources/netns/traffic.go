@@ -89,6 +89,38 @@ type Load struct {
 	Burst time.Duration
 	// Stop ends the load early when closed.
 	Stop <-chan struct{}
+	// Stats, when set, is updated live with every request.
+	Stats *Stats
+}
+
+// Stats counts requests as they finish, by how long they waited: a
+// dropped SYN is retried after 1 s, then 3 s and 7 s in all.
+type Stats struct {
+	OK, Failed atomic.Int64
+	// Waited counts requests that took ≥ 1 s, ≥ 3 s and ≥ 7 s.
+	Waited [3]atomic.Int64
+}
+
+func (s *Stats) record(d time.Duration, err error) {
+	if s == nil {
+		return
+	}
+	if err != nil {
+		s.Failed.Add(1)
+	} else {
+		s.OK.Add(1)
+	}
+	for i, limit := range []time.Duration{time.Second, 3 * time.Second, 7 * time.Second} {
+		if d >= limit-100*time.Millisecond {
+			s.Waited[i].Add(1)
+		}
+	}
+}
+
+// String summarises the clients: "12,340 ok, 5 failed; waited ≥1 s: 30, ≥3 s: 20, ≥7 s: 6".
+func (s *Stats) String() string {
+	return fmt.Sprintf("clients %d ok, %d failed; waited ≥1 s: %d, ≥3 s: %d, ≥7 s: %d",
+		s.OK.Load(), s.Failed.Load(), s.Waited[0].Load(), s.Waited[1].Load(), s.Waited[2].Load())
 }
 
 // LoadResult counts what happened.
@@ -123,7 +155,11 @@ func (n *NS) Run(l Load) (LoadResult, error) {
 						return nil
 					}
 					t0 := time.Now()
-					if err := request(ctx, l.Addr, l.DialTimeout); err != nil {
+					err := request(ctx, l.Addr, l.DialTimeout)
+					if ctx.Err() == nil {
+						l.Stats.record(time.Since(t0), err)
+					}
+					if err != nil {
 						atomic.AddInt64(&res.Failed, 1)
 						continue
 					}

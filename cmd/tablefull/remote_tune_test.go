@@ -1,0 +1,67 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/remote"
+)
+
+// TestTuneThroughAgent: the console's tuning reaches an agent (here in a
+// namespace, as over SSH): it reads the knobs there, applies with the
+// user's confirmation, reads back, undoes; an agent that is not root
+// refuses and changes nothing.
+func TestTuneThroughAgent(t *testing.T) {
+	needKernel(t)
+	t.Setenv("TABLEFULL_AS_MAIN", "1")
+	ns := labNS(t)
+	argv, err := netnsArgv(ns.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	argv = append(argv, "--state-dir", t.TempDir())
+	p := &remote.Process{Argv: argv, MinBackoff: time.Hour}
+	p.Start(500 * time.Millisecond)
+	defer p.Stop()
+	nextSample(t, p) // connected
+	tu := &remote.RemoteTuner{P: p}
+	cur, _, err := tu.Read()
+	if err != nil || cur[model.KnobTimeWait] != "120" {
+		t.Fatalf("read through the agent: %v %v", cur, err)
+	}
+	if tu.Global() {
+		t.Errorf("an agent in a child namespace says it can write global knobs")
+	}
+	res, err := tu.Apply([]model.Change{{Key: model.KnobTimeWait, Proposed: "30"}}, 0)
+	if err != nil || len(res) != 1 || !res[0].Verified {
+		t.Fatalf("apply through the agent: %+v %v", res, err)
+	}
+	if got := readSysctl(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait"); got != "30" {
+		t.Errorf("the namespace reads %s", got)
+	}
+	if _, err := tu.Undo(); err != nil {
+		t.Fatalf("undo through the agent: %v", err)
+	}
+	if got := readSysctl(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait"); got != "120" {
+		t.Errorf("after undo the namespace reads %s", got)
+	}
+	if _, err := tu.Apply([]model.Change{{Key: model.KnobMax, Proposed: "8192"}}, 0); err == nil || !strings.Contains(err.Error(), "child network namespace") {
+		t.Errorf("global knob through an agent in a child namespace: %v", err)
+	}
+
+	// Not root: read-only.
+	bin := nobodyBinary(t)
+	nobody := &remote.Process{Argv: []string{"ip", "netns", "exec", ns.Name, "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin, "agent"}, MinBackoff: time.Hour}
+	nobody.Start(500 * time.Millisecond)
+	defer nobody.Stop()
+	nextSample(t, nobody)
+	ntu := &remote.RemoteTuner{P: nobody}
+	if _, err := ntu.Apply([]model.Change{{Key: model.KnobTimeWait, Proposed: "30"}}, 0); err == nil || !strings.Contains(err.Error(), "read-only") {
+		t.Errorf("an unprivileged agent applied: %v", err)
+	}
+	if got := readSysctl(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait"); got != "120" {
+		t.Errorf("the unprivileged agent changed the namespace: %s", got)
+	}
+}

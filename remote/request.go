@@ -1,0 +1,143 @@
+package remote
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// Reply is the agent's answer to a control request, carried as an event
+// whose type is the request's op and whose text is this JSON.
+type Reply struct {
+	ID         int64              `json:"id"`
+	Error      string             `json:"error,omitempty"`
+	Current    map[string]string  `json:"current,omitempty"`
+	EntryBytes uint64             `json:"entry_bytes,omitempty"`
+	Global     bool               `json:"global,omitempty"`
+	Results    []model.KnobResult `json:"results,omitempty"`
+	Files      []string           `json:"files,omitempty"`
+	Warnings   []string           `json:"warnings,omitempty"`
+}
+
+// Request is a control request that expects a Reply.
+type Request struct {
+	Op      string         `json:"op"`
+	ID      int64          `json:"id"`
+	Confirm bool           `json:"confirm,omitempty"`
+	Changes []model.Change `json:"changes,omitempty"`
+	Count   uint64         `json:"count,omitempty"`
+}
+
+// replies routes reply events to the requests waiting for them.
+type replies struct {
+	mu      sync.Mutex
+	next    int64
+	waiting map[int64]chan Reply
+}
+
+// deliver hands a reply event to its request; other events are ignored.
+func (r *replies) deliver(ev Event) {
+	var rep Reply
+	if json.Unmarshal([]byte(ev.Text), &rep) != nil || rep.ID == 0 {
+		return
+	}
+	r.mu.Lock()
+	c := r.waiting[rep.ID]
+	delete(r.waiting, rep.ID)
+	r.mu.Unlock()
+	if c != nil {
+		c <- rep
+	}
+}
+
+// ErrNoReply reports that the agent did not answer in time.
+var ErrNoReply = errors.New("the agent did not answer")
+
+// Request sends req to the running agent and waits for its reply.
+func (p *Process) Request(req Request, timeout time.Duration) (Reply, error) {
+	p.replies.mu.Lock()
+	p.replies.next++
+	req.ID = p.replies.next
+	if p.replies.waiting == nil {
+		p.replies.waiting = map[int64]chan Reply{}
+	}
+	c := make(chan Reply, 1)
+	p.replies.waiting[req.ID] = c
+	p.replies.mu.Unlock()
+	b, err := json.Marshal(req)
+	if err != nil {
+		return Reply{}, fmt.Errorf("encode request: %w", err)
+	}
+	p.mu.Lock()
+	in := p.stdin
+	if in != nil {
+		_, err = in.Write(append(b, '\n'))
+	}
+	p.mu.Unlock()
+	if in == nil {
+		return Reply{}, fmt.Errorf("%s: %w", req.Op, ErrDisconnected)
+	}
+	if err != nil {
+		return Reply{}, fmt.Errorf("send %s: %w", req.Op, err)
+	}
+	select {
+	case rep := <-c:
+		if rep.Error != "" {
+			return rep, errors.New(rep.Error)
+		}
+		return rep, nil
+	case <-time.After(timeout):
+		p.replies.mu.Lock()
+		delete(p.replies.waiting, req.ID)
+		p.replies.mu.Unlock()
+		return Reply{}, fmt.Errorf("%s: %w within %s", req.Op, ErrNoReply, timeout)
+	}
+}
+
+// RemoteTuner tunes the host an agent runs on, through control requests.
+// The agent refuses unless it runs as root; every change it makes carries
+// an explicit confirmation from the console (the user's y).
+type RemoteTuner struct {
+	P *Process
+	// global is what the agent said about the global knobs.
+	global bool
+}
+
+const tuneTimeout = 15 * time.Second
+
+// Read asks the agent for its knobs.
+func (t *RemoteTuner) Read() (map[string]string, uint64, error) {
+	rep, err := t.P.Request(Request{Op: "knobs"}, tuneTimeout)
+	t.global = rep.Global
+	return rep.Current, rep.EntryBytes, err
+}
+
+// Global reports what the agent said: whether it can write global knobs.
+func (t *RemoteTuner) Global() bool { return t.global }
+
+// Note explains where the changes go.
+func (t *RemoteTuner) Note() string {
+	return "remote: changes are made by the agent on " + t.P.Host().Name + " (it must run as root)"
+}
+
+// Apply asks the agent to apply changes.
+func (t *RemoteTuner) Apply(changes []model.Change, count uint64) ([]model.KnobResult, error) {
+	rep, err := t.P.Request(Request{Op: "apply", Confirm: true, Changes: changes, Count: count}, tuneTimeout)
+	return rep.Results, err
+}
+
+// Persist asks the agent to write the boot-time files there.
+func (t *RemoteTuner) Persist(changes []model.Change) ([]string, []string, error) {
+	rep, err := t.P.Request(Request{Op: "persist", Confirm: true, Changes: changes}, tuneTimeout)
+	return rep.Files, rep.Warnings, err
+}
+
+// Undo asks the agent to undo its last apply.
+func (t *RemoteTuner) Undo() ([]model.KnobResult, error) {
+	rep, err := t.P.Request(Request{Op: "undo", Confirm: true}, tuneTimeout)
+	return rep.Results, err
+}
