@@ -79,6 +79,17 @@ func TestNetnsAgentAndRecording(t *testing.T) {
 	if first.Conntrack.Count < entries || first.Conntrack.Count > entries+5 {
 		t.Errorf("namespace count %d, want about %d (host namespace is untracked)", first.Conntrack.Count, entries)
 	}
+	// The same namespace named by its path (nsenter), as for a container.
+	byPath, err := netnsArgv(ns.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pp := &remote.Process{Argv: byPath, MinBackoff: time.Hour}
+	pp.Start(200 * time.Millisecond)
+	if s := nextSample(t, pp); s.Conntrack.Count < entries || s.Conntrack.Count > entries+5 {
+		t.Errorf("--netns %s: count %d, want about %d", ns.Path(), s.Conntrack.Count, entries)
+	}
+	pp.Stop()
 	path, on, err := tee.Toggle()
 	if err != nil || !on {
 		t.Fatalf("start recording: %v", err)
