@@ -17,6 +17,11 @@ import (
 	"github.com/tablefull/tablefull/model"
 )
 
+// maxRecordsPerPoll bounds one poll: /dev/kmsg returns one record per
+// read, and a ring buffer full of "table full" lines must not delay the
+// first frame; the backlog arrives over the next few samples.
+const maxRecordsPerPoll = 1000
+
 var (
 	tableFullRe  = regexp.MustCompile(`table full(?: in netns (\d+))?, dropping packet`)
 	suppressedRe = regexp.MustCompile(`(\d+) callbacks suppressed`)
@@ -64,7 +69,7 @@ func (k *Kmsg) Poll(now time.Time) model.KernelLog {
 	}
 	out := model.KernelLog{Readable: true}
 	buf := make([]byte, 8192)
-	for range 10000 { // bounded: a flood is picked up by the next poll
+	for range maxRecordsPerPoll { // bounded: the rest is picked up by the next poll
 		n, err := syscall.Read(k.fd, buf)
 		if errors.Is(err, syscall.EPIPE) { // records overwritten before we read them
 			continue

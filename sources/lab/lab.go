@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -148,6 +149,12 @@ func Start(name string, o Options) (l *Lab, err error) {
 		b, err := os.ReadFile(o.Paths.max())
 		if err != nil {
 			return l, fmt.Errorf("read nf_conntrack_max: %w", err)
+		}
+		// The max is global but counted per namespace: the host's own
+		// traffic would hit the lowered cap if it tracks that much.
+		hb, _ := os.ReadFile(filepath.Join(o.Paths.Proc, "sys", "net", "netfilter", "nf_conntrack_count"))
+		if n, _ := strconv.ParseUint(strings.TrimSpace(string(hb)), 10, 64); n > sc.labMax/2 {
+			return l, fmt.Errorf("the host namespace tracks %d connections: lowering the global nf_conntrack_max to %d would drop its own traffic; run the lab on a quieter host", n, sc.labMax)
 		}
 		l.state.OrigMax = strings.TrimSpace(string(b))
 		l.Max = sc.labMax
