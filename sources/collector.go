@@ -20,6 +20,10 @@ type Collector struct {
 	peak    *PeakSampler
 	host    model.Host
 	hostErr error
+	// DrainKernelLog makes each sample read the kernel log to its end,
+	// for one-shot samples (snapshot); a live feed takes the backlog in
+	// bounded steps so the first frame is not delayed.
+	DrainKernelLog bool
 }
 
 // ctStatReader is the ctnetlink fallback; tests replace it.
@@ -98,6 +102,11 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 	s.TCP, err = c.tcp.Read()
 	note(err)
 	s.Kernel = c.kmsg.Poll(now)
+	for c.DrainKernelLog && c.kmsg.More { // a one-shot sample reads the whole backlog
+		more := c.kmsg.Poll(now)
+		s.Kernel.Lines = append(s.Kernel.Lines, more.Lines...)
+		s.Kernel.Suppressed += more.Suppressed
+	}
 	s.Notes = notes
 	return s
 }

@@ -43,6 +43,9 @@ type Kmsg struct {
 	// "table full in netns N" line gives.
 	netnsDir string
 	names    map[uint64]string
+	// More is set when the last poll stopped at maxRecordsPerPoll with
+	// records still waiting.
+	More bool
 }
 
 // NewKmsg reads devRoot/kmsg (normally /dev/kmsg) and names namespaces
@@ -69,12 +72,14 @@ func (k *Kmsg) Poll(now time.Time) model.KernelLog {
 	}
 	out := model.KernelLog{Readable: true}
 	buf := make([]byte, 8192)
+	k.More = true
 	for range maxRecordsPerPoll { // bounded: the rest is picked up by the next poll
 		n, err := syscall.Read(k.fd, buf)
 		if errors.Is(err, syscall.EPIPE) { // records overwritten before we read them
 			continue
 		}
 		if err != nil || n <= 0 {
+			k.More = false
 			break
 		}
 		k.partial = append(k.partial, buf[:n]...)

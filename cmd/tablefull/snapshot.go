@@ -29,6 +29,7 @@ func snapshot(o options, asJSON bool, w io.Writer) error {
 		return err
 	}
 	defer c.Close()
+	c.DrainKernelLog = true
 	doc := snapshotDoc{Schema: SnapshotSchema, Host: c.Host(), Sample: c.Sample(time.Now(), 0)}
 	if asJSON {
 		enc := json.NewEncoder(w)
