@@ -62,7 +62,7 @@ func TestLabScenarios(t *testing.T) {
 	orig := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
 	t.Cleanup(func() { os.WriteFile(maxPath, []byte(orig), 0o644) })
 	t.Run("table-full", func(t *testing.T) {
-		lines := labLines(t, "table-full", "5s")
+		lines := labLines(t, "table-full", "9s")
 		firstPinned, firstFull := -1, -1
 		for i, l := range lines {
 			m := verdictRe.FindStringSubmatch(l)
@@ -83,7 +83,7 @@ func TestLabScenarios(t *testing.T) {
 		{"cpu-bound", "SERVER CPU-BOUND"},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
-			lines := labLines(t, tc.scenario, "6s")
+			lines := labLines(t, tc.scenario, "8s")
 			if !strings.Contains(strings.Join(lines, "\n"), `verdict="`+tc.want+`"`) {
 				t.Errorf("no %s in:\n%s", tc.want, strings.Join(lines, "\n"))
 			}
@@ -91,7 +91,7 @@ func TestLabScenarios(t *testing.T) {
 		})
 	}
 	t.Run("healthy", func(t *testing.T) {
-		lines := labLines(t, "healthy", "6s")
+		lines := labLines(t, "healthy", "8s")
 		for _, l := range lines {
 			if !strings.Contains(l, `verdict="OK"`) {
 				t.Errorf("false alarm: %s", l)
