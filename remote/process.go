@@ -260,6 +260,7 @@ type limited struct {
 	n int
 }
 
+// Write implements io.Writer.
 func (l *limited) Write(b []byte) (int, error) {
 	if l.n > 0 {
 		k := min(len(b), l.n)

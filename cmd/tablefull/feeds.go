@@ -17,7 +17,9 @@ import (
 // stringList is a repeatable string flag.
 type stringList []string
 
+// String implements flag.Value.
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
+// Set implements flag.Value.
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 // fullTableHint is said on every remote disconnection.

@@ -149,12 +149,15 @@ type labTuner struct {
 	before map[string]string
 }
 
+// Global implements tui.Tuner.
 func (t *labTuner) Global() bool { return true }
 
+// Note implements tui.Tuner.
 func (t *labTuner) Note() string {
 	return "lab: nf_conntrack_max is written from the host namespace; persisting to /etc is disabled and the lab restores the host when it ends"
 }
 
+// Read implements tui.Tuner.
 func (t *labTuner) Read() (map[string]string, uint64, error) {
 	cur := t.host.Read()
 	var inside map[string]string
@@ -169,6 +172,7 @@ func (t *labTuner) Read() (map[string]string, uint64, error) {
 	return cur, t.host.EntryBytes(), err
 }
 
+// Apply implements tui.Tuner.
 func (t *labTuner) Apply(changes []model.Change, count uint64) ([]model.KnobResult, error) {
 	var global, local []model.Change
 	for _, c := range changes {
@@ -195,10 +199,12 @@ func (t *labTuner) Apply(changes []model.Change, count uint64) ([]model.KnobResu
 	return append(res, inside...), err
 }
 
+// Persist implements tui.Tuner.
 func (t *labTuner) Persist([]model.Change) ([]string, []string, error) {
 	return nil, nil, errPersistDisabled
 }
 
+// Undo implements tui.Tuner.
 func (t *labTuner) Undo() ([]model.KnobResult, error) {
 	if t.before == nil {
 		return nil, sources.ErrNothingToUndo

@@ -36,7 +36,9 @@ type exitError struct {
 	err  error
 }
 
+// Error implements error.
 func (e exitError) Error() string { return e.err.Error() }
+// Unwrap implements error.
 func (e exitError) Unwrap() error { return e.err }
 
 func refused(err error) error { return exitError{exitRefused, err} }

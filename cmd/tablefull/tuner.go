@@ -21,12 +21,15 @@ func newLocalTuner(o options) *localTuner {
 		pers: sources.Persister{SysctlDir: "/etc/sysctl.d", ModprobeDir: "/etc/modprobe.d", SysctlConf: "/etc/sysctl.conf"}}
 }
 
+// Read implements tui.Tuner.
 func (l *localTuner) Read() (map[string]string, uint64, error) {
 	return l.tuner.Read(), l.tuner.EntryBytes(), nil
 }
 
+// Global implements tui.Tuner.
 func (l *localTuner) Global() bool { return !l.tuner.InChildNamespace() }
 
+// Note implements tui.Tuner.
 func (l *localTuner) Note() string {
 	if l.note != "" {
 		return l.note
@@ -37,6 +40,7 @@ func (l *localTuner) Note() string {
 	return ""
 }
 
+// Apply implements tui.Tuner.
 func (l *localTuner) Apply(changes []model.Change, count uint64) ([]model.KnobResult, error) {
 	before := l.tuner.Read()
 	res, err := l.tuner.Apply(changes, count)
@@ -53,6 +57,7 @@ func (l *localTuner) Apply(changes []model.Change, count uint64) ([]model.KnobRe
 	return res, nil
 }
 
+// Persist implements tui.Tuner.
 func (l *localTuner) Persist(changes []model.Change) ([]string, []string, error) {
 	if l.noPersistence {
 		return nil, nil, errPersistDisabled
@@ -76,6 +81,7 @@ func (l *localTuner) Persist(changes []model.Change) ([]string, []string, error)
 	return written, l.pers.Shadowed(changes), nil
 }
 
+// Undo implements tui.Tuner.
 func (l *localTuner) Undo() ([]model.KnobResult, error) {
 	rec, err := sources.LoadUndo(l.stateDir)
 	if err != nil {
