@@ -18,7 +18,8 @@ import (
 type stringList []string
 
 // String implements flag.Value.
-func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) String() string { return strings.Join(*s, ",") }
+
 // Set implements flag.Value.
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 

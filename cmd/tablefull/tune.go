@@ -38,6 +38,7 @@ type exitError struct {
 
 // Error implements error.
 func (e exitError) Error() string { return e.err.Error() }
+
 // Unwrap implements error.
 func (e exitError) Unwrap() error { return e.err }
 
