@@ -166,16 +166,21 @@ func (a *App) bottomWide(f model.Frame, w, h int) string {
 		right)
 }
 
+// footer is the help, with the status beside it; a status that does not
+// fit takes the help's place (? still shows the help).
 func (a *App) footer(w, h int) string {
 	helpView := a.help.View(a.keys)
 	lines := strings.Split(helpView, "\n")
 	if a.status != "" {
 		last := len(lines) - 1
 		status := a.st.Warn.Render(a.status)
-		if lipgloss.Width(lines[last])+2+lipgloss.Width(status) <= w {
+		switch {
+		case lipgloss.Width(lines[last])+2+lipgloss.Width(status) <= w:
 			lines[last] += "  " + status
-		} else {
+		case len(lines) < h:
 			lines = append(lines, status)
+		default:
+			lines[last] = status
 		}
 	}
 	return block(lines, w, h)

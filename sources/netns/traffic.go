@@ -97,6 +97,8 @@ type Load struct {
 // dropped SYN is retried after 1 s, then 3 s and 7 s in all.
 type Stats struct {
 	OK, Failed atomic.Int64
+	// Waiting is the number of requests under way now.
+	Waiting atomic.Int64
 	// Waited counts requests that took ≥ 1 s, ≥ 3 s and ≥ 7 s.
 	Waited [3]atomic.Int64
 }
@@ -117,10 +119,11 @@ func (s *Stats) record(d time.Duration, err error) {
 	}
 }
 
-// String summarises the clients: "12,340 ok, 5 failed; waited ≥1 s: 30, ≥3 s: 20, ≥7 s: 6".
+// String summarises the clients: "clients: 8 waiting now, 12340 ok, 5
+// failed; waited ≥1 s: 30, ≥3 s: 20, ≥7 s: 6".
 func (s *Stats) String() string {
-	return fmt.Sprintf("clients %d ok, %d failed; waited ≥1 s: %d, ≥3 s: %d, ≥7 s: %d",
-		s.OK.Load(), s.Failed.Load(), s.Waited[0].Load(), s.Waited[1].Load(), s.Waited[2].Load())
+	return fmt.Sprintf("clients: %d waiting now, %d ok, %d failed; waited ≥1 s: %d, ≥3 s: %d, ≥7 s: %d",
+		s.Waiting.Load(), s.OK.Load(), s.Failed.Load(), s.Waited[0].Load(), s.Waited[1].Load(), s.Waited[2].Load())
 }
 
 // LoadResult counts what happened.
@@ -155,7 +158,13 @@ func (n *NS) Run(l Load) (LoadResult, error) {
 						return nil
 					}
 					t0 := time.Now()
+					if l.Stats != nil {
+						l.Stats.Waiting.Add(1)
+					}
 					err := request(ctx, l.Addr, l.DialTimeout)
+					if l.Stats != nil {
+						l.Stats.Waiting.Add(-1)
+					}
 					if ctx.Err() == nil {
 						l.Stats.record(time.Since(t0), err)
 					}
