@@ -72,8 +72,8 @@ func (a *App) tuneLines(st *styles.Styles, rows int) []string {
 			model.Num(before.ListenOverflowsPS), model.Num(after.ListenOverflowsPS)))
 	}
 	msg := t.message
-	if n := a.opts.Tuner.Note(); n != "" && msg == "" {
-		msg = n
+	if msg == "" {
+		msg = t.note
 	}
 	if msg != "" {
 		lines = append(lines, st.Warn.Render(msg))

@@ -25,14 +25,18 @@ type tuneState struct {
 	confirm   string // "apply", "persist", "undo" awaiting y/n
 	results   []model.KnobResult
 	message   string
+	note      string
 	appliedAt time.Time
 }
 
-// tuneReadMsg carries the knobs read for the panel.
+// tuneReadMsg carries the knobs read for the panel, and what the tuner
+// says about where it writes (asked in the command: it may stat files).
 type tuneReadMsg struct {
 	id      int
 	current map[string]string
 	entry   uint64
+	global  bool
+	note    string
 	err     error
 }
 
@@ -52,7 +56,7 @@ func (m tuneDoneMsg) hostID() int { return m.id }
 func readKnobsCmd(id int, t Tuner) tea.Cmd {
 	return func() tea.Msg {
 		cur, entry, err := t.Read()
-		return tuneReadMsg{id, cur, entry, err}
+		return tuneReadMsg{id: id, current: cur, entry: entry, global: t.Global(), note: t.Note(), err: err}
 	}
 }
 
@@ -87,7 +91,8 @@ func (a *App) tuneRead(msg tuneReadMsg) {
 	}
 	a.tune.current, a.tune.entry, a.tune.loaded = msg.current, msg.entry, true
 	a.tune.plan = model.ProposePlan(in)
-	if !a.opts.Tuner.Global() { // read-only here: propose only what can be written
+	a.tune.note = msg.note
+	if !msg.global { // read-only here: propose only what can be written
 		var kept []model.Change
 		for _, c := range a.tune.plan.Changes {
 			if spec, _ := model.Spec(c.Key); !spec.Global {
