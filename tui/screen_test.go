@@ -133,7 +133,7 @@ func TestKeys(t *testing.T) {
 	}
 
 	key("?")
-	if !strings.Contains(a.View(), "back to live") {
+	if !strings.Contains(a.View(), "next change") {
 		t.Errorf("? did not show the full help")
 	}
 	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})

@@ -24,7 +24,7 @@ func TestProgram(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("p")})
 	waitFor("PAUSED")
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")})
-	waitFor("back to live")
+	waitFor("next change")
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(*Root).apps[0]
 	if k := final.Frame().Verdict().Kind; k != "TABLE FULL" {

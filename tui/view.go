@@ -22,7 +22,9 @@ func (a *App) plan() layout {
 		l.verdict = 2
 	}
 	if a.help.ShowAll {
-		l.footer = len(a.keys.FullHelp()[0]) + 1
+		for _, col := range a.keys.FullHelp() {
+			l.footer = max(l.footer, len(col))
+		}
 	}
 	if l.wide {
 		l.stats = 1

@@ -91,7 +91,7 @@ func TestConsoleInTmux(t *testing.T) {
 				}
 			}
 			s.keys("?")
-			s.waitFor("back to live", "shorter interval")
+			s.waitFor("next change", "faster")
 			s.keys("p")
 			s.waitFor("PAUSED")
 			s.keys("p")

@@ -31,16 +31,16 @@ func DefaultKeyMap() KeyMap {
 		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Pause:      key.NewBinding(key.WithKeys("p", " "), key.WithHelp("p", "pause/resume")),
-		Faster:     key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "shorter interval")),
-		Slower:     key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "longer interval")),
-		Back:       key.NewBinding(key.WithKeys("left", "["), key.WithHelp("←/[", "back in history")),
-		Forward:    key.NewBinding(key.WithKeys("right", "]"), key.WithHelp("→/]", "forward in history")),
-		Latest:     key.NewBinding(key.WithKeys("end", "L"), key.WithHelp("end", "back to live")),
-		Step:       key.NewBinding(key.WithKeys("."), key.WithHelp(".", "step one frame")),
-		NextChange: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next verdict change")),
+		Faster:     key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "faster")),
+		Slower:     key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "slower")),
+		Back:       key.NewBinding(key.WithKeys("left", "["), key.WithHelp("←/[", "back")),
+		Forward:    key.NewBinding(key.WithKeys("right", "]"), key.WithHelp("→/]", "forward")),
+		Latest:     key.NewBinding(key.WithKeys("end", "L"), key.WithHelp("end", "live")),
+		Step:       key.NewBinding(key.WithKeys("."), key.WithHelp(".", "step a frame")),
+		NextChange: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next change")),
 		Record:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "record on/off")),
-		Census:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "census: what fills the table")),
-		Tune:       key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tuning: propose, apply, persist")),
+		Census:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "census")),
+		Tune:       key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tuning")),
 		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "previous knob")),
 		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "next knob")),
 		Edit:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "edit value")),
@@ -62,12 +62,10 @@ func (k KeyMap) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k KeyMap) FullHelp() [][]key.Binding {
+	// Three tall columns: at 80 columns bubbles/help shows three.
 	return [][]key.Binding{
-		{k.Quit, k.Help, k.Pause},
-		{k.Faster, k.Slower, k.Record},
-		{k.Back, k.Forward, k.Latest},
-		{k.Step, k.NextChange, k.Census},
-		{k.Tune},
-		{k.NextTab, k.PrevTab},
+		{k.Quit, k.Help, k.Pause, k.Record, k.Census, k.Tune},
+		{k.Faster, k.Slower, k.Back, k.Forward, k.Latest},
+		{k.Step, k.NextChange, k.NextTab, k.PrevTab},
 	}
 }
