@@ -26,25 +26,3 @@ func (p *PeakHold) Take(fallback uint64) uint64 {
 	*p = PeakHold{}
 	return v
 }
-
-// PeakDownsample shrinks values to at most n points, each the maximum of
-// the values it replaces, so that narrowing a chart never hides a peak.
-func PeakDownsample(values []float64, n int) []float64 {
-	if n <= 0 {
-		return nil
-	}
-	if len(values) <= n {
-		return append([]float64(nil), values...)
-	}
-	out := make([]float64, n)
-	for i := range n {
-		lo := i * len(values) / n
-		hi := (i + 1) * len(values) / n
-		m := values[lo]
-		for _, v := range values[lo+1 : hi] {
-			m = max(m, v)
-		}
-		out[i] = m
-	}
-	return out
-}

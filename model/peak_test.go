@@ -22,24 +22,6 @@ func TestPeakHold(t *testing.T) {
 	}
 }
 
-func TestPeakDownsample(t *testing.T) {
-	tests := []struct {
-		in   []float64
-		n    int
-		want []float64
-	}{
-		{[]float64{1, 2, 3}, 5, []float64{1, 2, 3}},
-		{[]float64{1, 9, 2, 3, 8, 1}, 3, []float64{9, 3, 8}},
-		{[]float64{1, 2, 3, 4, 100}, 2, []float64{2, 100}},
-		{[]float64{1}, 0, nil},
-	}
-	for _, tt := range tests {
-		if got := PeakDownsample(tt.in, tt.n); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("PeakDownsample(%v, %d) = %v, want %v", tt.in, tt.n, got, tt.want)
-		}
-	}
-}
-
 func TestRingKeepsNewest(t *testing.T) {
 	r := NewRing[int](3)
 	if _, ok := r.Last(); ok {

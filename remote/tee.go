@@ -3,6 +3,7 @@ package remote
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -77,6 +78,12 @@ func (t *Tee) Start(path string) error {
 	if t.f != nil {
 		return fmt.Errorf("already recording to %s", t.path)
 	}
+	return t.openLocked(path)
+}
+
+// openLocked creates the recording; its header is written with the first
+// sample.
+func (t *Tee) openLocked(path string) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return fmt.Errorf("start recording: %w", err)
@@ -98,13 +105,11 @@ func (t *Tee) Toggle() (string, bool, error) {
 	host := t.Host()
 	name := fmt.Sprintf("tablefull-%s-%s.jsonl", safeName(host.Name), time.Now().Format("20060102-150405"))
 	if t.Dir != "" {
-		name = t.Dir + string(os.PathSeparator) + name
+		name = filepath.Join(t.Dir, name)
 	}
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return "", false, fmt.Errorf("start recording: %w", err)
+	if err := t.openLocked(name); err != nil {
+		return "", false, err
 	}
-	t.f, t.path, t.since = f, name, time.Now()
 	return name, true, nil
 }
 

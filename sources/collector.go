@@ -9,7 +9,6 @@ import (
 
 // Collector takes whole samples of the host from all collectors.
 type Collector struct {
-	roots   Roots
 	table   *Table
 	ctFile  *CTStatFile
 	ctNL    ctStatReader
@@ -19,7 +18,7 @@ type Collector struct {
 	kmsg    *Kmsg
 	peak    *PeakSampler
 	host    model.Host
-	hostErr error
+	hostErr error // said once, in the first sample's notes
 	// DrainKernelLog makes each sample read the kernel log to its end,
 	// for one-shot samples (snapshot); a live feed takes the backlog in
 	// bounded steps so the first frame is not delayed.
@@ -33,7 +32,7 @@ type ctStatReader interface {
 
 // NewCollector builds every collector over roots.
 func NewCollector(roots Roots) (*Collector, error) {
-	c := &Collector{roots: roots, table: NewTable(roots.Proc), ctFile: NewCTStatFile(roots.Proc),
+	c := &Collector{table: NewTable(roots.Proc), ctFile: NewCTStatFile(roots.Proc),
 		ctNL: CTStatNetlink{Timeout: 2 * time.Second}, kmsg: NewKmsg(roots.Dev, roots.Run)}
 	var err error
 	if c.cpu, err = NewCPU(roots.Proc); err != nil {
@@ -106,6 +105,10 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 		more := c.kmsg.Poll(now)
 		s.Kernel.Lines = append(s.Kernel.Lines, more.Lines...)
 		s.Kernel.Suppressed += more.Suppressed
+	}
+	if c.hostErr != nil {
+		notes = append(notes, c.hostErr.Error())
+		c.hostErr = nil
 	}
 	s.Notes = notes
 	return s

@@ -347,6 +347,3 @@ func (a *App) mode() mode {
 	}
 	return m
 }
-
-// Frame returns the frame on screen; tests read it.
-func (a *App) Frame() model.Frame { return a.frame() }

@@ -81,8 +81,8 @@ func (c *pressureChart) rebuild(st *styles.Styles, frames []model.Frame, width, 
 	ts.SetYRange(0, yMax)
 	ts.SetViewTimeRange(first, end)
 	ts.SetViewYRange(0, yMax)
-	for _, f := range frames {
-		ts.Push(timeserieslinechart.TimePoint{Time: f.Sample.Time, Value: float64(f.Sample.Conntrack.Peak)})
+	for _, p := range peaksPerSecond(frames) {
+		ts.Push(p)
 	}
 	ts.Draw()
 	if showCap {
@@ -264,4 +264,21 @@ func episodeLines(st *styles.Styles, eps []model.Episode, n int) []string {
 		lines[len(lines)-1] += st.Dim.Render(fmt.Sprintf("  (+%d earlier)", len(eps)-n))
 	}
 	return lines
+}
+
+// peaksPerSecond keeps the highest peak of each second: ntcharts plots at
+// one-second resolution and averages the points within a second, which
+// at sub-second intervals would flatten the very burst the 10 Hz sampler
+// caught.
+func peaksPerSecond(frames []model.Frame) []timeserieslinechart.TimePoint {
+	var out []timeserieslinechart.TimePoint
+	for _, f := range frames {
+		v := float64(f.Sample.Conntrack.Peak)
+		if n := len(out); n > 0 && out[n-1].Time.Unix() == f.Sample.Time.Unix() {
+			out[n-1].Value = max(out[n-1].Value, v)
+			continue
+		}
+		out = append(out, timeserieslinechart.TimePoint{Time: f.Sample.Time, Value: v})
+	}
+	return out
 }

@@ -23,34 +23,34 @@ func playback(t *testing.T, captions bool) *App {
 
 func TestPlayback(t *testing.T) {
 	a := playback(t, false)
-	if got := a.Frame().Sample.Time; !got.Equal(scriptStart) {
+	if got := a.frame().Sample.Time; !got.Equal(scriptStart) {
 		t.Fatalf("playback starts at %v, want the first frame %v", got, scriptStart)
 	}
 	a.Update(playMsg{})
 	a.Update(playMsg{})
-	if got := a.Frame().Sample.Time; !got.Equal(scriptStart.Add(2 * time.Second)) {
+	if got := a.frame().Sample.Time; !got.Equal(scriptStart.Add(2 * time.Second)) {
 		t.Errorf("after two play steps at %v", got)
 	}
 	if !strings.Contains(a.View(), "REPLAY") {
 		t.Errorf("header does not say REPLAY")
 	}
 	a.Update(typed("n")) // next verdict change: the table fills (NEAR CAP at 3,936)
-	f := a.Frame()
+	f := a.frame()
 	if f.Verdict().Kind == model.OK {
 		t.Errorf("n stopped on %v, want the first change away from OK", f.Verdict().Kind)
 	}
 	a.Update(typed("n"))
-	if !a.Frame().Pinned || a.Frame().Verdict().Kind != model.TableFull {
-		t.Errorf("second n stopped on %v pinned=%v, want the pinned TABLE FULL", a.Frame().Verdict().Kind, a.Frame().Pinned)
+	if !a.frame().Pinned || a.frame().Verdict().Kind != model.TableFull {
+		t.Errorf("second n stopped on %v pinned=%v, want the pinned TABLE FULL", a.frame().Verdict().Kind, a.frame().Pinned)
 	}
-	at := a.Frame().Sample.Time
+	at := a.frame().Sample.Time
 	a.Update(typed("p"))
 	a.Update(playMsg{})
-	if !a.Frame().Sample.Time.Equal(at) {
+	if !a.frame().Sample.Time.Equal(at) {
 		t.Errorf("paused playback moved")
 	}
 	a.Update(typed("."))
-	if !a.Frame().Sample.Time.Equal(at.Add(time.Second)) {
+	if !a.frame().Sample.Time.Equal(at.Add(time.Second)) {
 		t.Errorf(". did not step one frame")
 	}
 	// Episodes in the future of the view are not shown yet.
@@ -182,5 +182,19 @@ func TestCensusPanel(t *testing.T) {
 	cmd()
 	if feed.on || strings.Contains(a.View(), "census:") {
 		t.Errorf("c again did not hide the census and stop the walks")
+	}
+}
+
+// TestChartKeepsSubSecondPeaks: at a 250 ms interval, a burst in one
+// quarter-second is the point ntcharts plots for that second.
+func TestChartKeepsSubSecondPeaks(t *testing.T) {
+	var frames []model.Frame
+	for i, peak := range []uint64{100, 4096, 120, 110, 130} {
+		frames = append(frames, model.Frame{Sample: model.Sample{Time: scriptStart.Add(time.Duration(i) * 250 * time.Millisecond),
+			Conntrack: model.Conntrack{Peak: peak}}})
+	}
+	got := peaksPerSecond(frames)
+	if len(got) != 2 || got[0].Value != 4096 || got[1].Value != 130 {
+		t.Errorf("points %+v, want 4096 for the first second and 130 for the next", got)
 	}
 }

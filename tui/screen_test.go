@@ -94,30 +94,30 @@ func TestKeys(t *testing.T) {
 	}
 
 	key("p")
-	frozen := a.Frame().Sample.Time
+	frozen := a.frame().Sample.Time
 	for _, s := range samples[30:35] {
 		a.Update(sampleMsg{s: s})
 	}
-	if got := a.Frame().Sample.Time; !got.Equal(frozen) {
+	if got := a.frame().Sample.Time; !got.Equal(frozen) {
 		t.Errorf("paused view moved from %v to %v", frozen, got)
 	}
 	if !strings.Contains(a.View(), "PAUSED +5") {
 		t.Errorf("header does not say PAUSED +5:\n%s", a.View())
 	}
 	key("p")
-	if got := a.Frame().Sample.Time; !got.Equal(samples[34].Time) {
+	if got := a.frame().Sample.Time; !got.Equal(samples[34].Time) {
 		t.Errorf("after resume the view shows %v, want the newest %v (no sample lost)", got, samples[34].Time)
 	}
 
 	key("left")
-	if got := a.Frame().Sample.Time; !got.Before(samples[34].Time) {
+	if got := a.frame().Sample.Time; !got.Before(samples[34].Time) {
 		t.Errorf("← did not go back in history: %v", got)
 	}
 	if !strings.Contains(a.View(), "HISTORY −") {
 		t.Errorf("header does not say HISTORY")
 	}
 	key("end")
-	if got := a.Frame().Sample.Time; !got.Equal(samples[34].Time) {
+	if got := a.frame().Sample.Time; !got.Equal(samples[34].Time) {
 		t.Errorf("end did not return to live: %v", got)
 	}
 

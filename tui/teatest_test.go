@@ -27,7 +27,7 @@ func TestProgram(t *testing.T) {
 	waitFor("next change")
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(*Root).apps[0]
-	if k := final.Frame().Verdict().Kind; k != "TABLE FULL" {
+	if k := final.frame().Verdict().Kind; k != "TABLE FULL" {
 		t.Errorf("final verdict %q, want TABLE FULL", k)
 	}
 	if v := final.View(); !strings.Contains(v, "PAUSED") || !strings.Contains(v, "episode") {

@@ -244,11 +244,13 @@ func (a *App) tuneAction(action string) tea.Cmd {
 // tuneDone shows what an action did and marks an apply on the timeline.
 func (a *App) tuneDone(msg tuneDoneMsg) tea.Cmd {
 	t := &a.tune
+	if len(msg.results) > 0 {
+		t.results = msg.results
+	}
 	if msg.err != nil {
-		t.message = msg.action + " failed: " + msg.err.Error()
+		t.message = msg.action + ": " + msg.err.Error()
 		return nil
 	}
-	t.results = msg.results
 	switch msg.action {
 	case "apply", "undo":
 		t.appliedAt = time.Now()

@@ -209,12 +209,7 @@ func (t *labTuner) Undo() ([]model.KnobResult, error) {
 	if t.before == nil {
 		return nil, sources.ErrNothingToUndo
 	}
-	var changes []model.Change
-	for k, v := range t.before {
-		changes = append(changes, model.Change{Key: k, Proposed: v})
-	}
-	model.SortChanges(changes)
-	res, err := t.Apply(changes, 0)
+	res, err := t.Apply(changesTo(t.before), 0)
 	t.before = nil
 	return res, err
 }

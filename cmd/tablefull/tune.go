@@ -57,7 +57,7 @@ func tune(o options, t tuneOptions, w io.Writer) error {
 	tuner := sources.NewTuner(o.roots)
 	pers := sources.Persister{SysctlDir: t.sysctlDir, ModprobeDir: t.modprobeDir, SysctlConf: t.sysctlConf}
 	if t.undo {
-		return undoTuning(tuner, pers, t.stateDir, w)
+		return undoTuning(&localTuner{tuner: tuner, pers: pers, stateDir: t.stateDir}, w)
 	}
 	current := tuner.Read()
 	plan, count, err := planFor(o, t, tuner, current)
@@ -94,26 +94,19 @@ func tune(o options, t tuneOptions, w io.Writer) error {
 		}
 		return nil
 	}
-	report.Results, err = tuner.Apply(plan.Changes, count)
-	if err != nil {
+	lt := &localTuner{tuner: tuner, pers: pers, stateDir: t.stateDir}
+	report.Results, err = lt.Apply(plan.Changes, count)
+	if errors.Is(err, errNoUndo) {
+		report.Warnings = append(report.Warnings, err.Error())
+	} else if err != nil {
 		return refused(err)
 	}
-	live := map[string]string{}
-	for _, r := range report.Results {
-		live[r.Key] = r.Before
-	}
 	if t.persist {
-		if err := pers.Write(files); err != nil {
+		written, warnings, err := lt.Persist(plan.Changes)
+		if err != nil {
 			return err
 		}
-		for _, f := range files {
-			if f.Changed() {
-				report.Files = append(report.Files, f.Path)
-			}
-		}
-	}
-	if err := sources.SaveUndo(t.stateDir, sources.UndoRecord{Live: live, Files: files}); err != nil {
-		report.Warnings = append(report.Warnings, "no undo record: "+err.Error())
+		report.Files, report.Warnings = written, append(report.Warnings, warnings...)
 	}
 	if t.asJSON {
 		json.NewEncoder(w).Encode(report)
@@ -228,28 +221,14 @@ func printResults(w io.Writer, r tuneReport) {
 }
 
 // undoTuning restores the live values and files the last apply changed.
-func undoTuning(tuner *sources.Tuner, pers sources.Persister, stateDir string, w io.Writer) error {
-	rec, err := sources.LoadUndo(stateDir)
+func undoTuning(lt *localTuner, w io.Writer) error {
+	res, restored, err := lt.undo()
 	if err != nil {
 		return refused(err)
-	}
-	var changes []model.Change
-	for k, v := range rec.Live {
-		changes = append(changes, model.Change{Key: k, Proposed: v})
-	}
-	model.SortChanges(changes)
-	res, err := tuner.Apply(changes, 0)
-	if err != nil {
-		return refused(err)
-	}
-	if err := pers.Restore(rec.Files); err != nil {
-		return err
 	}
 	printResults(w, tuneReport{Results: res})
-	for _, f := range rec.Files {
-		if f.Changed() {
-			fmt.Fprintln(w, "restored:", f.Path)
-		}
+	for _, f := range restored {
+		fmt.Fprintln(w, "restored:", f)
 	}
-	return sources.DropUndo(stateDir)
+	return nil
 }

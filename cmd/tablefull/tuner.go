@@ -1,6 +1,9 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources"
 )
@@ -40,24 +43,28 @@ func (l *localTuner) Note() string {
 	return ""
 }
 
-// Apply implements tui.Tuner.
+// errNoUndo reports an apply that worked but left no undo record.
+var errNoUndo = errors.New("no undo record")
+
+// Apply implements tui.Tuner: it applies, then records the values before
+// it for Undo.
 func (l *localTuner) Apply(changes []model.Change, count uint64) ([]model.KnobResult, error) {
-	before := l.tuner.Read()
 	res, err := l.tuner.Apply(changes, count)
 	if err != nil {
 		return res, err
 	}
 	live := map[string]string{}
-	for _, c := range changes {
-		live[c.Key] = before[c.Key]
+	for _, r := range res {
+		live[r.Key] = r.Before
 	}
 	if err := sources.SaveUndo(l.stateDir, sources.UndoRecord{Live: live}); err != nil {
-		return res, err
+		return res, fmt.Errorf("%w: %w", errNoUndo, err)
 	}
 	return res, nil
 }
 
-// Persist implements tui.Tuner.
+// Persist implements tui.Tuner: it writes the boot-time files and adds
+// them to the undo record.
 func (l *localTuner) Persist(changes []model.Change) ([]string, []string, error) {
 	if l.noPersistence {
 		return nil, nil, errPersistDisabled
@@ -71,35 +78,56 @@ func (l *localTuner) Persist(changes []model.Change) ([]string, []string, error)
 	}
 	rec, _ := sources.LoadUndo(l.stateDir)
 	rec.Files = files
-	sources.SaveUndo(l.stateDir, rec)
+	var warnings []string
+	if err := sources.SaveUndo(l.stateDir, rec); err != nil {
+		warnings = append(warnings, fmt.Errorf("%w: %w", errNoUndo, err).Error())
+	}
 	var written []string
 	for _, f := range files {
 		if f.Changed() {
 			written = append(written, f.Path)
 		}
 	}
-	return written, l.pers.Shadowed(changes), nil
+	return written, append(warnings, l.pers.Shadowed(changes)...), nil
 }
 
 // Undo implements tui.Tuner.
 func (l *localTuner) Undo() ([]model.KnobResult, error) {
+	res, _, err := l.undo()
+	return res, err
+}
+
+// undo restores the live values and files of the last apply and returns
+// the files it restored.
+func (l *localTuner) undo() ([]model.KnobResult, []string, error) {
 	rec, err := sources.LoadUndo(l.stateDir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	res, err := l.tuner.Apply(changesTo(rec.Live), 0)
+	if err != nil {
+		return res, nil, err
+	}
+	if err := l.pers.Restore(rec.Files); err != nil {
+		return res, nil, err
+	}
+	var restored []string
+	for _, f := range rec.Files {
+		if f.Changed() {
+			restored = append(restored, f.Path)
+		}
+	}
+	return res, restored, sources.DropUndo(l.stateDir)
+}
+
+// changesTo is the changes that set every knob to the values given.
+func changesTo(values map[string]string) []model.Change {
 	var changes []model.Change
-	for k, v := range rec.Live {
+	for k, v := range values {
 		changes = append(changes, model.Change{Key: k, Proposed: v})
 	}
 	model.SortChanges(changes)
-	res, err := l.tuner.Apply(changes, 0)
-	if err != nil {
-		return res, err
-	}
-	if err := l.pers.Restore(rec.Files); err != nil {
-		return res, err
-	}
-	return res, sources.DropUndo(l.stateDir)
+	return changes
 }
 
 // errPersistDisabled is the lab's answer to w.
