@@ -51,9 +51,10 @@ func NewCollector(roots Roots) (*Collector, error) {
 // Host describes the host; read once at construction.
 func (c *Collector) Host() model.Host { return c.host }
 
-// StartPeak starts the 10 Hz peak sampler of nf_conntrack_count. Without
-// it each sample's peak is its own count.
-func (c *Collector) StartPeak() {
+// OpenPeak opens the peak sampler of nf_conntrack_count, which PollPeak
+// then reads between samples. Without it each sample's peak is its own
+// count.
+func (c *Collector) OpenPeak() {
 	if c.peak != nil {
 		return
 	}
@@ -62,13 +63,20 @@ func (c *Collector) StartPeak() {
 		return // module not loaded: the sample says so
 	}
 	c.peak = p
-	p.Start()
 }
 
-// Close stops the peak sampler and releases the kernel log.
+// PollPeak reads the count once for the next sample's peak; without
+// OpenPeak it does nothing.
+func (c *Collector) PollPeak() {
+	if c.peak != nil {
+		c.peak.Poll()
+	}
+}
+
+// Close releases the peak sampler, the table files and the kernel log.
 func (c *Collector) Close() error {
 	if c.peak != nil {
-		c.peak.Stop()
+		c.peak.Close()
 	}
 	c.table.Close()
 	return c.kmsg.Close()

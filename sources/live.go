@@ -22,15 +22,29 @@ type Live struct {
 }
 
 // NewLive starts sampling c every interval; the first sample is taken at
-// once.
+// once. Between samples it reads the count at FastRate or faster for
+// each sample's peak.
 func NewLive(c *Collector, interval time.Duration) *Live {
 	l := &Live{c: c, out: make(chan model.Sample, 16), stop: make(chan struct{}),
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	l.interval.Store(int64(interval))
 	l.census.dump = func() (model.Census, error) { return CensusDump{Timeout: time.Minute}.Run(10) }
-	c.StartPeak()
+	c.OpenPeak()
 	go l.run()
 	return l
+}
+
+// pollEvery is the tick for interval d: FastRate, or the largest divisor
+// of both (250 ms → 50 ms) so samples fall on ticks; at least 10 ms.
+func pollEvery(d time.Duration) time.Duration {
+	a, b := d, FastRate
+	for b != 0 {
+		a, b = b, a%b
+	}
+	if a < 10*time.Millisecond {
+		return FastRate
+	}
+	return a
 }
 
 // Host describes the local host.
@@ -67,25 +81,37 @@ func (l *Live) Stop() {
 	})
 }
 
+// run is the only timer of the feed: each tick polls the peak, and the
+// tick at or after each sample's due time also takes the sample. One
+// ticker, not one per job, because on a small VM every wake-up of a Go
+// process costs more CPU than the work it does.
 func (l *Live) run() {
 	defer close(l.done)
 	defer close(l.out)
+	d := time.Duration(l.interval.Load())
 	last := time.Now()
-	l.emit(last, time.Duration(l.interval.Load()))
+	l.emit(last, d)
+	next := last.Add(d)
+	t := time.NewTicker(pollEvery(d))
+	defer t.Stop()
 	for {
-		d := time.Duration(l.interval.Load())
-		next := last.Add(d)
-		t := time.NewTimer(time.Until(next))
 		select {
 		case <-l.stop:
-			t.Stop()
 			return
 		case <-l.wake:
-			t.Stop()
-			continue
+			d = time.Duration(l.interval.Load())
+			next = last.Add(d)
+			t.Reset(pollEvery(d))
 		case now := <-t.C:
+			l.c.PollPeak()
+			if now.Before(next) {
+				continue
+			}
 			l.emit(now, now.Sub(last))
 			last = now
+			if next = next.Add(d); !next.After(now) { // fell behind: skip, do not burst
+				next = now.Add(d)
+			}
 		}
 	}
 }

@@ -5,27 +5,27 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/tablefull/tablefull/model"
 )
 
-// FastRate is how often the peak sampler reads nf_conntrack_count between
-// samples: 10 Hz, so a burst that fills the table between two display
-// frames still shows as that interval's peak.
+// FastRate is how often nf_conntrack_count is read between samples: 10 Hz,
+// so a burst that fills the table between two display frames still shows
+// as that interval's peak.
 const FastRate = 100 * time.Millisecond
 
-// PeakSampler polls one counter file at FastRate and holds its peak. It
-// keeps the file open and re-reads it from offset 0 (sysctl files support
-// pread), which costs one system call per poll.
+// PeakSampler reads one counter file on demand and holds its peak. It has
+// no goroutine of its own: Live polls it from the same tick that takes the
+// samples, so the process wakes once per tick, not once per timer.
 type PeakSampler struct {
-	mu      sync.Mutex
-	hold    model.PeakHold
-	f       *os.File
-	buf     [32]byte
-	stop    chan struct{}
-	done    chan struct{}
-	started bool
+	mu   sync.Mutex
+	hold model.PeakHold
+	f    *os.File
+	fd   uintptr
+	buf  [32]byte
 }
 
 // NewPeakSampler opens path; it returns ErrUnavailable when the file
@@ -35,31 +35,19 @@ func NewPeakSampler(path string) (*PeakSampler, error) {
 	if err != nil {
 		return nil, classify(fmt.Errorf("open %s: %w", path, err))
 	}
-	return &PeakSampler{f: f, stop: make(chan struct{}), done: make(chan struct{})}, nil
+	return &PeakSampler{f: f, fd: f.Fd()}, nil
 }
 
-// Start polls in the background until Stop.
-func (p *PeakSampler) Start() {
-	p.started = true
-	go func() {
-		defer close(p.done)
-		t := time.NewTicker(FastRate)
-		defer t.Stop()
-		for {
-			select {
-			case <-p.stop:
-				return
-			case <-t.C:
-				p.Poll()
-			}
-		}
-	}()
-}
-
-// Poll takes one reading now.
+// Poll takes one reading now. The file stays open and is re-read from
+// offset 0 with one pread. The pread is a raw system call: it never blocks
+// (a sysctl or regular file), and the runtime's bookkeeping for an
+// ordinary one wakes Go's sysmon thread, which on a small VM cost several
+// extra context switches per poll, ten times a second.
 func (p *PeakSampler) Poll() {
-	n, err := p.f.ReadAt(p.buf[:], 0)
-	if n == 0 && err != nil {
+	r, _, errno := syscall.RawSyscall6(syscall.SYS_PREAD64, p.fd,
+		uintptr(unsafe.Pointer(&p.buf[0])), uintptr(len(p.buf)), 0, 0, 0)
+	n := int(r)
+	if errno != 0 || n <= 0 {
 		return
 	}
 	end := n
@@ -82,15 +70,5 @@ func (p *PeakSampler) Take(current uint64) uint64 {
 	return p.hold.Take(current)
 }
 
-// Stop ends the polling and closes the file.
-func (p *PeakSampler) Stop() {
-	select {
-	case <-p.stop:
-	default:
-		close(p.stop)
-		if p.started {
-			<-p.done
-		}
-	}
-	p.f.Close()
-}
+// Close releases the file.
+func (p *PeakSampler) Close() error { return p.f.Close() }

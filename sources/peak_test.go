@@ -21,7 +21,7 @@ func TestPeakSamplerHoldsBurst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Stop()
+	defer p.Close()
 	p.Poll()
 	write("4096\n")
 	p.Poll()

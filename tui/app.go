@@ -73,6 +73,9 @@ type App struct {
 	width, height int
 	chart         pressureChart
 	status        string
+	// rendered is the last View, reused until something on screen
+	// changes: bubbletea asks for a View after every message.
+	rendered string
 }
 
 // New builds the console over feed.
@@ -98,7 +101,7 @@ func New(feed Feed, o Options) *App {
 
 // Init implements tea.Model: start waiting for samples and ticking.
 func (a *App) Init() tea.Cmd {
-	cmds := []tea.Cmd{waitForSampleCmd(a.id, a.feed), tickCmd(a.id)}
+	cmds := []tea.Cmd{waitForSampleCmd(a.id, a.feed), tickCmd(a.id, time.Second)}
 	if a.opts.Speed > 0 {
 		cmds = append(cmds, playCmd(a.id, a.playStep()))
 	}
@@ -107,6 +110,9 @@ func (a *App) Init() tea.Cmd {
 
 // Update implements tea.Model. It only routes.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(tickMsg); !ok {
+		a.rendered = "" // anything but a quiet tick may change the screen
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.resize(msg.Width, msg.Height)
@@ -115,8 +121,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case feedErrMsg:
 		return a, a.feedError(msg.err)
 	case tickMsg:
-		a.tick()
-		return a, tickCmd(a.id)
+		if a.tick() {
+			a.rendered = ""
+		}
+		return a, tickCmd(a.id, a.nextTick())
 	case playMsg:
 		return a, a.play()
 	case recordMsg:
@@ -132,16 +140,33 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // tick refreshes what depends on the clock: staleness, the live status.
-func (a *App) tick() {
+// It reports whether the screen changes.
+func (a *App) tick() bool {
+	before, status := a.mode(), a.status
 	a.now = time.Now()
 	if a.opts.Live != nil && a.seq > 5 && (a.status == "" || a.status == a.opts.Intro || a.status == a.liveStatus) {
 		a.liveStatus = a.opts.Live()
 		a.status = a.liveStatus
 	}
+	return a.mode() != before || a.status != status
 }
 
+// nextTick is when the clock next matters: every second while the feed
+// is stale (the time since the last sample counts up) or a live status
+// is shown; otherwise not before the feed could turn stale. Every timer
+// is a wake-up, and a wake-up is most of an idle console's CPU.
+func (a *App) nextTick() time.Duration {
+	if a.opts.Live != nil || a.lastArrival.IsZero() || a.mode().stale > 0 {
+		return time.Second
+	}
+	return max(time.Second, time.Until(a.lastArrival.Add(a.staleAfter())))
+}
+
+// staleAfter is how long without a sample before the feed is stale.
+func (a *App) staleAfter() time.Duration { return max(3*a.interval, 5*time.Second) }
+
 func (a *App) resize(w, h int) {
-	a.width, a.height = w, h
+	a.width, a.height, a.rendered = w, h, ""
 	a.help.Width = w
 	a.refreshChart()
 }
@@ -341,7 +366,7 @@ func (a *App) mode() mode {
 		}
 	}
 	if a.opts.Speed == 0 && !a.lastArrival.IsZero() {
-		if since := a.now.Sub(a.lastArrival); since > max(3*a.interval, 5*time.Second) {
+		if since := a.now.Sub(a.lastArrival); since > a.staleAfter() {
 			m.stale = since
 		}
 	}

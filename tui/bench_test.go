@@ -4,11 +4,23 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
+// paneColours sets what a tmux pane (TERM=tmux-256color) gives the
+// console, so the benchmarks pay for colour like the console does.
+func paneColours(b *testing.B) {
+	lipgloss.SetColorProfile(termenv.ANSI256)
+	lipgloss.SetHasDarkBackground(true)
+	b.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
+}
+
 // BenchmarkChartRebuild is the per-sample chart cost at 200×30.
 func BenchmarkChartRebuild(b *testing.B) {
+	paneColours(b)
 	a := New(newScriptFeed(&testing.T{}, nil), Options{})
 	for _, s := range incident(300) {
 		a.an.Add(s)
@@ -25,12 +37,13 @@ func BenchmarkChartRebuild(b *testing.B) {
 
 // BenchmarkView is one full screen at 200×50, as after every message.
 func BenchmarkView(b *testing.B) {
+	paneColours(b)
 	a := New(newScriptFeed(&testing.T{}, nil), Options{})
 	a.resize(200, 50)
 	for _, s := range incident(300) {
 		a.addSample(s)
 	}
 	for b.Loop() {
-		_ = a.View()
+		_ = a.render() // View would return its cache
 	}
 }

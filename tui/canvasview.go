@@ -14,42 +14,59 @@ type styleKey struct {
 	bold   bool
 }
 
-func keyOf(s lipgloss.Style) styleKey {
+func keyOf(s *lipgloss.Style) styleKey {
 	return styleKey{fg: s.GetForeground(), bg: s.GetBackground(), bold: s.GetBold()}
 }
 
+// sgr is what lipgloss writes before and after a run of text in one
+// style: for these styles (colours and bold on one line of text) Render
+// only wraps the text, so the wrapping is taken once per style and reused.
+type sgr struct{ open, close string }
+
+// runStyles caches the wrapping of each style a canvas uses.
+type runStyles map[styleKey]sgr
+
+func (rs runStyles) of(k styleKey, s *lipgloss.Style) sgr {
+	if w, ok := rs[k]; ok {
+		return w
+	}
+	const mark = "\x00"
+	open, close, _ := strings.Cut(s.Render(mark), mark)
+	w := sgr{open, close}
+	rs[k] = w
+	return w
+}
+
 // canvasView renders an ntcharts canvas as canvas.Model.View does, but
-// styles each run of equally styled cells once. ntcharts renders every
-// cell on its own, which at 200×30 was most of the console's CPU.
+// styles each run of equally styled cells once, with the escape sequences
+// of each style computed once. ntcharts renders every cell through
+// lipgloss on its own, which at 200×30 was most of the console's CPU.
 func canvasView(c *canvas.Model) string {
-	var b, run strings.Builder
+	var b strings.Builder
 	w, h := c.Width(), c.Height()
+	b.Grow(w * h * 2)
+	rs := runStyles{}
 	for y := range h {
 		if y > 0 {
 			b.WriteByte('\n')
 		}
-		var cur lipgloss.Style
-		var curKey styleKey
-		flush := func() {
-			if run.Len() > 0 {
-				b.WriteString(cur.Render(run.String()))
-				run.Reset()
-			}
-		}
+		var cur sgr
 		for x := range w {
-			cell := c.Cell(canvas.Point{X: x, Y: y})
-			k := keyOf(cell.Style)
-			if x == 0 || k != curKey {
-				flush()
-				cur, curKey = cell.Style, k
+			p := canvas.Point{X: x, Y: y}
+			s := c.GetCellStyle(p)
+			k := keyOf(s)
+			if w := rs.of(k, s); x == 0 || w != cur {
+				b.WriteString(cur.close)
+				b.WriteString(w.open)
+				cur = w
 			}
-			if cell.Rune == 0 {
-				run.WriteByte(' ')
+			if r := c.Cell(p).Rune; r == 0 {
+				b.WriteByte(' ')
 			} else {
-				run.WriteRune(cell.Rune)
+				b.WriteRune(r)
 			}
 		}
-		flush()
+		b.WriteString(cur.close)
 	}
 	return b.String()
 }

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"maps"
+	"regexp"
 	"testing"
 	"time"
 
@@ -36,7 +38,21 @@ func TestCanvasViewMatchesNtcharts(t *testing.T) {
 	if got == ansi.Strip(got) {
 		t.Errorf("no styling at all in the run-length view")
 	}
+	if g, w := sgrSet(got), sgrSet(want); !maps.Equal(g, w) {
+		t.Errorf("styles differ: run-length view uses %v, ntcharts %v", g, w)
+	}
 	if len(got) >= len(want) {
 		t.Errorf("run-length view is %d bytes, ntcharts' %d: runs were not merged", len(got), len(want))
 	}
+}
+
+var sgrPattern = regexp.MustCompile(`\x1b\[[0-9;]*m`)
+
+// sgrSet is the set of distinct escape sequences in s.
+func sgrSet(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range sgrPattern.FindAllString(s, -1) {
+		out[m] = true
+	}
+	return out
 }

@@ -63,7 +63,7 @@ type feedErrMsg struct {
 	err error
 }
 
-// tickMsg refreshes time-dependent parts (staleness) once a second.
+// tickMsg refreshes time-dependent parts (staleness, a live status).
 type tickMsg struct{ id int }
 
 // playMsg advances a playback by one frame.
@@ -88,8 +88,8 @@ func waitForSampleCmd(id int, f Feed) tea.Cmd {
 	}
 }
 
-func tickCmd(id int) tea.Cmd {
-	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{id} })
+func tickCmd(id int, d time.Duration) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return tickMsg{id} })
 }
 
 func playCmd(id int, d time.Duration) tea.Cmd {

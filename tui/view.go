@@ -83,6 +83,14 @@ func (a *App) View() string {
 	if a.width <= 0 || a.height <= 0 {
 		return ""
 	}
+	if a.rendered == "" {
+		a.rendered = a.render()
+	}
+	return a.rendered
+}
+
+// render builds the whole screen.
+func (a *App) render() string {
 	l := a.plan()
 	f := a.frame()
 	w := a.width

@@ -68,6 +68,7 @@ func main() {
 // run dispatches a subcommand and returns the exit code: 0 success, 1
 // failure, 2 bad usage.
 func run(args []string, stdout, stderr io.Writer) int {
+	honourNoColor()
 	cmd := "console"
 	if len(args) > 0 && subcommands[args[0]] {
 		cmd, args = args[0], args[1:]
