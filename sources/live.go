@@ -19,6 +19,7 @@ type Live struct {
 	once     sync.Once
 	done     chan struct{}
 	census   censusRunner
+	ticker   *time.Ticker
 }
 
 // NewLive starts sampling c every interval; the first sample is taken at
@@ -30,8 +31,16 @@ func NewLive(c *Collector, interval time.Duration) *Live {
 	l.interval.Store(int64(interval))
 	l.census.dump = func() (model.Census, error) { return CensusDump{Timeout: time.Minute}.Run(10) }
 	c.OpenPeak()
+	l.ticker = time.NewTicker(pollEvery(interval))
 	go l.run()
 	return l
+}
+
+// Repace restarts the tick from now, keeping its period: a caller with a
+// timer of the same period started just before (the console's frame
+// ticker) then wakes together with this one.
+func (l *Live) Repace() {
+	l.ticker.Reset(pollEvery(time.Duration(l.interval.Load())))
 }
 
 // pollEvery is the tick for interval d: FastRate, or the largest divisor
@@ -92,7 +101,7 @@ func (l *Live) run() {
 	last := time.Now()
 	l.emit(last, d)
 	next := last.Add(d)
-	t := time.NewTicker(pollEvery(d))
+	t := l.ticker
 	defer t.Stop()
 	for {
 		select {

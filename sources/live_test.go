@@ -69,3 +69,17 @@ func TestLiveCatchesBurst(t *testing.T) {
 		t.Errorf("no sample had the burst of 4000 as its peak (count %d)", first.Conntrack.Count)
 	}
 }
+
+// TestRepaceKeepsSampling: restarting the tick's phase keeps the samples
+// coming at the interval.
+func TestRepaceKeepsSampling(t *testing.T) {
+	c := fixtureCollector(t, "healthy", nil)
+	l := NewLive(c, 200*time.Millisecond)
+	defer l.Stop()
+	for range 3 {
+		l.Repace()
+		if _, err := l.Next(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

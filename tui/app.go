@@ -72,6 +72,7 @@ type App struct {
 
 	width, height int
 	chart         pressureChart
+	kernel        kernelPanel
 	status        string
 	// rendered is the last View, reused until something on screen
 	// changes: bubbletea asks for a View after every message.
@@ -101,6 +102,9 @@ func New(feed Feed, o Options) *App {
 
 // Init implements tea.Model: start waiting for samples and ticking.
 func (a *App) Init() tea.Cmd {
+	if p, ok := a.feed.(Pacer); ok {
+		p.Repace() // bubbletea started its frame ticker just before Init
+	}
 	cmds := []tea.Cmd{waitForSampleCmd(a.id, a.feed), tickCmd(a.id, time.Second)}
 	if a.opts.Speed > 0 {
 		cmds = append(cmds, playCmd(a.id, a.playStep()))

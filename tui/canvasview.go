@@ -51,14 +51,15 @@ func canvasView(c *canvas.Model) string {
 			b.WriteByte('\n')
 		}
 		var cur sgr
+		var curKey styleKey
 		for x := range w {
 			p := canvas.Point{X: x, Y: y}
 			s := c.GetCellStyle(p)
-			k := keyOf(s)
-			if w := rs.of(k, s); x == 0 || w != cur {
+			if k := keyOf(s); x == 0 || k != curKey {
+				w := rs.of(k, s)
 				b.WriteString(cur.close)
 				b.WriteString(w.open)
-				cur = w
+				cur, curKey = w, k
 			}
 			if r := c.Cell(p).Rune; r == 0 {
 				b.WriteByte(' ')

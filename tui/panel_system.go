@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -97,6 +98,34 @@ func tcpLines(st *styles.Styles, f model.Frame, width int) []string {
 
 // kernelLines renders the kernel's "table full" lines, newest first, with
 // lines of the same second and namespace folded into one with a count.
+// kernelPanel remembers the kernel log panel: it changes only when a line
+// arrives, and grouping a busy log's lines by second is not free.
+type kernelPanel struct {
+	key kernelKey
+	out []string
+}
+
+type kernelKey struct {
+	n, rows    int
+	last       time.Time
+	suppressed uint64
+	readable   bool
+	note       string
+}
+
+// lines is kernelLines, recomputed only when its inputs change. The
+// caller gets its own copy.
+func (p *kernelPanel) lines(st *styles.Styles, f model.Frame, lines []model.KernelLine, suppressed uint64, rows int) []string {
+	k := kernelKey{n: len(lines), rows: rows, suppressed: suppressed, readable: f.Sample.Kernel.Readable, note: f.Sample.Kernel.Note}
+	if len(lines) > 0 {
+		k.last = lines[len(lines)-1].Time
+	}
+	if p.out == nil || k != p.key {
+		p.key, p.out = k, kernelLines(st, f, lines, suppressed, rows)
+	}
+	return slices.Clone(p.out)
+}
+
 func kernelLines(st *styles.Styles, f model.Frame, lines []model.KernelLine, suppressed uint64, rows int) []string {
 	if !f.Sample.Kernel.Readable {
 		note := f.Sample.Kernel.Note

@@ -40,3 +40,21 @@ func TestQuietTickKeepsScreen(t *testing.T) {
 		t.Errorf("with a live status: next tick in %v, want 1s", d)
 	}
 }
+
+// pacedFeed counts Repace calls.
+type pacedFeed struct {
+	*scriptFeed
+	repaced int
+}
+
+func (f *pacedFeed) Repace() { f.repaced++ }
+
+// TestInitRepacesFeed: Init lines the feed's timer up with bubbletea's
+// frame ticker, which starts just before Init.
+func TestInitRepacesFeed(t *testing.T) {
+	f := &pacedFeed{scriptFeed: newScriptFeed(t, nil)}
+	New(f, Options{}).Init()
+	if f.repaced != 1 {
+		t.Errorf("Init repaced the feed %d times, want 1", f.repaced)
+	}
+}

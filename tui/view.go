@@ -150,7 +150,7 @@ func (a *App) bottomNarrow(f model.Frame, w, h int) string {
 	right := w - left - 1
 	tcp := tcpLines(a.st, f, right)
 	kernRows := max(1, h-1-len(tcp))
-	klines := kernelLines(a.st, f, a.kernelLinesUpTo(f), a.an.Suppressed, kernRows)
+	klines := a.kernel.lines(a.st, f, a.kernelLinesUpTo(f), a.an.Suppressed, kernRows)
 	for i := range klines {
 		if i == 0 {
 			klines[i] = a.st.PanelTitle.Render("kernel log ") + klines[i]
@@ -165,7 +165,7 @@ func (a *App) bottomWide(f model.Frame, w, h int) string {
 	sysW := 56
 	restW := w - ctW - sysW - 2
 	tcp := tcpLines(a.st, f, restW)
-	kern := kernelLines(a.st, f, a.kernelLinesUpTo(f), a.an.Suppressed, max(1, h-len(tcp)-2))
+	kern := a.kernel.lines(a.st, f, a.kernelLinesUpTo(f), a.an.Suppressed, max(1, h-len(tcp)-2))
 	right := strings.Join([]string{
 		section(a.st, "TCP", restW, len(tcp)+1, tcp),
 		section(a.st, "kernel log", restW, h-len(tcp)-1, kern),
