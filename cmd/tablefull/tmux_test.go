@@ -12,9 +12,10 @@ import (
 
 // tmuxSession runs this test binary as tablefull in a detached tmux
 // session of w×h on a private server. The shell around it records the
-// exit code and whether the terminal settings came back unchanged. CI is
-// unset in the pane: termenv treats CI as "not a terminal" and drops all
-// colour, and a pane is what a user at a terminal has.
+// exit code and whether the terminal settings came back unchanged. CI,
+// NO_COLOR and CLICOLOR from the test's environment are unset in the
+// pane (termenv treats CI as "not a terminal"): a pane is what a user at a
+// terminal has, and a test that wants one of them sets it in env.
 type tmuxSession struct {
 	t      *testing.T
 	socket string
@@ -30,7 +31,7 @@ func startTmux(t *testing.T, w, h int, env string, args ...string) *tmuxSession 
 		t.Fatal(err)
 	}
 	s := &tmuxSession{t: t, socket: fmt.Sprintf("tablefull-test-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	script := fmt.Sprintf(`stty -g > %[1]s/before; env -u CI TABLEFULL_AS_MAIN=1 %[2]s %[3]s %[4]s; echo "EXIT=$?"; stty -g > %[1]s/after; cmp -s %[1]s/before %[1]s/after && echo TERMINAL-RESTORED; sleep 60`,
+	script := fmt.Sprintf(`stty -g > %[1]s/before; env -u CI -u NO_COLOR -u CLICOLOR TABLEFULL_AS_MAIN=1 %[2]s %[3]s %[4]s; echo "EXIT=$?"; stty -g > %[1]s/after; cmp -s %[1]s/before %[1]s/after && echo TERMINAL-RESTORED; sleep 60`,
 		t.TempDir(), env, exe, strings.Join(args, " "))
 	cmd := exec.Command("tmux", "-L", s.socket, "-f", "/dev/null", "new-session", "-d", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "sh", "-c", script)
 	if out, err := cmd.CombinedOutput(); err != nil {
