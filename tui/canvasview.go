@@ -54,18 +54,17 @@ func canvasView(c *canvas.Model) string {
 		var cur sgr
 		var curKey styleKey
 		for x := range w {
-			p := canvas.Point{X: x, Y: y}
-			s := c.GetCellStyle(p)
-			if k := keyOf(s); x == 0 || k != curKey {
-				w := rs.of(k, s)
+			cell := c.Cell(canvas.Point{X: x, Y: y}) // one copy of the cell, not one per field
+			if k := keyOf(&cell.Style); x == 0 || k != curKey {
+				w := rs.of(k, &cell.Style)
 				b.WriteString(cur.close)
 				b.WriteString(w.open)
 				cur, curKey = w, k
 			}
-			if r := c.Cell(p).Rune; r == 0 {
+			if cell.Rune == 0 {
 				b.WriteByte(' ')
 			} else {
-				b.WriteRune(r)
+				b.WriteRune(cell.Rune)
 			}
 		}
 		b.WriteString(cur.close)
