@@ -101,7 +101,7 @@ func (l *Live) run() {
 	last := time.Now()
 	l.emit(last, d)
 	next := last.Add(d)
-	t := l.ticker
+	t, period := l.ticker, pollEvery(d)
 	defer t.Stop()
 	for {
 		select {
@@ -110,7 +110,10 @@ func (l *Live) run() {
 		case <-l.wake:
 			d = time.Duration(l.interval.Load())
 			next = last.Add(d)
-			t.Reset(pollEvery(d))
+			if p := pollEvery(d); p != period { // same period: keep the phase Repace set
+				t.Reset(p)
+				period = p
+			}
 		case now := <-t.C:
 			l.c.PollPeak()
 			if now.Before(next) {
