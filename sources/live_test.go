@@ -83,3 +83,24 @@ func TestRepaceKeepsSampling(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveSetInterval: a shorter interval applies from the next sample,
+// not after the old one has run out.
+func TestLiveSetInterval(t *testing.T) {
+	c := fixtureCollector(t, "healthy", nil)
+	l := NewLive(c, 10*time.Second)
+	defer l.Stop()
+	if _, err := l.Next(); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	l.SetInterval(250 * time.Millisecond)
+	for range 3 {
+		if _, err := l.Next(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("three samples at 250ms took %v: the new interval did not apply", d)
+	}
+}
