@@ -91,7 +91,7 @@ func (l *Live) Stop() {
 }
 
 // run is the only timer of the feed: each tick polls the peak, and the
-// tick at or after each sample's due time also takes the sample. One
+// tick at or after each sample's due time takes the sample instead. One
 // ticker, not one per job, because on a small VM every wake-up of a Go
 // process costs more CPU than the work it does.
 func (l *Live) run() {
@@ -115,8 +115,8 @@ func (l *Live) run() {
 				period = p
 			}
 		case now := <-t.C:
-			l.c.PollPeak()
 			if now.Before(next) {
+				l.c.PollPeak() // a sample tick needs no poll: the sample reads the count
 				continue
 			}
 			l.emit(now, now.Sub(last))

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"sync"
 	"syscall"
 	"time"
 	"unsafe"
@@ -19,9 +18,9 @@ const FastRate = 100 * time.Millisecond
 
 // PeakSampler reads one counter file on demand and holds its peak. It has
 // no goroutine of its own: Live polls it from the same tick that takes the
-// samples, so the process wakes once per tick, not once per timer.
+// samples, so the process wakes once per tick, not once per timer. Poll and
+// Take run on that one goroutine; it is not safe for concurrent use.
 type PeakSampler struct {
-	mu   sync.Mutex
 	hold model.PeakHold
 	f    *os.File
 	fd   uintptr
@@ -58,15 +57,11 @@ func (p *PeakSampler) Poll() {
 	if err != nil {
 		return
 	}
-	p.mu.Lock()
 	p.hold.Observe(v)
-	p.mu.Unlock()
 }
 
 // Take returns the peak since the last Take, never below current.
 func (p *PeakSampler) Take(current uint64) uint64 {
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	return p.hold.Take(current)
 }
 

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // TestQuietTickKeepsScreen: a tick that changes nothing on screen reuses
@@ -56,5 +58,23 @@ func TestInitRepacesFeed(t *testing.T) {
 	New(f, Options{}).Init()
 	if f.repaced != 1 {
 		t.Errorf("Init repaced the feed %d times, want 1", f.repaced)
+	}
+}
+
+// TestKernelPanelFollowsNewLines: the kernel log panel is remembered
+// between frames, but a line that arrives shows on the next screen.
+func TestKernelPanelFollowsNewLines(t *testing.T) {
+	a := New(newScriptFeed(t, nil), Options{Interval: time.Second})
+	a.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
+	samples := incident(11) // the table-full line comes with the 11th
+	for _, s := range samples[:10] {
+		a.Update(sampleMsg{a.id, s})
+	}
+	if v := a.View(); !strings.Contains(v, `no "table full" lines`) {
+		t.Fatalf("before the line:\n%s", v)
+	}
+	a.Update(sampleMsg{a.id, samples[10]})
+	if v := a.View(); !strings.Contains(v, "table full") || strings.Contains(v, `no "table full" lines`) {
+		t.Errorf("the new kernel line is not on screen:\n%s", v)
 	}
 }
