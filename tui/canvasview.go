@@ -38,11 +38,36 @@ func (rs runStyles) of(k styleKey, s *lipgloss.Style) sgr {
 	return w
 }
 
+// columnShade is a background laid over whole columns of a chart's plot
+// area (pinned intervals): cols[i] shades canvas column from+i on every
+// row above rows (the X axis).
+type columnShade struct {
+	from int
+	cols []bool
+	rows int
+	bg   lipgloss.TerminalColor
+}
+
+// on reports whether the cell at x, y is shaded.
+func (s *columnShade) on(x, y int) bool {
+	if s == nil || y >= s.rows {
+		return false
+	}
+	i := x - s.from
+	return i >= 0 && i < len(s.cols) && s.cols[i]
+}
+
 // canvasView renders an ntcharts canvas as canvas.Model.View does, but
 // styles each run of equally styled cells once, with the escape sequences
 // of each style computed once. ntcharts renders every cell through
 // lipgloss on its own, which at 200×30 was most of the console's CPU.
-func canvasView(c *canvas.Model) string {
+// shade, when not nil, sets the background of the columns it marks as
+// ntcharts' SetColumnBackgroundStyle would, without restyling each cell.
+// A cell without a rune is drawn unstyled: on our charts only ntcharts'
+// drawing calls style cells, always with a rune, and the canvas is
+// cleared to blank cells; reading the colours of every blank cell was
+// half the cost of a chart.
+func canvasView(c *canvas.Model, shade *columnShade) string {
 	var b strings.Builder
 	w, h := c.Width(), c.Height()
 	b.Grow(w * h * 2)
@@ -55,8 +80,23 @@ func canvasView(c *canvas.Model) string {
 		var curKey styleKey
 		for x := range w {
 			cell := c.Cell(canvas.Point{X: x, Y: y}) // one copy of the cell, not one per field
-			if k := keyOf(&cell.Style); x == 0 || k != curKey {
-				w := rs.of(k, &cell.Style)
+			var k styleKey
+			if cell.Rune != 0 { // a blank cell carries no style: see above
+				k = keyOf(&cell.Style)
+			}
+			shaded := shade.on(x, y)
+			if shaded {
+				k.bg = shade.bg
+			}
+			if x == 0 || k != curKey {
+				w, ok := rs[k]
+				if !ok {
+					s := cell.Style
+					if shaded {
+						s = s.Background(shade.bg)
+					}
+					w = rs.of(k, &s)
+				}
 				b.WriteString(cur.close)
 				b.WriteString(w.open)
 				cur, curKey = w, k

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/NimbleMarkets/ntcharts/canvas"
+	"github.com/NimbleMarkets/ntcharts/canvas/graph"
 	"github.com/NimbleMarkets/ntcharts/canvas/runes"
 	"github.com/NimbleMarkets/ntcharts/linechart/timeserieslinechart"
 	"github.com/charmbracelet/lipgloss"
@@ -63,6 +64,12 @@ func (c *pressureChart) rebuild(st *styles.Styles, frames []model.Frame, width, 
 	if !end.After(first) {
 		first = end.Add(-time.Second)
 	}
+	// ntcharts' time axis is in whole seconds: the view ends on the
+	// second after the last frame so that frame is drawn where it was
+	// taken, not pulled back onto the second before it.
+	if viewEnd := end.Truncate(time.Second); viewEnd.Before(end) {
+		end = viewEnd.Add(time.Second)
+	}
 	if c.ts == nil || c.w != width || c.h != chartH || c.styles != st {
 		ts := timeserieslinechart.New(width, chartH,
 			timeserieslinechart.WithXYSteps(3, 2),
@@ -76,70 +83,40 @@ func (c *pressureChart) rebuild(st *styles.Styles, frames []model.Frame, width, 
 		c.ts, c.w, c.h, c.styles = &ts, width, chartH, st
 	}
 	ts := c.ts
-	ts.ClearAllData()
 	ts.SetTimeRange(first, end)
 	ts.SetYRange(0, yMax)
 	ts.SetViewTimeRange(first, end)
 	ts.SetViewYRange(0, yMax)
-	for _, p := range peaksPerSecond(frames) {
-		ts.Push(p)
-	}
-	ts.Draw()
+	// The canvas is cleared in place and the line drawn with ntcharts'
+	// line runes: ts.Draw would allocate a new canvas (2 MB of styled
+	// cells at 200 columns) every sample, and averages bursts away.
+	ts.Canvas.Fill(canvas.Cell{})
+	ts.DrawXYAxisAndLabel()
+	cols := columnsOf(ts)
+	graph.DrawLineSequence(&ts.Canvas, true, cols.left, peakRows(frames, cols, rowScale(ts)), runes.ArcLineStyle, st.ChartLine)
 	if showCap {
 		ts.DrawLineWithStyle(canvas.Float64Point{X: ts.ViewMinX(), Y: capV},
 			canvas.Float64Point{X: ts.ViewMaxX(), Y: capV}, runes.ThinLineStyle, st.ChartCap)
 	}
-	for _, f := range frames {
-		if f.Pinned {
-			ts.SetColumnBackgroundStyle(f.Sample.Time, st.PinnedColumn)
-		}
+	pinned, gaps := intervalColumns(frames, cols)
+	markCol := -1
+	if !mark.IsZero() && !mark.Before(first) && !mark.After(end) {
+		markCol = cols.at(mark)
 	}
-	c.view = canvasView(&ts.Canvas) + "\n" + pinnedStrip(st, frames, ts.Origin().X+1, width, mark)
+	shade := columnShade{from: cols.left, cols: pinned, rows: ts.Origin().Y, bg: st.PinnedColumn.GetBackground()}
+	c.view = canvasView(&ts.Canvas, &shade) + "\n" + pinnedStrip(st, pinned, gaps, markCol, cols.left, width)
 }
 
-// pinnedStrip marks, under the plot area (which starts at column left),
-// the columns whose interval was pinned at the cap.
-func pinnedStrip(st *styles.Styles, frames []model.Frame, left, width int, mark time.Time) string {
-	cols := max(1, width-left)
-	marks := make([]bool, cols)
-	gaps := make([]bool, cols)
-	first, last := frames[0].Sample.Time, frames[len(frames)-1].Sample.Time
-	span := last.Sub(first)
-	col := func(t time.Time) int {
-		if span <= 0 {
-			return cols - 1
-		}
-		return min(cols-1, max(0, int(float64(cols-1)*float64(t.Sub(first))/float64(span))))
-	}
-	prev := 0
-	for i, f := range frames {
-		c := col(f.Sample.Time)
-		if f.Gap && i > 0 { // samples missing: the stream was down
-			for j := min(c, prev+1); j < c; j++ {
-				gaps[j] = true
-			}
-		}
-		if f.Pinned { // the whole interval up to this sample was pinned
-			from := c
-			if i > 0 && !f.Gap { // across a gap only the sample's own column is known
-				from = min(c, prev+1)
-			}
-			for j := from; j <= c; j++ {
-				marks[j] = true
-			}
-		}
-		prev = c
-	}
+// pinnedStrip marks, under the plot area (whose first column is left),
+// the columns whose interval was pinned at the cap, the columns where
+// the stream was down, and markCol (a tuning apply; -1 for none).
+func pinnedStrip(st *styles.Styles, marks, gaps []bool, markCol, left, width int) string {
 	var b strings.Builder
 	label := "pinned"
 	if len(label) > left {
 		label = "▸"
 	}
 	b.WriteString(st.Label.Render(fmt.Sprintf("%*s", left, label)))
-	markCol := -1
-	if !mark.IsZero() && !mark.Before(first) && !mark.After(last) {
-		markCol = col(mark)
-	}
 	kind := func(i int) int { // 0 nothing, 1 pinned, 2 gap, 3 the mark
 		switch {
 		case i == markCol:
@@ -264,21 +241,4 @@ func episodeLines(st *styles.Styles, eps []model.Episode, n int) []string {
 		lines[len(lines)-1] += st.Dim.Render(fmt.Sprintf("  (+%d earlier)", len(eps)-n))
 	}
 	return lines
-}
-
-// peaksPerSecond keeps the highest peak of each second: ntcharts plots at
-// one-second resolution and averages the points within a second, which
-// at sub-second intervals would flatten the very burst the 10 Hz sampler
-// caught.
-func peaksPerSecond(frames []model.Frame) []timeserieslinechart.TimePoint {
-	var out []timeserieslinechart.TimePoint
-	for _, f := range frames {
-		v := float64(f.Sample.Conntrack.Peak)
-		if n := len(out); n > 0 && out[n-1].Time.Unix() == f.Sample.Time.Unix() {
-			out[n-1].Value = max(out[n-1].Value, v)
-			continue
-		}
-		out = append(out, timeserieslinechart.TimePoint{Time: f.Sample.Time, Value: v})
-	}
-	return out
 }

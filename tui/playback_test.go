@@ -184,17 +184,3 @@ func TestCensusPanel(t *testing.T) {
 		t.Errorf("c again did not hide the census and stop the walks")
 	}
 }
-
-// TestChartKeepsSubSecondPeaks: at a 250 ms interval, a burst in one
-// quarter-second is the point ntcharts plots for that second.
-func TestChartKeepsSubSecondPeaks(t *testing.T) {
-	var frames []model.Frame
-	for i, peak := range []uint64{100, 4096, 120, 110, 130} {
-		frames = append(frames, model.Frame{Sample: model.Sample{Time: scriptStart.Add(time.Duration(i) * 250 * time.Millisecond),
-			Conntrack: model.Conntrack{Peak: peak}}})
-	}
-	got := peaksPerSecond(frames)
-	if len(got) != 2 || got[0].Value != 4096 || got[1].Value != 130 {
-		t.Errorf("points %+v, want 4096 for the first second and 130 for the next", got)
-	}
-}

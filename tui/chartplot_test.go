@@ -1,0 +1,98 @@
+package tui
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/NimbleMarkets/ntcharts/canvas"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/tui/styles"
+)
+
+// framesOf makes frames at the given offsets from scriptStart with the
+// given peaks.
+func framesOf(offsets []time.Duration, peaks []uint64) []model.Frame {
+	var out []model.Frame
+	for i, off := range offsets {
+		out = append(out, model.Frame{Sample: model.Sample{Time: scriptStart.Add(off),
+			Conntrack: model.Conntrack{Peak: peaks[i], Max: 4096}}})
+	}
+	return out
+}
+
+func TestPeakRows(t *testing.T) {
+	identity := func(v float64) int { return int(v) }
+	cols := plotColumns{left: 5, last: 4, from: float64(scriptStart.Unix()), span: 4}
+	sec := time.Second
+	tests := []struct {
+		name    string
+		offsets []time.Duration
+		peaks   []uint64
+		want    []int
+	}{
+		{"one frame per column", []time.Duration{0, sec, 2 * sec, 3 * sec, 4 * sec}, []uint64{1, 2, 3, 4, 5}, []int{1, 2, 3, 4, 5}},
+		{"a burst in a quarter second is the column's value",
+			[]time.Duration{0, 250 * time.Millisecond, 1250 * time.Millisecond, 2 * sec, 3 * sec, 4 * sec},
+			[]uint64{100, 90, 4096, 120, 110, 130}, []int{100, 4096, 120, 110, 130}},
+		{"columns between frames get the line between them", []time.Duration{0, 4 * sec}, []uint64{0, 40}, []int{0, 10, 20, 30, 40}},
+		{"before the first and after the last frame, level", []time.Duration{sec, 2 * sec}, []uint64{7, 9}, []int{7, 7, 9, 9, 9}},
+		{"no frames, the floor", nil, nil, []int{0, 0, 0, 0, 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := peakRows(framesOf(tt.offsets, tt.peaks), cols, identity)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPlotColumnsAt(t *testing.T) {
+	cols := plotColumns{last: 100, from: 1000, span: 50}
+	for _, tt := range []struct {
+		secs float64
+		want int
+	}{{1000, 0}, {1025, 50}, {1050, 100}, {990, 0}, {1060, 100}, {1000.26, 1}} {
+		at := time.Unix(0, int64(tt.secs*1e9))
+		if got := cols.at(at); got != tt.want {
+			t.Errorf("at(%v) = %d, want %d", tt.secs, got, tt.want)
+		}
+	}
+	if got := (plotColumns{last: 9}).at(time.Now()); got != 9 {
+		t.Errorf("an empty span puts everything on the right edge, got %d", got)
+	}
+}
+
+// TestChartBurstReachesCap: one interval at the cap between quiet ones
+// is drawn up to the cap line's row, not averaged down with its
+// neighbours (ntcharts' Draw drew it about a quarter lower).
+func TestChartBurstReachesCap(t *testing.T) {
+	var offsets []time.Duration
+	var peaks []uint64
+	for i := range 60 {
+		offsets = append(offsets, time.Duration(i)*time.Second)
+		peaks = append(peaks, 1100)
+	}
+	peaks[30] = 4096
+	var c pressureChart
+	c.rebuild(styles.DefaultStyles(), framesOf(offsets, peaks), 80, 18, time.Time{})
+	cols := columnsOf(c.ts)
+	x := cols.left + cols.at(scriptStart.Add(30*time.Second))
+	capRow := rowScale(c.ts)(4096)
+	runeAt := func(y int) rune { return c.ts.Canvas.Cell(canvas.Point{X: x, Y: y}).Rune }
+	for y := range capRow {
+		if r := runeAt(y); r != 0 {
+			t.Errorf("row %d above the cap has %q in the burst's column", y, r)
+		}
+	}
+	if r := runeAt(capRow); r == 0 || r == '─' {
+		t.Errorf("the burst's column has %q on the cap's row %d: the line does not reach the cap:\n%s", r, capRow, ansi.Strip(c.view))
+	}
+	if r := runeAt(capRow + 1); r != '│' {
+		t.Errorf("the burst's column has %q under the cap, want the line's │:\n%s", r, ansi.Strip(c.view))
+	}
+}
