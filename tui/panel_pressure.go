@@ -9,7 +9,6 @@ import (
 	"github.com/NimbleMarkets/ntcharts/canvas/graph"
 	"github.com/NimbleMarkets/ntcharts/canvas/runes"
 	"github.com/NimbleMarkets/ntcharts/linechart/timeserieslinechart"
-	"github.com/charmbracelet/lipgloss"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/tui/styles"
@@ -164,7 +163,7 @@ func compact(v float64) string {
 // pressureLines are the numbers above the chart.
 func pressureLines(st *styles.Styles, f model.Frame, width int) []string {
 	c := f.Sample.Conntrack
-	note := func(sty lipgloss.Style, text string) []string {
+	note := func(sty styles.Text, text string) []string {
 		lines := wrap(text, width-len("conntrack "))
 		for i := range lines {
 			lines[i] = sty.Render(lines[i])

@@ -3,14 +3,12 @@ package tui
 import (
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
 // severityStyle picks the style of a severity.
-func severityStyle(st *styles.Styles, s model.Severity) lipgloss.Style {
+func severityStyle(st *styles.Styles, s model.Severity) styles.Text {
 	switch s {
 	case model.SevCrit:
 		return st.Crit

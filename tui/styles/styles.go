@@ -20,26 +20,26 @@ const (
 // Styles are the console's styles, by role.
 type Styles struct {
 	// Title of the application in the header.
-	Title lipgloss.Style
+	Title Text
 	// Header is the header line's text.
-	Header lipgloss.Style
+	Header Text
 	// PanelTitle heads each panel.
-	PanelTitle lipgloss.Style
+	PanelTitle Text
 	// Rule is the line after a panel title.
-	Rule lipgloss.Style
+	Rule Text
 	// Label names a value; Value is the value; Dim is secondary text.
-	Label, Value, Dim lipgloss.Style
+	Label, Value, Dim Text
 	// Severity colours verdicts and values by how bad they are.
-	OK, Warn, Crit lipgloss.Style
+	OK, Warn, Crit Text
 	// Live, Paused and History mark the header's mode.
-	Live, Paused, History lipgloss.Style
+	Live, Paused, History Text
 	// ChartLine is the count on the chart; ChartCap the cap line;
 	// ChartAxes the axes; PinnedColumn the background of pinned columns.
 	ChartLine, ChartCap, ChartAxes, ChartLabels, PinnedColumn lipgloss.Style
 	// Caption is the demo's commentary line.
-	Caption lipgloss.Style
+	Caption Text
 	// Tab is a host in the overview; ActiveTab the one on screen.
-	Tab, ActiveTab lipgloss.Style
+	Tab, ActiveTab Text
 	// Help is the footer.
 	HelpKey, HelpDesc lipgloss.Style
 }
@@ -58,27 +58,27 @@ func DefaultStyles() *Styles {
 	accent := native(r, "#005f87", "#5fafff")
 	pinned := native(r, "#ffd7d7", "#5f0000")
 	return &Styles{
-		Title:        lipgloss.NewStyle().Bold(true).Foreground(accent),
-		Header:       lipgloss.NewStyle(),
-		PanelTitle:   lipgloss.NewStyle().Bold(true).Foreground(accent),
-		Rule:         lipgloss.NewStyle().Foreground(dim),
-		Label:        lipgloss.NewStyle().Foreground(dim),
-		Value:        lipgloss.NewStyle().Bold(true),
-		Dim:          lipgloss.NewStyle().Foreground(dim),
-		OK:           lipgloss.NewStyle().Foreground(ok),
-		Warn:         lipgloss.NewStyle().Foreground(warn).Bold(true),
-		Crit:         lipgloss.NewStyle().Foreground(crit).Bold(true),
-		Live:         lipgloss.NewStyle().Foreground(ok).Bold(true),
-		Paused:       lipgloss.NewStyle().Foreground(warn).Bold(true),
-		History:      lipgloss.NewStyle().Foreground(accent).Bold(true),
+		Title:        textOf(lipgloss.NewStyle().Bold(true).Foreground(accent)),
+		Header:       textOf(lipgloss.NewStyle()),
+		PanelTitle:   textOf(lipgloss.NewStyle().Bold(true).Foreground(accent)),
+		Rule:         textOf(lipgloss.NewStyle().Foreground(dim)),
+		Label:        textOf(lipgloss.NewStyle().Foreground(dim)),
+		Value:        textOf(lipgloss.NewStyle().Bold(true)),
+		Dim:          textOf(lipgloss.NewStyle().Foreground(dim)),
+		OK:           textOf(lipgloss.NewStyle().Foreground(ok)),
+		Warn:         textOf(lipgloss.NewStyle().Foreground(warn).Bold(true)),
+		Crit:         textOf(lipgloss.NewStyle().Foreground(crit).Bold(true)),
+		Live:         textOf(lipgloss.NewStyle().Foreground(ok).Bold(true)),
+		Paused:       textOf(lipgloss.NewStyle().Foreground(warn).Bold(true)),
+		History:      textOf(lipgloss.NewStyle().Foreground(accent).Bold(true)),
 		ChartLine:    lipgloss.NewStyle().Foreground(accent),
 		ChartCap:     lipgloss.NewStyle().Foreground(crit),
 		ChartAxes:    lipgloss.NewStyle().Foreground(dim),
 		ChartLabels:  lipgloss.NewStyle().Foreground(dim),
 		PinnedColumn: lipgloss.NewStyle().Background(pinned),
-		Caption:      lipgloss.NewStyle().Bold(true).Foreground(accent),
-		Tab:          lipgloss.NewStyle().Foreground(dim),
-		ActiveTab:    lipgloss.NewStyle().Bold(true).Reverse(true),
+		Caption:      textOf(lipgloss.NewStyle().Bold(true).Foreground(accent)),
+		Tab:          textOf(lipgloss.NewStyle().Foreground(dim)),
+		ActiveTab:    textOf(lipgloss.NewStyle().Bold(true).Reverse(true)),
 		HelpKey:      lipgloss.NewStyle().Foreground(accent),
 		HelpDesc:     lipgloss.NewStyle().Foreground(dim),
 	}
