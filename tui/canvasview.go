@@ -20,16 +20,24 @@ func keyOf(s *lipgloss.Style) styleKey {
 }
 
 // sgr is what lipgloss writes before and after a run of text in one
-// style: for these styles (colours and bold on one line of text) Render
-// only wraps the text, so the wrapping is taken once per style and reused.
+// style: for these styles (colours on one line of text) Render only wraps
+// the text, so the wrapping is taken once per style and reused.
 type sgr struct{ open, close string }
 
 // runStyles caches the wrapping of each style a canvas uses.
 type runStyles map[styleKey]sgr
 
-func (rs runStyles) of(k styleKey, s *lipgloss.Style) sgr {
+// of is the wrapping of the style with k's colours (none where k has none).
+func (rs runStyles) of(k styleKey) sgr {
 	if w, ok := rs[k]; ok {
 		return w
+	}
+	s := lipgloss.NewStyle()
+	if k.fg != nil {
+		s = s.Foreground(k.fg)
+	}
+	if k.bg != nil {
+		s = s.Background(k.bg)
 	}
 	const mark = "\x00"
 	open, close, _ := strings.Cut(s.Render(mark), mark)
@@ -84,19 +92,11 @@ func canvasView(c *canvas.Model, shade *columnShade) string {
 			if cell.Rune != 0 { // a blank cell carries no style: see above
 				k = keyOf(&cell.Style)
 			}
-			shaded := shade.on(x, y)
-			if shaded {
+			if shade.on(x, y) {
 				k.bg = shade.bg
 			}
 			if x == 0 || k != curKey {
-				w, ok := rs[k]
-				if !ok {
-					s := cell.Style
-					if shaded {
-						s = s.Background(shade.bg)
-					}
-					w = rs.of(k, &s)
-				}
+				w := rs.of(k)
 				b.WriteString(cur.close)
 				b.WriteString(w.open)
 				cur, curKey = w, k
