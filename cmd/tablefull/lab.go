@@ -85,13 +85,8 @@ func runLab(o options, lo labOptions, w io.Writer) (err error) {
 
 // headlessLab prints one line per sample until duration or a signal.
 func headlessLab(l *lab.Lab, feed *remote.Tee, duration time.Duration, fix <-chan time.Time, w io.Writer) error {
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sig)
-	var end <-chan time.Time
-	if duration > 0 {
-		end = time.After(duration)
-	}
+	stopped, stop := untilStopped(duration)
+	defer stop()
 	samples := make(chan model.Sample)
 	done := make(chan struct{})
 	defer close(done)
@@ -116,9 +111,7 @@ func headlessLab(l *lab.Lab, feed *remote.Tee, duration time.Duration, fix <-cha
 	var prev model.Frame
 	for {
 		select {
-		case <-sig:
-			return nil
-		case <-end:
+		case <-stopped.Done():
 			return nil
 		case <-fix:
 			if err := l.Fix(16384); err != nil {

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 )
 
@@ -30,16 +28,10 @@ func record(o options, path string, duration time.Duration, force bool) error {
 		return err
 	}
 	defer ls.Stop()
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sig)
-	var deadline <-chan time.Time
-	if duration > 0 {
-		deadline = time.After(duration)
-	}
+	stopped, stop := untilStopped(duration)
+	defer stop()
 	select {
-	case <-sig:
-	case <-deadline:
+	case <-stopped.Done():
 	case err := <-ls.done:
 		return err
 	}

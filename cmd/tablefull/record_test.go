@@ -43,3 +43,47 @@ func TestRecordKilled(t *testing.T) {
 		t.Errorf("replay of a text file: code %d %q", code, errb.String())
 	}
 }
+
+// TestRecordStops: a recording ends cleanly at its --duration and on
+// SIGTERM, saying so, with the file complete.
+func TestRecordStops(t *testing.T) {
+	exe, _ := os.Executable()
+	for _, how := range []string{"duration", "sigterm"} {
+		t.Run(how, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), how+".jsonl")
+			args := []string{"record", path, "--interval", "100ms"}
+			if how == "duration" {
+				args = append(args, "--duration", "1s")
+			}
+			cmd := exec.Command(exe, args...)
+			cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+			var errb strings.Builder
+			cmd.Stderr = &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			if how == "sigterm" {
+				time.Sleep(time.Second)
+				cmd.Process.Signal(syscall.SIGTERM)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatalf("record ended with %v: %s", err, errb.String())
+				}
+			case <-time.After(10 * time.Second):
+				cmd.Process.Kill()
+				t.Fatal("record did not stop")
+			}
+			if !strings.Contains(errb.String(), "recorded "+path) {
+				t.Errorf("stderr %q does not say the recording is done", errb.String())
+			}
+			rec, err := remote.ReadRecordingFile(path)
+			if err != nil || len(rec.Samples) < 3 {
+				t.Errorf("recording: %v, %d samples", err, len(rec.Samples))
+			}
+		})
+	}
+}
