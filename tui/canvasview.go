@@ -75,7 +75,9 @@ func (s *columnShade) on(x, y int) bool {
 // drawing calls style cells, always with a rune, and the canvas is
 // cleared to blank cells; reading the colours of every blank cell was
 // half the cost of a chart.
-func canvasView(c *canvas.Model, shade *columnShade) string {
+// ink, when not nil, marks the only cells that may be drawn on; the rest
+// are blank and not read at all (see inkMask).
+func canvasView(c *canvas.Model, shade *columnShade, ink *inkMask) string {
 	var b strings.Builder
 	w, h := c.Width(), c.Height()
 	b.Grow(w * h * 2)
@@ -87,7 +89,10 @@ func canvasView(c *canvas.Model, shade *columnShade) string {
 		var cur sgr
 		var curKey styleKey
 		for x := range w {
-			cell := c.Cell(canvas.Point{X: x, Y: y}) // one copy of the cell, not one per field
+			var cell canvas.Cell
+			if ink.has(x, y) {
+				cell = c.Cell(canvas.Point{X: x, Y: y}) // one copy of the cell, not one per field
+			}
 			var k styleKey
 			if cell.Rune != 0 { // a blank cell carries no style: see above
 				k = keyOf(&cell.Style)

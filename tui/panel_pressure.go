@@ -28,6 +28,9 @@ type pressureChart struct {
 	ts     *timeserieslinechart.Model
 	w, h   int
 	styles *styles.Styles
+	// ink marks the cells the last rebuild drew on ts: the next one
+	// clears only those (nil: the canvas is blank).
+	ink *inkMask
 }
 
 // chartWindow is the frames one chart shows: one column per frame.
@@ -79,21 +82,28 @@ func (c *pressureChart) rebuild(st *styles.Styles, frames []model.Frame, width, 
 			timeserieslinechart.WithAxesStyles(st.ChartAxes, st.ChartLabels),
 			timeserieslinechart.WithStyle(st.ChartLine),
 		)
-		c.ts, c.w, c.h, c.styles = &ts, width, chartH, st
+		c.ts, c.w, c.h, c.styles, c.ink = &ts, width, chartH, st, nil
 	}
 	ts := c.ts
 	ts.SetTimeRange(first, end)
 	ts.SetYRange(0, yMax)
 	ts.SetViewTimeRange(first, end)
 	ts.SetViewYRange(0, yMax)
-	// The canvas is cleared in place and the line drawn with ntcharts'
-	// line runes: ts.Draw would allocate a new canvas (2 MB of styled
-	// cells at 200 columns) every sample, and averages bursts away.
-	ts.Canvas.Fill(canvas.Cell{})
+	// The canvas is cleared in place, only where the last rebuild drew,
+	// and the line drawn with ntcharts' line runes: ts.Draw would allocate
+	// a new canvas (2 MB of styled cells at 200 columns) every sample, and
+	// averages bursts away.
+	if c.ink != nil {
+		c.ink.clear(&ts.Canvas)
+	}
 	ts.DrawXYAxisAndLabel()
 	cols := columnsOf(ts)
-	graph.DrawLineSequence(&ts.Canvas, true, cols.left, peakRows(frames, cols, rowScale(ts)), runes.ArcLineStyle, st.ChartLine)
+	rowOf := rowScale(ts)
+	rows := peakRows(frames, cols, rowOf)
+	graph.DrawLineSequence(&ts.Canvas, true, cols.left, rows, runes.ArcLineStyle, st.ChartLine)
+	capRow := -1
 	if showCap {
+		capRow = rowOf(capV)
 		ts.DrawLineWithStyle(canvas.Float64Point{X: ts.ViewMinX(), Y: capV},
 			canvas.Float64Point{X: ts.ViewMaxX(), Y: capV}, runes.ThinLineStyle, st.ChartCap)
 	}
@@ -103,7 +113,8 @@ func (c *pressureChart) rebuild(st *styles.Styles, frames []model.Frame, width, 
 		markCol = cols.at(mark)
 	}
 	shade := columnShade{from: cols.left, cols: pinned, rows: ts.Origin().Y, bg: st.PinnedColumn.GetBackground()}
-	c.view = canvasView(&ts.Canvas, &shade) + "\n" + pinnedStrip(st, pinned, gaps, markCol, cols.left, width)
+	c.ink = chartInk(width, chartH, ts.Origin(), cols.left, rows, capRow)
+	c.view = canvasView(&ts.Canvas, &shade, c.ink) + "\n" + pinnedStrip(st, pinned, gaps, markCol, cols.left, width)
 }
 
 // pinnedStrip marks, under the plot area (whose first column is left),
