@@ -79,6 +79,8 @@ func (c *Collector) Close() error {
 		c.peak.Close()
 	}
 	c.table.Close()
+	c.ctFile.Close()
+	c.tcp.Close()
 	return c.kmsg.Close()
 }
 

@@ -1,11 +1,10 @@
 package sources
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
-	"strings"
 
 	"github.com/tablefull/tablefull/model"
 )
@@ -26,47 +25,35 @@ type Table struct {
 	count, max, buckets, timeWait sysctlFile
 }
 
-// sysctlFile is one /proc/sys file, opened on first use.
-type sysctlFile struct {
-	path string
-	f    *os.File
-	buf  [64]byte
-}
+// sysctlFile is one /proc/sys file holding a number, kept open.
+type sysctlFile struct{ *openFile }
 
-func (s *sysctlFile) read() (uint64, error) {
-	if s.f == nil {
-		f, err := os.Open(s.path)
-		if err != nil {
-			return 0, classify(fmt.Errorf("open %s: %w", s.path, err))
-		}
-		s.f = f
+func newSysctlFile(path string) sysctlFile { return sysctlFile{newOpenFile(path, 64)} }
+
+func (s sysctlFile) read() (uint64, error) {
+	b, err := s.openFile.read()
+	if err != nil {
+		return 0, err
 	}
-	n, err := s.f.ReadAt(s.buf[:], 0)
-	if n == 0 && err != nil {
-		s.close() // the module may have been unloaded: reopen next time
-		return 0, classify(fmt.Errorf("read %s: %w", s.path, err))
-	}
-	v, err := strconv.ParseUint(strings.TrimSpace(string(s.buf[:n])), 10, 64)
+	v, err := parseNumber(b)
 	if err != nil {
 		return 0, fmt.Errorf("parse %s: %w", s.path, err)
 	}
 	return v, nil
 }
 
-func (s *sysctlFile) close() {
-	if s.f != nil {
-		s.f.Close()
-		s.f = nil
-	}
+// parseNumber parses the text of a file holding one unsigned number.
+func parseNumber(b []byte) (uint64, error) {
+	return strconv.ParseUint(string(bytes.TrimSpace(b)), 10, 64)
 }
 
 // NewTable reads under procRoot (normally /proc).
 func NewTable(procRoot string) *Table {
 	return &Table{
-		count:    sysctlFile{path: sysctlPath(procRoot, KeyCount)},
-		max:      sysctlFile{path: sysctlPath(procRoot, KeyMax)},
-		buckets:  sysctlFile{path: sysctlPath(procRoot, KeyBuckets)},
-		timeWait: sysctlFile{path: sysctlPath(procRoot, KeyTimeWait)},
+		count:    newSysctlFile(sysctlPath(procRoot, KeyCount)),
+		max:      newSysctlFile(sysctlPath(procRoot, KeyMax)),
+		buckets:  newSysctlFile(sysctlPath(procRoot, KeyBuckets)),
+		timeWait: newSysctlFile(sysctlPath(procRoot, KeyTimeWait)),
 	}
 }
 
@@ -87,9 +74,9 @@ func (t *Table) Read() (model.Conntrack, error) {
 	c := model.Conntrack{Status: model.TableTracked, Count: count, Peak: count}
 	var errs []error
 	for _, f := range []struct {
-		file *sysctlFile
+		file sysctlFile
 		dst  *uint64
-	}{{&t.max, &c.Max}, {&t.buckets, &c.Buckets}, {&t.timeWait, &c.TimeWaitHold}} {
+	}{{t.max, &c.Max}, {t.buckets, &c.Buckets}, {t.timeWait, &c.TimeWaitHold}} {
 		v, err := f.file.read()
 		if err != nil {
 			errs = append(errs, err)
@@ -102,7 +89,7 @@ func (t *Table) Read() (model.Conntrack, error) {
 
 // Close releases the open files.
 func (t *Table) Close() {
-	for _, f := range []*sysctlFile{&t.count, &t.max, &t.buckets, &t.timeWait} {
+	for _, f := range []sysctlFile{t.count, t.max, t.buckets, t.timeWait} {
 		f.close()
 	}
 }

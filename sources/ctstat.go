@@ -3,10 +3,7 @@ package sources
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -32,25 +29,24 @@ var statColumns = map[string]model.Counter{
 // CTStatFile reads the per-CPU conntrack counters from
 // /proc/net/stat/nf_conntrack (per network namespace, readable by anyone).
 type CTStatFile struct {
-	path string
-	buf  []byte
+	f *openFile
 }
 
 // NewCTStatFile reads under procRoot (normally /proc).
 func NewCTStatFile(procRoot string) *CTStatFile {
-	return &CTStatFile{path: filepath.Join(procRoot, "net", "stat", "nf_conntrack")}
+	return &CTStatFile{f: newOpenFile(filepath.Join(procRoot, "net", "stat", "nf_conntrack"), 4096)}
 }
 
 // Read returns the per-CPU counters. ErrUnavailable means the file does
 // not exist (module absent, or a kernel without NF_CONNTRACK_PROCFS).
 func (f *CTStatFile) Read() (model.CTStats, error) {
-	b, err := readInto(f.path, &f.buf)
+	b, err := f.f.read()
 	if err != nil {
-		return model.CTStats{}, classify(fmt.Errorf("read %s: %w", f.path, err))
+		return model.CTStats{}, err
 	}
 	s, err := ParseCTStat(b)
 	if err != nil {
-		return model.CTStats{}, fmt.Errorf("parse %s: %w", f.path, err)
+		return model.CTStats{}, fmt.Errorf("parse %s: %w", f.f.path, err)
 	}
 	return s, nil
 }
@@ -99,30 +95,5 @@ func ParseCTStat(b []byte) (model.CTStats, error) {
 	return s, sc.Err()
 }
 
-// readInto reads a whole (proc) file reusing buf, to keep the per-sample
-// cost near the raw open+read floor.
-func readInto(path string, buf *[]byte) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if cap(*buf) == 0 {
-		*buf = make([]byte, 0, 4096)
-	}
-	b := (*buf)[:0]
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := f.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err != nil || n == 0 {
-			*buf = b
-			if err != nil && !errors.Is(err, io.EOF) {
-				return nil, err
-			}
-			return b, nil
-		}
-	}
-}
+// Close releases the file.
+func (f *CTStatFile) Close() { f.f.close() }

@@ -16,7 +16,15 @@ import (
 type Disk struct {
 	fs      blockdevice.FS
 	sysRoot string
+	names   []string // the disks last listed
+	reads   int      // reads since they were listed
 }
+
+// relistEvery is how many reads reuse one listing of /sys/block: listing
+// a directory costs as much as reading a disk's counters, and disks come
+// and go rarely. A disk that disappears is noticed at once (its read
+// fails); a new one shows within this many intervals.
+const relistEvery = 30
 
 // NewDisk reads under procRoot and sysRoot (normally /proc and /sys).
 func NewDisk(procRoot, sysRoot string) (*Disk, error) {
@@ -29,18 +37,23 @@ func NewDisk(procRoot, sysRoot string) (*Disk, error) {
 
 // Read returns the counters of every whole disk.
 func (d *Disk) Read() ([]model.DiskIO, error) {
-	names, err := d.fs.SysBlockDevices()
-	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", filepath.Join(d.sysRoot, "block"), err)
+	if d.names == nil || d.reads >= relistEvery {
+		names, err := d.fs.SysBlockDevices()
+		if err != nil {
+			return nil, fmt.Errorf("list %s: %w", filepath.Join(d.sysRoot, "block"), err)
+		}
+		d.names, d.reads = names, 0
 	}
+	d.reads++
 	var out []model.DiskIO
 	var errs []error
-	for _, name := range names {
+	for _, name := range d.names {
 		if skipDevice(name) {
 			continue
 		}
 		st, _, err := d.fs.SysBlockDeviceStat(name)
 		if err != nil {
+			d.names = nil // list again next time: the disk may be gone
 			errs = append(errs, fmt.Errorf("read disk %s: %w", name, err))
 			continue
 		}

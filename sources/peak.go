@@ -1,12 +1,7 @@
 package sources
 
 import (
-	"fmt"
-	"os"
-	"strconv"
-	"syscall"
 	"time"
-	"unsafe"
 
 	"github.com/tablefull/tablefull/model"
 )
@@ -22,42 +17,29 @@ const FastRate = 100 * time.Millisecond
 // Take run on that one goroutine; it is not safe for concurrent use.
 type PeakSampler struct {
 	hold model.PeakHold
-	f    *os.File
-	fd   uintptr
-	buf  [32]byte
+	f    *openFile
 }
 
 // NewPeakSampler opens path; it returns ErrUnavailable when the file
 // does not exist (conntrack not loaded).
 func NewPeakSampler(path string) (*PeakSampler, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, classify(fmt.Errorf("open %s: %w", path, err))
+	f := newOpenFile(path, 32)
+	if err := f.open(); err != nil {
+		return nil, err
 	}
-	return &PeakSampler{f: f, fd: f.Fd()}, nil
+	return &PeakSampler{f: f}, nil
 }
 
-// Poll takes one reading now. The file stays open and is re-read from
-// offset 0 with one pread. The pread is a raw system call: it never blocks
-// (a sysctl or regular file), and the runtime's bookkeeping for an
-// ordinary one wakes Go's sysmon thread, which on a small VM cost several
-// extra context switches per poll, ten times a second.
+// Poll takes one reading now: one pread of the open file (see openFile).
+// A failed read is skipped; the sample still reads the count itself.
 func (p *PeakSampler) Poll() {
-	r, _, errno := syscall.RawSyscall6(syscall.SYS_PREAD64, p.fd,
-		uintptr(unsafe.Pointer(&p.buf[0])), uintptr(len(p.buf)), 0, 0, 0)
-	n := int(r)
-	if errno != 0 || n <= 0 {
-		return
-	}
-	end := n
-	for end > 0 && (p.buf[end-1] == '\n' || p.buf[end-1] == ' ') {
-		end--
-	}
-	v, err := strconv.ParseUint(string(p.buf[:end]), 10, 64)
+	b, err := p.f.read()
 	if err != nil {
 		return
 	}
-	p.hold.Observe(v)
+	if v, err := parseNumber(b); err == nil {
+		p.hold.Observe(v)
+	}
 }
 
 // Take returns the peak since the last Take, never below current.
@@ -66,4 +48,7 @@ func (p *PeakSampler) Take(current uint64) uint64 {
 }
 
 // Close releases the file.
-func (p *PeakSampler) Close() error { return p.f.Close() }
+func (p *PeakSampler) Close() error {
+	p.f.close()
+	return nil
+}

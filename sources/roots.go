@@ -48,17 +48,13 @@ func readUint(path string) (uint64, error) {
 	return v, nil
 }
 
-// readFields reads a file of whitespace-separated unsigned numbers.
-func readFields(path string) ([]uint64, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, classify(fmt.Errorf("read %s: %w", path, err))
-	}
+// parseFields parses whitespace-separated unsigned numbers.
+func parseFields(b []byte) ([]uint64, error) {
 	var out []uint64
 	for _, f := range strings.Fields(string(b)) {
 		v, err := strconv.ParseUint(f, 10, 64)
 		if err != nil {
-			return nil, fmt.Errorf("parse %s: %w", path, err)
+			return nil, err
 		}
 		out = append(out, v)
 	}

@@ -15,7 +15,7 @@ type TCP struct {
 	fs        procfs.FS
 	self      procfs.Proc
 	selfErr   error
-	portRange string
+	portRange *openFile
 }
 
 // NewTCP reads under procRoot (normally /proc).
@@ -24,7 +24,7 @@ func NewTCP(procRoot string) (*TCP, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open procfs %s: %w", procRoot, err)
 	}
-	t := &TCP{fs: fs, portRange: sysctlPath(procRoot, "net.ipv4.ip_local_port_range")}
+	t := &TCP{fs: fs, portRange: newOpenFile(sysctlPath(procRoot, "net.ipv4.ip_local_port_range"), 64)}
 	t.self, t.selfErr = fs.Self() // once: our pid does not change
 	return t, nil
 }
@@ -61,11 +61,16 @@ func (t *TCP) Read() (model.TCP, error) {
 			}
 		}
 	}
-	if r, err := readFields(t.portRange); err == nil && len(r) == 2 {
-		out.PortRange = [2]uint64{r[0], r[1]}
+	if b, err := t.portRange.read(); err == nil {
+		if r, err := parseFields(b); err == nil && len(r) == 2 {
+			out.PortRange = [2]uint64{r[0], r[1]}
+		}
 	}
 	return out, errors.Join(errs...)
 }
+
+// Close releases the files kept open between reads.
+func (t *TCP) Close() { t.portRange.close() }
 
 func u(p *float64) uint64 {
 	if p == nil || *p < 0 {

@@ -1,0 +1,86 @@
+package sources
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+	"unsafe"
+)
+
+// openFile is a /proc or /sys file that stays open between samples and is
+// re-read whole from offset 0 with one pread: sysctl and seq files
+// generate their text afresh for a read at offset 0. Opening a /proc file
+// costs more than reading it (path walk, and Go's os.Open registering the
+// file with its poller), so the files a sample reads every interval stay
+// open. A failed read closes the file and the next read opens it again:
+// the module behind it may have been unloaded and loaded.
+//
+// The pread is a raw system call: it never blocks on these files, and the
+// runtime's bookkeeping for an ordinary one wakes Go's sysmon thread,
+// which on a small VM cost several extra context switches per read.
+type openFile struct {
+	path string
+	f    *os.File
+	fd   uintptr
+	buf  []byte
+}
+
+// newOpenFile reads path; the first read opens it, with buf bytes room.
+func newOpenFile(path string, room int) *openFile {
+	return &openFile{path: path, buf: make([]byte, room)}
+}
+
+// open opens the file when it is not open; errors are classified
+// (ErrUnavailable when it does not exist).
+func (o *openFile) open() error {
+	if o.f != nil {
+		return nil
+	}
+	f, err := os.Open(o.path)
+	if err != nil {
+		return classify(fmt.Errorf("open %s: %w", o.path, err))
+	}
+	o.f, o.fd = f, f.Fd()
+	return nil
+}
+
+// read returns the whole text of the file, in a buffer reused by the next
+// read. A file larger than the buffer is read again into one twice the
+// size, so the text always comes from one pread: one consistent snapshot.
+func (o *openFile) read() ([]byte, error) {
+	if err := o.open(); err != nil {
+		return nil, err
+	}
+	for {
+		n, err := pread(o.fd, o.buf)
+		if err != nil {
+			o.close()
+			return nil, classify(fmt.Errorf("read %s: %w", o.path, err))
+		}
+		if n < len(o.buf) {
+			return o.buf[:n], nil
+		}
+		o.buf = make([]byte, 2*len(o.buf))
+	}
+}
+
+// close releases the file; the next read opens it again.
+func (o *openFile) close() {
+	if o.f != nil {
+		o.f.Close()
+		o.f, o.fd = nil, 0
+	}
+}
+
+// pread reads from offset 0 of fd into buf with one raw system call.
+func pread(fd uintptr, buf []byte) (int, error) {
+	if len(buf) == 0 {
+		return 0, nil
+	}
+	r, _, errno := syscall.RawSyscall6(syscall.SYS_PREAD64, fd,
+		uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)), 0, 0, 0)
+	if errno != 0 {
+		return 0, errno
+	}
+	return int(r), nil
+}

@@ -1,0 +1,84 @@
+package sources
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestOpenFileReadsWhole: text longer than the buffer comes back whole,
+// and a rewritten file is read afresh from its start.
+func TestOpenFileReadsWhole(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	long := strings.Repeat("0123456789", 30)
+	if err := os.WriteFile(path, []byte(long), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := newOpenFile(path, 8)
+	defer f.close()
+	for range 2 {
+		b, err := f.read()
+		if err != nil || string(b) != long {
+			t.Fatalf("read %q, %v; want the whole %d bytes", b, err, len(long))
+		}
+	}
+	if err := os.WriteFile(path, []byte("42\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := f.read(); err != nil || string(b) != "42\n" {
+		t.Errorf("after rewrite read %q, %v; want \"42\\n\"", b, err)
+	}
+}
+
+// TestOpenFileReopensAfterError: a failed read closes the file and the
+// next read opens the path again; a missing path is ErrUnavailable.
+func TestOpenFileReopensAfterError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	if err := os.Mkdir(path, 0o755); err != nil { // opens, but cannot be read
+		t.Fatal(err)
+	}
+	f := newOpenFile(path, 16)
+	defer f.close()
+	if _, err := f.read(); err == nil {
+		t.Fatal("reading a directory did not fail")
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.read(); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("missing file: %v, want ErrUnavailable", err)
+	}
+	if err := os.WriteFile(path, []byte("7\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := f.read(); err != nil || string(b) != "7\n" {
+		t.Errorf("after the file came back: %q, %v", b, err)
+	}
+}
+
+// TestOpenFileRegeneratesProc: a /proc file kept open shows new text on
+// each read, as a fresh open would.
+func TestOpenFileRegeneratesProc(t *testing.T) {
+	f := newOpenFile("/proc/uptime", 64)
+	defer f.close()
+	first, err := f.read()
+	if err != nil {
+		t.Skipf("no /proc/uptime: %v", err)
+	}
+	was := string(first)
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		b, err := f.read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != was {
+			return
+		}
+	}
+	t.Errorf("/proc/uptime read through the open file stayed %q for 2 s", was)
+}
