@@ -50,6 +50,7 @@ type App struct {
 	keys     keys.KeyMap
 	st       *styles.Styles
 	help     help.Model
+	helpView helpCache
 	an       *model.Analyzer
 	interval time.Duration
 	opts     Options

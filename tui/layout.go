@@ -65,16 +65,37 @@ func wrap(text string, width int) []string {
 	return lines
 }
 
-// columns joins blocks side by side with one space between them.
+// columns joins blocks side by side with one space between them. Each
+// block's lines are as wide as its first, as section and block make them,
+// so widths are measured once per block rather than once per line
+// (lipgloss.JoinHorizontal measures every line, which was a third of a
+// frame); a shorter block is padded below with blank lines.
 func columns(blocks ...string) string {
-	var parts []string
+	split := make([][]string, len(blocks))
+	widths := make([]int, len(blocks))
+	height := 0
 	for i, b := range blocks {
-		if i > 0 {
-			parts = append(parts, " ")
-		}
-		parts = append(parts, b)
+		split[i] = strings.Split(b, "\n")
+		widths[i] = lipgloss.Width(split[i][0])
+		height = max(height, len(split[i]))
 	}
-	return lipgloss.JoinHorizontal(lipgloss.Top, parts...)
+	var out strings.Builder
+	for y := range height {
+		if y > 0 {
+			out.WriteByte('\n')
+		}
+		for i, lines := range split {
+			if i > 0 {
+				out.WriteByte(' ')
+			}
+			if y < len(lines) {
+				out.WriteString(lines[y])
+			} else {
+				out.WriteString(strings.Repeat(" ", widths[i]))
+			}
+		}
+	}
+	return out.String()
 }
 
 // pairs renders "label value" pairs on one line, separated by two spaces.

@@ -173,3 +173,28 @@ func TestScreenAlwaysFits(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpFollowsToggleAndResize: the cached help changes with ? (both
+// ways) and with the width.
+func TestHelpFollowsToggleAndResize(t *testing.T) {
+	a := feedAll(t, incident(5), 200, 50)
+	press := func() { a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")}) }
+	for i, want := range []bool{false, true, false} {
+		if i > 0 {
+			press()
+		}
+		if got := strings.Contains(a.View(), "next change"); got != want {
+			t.Errorf("after %d presses of ?: full help shown %v, want %v", i, got, want)
+		}
+	}
+	wide := a.View()
+	a.Update(tea.WindowSizeMsg{Width: 70, Height: 50})
+	for i, l := range strings.Split(a.View(), "\n") {
+		if w := lipgloss.Width(l); w > 70 {
+			t.Fatalf("after narrowing, line %d is %d wide", i, w)
+		}
+	}
+	if a.View() == wide {
+		t.Error("the screen did not change with the width")
+	}
+}

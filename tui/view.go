@@ -1,10 +1,12 @@
 package tui
 
 import (
-	"github.com/tablefull/tablefull/model"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/tablefull/tablefull/model"
 )
 
 // layout is the height of each part of the screen for a terminal size.
@@ -179,7 +181,7 @@ func (a *App) bottomWide(f model.Frame, w, h int) string {
 // footer is the help, with the status beside it; a status that does not
 // fit takes the help's place (? still shows the help).
 func (a *App) footer(w, h int) string {
-	helpView := a.help.View(a.keys)
+	helpView := a.helpView.of(a.help, a.keys)
 	lines := strings.Split(helpView, "\n")
 	if a.status != "" {
 		last := len(lines) - 1
@@ -194,6 +196,23 @@ func (a *App) footer(w, h int) string {
 		}
 	}
 	return block(lines, w, h)
+}
+
+// helpCache keeps the help's rendering: the keymap never changes, so the
+// help only changes with its width and whether it is shown in full, and
+// bubbles' help measures every binding again on each View.
+type helpCache struct {
+	width int
+	all   bool
+	view  string
+}
+
+// of is h's view of km, rendered again only when width or mode changed.
+func (c *helpCache) of(h help.Model, km help.KeyMap) string {
+	if c.view == "" || c.width != h.Width || c.all != h.ShowAll {
+		c.width, c.all, c.view = h.Width, h.ShowAll, h.View(km)
+	}
+	return c.view
 }
 
 // block pads or cuts lines to exactly h lines of width w.
