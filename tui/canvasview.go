@@ -76,12 +76,15 @@ func (s *columnShade) on(x, y int) bool {
 // cleared to blank cells; reading the colours of every blank cell was
 // half the cost of a chart.
 // ink, when not nil, marks the only cells that may be drawn on; the rest
-// are blank and not read at all (see inkMask).
-func canvasView(c *canvas.Model, shade *columnShade, ink *inkMask) string {
+// are blank and not read at all (see inkMask). rs keeps the escape
+// sequences between calls (nil: work them out for this call only).
+func canvasView(c *canvas.Model, shade *columnShade, ink *inkMask, rs runStyles) string {
 	var b strings.Builder
 	w, h := c.Width(), c.Height()
 	b.Grow(w * h * 2)
-	rs := runStyles{}
+	if rs == nil {
+		rs = runStyles{}
+	}
 	for y := range h {
 		if y > 0 {
 			b.WriteByte('\n')
@@ -89,13 +92,13 @@ func canvasView(c *canvas.Model, shade *columnShade, ink *inkMask) string {
 		var cur sgr
 		var curKey styleKey
 		for x := range w {
-			var cell canvas.Cell
-			if ink.has(x, y) {
-				cell = c.Cell(canvas.Point{X: x, Y: y}) // one copy of the cell, not one per field
-			}
+			var r rune
 			var k styleKey
-			if cell.Rune != 0 { // a blank cell carries no style: see above
-				k = keyOf(&cell.Style)
+			if ink.has(x, y) { // the cell is declared only here: zeroing 560 bytes per blank cell cost more than the rest
+				cell := c.Cell(canvas.Point{X: x, Y: y}) // one copy of the cell, not one per field
+				if r = cell.Rune; r != 0 {               // a blank cell carries no style: see above
+					k = keyOf(&cell.Style)
+				}
 			}
 			if shade.on(x, y) {
 				k.bg = shade.bg
@@ -106,10 +109,10 @@ func canvasView(c *canvas.Model, shade *columnShade, ink *inkMask) string {
 				b.WriteString(w.open)
 				cur, curKey = w, k
 			}
-			if cell.Rune == 0 {
+			if r == 0 {
 				b.WriteByte(' ')
 			} else {
-				b.WriteRune(cell.Rune)
+				b.WriteRune(r)
 			}
 		}
 		b.WriteString(cur.close)

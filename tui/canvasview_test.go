@@ -46,7 +46,7 @@ func TestCanvasViewMatchesNtcharts(t *testing.T) {
 		t.Fatal("ntcharts shaded no column")
 	}
 	want := theirs.View()
-	got := canvasView(&ours.Canvas, &columnShade{from: shaded, cols: []bool{true}, rows: ours.Origin().Y, bg: st.PinnedColumn.GetBackground()}, nil)
+	got := canvasView(&ours.Canvas, &columnShade{from: shaded, cols: []bool{true}, rows: ours.Origin().Y, bg: st.PinnedColumn.GetBackground()}, nil, nil)
 	if g, w := styledCells(got), styledCells(want); !slices.Equal(g, w) {
 		t.Errorf("cells differ:\n%s\nwant\n%s\n%q\nwant\n%q", ansi.Strip(got), ansi.Strip(want), g, w)
 	}

@@ -31,6 +31,8 @@ type pressureChart struct {
 	// ink marks the cells the last rebuild drew on ts: the next one
 	// clears only those (nil: the canvas is blank).
 	ink *inkMask
+	// runs keeps the escape sequences of the chart's styles, for styles.
+	runs runStyles
 }
 
 // chartWindow is the frames one chart shows: one column per frame.
@@ -82,6 +84,9 @@ func (c *pressureChart) rebuild(st *styles.Styles, frames []model.Frame, width, 
 			timeserieslinechart.WithAxesStyles(st.ChartAxes, st.ChartLabels),
 			timeserieslinechart.WithStyle(st.ChartLine),
 		)
+		if c.styles != st {
+			c.runs = runStyles{}
+		}
 		c.ts, c.w, c.h, c.styles, c.ink = &ts, width, chartH, st, nil
 	}
 	ts := c.ts
@@ -114,7 +119,7 @@ func (c *pressureChart) rebuild(st *styles.Styles, frames []model.Frame, width, 
 	}
 	shade := columnShade{from: cols.left, cols: pinned, rows: ts.Origin().Y, bg: st.PinnedColumn.GetBackground()}
 	c.ink = chartInk(width, chartH, ts.Origin(), cols.left, rows, capRow)
-	c.view = canvasView(&ts.Canvas, &shade, c.ink) + "\n" + pinnedStrip(st, pinned, gaps, markCol, cols.left, width)
+	c.view = canvasView(&ts.Canvas, &shade, c.ink, c.runs) + "\n" + pinnedStrip(st, pinned, gaps, markCol, cols.left, width)
 }
 
 // pinnedStrip marks, under the plot area (whose first column is left),
