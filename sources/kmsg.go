@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -37,6 +38,7 @@ type Kmsg struct {
 	opened  bool
 	note    string
 	partial []byte
+	buf     []byte // one record's read
 	// monotonic returns time since boot; kernel records carry it.
 	monotonic func() time.Duration
 	// netnsDir holds named namespaces (ip netns), to name the inode a
@@ -71,10 +73,12 @@ func (k *Kmsg) Poll(now time.Time) model.KernelLog {
 		return model.KernelLog{Readable: false, Note: k.note}
 	}
 	out := model.KernelLog{Readable: true}
-	buf := make([]byte, 8192)
+	if k.buf == nil {
+		k.buf = make([]byte, 8192)
+	}
 	k.More = true
 	for range maxRecordsPerPoll { // bounded: the rest is picked up by the next poll
-		n, err := syscall.Read(k.fd, buf)
+		n, err := readRaw(k.fd, k.buf)
 		if errors.Is(err, syscall.EPIPE) { // records overwritten before we read them
 			continue
 		}
@@ -82,10 +86,21 @@ func (k *Kmsg) Poll(now time.Time) model.KernelLog {
 			k.More = false
 			break
 		}
-		k.partial = append(k.partial, buf[:n]...)
+		k.partial = append(k.partial, k.buf[:n]...)
 		k.consume(now, &out)
 	}
 	return out
+}
+
+// readRaw reads the non-blocking fd with a raw system call: it returns at
+// once (EAGAIN when no record waits), and an ordinary one's bookkeeping
+// wakes Go's sysmon thread every sample (see openFile).
+func readRaw(fd int, buf []byte) (int, error) {
+	r, _, errno := syscall.RawSyscall(syscall.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)))
+	if errno != 0 {
+		return 0, errno
+	}
+	return int(r), nil
 }
 
 func (k *Kmsg) open() {
