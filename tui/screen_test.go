@@ -198,3 +198,49 @@ func TestHelpFollowsToggleAndResize(t *testing.T) {
 		t.Error("the screen did not change with the width")
 	}
 }
+
+// TestTallScreenLayout: on a tall pane a small host's spare rows go to
+// the chart (not to empty panel rows), a many-CPU host's to its per-CPU
+// lines, and a host without conntrack gets no empty chart.
+func TestTallScreenLayout(t *testing.T) {
+	manyCPUs := func(n int) []model.Sample {
+		samples := incident(5)
+		for i := range samples {
+			s := &samples[i]
+			cpu, row := s.CPU[0], s.CTStats.PerCPU[0]
+			s.CPU, s.CTStats.PerCPU = nil, nil
+			for c := range n {
+				cpu.CPU, row.CPU = c, c
+				s.CPU = append(s.CPU, cpu)
+				s.CTStats.PerCPU = append(s.CTStats.PerCPU, row)
+			}
+		}
+		return samples
+	}
+	noModule := incident(5)
+	for i := range noModule {
+		noModule[i].Conntrack = model.Conntrack{Status: model.TableNoModule}
+	}
+	small := feedAll(t, incident(5), 200, 50).plan()
+	if small.chart <= 12 || small.chart > 30 {
+		t.Errorf("1 CPU at 200×50: chart %d rows, want 13…30 (the spare rows)", small.chart)
+	}
+	if small.bottom != bottomRows(feedAll(t, incident(5), 200, 50).frame(), true) {
+		t.Errorf("1 CPU at 200×50: bottom %d rows, want just what it shows", small.bottom)
+	}
+	many := feedAll(t, manyCPUs(48), 200, 50).plan()
+	if many.chart != 12 || many.bottom <= small.bottom {
+		t.Errorf("48 CPUs at 200×50: chart %d, bottom %d; want 12 and more than a small host's %d", many.chart, many.bottom, small.bottom)
+	}
+	if l := feedAll(t, noModule, 200, 50).plan(); l.chart != 0 {
+		t.Errorf("no conntrack at 200×50: chart %d rows, want none", l.chart)
+	}
+	if l := feedAll(t, incident(5), 80, 24).plan(); l.chart < 4 || l.total() != 24 {
+		t.Errorf("80×24: chart %d rows, total %d", l.chart, l.total())
+	}
+	for _, l := range []layout{small, many} {
+		if l.total() != 50 {
+			t.Errorf("layout %+v uses %d rows of 50", l, l.total())
+		}
+	}
+}

@@ -15,8 +15,12 @@ type layout struct {
 	wide                                                     bool
 }
 
-// plan splits the screen. The chart takes what the fixed parts leave,
-// capped so that tall terminals give the other panels more rows.
+// plan splits the screen. The chart takes what the fixed parts leave, up
+// to 12 rows; on a tall terminal the rows beyond go to the episodes, then
+// to the bottom panels as far as they have lines to show (bottomRows),
+// then to the chart again up to three fifths of the screen, and the rest
+// to the bottom panels. A small host then gets a tall chart instead of
+// empty rows, a many-CPU host its per-CPU lines.
 func (a *App) plan() layout {
 	f := a.frame()
 	l := layout{wide: a.width >= 150, verdict: 3, stats: 2, episodes: 1, footer: 1}
@@ -53,8 +57,19 @@ func (a *App) plan() layout {
 	if cap := min(max(8, a.height/2), 12); l.chart > cap {
 		extra := l.chart - cap
 		l.chart = cap
-		l.episodes += min(extra, 3)
-		l.bottom += extra - min(extra, 3)
+		grant := func(n *int, rows int) {
+			rows = min(extra, max(0, rows))
+			*n += rows
+			extra -= rows
+		}
+		grant(&l.episodes, 3)
+		grant(&l.bottom, bottomRows(f, l.wide)-l.bottom)
+		grant(&l.chart, a.height*3/5-l.chart)
+		grant(&l.bottom, extra)
+	}
+	if !charted(f) { // no table to chart: its rows go to the panels below
+		l.bottom += l.chart
+		l.chart = 0
 	}
 	// Too small (full help open, a short terminal): give up rows in this
 	// order, each part down to its minimum, until everything fits.
@@ -67,6 +82,26 @@ func (a *App) plan() layout {
 		}
 	}
 	return l
+}
+
+// kernelLogRows is how many kernel log lines the bottom panels make room
+// for when the screen has rows to spare.
+const kernelLogRows = 6
+
+// bottomRows is how many rows the bottom panels have lines for: the CPU
+// and disk panel's (all, each CPU, the disk header and up to three
+// disks), the TCP panel with the kernel log under it, and in the wide
+// layout the per-CPU conntrack panel beside them (header, CPUs, total).
+// Each panel's title takes a row too.
+func bottomRows(f model.Frame, wide bool) int {
+	ncpu := max(1, len(f.Sample.CPU), len(f.Sample.CTStats.PerCPU))
+	system := 1 + 1 + ncpu + 1 + max(1, min(len(f.Sample.Disks), 3))
+	tcp := 1 + 3 + 1 + kernelLogRows
+	rows := max(system, tcp)
+	if wide {
+		rows = max(rows, 1+1+ncpu+1)
+	}
+	return rows
 }
 
 // total is the number of rows the layout uses.
