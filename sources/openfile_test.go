@@ -82,3 +82,24 @@ func TestOpenFileRegeneratesProc(t *testing.T) {
 	}
 	t.Errorf("/proc/uptime read through the open file stayed %q for 2 s", was)
 }
+
+// TestOpenFileSeqFileWhole: a /proc seq file larger than the buffer is
+// still read whole (same lines as os.ReadFile), not cut at a record.
+func TestOpenFileSeqFileWhole(t *testing.T) {
+	for _, path := range []string{"/proc/net/stat/nf_conntrack", "/proc/self/net/netstat", "/proc/stat"} {
+		want, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		f := newOpenFile(path, 16)
+		got, err := f.read()
+		f.close()
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+		if len(gl) != len(wl) || gl[0] != wl[0] {
+			t.Errorf("%s: %d lines starting %q, os.ReadFile gives %d starting %q", path, len(gl), gl[0], len(wl), wl[0])
+		}
+	}
+}
