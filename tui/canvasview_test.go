@@ -20,9 +20,7 @@ import (
 // shaded its way, shows the same cells in the same styles as ntcharts'
 // own View of the same chart shaded with SetColumnBackgroundStyle.
 func TestCanvasViewMatchesNtcharts(t *testing.T) {
-	lipgloss.SetColorProfile(termenv.TrueColor)
-	defer lipgloss.SetColorProfile(termenv.Ascii)
-	st := styles.DefaultStyles()
+	st := trueColourStyles(t)
 	frames := feedAll(t, incident(30), 120, 40).window(100)
 	t0 := frames[0].Sample.Time
 	draw := func() *timeserieslinechart.Model {
@@ -56,6 +54,14 @@ func TestCanvasViewMatchesNtcharts(t *testing.T) {
 	if len(got) >= len(want) {
 		t.Errorf("run-length view is %d bytes, ntcharts' %d: runs were not merged", len(got), len(want))
 	}
+}
+
+// trueColourStyles switches lipgloss to true colour until the test ends
+// and returns the styles made for it.
+func trueColourStyles(t *testing.T) *styles.Styles {
+	lipgloss.SetColorProfile(termenv.TrueColor)
+	t.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
+	return styles.DefaultStyles()
 }
 
 // styledCell is a printed rune and the escape sequences in force for it.

@@ -4,18 +4,13 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
-
-	"github.com/tablefull/tablefull/tui/styles"
 )
 
 // TestColumnsMatchesLipgloss: joining sections side by side gives what
 // lipgloss.JoinHorizontal gives, for blocks of different widths and
 // heights, styled text and wide glyphs.
 func TestColumnsMatchesLipgloss(t *testing.T) {
-	lipgloss.SetColorProfile(termenv.TrueColor)
-	defer lipgloss.SetColorProfile(termenv.Ascii)
-	st := styles.DefaultStyles()
+	st := trueColourStyles(t)
 	a := section(st, "per-CPU conntrack Δ", 30, 5, []string{st.Crit.Render("drop 5"), "cpu0 ·· 12"})
 	b := section(st, "CPU · disk", 24, 8, []string{"vda ▁▂▃ 4 IO/s", st.OK.Render("idle 96 %")})
 	c := block([]string{"ok"}, 3, 1)
