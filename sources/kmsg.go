@@ -11,7 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -90,17 +89,6 @@ func (k *Kmsg) Poll(now time.Time) model.KernelLog {
 		k.consume(now, &out)
 	}
 	return out
-}
-
-// readRaw reads the non-blocking fd with a raw system call: it returns at
-// once (EAGAIN when no record waits), and an ordinary one's bookkeeping
-// wakes Go's sysmon thread every sample (see openFile).
-func readRaw(fd int, buf []byte) (int, error) {
-	r, _, errno := syscall.RawSyscall(syscall.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)))
-	if errno != 0 {
-		return 0, errno
-	}
-	return int(r), nil
 }
 
 func (k *Kmsg) open() {

@@ -84,3 +84,17 @@ func pread(fd uintptr, buf []byte) (int, error) {
 	}
 	return int(r), nil
 }
+
+// readRaw reads the non-blocking fd with a raw system call: it returns at
+// once (EAGAIN when no record waits), and an ordinary one's bookkeeping
+// wakes Go's sysmon thread every sample (see openFile).
+func readRaw(fd int, buf []byte) (int, error) {
+	if len(buf) == 0 {
+		return 0, nil
+	}
+	r, _, errno := syscall.RawSyscall(syscall.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)))
+	if errno != 0 {
+		return 0, errno
+	}
+	return int(r), nil
+}

@@ -96,8 +96,6 @@ func tcpLines(st *styles.Styles, f model.Frame, width int) []string {
 	}
 }
 
-// kernelLines renders the kernel's "table full" lines, newest first, with
-// lines of the same second and namespace folded into one with a count.
 // kernelPanel remembers the kernel log panel: it changes only when a line
 // arrives, and grouping a busy log's lines by second is not free.
 type kernelPanel struct {
@@ -105,6 +103,7 @@ type kernelPanel struct {
 	out []string
 }
 
+// kernelKey is what the kernel log panel depends on.
 type kernelKey struct {
 	n, rows    int
 	last       time.Time
@@ -126,6 +125,8 @@ func (p *kernelPanel) lines(st *styles.Styles, f model.Frame, lines []model.Kern
 	return slices.Clone(p.out)
 }
 
+// kernelLines renders the kernel's "table full" lines, newest first, with
+// lines of the same second and namespace folded into one with a count.
 func kernelLines(st *styles.Styles, f model.Frame, lines []model.KernelLine, suppressed uint64, rows int) []string {
 	if !f.Sample.Kernel.Readable {
 		note := f.Sample.Kernel.Note
