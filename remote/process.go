@@ -93,7 +93,7 @@ func (p *Process) SetInterval(d time.Duration) {
 	defer p.mu.Unlock()
 	p.interval = d
 	if p.stdin != nil {
-		fmt.Fprintf(p.stdin, "{\"op\":\"interval\",\"ms\":%d}\n", d.Milliseconds())
+		writeRequest(p.stdin, Request{Op: OpInterval, MS: d.Milliseconds()})
 	}
 }
 
@@ -104,7 +104,7 @@ func (p *Process) SetCensus(on bool) {
 	defer p.mu.Unlock()
 	p.census = on
 	if p.stdin != nil {
-		fmt.Fprintf(p.stdin, "{\"op\":\"census\",\"on\":%v}\n", on)
+		writeRequest(p.stdin, Request{Op: OpCensus, On: on})
 	}
 }
 
@@ -183,9 +183,9 @@ func (p *Process) run() (bool, error) {
 	}
 	p.mu.Lock()
 	p.stdin = in
-	fmt.Fprintf(in, "{\"op\":\"interval\",\"ms\":%d}\n", p.interval.Milliseconds())
+	writeRequest(in, Request{Op: OpInterval, MS: p.interval.Milliseconds()})
 	if p.census {
-		fmt.Fprintf(in, "{\"op\":\"census\",\"on\":true}\n")
+		writeRequest(in, Request{Op: OpCensus, On: true})
 	}
 	p.mu.Unlock()
 	defer func() {

@@ -10,28 +10,6 @@ import (
 	"github.com/tablefull/tablefull/model"
 )
 
-// Reply is the agent's answer to a control request, carried as an event
-// whose type is the request's op and whose text is this JSON.
-type Reply struct {
-	ID         int64              `json:"id"`
-	Error      string             `json:"error,omitempty"`
-	Current    map[string]string  `json:"current,omitempty"`
-	EntryBytes uint64             `json:"entry_bytes,omitempty"`
-	Global     bool               `json:"global,omitempty"`
-	Results    []model.KnobResult `json:"results,omitempty"`
-	Files      []string           `json:"files,omitempty"`
-	Warnings   []string           `json:"warnings,omitempty"`
-}
-
-// Request is a control request that expects a Reply.
-type Request struct {
-	Op      string         `json:"op"`
-	ID      int64          `json:"id"`
-	Confirm bool           `json:"confirm,omitempty"`
-	Changes []model.Change `json:"changes,omitempty"`
-	Count   uint64         `json:"count,omitempty"`
-}
-
 // replies routes reply events to the requests waiting for them.
 type replies struct {
 	mu      sync.Mutex
@@ -68,21 +46,18 @@ func (p *Process) Request(req Request, timeout time.Duration) (Reply, error) {
 	c := make(chan Reply, 1)
 	p.replies.waiting[req.ID] = c
 	p.replies.mu.Unlock()
-	b, err := json.Marshal(req)
-	if err != nil {
-		return Reply{}, fmt.Errorf("encode request: %w", err)
-	}
+	var err error
 	p.mu.Lock()
 	in := p.stdin
 	if in != nil {
-		_, err = in.Write(append(b, '\n'))
+		err = writeRequest(in, req)
 	}
 	p.mu.Unlock()
 	if in == nil {
 		return Reply{}, fmt.Errorf("%s: %w", req.Op, ErrDisconnected)
 	}
 	if err != nil {
-		return Reply{}, fmt.Errorf("send %s: %w", req.Op, err)
+		return Reply{}, err
 	}
 	select {
 	case rep := <-c:
@@ -111,7 +86,7 @@ const tuneTimeout = 15 * time.Second
 
 // Read asks the agent for its knobs.
 func (t *RemoteTuner) Read() (map[string]string, uint64, error) {
-	rep, err := t.P.Request(Request{Op: "knobs"}, tuneTimeout)
+	rep, err := t.P.Request(Request{Op: OpKnobs}, tuneTimeout)
 	t.global = rep.Global
 	return rep.Current, rep.EntryBytes, err
 }
@@ -126,18 +101,18 @@ func (t *RemoteTuner) Note() string {
 
 // Apply asks the agent to apply changes.
 func (t *RemoteTuner) Apply(changes []model.Change, count uint64) ([]model.KnobResult, error) {
-	rep, err := t.P.Request(Request{Op: "apply", Confirm: true, Changes: changes, Count: count}, tuneTimeout)
+	rep, err := t.P.Request(Request{Op: OpApply, Confirm: true, Changes: changes, Count: count}, tuneTimeout)
 	return rep.Results, err
 }
 
 // Persist asks the agent to write the boot-time files there.
 func (t *RemoteTuner) Persist(changes []model.Change) ([]string, []string, error) {
-	rep, err := t.P.Request(Request{Op: "persist", Confirm: true, Changes: changes}, tuneTimeout)
+	rep, err := t.P.Request(Request{Op: OpPersist, Confirm: true, Changes: changes}, tuneTimeout)
 	return rep.Files, rep.Warnings, err
 }
 
 // Undo asks the agent to undo its last apply.
 func (t *RemoteTuner) Undo() ([]model.KnobResult, error) {
-	rep, err := t.P.Request(Request{Op: "undo", Confirm: true}, tuneTimeout)
+	rep, err := t.P.Request(Request{Op: OpUndo, Confirm: true}, tuneTimeout)
 	return rep.Results, err
 }

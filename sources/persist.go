@@ -1,7 +1,6 @@
 package sources
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -42,7 +41,14 @@ func (f FileChange) Changed() bool { return !bytes.Equal(f.Old, f.New) }
 
 // Plan computes the new contents of both files for changes, keeping every
 // line tablefull does not own.
+//
+// Every value is parsed and re-rendered here (model.CheckChanges) whoever
+// checked it before: no text of a caller's reaches a file.
 func (p Persister) Plan(changes []model.Change) ([]FileChange, error) {
+	changes, err := model.CheckChanges(changes)
+	if err != nil {
+		return nil, err
+	}
 	sysctls := map[string]string{}
 	var hashsize string
 	for _, c := range changes {
@@ -73,14 +79,26 @@ func (p Persister) Plan(changes []model.Change) ([]FileChange, error) {
 }
 
 func readChange(path string) (FileChange, error) {
-	b, err := os.ReadFile(path)
+	b, err := readBounded(path, maxConfFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return FileChange{Path: path}, nil
 	}
 	if err != nil {
-		return FileChange{}, fmt.Errorf("read %s: %w", path, err)
+		return FileChange{}, err
 	}
 	return FileChange{Path: path, Old: b}, nil
+}
+
+// maxConfFile bounds a drop-in file tablefull rewrites: it is read whole,
+// never cut at a long line.
+const maxConfFile = 4 << 20
+
+// lines splits a file into its lines, however long, without the newlines.
+func lines(b []byte) []string {
+	if len(b) == 0 {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 }
 
 const fileHeader = "# Written by tablefull (tablefull tune --persist). Lines for other keys are kept.\n"
@@ -93,9 +111,7 @@ func setSysctls(old []byte, set map[string]string) []byte {
 		b.WriteString(fileHeader)
 	}
 	done := map[string]bool{}
-	sc := bufio.NewScanner(bytes.NewReader(old))
-	for sc.Scan() {
-		line := sc.Text()
+	for _, line := range lines(old) {
 		key, _, ok := strings.Cut(strings.TrimLeft(line, " \t-"), "=")
 		key = strings.TrimSpace(key)
 		if v, mine := set[key]; ok && mine && !strings.HasPrefix(strings.TrimSpace(line), "#") {
@@ -128,9 +144,7 @@ func setHashsize(old []byte, v string) []byte {
 		b.WriteString(fileHeader)
 	}
 	done := false
-	sc := bufio.NewScanner(bytes.NewReader(old))
-	for sc.Scan() {
-		line := sc.Text()
+	for _, line := range lines(old) {
 		f := strings.Fields(line)
 		if !done && len(f) >= 2 && f[0] == "options" && f[1] == "nf_conntrack" {
 			out := []string{"options", "nf_conntrack"}
@@ -151,65 +165,44 @@ func setHashsize(old []byte, v string) []byte {
 }
 
 // Write writes each changed file atomically (temporary file, fsync,
-// rename, fsync of the directory) after keeping a backup of the old one.
-// A file that would not change is not touched: running it twice changes
-// nothing.
-func (p Persister) Write(files []FileChange) error {
+// rename, fsync of the directory) after keeping a backup of the old one,
+// keeping the file's mode. A file that would not change is not touched:
+// running it twice changes nothing. It returns the files it wrote, also
+// when a later one fails, so that an undo record can name them.
+func (p Persister) Write(files []FileChange) ([]FileChange, error) {
+	var written []FileChange
 	for _, f := range files {
 		if !f.Changed() {
 			continue
 		}
+		if !p.manages(f.Path) {
+			return written, fmt.Errorf("write %s: %w", f.Path, ErrNotManaged)
+		}
 		if f.Old != nil {
-			if err := writeAtomic(f.Path+backupSuffix, f.Old); err != nil {
-				return err
+			if err := rewriteFile(f.Path+backupSuffix, f.Old); err != nil {
+				return written, err
 			}
 		}
-		if err := writeAtomic(f.Path, f.New); err != nil {
-			return err
+		if err := rewriteFile(f.Path, f.New); err != nil {
+			return written, err
 		}
+		written = append(written, f)
 	}
-	return nil
+	return written, nil
 }
 
-// beforeRename lets a test kill the process between write and rename.
-var beforeRename = func() {}
+// ErrNotManaged reports a path that is not one of the two files a
+// Persister writes: an undo record naming another file is refused.
+var ErrNotManaged = errors.New("not a file tablefull manages")
 
-// writeAtomic replaces path with data so that a crash or a full disk
-// leaves the old file or the new one, never a torn one.
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename this is a no-op
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("sync %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("chmod %s: %w", path, err)
-	}
-	beforeRename()
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("rename %s: %w", path, err)
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", dir, err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("sync %s: %w", dir, err)
-	}
-	return nil
+// ErrChangedSince reports a file someone changed after tablefull wrote
+// it: undo leaves it alone rather than overwrite their change.
+var ErrChangedSince = errors.New("changed since tablefull wrote it")
+
+// manages reports whether path is one of the two files p writes.
+func (p Persister) manages(path string) bool {
+	return (p.SysctlDir != "" && path == filepath.Join(p.SysctlDir, SysctlFile)) ||
+		(p.ModprobeDir != "" && path == filepath.Join(p.ModprobeDir, ModprobeFile))
 }
 
 // Shadowed lists, for each sysctl key set, the files that would win over
@@ -247,12 +240,24 @@ func (p Persister) Shadowed(changes []model.Change) []string {
 	return warn
 }
 
-// Restore puts back the backups Write kept (or removes a file that did
-// not exist before). It is the file half of an undo.
+// Restore puts back the contents Write replaced (or removes a file that
+// did not exist before). It is the file half of an undo, and it trusts
+// no path: only the two files p manages are touched, and only while they
+// still hold what tablefull wrote.
 func (p Persister) Restore(files []FileChange) error {
 	for _, f := range files {
 		if !f.Changed() {
 			continue
+		}
+		if !p.manages(f.Path) {
+			return fmt.Errorf("restore %s: %w", f.Path, ErrNotManaged)
+		}
+		now, err := readBounded(f.Path, maxConfFile)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		if !bytes.Equal(now, f.New) && !bytes.Equal(now, f.Old) {
+			return fmt.Errorf("restore %s: %w (its backup is %s)", f.Path, ErrChangedSince, f.Path+backupSuffix)
 		}
 		if f.Old == nil {
 			if err := os.Remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -260,7 +265,7 @@ func (p Persister) Restore(files []FileChange) error {
 			}
 			continue
 		}
-		if err := writeAtomic(f.Path, f.Old); err != nil {
+		if err := rewriteFile(f.Path, f.Old); err != nil {
 			return err
 		}
 	}

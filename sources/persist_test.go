@@ -31,7 +31,7 @@ func TestPersistKeepsForeignLinesAndIsIdempotent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Write(files); err != nil {
+	if _, err := p.Write(files); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(sysctl)
@@ -82,7 +82,7 @@ func TestShadowedWarnings(t *testing.T) {
 func TestWriteAtomicKilledBeforeRename(t *testing.T) {
 	if path := os.Getenv("TABLEFULL_KILL_WRITE"); path != "" {
 		beforeRename = func() { syscall.Kill(os.Getpid(), syscall.SIGKILL) }
-		writeAtomic(path, []byte("new contents\n"))
+		writeAtomic(path, []byte("new contents\n"), 0o644)
 		return
 	}
 	path := filepath.Join(t.TempDir(), "99-tablefull.conf")
@@ -112,7 +112,7 @@ func TestWriteAtomicFullDisk(t *testing.T) {
 	path := filepath.Join(dir, SysctlFile)
 	os.WriteFile(path, []byte("net.netfilter.nf_conntrack_max = 4096\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "filler"), make([]byte, 12<<10), 0o644)
-	err := writeAtomic(path, []byte(strings.Repeat("net.netfilter.nf_conntrack_max = 32768\n", 400)))
+	err := writeAtomic(path, []byte(strings.Repeat("net.netfilter.nf_conntrack_max = 32768\n", 400)), 0o644)
 	if err == nil {
 		t.Fatal("a write to a full disk succeeded")
 	}
@@ -152,5 +152,28 @@ func TestCheckRefuses(t *testing.T) {
 		} else {
 			t.Logf("no read-only bind mount: %v %s", err, out)
 		}
+	}
+}
+
+// TestPersistLongLine: a line longer than a scanner's buffer is kept, and
+// so is every line after it.
+func TestPersistLongLine(t *testing.T) {
+	dir := t.TempDir()
+	p := Persister{SysctlDir: dir, ModprobeDir: dir}
+	long := "# " + strings.Repeat("x", 100<<10)
+	old := long + "\nvm.swappiness = 10\nnet.netfilter.nf_conntrack_max = 4096\nkernel.pid_max = 65536\n"
+	os.WriteFile(filepath.Join(dir, SysctlFile), []byte(old), 0o644)
+	files, err := p.Plan([]model.Change{{Key: model.KnobMax, Proposed: "8192"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := long + "\nvm.swappiness = 10\nnet.netfilter.nf_conntrack_max = 8192\nkernel.pid_max = 65536\n"
+	if got := string(files[0].New); got != want {
+		t.Errorf("rewrite lost lines: got %d bytes ending %q, want %d bytes", len(got), got[max(0, len(got)-80):], len(want))
+	}
+	os.WriteFile(filepath.Join(dir, ModprobeFile), []byte(long+"\noptions nf_conntrack expect_hashsize=64\nblacklist foo\n"), 0o644)
+	files, err = p.Plan([]model.Change{{Key: model.KnobHashsize, Proposed: "8192"}})
+	if err != nil || !strings.HasSuffix(string(files[0].New), "\noptions nf_conntrack expect_hashsize=64 hashsize=8192\nblacklist foo\n") {
+		t.Errorf("modprobe rewrite after a long line: %v %q", err, files[0].New[len(long):])
 	}
 }

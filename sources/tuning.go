@@ -30,15 +30,18 @@ func (t *Tuner) path(key string) string {
 	return sysctlPath(t.Proc, key)
 }
 
+// maxKnob bounds a knob's text: a number or two.
+const maxKnob = 4096
+
 // Read returns the current value of every knob that can be read, with
 // whitespace normalised ("32768 60999"). Unprivileged, hashsize (mode
 // 0600) is read as nf_conntrack_buckets, which holds the same number.
 func (t *Tuner) Read() map[string]string {
 	out := map[string]string{}
 	for _, k := range model.Knobs {
-		b, err := os.ReadFile(t.path(k.Key))
+		b, err := readBounded(t.path(k.Key), maxKnob)
 		if err != nil && k.Key == model.KnobHashsize {
-			b, err = os.ReadFile(sysctlPath(t.Proc, KeyBuckets))
+			b, err = readBounded(sysctlPath(t.Proc, KeyBuckets), maxKnob)
 		}
 		if err == nil {
 			out[k.Key] = strings.Join(strings.Fields(string(b)), " ")
@@ -69,8 +72,12 @@ func (t *Tuner) EntryBytes() uint64 {
 	return 0
 }
 
-// Errors of an apply; nothing was written when one is returned.
+// Errors of an apply; nothing was written when one is returned, but for
+// ErrPartial.
 var (
+	// ErrPartial reports that some changes were written before one failed;
+	// the results name those written.
+	ErrPartial       = errors.New("partly written")
 	ErrGlobalInChild = errors.New("global knob: read-only inside a child network namespace; set it from the host namespace")
 	ErrReadOnly      = errors.New("read-only")
 	ErrBelowCount    = errors.New("below the current count")
@@ -137,6 +144,9 @@ func (t *Tuner) Apply(changes []model.Change, count uint64) ([]Result, error) {
 	for _, c := range changes {
 		r := Result{Key: c.Key, Before: before[c.Key], Wanted: c.Proposed}
 		if err := os.WriteFile(t.path(c.Key), []byte(strings.ReplaceAll(c.Proposed, " ", "\t")+"\n"), 0); err != nil {
+			if len(out) > 0 {
+				return out, fmt.Errorf("%w: %s written, then write %s: %w", ErrPartial, resultKeys(out), c.Key, err)
+			}
 			return out, fmt.Errorf("write %s: %w", c.Key, err)
 		}
 		r.After = t.Read()[c.Key]
@@ -144,4 +154,13 @@ func (t *Tuner) Apply(changes []model.Change, count uint64) ([]Result, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// resultKeys lists the knobs of results, for a message.
+func resultKeys(rs []Result) string {
+	keys := make([]string, len(rs))
+	for i, r := range rs {
+		keys[i] = r.Key
+	}
+	return strings.Join(keys, ", ")
 }

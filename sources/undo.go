@@ -9,42 +9,88 @@ import (
 	"path/filepath"
 )
 
-// UndoRecord is what an apply changed: the live values before it and the
-// files it wrote, so that --undo can put both back.
+// UndoRecord is what tablefull changed since the last undo: the live
+// values before its first change of each knob and the files it wrote
+// (each with the contents before its first write), so that undo puts the
+// host back as it found it.
 type UndoRecord struct {
 	Live  map[string]string `json:"live"`
 	Files []FileChange      `json:"files"`
 }
 
-const undoFile = "undo.json"
+// AddLive records the values knobs had before a change, keeping older
+// before-values of the same knob.
+func (r *UndoRecord) AddLive(before map[string]string) {
+	if r.Live == nil {
+		r.Live = map[string]string{}
+	}
+	for k, v := range before {
+		if _, ok := r.Live[k]; !ok {
+			r.Live[k] = v
+		}
+	}
+}
 
-// SaveUndo keeps rec in dir (e.g. /var/lib/tablefull).
+// AddFiles records files written, keeping the contents before the first
+// write of each and the newest contents written.
+func (r *UndoRecord) AddFiles(written []FileChange) {
+	for _, w := range written {
+		i := 0
+		for i < len(r.Files) && r.Files[i].Path != w.Path {
+			i++
+		}
+		if i == len(r.Files) {
+			r.Files = append(r.Files, w)
+			continue
+		}
+		r.Files[i].New = w.New
+	}
+}
+
+// Empty reports whether the record holds nothing to undo.
+func (r UndoRecord) Empty() bool { return len(r.Live) == 0 && len(r.Files) == 0 }
+
+const (
+	undoFile = "undo.json"
+	// maxUndo bounds the record read back: two small files and a few knobs.
+	maxUndo = 16 << 20
+)
+
+// SaveUndo keeps rec in dir (e.g. /var/lib/tablefull), created 0700; the
+// record is written 0600.
 func SaveUndo(dir string, rec UndoRecord) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("create %s: %w", dir, err)
+	if err := MakePrivateDir(dir); err != nil {
+		return err
 	}
 	b, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode undo record: %w", err)
 	}
-	return writeAtomic(filepath.Join(dir, undoFile), b)
+	return writeAtomic(filepath.Join(dir, undoFile), b, 0o600)
 }
 
 // ErrNothingToUndo reports that no apply left an undo record.
 var ErrNothingToUndo = errors.New("nothing to undo")
 
-// LoadUndo reads the record SaveUndo kept.
+// LoadUndo reads the record SaveUndo kept, after checking that nobody
+// else could have written it (CheckPrivate). Its knob values and file
+// paths are checked again where they are used (Tuner.Apply,
+// Persister.Restore).
 func LoadUndo(dir string) (UndoRecord, error) {
 	var rec UndoRecord
-	b, err := os.ReadFile(filepath.Join(dir, undoFile))
-	if errors.Is(err, fs.ErrNotExist) {
+	path := filepath.Join(dir, undoFile)
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 		return rec, ErrNothingToUndo
 	}
+	if err := CheckPrivate(path); err != nil {
+		return rec, fmt.Errorf("undo record: %w", err)
+	}
+	b, err := readBounded(path, maxUndo)
 	if err != nil {
-		return rec, fmt.Errorf("read undo record: %w", err)
+		return rec, fmt.Errorf("undo record: %w", err)
 	}
 	if err := json.Unmarshal(b, &rec); err != nil {
-		return rec, fmt.Errorf("decode undo record %s: %w", filepath.Join(dir, undoFile), err)
+		return rec, fmt.Errorf("decode undo record %s: %w", path, err)
 	}
 	return rec, nil
 }

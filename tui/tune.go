@@ -249,7 +249,10 @@ func (a *App) tuneDone(msg tuneDoneMsg) tea.Cmd {
 	}
 	if msg.err != nil {
 		t.message = msg.action + ": " + msg.err.Error()
-		return nil
+		if len(msg.results) == 0 && len(msg.files) == 0 {
+			return nil
+		}
+		return readKnobsCmd(a.id, a.opts.Tuner) // partly written: show what holds now
 	}
 	switch msg.action {
 	case "apply", "undo":

@@ -168,7 +168,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "snapshot":
 		err = snapshot(o, asJSON, stdout)
 	case "agent":
-		err = agent(o, os.Stdin, stdout)
+		err = agent(o, os.Stdin, stdout, stderr)
 	case "census":
 		err = census(asJSON, stdout)
 	case "lab":

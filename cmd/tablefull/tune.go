@@ -18,6 +18,7 @@ import (
 const (
 	exitRefused    = 3 // nothing written: bad value, --yes missing, memory cap, no privileges, read-only, global knob in a child namespace
 	exitUnverified = 4 // written, but a value did not read back as asked
+	exitPartial    = 5 // some changes written (and recorded for --undo), then one failed
 )
 
 // tuneOptions are tune's flags.
@@ -96,17 +97,24 @@ func tune(o options, t tuneOptions, w io.Writer) error {
 	}
 	lt := &localTuner{tuner: tuner, pers: pers, stateDir: t.stateDir}
 	report.Results, err = lt.Apply(plan.Changes, count)
-	if errors.Is(err, errNoUndo) {
-		report.Warnings = append(report.Warnings, err.Error())
-	} else if err != nil {
+	switch {
+	case err == nil:
+	case len(report.Results) == 0:
 		return refused(err)
+	case errors.Is(err, sources.ErrPartial):
+		return partly(w, t, report, err)
+	default: // applied, but the undo record could not be kept
+		report.Warnings = append(report.Warnings, err.Error())
 	}
 	if t.persist {
 		written, warnings, err := lt.Persist(plan.Changes)
-		if err != nil {
-			return err
-		}
 		report.Files, report.Warnings = written, append(report.Warnings, warnings...)
+		if len(written) > 0 && err != nil {
+			return partly(w, t, report, err)
+		}
+		if err != nil {
+			return fmt.Errorf("live values applied (undo restores them), files not written: %w", err)
+		}
 	}
 	if t.asJSON {
 		json.NewEncoder(w).Encode(report)
@@ -218,6 +226,18 @@ func printResults(w io.Writer, r tuneReport) {
 	for _, s := range r.Warnings {
 		fmt.Fprintln(w, "warning:", s)
 	}
+}
+
+// partly reports a write that stopped half-way: what was written (it is
+// in the undo record) and the error, with exitPartial.
+func partly(w io.Writer, t tuneOptions, report tuneReport, err error) error {
+	if t.asJSON {
+		json.NewEncoder(w).Encode(report)
+	} else {
+		printResults(w, report)
+		fmt.Fprintln(w, "partly written: tablefull tune --undo restores what was written")
+	}
+	return exitError{exitPartial, err}
 }
 
 // undoTuning restores the live values and files the last apply changed.

@@ -3,13 +3,16 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources"
 )
 
 // localTuner is the console's tuning on this host (or the namespace the
-// console runs in): the same code as tablefull tune.
+// console runs in): the same code as tablefull tune. Every write is
+// recorded for undo: what a failed apply or persist wrote before failing
+// too.
 type localTuner struct {
 	tuner    *sources.Tuner
 	pers     sources.Persister
@@ -43,52 +46,83 @@ func (l *localTuner) Note() string {
 	return ""
 }
 
-// errNoUndo reports an apply that worked but left no undo record.
+// errNoUndo reports a write that worked but left no undo record.
 var errNoUndo = errors.New("no undo record")
 
-// Apply implements tui.Tuner: it applies, then records the values before
-// it for Undo.
-func (l *localTuner) Apply(changes []model.Change, count uint64) ([]model.KnobResult, error) {
-	res, err := l.tuner.Apply(changes, count)
+// undoRecord loads the record a write adds to. A record that is there
+// but cannot be trusted or read stops the write before anything changes:
+// every write has an undo, or nothing is written.
+func (l *localTuner) undoRecord() (sources.UndoRecord, error) {
+	if err := sources.MakePrivateDir(l.stateDir); err != nil {
+		return sources.UndoRecord{}, fmt.Errorf("nothing written: state dir: %w", err)
+	}
+	rec, err := sources.LoadUndo(l.stateDir)
+	if errors.Is(err, sources.ErrNothingToUndo) {
+		return rec, nil
+	}
 	if err != nil {
+		return rec, fmt.Errorf("nothing written: %w (remove it after checking it)", err)
+	}
+	return rec, nil
+}
+
+// Apply implements tui.Tuner: it applies, then records the values before
+// it for Undo, also when a later knob failed.
+func (l *localTuner) Apply(changes []model.Change, count uint64) ([]model.KnobResult, error) {
+	if err := l.tuner.Check(changes, count); err != nil {
+		return nil, err // refused before the state dir is looked at
+	}
+	rec, err := l.undoRecord()
+	if err != nil {
+		return nil, err
+	}
+	res, err := l.tuner.Apply(changes, count)
+	if len(res) == 0 {
 		return res, err
 	}
-	live := map[string]string{}
+	before := map[string]string{}
 	for _, r := range res {
-		live[r.Key] = r.Before
+		before[r.Key] = r.Before
 	}
-	if err := sources.SaveUndo(l.stateDir, sources.UndoRecord{Live: live}); err != nil {
-		return res, fmt.Errorf("%w: %w", errNoUndo, err)
+	rec.AddLive(before)
+	if serr := sources.SaveUndo(l.stateDir, rec); serr != nil {
+		err = errors.Join(err, fmt.Errorf("%w: %w", errNoUndo, serr))
 	}
-	return res, nil
+	return res, err
 }
 
 // Persist implements tui.Tuner: it writes the boot-time files and adds
-// them to the undo record.
+// them to the undo record, also when the second file failed.
 func (l *localTuner) Persist(changes []model.Change) ([]string, []string, error) {
 	if l.noPersistence {
 		return nil, nil, errPersistDisabled
+	}
+	rec, err := l.undoRecord()
+	if err != nil {
+		return nil, nil, err
 	}
 	files, err := l.pers.Plan(changes)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := l.pers.Write(files); err != nil {
-		return nil, nil, err
+	written, werr := l.pers.Write(files)
+	var paths, warnings []string
+	for _, f := range written {
+		paths = append(paths, f.Path)
 	}
-	rec, _ := sources.LoadUndo(l.stateDir)
-	rec.Files = files
-	var warnings []string
-	if err := sources.SaveUndo(l.stateDir, rec); err != nil {
-		warnings = append(warnings, fmt.Errorf("%w: %w", errNoUndo, err).Error())
-	}
-	var written []string
-	for _, f := range files {
-		if f.Changed() {
-			written = append(written, f.Path)
+	if len(written) > 0 {
+		rec.AddFiles(written)
+		if err := sources.SaveUndo(l.stateDir, rec); err != nil {
+			warnings = append(warnings, fmt.Errorf("%w: %w", errNoUndo, err).Error())
 		}
 	}
-	return written, append(warnings, l.pers.Shadowed(changes)...), nil
+	if werr != nil {
+		if len(written) > 0 {
+			werr = fmt.Errorf("%w: %s written (undo restores it), then: %w", sources.ErrPartial, strings.Join(paths, ", "), werr)
+		}
+		return paths, warnings, werr
+	}
+	return paths, append(warnings, l.pers.Shadowed(changes)...), nil
 }
 
 // Undo implements tui.Tuner.
@@ -98,7 +132,7 @@ func (l *localTuner) Undo() ([]model.KnobResult, error) {
 }
 
 // undo restores the live values and files of the last apply and returns
-// the files it restored.
+// the files it restored. The record stays until both halves succeed.
 func (l *localTuner) undo() ([]model.KnobResult, []string, error) {
 	rec, err := sources.LoadUndo(l.stateDir)
 	if err != nil {

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources"
+)
+
+func (k *tempKnobs) knob(t *testing.T, key string) string {
+	t.Helper()
+	return strings.Join(strings.Fields(k.tuner().tuner.Read()[key]), " ")
+}
+
+// failWrites makes every write to key fail after the pre-write checks
+// pass: the knob becomes /dev/full (ENOSPC).
+func (k *tempKnobs) failWrites(t *testing.T, rel string) {
+	t.Helper()
+	path := filepath.Join(k.root, rel)
+	os.Remove(path)
+	if err := os.Symlink("/dev/full", path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPartialApplyIsUndone: the second knob fails after the first was
+// written: the first is in the undo record, tune exits with exitPartial
+// naming it, and --undo restores it.
+func TestPartialApplyIsUndone(t *testing.T) {
+	k := newTempKnobs(t)
+	k.failWrites(t, "proc/sys/net/ipv4/tcp_tw_reuse")
+	o := options{roots: sources.Roots{Proc: filepath.Join(k.root, "proc"), Sys: filepath.Join(k.root, "sys"), Dev: filepath.Join(k.root, "dev")}}
+	topts := tuneOptions{set: stringList{model.KnobMax + "=8192", model.KnobTwReuse + "=1"}, yes: true,
+		sysctlDir: k.sysctlDir, modprobeDir: k.modprobeDir, stateDir: k.stateDir}
+	var out bytes.Buffer
+	err := tune(o, topts, &out)
+	var ee exitError
+	if !errors.As(err, &ee) || ee.code != exitPartial || !errors.Is(err, sources.ErrPartial) {
+		t.Fatalf("got %v (%s), want exit %d", err, out.String(), exitPartial)
+	}
+	if !strings.Contains(err.Error(), model.KnobMax+" written") || !strings.Contains(out.String(), "--undo") {
+		t.Errorf("the message does not say what was written: %v\n%s", err, out.String())
+	}
+	if got := k.knob(t, model.KnobMax); got != "8192" {
+		t.Fatalf("max reads %s after the partial apply", got)
+	}
+	out.Reset()
+	if err := tune(o, tuneOptions{undo: true, sysctlDir: k.sysctlDir, modprobeDir: k.modprobeDir, stateDir: k.stateDir}, &out); err != nil {
+		t.Fatalf("undo: %v\n%s", err, out.String())
+	}
+	if got := k.knob(t, model.KnobMax); got != "4096" {
+		t.Errorf("after undo max reads %s, want 4096", got)
+	}
+}
+
+// TestPartialPersistIsUndone: the modprobe file cannot be written after
+// the sysctl file was: the sysctl file is in the undo record and undo
+// removes it.
+func TestPartialPersistIsUndone(t *testing.T) {
+	k := newTempKnobs(t)
+	lt := k.tuner()
+	lt.pers.ModprobeDir = "/proc/sys" // nobody creates files there
+	files, _, err := lt.Persist([]model.Change{{Key: model.KnobMax, Proposed: "8192"}, {Key: model.KnobHashsize, Proposed: "8192"}})
+	sysctl := filepath.Join(k.sysctlDir, sources.SysctlFile)
+	if !errors.Is(err, sources.ErrPartial) || len(files) != 1 || files[0] != sysctl {
+		t.Fatalf("partial persist: files %v, err %v", files, err)
+	}
+	if _, err := os.Stat(sysctl); err != nil {
+		t.Fatalf("the first file was not written: %v", err)
+	}
+	if _, _, err := lt.undo(); err != nil {
+		t.Fatalf("undo: %v", err)
+	}
+	if _, err := os.Stat(sysctl); !os.IsNotExist(err) {
+		t.Errorf("undo left %s: %v", sysctl, err)
+	}
+}
+
+// TestUndoRecordIsChecked: a planted or loosened undo record is refused,
+// a record naming a file tablefull does not manage restores nothing, and
+// modes survive a rewrite.
+func TestUndoRecordIsChecked(t *testing.T) {
+	k := newTempKnobs(t)
+	lt := k.tuner()
+	if _, err := lt.Apply([]model.Change{{Key: model.KnobTimeWait, Proposed: "30"}}, 0); err != nil {
+		t.Fatal(err)
+	}
+	undo := filepath.Join(k.stateDir, "undo.json")
+	if st, err := os.Stat(undo); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("undo record mode: %v %v", st.Mode(), err)
+	}
+
+	os.Chmod(undo, 0o644)
+	if _, _, err := lt.undo(); !errors.Is(err, sources.ErrUntrusted) {
+		t.Errorf("undo with a 0644 record: %v", err)
+	}
+	if _, err := lt.Apply([]model.Change{{Key: model.KnobTimeWait, Proposed: "60"}}, 0); !errors.Is(err, sources.ErrUntrusted) || k.knob(t, model.KnobTimeWait) != "30" {
+		t.Errorf("an apply over an untrusted record: %v, time_wait %s", err, k.knob(t, model.KnobTimeWait))
+	}
+	os.Chmod(undo, 0o600)
+	os.Chown(undo, 65534, 65534)
+	if _, _, err := lt.undo(); !errors.Is(err, sources.ErrUntrusted) {
+		t.Errorf("undo with a record owned by nobody: %v", err)
+	}
+	os.Chown(undo, 0, 0)
+
+	victim := filepath.Join(k.root, "victim")
+	os.WriteFile(victim, []byte("keep me\n"), 0o600)
+	planted, _ := json.Marshal(sources.UndoRecord{Files: []sources.FileChange{{Path: victim, Old: []byte("owned\n"), New: []byte("keep me\n")}}})
+	os.WriteFile(undo, planted, 0o600)
+	if _, _, err := lt.undo(); !errors.Is(err, sources.ErrNotManaged) {
+		t.Errorf("undo of a foreign path: %v", err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep me\n" {
+		t.Errorf("a planted record overwrote %s: %q", victim, b)
+	}
+	os.Remove(undo)
+
+	sysctl := filepath.Join(k.sysctlDir, sources.SysctlFile)
+	os.WriteFile(sysctl, []byte("vm.swappiness = 10\n"), 0o600)
+	if _, _, err := lt.Persist([]model.Change{{Key: model.KnobMax, Proposed: "8192"}}); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(sysctl); st.Mode().Perm() != 0o600 {
+		t.Errorf("rewrite changed the mode to %v", st.Mode().Perm())
+	}
+}

@@ -1,0 +1,45 @@
+package model
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestCheckChanges(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		in      []Change
+		want    []Change
+		wantErr bool
+	}{
+		{"re-rendered, free text dropped, sorted",
+			[]Change{{Key: KnobTimeWait, Proposed: " 030 ", Current: "x\x1b]0;", Why: "evil\n"}, {Key: KnobMax, Proposed: "8192"}},
+			[]Change{{Key: KnobMax, Proposed: "8192"}, {Key: KnobTimeWait, Proposed: "30"}}, false},
+		{"port range normalised", []Change{{Key: KnobPortRange, Proposed: "10240-65535"}},
+			[]Change{{Key: KnobPortRange, Proposed: "10240 65535"}}, false},
+		{"unknown key", []Change{{Key: "kernel.core_pattern", Proposed: "|/tmp/pwn %p"}}, nil, true},
+		{"newline in a value", []Change{{Key: KnobMax, Proposed: "1\nkernel.modprobe = /tmp/evil"}}, nil, true},
+		{"newline in hashsize", []Change{{Key: KnobHashsize, Proposed: "1\ninstall nf_conntrack /bin/sh -c 'id'"}}, nil, true},
+		{"key with trailing junk", []Change{{Key: KnobMax + "\n", Proposed: "1"}}, nil, true},
+		{"twice", []Change{{Key: KnobMax, Proposed: "1"}, {Key: KnobMax, Proposed: "2"}}, nil, true},
+		{"too many", make([]Change, len(Knobs)+1), nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := CheckChanges(tc.in)
+			if tc.wantErr {
+				if !errors.Is(err, ErrBadValue) {
+					t.Fatalf("got %v, %v; want ErrBadValue", got, err)
+				}
+				return
+			}
+			if err != nil || len(got) != len(tc.want) {
+				t.Fatalf("got %+v, %v; want %+v", got, err, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Errorf("change %d: got %+v, want %+v", i, got[i], tc.want[i])
+				}
+			}
+		})
+	}
+}
