@@ -12,27 +12,36 @@ import (
 )
 
 // deployScript runs on the remote host through ssh. It uses the agent
-// cached there for exactly this binary, else a tablefull on the PATH, else
-// asks for this binary: it prints "TABLEFULL-NEED <uname -sm>", reads
-// "<size> <sha256>" (or "refuse"), then exactly size bytes, verifies the
-// checksum and caches the file per user. %[1]s is this binary's sha256.
-// It travels inside single quotes, so it must hold none.
+// cached there for exactly this binary (its checksum verified on every
+// run), else a tablefull on the PATH, else asks for this binary: it
+// prints "TABLEFULL-NEED <uname -sm>", reads "<size> <sha256>" (or
+// "refuse"), then exactly size bytes into a mktemp file, verifies the
+// checksum and caches the file per user. The cache directory is created
+// 0700 and refused when it is a symlink, owned by another user, or
+// writable by group or others. %[1]s is this binary's sha256. It travels
+// inside single quotes, so it must hold none.
 const deployScript = `set -e
+umask 077
 dir="${XDG_CACHE_HOME:-$HOME/.cache}/tablefull"
 bin="$dir/tablefull-%[1]s"
-if [ ! -x "$bin" ]; then
-  if command -v tablefull >/dev/null 2>&1; then exec tablefull agent; fi
-  echo "TABLEFULL-NEED $(uname -sm)"
-  read -r size sum
-  [ "$size" != refuse ] || exit 3
-  mkdir -p "$dir"
-  tmp="$dir/.tablefull.$$"
-  head -c "$size" > "$tmp"
-  set -- $(sha256sum "$tmp")
-  if [ "$1" != "$sum" ]; then rm -f "$tmp"; echo "tablefull: checksum mismatch after copy" >&2; exit 4; fi
-  chmod 755 "$tmp"
-  mv "$tmp" "$bin"
-fi
+mkdir -p "$dir"
+if [ -L "$dir" ] || [ ! -d "$dir" ]; then echo "tablefull: $dir is not a directory: refusing it" >&2; exit 5; fi
+set -- $(stat -c "%%u %%a" "$dir")
+if [ "$1" != "$(id -u)" ]; then echo "tablefull: $dir is owned by uid $1, not you: refusing it" >&2; exit 5; fi
+case "$2" in *[2367]?|*[2367]) echo "tablefull: $dir is writable by others (mode $2): refusing it" >&2; exit 5;; esac
+sum() { sha256sum < "$1" | cut -d " " -f 1; }
+if [ -f "$bin" ] && [ ! -L "$bin" ] && [ "$(sum "$bin")" = "%[1]s" ]; then exec "$bin" agent; fi
+rm -f "$bin"
+if command -v tablefull >/dev/null 2>&1; then exec tablefull agent; fi
+echo "TABLEFULL-NEED $(uname -sm)"
+read -r size want
+[ "$size" != refuse ] || exit 3
+case "$size" in ""|*[!0-9]*) echo "tablefull: bad size from the console" >&2; exit 4;; esac
+tmp=$(mktemp "$dir/.tablefull.XXXXXX")
+head -c "$size" > "$tmp"
+if [ "$(sum "$tmp")" != "%[1]s" ]; then rm -f "$tmp"; echo "tablefull: checksum mismatch after copy" >&2; exit 4; fi
+chmod 700 "$tmp"
+mv -f "$tmp" "$bin"
 exec "$bin" agent`
 
 // unameFor maps Go's platform to what `uname -sm` prints.
