@@ -97,6 +97,9 @@ func (d *Decoder) Header() error {
 	if err := json.Unmarshal(line, &h); err != nil || h.Magic != "stream" {
 		return fmt.Errorf("%w: first line is %s", ErrNotStream, snippet(line))
 	}
+	if h.V < 1 {
+		return fmt.Errorf("%w: version %d", ErrNotStream, h.V)
+	}
 	if h.V > Version {
 		return fmt.Errorf("%w: version %d, this tablefull reads %d: upgrade tablefull", ErrNewerVersion, h.V, Version)
 	}

@@ -46,8 +46,14 @@ type Process struct {
 	interval time.Duration
 	census   bool
 	stop     chan struct{}
-	once     sync.Once
+	// exited is closed when the loop has returned: the command is gone.
+	exited chan struct{}
+	once   sync.Once
 }
+
+// stopGrace is how long Stop lets the command exit on its own after its
+// stdin closes (an agent exits at once) before it is killed.
+const stopGrace = time.Second
 
 type item struct {
 	s   model.Sample
@@ -64,6 +70,7 @@ func (p *Process) Start(interval time.Duration) {
 	}
 	p.items = make(chan item, 64)
 	p.stop = make(chan struct{})
+	p.exited = make(chan struct{})
 	p.interval = interval
 	p.host = model.Host{Name: p.Name, Source: strings.Join(p.Argv, " ")}
 	go p.loop()
@@ -108,7 +115,10 @@ func (p *Process) SetCensus(on bool) {
 	}
 }
 
-// Stop ends the command and the reconnections.
+// Stop ends the command and the reconnections, and returns once the
+// command and everything it started are gone: its stdin is closed (an
+// agent exits), and after stopGrace its process group is killed. Quitting
+// the console leaves no ssh behind.
 func (p *Process) Stop() {
 	p.once.Do(func() {
 		close(p.stop)
@@ -118,9 +128,13 @@ func (p *Process) Stop() {
 		}
 		p.mu.Unlock()
 	})
+	if p.exited != nil {
+		<-p.exited
+	}
 }
 
 func (p *Process) loop() {
+	defer close(p.exited)
 	wait := p.MinBackoff
 	for {
 		got, err := p.run()
@@ -173,6 +187,19 @@ func (p *Process) run() (bool, error) {
 	if err := cmd.Start(); err != nil {
 		return false, fmt.Errorf("start %s: %w", p.Argv[0], err)
 	}
+	stopped := make(chan struct{})
+	defer close(stopped)
+	go func() { // Stop must not wait long for a silent remote
+		select {
+		case <-p.stop:
+			select {
+			case <-stopped:
+			case <-time.After(stopGrace):
+			}
+			killGroup(cmd)
+		case <-stopped:
+		}
+	}()
 	br := bufio.NewReaderSize(out, 64<<10)
 	if p.Handshake != nil {
 		if err := p.Handshake(br, in); err != nil {
@@ -195,15 +222,6 @@ func (p *Process) run() (bool, error) {
 		in.Close()
 		killGroup(cmd)
 		cmd.Wait()
-	}()
-	stopped := make(chan struct{})
-	defer close(stopped)
-	go func() { // Stop must not wait for a silent remote
-		select {
-		case <-p.stop:
-			killGroup(cmd)
-		case <-stopped:
-		}
 	}()
 
 	dec := NewDecoder(br)

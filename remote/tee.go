@@ -113,6 +113,13 @@ func (t *Tee) Toggle() (string, bool, error) {
 	return name, true, nil
 }
 
+// Stop ends the recording if one is running; it never starts one.
+func (t *Tee) Stop() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.stopLocked()
+}
+
 func (t *Tee) stopLocked() error {
 	if t.f == nil {
 		return nil
@@ -122,16 +129,23 @@ func (t *Tee) stopLocked() error {
 	return err
 }
 
+// safeName is a host name (from a remote's header: foreign text) made fit
+// for a file name: letters, digits, dot, dash and underscore, at most 64.
 func safeName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 128 && (r == '.' || r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return r
+		}
+		return '_'
+	}, s)
+	s = strings.TrimLeft(s, ".")
+	if len(s) > 64 {
+		s = s[:64]
+	}
 	if s == "" {
 		return "host"
 	}
-	return strings.Map(func(r rune) rune {
-		if r == '/' || r == ' ' || r == os.PathSeparator {
-			return '_'
-		}
-		return r
-	}, s)
+	return s
 }
 
 // SinceStart drops the kernel log lines a sample carries from before

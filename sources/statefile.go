@@ -86,6 +86,18 @@ func rewriteFile(path string, data []byte) error {
 	return writeAtomic(path, data, perm)
 }
 
+// WritePrivate writes a state file atomically with mode 0600.
+func WritePrivate(path string, data []byte) error { return writeAtomic(path, data, 0o600) }
+
+// ReadPrivate reads a state file of at most limit bytes after checking
+// that nobody else could have written it (CheckPrivate).
+func ReadPrivate(path string, limit int64) ([]byte, error) {
+	if err := CheckPrivate(path); err != nil {
+		return nil, err
+	}
+	return readBounded(path, limit)
+}
+
 // beforeRename lets a test kill the process between write and rename.
 var beforeRename = func() {}
 

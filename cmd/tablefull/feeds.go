@@ -76,10 +76,27 @@ func netnsArgv(ns string) ([]string, error) {
 		}
 		return []string{"nsenter", "--net=" + ns, self, "agent"}, nil
 	}
+	if !validNetnsName(ns) {
+		return nil, fmt.Errorf("--netns %q: not a namespace name (ip netns list) or a path", ns)
+	}
 	if _, err := os.Stat("/run/netns/" + ns); err != nil {
 		return nil, fmt.Errorf("--netns %s: no such namespace (ip netns list)", ns)
 	}
 	return []string{"ip", "netns", "exec", ns, self, "agent"}, nil
+}
+
+// validNetnsName reports whether name can be an `ip netns` name: what
+// iproute2 accepts, so never "." or "..", an option, or control text.
+func validNetnsName(name string) bool {
+	if name == "" || name == "." || name == ".." || strings.HasPrefix(name, "-") || len(name) > 255 {
+		return false
+	}
+	for _, r := range name {
+		if r <= ' ' || r == 0x7f || r == '/' || r == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // feedsFor builds the console's feeds from the flags: the local host when

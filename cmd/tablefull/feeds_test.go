@@ -64,6 +64,11 @@ func TestNetnsArgvRefusesUnknown(t *testing.T) {
 	if _, err := netnsArgv("/no/such/path"); err == nil {
 		t.Errorf("missing path accepted")
 	}
+	for _, name := range []string{"..", ".", "-n", "a\x1b]0;x", "a b"} {
+		if _, err := netnsArgv(name); err == nil || !strings.Contains(err.Error(), "not a namespace name") {
+			t.Errorf("--netns %q: %v", name, err)
+		}
+	}
 }
 
 func TestUsageErrors(t *testing.T) {

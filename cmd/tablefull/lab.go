@@ -68,7 +68,7 @@ func runLab(o options, lo labOptions, w io.Writer) (err error) {
 		if err := tee.Start(lo.recordTo); err != nil {
 			return err
 		}
-		defer tee.Toggle()
+		defer tee.Stop()
 	}
 	var fix <-chan time.Time
 	if lo.fixAfter > 0 {
@@ -179,6 +179,11 @@ func (t *labTuner) Apply(changes []model.Change, count uint64) ([]model.KnobResu
 	if t.before == nil {
 		t.before = cur
 	}
+	for _, c := range global { // recorded before the write: the lab's end and a repair restore it
+		if err := t.lab.Remember(labGlobals[c.Key]); err != nil {
+			return nil, err
+		}
+	}
 	res, err := t.host.Apply(global, count)
 	if err != nil {
 		return res, err
@@ -191,6 +196,9 @@ func (t *labTuner) Apply(changes []model.Change, count uint64) ([]model.KnobResu
 	})
 	return append(res, inside...), err
 }
+
+// labGlobals names the global knobs as the lab records them.
+var labGlobals = map[string]lab.Global{model.KnobMax: lab.GlobalMax, model.KnobHashsize: lab.GlobalHashsize}
 
 // Persist implements tui.Tuner.
 func (t *labTuner) Persist([]model.Change) ([]string, []string, error) {

@@ -5,10 +5,15 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/lab"
 )
 
 var verdictRe = regexp.MustCompile(`pinned=(true|false) verdict="([^"]+)"`)
@@ -188,4 +193,65 @@ func TestLabFixLive(t *testing.T) {
 	s.keys("q")
 	s.waitFor("EXIT=0")
 	hostRestored(t, orig)
+}
+
+// TestLabRestoresGlobalsItChanged: global knobs the lab changes beyond
+// its scenario — --fix-after in a scenario that keeps the max, max and
+// hashsize from the tuning panel — are restored when it ends, and after a
+// kill -9 by the next lab.
+func TestLabRestoresGlobalsItChanged(t *testing.T) {
+	needKernel(t)
+	const hashPath = "/sys/module/nf_conntrack/parameters/hashsize"
+	origMax := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
+	b, err := os.ReadFile(hashPath)
+	if err != nil {
+		t.Skipf("needs %s: %v", hashPath, err)
+	}
+	origHash := strings.TrimSpace(string(b))
+	t.Cleanup(func() {
+		os.WriteFile(maxPath, []byte(origMax), 0o644)
+		os.WriteFile(hashPath, []byte(origHash), 0o644)
+		exec.Command("ip", "netns", "del", "tablefull-lab").Run()
+		os.Remove("/run/tablefull-lab.json")
+	})
+
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "lab", "healthy", "--headless", "--interval", "500ms", "--fix-after", "1s")
+	cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	for sc.Scan() && !strings.HasPrefix(sc.Text(), "fix:") {
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if got := readSysctl(t, nil, "net.netfilter.nf_conntrack_max"); got != "16384" {
+		t.Fatalf("after --fix-after and kill -9 max is %s: the test did not leave the host changed", got)
+	}
+	next := exec.Command(exe, "lab", "healthy", "--headless", "--duration", "1s")
+	next.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	if b, err := next.CombinedOutput(); err != nil || !strings.Contains(string(b), "nf_conntrack_max="+origMax) {
+		t.Errorf("the next lab did not repair the max: %v\n%s", err, b)
+	}
+	hostRestored(t, origMax)
+
+	l, err := lab.Start("healthy", lab.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tu := &labTuner{host: sources.NewTuner(sources.DefaultRoots()), lab: l}
+	hash, _ := strconv.ParseUint(origHash, 10, 64)
+	if _, err := tu.Apply([]model.Change{{Key: model.KnobMax, Proposed: "131072"}, {Key: model.KnobHashsize, Proposed: strconv.FormatUint(hash*2, 10)}}, 0); err != nil {
+		l.Close()
+		t.Fatal(err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(hashPath); strings.TrimSpace(string(b)) != origHash {
+		t.Errorf("hashsize after the lab: %s, want %s", b, origHash)
+	}
+	hostRestored(t, origMax)
 }

@@ -104,7 +104,11 @@ type Lab struct {
 	state   State
 	server  *netns.Server
 	serving bool
-	stop    chan struct{}
+	// saved is set once this lab wrote its state file: Close removes
+	// only its own, never a damaged one it found.
+	saved bool
+	mu    sync.Mutex // guards state
+	stop  chan struct{}
 	load    sync.WaitGroup
 	once    sync.Once
 	err     error
@@ -126,6 +130,9 @@ func Start(name string, o Options) (l *Lab, err error) {
 	if o.Paths.Proc == "" {
 		o.Paths.Proc = "/proc"
 	}
+	if o.Paths.Sys == "" {
+		o.Paths.Sys = "/sys"
+	}
 	if o.Workers > 0 {
 		sc.workers = o.Workers
 	}
@@ -144,24 +151,25 @@ func Start(name string, o Options) (l *Lab, err error) {
 	if l.Note, err = Repair(o.Paths); err != nil {
 		return l, err
 	}
-	l.state = State{PID: os.Getpid(), NS: NSName}
+	l.state = State{PID: os.Getpid(), NS: NSName, Globals: map[Global]string{}}
 	if sc.labMax > 0 {
-		b, err := os.ReadFile(o.Paths.max())
-		if err != nil {
-			return l, fmt.Errorf("read nf_conntrack_max: %w", err)
-		}
 		// The max is global but counted per namespace: the host's own
 		// traffic would hit the lowered cap if it tracks that much.
 		hb, _ := os.ReadFile(filepath.Join(o.Paths.Proc, "sys", "net", "netfilter", "nf_conntrack_count"))
 		if n, _ := strconv.ParseUint(strings.TrimSpace(string(hb)), 10, 64); n > sc.labMax/2 {
 			return l, fmt.Errorf("the host namespace tracks %d connections: lowering the global nf_conntrack_max to %d would drop its own traffic; run the lab on a quieter host", n, sc.labMax)
 		}
-		l.state.OrigMax = strings.TrimSpace(string(b))
 		l.Max = sc.labMax
 	}
-	if err := saveState(o.Paths, l.state); err != nil { // before any change
+	if l.Max > 0 {
+		if err := l.Remember(GlobalMax); err != nil { // saved below, before any change
+			return l, err
+		}
+	}
+	if err := saveState(o.Paths, l.state); err != nil {
 		return l, err
 	}
+	l.saved = true
 	if l.NS, err = netns.Create(NSName); err != nil {
 		return l, err
 	}
@@ -233,17 +241,17 @@ func (l *Lab) Close() error {
 		if l.serving {
 			l.server.Close()
 		}
-		if l.state.OrigMax != "" {
-			if err := os.WriteFile(l.paths.max(), []byte(l.state.OrigMax), 0o644); err != nil {
-				errs = append(errs, fmt.Errorf("restore nf_conntrack_max=%s: %w", l.state.OrigMax, err))
-			}
+		l.mu.Lock()
+		if _, err := restoreGlobals(l.paths, l.state); err != nil {
+			errs = append(errs, err)
 		}
+		l.mu.Unlock()
 		if l.NS != nil {
 			if err := l.NS.Delete(); err != nil {
 				errs = append(errs, err)
 			}
 		}
-		if len(errs) == 0 {
+		if len(errs) == 0 && l.saved {
 			os.Remove(l.paths.state())
 		}
 		if l.lockF != nil {
@@ -254,10 +262,40 @@ func (l *Lab) Close() error {
 	return l.err
 }
 
+// Remember records, in the state file and before any change, the value a
+// global knob has now, unless it is recorded already: Close and a Repair
+// after kill -9 put it back. Call it before changing g.
+func (l *Lab) Remember(g Global) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.state.Globals[g]; ok {
+		return nil
+	}
+	b, err := os.ReadFile(l.paths.global(g))
+	if err != nil {
+		return fmt.Errorf("read %s: %w", g, err)
+	}
+	v, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64)
+	if err != nil {
+		return fmt.Errorf("parse %s: %w", g, err)
+	}
+	l.state.Globals[g] = strconv.FormatUint(v, 10)
+	if !l.saved {
+		return nil // Start saves the state before its first change
+	}
+	if err := saveState(l.paths, l.state); err != nil {
+		delete(l.state.Globals, g)
+		return err
+	}
+	return nil
+}
+
 // Fix raises the global nf_conntrack_max during the lab (the write-up's
-// fix, for recordings); Close still restores the original of a scenario
-// that lowered it.
+// fix, for recordings); Close restores the value from before the lab.
 func (l *Lab) Fix(max uint64) error {
+	if err := l.Remember(GlobalMax); err != nil {
+		return err
+	}
 	if err := os.WriteFile(l.paths.max(), []byte(strconv.FormatUint(max, 10)), 0o644); err != nil {
 		return fmt.Errorf("raise nf_conntrack_max: %w", err)
 	}

@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/tablefull/tablefull/sources"
 )
 
 // NSName is the lab's namespace.
@@ -23,22 +25,48 @@ const NSName = "tablefull-lab"
 
 // State is what the lab changed on the host, written before the change.
 type State struct {
-	PID     int    `json:"pid"`
-	NS      string `json:"netns"`
-	OrigMax string `json:"orig_nf_conntrack_max,omitempty"`
+	PID int    `json:"pid"`
+	NS  string `json:"netns"`
+	// Globals holds the value each global knob had before the lab first
+	// changed it (the scenario's lowered max, a max or hashsize set from
+	// the lab's tuning panel, --fix-after).
+	Globals map[Global]string `json:"globals,omitempty"`
 }
 
-// Paths are where the lab keeps its lock and state, and the /proc root.
+// Global names a global knob the lab may change.
+type Global string
+
+// The global knobs: one value for the whole host, so the lab restores them.
+const (
+	GlobalMax      Global = "nf_conntrack_max"
+	GlobalHashsize Global = "hashsize"
+)
+
+// Paths are where the lab keeps its lock and state, and the /proc and
+// /sys roots.
 type Paths struct {
 	RunDir string // /run
 	Proc   string // /proc
+	Sys    string // /sys
 }
 
 func (p Paths) state() string { return filepath.Join(p.RunDir, "tablefull-lab.json") }
 func (p Paths) lock() string  { return filepath.Join(p.RunDir, "tablefull-lab.lock") }
-func (p Paths) max() string {
-	return filepath.Join(p.Proc, "sys", "net", "netfilter", "nf_conntrack_max")
+func (p Paths) max() string { return p.global(GlobalMax) }
+
+// global is where a global knob lives; "" for an unknown one.
+func (p Paths) global(g Global) string {
+	switch g {
+	case GlobalMax:
+		return filepath.Join(p.Proc, "sys", "net", "netfilter", "nf_conntrack_max")
+	case GlobalHashsize:
+		return filepath.Join(p.Sys, "module", "nf_conntrack", "parameters", "hashsize")
+	}
+	return ""
 }
+
+// maxState bounds the state file read back.
+const maxState = 64 << 10
 
 // ErrRunning reports that another lab holds the lock.
 var ErrRunning = errors.New("another lab is running")
@@ -56,7 +84,7 @@ func lock(p Paths) (*os.File, error) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		holder := "?"
-		if b, err := os.ReadFile(p.state()); err == nil {
+		if b, err := sources.ReadPrivate(p.state(), maxState); err == nil {
 			var s State
 			if json.Unmarshal(b, &s) == nil {
 				holder = strconv.Itoa(s.PID)
@@ -69,34 +97,74 @@ func lock(p Paths) (*os.File, error) {
 
 func saveState(p Paths, s State) error {
 	b, _ := json.Marshal(s)
-	tmp := p.state() + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+	if err := sources.WritePrivate(p.state(), b); err != nil {
 		return fmt.Errorf("write lab state: %w", err)
 	}
-	return os.Rename(tmp, p.state())
+	return nil
+}
+
+// ErrDamaged reports a state file the lab cannot use: unreadable,
+// untrusted (owner, mode) or naming values it would not write. The file is
+// kept for the user to check.
+var ErrDamaged = errors.New("lab state is damaged")
+
+// loadState reads and checks the state file: owner and mode, known knobs,
+// values that are plain numbers (re-rendered before they are written).
+func loadState(p Paths) (State, error) {
+	var s State
+	b, err := sources.ReadPrivate(p.state(), maxState)
+	if err == nil {
+		err = json.Unmarshal(b, &s)
+	}
+	for g, v := range s.Globals {
+		n, perr := strconv.ParseUint(v, 10, 64)
+		if err == nil && (p.global(g) == "" || perr != nil || n == 0) {
+			err = fmt.Errorf("knob %q = %q", g, v)
+		}
+		s.Globals[g] = strconv.FormatUint(n, 10)
+	}
+	if err == nil && s.NS != "" && s.NS != NSName {
+		err = fmt.Errorf("namespace %q is not the lab's", s.NS)
+	}
+	if err != nil {
+		return s, fmt.Errorf("%w: %s: %w (it is kept: check the host, then remove it)", ErrDamaged, p.state(), err)
+	}
+	return s, nil
+}
+
+// restoreGlobals writes back every global knob recorded in s.
+func restoreGlobals(p Paths, s State) ([]string, error) {
+	var did []string
+	var errs []error
+	for _, g := range []Global{GlobalHashsize, GlobalMax} {
+		v, ok := s.Globals[g]
+		if !ok {
+			continue
+		}
+		if err := os.WriteFile(p.global(g), []byte(v), 0o644); err != nil {
+			errs = append(errs, fmt.Errorf("restore %s=%s: %w", g, v, err))
+			continue
+		}
+		did = append(did, string(g)+"="+v)
+	}
+	return did, errors.Join(errs...)
 }
 
 // Repair undoes what a lab killed before it could clean up left behind:
-// the global max and the namespace. It is a no-op when nothing is left.
-// Call it with the lock held.
+// the global knobs and the namespace. It is a no-op when nothing is
+// left. Call it with the lock held. A damaged state file is kept and
+// named in the error.
 func Repair(p Paths) (string, error) {
-	b, err := os.ReadFile(p.state())
-	if errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Lstat(p.state()); errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
+	s, err := loadState(p)
 	if err != nil {
-		return "", fmt.Errorf("read lab state: %w", err)
+		return "", err
 	}
-	var s State
-	if err := json.Unmarshal(b, &s); err != nil {
-		return "", fmt.Errorf("lab state %s is damaged: %w (remove it once the host is checked)", p.state(), err)
-	}
-	var did []string
-	if s.OrigMax != "" {
-		if err := os.WriteFile(p.max(), []byte(s.OrigMax), 0o644); err != nil {
-			return "", fmt.Errorf("restore nf_conntrack_max=%s: %w", s.OrigMax, err)
-		}
-		did = append(did, "nf_conntrack_max="+s.OrigMax)
+	did, err := restoreGlobals(p, s)
+	if err != nil {
+		return "", err
 	}
 	if s.NS != "" {
 		if _, err := os.Stat(filepath.Join(p.RunDir, "netns", s.NS)); err == nil {

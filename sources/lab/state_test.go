@@ -1,0 +1,69 @@
+package lab
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDamagedStateIsKept: a state file the lab cannot trust or read stops
+// the lab, is named in the error and is still there afterwards, with the
+// original values it records.
+func TestDamagedStateIsKept(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("the lab needs root")
+	}
+	for name, tc := range map[string]struct {
+		text string
+		mode os.FileMode
+	}{
+		"not json":       {`{"pid":1,"globals":{"nf_conntrack_max":"4096"`, 0o600},
+		"loose mode":     {`{"pid":1,"netns":"tablefull-lab","globals":{"nf_conntrack_max":"4096"}}`, 0o644},
+		"smuggled value": {`{"pid":1,"globals":{"nf_conntrack_max":"4096\n1"}}`, 0o600},
+		"unknown knob":   {`{"pid":1,"globals":{"../../etc/passwd":"1"}}`, 0o600},
+		"foreign netns":  {`{"pid":1,"netns":"prod"}`, 0o600},
+	} {
+		t.Run(name, func(t *testing.T) {
+			run := t.TempDir()
+			paths := Paths{RunDir: run, Proc: t.TempDir(), Sys: t.TempDir()}
+			state := filepath.Join(run, "tablefull-lab.json")
+			os.WriteFile(state, []byte(tc.text), tc.mode)
+			os.Chmod(state, tc.mode)
+			_, err := Start("healthy", Options{Paths: paths})
+			if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), state) {
+				t.Fatalf("got %v, want ErrDamaged naming %s", err, state)
+			}
+			if b, err := os.ReadFile(state); err != nil || string(b) != tc.text {
+				t.Errorf("the damaged state file was not kept: %q %v", b, err)
+			}
+		})
+	}
+}
+
+// TestRepairRestoresGlobals: a state file left by a killed lab brings
+// back every global knob it recorded, re-rendered, and is removed.
+func TestRepairRestoresGlobals(t *testing.T) {
+	run, proc, sys := t.TempDir(), t.TempDir(), t.TempDir()
+	paths := Paths{RunDir: run, Proc: proc, Sys: sys}
+	for _, g := range []Global{GlobalMax, GlobalHashsize} {
+		os.MkdirAll(filepath.Dir(paths.global(g)), 0o755)
+		os.WriteFile(paths.global(g), []byte("256\n"), 0o644)
+	}
+	if err := saveState(paths, State{PID: 1, Globals: map[Global]string{GlobalMax: "262144", GlobalHashsize: "65536"}}); err != nil {
+		t.Fatal(err)
+	}
+	note, err := Repair(paths)
+	if err != nil || !strings.Contains(note, "hashsize=65536") || !strings.Contains(note, "nf_conntrack_max=262144") {
+		t.Fatalf("repair: %q %v", note, err)
+	}
+	for g, want := range map[Global]string{GlobalMax: "262144", GlobalHashsize: "65536"} {
+		if b, _ := os.ReadFile(paths.global(g)); string(b) != want {
+			t.Errorf("%s = %q, want %s", g, b, want)
+		}
+	}
+	if _, err := os.Stat(paths.state()); !os.IsNotExist(err) {
+		t.Errorf("state file left after repair: %v", err)
+	}
+}
