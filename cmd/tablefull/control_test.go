@@ -159,4 +159,3 @@ func FuzzControlRequest(f *testing.F) {
 		k.checkOnlyOurs(t)
 	})
 }
-

@@ -109,9 +109,9 @@ type Lab struct {
 	saved bool
 	mu    sync.Mutex // guards state
 	stop  chan struct{}
-	load    sync.WaitGroup
-	once    sync.Once
-	err     error
+	load  sync.WaitGroup
+	once  sync.Once
+	err   error
 }
 
 // Start builds the scenario and starts its traffic. Close undoes all of

@@ -52,7 +52,7 @@ type Paths struct {
 
 func (p Paths) state() string { return filepath.Join(p.RunDir, "tablefull-lab.json") }
 func (p Paths) lock() string  { return filepath.Join(p.RunDir, "tablefull-lab.lock") }
-func (p Paths) max() string { return p.global(GlobalMax) }
+func (p Paths) max() string   { return p.global(GlobalMax) }
 
 // global is where a global knob lives; "" for an unknown one.
 func (p Paths) global(g Global) string {
