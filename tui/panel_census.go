@@ -16,7 +16,7 @@ func censusLines(st *styles.Styles, c *model.Census, width, rows int) []string {
 		return []string{st.Dim.Render("walking the table… (c hides the census and stops the walks)")}
 	}
 	if c.Error != "" {
-		return []string{st.Warn.Render("census unavailable: " + c.Error)}
+		return []string{st.Warn.Render("census unavailable: " + foreign(c.Error))}
 	}
 	approx := ""
 	if c.Approximate {
@@ -46,7 +46,7 @@ func sortedCounts(m map[string]int) []model.Count {
 func joinCounts(st *styles.Styles, cs []model.Count, width int) string {
 	var parts []string
 	for _, c := range cs {
-		parts = append(parts, c.Key+" "+st.Value.Render(model.Int(uint64(c.N))))
+		parts = append(parts, foreign(c.Key)+" "+st.Value.Render(model.Int(uint64(c.N))))
 	}
 	if len(parts) == 0 {
 		return st.Dim.Render("none")

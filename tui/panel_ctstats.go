@@ -25,7 +25,7 @@ var counterCrit = map[model.Counter]bool{model.Drop: true, model.EarlyDrop: true
 func ctStatsLines(st *styles.Styles, f model.Frame, rows int, titled bool) []string {
 	s := f.Sample.CTStats
 	if len(s.PerCPU) == 0 {
-		note := s.Note
+		note := foreign(s.Note)
 		if note == "" {
 			note = "no per-CPU conntrack stats"
 		}

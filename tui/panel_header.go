@@ -43,14 +43,14 @@ func renderHeader(st *styles.Styles, h model.Host, f model.Frame, interval time.
 		clock = f.Sample.Time.Local().Format("15:04:05")
 	}
 	sep := st.Dim.Render(styles.GlyphSep)
-	facts := []string{orDash(h.Kernel), fmt.Sprintf("%d CPU", h.CPUs), bytesIEC(h.MemTotal), orDash(h.Source), interval.String()}
+	facts := []string{orDash(foreign(h.Kernel)), fmt.Sprintf("%d CPU", h.CPUs), bytesIEC(h.MemTotal), orDash(foreign(h.Source)), interval.String()}
 	if width < 100 { // the kernel version is the first thing to give up
 		facts = facts[1:]
 	}
 	if m.recording != "" {
 		state += " " + st.Crit.Render("● REC")
 	}
-	line := st.Title.Render("tablefull") + " " + st.Value.Render(orDash(h.Name)) + sep +
+	line := st.Title.Render("tablefull") + " " + st.Value.Render(orDash(foreign(h.Name))) + sep +
 		strings.Join(facts, sep) + sep + clock + " " + state
 	return fit(line, width)
 }

@@ -192,7 +192,7 @@ func pressureLines(st *styles.Styles, f model.Frame, width int) []string {
 	case model.TableUntracked:
 		return note(st.Dim, fmt.Sprintf("count 0 of max %s: nothing in this namespace uses conntrack (no ct rule or NAT), so no table pressure.", model.Int(c.Max)))
 	case model.TableUnreadable:
-		return note(st.Warn, "conntrack files unreadable: "+strings.Join(f.Sample.Notes, "; "))
+		return note(st.Warn, "conntrack files unreadable: "+foreign(strings.Join(f.Sample.Notes, "; ")))
 	}
 	pct := model.Percent(c.Count, c.Max)
 	countStyle := st.OK

@@ -60,11 +60,11 @@ func systemLines(st *styles.Styles, f model.Frame, rows, width int) []string {
 			sty = st.Crit
 		}
 		if narrow {
-			lines = append(lines, fmt.Sprintf("%-8s", d.Name)+st.Label.Render(" r/s ")+model.Num(d.ReadsPS)+
+			lines = append(lines, fmt.Sprintf("%-8s", truncate(foreign(d.Name), 8))+st.Label.Render(" r/s ")+model.Num(d.ReadsPS)+
 				st.Label.Render(" w/s ")+model.Num(d.WritesPS)+st.Label.Render(" util ")+sty.Render(fmt.Sprintf("%.0f%%", d.Util)))
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("%-8s %8s %8s ", d.Name, model.Num(d.ReadsPS), model.Num(d.WritesPS))+sty.Render(fmt.Sprintf("%5.0f%%", d.Util)))
+		lines = append(lines, fmt.Sprintf("%-8s %8s %8s ", truncate(foreign(d.Name), 8), model.Num(d.ReadsPS), model.Num(d.WritesPS))+sty.Render(fmt.Sprintf("%5.0f%%", d.Util)))
 	}
 	return lines
 }
@@ -129,7 +129,7 @@ func (p *kernelPanel) lines(st *styles.Styles, f model.Frame, lines []model.Kern
 // lines of the same second and namespace folded into one with a count.
 func kernelLines(st *styles.Styles, f model.Frame, lines []model.KernelLine, suppressed uint64, rows int) []string {
 	if !f.Sample.Kernel.Readable {
-		note := f.Sample.Kernel.Note
+		note := foreign(f.Sample.Kernel.Note)
 		if note == "" {
 			note = "kernel log not read"
 		}
@@ -152,7 +152,7 @@ func kernelLines(st *styles.Styles, f model.Frame, lines []model.KernelLine, sup
 		where := ""
 		switch {
 		case l.NetNSName != "":
-			where = " netns " + l.NetNSName
+			where = " netns " + foreign(l.NetNSName)
 		case l.NetNS != 0:
 			where = fmt.Sprintf(" netns %d", l.NetNS)
 		}

@@ -16,7 +16,7 @@ func (a *App) tuneLines(st *styles.Styles, rows int) []string {
 	if !t.loaded {
 		lines := []string{st.Dim.Render("reading the knobs…")}
 		if t.message != "" {
-			lines = append(lines, st.Warn.Render(t.message))
+			lines = append(lines, st.Warn.Render(foreign(t.message)))
 		}
 		return lines
 	}
@@ -34,19 +34,20 @@ func (a *App) tuneLines(st *styles.Styles, rows int) []string {
 		if !ok {
 			cur = "?"
 		}
+		cur = foreign(cur)
 		mark := "  "
 		if i == t.sel {
 			mark = st.Title.Render("▸ ")
 		}
 		line := mark + fmt.Sprintf("%-48s %12s", k.Key, cur)
 		if c, ok := proposed[k.Key]; ok {
-			line += " → " + st.Warn.Render(fmt.Sprintf("%-12s", c.Proposed)) + " " + st.Dim.Render(c.Why)
+			line += " → " + st.Warn.Render(fmt.Sprintf("%-12s", foreign(c.Proposed))) + " " + st.Dim.Render(foreign(c.Why))
 		}
 		if r, ok := verified[k.Key]; ok {
 			if r.Verified {
 				line += " " + st.OK.Render("verified")
 			} else {
-				line += " " + st.Crit.Render("NOT VERIFIED ("+r.After+")")
+				line += " " + st.Crit.Render("NOT VERIFIED ("+foreign(r.After)+")")
 			}
 		}
 		lines = append(lines, line)
@@ -76,7 +77,7 @@ func (a *App) tuneLines(st *styles.Styles, rows int) []string {
 		msg = t.note
 	}
 	if msg != "" {
-		lines = append(lines, st.Warn.Render(msg))
+		lines = append(lines, st.Warn.Render(foreign(msg)))
 	}
 	lines = append(lines, st.Dim.Render("↑/↓ knob · enter edit · a apply · w persist · u undo · esc close"))
 	if len(lines) > rows {

@@ -117,7 +117,7 @@ func (r *Root) View() string {
 // overview is one host's line: verdict, count/max, drops/s, staleness.
 func (r *Root) overview(i int, a *App) string {
 	f, _ := a.frameAt(a.seq - 1)
-	name := fmt.Sprintf(" %d %s ", i+1, orDash(a.host.Name))
+	name := fmt.Sprintf(" %d %s ", i+1, truncate(orDash(foreign(a.host.Name)), 24))
 	tab := r.st.Tab.Render(name)
 	if i == r.active {
 		tab = r.st.ActiveTab.Render(name)
@@ -133,7 +133,7 @@ func (r *Root) overview(i int, a *App) string {
 		line += "  " + r.st.Dim.Render("connecting…")
 	}
 	if a.status != "" {
-		line += "  " + r.st.Dim.Render(a.status)
+		line += "  " + r.st.Dim.Render(foreign(a.status))
 	}
 	return fit(line, r.width)
 }

@@ -220,7 +220,7 @@ func (a *App) footer(w, h int) string {
 	lines := strings.Split(helpView, "\n")
 	if a.status != "" {
 		last := len(lines) - 1
-		status := a.st.Warn.Render(a.status)
+		status := a.st.Warn.Render(truncate(foreign(a.status), w))
 		switch {
 		case lipgloss.Width(lines[last])+2+lipgloss.Width(status) <= w:
 			lines[last] += "  " + status
