@@ -56,7 +56,7 @@ func (a *Analyzer) Add(s Sample) Frame {
 	if a.prev != nil {
 		r = Delta(*a.prev, s)
 	} else {
-		r = Rates{CTTotal: map[Counter]uint64{}, CPUAll: CPUUse{CPU: -1, Idle: 100}}
+		r = Rates{CTTotal: CounterValues{}, CPUAll: CPUUse{CPU: -1, Idle: 100}}
 	}
 	pinned := Pinned(s.Conntrack)
 	a.episodes.Observe(s.Time, s.Interval, pinned, ctDrops(r), s.Conntrack.Max)

@@ -10,10 +10,10 @@ func TestBeforeAfter(t *testing.T) {
 	var frames []Frame
 	for i := range 20 {
 		f := Frame{Sample: Sample{Time: t0.Add(time.Duration(i) * time.Second)},
-			Rates: Rates{Elapsed: time.Second, CTTotal: map[Counter]uint64{}}}
+			Rates: Rates{Elapsed: time.Second, CTTotal: CounterValues{}}}
 		if i < 10 { // pinned and dropping before the fix
 			f.Pinned = true
-			f.Rates.CTTotal[Drop] = 540
+			f.Rates.CTTotal.Set(Drop, 540)
 			f.Rates.SynRetransPS = 30
 			f.Rates.PassiveOpensPS = 33
 		} else {

@@ -8,7 +8,7 @@ import (
 func TestCaption(t *testing.T) {
 	frame := func(peak, max uint64, pinned bool, drops uint64, syn float64) Frame {
 		return Frame{Sample: Sample{Conntrack: Conntrack{Status: TableTracked, Count: peak, Peak: peak, Max: max}},
-			Rates: Rates{CTTotal: map[Counter]uint64{Drop: drops}, SynRetransPS: syn}, Pinned: pinned}
+			Rates: Rates{CTTotal: CountersOf(map[Counter]uint64{Drop: drops}), SynRetransPS: syn}, Pinned: pinned}
 	}
 	tests := []struct {
 		name      string

@@ -9,7 +9,7 @@ type Rates struct {
 	Elapsed time.Duration
 	// CT holds per-CPU deltas of each conntrack counter; CTTotal sums them.
 	CT      []CPUCounters
-	CTTotal map[Counter]uint64
+	CTTotal CounterValues
 	// CPU holds per-CPU utilisation in percent; CPUAll averages all CPUs.
 	CPU    []CPUUse
 	CPUAll CPUUse
@@ -72,7 +72,7 @@ type DiskRate struct {
 // backwards (reset, module reload) counts as zero rather than wrapping.
 func Delta(prev, cur Sample) Rates {
 	el := cur.Time.Sub(prev.Time)
-	r := Rates{Elapsed: el, CTTotal: map[Counter]uint64{}}
+	r := Rates{Elapsed: el}
 	secs := el.Seconds()
 	if secs <= 0 {
 		return r
@@ -99,23 +99,22 @@ func sub(a, b uint64) uint64 {
 
 func perSec(a, b uint64, secs float64) float64 { return float64(sub(a, b)) / secs }
 
-func ctDelta(prev, cur CTStats) ([]CPUCounters, map[Counter]uint64) {
-	before := map[int]map[Counter]uint64{}
+func ctDelta(prev, cur CTStats) ([]CPUCounters, CounterValues) {
+	before := make(map[int]CounterValues, len(prev.PerCPU))
 	for _, row := range prev.PerCPU {
 		before[row.CPU] = row.Values
 	}
-	total := map[Counter]uint64{}
+	var total CounterValues
 	rows := make([]CPUCounters, 0, len(cur.PerCPU))
 	for _, row := range cur.PerCPU {
-		d := CPUCounters{CPU: row.CPU, Values: map[Counter]uint64{}}
-		old, ok := before[row.CPU]
-		for _, c := range cur.Reported {
-			if !ok {
-				d.Values[c] = 0
-				continue
+		d := CPUCounters{CPU: row.CPU}
+		if old, ok := before[row.CPU]; ok {
+			for _, c := range cur.Reported {
+				if i := c.index(); i >= 0 {
+					d.Values[i] = sub(old[i], row.Values[i])
+					total[i] += d.Values[i]
+				}
 			}
-			d.Values[c] = sub(old[c], row.Values[c])
-			total[c] += d.Values[c]
 		}
 		rows = append(rows, d)
 	}

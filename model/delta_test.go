@@ -11,8 +11,8 @@ func TestDelta(t *testing.T) {
 	stats := func(drop0, drop1, restart uint64) CTStats {
 		return CTStats{Source: "procfs", Reported: []Counter{Drop, SearchRestart},
 			PerCPU: []CPUCounters{
-				{CPU: 0, Values: map[Counter]uint64{Drop: drop0, SearchRestart: restart}},
-				{CPU: 1, Values: map[Counter]uint64{Drop: drop1}},
+				{CPU: 0, Values: CountersOf(map[Counter]uint64{Drop: drop0, SearchRestart: restart})},
+				{CPU: 1, Values: CountersOf(map[Counter]uint64{Drop: drop1})},
 			}}
 	}
 	prev := Sample{Time: t0, CTStats: stats(100, 50, 10),
@@ -25,11 +25,11 @@ func TestDelta(t *testing.T) {
 		TCP:   TCP{SynRetrans: 65, ActiveOpens: 170, PassiveOpens: 170, ListenOverflows: 9}}
 	r := Delta(prev, cur)
 
-	if r.CT[0].Values[Drop] != 4937 || r.CT[1].Values[Drop] != 0 || r.CTTotal[Drop] != 4937 {
-		t.Errorf("drop deltas %v total %d, want 4937/0 and 4937", r.CT, r.CTTotal[Drop])
+	if r.CT[0].Values.Get(Drop) != 4937 || r.CT[1].Values.Get(Drop) != 0 || r.CTTotal.Get(Drop) != 4937 {
+		t.Errorf("drop deltas %v total %d, want 4937/0 and 4937", r.CT, r.CTTotal.Get(Drop))
 	}
-	if r.CTTotal[SearchRestart] != 0 {
-		t.Errorf("a counter that went backwards gave %d, want 0", r.CTTotal[SearchRestart])
+	if r.CTTotal.Get(SearchRestart) != 0 {
+		t.Errorf("a counter that went backwards gave %d, want 0", r.CTTotal.Get(SearchRestart))
 	}
 	if got := r.CPU[0]; math.Abs(got.User-50) > 0.01 || math.Abs(got.System-25) > 0.01 || math.Abs(got.Idle-20) > 0.01 {
 		t.Errorf("cpu0 use %+v, want user 50 system 25 idle 20", got)
@@ -57,7 +57,7 @@ func TestAnalyzerSeesThePinnedEpisode(t *testing.T) {
 		}
 		s := table(c, c, 4096)
 		s.Time = t0.Add(time.Duration(i) * time.Second)
-		s.CTStats = CTStats{Reported: []Counter{Drop}, PerCPU: []CPUCounters{{CPU: 0, Values: map[Counter]uint64{Drop: drops}}}}
+		s.CTStats = CTStats{Reported: []Counter{Drop}, PerCPU: []CPUCounters{{CPU: 0, Values: CountersOf(map[Counter]uint64{Drop: drops})}}}
 		last = a.Add(s)
 	}
 	if last.Verdict().Kind != TableFull || !last.Pinned {

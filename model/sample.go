@@ -1,6 +1,9 @@
 package model
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Host describes the machine a stream of samples comes from.
 type Host struct {
@@ -88,8 +91,113 @@ var AllCounters = []Counter{Drop, EarlyDrop, InsertFailed, Invalid, Error, Searc
 
 // CPUCounters is one CPU's row of conntrack counters.
 type CPUCounters struct {
-	CPU    int                `json:"cpu"`
-	Values map[Counter]uint64 `json:"values"`
+	CPU    int           `json:"cpu"`
+	Values CounterValues `json:"values"`
+}
+
+// NumCounters is the number of counters in AllCounters.
+const NumCounters = 8
+
+// CounterValues holds one value per counter, in AllCounters' order: a
+// fixed array, so a row of a 384-CPU host costs 64 bytes, not a map.
+type CounterValues [NumCounters]uint64
+
+// index is c's place in AllCounters, -1 for a counter we do not know.
+func (c Counter) index() int {
+	switch c {
+	case Drop:
+		return 0
+	case EarlyDrop:
+		return 1
+	case InsertFailed:
+		return 2
+	case Invalid:
+		return 3
+	case Error:
+		return 4
+	case SearchRestart:
+		return 5
+	case ClashResolve:
+		return 6
+	case ChainTooLong:
+		return 7
+	}
+	return -1
+}
+
+// Get returns counter c's value (0 for an unknown counter).
+func (v CounterValues) Get(c Counter) uint64 {
+	if i := c.index(); i >= 0 {
+		return v[i]
+	}
+	return 0
+}
+
+// Set sets counter c; an unknown counter is ignored.
+func (v *CounterValues) Set(c Counter, x uint64) {
+	if i := c.index(); i >= 0 {
+		v[i] = x
+	}
+}
+
+// Sum is the total of all counters weighted by w(c).
+func (v CounterValues) Sum(w func(Counter) uint64) uint64 {
+	var t uint64
+	for i, c := range AllCounters {
+		t += v[i] * w(c)
+	}
+	return t
+}
+
+// CountersOf builds CounterValues from a map (tests, literals).
+func CountersOf(m map[Counter]uint64) CounterValues {
+	var v CounterValues
+	for c, x := range m {
+		v.Set(c, x)
+	}
+	return v
+}
+
+// MarshalJSON writes the counters as an object by name, as `tablefull
+// snapshot --json` always has.
+func (v CounterValues) MarshalJSON() ([]byte, error) {
+	m := make(map[Counter]uint64, NumCounters)
+	for i, c := range AllCounters {
+		m[c] = v[i]
+	}
+	return json.Marshal(m)
+}
+
+// UnmarshalJSON reads the object MarshalJSON writes.
+func (v *CounterValues) UnmarshalJSON(b []byte) error {
+	var m map[Counter]uint64
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	*v = CountersOf(m)
+	return nil
+}
+
+// MarshalJSON writes each CPU's counters by name, only those the kernel
+// reports (`tablefull snapshot --json`).
+func (s CTStats) MarshalJSON() ([]byte, error) {
+	type row struct {
+		CPU    int                `json:"cpu"`
+		Values map[Counter]uint64 `json:"values"`
+	}
+	type plain CTStats
+	out := struct {
+		plain
+		PerCPU []row `json:"per_cpu,omitempty"`
+	}{plain: plain(s)}
+	for _, r := range s.PerCPU {
+		vals := make(map[Counter]uint64, len(s.Reported))
+		for _, c := range s.Reported {
+			vals[c] = r.Values.Get(c)
+		}
+		out.PerCPU = append(out.PerCPU, row{CPU: r.CPU, Values: vals})
+	}
+	return json.Marshal(out)
 }
 
 // Reports reports whether the kernel maintains counter c.
@@ -106,7 +214,7 @@ func (s CTStats) Reports(c Counter) bool {
 func (s CTStats) Total(c Counter) uint64 {
 	var t uint64
 	for _, row := range s.PerCPU {
-		t += row.Values[c]
+		t += row.Values.Get(c)
 	}
 	return t
 }

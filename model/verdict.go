@@ -92,7 +92,7 @@ func Judge(in Inputs) []Verdict {
 	return out
 }
 
-func ctDrops(r Rates) uint64 { return r.CTTotal[Drop] + r.CTTotal[EarlyDrop] }
+func ctDrops(r Rates) uint64 { return r.CTTotal.Get(Drop) + r.CTTotal.Get(EarlyDrop) }
 
 // serverState describes CPU and disk the way an operator reads them next to
 // drops: "server idle (CPU 4 %, disk 0 IO/s)".
@@ -129,7 +129,7 @@ func ruleTableFull(in Inputs) (Verdict, bool) {
 // ruleEarlyDrop: early_drop rose, so the kernel evicted unassured entries to
 // make room for new ones. Critical.
 func ruleEarlyDrop(in Inputs) (Verdict, bool) {
-	n := in.Rates.CTTotal[EarlyDrop]
+	n := in.Rates.CTTotal.Get(EarlyDrop)
 	if n == 0 {
 		return Verdict{}, false
 	}
@@ -174,7 +174,7 @@ func rulePortExhaustion(in Inputs) (Verdict, bool) {
 // ruleHashChains: chaintoolong rose: a hash chain passed the kernel's limit,
 // so more buckets (hashsize) are needed. Warning.
 func ruleHashChains(in Inputs) (Verdict, bool) {
-	n := in.Rates.CTTotal[ChainTooLong]
+	n := in.Rates.CTTotal.Get(ChainTooLong)
 	if n == 0 {
 		return Verdict{}, false
 	}

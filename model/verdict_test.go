@@ -8,7 +8,7 @@ import (
 
 // idle is one interval of a 1-vCPU box doing nothing: 96 % idle.
 func idle() Rates {
-	return Rates{Elapsed: time.Second, CTTotal: map[Counter]uint64{},
+	return Rates{Elapsed: time.Second, CTTotal: CounterValues{},
 		CPUAll: CPUUse{CPU: -1, User: 3, System: 1, Idle: 96}}
 }
 
@@ -31,9 +31,9 @@ func TestVerdictRules(t *testing.T) {
 		{"no module", Inputs{Sample: Sample{Conntrack: Conntrack{Status: TableNoModule}}, Rates: idle()}, OK, nil, "no conntrack table"},
 		{"near cap", Inputs{Sample: table(3936, 3936, 4096), Rates: idle()}, NearCap, nil, "peak 3,936 of max 4,096 (96 %)"},
 		{"burst between frames reaches the cap: peak, not count, decides",
-			Inputs{Sample: table(3000, 4096, 4096), Rates: with(idle(), func(r *Rates) { r.CTTotal[Drop] = 12 })}, TableFull, nil, "12 drops"},
+			Inputs{Sample: table(3000, 4096, 4096), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 12) })}, TableFull, nil, "12 drops"},
 		{"the write-up's incident",
-			Inputs{Sample: table(4096, 4096, 4096), Rates: with(idle(), func(r *Rates) { r.CTTotal[Drop] = 540; r.SynRetransPS = 30 }),
+			Inputs{Sample: table(4096, 4096, 4096), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 540); r.SynRetransPS = 30 }),
 				Episode: elevenSeconds},
 			TableFull, nil, "count pinned at max 4,096 for 11 s, 5,937 drops, server idle (CPU 4 %, disk 0 IO/s)"},
 		{"at the cap for one interval without drops is not yet full",
@@ -42,11 +42,11 @@ func TestVerdictRules(t *testing.T) {
 		{"pinned two intervals without drops is full",
 			Inputs{Sample: table(4096, 4096, 4096), Rates: idle(), Episode: &Episode{Start: time.Unix(0, 0), Last: time.Unix(2, 0), Open: true}},
 			TableFull, nil, "for 2 s, 0 drops"},
-		{"early drop", Inputs{Sample: table(4096, 4096, 4096), Rates: with(idle(), func(r *Rates) { r.CTTotal[EarlyDrop] = 77; r.CTTotal[Drop] = 3 })},
+		{"early drop", Inputs{Sample: table(4096, 4096, 4096), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(EarlyDrop, 77); r.CTTotal.Set(Drop, 3) })},
 			TableFull, []Kind{EarlyDropping}, ""},
-		{"early drop alone", Inputs{Sample: table(4000, 4000, 4096), Rates: with(idle(), func(r *Rates) { r.CTTotal[EarlyDrop] = 77 })},
+		{"early drop alone", Inputs{Sample: table(4000, 4000, 4096), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(EarlyDrop, 77) })},
 			EarlyDropping, []Kind{NearCap}, "evicted 77 unassured entries"},
-		{"hash chains", Inputs{Sample: table(40000, 40000, 262144), Rates: with(idle(), func(r *Rates) { r.CTTotal[ChainTooLong] = 4 })},
+		{"hash chains", Inputs{Sample: table(40000, 40000, 262144), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(ChainTooLong, 4) })},
 			HashChains, nil, "4 chain-too-long events"},
 		{"listen overflow", Inputs{Sample: table(100, 100, 4096), Rates: with(idle(), func(r *Rates) { r.ListenOverflowsPS = 41; r.ListenDropsPS = 41; r.SynRetransPS = 20 })},
 			ListenOverflow, nil, "41 listen overflows/s"},
@@ -69,7 +69,7 @@ func TestVerdictRules(t *testing.T) {
 		{"client stalled on network", Inputs{Sample: table(20, 20, 4096), Rates: with(idle(), func(r *Rates) { r.SynRetransPS = 6 })},
 			ClientStalled, nil, "6 SYN retransmits/s with CPU 4 %"},
 		{"SYN retransmits with local drops are the table, not the network",
-			Inputs{Sample: table(4096, 4096, 4096), Rates: with(idle(), func(r *Rates) { r.SynRetransPS = 6; r.CTTotal[Drop] = 9 })},
+			Inputs{Sample: table(4096, 4096, 4096), Rates: with(idle(), func(r *Rates) { r.SynRetransPS = 6; r.CTTotal.Set(Drop, 9) })},
 			TableFull, nil, ""},
 		{"SYN retransmits on a busy box are not a stalled client",
 			Inputs{Sample: table(20, 20, 4096), Rates: with(idle(), func(r *Rates) { r.SynRetransPS = 6; r.CPUAll = CPUUse{User: 95, Idle: 5} })},
@@ -95,8 +95,8 @@ func TestVerdictRules(t *testing.T) {
 
 func TestVerdictsOrderedBySeverity(t *testing.T) {
 	r := idle()
-	r.CTTotal[Drop] = 5
-	r.CTTotal[ChainTooLong] = 1
+	r.CTTotal.Set(Drop, 5)
+	r.CTTotal.Set(ChainTooLong, 1)
 	r.ListenOverflowsPS = 2
 	got := Judge(Inputs{Sample: table(4096, 4096, 4096), Rates: r})
 	var kinds []Kind

@@ -30,10 +30,10 @@ func fromWire(w wireSample) (model.Sample, error) {
 			if len(r) < 1+len(model.AllCounters) {
 				return s, fmt.Errorf("per-CPU stats row has %d values, want %d", len(r), 1+len(model.AllCounters))
 			}
-			row := model.CPUCounters{CPU: int(r[0]), Values: map[model.Counter]uint64{}}
+			row := model.CPUCounters{CPU: int(r[0]), Values: model.CounterValues{}}
 			for i, ctr := range model.AllCounters {
 				if w.CS.Rep&(1<<i) != 0 {
-					row.Values[ctr] = r[1+i]
+					row.Values.Set(ctr, r[1+i])
 				}
 			}
 			s.CTStats.PerCPU = append(s.CTStats.PerCPU, row)

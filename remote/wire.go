@@ -95,7 +95,7 @@ func toWire(s model.Sample) wireSample {
 	for _, row := range s.CTStats.PerCPU {
 		r := []uint64{uint64(row.CPU)}
 		for _, ctr := range model.AllCounters {
-			r = append(r, row.Values[ctr])
+			r = append(r, row.Values.Get(ctr))
 		}
 		st.CPU = append(st.CPU, r)
 	}

@@ -66,10 +66,10 @@ func TestFixtureMeanings(t *testing.T) {
 			t.Fatalf("%d CPU rows, want 4", len(s.CTStats.PerCPU))
 		}
 		row := s.CTStats.PerCPU[0].Values
-		if row[model.Drop] != 5937 || row[model.EarlyDrop] != 77 || row[model.SearchRestart] != 284734 || row[model.Error] != 2 {
+		if row.Get(model.Drop) != 5937 || row.Get(model.EarlyDrop) != 77 || row.Get(model.SearchRestart) != 284734 || row.Get(model.Error) != 2 {
 			t.Errorf("cpu0 %v, want drop 5937 early_drop 77 search_restart 284734 error 2", row)
 		}
-		if got := s.CTStats.PerCPU[3].Values[model.ChainTooLong]; got != 3 {
+		if got := s.CTStats.PerCPU[3].Values.Get(model.ChainTooLong); got != 3 {
 			t.Errorf("cpu3 chaintoolong %d, want 3", got)
 		}
 		if s.TCP.SynRetrans != 365 || s.TCP.TimeWait != 3900 || s.TCP.PortRange != [2]uint64{32768, 60999} {
@@ -87,13 +87,13 @@ func TestFixtureMeanings(t *testing.T) {
 		if s.CTStats.Reports(model.ClashResolve) || s.CTStats.Reports(model.ChainTooLong) || !s.CTStats.Reports(model.Drop) {
 			t.Errorf("reported %v: want drop but neither clash_resolve nor chaintoolong", s.CTStats.Reported)
 		}
-		if got := s.CTStats.PerCPU[0].Values[model.InsertFailed]; got != 1 {
+		if got := s.CTStats.PerCPU[0].Values.Get(model.InsertFailed); got != 1 {
 			t.Errorf("insert_failed %d, want 1 (not shifted by the old columns)", got)
 		}
 	})
 	t.Run("stats file missing falls back to ctnetlink", func(t *testing.T) {
 		want := model.CTStats{Source: "ctnetlink", Reported: []model.Counter{model.Drop},
-			PerCPU: []model.CPUCounters{{CPU: 0, Values: map[model.Counter]uint64{model.Drop: 9}}}}
+			PerCPU: []model.CPUCounters{{CPU: 0, Values: model.CountersOf(map[model.Counter]uint64{model.Drop: 9})}}}
 		s := fixtureCollector(t, "stats-missing", fixedNetlink{stats: want}).Sample(fixtureTime, time.Second)
 		if s.CTStats.Source != "ctnetlink" || s.CTStats.Total(model.Drop) != 9 {
 			t.Errorf("stats %+v, want the ctnetlink ones", s.CTStats)

@@ -92,10 +92,10 @@ func decodeNetlinkStats(msgs []netlink.Message) (model.CTStats, error) {
 		if err != nil {
 			return model.CTStats{}, fmt.Errorf("decode stats message: %w", err)
 		}
-		row := model.CPUCounters{CPU: int(h.ResourceID), Values: map[model.Counter]uint64{}}
+		row := model.CPUCounters{CPU: int(h.ResourceID), Values: model.CounterValues{}}
 		for ad.Next() {
 			if c, ok := netlinkCounters[ad.Type()]; ok {
-				row.Values[c] = uint64(ad.Uint32())
+				row.Values.Set(c, uint64(ad.Uint32()))
 				seen[c] = true
 			}
 		}

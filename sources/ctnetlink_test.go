@@ -36,8 +36,8 @@ func TestCTStatNetlinkAgreesWithProcfs(t *testing.T) {
 			t.Errorf("ctnetlink does not report %s on this kernel", c)
 		}
 		for i, row := range nl.PerCPU {
-			lo, hi := before.PerCPU[i].Values[c], after.PerCPU[i].Values[c]
-			if v := row.Values[c]; v < lo || v > hi {
+			lo, hi := before.PerCPU[i].Values.Get(c), after.PerCPU[i].Values.Get(c)
+			if v := row.Values.Get(c); v < lo || v > hi {
 				t.Errorf("cpu%d %s: ctnetlink %d, procfs %d..%d", row.CPU, c, v, lo, hi)
 			}
 		}

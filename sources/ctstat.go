@@ -82,13 +82,13 @@ func ParseCTStat(b []byte) (model.CTStats, error) {
 		if len(fields) != len(header) {
 			return model.CTStats{}, fmt.Errorf("cpu row %d has %d columns, header has %d", cpu, len(fields), len(header))
 		}
-		row := model.CPUCounters{CPU: cpu, Values: make(map[model.Counter]uint64, len(index))}
+		row := model.CPUCounters{CPU: cpu}
 		for c, i := range index {
 			v, err := strconv.ParseUint(fields[i], 16, 64)
 			if err != nil {
 				return model.CTStats{}, fmt.Errorf("cpu row %d column %s: %w", cpu, header[i], err)
 			}
-			row.Values[c] = v
+			row.Values.Set(c, v)
 		}
 		s.PerCPU = append(s.PerCPU, row)
 	}

@@ -42,11 +42,11 @@ func ctStatsLines(st *styles.Styles, f model.Frame, rows int, titled bool) []str
 		first = st.PanelTitle.Render(fmt.Sprintf("%-5s", "ct/s"))
 	}
 	lines := []string{first + st.Label.Render(head.String())}
-	render := func(name string, vals map[model.Counter]uint64) string {
+	render := func(name string, vals model.CounterValues) string {
 		var b strings.Builder
 		b.WriteString(fmt.Sprintf("%-5s", name))
 		for _, c := range counters {
-			v := vals[c]
+			v := vals.Get(c)
 			txt := cell(model.Int(v))
 			switch {
 			case v > 0 && counterCrit[c]:
@@ -61,7 +61,7 @@ func ctStatsLines(st *styles.Styles, f model.Frame, rows int, titled bool) []str
 	cpus := append([]model.CPUCounters(nil), f.Rates.CT...)
 	if len(cpus) == 0 { // first sample: no deltas yet
 		for _, r := range s.PerCPU {
-			cpus = append(cpus, model.CPUCounters{CPU: r.CPU, Values: map[model.Counter]uint64{}})
+			cpus = append(cpus, model.CPUCounters{CPU: r.CPU, Values: model.CounterValues{}})
 		}
 	}
 	room := rows - 2 // header and total
@@ -83,14 +83,12 @@ func ctStatsLines(st *styles.Styles, f model.Frame, rows int, titled bool) []str
 }
 
 func activity(r model.CPUCounters) uint64 {
-	var t uint64
-	for c, v := range r.Values {
+	return r.Values.Sum(func(c model.Counter) uint64 {
 		if counterCrit[c] {
-			t += v * 1000
+			return 1001
 		}
-		t += v
-	}
-	return t
+		return 1
+	})
 }
 
 // ctStatsWidth is the width the per-CPU table needs.

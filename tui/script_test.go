@@ -45,7 +45,7 @@ func incident(n int) []model.Sample {
 			Conntrack: model.Conntrack{Status: model.TableTracked, Count: c, Peak: c, Max: 4096,
 				Buckets: 4096, TimeWaitHold: 120},
 			CTStats: model.CTStats{Source: "procfs", Reported: model.AllCounters, PerCPU: []model.CPUCounters{
-				{CPU: 0, Values: map[model.Counter]uint64{model.Drop: drops, model.EarlyDrop: early, model.SearchRestart: 284734 + uint64(i)}},
+				{CPU: 0, Values: model.CountersOf(map[model.Counter]uint64{model.Drop: drops, model.EarlyDrop: early, model.SearchRestart: 284734 + uint64(i)})},
 			}},
 			CPU:   []model.CPUTimes{{CPU: 0, User: float64(cpuT) * 0.03 / 100, System: float64(cpuT) * 0.01 / 100, Idle: float64(cpuT) * 0.96 / 100}},
 			Disks: []model.DiskIO{{Name: "vda", Reads: 20616, Writes: 2633}},

@@ -283,7 +283,7 @@ func (a *App) episodesUpTo(f model.Frame) []model.Episode {
 	for i := a.seq - a.an.Frames().Len(); i <= a.viewIndex(); i++ {
 		fr, _ := a.frameAt(i)
 		s := fr.Sample
-		eps.Observe(s.Time, s.Interval, fr.Pinned, fr.Rates.CTTotal[model.Drop]+fr.Rates.CTTotal[model.EarlyDrop], s.Conntrack.Max)
+		eps.Observe(s.Time, s.Interval, fr.Pinned, fr.Rates.CTTotal.Get(model.Drop)+fr.Rates.CTTotal.Get(model.EarlyDrop), s.Conntrack.Max)
 	}
 	return eps.List()
 }

@@ -139,7 +139,7 @@ func TestTableFullInNamespace(t *testing.T) {
 	for _, f := range frames {
 		sawFull = sawFull || f.Verdict().Kind == model.TableFull
 		for _, row := range f.Rates.CT {
-			sawDrops = sawDrops || row.Values[model.Drop] > 0
+			sawDrops = sawDrops || row.Values.Get(model.Drop) > 0
 		}
 	}
 	if !sawFull {
@@ -188,8 +188,8 @@ func TestTableFullInNamespace(t *testing.T) {
 	}
 	for i, row := range doc.Sample.CTStats.PerCPU {
 		for _, c := range doc.Sample.CTStats.Reported {
-			if row.Values[c] != want[i][string(c)] {
-				t.Errorf("cpu%d %s: snapshot %d, conntrack -S %d", row.CPU, c, row.Values[c], want[i][string(c)])
+			if row.Values.Get(c) != want[i][string(c)] {
+				t.Errorf("cpu%d %s: snapshot %d, conntrack -S %d", row.CPU, c, row.Values.Get(c), want[i][string(c)])
 			}
 		}
 	}

@@ -79,7 +79,7 @@ func printCTStats(w io.Writer, s model.CTStats) error {
 		var b strings.Builder
 		fmt.Fprintf(&b, "cpu=%-3d", row.CPU)
 		for _, c := range s.Reported {
-			fmt.Fprintf(&b, " %s=%d", c, row.Values[c])
+			fmt.Fprintf(&b, " %s=%d", c, row.Values.Get(c))
 		}
 		if _, err := fmt.Fprintln(w, b.String()); err != nil {
 			return err
