@@ -70,6 +70,7 @@ func (e *Encoder) write(v any) error {
 // Decoder reads a stream.
 type Decoder struct {
 	r    *bufio.Reader
+	buf  []byte
 	line int
 	// Host is the header's host, once Header has been read.
 	Host    model.Host
@@ -103,7 +104,7 @@ func (d *Decoder) Header() error {
 	if h.V > Version {
 		return fmt.Errorf("%w: version %d, this tablefull reads %d: upgrade tablefull", ErrNewerVersion, h.V, Version)
 	}
-	d.Host, d.Started = h.Host, h.Started
+	d.Host, d.Started = boundHost(h.Host), h.Started
 	return nil
 }
 
@@ -120,10 +121,11 @@ func (d *Decoder) Next() (*model.Sample, *Event, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
+		if err := checkShape(line); err != nil {
+			return nil, nil, fmt.Errorf("%w: line %d: %w", ErrGarbage, d.line, err)
+		}
 		var rec record
-		dec := json.NewDecoder(bytes.NewReader(line))
-		dec.UseNumber()
-		if err := dec.Decode(&rec); err != nil {
+		if err := json.Unmarshal(line, &rec); err != nil {
 			return nil, nil, fmt.Errorf("%w: line %d: %s", ErrGarbage, d.line, snippet(line))
 		}
 		switch rec.K {
@@ -134,14 +136,20 @@ func (d *Decoder) Next() (*model.Sample, *Event, error) {
 			}
 			return &s, nil, nil
 		case "e":
-			return nil, &Event{Time: fromMS(rec.ET), Type: rec.Type, Text: rec.Text}, nil
+			return nil, &Event{Time: fromMS(rec.ET), Type: bound(rec.Type), Text: rec.Text}, nil
 		}
 		// A kind from a newer 1.x writer: skip it.
 	}
 }
 
+// readLine returns the next line in a buffer reused by the next call
+// (dropped after an unusually long line, so it does not stay large).
 func (d *Decoder) readLine() ([]byte, error) {
-	var line []byte
+	if cap(d.buf) > 1<<20 {
+		d.buf = nil
+	}
+	line := d.buf[:0]
+	defer func() { d.buf = line[:0] }()
 	for {
 		chunk, err := d.r.ReadSlice('\n')
 		line = append(line, chunk...)
@@ -179,4 +187,10 @@ func snippet(b []byte) string {
 		b = append(b[:60:60], "…"...)
 	}
 	return fmt.Sprintf("%q", b)
+}
+
+// boundHost bounds a header's strings.
+func boundHost(h model.Host) model.Host {
+	h.Name, h.Kernel, h.Source = bound(h.Name), bound(h.Kernel), bound(h.Source)
+	return h
 }

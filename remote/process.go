@@ -237,6 +237,10 @@ func (p *Process) run() (bool, error) {
 	got := false
 	for {
 		s, ev, err := dec.Next()
+		if errors.Is(err, ErrGarbage) { // one bad or oversized line: dropped, said, the session goes on
+			p.send(item{err: fmt.Errorf("%s: line dropped: %w", p.Argv[0], err)})
+			continue
+		}
 		if err != nil {
 			return got, p.explain(cmd, err, &stderr)
 		}

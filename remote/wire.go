@@ -31,9 +31,9 @@ type wireSample struct {
 	IV   int64      `json:"iv,omitempty"`
 	CT   *wireTable `json:"ct,omitempty"`
 	CS   *wireStats `json:"cs,omitempty"`
-	CPU  [][]int64  `json:"cpu,omitempty"`
-	Disk [][]any    `json:"disk,omitempty"`
-	TCP  []uint64   `json:"tcp,omitempty"`
+	CPU  []cpuRow   `json:"cpu,omitempty"`
+	Disk []diskRow  `json:"disk,omitempty"`
+	TCP  *tcpRow    `json:"tcp,omitempty"`
 	KLog *wireKLog  `json:"klog,omitempty"`
 	// Cen is a table census (model.Census as JSON), when one finished.
 	Cen   *model.Census `json:"cen,omitempty"`
@@ -53,14 +53,14 @@ type wireStats struct {
 	Src  string     `json:"src,omitempty"`
 	Note string     `json:"note,omitempty"`
 	Rep  uint       `json:"rep"`
-	CPU  [][]uint64 `json:"cpu,omitempty"`
+	CPU  []statsRow `json:"cpu,omitempty"`
 }
 
 type wireKLog struct {
-	R     bool    `json:"r"`
-	Note  string  `json:"note,omitempty"`
-	Lines [][]any `json:"lines,omitempty"`
-	Sup   uint64  `json:"sup,omitempty"`
+	R     bool      `json:"r"`
+	Note  string    `json:"note,omitempty"`
+	Lines []klogRow `json:"lines,omitempty"`
+	Sup   uint64    `json:"sup,omitempty"`
 }
 
 // wireEvent is an event record.
@@ -93,26 +93,24 @@ func toWire(s model.Sample) wireSample {
 		}
 	}
 	for _, row := range s.CTStats.PerCPU {
-		r := []uint64{uint64(row.CPU)}
-		for _, ctr := range model.AllCounters {
-			r = append(r, row.Values.Get(ctr))
-		}
+		r := statsRow{uint64(row.CPU)}
+		copy(r[1:], row.Values[:])
 		st.CPU = append(st.CPU, r)
 	}
 	w.CS = st
 	for _, t := range s.CPU {
-		w.CPU = append(w.CPU, []int64{int64(t.CPU), centis(t.User), centis(t.Nice), centis(t.System),
+		w.CPU = append(w.CPU, cpuRow{int64(t.CPU), centis(t.User), centis(t.Nice), centis(t.System),
 			centis(t.Idle), centis(t.IOWait), centis(t.IRQ), centis(t.SoftIRQ), centis(t.Steal)})
 	}
 	for _, d := range s.Disks {
-		w.Disk = append(w.Disk, []any{d.Name, d.Reads, d.Writes, d.BusyMillis})
+		w.Disk = append(w.Disk, diskRow{name: d.Name, reads: d.Reads, writes: d.Writes, busy: d.BusyMillis})
 	}
 	t := s.TCP
-	w.TCP = []uint64{t.SynRetrans, t.ListenOverflows, t.ListenDrops, t.ActiveOpens, t.PassiveOpens,
+	w.TCP = &tcpRow{t.SynRetrans, t.ListenOverflows, t.ListenDrops, t.ActiveOpens, t.PassiveOpens,
 		t.OutRsts, t.TimeWait, t.Established, t.PortRange[0], t.PortRange[1]}
 	k := &wireKLog{R: s.Kernel.Readable, Note: s.Kernel.Note, Sup: s.Kernel.Suppressed}
 	for _, l := range s.Kernel.Lines {
-		k.Lines = append(k.Lines, []any{ms(l.Time), l.Text, l.NetNS, l.NetNSName})
+		k.Lines = append(k.Lines, klogRow{at: ms(l.Time), text: l.Text, netns: l.NetNS, name: l.NetNSName})
 	}
 	w.KLog = k
 	return w

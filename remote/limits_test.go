@@ -1,0 +1,77 @@
+package remote
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// allocated is the heap allocated while f runs.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestHostileLinesStayCheap: lines built to blow up once decoded are
+// dropped (or cut) for a few times their size, each with ErrTooBig or a
+// shape error, and the sample after them still decodes.
+func TestHostileLinesStayCheap(t *testing.T) {
+	var head bytes.Buffer
+	NewEncoder(&head, model.Host{Name: "h"}, t0)
+	good := `{"k":"s","t":5,"ct":{"s":"tracked","n":1,"pk":1,"max":2,"b":2,"tw":1}}` + "\n"
+	const size = 4<<20 - 4096
+	fill := func(prefix, unit, suffix string) string {
+		n := (size - len(prefix) - len(suffix)) / len(unit)
+		return prefix + strings.TrimSuffix(strings.Repeat(unit, n), ",") + suffix + "\n"
+	}
+	cpuRows := make([]string, MaxCPUs+1)
+	for i := range cpuRows {
+		cpuRows[i] = fmt.Sprintf("[%d,0,0,0,0,0,0,0,0]", i)
+	}
+	for name, line := range map[string]string{
+		"empty arrays":        fill(`{"k":"s","cpu":[`, "[],", "]}"),
+		"object keys":         fill(`{"k":"s","cen":{"by_proto":{`, `"a":0,`, "}}}"),
+		"one endless row":     fill(`{"k":"s","disk":[["vda",`, "0,", "]]}"),
+		"endless strings":     fill(`{"k":"s","notes":["`, "x", `"]}`),
+		"too many CPUs":       `{"k":"s","cpu":[` + strings.Join(cpuRows, ",") + "]}\n",
+		"kernel lines galore": fill(`{"k":"s","klog":{"r":true,"lines":[`, `[1,"t",0,""],`, "]}}"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			d := NewDecoder(strings.NewReader(head.String() + line + good))
+			if err := d.Header(); err != nil {
+				t.Fatal(err)
+			}
+			var s *model.Sample
+			var err error
+			cost := allocated(func() { s, _, err = d.Next() })
+			if err == nil {
+				for _, n := range s.Notes {
+					if len(n) > MaxString {
+						t.Errorf("a note of %d bytes was kept", len(n))
+					}
+				}
+			} else if !errors.Is(err, ErrGarbage) {
+				t.Errorf("got %v, want a dropped line", err)
+			}
+			if cost > 6*uint64(len(line))+8<<20 { // it was 25× before the limits
+				t.Errorf("decoding a %d-byte line allocated %d MiB", len(line), cost>>20)
+			}
+			if s, _, err := d.Next(); err != nil || s == nil || s.Conntrack.Count != 1 {
+				t.Errorf("the sample after it: %+v %v", s, err)
+			}
+			if _, _, err := d.Next(); err != io.EOF {
+				t.Errorf("end: %v", err)
+			}
+		})
+	}
+}
