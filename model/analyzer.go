@@ -13,6 +13,9 @@ type Frame struct {
 	// Gap reports that samples are missing before this one (the stream
 	// was down): more than 2.5 intervals passed since the previous one.
 	Gap bool
+	// CPUs and Disks count the sample's rows; they stay when the history
+	// trims the rows (see HistoryRows).
+	CPUs, Disks int
 }
 
 // Verdict returns the most severe verdict.
@@ -55,16 +58,18 @@ func (a *Analyzer) Add(s Sample) Frame {
 	var r Rates
 	if a.prev != nil {
 		r = Delta(*a.prev, s)
-	} else {
-		r = Rates{CTTotal: CounterValues{}, CPUAll: CPUUse{CPU: -1, Idle: 100}}
+	} else { // no rates yet: every CPU's row is there, at zero
+		r = Rates{CPUAll: CPUUse{CPU: -1, Idle: 100}}
+		r.CT, _ = ctDelta(CTStats{}, s.CTStats)
 	}
 	pinned := Pinned(s.Conntrack)
-	a.episodes.Observe(s.Time, s.Interval, pinned, ctDrops(r), s.Conntrack.Max)
+	a.episodes.Observe(s.Time, s.Interval, pinned, r.Drops(), s.Conntrack.Max)
 	in := Inputs{Sample: s, Rates: r}
 	if ep, ok := a.episodes.Current(); ok {
 		in.Episode = &ep
 	}
-	f := Frame{Sample: s, Rates: r, Verdicts: Judge(in), Pinned: pinned}
+	f := Frame{Sample: s, Rates: r, Verdicts: Judge(in), Pinned: pinned,
+		CPUs: max(len(s.CPU), len(s.CTStats.PerCPU)), Disks: len(s.Disks)}
 	if a.prev != nil && s.Interval > 0 && s.Time.Sub(a.prev.Time) > s.Interval*5/2 {
 		f.Gap = true
 	}
@@ -72,6 +77,9 @@ func (a *Analyzer) Add(s Sample) Frame {
 		a.kernel.Push(l)
 	}
 	a.Suppressed += s.Kernel.Suppressed
+	if last, ok := a.frames.Last(); ok { // only the newest frame keeps every row
+		a.frames.Set(a.frames.Len()-1, compact(last))
+	}
 	a.frames.Push(f)
 	a.prev = &s
 	return f

@@ -27,7 +27,7 @@ func Summarise(frames []Frame) Window {
 			continue
 		}
 		secs += s
-		w.DropsPS += float64(f.Rates.CTTotal.Get(Drop) + f.Rates.CTTotal.Get(EarlyDrop))
+		w.DropsPS += float64(f.Rates.Drops())
 		w.NewConnsPS += f.Rates.NewConnsPS() * s
 		w.SynRetransPS += f.Rates.SynRetransPS * s
 		w.ListenOverflowsPS += f.Rates.ListenOverflowsPS * s

@@ -8,8 +8,8 @@ import "fmt"
 // worth saying happened.
 func Caption(prev, cur Frame) string {
 	p, c := prev.Sample.Conntrack, cur.Sample.Conntrack
-	drops := cur.Rates.CTTotal.Get(Drop) + cur.Rates.CTTotal.Get(EarlyDrop)
-	prevDrops := prev.Rates.CTTotal.Get(Drop) + prev.Rates.CTTotal.Get(EarlyDrop)
+	drops := cur.Rates.Drops()
+	prevDrops := prev.Rates.Drops()
 	switch {
 	case c.Max > p.Max && p.Max > 0:
 		return fmt.Sprintf("The fix: nf_conntrack_max raised from %s to %s.", Int(p.Max), Int(c.Max))

@@ -41,3 +41,6 @@ func (r *Ring[T]) Last() (T, bool) {
 	}
 	return r.At(r.n - 1), true
 }
+
+// Set replaces the i-th oldest value.
+func (r *Ring[T]) Set(i int, v T) { r.buf[(r.start+i)%len(r.buf)] = v }

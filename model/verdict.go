@@ -92,7 +92,9 @@ func Judge(in Inputs) []Verdict {
 	return out
 }
 
-func ctDrops(r Rates) uint64 { return r.CTTotal.Get(Drop) + r.CTTotal.Get(EarlyDrop) }
+// Drops is the packets the table lost in the interval: dropped because it
+// was full, or an unassured entry evicted to make room.
+func (r Rates) Drops() uint64 { return r.CTTotal.Get(Drop) + r.CTTotal.Get(EarlyDrop) }
 
 // serverState describes CPU and disk the way an operator reads them next to
 // drops: "server idle (CPU 4 %, disk 0 IO/s)".
@@ -112,7 +114,7 @@ func ruleTableFull(in Inputs) (Verdict, bool) {
 	if !Pinned(c) {
 		return Verdict{}, false
 	}
-	drops := ctDrops(in.Rates)
+	drops := in.Rates.Drops()
 	pinned := in.Sample.Interval
 	if in.Episode != nil {
 		drops = max(drops, in.Episode.Drops)
@@ -189,7 +191,7 @@ func ruleHashChains(in Inputs) (Verdict, bool) {
 // this host waits on the network, the 1/2/4/8 s SYN ladder. Warning.
 func ruleClientStalled(in Inputs) (Verdict, bool) {
 	r := in.Rates
-	if r.SynRetransPS == 0 || r.CPUAll.Busy() >= IdleCPUPct || ctDrops(r) > 0 ||
+	if r.SynRetransPS == 0 || r.CPUAll.Busy() >= IdleCPUPct || r.Drops() > 0 ||
 		r.ListenOverflowsPS > 0 || r.ListenDropsPS > 0 {
 		return Verdict{}, false
 	}

@@ -67,38 +67,114 @@ func ReadRecording(r io.Reader) (*Recording, error) {
 	}
 }
 
-// Replay hands out a recording's samples as a feed, all at once: the
-// console plays them back by moving through its history.
+// Replay hands out a recording's samples as a feed, one per Next: from
+// memory (NewReplay), or read from the file as the console asks for them
+// (OpenReplay), so a long recording is never loaded whole. The console
+// plays them back by moving through its history.
 type Replay struct {
-	rec  *Recording
 	host model.Host
-	next int
-	done chan struct{}
-	once sync.Once
+	// mem holds an in-memory recording; dec reads a file instead.
+	mem   []model.Sample
+	dec   *Decoder
+	f     *os.File
+	first *model.Sample
+	// Damaged counts lines skipped as garbage so far.
+	Damaged int
+	done    chan struct{}
+	once    sync.Once
 }
 
 // NewReplay plays rec; source labels it in the header ("replay FILE").
 func NewReplay(rec *Recording, source string) *Replay {
 	h := rec.Host
 	h.Source = source
-	return &Replay{rec: rec, host: h, done: make(chan struct{})}
+	return &Replay{mem: rec.Samples, host: h, done: make(chan struct{})}
+}
+
+// OpenReplay reads the recording at path as it plays. It reads the header
+// and the first sample, so that a file that is not a recording, or holds
+// no sample, is an error here.
+func OpenReplay(path, source string) (*Replay, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open recording: %w", err)
+	}
+	r := &Replay{dec: NewDecoder(f), f: f, done: make(chan struct{})}
+	if err := r.dec.Header(); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	r.host = r.dec.Host
+	r.host.Source = source
+	s, err := r.read()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: the recording holds no samples", path)
+	}
+	r.first = &s
+	return r, nil
+}
+
+// read decodes the next sample of a file, skipping events and damaged
+// lines; a torn last line ends it like the end of the file.
+func (r *Replay) read() (model.Sample, error) {
+	for {
+		s, _, err := r.dec.Next()
+		switch {
+		case errors.Is(err, ErrGarbage):
+			r.Damaged++
+			continue
+		case errors.Is(err, ErrTruncated):
+			return model.Sample{}, io.EOF
+		case err != nil:
+			return model.Sample{}, err
+		}
+		if s != nil {
+			return *s, nil
+		}
+	}
 }
 
 // Host is the recorded host.
 func (r *Replay) Host() model.Host { return r.host }
 
-// Len is the number of samples.
-func (r *Replay) Len() int { return len(r.rec.Samples) }
+// First is the first sample (its interval paces the playback).
+func (r *Replay) First() (model.Sample, bool) {
+	switch {
+	case r.first != nil:
+		return *r.first, true
+	case len(r.mem) > 0:
+		return r.mem[0], true
+	}
+	return model.Sample{}, false
+}
 
 // Next returns the next sample; after the last it blocks until Stop.
 func (r *Replay) Next() (model.Sample, error) {
-	if r.next < len(r.rec.Samples) {
-		r.next++
-		return r.rec.Samples[r.next-1], nil
+	switch {
+	case r.first != nil:
+		s := *r.first
+		r.first = nil
+		return s, nil
+	case r.dec != nil:
+		if s, err := r.read(); err == nil {
+			return s, nil
+		}
+	case len(r.mem) > 0:
+		s := r.mem[0]
+		r.mem = r.mem[1:]
+		return s, nil
 	}
 	<-r.done
 	return model.Sample{}, io.EOF
 }
 
-// Stop releases a blocked Next.
-func (r *Replay) Stop() { r.once.Do(func() { close(r.done) }) }
+// Stop releases a blocked Next and closes the file.
+func (r *Replay) Stop() {
+	r.once.Do(func() {
+		close(r.done)
+		if r.f != nil {
+			r.f.Close()
+		}
+	})
+}

@@ -59,3 +59,47 @@ type fixedSource struct{}
 
 func (fixedSource) Host() model.Host            { return model.Host{Name: "h"} }
 func (fixedSource) Next() (model.Sample, error) { return model.Sample{}, nil }
+
+// TestOpenReplayStreams: a recording is read as it plays, not loaded
+// whole; damaged lines are skipped and a torn end ends it.
+func TestOpenReplayStreams(t *testing.T) {
+	path := streamFile(t, 5000)
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("{garbage\n{\"k\":\"s\",\"t\":")
+	f.Close()
+	r, err := OpenReplay(path, "replay x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Stop()
+	for range 10 {
+		if _, err := r.Next(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pos, _ := r.f.Seek(0, 1)
+	st, _ := os.Stat(path)
+	if pos > 256<<10 || pos >= st.Size() {
+		t.Errorf("after 10 samples %d of %d bytes were read", pos, st.Size())
+	}
+	n := 10
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			if _, err := r.Next(); err != nil {
+				return
+			}
+			n++
+		}
+	}()
+	time.Sleep(300 * time.Millisecond)
+	r.Stop()
+	<-done
+	if n != 5000 || r.Damaged != 1 {
+		t.Errorf("read %d samples, %d damaged lines; want 5000 and 1", n, r.Damaged)
+	}
+	if _, err := OpenReplay(filepath.Join(t.TempDir(), "none"), "x"); err == nil {
+		t.Error("a missing file opened")
+	}
+}

@@ -60,6 +60,9 @@ type App struct {
 	seq    int
 	view   int
 	paused bool
+	// waiting is set while a sample is asked of the feed; ended once it
+	// has no more.
+	waiting, ended bool
 
 	lastArrival time.Time
 	now         time.Time
@@ -106,6 +109,7 @@ func (a *App) Init() tea.Cmd {
 	if p, ok := a.feed.(Pacer); ok {
 		p.Repace() // bubbletea started its frame ticker just before Init
 	}
+	a.waiting = true
 	cmds := []tea.Cmd{waitForSampleCmd(a.id, a.feed), tickCmd(a.id, time.Second)}
 	if a.opts.Speed > 0 {
 		cmds = append(cmds, playCmd(a.id, a.playStep()))
@@ -131,7 +135,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, tickCmd(a.id, a.nextTick())
 	case playMsg:
-		return a, a.play()
+		return a, tea.Batch(a.play(), a.resume())
 	case recordMsg:
 		a.recorded(msg)
 	case tuneReadMsg:
@@ -139,7 +143,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tuneDoneMsg:
 		return a, a.tuneDone(msg)
 	case tea.KeyMsg:
-		return a, a.handleKey(msg)
+		return a, tea.Batch(a.handleKey(msg), a.resume())
 	}
 	return a, nil
 }
@@ -186,15 +190,42 @@ func (a *App) addSample(s model.Sample) tea.Cmd {
 	a.lastArrival = time.Now()
 	a.now = a.lastArrival
 	a.refreshChart()
-	return waitForSampleCmd(a.id, a.feed)
+	return a.wantMore()
 }
 
 func (a *App) feedError(err error) tea.Cmd {
 	if errors.Is(err, io.EOF) {
+		a.waiting = false
+		a.ended = true
 		return nil // the feed ended (a recording played out, or stopped)
 	}
 	a.status = err.Error()
+	return a.wantMore()
+}
+
+// wantMore asks the feed for the next sample, unless a playback already
+// holds what it needs. A recording is read ahead of the view only while
+// the history has room or the view is within its last quarter: a
+// 12-hour recording is never loaded whole, and the view can always go
+// three quarters of the history back.
+func (a *App) wantMore() tea.Cmd {
+	a.waiting = false
+	if a.ended {
+		return nil
+	}
+	if a.opts.Speed > 0 && a.seq >= a.opts.History && a.seq-1-a.viewIndex() >= a.opts.History/4 {
+		return nil
+	}
+	a.waiting = true
 	return waitForSampleCmd(a.id, a.feed)
+}
+
+// resume re-arms reading a playback once the view has moved on.
+func (a *App) resume() tea.Cmd {
+	if a.waiting || a.opts.Speed == 0 {
+		return nil
+	}
+	return a.wantMore()
 }
 
 func (a *App) recorded(msg recordMsg) {

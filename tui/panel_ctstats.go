@@ -15,8 +15,6 @@ var counterHeads = map[model.Counter]string{
 	model.Error: "error", model.SearchRestart: "restart", model.ClashResolve: "clash", model.ChainTooLong: "chain",
 }
 
-// counterCrit are the counters whose rise means connections are lost.
-var counterCrit = map[model.Counter]bool{model.Drop: true, model.EarlyDrop: true, model.InsertFailed: true, model.ChainTooLong: true}
 
 // ctStatsLines renders the per-CPU counter deltas of one interval: a row
 // per CPU (the busiest first when they do not all fit) and a total. Only
@@ -24,7 +22,7 @@ var counterCrit = map[model.Counter]bool{model.Drop: true, model.EarlyDrop: true
 // With titled, the first header cell carries the panel's title.
 func ctStatsLines(st *styles.Styles, f model.Frame, rows int, titled bool) []string {
 	s := f.Sample.CTStats
-	if len(s.PerCPU) == 0 {
+	if len(f.Rates.CT) == 0 {
 		note := foreign(s.Note)
 		if note == "" {
 			note = "no per-CPU conntrack stats"
@@ -49,7 +47,7 @@ func ctStatsLines(st *styles.Styles, f model.Frame, rows int, titled bool) []str
 			v := vals.Get(c)
 			txt := cell(model.Int(v))
 			switch {
-			case v > 0 && counterCrit[c]:
+			case v > 0 && c.Loses():
 				txt = st.Crit.Render(txt)
 			case v == 0:
 				txt = st.Dim.Render(txt)
@@ -59,16 +57,11 @@ func ctStatsLines(st *styles.Styles, f model.Frame, rows int, titled bool) []str
 		return b.String()
 	}
 	cpus := append([]model.CPUCounters(nil), f.Rates.CT...)
-	if len(cpus) == 0 { // first sample: no deltas yet
-		for _, r := range s.PerCPU {
-			cpus = append(cpus, model.CPUCounters{CPU: r.CPU, Values: model.CounterValues{}})
-		}
-	}
 	room := rows - 2 // header and total
-	hidden := 0
+	hidden := max(0, f.CPUs-len(cpus)) // rows the history did not keep (model.HistoryRows)
 	if len(cpus) > room {
-		sort.SliceStable(cpus, func(i, j int) bool { return activity(cpus[i]) > activity(cpus[j]) })
-		hidden = len(cpus) - max(0, room)
+		sort.SliceStable(cpus, func(i, j int) bool { return cpus[i].Activity() > cpus[j].Activity() })
+		hidden += len(cpus) - max(0, room)
 		cpus = cpus[:max(0, room)]
 		sort.SliceStable(cpus, func(i, j int) bool { return cpus[i].CPU < cpus[j].CPU })
 	}
@@ -80,15 +73,6 @@ func ctStatsLines(st *styles.Styles, f model.Frame, rows int, titled bool) []str
 		total += st.Dim.Render(fmt.Sprintf("  (%d quiet CPUs hidden)", hidden))
 	}
 	return append(lines, total)
-}
-
-func activity(r model.CPUCounters) uint64 {
-	return r.Values.Sum(func(c model.Counter) uint64 {
-		if counterCrit[c] {
-			return 1001
-		}
-		return 1
-	})
 }
 
 // ctStatsWidth is the width the per-CPU table needs.

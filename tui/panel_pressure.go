@@ -208,7 +208,7 @@ func pressureLines(st *styles.Styles, f model.Frame, width int) []string {
 	if ceiling > 0 && rate >= ceiling {
 		rateStyle = st.Crit
 	}
-	drops := f.Rates.CTTotal.Get(model.Drop) + f.Rates.CTTotal.Get(model.EarlyDrop)
+	drops := f.Rates.Drops()
 	dropStyle := st.Value
 	if drops > 0 {
 		dropStyle = st.Crit

@@ -124,7 +124,7 @@ func (r *Root) overview(i int, a *App) string {
 	}
 	v := f.Verdict()
 	c := f.Sample.Conntrack
-	drops := float64(f.Rates.CTTotal.Get(model.Drop)+f.Rates.CTTotal.Get(model.EarlyDrop)) / max(f.Rates.Elapsed.Seconds(), 1e-9)
+	drops := float64(f.Rates.Drops()) / max(f.Rates.Elapsed.Seconds(), 1e-9)
 	line := tab + " " + severityStyle(r.st, v.Severity).Render(fmt.Sprintf("%-16s", v.Kind)) +
 		fmt.Sprintf(" %s/%s  drops/s %s", model.Int(c.Count), model.Int(c.Max), model.Num(drops))
 	if m := a.mode(); m.stale > 0 {

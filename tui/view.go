@@ -38,7 +38,7 @@ func (a *App) plan() layout {
 	if a.height >= 32 {
 		l.episodes = 3
 	}
-	ncpu := max(1, len(f.Sample.CTStats.PerCPU))
+	ncpu := max(1, f.CPUs)
 	l.ctstats = min(2+ncpu, 6)
 	l.bottom = 5
 	if a.height >= 40 {
@@ -94,8 +94,8 @@ const kernelLogRows = 6
 // layout the per-CPU conntrack panel beside them (header, CPUs, total).
 // Each panel's title takes a row too.
 func bottomRows(f model.Frame, wide bool) int {
-	ncpu := max(1, len(f.Sample.CPU), len(f.Sample.CTStats.PerCPU))
-	system := 1 + 1 + ncpu + 1 + max(1, min(len(f.Sample.Disks), 3))
+	ncpu := max(1, f.CPUs)
+	system := 1 + 1 + ncpu + 1 + max(1, min(f.Disks, 3))
 	tcp := 1 + 3 + 1 + kernelLogRows
 	rows := max(system, tcp)
 	if wide {
@@ -283,7 +283,7 @@ func (a *App) episodesUpTo(f model.Frame) []model.Episode {
 	for i := a.seq - a.an.Frames().Len(); i <= a.viewIndex(); i++ {
 		fr, _ := a.frameAt(i)
 		s := fr.Sample
-		eps.Observe(s.Time, s.Interval, fr.Pinned, fr.Rates.CTTotal.Get(model.Drop)+fr.Rates.CTTotal.Get(model.EarlyDrop), s.Conntrack.Max)
+		eps.Observe(s.Time, s.Interval, fr.Pinned, fr.Rates.Drops(), s.Conntrack.Max)
 	}
 	return eps.List()
 }

@@ -123,7 +123,7 @@ func headlessLab(l *lab.Lab, feed *remote.Tee, duration time.Duration, fix <-cha
 			c := f.Sample.Conntrack
 			fmt.Fprintf(w, "%s count=%d peak=%d max=%d pinned=%v verdict=%q drops=%d syn_retrans=%.1f listen_overflows=%.1f cpu=%.0f | %s\n",
 				s.Time.Format("15:04:05.000"), c.Count, c.Peak, c.Max, f.Pinned, f.Verdict().Kind,
-				f.Rates.CTTotal.Get(model.Drop)+f.Rates.CTTotal.Get(model.EarlyDrop), f.Rates.SynRetransPS, f.Rates.ListenOverflowsPS, f.Rates.CPUAll.Busy(),
+				f.Rates.Drops(), f.Rates.SynRetransPS, f.Rates.ListenOverflowsPS, f.Rates.CPUAll.Busy(),
 				l.Clients.String())
 			if cap := model.Caption(prev, f); cap != "" {
 				fmt.Fprintln(w, "  ▶", cap)

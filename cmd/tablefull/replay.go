@@ -4,18 +4,20 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	"time"
 
+	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/tui"
 )
 
 // replay plays a recording in the console.
 func replay(path string, speed float64) error {
-	rec, err := remote.ReadRecordingFile(path)
+	feed, err := remote.OpenReplay(path, "replay "+path)
 	if err != nil {
 		return err
 	}
-	return play(rec, "replay "+path, speed, false)
+	return play(feed, speed, false)
 }
 
 // demoRecording is a real table-full incident recorded on this kind of
@@ -30,17 +32,18 @@ func demo(speed float64) error {
 	if err != nil {
 		return fmt.Errorf("embedded demo: %w", err)
 	}
-	return play(rec, "demo", speed, true)
+	return play(remote.NewReplay(rec, "demo"), speed, true)
 }
 
-func play(rec *remote.Recording, source string, speed float64, captions bool) error {
-	if len(rec.Samples) == 0 {
-		return fmt.Errorf("%s: the recording holds no samples", source)
-	}
-	feed := remote.NewReplay(rec, source)
+// play shows a recording, one hour of history around the view (a longer
+// recording is read as the view moves on).
+func play(feed *remote.Replay, speed float64, captions bool) error {
 	defer feed.Stop()
-	interval := rec.Samples[len(rec.Samples)-1].Interval
-	app := tui.New(feed, tui.Options{Interval: interval, Speed: speed, Captions: captions,
-		History: max(feed.Len(), 3600)})
+	first, ok := feed.First()
+	if !ok {
+		return fmt.Errorf("%s: the recording holds no samples", feed.Host().Source)
+	}
+	app := tui.New(feed, tui.Options{Interval: first.Interval, Speed: speed, Captions: captions,
+		History: model.HistoryFor(time.Hour, first.Interval)})
 	return runConsole([]*tui.App{app})
 }

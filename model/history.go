@@ -1,0 +1,56 @@
+package model
+
+import "sort"
+
+// HistoryRows is how many per-CPU rows (conntrack deltas and CPU use) and
+// disk rows a frame keeps once a newer one arrives: the most active, as
+// many as a tall screen shows. The newest frame keeps every row. This is
+// what keeps an hour of a 384-CPU host in tens of megabytes.
+const HistoryRows = 32
+
+// compact is f as the history keeps it: the cumulative per-CPU, disk and
+// kernel-log arrays of the sample dropped (rates and the analyzer's own
+// kernel log carry what views show), and the rate rows cut to the
+// HistoryRows most active. Cut slices are copies, so they do not pin the
+// full arrays.
+func compact(f Frame) Frame {
+	f.Sample.CPU = nil
+	f.Sample.CTStats.PerCPU = nil
+	f.Sample.Disks = nil
+	f.Sample.Kernel.Lines = nil
+	f.Rates.CT = topRows(f.Rates.CT, func(r CPUCounters) float64 { return float64(r.Activity()) }, func(r CPUCounters) int { return r.CPU })
+	f.Rates.CPU = topRows(f.Rates.CPU, CPUUse.Busy, func(u CPUUse) int { return u.CPU })
+	f.Rates.Disks = topRows(f.Rates.Disks, func(d DiskRate) float64 { return d.Util }, nil)
+	return f
+}
+
+// topRows keeps the HistoryRows rows with the highest score, in their
+// order by id (or their first order when id is nil).
+func topRows[T any](rows []T, score func(T) float64, id func(T) int) []T {
+	if len(rows) <= HistoryRows {
+		return rows
+	}
+	kept := append([]T(nil), rows...)
+	sort.SliceStable(kept, func(i, j int) bool { return score(kept[i]) > score(kept[j]) })
+	kept = kept[:HistoryRows:HistoryRows]
+	if id != nil {
+		sort.SliceStable(kept, func(i, j int) bool { return id(kept[i]) < id(kept[j]) })
+	}
+	return kept
+}
+
+// Activity ranks a CPU's row: counters that lose connections (drop,
+// early_drop, insert_failed, chaintoolong) weigh a thousand times more.
+func (r CPUCounters) Activity() uint64 {
+	return r.Values.Sum(func(c Counter) uint64 {
+		if c.Loses() {
+			return 1001
+		}
+		return 1
+	})
+}
+
+// Loses reports whether a rise of c means connections are lost.
+func (c Counter) Loses() bool {
+	return c == Drop || c == EarlyDrop || c == InsertFailed || c == ChainTooLong
+}
