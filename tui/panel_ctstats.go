@@ -15,7 +15,6 @@ var counterHeads = map[model.Counter]string{
 	model.Error: "error", model.SearchRestart: "restart", model.ClashResolve: "clash", model.ChainTooLong: "chain",
 }
 
-
 // ctStatsLines renders the per-CPU counter deltas of one interval: a row
 // per CPU (the busiest first when they do not all fit) and a total. Only
 // counters the kernel reports are shown.
@@ -57,7 +56,7 @@ func ctStatsLines(st *styles.Styles, f model.Frame, rows int, titled bool) []str
 		return b.String()
 	}
 	cpus := append([]model.CPUCounters(nil), f.Rates.CT...)
-	room := rows - 2 // header and total
+	room := rows - 2                   // header and total
 	hidden := max(0, f.CPUs-len(cpus)) // rows the history did not keep (model.HistoryRows)
 	if len(cpus) > room {
 		sort.SliceStable(cpus, func(i, j int) bool { return cpus[i].Activity() > cpus[j].Activity() })
