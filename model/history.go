@@ -2,11 +2,15 @@ package model
 
 import "sort"
 
-// HistoryRows is how many per-CPU rows (conntrack deltas and CPU use) and
-// disk rows a frame keeps once a newer one arrives: the most active, as
-// many as a tall screen shows. The newest frame keeps every row. This is
-// what keeps an hour of a 384-CPU host in tens of megabytes.
-const HistoryRows = 32
+// HistoryRows is how many per-CPU rows (conntrack deltas and CPU use) a
+// frame keeps once a newer one arrives, the most active; HistoryDisks how
+// many disks, the busiest (the console shows three). The newest frame
+// keeps every row. This is what keeps an hour of a 384-CPU host in a few
+// tens of megabytes.
+const (
+	HistoryRows  = 24
+	HistoryDisks = 4
+)
 
 // compact is f as the history keeps it: the cumulative per-CPU, disk and
 // kernel-log arrays of the sample dropped (rates and the analyzer's own
@@ -18,21 +22,22 @@ func compact(f Frame) Frame {
 	f.Sample.CTStats.PerCPU = nil
 	f.Sample.Disks = nil
 	f.Sample.Kernel.Lines = nil
-	f.Rates.CT = topRows(f.Rates.CT, func(r CPUCounters) float64 { return float64(r.Activity()) }, func(r CPUCounters) int { return r.CPU })
-	f.Rates.CPU = topRows(f.Rates.CPU, CPUUse.Busy, func(u CPUUse) int { return u.CPU })
-	f.Rates.Disks = topRows(f.Rates.Disks, func(d DiskRate) float64 { return d.Util }, nil)
+	f.Rates.CT = topRows(f.Rates.CT, HistoryRows, func(r CPUCounters) float64 { return float64(r.Activity()) }, func(r CPUCounters) int { return r.CPU })
+	f.Rates.CPU = topRows(f.Rates.CPU, HistoryRows, CPUUse.Busy, func(u CPUUse) int { return u.CPU })
+	f.Rates.Disks = topRows(f.Rates.Disks, HistoryDisks, func(d DiskRate) float64 { return d.Util }, nil)
 	return f
 }
 
-// topRows keeps the HistoryRows rows with the highest score, in their
-// order by id (or their first order when id is nil).
-func topRows[T any](rows []T, score func(T) float64, id func(T) int) []T {
-	if len(rows) <= HistoryRows {
+// topRows keeps the n rows with the highest score, in their order by id
+// (or their first order when id is nil).
+func topRows[T any](rows []T, n int, score func(T) float64, id func(T) int) []T {
+	if len(rows) <= n {
 		return rows
 	}
-	kept := append([]T(nil), rows...)
-	sort.SliceStable(kept, func(i, j int) bool { return score(kept[i]) > score(kept[j]) })
-	kept = kept[:HistoryRows:HistoryRows]
+	order := append([]T(nil), rows...)
+	sort.SliceStable(order, func(i, j int) bool { return score(order[i]) > score(order[j]) })
+	kept := make([]T, n) // its own array: the full one is not pinned
+	copy(kept, order)
 	if id != nil {
 		sort.SliceStable(kept, func(i, j int) bool { return id(kept[i]) < id(kept[j]) })
 	}

@@ -68,7 +68,7 @@ func (p *Process) Start(interval time.Duration) {
 	if p.MaxBackoff <= 0 {
 		p.MaxBackoff = 30 * time.Second
 	}
-	p.items = make(chan item, 64)
+	p.items = make(chan item, 8) // a few samples: a big host's are 100 KB each
 	p.stop = make(chan struct{})
 	p.exited = make(chan struct{})
 	p.interval = interval
