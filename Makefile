@@ -8,7 +8,7 @@ LDFLAGS   := -X main.version=$(VERSION)
 TEST_DEPS := nftables conntrack tmux iproute2 procps kmod openssh-server openssh-client
 BENCH_DEPS := htop
 
-.PHONY: build run test deps lint bench fuzz clean
+.PHONY: build run test deps lint bench fuzz fuzz-all clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/tablefull
@@ -31,10 +31,21 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
+# Every fuzz target, as package:Target; make test runs each briefly,
+# make fuzz for longer.
+FUZZ := ./sources:FuzzParseCTStat ./sources:FuzzParseFlow ./sources:FuzzUndoRecord \
+	./sources:FuzzKmsgRecord ./sources:FuzzNetlinkStats ./sources:FuzzSlabinfo \
+	./sources/lab:FuzzLabState ./remote:FuzzDecoder ./model:FuzzSanitize ./model:FuzzParseValue \
+	./tui:FuzzDecodeRender ./cmd/tablefull:FuzzControlRequest ./cmd/tablefull:FuzzSSHArgv \
+	./cmd/tablefull:FuzzViaArgv ./cmd/tablefull:FuzzNetnsArgv
+FUZZTIME ?= 6s
+
 test: deps lint
 	$(GO) test -count=1 -timeout 15m ./...
-	$(GO) test -run '^$$' -fuzz FuzzParseCTStat -fuzztime 10s ./sources
-	$(GO) test -run '^$$' -fuzz FuzzDecoder -fuzztime 10s ./remote
+	@for t in $(FUZZ); do pkg=$${t%%:*}; fn=$${t##*:}; \
+		echo "fuzz $$fn ($$pkg, $(FUZZTIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) $$pkg >/tmp/tablefull-fuzz.log 2>&1 || { cat /tmp/tablefull-fuzz.log; exit 1; }; \
+	done
 
 bench: build
 	@missing=""; for p in $(BENCH_DEPS); do command -v $$p >/dev/null || missing="$$missing $$p"; done; \
@@ -43,8 +54,11 @@ bench: build
 	$(GO) test -tags bench -count=1 -run 'Ratio' -v ./sources ./cmd/tablefull | grep -E '^(=== RUN|    |--- |ok|FAIL)' 
 
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzParseCTStat -fuzztime 2m ./sources
-	$(GO) test -run '^$$' -fuzz FuzzDecoder -fuzztime 5m ./remote
+	$(MAKE) --no-print-directory FUZZTIME=2m fuzz-all
+
+fuzz-all:
+	@for t in $(FUZZ); do pkg=$${t%%:*}; fn=$${t##*:}; echo "fuzz $$fn ($$pkg, $(FUZZTIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; done
 
 clean:
 	rm -f $(BIN)

@@ -43,3 +43,27 @@ func TestCheckChanges(t *testing.T) {
 		})
 	}
 }
+
+// FuzzParseValue: a value ParseValue accepts is numbers only, in bounds,
+// and parses again to itself: what reaches a file is ours.
+func FuzzParseValue(f *testing.F) {
+	for _, k := range Knobs {
+		f.Add(k.Key, "32768")
+	}
+	f.Add(KnobPortRange, "1024 - 65535")
+	f.Add(KnobMax, "1\nkernel.modprobe = /tmp/evil")
+	f.Fuzz(func(t *testing.T, key, value string) {
+		v, err := ParseValue(key, value)
+		if err != nil {
+			return
+		}
+		for _, r := range v {
+			if (r < '0' || r > '9') && r != ' ' {
+				t.Fatalf("ParseValue(%q, %q) = %q", key, value, v)
+			}
+		}
+		if again, err := ParseValue(key, v); err != nil || again != v {
+			t.Fatalf("ParseValue(%q, %q) = %q, which parses to %q, %v", key, value, v, again, err)
+		}
+	})
+}

@@ -58,10 +58,16 @@ func (t *Tuner) EntryBytes() uint64 {
 	if v, err := readUint(filepath.Join(t.Sys, "kernel", "slab", "nf_conntrack", "slab_size")); err == nil && v > 0 {
 		return v
 	}
-	b, err := os.ReadFile(filepath.Join(t.Proc, "slabinfo"))
+	b, err := readBounded(filepath.Join(t.Proc, "slabinfo"), 1<<20)
 	if err != nil {
 		return 0
 	}
+	return slabObjSize(b)
+}
+
+// slabObjSize is the objsize column of the nf_conntrack line of
+// /proc/slabinfo ("name active_objs num_objs objsize …"), 0 when absent.
+func slabObjSize(b []byte) uint64 {
 	for _, line := range strings.Split(string(b), "\n") {
 		f := strings.Fields(line)
 		if len(f) > 3 && f[0] == "nf_conntrack" {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -158,4 +159,21 @@ func FuzzControlRequest(f *testing.F) {
 		k.serve(t, line+"\n"+`{"op":"undo","id":9,"confirm":true}`+"\n")
 		k.checkOnlyOurs(t)
 	})
+}
+
+// TestAgentJunkStdin: junk without newlines on the agent's stdin (here a
+// megabyte of zeros) ends it with a clear error and a non-zero exit, never
+// a silent exit 0.
+func TestAgentJunkStdin(t *testing.T) {
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "agent", "--interval", "100ms")
+	cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	cmd.Stdin = bytes.NewReader(make([]byte, 1<<20))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() == 0 || !strings.Contains(stderr.String(), "request line too long") {
+		t.Errorf("agent < zeros: %v, stderr %q", err, stderr.String())
+	}
 }

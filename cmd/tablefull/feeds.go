@@ -38,7 +38,8 @@ func sshArgv(dest string, remoteCmd ...string) ([]string, error) {
 			return nil, fmt.Errorf("--ssh %s: bad port %q", dest, p)
 		}
 	}
-	if userHost == "" || strings.HasPrefix(userHost, "-") || strings.ContainsAny(userHost, " \t\n'\"`$;&|<>\\") {
+	if userHost == "" || strings.HasPrefix(userHost, "-") || strings.ContainsAny(userHost, "'\"`$;&|<>\\") ||
+		strings.ContainsFunc(userHost, func(r rune) bool { return r <= ' ' || r == 0x7f || (r >= 0x80 && r <= 0x9f) }) {
 		return nil, fmt.Errorf("--ssh %q: want [user@]host[:port]", dest)
 	}
 	argv := []string{"ssh", "-T",

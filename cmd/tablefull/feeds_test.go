@@ -2,6 +2,7 @@ package main
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -88,4 +89,56 @@ func TestDeployScriptHasNoSingleQuote(t *testing.T) {
 	if strings.Contains(deployScript, "'") {
 		t.Errorf("the deploy script travels in single quotes and must not contain one")
 	}
+}
+
+// FuzzSSHArgv: a destination becomes an argv whose host cannot be an
+// option and carries no shell or control character; the remote command
+// stays our own words.
+func FuzzSSHArgv(f *testing.F) {
+	f.Add("root@web-3:2222")
+	f.Add("-oProxyCommand=sh")
+	f.Add("[::1]:22")
+	f.Fuzz(func(t *testing.T, dest string) {
+		argv, err := sshArgv(dest, "tablefull", "agent")
+		if err != nil {
+			return
+		}
+		i := slices.Index(argv, "--")
+		if i < 0 || len(argv) != i+4 || argv[i+2] != "tablefull" || argv[i+3] != "agent" {
+			t.Fatalf("sshArgv(%q) = %q", dest, argv)
+		}
+		host := argv[i+1]
+		if strings.HasPrefix(host, "-") || strings.ContainsAny(host, " \t\n'\"`$;&|<>\\\x00") {
+			t.Fatalf("sshArgv(%q) passes host %q", dest, host)
+		}
+	})
+}
+
+// FuzzViaArgv: any --via command splits into a non-empty argv or an
+// error, never a panic.
+func FuzzViaArgv(f *testing.F) {
+	f.Add(`kubectl exec -i pod -- tablefull agent`)
+	f.Add(`sh -c "unterminated`)
+	f.Fuzz(func(t *testing.T, command string) {
+		if argv, err := viaArgv(command); err == nil && len(argv) == 0 {
+			t.Fatalf("viaArgv(%q) gave an empty argv", command)
+		}
+	})
+}
+
+// FuzzNetnsArgv: a namespace name that is not a path is accepted only as
+// a plain name (never ".", "..", an option or control text).
+func FuzzNetnsArgv(f *testing.F) {
+	f.Add("h1")
+	f.Add("..")
+	f.Add("-n")
+	f.Fuzz(func(t *testing.T, name string) {
+		argv, err := netnsArgv(name)
+		if err != nil || strings.Contains(name, "/") {
+			return
+		}
+		if name == "." || name == ".." || strings.HasPrefix(name, "-") || strings.ContainsFunc(name, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+			t.Fatalf("netnsArgv(%q) = %q", name, argv)
+		}
+	})
 }

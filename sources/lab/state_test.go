@@ -67,3 +67,40 @@ func TestRepairRestoresGlobals(t *testing.T) {
 		t.Errorf("state file left after repair: %v", err)
 	}
 }
+
+// FuzzLabState: whatever the state file holds, a repair writes only
+// numbers, only into the knobs the lab knows, or refuses and keeps the
+// file.
+func FuzzLabState(f *testing.F) {
+	f.Add(`{"pid":1,"netns":"tablefull-lab","globals":{"nf_conntrack_max":"262144","hashsize":"65536"}}`)
+	f.Add(`{"globals":{"nf_conntrack_max":"1\n2"}}`)
+	f.Add(`{"globals":{"../../x":"1"}}`)
+	f.Fuzz(func(t *testing.T, text string) {
+		run, proc, sys := t.TempDir(), t.TempDir(), t.TempDir()
+		paths := Paths{RunDir: run, Proc: proc, Sys: sys}
+		for _, g := range []Global{GlobalMax, GlobalHashsize} {
+			os.MkdirAll(filepath.Dir(paths.global(g)), 0o755)
+			os.WriteFile(paths.global(g), []byte("256"), 0o644)
+		}
+		os.WriteFile(paths.state(), []byte(text), 0o600)
+		if _, err := Repair(paths); err != nil {
+			if _, serr := os.Stat(paths.state()); serr != nil {
+				t.Fatalf("a refused state file was removed: %v", err)
+			}
+		}
+		for _, g := range []Global{GlobalMax, GlobalHashsize} {
+			b, _ := os.ReadFile(paths.global(g))
+			if strings.Trim(string(b), "0123456789") != "" || len(b) == 0 {
+				t.Fatalf("%s = %q after repair", g, b)
+			}
+		}
+		for _, dir := range []string{proc, sys} {
+			filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+				if err == nil && !info.IsDir() && p != paths.global(GlobalMax) && p != paths.global(GlobalHashsize) {
+					t.Fatalf("repair created %s", p)
+				}
+				return nil
+			})
+		}
+	})
+}

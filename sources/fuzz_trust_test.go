@@ -1,0 +1,109 @@
+package sources
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mdlayher/netlink"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// FuzzUndoRecord: whatever an undo record says (it passed the owner and
+// mode checks: it is ours, or a root user planted it), undo writes only
+// the files tablefull manages, only while they hold what tablefull
+// wrote, and only numbers into the knobs.
+func FuzzUndoRecord(f *testing.F) {
+	good, _ := json.Marshal(UndoRecord{Live: map[string]string{model.KnobTimeWait: "120"},
+		Files: []FileChange{{Path: "SYSCTL", Old: []byte("a = 1\n"), New: []byte("b = 2\n")}}})
+	f.Add(string(good))
+	f.Add(`{"live":{"kernel.core_pattern":"|/tmp/x"},"files":[{"Path":"/etc/passwd","Old":"cm9vdA==","New":null}]}`)
+	f.Add(`{"live":{"net.netfilter.nf_conntrack_tcp_timeout_time_wait":"1\nx"}}`)
+	knob := regexp.MustCompile(`^[0-9]+(\t[0-9]+)?\n$`)
+	f.Fuzz(func(t *testing.T, record string) {
+		root := t.TempDir()
+		p := Persister{SysctlDir: filepath.Join(root, "sysctl.d"), ModprobeDir: filepath.Join(root, "modprobe.d")}
+		os.MkdirAll(p.SysctlDir, 0o755)
+		os.MkdirAll(p.ModprobeDir, 0o755)
+		managed := filepath.Join(p.SysctlDir, SysctlFile)
+		record = strings.ReplaceAll(record, "SYSCTL", managed)
+		state := filepath.Join(root, "state")
+		os.MkdirAll(state, 0o700)
+		os.WriteFile(filepath.Join(state, undoFile), []byte(record), 0o600)
+		victim := filepath.Join(root, "victim")
+		os.WriteFile(victim, []byte("keep\n"), 0o644)
+		tw := sysctlPath(filepath.Join(root, "proc"), model.KnobTimeWait)
+		os.MkdirAll(filepath.Dir(tw), 0o755)
+		os.WriteFile(tw, []byte("30\n"), 0o644)
+
+		rec, err := LoadUndo(state)
+		if err != nil {
+			return
+		}
+		var changes []model.Change
+		for k, v := range rec.Live {
+			changes = append(changes, model.Change{Key: k, Proposed: v})
+		}
+		(&Tuner{Proc: filepath.Join(root, "proc"), Sys: filepath.Join(root, "sys")}).Apply(changes, 0)
+		p.Restore(rec.Files)
+		if b, _ := os.ReadFile(victim); string(b) != "keep\n" {
+			t.Fatalf("undo wrote %s", victim)
+		}
+		if b, _ := os.ReadFile(tw); !knob.Match(b) {
+			t.Fatalf("undo wrote %q into a knob", b)
+		}
+		filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
+			if err == nil && !info.IsDir() && path != managed && path != victim && path != tw && filepath.Dir(path) != state {
+				t.Fatalf("undo created %s", path)
+			}
+			return nil
+		})
+	})
+}
+
+// FuzzKmsgRecord: any kernel log record parses without panicking, and a
+// line is kept only for a "table full" message.
+func FuzzKmsgRecord(f *testing.F) {
+	f.Add("4,1234,5678901,-;nf_conntrack: nf_conntrack: table full, dropping packet")
+	f.Add("4,1235,5678902,-;nf_conntrack: nf_conntrack: table full in netns 4026532177, dropping packet")
+	f.Add("4,1236,5678903,-;net_ratelimit: 17 callbacks suppressed")
+	f.Add(";")
+	f.Fuzz(func(t *testing.T, line string) {
+		k := &Kmsg{netnsDir: t.TempDir(), fd: -1, monotonic: func() time.Duration { return time.Hour }}
+		var out model.KernelLog
+		k.parseRecord(time.Unix(1e9, 0), line, &out)
+		for _, l := range out.Lines {
+			if !strings.Contains(l.Text, "table full") {
+				t.Fatalf("kept %q", l.Text)
+			}
+		}
+	})
+}
+
+// FuzzNetlinkStats: any netlink reply decodes to an error or to one row
+// per message, never a panic.
+func FuzzNetlinkStats(f *testing.F) {
+	f.Add([]byte{2, 0, 0, 0, 8, 0, 3, 0, 0, 0, 0, 5})
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		msgs := []netlink.Message{{Header: netlink.Header{Type: 0x0104}, Data: data}}
+		s, err := decodeNetlinkStats(msgs)
+		if err == nil && len(s.PerCPU) != 1 {
+			t.Fatalf("%d rows from one message", len(s.PerCPU))
+		}
+	})
+}
+
+// FuzzSlabinfo: any slabinfo text gives a number without panicking.
+func FuzzSlabinfo(f *testing.F) {
+	f.Add([]byte("slabinfo - version: 2.1\nnf_conntrack 512 512 256 16 1 : tunables 0 0 0\n"))
+	f.Add([]byte("nf_conntrack x y"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		slabObjSize(b)
+	})
+}
