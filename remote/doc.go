@@ -35,7 +35,8 @@
 //
 // Compatibility: readers ignore fields and record kinds they do not know,
 // so a version 1 reader reads any 1.x stream; a header with a larger "v"
-// is refused with a message naming both versions. A recording is a saved
+// is refused with a message naming both versions, and one without a
+// version of at least 1 is not a stream. A recording is a saved
 // stream: a torn last line (a writer killed mid-line) is ignored.
 //
 // # Control
@@ -57,6 +58,26 @@
 // The agent is read-only unless it runs as root and the request carries
 // "confirm": true; otherwise it answers with an error and changes nothing.
 //
+// Ops are typed constants (Op), the request and reply types and the serve
+// loop (Serve) are in this package, and both ends encode them with
+// encoding/json. Every request is validated where it lands, whatever the
+// console checked before sending it (Request.Check): an unknown op, an
+// interval outside 100 ms…1 h, a change to a knob tablefull does not know,
+// a knob given twice, or a value that does not parse as the knob's numbers
+// is refused with "bad request" and nothing is planned or written. Values
+// are re-rendered from the parsed numbers (model.CheckChanges), and the
+// persister parses them once more before it writes: no text of a
+// request's reaches /etc. A request line over MaxRequest (64 KiB), or junk
+// without newlines, ends the agent with an error on stderr and a non-zero
+// exit; a line that is not JSON is skipped with a note on stderr.
+//
 // It exits when stdin closes, so an agent never outlives its SSH session,
 // and it never opens a listening socket.
+//
+// # Limits
+//
+// A reader bounds what one line may cost (limits.go): 4 MiB a line, 8,192
+// CPUs, 4,096 disks, 1,024 kernel-log lines and 32 notes a sample, 1 KiB a
+// string, rows of a fixed shape. A line over them is dropped with
+// ErrGarbage (wrapping ErrTooBig) and the stream goes on.
 package remote
