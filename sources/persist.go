@@ -178,8 +178,12 @@ func (p Persister) Write(files []FileChange) ([]FileChange, error) {
 		if !p.manages(f.Path) {
 			return written, fmt.Errorf("write %s: %w", f.Path, ErrNotManaged)
 		}
-		if f.Old != nil {
-			if err := rewriteFile(f.Path+backupSuffix, f.Old); err != nil {
+		if f.Old != nil { // the backup is as private as the file it keeps
+			perm := fs.FileMode(0o644)
+			if st, err := os.Stat(f.Path); err == nil {
+				perm = st.Mode().Perm()
+			}
+			if err := writeAtomic(f.Path+backupSuffix, f.Old, perm); err != nil {
 				return written, err
 			}
 		}

@@ -127,7 +127,9 @@ func TestUndoRecordIsChecked(t *testing.T) {
 	if _, _, err := lt.Persist([]model.Change{{Key: model.KnobMax, Proposed: "8192"}}); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := os.Stat(sysctl); st.Mode().Perm() != 0o600 {
-		t.Errorf("rewrite changed the mode to %v", st.Mode().Perm())
+	for _, path := range []string{sysctl, sysctl + ".tablefull-bak"} {
+		if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v, want the 0600 of the file it replaced", path, st.Mode().Perm())
+		}
 	}
 }
