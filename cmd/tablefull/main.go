@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tablefull/tablefull/remote/exporter"
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/lab"
 )
@@ -33,6 +34,7 @@ Usage:
   tablefull lab SCENARIO [--headless]      reproduce an incident in a throw-away namespace (root):
                                            table-full, listen-overflow, cpu-bound, healthy
   tablefull agent                          write this host's stream to stdout (for --ssh/--via)
+  tablefull exporter [--listen ADDR]       serve this host's table to Prometheus on /metrics (default ` + "127.0.0.1:9874" + `)
   tablefull record FILE [--duration D]     record this host's stream to FILE
   tablefull replay FILE [--speed N]        play a recording in the console
   tablefull demo                           play the embedded table-full incident
@@ -59,7 +61,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.stateDir, "state-dir", "/var/lib/tablefull", "where tuning keeps its undo record")
 }
 
-var subcommands = map[string]bool{"snapshot": true, "agent": true, "record": true, "replay": true, "demo": true, "census": true, "tune": true, "lab": true}
+var subcommands = map[string]bool{"exporter": true, "snapshot": true, "agent": true, "record": true, "replay": true, "demo": true, "census": true, "tune": true, "lab": true}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -85,6 +87,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		ssh, via, netns stringList
 		tu              tuneOptions
 		lo              labOptions
+		listen, oneNS   string
 	)
 	switch cmd {
 	case "snapshot", "census":
@@ -113,6 +116,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fs.BoolVar(&lo.headless, "headless", false, "print one line per sample instead of the console")
 		fs.StringVar(&lo.recordTo, "record", "", "record the lab's stream to `FILE` (e.g. to re-record the demo)")
 		fs.DurationVar(&lo.fixAfter, "fix-after", 0, "raise nf_conntrack_max to 16384 after `D` (for recordings)")
+	case "exporter":
+		fs.StringVar(&listen, "listen", exporter.DefaultListen, "serve /metrics on `ADDR` (another address than loopback is your choice to make)")
+		fs.StringVar(&oneNS, "netns", "", "export network namespace `NAME|PATH` instead of this one (through its agent)")
 	case "console":
 		fs.Var(&ssh, "ssh", "watch `[user@]host[:port]` over the system ssh (repeatable)")
 		fs.Var(&via, "via", "watch the agent stream printed by `COMMAND` (repeatable)")
@@ -169,6 +175,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = snapshot(o, asJSON, stdout)
 	case "agent":
 		err = agent(o, os.Stdin, stdout, stderr)
+	case "exporter":
+		err = exportMetrics(o, listen, oneNS)
 	case "census":
 		err = census(asJSON, stdout)
 	case "lab":

@@ -1,0 +1,127 @@
+package exporter
+
+import (
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+const ns = "tablefull"
+
+func desc(name, help string, labels ...string) *prometheus.Desc {
+	return prometheus.NewDesc(ns+"_"+name, help, labels, nil)
+}
+
+// The metrics, documented in the README with the PromQL to use them.
+var (
+	descEntries   = desc("conntrack_entries", "Entries in the conntrack table at the last sample (nf_conntrack_count).")
+	descPeak      = desc("conntrack_entries_peak", "Highest entry count seen by the fast sampling since the previous scrape: a burst between two scrapes is not lost.")
+	descLimit     = desc("conntrack_entries_limit", "The table's cap (nf_conntrack_max).")
+	descBuckets   = desc("conntrack_buckets", "Hash buckets (nf_conntrack_buckets).")
+	descHold      = desc("conntrack_time_wait_hold_seconds", "How long a TIME_WAIT entry is held (nf_conntrack_tcp_timeout_time_wait).")
+	descCPU       = desc("conntrack_cpu_events_total", "Per-CPU conntrack counter, by name as conntrack -S prints it (read by header name from /proc/net/stat/nf_conntrack, or over ctnetlink).", "cpu", "counter")
+	descTotal     = desc("conntrack_events_total", "A conntrack counter summed over all CPUs.", "counter")
+	descPinned    = desc("conntrack_pinned_seconds_total", "Seconds the table spent at its cap (the peak of an interval reached nf_conntrack_max) since the exporter started.")
+	descEpisodes  = desc("conntrack_pinned_episodes_total", "Pinned episodes begun since the exporter started.")
+	descKLines    = desc("kernel_table_full_lines_total", "Kernel log lines \"nf_conntrack: table full, dropping packet\" seen since the exporter started.")
+	descSuppress  = desc("kernel_suppressed_callbacks_total", "Kernel log callbacks suppressed by its rate limit (\"N callbacks suppressed\") since the exporter started.")
+	descVerdict   = desc("verdict", "1 while the verdict holds, by the console's own rules and thresholds, else 0 (kind: table_full, near_cap, early_drop, hash_chains, listen_overflow, port_exhaustion, server_cpu_bound, disk_bound, client_stalled_on_network).", "kind")
+	descUp        = desc("up", "1 when this part of the host's numbers could be read: conntrack (the table), ctstats (per-CPU counters), kernel_log (/dev/kmsg, root only), stream (samples arriving).", "part")
+	descLastTime  = desc("last_sample_timestamp_seconds", "When the newest sample was taken (Unix time).")
+	descBuildInfo = desc("build_info", "tablefull's version; always 1.", "version", "goversion")
+)
+
+// verdictKinds are the kinds a tablefull_verdict series exists for.
+var verdictKinds = []model.Kind{model.TableFull, model.NearCap, model.EarlyDropping, model.HashChains,
+	model.ListenOverflow, model.PortExhaustion, model.CPUBound, model.DiskBound, model.ClientStalled}
+
+// Describe implements prometheus.Collector.
+func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descEntries, descPeak, descLimit, descBuckets, descHold, descCPU, descTotal,
+		descPinned, descEpisodes, descKLines, descSuppress, descVerdict, descUp, descLastTime, descBuildInfo} {
+		ch <- d
+	}
+}
+
+// Collect implements prometheus.Collector: one snapshot, taken under the
+// lock, then written out.
+func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
+	s := e.take()
+	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
+	}
+	counter := func(d *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, v, labels...)
+	}
+	gauge(descBuildInfo, 1, e.version, runtime.Version())
+	sample := s.frame.Sample
+	tableUp := sample.Conntrack.Status == model.TableTracked || sample.Conntrack.Status == model.TableUntracked
+	gauge(descUp, b(s.streamUp), "stream")
+	gauge(descUp, b(s.have && tableUp), "conntrack")
+	gauge(descUp, b(s.have && sample.CTStats.Source != ""), "ctstats")
+	gauge(descUp, b(s.have && sample.Kernel.Readable), "kernel_log")
+	if !s.have {
+		return
+	}
+	gauge(descLastTime, float64(s.at.UnixMilli())/1000)
+	if tableUp {
+		c := sample.Conntrack
+		gauge(descEntries, float64(c.Count))
+		gauge(descPeak, float64(s.peak))
+		gauge(descLimit, float64(c.Max))
+		gauge(descBuckets, float64(c.Buckets))
+		gauge(descHold, float64(c.TimeWaitHold))
+	}
+	counter(descPinned, s.pinnedSeconds)
+	counter(descEpisodes, float64(s.episodes))
+	counter(descKLines, float64(s.kernelLines))
+	counter(descSuppress, float64(s.suppressed))
+	st := sample.CTStats
+	var totals model.CounterValues
+	for _, row := range st.PerCPU {
+		cpu := strconv.Itoa(row.CPU)
+		for _, c := range st.Reported {
+			counter(descCPU, float64(row.Values.Get(c)), cpu, string(c))
+		}
+		for i := range totals {
+			totals[i] += row.Values[i]
+		}
+	}
+	if len(st.PerCPU) > 0 {
+		for _, c := range st.Reported {
+			counter(descTotal, float64(totals.Get(c)), string(c))
+		}
+	}
+	holds := map[model.Kind]bool{}
+	for _, v := range s.frame.Verdicts {
+		holds[v.Kind] = true
+	}
+	for _, k := range verdictKinds {
+		gauge(descVerdict, b(holds[k]), kindLabel(k))
+	}
+}
+
+// kindLabel is a verdict kind as a label value: "TABLE FULL" →
+// "table_full", as PromQL users write labels.
+func kindLabel(k model.Kind) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			return r
+		}
+		return '_'
+	}, string(k))
+}
+
+func b(v bool) float64 {
+	if v {
+		return 1
+	}
+	return 0
+}

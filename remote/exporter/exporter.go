@@ -1,0 +1,102 @@
+// Package exporter is the Prometheus transport of tablefull's samples:
+// it judges each sample with the same analyzer as the console and serves
+// the numbers, the verdicts and what the fast sampling saw between two
+// scrapes on /metrics.
+package exporter
+
+import (
+	"sync"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// Exporter holds what the samples said since it started; Observe feeds
+// it, Collect (prometheus.Collector) reads it. It is safe for concurrent
+// use: samples arrive on one goroutine, scrapes on others.
+type Exporter struct {
+	version string
+
+	mu sync.Mutex // guards every field below
+	an *model.Analyzer
+	// last is the newest frame; have reports that one arrived.
+	last model.Frame
+	have bool
+	// peak is the highest count seen since the previous scrape.
+	peak uint64
+	// Cumulative since start: seconds pinned, episodes begun, kernel
+	// "table full" lines and callbacks the kernel suppressed.
+	pinnedSeconds float64
+	episodes      uint64
+	lastEpisode   time.Time
+	kernelLines   uint64
+	suppressed    uint64
+	// streamErr is the feed's last error, cleared by the next sample.
+	streamErr error
+	at        time.Time
+}
+
+// New returns an exporter; version labels tablefull_build_info.
+func New(version string) *Exporter {
+	return &Exporter{version: version, an: model.NewAnalyzer(2)}
+}
+
+// Observe judges one sample and adds it to the totals.
+func (e *Exporter) Observe(s model.Sample) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	f := e.an.Add(s)
+	if f.Pinned {
+		e.pinnedSeconds += pinnedFor(f).Seconds()
+	}
+	if eps := e.an.Episodes(); len(eps) > 0 && eps[len(eps)-1].Start.After(e.lastEpisode) {
+		e.episodes++
+		e.lastEpisode = eps[len(eps)-1].Start
+	}
+	e.kernelLines += uint64(len(s.Kernel.Lines))
+	e.suppressed += s.Kernel.Suppressed
+	if !e.have || s.Conntrack.Peak > e.peak {
+		e.peak = max(s.Conntrack.Peak, s.Conntrack.Count)
+	}
+	e.last, e.have, e.streamErr, e.at = f, true, nil, s.Time
+}
+
+// pinnedFor is how long a pinned frame counts: its interval, or the time
+// since the previous sample when that is known and shorter than a gap.
+func pinnedFor(f model.Frame) time.Duration {
+	if f.Rates.Elapsed > 0 && !f.Gap {
+		return f.Rates.Elapsed
+	}
+	return f.Sample.Interval
+}
+
+// Fail records that the feed failed (a remote agent disconnected); the
+// stream part reads down until the next sample.
+func (e *Exporter) Fail(err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.streamErr = err
+}
+
+// snapshot is what one scrape reports, taken under the lock. Taking it
+// starts a new peak window: the next scrape reports the peak after it.
+type snapshot struct {
+	frame                   model.Frame
+	have                    bool
+	peak                    uint64
+	pinnedSeconds           float64
+	episodes                uint64
+	kernelLines, suppressed uint64
+	streamUp                bool
+	at                      time.Time
+}
+
+func (e *Exporter) take() snapshot {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s := snapshot{frame: e.last, have: e.have, peak: max(e.peak, e.last.Sample.Conntrack.Count),
+		pinnedSeconds: e.pinnedSeconds, episodes: e.episodes, kernelLines: e.kernelLines,
+		suppressed: e.suppressed, streamUp: e.have && e.streamErr == nil, at: e.at}
+	e.peak = e.last.Sample.Conntrack.Count
+	return s
+}
