@@ -5,7 +5,7 @@ GO        ?= go
 BIN       ?= ./tablefull
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X main.version=$(VERSION)
-TEST_DEPS := nftables conntrack tmux iproute2 procps kmod openssh-server openssh-client
+TEST_DEPS := nftables conntrack tmux iproute2 procps kmod openssh-server openssh-client prometheus
 BENCH_DEPS := htop
 
 .PHONY: build run test deps lint bench fuzz fuzz-all clean
@@ -23,7 +23,7 @@ deps:
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 			echo "installing:$$missing"; \
-			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 		else echo "not installing$$missing (needs root and apt-get): the tests that need them will skip"; fi; \
 	fi
 

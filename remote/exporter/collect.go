@@ -29,7 +29,7 @@ var (
 	descEpisodes  = desc("conntrack_pinned_episodes_total", "Pinned episodes begun since the exporter started.")
 	descKLines    = desc("kernel_table_full_lines_total", "Kernel log lines \"nf_conntrack: table full, dropping packet\" seen since the exporter started.")
 	descSuppress  = desc("kernel_suppressed_callbacks_total", "Kernel log callbacks suppressed by its rate limit (\"N callbacks suppressed\") since the exporter started.")
-	descVerdict   = desc("verdict", "1 while the verdict holds, by the console's own rules and thresholds, else 0 (kind: table_full, near_cap, early_drop, hash_chains, listen_overflow, port_exhaustion, server_cpu_bound, disk_bound, client_stalled_on_network).", "kind")
+	descVerdict   = desc("verdict", "1 when the verdict held at any sample since the previous scrape (a one-second burst is not lost between scrapes), by the console's own rules and thresholds, else 0 (kind: table_full, near_cap, early_drop, hash_chains, listen_overflow, port_exhaustion, server_cpu_bound, disk_bound, client_stalled_on_network).", "kind")
 	descUp        = desc("up", "1 when this part of the host's numbers could be read: conntrack (the table), ctstats (per-CPU counters), kernel_log (/dev/kmsg, root only), stream (samples arriving).", "part")
 	descLastTime  = desc("last_sample_timestamp_seconds", "When the newest sample was taken (Unix time).")
 	descBuildInfo = desc("build_info", "tablefull's version; always 1.", "version", "goversion")
@@ -96,12 +96,8 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 			counter(descTotal, float64(totals.Get(c)), string(c))
 		}
 	}
-	holds := map[model.Kind]bool{}
-	for _, v := range s.frame.Verdicts {
-		holds[v.Kind] = true
-	}
 	for _, k := range verdictKinds {
-		gauge(descVerdict, b(holds[k]), kindLabel(k))
+		gauge(descVerdict, b(s.held[k]), kindLabel(k))
 	}
 }
 

@@ -22,8 +22,10 @@ type Exporter struct {
 	// last is the newest frame; have reports that one arrived.
 	last model.Frame
 	have bool
-	// peak is the highest count seen since the previous scrape.
+	// peak is the highest count seen since the previous scrape, held the
+	// verdicts that held at any sample since then.
 	peak uint64
+	held map[model.Kind]bool
 	// Cumulative since start: seconds pinned, episodes begun, kernel
 	// "table full" lines and callbacks the kernel suppressed.
 	pinnedSeconds float64
@@ -38,7 +40,7 @@ type Exporter struct {
 
 // New returns an exporter; version labels tablefull_build_info.
 func New(version string) *Exporter {
-	return &Exporter{version: version, an: model.NewAnalyzer(2)}
+	return &Exporter{version: version, an: model.NewAnalyzer(2), held: map[model.Kind]bool{}}
 }
 
 // Observe judges one sample and adds it to the totals.
@@ -57,6 +59,9 @@ func (e *Exporter) Observe(s model.Sample) {
 	e.suppressed += s.Kernel.Suppressed
 	if !e.have || s.Conntrack.Peak > e.peak {
 		e.peak = max(s.Conntrack.Peak, s.Conntrack.Count)
+	}
+	for _, v := range f.Verdicts {
+		e.held[v.Kind] = true
 	}
 	e.last, e.have, e.streamErr, e.at = f, true, nil, s.Time
 }
@@ -89,6 +94,7 @@ type snapshot struct {
 	kernelLines, suppressed uint64
 	streamUp                bool
 	at                      time.Time
+	held                    map[model.Kind]bool
 }
 
 func (e *Exporter) take() snapshot {
@@ -96,7 +102,11 @@ func (e *Exporter) take() snapshot {
 	defer e.mu.Unlock()
 	s := snapshot{frame: e.last, have: e.have, peak: max(e.peak, e.last.Sample.Conntrack.Count),
 		pinnedSeconds: e.pinnedSeconds, episodes: e.episodes, kernelLines: e.kernelLines,
-		suppressed: e.suppressed, streamUp: e.have && e.streamErr == nil, at: e.at}
+		suppressed: e.suppressed, streamUp: e.have && e.streamErr == nil, at: e.at, held: e.held}
 	e.peak = e.last.Sample.Conntrack.Count
+	e.held = map[model.Kind]bool{}
+	for _, v := range e.last.Verdicts { // what holds now holds in the next window too
+		e.held[v.Kind] = true
+	}
 	return s
 }
