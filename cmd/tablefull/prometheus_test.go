@@ -1,0 +1,182 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/api"
+	promv1 "github.com/prometheus/client_golang/api/prometheus/v1"
+	pmodel "github.com/prometheus/common/model"
+
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// freePort is a loopback port nobody listens on right now.
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// waitHTTP waits for url to answer 200.
+func waitHTTP(t *testing.T, url string, within time.Duration) {
+	t.Helper()
+	for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if resp, err := http.Get(url); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+	}
+	t.Fatalf("%s did not answer within %s", url, within)
+}
+
+// startDaemon runs cmd until the test ends, then stops it with SIGTERM
+// (SIGKILL after 5 s) and waits for it.
+func startDaemon(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", cmd.Path, err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	t.Cleanup(func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-done
+		}
+	})
+}
+
+// startPrometheus runs Debian's prometheus on loopback with the shipped
+// rules, scraping target every second, and returns its API.
+func startPrometheus(t *testing.T, target string) promv1.API {
+	t.Helper()
+	dir := t.TempDir()
+	rules, _ := filepath.Abs("../../deploy/prometheus/tablefull.rules.yml")
+	cfg := filepath.Join(dir, "prometheus.yml")
+	os.WriteFile(cfg, []byte(fmt.Sprintf(`global: {scrape_interval: 1s, evaluation_interval: 1s}
+rule_files: [%q]
+scrape_configs:
+  - job_name: tablefull
+    static_configs: [{targets: [%q]}]
+`, rules, target)), 0o644)
+	port := freePort(t)
+	startDaemon(t, exec.Command("prometheus", "--config.file="+cfg, "--storage.tsdb.path="+filepath.Join(dir, "data"),
+		fmt.Sprintf("--web.listen-address=127.0.0.1:%d", port), "--log.level=warn"))
+	url := fmt.Sprintf("http://127.0.0.1:%d", port)
+	waitHTTP(t, url+"/-/ready", 30*time.Second)
+	client, err := api.NewClient(api.Config{Address: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return promv1.NewAPI(client)
+}
+
+// vector runs an instant query and returns its samples by the label l.
+func vector(t *testing.T, p promv1.API, query, l string) map[string]float64 {
+	t.Helper()
+	v, _, _, err := p.Query(context.Background(), query, time.Now())
+	if err != nil {
+		t.Fatalf("query %s: %v", query, err)
+	}
+	out := map[string]float64{}
+	vec, _ := v.(pmodel.Vector)
+	for _, s := range vec {
+		out[string(s.Metric[pmodel.LabelName(l)])] = float64(s.Value)
+	}
+	return out
+}
+
+// TestExporterOnRealPrometheus: a real Prometheus scrapes the exporter of
+// a namespace whose table the test pins; the shipped table-full alert
+// fires, and the peak and per-CPU drops Prometheus holds are what the
+// kernel and conntrack -S say.
+func TestExporterOnRealPrometheus(t *testing.T) {
+	needKernel(t, "conntrack", "prometheus")
+	const capMax = 64
+	lowerMax(t, capMax)
+	ns := labNS(t)
+	exe, _ := os.Executable()
+	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	exp := exec.Command(exe, "exporter", "--netns", ns.Name, "--listen", addr, "--interval", "1s")
+	exp.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	startDaemon(t, exp)
+	waitHTTP(t, "http://"+addr+"/metrics", 10*time.Second)
+	prom := startPrometheus(t, addr)
+
+	srv := &netns.Server{Body: []byte("object\n")}
+	if err := ns.Serve("127.0.0.1:18080", srv); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	time.Sleep(3 * time.Second) // a few quiet scrapes first
+	res, err := ns.Run(netns.Load{Addr: srv.Addr(), Workers: 8, Requests: 400, DialTimeout: 300 * time.Millisecond, Deadline: 5 * time.Second})
+	if err != nil || res.Failed == 0 {
+		t.Fatalf("load: %+v %v: the table did not refuse connections", res, err)
+	}
+
+	firing := false
+	for deadline := time.Now().Add(30 * time.Second); !firing && time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
+		alerts, err := prom.Alerts(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range alerts.Alerts {
+			firing = firing || (a.Labels["alertname"] == "ConntrackTableFull" && a.State == promv1.AlertStateFiring)
+		}
+	}
+	if !firing {
+		t.Fatal("ConntrackTableFull did not fire on a real Prometheus")
+	}
+	if peak := vector(t, prom, `max_over_time(tablefull_conntrack_entries_peak[5m])`, "instance"); peak[addr] != capMax {
+		t.Errorf("peak in Prometheus %v, want the cap %d", peak, capMax)
+	}
+
+	// The load is over; once Prometheus has scraped the still counters,
+	// its per-CPU drops are conntrack -S's.
+	var want map[string]float64
+	var got map[string]float64
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(time.Second) {
+		cs, err := ns.Output("conntrack", "-S")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = map[string]float64{}
+		for i, row := range parseConntrackS(t, cs) {
+			want[strconv.Itoa(i)] = float64(row["drop"])
+		}
+		got = vector(t, prom, `tablefull_conntrack_cpu_events_total{counter="drop"}`, "cpu")
+		if fmt.Sprint(got) == fmt.Sprint(want) {
+			break
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("per-CPU drops in Prometheus %v, conntrack -S %v", got, want)
+	}
+	total := 0.0
+	for _, v := range want {
+		total += v
+	}
+	if total == 0 {
+		t.Error("conntrack -S counted no drops: the test did not fill the table")
+	}
+}
