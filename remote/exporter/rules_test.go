@@ -53,3 +53,26 @@ func TestRulesUseExportedNames(t *testing.T) {
 		}
 	}
 }
+
+// TestSystemdUnit: the shipped unit passes systemd-analyze verify (with
+// the binary where it names it) and its security exposure stays low.
+func TestSystemdUnit(t *testing.T) {
+	if _, err := exec.LookPath("systemd-analyze"); err != nil {
+		t.Skip("needs systemd-analyze")
+	}
+	dir := t.TempDir()
+	unit, err := os.ReadFile("../../deploy/systemd/tablefull-exporter.service")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := dir + "/tablefull"
+	os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755)
+	path := dir + "/tablefull-exporter.service"
+	os.WriteFile(path, []byte(strings.ReplaceAll(string(unit), "/usr/local/bin/tablefull", bin)), 0o644)
+	if out, err := exec.Command("systemd-analyze", "verify", path).CombinedOutput(); err != nil {
+		t.Errorf("systemd-analyze verify: %v\n%s", err, out)
+	}
+	if out, err := exec.Command("systemd-analyze", "security", "--offline=yes", "--threshold=30", path).CombinedOutput(); err != nil {
+		t.Errorf("exposure over 3.0: %v\n%s", err, out)
+	}
+}
