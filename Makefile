@@ -6,7 +6,7 @@ BIN       ?= ./tablefull
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X main.version=$(VERSION)
 TEST_DEPS := nftables conntrack tmux iproute2 procps kmod openssh-server openssh-client prometheus
-BENCH_DEPS := htop
+BENCH_DEPS := htop prometheus-node-exporter
 
 .PHONY: build run test deps lint bench fuzz fuzz-all clean
 

@@ -41,3 +41,28 @@ func TestRingKeepsNewest(t *testing.T) {
 		t.Errorf("Last = %d, want 5", last)
 	}
 }
+
+func TestFastSampling(t *testing.T) {
+	table := func(count, peak, max uint64, drops uint64) Sample {
+		return Sample{Conntrack: Conntrack{Status: TableTracked, Count: count, Peak: peak, Max: max},
+			CTStats: CTStats{Reported: AllCounters, PerCPU: []CPUCounters{{Values: CountersOf(map[Counter]uint64{Drop: drops})}}}}
+	}
+	for _, tc := range []struct {
+		name      string
+		prev, cur Sample
+		want      bool
+	}{
+		{"far and steady", table(500, 500, 4096, 0), table(520, 530, 4096, 0), false},
+		{"within reach", table(1900, 1900, 4096, 0), table(2100, 2100, 4096, 0), true},
+		{"a burst's peak within reach", table(500, 500, 4096, 0), table(600, 2500, 4096, 0), true},
+		{"rising fast enough to reach it", table(500, 500, 4096, 0), table(1900, 1900, 4096, 0), true},
+		{"rising, but not that fast", table(500, 500, 4096, 0), table(800, 800, 4096, 0), false},
+		{"drops in the interval", table(100, 100, 4096, 5), table(100, 100, 4096, 9), true},
+		{"untracked", Sample{}, Sample{Conntrack: Conntrack{Status: TableUntracked, Max: 4096}}, false},
+		{"no module", Sample{}, Sample{Conntrack: Conntrack{Status: TableNoModule}}, false},
+	} {
+		if got := FastSampling(tc.prev, tc.cur); got != tc.want {
+			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -20,6 +20,9 @@ type Live struct {
 	done     chan struct{}
 	census   censusRunner
 	ticker   *time.Ticker
+	// period is the ticker's period now: pollEvery(interval) while the
+	// count is read at FastRate, the interval otherwise (model.FastSampling).
+	period atomic.Int64
 }
 
 // NewLive starts sampling c every interval; the first sample is taken at
@@ -31,6 +34,7 @@ func NewLive(c *Collector, interval time.Duration) *Live {
 	l.interval.Store(int64(interval))
 	l.census.dump = func() (model.Census, error) { return CensusDump{Timeout: time.Minute}.Run(10) }
 	c.OpenPeak()
+	l.period.Store(int64(pollEvery(interval)))
 	l.ticker = time.NewTicker(pollEvery(interval))
 	go l.run()
 	return l
@@ -40,7 +44,7 @@ func NewLive(c *Collector, interval time.Duration) *Live {
 // timer of the same period started just before (the console's frame
 // ticker) then wakes together with this one.
 func (l *Live) Repace() {
-	l.ticker.Reset(pollEvery(time.Duration(l.interval.Load())))
+	l.ticker.Reset(time.Duration(l.period.Load()))
 }
 
 // pollEvery is the tick for interval d: FastRate, or the largest divisor
@@ -93,16 +97,29 @@ func (l *Live) Stop() {
 // run is the only timer of the feed: each tick polls the peak, and the
 // tick at or after each sample's due time takes the sample instead. One
 // ticker, not one per job, because on a small VM every wake-up of a Go
-// process costs more CPU than the work it does.
+// process costs more CPU than the work it does. After each sample the
+// ticker runs at FastRate only while model.FastSampling says a peak
+// between samples can matter, and once per interval otherwise.
 func (l *Live) run() {
 	defer close(l.done)
 	defer close(l.out)
 	d := time.Duration(l.interval.Load())
 	last := time.Now()
-	l.emit(last, d)
+	prev := l.emit(last, d)
 	next := last.Add(d)
-	t, period := l.ticker, pollEvery(d)
+	t := l.ticker
 	defer t.Stop()
+	fast := true
+	setPeriod := func() {
+		p := d
+		if fast {
+			p = pollEvery(d)
+		}
+		if time.Duration(l.period.Load()) != p { // same period: keep the phase Repace set
+			l.period.Store(int64(p))
+			t.Reset(p)
+		}
+	}
 	for {
 		select {
 		case <-l.stop:
@@ -110,35 +127,40 @@ func (l *Live) run() {
 		case <-l.wake:
 			d = time.Duration(l.interval.Load())
 			next = last.Add(d)
-			if p := pollEvery(d); p != period { // same period: keep the phase Repace set
-				t.Reset(p)
-				period = p
-			}
+			setPeriod()
 		case now := <-t.C:
-			if now.Before(next) {
-				l.c.PollPeak() // a sample tick needs no poll: the sample reads the count
+			// The tick nearest the due time takes the sample: a tick a
+			// little early (the last one was delivered late) must not push
+			// the sample a whole period on.
+			if now.Before(next.Add(-time.Duration(l.period.Load()) / 2)) {
+				if fast {
+					l.c.PollPeak() // a sample tick needs no poll: the sample reads the count
+				}
 				continue
 			}
-			l.emit(now, now.Sub(last))
-			last = now
+			s := l.emit(now, now.Sub(last))
+			fast = model.FastSampling(prev, s)
+			prev, last = s, now
 			if next = next.Add(d); !next.After(now) { // fell behind: skip, do not burst
 				next = now.Add(d)
 			}
+			setPeriod()
 		}
 	}
 }
 
 // emit sends a sample, dropping the oldest queued one if the reader is
-// slow, so memory stays bounded and the newest data is never lost.
-func (l *Live) emit(now time.Time, interval time.Duration) {
+// slow, so memory stays bounded and the newest data is never lost. It
+// returns the sample.
+func (l *Live) emit(now time.Time, interval time.Duration) model.Sample {
 	s := l.c.Sample(now, interval)
 	s.Census = l.census.poll(now)
 	for {
 		select {
 		case l.out <- s:
-			return
+			return s
 		case <-l.stop:
-			return
+			return s
 		default:
 			select {
 			case <-l.out:

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/model"
 )
 
 func TestPollEvery(t *testing.T) {
@@ -90,5 +92,67 @@ func TestLiveSetInterval(t *testing.T) {
 	}
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("three samples at 250ms took %v: the new interval did not apply", d)
+	}
+}
+
+// TestLiveAdaptiveSampling: far from the cap the count is read once a
+// sample; within reach of it, 10 times a second, and a burst to the cap
+// between samples is the next sample's peak; far again, once a sample.
+func TestLiveAdaptiveSampling(t *testing.T) {
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "testdata", "hosts", "healthy"))); err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCollector(Roots{Proc: filepath.Join(root, "proc"), Sys: filepath.Join(root, "sys"), Dev: filepath.Join(root, "dev"), Run: filepath.Join(root, "run")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	netfilter := filepath.Join(root, "proc", "sys", "net", "netfilter")
+	os.WriteFile(filepath.Join(netfilter, "nf_conntrack_max"), []byte("4096\n"), 0o644)
+	count := filepath.Join(netfilter, "nf_conntrack_count")
+	set := func(v string) {
+		if err := os.WriteFile(count, []byte(v+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const interval = 500 * time.Millisecond
+	l := NewLive(c, interval)
+	defer l.Stop()
+	next := func() model.Sample {
+		t.Helper()
+		s, err := l.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	period := func() time.Duration { return time.Duration(l.period.Load()) }
+	set("100")
+	next()
+	next()
+	if p := period(); p != interval {
+		t.Fatalf("far from the cap the ticker runs every %v, want once a sample (%v)", p, interval)
+	}
+	l.Repace()
+	if p := period(); p != interval {
+		t.Errorf("Repace changed the slow period to %v", p)
+	}
+	set("3000") // within reach
+	next()
+	if p := period(); p != FastRate {
+		t.Fatalf("within reach of the cap the ticker runs every %v, want %v", p, FastRate)
+	}
+	next() // start of a fast interval
+	set("4096")
+	time.Sleep(250 * time.Millisecond)
+	set("3000")
+	if s := next(); s.Conntrack.Peak != 4096 || s.Conntrack.Count != 3000 {
+		t.Errorf("the burst to the cap: count %d peak %d, want 3000 and 4096", s.Conntrack.Count, s.Conntrack.Peak)
+	}
+	set("100")
+	next()
+	next()
+	if p := period(); p != interval {
+		t.Errorf("far again: the ticker runs every %v, want %v", p, interval)
 	}
 }

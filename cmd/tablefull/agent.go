@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"os"
+	"runtime"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -13,6 +14,7 @@ import (
 // agent writes the stream of this host to stdout and takes control
 // requests on stdin (remote.Serve) until stdin closes. It never listens.
 func agent(o options, stdin io.Reader, stdout, stderr io.Writer) error {
+	runtime.GOMAXPROCS(1) // it runs on the box in trouble: one P, fewer wake-ups
 	ls, err := startLocalStream(o, stdout, "agent")
 	if err != nil {
 		return err
