@@ -49,7 +49,10 @@ func waitHTTP(t *testing.T, url string, within time.Duration) {
 // (SIGKILL after 5 s) and waits for it.
 func startDaemon(t *testing.T, cmd *exec.Cmd) {
 	t.Helper()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", cmd.Path, err)
 	}

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// metricsText is one scrape of the exporter at addr.
+func metricsText(t *testing.T, addr string) string {
+	t.Helper()
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /metrics: %s\n%s", resp.Status, b)
+	}
+	return string(b)
+}
+
+// waitMetric scrapes until the exposition holds line, or fails.
+func waitMetric(t *testing.T, addr, line string, within time.Duration) {
+	t.Helper()
+	var text string
+	for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		if text = metricsText(t, addr); strings.Contains(text, line+"\n") {
+			return
+		}
+	}
+	t.Fatalf("no %q within %s; the tablefull lines were:\n%s", line, within, tablefullLines(text))
+}
+
+// TestExporterUnprivileged: as nobody the exporter serves the table and
+// says, as metrics, which parts it cannot read.
+func TestExporterUnprivileged(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to switch to nobody")
+	}
+	bin := nobodyBinary(t)
+	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	cmd := exec.Command(bin, "exporter", "--listen", addr)
+	cmd.Env = []string{"TABLEFULL_AS_MAIN=1"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	startDaemon(t, cmd)
+	waitHTTP(t, "http://"+addr+"/metrics", 10*time.Second)
+	waitMetric(t, addr, `tablefull_up{part="stream"} 1`, 5*time.Second)
+	text := metricsText(t, addr)
+	want := []string{"tablefull_build_info{", `tablefull_up{part="conntrack"} 1`, "tablefull_conntrack_entries_limit "}
+	if restricted, _ := os.ReadFile("/proc/sys/kernel/dmesg_restrict"); string(restricted) == "1\n" {
+		want = append(want, `tablefull_up{part="kernel_log"} 0`)
+	}
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("as nobody, no %q in the scrape", w)
+		}
+	}
+}
+
+// TestExporterNamespaceGone: exporting a namespace that is deleted keeps
+// answering, with the stream part down, and a second exporter on the same
+// address is a clear error and exit 1.
+func TestExporterNamespaceGone(t *testing.T) {
+	needKernel(t)
+	ns, err := netns.Create(fmt.Sprintf("tft-%d-gone", os.Getpid()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { exec.Command("ip", "netns", "del", ns.Name).Run() })
+	exe, _ := os.Executable()
+	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	exp := exec.Command(exe, "exporter", "--netns", ns.Name, "--listen", addr, "--interval", "200ms")
+	exp.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	startDaemon(t, exp)
+	waitHTTP(t, "http://"+addr+"/metrics", 10*time.Second)
+	waitMetric(t, addr, `tablefull_up{part="stream"} 1`, 5*time.Second)
+
+	again := exec.Command(exe, "exporter", "--listen", addr)
+	again.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	out, err := again.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(string(out), "address already in use") {
+		t.Errorf("a second exporter on %s: %v %s", addr, err, out)
+	}
+
+	// The namespace's name goes; the agent in it is killed (the namespace
+	// itself lives while a process is in it): the exporter cannot start
+	// another, keeps answering and says the stream is down.
+	if out, err := exec.Command("ip", "netns", "del", ns.Name).CombinedOutput(); err != nil {
+		t.Fatalf("ip netns del: %v %s", err, out)
+	}
+	exec.Command("pkill", "-KILL", "-P", fmt.Sprint(exp.Process.Pid)).Run()
+	waitMetric(t, addr, `tablefull_up{part="stream"} 0`, 10*time.Second)
+	if !strings.Contains(metricsText(t, addr), "tablefull_conntrack_entries_limit ") {
+		t.Error("the last numbers are gone from the scrape")
+	}
+}
+
+// tablefullLines keeps the exposition's tablefull_ samples, for a message.
+func tablefullLines(text string) string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, "tablefull_") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
