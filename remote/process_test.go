@@ -123,13 +123,15 @@ func TestRecordingTornAndNotARecording(t *testing.T) {
 	b, _ := os.ReadFile(path)
 	torn := filepath.Join(t.TempDir(), "torn.jsonl")
 	os.WriteFile(torn, b[:len(b)-15], 0o644) // killed mid-line
-	rec, err := ReadRecordingFile(torn)
+	f, _ := os.Open(torn)
+	defer f.Close()
+	rec, err := ReadRecording(f)
 	if err != nil || len(rec.Samples) != 2 || !rec.Torn {
 		t.Errorf("torn recording: %v, %d samples, torn=%v; want 2 samples and torn", err, len(rec.Samples), rec != nil && rec.Torn)
 	}
 	other := filepath.Join(t.TempDir(), "notes.txt")
 	os.WriteFile(other, []byte("shopping list\n"), 0o644)
-	if _, err := ReadRecordingFile(other); err == nil || !strings.Contains(err.Error(), other) || !errors.Is(err, ErrNotStream) {
+	if _, err := OpenReplay(other, "replay"); err == nil || !strings.Contains(err.Error(), other) || !errors.Is(err, ErrNotStream) {
 		t.Errorf("not a recording: %v, want ErrNotStream naming %s", err, other)
 	}
 }

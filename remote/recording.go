@@ -24,20 +24,6 @@ type Recording struct {
 	Damaged int
 }
 
-// ReadRecordingFile reads a recording, naming the file in every error.
-func ReadRecordingFile(path string) (*Recording, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("open recording: %w", err)
-	}
-	defer f.Close()
-	rec, err := ReadRecording(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return rec, nil
-}
-
 // ReadRecording reads a whole stream.
 func ReadRecording(r io.Reader) (*Recording, error) {
 	d := NewDecoder(r)

@@ -29,7 +29,6 @@ type Tee struct {
 	enc   *Encoder
 	path  string
 	since time.Time
-	err   error
 }
 
 // Next reads the next sample and records it when recording.

@@ -98,12 +98,3 @@ func styledCells(s string) []styledCell {
 }
 
 var sgrPattern = regexp.MustCompile(`\x1b\[[0-9;]*m`)
-
-// sgrSet is the set of distinct escape sequences in s.
-func sgrSet(s string) map[string]bool {
-	out := map[string]bool{}
-	for _, m := range sgrPattern.FindAllString(s, -1) {
-		out[m] = true
-	}
-	return out
-}

@@ -25,7 +25,7 @@ func TestRecordKilled(t *testing.T) {
 	time.Sleep(1500 * time.Millisecond)
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
-	rec, err := remote.ReadRecordingFile(path)
+	rec, err := readRecording(path)
 	if err != nil {
 		t.Fatalf("replay a killed recording: %v", err)
 	}
@@ -80,7 +80,7 @@ func TestRecordStops(t *testing.T) {
 			if !strings.Contains(errb.String(), "recorded "+path) {
 				t.Errorf("stderr %q does not say the recording is done", errb.String())
 			}
-			rec, err := remote.ReadRecordingFile(path)
+			rec, err := readRecording(path)
 			if err != nil || len(rec.Samples) < 3 {
 				t.Errorf("recording: %v, %d samples", err, len(rec.Samples))
 			}
@@ -115,4 +115,14 @@ func TestRecordForceRefusesSymlink(t *testing.T) {
 	if st, _ := os.Stat(old); st.Size() != 0 {
 		t.Errorf("--force did not replace the old recording")
 	}
+}
+
+// readRecording reads a whole recording file.
+func readRecording(path string) (*remote.Recording, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return remote.ReadRecording(f)
 }

@@ -109,7 +109,7 @@ func TestNetnsAgentAndRecording(t *testing.T) {
 	if _, on, err := tee.Toggle(); err != nil || on {
 		t.Fatalf("stop recording: %v", err)
 	}
-	rec, err := remote.ReadRecordingFile(path)
+	rec, err := readRecording(path)
 	if err != nil {
 		t.Fatal(err)
 	}
