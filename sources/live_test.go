@@ -29,14 +29,7 @@ func TestPollEvery(t *testing.T) {
 // sample's peak — also after Repace restarts the ticker (as the console's
 // Init does), which must keep the 10 Hz period, not take the interval's.
 func TestLiveCatchesBurst(t *testing.T) {
-	root := t.TempDir()
-	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "testdata", "hosts", "healthy"))); err != nil {
-		t.Fatal(err)
-	}
-	c, err := NewCollector(Roots{Proc: filepath.Join(root, "proc"), Sys: filepath.Join(root, "sys"), Dev: filepath.Join(root, "dev"), Run: filepath.Join(root, "run")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, c := writableHost(t)
 	count := filepath.Join(root, "proc", "sys", "net", "netfilter", "nf_conntrack_count")
 	before, err := os.ReadFile(count)
 	if err != nil {
@@ -74,6 +67,21 @@ func TestLiveCatchesBurst(t *testing.T) {
 	}
 }
 
+// writableHost copies the healthy fixture host to a temp dir, so a test
+// can change its files, and returns the root and a collector on it.
+func writableHost(t *testing.T) (string, *Collector) {
+	t.Helper()
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "testdata", "hosts", "healthy"))); err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCollector(Roots{Proc: filepath.Join(root, "proc"), Sys: filepath.Join(root, "sys"), Dev: filepath.Join(root, "dev"), Run: filepath.Join(root, "run")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, c
+}
+
 // TestLiveSetInterval: a shorter interval applies from the next sample,
 // not after the old one has run out.
 func TestLiveSetInterval(t *testing.T) {
@@ -99,14 +107,7 @@ func TestLiveSetInterval(t *testing.T) {
 // sample; within reach of it, 10 times a second, and a burst to the cap
 // between samples is the next sample's peak; far again, once a sample.
 func TestLiveAdaptiveSampling(t *testing.T) {
-	root := t.TempDir()
-	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "testdata", "hosts", "healthy"))); err != nil {
-		t.Fatal(err)
-	}
-	c, err := NewCollector(Roots{Proc: filepath.Join(root, "proc"), Sys: filepath.Join(root, "sys"), Dev: filepath.Join(root, "dev"), Run: filepath.Join(root, "run")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, c := writableHost(t)
 	netfilter := filepath.Join(root, "proc", "sys", "net", "netfilter")
 	os.WriteFile(filepath.Join(netfilter, "nf_conntrack_max"), []byte("4096\n"), 0o644)
 	count := filepath.Join(netfilter, "nf_conntrack_count")

@@ -77,14 +77,10 @@ func TestExporterNamespaceGone(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { exec.Command("ip", "netns", "del", ns.Name).Run() })
-	exe, _ := os.Executable()
-	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	exp := exec.Command(exe, "exporter", "--netns", ns.Name, "--listen", addr, "--interval", "200ms")
-	exp.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
-	startDaemon(t, exp)
-	waitHTTP(t, "http://"+addr+"/metrics", 10*time.Second)
+	addr, pid := startExporter(t, ns.Name, "200ms")
 	waitMetric(t, addr, `tablefull_up{part="stream"} 1`, 5*time.Second)
 
+	exe, _ := os.Executable()
 	again := exec.Command(exe, "exporter", "--listen", addr)
 	again.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
 	out, err := again.CombinedOutput()
@@ -98,7 +94,7 @@ func TestExporterNamespaceGone(t *testing.T) {
 	if out, err := exec.Command("ip", "netns", "del", ns.Name).CombinedOutput(); err != nil {
 		t.Fatalf("ip netns del: %v %s", err, out)
 	}
-	exec.Command("pkill", "-KILL", "-P", fmt.Sprint(exp.Process.Pid)).Run()
+	exec.Command("pkill", "-KILL", "-P", fmt.Sprint(pid)).Run() // its agent
 	waitMetric(t, addr, `tablefull_up{part="stream"} 0`, 10*time.Second)
 	if !strings.Contains(metricsText(t, addr), "tablefull_conntrack_entries_limit ") {
 		t.Error("the last numbers are gone from the scrape")

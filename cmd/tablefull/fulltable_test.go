@@ -68,14 +68,7 @@ func TestExporterThroughAFullTable(t *testing.T) {
 	startDaemon(t, exp)
 
 	dir := t.TempDir()
-	rules, _ := filepath.Abs("../../deploy/prometheus/tablefull.rules.yml")
-	cfg := filepath.Join(dir, "prometheus.yml")
-	os.WriteFile(cfg, []byte(fmt.Sprintf(`global: {scrape_interval: 1s, evaluation_interval: 1s}
-rule_files: [%q]
-scrape_configs:
-  - job_name: tablefull
-    static_configs: [{targets: [%q]}]
-`, rules, exporterAddr)), 0o644)
+	cfg := prometheusConfig(t, dir, exporterAddr)
 	startDaemon(t, ns.Command("prometheus", "--config.file="+cfg, "--storage.tsdb.path="+filepath.Join(dir, "data"),
 		fmt.Sprintf("--web.listen-address=127.0.0.1:%d", promPort), "--log.level=warn"))
 	promURL := fmt.Sprintf("http://127.0.0.1:%d", promPort)
@@ -117,17 +110,7 @@ scrape_configs:
 	}
 	pinnedAt := time.Now()
 
-	firing := false
-	for deadline := time.Now().Add(20 * time.Second); !firing && time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
-		alerts, err := prom.Alerts(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, a := range alerts.Alerts {
-			firing = firing || (a.Labels["alertname"] == "ConntrackTableFull" && a.State == promv1.AlertStateFiring)
-		}
-	}
-	if !firing {
+	if !waitFiring(t, prom, "ConntrackTableFull", 20*time.Second) {
 		t.Error("ConntrackTableFull did not fire while the table was full")
 	}
 	time.Sleep(time.Until(pinnedAt.Add(8 * time.Second)))

@@ -69,19 +69,59 @@ func startDaemon(t *testing.T, cmd *exec.Cmd) {
 	})
 }
 
+// startExporter runs `tablefull exporter --netns ns` on a free loopback
+// port with interval and returns its address, once it answers, and pid.
+func startExporter(t *testing.T, ns, interval string) (string, int) {
+	t.Helper()
+	exe, _ := os.Executable()
+	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	exp := exec.Command(exe, "exporter", "--netns", ns, "--listen", addr, "--interval", interval)
+	exp.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	startDaemon(t, exp)
+	waitHTTP(t, "http://"+addr+"/metrics", 10*time.Second)
+	return addr, exp.Process.Pid
+}
+
+// prometheusConfig writes a config into dir that scrapes target every
+// second with the shipped rules, and returns its path.
+func prometheusConfig(t *testing.T, dir, target string) string {
+	t.Helper()
+	rules, _ := filepath.Abs("../../deploy/prometheus/tablefull.rules.yml")
+	cfg := filepath.Join(dir, "prometheus.yml")
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(`global: {scrape_interval: 1s, evaluation_interval: 1s}
+rule_files: [%q]
+scrape_configs:
+  - job_name: tablefull
+    static_configs: [{targets: [%q]}]
+`, rules, target)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// waitFiring waits until Prometheus reports alert firing.
+func waitFiring(t *testing.T, prom promv1.API, alert string, within time.Duration) bool {
+	t.Helper()
+	for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
+		alerts, err := prom.Alerts(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range alerts.Alerts {
+			if string(a.Labels["alertname"]) == alert && a.State == promv1.AlertStateFiring {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // startPrometheus runs Debian's prometheus on loopback with the shipped
 // rules, scraping target every second, and returns its API.
 func startPrometheus(t *testing.T, target string) promv1.API {
 	t.Helper()
 	dir := t.TempDir()
-	rules, _ := filepath.Abs("../../deploy/prometheus/tablefull.rules.yml")
-	cfg := filepath.Join(dir, "prometheus.yml")
-	os.WriteFile(cfg, []byte(fmt.Sprintf(`global: {scrape_interval: 1s, evaluation_interval: 1s}
-rule_files: [%q]
-scrape_configs:
-  - job_name: tablefull
-    static_configs: [{targets: [%q]}]
-`, rules, target)), 0o644)
+	cfg := prometheusConfig(t, dir, target)
 	port := freePort(t)
 	startDaemon(t, exec.Command("prometheus", "--config.file="+cfg, "--storage.tsdb.path="+filepath.Join(dir, "data"),
 		fmt.Sprintf("--web.listen-address=127.0.0.1:%d", port), "--log.level=warn"))
@@ -118,12 +158,7 @@ func TestExporterOnRealPrometheus(t *testing.T) {
 	const capMax = 64
 	lowerMax(t, capMax)
 	ns := labNS(t)
-	exe, _ := os.Executable()
-	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	exp := exec.Command(exe, "exporter", "--netns", ns.Name, "--listen", addr, "--interval", "1s")
-	exp.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
-	startDaemon(t, exp)
-	waitHTTP(t, "http://"+addr+"/metrics", 10*time.Second)
+	addr, _ := startExporter(t, ns.Name, "1s")
 	prom := startPrometheus(t, addr)
 
 	srv := &netns.Server{Body: []byte("object\n")}
@@ -137,17 +172,7 @@ func TestExporterOnRealPrometheus(t *testing.T) {
 		t.Fatalf("load: %+v %v: the table did not refuse connections", res, err)
 	}
 
-	firing := false
-	for deadline := time.Now().Add(30 * time.Second); !firing && time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
-		alerts, err := prom.Alerts(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, a := range alerts.Alerts {
-			firing = firing || (a.Labels["alertname"] == "ConntrackTableFull" && a.State == promv1.AlertStateFiring)
-		}
-	}
-	if !firing {
+	if !waitFiring(t, prom, "ConntrackTableFull", 30*time.Second) {
 		t.Fatal("ConntrackTableFull did not fire on a real Prometheus")
 	}
 	if peak := vector(t, prom, `max_over_time(tablefull_conntrack_entries_peak[5m])`, "instance"); peak[addr] != capMax {
