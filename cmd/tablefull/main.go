@@ -27,6 +27,8 @@ Usage:
   tablefull --ssh [user@]host[:port] ...   the console on remote hosts (a tab each; --deploy copies tablefull there)
   tablefull --via "COMMAND" ...            the console on any command printing an agent stream
   tablefull --netns NAME|PATH              the console on another network namespace here
+  tablefull --prometheus URL [--selector S] [--since D]
+                                           the fleet in Prometheus: every exporter's host at a glance
   tablefull snapshot [--json]              print one sample and exit
   tablefull census [--json]                what fills the table: protocols, TCP states, top ports and addresses (root)
   tablefull tune [--set K=V] [--yes] [--persist] [--dry-run] [--undo]
@@ -88,6 +90,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		tu              tuneOptions
 		lo              labOptions
 		listen, oneNS   string
+		fo              fleetOptions
 	)
 	switch cmd {
 	case "snapshot", "census":
@@ -124,6 +127,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fs.Var(&via, "via", "watch the agent stream printed by `COMMAND` (repeatable)")
 		fs.Var(&netns, "netns", "watch network namespace `NAME|PATH` on this host (repeatable)")
 		fs.BoolVar(&deploy, "deploy", false, "copy this binary to --ssh hosts that lack tablefull (checksum verified)")
+		fs.StringVar(&fo.url, "prometheus", "", "watch the fleet in the Prometheus at `URL` (its tablefull exporters)")
+		fs.StringVar(&fo.selector, "selector", "", "with --prometheus: label `MATCHERS` that pick the instances, e.g. job=\"tablefull\"")
+		fs.DurationVar(&fo.since, "since", time.Hour, "with --prometheus: the window of peaks, pinned time and drill-downs")
+		fs.StringVar(&fo.user, "prometheus-user", "", "basic auth `USER` (password from $"+envPassword+"; a token from $"+envToken+")")
+		fs.StringVar(&fo.caFile, "prometheus-ca", "", "CA `FILE` of an https Prometheus")
 	}
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
 	// Flags may follow the FILE argument: parse, take the positional,
@@ -191,6 +199,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "demo":
 		err = demo(speed)
 	default:
+		if fo.url != "" {
+			err = fleet(o, fo)
+			break
+		}
 		err = console(o, ssh, via, netns, deploy)
 	}
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -82,9 +83,9 @@ func startExporter(t *testing.T, ns, interval string) (string, int) {
 	return addr, exp.Process.Pid
 }
 
-// prometheusConfig writes a config into dir that scrapes target every
-// second with the shipped rules, and returns its path.
-func prometheusConfig(t *testing.T, dir, target string) string {
+// prometheusConfig writes a config into dir that scrapes the targets
+// every second with the shipped rules, and returns its path.
+func prometheusConfig(t *testing.T, dir string, targets ...string) string {
 	t.Helper()
 	rules, _ := filepath.Abs("../../deploy/prometheus/tablefull.rules.yml")
 	cfg := filepath.Join(dir, "prometheus.yml")
@@ -92,8 +93,8 @@ func prometheusConfig(t *testing.T, dir, target string) string {
 rule_files: [%q]
 scrape_configs:
   - job_name: tablefull
-    static_configs: [{targets: [%q]}]
-`, rules, target)), 0o644); err != nil {
+    static_configs: [{targets: ["%s"]}]
+`, rules, strings.Join(targets, `", "`))), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return cfg
@@ -117,11 +118,11 @@ func waitFiring(t *testing.T, prom promv1.API, alert string, within time.Duratio
 }
 
 // startPrometheus runs Debian's prometheus on loopback with the shipped
-// rules, scraping target every second, and returns its API.
-func startPrometheus(t *testing.T, target string) promv1.API {
+// rules, scraping the targets every second, and returns its API and URL.
+func startPrometheus(t *testing.T, targets ...string) (promv1.API, string) {
 	t.Helper()
 	dir := t.TempDir()
-	cfg := prometheusConfig(t, dir, target)
+	cfg := prometheusConfig(t, dir, targets...)
 	port := freePort(t)
 	startDaemon(t, exec.Command("prometheus", "--config.file="+cfg, "--storage.tsdb.path="+filepath.Join(dir, "data"),
 		fmt.Sprintf("--web.listen-address=127.0.0.1:%d", port), "--log.level=warn"))
@@ -131,7 +132,7 @@ func startPrometheus(t *testing.T, target string) promv1.API {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return promv1.NewAPI(client)
+	return promv1.NewAPI(client), url
 }
 
 // vector runs an instant query and returns its samples by the label l.
@@ -159,7 +160,7 @@ func TestExporterOnRealPrometheus(t *testing.T) {
 	lowerMax(t, capMax)
 	ns := labNS(t)
 	addr, _ := startExporter(t, ns.Name, "1s")
-	prom := startPrometheus(t, addr)
+	prom, _ := startPrometheus(t, addr)
 
 	srv := &netns.Server{Body: []byte("object\n")}
 	if err := ns.Serve("127.0.0.1:18080", srv); err != nil {

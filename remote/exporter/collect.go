@@ -3,7 +3,6 @@ package exporter
 import (
 	"runtime"
 	"strconv"
-	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -97,22 +96,8 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 		}
 	}
 	for _, k := range verdictKinds {
-		gauge(descVerdict, b(s.held[k]), kindLabel(k))
+		gauge(descVerdict, b(s.held[k]), k.Label())
 	}
-}
-
-// kindLabel is a verdict kind as a label value: "TABLE FULL" →
-// "table_full", as PromQL users write labels.
-func kindLabel(k model.Kind) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'A' && r <= 'Z':
-			return r + 'a' - 'A'
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			return r
-		}
-		return '_'
-	}, string(k))
 }
 
 func b(v bool) float64 {

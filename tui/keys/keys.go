@@ -23,6 +23,8 @@ type KeyMap struct {
 	PrevTab    key.Binding
 	// Tuning panel.
 	Up, Down, Edit, Apply, Persist, Undo, Close, Confirm, Cancel key.Binding
+	// Fleet view.
+	RowUp, RowDown, PageUp, PageDown, Filter, Open, Live, Leave key.Binding
 }
 
 // DefaultKeyMap returns the console's bindings.
@@ -52,7 +54,20 @@ func DefaultKeyMap() KeyMap {
 		Cancel:     key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n", "no")),
 		NextTab:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next host")),
 		PrevTab:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous host")),
+		RowUp:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "previous host")),
+		RowDown:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "next host")),
+		PageUp:     key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown:   key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		Filter:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Open:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "history")),
+		Live:       key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "live over ssh")),
+		Leave:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the fleet")),
 	}
+}
+
+// FleetHelp is the fleet view's help line.
+func (k KeyMap) FleetHelp() []key.Binding {
+	return []key.Binding{k.Quit, k.RowUp, k.RowDown, k.Filter, k.Open, k.Live}
 }
 
 // ShortHelp implements help.KeyMap.

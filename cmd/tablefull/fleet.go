@@ -1,0 +1,62 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/promread"
+	"github.com/tablefull/tablefull/tui"
+)
+
+// fleetOptions are the flags of the console over Prometheus.
+type fleetOptions struct {
+	url, selector, user, caFile string
+	since                       time.Duration
+}
+
+// Environment variables for Prometheus's secrets: a flag would show them
+// in ps.
+const (
+	envPassword = "TABLEFULL_PROMETHEUS_PASSWORD"
+	envToken    = "TABLEFULL_PROMETHEUS_TOKEN"
+)
+
+// fleet opens the console over the fleet Prometheus holds.
+func fleet(o options, f fleetOptions) error {
+	r, err := promread.New(promread.Config{URL: f.url, Selector: f.selector, Window: f.since,
+		BasicUser: f.user, BasicPassword: os.Getenv(envPassword), BearerToken: os.Getenv(envToken), CAFile: f.caFile})
+	if err != nil {
+		return err
+	}
+	view := tui.NewFleet(r, tui.FleetOptions{Interval: max(o.interval, 5*time.Second), Window: f.since, Live: liveOverSSH(o)})
+	runtime.GOMAXPROCS(1)
+	if _, err := tea.NewProgram(view, tea.WithAltScreen(), tea.WithFPS(10)).Run(); err != nil {
+		return fmt.Errorf("console: %w", err)
+	}
+	return nil
+}
+
+// liveOverSSH opens an instance's host as --ssh would: the host is the
+// instance label without its port.
+func liveOverSSH(o options) func(instance string) (*tui.App, func(), error) {
+	return func(instance string) (*tui.App, func(), error) {
+		host := instance
+		if i := strings.LastIndexByte(instance, ':'); i > 0 && !strings.HasSuffix(instance, "]") {
+			host = instance[:i]
+		}
+		argv, err := sshArgv(host, "tablefull", "agent")
+		if err != nil {
+			return nil, nil, err
+		}
+		p := &remote.Process{Argv: argv, Name: host, Hint: fullTableHint}
+		p.Start(o.interval)
+		tee := &remote.Tee{Source: p}
+		return tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: &remote.RemoteTuner{P: p}}), p.Stop, nil
+	}
+}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// TestFleetInTmux: the console over a real Prometheus scraping two
+// exporters, one of a namespace whose table is pinned and one of a quiet
+// namespace: the pinned one is listed first as TABLE FULL and the quiet one
+// as OK, enter shows the pinned one's history at its cap, esc comes back.
+func TestFleetInTmux(t *testing.T) {
+	needKernel(t, "prometheus", "tmux")
+	const capMax = 64
+	lowerMax(t, capMax)
+	full, quiet := labNS(t), labNS(t)
+	fullAddr, _ := startExporter(t, full.Name, "1s")
+	quietAddr, _ := startExporter(t, quiet.Name, "1s")
+	prom, url := startPrometheus(t, fullAddr, quietAddr)
+
+	srv := &netns.Server{Body: []byte("object\n")}
+	if err := full.Serve("127.0.0.1:18080", srv); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if res, err := full.Run(netns.Load{Addr: srv.Addr(), Workers: 8, Requests: 300, DialTimeout: 300 * time.Millisecond, Deadline: 4 * time.Second}); err != nil || res.Failed == 0 {
+		t.Fatalf("load: %+v %v", res, err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(500 * time.Millisecond) {
+		// TABLE FULL in the exporter's verdict, and enough scrapes since
+		// for a history in which it is pinned more than one interval.
+		if vector(t, prom, `sum_over_time(tablefull_verdict{kind="table_full"}[1m])`, "instance")[fullAddr] >= 5 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("Prometheus never saw the table full")
+		}
+	}
+
+	for _, size := range [][2]int{{200, 50}, {80, 24}} {
+		s := startTmux(t, size[0], size[1], "", "--prometheus", url, "--selector", `'job="tablefull"'`)
+		screen := s.waitFor("TABLE FULL", "OK", fullAddr)
+		t.Logf("%dx%d fleet:\n%s", size[0], size[1], screen)
+		lines := strings.Split(screen, "\n")
+		fullRow, quietRow := -1, -1
+		for i, l := range lines {
+			if strings.Contains(l, fullAddr) && strings.Contains(l, "TABLE FULL") {
+				fullRow = i
+			}
+			if strings.Contains(l, quietAddr) && strings.Contains(l, "OK") {
+				quietRow = i
+			}
+		}
+		if fullRow < 0 || quietRow < 0 || fullRow > quietRow {
+			t.Fatalf("%dx%d: want the pinned instance first as TABLE FULL, the quiet one as OK:\n%s", size[0], size[1], screen)
+		}
+		s.keys("Enter")
+		s.waitFor("history from Prometheus", "64 / 64", "TABLE FULL")
+		s.keys("Escape")
+		s.waitFor("tablefull fleet", quietAddr)
+		s.keys("q")
+		s.waitFor("EXIT=0")
+	}
+}

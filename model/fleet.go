@@ -1,0 +1,136 @@
+package model
+
+import (
+	"sort"
+	"strings"
+	"time"
+)
+
+// FleetRow is one instance of a fleet as Prometheus holds it: what its
+// exporter said over a window.
+type FleetRow struct {
+	// Instance is Prometheus's instance label ("web-3:9874").
+	Instance string
+	// Kinds are the verdicts that held at the last scrape, most severe
+	// first (empty: OK).
+	Kinds []Kind
+	// Count, Limit and Peak are the table now and its highest count in
+	// the window; HasTable is false without conntrack numbers.
+	Count, Limit, Peak uint64
+	HasTable           bool
+	// DropsPS is the table's drops per second now.
+	DropsPS float64
+	// Pinned is the time at the cap and Episodes the pinned episodes
+	// begun, in the window.
+	Pinned   time.Duration
+	Episodes uint64
+	// LastSeen is the newest scrape; Stale is set when the instance has
+	// not answered for a while (its last numbers are kept).
+	LastSeen time.Time
+	Stale    bool
+}
+
+// kindOrder ranks the verdict kinds most severe first, as the verdict
+// rules do; TestKindOrderFollowsRules keeps the two in step.
+var kindOrder = []struct {
+	kind Kind
+	sev  Severity
+}{
+	{TableFull, SevCrit}, {EarlyDropping, SevCrit}, {ListenOverflow, SevCrit},
+	{PortExhaustion, SevWarn}, {HashChains, SevWarn}, {ClientStalled, SevWarn},
+	{CPUBound, SevWarn}, {DiskBound, SevWarn}, {NearCap, SevWarn}, {OK, SevOK},
+}
+
+// KindSeverity is the severity of a verdict kind, and its rank among
+// kinds of that severity (lower first); an unknown kind ranks last.
+func KindSeverity(k Kind) (Severity, int) {
+	for i, o := range kindOrder {
+		if o.kind == k {
+			return o.sev, i
+		}
+	}
+	return SevOK, len(kindOrder)
+}
+
+// SortKinds orders kinds most severe first.
+func SortKinds(ks []Kind) {
+	sort.SliceStable(ks, func(i, j int) bool {
+		_, a := KindSeverity(ks[i])
+		_, b := KindSeverity(ks[j])
+		return a < b
+	})
+}
+
+// Verdict is the row's most severe verdict, OK when none holds.
+func (r FleetRow) Verdict() Kind {
+	if len(r.Kinds) == 0 {
+		return OK
+	}
+	return r.Kinds[0]
+}
+
+// SortFleet orders rows most severe first: by their worst verdict, stale
+// rows after crit ones (a host that stopped answering may be the one on
+// fire), then by drops/s and peak share, then by instance.
+func SortFleet(rows []FleetRow) {
+	key := func(r FleetRow) int {
+		sev, rank := KindSeverity(r.Verdict())
+		k := int(SevCrit-sev)*100 + rank
+		if r.Stale && sev < SevCrit {
+			k = 50
+		}
+		return k
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if ka, kb := key(a), key(b); ka != kb {
+			return ka < kb
+		}
+		if a.DropsPS != b.DropsPS {
+			return a.DropsPS > b.DropsPS
+		}
+		if pa, pb := Percent(a.Peak, a.Limit), Percent(b.Peak, b.Limit); pa != pb {
+			return pa > pb
+		}
+		return a.Instance < b.Instance
+	})
+}
+
+// FilterFleet keeps the rows whose instance contains text (any case).
+func FilterFleet(rows []FleetRow, text string) []FleetRow {
+	if text == "" {
+		return rows
+	}
+	text = strings.ToLower(text)
+	var out []FleetRow
+	for _, r := range rows {
+		if strings.Contains(strings.ToLower(r.Instance), text) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Label is the kind as a Prometheus label value: "TABLE FULL" →
+// "table_full".
+func (k Kind) Label() string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			return r
+		}
+		return '_'
+	}, string(k))
+}
+
+// KindOfLabel is the kind whose Label is l.
+func KindOfLabel(l string) (Kind, bool) {
+	for _, o := range kindOrder {
+		if o.kind.Label() == l {
+			return o.kind, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,98 @@
+package promread
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	pmodel "github.com/prometheus/common/model"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// StaleAfter is how long an instance may go unscraped before its row
+// says STALE (a full table may be dropping the scrape itself).
+const StaleAfter = time.Minute
+
+// Fleet is every instance's row, sorted most severe first, from five
+// instant queries over the whole fleet (never one per host).
+func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]model.FleetRow, error) {
+	w := pmodel.Duration(r.window).String()
+	queries := []string{
+		r.with(`__name__=~"tablefull_conntrack_entries|tablefull_conntrack_entries_limit|tablefull_verdict"`),
+		"max by (instance) (max_over_time(tablefull_conntrack_entries_peak" + r.with("") + "[" + w + "]))",
+		"sum by (instance) (rate(tablefull_conntrack_events_total" + r.with(`counter=~"drop|early_drop"`) + "[2m]))",
+		`label_replace(sum by (instance) (increase(tablefull_conntrack_pinned_seconds_total` + r.with("") + "[" + w + `])), "m", "pinned", "", "") or ` +
+			`label_replace(sum by (instance) (increase(tablefull_conntrack_pinned_episodes_total` + r.with("") + "[" + w + `])), "m", "episodes", "", "")`,
+		"max by (instance) (last_over_time(tablefull_last_sample_timestamp_seconds" + r.with("") + "[" + w + "]))",
+	}
+	var vecs [5]pmodel.Vector
+	for i, q := range queries {
+		v, err := r.instant(ctx, q, now)
+		if err != nil {
+			return nil, err
+		}
+		vecs[i] = v
+	}
+	rows := map[string]*model.FleetRow{}
+	row := func(s *pmodel.Sample) (*model.FleetRow, float64) {
+		inst := string(s.Metric[pmodel.InstanceLabel])
+		if rows[inst] == nil {
+			rows[inst] = &model.FleetRow{Instance: inst}
+		}
+		v := float64(s.Value)
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			v = 0
+		}
+		return rows[inst], v
+	}
+	for _, s := range vecs[4] { // the instances seen in the window, answering or not
+		rw, v := row(s)
+		rw.LastSeen = time.UnixMilli(int64(v * 1000))
+		rw.Stale = now.Sub(rw.LastSeen) > StaleAfter
+	}
+	for _, s := range vecs[0] {
+		rw, v := row(s)
+		switch s.Metric[pmodel.MetricNameLabel] {
+		case "tablefull_conntrack_entries":
+			rw.Count, rw.HasTable = uint64(v), true
+		case "tablefull_conntrack_entries_limit":
+			rw.Limit = uint64(v)
+		case "tablefull_verdict":
+			if k, ok := model.KindOfLabel(string(s.Metric["kind"])); ok && v == 1 {
+				rw.Kinds = append(rw.Kinds, k)
+			}
+		}
+	}
+	for _, s := range vecs[1] {
+		rw, v := row(s)
+		rw.Peak = uint64(v)
+	}
+	for _, s := range vecs[2] {
+		rw, v := row(s)
+		rw.DropsPS = v
+	}
+	for _, s := range vecs[3] {
+		rw, v := row(s)
+		if s.Metric["m"] == "pinned" {
+			rw.Pinned = time.Duration(v * float64(time.Second)).Round(time.Second)
+		} else {
+			rw.Episodes = uint64(math.Round(v))
+		}
+	}
+	out := make([]model.FleetRow, 0, len(rows))
+	for _, rw := range rows {
+		model.SortKinds(rw.Kinds)
+		rw.Peak = max(rw.Peak, rw.Count)
+		out = append(out, *rw)
+	}
+	model.SortFleet(out)
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: no instance with tablefull's metrics matches %s at %s", ErrNoInstances, r.with(""), r.where)
+	}
+	return out, nil
+}
+
+// ErrNoInstances reports a selector that matches no exporter.
+var ErrNoInstances = fmt.Errorf("no instances")

@@ -1,0 +1,284 @@
+package promread
+
+import (
+	"context"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	promv1 "github.com/prometheus/client_golang/api/prometheus/v1"
+	pmodel "github.com/prometheus/common/model"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/remote"
+)
+
+// MaxHistoryPoints bounds one drill-down: an instance's span at its step
+// is cut to this many samples (6 h at 15 s is 1,440).
+const MaxHistoryPoints = 11000
+
+// History is instance's span up to end at step (0: the scrape
+// resolution), as the samples the
+// stream carries: the table and per-CPU counters from its exporter, and
+// TCP, CPU and disk from node_exporter when one runs on the same host
+// (an instance label with the same host and any port).
+func (r *Reader) History(ctx context.Context, instance string, end time.Time, span, step time.Duration) (model.Host, []model.Sample, error) {
+	inst := `instance=` + strconv.Quote(instance)
+	if step <= 0 {
+		step = r.scrapeInterval(ctx, inst, end)
+	}
+	if n := span / step; n > MaxHistoryPoints {
+		span = MaxHistoryPoints * step
+	}
+	rng := promv1.Range{Start: end.Add(-span), End: end, Step: step}
+	host := `instance=~` + strconv.Quote(regexp.QuoteMeta(hostOf(instance))+`:[0-9]+`)
+	h := history{step: step, at: map[int64]*model.Sample{}}
+	queries := []struct {
+		q    string
+		into func(pmodel.Matrix)
+	}{
+		{r.with(inst + `,__name__=~"tablefull_conntrack_entries|tablefull_conntrack_entries_limit|tablefull_conntrack_entries_peak|tablefull_conntrack_buckets|tablefull_conntrack_time_wait_hold_seconds"`), h.table},
+		{"tablefull_conntrack_cpu_events_total" + r.with(inst), h.perCPU},
+		{`{` + host + `,__name__=~"node_netstat_TcpExt_ListenOverflows|node_netstat_TcpExt_ListenDrops|node_netstat_TcpExt_TCPSynRetrans|node_netstat_Tcp_ActiveOpens|node_netstat_Tcp_PassiveOpens|node_netstat_Tcp_OutRsts|node_netstat_Tcp_CurrEstab|node_sockstat_TCP_tw"}`, h.tcp},
+		{`sum by (cpu, mode) (node_cpu_seconds_total{` + host + `})`, h.cpu},
+		{`{` + host + `,__name__=~"node_disk_reads_completed_total|node_disk_writes_completed_total|node_disk_io_time_seconds_total"}`, h.disks},
+	}
+	for _, q := range queries {
+		m, err := r.ranged(ctx, q.q, rng)
+		if err != nil {
+			return model.Host{}, nil, err
+		}
+		q.into(m)
+	}
+	return model.Host{Name: instance, Source: "prometheus " + r.where}, h.samples(), nil
+}
+
+// scrapeInterval is how often Prometheus scrapes the instance: the
+// spacing of its newest raw samples (one query), 15 s when unknown.
+func (r *Reader) scrapeInterval(ctx context.Context, inst string, at time.Time) time.Duration {
+	r.queries++
+	v, _, _, err := r.api.Query(ctx, "tablefull_conntrack_entries_limit"+r.with(inst)+"[5m]", at)
+	m, ok := v.(pmodel.Matrix)
+	if err != nil || !ok || len(m) == 0 || len(m[0].Values) < 2 {
+		return 15 * time.Second
+	}
+	pts := m[0].Values
+	gaps := make([]time.Duration, 0, len(pts)-1)
+	for i := 1; i < len(pts); i++ {
+		gaps = append(gaps, pts[i].Timestamp.Time().Sub(pts[i-1].Timestamp.Time()))
+	}
+	sort.Slice(gaps, func(i, j int) bool { return gaps[i] < gaps[j] })
+	return max(time.Second, gaps[len(gaps)/2].Round(time.Second))
+}
+
+// hostOf is an instance label's host: "web-3:9874" → "web-3".
+func hostOf(instance string) string {
+	if i := strings.LastIndexByte(instance, ':'); i > 0 && !strings.HasSuffix(instance, "]") {
+		return instance[:i]
+	}
+	return instance
+}
+
+// history gathers range results into one sample per timestamp.
+type history struct {
+	step time.Duration
+	at   map[int64]*model.Sample
+	cpus map[int64]map[int]*model.CPUTimes
+}
+
+// sample is the sample at t, created with the table's numbers.
+func (h *history) sample(t pmodel.Time) *model.Sample {
+	s := h.at[int64(t)]
+	if s == nil {
+		s = &model.Sample{Time: t.Time(), Interval: h.step,
+			Kernel: model.KernelLog{Note: "kernel log lines are counted in tablefull_kernel_table_full_lines_total, not kept by Prometheus"}}
+		h.at[int64(t)] = s
+	}
+	return s
+}
+
+func (h *history) table(m pmodel.Matrix) {
+	for _, ss := range m {
+		for _, p := range ss.Values {
+			s, v := h.sample(p.Timestamp), uint64(max(0, float64(p.Value)))
+			c := &s.Conntrack
+			c.Status = model.TableTracked
+			switch ss.Metric[pmodel.MetricNameLabel] {
+			case "tablefull_conntrack_entries":
+				c.Count = v
+			case "tablefull_conntrack_entries_limit":
+				c.Max = v
+			case "tablefull_conntrack_entries_peak":
+				c.Peak = v
+			case "tablefull_conntrack_buckets":
+				c.Buckets = v
+			case "tablefull_conntrack_time_wait_hold_seconds":
+				c.TimeWaitHold = v
+			}
+		}
+	}
+}
+
+func (h *history) perCPU(m pmodel.Matrix) {
+	rows := map[int64]map[int]*model.CPUCounters{}
+	seen := map[model.Counter]bool{}
+	for _, ss := range m {
+		cpu, err := strconv.Atoi(string(ss.Metric["cpu"]))
+		ctr := model.Counter(ss.Metric["counter"])
+		if err != nil || cpu < 0 || cpu >= remote.MaxCPUs {
+			continue
+		}
+		seen[ctr] = true
+		for _, p := range ss.Values {
+			t := int64(p.Timestamp)
+			if rows[t] == nil {
+				rows[t] = map[int]*model.CPUCounters{}
+			}
+			if rows[t][cpu] == nil {
+				rows[t][cpu] = &model.CPUCounters{CPU: cpu}
+			}
+			rows[t][cpu].Values.Set(ctr, uint64(max(0, float64(p.Value))))
+		}
+	}
+	var reported []model.Counter
+	for _, c := range model.AllCounters {
+		if seen[c] {
+			reported = append(reported, c)
+		}
+	}
+	for t, byCPU := range rows {
+		s := h.sample(pmodel.Time(t))
+		s.CTStats = model.CTStats{Source: "prometheus", Reported: reported}
+		for _, r := range byCPU {
+			s.CTStats.PerCPU = append(s.CTStats.PerCPU, *r)
+		}
+		sort.Slice(s.CTStats.PerCPU, func(i, j int) bool { return s.CTStats.PerCPU[i].CPU < s.CTStats.PerCPU[j].CPU })
+	}
+}
+
+func (h *history) tcp(m pmodel.Matrix) {
+	for _, ss := range m {
+		for _, p := range ss.Values {
+			s, v := h.sample(p.Timestamp), uint64(max(0, float64(p.Value)))
+			t := &s.TCP
+			switch ss.Metric[pmodel.MetricNameLabel] {
+			case "node_netstat_TcpExt_ListenOverflows":
+				t.ListenOverflows = v
+			case "node_netstat_TcpExt_ListenDrops":
+				t.ListenDrops = v
+			case "node_netstat_TcpExt_TCPSynRetrans":
+				t.SynRetrans = v
+			case "node_netstat_Tcp_ActiveOpens":
+				t.ActiveOpens = v
+			case "node_netstat_Tcp_PassiveOpens":
+				t.PassiveOpens = v
+			case "node_netstat_Tcp_OutRsts":
+				t.OutRsts = v
+			case "node_netstat_Tcp_CurrEstab":
+				t.Established = v
+			case "node_sockstat_TCP_tw":
+				t.TimeWait = v
+			}
+		}
+	}
+}
+
+func (h *history) cpu(m pmodel.Matrix) {
+	for _, ss := range m {
+		cpu, err := strconv.Atoi(string(ss.Metric["cpu"]))
+		if err != nil || cpu < 0 || cpu >= remote.MaxCPUs {
+			continue
+		}
+		for _, p := range ss.Values {
+			if h.cpus == nil {
+				h.cpus = map[int64]map[int]*model.CPUTimes{}
+			}
+			t := int64(p.Timestamp)
+			if h.cpus[t] == nil {
+				h.cpus[t] = map[int]*model.CPUTimes{}
+			}
+			c := h.cpus[t][cpu]
+			if c == nil {
+				c = &model.CPUTimes{CPU: cpu}
+				h.cpus[t][cpu] = c
+			}
+			v := float64(p.Value)
+			switch ss.Metric["mode"] {
+			case "user":
+				c.User = v
+			case "nice":
+				c.Nice = v
+			case "system":
+				c.System = v
+			case "idle":
+				c.Idle = v
+			case "iowait":
+				c.IOWait = v
+			case "irq":
+				c.IRQ = v
+			case "softirq":
+				c.SoftIRQ = v
+			case "steal":
+				c.Steal = v
+			}
+		}
+	}
+}
+
+func (h *history) disks(m pmodel.Matrix) {
+	byDisk := map[int64]map[string]*model.DiskIO{}
+	for _, ss := range m {
+		dev := string(ss.Metric["device"])
+		if dev == "" || len(dev) > remote.MaxString {
+			continue
+		}
+		for _, p := range ss.Values {
+			t := int64(p.Timestamp)
+			if byDisk[t] == nil {
+				byDisk[t] = map[string]*model.DiskIO{}
+			}
+			d := byDisk[t][dev]
+			if d == nil {
+				d = &model.DiskIO{Name: dev}
+				byDisk[t][dev] = d
+			}
+			v := max(0, float64(p.Value))
+			switch ss.Metric[pmodel.MetricNameLabel] {
+			case "node_disk_reads_completed_total":
+				d.Reads = uint64(v)
+			case "node_disk_writes_completed_total":
+				d.Writes = uint64(v)
+			case "node_disk_io_time_seconds_total":
+				d.BusyMillis = uint64(v * 1000)
+			}
+		}
+	}
+	for t, ds := range byDisk {
+		if s := h.at[t]; s != nil && len(ds) <= remote.MaxDisks {
+			for _, d := range ds {
+				s.Disks = append(s.Disks, *d)
+			}
+			sort.Slice(s.Disks, func(i, j int) bool { return s.Disks[i].Name < s.Disks[j].Name })
+		}
+	}
+}
+
+// samples are the gathered samples in time order: only timestamps where
+// the exporter had the table (node_exporter alone makes no sample).
+func (h *history) samples() []model.Sample {
+	var out []model.Sample
+	for t, s := range h.at {
+		if s.Conntrack.Status != model.TableTracked {
+			continue
+		}
+		for _, c := range h.cpus[t] {
+			s.CPU = append(s.CPU, *c)
+		}
+		sort.Slice(s.CPU, func(i, j int) bool { return s.CPU[i].CPU < s.CPU[j].CPU })
+		out = append(out, *s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
+	return out
+}

@@ -1,0 +1,157 @@
+// Package promread is the Prometheus reader transport of tablefull's
+// samples: the fleet's rows from a handful of instant queries, and one
+// instance's history from range queries, turned into the samples the
+// stream carries so the console judges them with the same analyzer.
+package promread
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/api"
+	promv1 "github.com/prometheus/client_golang/api/prometheus/v1"
+	"github.com/prometheus/common/config"
+	pmodel "github.com/prometheus/common/model"
+)
+
+// Config says where Prometheus is and how to reach it. Secrets come from
+// files or the environment, never from the command line, and are never
+// printed.
+type Config struct {
+	URL string
+	// Selector narrows the instances: label matchers as inside braces,
+	// e.g. `job="tablefull",env="prod"`.
+	Selector string
+	// Window is how far back the fleet view looks (peak, pinned time,
+	// episodes).
+	Window time.Duration
+	// BasicUser and BasicPassword, or BearerToken, authenticate; CAFile
+	// is the CA of a TLS Prometheus.
+	BasicUser, BasicPassword string
+	BearerToken              string
+	CAFile                   string
+}
+
+// Reader queries one Prometheus.
+type Reader struct {
+	api    promv1.API
+	sel    string
+	window time.Duration
+	where  string
+	// queries counts the queries sent, for the fleet's cost goal.
+	queries int
+}
+
+// ErrSelector reports a selector tablefull will not put into a query.
+var ErrSelector = errors.New("bad selector")
+
+// New builds a reader. The URL's user and password, when present, are
+// taken out of it and used as basic auth.
+func New(c Config) (*Reader, error) {
+	u, err := url.Parse(c.URL)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, fmt.Errorf("--prometheus %s: want http[s]://host:port", redact(c.URL))
+	}
+	hc := config.HTTPClientConfig{}
+	if u.User != nil {
+		c.BasicUser = u.User.Username()
+		if p, ok := u.User.Password(); ok {
+			c.BasicPassword = p
+		}
+		u.User = nil
+	}
+	if c.BasicUser != "" {
+		hc.BasicAuth = &config.BasicAuth{Username: c.BasicUser, Password: config.Secret(c.BasicPassword)}
+	}
+	if c.BearerToken != "" {
+		hc.Authorization = &config.Authorization{Type: "Bearer", Credentials: config.Secret(c.BearerToken)}
+	}
+	if c.CAFile != "" {
+		hc.TLSConfig = config.TLSConfig{CAFile: c.CAFile}
+	}
+	rt, err := config.NewRoundTripperFromConfig(hc, "tablefull")
+	if err != nil {
+		return nil, fmt.Errorf("prometheus client: %w", err)
+	}
+	client, err := api.NewClient(api.Config{Address: u.String(), RoundTripper: rt})
+	if err != nil {
+		return nil, fmt.Errorf("prometheus client: %w", err)
+	}
+	sel, err := selector(c.Selector)
+	if err != nil {
+		return nil, err
+	}
+	if c.Window <= 0 {
+		c.Window = time.Hour
+	}
+	return &Reader{api: promv1.NewAPI(client), sel: sel, window: c.Window, where: u.String()}, nil
+}
+
+// Where is Prometheus's address, without credentials.
+func (r *Reader) Where() string { return r.where }
+
+// Queries is how many queries the reader has sent.
+func (r *Reader) Queries() int { return r.queries }
+
+// selector checks the user's matchers: braces are optional, and a brace
+// or a newline inside them is refused (the matchers are placed inside
+// tablefull's own braces).
+func selector(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	s = strings.TrimSuffix(strings.TrimPrefix(s, "{"), "}")
+	if strings.ContainsAny(s, "{}\n") {
+		return "", fmt.Errorf("%w %q: want label matchers such as job=\"tablefull\"", ErrSelector, s)
+	}
+	return s, nil
+}
+
+// with is the selector joined to tablefull's own matchers.
+func (r *Reader) with(matchers string) string {
+	switch {
+	case r.sel == "":
+		return "{" + matchers + "}"
+	case matchers == "":
+		return "{" + r.sel + "}"
+	}
+	return "{" + matchers + "," + r.sel + "}"
+}
+
+// instant runs one instant query.
+func (r *Reader) instant(ctx context.Context, q string, at time.Time) (pmodel.Vector, error) {
+	r.queries++
+	v, _, _, err := r.api.Query(ctx, q, at)
+	if err != nil {
+		return nil, fmt.Errorf("query %s: %w", r.where, err)
+	}
+	vec, ok := v.(pmodel.Vector)
+	if !ok {
+		return nil, fmt.Errorf("query %s: a %s, not a vector", r.where, v.Type())
+	}
+	return vec, nil
+}
+
+// ranged runs one range query.
+func (r *Reader) ranged(ctx context.Context, q string, rng promv1.Range) (pmodel.Matrix, error) {
+	r.queries++
+	v, _, _, err := r.api.QueryRange(ctx, q, rng)
+	if err != nil {
+		return nil, fmt.Errorf("query %s: %w", r.where, err)
+	}
+	m, ok := v.(pmodel.Matrix)
+	if !ok {
+		return nil, fmt.Errorf("query %s: a %s, not a matrix", r.where, v.Type())
+	}
+	return m, nil
+}
+
+// redact is a URL without its password, for messages.
+func redact(s string) string {
+	if u, err := url.Parse(s); err == nil {
+		return u.Redacted()
+	}
+	return "(unparsable URL)"
+}

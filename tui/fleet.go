@@ -1,0 +1,297 @@
+package tui
+
+import (
+	"context"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/tui/keys"
+	"github.com/tablefull/tablefull/tui/styles"
+)
+
+// FleetSource is what the fleet view reads: every instance's row, and one
+// instance's history as samples.
+type FleetSource interface {
+	Fleet(ctx context.Context, now time.Time) ([]model.FleetRow, error)
+	History(ctx context.Context, instance string, end time.Time, span, step time.Duration) (model.Host, []model.Sample, error)
+	Where() string
+}
+
+// FleetOptions configure the fleet view.
+type FleetOptions struct {
+	// Interval is how often the fleet is queried; Window how far back a
+	// drill-down reaches and Step its resolution (0: the scrape
+	// interval).
+	Interval, Window, Step time.Duration
+	// Live opens the live console on an instance's host (its --ssh tab)
+	// and returns a stop for its feed; nil when it cannot be offered.
+	Live func(instance string) (*App, func(), error)
+}
+
+// Fleet is the console over a fleet in Prometheus: a row per instance,
+// most severe first; enter drills into an instance's history, s opens its
+// live view, esc comes back.
+type Fleet struct {
+	src  FleetSource
+	opts FleetOptions
+	st   *styles.Styles
+	keys keys.KeyMap
+	help help.Model
+
+	rows, shown []model.FleetRow
+	cursor, top int
+	filter      textinput.Model
+	filtering   bool
+	err         string
+	updated     time.Time
+	loading     string
+
+	// detail is a drill-down or live console in front of the fleet; stop
+	// ends a live one's feed.
+	detail *App
+	stop   func()
+
+	width, height int
+}
+
+// NewFleet builds the fleet view over src.
+func NewFleet(src FleetSource, o FleetOptions) *Fleet {
+	if o.Interval <= 0 {
+		o.Interval = 15 * time.Second
+	}
+	if o.Window <= 0 {
+		o.Window = time.Hour
+	}
+	in := textinput.New()
+	in.Prompt = "/"
+	in.CharLimit = 128
+	st := styles.DefaultStyles()
+	h := help.New()
+	h.Styles.ShortKey, h.Styles.ShortDesc = st.HelpKey, st.HelpDesc
+	return &Fleet{src: src, opts: o, st: st, keys: keys.DefaultKeyMap(), help: h, filter: in, width: 80, height: 24, loading: "asking Prometheus…"}
+}
+
+// fleetMsg carries the fleet's rows or why there are none.
+type fleetMsg struct {
+	rows []model.FleetRow
+	err  error
+}
+
+// fleetTickMsg asks for the next refresh.
+type fleetTickMsg struct{}
+
+// historyMsg carries one instance's history.
+type historyMsg struct {
+	host    model.Host
+	samples []model.Sample
+	err     error
+}
+
+func (f *Fleet) fetchCmd() tea.Cmd {
+	src := f.src
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		rows, err := src.Fleet(ctx, time.Now())
+		return fleetMsg{rows, err}
+	}
+}
+
+func (f *Fleet) historyCmd(instance string) tea.Cmd {
+	src, o := f.src, f.opts
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		h, s, err := src.History(ctx, instance, time.Now(), o.Window, o.Step)
+		return historyMsg{h, s, err}
+	}
+}
+
+// Init implements tea.Model.
+func (f *Fleet) Init() tea.Cmd { return f.fetchCmd() }
+
+// Update implements tea.Model. It only routes.
+func (f *Fleet) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		f.width, f.height = msg.Width, msg.Height
+		f.help.Width = msg.Width
+		if f.detail != nil {
+			f.detail.Update(msg)
+		}
+		return f, nil
+	case fleetMsg:
+		return f, f.refreshed(msg)
+	case fleetTickMsg:
+		return f, f.fetchCmd()
+	case historyMsg:
+		return f, f.opened(msg)
+	case tea.KeyMsg:
+		return f, f.key(msg)
+	}
+	if f.detail != nil {
+		_, cmd := f.detail.Update(msg)
+		return f, cmd
+	}
+	return f, nil
+}
+
+// refreshed takes a fleet answer and schedules the next question.
+func (f *Fleet) refreshed(msg fleetMsg) tea.Cmd {
+	next := tea.Tick(f.opts.Interval, func(time.Time) tea.Msg { return fleetTickMsg{} })
+	f.loading = ""
+	if msg.err != nil {
+		f.err = msg.err.Error() // the last rows stay on screen, marked by the error
+		return next
+	}
+	f.err, f.rows, f.updated = "", msg.rows, time.Now()
+	f.applyFilter()
+	return next
+}
+
+// opened shows a drill-down built from an instance's history: the same
+// App, analyzer and panels as a replay, paused at the newest frame.
+func (f *Fleet) opened(msg historyMsg) tea.Cmd {
+	f.loading = ""
+	if msg.err != nil {
+		f.err = "history: " + msg.err.Error()
+		return nil
+	}
+	if len(msg.samples) == 0 {
+		f.err = "history: Prometheus holds no samples of " + msg.host.Name + " in the window"
+		return nil
+	}
+	a := New(staticFeed{msg.host}, Options{Interval: msg.samples[0].Interval, Speed: 1, History: len(msg.samples) + 1})
+	a.Update(tea.WindowSizeMsg{Width: f.width, Height: f.height})
+	for _, s := range msg.samples {
+		a.Update(sampleMsg{s: s})
+	}
+	a.ended, a.paused = true, true
+	a.moveTo(a.seq - 1)
+	a.status = "history from Prometheus at " + msg.samples[0].Interval.String() + ": ←/→ move, esc back to the fleet"
+	f.detail, f.stop = a, nil
+	return nil
+}
+
+// staticFeed is the host of a drill-down: its samples are all given at
+// once, so Next is never asked.
+type staticFeed struct{ host model.Host }
+
+// Host implements Feed.
+func (s staticFeed) Host() model.Host { return s.host }
+
+// Next implements Feed; a drill-down never waits for a sample.
+func (staticFeed) Next() (model.Sample, error) { select {} }
+
+func (f *Fleet) key(msg tea.KeyMsg) tea.Cmd {
+	if f.detail != nil {
+		if key.Matches(msg, f.keys.Leave) && !f.detail.tune.open {
+			f.leave()
+			return nil
+		}
+		_, cmd := f.detail.Update(msg)
+		return cmd
+	}
+	if f.filtering {
+		return f.filterKey(msg)
+	}
+	switch {
+	case key.Matches(msg, f.keys.Quit):
+		return tea.Quit
+	case key.Matches(msg, f.keys.RowUp):
+		f.move(-1)
+	case key.Matches(msg, f.keys.RowDown):
+		f.move(1)
+	case key.Matches(msg, f.keys.PageUp):
+		f.move(-f.listRows())
+	case key.Matches(msg, f.keys.PageDown):
+		f.move(f.listRows())
+	case key.Matches(msg, f.keys.Filter):
+		f.filtering = true
+		return f.filter.Focus()
+	case key.Matches(msg, f.keys.Leave):
+		f.filter.SetValue("")
+		f.applyFilter()
+	case key.Matches(msg, f.keys.Open):
+		if r, ok := f.selected(); ok {
+			f.loading = "reading the history of " + foreign(r.Instance) + "…"
+			return f.historyCmd(r.Instance)
+		}
+	case key.Matches(msg, f.keys.Live):
+		return f.openLive()
+	}
+	return nil
+}
+
+func (f *Fleet) filterKey(msg tea.KeyMsg) tea.Cmd {
+	switch msg.Type {
+	case tea.KeyEnter:
+		f.filtering = false
+		f.filter.Blur()
+		return nil
+	case tea.KeyEsc:
+		f.filtering = false
+		f.filter.Blur()
+		f.filter.SetValue("")
+		f.applyFilter()
+		return nil
+	}
+	var cmd tea.Cmd
+	f.filter, cmd = f.filter.Update(msg)
+	f.applyFilter()
+	return cmd
+}
+
+// openLive opens the selected host's live console over ssh.
+func (f *Fleet) openLive() tea.Cmd {
+	r, ok := f.selected()
+	if !ok || f.opts.Live == nil {
+		return nil
+	}
+	a, stop, err := f.opts.Live(r.Instance)
+	if err != nil {
+		f.err = "live: " + err.Error()
+		return nil
+	}
+	a.Update(tea.WindowSizeMsg{Width: f.width, Height: f.height})
+	f.detail, f.stop = a, stop
+	return a.Init()
+}
+
+// leave goes back to the fleet, ending a live feed.
+func (f *Fleet) leave() {
+	if f.stop != nil {
+		go f.stop() // Stop waits for the ssh to exit: not in Update
+	}
+	f.detail, f.stop = nil, nil
+}
+
+func (f *Fleet) applyFilter() {
+	f.shown = model.FilterFleet(f.rows, f.filter.Value())
+	f.move(0)
+}
+
+func (f *Fleet) selected() (model.FleetRow, bool) {
+	if f.cursor < 0 || f.cursor >= len(f.shown) {
+		return model.FleetRow{}, false
+	}
+	return f.shown[f.cursor], true
+}
+
+// move moves the cursor by d rows, keeping it on screen.
+func (f *Fleet) move(d int) {
+	f.cursor = max(0, min(len(f.shown)-1, f.cursor+d))
+	n := f.listRows()
+	if f.cursor < f.top {
+		f.top = f.cursor
+	}
+	if f.cursor >= f.top+n {
+		f.top = f.cursor - n + 1
+	}
+	f.top = max(0, min(f.top, len(f.shown)-n))
+}

@@ -1,0 +1,133 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// fakeFleet answers with rows, or err.
+type fakeFleet struct {
+	rows []model.FleetRow
+	err  error
+}
+
+func (f *fakeFleet) Fleet(context.Context, time.Time) ([]model.FleetRow, error) { return f.rows, f.err }
+func (f *fakeFleet) History(_ context.Context, inst string, end time.Time, _, _ time.Duration) (model.Host, []model.Sample, error) {
+	return model.Host{Name: inst}, incident(21), nil
+}
+func (f *fakeFleet) Where() string { return "http://prom:9090" }
+
+// bigFleet is n instances, a few of them in trouble, one with a hostile
+// instance label.
+func bigFleet(n int) []model.FleetRow {
+	rows := make([]model.FleetRow, n)
+	for i := range rows {
+		rows[i] = model.FleetRow{Instance: fmt.Sprintf("node-%04d:9874", i), HasTable: true, Count: uint64(i), Limit: 262144, Peak: uint64(i)}
+	}
+	rows[7].Kinds, rows[7].Count, rows[7].DropsPS = []model.Kind{model.TableFull}, 262144, 540
+	rows[42].Kinds = []model.Kind{model.NearCap}
+	rows[99].Stale = true
+	rows[500].Instance = evil
+	model.SortFleet(rows)
+	return rows
+}
+
+// fleetAt builds the view at w×h with the source's first answer in.
+func fleetAt(src FleetSource, w, h int) *Fleet {
+	f := NewFleet(src, FleetOptions{Interval: time.Minute})
+	f.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	f.Update(f.Init()())
+	return f
+}
+
+// TestFleetView: a thousand instances render most severe first within the
+// screen, inert whatever their labels say, in well under 200 ms; / filters;
+// ↓ moves; enter drills into the history and esc comes back.
+func TestFleetView(t *testing.T) {
+	src := &fakeFleet{rows: bigFleet(1000)}
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		f := fleetAt(src, size[0], size[1])
+		start := time.Now()
+		screen := f.View()
+		if took := time.Since(start); took > 200*time.Millisecond {
+			t.Errorf("%dx%d: a fleet of 1,000 rendered in %s", size[0], size[1], took)
+		}
+		checkScreen(t, screen, size[0])
+		if got := len(strings.Split(screen, "\n")); got != size[1] {
+			t.Errorf("%dx%d: %d lines", size[0], size[1], got)
+		}
+		lines := strings.Split(screen, "\n")
+		if !strings.Contains(lines[1], "1 TABLE FULL") || !strings.Contains(lines[1], "1 STALE") || !strings.Contains(lines[4], "node-0007") || !strings.Contains(lines[4], "TABLE FULL") {
+			t.Errorf("%dx%d: the full instance is not first, or the summary is wrong:\n%s", size[0], size[1], screen)
+		}
+		if !strings.Contains(screen, "STALE") || !strings.Contains(lines[2], "may drop the scrape itself") {
+			t.Errorf("%dx%d: the stale host is not marked with its hint:\n%s", size[0], size[1], screen)
+		}
+	}
+	f := fleetAt(src, 120, 30)
+	for _, r := range "/0420" {
+		f.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	f.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	if len(f.shown) != 1 || !strings.Contains(f.View(), "node-0420") {
+		t.Errorf("filter 0420: %d rows", len(f.shown))
+	}
+	f.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	f.Update(tea.KeyMsg{Type: tea.KeyDown})
+	f.Update(tea.KeyMsg{Type: tea.KeyDown})
+	if f.cursor != 2 {
+		t.Errorf("cursor %d after two ↓", f.cursor)
+	}
+	_, cmd := f.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	f.Update(cmd())
+	if f.detail == nil || !strings.Contains(f.View(), "TABLE FULL") || !strings.Contains(f.View(), "history from Prometheus") {
+		t.Fatalf("enter did not open the history:\n%s", f.View())
+	}
+	f.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	if f.detail != nil || !strings.Contains(f.View(), "tablefull fleet") {
+		t.Errorf("esc did not come back to the fleet")
+	}
+}
+
+// TestFleetOutage: Prometheus unreachable keeps the last rows with the
+// error on screen, and the next good answer clears it.
+func TestFleetOutage(t *testing.T) {
+	src := &fakeFleet{rows: bigFleet(600)}
+	f := fleetAt(src, 100, 20)
+	src.err = errors.New("query http://prom:9090: connection refused \x1b]0;x\x07")
+	f.Update(f.fetchCmd()())
+	screen := f.View()
+	checkScreen(t, screen, 100)
+	if !strings.Contains(screen, "connection refused") || !strings.Contains(screen, "node-0007") {
+		t.Errorf("during the outage:\n%s", screen)
+	}
+	src.err = nil
+	f.Update(f.fetchCmd()())
+	if strings.Contains(f.View(), "connection refused") {
+		t.Errorf("the error stayed after Prometheus came back")
+	}
+}
+
+// TestFleetDrillDownFast: 6 h of an instance at 15 s (1,440 samples) is
+// on screen within a second of Prometheus's answer.
+func TestFleetDrillDownFast(t *testing.T) {
+	f := fleetAt(&fakeFleet{rows: bigFleet(600)}, 200, 50)
+	samples := incident(1440)
+	start := time.Now()
+	f.Update(historyMsg{host: model.Host{Name: "node-0007:9874"}, samples: samples})
+	screen := f.View()
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("1,440 samples took %s to reach the screen", took)
+	}
+	if !strings.Contains(screen, "TABLE FULL") {
+		t.Errorf("the drill-down:\n%s", screen)
+	}
+}

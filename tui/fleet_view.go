@@ -1,0 +1,145 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// fleetChrome is the lines around the instance rows: title, summary,
+// status, column heads, and the help or the filter at the bottom.
+const fleetChrome = 5
+
+// listRows is how many instance rows fit on screen.
+func (f *Fleet) listRows() int { return max(1, f.height-fleetChrome) }
+
+// staleHint says what a STALE row means during an incident.
+const staleHint = "STALE: no answer; a full table may drop the scrape itself — s: live view over ssh"
+
+// View implements tea.Model.
+func (f *Fleet) View() string {
+	if f.detail != nil {
+		return f.detail.View()
+	}
+	w := f.width
+	lines := []string{
+		fit(f.st.Title.Render("tablefull fleet")+" "+f.st.Dim.Render("· "+foreign(f.src.Where())+" · "+fmt.Sprint(len(f.rows))+" instances"), w),
+		fit(f.summary(), w),
+		fit(f.status(), w),
+		fit(f.st.Label.Render(f.head()), w),
+	}
+	for i := f.top; i < len(f.shown) && i < f.top+f.listRows(); i++ {
+		line := f.rowLine(f.shown[i])
+		if i == f.cursor {
+			line = f.st.Title.Render("▸") + line[1:]
+		}
+		lines = append(lines, fit(line, w))
+	}
+	for len(lines) < f.height-1 {
+		lines = append(lines, strings.Repeat(" ", w))
+	}
+	bottom := f.help.ShortHelpView(f.keys.FleetHelp())
+	if f.filtering || f.filter.Value() != "" {
+		bottom = f.filter.View()
+	}
+	return strings.Join(append(lines[:max(0, f.height-1)], fit(bottom, w)), "\n")
+}
+
+// summary counts the instances per verdict, most severe first.
+func (f *Fleet) summary() string {
+	counts := map[model.Kind]int{}
+	stale := 0
+	var order []model.Kind
+	for _, r := range f.rows {
+		if r.Stale {
+			stale++
+		}
+		k := r.Verdict()
+		if counts[k] == 0 {
+			order = append(order, k)
+		}
+		counts[k]++
+	}
+	model.SortKinds(order)
+	var parts []string
+	for _, k := range order {
+		sev, _ := model.KindSeverity(k)
+		parts = append(parts, severityStyle(f.st, sev).Render(fmt.Sprintf("%d %s", counts[k], k)))
+	}
+	if stale > 0 {
+		parts = append(parts, f.st.Crit.Render(fmt.Sprintf("%d STALE", stale)))
+	}
+	if len(parts) == 0 {
+		return f.st.Dim.Render("no instances yet")
+	}
+	return strings.Join(parts, f.st.Dim.Render(" · "))
+}
+
+// status is the error, the work under way, or the age of the rows.
+func (f *Fleet) status() string {
+	switch {
+	case f.err != "":
+		return f.st.Warn.Render(foreign(f.err))
+	case f.loading != "":
+		return f.st.Dim.Render(f.loading)
+	}
+	for _, r := range f.rows {
+		if r.Stale {
+			return f.st.Warn.Render(staleHint)
+		}
+	}
+	return f.st.Dim.Render("updated " + f.updated.Local().Format("15:04:05") + ", every " + f.opts.Interval.String() + "; window " + model.Dur(f.opts.Window))
+}
+
+// wide reports whether the optional columns fit.
+func (f *Fleet) wide() bool { return f.width >= 120 }
+
+// columns are the widths of the verdict and instance columns.
+func (f *Fleet) columns() (verdict, instance int) {
+	if f.wide() {
+		return 16, 28
+	}
+	return 15, 20
+}
+
+func (f *Fleet) head() string {
+	vw, iw := f.columns()
+	h := fmt.Sprintf("  %-*s %-*s %15s %4s %8s %7s", vw, "verdict", iw, "instance", "count / limit", "%", "drops/s", "pinned")
+	if f.wide() {
+		h += fmt.Sprintf(" %9s %8s %9s", "peak", "episodes", "scraped")
+	}
+	return h
+}
+
+// rowLine is one instance: its verdict, table, drops and time pinned.
+func (f *Fleet) rowLine(r model.FleetRow) string {
+	vw, iw := f.columns()
+	sev, _ := model.KindSeverity(r.Verdict())
+	verdict := severityStyle(f.st, sev).Render(fmt.Sprintf("%-*s", vw, truncate(string(r.Verdict()), vw)))
+	if r.Stale {
+		verdict = f.st.Crit.Render(fmt.Sprintf("%-*s", vw, "STALE"))
+	}
+	table, pct := "-", "-"
+	if r.HasTable {
+		table, pct = model.Int(r.Count)+" / "+model.Int(r.Limit), fmt.Sprintf("%.0f", model.Percent(r.Count, r.Limit))
+	}
+	inst := truncate(foreign(r.Instance), iw)
+	inst += strings.Repeat(" ", max(0, iw-lipgloss.Width(inst)))
+	line := "  " + verdict + " " + inst + fmt.Sprintf(" %15s %4s %8s %7s", table, pct, model.Num(r.DropsPS), model.Dur(r.Pinned))
+	if f.wide() {
+		line += fmt.Sprintf(" %9s %8d %9s", model.Int(r.Peak), r.Episodes, ago(r.LastSeen))
+	}
+	return line
+}
+
+// ago is how long ago t was, briefly.
+func ago(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return model.Dur(time.Since(t).Round(time.Second)) + " ago"
+}
