@@ -9,8 +9,9 @@ import (
 // FleetRow is one instance of a fleet as Prometheus holds it: what its
 // exporter said over a window.
 type FleetRow struct {
-	// Instance is Prometheus's instance label ("web-3:9874").
-	Instance string
+	// Instance is Prometheus's instance label ("web-3:9874"); Labels
+	// its other labels ("env=prod job=tablefull").
+	Instance, Labels string
 	// Kinds are the verdicts that held at the last scrape, most severe
 	// first (empty: OK).
 	Kinds []Kind
@@ -96,7 +97,8 @@ func SortFleet(rows []FleetRow) {
 	})
 }
 
-// FilterFleet keeps the rows whose instance contains text (any case).
+// FilterFleet keeps the rows whose instance or labels contain text (any
+// case).
 func FilterFleet(rows []FleetRow, text string) []FleetRow {
 	if text == "" {
 		return rows
@@ -104,7 +106,7 @@ func FilterFleet(rows []FleetRow, text string) []FleetRow {
 	text = strings.ToLower(text)
 	var out []FleetRow
 	for _, r := range rows {
-		if strings.Contains(strings.ToLower(r.Instance), text) {
+		if strings.Contains(strings.ToLower(r.Instance), text) || strings.Contains(strings.ToLower(r.Labels), text) {
 			out = append(out, r)
 		}
 	}

@@ -22,7 +22,7 @@ func TestKindOrderFollowsRules(t *testing.T) {
 
 func TestSortFleet(t *testing.T) {
 	rows := []FleetRow{
-		{Instance: "ok-b"},
+		{Instance: "ok-b", Labels: "env=staging job=edge"},
 		{Instance: "near", Kinds: []Kind{NearCap}, Peak: 3900, Limit: 4096},
 		{Instance: "gone", Stale: true},
 		{Instance: "full-slow", Kinds: []Kind{TableFull}, DropsPS: 3},
@@ -39,6 +39,9 @@ func TestSortFleet(t *testing.T) {
 	}
 	if got := FilterFleet(rows, "FULL"); len(got) != 2 {
 		t.Errorf("filter FULL: %v", instances(got))
+	}
+	if got := FilterFleet(rows, "env=staging"); len(got) != 1 || got[0].Instance != "ok-b" {
+		t.Errorf("filter by label: %v", instances(got))
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sort"
+	"strings"
 	"time"
 
 	pmodel "github.com/prometheus/common/model"
@@ -54,6 +56,9 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]model.FleetRow, er
 	}
 	for _, s := range vecs[0] {
 		rw, v := row(s)
+		if rw.Labels == "" {
+			rw.Labels = otherLabels(s.Metric)
+		}
 		switch s.Metric[pmodel.MetricNameLabel] {
 		case "tablefull_conntrack_entries":
 			rw.Count, rw.HasTable = uint64(v), true
@@ -96,3 +101,16 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]model.FleetRow, er
 
 // ErrNoInstances reports a selector that matches no exporter.
 var ErrNoInstances = fmt.Errorf("no instances")
+
+// otherLabels are a series' labels but its name, instance and kind, as
+// "env=prod job=tablefull".
+func otherLabels(m pmodel.Metric) string {
+	var parts []string
+	for k, v := range m {
+		if k != pmodel.MetricNameLabel && k != pmodel.InstanceLabel && k != "kind" {
+			parts = append(parts, string(k)+"="+string(v))
+		}
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, " ")
+}

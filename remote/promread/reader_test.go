@@ -1,0 +1,50 @@
+package promread
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestReaderErrors: refused credentials, an empty fleet and a selector
+// that would break out of tablefull's braces are clear errors, and no
+// error or address shows a password.
+func TestReaderErrors(t *testing.T) {
+	var gotUser, gotPass string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gotUser, gotPass, _ = r.BasicAuth()
+		if gotPass != "right" {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"status":"success","data":{"resultType":"vector","result":[]}}`))
+	}))
+	defer srv.Close()
+	withUser := strings.Replace(srv.URL, "http://", "http://ops:wrong@", 1)
+	r, err := New(Config{URL: withUser})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(r.Where(), "wrong") {
+		t.Errorf("the address shows the password: %s", r.Where())
+	}
+	_, err = r.Fleet(context.Background(), time.Now())
+	if err == nil || strings.Contains(err.Error(), "wrong") || gotUser != "ops" {
+		t.Errorf("refused credentials: %v (user %q)", err, gotUser)
+	}
+	r, _ = New(Config{URL: srv.URL, BasicUser: "ops", BasicPassword: "right", Selector: `{job="tablefull"}`})
+	if _, err := r.Fleet(context.Background(), time.Now()); !errors.Is(err, ErrNoInstances) || !strings.Contains(err.Error(), `job="tablefull"`) {
+		t.Errorf("an empty fleet: %v", err)
+	}
+	if _, err := New(Config{URL: srv.URL, Selector: `job="x"} or vector(1) or {a="b"`}); !errors.Is(err, ErrSelector) {
+		t.Errorf("a selector breaking out of the braces: %v", err)
+	}
+	if _, err := New(Config{URL: "ftp://host"}); err == nil {
+		t.Error("an ftp URL was taken")
+	}
+}
