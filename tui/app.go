@@ -203,31 +203,6 @@ func (a *App) feedError(err error) tea.Cmd {
 	return a.wantMore()
 }
 
-// wantMore asks the feed for the next sample, unless a playback already
-// holds what it needs. A recording is read ahead of the view only while
-// the history has room or the view is within its last quarter: a
-// 12-hour recording is never loaded whole, and the view can always go
-// three quarters of the history back.
-func (a *App) wantMore() tea.Cmd {
-	a.waiting = false
-	if a.ended {
-		return nil
-	}
-	if a.opts.Speed > 0 && a.seq >= a.opts.History && a.seq-1-a.viewIndex() >= a.opts.History/4 {
-		return nil
-	}
-	a.waiting = true
-	return waitForSampleCmd(a.id, a.feed)
-}
-
-// resume re-arms reading a playback once the view has moved on.
-func (a *App) resume() tea.Cmd {
-	if a.waiting || a.opts.Speed == 0 {
-		return nil
-	}
-	return a.wantMore()
-}
-
 func (a *App) recorded(msg recordMsg) {
 	switch {
 	case msg.err != nil:
