@@ -131,3 +131,30 @@ func TestFleetDrillDownFast(t *testing.T) {
 		t.Errorf("the drill-down:\n%s", screen)
 	}
 }
+
+// TestFleetLive: s opens the selected instance's live console (what
+// --ssh opens), esc comes back and stops its feed.
+func TestFleetLive(t *testing.T) {
+	var opened string
+	stopped := make(chan bool, 1)
+	f := NewFleet(&fakeFleet{rows: bigFleet(600)}, FleetOptions{Interval: time.Minute,
+		Live: func(instance string) (*App, func(), error) {
+			opened = instance
+			return New(newScriptFeed(t, incident(5)), Options{Interval: time.Second}), func() { stopped <- true }, nil
+		}})
+	f.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	f.Update(f.Init()())
+	f.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'s'}})
+	if opened != "node-0007:9874" || f.detail == nil {
+		t.Fatalf("s opened %q", opened)
+	}
+	f.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	select {
+	case <-stopped:
+	case <-time.After(time.Second):
+		t.Error("esc did not stop the live feed")
+	}
+	if f.detail != nil {
+		t.Error("esc did not come back to the fleet")
+	}
+}

@@ -255,3 +255,38 @@ func TestExporterUnderLoad(t *testing.T) {
 		t.Errorf("%d goroutines before, %d after", before, after)
 	}
 }
+
+// TestExporterSlowClient: a client that sends half a request and waits
+// holds no scrape up: the next scrape is answered at once.
+func TestExporterSlowClient(t *testing.T) {
+	e := New("test")
+	e.Observe(sample(0, 500, 500, 0))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := ln.Addr().String()
+	ln.Close()
+	go Serve(ctx, addr, Handler(e))
+	var slow []net.Conn
+	for deadline := time.Now().Add(5 * time.Second); len(slow) < 10 && time.Now().Before(deadline); {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			time.Sleep(10 * time.Millisecond)
+			continue
+		}
+		c.Write([]byte("GET /metrics HTTP/1.1\r\nHost: x\r\n")) // and never the end of the headers
+		slow = append(slow, c)
+	}
+	defer func() {
+		for _, c := range slow {
+			c.Close()
+		}
+	}()
+	start := time.Now()
+	if m := scrape(t, "http://"+addr); m["tablefull_conntrack_entries"].v("") != 500 {
+		t.Errorf("a scrape beside ten slow clients: %v", m["tablefull_conntrack_entries"])
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("a scrape beside ten slow clients took %s", took)
+	}
+}
