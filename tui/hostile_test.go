@@ -110,3 +110,16 @@ func FuzzDecodeRender(f *testing.F) {
 		}
 	})
 }
+
+// TestFirstFrameSaysRatesComeNext: before a second sample there is
+// nothing to rate CPU and disks against; the screen says so instead of
+// "no disks" or an idle 0 %.
+func TestFirstFrameSaysRatesComeNext(t *testing.T) {
+	view := feedAll(t, incident(1), 200, 50).View()
+	if !strings.Contains(view, "rates from the next sample on") || strings.Contains(view, "no disks") {
+		t.Errorf("the first frame:\n%s", view)
+	}
+	if view := feedAll(t, incident(2), 200, 50).View(); strings.Contains(view, "rates from the next sample on") || !strings.Contains(view, "vda") {
+		t.Errorf("the second frame still waits for rates:\n%s", view)
+	}
+}

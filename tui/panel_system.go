@@ -31,6 +31,9 @@ func systemLines(st *styles.Styles, f model.Frame, rows, width int) []string {
 		}
 		return fmt.Sprintf("%-4s", name) + sty.Render(fmt.Sprintf("%4.0f%%", busy)) + st.Dim.Render(detail)
 	}
+	if r.Elapsed == 0 { // the first frame: nothing to rate against yet
+		return []string{st.Dim.Render(fmt.Sprintf("CPU and disk rates from the next sample on (%d CPUs, %d disks)", f.CPUs, f.Disks))}
+	}
 	lines := []string{cpuLine("all", r.CPUAll)}
 	cpus := append([]model.CPUUse(nil), r.CPU...)
 	diskRows := min(len(r.Disks), 3)
