@@ -40,6 +40,11 @@ type Options struct {
 	// Live, when set, is shown in the status line once a second after
 	// the intro (the lab's client counts).
 	Live func() string
+	// Source names the feed as the user typed it ("netns h1", "ssh
+	// web-3", `via "kubectl exec …"`, "lab table-full"): the tab's label
+	// and the header's source, where the host's own name may be the same
+	// for several feeds.
+	Source string
 }
 
 // App is one host's console.
@@ -102,6 +107,25 @@ func New(feed Feed, o Options) *App {
 		a.view = 0
 	}
 	return a
+}
+
+// shownHost is the host as the header shows it: its source is the feed
+// as the user named it, when it was named.
+func (a *App) shownHost() model.Host {
+	h := a.host
+	if a.opts.Source != "" {
+		h.Source = a.opts.Source
+	}
+	return h
+}
+
+// label names the host in its tab: the feed as the user named it, else
+// the host's name.
+func (a *App) label() string {
+	if a.opts.Source != "" {
+		return a.opts.Source
+	}
+	return a.host.Name
 }
 
 // Init implements tea.Model: start waiting for samples and ticking.

@@ -117,7 +117,7 @@ func (r *Root) View() string {
 // overview is one host's line: verdict, count/max, drops/s, staleness.
 func (r *Root) overview(i int, a *App) string {
 	f, _ := a.frameAt(a.seq - 1)
-	name := fmt.Sprintf(" %d %s ", i+1, truncate(orDash(foreign(a.host.Name)), 24))
+	name := fmt.Sprintf(" %d %s ", i+1, truncate(orDash(foreign(a.label())), 24))
 	tab := r.st.Tab.Render(name)
 	if i == r.active {
 		tab = r.st.ActiveTab.Render(name)

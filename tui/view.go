@@ -132,7 +132,7 @@ func (a *App) render() string {
 	f := a.frame()
 	w := a.width
 	var parts []string
-	parts = append(parts, renderHeader(a.st, a.host, f, a.interval, a.mode(), w))
+	parts = append(parts, renderHeader(a.st, a.shownHost(), f, a.interval, a.mode(), w))
 	verdict := renderVerdict(a.st, f, w, l.verdict)
 	if c := a.captionLine(); c != "" { // the demo's commentary takes the last verdict lines
 		caption := wrap("▶ "+c, w)

@@ -120,7 +120,7 @@ func feedsFor(o options, ssh, via, netns stringList, deploy bool) ([]*tui.App, f
 			return nil, nil, err
 		}
 	}
-	add := func(name string, argv []string, hint string) {
+	add := func(name, source string, argv []string, hint string) {
 		p := &remote.Process{Argv: argv, Name: name, Hint: hint}
 		if dep != nil && hint == fullTableHint {
 			p.Handshake = dep.handshake
@@ -128,7 +128,7 @@ func feedsFor(o options, ssh, via, netns stringList, deploy bool) ([]*tui.App, f
 		p.Start(o.interval)
 		stops = append(stops, p.Stop)
 		tee := &remote.Tee{Source: p}
-		apps = append(apps, tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: &remote.RemoteTuner{P: p}}))
+		apps = append(apps, tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: &remote.RemoteTuner{P: p}, Source: source}))
 	}
 	for _, d := range ssh {
 		remoteCmd := []string{"tablefull", "agent"}
@@ -140,7 +140,7 @@ func feedsFor(o options, ssh, via, netns stringList, deploy bool) ([]*tui.App, f
 			stop()
 			return nil, nil, err
 		}
-		add(d, argv, fullTableHint)
+		add(d, "ssh "+d, argv, fullTableHint)
 	}
 	for _, v := range via {
 		argv, err := viaArgv(v)
@@ -148,7 +148,7 @@ func feedsFor(o options, ssh, via, netns stringList, deploy bool) ([]*tui.App, f
 			stop()
 			return nil, nil, err
 		}
-		add(argv[0], argv, "")
+		add(argv[0], fmt.Sprintf("via %q", v), argv, "")
 	}
 	for _, n := range netns {
 		argv, err := netnsArgv(n)
@@ -156,7 +156,7 @@ func feedsFor(o options, ssh, via, netns stringList, deploy bool) ([]*tui.App, f
 			stop()
 			return nil, nil, err
 		}
-		add("netns "+n, argv, "")
+		add("netns "+n, "netns "+n, argv, "")
 	}
 	if len(apps) > 0 {
 		return apps, stop, nil

@@ -57,6 +57,6 @@ func liveOverSSH(o options) func(instance string) (*tui.App, func(), error) {
 		p := &remote.Process{Argv: argv, Name: host, Hint: fullTableHint}
 		p.Start(o.interval)
 		tee := &remote.Tee{Source: p}
-		return tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: &remote.RemoteTuner{P: p}}), p.Stop, nil
+		return tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: &remote.RemoteTuner{P: p}, Source: "ssh " + host}), p.Stop, nil
 	}
 }

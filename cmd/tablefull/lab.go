@@ -79,7 +79,7 @@ func runLab(o options, lo labOptions, w io.Writer) (err error) {
 	}
 	tuner := &labTuner{host: sources.NewTuner(o.roots), lab: l}
 	app := tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tuner, Captions: true,
-		Intro: "lab " + lo.scenario + ": " + l.Scenario.LookFor, Live: l.Clients.String})
+		Intro: "lab " + lo.scenario + ": " + l.Scenario.LookFor, Live: l.Clients.String, Source: "lab " + lo.scenario})
 	return runConsole([]*tui.App{app})
 }
 

@@ -1,0 +1,62 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/golden"
+)
+
+// TestSourceScreens: two --netns tabs of hosts with the same name, the
+// lab and a replay each name their source on screen, as the user typed it
+// (goldens; go test ./tui -update).
+func TestSourceScreens(t *testing.T) {
+	screens := map[string]func(w, h int) string{
+		"two-netns": func(w, h int) string {
+			a := New(newScriptFeed(t, nil), Options{Interval: 1e9, Source: "netns h1"})
+			b := New(newScriptFeed(t, nil), Options{Interval: 1e9, Source: "netns h2"})
+			r := NewRoot(a, b)
+			r.Update(tea.WindowSizeMsg{Width: w, Height: h})
+			for i, s := range incident(21) {
+				a.Update(sampleMsg{s: s})
+				if i < 5 {
+					b.Update(sampleMsg{s: s})
+				}
+			}
+			return r.View()
+		},
+		"lab": func(w, h int) string {
+			a := New(newScriptFeed(t, nil), Options{Interval: 1e9, Source: "lab table-full"})
+			a.Update(tea.WindowSizeMsg{Width: w, Height: h})
+			for _, s := range incident(21) {
+				a.Update(sampleMsg{s: s})
+			}
+			return a.View()
+		},
+		"replay": func(w, h int) string {
+			a := New(newScriptFeed(t, nil), Options{Interval: 1e9, Speed: 1, Source: "replay incident.jsonl"})
+			a.Update(tea.WindowSizeMsg{Width: w, Height: h})
+			for _, s := range incident(21) {
+				a.Update(sampleMsg{s: s})
+			}
+			return a.View()
+		},
+	}
+	want := map[string][]string{"two-netns": {"netns h1", "netns h2"}, "lab": {"lab table-full"}, "replay": {"replay incident.jsonl"}}
+	for name, screen := range screens {
+		for _, size := range [][2]int{{80, 24}, {200, 50}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", name, size[0], size[1]), func(t *testing.T) {
+				view := screen(size[0], size[1])
+				checkSize(t, view, size[0], size[1])
+				for _, w := range want[name] {
+					if !strings.Contains(view, w) {
+						t.Errorf("the screen does not name %q:\n%s", w, view)
+					}
+				}
+				golden.RequireEqual(t, []byte(view))
+			})
+		}
+	}
+}
