@@ -282,6 +282,12 @@ type KernelLine struct {
 	Text string    `json:"text"`
 	// NetNS is the namespace inode the line names, 0 for the init namespace.
 	NetNS uint64 `json:"netns,omitempty"`
-	// NetNSName is its `ip netns` name, when it has one.
+	// NetNSName is its `ip netns` name, when it has one, or NetNSGone
+	// when the name now on that inode belongs to a namespace made after
+	// the line (inode numbers are reused).
 	NetNSName string `json:"netns_name,omitempty"`
 }
+
+// NetNSGone marks a line whose namespace is gone: the name now on its
+// inode is a newer namespace's.
+const NetNSGone = "(gone)"

@@ -43,7 +43,9 @@ type Kmsg struct {
 	// netnsDir holds named namespaces (ip netns), to name the inode a
 	// "table full in netns N" line gives.
 	netnsDir string
-	names    map[uint64]string
+	names    map[uint64]netnsEntry
+	// reloaded is when netnsDir was last read for an unknown inode.
+	reloaded time.Time
 	// More is set when the last poll stopped at maxRecordsPerPoll with
 	// records still waiting.
 	More bool
@@ -143,7 +145,7 @@ func (k *Kmsg) parseRecord(now time.Time, line string, out *model.KernelLog) {
 	}
 	if m[1] != "" {
 		kl.NetNS, _ = strconv.ParseUint(m[1], 10, 64)
-		kl.NetNSName = k.netnsName(kl.NetNS)
+		kl.NetNSName = k.netnsName(kl.NetNS, kl.Time)
 	}
 	out.Lines = append(out.Lines, kl)
 }
@@ -158,22 +160,52 @@ func (k *Kmsg) Close() error {
 	return err
 }
 
-// netnsName finds the ip-netns name of a namespace inode, "" if it has
-// none. The directory is re-read only when an inode is not known yet.
-func (k *Kmsg) netnsName(ino uint64) string {
-	if name, ok := k.names[ino]; ok {
-		return name
+// netnsEntry is an ip netns name and when its namespace was made (the
+// nsfs inode's change time).
+type netnsEntry struct {
+	name string
+	born time.Time
+}
+
+// netnsName is the ip-netns name of the namespace inode a line logged at
+// at gives; "" when the inode has no name; model.NetNSGone when the name
+// now on that inode belongs to a namespace made after the line: inode
+// numbers are reused once a namespace is deleted, and a line of the old
+// one must not be pinned on the new.
+func (k *Kmsg) netnsName(ino uint64, at time.Time) string {
+	e, ok := k.names[ino]
+	if ok && !k.still(ino, e) {
+		ok = false
 	}
-	k.names = map[uint64]string{}
+	if !ok && time.Since(k.reloaded) > time.Second {
+		k.reload()
+		e, ok = k.names[ino]
+	}
+	switch {
+	case !ok:
+		return ""
+	case at.Before(e.born.Add(-10 * time.Millisecond)):
+		return model.NetNSGone
+	}
+	return e.name
+}
+
+// still reports whether the cached name is still that namespace.
+func (k *Kmsg) still(ino uint64, e netnsEntry) bool {
+	var st syscall.Stat_t
+	return syscall.Stat(filepath.Join(k.netnsDir, e.name), &st) == nil && st.Ino == ino &&
+		time.Unix(st.Ctim.Sec, st.Ctim.Nsec).Equal(e.born)
+}
+
+// reload reads the named namespaces again.
+func (k *Kmsg) reload() {
+	k.reloaded = time.Now()
+	k.names = map[uint64]netnsEntry{}
 	entries, _ := os.ReadDir(k.netnsDir)
-	for _, e := range entries {
+	for _, d := range entries {
 		var st syscall.Stat_t
-		if syscall.Stat(filepath.Join(k.netnsDir, e.Name()), &st) == nil {
-			k.names[st.Ino] = e.Name()
+		if syscall.Stat(filepath.Join(k.netnsDir, d.Name()), &st) == nil {
+			k.names[st.Ino] = netnsEntry{name: d.Name(), born: time.Unix(st.Ctim.Sec, st.Ctim.Nsec)}
 		}
 	}
-	if _, ok := k.names[ino]; !ok {
-		k.names[ino] = ""
-	}
-	return k.names[ino]
 }

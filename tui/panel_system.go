@@ -154,6 +154,8 @@ func kernelLines(st *styles.Styles, f model.Frame, lines []model.KernelLine, sup
 		}
 		where := ""
 		switch {
+		case l.NetNSName == model.NetNSGone:
+			where = fmt.Sprintf(" netns %d %s", l.NetNS, model.NetNSGone)
 		case l.NetNSName != "":
 			where = " netns " + foreign(l.NetNSName)
 		case l.NetNS != 0:
