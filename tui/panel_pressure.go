@@ -111,6 +111,10 @@ func (c *pressureChart) rebuild(st *styles.Styles, frames []model.Frame, width, 
 		capRow = rowOf(capV)
 		ts.DrawLineWithStyle(canvas.Float64Point{X: ts.ViewMinX(), Y: capV},
 			canvas.Float64Point{X: ts.ViewMaxX(), Y: capV}, runes.ThinLineStyle, st.ChartCap)
+		// The cap's row reads the cap, not the scale's number for it.
+		if w := ts.Origin().X; w > 0 {
+			ts.Canvas.SetStringWithStyle(canvas.Point{X: 0, Y: capRow}, fmt.Sprintf("%*s", w, capLabel(capV, w)), st.ChartCap)
+		}
 	}
 	pinned, gaps := intervalColumns(frames, cols)
 	markCol := -1
@@ -161,6 +165,15 @@ func pinnedStrip(st *styles.Styles, marks, gaps []bool, markCol, left, width int
 		i = j
 	}
 	return fit(b.String(), width)
+}
+
+// capLabel is the cap as its row's label: exact when it fits in width
+// (4096), else compact (262k).
+func capLabel(v float64, width int) string {
+	if exact := fmt.Sprintf("%.0f", v); len(exact) <= width {
+		return exact
+	}
+	return compact(v)
 }
 
 // compact formats an axis value: 4096 → "4.1k".

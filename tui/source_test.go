@@ -60,3 +60,28 @@ func TestSourceScreens(t *testing.T) {
 		}
 	}
 }
+
+// TestCapRowReadsTheCap: with nf_conntrack_max 256 the cap's row is
+// labelled 256, not the scale's 269 (the chart's top is 5 % above the cap).
+func TestCapRowReadsTheCap(t *testing.T) {
+	samples := incident(21)
+	for i := range samples {
+		c := &samples[i].Conntrack
+		c.Max, c.Count, c.Peak = 256, min(c.Count, 256), min(c.Peak, 256)
+	}
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		view := feedAll(t, samples, size[0], size[1]).View()
+		found := false
+		for _, line := range strings.Split(view, "\n") {
+			if strings.HasPrefix(strings.TrimLeft(line, " "), "256├") {
+				found = true
+			}
+			if strings.HasPrefix(strings.TrimLeft(line, " "), "269") {
+				t.Errorf("%dx%d: a row reads 269", size[0], size[1])
+			}
+		}
+		if !found {
+			t.Errorf("%dx%d: no row reads the cap 256:\n%s", size[0], size[1], view)
+		}
+	}
+}
