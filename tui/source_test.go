@@ -85,3 +85,31 @@ func TestCapRowReadsTheCap(t *testing.T) {
 		}
 	}
 }
+
+// TestCaptionKeepsTheEvidence: at 80×24 a caption has a row of its own;
+// the verdict's kind and its evidence (count/max, drops, server idle)
+// stay whole.
+func TestCaptionKeepsTheEvidence(t *testing.T) {
+	a := New(newScriptFeed(t, nil), Options{Interval: 1e9, Speed: 1, Captions: true})
+	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	for _, s := range incident(21) {
+		a.Update(sampleMsg{s: s})
+	}
+	shown := false
+	for i := 0; i < 21; i++ {
+		a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'.'}}) // one frame on
+		view := a.View()
+		if !strings.Contains(view, "▶") {
+			continue
+		}
+		shown = true
+		flat := strings.Join(strings.Fields(view), " ")
+		if strings.Contains(flat, "TABLE FULL —") && (!strings.Contains(flat, "server idle (CPU 4 %, disk 0 IO/s)") || !strings.Contains(flat, "count pinned at max 4,096")) {
+			t.Errorf("frame %d: a caption cut the verdict's evidence:\n%s", i, view)
+		}
+		checkSize(t, view, 80, 24)
+	}
+	if !shown {
+		t.Error("no caption was shown")
+	}
+}

@@ -11,8 +11,8 @@ import (
 
 // layout is the height of each part of the screen for a terminal size.
 type layout struct {
-	verdict, stats, chart, episodes, ctstats, bottom, footer int
-	wide                                                     bool
+	verdict, caption, stats, chart, episodes, ctstats, bottom, footer int
+	wide                                                              bool
 }
 
 // plan splits the screen. The chart takes what the fixed parts leave, up
@@ -26,6 +26,9 @@ func (a *App) plan() layout {
 	l := layout{wide: a.width >= 150, verdict: 3, stats: 2, episodes: 1, footer: 1}
 	if a.width >= 150 {
 		l.verdict = 2
+	}
+	if a.opts.Captions { // a row of its own, so a caption never cuts the verdict's evidence
+		l.caption = 1
 	}
 	if a.help.ShowAll {
 		for _, col := range a.keys.FullHelp() {
@@ -52,7 +55,7 @@ func (a *App) plan() layout {
 	if a.tune.open { // the panel needs its rows more than the chart does
 		l.bottom = max(l.bottom, 14-l.ctstats)
 	}
-	fixed := 1 + l.verdict + l.stats + 1 + l.episodes + l.ctstats + l.bottom + l.footer
+	fixed := 1 + l.verdict + l.caption + l.stats + 1 + l.episodes + l.ctstats + l.bottom + l.footer
 	l.chart = max(4, a.height-fixed)
 	if cap := min(max(8, a.height/2), 12); l.chart > cap {
 		extra := l.chart - cap
@@ -106,7 +109,7 @@ func bottomRows(f model.Frame, wide bool) int {
 
 // total is the number of rows the layout uses.
 func (l layout) total() int {
-	return 1 + l.verdict + l.stats + l.chart + 1 + l.episodes + l.ctstats + l.bottom + l.footer
+	return 1 + l.verdict + l.caption + l.stats + l.chart + 1 + l.episodes + l.ctstats + l.bottom + l.footer
 }
 
 // refreshChart rebuilds the cached chart for the current data and size.
@@ -133,17 +136,14 @@ func (a *App) render() string {
 	w := a.width
 	var parts []string
 	parts = append(parts, renderHeader(a.st, a.shownHost(), f, a.interval, a.mode(), w))
-	verdict := renderVerdict(a.st, f, w, l.verdict)
-	if c := a.captionLine(); c != "" { // the demo's commentary takes the last verdict lines
-		caption := wrap("▶ "+c, w)
-		caption = caption[:min(len(caption), max(1, l.verdict-1))]
-		keep := max(0, l.verdict-len(caption))
-		verdict = verdict[:min(len(verdict), keep)]
-		for _, line := range caption {
-			verdict = append(verdict, a.st.Caption.Render(line))
+	parts = append(parts, block(renderVerdict(a.st, f, w, l.verdict), w, l.verdict))
+	if l.caption > 0 { // the demo's commentary, shortened to its row
+		var caption []string
+		if c := a.captionLine(); c != "" {
+			caption = []string{a.st.Caption.Render(truncate("▶ "+c, w))}
 		}
+		parts = append(parts, block(caption, w, l.caption))
 	}
-	parts = append(parts, block(verdict, w, l.verdict))
 
 	stats := pressureLines(a.st, f, w)
 	if len(stats) > 0 {
