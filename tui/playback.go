@@ -59,7 +59,7 @@ func (a *App) noteCaption() {
 	if !ok1 || !ok2 {
 		return
 	}
-	if c := captionFor(prev, cur); c != "" {
+	if c := model.Caption(prev, cur); c != "" {
 		a.caption, a.captionAt = c, i
 	}
 }
@@ -74,8 +74,6 @@ func (a *App) captionLine() string {
 	}
 	return a.caption
 }
-
-var captionFor = model.Caption
 
 // wantMore asks the feed for the next sample, unless a playback already
 // holds what it needs. A recording is read ahead of the view only while

@@ -197,6 +197,9 @@ func (t *labTuner) Apply(changes []model.Change, count uint64) ([]model.KnobResu
 	return append(res, inside...), err
 }
 
+// errPersistDisabled is the lab's answer to w.
+var errPersistDisabled = errors.New("persisting to /etc is disabled here (the lab restores the host when it ends)")
+
 // labGlobals names the global knobs as the lab records them.
 var labGlobals = map[string]lab.Global{model.KnobMax: lab.GlobalMax, model.KnobHashsize: lab.GlobalHashsize}
 

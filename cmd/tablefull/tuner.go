@@ -17,9 +17,6 @@ type localTuner struct {
 	tuner    *sources.Tuner
 	pers     sources.Persister
 	stateDir string
-	// note is shown in the panel (e.g. the lab disables persisting).
-	note          string
-	noPersistence bool
 }
 
 func newLocalTuner(o options) *localTuner {
@@ -37,9 +34,6 @@ func (l *localTuner) Global() bool { return !l.tuner.InChildNamespace() }
 
 // Note implements tui.Tuner.
 func (l *localTuner) Note() string {
-	if l.note != "" {
-		return l.note
-	}
 	if !l.Global() {
 		return "nf_conntrack_max and hashsize are global: read-only in this namespace, set them from the host"
 	}
@@ -94,9 +88,6 @@ func (l *localTuner) Apply(changes []model.Change, count uint64) ([]model.KnobRe
 // Persist implements tui.Tuner: it writes the boot-time files and adds
 // them to the undo record, also when the second file failed.
 func (l *localTuner) Persist(changes []model.Change) ([]string, []string, error) {
-	if l.noPersistence {
-		return nil, nil, errPersistDisabled
-	}
 	rec, err := l.undoRecord()
 	if err != nil {
 		return nil, nil, err
@@ -162,13 +153,4 @@ func changesTo(values map[string]string) []model.Change {
 	}
 	model.SortChanges(changes)
 	return changes
-}
-
-// errPersistDisabled is the lab's answer to w.
-var errPersistDisabled = persistDisabled{}
-
-type persistDisabled struct{}
-
-func (persistDisabled) Error() string {
-	return "persisting to /etc is disabled here (the lab restores the host when it ends)"
 }
