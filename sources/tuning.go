@@ -106,12 +106,11 @@ func (t *Tuner) InChildNamespace() bool {
 // namespace, and whether each file can be opened for writing.
 func (t *Tuner) Check(changes []model.Change, count uint64) error {
 	child := t.InChildNamespace()
-	for i, c := range changes {
+	for _, c := range changes {
 		v, err := model.ParseValue(c.Key, c.Proposed)
 		if err != nil {
 			return err
 		}
-		changes[i].Proposed = v
 		spec, _ := model.Spec(c.Key)
 		if spec.Global && child {
 			return fmt.Errorf("%s: %w", c.Key, ErrGlobalInChild)
@@ -142,6 +141,10 @@ func (t *Tuner) Check(changes []model.Change, count uint64) error {
 // kernel holds the value asked for (sysctl(8) ignores a typo silently;
 // tablefull does not).
 func (t *Tuner) Apply(changes []model.Change, count uint64) ([]Result, error) {
+	changes, err := model.CheckChanges(changes) // what is written is what we rendered
+	if err != nil {
+		return nil, err
+	}
 	if err := t.Check(changes, count); err != nil {
 		return nil, err
 	}

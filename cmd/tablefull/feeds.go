@@ -120,10 +120,15 @@ func feedsFor(o options, ssh, via, netns stringList, deploy bool) ([]*tui.App, f
 			return nil, nil, err
 		}
 	}
-	add := func(name, source string, argv []string, hint string) {
-		p := &remote.Process{Argv: argv, Name: name, Hint: hint}
-		if dep != nil && hint == fullTableHint {
-			p.Handshake = dep.handshake
+	// add starts a feed; an ssh one carries the full-table hint and,
+	// with --deploy, the copy handshake.
+	add := func(name, source string, argv []string, ssh bool) {
+		p := &remote.Process{Argv: argv, Name: name}
+		if ssh {
+			p.Hint = fullTableHint
+			if dep != nil {
+				p.Handshake = dep.handshake
+			}
 		}
 		p.Start(o.interval)
 		stops = append(stops, p.Stop)
@@ -140,7 +145,7 @@ func feedsFor(o options, ssh, via, netns stringList, deploy bool) ([]*tui.App, f
 			stop()
 			return nil, nil, err
 		}
-		add(d, "ssh "+d, argv, fullTableHint)
+		add(d, "ssh "+d, argv, true)
 	}
 	for _, v := range via {
 		argv, err := viaArgv(v)
@@ -148,7 +153,7 @@ func feedsFor(o options, ssh, via, netns stringList, deploy bool) ([]*tui.App, f
 			stop()
 			return nil, nil, err
 		}
-		add(argv[0], fmt.Sprintf("via %q", v), argv, "")
+		add(argv[0], fmt.Sprintf("via %q", v), argv, false)
 	}
 	for _, n := range netns {
 		argv, err := netnsArgv(n)
@@ -156,7 +161,7 @@ func feedsFor(o options, ssh, via, netns stringList, deploy bool) ([]*tui.App, f
 			stop()
 			return nil, nil, err
 		}
-		add("netns "+n, "netns "+n, argv, "")
+		add("netns "+n, "netns "+n, argv, false)
 	}
 	if len(apps) > 0 {
 		return apps, stop, nil

@@ -85,7 +85,7 @@ func tune(o options, t tuneOptions, w io.Writer) error {
 	}
 	if len(plan.Changes) == 0 || !t.yes {
 		if t.asJSON {
-			return json.NewEncoder(w).Encode(report)
+			return writeJSON(w, report)
 		}
 		if len(plan.Changes) > 0 {
 			fmt.Fprintln(w, "nothing written: add --yes to apply (and --persist to keep it after a reboot)")
@@ -117,7 +117,9 @@ func tune(o options, t tuneOptions, w io.Writer) error {
 		}
 	}
 	if t.asJSON {
-		json.NewEncoder(w).Encode(report)
+		if err := writeJSON(w, report); err != nil {
+			return err
+		}
 	} else {
 		printResults(w, report)
 	}
@@ -228,11 +230,21 @@ func printResults(w io.Writer, r tuneReport) {
 	}
 }
 
+// writeJSON prints the report.
+func writeJSON(w io.Writer, report tuneReport) error {
+	if err := json.NewEncoder(w).Encode(report); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	return nil
+}
+
 // partly reports a write that stopped half-way: what was written (it is
 // in the undo record) and the error, with exitPartial.
 func partly(w io.Writer, t tuneOptions, report tuneReport, err error) error {
 	if t.asJSON {
-		json.NewEncoder(w).Encode(report)
+		if werr := writeJSON(w, report); werr != nil {
+			err = errors.Join(err, werr)
+		}
 	} else {
 		printResults(w, report)
 		fmt.Fprintln(w, "partly written: tablefull tune --undo restores what was written")

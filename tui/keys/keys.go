@@ -22,7 +22,7 @@ type KeyMap struct {
 	NextTab    key.Binding
 	PrevTab    key.Binding
 	// Tuning panel.
-	Up, Down, Edit, Apply, Persist, Undo, Close, Confirm, Cancel key.Binding
+	Up, Down, Edit, Apply, Persist, Undo, Close, Confirm key.Binding
 	// Fleet view.
 	RowUp, RowDown, PageUp, PageDown, Filter, Open, Live, Leave key.Binding
 }
@@ -51,7 +51,6 @@ func DefaultKeyMap() KeyMap {
 		Undo:       key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo last apply")),
 		Close:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
 		Confirm:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
-		Cancel:     key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n", "no")),
 		NextTab:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next host")),
 		PrevTab:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous host")),
 		RowUp:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "previous host")),
