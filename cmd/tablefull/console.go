@@ -35,7 +35,7 @@ func runConsole(apps []*tui.App) error {
 }
 
 // console opens the live console on this host or on the remotes named.
-func console(o options, ssh, via, netns stringList, deploy bool) error {
+func console(o options, ssh, via, netns []string, deploy bool) error {
 	apps, stop, err := feedsFor(o, ssh, via, netns, deploy)
 	if err != nil {
 		return err

@@ -14,15 +14,6 @@ import (
 	"github.com/tablefull/tablefull/tui"
 )
 
-// stringList is a repeatable string flag.
-type stringList []string
-
-// String implements flag.Value.
-func (s *stringList) String() string { return strings.Join(*s, ",") }
-
-// Set implements flag.Value.
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
-
 // fullTableHint is said on every remote disconnection.
 const fullTableHint = "while the remote table is full a new connection may not get in"
 
@@ -102,7 +93,7 @@ func validNetnsName(name string) bool {
 
 // feedsFor builds the console's feeds from the flags: the local host when
 // no remote is named, else one per --ssh, --via and --netns.
-func feedsFor(o options, ssh, via, netns stringList, deploy bool) ([]*tui.App, func(), error) {
+func feedsFor(o options, ssh, via, netns []string, deploy bool) ([]*tui.App, func(), error) {
 	var apps []*tui.App
 	var stops []func()
 	stop := func() {

@@ -5,12 +5,13 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"time"
+
+	flag "github.com/spf13/pflag"
 
 	"github.com/tablefull/tablefull/remote/exporter"
 	"github.com/tablefull/tablefull/sources"
@@ -78,6 +79,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		cmd, args = args[0], args[1:]
 	}
 	fs := flag.NewFlagSet("tablefull "+cmd, flag.ContinueOnError)
+	fs.SortFlags = false
 	fs.SetOutput(stderr)
 	var o options
 	o.register(fs)
@@ -86,7 +88,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		deploy          bool
 		duration        time.Duration
 		speed           float64
-		ssh, via, netns stringList
+		ssh, via, netns []string
 		tu              tuneOptions
 		lo              labOptions
 		listen, oneNS   string
@@ -101,7 +103,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "replay", "demo":
 		fs.Float64Var(&speed, "speed", 1, "playback speed `N` (2 = twice as fast)")
 	case "tune":
-		fs.Var(&tu.set, "set", "set `KEY=VALUE` instead of the proposal (repeatable)")
+		fs.StringArrayVar(&tu.set, "set", nil, "set `KEY=VALUE` instead of the proposal (repeatable)")
 		fs.BoolVar(&tu.persist, "persist", false, "also write /etc/sysctl.d and /etc/modprobe.d so it survives a reboot")
 		fs.BoolVar(&tu.yes, "yes", false, "apply: without it nothing is written")
 		fs.BoolVar(&tu.dryRun, "dry-run", false, "show the live changes and the exact file diffs, write nothing")
@@ -123,9 +125,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fs.StringVar(&listen, "listen", exporter.DefaultListen, "serve /metrics on `ADDR` (another address than loopback is your choice to make)")
 		fs.StringVar(&oneNS, "netns", "", "export network namespace `NAME|PATH` instead of this one (through its agent)")
 	case "console":
-		fs.Var(&ssh, "ssh", "watch `[user@]host[:port]` over the system ssh (repeatable)")
-		fs.Var(&via, "via", "watch the agent stream printed by `COMMAND` (repeatable)")
-		fs.Var(&netns, "netns", "watch network namespace `NAME|PATH` on this host (repeatable)")
+		fs.StringArrayVar(&ssh, "ssh", nil, "watch `[user@]host[:port]` over the system ssh (repeatable)")
+		fs.StringArrayVar(&via, "via", nil, "watch the agent stream printed by `COMMAND` (repeatable)")
+		fs.StringArrayVar(&netns, "netns", nil, "watch network namespace `NAME|PATH` on this host (repeatable)")
 		fs.BoolVar(&deploy, "deploy", false, "copy this binary to --ssh hosts that lack tablefull (checksum verified)")
 		fs.StringVar(&fo.url, "prometheus", "", "watch the fleet in the Prometheus at `URL` (its tablefull exporters)")
 		fs.StringVar(&fo.selector, "selector", "", "with --prometheus: label `MATCHERS` that pick the instances, e.g. job=\"tablefull\"")
@@ -134,34 +136,28 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fs.StringVar(&fo.caFile, "prometheus-ca", "", "CA `FILE` of an https Prometheus")
 	}
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
-	// Flags may follow the FILE argument: parse, take the positional,
-	// parse the rest.
+	// Flags may come before or after the positional argument (GNU style).
 	if err := fs.Parse(args); err != nil {
-		return usageExit(err)
+		return usageExit(err, stderr)
 	}
+	pos := fs.Args()
 	var file string
-	if cmd == "lab" {
-		if fs.NArg() < 1 {
+	switch cmd {
+	case "lab":
+		if len(pos) < 1 {
 			fmt.Fprintf(stderr, "tablefull lab: which scenario? %s\n", strings.Join(lab.Names(), ", "))
 			return 2
 		}
-		lo.scenario = fs.Arg(0)
-		if err := fs.Parse(fs.Args()[1:]); err != nil {
-			return usageExit(err)
-		}
-	}
-	if cmd == "record" || cmd == "replay" {
-		if fs.NArg() < 1 {
+		lo.scenario, pos = pos[0], pos[1:]
+	case "record", "replay":
+		if len(pos) < 1 {
 			fmt.Fprintf(stderr, "tablefull %s: missing FILE\n", cmd)
 			return 2
 		}
-		file = fs.Arg(0)
-		if err := fs.Parse(fs.Args()[1:]); err != nil {
-			return usageExit(err)
-		}
+		file, pos = pos[0], pos[1:]
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "tablefull: unexpected argument %q\n", fs.Arg(0))
+	if len(pos) > 0 {
+		fmt.Fprintf(stderr, "tablefull: unexpected argument %q\n", pos[0])
 		fs.Usage()
 		return 2
 	}
@@ -216,9 +212,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func usageExit(err error) int {
+func usageExit(err error, stderr io.Writer) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
+	fmt.Fprintln(stderr, "tablefull:", err, "(tablefull --help lists the flags)")
 	return 2
 }

@@ -23,7 +23,7 @@ const (
 
 // tuneOptions are tune's flags.
 type tuneOptions struct {
-	set                        stringList
+	set                        []string
 	persist, yes, dryRun, undo bool
 	force, asJSON              bool
 	observe                    time.Duration

@@ -36,7 +36,7 @@ func TestPartialApplyIsUndone(t *testing.T) {
 	k := newTempKnobs(t)
 	k.failWrites(t, "proc/sys/net/ipv4/tcp_tw_reuse")
 	o := options{roots: sources.Roots{Proc: filepath.Join(k.root, "proc"), Sys: filepath.Join(k.root, "sys"), Dev: filepath.Join(k.root, "dev")}}
-	topts := tuneOptions{set: stringList{model.KnobMax + "=8192", model.KnobTwReuse + "=1"}, yes: true,
+	topts := tuneOptions{set: []string{model.KnobMax + "=8192", model.KnobTwReuse + "=1"}, yes: true,
 		sysctlDir: k.sysctlDir, modprobeDir: k.modprobeDir, stateDir: k.stateDir}
 	var out bytes.Buffer
 	err := tune(o, topts, &out)
