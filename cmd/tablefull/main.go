@@ -21,29 +21,18 @@ import (
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "dev"
 
-const usage = `tablefull: why are connections stalling? A live console for conntrack incidents.
+// usageHead opens --help; each subcommand's usage lines follow it.
+const usageHead = "tablefull: why are connections stalling? A live console for conntrack incidents.\n\nUsage:\n"
 
-Usage:
-  tablefull [flags]                        the live console on this host
-  tablefull --ssh [user@]host[:port] ...   the console on remote hosts (a tab each; --deploy copies tablefull there)
-  tablefull --via "COMMAND" ...            the console on any command printing an agent stream
-  tablefull --netns NAME|PATH              the console on another network namespace here
-  tablefull --prometheus URL [--selector S] [--since D]
-                                           the fleet in Prometheus: every exporter's host at a glance
-  tablefull snapshot [--json]              print one sample and exit
-  tablefull census [--json]                what fills the table: protocols, TCP states, top ports and addresses (root)
-  tablefull tune [--set K=V] [--yes] [--persist] [--dry-run] [--undo]
-                                           propose, preview, apply, persist or undo tuning
-  tablefull lab SCENARIO [--headless]      reproduce an incident in a throw-away namespace (root):
-                                           table-full, listen-overflow, cpu-bound, healthy
-  tablefull agent                          write this host's stream to stdout (for --ssh/--via)
-  tablefull exporter [--listen ADDR]       serve this host's table to Prometheus on /metrics (default ` + "127.0.0.1:9874" + `)
-  tablefull record FILE [--duration D]     record this host's stream to FILE
-  tablefull replay FILE [--speed N]        play a recording in the console
-  tablefull demo                           play the embedded table-full incident
-
-Flags:
-`
+// usage is --help: the head, every subcommand's lines, then the flags.
+func usage() string {
+	var b strings.Builder
+	b.WriteString(usageHead)
+	for _, c := range subcommands {
+		b.WriteString(c.usage)
+	}
+	return b.String() + "\nFlags:\n"
+}
 
 // options are the flags every subcommand shares.
 type options struct {
@@ -64,7 +53,119 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.stateDir, "state-dir", "/var/lib/tablefull", "where tuning keeps its undo record")
 }
 
-var subcommands = map[string]bool{"exporter": true, "snapshot": true, "agent": true, "record": true, "replay": true, "demo": true, "census": true, "tune": true, "lab": true}
+// flagValues are every subcommand's own flags and positional argument.
+type flagValues struct {
+	asJSON, force, deploy bool
+	duration              time.Duration
+	speed                 float64
+	ssh, via, netns       []string
+	tu                    tuneOptions
+	lo                    labOptions
+	listen, oneNS         string
+	fo                    fleetOptions
+	file                  string
+}
+
+// subcommand is one entry of the command line: its name (console for
+// none), its flags, what its positional argument is, and what it runs.
+type subcommand struct {
+	name string
+	// usage is its lines in --help.
+	usage string
+	// positional names the one argument it takes ("" for none) and
+	// where it goes.
+	positional string
+	arg        func(v *flagValues, a string)
+	flags      func(fs *flag.FlagSet, v *flagValues)
+	run        func(o options, v *flagValues, stdout, stderr io.Writer) error
+}
+
+// subcommands is the command line, one entry a subcommand.
+var subcommands = []subcommand{
+	{name: "console", usage: `  tablefull [flags]                        the live console on this host
+  tablefull --ssh [user@]host[:port] ...   the console on remote hosts (a tab each; --deploy copies tablefull there)
+  tablefull --via "COMMAND" ...            the console on any command printing an agent stream
+  tablefull --netns NAME|PATH              the console on another network namespace here
+  tablefull --prometheus URL [--selector S] [--since D]
+                                           the fleet in Prometheus: every exporter's host at a glance
+`, flags: consoleFlags, run: func(o options, v *flagValues, _, _ io.Writer) error {
+		if v.fo.url != "" {
+			return fleet(o, v.fo)
+		}
+		return console(o, v.ssh, v.via, v.netns, v.deploy)
+	}},
+	{name: "snapshot", usage: "  tablefull snapshot [--json]              print one sample and exit\n", flags: jsonFlag, run: func(o options, v *flagValues, stdout, _ io.Writer) error { return snapshot(o, v.asJSON, stdout) }},
+	{name: "census", usage: "  tablefull census [--json]                what fills the table: protocols, TCP states, top ports and addresses (root)\n", flags: jsonFlag, run: func(_ options, v *flagValues, stdout, _ io.Writer) error { return census(v.asJSON, stdout) }},
+	{name: "agent", usage: "  tablefull agent                          write this host's stream to stdout (for --ssh/--via)\n", run: func(o options, _ *flagValues, stdout, stderr io.Writer) error {
+		return agent(o, os.Stdin, stdout, stderr)
+	}},
+	{name: "exporter", usage: "  tablefull exporter [--listen ADDR]       serve this host's table to Prometheus on /metrics (default " + exporter.DefaultListen + ")\n", flags: func(fs *flag.FlagSet, v *flagValues) {
+		fs.StringVar(&v.listen, "listen", exporter.DefaultListen, "serve /metrics on `ADDR` (another address than loopback is your choice to make)")
+		fs.StringVar(&v.oneNS, "netns", "", "export network namespace `NAME|PATH` instead of this one (through its agent)")
+	}, run: func(o options, v *flagValues, _, _ io.Writer) error { return exportMetrics(o, v.listen, v.oneNS) }},
+	{name: "tune", usage: `  tablefull tune [--set K=V] [--yes] [--persist] [--dry-run] [--undo]
+                                           propose, preview, apply, persist or undo tuning
+`, flags: tuneFlags, run: func(o options, v *flagValues, stdout, _ io.Writer) error {
+		v.tu.stateDir = o.stateDir
+		return tune(o, v.tu, stdout)
+	}},
+	{name: "lab", usage: `  tablefull lab SCENARIO [--headless]      reproduce an incident in a throw-away namespace (root):
+                                           table-full, listen-overflow, cpu-bound, healthy
+`, flags: labFlags, positional: "SCENARIO", arg: func(v *flagValues, a string) { v.lo.scenario = a },
+		run: func(o options, v *flagValues, stdout, _ io.Writer) error { return runLab(o, v.lo, stdout) }},
+	{name: "record", usage: "  tablefull record FILE [--duration D]     record this host's stream to FILE\n", positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, flags: func(fs *flag.FlagSet, v *flagValues) {
+		fs.DurationVar(&v.duration, "duration", 0, "stop after `D` (default: at ctrl-c)")
+		fs.BoolVar(&v.force, "force", false, "overwrite FILE if it exists")
+	}, run: func(o options, v *flagValues, _, _ io.Writer) error { return record(o, v.file, v.duration, v.force) }},
+	{name: "replay", usage: "  tablefull replay FILE [--speed N]        play a recording in the console\n", positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, flags: speedFlag,
+		run: func(_ options, v *flagValues, _, _ io.Writer) error { return replay(v.file, v.speed) }},
+	{name: "demo", usage: "  tablefull demo                           play the embedded table-full incident\n", flags: speedFlag, run: func(_ options, v *flagValues, _, _ io.Writer) error { return demo(v.speed) }},
+}
+
+func jsonFlag(fs *flag.FlagSet, v *flagValues) {
+	fs.BoolVar(&v.asJSON, "json", false, "print JSON (schema in README)")
+}
+
+func speedFlag(fs *flag.FlagSet, v *flagValues) {
+	fs.Float64Var(&v.speed, "speed", 1, "playback speed `N` (2 = twice as fast)")
+}
+
+func consoleFlags(fs *flag.FlagSet, v *flagValues) {
+	fs.StringArrayVar(&v.ssh, "ssh", nil, "watch `[user@]host[:port]` over the system ssh (repeatable)")
+	fs.StringArrayVar(&v.via, "via", nil, "watch the agent stream printed by `COMMAND` (repeatable)")
+	fs.StringArrayVar(&v.netns, "netns", nil, "watch network namespace `NAME|PATH` on this host (repeatable)")
+	fs.BoolVar(&v.deploy, "deploy", false, "copy this binary to --ssh hosts that lack tablefull (checksum verified)")
+	fs.StringVar(&v.fo.url, "prometheus", "", "watch the fleet in the Prometheus at `URL` (its tablefull exporters)")
+	fs.StringVar(&v.fo.selector, "selector", "", "with --prometheus: label `MATCHERS` that pick the instances, e.g. job=\"tablefull\"")
+	fs.DurationVar(&v.fo.since, "since", time.Hour, "with --prometheus: the window of peaks, pinned time and drill-downs")
+	fs.StringVar(&v.fo.user, "prometheus-user", "", "basic auth `USER` (password from $"+envPassword+"; a token from $"+envToken+")")
+	fs.StringVar(&v.fo.caFile, "prometheus-ca", "", "CA `FILE` of an https Prometheus")
+}
+
+func tuneFlags(fs *flag.FlagSet, v *flagValues) {
+	tu := &v.tu
+	fs.StringArrayVar(&tu.set, "set", nil, "set `KEY=VALUE` instead of the proposal (repeatable)")
+	fs.BoolVar(&tu.persist, "persist", false, "also write /etc/sysctl.d and /etc/modprobe.d so it survives a reboot")
+	fs.BoolVar(&tu.yes, "yes", false, "apply: without it nothing is written")
+	fs.BoolVar(&tu.dryRun, "dry-run", false, "show the live changes and the exact file diffs, write nothing")
+	fs.BoolVar(&tu.undo, "undo", false, "restore the live values and files of the last apply")
+	fs.BoolVar(&tu.force, "force", false, "allow a table over 25 % of RAM")
+	fs.BoolVar(&tu.asJSON, "json", false, "print JSON")
+	fs.DurationVar(&tu.observe, "observe", 5*time.Second, "measure the host this long before proposing")
+	fs.StringVar(&tu.sysctlDir, "sysctl-dir", "/etc/sysctl.d", "sysctl drop-in `dir`")
+	fs.StringVar(&tu.modprobeDir, "modprobe-dir", "/etc/modprobe.d", "modprobe drop-in `dir`")
+	fs.StringVar(&tu.sysctlConf, "sysctl-conf", "/etc/sysctl.conf", "`file` read after the drop-ins")
+}
+
+func labFlags(fs *flag.FlagSet, v *flagValues) {
+	lo := &v.lo
+	fs.DurationVar(&lo.duration, "duration", 0, "end the lab after `D` (default: when you quit)")
+	fs.IntVar(&lo.Workers, "workers", 0, "client workers (default: the scenario's)")
+	fs.Float64Var(&lo.Rate, "rate", 0, "requests per second over all workers (default: the scenario's)")
+	fs.BoolVar(&lo.headless, "headless", false, "print one line per sample instead of the console")
+	fs.StringVar(&lo.recordTo, "record", "", "record the lab's stream to `FILE` (e.g. to re-record the demo)")
+	fs.DurationVar(&lo.fixAfter, "fix-after", 0, "raise nf_conntrack_max to 16384 after `D` (for recordings)")
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -74,87 +175,38 @@ func main() {
 // failure, 2 bad usage.
 func run(args []string, stdout, stderr io.Writer) int {
 	honourNoColor()
-	cmd := "console"
-	if len(args) > 0 && subcommands[args[0]] {
-		cmd, args = args[0], args[1:]
+	cmd := subcommands[0]
+	for _, c := range subcommands[1:] {
+		if len(args) > 0 && args[0] == c.name {
+			cmd, args = c, args[1:]
+		}
 	}
-	fs := flag.NewFlagSet("tablefull "+cmd, flag.ContinueOnError)
+	fs := flag.NewFlagSet("tablefull "+cmd.name, flag.ContinueOnError)
 	fs.SortFlags = false
 	fs.SetOutput(stderr)
 	var o options
 	o.register(fs)
-	var (
-		asJSON, force   bool
-		deploy          bool
-		duration        time.Duration
-		speed           float64
-		ssh, via, netns []string
-		tu              tuneOptions
-		lo              labOptions
-		listen, oneNS   string
-		fo              fleetOptions
-	)
-	switch cmd {
-	case "snapshot", "census":
-		fs.BoolVar(&asJSON, "json", false, "print JSON (schema in README)")
-	case "record":
-		fs.DurationVar(&duration, "duration", 0, "stop after `D` (default: at ctrl-c)")
-		fs.BoolVar(&force, "force", false, "overwrite FILE if it exists")
-	case "replay", "demo":
-		fs.Float64Var(&speed, "speed", 1, "playback speed `N` (2 = twice as fast)")
-	case "tune":
-		fs.StringArrayVar(&tu.set, "set", nil, "set `KEY=VALUE` instead of the proposal (repeatable)")
-		fs.BoolVar(&tu.persist, "persist", false, "also write /etc/sysctl.d and /etc/modprobe.d so it survives a reboot")
-		fs.BoolVar(&tu.yes, "yes", false, "apply: without it nothing is written")
-		fs.BoolVar(&tu.dryRun, "dry-run", false, "show the live changes and the exact file diffs, write nothing")
-		fs.BoolVar(&tu.undo, "undo", false, "restore the live values and files of the last apply")
-		fs.BoolVar(&tu.force, "force", false, "allow a table over 25 % of RAM")
-		fs.BoolVar(&tu.asJSON, "json", false, "print JSON")
-		fs.DurationVar(&tu.observe, "observe", 5*time.Second, "measure the host this long before proposing")
-		fs.StringVar(&tu.sysctlDir, "sysctl-dir", "/etc/sysctl.d", "sysctl drop-in `dir`")
-		fs.StringVar(&tu.modprobeDir, "modprobe-dir", "/etc/modprobe.d", "modprobe drop-in `dir`")
-		fs.StringVar(&tu.sysctlConf, "sysctl-conf", "/etc/sysctl.conf", "`file` read after the drop-ins")
-	case "lab":
-		fs.DurationVar(&lo.duration, "duration", 0, "end the lab after `D` (default: when you quit)")
-		fs.IntVar(&lo.Workers, "workers", 0, "client workers (default: the scenario's)")
-		fs.Float64Var(&lo.Rate, "rate", 0, "requests per second over all workers (default: the scenario's)")
-		fs.BoolVar(&lo.headless, "headless", false, "print one line per sample instead of the console")
-		fs.StringVar(&lo.recordTo, "record", "", "record the lab's stream to `FILE` (e.g. to re-record the demo)")
-		fs.DurationVar(&lo.fixAfter, "fix-after", 0, "raise nf_conntrack_max to 16384 after `D` (for recordings)")
-	case "exporter":
-		fs.StringVar(&listen, "listen", exporter.DefaultListen, "serve /metrics on `ADDR` (another address than loopback is your choice to make)")
-		fs.StringVar(&oneNS, "netns", "", "export network namespace `NAME|PATH` instead of this one (through its agent)")
-	case "console":
-		fs.StringArrayVar(&ssh, "ssh", nil, "watch `[user@]host[:port]` over the system ssh (repeatable)")
-		fs.StringArrayVar(&via, "via", nil, "watch the agent stream printed by `COMMAND` (repeatable)")
-		fs.StringArrayVar(&netns, "netns", nil, "watch network namespace `NAME|PATH` on this host (repeatable)")
-		fs.BoolVar(&deploy, "deploy", false, "copy this binary to --ssh hosts that lack tablefull (checksum verified)")
-		fs.StringVar(&fo.url, "prometheus", "", "watch the fleet in the Prometheus at `URL` (its tablefull exporters)")
-		fs.StringVar(&fo.selector, "selector", "", "with --prometheus: label `MATCHERS` that pick the instances, e.g. job=\"tablefull\"")
-		fs.DurationVar(&fo.since, "since", time.Hour, "with --prometheus: the window of peaks, pinned time and drill-downs")
-		fs.StringVar(&fo.user, "prometheus-user", "", "basic auth `USER` (password from $"+envPassword+"; a token from $"+envToken+")")
-		fs.StringVar(&fo.caFile, "prometheus-ca", "", "CA `FILE` of an https Prometheus")
+	v := &flagValues{}
+	if cmd.flags != nil {
+		cmd.flags(fs, v)
 	}
-	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
+	fs.Usage = func() { fmt.Fprint(stderr, usage()); fs.PrintDefaults() }
 	// Flags may come before or after the positional argument (GNU style).
 	if err := fs.Parse(args); err != nil {
 		return usageExit(err, stderr)
 	}
 	pos := fs.Args()
-	var file string
-	switch cmd {
-	case "lab":
+	if cmd.positional != "" {
 		if len(pos) < 1 {
-			fmt.Fprintf(stderr, "tablefull lab: which scenario? %s\n", strings.Join(lab.Names(), ", "))
+			missing := "missing " + cmd.positional
+			if cmd.name == "lab" {
+				missing = "which scenario? " + strings.Join(lab.Names(), ", ")
+			}
+			fmt.Fprintf(stderr, "tablefull %s: %s\n", cmd.name, missing)
 			return 2
 		}
-		lo.scenario, pos = pos[0], pos[1:]
-	case "record", "replay":
-		if len(pos) < 1 {
-			fmt.Fprintf(stderr, "tablefull %s: missing FILE\n", cmd)
-			return 2
-		}
-		file, pos = pos[0], pos[1:]
+		cmd.arg(v, pos[0])
+		pos = pos[1:]
 	}
 	if len(pos) > 0 {
 		fmt.Fprintf(stderr, "tablefull: unexpected argument %q\n", pos[0])
@@ -169,39 +221,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "tablefull: --interval must be at least 100ms")
 		return 2
 	}
-	if speed <= 0 && (cmd == "replay" || cmd == "demo") {
+	if fs.Lookup("speed") != nil && v.speed <= 0 {
 		fmt.Fprintln(stderr, "tablefull: --speed must be above 0")
 		return 2
 	}
-	var err error
-	switch cmd {
-	case "snapshot":
-		err = snapshot(o, asJSON, stdout)
-	case "agent":
-		err = agent(o, os.Stdin, stdout, stderr)
-	case "exporter":
-		err = exportMetrics(o, listen, oneNS)
-	case "census":
-		err = census(asJSON, stdout)
-	case "lab":
-		err = runLab(o, lo, stdout)
-	case "tune":
-		tu.stateDir = o.stateDir
-		err = tune(o, tu, stdout)
-	case "record":
-		err = record(o, file, duration, force)
-	case "replay":
-		err = replay(file, speed)
-	case "demo":
-		err = demo(speed)
-	default:
-		if fo.url != "" {
-			err = fleet(o, fo)
-			break
-		}
-		err = console(o, ssh, via, netns, deploy)
-	}
-	if err != nil {
+	if err := cmd.run(o, v, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "tablefull:", err)
 		var ee exitError
 		if errors.As(err, &ee) {
