@@ -131,6 +131,23 @@ func startLab(t *testing.T, scenario string) *exec.Cmd {
 	return nil
 }
 
+// killedThenRepaired kills lab with SIGKILL, checks it left the max at
+// left, and that the next lab repairs it to orig and says so.
+func killedThenRepaired(t *testing.T, lab *exec.Cmd, left, orig string) {
+	t.Helper()
+	lab.Process.Signal(syscall.SIGKILL)
+	lab.Wait()
+	if got := readSysctl(t, nil, "net.netfilter.nf_conntrack_max"); got != left {
+		t.Fatalf("after kill -9 max is %s, want %s: the test did not leave the host changed", got, left)
+	}
+	exe, _ := os.Executable()
+	next := exec.Command(exe, "lab", "healthy", "--headless", "--duration", "1s")
+	next.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	if out, err := next.CombinedOutput(); err != nil || !strings.Contains(string(out), "repaired what an earlier lab left: nf_conntrack_max="+orig) {
+		t.Errorf("the next lab did not repair: %v\n%s", err, out)
+	}
+}
+
 func TestLabKilledThenRepaired(t *testing.T) {
 	needKernel(t)
 	orig := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
@@ -146,17 +163,7 @@ func TestLabKilledThenRepaired(t *testing.T) {
 	if out, err := refused.CombinedOutput(); err == nil || !strings.Contains(string(out), "another lab is running") {
 		t.Errorf("a second lab was not refused: %v %s", err, out)
 	}
-	first.Process.Signal(syscall.SIGKILL)
-	first.Wait()
-	if got := readSysctl(t, nil, "net.netfilter.nf_conntrack_max"); got != "256" {
-		t.Fatalf("after kill -9 max is %s: the test did not leave the host changed", got)
-	}
-	lines := exec.Command(second, "lab", "healthy", "--headless", "--duration", "1s")
-	lines.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
-	out, err := lines.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "repaired what an earlier lab left: nf_conntrack_max="+orig) {
-		t.Errorf("the next lab did not repair: %v\n%s", err, out)
-	}
+	killedThenRepaired(t, first, "256", orig)
 	hostRestored(t, orig)
 
 	// SIGTERM is a normal way out; SIGHUP (the terminal closed) too.
@@ -225,16 +232,7 @@ func TestLabRestoresGlobalsItChanged(t *testing.T) {
 	sc := bufio.NewScanner(out)
 	for sc.Scan() && !strings.HasPrefix(sc.Text(), "fix:") {
 	}
-	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
-	if got := readSysctl(t, nil, "net.netfilter.nf_conntrack_max"); got != "16384" {
-		t.Fatalf("after --fix-after and kill -9 max is %s: the test did not leave the host changed", got)
-	}
-	next := exec.Command(exe, "lab", "healthy", "--headless", "--duration", "1s")
-	next.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
-	if b, err := next.CombinedOutput(); err != nil || !strings.Contains(string(b), "nf_conntrack_max="+origMax) {
-		t.Errorf("the next lab did not repair the max: %v\n%s", err, b)
-	}
+	killedThenRepaired(t, cmd, "16384", origMax)
 	hostRestored(t, origMax)
 
 	l, err := lab.Start("healthy", lab.Options{})
