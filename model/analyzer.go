@@ -47,10 +47,13 @@ type Analyzer struct {
 	Suppressed uint64
 }
 
+// keptEpisodes is how many pinned episodes an analyzer keeps.
+const keptEpisodes = 50
+
 // NewAnalyzer keeps the last history frames, 50 episodes and 100 kernel
 // log lines.
 func NewAnalyzer(history int) *Analyzer {
-	return &Analyzer{frames: NewRing[Frame](history), episodes: NewEpisodes(50), kernel: NewRing[KernelLine](100)}
+	return &Analyzer{frames: NewRing[Frame](history), episodes: NewEpisodes(keptEpisodes), kernel: NewRing[KernelLine](100)}
 }
 
 // Add analyses s against the previous sample and returns its frame.
@@ -90,6 +93,23 @@ func (a *Analyzer) Frames() *Ring[Frame] { return a.frames }
 
 // Episodes returns the kept pinned episodes, oldest first.
 func (a *Analyzer) Episodes() []Episode { return a.episodes.List() }
+
+// EpisodesUpTo returns the episodes as they stood at the i-th kept frame
+// (0 is the oldest): detected again from the kept frames up to it, so
+// later episodes have not begun and the drops of the one under way are
+// those counted so far. At the newest frame they are Episodes().
+func (a *Analyzer) EpisodesUpTo(i int) []Episode {
+	if i >= a.frames.Len()-1 {
+		return a.Episodes()
+	}
+	eps := NewEpisodes(keptEpisodes)
+	for j := 0; j <= i; j++ {
+		f := a.frames.At(j)
+		s := f.Sample
+		eps.Observe(s.Time, s.Interval, f.Pinned, f.Rates.Drops(), s.Conntrack.Max)
+	}
+	return eps.List()
+}
 
 // KernelLines returns the kept kernel log lines, oldest first.
 func (a *Analyzer) KernelLines() []KernelLine {

@@ -152,6 +152,30 @@ type TuningInputs struct {
 	Verdicts []Kind
 }
 
+// Frames is a run of frames, oldest first (a Ring of them).
+type Frames interface {
+	Len() int
+	At(i int) Frame
+}
+
+// NewTuningInputs is what a plan is computed from: the knobs now, the
+// host, the bytes per entry (0: unknown), the peak new-connection rate
+// and peak count over measured, and the open connections and verdicts of
+// now (the frame on screen, or the last one measured).
+func NewTuningInputs(current map[string]string, h Host, entryBytes uint64, measured Frames, now Frame) TuningInputs {
+	in := TuningInputs{Current: current, Kernel: h.Kernel, MemTotal: h.MemTotal, EntryBytes: entryBytes,
+		Established: now.Sample.TCP.Established}
+	for i := range measured.Len() {
+		f := measured.At(i)
+		in.PeakRate = max(in.PeakRate, f.Rates.NewConnsPS())
+		in.PeakCount = max(in.PeakCount, f.Sample.Conntrack.Peak)
+	}
+	for _, v := range now.Verdicts {
+		in.Verdicts = append(in.Verdicts, v.Kind)
+	}
+	return in
+}
+
 // Change is one knob of a plan.
 type Change struct {
 	Key      string `json:"key"`

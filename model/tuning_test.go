@@ -113,3 +113,25 @@ func TestMemoryCost(t *testing.T) {
 		t.Errorf("NextPow2 = %d", got)
 	}
 }
+
+// TestNewTuningInputs: peaks over what was measured, the open connections
+// and verdicts of now.
+func TestNewTuningInputs(t *testing.T) {
+	r := NewRing[Frame](4)
+	for i, c := range []struct {
+		rate float64
+		peak uint64
+	}{{10, 500}, {570, 3900}, {40, 4096}} {
+		r.Push(Frame{Sample: Sample{Conntrack: Conntrack{Peak: c.peak}, TCP: TCP{Established: uint64(i)}},
+			Rates: Rates{PassiveOpensPS: c.rate}})
+	}
+	now := Frame{Sample: Sample{TCP: TCP{Established: 8}}, Verdicts: []Verdict{{Kind: TableFull}, {Kind: EarlyDropping}}}
+	in := NewTuningInputs(map[string]string{KnobMax: "4096"}, Host{Kernel: "6.18.0", MemTotal: 1 << 30}, 256, r, now)
+	if in.PeakRate != 570 || in.PeakCount != 4096 || in.Established != 8 || in.Kernel != "6.18.0" || in.EntryBytes != 256 ||
+		len(in.Verdicts) != 2 || in.Verdicts[0] != TableFull {
+		t.Errorf("inputs %+v", in)
+	}
+	if empty := NewTuningInputs(nil, Host{}, 0, NewRing[Frame](1), now); empty.PeakRate != 0 || empty.PeakCount != 0 {
+		t.Errorf("nothing measured: %+v", empty)
+	}
+}

@@ -103,6 +103,17 @@ func lines(b []byte) []string {
 
 const fileHeader = "# Written by tablefull (tablefull tune --persist). Lines for other keys are kept.\n"
 
+// sysctlLine reads one line of a sysctl.d file, "key = value" (a leading
+// "-" ignores errors; "#" and ";" start comments): the one parser of it.
+func sysctlLine(line string) (key, value string, ok bool) {
+	t := strings.TrimSpace(line)
+	if t == "" || t[0] == '#' || t[0] == ';' {
+		return "", "", false
+	}
+	key, value, ok = strings.Cut(strings.TrimLeft(t, "-"), "=")
+	return strings.TrimSpace(key), strings.TrimSpace(value), ok
+}
+
 // setSysctls replaces the lines of keys it sets, keeps all others, and
 // appends the keys that had no line.
 func setSysctls(old []byte, set map[string]string) []byte {
@@ -112,9 +123,8 @@ func setSysctls(old []byte, set map[string]string) []byte {
 	}
 	done := map[string]bool{}
 	for _, line := range lines(old) {
-		key, _, ok := strings.Cut(strings.TrimLeft(line, " \t-"), "=")
-		key = strings.TrimSpace(key)
-		if v, mine := set[key]; ok && mine && !strings.HasPrefix(strings.TrimSpace(line), "#") {
+		key, _, ok := sysctlLine(line)
+		if v, mine := set[key]; ok && mine {
 			if !done[key] {
 				fmt.Fprintf(&b, "%s = %s\n", key, v)
 				done[key] = true
@@ -225,14 +235,14 @@ func (p Persister) Shadowed(changes []model.Change) []string {
 		files = append(files, p.SysctlConf)
 	}
 	for _, path := range files {
-		b, err := os.ReadFile(path)
+		b, err := readBounded(path, maxConfFile)
 		if err != nil {
 			continue
 		}
 		set := map[string]string{}
-		for _, line := range strings.Split(string(b), "\n") {
-			if k, v, ok := strings.Cut(strings.TrimLeft(line, " \t-"), "="); ok && !strings.HasPrefix(strings.TrimSpace(line), "#") {
-				set[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		for _, line := range lines(b) {
+			if k, v, ok := sysctlLine(line); ok {
+				set[k] = v
 			}
 		}
 		for _, c := range changes {

@@ -77,18 +77,7 @@ func (a *App) tuneRead(msg tuneReadMsg) {
 		a.tune.message = "read knobs: " + msg.err.Error()
 		return
 	}
-	in := model.TuningInputs{Current: msg.current, Kernel: a.host.Kernel, MemTotal: a.host.MemTotal, EntryBytes: msg.entry}
-	r := a.an.Frames()
-	for i := range r.Len() {
-		f := r.At(i)
-		in.PeakRate = max(in.PeakRate, f.Rates.NewConnsPS())
-		in.PeakCount = max(in.PeakCount, f.Sample.Conntrack.Peak)
-	}
-	f := a.frame()
-	in.Established = f.Sample.TCP.Established
-	for _, v := range f.Verdicts {
-		in.Verdicts = append(in.Verdicts, v.Kind)
-	}
+	in := model.NewTuningInputs(msg.current, a.host, msg.entry, a.an.Frames(), a.frame())
 	a.tune.current, a.tune.entry, a.tune.loaded = msg.current, msg.entry, true
 	a.tune.plan = model.ProposePlan(in)
 	a.tune.note = msg.note

@@ -275,17 +275,8 @@ func charted(f model.Frame) bool {
 // newest frame these are the analyzer's; in the past (history, playback)
 // they are detected again from the frames up to f, so later episodes have
 // not begun and the drops of the one under way are those counted so far.
-func (a *App) episodesUpTo(f model.Frame) []model.Episode {
-	if a.viewIndex() >= a.seq-1 {
-		return a.an.Episodes()
-	}
-	eps := model.NewEpisodes(50)
-	for i := a.seq - a.an.Frames().Len(); i <= a.viewIndex(); i++ {
-		fr, _ := a.frameAt(i)
-		s := fr.Sample
-		eps.Observe(s.Time, s.Interval, fr.Pinned, fr.Rates.Drops(), s.Conntrack.Max)
-	}
-	return eps.List()
+func (a *App) episodesUpTo(model.Frame) []model.Episode {
+	return a.an.EpisodesUpTo(a.viewIndex() - (a.seq - a.an.Frames().Len()))
 }
 
 // kernelLinesUpTo returns the kernel lines logged by the time of frame f.

@@ -139,8 +139,8 @@ func planFor(o options, t tuneOptions, tuner *sources.Tuner, current map[string]
 		return model.Plan{}, 0, err
 	}
 	host := c.Host()
-	in := model.TuningInputs{Current: current, Kernel: host.Kernel, MemTotal: host.MemTotal, EntryBytes: tuner.EntryBytes()}
 	an := model.NewAnalyzer(100)
+	measured := model.NewRing[model.Frame](1) // a single sample measures no peak
 	var last model.Frame
 	if len(t.set) > 0 || t.observe <= 0 {
 		last = an.Add(c.Sample(time.Now(), 0))
@@ -153,15 +153,11 @@ func planFor(o options, t tuneOptions, tuner *sources.Tuner, current map[string]
 				break
 			}
 			last = an.Add(s)
-			in.PeakRate = max(in.PeakRate, last.Rates.NewConnsPS())
-			in.PeakCount = max(in.PeakCount, s.Conntrack.Peak)
 		}
 		live.Stop()
+		measured = an.Frames()
 	}
-	in.Established = last.Sample.TCP.Established
-	for _, v := range last.Verdicts {
-		in.Verdicts = append(in.Verdicts, v.Kind)
-	}
+	in := model.NewTuningInputs(current, host, tuner.EntryBytes(), measured, last)
 	count := last.Sample.Conntrack.Count
 	if len(t.set) == 0 {
 		return model.ProposePlan(in), count, nil
