@@ -9,6 +9,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/tune"
 )
 
 // agent writes the stream of this host to stdout and takes control
@@ -21,7 +22,7 @@ func agent(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	defer ls.Stop()
 	done := make(chan error, 1)
-	ag := &agentControl{live: ls.live, tuner: newLocalTuner(o)}
+	ag := &agentControl{live: ls.live, tuner: tune.NewLocal(o.roots, o.stateDir)}
 	go func() { done <- remote.Serve(stdin, ag, os.Geteuid() == 0, ls.enc.Event, stderr) }()
 	select {
 	case err := <-done:
@@ -34,7 +35,7 @@ func agent(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 // agentControl is what the agent does for checked control requests.
 type agentControl struct {
 	live  *sources.Live
-	tuner *localTuner
+	tuner *tune.Local
 }
 
 // SetInterval implements remote.Controller.

@@ -15,6 +15,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/tune"
 )
 
 // tempKnobs is a host made of plain files: the knobs under proc/sys and
@@ -58,10 +59,10 @@ func newTempKnobs(t testing.TB) *tempKnobs {
 	return k
 }
 
-func (k *tempKnobs) tuner() *localTuner {
-	return &localTuner{tuner: &sources.Tuner{Proc: filepath.Join(k.root, "proc"), Sys: filepath.Join(k.root, "sys")},
-		stateDir: k.stateDir,
-		pers:     sources.Persister{SysctlDir: k.sysctlDir, ModprobeDir: k.modprobeDir, SysctlConf: filepath.Join(k.root, "etc/sysctl.conf")}}
+func (k *tempKnobs) tuner() *tune.Local {
+	return &tune.Local{Tuner: &sources.Tuner{Proc: filepath.Join(k.root, "proc"), Sys: filepath.Join(k.root, "sys")},
+		StateDir: k.stateDir,
+		Pers:     sources.Persister{SysctlDir: k.sysctlDir, ModprobeDir: k.modprobeDir, SysctlConf: filepath.Join(k.root, "etc/sysctl.conf")}}
 }
 
 // serve runs the agent's control loop, as root, over input.

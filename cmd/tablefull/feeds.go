@@ -11,6 +11,7 @@ import (
 
 	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/tune"
 	"github.com/tablefull/tablefull/tui"
 )
 
@@ -163,5 +164,5 @@ func feedsFor(o options, ssh, via, netns []string, deploy bool) ([]*tui.App, fun
 	}
 	live := sources.NewLive(c, o.interval)
 	tee := &remote.Tee{Source: live}
-	return []*tui.App{tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: newLocalTuner(o)})}, live.Stop, nil
+	return []*tui.App{tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tune.NewLocal(o.roots, o.stateDir)})}, live.Stop, nil
 }

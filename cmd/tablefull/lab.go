@@ -13,6 +13,7 @@ import (
 	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/lab"
+	"github.com/tablefull/tablefull/sources/tune"
 	"github.com/tablefull/tablefull/tui"
 )
 
@@ -77,7 +78,7 @@ func runLab(o options, lo labOptions, w io.Writer) (err error) {
 	if lo.headless {
 		return headlessLab(l, tee, lo.duration, fix, w)
 	}
-	tuner := &labTuner{host: sources.NewTuner(o.roots), lab: l}
+	tuner := &tune.Lab{Host: sources.NewTuner(o.roots), Lab: l}
 	app := tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tuner, Captions: true,
 		Intro: "lab " + lo.scenario + ": " + l.Scenario.LookFor, Live: l.Clients.String, Source: "lab " + lo.scenario})
 	return runConsole([]*tui.App{app})
@@ -131,89 +132,4 @@ func headlessLab(l *lab.Lab, feed *remote.Tee, duration time.Duration, fix <-cha
 			prev = f
 		}
 	}
-}
-
-// labTuner tunes the lab: global knobs from the host namespace (they are
-// read-only inside the lab), per-namespace knobs inside it. Persisting to
-// /etc is disabled: the lab restores the host when it ends.
-type labTuner struct {
-	host   *sources.Tuner
-	lab    *lab.Lab
-	before map[string]string
-}
-
-// Global implements tui.Tuner.
-func (t *labTuner) Global() bool { return true }
-
-// Note implements tui.Tuner.
-func (t *labTuner) Note() string {
-	return "lab: nf_conntrack_max is written from the host namespace; persisting to /etc is disabled and the lab restores the host when it ends"
-}
-
-// Read implements tui.Tuner.
-func (t *labTuner) Read() (map[string]string, uint64, error) {
-	cur := t.host.Read()
-	var inside map[string]string
-	err := t.lab.NS.Do(func() error { inside = t.host.Read(); return nil })
-	for _, k := range model.Knobs {
-		if !k.Global {
-			if v, ok := inside[k.Key]; ok {
-				cur[k.Key] = v
-			}
-		}
-	}
-	return cur, t.host.EntryBytes(), err
-}
-
-// Apply implements tui.Tuner.
-func (t *labTuner) Apply(changes []model.Change, count uint64) ([]model.KnobResult, error) {
-	var global, local []model.Change
-	for _, c := range changes {
-		if spec, _ := model.Spec(c.Key); spec.Global {
-			global = append(global, c)
-		} else {
-			local = append(local, c)
-		}
-	}
-	cur, _, _ := t.Read()
-	if t.before == nil {
-		t.before = cur
-	}
-	for _, c := range global { // recorded before the write: the lab's end and a repair restore it
-		if err := t.lab.Remember(labGlobals[c.Key]); err != nil {
-			return nil, err
-		}
-	}
-	res, err := t.host.Apply(global, count)
-	if err != nil {
-		return res, err
-	}
-	var inside []model.KnobResult
-	err = t.lab.NS.Do(func() error {
-		var err error
-		inside, err = t.host.Apply(local, count)
-		return err
-	})
-	return append(res, inside...), err
-}
-
-// errPersistDisabled is the lab's answer to w.
-var errPersistDisabled = errors.New("persisting to /etc is disabled here (the lab restores the host when it ends)")
-
-// labGlobals names the global knobs as the lab records them.
-var labGlobals = map[string]lab.Global{model.KnobMax: lab.GlobalMax, model.KnobHashsize: lab.GlobalHashsize}
-
-// Persist implements tui.Tuner.
-func (t *labTuner) Persist([]model.Change) ([]string, []string, error) {
-	return nil, nil, errPersistDisabled
-}
-
-// Undo implements tui.Tuner.
-func (t *labTuner) Undo() ([]model.KnobResult, error) {
-	if t.before == nil {
-		return nil, sources.ErrNothingToUndo
-	}
-	res, err := t.Apply(changesTo(t.before), 0)
-	t.before = nil
-	return res, err
 }

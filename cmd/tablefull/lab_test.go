@@ -14,6 +14,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/lab"
+	"github.com/tablefull/tablefull/sources/tune"
 )
 
 var verdictRe = regexp.MustCompile(`pinned=(true|false) verdict="([^"]+)"`)
@@ -239,7 +240,7 @@ func TestLabRestoresGlobalsItChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tu := &labTuner{host: sources.NewTuner(sources.DefaultRoots()), lab: l}
+	tu := &tune.Lab{Host: sources.NewTuner(sources.DefaultRoots()), Lab: l}
 	hash, _ := strconv.ParseUint(origHash, 10, 64)
 	if _, err := tu.Apply([]model.Change{{Key: model.KnobMax, Proposed: "131072"}, {Key: model.KnobHashsize, Proposed: strconv.FormatUint(hash*2, 10)}}, 0); err != nil {
 		l.Close()

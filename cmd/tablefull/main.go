@@ -107,7 +107,7 @@ var subcommands = []subcommand{
                                            propose, preview, apply, persist or undo tuning
 `, flags: tuneFlags, run: func(o options, v *flagValues, stdout, _ io.Writer) error {
 		v.tu.stateDir = o.stateDir
-		return tune(o, v.tu, stdout)
+		return tuneCommand(o, v.tu, stdout)
 	}},
 	{name: "lab", usage: `  tablefull lab SCENARIO [--headless]      reproduce an incident in a throw-away namespace (root):
                                            table-full, listen-overflow, cpu-bound, healthy

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/tune"
 )
 
 // Exit codes of tablefull tune.
@@ -53,12 +54,12 @@ type tuneReport struct {
 	Warnings []string         `json:"warnings,omitempty"`
 }
 
-// tune proposes, previews, applies, persists or undoes tuning.
-func tune(o options, t tuneOptions, w io.Writer) error {
+// tuneCommand proposes, previews, applies, persists or undoes tuning.
+func tuneCommand(o options, t tuneOptions, w io.Writer) error {
 	tuner := sources.NewTuner(o.roots)
 	pers := sources.Persister{SysctlDir: t.sysctlDir, ModprobeDir: t.modprobeDir, SysctlConf: t.sysctlConf}
 	if t.undo {
-		return undoTuning(&localTuner{tuner: tuner, pers: pers, stateDir: t.stateDir}, w)
+		return undoTuning(&tune.Local{Tuner: tuner, Pers: pers, StateDir: t.stateDir}, w)
 	}
 	current := tuner.Read()
 	plan, count, err := planFor(o, t, tuner, current)
@@ -95,7 +96,7 @@ func tune(o options, t tuneOptions, w io.Writer) error {
 		}
 		return nil
 	}
-	lt := &localTuner{tuner: tuner, pers: pers, stateDir: t.stateDir}
+	lt := &tune.Local{Tuner: tuner, Pers: pers, StateDir: t.stateDir}
 	report.Results, err = lt.Apply(plan.Changes, count)
 	switch {
 	case err == nil:
@@ -249,8 +250,8 @@ func partly(w io.Writer, t tuneOptions, report tuneReport, err error) error {
 }
 
 // undoTuning restores the live values and files the last apply changed.
-func undoTuning(lt *localTuner, w io.Writer) error {
-	res, restored, err := lt.undo()
+func undoTuning(lt *tune.Local, w io.Writer) error {
+	res, restored, err := lt.UndoFiles()
 	if err != nil {
 		return refused(err)
 	}

@@ -15,7 +15,7 @@ import (
 
 func (k *tempKnobs) knob(t *testing.T, key string) string {
 	t.Helper()
-	return strings.Join(strings.Fields(k.tuner().tuner.Read()[key]), " ")
+	return strings.Join(strings.Fields(k.tuner().Tuner.Read()[key]), " ")
 }
 
 // failWrites makes every write to key fail after the pre-write checks
@@ -39,7 +39,7 @@ func TestPartialApplyIsUndone(t *testing.T) {
 	topts := tuneOptions{set: []string{model.KnobMax + "=8192", model.KnobTwReuse + "=1"}, yes: true,
 		sysctlDir: k.sysctlDir, modprobeDir: k.modprobeDir, stateDir: k.stateDir}
 	var out bytes.Buffer
-	err := tune(o, topts, &out)
+	err := tuneCommand(o, topts, &out)
 	var ee exitError
 	if !errors.As(err, &ee) || ee.code != exitPartial || !errors.Is(err, sources.ErrPartial) {
 		t.Fatalf("got %v (%s), want exit %d", err, out.String(), exitPartial)
@@ -51,7 +51,7 @@ func TestPartialApplyIsUndone(t *testing.T) {
 		t.Fatalf("max reads %s after the partial apply", got)
 	}
 	out.Reset()
-	if err := tune(o, tuneOptions{undo: true, sysctlDir: k.sysctlDir, modprobeDir: k.modprobeDir, stateDir: k.stateDir}, &out); err != nil {
+	if err := tuneCommand(o, tuneOptions{undo: true, sysctlDir: k.sysctlDir, modprobeDir: k.modprobeDir, stateDir: k.stateDir}, &out); err != nil {
 		t.Fatalf("undo: %v\n%s", err, out.String())
 	}
 	if got := k.knob(t, model.KnobMax); got != "4096" {
@@ -65,7 +65,7 @@ func TestPartialApplyIsUndone(t *testing.T) {
 func TestPartialPersistIsUndone(t *testing.T) {
 	k := newTempKnobs(t)
 	lt := k.tuner()
-	lt.pers.ModprobeDir = "/proc/sys" // nobody creates files there
+	lt.Pers.ModprobeDir = "/proc/sys" // nobody creates files there
 	files, _, err := lt.Persist([]model.Change{{Key: model.KnobMax, Proposed: "8192"}, {Key: model.KnobHashsize, Proposed: "8192"}})
 	sysctl := filepath.Join(k.sysctlDir, sources.SysctlFile)
 	if !errors.Is(err, sources.ErrPartial) || len(files) != 1 || files[0] != sysctl {
@@ -74,7 +74,7 @@ func TestPartialPersistIsUndone(t *testing.T) {
 	if _, err := os.Stat(sysctl); err != nil {
 		t.Fatalf("the first file was not written: %v", err)
 	}
-	if _, _, err := lt.undo(); err != nil {
+	if _, _, err := lt.UndoFiles(); err != nil {
 		t.Fatalf("undo: %v", err)
 	}
 	if _, err := os.Stat(sysctl); !os.IsNotExist(err) {
@@ -97,7 +97,7 @@ func TestUndoRecordIsChecked(t *testing.T) {
 	}
 
 	os.Chmod(undo, 0o644)
-	if _, _, err := lt.undo(); !errors.Is(err, sources.ErrUntrusted) {
+	if _, _, err := lt.UndoFiles(); !errors.Is(err, sources.ErrUntrusted) {
 		t.Errorf("undo with a 0644 record: %v", err)
 	}
 	if _, err := lt.Apply([]model.Change{{Key: model.KnobTimeWait, Proposed: "60"}}, 0); !errors.Is(err, sources.ErrUntrusted) || k.knob(t, model.KnobTimeWait) != "30" {
@@ -105,7 +105,7 @@ func TestUndoRecordIsChecked(t *testing.T) {
 	}
 	os.Chmod(undo, 0o600)
 	os.Chown(undo, 65534, 65534)
-	if _, _, err := lt.undo(); !errors.Is(err, sources.ErrUntrusted) {
+	if _, _, err := lt.UndoFiles(); !errors.Is(err, sources.ErrUntrusted) {
 		t.Errorf("undo with a record owned by nobody: %v", err)
 	}
 	os.Chown(undo, 0, 0)
@@ -114,7 +114,7 @@ func TestUndoRecordIsChecked(t *testing.T) {
 	os.WriteFile(victim, []byte("keep me\n"), 0o600)
 	planted, _ := json.Marshal(sources.UndoRecord{Files: []sources.FileChange{{Path: victim, Old: []byte("owned\n"), New: []byte("keep me\n")}}})
 	os.WriteFile(undo, planted, 0o600)
-	if _, _, err := lt.undo(); !errors.Is(err, sources.ErrNotManaged) {
+	if _, _, err := lt.UndoFiles(); !errors.Is(err, sources.ErrNotManaged) {
 		t.Errorf("undo of a foreign path: %v", err)
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "keep me\n" {

@@ -1,0 +1,162 @@
+// Package tune is tablefull's tuning as the console, the CLI and the
+// agent use it: the host's knobs written, read back and recorded for undo
+// (Local), and the lab's split of global and per-namespace knobs (Lab).
+package tune
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources"
+)
+
+// Local is the tuning of this host (or the namespace the process runs
+// in): the console's panel, tablefull tune and the agent. Every write is
+// recorded for undo: what a failed apply or persist wrote before failing
+// too.
+type Local struct {
+	Tuner *sources.Tuner
+	Pers  sources.Persister
+	// StateDir keeps the undo record (e.g. /var/lib/tablefull).
+	StateDir string
+}
+
+// NewLocal tunes the host under roots, persisting to /etc.
+func NewLocal(roots sources.Roots, stateDir string) *Local {
+	return &Local{Tuner: sources.NewTuner(roots), StateDir: stateDir,
+		Pers: sources.Persister{SysctlDir: "/etc/sysctl.d", ModprobeDir: "/etc/modprobe.d", SysctlConf: "/etc/sysctl.conf"}}
+}
+
+// Read returns the knobs and the bytes per entry (tui.Tuner).
+func (l *Local) Read() (map[string]string, uint64, error) {
+	return l.Tuner.Read(), l.Tuner.EntryBytes(), nil
+}
+
+// Global reports whether the global knobs can be written here (tui.Tuner).
+func (l *Local) Global() bool { return !l.Tuner.InChildNamespace() }
+
+// Note says why some knobs cannot be written here (tui.Tuner).
+func (l *Local) Note() string {
+	if !l.Global() {
+		return "nf_conntrack_max and hashsize are global: read-only in this namespace, set them from the host"
+	}
+	return ""
+}
+
+// ErrNoUndo reports a write that worked but left no undo record.
+var ErrNoUndo = errors.New("no undo record")
+
+// undoRecord loads the record a write adds to. A record that is there
+// but cannot be trusted or read stops the write before anything changes:
+// every write has an undo, or nothing is written.
+func (l *Local) undoRecord() (sources.UndoRecord, error) {
+	if err := sources.MakePrivateDir(l.StateDir); err != nil {
+		return sources.UndoRecord{}, fmt.Errorf("nothing written: state dir: %w", err)
+	}
+	rec, err := sources.LoadUndo(l.StateDir)
+	if errors.Is(err, sources.ErrNothingToUndo) {
+		return rec, nil
+	}
+	if err != nil {
+		return rec, fmt.Errorf("nothing written: %w (remove it after checking it)", err)
+	}
+	return rec, nil
+}
+
+// Apply implements tui.Tuner: it applies, then records the values before
+// it for Undo, also when a later knob failed.
+func (l *Local) Apply(changes []model.Change, count uint64) ([]model.KnobResult, error) {
+	if err := l.Tuner.Check(changes, count); err != nil {
+		return nil, err // refused before the state dir is looked at
+	}
+	rec, err := l.undoRecord()
+	if err != nil {
+		return nil, err
+	}
+	res, err := l.Tuner.Apply(changes, count)
+	if len(res) == 0 {
+		return res, err
+	}
+	before := map[string]string{}
+	for _, r := range res {
+		before[r.Key] = r.Before
+	}
+	rec.AddLive(before)
+	if serr := sources.SaveUndo(l.StateDir, rec); serr != nil {
+		err = errors.Join(err, fmt.Errorf("%w: %w", ErrNoUndo, serr))
+	}
+	return res, err
+}
+
+// Persist implements tui.Tuner: it writes the boot-time files and adds
+// them to the undo record, also when the second file failed.
+func (l *Local) Persist(changes []model.Change) ([]string, []string, error) {
+	rec, err := l.undoRecord()
+	if err != nil {
+		return nil, nil, err
+	}
+	files, err := l.Pers.Plan(changes)
+	if err != nil {
+		return nil, nil, err
+	}
+	written, werr := l.Pers.Write(files)
+	var paths, warnings []string
+	for _, f := range written {
+		paths = append(paths, f.Path)
+	}
+	if len(written) > 0 {
+		rec.AddFiles(written)
+		if err := sources.SaveUndo(l.StateDir, rec); err != nil {
+			warnings = append(warnings, fmt.Errorf("%w: %w", ErrNoUndo, err).Error())
+		}
+	}
+	if werr != nil {
+		if len(written) > 0 {
+			werr = fmt.Errorf("%w: %s written (undo restores it), then: %w", sources.ErrPartial, strings.Join(paths, ", "), werr)
+		}
+		return paths, warnings, werr
+	}
+	return paths, append(warnings, l.Pers.Shadowed(changes)...), nil
+}
+
+// Undo restores what tablefull changed (tui.Tuner).
+func (l *Local) Undo() ([]model.KnobResult, error) {
+	res, _, err := l.UndoFiles()
+	return res, err
+}
+
+// UndoFiles restores the live values and files of the last apply and
+// returns the files it restored. The record stays until both halves
+// succeed.
+func (l *Local) UndoFiles() ([]model.KnobResult, []string, error) {
+	rec, err := sources.LoadUndo(l.StateDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := l.Tuner.Apply(changesTo(rec.Live), 0)
+	if err != nil {
+		return res, nil, err
+	}
+	if err := l.Pers.Restore(rec.Files); err != nil {
+		return res, nil, err
+	}
+	var restored []string
+	for _, f := range rec.Files {
+		if f.Changed() {
+			restored = append(restored, f.Path)
+		}
+	}
+	return res, restored, sources.DropUndo(l.StateDir)
+}
+
+// changesTo is the changes that set every knob to the values given.
+func changesTo(values map[string]string) []model.Change {
+	var changes []model.Change
+	for k, v := range values {
+		changes = append(changes, model.Change{Key: k, Proposed: v})
+	}
+	model.SortChanges(changes)
+	return changes
+}
