@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,7 +8,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/lab"
@@ -76,60 +74,12 @@ func runLab(o options, lo labOptions, w io.Writer) (err error) {
 		fix = time.After(lo.fixAfter)
 	}
 	if lo.headless {
-		return headlessLab(l, tee, lo.duration, fix, w)
+		stopped, stop := untilStopped(lo.duration)
+		defer stop()
+		return l.Headless(tee, stopped.Done(), fix, w)
 	}
 	tuner := &tune.Lab{Host: sources.NewTuner(o.roots), Lab: l}
 	app := tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tuner, Captions: true,
 		Intro: "lab " + lo.scenario + ": " + l.Scenario.LookFor, Live: l.Clients.String, Source: "lab " + lo.scenario})
 	return runConsole([]*tui.App{app})
-}
-
-// headlessLab prints one line per sample until duration or a signal.
-func headlessLab(l *lab.Lab, feed *remote.Tee, duration time.Duration, fix <-chan time.Time, w io.Writer) error {
-	stopped, stop := untilStopped(duration)
-	defer stop()
-	samples := make(chan model.Sample)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		for {
-			s, err := feed.Next()
-			if errors.Is(err, io.EOF) {
-				return // stopped
-			}
-			if err != nil {
-				fmt.Fprintln(w, "feed:", err)
-				continue
-			}
-			select {
-			case samples <- s:
-			case <-done:
-				return
-			}
-		}
-	}()
-	an := model.NewAnalyzer(3600)
-	var prev model.Frame
-	for {
-		select {
-		case <-stopped.Done():
-			return nil
-		case <-fix:
-			if err := l.Fix(16384); err != nil {
-				return err
-			}
-			fmt.Fprintln(w, "fix: nf_conntrack_max raised to 16384")
-		case s := <-samples:
-			f := an.Add(s)
-			c := f.Sample.Conntrack
-			fmt.Fprintf(w, "%s count=%d peak=%d max=%d pinned=%v verdict=%q drops=%d syn_retrans=%.1f listen_overflows=%.1f cpu=%.0f | %s\n",
-				s.Time.Format("15:04:05.000"), c.Count, c.Peak, c.Max, f.Pinned, f.Verdict().Kind,
-				f.Rates.Drops(), f.Rates.SynRetransPS, f.Rates.ListenOverflowsPS, f.Rates.CPUAll.Busy(),
-				l.Clients.String())
-			if cap := model.Caption(prev, f); cap != "" {
-				fmt.Fprintln(w, "  ▶", cap)
-			}
-			prev = f
-		}
-	}
 }

@@ -1,0 +1,65 @@
+package lab
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// Feed is what a headless lab reads: its namespace's samples.
+type Feed interface {
+	Next() (model.Sample, error)
+}
+
+// Headless prints one line per sample of feed, judged by the console's
+// analyzer, with the captions, until stopped; fix, when it fires, raises
+// nf_conntrack_max to 16384 (the write-up's fix, for recordings).
+func (l *Lab) Headless(feed Feed, stopped <-chan struct{}, fix <-chan time.Time, w io.Writer) error {
+	samples := make(chan model.Sample)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			s, err := feed.Next()
+			if errors.Is(err, io.EOF) {
+				return // stopped
+			}
+			if err != nil {
+				fmt.Fprintln(w, "feed:", err)
+				continue
+			}
+			select {
+			case samples <- s:
+			case <-done:
+				return
+			}
+		}
+	}()
+	an := model.NewAnalyzer(3600)
+	var prev model.Frame
+	for {
+		select {
+		case <-stopped:
+			return nil
+		case <-fix:
+			if err := l.Fix(16384); err != nil {
+				return err
+			}
+			fmt.Fprintln(w, "fix: nf_conntrack_max raised to 16384")
+		case s := <-samples:
+			f := an.Add(s)
+			c := f.Sample.Conntrack
+			fmt.Fprintf(w, "%s count=%d peak=%d max=%d pinned=%v verdict=%q drops=%d syn_retrans=%.1f listen_overflows=%.1f cpu=%.0f | %s\n",
+				s.Time.Format("15:04:05.000"), c.Count, c.Peak, c.Max, f.Pinned, f.Verdict().Kind,
+				f.Rates.Drops(), f.Rates.SynRetransPS, f.Rates.ListenOverflowsPS, f.Rates.CPUAll.Busy(),
+				l.Clients.String())
+			if cap := model.Caption(prev, f); cap != "" {
+				fmt.Fprintln(w, "  ▶", cap)
+			}
+			prev = f
+		}
+	}
+}
