@@ -27,9 +27,20 @@ deps:
 		else echo "not installing$$missing (needs root and apt-get): the tests that need them will skip"; fi; \
 	fi
 
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
+
+# lint: gofmt, go vet, staticcheck, deadcode, and go mod tidy changing
+# nothing (the tools run at pinned versions through go run).
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) vet -tags bench ./...
+	$(GO) run $(STATICCHECK) ./...
+	@out=$$($(GO) run $(DEADCODE) ./...); if [ -n "$$out" ]; then echo "deadcode:"; echo "$$out"; exit 1; fi
+	@cp go.mod /tmp/tablefull-go.mod; cp go.sum /tmp/tablefull-go.sum; $(GO) mod tidy; \
+	if ! cmp -s go.mod /tmp/tablefull-go.mod || ! cmp -s go.sum /tmp/tablefull-go.sum; then \
+		echo "go mod tidy changes go.mod or go.sum"; cp /tmp/tablefull-go.mod go.mod; cp /tmp/tablefull-go.sum go.sum; exit 1; fi
 
 # Every fuzz target, as package:Target:executions. make test runs each
 # for that many executions: a count, not a duration, because go1.26's
