@@ -14,7 +14,7 @@ import (
 // TestFleetInTmux: the console over a real Prometheus scraping two
 // exporters, one of a namespace whose table is pinned and one of a quiet
 // namespace: the pinned one is listed first as TABLE FULL and the quiet one
-// as OK, enter shows the pinned one's history at its cap, esc comes back.
+// after it (OK on a quiet machine), enter shows the pinned one's history at its cap, esc comes back.
 func TestFleetInTmux(t *testing.T) {
 	needKernel(t, "prometheus", "tmux")
 	const capMax = 64
@@ -45,7 +45,7 @@ func TestFleetInTmux(t *testing.T) {
 
 	for _, size := range [][2]int{{200, 50}, {80, 24}} {
 		s := startTmux(t, size[0], size[1], "", "--prometheus", url, "--selector", `'job="tablefull"'`)
-		screen := s.waitFor("TABLE FULL", "OK", fullAddr)
+		screen := s.waitFor("TABLE FULL", fullAddr, quietAddr)
 		t.Logf("%dx%d fleet:\n%s", size[0], size[1], screen)
 		lines := strings.Split(screen, "\n")
 		fullRow, quietRow := -1, -1
@@ -53,12 +53,14 @@ func TestFleetInTmux(t *testing.T) {
 			if strings.Contains(l, fullAddr) && strings.Contains(l, "TABLE FULL") {
 				fullRow = i
 			}
-			if strings.Contains(l, quietAddr) && strings.Contains(l, "OK") {
+			// The quiet table is not full; its verdict may still be about
+			// the host (CPU-BOUND when the machine is busy with other tests).
+			if strings.Contains(l, quietAddr) && !strings.Contains(l, "TABLE FULL") {
 				quietRow = i
 			}
 		}
 		if fullRow < 0 || quietRow < 0 || fullRow > quietRow {
-			t.Fatalf("%dx%d: want the pinned instance first as TABLE FULL, the quiet one as OK:\n%s", size[0], size[1], screen)
+			t.Fatalf("%dx%d: want the pinned instance first as TABLE FULL, the quiet one after it and not full:\n%s", size[0], size[1], screen)
 		}
 		s.keys("Enter")
 		s.waitFor("history from Prometheus", "64 / 64", "TABLE FULL")
