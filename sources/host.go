@@ -2,8 +2,6 @@ package sources
 
 import (
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/prometheus/procfs"
 
@@ -34,9 +32,6 @@ func ReadHost(procRoot string) (model.Host, error) {
 }
 
 func readString(path string) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(b))
+	v, _ := ReadSysctl(path)
+	return v
 }

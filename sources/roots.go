@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -35,17 +34,31 @@ func classify(err error) error {
 	return err
 }
 
-// readUint reads a file holding one unsigned number (a sysctl).
-func readUint(path string) (uint64, error) {
-	b, err := os.ReadFile(path)
+// maxSysctl bounds the text of a sysctl or a sysfs value file.
+const maxSysctl = 4096
+
+// ReadSysctl reads a /proc/sys or /sys value file whole and bounded, its
+// whitespace normalised ("32768 60999"): the one way tablefull reads a
+// knob outside the sample path (which keeps its files open, openfile.go).
+func ReadSysctl(path string) (string, error) {
+	b, err := readBounded(path, maxSysctl)
 	if err != nil {
-		return 0, classify(fmt.Errorf("read %s: %w", path, err))
+		return "", classify(err)
 	}
-	v, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64)
+	return strings.Join(strings.Fields(string(b)), " "), nil
+}
+
+// ReadSysctlUint reads a value file holding one unsigned number.
+func ReadSysctlUint(path string) (uint64, error) {
+	v, err := ReadSysctl(path)
+	if err != nil {
+		return 0, err
+	}
+	n, err := strconv.ParseUint(v, 10, 64)
 	if err != nil {
 		return 0, fmt.Errorf("parse %s: %w", path, err)
 	}
-	return v, nil
+	return n, nil
 }
 
 // parseFields parses whitespace-separated unsigned numbers.

@@ -30,21 +30,18 @@ func (t *Tuner) path(key string) string {
 	return sysctlPath(t.Proc, key)
 }
 
-// maxKnob bounds a knob's text: a number or two.
-const maxKnob = 4096
-
 // Read returns the current value of every knob that can be read, with
 // whitespace normalised ("32768 60999"). Unprivileged, hashsize (mode
 // 0600) is read as nf_conntrack_buckets, which holds the same number.
 func (t *Tuner) Read() map[string]string {
 	out := map[string]string{}
 	for _, k := range model.Knobs {
-		b, err := readBounded(t.path(k.Key), maxKnob)
+		v, err := ReadSysctl(t.path(k.Key))
 		if err != nil && k.Key == model.KnobHashsize {
-			b, err = readBounded(sysctlPath(t.Proc, KeyBuckets), maxKnob)
+			v, err = ReadSysctl(sysctlPath(t.Proc, KeyBuckets))
 		}
 		if err == nil {
-			out[k.Key] = strings.Join(strings.Fields(string(b)), " ")
+			out[k.Key] = v
 		}
 	}
 	return out
@@ -55,7 +52,7 @@ func (t *Tuner) Read() map[string]string {
 // column of /proc/slabinfo (both root-only here), else 0, which cost
 // estimates replace with model.FallbackEntryBytes.
 func (t *Tuner) EntryBytes() uint64 {
-	if v, err := readUint(filepath.Join(t.Sys, "kernel", "slab", "nf_conntrack", "slab_size")); err == nil && v > 0 {
+	if v, err := ReadSysctlUint(filepath.Join(t.Sys, "kernel", "slab", "nf_conntrack", "slab_size")); err == nil && v > 0 {
 		return v
 	}
 	b, err := readBounded(filepath.Join(t.Proc, "slabinfo"), 1<<20)
