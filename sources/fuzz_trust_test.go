@@ -99,11 +99,24 @@ func FuzzNetlinkStats(f *testing.F) {
 	})
 }
 
-// FuzzSlabinfo: any slabinfo text gives a number without panicking.
+// FuzzSlabinfo: any /proc/slabinfo gives the tuner a number (0 when it
+// cannot tell) without panicking.
 func FuzzSlabinfo(f *testing.F) {
-	f.Add([]byte("slabinfo - version: 2.1\nnf_conntrack 512 512 256 16 1 : tunables 0 0 0\n"))
+	f.Add([]byte("slabinfo - version: 2.1\n# name <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>\nnf_conntrack 512 512 256 16 1 : tunables 0 0 0 : slabdata 32 32 0\n"))
 	f.Add([]byte("nf_conntrack x y"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		slabObjSize(b)
+		proc := t.TempDir()
+		os.WriteFile(filepath.Join(proc, "slabinfo"), b, 0o644)
+		(&Tuner{Proc: proc, Sys: t.TempDir()}).EntryBytes()
 	})
+}
+
+// TestEntryBytesFromSlabinfo: the tuner takes nf_conntrack's objsize from
+// /proc/slabinfo (through procfs) when the slab's sysfs file is missing.
+func TestEntryBytesFromSlabinfo(t *testing.T) {
+	proc := t.TempDir()
+	os.WriteFile(filepath.Join(proc, "slabinfo"), []byte("slabinfo - version: 2.1\n# name <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>\nkmalloc-64 1 1 64 64 1 : tunables 0 0 0 : slabdata 1 1 0\nnf_conntrack 512 512 256 16 1 : tunables 0 0 0 : slabdata 32 32 0\n"), 0o644)
+	if got := (&Tuner{Proc: proc, Sys: t.TempDir()}).EntryBytes(); got != 256 {
+		t.Errorf("entry bytes %d, want 256", got)
+	}
 }

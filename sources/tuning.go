@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/prometheus/procfs"
+
 	"github.com/tablefull/tablefull/model"
 )
 
@@ -55,21 +57,17 @@ func (t *Tuner) EntryBytes() uint64 {
 	if v, err := ReadSysctlUint(filepath.Join(t.Sys, "kernel", "slab", "nf_conntrack", "slab_size")); err == nil && v > 0 {
 		return v
 	}
-	b, err := readBounded(filepath.Join(t.Proc, "slabinfo"), 1<<20)
+	fs, err := procfs.NewFS(t.Proc)
 	if err != nil {
 		return 0
 	}
-	return slabObjSize(b)
-}
-
-// slabObjSize is the objsize column of the nf_conntrack line of
-// /proc/slabinfo ("name active_objs num_objs objsize …"), 0 when absent.
-func slabObjSize(b []byte) uint64 {
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if len(f) > 3 && f[0] == "nf_conntrack" {
-			v, _ := strconv.ParseUint(f[3], 10, 64)
-			return v
+	info, err := fs.SlabInfo()
+	if err != nil {
+		return 0
+	}
+	for _, s := range info.Slabs {
+		if s.Name == "nf_conntrack" && s.ObjSize > 0 {
+			return uint64(s.ObjSize)
 		}
 	}
 	return 0
