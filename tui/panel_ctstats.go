@@ -58,6 +58,9 @@ func ctStatsLines(st *styles.Styles, f model.Frame, rows int, titled bool) []str
 	cpus := append([]model.CPUCounters(nil), f.Rates.CT...)
 	room := rows - 2                   // header and total
 	hidden := max(0, f.CPUs-len(cpus)) // rows the history did not keep (model.HistoryRows)
+	if hidden > 0 || len(cpus) > room {
+		room-- // a row of its own says how many are not shown (beside the total it was cut)
+	}
 	if len(cpus) > room {
 		sort.SliceStable(cpus, func(i, j int) bool { return cpus[i].Activity() > cpus[j].Activity() })
 		hidden += len(cpus) - max(0, room)
@@ -67,11 +70,10 @@ func ctStatsLines(st *styles.Styles, f model.Frame, rows int, titled bool) []str
 	for _, r := range cpus {
 		lines = append(lines, render(fmt.Sprint(r.CPU), r.Values))
 	}
-	total := render("all", f.Rates.CTTotal)
 	if hidden > 0 {
-		total += st.Dim.Render(fmt.Sprintf("  (%d quiet CPUs hidden)", hidden))
+		lines = append(lines, st.Dim.Render(fmt.Sprintf("%d quieter CPUs not shown", hidden)))
 	}
-	return append(lines, total)
+	return append(lines, render("all", f.Rates.CTTotal))
 }
 
 // ctStatsWidth is the width the per-CPU table needs.

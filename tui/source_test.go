@@ -113,3 +113,24 @@ func TestCaptionKeepsTheEvidence(t *testing.T) {
 		t.Error("no caption was shown")
 	}
 }
+
+// TestHiddenCPUsSaidWhole: when not every CPU fits, a row of its own says
+// how many are not shown, whole, not cut off beside the total.
+func TestHiddenCPUsSaidWhole(t *testing.T) {
+	samples := incident(10)
+	for i := range samples {
+		row := samples[i].CTStats.PerCPU[0]
+		samples[i].CTStats.PerCPU = nil
+		for c := range 48 {
+			row.CPU = c
+			samples[i].CTStats.PerCPU = append(samples[i].CTStats.PerCPU, row)
+		}
+	}
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		view := feedAll(t, samples, size[0], size[1]).View()
+		checkSize(t, view, size[0], size[1])
+		if !strings.Contains(view, "quieter CPUs not shown") {
+			t.Errorf("%dx%d: the hidden CPUs are not said whole:\n%s", size[0], size[1], view)
+		}
+	}
+}
