@@ -34,7 +34,24 @@ func fleet(o options, f fleetOptions) error {
 	if err != nil {
 		return err
 	}
-	view := tui.NewFleet(r, tui.FleetOptions{Interval: max(o.interval, 5*time.Second), Window: f.since, Live: liveOverSSH(o)})
+	// Every live feed opened is stopped when the console ends, also one
+	// still on screen when q quits: its ssh runs in a process group of
+	// its own and would outlive the console.
+	var stops []func()
+	defer func() {
+		for _, stop := range stops {
+			stop()
+		}
+	}()
+	open := liveOverSSH(o)
+	live := func(instance string) (*tui.App, func(), error) {
+		a, stop, err := open(instance)
+		if err == nil {
+			stops = append(stops, stop)
+		}
+		return a, stop, err
+	}
+	view := tui.NewFleet(r, tui.FleetOptions{Interval: max(o.interval, 5*time.Second), Window: f.since, Live: live})
 	runtime.GOMAXPROCS(1)
 	if _, err := tea.NewProgram(view, tea.WithAltScreen(), tea.WithFPS(10)).Run(); err != nil {
 		return fmt.Errorf("console: %w", err)

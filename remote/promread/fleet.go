@@ -11,6 +11,7 @@ import (
 	pmodel "github.com/prometheus/common/model"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/remote"
 )
 
 // StaleAfter is how long an instance may go unscraped before its row
@@ -39,7 +40,7 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]model.FleetRow, er
 	}
 	rows := map[string]*model.FleetRow{}
 	row := func(s *pmodel.Sample) (*model.FleetRow, float64) {
-		inst := string(s.Metric[pmodel.InstanceLabel])
+		inst := bound(string(s.Metric[pmodel.InstanceLabel]))
 		if rows[inst] == nil {
 			rows[inst] = &model.FleetRow{Instance: inst}
 		}
@@ -57,7 +58,7 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]model.FleetRow, er
 	for _, s := range vecs[0] {
 		rw, v := row(s)
 		if rw.Labels == "" {
-			rw.Labels = otherLabels(s.Metric)
+			rw.Labels = bound(otherLabels(s.Metric))
 		}
 		switch s.Metric[pmodel.MetricNameLabel] {
 		case "tablefull_conntrack_entries":
@@ -113,4 +114,13 @@ func otherLabels(m pmodel.Metric) string {
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, " ")
+}
+
+// bound cuts a label text to remote.MaxString bytes, as a stream's
+// strings are: a row's memory does not grow with what a label says.
+func bound(s string) string {
+	if len(s) <= remote.MaxString {
+		return s
+	}
+	return strings.Clone(strings.ToValidUTF8(s[:remote.MaxString], ""))
 }

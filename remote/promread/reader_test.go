@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/remote"
 )
 
 // TestReaderErrors: refused credentials, an empty fleet and a selector
@@ -46,5 +48,25 @@ func TestReaderErrors(t *testing.T) {
 	}
 	if _, err := New(Config{URL: "ftp://host"}); err == nil {
 		t.Error("an ftp URL was taken")
+	}
+}
+
+// TestFleetBoundsLabels: a huge instance label costs a row no more than
+// a stream's string may.
+func TestFleetBoundsLabels(t *testing.T) {
+	huge := strings.Repeat("h", 1<<20)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"status":"success","data":{"resultType":"vector","result":[{"metric":{"__name__":"tablefull_conntrack_entries","instance":"` +
+			huge + `","env":"` + huge + `"},"value":[1,"5"]}]}}`))
+	}))
+	defer srv.Close()
+	r, _ := New(Config{URL: srv.URL})
+	rows, err := r.Fleet(context.Background(), time.Now())
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("%d rows, %v", len(rows), err)
+	}
+	if n := len(rows[0].Instance) + len(rows[0].Labels); n > 2*remote.MaxString {
+		t.Errorf("a row keeps %d bytes of labels", n)
 	}
 }
