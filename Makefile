@@ -5,7 +5,7 @@ GO        ?= go
 BIN       ?= ./tablefull
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X main.version=$(VERSION)
-TEST_DEPS := nftables conntrack tmux iproute2 procps kmod openssh-server openssh-client prometheus
+TEST_DEPS := nftables conntrack tmux iproute2 procps kmod openssh-server openssh-client prometheus chromium
 BENCH_DEPS := htop prometheus-node-exporter
 
 .PHONY: build run test deps lint bench fuzz clean
@@ -51,7 +51,7 @@ FUZZ := ./sources:FuzzParseCTStat:20000 ./sources:FuzzParseFlow:20000 ./sources:
 	./sources:FuzzKmsgRecord:20000 ./sources:FuzzNetlinkStats:20000 ./sources:FuzzSlabinfo:20000 \
 	./sources/lab:FuzzLabState:1000 ./remote:FuzzDecoder:20000 ./model:FuzzSanitize:20000 ./model:FuzzParseValue:20000 \
 	./tui:FuzzDecodeRender:2000 ./cmd/tablefull:FuzzControlRequest:300 ./cmd/tablefull:FuzzSSHArgv:20000 \
-	./cmd/tablefull:FuzzViaArgv:20000 ./cmd/tablefull:FuzzNetnsArgv:20000
+	./cmd/tablefull:FuzzViaArgv:20000 ./cmd/tablefull:FuzzNetnsArgv:20000 ./remote/report:FuzzReport:2000
 FUZZTIME ?= 2m
 
 test: deps lint

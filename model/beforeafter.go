@@ -13,26 +13,41 @@ type Window struct {
 	ListenOverflowsPS float64
 }
 
-// Summarise averages the frames' rates over their span.
-func Summarise(frames []Frame) Window {
+// windowRow is what a Window needs of one frame (about 80 bytes, so a
+// window of an hour at 1 s costs a few hundred KB, not the frames).
+type windowRow struct {
+	t                        time.Time
+	elapsed                  time.Duration
+	pinned                   bool
+	drops                    uint64
+	newConns, syn, overflows float64
+}
+
+func rowOf(f Frame) windowRow {
+	return windowRow{t: f.Sample.Time, elapsed: f.Rates.Elapsed, pinned: f.Pinned, drops: f.Rates.Drops(),
+		newConns: f.Rates.NewConnsPS(), syn: f.Rates.SynRetransPS, overflows: f.Rates.ListenOverflowsPS}
+}
+
+// summariseRows averages the rows' rates over their span.
+func summariseRows(rows []windowRow) Window {
 	var w Window
-	if len(frames) == 0 {
+	if len(rows) == 0 {
 		return w
 	}
-	w.From, w.To = frames[0].Sample.Time, frames[len(frames)-1].Sample.Time
+	w.From, w.To = rows[0].t, rows[len(rows)-1].t
 	var secs float64
-	for _, f := range frames {
-		s := f.Rates.Elapsed.Seconds()
+	for _, r := range rows {
+		s := r.elapsed.Seconds()
 		if s <= 0 {
 			continue
 		}
 		secs += s
-		w.DropsPS += float64(f.Rates.Drops())
-		w.NewConnsPS += f.Rates.NewConnsPS() * s
-		w.SynRetransPS += f.Rates.SynRetransPS * s
-		w.ListenOverflowsPS += f.Rates.ListenOverflowsPS * s
-		if f.Pinned {
-			w.Pinned += f.Rates.Elapsed
+		w.DropsPS += float64(r.drops)
+		w.NewConnsPS += r.newConns * s
+		w.SynRetransPS += r.syn * s
+		w.ListenOverflowsPS += r.overflows * s
+		if r.pinned {
+			w.Pinned += r.elapsed
 		}
 	}
 	if secs > 0 {
@@ -47,20 +62,26 @@ func Summarise(frames []Frame) Window {
 // BeforeAfter splits frames at mark into two windows of equal length: as
 // long as the time since mark allows, at most span each.
 func BeforeAfter(frames []Frame, mark time.Time, span time.Duration) (before, after Window) {
-	if len(frames) == 0 {
+	rows := make([]windowRow, len(frames))
+	for i, f := range frames {
+		rows[i] = rowOf(f)
+	}
+	return splitRows(rows, mark, span)
+}
+
+func splitRows(rows []windowRow, mark time.Time, span time.Duration) (before, after Window) {
+	if len(rows) == 0 {
 		return
 	}
-	last := frames[len(frames)-1].Sample.Time
-	d := min(span, last.Sub(mark))
-	var b, a []Frame
-	for _, f := range frames {
-		t := f.Sample.Time
+	d := min(span, rows[len(rows)-1].t.Sub(mark))
+	var b, a []windowRow
+	for _, r := range rows {
 		switch {
-		case !t.After(mark) && t.After(mark.Add(-d)):
-			b = append(b, f)
-		case t.After(mark) && !t.After(mark.Add(d)):
-			a = append(a, f)
+		case !r.t.After(mark) && r.t.After(mark.Add(-d)):
+			b = append(b, r)
+		case r.t.After(mark) && !r.t.After(mark.Add(d)):
+			a = append(a, r)
 		}
 	}
-	return Summarise(b), Summarise(a)
+	return summariseRows(b), summariseRows(a)
 }

@@ -32,6 +32,7 @@ type Episodes struct {
 	list  []Episode
 	below int
 	keep  int
+	begun int
 }
 
 // NewEpisodes keeps at most keep episodes (oldest dropped first).
@@ -49,6 +50,7 @@ func (e *Episodes) Observe(t time.Time, interval time.Duration, pinned bool, dro
 	cur := e.open()
 	switch {
 	case pinned && cur == nil:
+		e.begun++
 		e.list = append(e.list, Episode{Start: t.Add(-interval), Last: t, Open: true, Drops: drops, Max: capMax})
 		if len(e.list) > e.keep {
 			e.list = e.list[len(e.list)-e.keep:]
@@ -80,6 +82,9 @@ func (e *Episodes) Current() (Episode, bool) {
 	}
 	return Episode{}, false
 }
+
+// Begun counts the episodes begun, kept or not.
+func (e *Episodes) Begun() int { return e.begun }
 
 // List returns the kept episodes, oldest first.
 func (e *Episodes) List() []Episode { return append([]Episode(nil), e.list...) }

@@ -64,7 +64,7 @@ func (a *App) tuneLines(st *styles.Styles, rows int) []string {
 		lines = append(lines, t.input.View())
 	}
 	if !t.appliedAt.IsZero() {
-		before, after := model.BeforeAfter(a.window(a.an.Frames().Len()), t.appliedAt, time.Minute)
+		before, after := model.BeforeAfter(a.window(a.an.Frames().Len()), t.appliedAt, model.CompareSpan)
 		span := after.To.Sub(after.From) + time.Second
 		lines = append(lines, st.Label.Render(fmt.Sprintf("before → after (%s each) ", model.Dur(span)))+fmt.Sprintf(
 			"drops/s %s → %s  new conns/s %s → %s  pinned %s → %s  SYN retrans/s %s → %s  listen overflows/s %s → %s",

@@ -63,6 +63,7 @@ type flagValues struct {
 	lo                    labOptions
 	listen, oneNS         string
 	fo                    fleetOptions
+	ro                    reportOptions
 	file                  string
 }
 
@@ -76,8 +77,11 @@ type subcommand struct {
 	// where it goes.
 	positional string
 	arg        func(v *flagValues, a string)
-	flags      func(fs *flag.FlagSet, v *flagValues)
-	run        func(o options, v *flagValues, stdout, stderr io.Writer) error
+	// optional reports whether the flags given let the positional
+	// argument be left out (nil: never).
+	optional func(v *flagValues) bool
+	flags    func(fs *flag.FlagSet, v *flagValues)
+	run      func(o options, v *flagValues, stdout, stderr io.Writer) error
 }
 
 // subcommands is the command line, one entry a subcommand.
@@ -119,6 +123,10 @@ var subcommands = []subcommand{
 	}, run: func(o options, v *flagValues, _, _ io.Writer) error { return record(o, v.file, v.duration, v.force) }},
 	{name: "replay", usage: "  tablefull replay FILE [--speed N]        play a recording in the console\n", positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, flags: speedFlag,
 		run: func(_ options, v *flagValues, _, _ io.Writer) error { return replay(v.file, v.speed) }},
+	{name: "report", usage: `  tablefull report FILE|--demo [-o DIR] [--from T] [--to T] [--title S]
+                                           the post-mortem of a recording: DIR/report.html, report.md and its charts
+`, positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, optional: func(v *flagValues) bool { return v.ro.demo },
+		flags: reportFlags, run: func(_ options, v *flagValues, stdout, _ io.Writer) error { return writeReport(v.file, v.ro, stdout) }},
 	{name: "demo", usage: "  tablefull demo                           play the embedded table-full incident\n", flags: speedFlag, run: func(_ options, v *flagValues, _, _ io.Writer) error { return demo(v.speed) }},
 }
 
@@ -155,6 +163,16 @@ func tuneFlags(fs *flag.FlagSet, v *flagValues) {
 	fs.StringVar(&tu.sysctlDir, "sysctl-dir", "/etc/sysctl.d", "sysctl drop-in `dir`")
 	fs.StringVar(&tu.modprobeDir, "modprobe-dir", "/etc/modprobe.d", "modprobe drop-in `dir`")
 	fs.StringVar(&tu.sysctlConf, "sysctl-conf", "/etc/sysctl.conf", "`file` read after the drop-ins")
+}
+
+func reportFlags(fs *flag.FlagSet, v *flagValues) {
+	ro := &v.ro
+	fs.StringVarP(&ro.dir, "output", "o", "report", "write the report into `DIR`")
+	fs.StringVar(&ro.from, "from", "", "start at `T`: RFC 3339, a UTC time of day (21:04:00) or an offset (+90s)")
+	fs.StringVar(&ro.to, "to", "", "end at `T` (as --from)")
+	fs.StringVar(&ro.title, "title", "", "the report's `TITLE` (default: the host's name)")
+	fs.BoolVar(&ro.demo, "demo", false, "report on the embedded demo instead of FILE")
+	fs.BoolVar(&ro.force, "force", false, "replace the files of an earlier report in DIR")
 }
 
 func labFlags(fs *flag.FlagSet, v *flagValues) {
@@ -197,16 +215,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	pos := fs.Args()
 	if cmd.positional != "" {
-		if len(pos) < 1 {
+		switch {
+		case len(pos) < 1 && cmd.optional != nil && cmd.optional(v):
+		case len(pos) < 1:
 			missing := "missing " + cmd.positional
 			if cmd.name == "lab" {
 				missing = "which scenario? " + strings.Join(lab.Names(), ", ")
 			}
 			fmt.Fprintf(stderr, "tablefull %s: %s\n", cmd.name, missing)
 			return 2
+		default:
+			cmd.arg(v, pos[0])
+			pos = pos[1:]
 		}
-		cmd.arg(v, pos[0])
-		pos = pos[1:]
 	}
 	if len(pos) > 0 {
 		fmt.Fprintf(stderr, "tablefull: unexpected argument %q\n", pos[0])

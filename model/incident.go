@@ -1,0 +1,226 @@
+package model
+
+import (
+	"sort"
+	"strconv"
+	"time"
+)
+
+// Incident is what a recording tells, gathered frame by frame in one
+// pass: the timeline for its charts and the facts its story is told
+// from. Its memory does not grow with the recording's length or the
+// host's CPUs beyond fixed bounds (TimelineBuckets, maxChanges, the kept
+// episodes and kernel lines).
+type Incident struct {
+	Host Host
+	// From and To are the first and last frame's times; Samples counts
+	// the frames.
+	From, To time.Time
+	Samples  int
+	// Interval is the sampling interval.
+	Interval time.Duration
+	Timeline Timeline
+	// Drops totals drop and early_drop over the recording; PeakCount is
+	// the highest count; Start the table at the first pin (or the first
+	// tracked sample).
+	Drops     uint64
+	PeakCount uint64
+	Start     Conntrack
+	// End is the table at the last tracked sample.
+	End Conntrack
+	// FirstDrop and FirstPinned are when the table first dropped and
+	// first pinned (zero: never). ClimbFrom is when the count began the
+	// climb that ended in the first pin, at ClimbCount.
+	FirstDrop, FirstPinned time.Time
+	ClimbFrom              time.Time
+	ClimbCount             uint64
+	// Pinned is the total time at the cap.
+	Pinned time.Duration
+	// Episodes are the pinned episodes (the last 50); EpisodeCount all.
+	Episodes     []Episode
+	EpisodeCount int
+	// WhilePinned is the server's load over the pinned frames.
+	WhilePinned Load
+	// Held is how long each verdict held.
+	Held map[Kind]time.Duration
+	// Changes are the knob changes seen (at most 32, SkippedChanges
+	// more); UnseenApplies the apply results no sample showed.
+	Changes        []KnobChange
+	SkippedChanges int
+	UnseenApplies  []KnobResult
+	// Kernel are the kernel's table lines folded by text (the first 32
+	// texts; KernelOther counts lines of further texts); Suppressed the
+	// callbacks the kernel's rate limit suppressed.
+	Kernel      []FoldedLine
+	KernelLines int
+	KernelOther int
+	Suppressed  uint64
+	// Census is the largest census recorded, if any.
+	Census *Census
+	// Peak new-connection rate, and the hold and open connections then.
+	PeakNewConnsPS float64
+	PeakNewConnsAt time.Time
+	PeakHold       uint64
+	PeakOpen       uint64
+	// Gaps counts the stretches the stream was down.
+	Gaps int
+
+	watch     *changeWatch
+	episodes  *Episodes
+	everPin   bool
+	prevPeak  uint64
+	loadSecs  float64
+	maxFolded int
+}
+
+// Load is the server's average load over some frames.
+type Load struct {
+	BusyPct, DiskUtilPct, DiskIOPS, SynRetransPS float64
+}
+
+// Idle reports whether the load is what an idle server shows: CPU below
+// IdleCPUPct and no disk near its limit (the verdicts' rule).
+func (l Load) Idle() bool { return l.BusyPct < IdleCPUPct && l.DiskUtilPct < DiskBoundPct/2 }
+
+// FoldedLine is one kernel log text and how often it was logged.
+type FoldedLine struct {
+	Text        string
+	NetNSName   string
+	Count       int
+	First, Last time.Time
+}
+
+// NewIncident starts an incident of host sampled every interval.
+func NewIncident(h Host, interval time.Duration) *Incident {
+	return &Incident{Host: h, Interval: interval, Held: map[Kind]time.Duration{}, watch: newChangeWatch(interval),
+		episodes: NewEpisodes(keptEpisodes), maxFolded: 32}
+}
+
+// Applied records the agent's reply to an apply found in the recording.
+func (in *Incident) Applied(at time.Time, results []KnobResult) { in.watch.applied(at, results) }
+
+// Add folds one frame into the incident.
+func (in *Incident) Add(f Frame) {
+	s, r := f.Sample, f.Rates
+	if in.Samples == 0 {
+		in.From = s.Time
+	}
+	in.Samples++
+	in.To = s.Time
+	in.Timeline.Add(f)
+	in.watch.add(f)
+	if f.Gap {
+		in.Gaps++
+	}
+	c := s.Conntrack
+	drops := r.Drops()
+	in.Drops += drops
+	in.PeakCount = max(in.PeakCount, c.Peak, c.Count)
+	if c.Status == TableTracked {
+		if in.Start.Status != TableTracked {
+			in.Start = c
+		}
+		in.End = c
+	}
+	if drops > 0 && in.FirstDrop.IsZero() {
+		in.FirstDrop = s.Time
+	}
+	in.episodes.Observe(s.Time, s.Interval, f.Pinned, drops, c.Max)
+	if !in.everPin {
+		if c.Peak <= in.prevPeak || in.ClimbFrom.IsZero() {
+			in.ClimbFrom, in.ClimbCount = s.Time, c.Peak
+		}
+		in.prevPeak = c.Peak
+		if f.Pinned {
+			in.everPin, in.FirstPinned, in.Start = true, s.Time.Add(-s.Interval), c
+		}
+	}
+	secs := r.Elapsed.Seconds()
+	if f.Pinned && secs > 0 {
+		in.Pinned += r.Elapsed
+		w := in.loadSecs
+		in.loadSecs += secs
+		avg := func(old, v float64) float64 { return (old*w + v*secs) / in.loadSecs }
+		l := &in.WhilePinned
+		l.BusyPct, l.DiskUtilPct = avg(l.BusyPct, r.CPUAll.Busy()), avg(l.DiskUtilPct, r.MaxDiskUtil())
+		l.DiskIOPS, l.SynRetransPS = avg(l.DiskIOPS, r.DiskIOPS()), avg(l.SynRetransPS, r.SynRetransPS)
+	}
+	if secs > 0 {
+		for _, v := range f.Verdicts {
+			in.Held[v.Kind] += r.Elapsed
+		}
+		if rate := r.NewConnsPS(); rate > in.PeakNewConnsPS {
+			in.PeakNewConnsPS, in.PeakNewConnsAt = rate, s.Time
+			in.PeakHold, in.PeakOpen = c.TimeWaitHold, s.TCP.Established
+		}
+	}
+	in.kernel(s.Kernel)
+	if cs := s.Census; cs != nil && cs.Error == "" && (in.Census == nil || cs.Total > in.Census.Total) {
+		cp := *cs
+		in.Census = &cp
+	}
+}
+
+func (in *Incident) kernel(k KernelLog) {
+	in.Suppressed += k.Suppressed
+	for _, l := range k.Lines {
+		in.KernelLines++
+		found := false
+		for i := range in.Kernel {
+			if in.Kernel[i].Text == l.Text && in.Kernel[i].NetNSName == l.NetNSName {
+				in.Kernel[i].Count++
+				in.Kernel[i].Last = l.Time
+				found = true
+				break
+			}
+		}
+		switch {
+		case found:
+		case len(in.Kernel) < in.maxFolded:
+			in.Kernel = append(in.Kernel, FoldedLine{Text: l.Text, NetNSName: l.NetNSName, Count: 1, First: l.Time, Last: l.Time})
+		default:
+			in.KernelOther++
+		}
+	}
+}
+
+// Finish closes the incident after its last frame: the episodes, the
+// windows of changes made near the end.
+func (in *Incident) Finish() {
+	in.Changes, in.UnseenApplies = in.watch.finish()
+	in.SkippedChanges = in.watch.skipped
+	in.Episodes = in.episodes.List()
+	in.EpisodeCount = in.episodes.Begun()
+}
+
+// HeldKinds lists the verdicts that held at some time, most severe first.
+func (in *Incident) HeldKinds() []Kind {
+	ks := make([]Kind, 0, len(in.Held))
+	for k := range in.Held {
+		ks = append(ks, k)
+	}
+	sort.Slice(ks, func(i, j int) bool { return worse(ks[i], ks[j]) })
+	return ks
+}
+
+// TimeToPin is how long the count took from the start of its climb to
+// the first pin (0 if it never pinned).
+func (in *Incident) TimeToPin() time.Duration {
+	if in.FirstPinned.IsZero() || in.FirstPinned.Before(in.ClimbFrom) {
+		return 0
+	}
+	return in.FirstPinned.Sub(in.ClimbFrom)
+}
+
+// Plan is the tuning the incident calls for, sized from its peak rate
+// and count against the knobs at the first pin: the write-up's
+// arithmetic (working set = rate × hold, the ceiling, the proposed max
+// and its memory cost). entryBytes is the slab's object size (0: assumed).
+func (in *Incident) Plan(entryBytes uint64) Plan {
+	c := in.Start
+	cur := map[string]string{KnobMax: strconv.FormatUint(c.Max, 10), KnobHashsize: strconv.FormatUint(c.Buckets, 10),
+		KnobTimeWait: strconv.FormatUint(c.TimeWaitHold, 10)}
+	kinds := in.HeldKinds()
+	return ProposePlan(TuningInputs{Current: cur, PeakRate: in.PeakNewConnsPS, PeakCount: in.PeakCount,
+		Established: in.PeakOpen, Kernel: in.Host.Kernel, MemTotal: in.Host.MemTotal, EntryBytes: entryBytes, Verdicts: kinds})
+}

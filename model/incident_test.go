@@ -1,0 +1,162 @@
+package model
+
+import (
+	"testing"
+	"time"
+)
+
+// incidentSamples is a small incident at 1 s: idle, a climb to the cap
+// of 256, pinned with drops, the cap raised to 16,384, then calm.
+func incidentSamples(t0 time.Time) []Sample {
+	var out []Sample
+	counts := []uint64{0, 0, 0, 72, 152, 232, 256, 256, 256, 256, 256, 256, 256, 300, 380, 460, 500, 500, 500, 500}
+	var drops, syn, opens uint64
+	for i, n := range counts {
+		capMax := uint64(256)
+		if i >= 12 {
+			capMax = 16384
+		}
+		if n == 256 && capMax == 256 {
+			drops += 8
+			syn += 4
+		}
+		opens += 80
+		out = append(out, Sample{Time: t0.Add(time.Duration(i) * time.Second), Interval: time.Second,
+			Conntrack: Conntrack{Status: TableTracked, Count: n, Peak: n, Max: capMax, Buckets: 262144, TimeWaitHold: 120},
+			CTStats: CTStats{Reported: AllCounters, PerCPU: []CPUCounters{{CPU: 0, Values: CountersOf(map[Counter]uint64{Drop: drops})},
+				{CPU: 1, Values: CountersOf(map[Counter]uint64{Drop: drops / 2})}}},
+			CPU: []CPUTimes{{CPU: 0, User: float64(i) * 0.02, Idle: float64(i) * 0.98}},
+			TCP: TCP{SynRetrans: syn, ActiveOpens: opens}})
+	}
+	return out
+}
+
+func runIncident(samples []Sample) *Incident {
+	an := NewAnalyzer(4)
+	in := NewIncident(Host{Name: "vm", Kernel: "6.18.44", CPUs: 2, MemTotal: 512 << 20}, time.Second)
+	for _, s := range samples {
+		in.Add(an.Add(s))
+	}
+	in.Finish()
+	return in
+}
+
+func TestIncidentStory(t *testing.T) {
+	t0 := time.Date(2026, 11, 29, 21, 0, 0, 0, time.UTC)
+	in := runIncident(incidentSamples(t0))
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		{"samples", in.Samples, 20},
+		{"first pinned", in.FirstPinned, at(5)},
+		{"climb from", in.ClimbFrom, at(2)},
+		{"time to pin", in.TimeToPin(), 3 * time.Second},
+		{"first drop", in.FirstDrop, at(6)},
+		{"pinned", in.Pinned, 6 * time.Second},
+		{"drops (8+4 a second, 6 s)", in.Drops, uint64(72)},
+		{"episodes", in.EpisodeCount, 1},
+		{"peak", in.PeakCount, uint64(500)},
+		{"cap at the pin", in.Start.Max, uint64(256)},
+		{"changes", len(in.Changes), 1},
+		{"idle while pinned", in.WhilePinned.Idle(), true},
+		{"table full held", in.Held[TableFull] > 0, true},
+		{"peak new conns", in.PeakNewConnsPS, 80.0},
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s: got %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	ch := in.Changes[0]
+	if ch.Key != KnobMax || ch.Before != "256" || ch.After != "16384" || !ch.Held {
+		t.Errorf("change: got %+v", ch)
+	}
+	if ch.WindowBefore.DropsPS <= 0 || ch.WindowAfter.DropsPS != 0 {
+		t.Errorf("windows: before %.1f drops/s, after %.1f: want some, then none", ch.WindowBefore.DropsPS, ch.WindowAfter.DropsPS)
+	}
+	if d := ch.WindowAfter.To.Sub(ch.WindowAfter.From); d > 8*time.Second {
+		t.Errorf("after window %v: it cannot be longer than the recording after the change", d)
+	}
+	plan := in.Plan(0)
+	if len(plan.Changes) == 0 || plan.Changes[0].Key != KnobMax || !plan.Cost.EntryBytesAssumed {
+		t.Errorf("plan: got %+v", plan)
+	}
+}
+
+func TestIncidentAppliedReply(t *testing.T) {
+	t0 := time.Date(2026, 11, 29, 21, 0, 0, 0, time.UTC)
+	samples := incidentSamples(t0)
+	an := NewAnalyzer(4)
+	in := NewIncident(Host{}, time.Second)
+	for i, s := range samples {
+		if i == 12 {
+			in.Applied(s.Time.Add(-300*time.Millisecond), []KnobResult{
+				{Key: KnobMax, Before: "256", Wanted: "16384", After: "16384", Verified: true},
+				{Key: KnobSomaxconn, Before: "4096", Wanted: "8192", After: "8192", Verified: true}})
+		}
+		in.Add(an.Add(s))
+	}
+	in.Finish()
+	if len(in.Changes) != 1 || in.Changes[0].Applied == nil || !in.Changes[0].Applied.Verified {
+		t.Fatalf("the max change should carry the agent's read-back: %+v", in.Changes)
+	}
+	if len(in.UnseenApplies) != 1 || in.UnseenApplies[0].Key != KnobSomaxconn {
+		t.Errorf("somaxconn is not in a sample: it is listed on its own, got %+v", in.UnseenApplies)
+	}
+}
+
+func TestTimelineBounded(t *testing.T) {
+	tests := []struct {
+		name    string
+		n       int
+		gapAt   int
+		wantGap bool
+	}{
+		{"an hour", 3600, -1, false},
+		{"twelve hours with a 10-minute gap", 43200, 20000, true},
+		{"short", 10, 5, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var tl Timeline
+			t0 := time.Unix(1_800_000_000, 0)
+			off := time.Duration(0)
+			for i := range tt.n {
+				if i == tt.gapAt {
+					off = 10 * time.Minute
+				}
+				s := Sample{Time: t0.Add(time.Duration(i)*time.Second + off), Interval: time.Second,
+					Conntrack: Conntrack{Status: TableTracked, Count: uint64(i%100) + 1, Peak: uint64(i%100) + 1, Max: 100}}
+				f := Frame{Sample: s, Rates: Rates{Elapsed: time.Second}, Pinned: Pinned(s.Conntrack), Gap: i == tt.gapAt}
+				tl.Add(f)
+			}
+			bs := tl.Buckets()
+			if len(bs) > TimelineBuckets || len(bs) == 0 {
+				t.Fatalf("got %d buckets, want 1..%d", len(bs), TimelineBuckets)
+			}
+			samples, gap := 0, false
+			for _, b := range bs {
+				samples += b.Samples
+				gap = gap || b.Gap
+				if b.Peak > b.Cap {
+					t.Fatalf("peak %d over cap %d", b.Peak, b.Cap)
+				}
+			}
+			if samples != tt.n {
+				t.Errorf("buckets hold %d samples, want %d", samples, tt.n)
+			}
+			if gap != tt.wantGap {
+				t.Errorf("gap: got %v, want %v", gap, tt.wantGap)
+			}
+			var pinned time.Duration
+			for _, b := range bs {
+				pinned += b.Pinned
+			}
+			if want := time.Duration(tt.n/100) * time.Second; tt.n >= 100 && pinned != want {
+				t.Errorf("pinned %v, want %v (one sample in 100 is at the cap)", pinned, want)
+			}
+		})
+	}
+}

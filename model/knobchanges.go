@@ -1,0 +1,162 @@
+package model
+
+import (
+	"strconv"
+	"time"
+)
+
+// CompareSpan is the longest window compared before and after a change
+// (the tuning panel's and the report's).
+const CompareSpan = time.Minute
+
+// KnobChange is a change of a knob in a recording: seen in the samples
+// (the kernel's own value, read back every sample) and, when the
+// recording holds the agent's reply to the apply, what was asked.
+type KnobChange struct {
+	At  time.Time
+	Key string
+	// Before and After are the values of the samples either side.
+	Before, After string
+	// Held reports that every later sample read After (the change stuck).
+	Held bool
+	// Applied is the agent's read-back when the recording holds the
+	// apply's reply for this knob.
+	Applied *KnobResult
+	// Before and after windows of at most CompareSpan each.
+	WindowBefore, WindowAfter Window
+}
+
+// knobsInSamples are the knobs a sample carries.
+var knobsInSamples = []struct {
+	key string
+	get func(Conntrack) uint64
+}{
+	{KnobMax, func(c Conntrack) uint64 { return c.Max }},
+	{KnobHashsize, func(c Conntrack) uint64 { return c.Buckets }},
+	{KnobTimeWait, func(c Conntrack) uint64 { return c.TimeWaitHold }},
+}
+
+// maxChanges bounds the changes an incident keeps (a recording that
+// flaps a knob every second is not 43,200 rows).
+const maxChanges = 32
+
+// changeWatch finds knob changes between samples and the windows around
+// them, in one pass: the rows of the last CompareSpan are kept, and each
+// change collects the rows after it until CompareSpan has passed.
+type changeWatch struct {
+	prev    *Conntrack
+	recent  *Ring[windowRow]
+	changes []KnobChange
+	// rows[i] are the rows around changes[i] while it is open.
+	rows    [][]windowRow
+	open    []bool
+	skipped int
+	// replies are apply results not yet seen in a sample.
+	replies []pendingReply
+}
+
+type pendingReply struct {
+	at  time.Time
+	res KnobResult
+}
+
+func newChangeWatch(interval time.Duration) *changeWatch {
+	n := 3600
+	if interval > 0 {
+		n = min(36000, max(1, int(CompareSpan/interval)+1))
+	}
+	return &changeWatch{recent: NewRing[windowRow](n)}
+}
+
+// applied records an apply reply: its results attach to the change the
+// next samples show.
+func (w *changeWatch) applied(at time.Time, results []KnobResult) {
+	for _, r := range results {
+		if len(w.replies) < maxChanges {
+			w.replies = append(w.replies, pendingReply{at: at, res: r})
+		}
+	}
+}
+
+func (w *changeWatch) add(f Frame) {
+	row := rowOf(f)
+	c := f.Sample.Conntrack
+	for i := range w.changes {
+		if !w.open[i] {
+			continue
+		}
+		if w.changes[i].Held && w.changes[i].After != w.value(w.changes[i].Key, c) {
+			w.changes[i].Held = false
+		}
+		w.rows[i] = append(w.rows[i], row)
+		if row.t.Sub(w.changes[i].At) > CompareSpan {
+			w.close(i)
+		}
+	}
+	if w.prev != nil && c.Status == TableTracked && w.prev.Status == TableTracked {
+		for _, k := range knobsInSamples {
+			before, after := k.get(*w.prev), k.get(c)
+			if before == after || before == 0 || after == 0 {
+				continue
+			}
+			w.seen(KnobChange{At: f.Sample.Time.Add(-f.Sample.Interval / 2), Key: k.key,
+				Before: strconv.FormatUint(before, 10), After: strconv.FormatUint(after, 10), Held: true}, row)
+		}
+	}
+	w.recent.Push(row)
+	if c.Status == TableTracked {
+		w.prev = &c
+	}
+}
+
+func (w *changeWatch) value(key string, c Conntrack) string {
+	for _, k := range knobsInSamples {
+		if k.key == key {
+			return strconv.FormatUint(k.get(c), 10)
+		}
+	}
+	return ""
+}
+
+func (w *changeWatch) seen(ch KnobChange, row windowRow) {
+	if len(w.changes) >= maxChanges {
+		w.skipped++
+		return
+	}
+	for i, p := range w.replies {
+		if p.res.Key == ch.Key && p.res.After == ch.After && ch.At.Sub(p.at) < CompareSpan {
+			res := p.res
+			ch.Applied = &res
+			w.replies = append(w.replies[:i], w.replies[i+1:]...)
+			break
+		}
+	}
+	rows := make([]windowRow, 0, w.recent.Len()+1)
+	for i := range w.recent.Len() {
+		rows = append(rows, w.recent.At(i))
+	}
+	w.changes = append(w.changes, ch)
+	w.rows = append(w.rows, append(rows, row))
+	w.open = append(w.open, true)
+}
+
+func (w *changeWatch) close(i int) {
+	w.changes[i].WindowBefore, w.changes[i].WindowAfter = splitRows(w.rows[i], w.changes[i].At, CompareSpan)
+	w.rows[i], w.open[i] = nil, false
+}
+
+// finish closes the changes still open (the recording ended within
+// CompareSpan of them) and returns them, with the apply results no
+// sample showed.
+func (w *changeWatch) finish() ([]KnobChange, []KnobResult) {
+	for i := range w.changes {
+		if w.open[i] {
+			w.close(i)
+		}
+	}
+	var unseen []KnobResult
+	for _, p := range w.replies {
+		unseen = append(unseen, p.res)
+	}
+	return w.changes, unseen
+}

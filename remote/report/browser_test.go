@@ -1,0 +1,74 @@
+package report
+
+import (
+	"context"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestHTMLInChromium renders report.html in a real browser (Debian's
+// chromium, headless, no network) to a PNG and looks at it: the page is
+// not blank, the charts were drawn (the verdict band's and the cap's
+// red is on it), and nothing was fetched (the page's CSP forbids it).
+func TestHTMLInChromium(t *testing.T) {
+	browser, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("needs chromium (Debian's chromium package; .ci/run installs it)")
+	}
+	r := buildFile(t, "testdata/lab-table-full.jsonl", Options{})
+	dir := t.TempDir()
+	if _, err := r.Write(dir, false); err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(dir, "shot.png")
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+		"--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir="+filepath.Join(dir, "profile"), "--window-size=1200,1800",
+		"--screenshot="+shot, "file://"+filepath.Join(dir, "report.html"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("chromium: %v\n%s", err, out)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	inked, red := census(img)
+	total := img.Bounds().Dx() * img.Bounds().Dy()
+	if inked*100 < total*3 {
+		t.Errorf("the page is nearly blank: %d of %d pixels are not white", inked, total)
+	}
+	if red < 500 {
+		t.Errorf("only %d red pixels: the verdict band and the cap were not drawn", red)
+	}
+}
+
+// census counts the pixels that are not white, and those close to the
+// report's crit red.
+func census(img image.Image) (inked, red int) {
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+			if c.R < 240 || c.G < 240 || c.B < 240 {
+				inked++
+			}
+			if c.R > 150 && c.G < 70 && c.B < 80 {
+				red++
+			}
+		}
+	}
+	return inked, red
+}

@@ -1,0 +1,159 @@
+// Package report turns a recording into its post-mortem: report.html (one
+// self-contained file, the charts inline as SVG, no script, no network)
+// and report.md with the charts beside it as SVG files. The charts are
+// gonum/plot's; the story is told from the analyzer's frames in one
+// streaming pass, so a 12-hour recording costs no more memory than a
+// minute of one. A recording is foreign input: every string of it is
+// sanitised and escaped for HTML and Markdown on its way out.
+package report
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/remote"
+)
+
+// Options choose what a report covers and what it is called.
+type Options struct {
+	// From and To bound the time covered (unset: the whole recording).
+	From, To When
+	// Title heads the report ("" for one made from the host's name).
+	Title string
+	// Source names the recording ("demo", a file name).
+	Source string
+}
+
+// Report is a recording's post-mortem.
+type Report struct {
+	Options
+	Incident *model.Incident
+	Charts   []Chart
+	// Torn reports that the recording's last line was cut; Damaged
+	// counts lines skipped as garbage.
+	Torn    bool
+	Damaged int
+	// from and to are Options' window in the recording's time.
+	from, to time.Time
+}
+
+// ErrNoSamples is a recording, or a --from/--to window, without samples.
+var ErrNoSamples = errors.New("no samples")
+
+// maxResults bounds the knob results read from one apply reply.
+const maxResults = 16
+
+// Build reads a recording from r in one pass and tells its story.
+func Build(r io.Reader, o Options) (*Report, error) {
+	d := remote.NewDecoder(r)
+	if err := d.Header(); err != nil {
+		return nil, fmt.Errorf("read recording: %w", err)
+	}
+	rep := &Report{Options: o, from: o.From.resolve(d.Started), to: o.To.resolve(d.Started)}
+	if !rep.to.IsZero() && rep.to.Before(rep.from) {
+		return nil, fmt.Errorf("--to %s is before --from %s", rep.to.UTC().Format(time.RFC3339), rep.from.UTC().Format(time.RFC3339))
+	}
+	an := model.NewAnalyzer(2)
+	var in *model.Incident
+	first := true
+	for {
+		s, ev, err := d.Next()
+		switch {
+		case errors.Is(err, io.EOF):
+		case errors.Is(err, remote.ErrTruncated):
+			rep.Torn = true
+		case errors.Is(err, remote.ErrGarbage):
+			rep.Damaged++
+			continue
+		case err != nil:
+			return nil, fmt.Errorf("read recording: %w", err)
+		}
+		if err != nil {
+			break
+		}
+		if ev != nil {
+			if in != nil && ev.Type == string(remote.OpApply) && rep.covers(ev.Time) {
+				in.Applied(ev.Time, applyResults(ev.Text))
+			}
+			continue
+		}
+		if first {
+			// The first read of the kernel log counts the suppressed
+			// callbacks of its whole ring buffer, from before the
+			// recording.
+			s.Kernel.Suppressed, first = 0, false
+		}
+		f := an.Add(*s)
+		if !rep.covers(s.Time) {
+			continue
+		}
+		if in == nil {
+			in = model.NewIncident(d.Host, s.Interval)
+		}
+		in.Add(f)
+	}
+	if in == nil {
+		return nil, fmt.Errorf("read recording: %w in it%s", ErrNoSamples, rep.window())
+	}
+	in.Finish()
+	rep.Incident = in
+	var err error
+	if rep.Charts, err = charts(in); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+func (r *Report) covers(t time.Time) bool {
+	return (r.from.IsZero() || !t.Before(r.from)) && (r.to.IsZero() || !t.After(r.to))
+}
+
+// window says which part of the recording the report covers.
+func (r *Report) window() string {
+	switch {
+	case r.from.IsZero() && r.to.IsZero():
+		return ""
+	case r.to.IsZero():
+		return " from " + r.from.UTC().Format(time.RFC3339)
+	case r.from.IsZero():
+		return " up to " + r.to.UTC().Format(time.RFC3339)
+	}
+	return " from " + r.from.UTC().Format(time.RFC3339) + " to " + r.to.UTC().Format(time.RFC3339)
+}
+
+// applyResults reads an apply reply's knob results: only knobs tablefull
+// knows, their values re-rendered from the numbers they parse as (a value
+// that does not parse is shown as "?"); nothing else of the reply's text
+// is kept.
+func applyResults(text string) []model.KnobResult {
+	var rep remote.Reply
+	if json.Unmarshal([]byte(text), &rep) != nil {
+		return nil
+	}
+	var out []model.KnobResult
+	for _, r := range rep.Results {
+		if _, ok := model.Spec(r.Key); !ok || len(out) == maxResults {
+			continue
+		}
+		clean := func(v string) string {
+			if n, err := model.ParseValue(r.Key, v); err == nil {
+				return n
+			}
+			return "?"
+		}
+		out = append(out, model.KnobResult{Key: r.Key, Before: clean(r.Before), Wanted: clean(r.Wanted), After: clean(r.After), Verified: r.Verified})
+	}
+	return out
+}
+
+// Heading is the report's title.
+func (r *Report) Heading() string {
+	if r.Options.Title != "" {
+		return model.Sanitize(r.Options.Title, 200)
+	}
+	return "Conntrack incident on " + model.Sanitize(r.Incident.Host.Name, 64)
+}

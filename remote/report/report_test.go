@@ -1,0 +1,170 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/remote"
+)
+
+func buildFile(t *testing.T, path string, o Options) *Report {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	o.Source = filepath.Base(path)
+	r, err := Build(f, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestLabRecordingReport: report.md of a real lab incident (table-full,
+// fixed with --fix-after), golden.
+func TestLabRecordingReport(t *testing.T) {
+	r := buildFile(t, "testdata/lab-table-full.jsonl", Options{})
+	golden.RequireEqual(t, r.Markdown())
+	in := r.Incident
+	if in.FirstPinned.IsZero() || in.Drops == 0 || len(in.Changes) == 0 || in.Changes[0].Key != model.KnobMax {
+		t.Errorf("the lab pinned its table, dropped and was fixed: got pinned %v, %d drops, changes %+v", in.FirstPinned, in.Drops, in.Changes)
+	}
+}
+
+// TestWindowReport: --from and --to cut the report to a window, and say so.
+func TestWindowReport(t *testing.T) {
+	all := buildFile(t, "testdata/lab-table-full.jsonl", Options{})
+	from, _ := ParseWhen("+5s")
+	to, _ := ParseWhen("+15s")
+	r := buildFile(t, "testdata/lab-table-full.jsonl", Options{From: from, To: to, Title: "window"})
+	if r.Incident.Samples >= all.Incident.Samples || r.Incident.Samples < 9 || r.Incident.Samples > 11 {
+		t.Errorf("+5s..+15s holds %d samples of %d, want about 10", r.Incident.Samples, all.Incident.Samples)
+	}
+	if !strings.Contains(string(r.Markdown()), "It covers the recording from ") {
+		t.Errorf("a window report should say what it covers")
+	}
+	late, _ := ParseWhen("+100h")
+	f, _ := os.Open("testdata/lab-table-full.jsonl")
+	defer f.Close()
+	if _, err := Build(f, Options{From: late}); !errors.Is(err, ErrNoSamples) {
+		t.Errorf("a window after the recording: got %v, want ErrNoSamples", err)
+	}
+}
+
+func TestParseWhen(t *testing.T) {
+	start := time.Date(2026, 11, 29, 21, 3, 53, 0, time.UTC)
+	tests := []struct {
+		in   string
+		want time.Time
+		bad  bool
+	}{
+		{in: "2026-11-29T21:04:00Z", want: time.Date(2026, 11, 29, 21, 4, 0, 0, time.UTC)},
+		{in: "21:04:10", want: time.Date(2026, 11, 29, 21, 4, 10, 0, time.UTC)},
+		{in: "01:00", want: time.Date(2026, 11, 30, 1, 0, 0, 0, time.UTC)}, // after midnight: the next day
+		{in: "+90s", want: start.Add(90 * time.Second)},
+		{in: "5m", want: start.Add(5 * time.Minute)},
+		{in: "yesterday", bad: true},
+		{in: "-5m", bad: true},
+	}
+	for _, tt := range tests {
+		w, err := ParseWhen(tt.in)
+		if (err != nil) != tt.bad {
+			t.Errorf("%q: error %v, want bad=%v", tt.in, err, tt.bad)
+			continue
+		}
+		if got := w.resolve(start); !tt.bad && !got.Equal(tt.want) {
+			t.Errorf("%q: got %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestChartsAreXML: every chart is well-formed SVG, and report.html is
+// one file that loads nothing (no script, no link, no external image).
+func TestChartsAreXML(t *testing.T) {
+	r := buildFile(t, "testdata/lab-table-full.jsonl", Options{})
+	if len(r.Charts) != 5 {
+		t.Fatalf("got %d charts, want 5", len(r.Charts))
+	}
+	for _, c := range r.Charts {
+		d := xml.NewDecoder(bytes.NewReader(c.SVG))
+		root := ""
+		for {
+			tok, err := d.Token()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s.svg: %v", c.Name, err)
+			}
+			if se, ok := tok.(xml.StartElement); ok && root == "" {
+				root = se.Name.Local
+			}
+		}
+		if root != "svg" {
+			t.Errorf("%s.svg: root element %q, want svg", c.Name, root)
+		}
+	}
+	h, err := r.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"<script", "<link", "src=\"http", "href=\"http", "@import", "<?xml"} {
+		if bytes.Contains(h, []byte(bad)) {
+			t.Errorf("report.html contains %q", bad)
+		}
+	}
+	if n := bytes.Count(h, []byte("<svg")); n != 5 {
+		t.Errorf("report.html inlines %d charts, want 5", n)
+	}
+}
+
+// TestWriteRefusesOverwrite: a second report into the same directory
+// needs --force, and --force never writes through a symlink.
+func TestWriteRefusesOverwrite(t *testing.T) {
+	r := buildFile(t, "testdata/lab-table-full.jsonl", Options{})
+	dir := t.TempDir()
+	files, err := r.Write(dir, false)
+	if err != nil || len(files) != 7 {
+		t.Fatalf("first write: %v, %d files", err, len(files))
+	}
+	if _, err := r.Write(dir, false); err == nil || !strings.Contains(err.Error(), "--force") {
+		t.Errorf("second write without force: %v", err)
+	}
+	victim := filepath.Join(t.TempDir(), "victim")
+	os.WriteFile(victim, []byte("keep"), 0o600)
+	os.Remove(filepath.Join(dir, "table.svg"))
+	os.Symlink(victim, filepath.Join(dir, "table.svg"))
+	if _, err := r.Write(dir, true); err == nil || !strings.Contains(err.Error(), "symlink") {
+		t.Errorf("force over a symlink: %v", err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep" {
+		t.Errorf("the symlink's target was written")
+	}
+}
+
+// TestEmptyRecording: a header and no sample is an error, not an empty
+// report.
+func TestEmptyRecording(t *testing.T) {
+	var b bytes.Buffer
+	if _, err := remote.NewEncoder(&b, model.Host{Name: "x"}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(&b, Options{}); !errors.Is(err, ErrNoSamples) {
+		t.Errorf("got %v, want ErrNoSamples", err)
+	}
+	if _, err := Build(strings.NewReader("not a recording\n"), Options{}); err == nil {
+		t.Errorf("junk: want an error")
+	}
+}

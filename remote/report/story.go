@@ -1,0 +1,178 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// section is one part of the document, in plain text: the HTML and the
+// Markdown writers only format and escape it, so both say the same.
+type section struct {
+	Title  string
+	Paras  []string
+	Charts []Chart
+	Tables []table
+}
+
+// table is a table of plain text cells.
+type table struct {
+	Head []string
+	Rows [][]string
+	Note string
+}
+
+// teller formats the incident's times and numbers the same way everywhere.
+type teller struct {
+	in *model.Incident
+	// days is set when the recording spans more than one date: times
+	// then carry their date.
+	days bool
+}
+
+func (t teller) at(x time.Time) string {
+	if t.days {
+		return x.UTC().Format("2006-01-02 15:04:05")
+	}
+	return x.UTC().Format("15:04:05")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%s %s", model.Int(uint64(n)), many)
+}
+
+// sections are the document, in order.
+func (r *Report) sections() []section {
+	in := r.Incident
+	t := teller{in: in, days: in.From.UTC().Format("20060102") != in.To.UTC().Format("20060102")}
+	out := []section{
+		{Title: "What happened", Paras: t.whatHappened(r)},
+		{Title: "Charts", Charts: r.Charts},
+		t.episodes(),
+		t.tuning(),
+		t.kernel(),
+	}
+	if in.Census != nil {
+		out = append(out, t.census())
+	}
+	out = append(out, t.arithmetic(), t.about(r))
+	return out
+}
+
+// whatHappened is the story in one paragraph and its verdicts.
+func (t teller) whatHappened(r *Report) []string {
+	in := t.in
+	h := in.Host
+	var s []string
+	s = append(s, fmt.Sprintf("%s (kernel %s, %s, %s of RAM) was recorded from %s to %s UTC: %s, %s.",
+		model.Sanitize(h.Name, 64), model.Sanitize(h.Kernel, 64), plural(h.CPUs, "CPU", "CPUs"), gib(h.MemTotal),
+		in.From.UTC().Format("2006-01-02 15:04:05"), t.at(in.To), model.Dur(in.To.Sub(in.From)), plural(in.Samples, "sample", "samples")))
+	switch {
+	case in.Start.Status != model.TableTracked:
+		s = append(s, "Nothing tracked connections on this host during the recording: there was no table to fill.")
+	case !in.FirstPinned.IsZero():
+		climb := ""
+		if ttp := in.TimeToPin(); ttp > 0 {
+			climb = fmt.Sprintf("The count climbed from %s to the cap in %s; ", model.Int(in.ClimbCount), model.Dur(ttp))
+		}
+		drops := ", and no packet was counted as dropped"
+		if in.Drops > 0 {
+			drops = fmt.Sprintf(", and %s packets were dropped, the first at %s", model.Int(in.Drops), t.at(in.FirstDrop))
+		}
+		s = append(s, capitalise(fmt.Sprintf("%sthe table was pinned at nf_conntrack_max = %s from %s, %s at the cap in all (%s)%s.",
+			climb, model.Int(in.Start.Max), t.at(in.FirstPinned), model.Dur(in.Pinned),
+			plural(in.EpisodeCount, "episode", "episodes"), drops)))
+	case in.Drops > 0:
+		s = append(s, fmt.Sprintf("The table never pinned at its cap, but %s packets were dropped, the first at %s.", model.Int(in.Drops), t.at(in.FirstDrop)))
+	default:
+		s = append(s, fmt.Sprintf("The table never reached its cap (peak %s of %s) and dropped nothing.", model.Int(in.PeakCount), model.Int(in.End.Max)))
+	}
+	if in.Pinned > 0 {
+		l := in.WhilePinned
+		load := fmt.Sprintf("CPU %.0f %% busy, disk %s IO/s and %.0f %% utilised", l.BusyPct, model.Num(l.DiskIOPS), l.DiskUtilPct)
+		if l.Idle() {
+			s = append(s, "Meanwhile the server was idle ("+load+"): the dropped SYNs never reached it.")
+		} else {
+			s = append(s, "Meanwhile the server was working ("+load+").")
+		}
+		if l.SynRetransPS > 0 {
+			s = append(s, fmt.Sprintf("Clients retransmitted %s SYNs a second while the table was pinned: each one waiting out the 1, 2, 4, 8 s backoff.", model.Num(l.SynRetransPS)))
+		}
+	}
+	for i, c := range in.Changes {
+		if i == 3 {
+			s = append(s, fmt.Sprintf("%s more changes are listed under Tuning.", model.Int(uint64(len(in.Changes)-3))))
+			break
+		}
+		s = append(s, t.changeSentence(c))
+	}
+	para := strings.Join(s, " ")
+	out := []string{para}
+	if kinds := in.HeldKinds(); len(kinds) > 0 {
+		var held []string
+		for _, k := range kinds {
+			held = append(held, fmt.Sprintf("%s for %s", k, model.Dur(in.Held[k])))
+		}
+		out = append(out, "Verdicts: "+strings.Join(held, ", ")+".")
+	}
+	if in.Gaps > 0 {
+		out = append(out, fmt.Sprintf("The stream was down %s: the charts leave a gap there.", plural(in.Gaps, "time", "times")))
+	}
+	return out
+}
+
+func (t teller) changeSentence(c model.KnobChange) string {
+	verb := "raised"
+	if number(c.After) < number(c.Before) {
+		verb = "lowered"
+	}
+	s := fmt.Sprintf("At %s %s was %s from %s to %s", t.at(c.At), knobName(c.Key), verb, model.Int(number(c.Before)), model.Int(number(c.After)))
+	if c.Held {
+		s += " and every later sample read it back"
+	}
+	s += "."
+	b, a := c.WindowBefore, c.WindowAfter
+	if span := a.To.Sub(a.From); span > 0 {
+		s += fmt.Sprintf(" In the %s before, the table dropped %s packets/s at %s new connections/s, pinned %s; in the %s after, %s/s at %s/s, pinned %s.",
+			model.Dur(b.To.Sub(b.From)), model.Num(b.DropsPS), model.Num(b.NewConnsPS), model.Dur(b.Pinned),
+			model.Dur(span), model.Num(a.DropsPS), model.Num(a.NewConnsPS), model.Dur(a.Pinned))
+	}
+	return s
+}
+
+// knobName is how the story names a knob: the sysctl, or hashsize.
+func knobName(key string) string {
+	if key == model.KnobHashsize {
+		return "hashsize (the bucket count)"
+	}
+	return strings.TrimPrefix(strings.TrimPrefix(key, "net.netfilter."), "net.ipv4.")
+}
+
+// number is a knob value seen in a sample (always one number).
+func number(s string) uint64 {
+	n, _ := strconv.ParseUint(s, 10, 64)
+	return n
+}
+
+func capitalise(s string) string {
+	if s == "" {
+		return ""
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func gib(b uint64) string {
+	switch {
+	case b == 0:
+		return "unknown"
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
+	}
+	return fmt.Sprintf("%d MiB", b>>20)
+}

@@ -1,0 +1,156 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+func (t teller) episodes() section {
+	in := t.in
+	sec := section{Title: "Pinned episodes"}
+	if len(in.Episodes) == 0 {
+		sec.Paras = []string{"The table was never pinned at its cap."}
+		return sec
+	}
+	tb := table{Head: []string{"#", "from", "last pinned", "pinned for", "cap", "drops"}}
+	first := in.EpisodeCount - len(in.Episodes)
+	for i, e := range in.Episodes {
+		last := t.at(e.Last)
+		if e.Open {
+			last += " (still pinned at the end)"
+		}
+		tb.Rows = append(tb.Rows, []string{model.Int(uint64(first + i + 1)), t.at(e.Start), last, model.Dur(e.Duration()), model.Int(e.Max), model.Int(e.Drops)})
+	}
+	if first > 0 {
+		tb.Note = fmt.Sprintf("The first %s are not listed.", plural(first, "episode", "episodes"))
+	}
+	sec.Tables = []table{tb}
+	return sec
+}
+
+func (t teller) tuning() section {
+	in := t.in
+	sec := section{Title: "Tuning"}
+	if len(in.Changes) == 0 && len(in.UnseenApplies) == 0 {
+		sec.Paras = []string{"No knob the samples carry (nf_conntrack_max, hashsize, the TIME_WAIT hold) changed during the recording."}
+		return sec
+	}
+	if len(in.Changes) > 0 {
+		tb := table{Head: []string{"at", "knob", "before", "after", "read back"}}
+		cmp := table{Head: []string{"change", "window", "drops/s", "new conns/s", "pinned", "SYN retrans/s", "listen overflows/s"}}
+		for _, c := range in.Changes {
+			tb.Rows = append(tb.Rows, []string{t.at(c.At), knobName(c.Key), model.Int(number(c.Before)), model.Int(number(c.After)), readBack(c)})
+			b, a := c.WindowBefore, c.WindowAfter
+			name := knobShort(c.Key) + " at " + t.at(c.At)
+			cmp.Rows = append(cmp.Rows,
+				[]string{name, "before, " + model.Dur(b.To.Sub(b.From)), model.Num(b.DropsPS), model.Num(b.NewConnsPS), model.Dur(b.Pinned), model.Num(b.SynRetransPS), model.Num(b.ListenOverflowsPS)},
+				[]string{name, "after, " + model.Dur(a.To.Sub(a.From)), model.Num(a.DropsPS), model.Num(a.NewConnsPS), model.Dur(a.Pinned), model.Num(a.SynRetransPS), model.Num(a.ListenOverflowsPS)})
+		}
+		if in.SkippedChanges > 0 {
+			tb.Note = fmt.Sprintf("%s more changes are not listed.", model.Int(uint64(in.SkippedChanges)))
+		}
+		cmp.Note = fmt.Sprintf("Each window is at most %s, and no longer after a change than the recording goes on.", model.Dur(model.CompareSpan))
+		sec.Tables = append(sec.Tables, tb, cmp)
+	}
+	if len(in.UnseenApplies) > 0 {
+		tb := table{Head: []string{"knob", "before", "wanted", "after", "verified"},
+			Note: "Applied through the agent; the samples do not carry these knobs, so this is the agent's own read-back."}
+		for _, r := range in.UnseenApplies {
+			tb.Rows = append(tb.Rows, []string{r.Key, r.Before, r.Wanted, r.After, yesNo(r.Verified)})
+		}
+		sec.Tables = append(sec.Tables, tb)
+	}
+	return sec
+}
+
+// readBack says what confirms a change: every later sample, and the
+// agent's reply when the recording has it.
+func readBack(c model.KnobChange) string {
+	s := "changed back later"
+	if c.Held {
+		s = "every later sample"
+	}
+	if a := c.Applied; a != nil {
+		s += fmt.Sprintf("; the agent asked %s, read %s (%s)", a.Wanted, a.After, map[bool]string{true: "verified", false: "not verified"}[a.Verified])
+	}
+	return s
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func (t teller) kernel() section {
+	in := t.in
+	sec := section{Title: "Kernel log"}
+	if in.KernelLines == 0 {
+		sec.Paras = []string{"No \"table full\" line was recorded (the kernel log may not have been readable: it needs root)."}
+		return sec
+	}
+	tb := table{Head: []string{"lines", "first", "last", "namespace", "text"}}
+	for _, l := range in.Kernel {
+		ns := "this one"
+		if l.NetNSName != "" {
+			ns = model.Sanitize(l.NetNSName, 64)
+		}
+		tb.Rows = append(tb.Rows, []string{model.Int(uint64(l.Count)), t.at(l.First), t.at(l.Last), ns, model.Sanitize(l.Text, 200)})
+	}
+	var notes []string
+	if in.KernelOther > 0 {
+		notes = append(notes, fmt.Sprintf("%s lines of other texts are not listed.", model.Int(uint64(in.KernelOther))))
+	}
+	if in.Suppressed > 0 {
+		notes = append(notes, fmt.Sprintf("The kernel's rate limit suppressed %s more (\"callbacks suppressed\").", model.Int(in.Suppressed)))
+	}
+	tb.Note = strings.Join(notes, " ")
+	sec.Tables = []table{tb}
+	return sec
+}
+
+func (t teller) census() section {
+	c := t.in.Census
+	sec := section{Title: "Census: what filled the table"}
+	p := fmt.Sprintf("The largest census recorded walked %s entries at %s.", model.Int(uint64(c.Total)), t.at(c.At))
+	if c.Approximate {
+		p += " It is approximate: the table changed during the walk, or there were more addresses than the sketch holds."
+	}
+	sec.Paras = []string{p}
+	sec.Tables = []table{
+		countTable("protocol", sortedCounts(c.ByProto)),
+		countTable("TCP state", sortedCounts(c.TCPState)),
+		countTable("destination port", c.TopPorts),
+		countTable("source address", c.TopSources),
+		countTable("destination address", c.TopDests),
+	}
+	return sec
+}
+
+// maxCensusRows bounds each census table.
+const maxCensusRows = 10
+
+func countTable(what string, cs []model.Count) table {
+	tb := table{Head: []string{what, "entries"}}
+	for i, c := range cs {
+		if i == maxCensusRows {
+			tb.Note = fmt.Sprintf("%s more are not listed.", model.Int(uint64(len(cs)-maxCensusRows)))
+			break
+		}
+		tb.Rows = append(tb.Rows, []string{model.Sanitize(c.Key, 64), model.Int(uint64(max(0, c.N)))})
+	}
+	return tb
+}
+
+func sortedCounts(m map[string]int) []model.Count {
+	out := make([]model.Count, 0, len(m))
+	for k, n := range m {
+		out = append(out, model.Count{Key: k, N: n})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].N > out[j].N || (out[i].N == out[j].N && out[i].Key < out[j].Key) })
+	return out
+}
