@@ -50,8 +50,8 @@ lint:
 FUZZ := ./sources:FuzzParseCTStat:20000 ./sources:FuzzParseFlow:20000 ./sources:FuzzUndoRecord:1000 \
 	./sources:FuzzKmsgRecord:20000 ./sources:FuzzNetlinkStats:20000 ./sources:FuzzSlabinfo:20000 \
 	./sources/lab:FuzzLabState:1000 ./remote:FuzzDecoder:20000 ./model:FuzzSanitize:20000 ./model:FuzzParseValue:20000 \
-	./tui:FuzzDecodeRender:2000 ./cmd/tablefull:FuzzControlRequest:300 ./cmd/tablefull:FuzzSSHArgv:20000 \
-	./cmd/tablefull:FuzzViaArgv:20000 ./cmd/tablefull:FuzzNetnsArgv:20000 ./remote/report:FuzzReport:2000
+	./tui:FuzzDecodeRender:2000 ./cmd/tablefull:FuzzControlRequest:300 ./remote:FuzzSSHArgv:20000 \
+	./remote:FuzzViaArgv:20000 ./remote:FuzzNetnsArgv:20000 ./remote/report:FuzzReport:2000
 FUZZTIME ?= 2m
 
 test: deps lint

@@ -182,3 +182,14 @@ func (s *sketch) counts() []Count {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// SortedCounts lists a map of counts most first (ties by key): a census's
+// protocols or TCP states as every view shows them.
+func SortedCounts(m map[string]int) []Count {
+	out := make([]Count, 0, len(m))
+	for k, n := range m {
+		out = append(out, Count{Key: k, N: n})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].N > out[j].N || (out[i].N == out[j].N && out[i].Key < out[j].Key) })
+	return out
+}

@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/tui/chart"
 	"github.com/tablefull/tablefull/tui/keys"
 	"github.com/tablefull/tablefull/tui/styles"
 )
@@ -80,7 +81,7 @@ type App struct {
 	captionAt   int
 
 	width, height int
-	chart         pressureChart
+	chart         chart.Chart
 	kernel        kernelPanel
 	status        string
 	// rendered is the last View, reused until something on screen
@@ -338,7 +339,7 @@ func (a *App) toggleCensus() tea.Cmd {
 // scroll moves the view a quarter of the chart back or forward in history;
 // moving past the newest frame follows live again (unless paused).
 func (a *App) scroll(dir int) {
-	a.moveTo(a.viewIndex() + dir*max(1, chartColumns(a.width)/4))
+	a.moveTo(a.viewIndex() + dir*max(1, chart.Columns(a.width)/4))
 }
 
 // moveTo shows frame idx (absolute), clamped to the history.

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"github.com/tablefull/tablefull/tui/chart"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
@@ -28,10 +29,9 @@ func BenchmarkChartRebuild(b *testing.B) {
 	}
 	st := styles.DefaultStyles()
 	frames := a.window(190)
-	var c pressureChart
-	for i := 0; b.Loop(); i++ {
-		c.key = "" // force: new data arrives every sample
-		c.rebuild(st, frames[i%2:], 200, 17, time.Time{})
+	var c chart.Chart
+	for i := 0; b.Loop(); i++ { // frames[i%2:]: new data every sample
+		c.Rebuild(st, frames[i%2:], 200, 17, time.Time{})
 	}
 }
 

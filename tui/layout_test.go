@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/tablefull/tablefull/tui/styles"
 )
 
 // TestColumnsMatchesLipgloss: joining sections side by side gives what
@@ -37,4 +40,12 @@ func TestColumnsMatchesLipgloss(t *testing.T) {
 			}
 		})
 	}
+}
+
+// trueColourStyles switches lipgloss to true colour until the test ends
+// and returns the styles made for it.
+func trueColourStyles(t *testing.T) *styles.Styles {
+	lipgloss.SetColorProfile(termenv.TrueColor)
+	t.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
+	return styles.DefaultStyles()
 }

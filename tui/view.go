@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/tui/chart"
 )
 
 // layout is the height of each part of the screen for a terminal size.
@@ -115,7 +116,7 @@ func (l layout) total() int {
 // refreshChart rebuilds the cached chart for the current data and size.
 func (a *App) refreshChart() {
 	l := a.plan()
-	a.chart.rebuild(a.st, a.window(chartColumns(a.width)), a.width, l.chart+1, a.tune.appliedAt)
+	a.chart.Rebuild(a.st, a.window(chart.Columns(a.width)), a.width, l.chart+1, a.tune.appliedAt)
 }
 
 // View implements tea.Model. It only assembles cached and cheap parts.
@@ -150,8 +151,8 @@ func (a *App) render() string {
 		stats[0] = a.st.PanelTitle.Render("conntrack ") + stats[0]
 	}
 	parts = append(parts, block(stats, w, l.stats))
-	if a.chart.view != "" && charted(f) {
-		parts = append(parts, a.chart.view)
+	if v := a.chart.View(); v != "" && charted(f) {
+		parts = append(parts, v)
 	} else {
 		parts = append(parts, block(nil, w, l.chart+1))
 	}

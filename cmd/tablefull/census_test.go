@@ -78,7 +78,7 @@ func TestCensusKnownMix(t *testing.T) {
 	}
 	// The same census through the agent, as the console asks for it.
 	t.Setenv("TABLEFULL_AS_MAIN", "1")
-	argv, err := netnsArgv(ns.Name)
+	argv, err := remote.NetnsArgv(ns.Name)
 	if err != nil {
 		t.Fatal(err)
 	}

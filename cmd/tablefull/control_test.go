@@ -68,7 +68,7 @@ func (k *tempKnobs) tuner() *tune.Local {
 // serve runs the agent's control loop, as root, over input.
 func (k *tempKnobs) serve(t testing.TB, input string) []remote.Reply {
 	var replies []remote.Reply
-	ag := &agentControl{tuner: k.tuner()}
+	ag := &tune.Control{Tuner: k.tuner()}
 	remote.Serve(strings.NewReader(input), ag, true, func(ev remote.Event) error {
 		var r remote.Reply
 		if err := json.Unmarshal([]byte(ev.Text), &r); err != nil {

@@ -13,10 +13,10 @@ import (
 // deployLocally runs the deploy script in a local shell whose cache is
 // cache and whose PATH has no tablefull, and returns the first sample's
 // error (nil when the agent streams).
-func deployLocally(t *testing.T, dep *deployer, cache string) error {
+func deployLocally(t *testing.T, dep *remote.Deployer, cache string) error {
 	t.Helper()
-	p := &remote.Process{Argv: []string{"env", "XDG_CACHE_HOME=" + cache, "PATH=/usr/bin:/bin", "sh", "-c", dep.script()},
-		MinBackoff: time.Hour, Handshake: dep.handshake}
+	p := &remote.Process{Argv: []string{"env", "XDG_CACHE_HOME=" + cache, "PATH=/usr/bin:/bin", "sh", "-c", dep.Script()},
+		MinBackoff: time.Hour, Handshake: dep.Handshake}
 	p.Start(200 * time.Millisecond)
 	defer p.Stop()
 	done := make(chan error, 1)
@@ -38,7 +38,7 @@ func TestDeployVerifiesCache(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to chown the cache to another user")
 	}
-	dep, err := newDeployer()
+	dep, err := remote.NewDeployer()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestDeployVerifiesCache(t *testing.T) {
 	dir := filepath.Join(cache, "tablefull")
 	os.MkdirAll(dir, 0o700)
 	marker := filepath.Join(cache, "planted-ran")
-	bin := filepath.Join(dir, "tablefull-"+dep.sum)
+	bin := filepath.Join(dir, "tablefull-"+dep.Sum())
 	os.WriteFile(bin, []byte("#!/bin/sh\ntouch "+marker+"\nexec sleep 30\n"), 0o755)
 
 	if err := deployLocally(t, dep, cache); err != nil {
@@ -55,7 +55,7 @@ func TestDeployVerifiesCache(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("the planted file ran")
 	}
-	if st, err := os.Stat(bin); err != nil || st.Size() != dep.size || st.Mode().Perm() != 0o700 {
+	if st, err := os.Stat(bin); err != nil || st.Size() != dep.Size() || st.Mode().Perm() != 0o700 {
 		t.Fatalf("cached agent after deploy: %v %v", st, err)
 	}
 

@@ -6,25 +6,18 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/remote/exporter"
 	"github.com/tablefull/tablefull/sources"
 )
 
-// exporterFeed is what the exporter reads: this host's samples, or a
-// namespace's through its agent.
-type exporterFeed interface {
-	Next() (model.Sample, error)
-}
-
 // exportMetrics serves this host's (or a namespace's) table on /metrics
 // at listen until SIGINT or SIGTERM.
 func exportMetrics(o options, listen, netns string) error {
 	runtime.GOMAXPROCS(1) // one P: an exporter on every host should not wake more
-	var feed exporterFeed
+	var feed exporter.Feed
 	if netns != "" {
-		argv, err := netnsArgv(netns)
+		argv, err := remote.NetnsArgv(netns)
 		if err != nil {
 			return err
 		}
@@ -42,26 +35,9 @@ func exportMetrics(o options, listen, netns string) error {
 		feed = live
 	}
 	e := exporter.New(version)
-	go func() {
-		start, first := time.Now(), true
-		for {
-			s, err := feed.Next()
-			switch {
-			case errors.Is(err, sources.ErrStopped), errors.Is(err, io.EOF):
-				return
-			case err != nil:
-				e.Fail(err)
-				continue
-			}
-			// The first read of the kernel log is its whole ring buffer:
-			// those lines and suppressions happened before the exporter.
-			s = remote.SinceStart(s, start)
-			if first {
-				s.Kernel.Suppressed, first = 0, false
-			}
-			e.Observe(s)
-		}
-	}()
+	go e.Follow(feed, time.Now(), func(err error) bool {
+		return errors.Is(err, sources.ErrStopped) || errors.Is(err, io.EOF)
+	})
 	ctx, stop := untilStopped(0)
 	defer stop()
 	return exporter.Serve(ctx, listen, exporter.Handler(e))

@@ -1,13 +1,9 @@
 package main
 
 import (
-	"fmt"
 	"os"
-	"runtime"
 	"strings"
 	"time"
-
-	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/remote/promread"
@@ -52,11 +48,7 @@ func fleet(o options, f fleetOptions) error {
 		return a, stop, err
 	}
 	view := tui.NewFleet(r, tui.FleetOptions{Interval: max(o.interval, 5*time.Second), Window: f.since, Live: live})
-	runtime.GOMAXPROCS(1)
-	if _, err := tea.NewProgram(view, tea.WithAltScreen(), tea.WithFPS(10)).Run(); err != nil {
-		return fmt.Errorf("console: %w", err)
-	}
-	return nil
+	return tui.Run(view)
 }
 
 // liveOverSSH opens an instance's host as --ssh would: the host is the
@@ -67,11 +59,11 @@ func liveOverSSH(o options) func(instance string) (*tui.App, func(), error) {
 		if i := strings.LastIndexByte(instance, ':'); i > 0 && !strings.HasSuffix(instance, "]") {
 			host = instance[:i]
 		}
-		argv, err := sshArgv(host, "tablefull", "agent")
+		argv, err := remote.SSHArgv(host, "tablefull", "agent")
 		if err != nil {
 			return nil, nil, err
 		}
-		p := &remote.Process{Argv: argv, Name: host, Hint: fullTableHint}
+		p := &remote.Process{Argv: argv, Name: host, Hint: remote.FullTableHint}
 		p.Start(o.interval)
 		tee := &remote.Tee{Source: p}
 		return tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: &remote.RemoteTuner{P: p}, Source: "ssh " + host}), p.Stop, nil

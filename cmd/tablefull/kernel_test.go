@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -80,7 +81,7 @@ func labNS(t *testing.T) *netns.NS {
 
 // snapshotIn runs `tablefull snapshot --json` inside ns (this test binary
 // acting as the command).
-func snapshotIn(t *testing.T, ns *netns.NS) snapshotDoc {
+func snapshotIn(t *testing.T, ns *netns.NS) remote.Snapshot {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -92,7 +93,7 @@ func snapshotIn(t *testing.T, ns *netns.NS) snapshotDoc {
 	if err != nil {
 		t.Fatalf("snapshot in %s: %v", ns.Name, err)
 	}
-	var doc snapshotDoc
+	var doc remote.Snapshot
 	if err := json.Unmarshal(out, &doc); err != nil {
 		t.Fatalf("decode snapshot: %v\n%s", err, out)
 	}

@@ -81,5 +81,5 @@ func runLab(o options, lo labOptions, w io.Writer) (err error) {
 	tuner := &tune.Lab{Host: sources.NewTuner(o.roots), Lab: l}
 	app := tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tuner, Captions: true,
 		Intro: "lab " + lo.scenario + ": " + l.Scenario.LookFor, Live: l.Clients.String, Source: "lab " + lo.scenario})
-	return runConsole([]*tui.App{app})
+	return tui.Run(tui.NewRoot(app))
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/tablefull/tablefull/remote/exporter"
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/lab"
+	"github.com/tablefull/tablefull/sources/tune"
+	"github.com/tablefull/tablefull/tui"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -59,7 +61,7 @@ type flagValues struct {
 	duration              time.Duration
 	speed                 float64
 	ssh, via, netns       []string
-	tu                    tuneOptions
+	tu                    tune.CommandOptions
 	lo                    labOptions
 	listen, oneNS         string
 	fo                    fleetOptions
@@ -110,8 +112,8 @@ var subcommands = []subcommand{
 	{name: "tune", usage: `  tablefull tune [--set K=V] [--yes] [--persist] [--dry-run] [--undo]
                                            propose, preview, apply, persist or undo tuning
 `, flags: tuneFlags, run: func(o options, v *flagValues, stdout, _ io.Writer) error {
-		v.tu.stateDir = o.stateDir
-		return tuneCommand(o, v.tu, stdout)
+		v.tu.StateDir = o.stateDir
+		return tune.Command(o.roots, v.tu, stdout)
 	}},
 	{name: "lab", usage: `  tablefull lab SCENARIO [--headless]      reproduce an incident in a throw-away namespace (root):
                                            table-full, listen-overflow, cpu-bound, healthy
@@ -150,21 +152,6 @@ func consoleFlags(fs *flag.FlagSet, v *flagValues) {
 	fs.StringVar(&v.fo.caFile, "prometheus-ca", "", "CA `FILE` of an https Prometheus")
 }
 
-func tuneFlags(fs *flag.FlagSet, v *flagValues) {
-	tu := &v.tu
-	fs.StringArrayVar(&tu.set, "set", nil, "set `KEY=VALUE` instead of the proposal (repeatable)")
-	fs.BoolVar(&tu.persist, "persist", false, "also write /etc/sysctl.d and /etc/modprobe.d so it survives a reboot")
-	fs.BoolVar(&tu.yes, "yes", false, "apply: without it nothing is written")
-	fs.BoolVar(&tu.dryRun, "dry-run", false, "show the live changes and the exact file diffs, write nothing")
-	fs.BoolVar(&tu.undo, "undo", false, "restore the live values and files of the last apply")
-	fs.BoolVar(&tu.force, "force", false, "allow a table over 25 % of RAM")
-	fs.BoolVar(&tu.asJSON, "json", false, "print JSON")
-	fs.DurationVar(&tu.observe, "observe", 5*time.Second, "measure the host this long before proposing")
-	fs.StringVar(&tu.sysctlDir, "sysctl-dir", "/etc/sysctl.d", "sysctl drop-in `dir`")
-	fs.StringVar(&tu.modprobeDir, "modprobe-dir", "/etc/modprobe.d", "modprobe drop-in `dir`")
-	fs.StringVar(&tu.sysctlConf, "sysctl-conf", "/etc/sysctl.conf", "`file` read after the drop-ins")
-}
-
 func reportFlags(fs *flag.FlagSet, v *flagValues) {
 	ro := &v.ro
 	fs.StringVarP(&ro.dir, "output", "o", "report", "write the report into `DIR`")
@@ -192,7 +179,7 @@ func main() {
 // run dispatches a subcommand and returns the exit code: 0 success, 1
 // failure, 2 bad usage.
 func run(args []string, stdout, stderr io.Writer) int {
-	honourNoColor()
+	tui.HonourNoColor()
 	cmd := subcommands[0]
 	for _, c := range subcommands[1:] {
 		if len(args) > 0 && args[0] == c.name {
@@ -248,14 +235,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := cmd.run(o, v, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "tablefull:", err)
-		var ee exitError
-		if errors.As(err, &ee) {
-			return ee.code
+		var ec exitCoder
+		if errors.As(err, &ec) {
+			return ec.ExitCode()
 		}
 		return 1
 	}
 	return 0
 }
+
+// exitCoder is an error that chooses the exit code (tune's, a usage
+// error's).
+type exitCoder interface{ ExitCode() int }
+
+// usageError is bad usage found after the flags parsed: exit 2.
+type usageError struct{ error }
+
+// ExitCode implements exitCoder.
+func (usageError) ExitCode() int { return 2 }
 
 func usageExit(err error, stderr io.Writer) int {
 	if errors.Is(err, flag.ErrHelp) {

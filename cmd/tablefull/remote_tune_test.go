@@ -17,7 +17,7 @@ func TestTuneThroughAgent(t *testing.T) {
 	needKernel(t)
 	t.Setenv("TABLEFULL_AS_MAIN", "1")
 	ns := labNS(t)
-	argv, err := netnsArgv(ns.Name)
+	argv, err := remote.NetnsArgv(ns.Name)
 	if err != nil {
 		t.Fatal(err)
 	}

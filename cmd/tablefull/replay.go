@@ -45,5 +45,5 @@ func play(feed *remote.Replay, speed float64, captions bool) error {
 	}
 	app := tui.New(feed, tui.Options{Interval: first.Interval, Speed: speed, Captions: captions,
 		History: model.HistoryFor(time.Hour, first.Interval)})
-	return runConsole([]*tui.App{app})
+	return tui.Run(tui.NewRoot(app))
 }

@@ -31,7 +31,7 @@ func writeReport(file string, ro reportOptions, stdout io.Writer) error {
 	source := "the embedded demo"
 	switch {
 	case ro.demo && file != "":
-		return exitError{2, errors.New("give FILE or --demo, not both")}
+		return usageError{errors.New("give FILE or --demo, not both")}
 	case !ro.demo:
 		f, err := os.Open(file)
 		if err != nil {

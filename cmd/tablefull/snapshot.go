@@ -1,26 +1,12 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
 	"io"
-	"strings"
-	"text/tabwriter"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/sources"
 )
-
-// SnapshotSchema is the version of the snapshot JSON document.
-const SnapshotSchema = 1
-
-// snapshotDoc is what `tablefull snapshot --json` prints.
-type snapshotDoc struct {
-	Schema int          `json:"schema"`
-	Host   model.Host   `json:"host"`
-	Sample model.Sample `json:"sample"`
-}
 
 // snapshot prints one sample of the host and exits.
 func snapshot(o options, asJSON bool, w io.Writer) error {
@@ -30,60 +16,15 @@ func snapshot(o options, asJSON bool, w io.Writer) error {
 	}
 	defer c.Close()
 	c.DrainKernelLog = true
-	doc := snapshotDoc{Schema: SnapshotSchema, Host: c.Host(), Sample: c.Sample(time.Now(), 0)}
-	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(doc)
-	}
-	return printSnapshot(w, doc)
+	return remote.WriteSnapshot(w, remote.Snapshot{Schema: remote.SnapshotSchema, Host: c.Host(), Sample: c.Sample(time.Now(), 0)}, asJSON)
 }
 
-func printSnapshot(w io.Writer, d snapshotDoc) error {
-	h, s := d.Host, d.Sample
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "host\t%s\tkernel %s, %d CPUs, %s MemTotal\n", h.Name, h.Kernel, h.CPUs, model.Int(h.MemTotal/1024)+" kB")
-	c := s.Conntrack
-	fmt.Fprintf(tw, "conntrack\t%s\tcount %s / max %s (%.0f %%), buckets %s, TIME_WAIT hold %d s, ceiling %s new/s\n",
-		c.Status, model.Int(c.Count), model.Int(c.Max), model.Percent(c.Count, c.Max), model.Int(c.Buckets),
-		c.TimeWaitHold, model.Num(model.Ceiling(c.Max, c.TimeWaitHold)))
-	t := s.TCP
-	fmt.Fprintf(tw, "tcp\tsince boot\tSYN retransmits %d, listen overflows %d, listen drops %d, active opens %d, passive opens %d, resets %d\n",
-		t.SynRetrans, t.ListenOverflows, t.ListenDrops, t.ActiveOpens, t.PassiveOpens, t.OutRsts)
-	fmt.Fprintf(tw, "tcp\tnow\tTIME_WAIT %d, established %d, local ports %d-%d\n", t.TimeWait, t.Established, t.PortRange[0], t.PortRange[1])
-	for _, d := range s.Disks {
-		fmt.Fprintf(tw, "disk\t%s\treads %d, writes %d, busy %d ms since boot\n", d.Name, d.Reads, d.Writes, d.BusyMillis)
-	}
-	if s.Kernel.Readable {
-		fmt.Fprintf(tw, "kernel log\t\t%d \"table full\" lines in the ring buffer, %d suppressed\n", len(s.Kernel.Lines), s.Kernel.Suppressed)
-	} else {
-		fmt.Fprintf(tw, "kernel log\t\t%s\n", s.Kernel.Note)
-	}
-	for _, n := range s.Notes {
-		fmt.Fprintf(tw, "note\t\t%s\n", n)
-	}
-	if err := tw.Flush(); err != nil {
+// census prints what fills the table of this network namespace.
+func census(asJSON bool, w io.Writer) error {
+	start := time.Now()
+	c, err := sources.CensusDump{Timeout: 60 * time.Second}.Run(10)
+	if err != nil {
 		return err
 	}
-	return printCTStats(w, s.CTStats)
-}
-
-// printCTStats prints per-CPU counters like conntrack -S: one line per CPU.
-func printCTStats(w io.Writer, s model.CTStats) error {
-	if len(s.PerCPU) == 0 {
-		_, err := fmt.Fprintf(w, "per-CPU stats: %s\n", s.Note)
-		return err
-	}
-	fmt.Fprintf(w, "per-CPU conntrack stats since boot (via %s):\n", s.Source)
-	for _, row := range s.PerCPU {
-		var b strings.Builder
-		fmt.Fprintf(&b, "cpu=%-3d", row.CPU)
-		for _, c := range s.Reported {
-			fmt.Fprintf(&b, " %s=%d", c, row.Values.Get(c))
-		}
-		if _, err := fmt.Fprintln(w, b.String()); err != nil {
-			return err
-		}
-	}
-	return nil
+	return remote.WriteCensus(w, c, time.Since(start), asJSON)
 }

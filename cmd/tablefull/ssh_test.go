@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -110,12 +109,12 @@ func TestSSHAgent(t *testing.T) {
 	holdEntries(t, ns, entries)
 	srv := startSSHD(t, ns)
 	exe, _ := os.Executable()
-	argv, err := sshArgv("root@"+srv.listenAddr, "env", "TABLEFULL_AS_MAIN=1", exe, "agent")
+	argv, err := remote.SSHArgv("root@"+srv.listenAddr, "env", "TABLEFULL_AS_MAIN=1", exe, "agent")
 	if err != nil {
 		t.Fatal(err)
 	}
 	argv = append([]string{"ip", "netns", "exec", ns.Name, "ssh", "-F", srv.clientCfg}, argv[1:]...)
-	p := &remote.Process{Argv: argv, Name: "lab", MinBackoff: 200 * time.Millisecond, MaxBackoff: 500 * time.Millisecond, Hint: fullTableHint}
+	p := &remote.Process{Argv: argv, Name: "lab", MinBackoff: 200 * time.Millisecond, MaxBackoff: 500 * time.Millisecond, Hint: remote.FullTableHint}
 	p.Start(200 * time.Millisecond)
 	defer p.Stop()
 
@@ -165,39 +164,27 @@ func TestSSHDeploy(t *testing.T) {
 	needKernel(t)
 	ns := labNS(t)
 	srv := startSSHD(t, ns)
-	dep, err := newDeployer()
+	dep, err := remote.NewDeployer()
 	if err != nil {
 		t.Fatal(err)
 	}
 	home, _ := os.UserHomeDir()
-	cached := filepath.Join(home, ".cache", "tablefull", "tablefull-"+dep.sum)
+	cached := filepath.Join(home, ".cache", "tablefull", "tablefull-"+dep.Sum())
 	os.Remove(cached)
 	t.Cleanup(func() { os.Remove(cached) })
 	// PATH without tablefull on the remote: the script must deploy.
-	argv, _ := sshArgv("root@"+srv.listenAddr, "sh -c '"+dep.script()+"'")
+	argv, _ := remote.SSHArgv("root@"+srv.listenAddr, "sh -c '"+dep.Script()+"'")
 	argv = append([]string{"ip", "netns", "exec", ns.Name, "ssh", "-F", srv.clientCfg}, argv[1:]...)
 	for round := range 2 { // the second round finds the cached copy
-		p := &remote.Process{Argv: argv, MinBackoff: time.Hour, Handshake: dep.handshake}
+		p := &remote.Process{Argv: argv, MinBackoff: time.Hour, Handshake: dep.Handshake}
 		p.Start(200 * time.Millisecond)
 		s := nextSample(t, p)
 		p.Stop()
 		if s.Time.IsZero() {
 			t.Fatalf("round %d: no sample", round)
 		}
-		if st, err := os.Stat(cached); err != nil || st.Size() != dep.size {
+		if st, err := os.Stat(cached); err != nil || st.Size() != dep.Size() {
 			t.Fatalf("round %d: cached agent %v", round, err)
 		}
-	}
-}
-
-func TestDeployRefusesOtherArch(t *testing.T) {
-	d := &deployer{path: "/nonexistent", sum: "x", size: 1}
-	var sent strings.Builder
-	err := d.handshake(bufio.NewReader(strings.NewReader("TABLEFULL-NEED Linux aarch64\n")), &sent)
-	if err == nil || !strings.Contains(err.Error(), "GOARCH") || sent.String() != "refuse\n" {
-		t.Errorf("handshake with an arm64 remote: %v, sent %q", err, sent.String())
-	}
-	if got := unameFor("linux", "amd64"); got != "Linux x86_64" {
-		t.Errorf("unameFor = %q", got)
 	}
 }

@@ -66,7 +66,7 @@ func TestNetnsAgentAndRecording(t *testing.T) {
 	ns := labNS(t)
 	const entries = 37
 	holdEntries(t, ns, entries)
-	argv, err := netnsArgv(ns.Name)
+	argv, err := remote.NetnsArgv(ns.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestNetnsAgentAndRecording(t *testing.T) {
 		t.Errorf("namespace count %d, want about %d (host namespace is untracked)", first.Conntrack.Count, entries)
 	}
 	// The same namespace named by its path (nsenter), as for a container.
-	byPath, err := netnsArgv(ns.Path())
+	byPath, err := remote.NetnsArgv(ns.Path())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/tune"
 )
 
 // tuneIn runs `tablefull tune args…` (in ns when not nil) and returns its
@@ -77,7 +78,7 @@ func TestTuneInNamespace(t *testing.T) {
 		t.Errorf("after undo somaxconn is %s, want %s", got, before)
 	}
 	code, out = tuneIn(t, ns, "--set", "net.netfilter.nf_conntrack_max=8192", "--yes", "--state-dir", state)
-	if code != exitRefused || !strings.Contains(out, "child network namespace") {
+	if code != tune.ExitRefused || !strings.Contains(out, "child network namespace") {
 		t.Errorf("global max from a child namespace: code %d %s", code, out)
 	}
 }
@@ -101,7 +102,7 @@ func TestTuneHostMaxAndUndo(t *testing.T) {
 		t.Fatalf("dry run: code %d, max %s\n%s", code, readSysctl(t, nil, "net.netfilter.nf_conntrack_max"), out)
 	}
 	code, out = tuneIn(t, nil, append([]string{"--set", "net.netfilter.nf_conntrack_max=300000"}, flags...)...)
-	if code != exitRefused || readSysctl(t, nil, "net.netfilter.nf_conntrack_max") != orig {
+	if code != tune.ExitRefused || readSysctl(t, nil, "net.netfilter.nf_conntrack_max") != orig {
 		t.Fatalf("without --yes: code %d\n%s", code, out)
 	}
 	code, out = tuneIn(t, nil, append([]string{"--set", "net.netfilter.nf_conntrack_max=300000", "--yes", "--persist"}, flags...)...)
@@ -120,7 +121,7 @@ func TestTuneHostMaxAndUndo(t *testing.T) {
 		t.Errorf("undo left %q", b)
 	}
 	for _, bad := range [][]string{{"--set", "net.ipv4.ip_local_port_range=60000 1024"}, {"--set", "net.netfilter.nf_conntrack_max=lots"}, {"--set", "kernel.panic=1"}} {
-		if code, out := tuneIn(t, nil, append(append(bad, "--yes"), flags...)...); code != exitRefused {
+		if code, out := tuneIn(t, nil, append(append(bad, "--yes"), flags...)...); code != tune.ExitRefused {
 			t.Errorf("%v: code %d %s", bad, code, out)
 		}
 	}
@@ -137,7 +138,7 @@ func TestTuneUnprivileged(t *testing.T) {
 	cmd.Env = []string{"TABLEFULL_AS_MAIN=1"}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	out, err := cmd.CombinedOutput()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitRefused || !strings.Contains(string(out), "needs root") {
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != tune.ExitRefused || !strings.Contains(string(out), "needs root") {
 		t.Errorf("tune as nobody: %v %s", err, out)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/tune"
 )
 
 func (k *tempKnobs) knob(t *testing.T, key string) string {
@@ -30,19 +31,19 @@ func (k *tempKnobs) failWrites(t *testing.T, rel string) {
 }
 
 // TestPartialApplyIsUndone: the second knob fails after the first was
-// written: the first is in the undo record, tune exits with exitPartial
+// written: the first is in the undo record, tune exits with ExitPartial
 // naming it, and --undo restores it.
 func TestPartialApplyIsUndone(t *testing.T) {
 	k := newTempKnobs(t)
 	k.failWrites(t, "proc/sys/net/ipv4/tcp_tw_reuse")
 	o := options{roots: sources.Roots{Proc: filepath.Join(k.root, "proc"), Sys: filepath.Join(k.root, "sys"), Dev: filepath.Join(k.root, "dev")}}
-	topts := tuneOptions{set: []string{model.KnobMax + "=8192", model.KnobTwReuse + "=1"}, yes: true,
-		sysctlDir: k.sysctlDir, modprobeDir: k.modprobeDir, stateDir: k.stateDir}
+	topts := tune.CommandOptions{Set: []string{model.KnobMax + "=8192", model.KnobTwReuse + "=1"}, Yes: true,
+		SysctlDir: k.sysctlDir, ModprobeDir: k.modprobeDir, StateDir: k.stateDir}
 	var out bytes.Buffer
-	err := tuneCommand(o, topts, &out)
-	var ee exitError
-	if !errors.As(err, &ee) || ee.code != exitPartial || !errors.Is(err, sources.ErrPartial) {
-		t.Fatalf("got %v (%s), want exit %d", err, out.String(), exitPartial)
+	err := tune.Command(o.roots, topts, &out)
+	var ee tune.ExitError
+	if !errors.As(err, &ee) || ee.Code != tune.ExitPartial || !errors.Is(err, sources.ErrPartial) {
+		t.Fatalf("got %v (%s), want exit %d", err, out.String(), tune.ExitPartial)
 	}
 	if !strings.Contains(err.Error(), model.KnobMax+" written") || !strings.Contains(out.String(), "--undo") {
 		t.Errorf("the message does not say what was written: %v\n%s", err, out.String())
@@ -51,7 +52,7 @@ func TestPartialApplyIsUndone(t *testing.T) {
 		t.Fatalf("max reads %s after the partial apply", got)
 	}
 	out.Reset()
-	if err := tuneCommand(o, tuneOptions{undo: true, sysctlDir: k.sysctlDir, modprobeDir: k.modprobeDir, stateDir: k.stateDir}, &out); err != nil {
+	if err := tune.Command(o.roots, tune.CommandOptions{Undo: true, SysctlDir: k.sysctlDir, ModprobeDir: k.modprobeDir, StateDir: k.stateDir}, &out); err != nil {
 		t.Fatalf("undo: %v\n%s", err, out.String())
 	}
 	if got := k.knob(t, model.KnobMax); got != "4096" {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/remote"
 )
 
 // TestSnapshotUnprivileged runs the snapshot as nobody: everything
@@ -27,7 +28,7 @@ func TestSnapshotUnprivileged(t *testing.T) {
 	if err != nil {
 		t.Fatalf("snapshot as nobody: %v", err)
 	}
-	var doc snapshotDoc
+	var doc remote.Snapshot
 	if err := json.Unmarshal(out, &doc); err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/tablefull/tablefull/model"
@@ -122,8 +121,8 @@ func (t teller) census() section {
 	}
 	sec.Paras = []string{p}
 	sec.Tables = []table{
-		countTable("protocol", sortedCounts(c.ByProto)),
-		countTable("TCP state", sortedCounts(c.TCPState)),
+		countTable("protocol", model.SortedCounts(c.ByProto)),
+		countTable("TCP state", model.SortedCounts(c.TCPState)),
 		countTable("destination port", c.TopPorts),
 		countTable("source address", c.TopSources),
 		countTable("destination address", c.TopDests),
@@ -144,13 +143,4 @@ func countTable(what string, cs []model.Count) table {
 		tb.Rows = append(tb.Rows, []string{model.Sanitize(c.Key, 64), model.Int(uint64(max(0, c.N)))})
 	}
 	return tb
-}
-
-func sortedCounts(m map[string]int) []model.Count {
-	out := make([]model.Count, 0, len(m))
-	for k, n := range m {
-		out = append(out, model.Count{Key: k, N: n})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].N > out[j].N || (out[i].N == out[j].N && out[i].Key < out[j].Key) })
-	return out
 }

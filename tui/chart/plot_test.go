@@ -1,4 +1,4 @@
-package tui
+package chart
 
 import (
 	"slices"
@@ -78,8 +78,8 @@ func TestChartBurstReachesCap(t *testing.T) {
 		peaks = append(peaks, 1100)
 	}
 	peaks[30] = 4096
-	var c pressureChart
-	c.rebuild(styles.DefaultStyles(), framesOf(offsets, peaks), 80, 18, time.Time{})
+	var c Chart
+	c.Rebuild(styles.DefaultStyles(), framesOf(offsets, peaks), 80, 18, time.Time{})
 	cols := columnsOf(c.ts)
 	x := cols.left + cols.at(scriptStart.Add(30*time.Second))
 	capRow := rowScale(c.ts)(4096)

@@ -1,4 +1,4 @@
-package tui
+package chart
 
 import (
 	"fmt"
@@ -44,8 +44,8 @@ func chartCases() []struct {
 		width, height int
 	}
 	cases := []chartCase{
-		{"incident 200×17", feedAll(&testing.T{}, incident(300), 200, 50).window(191), 200, 17},
-		{"incident 80×6", feedAll(&testing.T{}, incident(300), 80, 24).window(71), 80, 6},
+		{"incident 200×17", incidentFrames(300, 191), 200, 17},
+		{"incident 80×6", incidentFrames(300, 71), 80, 6},
 		{"quiet", framesOf([]time.Duration{0, time.Second, 2 * time.Second}, []uint64{3, 5, 4}), 60, 8},
 		{"one frame", framesOf([]time.Duration{0}, []uint64{4096}), 40, 5},
 	}
@@ -64,8 +64,8 @@ func TestChartInkCoversDrawing(t *testing.T) {
 	st := styles.DefaultStyles()
 	for _, tc := range chartCases() {
 		t.Run(tc.name, func(t *testing.T) {
-			var c pressureChart
-			c.rebuild(st, tc.frames, tc.width, tc.height, time.Time{})
+			var c Chart
+			c.Rebuild(st, tc.frames, tc.width, tc.height, time.Time{})
 			if c.ts == nil {
 				t.Fatal("no chart drawn")
 			}
@@ -98,10 +98,10 @@ func TestChartRebuildLeavesNoStaleCells(t *testing.T) {
 	for i, tc := range cases {
 		before := cases[(i+1)%len(cases)].frames // other data, same size
 		t.Run(tc.name, func(t *testing.T) {
-			var reused, fresh pressureChart
-			reused.rebuild(st, before, tc.width, tc.height, time.Time{})
-			reused.rebuild(st, tc.frames, tc.width, tc.height, time.Time{})
-			fresh.rebuild(st, tc.frames, tc.width, tc.height, time.Time{})
+			var reused, fresh Chart
+			reused.Rebuild(st, before, tc.width, tc.height, time.Time{})
+			reused.Rebuild(st, tc.frames, tc.width, tc.height, time.Time{})
+			fresh.Rebuild(st, tc.frames, tc.width, tc.height, time.Time{})
 			for y := range fresh.ts.Canvas.Height() {
 				for x := range fresh.ts.Canvas.Width() {
 					p := canvas.Point{X: x, Y: y}

@@ -1,4 +1,4 @@
-package main
+package remote
 
 import (
 	"bufio"
@@ -54,15 +54,16 @@ func unameFor(goos, goarch string) string {
 	return strings.ToUpper(goos[:1]) + goos[1:] + " " + arch
 }
 
-// deployer copies this binary to a remote that lacks it, over the ssh
-// session that then runs it.
-type deployer struct {
+// Deployer copies this binary to a remote that lacks it, over the ssh
+// session that then runs it (tablefull --ssh HOST --deploy).
+type Deployer struct {
 	path string
 	sum  string
 	size int64
 }
 
-func newDeployer() (*deployer, error) {
+// NewDeployer checksums this binary for deploying it.
+func NewDeployer() (*Deployer, error) {
 	path, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("find this binary: %w", err)
@@ -77,16 +78,22 @@ func newDeployer() (*deployer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("checksum this binary: %w", err)
 	}
-	return &deployer{path: path, sum: hex.EncodeToString(h.Sum(nil)), size: n}, nil
+	return &Deployer{path: path, sum: hex.EncodeToString(h.Sum(nil)), size: n}, nil
 }
 
-// script is the remote command.
-func (d *deployer) script() string { return fmt.Sprintf(deployScript, d.sum) }
+// Script is the remote command.
+func (d *Deployer) Script() string { return fmt.Sprintf(deployScript, d.sum) }
 
-// handshake answers the script: nothing when the remote already has an
+// Sum is this binary's sha256, as the cached copy on a remote is named.
+func (d *Deployer) Sum() string { return d.sum }
+
+// Size is this binary's size in bytes.
+func (d *Deployer) Size() int64 { return d.size }
+
+// Handshake answers the script: nothing when the remote already has an
 // agent (the first line is then the stream header), the binary when it
 // asks and runs the same OS and architecture, a refusal otherwise.
-func (d *deployer) handshake(out *bufio.Reader, in io.Writer) error {
+func (d *Deployer) Handshake(out *bufio.Reader, in io.Writer) error {
 	peek, err := out.Peek(len("TABLEFULL-NEED"))
 	if err != nil || string(peek) != "TABLEFULL-NEED" {
 		return nil // an agent is already there; its stream starts now
@@ -95,12 +102,12 @@ func (d *deployer) handshake(out *bufio.Reader, in io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("deploy: %w", err)
 	}
-	remote := strings.TrimSpace(strings.TrimPrefix(line, "TABLEFULL-NEED"))
+	far := strings.TrimSpace(strings.TrimPrefix(line, "TABLEFULL-NEED"))
 	local := unameFor(runtime.GOOS, runtime.GOARCH)
-	if remote != local {
+	if far != local {
 		fmt.Fprintln(in, "refuse")
 		return fmt.Errorf("deploy: the remote is %s but this binary is %s/%s: build one for it (GOOS=linux GOARCH=<arch> go build ./cmd/tablefull) and put it on the remote PATH",
-			remote, runtime.GOOS, runtime.GOARCH)
+			far, runtime.GOOS, runtime.GOARCH)
 	}
 	f, err := os.Open(d.path)
 	if err != nil {

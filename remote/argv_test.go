@@ -1,4 +1,4 @@
-package main
+package remote
 
 import (
 	"reflect"
@@ -22,15 +22,15 @@ func TestSSHArgv(t *testing.T) {
 		{"", nil, "want [user@]host"},
 	}
 	for _, tt := range tests {
-		got, err := sshArgv(tt.dest, "tablefull", "agent")
+		got, err := SSHArgv(tt.dest, "tablefull", "agent")
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Errorf("sshArgv(%q) err %v, want %q", tt.dest, err, tt.wantErr)
+				t.Errorf("SSHArgv(%q) err %v, want %q", tt.dest, err, tt.wantErr)
 			}
 			continue
 		}
 		if err != nil || !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("sshArgv(%q) = %q, %v; want %q", tt.dest, got, err, tt.want)
+			t.Errorf("SSHArgv(%q) = %q, %v; want %q", tt.dest, got, err, tt.want)
 		}
 		for _, a := range got {
 			if strings.Contains(a, "StrictHostKeyChecking") {
@@ -41,47 +41,34 @@ func TestSSHArgv(t *testing.T) {
 }
 
 func TestViaArgv(t *testing.T) {
-	got, err := viaArgv(`kubectl exec -n "my ns" pod-1 -- tablefull agent`)
+	got, err := ViaArgv(`kubectl exec -n "my ns" pod-1 -- tablefull agent`)
 	want := []string{"kubectl", "exec", "-n", "my ns", "pod-1", "--", "tablefull", "agent"}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("viaArgv = %q, %v; want %q", got, err, want)
 	}
-	got, _ = viaArgv(`sh -c 'echo $HOME; rm x'`)
+	got, _ = ViaArgv(`sh -c 'echo $HOME; rm x'`)
 	if len(got) != 3 || got[2] != "echo $HOME; rm x" {
 		t.Errorf("quoted argument split: %q", got)
 	}
-	if _, err := viaArgv("   "); err == nil {
+	if _, err := ViaArgv("   "); err == nil {
 		t.Errorf("empty --via accepted")
 	}
-	if _, err := viaArgv(`unterminated "quote`); err == nil {
+	if _, err := ViaArgv(`unterminated "quote`); err == nil {
 		t.Errorf("unterminated quote accepted")
 	}
 }
 
 func TestNetnsArgvRefusesUnknown(t *testing.T) {
-	if _, err := netnsArgv("no-such-namespace-here"); err == nil || !strings.Contains(err.Error(), "no such namespace") {
+	if _, err := NetnsArgv("no-such-namespace-here"); err == nil || !strings.Contains(err.Error(), "no such namespace") {
 		t.Errorf("unknown namespace: %v", err)
 	}
-	if _, err := netnsArgv("/no/such/path"); err == nil {
+	if _, err := NetnsArgv("/no/such/path"); err == nil {
 		t.Errorf("missing path accepted")
 	}
 	for _, name := range []string{"..", ".", "-n", "a\x1b]0;x", "a b"} {
-		if _, err := netnsArgv(name); err == nil || !strings.Contains(err.Error(), "not a namespace name") {
+		if _, err := NetnsArgv(name); err == nil || !strings.Contains(err.Error(), "not a namespace name") {
 			t.Errorf("--netns %q: %v", name, err)
 		}
-	}
-}
-
-func TestUsageErrors(t *testing.T) {
-	for _, args := range [][]string{{"replay"}, {"record"}, {"--interval", "1ms"}, {"replay", "x", "--speed", "0"}, {"bogus"}} {
-		var out, errb strings.Builder
-		if code := run(args, &out, &errb); code != 2 {
-			t.Errorf("run(%q) = %d, want 2 (stderr %q)", args, code, errb.String())
-		}
-	}
-	var out, errb strings.Builder
-	if code := run([]string{"replay", "/no/such/file"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "/no/such/file") {
-		t.Errorf("replay of a missing file: code %d, %q", code, errb.String())
 	}
 }
 
@@ -99,17 +86,17 @@ func FuzzSSHArgv(f *testing.F) {
 	f.Add("-oProxyCommand=sh")
 	f.Add("[::1]:22")
 	f.Fuzz(func(t *testing.T, dest string) {
-		argv, err := sshArgv(dest, "tablefull", "agent")
+		argv, err := SSHArgv(dest, "tablefull", "agent")
 		if err != nil {
 			return
 		}
 		i := slices.Index(argv, "--")
 		if i < 0 || len(argv) != i+4 || argv[i+2] != "tablefull" || argv[i+3] != "agent" {
-			t.Fatalf("sshArgv(%q) = %q", dest, argv)
+			t.Fatalf("SSHArgv(%q) = %q", dest, argv)
 		}
 		host := argv[i+1]
 		if strings.HasPrefix(host, "-") || strings.ContainsAny(host, " \t\n'\"`$;&|<>\\\x00") {
-			t.Fatalf("sshArgv(%q) passes host %q", dest, host)
+			t.Fatalf("SSHArgv(%q) passes host %q", dest, host)
 		}
 	})
 }
@@ -120,8 +107,8 @@ func FuzzViaArgv(f *testing.F) {
 	f.Add(`kubectl exec -i pod -- tablefull agent`)
 	f.Add(`sh -c "unterminated`)
 	f.Fuzz(func(t *testing.T, command string) {
-		if argv, err := viaArgv(command); err == nil && len(argv) == 0 {
-			t.Fatalf("viaArgv(%q) gave an empty argv", command)
+		if argv, err := ViaArgv(command); err == nil && len(argv) == 0 {
+			t.Fatalf("ViaArgv(%q) gave an empty argv", command)
 		}
 	})
 }
@@ -133,12 +120,12 @@ func FuzzNetnsArgv(f *testing.F) {
 	f.Add("..")
 	f.Add("-n")
 	f.Fuzz(func(t *testing.T, name string) {
-		argv, err := netnsArgv(name)
+		argv, err := NetnsArgv(name)
 		if err != nil || strings.Contains(name, "/") {
 			return
 		}
 		if name == "." || name == ".." || strings.HasPrefix(name, "-") || strings.ContainsFunc(name, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
-			t.Fatalf("netnsArgv(%q) = %q", name, argv)
+			t.Fatalf("NetnsArgv(%q) = %q", name, argv)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package tui
+package chart
 
 import (
 	"regexp"
@@ -21,7 +21,7 @@ import (
 // own View of the same chart shaded with SetColumnBackgroundStyle.
 func TestCanvasViewMatchesNtcharts(t *testing.T) {
 	st := trueColourStyles(t)
-	frames := feedAll(t, incident(30), 120, 40).window(100)
+	frames := incidentFrames(30, 100)
 	t0 := frames[0].Sample.Time
 	draw := func() *timeserieslinechart.Model {
 		ts := timeserieslinechart.New(60, 10, timeserieslinechart.WithTimeRange(t0, t0.Add(30*time.Second)),

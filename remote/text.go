@@ -1,0 +1,111 @@
+package remote
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// SnapshotSchema is the version of the snapshot JSON document.
+const SnapshotSchema = 1
+
+// Snapshot is what `tablefull snapshot --json` prints.
+type Snapshot struct {
+	Schema int          `json:"schema"`
+	Host   model.Host   `json:"host"`
+	Sample model.Sample `json:"sample"`
+}
+
+// WriteSnapshot prints one sample of a host: JSON (schema
+// SnapshotSchema) or text, with per-CPU counters as conntrack -S prints them.
+func WriteSnapshot(w io.Writer, d Snapshot, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(d)
+	}
+	h, s := d.Host, d.Sample
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "host\t%s\tkernel %s, %d CPUs, %s MemTotal\n", h.Name, h.Kernel, h.CPUs, model.Int(h.MemTotal/1024)+" kB")
+	c := s.Conntrack
+	fmt.Fprintf(tw, "conntrack\t%s\tcount %s / max %s (%.0f %%), buckets %s, TIME_WAIT hold %d s, ceiling %s new/s\n",
+		c.Status, model.Int(c.Count), model.Int(c.Max), model.Percent(c.Count, c.Max), model.Int(c.Buckets),
+		c.TimeWaitHold, model.Num(model.Ceiling(c.Max, c.TimeWaitHold)))
+	t := s.TCP
+	fmt.Fprintf(tw, "tcp\tsince boot\tSYN retransmits %d, listen overflows %d, listen drops %d, active opens %d, passive opens %d, resets %d\n",
+		t.SynRetrans, t.ListenOverflows, t.ListenDrops, t.ActiveOpens, t.PassiveOpens, t.OutRsts)
+	fmt.Fprintf(tw, "tcp\tnow\tTIME_WAIT %d, established %d, local ports %d-%d\n", t.TimeWait, t.Established, t.PortRange[0], t.PortRange[1])
+	for _, d := range s.Disks {
+		fmt.Fprintf(tw, "disk\t%s\treads %d, writes %d, busy %d ms since boot\n", d.Name, d.Reads, d.Writes, d.BusyMillis)
+	}
+	if s.Kernel.Readable {
+		fmt.Fprintf(tw, "kernel log\t\t%d \"table full\" lines in the ring buffer, %d suppressed\n", len(s.Kernel.Lines), s.Kernel.Suppressed)
+	} else {
+		fmt.Fprintf(tw, "kernel log\t\t%s\n", s.Kernel.Note)
+	}
+	for _, n := range s.Notes {
+		fmt.Fprintf(tw, "note\t\t%s\n", n)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return printCTStats(w, s.CTStats)
+}
+
+// printCTStats prints per-CPU counters like conntrack -S: one line per CPU.
+func printCTStats(w io.Writer, s model.CTStats) error {
+	if len(s.PerCPU) == 0 {
+		_, err := fmt.Fprintf(w, "per-CPU stats: %s\n", s.Note)
+		return err
+	}
+	fmt.Fprintf(w, "per-CPU conntrack stats since boot (via %s):\n", s.Source)
+	for _, row := range s.PerCPU {
+		var b strings.Builder
+		fmt.Fprintf(&b, "cpu=%-3d", row.CPU)
+		for _, c := range s.Reported {
+			fmt.Fprintf(&b, " %s=%d", c, row.Values.Get(c))
+		}
+		if _, err := fmt.Fprintln(w, b.String()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteCensus prints a census that took took: JSON, or text a section
+// per count.
+func WriteCensus(w io.Writer, c model.Census, took time.Duration, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(c)
+	}
+	approx := ""
+	if c.Approximate {
+		approx = " (approximate: the table changed during the dump, or many addresses)"
+	}
+	fmt.Fprintf(w, "%s entries in %s%s\n", model.Int(uint64(c.Total)), took.Round(time.Millisecond), approx)
+	printMap(w, "protocol", c.ByProto)
+	printMap(w, "tcp state", c.TCPState)
+	printTop(w, "top destination ports", c.TopPorts)
+	printTop(w, "top sources", c.TopSources)
+	printTop(w, "top destinations", c.TopDests)
+	return nil
+}
+
+func printMap(w io.Writer, title string, m map[string]int) { printTop(w, title, model.SortedCounts(m)) }
+
+func printTop(w io.Writer, title string, cs []model.Count) {
+	fmt.Fprintf(w, "%s:\n", title)
+	if len(cs) == 0 {
+		fmt.Fprintln(w, "  none")
+	}
+	for _, c := range cs {
+		fmt.Fprintf(w, "  %-40s %10s\n", c.Key, model.Int(uint64(c.N)))
+	}
+}

@@ -1,0 +1,172 @@
+package tune
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources"
+)
+
+// Exit codes of tablefull tune.
+const (
+	ExitRefused    = 3 // nothing written: bad value, --yes missing, memory cap, no privileges, read-only, global knob in a child namespace
+	ExitUnverified = 4 // written, but a value did not read back as asked
+	ExitPartial    = 5 // some changes written (and recorded for --undo), then one failed
+)
+
+// CommandOptions are tablefull tune's flags.
+type CommandOptions struct {
+	Set                        []string
+	Persist, Yes, DryRun, Undo bool
+	Force, JSON                bool
+	Observe                    time.Duration
+	SysctlDir, ModprobeDir     string
+	SysctlConf, StateDir       string
+}
+
+// ExitError carries tune's exit code with its message.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+// Error implements error.
+func (e ExitError) Error() string { return e.Err.Error() }
+
+// Unwrap implements error.
+func (e ExitError) Unwrap() error { return e.Err }
+
+// ExitCode is the exit code tablefull tune ends with.
+func (e ExitError) ExitCode() int { return e.Code }
+
+func refused(err error) error { return ExitError{ExitRefused, err} }
+
+// Command is tablefull tune: it proposes, previews, applies, persists or
+// undoes tuning of the host under roots, and prints what it did to w.
+func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
+	tuner := sources.NewTuner(roots)
+	pers := sources.Persister{SysctlDir: t.SysctlDir, ModprobeDir: t.ModprobeDir, SysctlConf: t.SysctlConf}
+	if t.Undo {
+		return undoTuning(&Local{Tuner: tuner, Pers: pers, StateDir: t.StateDir}, w)
+	}
+	current := tuner.Read()
+	plan, count, err := planFor(roots, t, tuner, current)
+	if err != nil {
+		return err
+	}
+	report := tuneReport{Plan: plan}
+	var files []sources.FileChange
+	if t.Persist || t.DryRun {
+		if files, err = pers.Plan(plan.Changes); err != nil {
+			return err
+		}
+		report.Warnings = pers.Shadowed(plan.Changes)
+	}
+	if !t.JSON {
+		printPlan(w, plan, report.Warnings)
+	}
+	if t.DryRun {
+		printDiffs(w, files)
+		return nil
+	}
+	if plan.Cost.Level() == model.SevCrit && !t.Force {
+		return refused(fmt.Errorf("the table would take %.0f %% of RAM (over %.0f %%): pass --force if you mean it", plan.Cost.PctOfRAM, model.MemRefusePct))
+	}
+	if len(plan.Changes) == 0 || !t.Yes {
+		if t.JSON {
+			return writeJSON(w, report)
+		}
+		if len(plan.Changes) > 0 {
+			fmt.Fprintln(w, "nothing written: add --yes to apply (and --persist to keep it after a reboot)")
+			if len(t.Set) > 0 {
+				return ExitError{ExitRefused, errors.New("--yes needed to apply")}
+			}
+		}
+		return nil
+	}
+	lt := &Local{Tuner: tuner, Pers: pers, StateDir: t.StateDir}
+	report.Results, err = lt.Apply(plan.Changes, count)
+	switch {
+	case err == nil:
+	case len(report.Results) == 0:
+		return refused(err)
+	case errors.Is(err, sources.ErrPartial):
+		return partly(w, t, report, err)
+	default: // applied, but the undo record could not be kept
+		report.Warnings = append(report.Warnings, err.Error())
+	}
+	if t.Persist {
+		written, warnings, err := lt.Persist(plan.Changes)
+		report.Files, report.Warnings = written, append(report.Warnings, warnings...)
+		if len(written) > 0 && err != nil {
+			return partly(w, t, report, err)
+		}
+		if err != nil {
+			return fmt.Errorf("live values applied (undo restores them), files not written: %w", err)
+		}
+	}
+	if t.JSON {
+		if err := writeJSON(w, report); err != nil {
+			return err
+		}
+	} else {
+		printResults(w, report)
+	}
+	for _, r := range report.Results {
+		if !r.Verified {
+			return ExitError{ExitUnverified, fmt.Errorf("%s reads back %q, not %q", r.Key, r.After, r.Wanted)}
+		}
+	}
+	return nil
+}
+
+// planFor is the explicit --set changes, or a plan from observing the
+// host for a few seconds.
+func planFor(roots sources.Roots, t CommandOptions, tuner *sources.Tuner, current map[string]string) (model.Plan, uint64, error) {
+	c, err := sources.NewCollector(roots)
+	if err != nil {
+		return model.Plan{}, 0, err
+	}
+	host := c.Host()
+	an := model.NewAnalyzer(100)
+	measured := model.NewRing[model.Frame](1) // a single sample measures no peak
+	var last model.Frame
+	if len(t.Set) > 0 || t.Observe <= 0 {
+		last = an.Add(c.Sample(time.Now(), 0))
+		c.Close()
+	} else {
+		live := sources.NewLive(c, time.Second)
+		for end := time.Now().Add(t.Observe); time.Now().Before(end); {
+			s, err := live.Next()
+			if err != nil {
+				break
+			}
+			last = an.Add(s)
+		}
+		live.Stop()
+		measured = an.Frames()
+	}
+	in := model.NewTuningInputs(current, host, tuner.EntryBytes(), measured, last)
+	count := last.Sample.Conntrack.Count
+	if len(t.Set) == 0 {
+		return model.ProposePlan(in), count, nil
+	}
+	var changes []model.Change
+	for _, kv := range t.Set {
+		key, value, ok := strings.Cut(kv, "=")
+		if !ok {
+			return model.Plan{}, 0, refused(fmt.Errorf("--set %q: want KEY=VALUE", kv))
+		}
+		v, err := model.ParseValue(strings.TrimSpace(key), value)
+		if err != nil {
+			return model.Plan{}, 0, refused(err)
+		}
+		changes = append(changes, model.Change{Key: strings.TrimSpace(key), Current: current[strings.TrimSpace(key)], Proposed: v, Why: "asked for"})
+	}
+	model.SortChanges(changes)
+	return model.Plan{Changes: changes, Cost: model.CostOf(current, changes, in.EntryBytes, in.MemTotal)}, count, nil
+}

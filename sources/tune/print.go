@@ -1,0 +1,104 @@
+package tune
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/aymanbagabas/go-udiff"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources"
+)
+
+// tuneReport is what tune prints with --json.
+type tuneReport struct {
+	Plan     model.Plan       `json:"plan"`
+	Results  []sources.Result `json:"results,omitempty"`
+	Files    []string         `json:"files_written,omitempty"`
+	Warnings []string         `json:"warnings,omitempty"`
+}
+
+func printPlan(w io.Writer, p model.Plan, warnings []string) {
+	if len(p.Changes) == 0 {
+		fmt.Fprintln(w, "nothing to change: the current values cover what was measured")
+	}
+	for _, c := range p.Changes {
+		fmt.Fprintf(w, "%-52s %12s → %-12s %s\n", c.Key, c.Current, c.Proposed, c.Why)
+	}
+	c := p.Cost
+	note := ""
+	if c.EntryBytesAssumed {
+		note = fmt.Sprintf(" (slab unreadable: %d B per entry assumed)", model.FallbackEntryBytes)
+	}
+	fmt.Fprintf(w, "memory: %s entries × %d B + %s buckets × 8 B = %.1f MiB, %.1f %% of RAM%s\n",
+		model.Int(c.Entries), c.EntryBytes, model.Int(c.Buckets), c.MiB(), c.PctOfRAM, note)
+	if c.Level() == model.SevWarn {
+		fmt.Fprintf(w, "warning: over %.0f %% of RAM\n", model.MemWarnPct)
+	}
+	for _, s := range warnings {
+		fmt.Fprintln(w, "warning:", s)
+	}
+}
+
+func printDiffs(w io.Writer, files []sources.FileChange) {
+	for _, f := range files {
+		if !f.Changed() {
+			fmt.Fprintf(w, "%s: unchanged\n", f.Path)
+			continue
+		}
+		fmt.Fprint(w, udiff.Unified(f.Path, f.Path, string(f.Old), string(f.New)))
+	}
+}
+
+func printResults(w io.Writer, r tuneReport) {
+	for _, x := range r.Results {
+		state := "verified"
+		if !x.Verified {
+			state = fmt.Sprintf("NOT VERIFIED (reads back %q)", x.After)
+		}
+		fmt.Fprintf(w, "%-52s %12s → %-12s %s\n", x.Key, x.Before, x.Wanted, state)
+	}
+	for _, f := range r.Files {
+		fmt.Fprintln(w, "written:", f)
+	}
+	for _, s := range r.Warnings {
+		fmt.Fprintln(w, "warning:", s)
+	}
+}
+
+// writeJSON prints the report.
+func writeJSON(w io.Writer, report tuneReport) error {
+	if err := json.NewEncoder(w).Encode(report); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	return nil
+}
+
+// partly reports a write that stopped half-way: what was written (it is
+// in the undo record) and the error, with ExitPartial.
+func partly(w io.Writer, t CommandOptions, report tuneReport, err error) error {
+	if t.JSON {
+		if werr := writeJSON(w, report); werr != nil {
+			err = errors.Join(err, werr)
+		}
+	} else {
+		printResults(w, report)
+		fmt.Fprintln(w, "partly written: tablefull tune --undo restores what was written")
+	}
+	return ExitError{ExitPartial, err}
+}
+
+// undoTuning restores the live values and files the last apply changed.
+func undoTuning(lt *Local, w io.Writer) error {
+	res, restored, err := lt.UndoFiles()
+	if err != nil {
+		return refused(err)
+	}
+	printResults(w, tuneReport{Results: res})
+	for _, f := range restored {
+		fmt.Fprintln(w, "restored:", f)
+	}
+	return nil
+}
