@@ -84,12 +84,6 @@ func NewDeployer() (*Deployer, error) {
 // Script is the remote command.
 func (d *Deployer) Script() string { return fmt.Sprintf(deployScript, d.sum) }
 
-// Sum is this binary's sha256, as the cached copy on a remote is named.
-func (d *Deployer) Sum() string { return d.sum }
-
-// Size is this binary's size in bytes.
-func (d *Deployer) Size() int64 { return d.size }
-
 // Handshake answers the script: nothing when the remote already has an
 // agent (the first line is then the stream header), the binary when it
 // asks and runs the same OS and architecture, a refusal otherwise.

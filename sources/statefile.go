@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/google/renameio/v2"
 )
 
 // ErrUntrusted reports a state file or directory that someone other than
@@ -106,30 +108,22 @@ var beforeRename = func() {}
 // file is created exclusively (O_EXCL, random name) beside path.
 func writeAtomic(path string, data []byte, perm fs.FileMode) error {
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	// The temporary file goes beside path, so the rename never crosses
+	// a filesystem, with perm exactly (not cut by the umask).
+	tmp, err := renameio.NewPendingFile(path, renameio.WithTempDir(dir), renameio.WithStaticPermissions(perm))
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	defer os.Remove(tmp.Name()) // after a successful rename this is a no-op
+	defer tmp.Cleanup() // after a successful replace this is a no-op
 	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return fmt.Errorf("chmod %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("sync %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", path, err)
-	}
 	beforeRename()
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("rename %s: %w", path, err)
+	if err := tmp.CloseAtomicallyReplace(); err != nil { // fsync, close, rename
+		return fmt.Errorf("replace %s: %w", path, err)
 	}
+	// renameio does not sync the directory: without it the rename itself
+	// may not survive a crash.
 	d, err := os.Open(dir)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", dir, err)

@@ -75,7 +75,7 @@ type App struct {
 	recording   string
 	censusOn    bool
 	liveStatus  string
-	tune        tuneState
+	tune        tunePanel
 	census      *model.Census
 	caption     string
 	captionAt   int
@@ -104,6 +104,7 @@ func New(feed Feed, o Options) *App {
 	a := &App{feed: feed, host: feed.Host(), keys: keys.DefaultKeyMap(), st: st, help: h,
 		an: model.NewAnalyzer(o.History), interval: o.Interval, opts: o, view: -1,
 		width: 80, height: 24, status: o.Intro}
+	a.tune = tunePanel{tuner: o.Tuner, keys: a.keys}
 	if o.Speed > 0 {
 		a.view = 0
 	}
@@ -163,10 +164,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, tea.Batch(a.play(), a.resume())
 	case recordMsg:
 		a.recorded(msg)
-	case tuneReadMsg:
-		a.tuneRead(msg)
-	case tuneDoneMsg:
-		return a, a.tuneDone(msg)
+	case tuneReadMsg, tuneDoneMsg:
+		cmd, _ := a.tune.Update(msg, a.tuneContext())
+		a.refreshChart()
+		return a, cmd
 	case tea.KeyMsg:
 		return a, tea.Batch(a.handleKey(msg), a.resume())
 	}
@@ -240,10 +241,9 @@ func (a *App) recorded(msg recordMsg) {
 }
 
 func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
-	if a.tune.open {
-		if cmd, mine := a.tuneKey(msg); mine {
-			return cmd
-		}
+	if cmd, mine := a.tune.Update(msg, a.tuneContext()); mine {
+		a.refreshChart() // opening, closing or applying moves the chart
+		return cmd
 	}
 	switch {
 	case key.Matches(msg, a.keys.Quit):
@@ -274,9 +274,19 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, a.keys.Record):
 		return a.toggleRecord()
 	case key.Matches(msg, a.keys.Tune):
-		return a.openTuning()
+		cmd, status := a.tune.Open(a.tuneContext())
+		if status != "" {
+			a.status = status
+		}
+		a.refreshChart()
+		return cmd
 	}
 	return nil
+}
+
+// tuneContext is what the tuning panel reads of the console.
+func (a *App) tuneContext() tuneContext {
+	return tuneContext{id: a.id, host: a.host, history: a.an.Frames(), now: a.frame()}
 }
 
 func (a *App) toggleRecord() tea.Cmd {
@@ -334,77 +344,4 @@ func (a *App) toggleCensus() tea.Cmd {
 		return nil // a recording shows the censuses it holds
 	}
 	return setCensusCmd(s, a.censusOn)
-}
-
-// scroll moves the view a quarter of the chart back or forward in history;
-// moving past the newest frame follows live again (unless paused).
-func (a *App) scroll(dir int) {
-	a.moveTo(a.viewIndex() + dir*max(1, chart.Columns(a.width)/4))
-}
-
-// moveTo shows frame idx (absolute), clamped to the history.
-func (a *App) moveTo(idx int) {
-	oldest := a.seq - a.an.Frames().Len()
-	idx = max(oldest, idx)
-	if idx >= a.seq-1 {
-		idx = a.seq - 1
-		if !a.paused && a.opts.Speed == 0 {
-			idx = -1
-		}
-	}
-	a.view = idx
-	a.noteCaption()
-	a.refreshChart()
-}
-
-// viewIndex is the absolute index of the frame on screen.
-func (a *App) viewIndex() int {
-	if a.view < 0 {
-		return a.seq - 1
-	}
-	return max(a.view, a.seq-a.an.Frames().Len())
-}
-
-// frameAt returns the frame with absolute index i.
-func (a *App) frameAt(i int) (model.Frame, bool) {
-	r := a.an.Frames()
-	j := i - (a.seq - r.Len())
-	if j < 0 || j >= r.Len() {
-		return model.Frame{}, false
-	}
-	return r.At(j), true
-}
-
-// frame returns the frame on screen.
-func (a *App) frame() model.Frame {
-	f, _ := a.frameAt(a.viewIndex())
-	return f
-}
-
-// window returns the frames the chart shows: up to n ending at the view.
-func (a *App) window(n int) []model.Frame {
-	end := a.viewIndex()
-	start := max(a.seq-a.an.Frames().Len(), end-n+1)
-	out := make([]model.Frame, 0, max(0, end-start+1))
-	for i := start; i <= end; i++ {
-		f, _ := a.frameAt(i)
-		out = append(out, f)
-	}
-	return out
-}
-
-func (a *App) mode() mode {
-	m := mode{paused: a.paused, playback: a.opts.Speed > 0, recording: a.recording}
-	if a.view >= 0 {
-		m.newCount = a.seq - 1 - a.viewIndex()
-		if last, ok := a.an.Frames().Last(); ok {
-			m.behind = last.Sample.Time.Sub(a.frame().Sample.Time)
-		}
-	}
-	if a.opts.Speed == 0 && !a.lastArrival.IsZero() {
-		if since := a.now.Sub(a.lastArrival); since > a.staleAfter() {
-			m.stale = since
-		}
-	}
-	return m
 }

@@ -8,11 +8,10 @@ import (
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
-// tuneLines renders the tuning panel: every knob with its current and
+// View renders the panel in rows lines: every knob with its current and
 // proposed value and why, the memory cost, the last results, and the
-// before/after comparison once something was applied.
-func (a *App) tuneLines(st *styles.Styles, rows int) []string {
-	t := &a.tune
+// before/after comparison over history() once something was applied.
+func (t *tunePanel) View(st *styles.Styles, rows int, history func() []model.Frame) []string {
 	if !t.loaded {
 		lines := []string{st.Dim.Render("reading the knobs…")}
 		if t.message != "" {
@@ -64,7 +63,7 @@ func (a *App) tuneLines(st *styles.Styles, rows int) []string {
 		lines = append(lines, t.input.View())
 	}
 	if !t.appliedAt.IsZero() {
-		before, after := model.BeforeAfter(a.window(a.an.Frames().Len()), t.appliedAt, model.CompareSpan)
+		before, after := model.BeforeAfter(history(), t.appliedAt, model.CompareSpan)
 		span := after.To.Sub(after.From) + time.Second
 		lines = append(lines, st.Label.Render(fmt.Sprintf("before → after (%s each) ", model.Dur(span)))+fmt.Sprintf(
 			"drops/s %s → %s  new conns/s %s → %s  pinned %s → %s  SYN retrans/s %s → %s  listen overflows/s %s → %s",

@@ -1,8 +1,9 @@
 package tui
 
 import (
-	"github.com/tablefull/tablefull/model"
 	"time"
+
+	"github.com/tablefull/tablefull/model"
 
 	tea "github.com/charmbracelet/bubbletea"
 )

@@ -9,11 +9,17 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/tui/keys"
 )
 
-// tuneState is the tuning panel: the plan, the selected knob, an edit
-// under way, a pending confirmation, and what the last action did.
-type tuneState struct {
+// tunePanel is the tuning panel, a component of one host's console: the
+// plan, the selected knob, an edit under way, a pending confirmation,
+// and what the last action did. While it is open its keys are its own
+// (Update says whether a key was); the console routes it its messages
+// and gives it what it reads of the console (tuneContext).
+type tunePanel struct {
+	tuner     Tuner
+	keys      keys.KeyMap
 	open      bool
 	loaded    bool
 	current   map[string]string
@@ -50,6 +56,16 @@ type tuneDoneMsg struct {
 	err      error
 }
 
+// tuneContext is what the panel reads of the console: its host's id
+// (for the panel's messages), the host, the kept history and the frame
+// on screen.
+type tuneContext struct {
+	id      int
+	host    model.Host
+	history model.Frames
+	now     model.Frame
+}
+
 func (m tuneReadMsg) hostID() int { return m.id }
 func (m tuneDoneMsg) hostID() int { return m.id }
 
@@ -60,46 +76,61 @@ func readKnobsCmd(id int, t Tuner) tea.Cmd {
 	}
 }
 
-// openTuning opens the panel and reads the knobs.
-func (a *App) openTuning() tea.Cmd {
-	if a.opts.Tuner == nil {
-		a.status = "tuning works on the local host and its namespaces; not over this feed yet"
-		return nil
+// Open opens the panel and reads the knobs; without a tuner it says why
+// not in the status.
+func (t *tunePanel) Open(ctx tuneContext) (cmd tea.Cmd, status string) {
+	if t.tuner == nil {
+		return nil, "tuning works on the local host and its namespaces; not over this feed yet"
 	}
-	a.tune.open, a.tune.message = true, ""
-	a.refreshChart()
-	return readKnobsCmd(a.id, a.opts.Tuner)
+	t.open, t.message = true, ""
+	return readKnobsCmd(ctx.id, t.tuner), ""
 }
 
-// tuneRead builds the plan from the knobs and the history on screen.
-func (a *App) tuneRead(msg tuneReadMsg) {
+// Update takes the panel's messages, and its keys while it is open; it
+// reports whether msg was the panel's.
+func (t *tunePanel) Update(msg tea.Msg, ctx tuneContext) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case tuneReadMsg:
+		t.read(msg, ctx)
+		return nil, true
+	case tuneDoneMsg:
+		return t.done(msg, ctx), true
+	case tea.KeyMsg:
+		if t.open {
+			return t.key(msg, ctx)
+		}
+	}
+	return nil, false
+}
+
+// read builds the plan from the knobs and the history on screen.
+func (t *tunePanel) read(msg tuneReadMsg, ctx tuneContext) {
 	if msg.err != nil {
-		a.tune.message = "read knobs: " + msg.err.Error()
+		t.message = "read knobs: " + msg.err.Error()
 		return
 	}
-	in := model.NewTuningInputs(msg.current, a.host, msg.entry, a.an.Frames(), a.frame())
-	a.tune.current, a.tune.entry, a.tune.loaded = msg.current, msg.entry, true
-	a.tune.plan = model.ProposePlan(in)
-	a.tune.note = msg.note
+	in := model.NewTuningInputs(msg.current, ctx.host, msg.entry, ctx.history, ctx.now)
+	t.current, t.entry, t.loaded = msg.current, msg.entry, true
+	t.plan = model.ProposePlan(in)
+	t.note = msg.note
 	if !msg.global { // read-only here: propose only what can be written
 		var kept []model.Change
-		for _, c := range a.tune.plan.Changes {
+		for _, c := range t.plan.Changes {
 			if spec, _ := model.Spec(c.Key); !spec.Global {
 				kept = append(kept, c)
 			}
 		}
-		a.tune.plan.Changes = kept
+		t.plan.Changes = kept
 	}
 }
 
-// tuneKey handles a key while the panel is open; it reports whether the
-// key was the panel's.
-func (a *App) tuneKey(msg tea.KeyMsg) (tea.Cmd, bool) {
-	t := &a.tune
+// key handles a key while the panel is open; it reports whether the key
+// was the panel's.
+func (t *tunePanel) key(msg tea.KeyMsg, ctx tuneContext) (tea.Cmd, bool) {
 	if t.editing {
 		switch msg.Type {
 		case tea.KeyEnter:
-			a.finishEdit()
+			t.finishEdit(ctx)
 		case tea.KeyEsc:
 			t.editing = false
 		default:
@@ -112,36 +143,34 @@ func (a *App) tuneKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	if t.confirm != "" {
 		action := t.confirm
 		t.confirm = ""
-		if key.Matches(msg, a.keys.Confirm) {
-			return a.tuneAction(action), true
+		if key.Matches(msg, t.keys.Confirm) {
+			return t.action(action, ctx), true
 		}
 		t.message = action + " cancelled"
 		return nil, true
 	}
 	switch {
-	case key.Matches(msg, a.keys.Close), key.Matches(msg, a.keys.Tune):
+	case key.Matches(msg, t.keys.Close), key.Matches(msg, t.keys.Tune):
 		t.open = false
-		a.refreshChart()
-	case key.Matches(msg, a.keys.Up):
+	case key.Matches(msg, t.keys.Up):
 		t.sel = max(0, t.sel-1)
-	case key.Matches(msg, a.keys.Down):
+	case key.Matches(msg, t.keys.Down):
 		t.sel = min(len(model.Knobs)-1, t.sel+1)
-	case key.Matches(msg, a.keys.Edit):
-		a.startEdit()
-	case key.Matches(msg, a.keys.Apply):
-		a.ask("apply")
-	case key.Matches(msg, a.keys.Persist):
-		a.ask("persist")
-	case key.Matches(msg, a.keys.Undo):
-		a.ask("undo")
+	case key.Matches(msg, t.keys.Edit):
+		t.startEdit()
+	case key.Matches(msg, t.keys.Apply):
+		t.ask("apply")
+	case key.Matches(msg, t.keys.Persist):
+		t.ask("persist")
+	case key.Matches(msg, t.keys.Undo):
+		t.ask("undo")
 	default:
 		return nil, false
 	}
 	return nil, true
 }
 
-func (a *App) ask(action string) {
-	t := &a.tune
+func (t *tunePanel) ask(action string) {
 	if !t.loaded {
 		return
 	}
@@ -163,21 +192,19 @@ func (a *App) ask(action string) {
 // knobKey is the knob at row i of the panel.
 func knobKey(i int) string { return model.Knobs[i].Key }
 
-func (a *App) startEdit() {
-	t := &a.tune
+func (t *tunePanel) startEdit() {
 	if !t.loaded {
 		return
 	}
 	in := textinput.New()
 	in.Prompt = knobKey(t.sel) + " = "
-	in.SetValue(a.proposed(knobKey(t.sel)))
+	in.SetValue(t.proposed(knobKey(t.sel)))
 	in.Focus()
 	t.input, t.editing = in, true
 }
 
 // finishEdit validates the edited value and puts it in the plan.
-func (a *App) finishEdit() {
-	t := &a.tune
+func (t *tunePanel) finishEdit(ctx tuneContext) {
 	k := knobKey(t.sel)
 	v, err := model.ParseValue(k, t.input.Value())
 	if err != nil {
@@ -196,26 +223,26 @@ func (a *App) finishEdit() {
 	}
 	model.SortChanges(kept)
 	t.plan.Changes = kept
-	t.plan.Cost = model.CostOf(t.current, kept, t.entry, a.host.MemTotal)
+	t.plan.Cost = model.CostOf(t.current, kept, t.entry, ctx.host.MemTotal)
 	t.message = ""
 }
 
 // proposed is the value the plan gives k, or its current one.
-func (a *App) proposed(k string) string {
-	for _, c := range a.tune.plan.Changes {
+func (t *tunePanel) proposed(k string) string {
+	for _, c := range t.plan.Changes {
 		if c.Key == k {
 			return c.Proposed
 		}
 	}
-	return a.tune.current[k]
+	return t.current[k]
 }
 
-// tuneAction runs an apply, persist or undo as a command.
-func (a *App) tuneAction(action string) tea.Cmd {
-	tu, id := a.opts.Tuner, a.id
-	changes := append([]model.Change(nil), a.tune.plan.Changes...)
-	count := a.frame().Sample.Conntrack.Count
-	a.tune.message = action + "…"
+// action runs an apply, persist or undo as a command.
+func (t *tunePanel) action(action string, ctx tuneContext) tea.Cmd {
+	tu, id := t.tuner, ctx.id
+	changes := append([]model.Change(nil), t.plan.Changes...)
+	count := ctx.now.Sample.Conntrack.Count
+	t.message = action + "…"
 	return func() tea.Msg {
 		msg := tuneDoneMsg{id: id, action: action}
 		switch action {
@@ -230,9 +257,8 @@ func (a *App) tuneAction(action string) tea.Cmd {
 	}
 }
 
-// tuneDone shows what an action did and marks an apply on the timeline.
-func (a *App) tuneDone(msg tuneDoneMsg) tea.Cmd {
-	t := &a.tune
+// done shows what an action did and marks an apply on the timeline.
+func (t *tunePanel) done(msg tuneDoneMsg, ctx tuneContext) tea.Cmd {
 	if len(msg.results) > 0 {
 		t.results = msg.results
 	}
@@ -241,21 +267,20 @@ func (a *App) tuneDone(msg tuneDoneMsg) tea.Cmd {
 		if len(msg.results) == 0 && len(msg.files) == 0 {
 			return nil
 		}
-		return readKnobsCmd(a.id, a.opts.Tuner) // partly written: show what holds now
+		return readKnobsCmd(ctx.id, t.tuner) // partly written: show what holds now
 	}
 	switch msg.action {
 	case "apply", "undo":
 		t.appliedAt = time.Now()
-		if last, ok := a.an.Frames().Last(); ok {
-			t.appliedAt = last.Sample.Time
+		if n := ctx.history.Len(); n > 0 {
+			t.appliedAt = ctx.history.At(n - 1).Sample.Time
 		}
 		t.message = msg.action + " done: ▲ marks it under the chart"
-		a.refreshChart()
 	case "persist":
 		t.message = fmt.Sprintf("persisted: %v", msg.files)
 		for _, w := range msg.warnings {
 			t.message += "; warning: " + w
 		}
 	}
-	return readKnobsCmd(a.id, a.opts.Tuner)
+	return readKnobsCmd(ctx.id, t.tuner)
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,11 +44,12 @@ func TestDeployVerifiesCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sum, size := thisBinary(t)
 	cache := t.TempDir()
 	dir := filepath.Join(cache, "tablefull")
 	os.MkdirAll(dir, 0o700)
 	marker := filepath.Join(cache, "planted-ran")
-	bin := filepath.Join(dir, "tablefull-"+dep.Sum())
+	bin := filepath.Join(dir, "tablefull-"+sum)
 	os.WriteFile(bin, []byte("#!/bin/sh\ntouch "+marker+"\nexec sleep 30\n"), 0o755)
 
 	if err := deployLocally(t, dep, cache); err != nil {
@@ -55,7 +58,7 @@ func TestDeployVerifiesCache(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("the planted file ran")
 	}
-	if st, err := os.Stat(bin); err != nil || st.Size() != dep.Size() || st.Mode().Perm() != 0o700 {
+	if st, err := os.Stat(bin); err != nil || st.Size() != size || st.Mode().Perm() != 0o700 {
 		t.Fatalf("cached agent after deploy: %v %v", st, err)
 	}
 
@@ -72,4 +75,20 @@ func TestDeployVerifiesCache(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("the planted file ran")
 	}
+}
+
+// thisBinary is the sha256 and size of the running binary: what a
+// deployed copy must be.
+func thisBinary(t *testing.T) (string, int64) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:]), int64(len(b))
 }

@@ -168,8 +168,9 @@ func TestSSHDeploy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sum, size := thisBinary(t)
 	home, _ := os.UserHomeDir()
-	cached := filepath.Join(home, ".cache", "tablefull", "tablefull-"+dep.Sum())
+	cached := filepath.Join(home, ".cache", "tablefull", "tablefull-"+sum)
 	os.Remove(cached)
 	t.Cleanup(func() { os.Remove(cached) })
 	// PATH without tablefull on the remote: the script must deploy.
@@ -183,7 +184,7 @@ func TestSSHDeploy(t *testing.T) {
 		if s.Time.IsZero() {
 			t.Fatalf("round %d: no sample", round)
 		}
-		if st, err := os.Stat(cached); err != nil || st.Size() != dep.Size() {
+		if st, err := os.Stat(cached); err != nil || st.Size() != size {
 			t.Fatalf("round %d: cached agent %v", round, err)
 		}
 	}

@@ -122,30 +122,33 @@ func (r *Reader) with(matchers string) string {
 
 // instant runs one instant query.
 func (r *Reader) instant(ctx context.Context, q string, at time.Time) (pmodel.Vector, error) {
-	r.queries++
-	v, _, _, err := r.api.Query(ctx, q, at)
-	if err != nil {
-		return nil, fmt.Errorf("query %s: %w", r.where, err)
-	}
-	vec, ok := v.(pmodel.Vector)
-	if !ok {
-		return nil, fmt.Errorf("query %s: a %s, not a vector", r.where, v.Type())
-	}
-	return vec, nil
+	return answer[pmodel.Vector](r, "a vector", func() (pmodel.Value, error) {
+		v, _, _, err := r.api.Query(ctx, q, at)
+		return v, err
+	})
 }
 
 // ranged runs one range query.
 func (r *Reader) ranged(ctx context.Context, q string, rng promv1.Range) (pmodel.Matrix, error) {
+	return answer[pmodel.Matrix](r, "a matrix", func() (pmodel.Value, error) {
+		v, _, _, err := r.api.QueryRange(ctx, q, rng)
+		return v, err
+	})
+}
+
+// answer counts and runs one query and checks its answer is a T.
+func answer[T pmodel.Value](r *Reader, want string, query func() (pmodel.Value, error)) (T, error) {
 	r.queries++
-	v, _, _, err := r.api.QueryRange(ctx, q, rng)
+	var zero T
+	v, err := query()
 	if err != nil {
-		return nil, fmt.Errorf("query %s: %w", r.where, err)
+		return zero, fmt.Errorf("query %s: %w", r.where, err)
 	}
-	m, ok := v.(pmodel.Matrix)
+	t, ok := v.(T)
 	if !ok {
-		return nil, fmt.Errorf("query %s: a %s, not a matrix", r.where, v.Type())
+		return zero, fmt.Errorf("query %s: a %s, not %s", r.where, v.Type(), want)
 	}
-	return m, nil
+	return t, nil
 }
 
 // redact is a URL without its password, for messages.

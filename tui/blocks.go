@@ -26,13 +26,13 @@ func section(st *styles.Styles, title string, width, height int, body []string) 
 	return fit(head, width) + "\n" + block(body, width, height-1)
 }
 
-// fit cuts or pads a (styled) line to exactly width cells.
 // foreign is the one way text from outside the process (a stream, a
 // recording, a file, a remote's error) reaches a view: escapes, controls
 // and bidi overrides shown escaped, cut to model.MaxText runes; fit and
 // truncate bound it to the width.
 func foreign(s string) string { return model.Sanitize(s, model.MaxText) }
 
+// fit cuts or pads a (styled) line to exactly width cells.
 func fit(s string, width int) string {
 	w := lipgloss.Width(s)
 	if w > width {
