@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/tablefull/tablefull/model"
 )
@@ -51,7 +52,7 @@ func (t teller) tuning() section {
 		if in.SkippedChanges > 0 {
 			tb.Note = fmt.Sprintf("%s more changes are not listed.", model.Int(uint64(in.SkippedChanges)))
 		}
-		cmp.Note = fmt.Sprintf("Each window is at most %s, and no longer after a change than the recording goes on.", model.Dur(model.CompareSpan))
+		cmp.Note = fmt.Sprintf("Each window is at most %s, and no longer after a change than the recording goes on.", spanWords(model.CompareSpan))
 		sec.Tables = append(sec.Tables, tb, cmp)
 	}
 	if len(in.UnseenApplies) > 0 {
@@ -76,6 +77,17 @@ func readBack(c model.KnobChange) string {
 		s += fmt.Sprintf("; the agent asked %s, read %s (%s)", a.Wanted, a.After, map[bool]string{true: "verified", false: "not verified"}[a.Verified])
 	}
 	return s
+}
+
+// spanWords says a span in words: "a minute", "5 minutes", "90 s".
+func spanWords(d time.Duration) string {
+	switch {
+	case d == time.Minute:
+		return "a minute"
+	case d%time.Minute == 0:
+		return fmt.Sprintf("%d minutes", d/time.Minute)
+	}
+	return model.Dur(d)
 }
 
 func yesNo(b bool) string {
