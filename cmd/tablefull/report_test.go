@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -72,6 +73,43 @@ func TestReportUsage(t *testing.T) {
 		code := run(append(tt.args, "-o", t.TempDir()), &out, &errb)
 		if code != tt.code || !strings.Contains(errb.String(), tt.says) {
 			t.Errorf("%v: exit %d, %q; want %d and %q", tt.args, code, errb.String(), tt.code, tt.says)
+		}
+	}
+}
+
+// TestLabRecordingToReport: a real table-full incident, recorded by the
+// lab with its fix, becomes a report that tells it: pinned at the lab's
+// cap, packets dropped, the kernel's lines, the fix read back.
+func TestLabRecordingToReport(t *testing.T) {
+	needKernel(t)
+	orig := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
+	t.Cleanup(func() { os.WriteFile(maxPath, []byte(orig), 0o644) })
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "incident.jsonl")
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "lab", "table-full", "--headless", "--duration", "18s", "--fix-after", "10s", "--record", rec)
+	cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("lab: %v\n%s", err, out)
+	}
+	hostRestored(t, orig)
+	var out, errb bytes.Buffer
+	if code := run([]string{"report", rec, "-o", filepath.Join(dir, "report")}, &out, &errb); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, errb.String())
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "report", "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"the table was pinned at nf\\_conntrack\\_max = 256",
+		"packets were dropped",
+		"nf\\_conntrack\\_max was raised from 256 to 16,384 and every later sample read it back",
+		"table full",
+		"| 1 | ",
+	} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md does not say %q:\n%s", want, md)
 		}
 	}
 }
