@@ -89,16 +89,24 @@ type series struct {
 	value  func(model.Bucket) float64
 }
 
-// addLines draws each series over the buckets, a separate segment after
-// each gap, and names it in the legend once.
+// segments are a series' points over the buckets, a new segment after
+// each gap in the stream.
+func segments(bs []model.Bucket, value func(model.Bucket) float64) []plotter.XYs {
+	var out []plotter.XYs
+	for i, b := range bs {
+		if i == 0 || b.Gap {
+			out = append(out, nil)
+		}
+		out[len(out)-1] = append(out[len(out)-1], plotter.XY{X: unix(b.To), Y: value(b)})
+	}
+	return out
+}
+
+// addLines draws each series, broken at gaps, and names it in the legend
+// once.
 func addLines(p *plot.Plot, bs []model.Bucket, ss ...series) error {
 	for _, s := range ss {
-		var seg plotter.XYs
-		var first *plotter.Line
-		flush := func() error {
-			if len(seg) == 0 {
-				return nil
-			}
+		for i, seg := range segments(bs, s.value) {
 			l, err := plotter.NewLine(seg)
 			if err != nil {
 				return fmt.Errorf("chart %s: %w", s.name, err)
@@ -108,25 +116,9 @@ func addLines(p *plot.Plot, bs []model.Bucket, ss ...series) error {
 				l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
 			}
 			p.Add(l)
-			if first == nil {
-				first = l
+			if i == 0 {
+				p.Legend.Add(s.name, l)
 			}
-			seg = nil
-			return nil
-		}
-		for _, b := range bs {
-			if b.Gap {
-				if err := flush(); err != nil {
-					return err
-				}
-			}
-			seg = append(seg, plotter.XY{X: unix(b.To), Y: s.value(b)})
-		}
-		if err := flush(); err != nil {
-			return err
-		}
-		if first != nil {
-			p.Legend.Add(s.name, first)
 		}
 	}
 	return nil

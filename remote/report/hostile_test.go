@@ -104,6 +104,9 @@ func TestHostileRecordingIsEscaped(t *testing.T) {
 			}
 		}
 	}
+	if !strings.Contains(string(md), "## Census: what filled the table") || !strings.Contains(string(md), "| TIME\\_WAIT | 60 |") {
+		t.Errorf("the recorded census is not in the report")
+	}
 	in := r.Incident
 	if len(in.Changes) != 1 || in.Changes[0].Applied == nil {
 		t.Errorf("the max change and its reply: %+v", in.Changes)
