@@ -160,3 +160,26 @@ func TestTimelineBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestTimelineBoundsCPUs: a bucket keeps the CPUs that dropped most, at
+// most BucketCPUs of them, however many CPUs the host has.
+func TestTimelineBoundsCPUs(t *testing.T) {
+	var tl Timeline
+	t0 := time.Unix(1_800_000_000, 0)
+	for i := range 10 {
+		var rows []CPUCounters
+		for cpu := range 8192 {
+			rows = append(rows, CPUCounters{CPU: cpu, Values: CountersOf(map[Counter]uint64{Drop: uint64(1 + cpu%1000)})})
+		}
+		s := Sample{Time: t0.Add(time.Duration(i) * time.Second), Interval: time.Second}
+		tl.Add(Frame{Sample: s, Rates: Rates{Elapsed: time.Second, CT: rows}})
+	}
+	for _, b := range tl.Buckets() {
+		if len(b.CPUDrops) > BucketCPUs {
+			t.Fatalf("a bucket keeps %d CPUs, want at most %d", len(b.CPUDrops), BucketCPUs)
+		}
+		if b.CPUDropsPS(999) == 0 {
+			t.Errorf("CPU 999, among those that dropped most, is not kept")
+		}
+	}
+}

@@ -23,8 +23,8 @@ type Bucket struct {
 	// Pinned is how long the table was at its cap; Elapsed the time the
 	// rates cover.
 	Pinned, Elapsed time.Duration
-	// Drops sums drop and early_drop; CPUDrops the same per CPU, only
-	// for the CPUs that dropped.
+	// Drops sums drop and early_drop; CPUDrops the same per CPU, for the
+	// BucketCPUs CPUs that dropped most in it.
 	Drops    uint64
 	CPUDrops []CPUDrops
 	// Time-weighted sums (rate × seconds) of CPU busy %, the busiest
@@ -166,14 +166,32 @@ func worse(a, b Kind) bool {
 	return sa > sb || (sa == sb && ra < rb)
 }
 
+// BucketCPUs bounds the CPUs a bucket keeps drops of: the charts draw
+// the few that dropped most, and a host of 8,192 CPUs must not cost
+// 8,192 rows a bucket.
+const BucketCPUs = 32
+
+// addCPUDrops adds d to its CPU's row; when the bucket already keeps
+// BucketCPUs rows, the row that dropped least gives way to a CPU that
+// dropped more.
 func addCPUDrops(rows []CPUDrops, d CPUDrops) []CPUDrops {
+	least := -1
 	for i := range rows {
 		if rows[i].CPU == d.CPU {
 			rows[i].Drops += d.Drops
 			return rows
 		}
+		if least < 0 || rows[i].Drops < rows[least].Drops {
+			least = i
+		}
 	}
-	return append(rows, d)
+	switch {
+	case len(rows) < BucketCPUs:
+		return append(rows, d)
+	case d.Drops > rows[least].Drops:
+		rows[least] = d
+	}
+	return rows
 }
 
 // halve merges the buckets in pairs: the width doubles.
