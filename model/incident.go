@@ -96,7 +96,7 @@ func NewIncident(h Host, interval time.Duration) *Incident {
 		episodes: NewEpisodes(keptEpisodes), maxFolded: 32}
 }
 
-// Applied records the agent's reply to an apply found in the recording.
+// Applied records an apply's (or undo's) read-back found in the recording.
 func (in *Incident) Applied(at time.Time, results []KnobResult) { in.watch.applied(at, results) }
 
 // Add folds one frame into the incident.

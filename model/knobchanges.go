@@ -11,7 +11,7 @@ const CompareSpan = time.Minute
 
 // KnobChange is a change of a knob in a recording: seen in the samples
 // (the kernel's own value, read back every sample) and, when the
-// recording holds the agent's reply to the apply, what was asked.
+// recording holds the apply's read-back (a console's r keeps it), what was asked.
 type KnobChange struct {
 	At  time.Time
 	Key string
@@ -19,8 +19,8 @@ type KnobChange struct {
 	Before, After string
 	// Held reports that every later sample read After (the change stuck).
 	Held bool
-	// Applied is the agent's read-back when the recording holds the
-	// apply's reply for this knob.
+	// Applied is the apply's own read-back when the recording holds the
+	// results for this knob.
 	Applied *KnobResult
 	// Before and after windows of at most CompareSpan each.
 	WindowBefore, WindowAfter Window

@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -110,6 +111,27 @@ func (t *Tee) Toggle() (string, bool, error) {
 		return "", false, err
 	}
 	return name, true, nil
+}
+
+// Tuned records a tuning action and its read-back as the agent answers
+// it (an event of the action's type carrying a Reply), so a recording
+// keeps what was changed and what the kernel read back, also for knobs
+// a sample does not carry. Nothing is written when not recording.
+func (t *Tee) Tuned(action string, at time.Time, results []model.KnobResult) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.enc == nil {
+		return nil
+	}
+	b, err := json.Marshal(Reply{Results: results})
+	if err != nil {
+		return fmt.Errorf("record %s: %w", action, err)
+	}
+	if err := t.enc.Event(Event{Time: at, Type: action, Text: string(b)}); err != nil {
+		t.stopLocked()
+		return fmt.Errorf("recording stopped: %w", err)
+	}
+	return nil
 }
 
 // Stop ends the recording if one is running; it never starts one.

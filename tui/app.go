@@ -104,7 +104,7 @@ func New(feed Feed, o Options) *App {
 	a := &App{feed: feed, host: feed.Host(), keys: keys.DefaultKeyMap(), st: st, help: h,
 		an: model.NewAnalyzer(o.History), interval: o.Interval, opts: o, view: -1,
 		width: 80, height: 24, status: o.Intro}
-	a.tune = tunePanel{tuner: o.Tuner, keys: a.keys}
+	a.tune = tunePanel{tuner: o.Tuner, recorder: o.Recorder, keys: a.keys}
 	if o.Speed > 0 {
 		a.view = 0
 	}

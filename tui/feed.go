@@ -56,6 +56,9 @@ type Tuner interface {
 // Recorder starts and stops recording the feed to a file.
 type Recorder interface {
 	Toggle() (path string, on bool, err error)
+	// Tuned keeps a tuning action ("apply", "undo") and its read-back in
+	// the recording, when one runs.
+	Tuned(action string, at time.Time, results []model.KnobResult) error
 }
 
 // sampleMsg carries one sample from feed id.

@@ -79,9 +79,19 @@ func TestDemoCaptions(t *testing.T) {
 	}
 }
 
-type fakeRecorder struct{ on bool }
+type fakeRecorder struct {
+	on    bool
+	tuned []string
+}
 
 func (f *fakeRecorder) Toggle() (string, bool, error) { f.on = !f.on; return "rec.jsonl", f.on, nil }
+
+func (f *fakeRecorder) Tuned(action string, _ time.Time, rs []model.KnobResult) error {
+	for _, r := range rs {
+		f.tuned = append(f.tuned, action+" "+r.Key+"="+r.After)
+	}
+	return nil
+}
 
 func TestRootTabsStaleAndRecord(t *testing.T) {
 	rec := &fakeRecorder{}

@@ -18,7 +18,9 @@ import (
 // (Update says whether a key was); the console routes it its messages
 // and gives it what it reads of the console (tuneContext).
 type tunePanel struct {
-	tuner     Tuner
+	tuner Tuner
+	// recorder, when set, keeps applies and undos in the recording.
+	recorder  Recorder
 	keys      keys.KeyMap
 	open      bool
 	loaded    bool
@@ -68,6 +70,17 @@ type tuneContext struct {
 
 func (m tuneReadMsg) hostID() int { return m.id }
 func (m tuneDoneMsg) hostID() int { return m.id }
+
+// recordTunedCmd keeps an action and its read-back in the recording; a
+// failure to write stops the recording and says so.
+func recordTunedCmd(id int, r Recorder, action string, at time.Time, results []model.KnobResult) tea.Cmd {
+	return func() tea.Msg {
+		if err := r.Tuned(action, at, results); err != nil {
+			return recordMsg{id: id, err: err}
+		}
+		return nil
+	}
+}
 
 func readKnobsCmd(id int, t Tuner) tea.Cmd {
 	return func() tea.Msg {
@@ -276,6 +289,9 @@ func (t *tunePanel) done(msg tuneDoneMsg, ctx tuneContext) tea.Cmd {
 			t.appliedAt = ctx.history.At(n - 1).Sample.Time
 		}
 		t.message = msg.action + " done: ▲ marks it under the chart"
+		if t.recorder != nil && len(msg.results) > 0 {
+			return tea.Batch(readKnobsCmd(ctx.id, t.tuner), recordTunedCmd(ctx.id, t.recorder, msg.action, t.appliedAt, msg.results))
+		}
 	case "persist":
 		t.message = fmt.Sprintf("persisted: %v", msg.files)
 		for _, w := range msg.warnings {

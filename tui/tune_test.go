@@ -97,3 +97,44 @@ func TestTuningPanel(t *testing.T) {
 		t.Errorf("esc did not close the panel")
 	}
 }
+
+// runAll executes msg's command chain, every command of a batch too.
+func runAll(a *App, msg tea.Msg) {
+	_, cmd := a.Update(msg)
+	pending := []tea.Cmd{cmd}
+	for steps := 0; len(pending) > 0 && steps < 20; steps++ {
+		c := pending[0]
+		pending = pending[1:]
+		if c == nil {
+			continue
+		}
+		switch m := c().(type) {
+		case nil:
+		case tea.BatchMsg:
+			pending = append(pending, m...)
+		default:
+			_, next := a.Update(m)
+			pending = append(pending, next)
+		}
+	}
+}
+
+// TestApplyIsRecorded: an apply from the panel goes into the recording
+// with the kernel's read-back, so the report can tell it.
+func TestApplyIsRecorded(t *testing.T) {
+	tu := &fakeTuner{values: map[string]string{model.KnobMax: "4096", model.KnobHashsize: "4096", model.KnobTimeWait: "120",
+		model.KnobSomaxconn: "4096", model.KnobSynBacklog: "512", model.KnobPortRange: "32768 60999", model.KnobTwReuse: "2"}}
+	rec := &fakeRecorder{}
+	a := New(newScriptFeed(t, nil), Options{Interval: time.Second, Tuner: tu, Recorder: rec})
+	a.host.Kernel, a.host.MemTotal = "5.15.0", 512<<20
+	a.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
+	for _, s := range incident(21) {
+		a.Update(sampleMsg{s: s})
+	}
+	runAll(a, typed("t"))
+	runAll(a, typed("a"))
+	runAll(a, typed("y"))
+	if len(rec.tuned) == 0 || !strings.HasPrefix(rec.tuned[0], "apply "+model.KnobMax+"=") {
+		t.Errorf("the apply was not recorded: %q", rec.tuned)
+	}
+}

@@ -76,7 +76,7 @@ func Build(r io.Reader, o Options) (*Report, error) {
 			break
 		}
 		if ev != nil {
-			if in != nil && ev.Type == string(remote.OpApply) && rep.covers(ev.Time) {
+			if in != nil && (ev.Type == string(remote.OpApply) || ev.Type == string(remote.OpUndo)) && rep.covers(ev.Time) {
 				in.Applied(ev.Time, applyResults(ev.Text))
 			}
 			continue

@@ -168,3 +168,56 @@ func TestEmptyRecording(t *testing.T) {
 		t.Errorf("junk: want an error")
 	}
 }
+
+// samplesSource hands out samples of a table, the cap raised at the
+// sixth, for a Tee to record.
+type samplesSource struct{ i int }
+
+func (s *samplesSource) Host() model.Host { return model.Host{Name: "rec", CPUs: 1} }
+func (s *samplesSource) Next() (model.Sample, error) {
+	s.i++
+	capMax := uint64(256)
+	if s.i > 5 {
+		capMax = 16384
+	}
+	return model.Sample{Time: time.Date(2026, 12, 1, 9, 0, s.i, 0, time.UTC), Interval: time.Second,
+		Conntrack: model.Conntrack{Status: model.TableTracked, Count: 256, Peak: 256, Max: capMax, Buckets: 256, TimeWaitHold: 120}}, nil
+}
+
+// TestRecordedApplyIsTold: an apply the console recorded (Tee.Tuned) is
+// in the report with the agent's read-back: the max change it made, and
+// a knob no sample carries in a table of its own.
+func TestRecordedApplyIsTold(t *testing.T) {
+	tee := &remote.Tee{Source: &samplesSource{}, Dir: t.TempDir()}
+	path, on, err := tee.Toggle()
+	if err != nil || !on {
+		t.Fatalf("start recording: %v", err)
+	}
+	for i := range 10 {
+		if i == 5 {
+			err := tee.Tuned("apply", time.Date(2026, 12, 1, 9, 0, 5, 500_000_000, time.UTC), []model.KnobResult{
+				{Key: model.KnobMax, Before: "256", Wanted: "16384", After: "16384", Verified: true},
+				{Key: model.KnobSomaxconn, Before: "4096", Wanted: "8192", After: "8192", Verified: true}})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := tee.Next(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tee.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	r := buildFile(t, path, Options{})
+	in := r.Incident
+	if len(in.Changes) != 1 || in.Changes[0].Applied == nil || len(in.UnseenApplies) != 1 || in.UnseenApplies[0].Key != model.KnobSomaxconn {
+		t.Fatalf("changes %+v, unseen %+v", in.Changes, in.UnseenApplies)
+	}
+	md := string(r.Markdown())
+	for _, want := range []string{"the apply asked 16384 and read back 16384 (verified)", "net.core.somaxconn | 4096 | 8192 | 8192 | yes"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+}

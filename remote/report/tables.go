@@ -57,7 +57,7 @@ func (t teller) tuning() section {
 	}
 	if len(in.UnseenApplies) > 0 {
 		tb := table{Head: []string{"knob", "before", "wanted", "after", "verified"},
-			Note: "Applied through the agent; the samples do not carry these knobs, so this is the agent's own read-back."}
+			Note: "Applied from the console; the samples do not carry these knobs, so this is the apply's own read-back."}
 		for _, r := range in.UnseenApplies {
 			tb.Rows = append(tb.Rows, []string{r.Key, r.Before, r.Wanted, r.After, yesNo(r.Verified)})
 		}
@@ -67,14 +67,14 @@ func (t teller) tuning() section {
 }
 
 // readBack says what confirms a change: every later sample, and the
-// agent's reply when the recording has it.
+// apply's own read-back when the recording has it.
 func readBack(c model.KnobChange) string {
 	s := "changed back later"
 	if c.Held {
 		s = "every later sample"
 	}
 	if a := c.Applied; a != nil {
-		s += fmt.Sprintf("; the agent asked %s, read %s (%s)", a.Wanted, a.After, map[bool]string{true: "verified", false: "not verified"}[a.Verified])
+		s += fmt.Sprintf("; the apply asked %s and read back %s (%s)", a.Wanted, a.After, map[bool]string{true: "verified", false: "not verified"}[a.Verified])
 	}
 	return s
 }
