@@ -54,6 +54,9 @@ func startDaemon(t *testing.T, cmd *exec.Cmd) {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Setpgid = true
+	// A test binary killed mid-run (a timeout, ^C) runs no Cleanup: the
+	// daemon dies with it instead of living on, re-parented to init.
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", cmd.Path, err)
 	}
