@@ -183,3 +183,23 @@ func TestTimelineBoundsCPUs(t *testing.T) {
 		}
 	}
 }
+
+// TestChangeRevertedLaterIsNotHeld: a change undone long after its
+// window closed does not read "every later sample read it back".
+func TestChangeRevertedLaterIsNotHeld(t *testing.T) {
+	t0 := time.Date(2026, 11, 29, 21, 0, 0, 0, time.UTC)
+	samples := incidentSamples(t0)
+	last := samples[len(samples)-1]
+	for i := 1; i <= 120; i++ { // two more minutes at the new cap, then the old one again
+		s := last
+		s.Time = last.Time.Add(time.Duration(i) * time.Second)
+		if i > 100 {
+			s.Conntrack.Max = 256
+		}
+		samples = append(samples, s)
+	}
+	in := runIncident(samples)
+	if len(in.Changes) != 2 || in.Changes[0].Held || !in.Changes[1].Held {
+		t.Errorf("raised then lowered 100 s later: got %+v", in.Changes)
+	}
+}

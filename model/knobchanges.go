@@ -82,14 +82,16 @@ func (w *changeWatch) add(f Frame) {
 	row := rowOf(f)
 	c := f.Sample.Conntrack
 	for i := range w.changes {
+		if c.Status == TableTracked && w.changes[i].Held && w.changes[i].After != w.value(w.changes[i].Key, c) {
+			w.changes[i].Held = false
+		}
 		if !w.open[i] {
 			continue
 		}
-		if w.changes[i].Held && w.changes[i].After != w.value(w.changes[i].Key, c) {
-			w.changes[i].Held = false
-		}
 		w.rows[i] = append(w.rows[i], row)
-		if row.t.Sub(w.changes[i].At) > CompareSpan {
+		// CompareSpan has passed, or as many rows came as it holds (a
+		// recording whose clock stands still must not grow them).
+		if row.t.Sub(w.changes[i].At) > CompareSpan || len(w.rows[i]) >= 2*w.recent.Cap() {
 			w.close(i)
 		}
 	}

@@ -10,6 +10,10 @@ import (
 // 700 points wide).
 const TimelineBuckets = 720
 
+// maxWidth stops the doubling before a bucket's width overflows (about
+// 73 years): a clock that jumps further is not a recording to chart.
+const maxWidth = time.Duration(1 << 61)
+
 // Bucket is a stretch of a timeline: what the frames in it add up to.
 type Bucket struct {
 	// From is the start of the bucket's first interval, To its last
@@ -36,9 +40,8 @@ type Bucket struct {
 	Ceiling float64
 	// Gap reports that the stream was down just before or inside it.
 	Gap bool
-	// Worst is the most severe verdict that held in it; kinds has a bit
-	// for each verdict that held (its rank, see KindSeverity).
-	Worst Kind
+	// kinds has a bit for each verdict that held in it (its rank, see
+	// KindSeverity).
 	kinds uint32
 }
 
@@ -113,7 +116,7 @@ func (t *Timeline) Add(f Frame) {
 		t.cpuTotals = map[int]uint64{}
 	}
 	i := int(s.Time.Sub(t.start) / t.width)
-	for i >= TimelineBuckets {
+	for i >= TimelineBuckets && t.width < maxWidth {
 		t.halve()
 		i = int(s.Time.Sub(t.start) / t.width)
 	}
@@ -154,9 +157,6 @@ func (t *Timeline) Add(f Frame) {
 	for _, v := range f.Verdicts {
 		_, r := KindSeverity(v.Kind)
 		b.kinds |= 1 << r
-	}
-	if k := f.Verdict().Kind; b.Worst == "" || worse(k, b.Worst) {
-		b.Worst = k
 	}
 }
 
@@ -234,9 +234,6 @@ func merge(a, b Bucket) Bucket {
 	}
 	a.Gap = a.Gap || b.Gap
 	a.kinds |= b.kinds
-	if worse(b.Worst, a.Worst) {
-		a.Worst = b.Worst
-	}
 	return a
 }
 

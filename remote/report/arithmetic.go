@@ -81,6 +81,9 @@ func (t teller) about(r *Report) section {
 	if r.Torn {
 		s += " The recording's last line was cut (its writer was stopped mid-line); everything before it is here."
 	}
+	if r.Unordered > 0 {
+		s += fmt.Sprintf(" %s out of time order were skipped.", plural(r.Unordered, "sample", "samples"))
+	}
 	if r.Damaged > 0 {
 		s += fmt.Sprintf(" %s that were not a valid record were skipped.", plural(r.Damaged, "line", "lines"))
 	}

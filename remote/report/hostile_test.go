@@ -124,3 +124,38 @@ func tableWidth(md []byte, i int) int {
 	}
 	return len(regexp.MustCompile(`(^|[^\\])\|`).FindAllString(lines[i], -1)) - 1
 }
+
+// TestHostileClock: a recording whose clock stands still, runs backwards
+// or leaps centuries ahead is charted in bounded buckets and says what
+// it skipped.
+func TestHostileClock(t *testing.T) {
+	var b bytes.Buffer
+	t0 := time.Date(2026, 11, 29, 21, 0, 0, 0, time.UTC)
+	enc, _ := remote.NewEncoder(&b, model.Host{Name: "clock"}, t0)
+	at := []time.Time{t0, t0.Add(time.Second), t0.Add(time.Second), t0, t0.Add(2 * time.Second), t0.Add(200 * 365 * 24 * time.Hour), t0.Add(3 * time.Second)}
+	for i, ts := range at {
+		capMax := uint64(64)
+		if i >= 2 {
+			capMax = 128
+		}
+		enc.Sample(model.Sample{Time: ts, Interval: time.Second, Conntrack: model.Conntrack{Status: model.TableTracked, Count: 64, Peak: 64, Max: capMax, TimeWaitHold: 120}})
+	}
+	done := make(chan struct{})
+	var r *Report
+	var err error
+	go func() { r, err = Build(&b, Options{}); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Build did not return")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Unordered != 3 || r.Incident.Samples != 4 || len(r.Incident.Timeline.Buckets()) > model.TimelineBuckets {
+		t.Errorf("unordered %d, samples %d, buckets %d", r.Unordered, r.Incident.Samples, len(r.Incident.Timeline.Buckets()))
+	}
+	if !strings.Contains(string(r.Markdown()), "3 samples out of time order were skipped") {
+		t.Errorf("the report does not say what it skipped")
+	}
+}

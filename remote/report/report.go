@@ -37,6 +37,9 @@ type Report struct {
 	// counts lines skipped as garbage.
 	Torn    bool
 	Damaged int
+	// Unordered counts samples skipped for not coming after the one
+	// before them.
+	Unordered int
 	// from and to are Options' window in the recording's time.
 	from, to time.Time
 }
@@ -59,7 +62,7 @@ func Build(r io.Reader, o Options) (*Report, error) {
 	}
 	an := model.NewAnalyzer(2)
 	var in *model.Incident
-	first := true
+	var last time.Time
 	for {
 		s, ev, err := d.Next()
 		switch {
@@ -81,12 +84,17 @@ func Build(r io.Reader, o Options) (*Report, error) {
 			}
 			continue
 		}
-		if first {
+		if !last.IsZero() && !s.Time.After(last) {
+			rep.Unordered++ // a recording runs forward: this one is not a sample of it
+			continue
+		}
+		if last.IsZero() {
 			// The first read of the kernel log counts the suppressed
 			// callbacks of its whole ring buffer, from before the
 			// recording.
-			s.Kernel.Suppressed, first = 0, false
+			s.Kernel.Suppressed = 0
 		}
+		last = s.Time
 		f := an.Add(*s)
 		if !rep.covers(s.Time) {
 			continue

@@ -69,7 +69,7 @@ func (t teller) tuning() section {
 // readBack says what confirms a change: every later sample, and the
 // apply's own read-back when the recording has it.
 func readBack(c model.KnobChange) string {
-	s := "changed back later"
+	s := "changed again later"
 	if c.Held {
 		s = "every later sample"
 	}

@@ -23,13 +23,14 @@ var steps = []time.Duration{
 // Ticks implements plot.Ticker.
 func (clockTicks) Ticks(lo, hi float64) []plot.Tick {
 	span := time.Duration((hi - lo) * float64(time.Second))
-	step := steps[len(steps)-1]
+	step := span / 7 // longer than the longest step: seven labels, whatever they read
 	for _, s := range steps {
 		if span/s <= 7 {
 			step = s
 			break
 		}
 	}
+	step = max(step, time.Second)
 	layout := "15:04:05"
 	if step >= time.Minute {
 		layout = "15:04"
