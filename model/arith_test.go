@@ -54,3 +54,14 @@ func TestFormat(t *testing.T) {
 		}
 	}
 }
+
+func TestBytes(t *testing.T) {
+	for _, tt := range []struct {
+		in   uint64
+		want string
+	}{{512, "512 B"}, {512 << 20, "512 MiB"}, {1536 << 20, "1.5 GiB"}, {25276063744, "24 GiB"}, {4 << 40, "4 TiB"}} {
+		if got := Bytes(tt.in); got != tt.want {
+			t.Errorf("Bytes(%d) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

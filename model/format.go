@@ -32,3 +32,22 @@ func Num(v float64) string {
 		return Int(uint64(v + 0.5))
 	}
 }
+
+// Bytes formats a byte count: "512 MiB", "23.5 GiB".
+func Bytes(b uint64) string {
+	const unit = 1024
+	if b < unit {
+		return fmt.Sprintf("%d B", b)
+	}
+	div, exp := uint64(unit), 0
+	for n := b / unit; n >= unit; n /= unit {
+		div *= unit
+		exp++
+	}
+	v := float64(b) / float64(div)
+	suffix := []string{"KiB", "MiB", "GiB", "TiB", "PiB"}[exp]
+	if v >= 10 || v == float64(int64(v)) {
+		return fmt.Sprintf("%.0f %s", v, suffix)
+	}
+	return fmt.Sprintf("%.1f %s", v, suffix)
+}

@@ -43,7 +43,7 @@ func renderHeader(st *styles.Styles, h model.Host, f model.Frame, interval time.
 		clock = f.Sample.Time.Local().Format("15:04:05")
 	}
 	sep := st.Dim.Render(styles.GlyphSep)
-	facts := []string{orDash(foreign(h.Kernel)), fmt.Sprintf("%d CPU", h.CPUs), bytesIEC(h.MemTotal), orDash(foreign(h.Source)), interval.String()}
+	facts := []string{orDash(foreign(h.Kernel)), fmt.Sprintf("%d CPU", h.CPUs), model.Bytes(h.MemTotal), orDash(foreign(h.Source)), interval.String()}
 	if width < 100 { // the kernel version is the first thing to give up
 		facts = facts[1:]
 	}
@@ -60,23 +60,4 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-// bytesIEC formats a byte count: "512 MiB", "23.5 GiB".
-func bytesIEC(b uint64) string {
-	const unit = 1024
-	if b < unit {
-		return fmt.Sprintf("%d B", b)
-	}
-	div, exp := uint64(unit), 0
-	for n := b / unit; n >= unit; n /= unit {
-		div *= unit
-		exp++
-	}
-	v := float64(b) / float64(div)
-	suffix := []string{"KiB", "MiB", "GiB", "TiB", "PiB"}[exp]
-	if v >= 10 || v == float64(int64(v)) {
-		return fmt.Sprintf("%.0f %s", v, suffix)
-	}
-	return fmt.Sprintf("%.1f %s", v, suffix)
 }

@@ -71,7 +71,7 @@ func (t teller) whatHappened(r *Report) []string {
 	h := in.Host
 	var s []string
 	s = append(s, fmt.Sprintf("%s (kernel %s, %s, %s of RAM) was recorded from %s to %s UTC: %s, %s.",
-		model.Sanitize(h.Name, 64), model.Sanitize(h.Kernel, 64), plural(h.CPUs, "CPU", "CPUs"), gib(h.MemTotal),
+		model.Sanitize(h.Name, 64), model.Sanitize(h.Kernel, 64), plural(h.CPUs, "CPU", "CPUs"), memory(h.MemTotal),
 		in.From.UTC().Format("2006-01-02 15:04:05"), t.at(in.To), model.Dur(in.To.Sub(in.From)), plural(in.Samples, "sample", "samples")))
 	switch {
 	case in.Start.Status != model.TableTracked:
@@ -167,12 +167,10 @@ func capitalise(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-func gib(b uint64) string {
-	switch {
-	case b == 0:
+// memory is the host's RAM, "unknown" when the stream did not say.
+func memory(b uint64) string {
+	if b == 0 {
 		return "unknown"
-	case b >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
 	}
-	return fmt.Sprintf("%d MiB", b>>20)
+	return model.Bytes(b)
 }
