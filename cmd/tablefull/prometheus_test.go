@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -55,14 +56,25 @@ func startDaemon(t *testing.T, cmd *exec.Cmd) {
 	}
 	cmd.SysProcAttr.Setpgid = true
 	// A test binary killed mid-run (a timeout, ^C) runs no Cleanup: the
-	// daemon dies with it instead of living on, re-parented to init.
+	// daemon gets SIGKILL when it dies instead of living on under init.
+	// The signal follows the thread that started it, and Go ends threads
+	// (a goroutine that locked one for setns), so the daemon is started
+	// from a thread locked until the daemon is gone.
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
-	if err := cmd.Start(); err != nil {
+	started, gone := make(chan error), make(chan struct{})
+	go func() {
+		runtime.LockOSThread()
+		started <- cmd.Start()
+		<-gone
+	}()
+	if err := <-started; err != nil {
+		close(gone)
 		t.Fatalf("start %s: %v", cmd.Path, err)
 	}
 	done := make(chan struct{})
 	go func() { cmd.Wait(); close(done) }()
 	t.Cleanup(func() {
+		defer close(gone)
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
 		select {
 		case <-done:
