@@ -16,6 +16,10 @@ type Frame struct {
 	// CPUs and Disks count the sample's rows; they stay when the history
 	// trims the rows (see HistoryRows).
 	CPUs, Disks int
+	// Fill is what fills the table, by class.
+	Fill Fill
+	// Demand is the new entries/s wanted while pinned (a lower bound).
+	Demand Demand
 }
 
 // Verdict returns the most severe verdict.
@@ -43,9 +47,16 @@ type Analyzer struct {
 	frames   *Ring[Frame]
 	episodes *Episodes
 	kernel   *Ring[KernelLine]
+	demand   *demandTracker
+	lastDrop time.Time
+	// census is the newest census, for what stands in the table.
+	census *Census
 	// Suppressed totals the kernel's "callbacks suppressed" counts seen.
 	Suppressed uint64
 }
+
+// CensusFresh is how long a census stands for what is in the table.
+const CensusFresh = time.Minute
 
 // keptEpisodes is how many pinned episodes an analyzer keeps.
 const keptEpisodes = 50
@@ -53,7 +64,8 @@ const keptEpisodes = 50
 // NewAnalyzer keeps the last history frames, 50 episodes and 100 kernel
 // log lines.
 func NewAnalyzer(history int) *Analyzer {
-	return &Analyzer{frames: NewRing[Frame](history), episodes: NewEpisodes(keptEpisodes), kernel: NewRing[KernelLine](100)}
+	return &Analyzer{frames: NewRing[Frame](history), episodes: NewEpisodes(keptEpisodes), kernel: NewRing[KernelLine](100),
+		demand: newDemandTracker()}
 }
 
 // Add analyses s against the previous sample and returns its frame.
@@ -67,12 +79,25 @@ func (a *Analyzer) Add(s Sample) Frame {
 	}
 	pinned := Pinned(s.Conntrack)
 	a.episodes.Observe(s.Time, s.Interval, pinned, r.Drops(), s.Conntrack.Max)
-	in := Inputs{Sample: s, Rates: r}
+	if cs := s.Census; cs != nil && cs.Error == "" {
+		cp := *cs
+		a.census = &cp
+	}
+	if a.census != nil && s.Time.Sub(a.census.At) > CensusFresh {
+		a.census = nil
+	}
+	f := Frame{Sample: s, Rates: r, Pinned: pinned, Fill: FillOf(s, r, a.census),
+		CPUs: max(len(s.CPU), len(s.CTStats.PerCPU)), Disks: len(s.Disks)}
+	f.Demand = a.demand.observe(f)
+	in := Inputs{Sample: s, Rates: r, Fill: f.Fill, Demand: f.Demand,
+		RecentDrops: !a.lastDrop.IsZero() && s.Time.Sub(a.lastDrop) <= RetransLadder}
+	if r.Drops() > 0 {
+		a.lastDrop = s.Time
+	}
 	if ep, ok := a.episodes.Current(); ok {
 		in.Episode = &ep
 	}
-	f := Frame{Sample: s, Rates: r, Verdicts: Judge(in), Pinned: pinned,
-		CPUs: max(len(s.CPU), len(s.CTStats.PerCPU)), Disks: len(s.Disks)}
+	f.Verdicts = Judge(in)
 	if a.prev != nil && s.Interval > 0 && s.Time.Sub(a.prev.Time) > s.Interval*5/2 {
 		f.Gap = true
 	}

@@ -25,7 +25,7 @@ type windowRow struct {
 
 func rowOf(f Frame) windowRow {
 	return windowRow{t: f.Sample.Time, elapsed: f.Rates.Elapsed, pinned: f.Pinned, drops: f.Rates.Drops(),
-		newConns: f.Rates.NewConnsPS(), syn: f.Rates.SynRetransPS, overflows: f.Rates.ListenOverflowsPS}
+		newConns: f.Rates.NewEntriesPS(), syn: f.Rates.SynRetransPS, overflows: f.Rates.ListenOverflowsPS}
 }
 
 // summariseRows averages the rows' rates over their span.

@@ -15,9 +15,9 @@ func TestBeforeAfter(t *testing.T) {
 			f.Pinned = true
 			f.Rates.CTTotal.Set(Drop, 540)
 			f.Rates.SynRetransPS = 30
-			f.Rates.PassiveOpensPS = 33
+			f.Rates.Entries = tcpRate(33)
 		} else {
-			f.Rates.PassiveOpensPS = 410
+			f.Rates.Entries = tcpRate(410)
 		}
 		frames = append(frames, f)
 	}

@@ -19,6 +19,8 @@ type Census struct {
 	Total    int            `json:"total"`
 	ByProto  map[string]int `json:"by_proto"`
 	TCPState map[string]int `json:"tcp_state"`
+	// ByClass counts the entries of each class (ClassOf).
+	ByClass ClassCounts `json:"by_class"`
 	// TopPorts are the most used destination ports ("tcp/3900").
 	TopPorts []Count `json:"top_dst_ports"`
 	// TopSources and TopDests are the addresses opening the most
@@ -56,9 +58,10 @@ type CensusCounter struct {
 	total    int
 	proto    [256]int
 	state    [numTCPStates]int
+	class    ClassCounts
 	tcpPorts [65536]uint32
 	udpPorts [65536]uint32
-	src, dst sketch
+	src, dst Sketch[netip.Addr]
 	partial  bool
 }
 
@@ -72,12 +75,15 @@ type Flow struct {
 	DstPort  uint16
 	// TCPState is a tcp_conntrack value, or -1 when not TCP or unknown.
 	TCPState int
+	// Status is the entry's status bits (IPS_*), see StatusAssured.
+	Status uint32
 }
 
 // Add counts one flow.
 func (c *CensusCounter) Add(f Flow) {
 	c.total++
 	c.proto[f.Proto]++
+	c.class[ClassOf(f)]++
 	if f.TCPState >= 0 && f.TCPState < len(c.state) {
 		c.state[f.TCPState]++
 	}
@@ -88,10 +94,10 @@ func (c *CensusCounter) Add(f Flow) {
 		c.udpPorts[f.DstPort]++
 	}
 	if f.Src.IsValid() {
-		c.src.add(f.Src)
+		c.src.Add(f.Src)
 	}
 	if f.Dst.IsValid() {
-		c.dst.add(f.Dst)
+		c.dst.Add(f.Dst)
 	}
 }
 
@@ -103,7 +109,7 @@ var protoNames = map[int]string{1: "icmp", 6: "tcp", 17: "udp", 58: "icmpv6", 13
 // Census returns the counts, with the top n of each list.
 func (c *CensusCounter) Census(n int) Census {
 	out := Census{Total: c.total, ByProto: map[string]int{}, TCPState: map[string]int{},
-		Approximate: c.partial || c.src.overflowed || c.dst.overflowed}
+		Approximate: c.partial || c.src.overflowed || c.dst.overflowed, ByClass: c.class}
 	for p, v := range c.proto {
 		if v == 0 {
 			continue
@@ -131,8 +137,8 @@ func (c *CensusCounter) Census(n int) Census {
 		}
 	}
 	out.TopPorts = top(ports, n)
-	out.TopSources = top(c.src.counts(), n)
-	out.TopDests = top(c.dst.counts(), n)
+	out.TopSources = c.src.Top(n, netip.Addr.String)
+	out.TopDests = c.dst.Top(n, netip.Addr.String)
 	return out
 }
 
@@ -146,39 +152,47 @@ func top(cs []Count, n int) []Count {
 	return cs[:min(n, len(cs))]
 }
 
-// sketch is a Misra-Gries heavy-hitter counter of at most SketchSize
-// addresses: exact until it overflows; after that every address seen more
-// than total/(SketchSize+1) times is kept, with a count that may be low by
-// at most that much. Its cost per address is O(1) amortised.
-type sketch struct {
-	m          map[netip.Addr]int
+// Sketch is a Misra-Gries heavy-hitter counter of at most SketchSize
+// keys: exact until it overflows; after that every key seen more than
+// total/(SketchSize+1) times is kept, with a count that may be low by at
+// most that much. Its cost per key is O(1) amortised. The zero value is
+// ready to use.
+type Sketch[K comparable] struct {
+	m          map[K]int
 	overflowed bool
 }
 
-func (s *sketch) add(a netip.Addr) {
+// Add counts one key.
+func (s *Sketch[K]) Add(k K) {
 	if s.m == nil {
-		s.m = make(map[netip.Addr]int, SketchSize)
+		s.m = make(map[K]int, SketchSize)
 	}
-	if _, ok := s.m[a]; ok || len(s.m) < SketchSize {
-		s.m[a]++
+	if _, ok := s.m[k]; ok || len(s.m) < SketchSize {
+		s.m[k]++
 		return
 	}
 	s.overflowed = true
-	for k, v := range s.m { // every counter pays one for the newcomer
+	for key, v := range s.m { // every counter pays one for the newcomer
 		if v <= 1 {
-			delete(s.m, k)
+			delete(s.m, key)
 		} else {
-			s.m[k] = v - 1
+			s.m[key] = v - 1
 		}
 	}
 }
 
-func (s *sketch) counts() []Count {
+// Overflowed reports whether the counts are lower bounds.
+func (s *Sketch[K]) Overflowed() bool { return s.overflowed }
+
+// Top returns the n heaviest keys, named by name, and empties the sketch.
+func (s *Sketch[K]) Top(n int, name func(K) string) []Count {
 	out := make([]Count, 0, len(s.m))
 	for k, v := range s.m {
-		out = append(out, Count{k.String(), v})
+		out = append(out, Count{name(k), v})
 	}
-	return out
+	clear(s.m)
+	s.overflowed = false
+	return top(out, n)
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
@@ -192,4 +206,18 @@ func SortedCounts(m map[string]int) []Count {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].N > out[j].N || (out[i].N == out[j].N && out[i].Key < out[j].Key) })
 	return out
+}
+
+// DestKey names a destination as the top lists do: "udp/53", "tcp/6379",
+// "icmp" for protocols without ports.
+func DestKey(proto uint8, port uint16) string {
+	name, ok := protoNames[int(proto)]
+	if !ok {
+		name = "proto-" + itoa(int(proto))
+	}
+	switch proto {
+	case 6, 17, 132, 136, 33:
+		return name + "/" + itoa(int(port))
+	}
+	return name
 }

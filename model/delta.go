@@ -22,11 +22,13 @@ type Rates struct {
 	ActiveOpensPS     float64
 	PassiveOpensPS    float64
 	ResetsPS          float64
+	// Entries is the new entries per second, per class.
+	Entries EntryRates
 }
 
-// NewConnsPS is the rate of new TCP connections, opened in either
-// direction: each one takes a conntrack entry.
-func (r Rates) NewConnsPS() float64 { return r.ActiveOpensPS + r.PassiveOpensPS }
+// NewEntriesPS is the rate of new conntrack entries (see Entries.Basis
+// for what it counts).
+func (r Rates) NewEntriesPS() float64 { return r.Entries.Total }
 
 // DiskIOPS is the total of reads and writes per second over all disks.
 func (r Rates) DiskIOPS() float64 {
@@ -87,6 +89,7 @@ func Delta(prev, cur Sample) Rates {
 	r.ActiveOpensPS = perSec(p.ActiveOpens, c.ActiveOpens, secs)
 	r.PassiveOpensPS = perSec(p.PassiveOpens, c.PassiveOpens, secs)
 	r.ResetsPS = perSec(p.OutRsts, c.OutRsts, secs)
+	r.Entries = entryRates(prev, cur, secs)
 	return r
 }
 

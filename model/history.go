@@ -17,11 +17,20 @@ const (
 // kernel log carry what views show), and the rate rows cut to the
 // HistoryRows most active. Cut slices are copies, so they do not pin the
 // full arrays.
+// HistoryClasses is how many of a frame's classes the history keeps (the
+// heaviest).
+const HistoryClasses = 3
+
 func compact(f Frame) Frame {
 	f.Sample.CPU = nil
 	f.Sample.CTStats.PerCPU = nil
 	f.Sample.Disks = nil
 	f.Sample.Kernel.Lines = nil
+	f.Sample.Entries.TopDests, f.Sample.Entries.TopSources = nil, nil
+	f.Rates.Entries.TopDests, f.Rates.Entries.TopSources = nil, nil
+	if len(f.Fill.Classes) > HistoryClasses {
+		f.Fill.Classes = append([]ClassFill(nil), f.Fill.Classes[:HistoryClasses]...)
+	}
 	f.Rates.CT = topRows(f.Rates.CT, HistoryRows, func(r CPUCounters) float64 { return float64(r.Activity()) }, func(r CPUCounters) int { return r.CPU })
 	f.Rates.CPU = topRows(f.Rates.CPU, HistoryRows, CPUUse.Busy, func(u CPUUse) int { return u.CPU })
 	f.Rates.Disks = topRows(f.Rates.Disks, HistoryDisks, func(d DiskRate) float64 { return d.Util }, nil)

@@ -149,7 +149,7 @@ func (in *Incident) Add(f Frame) {
 		for _, v := range f.Verdicts {
 			in.Held[v.Kind] += r.Elapsed
 		}
-		if rate := r.NewConnsPS(); rate > in.PeakNewConnsPS {
+		if rate := r.NewEntriesPS(); rate > in.PeakNewConnsPS {
 			in.PeakNewConnsPS, in.PeakNewConnsAt = rate, s.Time
 			in.PeakHold, in.PeakOpen = c.TimeWaitHold, s.TCP.Established
 		}

@@ -26,6 +26,8 @@ type Sample struct {
 	Disks     []DiskIO      `json:"disks"`
 	TCP       TCP           `json:"tcp"`
 	Kernel    KernelLog     `json:"kernel_log"`
+	// Entries counts new entries where the kernel makes them.
+	Entries Entries `json:"entries"`
 	// Census is the latest table census, when one was asked for and has
 	// finished since the previous sample.
 	Census *Census `json:"census,omitempty"`
@@ -45,6 +47,9 @@ type Conntrack struct {
 	Buckets uint64 `json:"buckets"`
 	// TimeWaitHold is nf_conntrack_tcp_timeout_time_wait, in seconds.
 	TimeWaitHold uint64 `json:"time_wait_hold_s"`
+	// Holds are the timeouts the kernel holds each class's entries for
+	// now, in seconds (0: not read).
+	Holds ClassCounts `json:"holds_s"`
 }
 
 // TableStatus says whether the conntrack numbers of a sample can be used.

@@ -150,7 +150,7 @@ func (t *Timeline) Add(f Frame) {
 	b.diskUtil += r.MaxDiskUtil() * secs
 	b.synRetrans += r.SynRetransPS * secs
 	b.listenOverflows += r.ListenOverflowsPS * secs
-	b.newConns += r.NewConnsPS() * secs
+	b.newConns += r.NewEntriesPS() * secs
 	if c := Ceiling(s.Conntrack.Max, s.Conntrack.TimeWaitHold); c > 0 && (b.Ceiling == 0 || c < b.Ceiling) {
 		b.Ceiling = c
 	}

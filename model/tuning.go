@@ -167,7 +167,7 @@ func NewTuningInputs(current map[string]string, h Host, entryBytes uint64, measu
 		Established: now.Sample.TCP.Established}
 	for i := range measured.Len() {
 		f := measured.At(i)
-		in.PeakRate = max(in.PeakRate, f.Rates.NewConnsPS())
+		in.PeakRate = max(in.PeakRate, f.Rates.NewEntriesPS())
 		in.PeakCount = max(in.PeakCount, f.Sample.Conntrack.Peak)
 	}
 	for _, v := range now.Verdicts {

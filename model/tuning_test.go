@@ -123,7 +123,7 @@ func TestNewTuningInputs(t *testing.T) {
 		peak uint64
 	}{{10, 500}, {570, 3900}, {40, 4096}} {
 		r.Push(Frame{Sample: Sample{Conntrack: Conntrack{Peak: c.peak}, TCP: TCP{Established: uint64(i)}},
-			Rates: Rates{PassiveOpensPS: c.rate}})
+			Rates: Rates{Entries: tcpRate(c.rate)}})
 	}
 	now := Frame{Sample: Sample{TCP: TCP{Established: 8}}, Verdicts: []Verdict{{Kind: TableFull}, {Kind: EarlyDropping}}}
 	in := NewTuningInputs(map[string]string{KnobMax: "4096"}, Host{Kernel: "6.18.0", MemTotal: 1 << 30}, 256, r, now)

@@ -62,7 +62,18 @@ type Inputs struct {
 	Sample  Sample
 	Rates   Rates
 	Episode *Episode
+	// Fill is what fills the table; Demand what is wanted while pinned.
+	Fill   Fill
+	Demand Demand
+	// RecentDrops reports that this host's table dropped packets within
+	// RetransLadder before this interval: SYN retransmits now are its
+	// own clients retrying, not a network beyond the host.
+	RecentDrops bool
 }
+
+// RetransLadder is how long SYN retransmits follow a dropped SYN: the
+// 1, 2, 4, 8 s ladder.
+const RetransLadder = 15 * time.Second
 
 type rule func(in Inputs) (Verdict, bool)
 
@@ -108,10 +119,13 @@ func serverState(r Rates) string {
 
 // ruleTableFull: the interval's peak count reached nf_conntrack_max and
 // either packets were dropped in it or the table has been pinned for two
-// intervals or more. Critical.
+// intervals or more; or the kernel dropped packets for a full table
+// between two reads of the count. Critical. The evidence says what fills
+// the table and, while pinned, the demand.
 func ruleTableFull(in Inputs) (Verdict, bool) {
 	c := in.Sample.Conntrack
-	if !Pinned(c) {
+	full := in.Rates.CTTotal.Get(Drop)
+	if !Pinned(c) && full == 0 {
 		return Verdict{}, false
 	}
 	drops := in.Rates.Drops()
@@ -123,9 +137,21 @@ func ruleTableFull(in Inputs) (Verdict, bool) {
 	if drops == 0 && pinned < 2*in.Sample.Interval {
 		return Verdict{}, false
 	}
-	return Verdict{Kind: TableFull, Severity: SevCrit, Evidence: fmt.Sprintf(
-		"count pinned at max %s for %s, %s drops, %s: new connections are dropped before they reach any process",
-		Int(c.Max), Dur(pinned), Int(drops), serverState(in.Rates))}, true
+	what := fmt.Sprintf("count pinned at max %s for %s", Int(c.Max), Dur(pinned))
+	if !Pinned(c) {
+		what = fmt.Sprintf("the table filled between reads (peak %s of max %s)", Int(c.Peak), Int(c.Max))
+	}
+	ev := fmt.Sprintf("%s, %s drops, %s: new flows are dropped before they reach any process", what, Int(drops), serverState(in.Rates))
+	if d := in.Fill.Describe(in.Rates.Entries.TopDests, c.Max); d != "" {
+		if Pinned(c) {
+			what = "pinned " + Dur(pinned)
+		}
+		ev = fmt.Sprintf("%s; %s, %s drops, %s", d, what, Int(drops), serverState(in.Rates))
+	}
+	if d := in.Demand.String(); d != "" {
+		ev += "; " + d
+	}
+	return Verdict{Kind: TableFull, Severity: SevCrit, Evidence: ev}, true
 }
 
 // ruleEarlyDrop: early_drop rose, so the kernel evicted unassured entries to
@@ -187,11 +213,12 @@ func ruleHashChains(in Inputs) (Verdict, bool) {
 }
 
 // ruleClientStalled: SYNs are being retransmitted while the CPUs are idle
-// and nothing is dropped locally (no conntrack drops, no listen overflow):
-// this host waits on the network, the 1/2/4/8 s SYN ladder. Warning.
+// and nothing was dropped locally (no conntrack drops in this interval or
+// within the retransmit ladder before it, no listen overflow): this host
+// waits on the network, the 1/2/4/8 s SYN ladder. Warning.
 func ruleClientStalled(in Inputs) (Verdict, bool) {
 	r := in.Rates
-	if r.SynRetransPS == 0 || r.CPUAll.Busy() >= IdleCPUPct || r.Drops() > 0 ||
+	if r.SynRetransPS == 0 || r.CPUAll.Busy() >= IdleCPUPct || r.Drops() > 0 || in.RecentDrops ||
 		r.ListenOverflowsPS > 0 || r.ListenDropsPS > 0 {
 		return Verdict{}, false
 	}
@@ -232,10 +259,18 @@ func ruleNearCap(in Inputs) (Verdict, bool) {
 	if c.Status != TableTracked || c.Max == 0 || Pinned(c) || Percent(c.Peak, c.Max) < NearCapPct {
 		return Verdict{}, false
 	}
+	ceiling, why := CeilingOf(c, in.Fill)
 	return Verdict{Kind: NearCap, Severity: SevWarn, Evidence: fmt.Sprintf(
-		"peak %s of max %s (%.0f %%); ceiling %s new conns/s at a %d s TIME_WAIT hold, observed %s/s",
-		Int(c.Peak), Int(c.Max), Percent(c.Peak, c.Max), Num(Ceiling(c.Max, c.TimeWaitHold)),
-		c.TimeWaitHold, Num(in.Rates.NewConnsPS()))}, true
+		"peak %s of max %s (%.0f %%); ceiling %s new/s (%s), observed %s",
+		Int(c.Peak), Int(c.Max), Percent(c.Peak, c.Max), Num(ceiling), why, in.Rates.Entries.RateText())}, true
+}
+
+// dropsText is "no drops" only for an interval that dropped nothing.
+func dropsText(r Rates) string {
+	if n := r.Drops(); n > 0 {
+		return Int(n) + " drops"
+	}
+	return "no drops"
 }
 
 func ruleOK(in Inputs) Verdict {
@@ -243,14 +278,14 @@ func ruleOK(in Inputs) Verdict {
 	var table string
 	switch c.Status {
 	case TableTracked:
-		table = fmt.Sprintf("count %s of max %s (%.0f %%), no drops", Int(c.Count), Int(c.Max), Percent(c.Count, c.Max))
+		table = fmt.Sprintf("count %s of max %s (%.0f %%), %s", Int(c.Count), Int(c.Max), Percent(c.Count, c.Max), dropsText(in.Rates))
 	case TableUntracked:
 		table = "conntrack not tracking this namespace"
 	default:
 		table = "no conntrack table"
 	}
-	return Verdict{Kind: OK, Severity: SevOK, Evidence: fmt.Sprintf("%s, CPU %.0f %%, %s new conns/s",
-		table, in.Rates.CPUAll.Busy(), Num(in.Rates.NewConnsPS()))}
+	return Verdict{Kind: OK, Severity: SevOK, Evidence: fmt.Sprintf("%s, CPU %.0f %%, %s",
+		table, in.Rates.CPUAll.Busy(), in.Rates.Entries.RateText())}
 }
 
 // Dur formats a duration the way the verdicts speak: "11 s", "2 m 5 s".

@@ -17,7 +17,15 @@
 //
 // Sample fields: "t" time in unix milliseconds; "iv" interval in ms;
 // "ct" the table: status "s", count "n", peak "pk", max "max", buckets "b",
-// TIME_WAIT hold "tw"; "cs" per-CPU conntrack counters: source "src", note,
+// TIME_WAIT hold "tw", "h" the hold of each class in seconds [tcp-closed,
+// tcp-unanswered, tcp-open, udp, udp-stream, icmp, other] (0: not read);
+// "en" new entries where the kernel makes them: source "src" ("events"
+// when counted), "note" why not, epoch "ep" (a new subscription restarts
+// the counters), "n" NEW events [tcp, udp, icmp, other], "e" DESTROY
+// events by class in the order of "h", lost events "l", and the
+// interval's top destinations "td" and sources "ts" as [[key, n]] (at
+// most 8 each); a stream without "en" is older than the classes, which
+// are then unknown; "cs" per-CPU conntrack counters: source "src", note,
 // "rep" a bit mask of the counters the kernel reports in the order drop,
 // early_drop, insert_failed, invalid, error, search_restart, clash_resolve,
 // chaintoolong (bit 0 = drop), "cpu" rows [cpu, v0..v7] in that order;

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/tablefull/tablefull/model"
 )
 
 // Limits on what one stream line may carry. They are generous for any
@@ -27,7 +29,7 @@ const (
 	// maxArrays and maxKeys bound the JSON arrays and object keys of one
 	// line, checked before it is decoded: a line of "[]" or "{"a":0}"
 	// repeated would otherwise cost tens of times its size once decoded.
-	maxArrays = 2*MaxCPUs + MaxDisks + MaxKernelLines + 4*maxCensusKeys + 64
+	maxArrays = 2*MaxCPUs + MaxDisks + MaxKernelLines + 4*maxCensusKeys + 4*model.MaxEntryTops + 64
 	maxKeys   = 4*MaxKernelLines + 2*maxCensusKeys + 4*MaxNotes + 256
 )
 
@@ -64,6 +66,8 @@ func checkRows(w *wireSample) error {
 	case w.Cen != nil && (len(w.Cen.ByProto) > maxCensusKeys || len(w.Cen.TCPState) > maxCensusKeys ||
 		len(w.Cen.TopPorts) > maxCensusKeys || len(w.Cen.TopSources) > maxCensusKeys || len(w.Cen.TopDests) > maxCensusKeys):
 		return fmt.Errorf("%w: census over %d keys", ErrTooBig, maxCensusKeys)
+	case w.En != nil && (len(w.En.TD) > model.MaxEntryTops || len(w.En.TS) > model.MaxEntryTops):
+		return fmt.Errorf("%w: new-entry top lists over %d", ErrTooBig, model.MaxEntryTops)
 	}
 	return nil
 }

@@ -45,6 +45,7 @@ func TestHostileLinesStayCheap(t *testing.T) {
 		"endless strings":     fill(`{"k":"s","notes":["`, "x", `"]}`),
 		"too many CPUs":       `{"k":"s","cpu":[` + strings.Join(cpuRows, ",") + "]}\n",
 		"kernel lines galore": fill(`{"k":"s","klog":{"r":true,"lines":[`, `[1,"t",0,""],`, "]}}"),
+		"entry tops galore":   fill(`{"k":"s","en":{"src":"events","n":[1,0,0,0],"e":[0,0,0,0,0,0,0],"td":[`, `["udp/53",1],`, "]}}"),
 	} {
 		t.Run(name, func(t *testing.T) {
 			d := NewDecoder(strings.NewReader(head.String() + line + good))

@@ -28,7 +28,18 @@ type (
 		netns uint64
 		name  string
 	}
+	// countRow is [key, n]: one entry of a top list.
+	countRow struct {
+		key string
+		n   int
+	}
 )
+
+// MarshalJSON implements json.Marshaler.
+func (r countRow) MarshalJSON() ([]byte, error) { return json.Marshal([]any{r.key, r.n}) }
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (r *countRow) UnmarshalJSON(b []byte) error { return unmarshalTuple(b, &r.key, &r.n) }
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (r *cpuRow) UnmarshalJSON(b []byte) error { return parseRow(b, r[:], strconv.ParseInt) }

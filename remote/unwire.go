@@ -23,7 +23,11 @@ func fromWire(w wireSample) (model.Sample, error) {
 	if w.CT != nil {
 		c := w.CT
 		s.Conntrack = model.Conntrack{Status: model.TableStatus(bound(string(c.S))), Count: c.N, Peak: c.PK, Max: c.Max, Buckets: c.B, TimeWaitHold: c.TW}
+		if c.H != nil {
+			s.Conntrack.Holds = model.ClassCounts(*c.H)
+		}
 	}
+	s.Entries = entriesFromWire(w.En)
 	if w.CS != nil {
 		s.CTStats = model.CTStats{Source: bound(w.CS.Src), Note: bound(w.CS.Note)}
 		for i, ctr := range model.AllCounters {
@@ -87,3 +91,30 @@ func boundCensus(c *model.Census) *model.Census {
 	out.TopPorts, out.TopSources, out.TopDests = boundList(c.TopPorts), boundList(c.TopSources), boundList(c.TopDests)
 	return &out
 }
+
+// entriesFromWire reads the new-entry counts: a source other than events
+// is not counted; top lists are bounded (limits.go) and their counts
+// never negative.
+func entriesFromWire(w *wireEntries) model.Entries {
+	if w == nil {
+		return model.Entries{Note: NoteNoClasses}
+	}
+	e := model.Entries{Note: bound(w.Note)}
+	if w.Src != model.EntriesEvents || w.N == nil || w.E == nil {
+		return e
+	}
+	e.Source, e.Epoch, e.New, e.Ended, e.Lost = model.EntriesEvents, w.Ep, *w.N, model.ClassCounts(*w.E), w.L
+	tops := func(rows []countRow) []model.Count {
+		var out []model.Count
+		for _, r := range rows {
+			out = append(out, model.Count{Key: bound(r.key), N: max(0, r.n)})
+		}
+		return out
+	}
+	e.TopDests, e.TopSources = tops(w.TD), tops(w.TS)
+	return e
+}
+
+// NoteNoClasses is the note of a sample from a stream older than the
+// classes: nothing says what its entries were.
+const NoteNoClasses = "the stream carries no classes (recorded before they were counted)"

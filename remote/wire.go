@@ -36,8 +36,26 @@ type wireSample struct {
 	TCP  *tcpRow    `json:"tcp,omitempty"`
 	KLog *wireKLog  `json:"klog,omitempty"`
 	// Cen is a table census (model.Census as JSON), when one finished.
-	Cen   *model.Census `json:"cen,omitempty"`
-	Notes []string      `json:"notes,omitempty"`
+	Cen *model.Census `json:"cen,omitempty"`
+	// En counts new entries by class (model.Entries), when counted or
+	// with the note that says why not.
+	En    *wireEntries `json:"en,omitempty"`
+	Notes []string     `json:"notes,omitempty"`
+}
+
+// wireEntries is model.Entries: NEW events by protocol "n" [tcp, udp,
+// icmp, other], DESTROY events by class "e" (model.AllClasses' order),
+// lost events "l", the epoch "ep", top destinations "td" and sources "ts"
+// as [[key, n]].
+type wireEntries struct {
+	Src  string                    `json:"src,omitempty"`
+	Note string                    `json:"note,omitempty"`
+	Ep   uint64                    `json:"ep,omitempty"`
+	N    *[model.NumProtos]uint64  `json:"n,omitempty"`
+	E    *[model.NumClasses]uint64 `json:"e,omitempty"`
+	L    uint64                    `json:"l,omitempty"`
+	TD   []countRow                `json:"td,omitempty"`
+	TS   []countRow                `json:"ts,omitempty"`
 }
 
 type wireTable struct {
@@ -47,6 +65,9 @@ type wireTable struct {
 	Max uint64            `json:"max"`
 	B   uint64            `json:"b"`
 	TW  uint64            `json:"tw"`
+	// H is the hold of each class in seconds, model.AllClasses' order
+	// (0: not read); absent in streams older than the classes.
+	H *[model.NumClasses]uint64 `json:"h,omitempty"`
 }
 
 type wireStats struct {
@@ -86,6 +107,11 @@ func toWire(s model.Sample) wireSample {
 	w := wireSample{T: ms(s.Time), IV: s.Interval.Milliseconds(), Notes: s.Notes, Cen: s.Census}
 	c := s.Conntrack
 	w.CT = &wireTable{S: c.Status, N: c.Count, PK: c.Peak, Max: c.Max, B: c.Buckets, TW: c.TimeWaitHold}
+	if c.Holds != (model.ClassCounts{}) {
+		h := [model.NumClasses]uint64(c.Holds)
+		w.CT.H = &h
+	}
+	w.En = entriesToWire(s.Entries)
 	st := &wireStats{Src: s.CTStats.Source, Note: s.CTStats.Note}
 	for i, ctr := range model.AllCounters {
 		if s.CTStats.Reports(ctr) {
@@ -113,5 +139,20 @@ func toWire(s model.Sample) wireSample {
 		k.Lines = append(k.Lines, klogRow{at: ms(l.Time), text: l.Text, netns: l.NetNS, name: l.NetNSName})
 	}
 	w.KLog = k
+	return w
+}
+
+func entriesToWire(e model.Entries) *wireEntries {
+	w := &wireEntries{Src: e.Source, Note: e.Note}
+	if e.Counted() {
+		n, ended := e.New, [model.NumClasses]uint64(e.Ended)
+		w.Ep, w.N, w.E, w.L = e.Epoch, &n, &ended, e.Lost
+		for _, c := range e.TopDests {
+			w.TD = append(w.TD, countRow{c.Key, c.N})
+		}
+		for _, c := range e.TopSources {
+			w.TS = append(w.TS, countRow{c.Key, c.N})
+		}
+	}
 	return w
 }

@@ -19,6 +19,7 @@ const (
 	ctGet = 1 // IPCTNL_MSG_CT_GET
 
 	ctaTupleOrig = 1
+	ctaStatus    = 3
 	ctaProtoinfo = 4
 
 	ctaTupleIP    = 1
@@ -90,7 +91,7 @@ func (d CensusDump) Run(top int) (model.Census, error) {
 }
 
 // ParseFlow reads the counted parts of one conntrack message: protocol,
-// original addresses and destination port, TCP state. A malformed message
+// original addresses and destination port, TCP state, status bits. A malformed message
 // is an error, never a panic.
 func ParseFlow(m netlink.Message) (model.Flow, error) {
 	f := model.Flow{TCPState: -1}
@@ -102,6 +103,10 @@ func ParseFlow(m netlink.Message) (model.Flow, error) {
 		switch ad.Type() {
 		case ctaTupleOrig:
 			ad.Nested(func(t *netlink.AttributeDecoder) error { parseTuple(t, &f); return nil })
+		case ctaStatus:
+			if len(ad.Bytes()) == 4 {
+				f.Status = ad.Uint32()
+			}
 		case ctaProtoinfo:
 			ad.Nested(func(pi *netlink.AttributeDecoder) error {
 				for pi.Next() {

@@ -10,8 +10,11 @@ import (
 // censusRunner takes censuses in the background while enabled and hands
 // the newest finished one to the next sample.
 type censusRunner struct {
-	mu      sync.Mutex
-	on      bool
+	mu sync.Mutex
+	on bool
+	// auto is on while entries are counted near the cap: what stands in
+	// the table is then worth a walk (within CensusEvery).
+	auto    bool
 	running bool
 	next    time.Time
 	took    time.Duration
@@ -28,13 +31,19 @@ func (r *censusRunner) set(on bool) {
 	r.on = on
 }
 
+func (r *censusRunner) setAuto(on bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.auto = on
+}
+
 // poll starts a census when one is due and returns a finished one.
 func (r *censusRunner) poll(now time.Time) *model.Census {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	out := r.ready
 	r.ready = nil
-	if r.on && !r.running && !now.Before(r.next) {
+	if (r.on || r.auto) && !r.running && !now.Before(r.next) {
 		r.running = true
 		go r.run()
 	}

@@ -17,6 +17,7 @@ type Collector struct {
 	tcp     *TCP
 	kmsg    *Kmsg
 	peak    *PeakSampler
+	events  eventsSwitch
 	host    model.Host
 	hostErr error // said once, in the first sample's notes
 	// DrainKernelLog makes each sample read the kernel log to its end,
@@ -32,7 +33,7 @@ type ctStatReader interface {
 
 // NewCollector builds every collector over roots.
 func NewCollector(roots Roots) (*Collector, error) {
-	c := &Collector{table: NewTable(roots.Proc), ctFile: NewCTStatFile(roots.Proc),
+	c := &Collector{table: NewTable(roots.Proc), ctFile: NewCTStatFile(roots.Proc), events: eventsSwitch{ev: NewEntryEvents(roots.Proc)},
 		ctNL: CTStatNetlink{Timeout: 2 * time.Second}, kmsg: NewKmsg(roots.Dev, roots.Run)}
 	var err error
 	if c.cpu, err = NewCPU(roots.Proc); err != nil {
@@ -73,8 +74,10 @@ func (c *Collector) PollPeak() {
 	}
 }
 
-// Close releases the peak sampler, the table files and the kernel log.
+// Close releases the peak sampler, the events, the table files and the
+// kernel log.
 func (c *Collector) Close() error {
+	c.events.ev.Stop()
 	if c.peak != nil {
 		c.peak.Close()
 	}
@@ -110,6 +113,7 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 	note(err)
 	s.TCP, err = c.tcp.Read()
 	note(err)
+	s.Entries = c.events.read(s.Conntrack.Status)
 	s.Kernel = c.kmsg.Poll(now)
 	for c.DrainKernelLog && c.kmsg.More { // a one-shot sample reads the whole backlog
 		more := c.kmsg.Poll(now)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/tablefull/tablefull/model"
 )
@@ -17,12 +18,33 @@ const (
 	KeyTimeWait = "net.netfilter.nf_conntrack_tcp_timeout_time_wait"
 )
 
+// holdKeys are the timeouts that hold each class's entries (model.Class
+// order); ClassTCPDone's is KeyTimeWait.
+var holdKeys = [model.NumClasses]string{
+	KeyTimeWait,
+	"net.netfilter.nf_conntrack_tcp_timeout_syn_sent",
+	"net.netfilter.nf_conntrack_tcp_timeout_established",
+	"net.netfilter.nf_conntrack_udp_timeout",
+	"net.netfilter.nf_conntrack_udp_timeout_stream",
+	"net.netfilter.nf_conntrack_icmp_timeout",
+	"net.netfilter.nf_conntrack_generic_timeout",
+}
+
+// HoldsEvery is how often the holds are read again: they change only when
+// someone tunes them, and each is a file read a sample would pay for.
+const HoldsEvery = 10 * time.Second
+
 // Table reads the conntrack table's size and limits from /proc/sys. They
 // are readable unprivileged and per network namespace (max and buckets are
 // global but visible everywhere). The files stay open between samples and
 // are re-read from offset 0, as sysctl files allow.
 type Table struct {
 	count, max, buckets, timeWait sysctlFile
+	// holds are the other classes' timeouts, read every HoldsEvery.
+	holds     [model.NumClasses]sysctlFile
+	lastHolds model.ClassCounts
+	holdsAt   time.Time
+	now       func() time.Time
 }
 
 // sysctlFile is one /proc/sys file holding a number, kept open.
@@ -49,12 +71,35 @@ func parseNumber(b []byte) (uint64, error) {
 
 // NewTable reads under procRoot (normally /proc).
 func NewTable(procRoot string) *Table {
-	return &Table{
+	t := &Table{
 		count:    newSysctlFile(sysctlPath(procRoot, KeyCount)),
 		max:      newSysctlFile(sysctlPath(procRoot, KeyMax)),
 		buckets:  newSysctlFile(sysctlPath(procRoot, KeyBuckets)),
 		timeWait: newSysctlFile(sysctlPath(procRoot, KeyTimeWait)),
+		now:      time.Now,
 	}
+	for i, k := range holdKeys[1:] {
+		t.holds[i+1] = newSysctlFile(sysctlPath(procRoot, k))
+	}
+	return t
+}
+
+// readHolds returns the classes' timeouts, reading them again when
+// HoldsEvery has passed. A timeout the kernel lacks stays 0: not read.
+func (t *Table) readHolds(timeWait uint64) model.ClassCounts {
+	if now := t.now(); t.holdsAt.IsZero() || now.Sub(t.holdsAt) >= HoldsEvery {
+		t.holdsAt = now
+		for i := 1; i < model.NumClasses; i++ {
+			v, err := t.holds[i].read()
+			if err != nil {
+				v = 0
+			}
+			t.lastHolds[i] = v
+		}
+	}
+	h := t.lastHolds
+	h[model.ClassTCPDone] = timeWait
+	return h
 }
 
 // CountPath is the file the fast peak sampler polls.
@@ -84,12 +129,16 @@ func (t *Table) Read() (model.Conntrack, error) {
 		}
 		*f.dst = v
 	}
+	c.Holds = t.readHolds(c.TimeWaitHold)
 	return c, errors.Join(errs...)
 }
 
 // Close releases the open files.
 func (t *Table) Close() {
 	for _, f := range []sysctlFile{t.count, t.max, t.buckets, t.timeWait} {
+		f.close()
+	}
+	for _, f := range t.holds[1:] {
 		f.close()
 	}
 }

@@ -106,6 +106,7 @@ func (l *Live) run() {
 	d := time.Duration(l.interval.Load())
 	last := time.Now()
 	prev := l.emit(last, d)
+	l.c.events.set(last, model.FastSampling(prev, prev))
 	next := last.Add(d)
 	t := l.ticker
 	defer t.Stop()
@@ -145,6 +146,10 @@ func (l *Live) run() {
 				next = now.Add(d)
 			}
 			setPeriod()
+			// Events follow the same rule, after the ticker: subscribing
+			// takes a few system calls.
+			l.c.events.set(now, fast)
+			l.census.setAuto(l.c.events.ev.On())
 		}
 	}
 }

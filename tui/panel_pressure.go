@@ -34,8 +34,8 @@ func pressureLines(st *styles.Styles, f model.Frame, width int) []string {
 	case pct >= model.NearCapPct:
 		countStyle = st.Warn
 	}
-	ceiling := model.Ceiling(c.Max, c.TimeWaitHold)
-	rate := f.Rates.NewConnsPS()
+	ceiling, why := model.CeilingOf(c, f.Fill)
+	rate := f.Rates.NewEntriesPS()
 	rateStyle := st.Value
 	if ceiling > 0 && rate >= ceiling {
 		rateStyle = st.Crit
@@ -45,20 +45,60 @@ func pressureLines(st *styles.Styles, f model.Frame, width int) []string {
 	if drops > 0 {
 		dropStyle = st.Crit
 	}
+	hold := fmt.Sprintf("%d s", c.TimeWaitHold)
+	if cf, ok := f.Fill.Churn(); ok {
+		hold = fmt.Sprintf("%d s %s", cf.Hold, cf.Class)
+	}
 	l1 := pairs(st,
 		"count", countStyle.Render(fmt.Sprintf("%s / %s (%.0f %%)", model.Int(c.Count), model.Int(c.Max), pct)),
 		"peak", st.Value.Render(model.Int(c.Peak)),
-		"hold", st.Value.Render(fmt.Sprintf("%d s", c.TimeWaitHold)),
+		"hold", st.Value.Render(hold),
 		"buckets", st.Value.Render(model.Int(c.Buckets)),
 		"depth", st.Value.Render(fmt.Sprintf("%.1f", model.ChainDepth(c.Count, c.Buckets))))
 	l2 := pairs(st,
-		"ceiling", st.Value.Render(fmt.Sprintf("%s new/s", model.Num(ceiling)))+st.Dim.Render(fmt.Sprintf(" (max ÷ %d s TIME_WAIT hold)", c.TimeWaitHold)),
-		"observed", rateStyle.Render(model.Num(rate)+" new/s"),
+		"ceiling", st.Value.Render(fmt.Sprintf("%s new/s", model.Num(ceiling)))+st.Dim.Render(" ("+why+")"),
+		"observed", rateStyle.Render(f.Rates.Entries.RateText()),
 		"drops", dropStyle.Render(model.Int(drops)))
-	if width >= 150 {
-		return []string{l1 + "   " + l2}
+	l3 := fillLine(st, f)
+	if f.Demand.AtLeast > 0 { // what is wanted comes before what fits
+		l3 = pairs(st, "demand", st.Crit.Render("≥ "+model.Num(f.Demand.AtLeast)+" new/s")) + st.Dim.Render(" ("+f.Demand.Basis+")  ") + l3
 	}
-	return []string{l1, l2}
+	if width >= 150 {
+		return []string{l1 + "   " + l2, l3}
+	}
+	return []string{l1, l2, l3}
+}
+
+// fillLine says what fills the table, class by class (entries ≈ rate ×
+// hold, or counted by a census), or why the classes are not known.
+func fillLine(st *styles.Styles, f model.Frame) string {
+	if !f.Fill.Known() {
+		why := foreign(f.Sample.Entries.Note)
+		if why == "" {
+			why = "not counted"
+		}
+		return st.Label.Render("fills ") + st.Dim.Render("classes unknown: "+why)
+	}
+	var parts []string
+	approx := "~"
+	if f.Fill.Counted {
+		approx = ""
+	}
+	for i, cf := range f.Fill.Classes {
+		if i == 4 {
+			break
+		}
+		p := st.Value.Render(fmt.Sprintf("%s %s%s", cf.Class, approx, model.Int(cf.Entries)))
+		if !cf.Class.Standing() {
+			p += st.Dim.Render(fmt.Sprintf(" (%s/s × %d s)", model.Num(cf.RatePS), cf.Hold))
+		}
+		parts = append(parts, p)
+	}
+	line := st.Label.Render("fills ") + strings.Join(parts, "  ")
+	if tops := f.Rates.Entries.TopDests; len(tops) > 0 {
+		line += st.Dim.Render("  top ") + st.Value.Render(foreign(tops[0].Key))
+	}
+	return line
 }
 
 // episodeLines lists pinned episodes, newest first, one per line.

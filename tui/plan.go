@@ -16,7 +16,7 @@ type layout struct {
 // empty rows, a many-CPU host its per-CPU lines.
 func (a *App) plan() layout {
 	f := a.frame()
-	l := layout{wide: a.width >= 150, verdict: 3, stats: 2, episodes: 1, footer: 1}
+	l := layout{wide: a.width >= 150, verdict: 3, stats: 3, episodes: 1, footer: 1}
 	if a.width >= 150 {
 		l.verdict = 2
 	}
@@ -29,7 +29,7 @@ func (a *App) plan() layout {
 		}
 	}
 	if l.wide {
-		l.stats = 1
+		l.stats = 2
 	}
 	if a.height >= 32 {
 		l.episodes = 3

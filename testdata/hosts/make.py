@@ -44,6 +44,11 @@ def host(name, cpus, count, cmax, buckets, tw_hold, header, stat, tcp, kmsg, mod
         p("sys/net/netfilter/nf_conntrack_max", "%d\n" % cmax)
         p("sys/net/netfilter/nf_conntrack_buckets", "%d\n" % buckets)
         p("sys/net/netfilter/nf_conntrack_tcp_timeout_time_wait", "%d\n" % tw_hold)
+        if name != "old-columns":  # an older tree without the other holds
+            for key, hold in (("tcp_timeout_syn_sent", 120), ("tcp_timeout_established", 432000),
+                              ("udp_timeout", 30), ("udp_timeout_stream", 120), ("icmp_timeout", 30),
+                              ("generic_timeout", 600)):
+                p("sys/net/netfilter/nf_conntrack_" + key, "%d\n" % hold)
         if stat_file:
             p("net/stat/nf_conntrack", stat_rows(header, count, stat))
     lines = ["cpu  %d 0 %d %d 12 0 9 0 0 0" % (400 * cpus, 100 * cpus, 9000 * cpus)]

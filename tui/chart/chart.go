@@ -119,9 +119,13 @@ func (c *Chart) Rebuild(st *styles.Styles, frames []model.Frame, width, height i
 		capRow = rowOf(capV)
 		ts.DrawLineWithStyle(canvas.Float64Point{X: ts.ViewMinX(), Y: capV},
 			canvas.Float64Point{X: ts.ViewMaxX(), Y: capV}, runes.ThinLineStyle, st.ChartCap)
-		// The cap's row reads the cap, not the scale's number for it.
+		// The cap's row reads the cap, not the scale's number for it, and
+		// the rows above it no number: the count never passes the cap.
 		if w := ts.Origin().X; w > 0 {
 			ts.Canvas.SetStringWithStyle(canvas.Point{X: 0, Y: capRow}, fmt.Sprintf("%*s", w, capLabel(capV, w)), st.ChartCap)
+			for y := range capRow {
+				ts.Canvas.SetStringWithStyle(canvas.Point{X: 0, Y: y}, fmt.Sprintf("%*s", w, ""), st.ChartLabels)
+			}
 		}
 	}
 	pinned, gaps := intervalColumns(frames, cols)

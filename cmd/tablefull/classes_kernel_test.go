@@ -1,0 +1,309 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"math"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// classFeed runs the agent inside ns at interval and analyses its
+// samples.
+type classFeed struct {
+	p  *remote.Process
+	an *model.Analyzer
+}
+
+func startClassFeed(t *testing.T, ns *netns.NS, interval time.Duration) *classFeed {
+	t.Helper()
+	t.Setenv("TABLEFULL_AS_MAIN", "1")
+	argv, err := remote.NetnsArgv(ns.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &remote.Process{Argv: argv, Name: ns.Name, MinBackoff: 100 * time.Millisecond}
+	p.Start(interval)
+	t.Cleanup(p.Stop)
+	return &classFeed{p: p, an: model.NewAnalyzer(600)}
+}
+
+// until feeds frames until ok says the frame is what the test waits for,
+// or the deadline passes (then it fails with the last frame).
+func (c *classFeed) until(t *testing.T, within time.Duration, ok func(model.Frame) bool) model.Frame {
+	t.Helper()
+	end := time.Now().Add(within)
+	var f model.Frame
+	for time.Now().Before(end) {
+		f = c.an.Add(nextSample(t, c.p))
+		if ok(f) {
+			return f
+		}
+	}
+	t.Fatalf("not within %v; last frame: classes %+v (%s), entries %+v, verdict %v", within, f.Fill.Classes, f.Fill.Basis, f.Sample.Entries, f.Verdict())
+	return f
+}
+
+// window feeds frames for d and returns the new entries/s of the
+// frames counted from events, by class, and the interval it covered.
+func (c *classFeed) window(t *testing.T, d time.Duration) (model.Frame, [model.NumClasses]float64, float64) {
+	t.Helper()
+	var per [model.NumClasses]float64
+	var secs, total float64
+	var f model.Frame
+	for end := time.Now().Add(d); time.Now().Before(end); {
+		f = c.an.Add(nextSample(t, c.p))
+		if f.Rates.Entries.Basis != model.BasisEvents {
+			continue
+		}
+		s := f.Rates.Elapsed.Seconds()
+		for i, v := range f.Rates.Entries.PerClass {
+			per[i] += v * s
+		}
+		total += f.Rates.Entries.Total * s
+		secs += s
+	}
+	if secs == 0 {
+		t.Fatalf("no frame counted from events in %v: %+v", d, f.Sample.Entries)
+	}
+	for i := range per {
+		per[i] /= secs
+	}
+	return f, per, total / secs
+}
+
+// kernelNewRate counts the NEW events conntrack(8) sees in ns for d, by
+// protocol name ("tcp", "udp"): what the kernel made, per second.
+func kernelNewRate(t *testing.T, ns *netns.NS, d time.Duration) map[string]float64 {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "ip", "netns", "exec", ns.Name, "conntrack", "-E", "-e", "NEW")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	n := map[string]float64{}
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if f := strings.Fields(sc.Text()); len(f) > 1 && f[0] == "[NEW]" {
+			n[f[1]]++
+		}
+	}
+	cmd.Wait()
+	secs := time.Since(start).Seconds()
+	for k := range n {
+		n[k] /= secs
+	}
+	return n
+}
+
+func setNS(t *testing.T, ns *netns.NS, key string, v int) {
+	t.Helper()
+	if out, err := ns.Output("sysctl", "-qw", fmt.Sprintf("%s=%d", key, v)); err != nil {
+		t.Fatalf("sysctl %s=%d in %s: %v %s", key, v, ns.Name, err, out)
+	}
+}
+
+func within10(got, want float64) bool { return math.Abs(got-want) <= 0.1*want+0.5 }
+
+// checkClass: the class first, its rate within 10 % of the kernel's, the
+// ceiling from its hold.
+func checkClass(t *testing.T, f model.Frame, per [model.NumClasses]float64, want model.Class, kernel float64, hold uint64) {
+	t.Helper()
+	top, ok := f.Fill.Top()
+	if !ok || top.Class != want {
+		t.Errorf("first class %+v, want %v (all %+v)", top, want, f.Fill.Classes)
+	}
+	if !within10(per[want], kernel) {
+		t.Errorf("%v at %.1f new/s, the kernel made %.1f/s", want, per[want], kernel)
+	}
+	if top.Hold != hold {
+		t.Errorf("%v held %d s, the namespace's timeout is %d s", want, top.Hold, hold)
+	}
+	c := f.Sample.Conntrack
+	if ceiling, why := model.CeilingOf(c, f.Fill); !want.Standing() && ceiling != model.Ceiling(c.Max, hold) {
+		t.Errorf("ceiling %v (%s), want %d ÷ %d s", ceiling, why, c.Max, hold)
+	}
+	t.Logf("%s: %.1f new/s (kernel %.1f), ceiling %s", want, per[want], kernel, func() string { _, why := model.CeilingOf(c, f.Fill); return why }())
+}
+
+// nearCap waits for the agent to count events: the table past half its
+// cap.
+func nearCap(f model.Frame) bool {
+	return f.Rates.Entries.Basis == model.BasisEvents && f.Fill.Known()
+}
+
+// TestClassTCPChurn: a connection per request through a TIME_WAIT hold
+// (the write-up's shape) reads tcp-closed at the kernel's rate, loopback
+// counted once.
+func TestClassTCPChurn(t *testing.T) {
+	needKernel(t, "conntrack")
+	lowerMax(t, 8192)
+	ns := labNS(t)
+	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait", 5)
+	srv := &netns.Server{Body: []byte("object\n")}
+	if err := ns.Serve("127.0.0.1:18091", srv); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	stop := make(chan struct{})
+	defer close(stop)
+	go ns.Run(netns.Load{Addr: srv.Addr(), Workers: 4, Requests: 1 << 30, Rate: 1000, DialTimeout: time.Second, Deadline: time.Minute, Stop: stop})
+	feed := startClassFeed(t, ns, 500*time.Millisecond)
+	feed.until(t, 20*time.Second, nearCap)
+	kernel := make(chan map[string]float64, 1)
+	go func() { kernel <- kernelNewRate(t, ns, 4*time.Second) }()
+	f, per, _ := feed.window(t, 4*time.Second)
+	k := <-kernel
+	checkClass(t, f, per, model.ClassTCPDone, k["tcp"], 5)
+	if opens := f.Rates.ActiveOpensPS + f.Rates.PassiveOpensPS; per[model.ClassTCPDone] > 0.75*opens {
+		t.Errorf("%.0f new/s against %.0f opens/s: a loopback connection is one entry, not two", per[model.ClassTCPDone], opens)
+	}
+}
+
+// TestClassUDPResolver: glibc's resolver against dnsmasq, a fresh socket
+// a lookup, reads udp at the kernel's rate and its ceiling from the UDP
+// timeout.
+func TestClassUDPResolver(t *testing.T) {
+	needKernel(t, "conntrack", "dnsmasq", "python3", "unshare")
+	lowerMax(t, 4096)
+	ns := labNS(t)
+	setNS(t, ns, "net.netfilter.nf_conntrack_udp_timeout", 10)
+	dir := t.TempDir()
+	dns := ns.Command("dnsmasq", "--keep-in-foreground", "--port=53", "--listen-address=127.0.0.1", "--bind-interfaces",
+		"--no-resolv", "--no-hosts", "--user=root", "--pid-file="+filepath.Join(dir, "pid"), "--address=/lab.test/10.1.2.3")
+	if err := dns.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { dns.Process.Kill(); dns.Wait() }()
+	resolv := filepath.Join(dir, "resolv.conf")
+	if err := os.WriteFile(resolv, []byte("nameserver 127.0.0.1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The client sees the namespace's resolver through a private mount
+	// namespace: the host's /etc is never written.
+	script := `import socket, time
+t0 = time.time(); n = 0
+while time.time() - t0 < 40:
+    try: socket.gethostbyname("x.lab.test")
+    except OSError: pass
+    n += 1
+    time.sleep(max(0, t0 + n / 300.0 - time.time()))
+`
+	client := ns.Command("unshare", "-m", "sh", "-c", "mount --bind "+resolv+" /etc/resolv.conf && exec python3 -c '"+script+"'")
+	if err := client.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { client.Process.Kill(); client.Wait() }()
+	feed := startClassFeed(t, ns, 500*time.Millisecond)
+	feed.until(t, 25*time.Second, nearCap)
+	kernel := make(chan map[string]float64, 1)
+	go func() { kernel <- kernelNewRate(t, ns, 4*time.Second) }()
+	f, per, _ := feed.window(t, 4*time.Second)
+	checkClass(t, f, per, model.ClassUDPSingle, (<-kernel)["udp"], 10)
+	if !strings.Contains(f.Fill.Describe(f.Rates.Entries.TopDests, f.Sample.Conntrack.Max), "udp/53") {
+		t.Errorf("what fills it does not name udp/53: %s", f.Fill.Describe(f.Rates.Entries.TopDests, f.Sample.Conntrack.Max))
+	}
+}
+
+// TestClassUnansweredSYN: SYNs to a port whose answers are dropped before
+// conntrack sees them stand in SYN_SENT for its hold.
+func TestClassUnansweredSYN(t *testing.T) {
+	needKernel(t, "conntrack")
+	lowerMax(t, 2048)
+	ns := labNS(t)
+	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_syn_sent", 8)
+	if err := ns.Nft(`table inet tftsyn {
+	chain out {
+		type filter hook output priority -300; policy accept;
+		tcp sport 18093 tcp flags & (syn | ack) == syn | ack drop
+	}
+}
+`); err != nil {
+		t.Fatal(err)
+	}
+	srv := &netns.Server{Body: []byte("x\n")}
+	if err := ns.Serve("127.0.0.1:18093", srv); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	stop := make(chan struct{})
+	defer close(stop)
+	go ns.Run(netns.Load{Addr: srv.Addr(), Workers: 40, Requests: 1 << 30, DialTimeout: 250 * time.Millisecond, Deadline: time.Minute, Stop: stop})
+	feed := startClassFeed(t, ns, 500*time.Millisecond)
+	// Past the hold, the first entries have ended and say how.
+	feed.until(t, 30*time.Second, func(f model.Frame) bool {
+		return nearCap(f) && f.Sample.Entries.Ended[model.ClassTCPUnanswered] > 0
+	})
+	kernel := make(chan map[string]float64, 1)
+	go func() { kernel <- kernelNewRate(t, ns, 4*time.Second) }()
+	f, per, _ := feed.window(t, 4*time.Second)
+	checkClass(t, f, per, model.ClassTCPUnanswered, (<-kernel)["tcp"], 8)
+}
+
+// TestClassStandingEstablished: connections held open fill the table
+// with no new entries at all: tcp-open first, its hold the ESTABLISHED
+// timeout.
+func TestClassStandingEstablished(t *testing.T) {
+	needKernel(t, "conntrack")
+	lowerMax(t, 2000)
+	ns := labNS(t)
+	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_established", 3600)
+	var ln net.Listener
+	if err := ns.Do(func() (err error) { ln, err = net.Listen("tcp", "127.0.0.1:18094"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var held []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	var clients []net.Conn
+	defer func() {
+		for _, c := range clients {
+			c.Close()
+		}
+	}()
+	if err := ns.Do(func() error {
+		for range 1400 {
+			c, err := net.DialTimeout("tcp", "127.0.0.1:18094", time.Second)
+			if err != nil {
+				return err
+			}
+			clients = append(clients, c)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	feed := startClassFeed(t, ns, 500*time.Millisecond)
+	feed.until(t, 20*time.Second, func(f model.Frame) bool { return nearCap(f) && f.Fill.Counted })
+	kernel := make(chan map[string]float64, 1)
+	go func() { kernel <- kernelNewRate(t, ns, 3*time.Second) }()
+	f, per, _ := feed.window(t, 3*time.Second)
+	checkClass(t, f, per, model.ClassTCPOpen, (<-kernel)["tcp"], 3600)
+	if top, _ := f.Fill.Top(); top.Entries < 1400 {
+		t.Errorf("tcp-open stands for %d entries, want the 1,400 held open", top.Entries)
+	}
+}

@@ -1,0 +1,81 @@
+package model
+
+import (
+	"fmt"
+	"time"
+)
+
+// Demand is how many new entries per second are wanted while the table
+// is pinned. A full table admits only its ceiling, so what gets in is not
+// what is wanted: Demand is a lower bound, estimated from what was
+// refused and from the rate before the pin.
+type Demand struct {
+	// AtLeast is the lower bound in new entries/s; 0 when not pinned.
+	AtLeast float64
+	// Basis says which estimate gave it.
+	Basis string
+}
+
+// String is "demand ≥ 3,100 new/s", or "" when not pinned; Basis says
+// where the bound comes from.
+func (d Demand) String() string {
+	if d.AtLeast <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("demand ≥ %s new/s", Num(d.AtLeast))
+}
+
+// SynAttempts is how many SYNs one refused connection sends at most:
+// the first and tcp_syn_retries' default 6 retransmits. SYN retransmits
+// per second ÷ it is a lower bound on the connections refused per second.
+const SynAttempts = 7
+
+// DemandLookback is how far before a pin its climb is looked for.
+const DemandLookback = time.Minute
+
+// demandTracker remembers the rates of the frames before a pin.
+type demandTracker struct {
+	recent *Ring[timedRate]
+	// before is the highest rate in DemandLookback before the pin began.
+	before float64
+	inPin  bool
+}
+
+type timedRate struct {
+	at   time.Time
+	rate float64
+}
+
+func newDemandTracker() *demandTracker { return &demandTracker{recent: NewRing[timedRate](128)} }
+
+// observe takes one frame and returns the demand at it.
+func (d *demandTracker) observe(f Frame) Demand {
+	r := f.Rates
+	admitted := r.NewEntriesPS()
+	if !f.Pinned {
+		d.inPin = false
+		if r.Entries.Known() {
+			d.recent.Push(timedRate{f.Sample.Time, admitted})
+		}
+		return Demand{}
+	}
+	if !d.inPin { // the pin begins: its climb is the rates just before it
+		d.inPin, d.before = true, 0
+		for i := range d.recent.Len() {
+			if t := d.recent.At(i); f.Sample.Time.Sub(t.at) <= DemandLookback {
+				d.before = max(d.before, t.rate)
+			}
+		}
+	}
+	out := Demand{AtLeast: admitted, Basis: "admitted now; the table refuses the rest"}
+	if d.before > out.AtLeast {
+		out = Demand{AtLeast: d.before, Basis: "the rate before the pin"}
+	}
+	if refused := admitted + r.SynRetransPS/SynAttempts; refused > out.AtLeast {
+		out = Demand{AtLeast: refused, Basis: fmt.Sprintf("admitted plus %s SYN retransmits/s ÷ %d", Num(r.SynRetransPS), SynAttempts)}
+	}
+	if out.AtLeast <= 0 {
+		return Demand{}
+	}
+	return out
+}

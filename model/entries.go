@@ -1,0 +1,140 @@
+package model
+
+import "encoding/json"
+
+// Entries counts conntrack entries where the kernel makes and ends them:
+// ctnetlink's NEW and DESTROY events. Counters are cumulative within one
+// subscription (Epoch); a new subscription starts them at zero again.
+type Entries struct {
+	// Source is EntriesEvents when the counters below were kept, "" when
+	// nothing counted them (Note says why).
+	Source string `json:"source,omitempty"`
+	// Note says why entries are not counted: far from the cap, or no
+	// CAP_NET_ADMIN.
+	Note string `json:"note,omitempty"`
+	// Epoch names the subscription the counters belong to.
+	Epoch uint64 `json:"epoch,omitempty"`
+	// New counts NEW events per protocol (ProtoTCP, …): a NEW event says
+	// the protocol, not yet whether the connection will be answered.
+	New [NumProtos]uint64 `json:"new"`
+	// Ended counts DESTROY events by the class the entry ended in.
+	Ended ClassCounts `json:"ended"`
+	// Lost counts events the kernel could not deliver (the socket's
+	// receive queue overran: ENOBUFS); the rates are then lower bounds.
+	Lost uint64 `json:"lost,omitempty"`
+	// TopDests and TopSources are the heaviest destinations ("udp/53")
+	// and source addresses of the entries made since the previous sample,
+	// bounded by a sketch (exact below its size).
+	TopDests   []Count `json:"top_dests,omitempty"`
+	TopSources []Count `json:"top_sources,omitempty"`
+}
+
+// EntriesEvents is Entries.Source when ctnetlink events were counted.
+const EntriesEvents = "events"
+
+// Counted reports whether the events were counted.
+func (e Entries) Counted() bool { return e.Source == EntriesEvents }
+
+// MaxEntryTops bounds the top lists an Entries carries.
+const MaxEntryTops = 8
+
+// Basis says what a rate of new entries was counted from.
+type Basis string
+
+// The bases of a rate of new entries.
+const (
+	// BasisUnknown: nothing counted new entries.
+	BasisUnknown Basis = ""
+	// BasisEvents: every protocol, counted from ctnetlink events.
+	BasisEvents Basis = "events"
+	// BasisTCPOpens: TCP only, from the opens counters; a connection
+	// whose two ends are on this host opens twice and is counted once,
+	// so this is a lower bound when the host both calls out and serves.
+	BasisTCPOpens Basis = "tcp-opens"
+)
+
+// EntryRates are the new entries per second of an interval, per class.
+type EntryRates struct {
+	Basis Basis
+	// PerClass is new entries/s by class; Total sums it.
+	PerClass [NumClasses]float64
+	Total    float64
+	// LostPS is events lost per second: Total is then a lower bound.
+	LostPS float64
+	// TopDests and TopSources are per-interval counts (see Entries).
+	TopDests, TopSources []Count
+}
+
+// Known reports whether the rate was counted at all.
+func (r EntryRates) Known() bool { return r.Basis != BasisUnknown }
+
+// splitShare is how many DESTROY events of a protocol an interval needs
+// before its own mix is trusted over the subscription's.
+const splitShare = 20
+
+// entryRates counts the interval's new entries. With events on both
+// samples of one subscription, each protocol's NEW events are split into
+// classes by how that protocol's entries ended (the interval's DESTROY
+// mix, or the subscription's when the interval saw few): in a steady state
+// each class ends as fast as it begins. Without events it falls back to
+// TCP opens.
+func entryRates(prev, cur Sample, secs float64) EntryRates {
+	p, c := prev.Entries, cur.Entries
+	if !c.Counted() || !p.Counted() || p.Epoch != c.Epoch {
+		if !c.Counted() && !p.Counted() {
+			return tcpOpenRates(prev.TCP, cur.TCP, secs)
+		}
+		return EntryRates{}
+	}
+	r := EntryRates{Basis: BasisEvents, LostPS: perSec(p.Lost, c.Lost, secs),
+		TopDests: c.TopDests, TopSources: c.TopSources}
+	for pr := Proto(0); pr < NumProtos; pr++ {
+		n := perSec(p.New[pr], c.New[pr], secs)
+		if n == 0 {
+			continue
+		}
+		classes := pr.classes()
+		mix := make([]float64, len(classes))
+		var interval, all float64
+		for _, cl := range classes {
+			interval += float64(sub(p.Ended[cl], c.Ended[cl]))
+			all += float64(c.Ended[cl])
+		}
+		for i, cl := range classes {
+			switch {
+			case interval >= splitShare:
+				mix[i] = float64(sub(p.Ended[cl], c.Ended[cl])) / interval
+			case all > 0:
+				mix[i] = float64(c.Ended[cl]) / all
+			case i == 0:
+				mix[i] = 1
+			}
+		}
+		for i, cl := range classes {
+			r.PerClass[cl] += n * mix[i]
+		}
+		r.Total += n
+	}
+	return r
+}
+
+// tcpOpenRates is the fallback without events: TCP only, a connection
+// between two local ends (an active and a passive open) counted once.
+func tcpOpenRates(p, c TCP, secs float64) EntryRates {
+	n := max(perSec(p.ActiveOpens, c.ActiveOpens, secs), perSec(p.PassiveOpens, c.PassiveOpens, secs))
+	r := EntryRates{Basis: BasisTCPOpens, Total: n}
+	r.PerClass[ClassTCPDone] = n
+	return r
+}
+
+// MarshalJSON writes the counters only when they were counted: a part not
+// read is not written as zeros.
+func (e Entries) MarshalJSON() ([]byte, error) {
+	type plain Entries
+	if e.Counted() {
+		return json.Marshal(plain(e))
+	}
+	return json.Marshal(struct {
+		Note string `json:"note,omitempty"`
+	}{e.Note})
+}

@@ -1,0 +1,197 @@
+package model
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tcpRate is a rate of new entries counted from TCP opens.
+func tcpRate(ps float64) EntryRates {
+	r := EntryRates{Basis: BasisTCPOpens, Total: ps}
+	r.PerClass[ClassTCPDone] = ps
+	return r
+}
+
+func TestClassOf(t *testing.T) {
+	for _, c := range []struct {
+		f    Flow
+		want Class
+	}{
+		{Flow{Proto: 6, TCPState: 7, Status: StatusSeenReply | StatusAssured}, ClassTCPDone},
+		{Flow{Proto: 6, TCPState: 8}, ClassTCPDone},
+		{Flow{Proto: 6, TCPState: 1}, ClassTCPUnanswered},
+		{Flow{Proto: 6, TCPState: -1}, ClassTCPUnanswered},
+		{Flow{Proto: 6, TCPState: 3, Status: StatusSeenReply | StatusAssured}, ClassTCPOpen},
+		{Flow{Proto: 6, TCPState: 5}, ClassTCPOpen},
+		{Flow{Proto: 17, TCPState: -1, Status: StatusSeenReply}, ClassUDPSingle},
+		{Flow{Proto: 17, TCPState: -1, Status: StatusSeenReply | StatusAssured}, ClassUDPStream},
+		{Flow{Proto: 1, TCPState: -1}, ClassICMP},
+		{Flow{Proto: 58, TCPState: -1}, ClassICMP},
+		{Flow{Proto: 47, TCPState: -1}, ClassOther},
+	} {
+		if got := ClassOf(c.f); got != c.want {
+			t.Errorf("ClassOf(%+v) = %v, want %v", c.f, got, c.want)
+		}
+	}
+	for _, cl := range AllClasses {
+		if got, ok := ClassNamed(cl.String()); !ok || got != cl {
+			t.Errorf("ClassNamed(%q) = %v, %v", cl.String(), got, ok)
+		}
+	}
+}
+
+func TestClassCountsJSON(t *testing.T) {
+	var v ClassCounts
+	v[ClassUDPSingle] = 400
+	b, err := v.MarshalJSON()
+	if err != nil || !strings.Contains(string(b), `"udp":400`) {
+		t.Fatalf("marshal %s, %v", b, err)
+	}
+	var back ClassCounts
+	if err := back.UnmarshalJSON([]byte(`{"udp":400,"bogus":7}`)); err != nil || back != v {
+		t.Errorf("unmarshal %v, %v", back, err)
+	}
+}
+
+func events(epoch uint64, newTCP, newUDP uint64, ended ClassCounts) Entries {
+	e := Entries{Source: EntriesEvents, Epoch: epoch, Ended: ended}
+	e.New[ProtoTCP], e.New[ProtoUDP] = newTCP, newUDP
+	return e
+}
+
+func TestEntryRates(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	at := func(s int, e Entries, tcp TCP) Sample {
+		return Sample{Time: t0.Add(time.Duration(s) * time.Second), Entries: e, TCP: tcp}
+	}
+	var end0, end1 ClassCounts
+	end1[ClassTCPDone], end1[ClassTCPUnanswered] = 75, 25 // 100 TCP ended, 3:1
+	end1[ClassUDPSingle] = 5
+	for _, c := range []struct {
+		name      string
+		prev, cur Sample
+		basis     Basis
+		total     float64
+		per       map[Class]float64
+	}{
+		{"events split by the interval's ends", at(0, events(1, 0, 0, end0), TCP{}), at(2, events(1, 200, 1400, end1), TCP{}),
+			BasisEvents, 800, map[Class]float64{ClassTCPDone: 75, ClassTCPUnanswered: 25, ClassUDPSingle: 700}},
+		{"a new subscription is no rate", at(0, events(1, 0, 0, end0), TCP{}), at(2, events(2, 200, 0, end1), TCP{}),
+			BasisUnknown, 0, nil},
+		{"events switched on: not yet a rate", at(0, Entries{Note: "off"}, TCP{}), at(2, events(1, 200, 0, end1), TCP{}),
+			BasisUnknown, 0, nil},
+		{"no events: TCP opens, a local connection once", at(0, Entries{}, TCP{ActiveOpens: 100, PassiveOpens: 100}),
+			at(2, Entries{}, TCP{ActiveOpens: 260, PassiveOpens: 260}), BasisTCPOpens, 80, map[Class]float64{ClassTCPDone: 80}},
+	} {
+		r := Delta(c.prev, c.cur).Entries
+		if r.Basis != c.basis || math.Abs(r.Total-c.total) > 1e-9 {
+			t.Errorf("%s: basis %q total %v, want %q %v", c.name, r.Basis, r.Total, c.basis, c.total)
+		}
+		for cl, want := range c.per {
+			if math.Abs(r.PerClass[cl]-want) > 1e-9 {
+				t.Errorf("%s: %v %v/s, want %v", c.name, cl, r.PerClass[cl], want)
+			}
+		}
+	}
+}
+
+// TestEntryRatesFallBackToTheSubscription: an interval with few ends uses
+// the subscription's mix, and none at all the protocol's first class.
+func TestEntryRatesFallBackToTheSubscription(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	var ended ClassCounts
+	ended[ClassTCPUnanswered] = 50
+	prev := Sample{Time: t0, Entries: events(3, 10, 0, ended)}
+	ended[ClassTCPUnanswered] = 51 // one end this interval: too few
+	cur := Sample{Time: t0.Add(time.Second), Entries: events(3, 30, 10, ended)}
+	r := Delta(prev, cur).Entries
+	if r.PerClass[ClassTCPUnanswered] != 20 || r.PerClass[ClassUDPSingle] != 10 {
+		t.Errorf("per class %v, want 20 unanswered (the subscription's mix) and 10 udp (no ends yet)", r.PerClass)
+	}
+}
+
+func TestFill(t *testing.T) {
+	holds := ClassCounts{ClassTCPDone: 120, ClassTCPUnanswered: 120, ClassTCPOpen: 432000, ClassUDPSingle: 30, ClassUDPStream: 120, ClassICMP: 30, ClassOther: 600}
+	ct := func(count, max uint64) Conntrack {
+		return Conntrack{Status: TableTracked, Count: count, Peak: count, Max: max, TimeWaitHold: 120, Holds: holds}
+	}
+	rates := func(per map[Class]float64) Rates {
+		r := Rates{Entries: EntryRates{Basis: BasisEvents}}
+		for c, v := range per {
+			r.Entries.PerClass[c] = v
+			r.Entries.Total += v
+		}
+		return r
+	}
+	dns := rates(map[Class]float64{ClassUDPSingle: 700})
+	dns.Entries.TopDests = []Count{{"udp/53", 1400}}
+	for _, c := range []struct {
+		name    string
+		s       Sample
+		r       Rates
+		census  *Census
+		top     Class
+		entries uint64
+		ceiling float64
+		why     string
+		says    string
+	}{
+		{"DNS fills a table of 400", Sample{Conntrack: ct(400, 400)}, dns, nil, ClassUDPSingle, 400, 400.0 / 30,
+			"400 ÷ 30 s UDP hold", "~400 of 400 entries udp/53, 700 new/s held 30 s each"},
+		{"the write-up: TCP churn", Sample{Conntrack: ct(3000, 4096)}, rates(map[Class]float64{ClassTCPDone: 25}), nil, ClassTCPDone, 3000, 4096.0 / 120,
+			"4,096 ÷ 120 s TIME_WAIT hold", "~3,000 of 4,096 entries tcp-closed, 25 new/s held 120 s each"},
+		{"standing connections: the rest of the count", Sample{Conntrack: ct(500, 500)}, rates(map[Class]float64{ClassTCPDone: 1}), nil, ClassTCPOpen, 380, 500.0 / 120,
+			"500 ÷ 120 s TIME_WAIT hold", "~380 of 500 entries standing open (tcp-open)"},
+		{"a census counts what stands", Sample{Conntrack: ct(500, 500)}, rates(map[Class]float64{ClassTCPUnanswered: 2}),
+			&Census{Total: 500, ByClass: ClassCounts{ClassTCPUnanswered: 490, ClassTCPDone: 10}}, ClassTCPUnanswered, 490, 500.0 / 120,
+			"500 ÷ 120 s SYN_SENT hold", "490 of 500 entries tcp-unanswered, 2 new/s held 120 s each"},
+	} {
+		f := FillOf(c.s, c.r, c.census)
+		top, ok := f.Top()
+		if !ok || top.Class != c.top || top.Entries != c.entries {
+			t.Errorf("%s: top %+v, want %v with %d entries (all %+v)", c.name, top, c.top, c.entries, f.Classes)
+		}
+		if ceiling, why := CeilingOf(c.s.Conntrack, f); math.Abs(ceiling-c.ceiling) > 1e-9 || why != c.why {
+			t.Errorf("%s: ceiling %v (%s), want %v (%s)", c.name, ceiling, why, c.ceiling, c.why)
+		}
+		if got := f.Describe(c.r.Entries.TopDests, c.s.Conntrack.Max); got != c.says {
+			t.Errorf("%s: says %q, want %q", c.name, got, c.says)
+		}
+	}
+	if f := FillOf(Sample{Conntrack: ct(10, 400)}, Rates{}, nil); f.Known() {
+		t.Errorf("nothing counted, yet classes %+v", f.Classes)
+	}
+	if ws := FillOf(Sample{Conntrack: ct(3000, 4096)}, rates(map[Class]float64{ClassTCPDone: 25}), nil).WorkingSet(); ws != 3000 {
+		t.Errorf("working set %d, want 25/s × 120 s = 3,000", ws)
+	}
+}
+
+func TestDemand(t *testing.T) {
+	d := newDemandTracker()
+	t0 := time.Unix(1000, 0)
+	frame := func(s int, pinned bool, rate, syn float64) Frame {
+		r := Rates{SynRetransPS: syn, Entries: EntryRates{Basis: BasisEvents, Total: rate}}
+		return Frame{Sample: Sample{Time: t0.Add(time.Duration(s) * time.Second)}, Rates: r, Pinned: pinned}
+	}
+	if got := d.observe(frame(0, false, 3100, 0)); got.AtLeast != 0 {
+		t.Errorf("not pinned: demand %+v", got)
+	}
+	d.observe(frame(1, false, 2000, 0))
+	if got := d.observe(frame(2, true, 4, 0)); got.AtLeast != 3100 || got.Basis != "the rate before the pin" {
+		t.Errorf("pinned after a climb: %+v, want ≥ 3,100 from the climb", got)
+	}
+	// Opened during the pin: nothing before it, the refused SYNs tell.
+	d = newDemandTracker()
+	got := d.observe(frame(0, true, 4, 700))
+	if got.AtLeast != 104 || !strings.Contains(got.String(), "demand ≥ 104 new/s") {
+		t.Errorf("opened during the pin: %+v (%s), want 4 + 700 ÷ 7", got, got)
+	}
+	// A climb older than the lookback does not count.
+	d = newDemandTracker()
+	d.observe(frame(0, false, 3100, 0))
+	if got := d.observe(frame(120, true, 4, 0)); got.AtLeast != 4 {
+		t.Errorf("a climb two minutes before: %+v, want the admitted 4", got)
+	}
+}

@@ -1,0 +1,192 @@
+package model
+
+import (
+	"fmt"
+	"sort"
+)
+
+// ClassFill is one class's share of the table: how fast its entries are
+// made, how long the kernel holds each, and how many entries that is.
+type ClassFill struct {
+	Class  Class
+	RatePS float64
+	// Hold is the class's timeout now, in seconds (0: not read).
+	Hold uint64
+	// Entries is the class's standing entries: counted by a census when
+	// Counted, otherwise rate × hold (Little's law), scaled to the count
+	// when the demand for room is larger than the table.
+	Entries uint64
+}
+
+// Fill is what fills the table, the classes heaviest first.
+type Fill struct {
+	// Basis is what the rates were counted from.
+	Basis   Basis
+	Classes []ClassFill
+	// Counted reports that Entries came from a census of the table rather
+	// than from rate × hold.
+	Counted bool
+	// Lost reports that events were lost: the rates are lower bounds.
+	Lost bool
+}
+
+// Known reports whether anything is known of the classes.
+func (f Fill) Known() bool { return len(f.Classes) > 0 }
+
+// Top is the class that fills the table most; ok is false when nothing
+// is known.
+func (f Fill) Top() (ClassFill, bool) {
+	if len(f.Classes) == 0 {
+		return ClassFill{}, false
+	}
+	return f.Classes[0], true
+}
+
+// Churn is the heaviest class whose entries come and go (not standing
+// open): the one whose hold sets the ceiling on new entries.
+func (f Fill) Churn() (ClassFill, bool) {
+	for _, c := range f.Classes {
+		if !c.Class.Standing() && c.Hold > 0 && c.RatePS > 0 {
+			return c, true
+		}
+	}
+	return ClassFill{}, false
+}
+
+// WorkingSet is Little's law by class: Σ rate × hold over the classes
+// that churn, plus the entries standing open.
+func (f Fill) WorkingSet() uint64 {
+	var t float64
+	for _, c := range f.Classes {
+		if c.Class.Standing() {
+			t += float64(c.Entries)
+		} else {
+			t += c.RatePS * float64(c.Hold)
+		}
+	}
+	return uint64(t + 0.5)
+}
+
+// FillOf says what fills the table of s: the rates of r by class, their
+// holds, and census, when one is given, for the standing entries. Without
+// a census each churning class stands for rate × hold entries and what is
+// left of the count stands open.
+func FillOf(s Sample, r Rates, census *Census) Fill {
+	c := s.Conntrack
+	f := Fill{Basis: r.Entries.Basis, Lost: r.Entries.LostPS > 0}
+	counted := census != nil && census.Error == "" && census.ByClass.Total() > 0
+	if !r.Entries.Known() && !counted {
+		return f
+	}
+	f.Counted = counted
+	var churn float64
+	for _, cl := range AllClasses {
+		cf := ClassFill{Class: cl, RatePS: r.Entries.PerClass[cl], Hold: c.Holds[cl]}
+		if cl == ClassTCPDone && cf.Hold == 0 {
+			cf.Hold = c.TimeWaitHold
+		}
+		if !cl.Standing() {
+			churn += cf.RatePS * float64(cf.Hold)
+		}
+		f.Classes = append(f.Classes, cf)
+	}
+	count := max(c.Count, c.Peak)
+	scale := 1.0
+	if churn > float64(count) && churn > 0 {
+		scale = float64(count) / churn
+	}
+	for i := range f.Classes {
+		cf := &f.Classes[i]
+		switch {
+		case counted:
+			cf.Entries = census.ByClass[cf.Class]
+		case cf.Class.Standing():
+			cf.Entries = sub(uint64(min(churn, float64(count))+0.5), count)
+		default:
+			cf.Entries = uint64(cf.RatePS*float64(cf.Hold)*scale + 0.5)
+		}
+	}
+	kept := f.Classes[:0]
+	for _, cf := range f.Classes {
+		if cf.Entries > 0 || cf.RatePS > 0 {
+			kept = append(kept, cf)
+		}
+	}
+	f.Classes = kept
+	sort.SliceStable(f.Classes, func(i, j int) bool {
+		a, b := f.Classes[i], f.Classes[j]
+		if a.Entries != b.Entries {
+			return a.Entries > b.Entries
+		}
+		return a.RatePS > b.RatePS
+	})
+	return f
+}
+
+// CeilingOf is the sustainable rate of new entries the table takes when
+// it is filled by f's churning class, with the words that say so: "400 ÷
+// 30 s UDP hold". Without classes it is the TIME_WAIT hold's ceiling,
+// the write-up's arithmetic.
+func CeilingOf(c Conntrack, f Fill) (float64, string) {
+	if cf, ok := f.Churn(); ok {
+		return Ceiling(c.Max, cf.Hold), fmt.Sprintf("%s ÷ %d s %s hold", Int(c.Max), cf.Hold, cf.Class.HoldState())
+	}
+	return Ceiling(c.Max, c.TimeWaitHold), fmt.Sprintf("%s ÷ %d s TIME_WAIT hold", Int(c.Max), c.TimeWaitHold)
+}
+
+// Describe says what fills a table of max entries in one phrase: "400
+// of 400 entries udp/53, 700 new/s held 30 s each", "400 of 400 entries
+// standing open (tcp-open)". Empty when nothing is known.
+func (f Fill) Describe(tops []Count, max uint64) string {
+	cf, ok := f.Top()
+	if !ok {
+		return ""
+	}
+	name := cf.Class.String()
+	if k := topOf(cf.Class, tops); k != "" {
+		name = k
+	}
+	of := fmt.Sprintf("%s of %s entries", Int(cf.Entries), Int(max))
+	if !f.Counted {
+		of = "~" + of
+	}
+	if cf.Class.Standing() {
+		return fmt.Sprintf("%s standing open (%s)", of, name)
+	}
+	lower := ""
+	if f.Lost {
+		lower = "≥ "
+	}
+	return fmt.Sprintf("%s %s, %s%s new/s held %d s each", of, name, lower, Num(cf.RatePS), cf.Hold)
+}
+
+// RateText says a rate of new entries with what it counts: "80 new/s",
+// "80 new/s (TCP only)", "new entries not counted".
+func (r EntryRates) RateText() string {
+	switch r.Basis {
+	case BasisEvents:
+		if r.LostPS > 0 {
+			return "≥ " + Num(r.Total) + " new/s (events lost)"
+		}
+		return Num(r.Total) + " new/s"
+	case BasisTCPOpens:
+		return Num(r.Total) + " new/s (TCP only)"
+	}
+	return "new entries not counted"
+}
+
+// topOf is the heaviest destination of tops that belongs to class c's
+// protocol ("udp/53"), "" when none does.
+func topOf(c Class, tops []Count) string {
+	prefix := map[Class]string{ClassTCPDone: "tcp/", ClassTCPUnanswered: "tcp/", ClassTCPOpen: "tcp/",
+		ClassUDPSingle: "udp/", ClassUDPStream: "udp/"}[c]
+	if prefix == "" {
+		return ""
+	}
+	for _, t := range tops {
+		if len(t.Key) > len(prefix) && t.Key[:len(prefix)] == prefix {
+			return t.Key
+		}
+	}
+	return ""
+}

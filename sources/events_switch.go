@@ -1,0 +1,77 @@
+package sources
+
+import (
+	"errors"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// Why a sample carries no event counts.
+const (
+	NoteEventsOff     = "new entries by class are counted near the cap (within half of it, racing towards it, or dropping); the table is far from it"
+	NoteEventsNoCap   = "new entries by class need CAP_NET_ADMIN (ctnetlink events); TCP opens only"
+	NoteEventsOneShot = "new entries are counted between samples; a single sample has none"
+)
+
+// EventsLinger is how long events stay subscribed after the rule that
+// asked for them last held: an incident that pauses is still counted.
+const EventsLinger = time.Minute
+
+// eventsRetry is how long a failed subscription waits before it is tried
+// again.
+const eventsRetry = time.Minute
+
+// eventsSwitch turns the event counter on and off by the fast-sampling
+// rule, and says why it is off.
+type eventsSwitch struct {
+	ev       *EntryEvents
+	wantAt   time.Time // when the rule last held
+	failedAt time.Time
+	note     string
+	// ran reports that a live feed drives it (a one-shot sample never
+	// subscribes).
+	ran bool
+}
+
+// set is called after each sample with whether the rule holds.
+func (s *eventsSwitch) set(now time.Time, want bool) {
+	s.ran = true
+	if want {
+		s.wantAt = now
+	}
+	on := !s.wantAt.IsZero() && now.Sub(s.wantAt) <= EventsLinger
+	switch {
+	case on && !s.ev.On():
+		if !s.failedAt.IsZero() && now.Sub(s.failedAt) < eventsRetry {
+			return
+		}
+		if err := s.ev.Start(); err != nil {
+			s.failedAt = now
+			s.note = "new entries not counted: " + err.Error()
+			if errors.Is(err, ErrPermission) {
+				s.note = NoteEventsNoCap
+			}
+			return
+		}
+		s.failedAt, s.note = time.Time{}, ""
+	case !on && s.ev.On():
+		s.ev.Stop()
+	}
+}
+
+// read is the sample's Entries: the counts while subscribed, otherwise
+// why not.
+func (s *eventsSwitch) read(status model.TableStatus) model.Entries {
+	switch {
+	case s.ev.On():
+		return s.ev.Read()
+	case s.note != "":
+		return model.Entries{Note: s.note}
+	case status != model.TableTracked:
+		return model.Entries{}
+	case !s.ran:
+		return model.Entries{Note: NoteEventsOneShot}
+	}
+	return model.Entries{Note: NoteEventsOff}
+}
