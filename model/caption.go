@@ -26,3 +26,16 @@ func Caption(prev, cur Frame) string {
 	}
 	return ""
 }
+
+// EndCaption is the last word of a recording played with captions: how
+// the table stands at its last frame.
+func EndCaption(last Frame) string {
+	c := last.Sample.Conntrack
+	switch {
+	case c.Status != TableTracked:
+		return "End of the recording."
+	case last.Pinned:
+		return fmt.Sprintf("End of the recording: the table is still pinned at %s.", Int(c.Max))
+	}
+	return fmt.Sprintf("End of the recording: the table has room (%s of %s) and new connections get through.", Int(c.Count), Int(c.Max))
+}

@@ -62,6 +62,14 @@ type Incident struct {
 	PeakNewConnsAt time.Time
 	PeakHold       uint64
 	PeakOpen       uint64
+	// PeakFill is what filled the table when its working set by class
+	// (Little's law) was largest, at PeakFillAt; unknown when no frame
+	// counted classes.
+	PeakFill   Fill
+	PeakFillAt time.Time
+	// PeakDemand is the highest demand while pinned (a lower bound).
+	PeakDemand   Demand
+	PeakDemandAt time.Time
 	// Gaps counts the stretches the stream was down.
 	Gaps int
 
@@ -149,6 +157,12 @@ func (in *Incident) Add(f Frame) {
 		for _, v := range f.Verdicts {
 			in.Held[v.Kind] += r.Elapsed
 		}
+		if f.Fill.Known() && r.Entries.Basis == BasisEvents && f.Fill.WorkingSet() > in.PeakFill.WorkingSet() {
+			in.PeakFill, in.PeakFillAt = f.Fill, s.Time
+		}
+		if f.Demand.AtLeast > in.PeakDemand.AtLeast {
+			in.PeakDemand, in.PeakDemandAt = f.Demand, s.Time
+		}
 		if rate := r.NewEntriesPS(); rate > in.PeakNewConnsPS {
 			in.PeakNewConnsPS, in.PeakNewConnsAt = rate, s.Time
 			in.PeakHold, in.PeakOpen = c.TimeWaitHold, s.TCP.Established
@@ -221,6 +235,6 @@ func (in *Incident) Plan(entryBytes uint64) Plan {
 	cur := map[string]string{KnobMax: strconv.FormatUint(c.Max, 10), KnobHashsize: strconv.FormatUint(c.Buckets, 10),
 		KnobTimeWait: strconv.FormatUint(c.TimeWaitHold, 10)}
 	kinds := in.HeldKinds()
-	return ProposePlan(TuningInputs{Current: cur, PeakRate: in.PeakNewConnsPS, PeakCount: in.PeakCount,
+	return ProposePlan(TuningInputs{Current: cur, PeakRate: max(in.PeakNewConnsPS, in.PeakDemand.AtLeast), PeakCount: in.PeakCount,
 		Established: in.PeakOpen, Kernel: in.Host.Kernel, MemTotal: in.Host.MemTotal, EntryBytes: entryBytes, Verdicts: kinds})
 }

@@ -203,3 +203,34 @@ func TestChangeRevertedLaterIsNotHeld(t *testing.T) {
 		t.Errorf("raised then lowered 100 s later: got %+v", in.Changes)
 	}
 }
+
+// TestIncidentKeepsWhatFilledIt: the frame with the largest working set
+// by class and the highest demand are kept, and the plan is sized on the
+// demand.
+func TestIncidentKeepsWhatFilledIt(t *testing.T) {
+	in := NewIncident(Host{MemTotal: 1 << 30}, time.Minute)
+	t0 := time.Unix(1000, 0)
+	ct := Conntrack{Status: TableTracked, Count: 400, Peak: 400, Max: 400, Buckets: 1024, TimeWaitHold: 120}
+	fill := func(rate float64) Fill {
+		return Fill{Basis: BasisEvents, Classes: []ClassFill{{Class: ClassUDPSingle, RatePS: rate, Hold: 30, Entries: 400}}}
+	}
+	for i, c := range []struct {
+		rate, demand float64
+	}{{100, 0}, {700, 3100}, {300, 900}} {
+		in.Add(Frame{Sample: Sample{Time: t0.Add(time.Duration(i) * time.Second), Interval: time.Second, Conntrack: ct},
+			Rates: Rates{Elapsed: time.Second, Entries: EntryRates{Basis: BasisEvents, Total: c.rate}}, Pinned: true,
+			Fill: fill(c.rate), Demand: Demand{AtLeast: c.demand, Basis: "test"}})
+	}
+	if ws := in.PeakFill.WorkingSet(); ws != 21000 || !in.PeakFillAt.Equal(t0.Add(time.Second)) {
+		t.Errorf("peak fill %d at %v, want 700/s × 30 s = 21,000 at the second frame", ws, in.PeakFillAt)
+	}
+	if in.PeakDemand.AtLeast != 3100 {
+		t.Errorf("peak demand %+v", in.PeakDemand)
+	}
+	p := in.Plan(256)
+	for _, ch := range p.Changes {
+		if ch.Key == KnobMax && ch.Proposed == "1024" {
+			t.Errorf("max proposed %s: not sized on the demand of 3,100/s", ch.Proposed)
+		}
+	}
+}

@@ -159,15 +159,16 @@ type Frames interface {
 }
 
 // NewTuningInputs is what a plan is computed from: the knobs now, the
-// host, the bytes per entry (0: unknown), the peak new-connection rate
-// and peak count over measured, and the open connections and verdicts of
+// host, the bytes per entry (0: unknown), the peak rate of new entries
+// (or, while pinned, the demand) and peak count over measured, and the open connections and verdicts of
 // now (the frame on screen, or the last one measured).
 func NewTuningInputs(current map[string]string, h Host, entryBytes uint64, measured Frames, now Frame) TuningInputs {
 	in := TuningInputs{Current: current, Kernel: h.Kernel, MemTotal: h.MemTotal, EntryBytes: entryBytes,
 		Established: now.Sample.TCP.Established}
 	for i := range measured.Len() {
 		f := measured.At(i)
-		in.PeakRate = max(in.PeakRate, f.Rates.NewEntriesPS())
+		// While pinned what got in is the ceiling: the demand is the rate.
+		in.PeakRate = max(in.PeakRate, f.Rates.NewEntriesPS(), f.Demand.AtLeast)
 		in.PeakCount = max(in.PeakCount, f.Sample.Conntrack.Peak)
 	}
 	for _, v := range now.Verdicts {

@@ -131,6 +131,10 @@ func TestNewTuningInputs(t *testing.T) {
 		len(in.Verdicts) != 2 || in.Verdicts[0] != TableFull {
 		t.Errorf("inputs %+v", in)
 	}
+	r.Push(Frame{Pinned: true, Rates: Rates{Entries: tcpRate(4)}, Demand: Demand{AtLeast: 3100, Basis: "the rate before the pin"}})
+	if got := NewTuningInputs(nil, Host{}, 0, r, now).PeakRate; got != 3100 {
+		t.Errorf("pinned at 4/s with a demand of 3,100/s: peak rate %v, want the demand", got)
+	}
 	if empty := NewTuningInputs(nil, Host{}, 0, NewRing[Frame](1), now); empty.PeakRate != 0 || empty.PeakCount != 0 {
 		t.Errorf("nothing measured: %+v", empty)
 	}

@@ -280,7 +280,7 @@ func ruleOK(in Inputs) Verdict {
 	case TableTracked:
 		table = fmt.Sprintf("count %s of max %s (%.0f %%), %s", Int(c.Count), Int(c.Max), Percent(c.Count, c.Max), dropsText(in.Rates))
 	case TableUntracked:
-		table = "conntrack not tracking this namespace"
+		table = "nothing tracked in this namespace yet"
 	default:
 		table = "no conntrack table"
 	}

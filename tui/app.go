@@ -79,6 +79,7 @@ type App struct {
 	census      *model.Census
 	caption     string
 	captionAt   int
+	captionKind model.Kind
 
 	width, height int
 	chart         chart.Chart

@@ -22,7 +22,7 @@ func pressureLines(st *styles.Styles, f model.Frame, width int) []string {
 	case model.TableNoModule:
 		return note(st.Dim, "nf_conntrack is not loaded: no table, nothing to fill. The other panels still work.")
 	case model.TableUntracked:
-		return note(st.Dim, fmt.Sprintf("count 0 of max %s: nothing in this namespace uses conntrack (no ct rule or NAT), so no table pressure.", model.Int(c.Max)))
+		return note(st.Dim, fmt.Sprintf("count 0 of max %s: no entry made in this namespace yet (one is made once a ct rule or NAT sees a packet), so no table pressure.", model.Int(c.Max)))
 	case model.TableUnreadable:
 		return note(st.Warn, "conntrack files unreadable: "+foreign(strings.Join(f.Sample.Notes, "; ")))
 	}

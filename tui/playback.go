@@ -61,16 +61,22 @@ func (a *App) noteCaption() {
 		return
 	}
 	if c := model.Caption(prev, cur); c != "" {
-		a.caption, a.captionAt = c, i
+		a.caption, a.captionAt, a.captionKind = c, i, cur.Verdict().Kind
 	}
 }
 
 // captionLine is the caption to show, if one is fresh.
 func (a *App) captionLine() string {
-	if !a.opts.Captions || a.caption == "" {
+	if !a.opts.Captions {
 		return ""
 	}
-	if d := a.viewIndex() - a.captionAt; d < 0 || d >= captionFrames {
+	cur, _ := a.frameAt(a.viewIndex())
+	if a.ended && a.viewIndex() == a.seq-1 { // the last frame of a recording has its own
+		return model.EndCaption(cur)
+	}
+	// A caption stands on the frames it was said of: a few, while their
+	// verdict holds.
+	if d := a.viewIndex() - a.captionAt; a.caption == "" || d < 0 || d >= captionFrames || cur.Verdict().Kind != a.captionKind {
 		return ""
 	}
 	return a.caption

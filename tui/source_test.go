@@ -2,11 +2,14 @@ package tui
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/tablefull/tablefull/model"
 )
 
 // TestSourceScreens: two --netns tabs of hosts with the same name, the
@@ -132,5 +135,38 @@ func TestHiddenCPUsSaidWhole(t *testing.T) {
 		if !strings.Contains(view, "quieter CPUs not shown") {
 			t.Errorf("%dx%d: the hidden CPUs are not said whole:\n%s", size[0], size[1], view)
 		}
+	}
+}
+
+// TestCaptionsStandOnTheirFrames: a caption is gone once the verdict it
+// was said under no longer holds, and the last frame of a recording has
+// a caption of its own.
+func TestCaptionsStandOnTheirFrames(t *testing.T) {
+	samples := incident(14)
+	// The fix at the end: the table has room again, no drops.
+	for i := 12; i < 14; i++ {
+		s := &samples[i]
+		s.Conntrack.Max, s.Conntrack.Count, s.Conntrack.Peak = 16384, 900, 900
+		s.CTStats = samples[11].CTStats
+	}
+	a := New(newScriptFeed(t, nil), Options{Interval: 1e9, Speed: 1, Captions: true})
+	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	for _, s := range samples {
+		a.Update(sampleMsg{s: s})
+	}
+	a.Update(feedErrMsg{err: io.EOF})
+	var said []string
+	for i := 0; i < len(samples); i++ {
+		a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'.'}})
+		f := a.frame()
+		if c := a.captionLine(); c != "" {
+			said = append(said, c)
+			if strings.Contains(c, "never hears them") && f.Verdict().Kind != model.TableFull {
+				t.Errorf("frame %d: %q under %s", i, c, f.Verdict().Kind)
+			}
+		}
+	}
+	if last := a.captionLine(); !strings.HasPrefix(last, "End of the recording: the table has room (900 of 16,384)") {
+		t.Errorf("the last frame's caption %q (captions: %q)", last, said)
 	}
 }

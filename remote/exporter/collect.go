@@ -28,8 +28,11 @@ var (
 	descEpisodes  = desc("conntrack_pinned_episodes_total", "Pinned episodes begun since the exporter started.")
 	descKLines    = desc("kernel_table_full_lines_total", "Kernel log lines \"nf_conntrack: table full, dropping packet\" seen since the exporter started.")
 	descSuppress  = desc("kernel_suppressed_callbacks_total", "Kernel log callbacks suppressed by its rate limit (\"N callbacks suppressed\") since the exporter started.")
+	descNew       = desc("conntrack_new_entries_total", "New conntrack entries by class (tcp-closed, tcp-unanswered, tcp-open, udp, udp-stream, icmp, other), counted from ctnetlink NEW and DESTROY events while the table is near its cap (needs CAP_NET_ADMIN); absent while not counted.", "class")
+	descLost      = desc("conntrack_new_entries_lost_total", "ctnetlink events the kernel could not deliver to the exporter (its socket overran): the new-entry counts are then lower bounds.")
+	descClassHold = desc("conntrack_class_hold_seconds", "How long the kernel holds an entry of the class now (its nf_conntrack_*_timeout); absent when not read.", "class")
 	descVerdict   = desc("verdict", "1 when the verdict held at any sample since the previous scrape (a one-second burst is not lost between scrapes), by the console's own rules and thresholds, else 0 (kind: table_full, near_cap, early_drop, hash_chains, listen_overflow, port_exhaustion, server_cpu_bound, disk_bound, client_stalled_on_network).", "kind")
-	descUp        = desc("up", "1 when this part of the host's numbers could be read: conntrack (the table), ctstats (per-CPU counters), kernel_log (/dev/kmsg, root only), stream (samples arriving).", "part")
+	descUp        = desc("up", "1 when this part of the host's numbers could be read: conntrack (the table), ctstats (per-CPU counters), kernel_log (/dev/kmsg, root only), entries (new entries by class, counted near the cap), stream (samples arriving).", "part")
 	descLastTime  = desc("last_sample_timestamp_seconds", "When the newest sample was taken (Unix time).")
 	descBuildInfo = desc("build_info", "tablefull's version; always 1.", "version", "goversion")
 )
@@ -41,7 +44,7 @@ var verdictKinds = []model.Kind{model.TableFull, model.NearCap, model.EarlyDropp
 // Describe implements prometheus.Collector.
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descEntries, descPeak, descLimit, descBuckets, descHold, descCPU, descTotal,
-		descPinned, descEpisodes, descKLines, descSuppress, descVerdict, descUp, descLastTime, descBuildInfo} {
+		descNew, descLost, descClassHold, descPinned, descEpisodes, descKLines, descSuppress, descVerdict, descUp, descLastTime, descBuildInfo} {
 		ch <- d
 	}
 }
@@ -74,6 +77,18 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 		gauge(descLimit, float64(c.Max))
 		gauge(descBuckets, float64(c.Buckets))
 		gauge(descHold, float64(c.TimeWaitHold))
+		for _, cl := range model.AllClasses {
+			if h := c.Holds[cl]; h > 0 {
+				gauge(descClassHold, float64(h), cl.String())
+			}
+		}
+	}
+	gauge(descUp, b(s.frame.Rates.Entries.Basis == model.BasisEvents), "entries")
+	if s.frame.Rates.Entries.Basis == model.BasisEvents {
+		for _, cl := range model.AllClasses {
+			counter(descNew, s.newEntries[cl], cl.String())
+		}
+		counter(descLost, s.lost)
 	}
 	counter(descPinned, s.pinnedSeconds)
 	counter(descEpisodes, float64(s.episodes))

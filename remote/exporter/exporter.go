@@ -33,6 +33,10 @@ type Exporter struct {
 	lastEpisode   time.Time
 	kernelLines   uint64
 	suppressed    uint64
+	// newEntries are the new entries per class counted from events since
+	// start (rate × interval of each counted frame), lost the events lost.
+	newEntries [model.NumClasses]float64
+	lost       float64
 	// streamErr is the feed's last error, cleared by the next sample.
 	streamErr error
 	at        time.Time
@@ -54,6 +58,13 @@ func (e *Exporter) Observe(s model.Sample) {
 	if eps := e.an.Episodes(); len(eps) > 0 && eps[len(eps)-1].Start.After(e.lastEpisode) {
 		e.episodes++
 		e.lastEpisode = eps[len(eps)-1].Start
+	}
+	if r := f.Rates.Entries; r.Basis == model.BasisEvents {
+		secs := f.Rates.Elapsed.Seconds()
+		for i, v := range r.PerClass {
+			e.newEntries[i] += v * secs
+		}
+		e.lost += r.LostPS * secs
 	}
 	e.kernelLines += uint64(len(s.Kernel.Lines))
 	e.suppressed += s.Kernel.Suppressed
@@ -92,6 +103,8 @@ type snapshot struct {
 	pinnedSeconds           float64
 	episodes                uint64
 	kernelLines, suppressed uint64
+	newEntries              [model.NumClasses]float64
+	lost                    float64
 	streamUp                bool
 	at                      time.Time
 	held                    map[model.Kind]bool
@@ -102,7 +115,7 @@ func (e *Exporter) take() snapshot {
 	defer e.mu.Unlock()
 	s := snapshot{frame: e.last, have: e.have, peak: max(e.peak, e.last.Sample.Conntrack.Count),
 		pinnedSeconds: e.pinnedSeconds, episodes: e.episodes, kernelLines: e.kernelLines,
-		suppressed: e.suppressed, streamUp: e.have && e.streamErr == nil, at: e.at, held: e.held}
+		suppressed: e.suppressed, newEntries: e.newEntries, lost: e.lost, streamUp: e.have && e.streamErr == nil, at: e.at, held: e.held}
 	e.peak = e.last.Sample.Conntrack.Count
 	e.held = map[model.Kind]bool{}
 	for _, v := range e.last.Verdicts { // what holds now holds in the next window too

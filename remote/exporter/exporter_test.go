@@ -163,7 +163,7 @@ func TestExporterMetricsLint(t *testing.T) {
 	}
 	e := New("test")
 	for i := range 3 {
-		e.Observe(sample(i, 4096, 4096, uint64(i)))
+		e.Observe(counted(sample(i, 4096, 4096, uint64(i)), i))
 	}
 	srv := httptest.NewServer(Handler(e))
 	defer srv.Close()
@@ -288,5 +288,42 @@ func TestExporterSlowClient(t *testing.T) {
 	}
 	if took := time.Since(start); took > time.Second {
 		t.Errorf("a scrape beside ten slow clients took %s", took)
+	}
+}
+
+// counted gives a sample the holds and the events of second i: 700 UDP
+// lookups a second, each ending as a single-shot UDP entry.
+func counted(s tf.Sample, i int) tf.Sample {
+	s.Conntrack.Holds = tf.ClassCounts{120, 120, 432000, 30, 120, 30, 600}
+	s.Entries = tf.Entries{Source: tf.EntriesEvents, Epoch: 1}
+	s.Entries.New[tf.ProtoUDP] = uint64(700 * i)
+	s.Entries.Ended[tf.ClassUDPSingle] = uint64(700 * i)
+	return s
+}
+
+// TestExporterClasses: new entries by class are counters while events
+// are counted and absent while they are not; holds are gauges by class.
+func TestExporterClasses(t *testing.T) {
+	e := New("test")
+	srv := httptest.NewServer(Handler(e))
+	defer srv.Close()
+	e.Observe(sample(0, 500, 500, 0))
+	e.Observe(sample(1, 500, 500, 0))
+	m := scrape(t, srv.URL)
+	if m["tablefull_conntrack_new_entries_total"] != nil || m["tablefull_up"].v("part=entries,") != 0 {
+		t.Errorf("not counted, yet new entries %v (up %v)", m["tablefull_conntrack_new_entries_total"], m["tablefull_up"].v("part=entries,"))
+	}
+	for i := 2; i < 6; i++ {
+		e.Observe(counted(sample(i, 4000, 4000, 0), i))
+	}
+	m = scrape(t, srv.URL)
+	if got := m["tablefull_conntrack_new_entries_total"].v("class=udp,"); got != 2100 {
+		t.Errorf("udp new entries %v, want 3 counted seconds × 700", got)
+	}
+	if got := m["tablefull_conntrack_class_hold_seconds"].v("class=udp,"); got != 30 {
+		t.Errorf("udp hold %v, want 30", got)
+	}
+	if m["tablefull_up"].v("part=entries,") != 1 {
+		t.Errorf("entries not up while counted")
 	}
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -27,7 +28,25 @@ func (t teller) arithmetic() section {
 	} else {
 		p = append(p, "No new connections were counted, so there is no rate to size the table by.")
 	}
-	if c := model.Ceiling(st.Max, hold); c > 0 {
+	if pf := in.PeakFill; pf.Known() {
+		var terms []string
+		for _, cf := range pf.Classes {
+			if cf.Class.Standing() {
+				terms = append(terms, fmt.Sprintf("%s standing open (%s)", model.Int(cf.Entries), cf.Class))
+			} else if cf.RatePS > 0 {
+				terms = append(terms, fmt.Sprintf("%s %s/s × %d s", cf.Class, model.Num(cf.RatePS), cf.Hold))
+			}
+		}
+		p = append(p, fmt.Sprintf("By class, counted from the kernel's events (at %s): %s = %s entries. Each class is held by its own timeout, so the table's room is shared by what each admits times how long it is kept.",
+			t.at(in.PeakFillAt), strings.Join(terms, " + "), model.Int(pf.WorkingSet())))
+	}
+	if d := in.PeakDemand; d.AtLeast > 0 {
+		p = append(p, fmt.Sprintf("Demand while pinned: at least %s new entries/s at %s (%s). A full table admits only its ceiling, so what got in is not what was wanted; the proposal is sized on the demand.",
+			model.Num(d.AtLeast), t.at(in.PeakDemandAt), d.Basis))
+	}
+	if c, why := model.CeilingOf(st, in.PeakFill); c > 0 && in.PeakFill.Known() {
+		p = append(p, fmt.Sprintf("Ceiling of the class that fills it: %s = %s new entries/s sustained.", why, model.Num(c)))
+	} else if c := model.Ceiling(st.Max, hold); c > 0 {
 		s := fmt.Sprintf("Ceiling: nf_conntrack_max ÷ hold = %s ÷ %d s = %s new connections/s sustained", model.Int(st.Max), hold, model.Num(c))
 		if end.Max != st.Max || end.TimeWaitHold != hold {
 			s += fmt.Sprintf("; at the end of the recording %s ÷ %d s = %s/s", model.Int(end.Max), end.TimeWaitHold, model.Num(model.Ceiling(end.Max, end.TimeWaitHold)))
