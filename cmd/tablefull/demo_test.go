@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"math"
 	"strings"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote"
