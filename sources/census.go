@@ -3,7 +3,6 @@ package sources
 import (
 	"errors"
 	"fmt"
-	"net/netip"
 	"syscall"
 	"time"
 
@@ -88,82 +87,4 @@ func (d CensusDump) Run(top int) (model.Census, error) {
 		c.Add(f)
 	}
 	return c.Census(top), nil
-}
-
-// ParseFlow reads the counted parts of one conntrack message: protocol,
-// original addresses and destination port, TCP state, status bits. A malformed message
-// is an error, never a panic.
-func ParseFlow(m netlink.Message) (model.Flow, error) {
-	f := model.Flow{TCPState: -1}
-	_, ad, err := netfilter.DecodeNetlink(m)
-	if err != nil {
-		return f, fmt.Errorf("decode flow: %w", err)
-	}
-	for ad.Next() {
-		switch ad.Type() {
-		case ctaTupleOrig:
-			ad.Nested(func(t *netlink.AttributeDecoder) error { parseTuple(t, &f); return nil })
-		case ctaStatus:
-			if len(ad.Bytes()) == 4 {
-				f.Status = ad.Uint32()
-			}
-		case ctaProtoinfo:
-			ad.Nested(func(pi *netlink.AttributeDecoder) error {
-				for pi.Next() {
-					if pi.Type() != ctaProtoinfoTCP {
-						continue
-					}
-					pi.Nested(func(tcp *netlink.AttributeDecoder) error {
-						for tcp.Next() {
-							if tcp.Type() == ctaProtoinfoTCPState && len(tcp.Bytes()) == 1 {
-								f.TCPState = int(tcp.Uint8())
-							}
-						}
-						return nil
-					})
-				}
-				return nil
-			})
-		}
-	}
-	if err := ad.Err(); err != nil {
-		return f, fmt.Errorf("decode flow attributes: %w", err)
-	}
-	return f, nil
-}
-
-func parseTuple(t *netlink.AttributeDecoder, f *model.Flow) {
-	for t.Next() {
-		switch t.Type() {
-		case ctaTupleIP:
-			t.Nested(func(ip *netlink.AttributeDecoder) error {
-				for ip.Next() {
-					b := ip.Bytes()
-					a, ok := netip.AddrFromSlice(b)
-					if !ok || (len(b) != 4 && len(b) != 16) {
-						continue
-					}
-					switch ip.Type() {
-					case ctaIPv4Src, ctaIPv6Src:
-						f.Src = a
-					case ctaIPv4Dst, ctaIPv6Dst:
-						f.Dst = a
-					}
-				}
-				return nil
-			})
-		case ctaTupleProto:
-			t.Nested(func(p *netlink.AttributeDecoder) error {
-				for p.Next() {
-					switch {
-					case p.Type() == ctaProtoNum && len(p.Bytes()) == 1:
-						f.Proto = p.Uint8()
-					case p.Type() == ctaProtoDstPort && len(p.Bytes()) == 2:
-						f.DstPort = p.Uint16()
-					}
-				}
-				return nil
-			})
-		}
-	}
 }

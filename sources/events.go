@@ -2,6 +2,7 @@ package sources
 
 import (
 	"bufio"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -12,8 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
-	"github.com/mdlayher/netlink"
 	"golang.org/x/sys/unix"
 
 	"github.com/tablefull/tablefull/model"
@@ -26,6 +27,8 @@ const (
 	groupCTDestroy = 3 // NFNLGRP_CONNTRACK_DESTROY
 	ctMsgNew       = 0 // IPCTNL_MSG_CT_NEW
 	ctMsgDelete    = 2 // IPCTNL_MSG_CT_DELETE
+	// ctnetlinkSubsys is NFNL_SUBSYS_CTNETLINK, a message type's high byte.
+	ctnetlinkSubsys = 1
 	// eventsReadBuffer is the socket's receive buffer: at 10,000 events/s
 	// of ~200 bytes it holds a second of backlog.
 	eventsReadBuffer = 4 << 20
@@ -34,14 +37,23 @@ const (
 // EntryEvents counts conntrack entries where the kernel makes and ends
 // them: the NEW and DESTROY multicast groups of ctnetlink (UPDATE, ~4
 // events a connection, is not joined). It needs CAP_NET_ADMIN and counts
-// the caller's network namespace. Memory is fixed: counters and two
-// bounded sketches that each Read empties.
+// the caller's network namespace. Memory is fixed: counters, one receive
+// buffer and two bounded sketches that each Read empties. The socket is
+// drained without blocking every eventsBatch, each event parsed in place:
+// at thousands of events a second, a wake-up per event (a blocking read,
+// or the Go poller) and a decoder's allocations would cost more than the
+// counting; the socket's buffer holds a batch many times over.
 type EntryEvents struct {
 	procRoot string
 	epochs   atomic.Uint64
+	// readBuffer is the socket's receive buffer (eventsReadBuffer; tests
+	// make it small to see events lost).
+	readBuffer int
 
-	mu      sync.Mutex
-	conn    *netlink.Conn
+	mu      sync.Mutex // guards every field below
+	fd      int        // -1 when not subscribed
+	portID  uint32
+	stop    *atomic.Bool
 	done    chan struct{}
 	counts  model.Entries
 	dests   model.Sketch[uint32]
@@ -51,63 +63,61 @@ type EntryEvents struct {
 	dropsAt  uint64 // the socket's drops in /proc/net/netlink at start
 }
 
+// eventsBatch is how long the reader sleeps once the socket is drained.
+const eventsBatch = 20 * time.Millisecond
+
 // NewEntryEvents counts events; procRoot is where /proc/net/netlink is
 // read for the socket's drops.
-func NewEntryEvents(procRoot string) *EntryEvents { return &EntryEvents{procRoot: procRoot} }
+func NewEntryEvents(procRoot string) *EntryEvents {
+	return &EntryEvents{procRoot: procRoot, fd: -1, readBuffer: eventsReadBuffer}
+}
 
 // Start subscribes; counting starts from zero in a new epoch. It is a
 // no-op while subscribed. ErrPermission means no CAP_NET_ADMIN.
 func (e *EntryEvents) Start() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.conn != nil {
+	if e.fd >= 0 {
 		return nil
 	}
-	c, err := netlink.Dial(unix.NETLINK_NETFILTER, nil)
+	fd, err := unix.Socket(unix.AF_NETLINK, unix.SOCK_RAW|unix.SOCK_CLOEXEC, unix.NETLINK_NETFILTER)
 	if err != nil {
-		return fmt.Errorf("dial ctnetlink: %w", err)
+		return fmt.Errorf("open ctnetlink socket: %w", err)
 	}
-	for _, g := range []uint32{groupCTNew, groupCTDestroy} {
-		if err := c.JoinGroup(g); err != nil {
-			c.Close()
-			if errors.Is(err, syscall.EPERM) {
-				return fmt.Errorf("join conntrack events: %w (CAP_NET_ADMIN)", ErrPermission)
-			}
-			return fmt.Errorf("join conntrack events: %w", err)
+	groups := uint32(1<<(groupCTNew-1) | 1<<(groupCTDestroy-1))
+	if err := unix.Bind(fd, &unix.SockaddrNetlink{Family: unix.AF_NETLINK, Groups: groups}); err != nil {
+		unix.Close(fd)
+		if errors.Is(err, syscall.EPERM) {
+			return fmt.Errorf("join conntrack events: %w (CAP_NET_ADMIN)", ErrPermission)
+		}
+		return fmt.Errorf("join conntrack events: %w", err)
+	}
+	if unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUFFORCE, e.readBuffer) != nil {
+		_ = unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUF, e.readBuffer)
+	}
+	if sa, err := unix.Getsockname(fd); err == nil {
+		if nl, ok := sa.(*unix.SockaddrNetlink); ok {
+			e.portID = nl.Pid
 		}
 	}
-	setReadBuffer(c, eventsReadBuffer)
-	e.conn, e.done = c, make(chan struct{})
+	e.fd, e.stop, e.done = fd, new(atomic.Bool), make(chan struct{})
 	e.counts = model.Entries{Source: model.EntriesEvents, Epoch: e.epochs.Add(1)}
 	e.overruns = 0
-	e.dropsAt, _ = socketDrops(e.procRoot, c.PID())
-	go e.receive(c, e.done)
+	e.dropsAt, _ = socketDrops(e.procRoot, e.portID)
+	go e.receive(fd, e.stop, e.done)
 	return nil
-}
-
-// setReadBuffer asks for n bytes of receive buffer, past rmem_max when
-// privileged (SO_RCVBUFFORCE), else as much as SO_RCVBUF allows.
-func setReadBuffer(c *netlink.Conn, n int) {
-	if rc, err := c.SyscallConn(); err == nil {
-		var serr error
-		if err := rc.Control(func(fd uintptr) {
-			serr = unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_RCVBUFFORCE, n)
-		}); err == nil && serr == nil {
-			return
-		}
-	}
-	_ = c.SetReadBuffer(n)
 }
 
 // Stop unsubscribes; Read then returns the counts of the last epoch.
 func (e *EntryEvents) Stop() {
 	e.mu.Lock()
-	c, done := e.conn, e.done
-	e.conn = nil
+	stop, done := e.stop, e.done
+	subscribed := e.fd >= 0
+	e.fd = -1
 	e.mu.Unlock()
-	if c != nil {
-		c.Close()
-		<-done
+	if subscribed {
+		stop.Store(true)
+		<-done // the reader closes the socket
 	}
 }
 
@@ -115,37 +125,55 @@ func (e *EntryEvents) Stop() {
 func (e *EntryEvents) On() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.conn != nil
+	return e.fd >= 0
 }
 
-func (e *EntryEvents) receive(c *netlink.Conn, done chan struct{}) {
+func (e *EntryEvents) receive(fd int, stop *atomic.Bool, done chan struct{}) {
 	defer close(done)
-	for {
-		msgs, err := c.Receive()
-		if err != nil {
-			if errors.Is(err, unix.ENOBUFS) {
-				e.mu.Lock()
-				e.overruns++
-				e.mu.Unlock()
-				continue
-			}
-			return // closed by Stop, or the socket failed: Read's epoch stays
+	defer unix.Close(fd)
+	buf := make([]byte, 64<<10)
+	for !stop.Load() {
+		n, _, err := unix.Recvfrom(fd, buf, unix.MSG_DONTWAIT)
+		switch {
+		case errors.Is(err, unix.EAGAIN):
+			time.Sleep(eventsBatch)
+			continue
+		case errors.Is(err, unix.EINTR):
+			continue
+		case errors.Is(err, unix.ENOBUFS):
+			e.mu.Lock()
+			e.overruns++
+			e.mu.Unlock()
+			continue
+		case err != nil:
+			return // the socket failed: the epoch's counts stay as they were
 		}
 		e.mu.Lock()
-		for _, m := range msgs {
-			e.countLocked(m)
-		}
+		e.countLocked(buf[:n])
 		e.mu.Unlock()
 	}
 }
 
-// countLocked counts one event message; a malformed one is skipped.
-func (e *EntryEvents) countLocked(m netlink.Message) {
-	kind := int(m.Header.Type) & 0xff
-	if kind != ctMsgNew && kind != ctMsgDelete {
+// countLocked counts the event messages of one datagram; a malformed one
+// is skipped.
+func (e *EntryEvents) countLocked(b []byte) {
+	for len(b) >= unix.NLMSG_HDRLEN {
+		l := int(binary.NativeEndian.Uint32(b))
+		typ := binary.NativeEndian.Uint16(b[4:])
+		if l < unix.NLMSG_HDRLEN || l > len(b) {
+			return
+		}
+		e.countOneLocked(typ, b[unix.NLMSG_HDRLEN:l])
+		b = b[min(len(b), (l+3)&^3):]
+	}
+}
+
+func (e *EntryEvents) countOneLocked(typ uint16, body []byte) {
+	kind := int(typ) & 0xff
+	if typ>>8 != ctnetlinkSubsys || (kind != ctMsgNew && kind != ctMsgDelete) {
 		return
 	}
-	f, err := ParseFlow(m)
+	f, err := parseFlow(body)
 	if err != nil {
 		return
 	}
@@ -169,9 +197,9 @@ func (e *EntryEvents) Read() model.Entries {
 	out := e.counts
 	out.TopDests = e.dests.Top(model.MaxEntryTops, func(k uint32) string { return model.DestKey(uint8(k>>16), uint16(k)) })
 	out.TopSources = e.sources.Top(model.MaxEntryTops, netip.Addr.String)
-	if e.overruns > 0 && e.conn != nil {
+	if e.overruns > 0 && e.fd >= 0 {
 		lost := e.overruns
-		if d, err := socketDrops(e.procRoot, e.conn.PID()); err == nil && d >= e.dropsAt {
+		if d, err := socketDrops(e.procRoot, e.portID); err == nil && d >= e.dropsAt {
 			lost = max(lost, d-e.dropsAt)
 		}
 		e.counts.Lost, out.Lost = lost, lost

@@ -1,0 +1,85 @@
+//go:build bench
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// TestRatioEvents prints what counting new entries costs the agent while
+// the kernel makes about 5,000 of them a second in a namespace near its
+// cap, against conntrack -E consuming the same events (NEW and DESTROY)
+// in the same run: rounds of 10 s, alternating, medians; goal ≤ 1×.
+func TestRatioEvents(t *testing.T) {
+	needKernel(t, "conntrack")
+	argv, _ := consoleArgv(t)
+	if len(argv) != 1 || filepath.Base(argv[0]) != "tablefull" {
+		t.Skip("needs the built binary (make bench builds it)")
+	}
+	lowerMax(t, 16384)
+	ns := labNS(t)
+	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait", 4) // 4 s × thousands/s: past half the cap
+	srv := &netns.Server{Body: []byte("x\n")}
+	if err := ns.Serve("127.0.0.1:18095", srv); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	stop := make(chan struct{})
+	defer close(stop)
+	stats := &netns.Stats{}
+	go ns.Run(netns.Load{Addr: srv.Addr(), Workers: 16, Requests: 1 << 30, Rate: 5000, DialTimeout: time.Second,
+		Deadline: 10 * time.Minute, Stop: stop, Stats: stats})
+	time.Sleep(6 * time.Second) // the table fills past half its cap
+	const span, rounds = 10 * time.Second, 3
+	var ours, theirs, rates []float64
+	for range rounds {
+		pid, end := daemon(t, "ip", "netns", "exec", ns.Name, argv[0], "agent")
+		time.Sleep(3 * time.Second) // subscribed once the first samples see the table near its cap
+		ok0 := stats.OK.Load()
+		ours = append(ours, msPerSecond(t, pid, span))
+		rates = append(rates, float64(stats.OK.Load()-ok0)/span.Seconds())
+		if !subscribed(pid) {
+			t.Errorf("the agent holds no ctnetlink event socket near the cap")
+		}
+		end()
+		pid, end = daemon(t, "ip", "netns", "exec", ns.Name, "conntrack", "-E", "-e", "NEW,DESTROY")
+		time.Sleep(time.Second)
+		theirs = append(theirs, msPerSecond(t, pid, span))
+		end()
+	}
+	o, c := median(ours), median(theirs)
+	fmt.Printf("    counting new entries at %.0f connections/s: agent %.1f ms/s, conntrack -E -e NEW,DESTROY %.1f ms/s: %.2f× (goal ≤ 1×)\n",
+		median(rates), o, c, o/c)
+	fmt.Printf("    rounds: agent %.1f, conntrack %.1f\n", ours, theirs)
+}
+
+// subscribed reports whether pid holds a NETLINK_NETFILTER socket joined
+// to a multicast group: one of its socket inodes as /proc/net/netlink
+// lists them with groups set.
+func subscribed(pid int) bool {
+	fds, _ := filepath.Glob(fmt.Sprintf("/proc/%d/fd/*", pid))
+	inodes := map[string]bool{}
+	for _, fd := range fds {
+		if l, err := os.Readlink(fd); err == nil && strings.HasPrefix(l, "socket:[") {
+			inodes[strings.TrimSuffix(strings.TrimPrefix(l, "socket:["), "]")] = true
+		}
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/net/netlink", pid))
+	if err != nil {
+		return false
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) >= 10 && f[1] == "12" && f[3] != "00000000" && inodes[f[9]] {
+			return true
+		}
+	}
+	return false
+}
