@@ -208,6 +208,19 @@ func ProtoOf(p uint8) Proto {
 	return ProtoOther
 }
 
+// Proto is the protocol of the class's entries.
+func (c Class) Proto() Proto {
+	switch c {
+	case ClassTCPDone, ClassTCPUnanswered, ClassTCPOpen:
+		return ProtoTCP
+	case ClassUDPSingle, ClassUDPStream:
+		return ProtoUDP
+	case ClassICMP:
+		return ProtoICMP
+	}
+	return ProtoOther
+}
+
 // classes are the classes entries of protocol p end in.
 func (p Proto) classes() []Class {
 	switch p {

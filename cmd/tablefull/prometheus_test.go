@@ -19,6 +19,8 @@ import (
 	promv1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	pmodel "github.com/prometheus/common/model"
 
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/remote/promread"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -174,8 +176,11 @@ func TestExporterOnRealPrometheus(t *testing.T) {
 	const capMax = 64
 	lowerMax(t, capMax)
 	ns := labNS(t)
+	// A short hold: the pinned table still admits a few new entries a
+	// second (64 ÷ 5 s), which the exporter counts by class.
+	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait", 5)
 	addr, _ := startExporter(t, ns.Name, "1s")
-	prom, _ := startPrometheus(t, addr)
+	prom, promURL := startPrometheus(t, addr)
 
 	srv := &netns.Server{Body: []byte("object\n")}
 	if err := ns.Serve("127.0.0.1:18080", srv); err != nil {
@@ -222,5 +227,35 @@ func TestExporterOnRealPrometheus(t *testing.T) {
 	}
 	if total == 0 {
 		t.Error("conntrack -S counted no drops: the test did not fill the table")
+	}
+
+	// New entries by class reach Prometheus, and the fleet's drill-down
+	// reads them back into the classes the console shows.
+	// Paced connections now: the pinned table admits about its ceiling,
+	// counted while the table is near its cap.
+	if _, err := ns.Run(netns.Load{Addr: srv.Addr(), Workers: 2, Requests: 160, Rate: 20, DialTimeout: 300 * time.Millisecond, Deadline: 8 * time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second) // scraped
+	if got := vector(t, prom, `tablefull_conntrack_new_entries_total{class="tcp-closed"}`, "instance"); got[addr] <= 0 {
+		t.Errorf("new tcp-closed entries in Prometheus %v, want some", got)
+	}
+	r, err := promread.New(promread.Config{URL: promURL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, samples, err := r.History(context.Background(), addr, time.Now(), 2*time.Minute, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	an, counted := model.NewAnalyzer(len(samples)+1), false
+	for _, s := range samples {
+		f := an.Add(s)
+		if top, ok := f.Fill.Top(); ok && f.Rates.Entries.Basis == model.BasisEvents && top.Class == model.ClassTCPDone && top.Hold == 5 {
+			counted = true
+		}
+	}
+	if !counted {
+		t.Errorf("no drill-down frame of %d says tcp-closed, held 5 s, counted from events", len(samples))
 	}
 }

@@ -41,6 +41,7 @@ func (r *Reader) History(ctx context.Context, instance string, end time.Time, sp
 	}{
 		{r.with(inst + `,__name__=~"tablefull_conntrack_entries|tablefull_conntrack_entries_limit|tablefull_conntrack_entries_peak|tablefull_conntrack_buckets|tablefull_conntrack_time_wait_hold_seconds"`), h.table},
 		{"tablefull_conntrack_cpu_events_total" + r.with(inst), h.perCPU},
+		{r.with(inst + `,__name__=~"tablefull_conntrack_new_entries_total|tablefull_conntrack_class_hold_seconds"`), h.classes},
 		{`{` + host + `,__name__=~"node_netstat_TcpExt_ListenOverflows|node_netstat_TcpExt_ListenDrops|node_netstat_TcpExt_TCPSynRetrans|node_netstat_Tcp_ActiveOpens|node_netstat_Tcp_PassiveOpens|node_netstat_Tcp_OutRsts|node_netstat_Tcp_CurrEstab|node_sockstat_TCP_tw"}`, h.tcp},
 		{`sum by (cpu, mode) (node_cpu_seconds_total{` + host + `})`, h.cpu},
 		{`{` + host + `,__name__=~"node_disk_reads_completed_total|node_disk_writes_completed_total|node_disk_io_time_seconds_total"}`, h.disks},
@@ -116,6 +117,30 @@ func (h *history) table(m pmodel.Matrix) {
 				c.Buckets = v
 			case "tablefull_conntrack_time_wait_hold_seconds":
 				c.TimeWaitHold = v
+			}
+		}
+	}
+}
+
+// classes reads the new entries and holds by class. A drill-down is one
+// subscription: the per-class counts stand for NEW events by protocol
+// and DESTROY events by class, which split back into the same rates.
+func (h *history) classes(m pmodel.Matrix) {
+	for _, ss := range m {
+		cl, ok := model.ClassNamed(string(ss.Metric["class"]))
+		if !ok {
+			continue
+		}
+		for _, p := range ss.Values {
+			s, v := h.sample(p.Timestamp), uint64(max(0, float64(p.Value)))
+			switch ss.Metric[pmodel.MetricNameLabel] {
+			case "tablefull_conntrack_class_hold_seconds":
+				s.Conntrack.Holds[cl] = v
+			case "tablefull_conntrack_new_entries_total":
+				e := &s.Entries
+				e.Source, e.Epoch, e.Note = model.EntriesEvents, 1, ""
+				e.Ended[cl] = v
+				e.New[cl.Proto()] += v
 			}
 		}
 	}
