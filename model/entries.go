@@ -76,15 +76,12 @@ const splitShare = 20
 // samples of one subscription, each protocol's NEW events are split into
 // classes by how that protocol's entries ended (the interval's DESTROY
 // mix, or the subscription's when the interval saw few): in a steady state
-// each class ends as fast as it begins. Without events it falls back to
-// TCP opens.
+// each class ends as fast as it begins. An interval not counted from
+// end to end (events off, or just switched on) falls back to TCP opens.
 func entryRates(prev, cur Sample, secs float64) EntryRates {
 	p, c := prev.Entries, cur.Entries
-	if !c.Counted() || !p.Counted() || p.Epoch != c.Epoch {
-		if !c.Counted() && !p.Counted() {
-			return tcpOpenRates(prev.TCP, cur.TCP, secs)
-		}
-		return EntryRates{}
+	if !c.Counted() || !p.Counted() || p.Epoch != c.Epoch { // not counted across the interval
+		return tcpOpenRates(prev.TCP, cur.TCP, secs)
 	}
 	r := EntryRates{Basis: BasisEvents, LostPS: perSec(p.Lost, c.Lost, secs),
 		TopDests: c.TopDests, TopSources: c.TopSources}

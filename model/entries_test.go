@@ -78,10 +78,10 @@ func TestEntryRates(t *testing.T) {
 	}{
 		{"events split by the interval's ends", at(0, events(1, 0, 0, end0), TCP{}), at(2, events(1, 200, 1400, end1), TCP{}),
 			BasisEvents, 800, map[Class]float64{ClassTCPDone: 75, ClassTCPUnanswered: 25, ClassUDPSingle: 700}},
-		{"a new subscription is no rate", at(0, events(1, 0, 0, end0), TCP{}), at(2, events(2, 200, 0, end1), TCP{}),
-			BasisUnknown, 0, nil},
-		{"events switched on: not yet a rate", at(0, Entries{Note: "off"}, TCP{}), at(2, events(1, 200, 0, end1), TCP{}),
-			BasisUnknown, 0, nil},
+		{"a new subscription: TCP opens", at(0, events(1, 0, 0, end0), TCP{ActiveOpens: 10}), at(2, events(2, 200, 0, end1), TCP{ActiveOpens: 30}),
+			BasisTCPOpens, 10, nil},
+		{"events switched on: TCP opens until counted end to end", at(0, Entries{Note: "off"}, TCP{PassiveOpens: 10}), at(2, events(1, 200, 0, end1), TCP{PassiveOpens: 50}),
+			BasisTCPOpens, 20, nil},
 		{"no events: TCP opens, a local connection once", at(0, Entries{}, TCP{ActiveOpens: 100, PassiveOpens: 100}),
 			at(2, Entries{}, TCP{ActiveOpens: 260, PassiveOpens: 260}), BasisTCPOpens, 80, map[Class]float64{ClassTCPDone: 80}},
 	} {
@@ -142,7 +142,7 @@ func TestFill(t *testing.T) {
 			"400 ÷ 30 s UDP hold", "~400 of 400 entries udp/53, 700 new/s held 30 s each"},
 		{"the write-up: TCP churn", Sample{Conntrack: ct(3000, 4096)}, rates(map[Class]float64{ClassTCPDone: 25}), nil, ClassTCPDone, 3000, 4096.0 / 120,
 			"4,096 ÷ 120 s TIME_WAIT hold", "~3,000 of 4,096 entries tcp-closed, 25 new/s held 120 s each"},
-		{"standing connections: the rest of the count", Sample{Conntrack: ct(500, 500)}, rates(map[Class]float64{ClassTCPDone: 1}), nil, ClassTCPOpen, 380, 500.0 / 120,
+		{"standing connections: the rest of the count, as open sockets show it", Sample{Conntrack: ct(500, 500), TCP: TCP{Established: 380}}, rates(map[Class]float64{ClassTCPDone: 1}), nil, ClassTCPOpen, 380, 500.0 / 120,
 			"500 ÷ 120 s TIME_WAIT hold", "~380 of 500 entries standing open (tcp-open)"},
 		{"a census counts what stands", Sample{Conntrack: ct(500, 500)}, rates(map[Class]float64{ClassTCPUnanswered: 2}),
 			&Census{Total: 500, ByClass: ClassCounts{ClassTCPUnanswered: 490, ClassTCPDone: 10}}, ClassTCPUnanswered, 490, 500.0 / 120,
@@ -159,6 +159,11 @@ func TestFill(t *testing.T) {
 		if got := f.Describe(c.r.Entries.TopDests, c.s.Conntrack.Max); got != c.says {
 			t.Errorf("%s: says %q, want %q", c.name, got, c.says)
 		}
+	}
+	// Entries made before the rates were counted are in no class: not
+	// standing open without open sockets to show it.
+	if top, _ := FillOf(Sample{Conntrack: ct(4096, 4096)}, rates(map[Class]float64{ClassTCPDone: 4}), nil).Top(); top.Class != ClassTCPDone || top.Entries != 480 {
+		t.Errorf("the console opened during the pin: top %+v, want tcp-closed at 4/s × 120 s", top)
 	}
 	if f := FillOf(Sample{Conntrack: ct(10, 400)}, Rates{}, nil); f.Known() {
 		t.Errorf("nothing counted, yet classes %+v", f.Classes)

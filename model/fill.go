@@ -69,8 +69,10 @@ func (f Fill) WorkingSet() uint64 {
 
 // FillOf says what fills the table of s: the rates of r by class, their
 // holds, and census, when one is given, for the standing entries. Without
-// a census each churning class stands for rate × hold entries and what is
-// left of the count stands open.
+// a census each churning class stands for rate × hold entries, and what is
+// left of the count stands open as far as established sockets show it;
+// the rest (entries made before the rates were counted, forwarded
+// connections) is not put in any class.
 func FillOf(s Sample, r Rates, census *Census) Fill {
 	c := s.Conntrack
 	f := Fill{Basis: r.Entries.Basis, Lost: r.Entries.LostPS > 0}
@@ -100,8 +102,8 @@ func FillOf(s Sample, r Rates, census *Census) Fill {
 		switch {
 		case counted:
 			cf.Entries = census.ByClass[cf.Class]
-		case cf.Class.Standing():
-			cf.Entries = sub(uint64(min(churn, float64(count))+0.5), count)
+		case cf.Class.Standing(): // what churn leaves, as far as open sockets show it
+			cf.Entries = min(sub(uint64(min(churn, float64(count))+0.5), count), s.TCP.Established)
 		default:
 			cf.Entries = uint64(cf.RatePS*float64(cf.Hold)*scale + 0.5)
 		}

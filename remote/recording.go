@@ -151,8 +151,7 @@ func (r *Replay) Next() (model.Sample, error) {
 		r.mem = r.mem[1:]
 		return s, nil
 	}
-	<-r.done
-	return model.Sample{}, io.EOF
+	return model.Sample{}, io.EOF // the recording played out: the console's last frame says so
 }
 
 // Stop releases a blocked Next and closes the file.
