@@ -9,9 +9,9 @@ import (
 
 // Why a sample carries no event counts.
 const (
-	NoteEventsOff     = "new entries by class are counted near the cap (within half of it, racing towards it, or dropping); the table is far from it"
-	NoteEventsNoCap   = "new entries by class need CAP_NET_ADMIN (ctnetlink events); TCP opens only"
-	NoteEventsOneShot = "new entries are counted between samples; a single sample has none"
+	NoteEventsOff     = "counted near the cap only; the table is far from it"
+	NoteEventsNoCap   = "need CAP_NET_ADMIN (ctnetlink events); TCP opens only"
+	NoteEventsOneShot = "counted between samples; a single sample has none"
 )
 
 // EventsLinger is how long events stay subscribed after the rule that

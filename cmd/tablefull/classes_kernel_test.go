@@ -15,6 +15,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -305,5 +306,38 @@ func TestClassStandingEstablished(t *testing.T) {
 	checkClass(t, f, per, model.ClassTCPOpen, (<-kernel)["tcp"], 3600)
 	if top, _ := f.Fill.Top(); top.Entries < 1400 {
 		t.Errorf("tcp-open stands for %d entries, want the 1,400 held open", top.Entries)
+	}
+}
+
+// TestClassesUnprivileged: an agent without CAP_NET_ADMIN near the cap
+// says the classes need it and counts TCP opens, a loopback connection
+// once.
+func TestClassesUnprivileged(t *testing.T) {
+	needKernel(t, "setpriv")
+	lowerMax(t, 2048)
+	ns := labNS(t)
+	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait", 10)
+	srv := &netns.Server{Body: []byte("x\n")}
+	if err := ns.Serve("127.0.0.1:18097", srv); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	stop := make(chan struct{})
+	defer close(stop)
+	go ns.Run(netns.Load{Addr: srv.Addr(), Workers: 2, Requests: 1 << 30, Rate: 150, DialTimeout: time.Second, Deadline: time.Minute, Stop: stop})
+	bin := nobodyBinary(t)
+	p := &remote.Process{Argv: []string{"ip", "netns", "exec", ns.Name, "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin, "agent"},
+		Name: ns.Name, MinBackoff: time.Hour}
+	t.Setenv("TABLEFULL_AS_MAIN", "1")
+	p.Start(500 * time.Millisecond)
+	defer p.Stop()
+	feed := &classFeed{p: p, an: model.NewAnalyzer(100)}
+	f := feed.until(t, 20*time.Second, func(f model.Frame) bool { return f.Sample.Entries.Note == sources.NoteEventsNoCap })
+	f = feed.until(t, 5*time.Second, func(f model.Frame) bool { return f.Rates.Entries.Basis == model.BasisTCPOpens && f.Rates.NewEntriesPS() > 0 })
+	if opens := f.Rates.ActiveOpensPS; !within10(f.Rates.NewEntriesPS(), opens) {
+		t.Errorf("%.0f new/s without events against %.0f active (and as many passive) opens/s: a loopback connection is one entry", f.Rates.NewEntriesPS(), opens)
+	}
+	if !strings.Contains(f.Rates.Entries.RateText(), "TCP only") {
+		t.Errorf("the rate %q does not say it is TCP only", f.Rates.Entries.RateText())
 	}
 }
