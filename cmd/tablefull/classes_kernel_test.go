@@ -333,7 +333,9 @@ func TestClassesUnprivileged(t *testing.T) {
 	defer p.Stop()
 	feed := &classFeed{p: p, an: model.NewAnalyzer(100)}
 	f := feed.until(t, 20*time.Second, func(f model.Frame) bool { return f.Sample.Entries.Note == sources.NoteEventsNoCap })
-	f = feed.until(t, 5*time.Second, func(f model.Frame) bool { return f.Rates.Entries.Basis == model.BasisTCPOpens && f.Rates.NewEntriesPS() > 0 })
+	f = feed.until(t, 5*time.Second, func(f model.Frame) bool {
+		return f.Rates.Entries.Basis == model.BasisTCPOpens && f.Rates.NewEntriesPS() > 0
+	})
 	if opens := f.Rates.ActiveOpensPS; !within10(f.Rates.NewEntriesPS(), opens) {
 		t.Errorf("%.0f new/s without events against %.0f active (and as many passive) opens/s: a loopback connection is one entry", f.Rates.NewEntriesPS(), opens)
 	}
