@@ -187,7 +187,7 @@ func topOf(c Class, tops []Count) string {
 	}
 	for _, t := range tops {
 		if len(t.Key) > len(prefix) && t.Key[:len(prefix)] == prefix {
-			return t.Key
+			return Sanitize(t.Key, 32) // a key from a stream is foreign text
 		}
 	}
 	return ""

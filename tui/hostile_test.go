@@ -32,6 +32,10 @@ func hostileStream(t testing.TB) []byte {
 		s.CTStats.Note = evil
 		s.Kernel.Note = evil
 		s.Kernel.Lines = []model.KernelLine{{Time: s.Time, Text: evil, NetNS: 4026532177, NetNSName: evil}}
+		s.Conntrack.Holds = model.ClassCounts{120, 120, 432000, 30, 120, 30, 600}
+		s.Entries = model.Entries{Source: model.EntriesEvents, Epoch: 1, Note: evil,
+			TopDests: []model.Count{{Key: "tcp/" + evil, N: 9}}, TopSources: []model.Count{{Key: evil, N: 9}}}
+		s.Entries.New[model.ProtoTCP] = 50 * uint64(i)
 		if i == 20 {
 			s.Census = &model.Census{Total: 3, ByProto: map[string]int{evil: 3}, TopPorts: []model.Count{{Key: evil, N: 3}}, Error: ""}
 		}

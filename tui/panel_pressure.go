@@ -97,6 +97,9 @@ func fillLine(st *styles.Styles, f model.Frame) string {
 	line := st.Label.Render("fills ") + strings.Join(parts, "  ")
 	if tops := f.Rates.Entries.TopDests; len(tops) > 0 {
 		line += st.Dim.Render("  top ") + st.Value.Render(foreign(tops[0].Key))
+		if srcs := f.Rates.Entries.TopSources; len(srcs) > 0 {
+			line += st.Dim.Render(" from ") + st.Value.Render(foreign(srcs[0].Key))
+		}
 	}
 	return line
 }

@@ -31,7 +31,7 @@ func renderVerdict(st *styles.Styles, f model.Frame, width, maxLines int) []stri
 	if len(f.Verdicts) > 1 {
 		budget--
 	}
-	text := wrap(head+" — "+top.Evidence, width)
+	text := wrap(head+" — "+foreign(top.Evidence), width) // evidence quotes foreign keys
 	if len(text) > max(1, budget) {
 		text = text[:max(1, budget)]
 		text[len(text)-1] = truncate(text[len(text)-1]+" …", width)
