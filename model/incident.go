@@ -236,5 +236,6 @@ func (in *Incident) Plan(entryBytes uint64) Plan {
 		KnobTimeWait: strconv.FormatUint(c.TimeWaitHold, 10)}
 	kinds := in.HeldKinds()
 	return ProposePlan(TuningInputs{Current: cur, PeakRate: max(in.PeakNewConnsPS, in.PeakDemand.AtLeast), PeakCount: in.PeakCount,
-		Established: in.PeakOpen, Kernel: in.Host.Kernel, MemTotal: in.Host.MemTotal, EntryBytes: entryBytes, Verdicts: kinds})
+		Established: in.PeakOpen, Kernel: in.Host.Kernel, MemTotal: in.Host.MemTotal, EntryBytes: entryBytes, Verdicts: kinds,
+		Fill: in.PeakFill})
 }

@@ -14,6 +14,8 @@ import (
 const (
 	KnobMax        = "net.netfilter.nf_conntrack_max"
 	KnobTimeWait   = "net.netfilter.nf_conntrack_tcp_timeout_time_wait"
+	KnobSynSent    = "net.netfilter.nf_conntrack_tcp_timeout_syn_sent"
+	KnobUDPTimeout = "net.netfilter.nf_conntrack_udp_timeout"
 	KnobHashsize   = "nf_conntrack.hashsize" // module parameter, through sysfs
 	KnobSomaxconn  = "net.core.somaxconn"
 	KnobSynBacklog = "net.ipv4.tcp_max_syn_backlog"
@@ -43,6 +45,8 @@ var Knobs = []KnobSpec{
 	{Key: KnobSynBacklog, Min: 1, Max: math.MaxInt32},
 	{Key: KnobPortRange, Min: 1, Max: 65535, Pair: true},
 	{Key: KnobTwReuse, Min: 0, Max: 2},
+	{Key: KnobUDPTimeout, Min: 1, Max: 3600},
+	{Key: KnobSynSent, Min: 1, Max: 3600},
 }
 
 // Spec returns the knob called key.
@@ -150,6 +154,10 @@ type TuningInputs struct {
 	// Verdicts that hold now (LISTEN OVERFLOW, PORT EXHAUSTION pull in
 	// their knobs).
 	Verdicts []Kind
+	// Fill is what filled the table when its working set by class was
+	// largest (unknown without events); TopDest its heaviest destination.
+	Fill    Fill
+	TopDest string
 }
 
 // Frames is a run of frames, oldest first (a Ring of them).
@@ -165,12 +173,22 @@ type Frames interface {
 func NewTuningInputs(current map[string]string, h Host, entryBytes uint64, measured Frames, now Frame) TuningInputs {
 	in := TuningInputs{Current: current, Kernel: h.Kernel, MemTotal: h.MemTotal, EntryBytes: entryBytes,
 		Established: now.Sample.TCP.Established}
+	fill := func(f Frame) {
+		if f.Fill.Known() && f.Fill.WorkingSet() > in.Fill.WorkingSet() {
+			in.Fill, in.TopDest = f.Fill, ""
+			if tops := f.Rates.Entries.TopDests; len(tops) > 0 {
+				in.TopDest = Sanitize(tops[0].Key, 32)
+			}
+		}
+	}
 	for i := range measured.Len() {
 		f := measured.At(i)
 		// While pinned what got in is the ceiling: the demand is the rate.
 		in.PeakRate = max(in.PeakRate, f.Rates.NewEntriesPS(), f.Demand.AtLeast)
 		in.PeakCount = max(in.PeakCount, f.Sample.Conntrack.Peak)
+		fill(f)
 	}
+	fill(now)
 	for _, v := range now.Verdicts {
 		in.Verdicts = append(in.Verdicts, v.Kind)
 	}
@@ -241,88 +259,6 @@ func NextPow2(n uint64) uint64 {
 		return 1
 	}
 	return 1 << (64 - bits.LeadingZeros64(n-1))
-}
-
-// ProposeMax sizes the table for a working set: the next power of two
-// that leaves at least half again as much room (17,100 → 32,768, as the
-// write-up settled on), never below current.
-func ProposeMax(workingSet, current uint64) uint64 {
-	return max(current, NextPow2(workingSet+workingSet/2))
-}
-
-// kernelAtLeast reports whether release is at least major.minor.
-func kernelAtLeast(release string, major, minor int) bool {
-	var ma, mi int
-	fmt.Sscanf(release, "%d.%d", &ma, &mi)
-	return ma > major || (ma == major && mi >= minor)
-}
-
-func num(m map[string]string, key string) uint64 {
-	v, _ := strconv.ParseUint(strings.Fields(m[key] + " 0")[0], 10, 64)
-	return v
-}
-
-// ProposePlan computes the tuning from what was measured; only knobs
-// whose proposal differs from the current value are listed.
-func ProposePlan(in TuningInputs) Plan {
-	cur := in.Current
-	hold := num(cur, KnobTimeWait)
-	curMax := num(cur, KnobMax)
-	ws := max(WorkingSet(in.PeakRate, hold, in.Established), in.PeakCount)
-	var p Plan
-	p.WorkingSet = ws
-	add := func(key, proposed, why string) {
-		if c, ok := cur[key]; ok && c != proposed {
-			p.Changes = append(p.Changes, Change{Key: key, Current: c, Proposed: proposed, Why: why})
-		}
-	}
-	newMax := ProposeMax(ws, curMax)
-	add(KnobMax, strconv.FormatUint(newMax, 10), fmt.Sprintf(
-		"peak working set %s (%s/s × %d s + %s open, or the peak count) × 1.5, next power of two",
-		Int(ws), Num(in.PeakRate), hold, Int(in.Established)))
-	buckets := num(cur, KnobHashsize)
-	rule, ruleWhy := newMax, "1:1 with max, the kernel's own rule since 5.15"
-	if !kernelAtLeast(in.Kernel, 5, 15) {
-		rule, ruleWhy = newMax/4, "max ÷ 4, the rule before 5.15"
-	}
-	newBuckets := max(buckets, rule)
-	add(KnobHashsize, strconv.FormatUint(newBuckets, 10), fmt.Sprintf("%s: chain depth %.1f at the working set (only ever raised)",
-		ruleWhy, ChainDepth(ws, newBuckets)))
-	if ceiling := Ceiling(newMax, hold); hold > 30 && ceiling > 0 && in.PeakRate >= 0.8*Ceiling(curMax, hold) {
-		add(KnobTimeWait, "30", fmt.Sprintf("observed %s/s against a ceiling of %s/s (%s ÷ %d s): at 30 s the ceiling is %s/s",
-			Num(in.PeakRate), Num(Ceiling(curMax, hold)), Int(curMax), hold, Num(Ceiling(newMax, 30))))
-	}
-	if hasKind(in.Verdicts, ListenOverflow) {
-		add(KnobSomaxconn, strconv.FormatUint(max(num(cur, KnobSomaxconn), 4096), 10), "listen queues overflowed: 4,096 lets a burst wait instead of being dropped")
-		add(KnobSynBacklog, strconv.FormatUint(max(num(cur, KnobSynBacklog), 8192), 10), "half-open connections during the burst: 8,192")
-	}
-	if hasKind(in.Verdicts, PortExhaustion) {
-		add(KnobPortRange, "10240 65535", "TIME_WAIT sockets use up the local ports: 55,296 ports instead of the default 28,232")
-		add(KnobTwReuse, "1", "reuse TIME_WAIT ports for new outgoing connections when safe (timestamps)")
-	}
-	p.Cost = MemoryCost(newMax, newBuckets, in.EntryBytes, in.MemTotal)
-	return p
-}
-
-// CostOf is the memory of the table as changes would leave it.
-func CostOf(current map[string]string, changes []Change, entryBytes, memTotal uint64) Cost {
-	v := map[string]string{}
-	for k, x := range current {
-		v[k] = x
-	}
-	for _, c := range changes {
-		v[c.Key] = c.Proposed
-	}
-	return MemoryCost(num(v, KnobMax), num(v, KnobHashsize), entryBytes, memTotal)
-}
-
-func hasKind(ks []Kind, k Kind) bool {
-	for _, x := range ks {
-		if x == k {
-			return true
-		}
-	}
-	return false
 }
 
 // SortChanges orders changes as Knobs lists them.

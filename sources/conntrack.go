@@ -22,9 +22,9 @@ const (
 // order); ClassTCPDone's is KeyTimeWait.
 var holdKeys = [model.NumClasses]string{
 	KeyTimeWait,
-	"net.netfilter.nf_conntrack_tcp_timeout_syn_sent",
+	model.KnobSynSent,
 	"net.netfilter.nf_conntrack_tcp_timeout_established",
-	"net.netfilter.nf_conntrack_udp_timeout",
+	model.KnobUDPTimeout,
 	"net.netfilter.nf_conntrack_udp_timeout_stream",
 	"net.netfilter.nf_conntrack_icmp_timeout",
 	"net.netfilter.nf_conntrack_generic_timeout",

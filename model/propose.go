@@ -1,0 +1,150 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// ProposeMax sizes the table for a working set: the next power of two
+// that leaves at least half again as much room (17,100 → 32,768, as the
+// write-up settled on), never below current.
+func ProposeMax(workingSet, current uint64) uint64 {
+	return max(current, NextPow2(workingSet+workingSet/2))
+}
+
+// kernelAtLeast reports whether release is at least major.minor.
+func kernelAtLeast(release string, major, minor int) bool {
+	var ma, mi int
+	fmt.Sscanf(release, "%d.%d", &ma, &mi)
+	return ma > major || (ma == major && mi >= minor)
+}
+
+func num(m map[string]string, key string) uint64 {
+	v, _ := strconv.ParseUint(strings.Fields(m[key] + " 0")[0], 10, 64)
+	return v
+}
+
+// classKnobs are the timeouts a plan may lower, by the class they hold,
+// and how low: each frees its class's entries soonest.
+var classKnobs = map[Class]struct {
+	key string
+	to  uint64
+}{
+	ClassTCPDone:       {KnobTimeWait, 30},
+	ClassUDPSingle:     {KnobUDPTimeout, 10},
+	ClassTCPUnanswered: {KnobSynSent, 30},
+}
+
+// ProposePlan computes the tuning from what was measured; only knobs
+// whose proposal differs from the current value are listed. With classes
+// known, the working set is Little's law by class on the demand (the
+// class that fills the table takes what the others do not explain of the
+// peak rate), after lowering the timeout of the class that fills it;
+// without, the write-up's TCP arithmetic on the TIME_WAIT hold.
+func ProposePlan(in TuningInputs) Plan {
+	cur := in.Current
+	hold := num(cur, KnobTimeWait)
+	curMax := num(cur, KnobMax)
+	var p Plan
+	add := func(key, proposed, why string) {
+		if c, ok := cur[key]; ok && c != proposed {
+			p.Changes = append(p.Changes, Change{Key: key, Current: c, Proposed: proposed, Why: why})
+		}
+	}
+	var ws uint64
+	var sizing string
+	if top, ok := in.Fill.Churn(); ok {
+		ws, sizing = proposeByClass(in, top, curMax, add)
+	} else {
+		ws = WorkingSet(in.PeakRate, hold, in.Established)
+		sizing = fmt.Sprintf("%s/s × %d s + %s open", Num(in.PeakRate), hold, Int(in.Established))
+		if ceiling := Ceiling(ProposeMax(max(ws, in.PeakCount), curMax), hold); hold > 30 && ceiling > 0 && in.PeakRate >= 0.8*Ceiling(curMax, hold) {
+			add(KnobTimeWait, "30", fmt.Sprintf("observed %s/s against a ceiling of %s/s (%s ÷ %d s): at 30 s the ceiling is %s/s",
+				Num(in.PeakRate), Num(Ceiling(curMax, hold)), Int(curMax), hold, Num(Ceiling(ProposeMax(max(ws, in.PeakCount), curMax), 30))))
+		}
+	}
+	ws = max(ws, in.PeakCount)
+	p.WorkingSet = ws
+	newMax := ProposeMax(ws, curMax)
+	add(KnobMax, strconv.FormatUint(newMax, 10), fmt.Sprintf(
+		"peak working set %s (%s, or the peak count) × 1.5, next power of two", Int(ws), sizing))
+	buckets := num(cur, KnobHashsize)
+	rule, ruleWhy := newMax, "1:1 with max, the kernel's own rule since 5.15"
+	if !kernelAtLeast(in.Kernel, 5, 15) {
+		rule, ruleWhy = newMax/4, "max ÷ 4, the rule before 5.15"
+	}
+	newBuckets := max(buckets, rule)
+	add(KnobHashsize, strconv.FormatUint(newBuckets, 10), fmt.Sprintf("%s: chain depth %.1f at the working set (only ever raised)",
+		ruleWhy, ChainDepth(ws, newBuckets)))
+	if hasKind(in.Verdicts, ListenOverflow) {
+		add(KnobSomaxconn, strconv.FormatUint(max(num(cur, KnobSomaxconn), 4096), 10), "listen queues overflowed: 4,096 lets a burst wait instead of being dropped")
+		add(KnobSynBacklog, strconv.FormatUint(max(num(cur, KnobSynBacklog), 8192), 10), "half-open connections during the burst: 8,192")
+	}
+	if hasKind(in.Verdicts, PortExhaustion) {
+		add(KnobPortRange, "10240 65535", "TIME_WAIT sockets use up the local ports: 55,296 ports instead of the default 28,232")
+		add(KnobTwReuse, "1", "reuse TIME_WAIT ports for new outgoing connections when safe (timestamps)")
+	}
+	p.Cost = MemoryCost(newMax, newBuckets, in.EntryBytes, in.MemTotal)
+	SortChanges(p.Changes)
+	return p
+}
+
+// CostOf is the memory of the table as changes would leave it.
+func CostOf(current map[string]string, changes []Change, entryBytes, memTotal uint64) Cost {
+	v := map[string]string{}
+	for k, x := range current {
+		v[k] = x
+	}
+	for _, c := range changes {
+		v[c.Key] = c.Proposed
+	}
+	return MemoryCost(num(v, KnobMax), num(v, KnobHashsize), entryBytes, memTotal)
+}
+
+func hasKind(ks []Kind, k Kind) bool {
+	for _, x := range ks {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// proposeByClass lowers the timeout of the class that fills the table
+// when it can be lowered, and returns the working set by class after it
+// with the words of its arithmetic.
+func proposeByClass(in TuningInputs, top ClassFill, curMax uint64, add func(key, proposed, why string)) (uint64, string) {
+	var explained float64
+	for _, cf := range in.Fill.Classes {
+		explained += cf.RatePS
+	}
+	topRate := top.RatePS + max(0, in.PeakRate-explained) // the demand the table refused was the filling class's
+	var ws float64
+	var terms []string
+	for _, cf := range in.Fill.Classes {
+		rate, hold := cf.RatePS, cf.Hold
+		if cf.Class == top.Class {
+			rate = topRate
+			if k, ok := classKnobs[cf.Class]; ok && hold > k.to && (cf.Class != ClassTCPDone || rate >= 0.8*Ceiling(curMax, hold)) {
+				why := fmt.Sprintf("%s: %s/s held %d s each need %s entries; at %d s, %s", cf.Class.Describe(), Num(rate), hold,
+					Int(uint64(rate*float64(hold))), k.to, Int(uint64(rate*float64(k.to))))
+				if cf.Class == ClassTCPUnanswered && in.TopDest != "" {
+					why += fmt.Sprintf("; %s never answers: the fix is there, not in the table", in.TopDest)
+				}
+				add(k.key, strconv.FormatUint(k.to, 10), why)
+				hold = k.to
+			}
+		}
+		if cf.Class.Standing() {
+			ws += float64(cf.Entries)
+			terms = append(terms, fmt.Sprintf("%s standing open", Int(cf.Entries)))
+			continue
+		}
+		ws += rate * float64(hold)
+		if rate > 0 {
+			terms = append(terms, fmt.Sprintf("%s %s/s × %d s", cf.Class, Num(rate), hold))
+		}
+	}
+	return uint64(ws + 0.5), strings.Join(terms, " + ")
+}

@@ -1,0 +1,61 @@
+package model
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestProposeByClass: the plan lowers the timeout of the class that
+// fills the table and sizes max on the demand by class after it.
+func TestProposeByClass(t *testing.T) {
+	cur := func(max string) map[string]string {
+		return map[string]string{KnobMax: max, KnobHashsize: "1024", KnobTimeWait: "120", KnobUDPTimeout: "30", KnobSynSent: "120"}
+	}
+	fill := func(cfs ...ClassFill) Fill { return Fill{Basis: BasisEvents, Classes: cfs} }
+	for _, c := range []struct {
+		name     string
+		in       TuningInputs
+		want     map[string]string
+		why      string
+		unwanted []string
+	}{
+		{"DNS through glibc against a cap of 400: the UDP timeout first",
+			TuningInputs{Current: cur("400"), PeakRate: 700, PeakCount: 400, MemTotal: 1 << 34,
+				Fill: fill(ClassFill{Class: ClassUDPSingle, RatePS: 700, Hold: 30, Entries: 400})},
+			map[string]string{KnobUDPTimeout: "10", KnobMax: "16384"}, "700/s held 30 s each need 21,000 entries; at 10 s, 7,000",
+			[]string{KnobTimeWait}},
+		{"the console opened during a pin: sized on the demand, not the 4/s admitted",
+			TuningInputs{Current: cur("500"), PeakRate: 3100, PeakCount: 500, MemTotal: 1 << 34,
+				Fill: fill(ClassFill{Class: ClassTCPDone, RatePS: 4, Hold: 120, Entries: 480})},
+			map[string]string{KnobTimeWait: "30", KnobMax: "262144"}, "3,100/s held 120 s each", nil},
+		{"unanswered SYNs: the SYN_SENT hold, and where the fix is",
+			TuningInputs{Current: cur("2048"), PeakRate: 160, PeakCount: 2048, MemTotal: 1 << 34, TopDest: "tcp/18093",
+				Fill: fill(ClassFill{Class: ClassTCPUnanswered, RatePS: 160, Hold: 120, Entries: 2048})},
+			map[string]string{KnobSynSent: "30", KnobMax: "8192"}, "tcp/18093 never answers", []string{KnobTimeWait}},
+		{"standing connections: a timeout frees nothing live",
+			TuningInputs{Current: cur("2000"), PeakRate: 0.5, PeakCount: 2000, MemTotal: 1 << 34,
+				Fill: fill(ClassFill{Class: ClassTCPOpen, Entries: 1900}, ClassFill{Class: ClassTCPDone, RatePS: 0.5, Hold: 120, Entries: 60})},
+			map[string]string{KnobMax: "4096"}, "1,900 standing open", []string{KnobTimeWait, KnobUDPTimeout, KnobSynSent}},
+	} {
+		p := ProposePlan(c.in)
+		got := map[string]string{}
+		var whys []string
+		for _, ch := range p.Changes {
+			got[ch.Key] = ch.Proposed
+			whys = append(whys, ch.Why)
+		}
+		for k, v := range c.want {
+			if got[k] != v {
+				t.Errorf("%s: %s → %q, want %q (plan %+v)", c.name, k, got[k], v, p.Changes)
+			}
+		}
+		for _, k := range c.unwanted {
+			if _, ok := got[k]; ok {
+				t.Errorf("%s: %s proposed (%s)", c.name, k, got[k])
+			}
+		}
+		if all := strings.Join(whys, " | "); !strings.Contains(all, c.why) {
+			t.Errorf("%s: the arithmetic %q lacks %q", c.name, all, c.why)
+		}
+	}
+}
