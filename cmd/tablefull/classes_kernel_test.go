@@ -120,6 +120,24 @@ func setNS(t *testing.T, ns *netns.NS, key string, v int) {
 	}
 }
 
+// churn serves on addr in ns and runs load l against it, a connection
+// per request, until the test ends; it returns the load's live counts.
+func churn(t *testing.T, ns *netns.NS, addr string, l netns.Load) *netns.Stats {
+	t.Helper()
+	srv := &netns.Server{Body: []byte("x\n")}
+	if err := ns.Serve(addr, srv); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	if l.Stats == nil {
+		l.Stats = &netns.Stats{}
+	}
+	l.Addr, l.Requests, l.Deadline, l.Stop = srv.Addr(), 1<<30, 10*time.Minute, stop
+	go ns.Run(l)
+	t.Cleanup(func() { close(stop); srv.Close() })
+	return l.Stats
+}
+
 func within10(got, want float64) bool { return math.Abs(got-want) <= 0.1*want+0.5 }
 
 // checkClass: the class first, its rate within 10 % of the kernel's, the
@@ -157,14 +175,7 @@ func TestClassTCPChurn(t *testing.T) {
 	lowerMax(t, 8192)
 	ns := labNS(t)
 	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait", 5)
-	srv := &netns.Server{Body: []byte("object\n")}
-	if err := ns.Serve("127.0.0.1:18091", srv); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	stop := make(chan struct{})
-	defer close(stop)
-	go ns.Run(netns.Load{Addr: srv.Addr(), Workers: 4, Requests: 1 << 30, Rate: 1000, DialTimeout: time.Second, Deadline: time.Minute, Stop: stop})
+	churn(t, ns, "127.0.0.1:18091", netns.Load{Workers: 4, Rate: 1000, DialTimeout: time.Second})
 	feed := startClassFeed(t, ns, 500*time.Millisecond)
 	feed.until(t, 20*time.Second, nearCap)
 	kernel := make(chan map[string]float64, 1)
@@ -238,14 +249,7 @@ func TestClassUnansweredSYN(t *testing.T) {
 `); err != nil {
 		t.Fatal(err)
 	}
-	srv := &netns.Server{Body: []byte("x\n")}
-	if err := ns.Serve("127.0.0.1:18093", srv); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	stop := make(chan struct{})
-	defer close(stop)
-	go ns.Run(netns.Load{Addr: srv.Addr(), Workers: 40, Requests: 1 << 30, DialTimeout: 250 * time.Millisecond, Deadline: time.Minute, Stop: stop})
+	churn(t, ns, "127.0.0.1:18093", netns.Load{Workers: 40, DialTimeout: 250 * time.Millisecond})
 	feed := startClassFeed(t, ns, 500*time.Millisecond)
 	// Past the hold, the first entries have ended and say how.
 	feed.until(t, 30*time.Second, func(f model.Frame) bool {
@@ -317,14 +321,7 @@ func TestClassesUnprivileged(t *testing.T) {
 	lowerMax(t, 2048)
 	ns := labNS(t)
 	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait", 10)
-	srv := &netns.Server{Body: []byte("x\n")}
-	if err := ns.Serve("127.0.0.1:18097", srv); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	stop := make(chan struct{})
-	defer close(stop)
-	go ns.Run(netns.Load{Addr: srv.Addr(), Workers: 2, Requests: 1 << 30, Rate: 150, DialTimeout: time.Second, Deadline: time.Minute, Stop: stop})
+	churn(t, ns, "127.0.0.1:18097", netns.Load{Workers: 2, Rate: 150, DialTimeout: time.Second})
 	bin := nobodyBinary(t)
 	p := &remote.Process{Argv: []string{"ip", "netns", "exec", ns.Name, "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin, "agent"},
 		Name: ns.Name, MinBackoff: time.Hour}

@@ -26,16 +26,7 @@ func TestRatioEvents(t *testing.T) {
 	lowerMax(t, 16384)
 	ns := labNS(t)
 	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait", 4) // 4 s × thousands/s: past half the cap
-	srv := &netns.Server{Body: []byte("x\n")}
-	if err := ns.Serve("127.0.0.1:18095", srv); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	stop := make(chan struct{})
-	defer close(stop)
-	stats := &netns.Stats{}
-	go ns.Run(netns.Load{Addr: srv.Addr(), Workers: 16, Requests: 1 << 30, Rate: 5000, DialTimeout: time.Second,
-		Deadline: 10 * time.Minute, Stop: stop, Stats: stats})
+	stats := churn(t, ns, "127.0.0.1:18095", netns.Load{Workers: 16, Rate: 5000, DialTimeout: time.Second})
 	time.Sleep(6 * time.Second) // the table fills past half its cap
 	const span, rounds = 10 * time.Second, 3
 	var ours, theirs, rates []float64
