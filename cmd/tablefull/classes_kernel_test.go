@@ -55,12 +55,12 @@ func (c *classFeed) until(t *testing.T, within time.Duration, ok func(model.Fram
 	return f
 }
 
-// window feeds frames for d and returns the new entries/s of the
-// frames counted from events, by class, and the interval it covered.
-func (c *classFeed) window(t *testing.T, d time.Duration) (model.Frame, [model.NumClasses]float64, float64) {
+// window feeds frames for d and returns the last and the new entries/s
+// of the frames counted from events, by class.
+func (c *classFeed) window(t *testing.T, d time.Duration) (model.Frame, [model.NumClasses]float64) {
 	t.Helper()
 	var per [model.NumClasses]float64
-	var secs, total float64
+	var secs float64
 	var f model.Frame
 	for end := time.Now().Add(d); time.Now().Before(end); {
 		f = c.an.Add(nextSample(t, c.p))
@@ -71,7 +71,6 @@ func (c *classFeed) window(t *testing.T, d time.Duration) (model.Frame, [model.N
 		for i, v := range f.Rates.Entries.PerClass {
 			per[i] += v * s
 		}
-		total += f.Rates.Entries.Total * s
 		secs += s
 	}
 	if secs == 0 {
@@ -80,7 +79,18 @@ func (c *classFeed) window(t *testing.T, d time.Duration) (model.Frame, [model.N
 	for i := range per {
 		per[i] /= secs
 	}
-	return f, per, total / secs
+	return f, per
+}
+
+// againstKernel feeds frames for d while conntrack(8) counts the NEW
+// events of the same span: our rates by class and the kernel's by
+// protocol.
+func (c *classFeed) againstKernel(t *testing.T, ns *netns.NS, d time.Duration) (model.Frame, [model.NumClasses]float64, map[string]float64) {
+	t.Helper()
+	kernel := make(chan map[string]float64, 1)
+	go func() { kernel <- kernelNewRate(t, ns, d) }()
+	f, per := c.window(t, d)
+	return f, per, <-kernel
 }
 
 // kernelNewRate counts the NEW events conntrack(8) sees in ns for d, by
@@ -178,10 +188,7 @@ func TestClassTCPChurn(t *testing.T) {
 	churn(t, ns, "127.0.0.1:18091", netns.Load{Workers: 4, Rate: 1000, DialTimeout: time.Second})
 	feed := startClassFeed(t, ns, 500*time.Millisecond)
 	feed.until(t, 20*time.Second, nearCap)
-	kernel := make(chan map[string]float64, 1)
-	go func() { kernel <- kernelNewRate(t, ns, 4*time.Second) }()
-	f, per, _ := feed.window(t, 4*time.Second)
-	k := <-kernel
+	f, per, k := feed.againstKernel(t, ns, 4*time.Second)
 	checkClass(t, f, per, model.ClassTCPDone, k["tcp"], 5)
 	if opens := f.Rates.ActiveOpensPS + f.Rates.PassiveOpensPS; per[model.ClassTCPDone] > 0.75*opens {
 		t.Errorf("%.0f new/s against %.0f opens/s: a loopback connection is one entry, not two", per[model.ClassTCPDone], opens)
@@ -224,10 +231,8 @@ while time.time() - t0 < 40:
 	defer func() { client.Process.Kill(); client.Wait() }()
 	feed := startClassFeed(t, ns, 500*time.Millisecond)
 	feed.until(t, 25*time.Second, nearCap)
-	kernel := make(chan map[string]float64, 1)
-	go func() { kernel <- kernelNewRate(t, ns, 4*time.Second) }()
-	f, per, _ := feed.window(t, 4*time.Second)
-	checkClass(t, f, per, model.ClassUDPSingle, (<-kernel)["udp"], 10)
+	f, per, k := feed.againstKernel(t, ns, 4*time.Second)
+	checkClass(t, f, per, model.ClassUDPSingle, k["udp"], 10)
 	if !strings.Contains(f.Fill.Describe(f.Rates.Entries.TopDests, f.Sample.Conntrack.Max), "udp/53") {
 		t.Errorf("what fills it does not name udp/53: %s", f.Fill.Describe(f.Rates.Entries.TopDests, f.Sample.Conntrack.Max))
 	}
@@ -255,10 +260,8 @@ func TestClassUnansweredSYN(t *testing.T) {
 	feed.until(t, 30*time.Second, func(f model.Frame) bool {
 		return nearCap(f) && f.Sample.Entries.Ended[model.ClassTCPUnanswered] > 0
 	})
-	kernel := make(chan map[string]float64, 1)
-	go func() { kernel <- kernelNewRate(t, ns, 4*time.Second) }()
-	f, per, _ := feed.window(t, 4*time.Second)
-	checkClass(t, f, per, model.ClassTCPUnanswered, (<-kernel)["tcp"], 8)
+	f, per, k := feed.againstKernel(t, ns, 4*time.Second)
+	checkClass(t, f, per, model.ClassTCPUnanswered, k["tcp"], 8)
 }
 
 // TestClassStandingEstablished: connections held open fill the table
@@ -304,10 +307,8 @@ func TestClassStandingEstablished(t *testing.T) {
 	}
 	feed := startClassFeed(t, ns, 500*time.Millisecond)
 	feed.until(t, 20*time.Second, func(f model.Frame) bool { return nearCap(f) && f.Fill.Counted })
-	kernel := make(chan map[string]float64, 1)
-	go func() { kernel <- kernelNewRate(t, ns, 3*time.Second) }()
-	f, per, _ := feed.window(t, 3*time.Second)
-	checkClass(t, f, per, model.ClassTCPOpen, (<-kernel)["tcp"], 3600)
+	f, per, k := feed.againstKernel(t, ns, 3*time.Second)
+	checkClass(t, f, per, model.ClassTCPOpen, k["tcp"], 3600)
 	if top, _ := f.Fill.Top(); top.Entries < 1400 {
 		t.Errorf("tcp-open stands for %d entries, want the 1,400 held open", top.Entries)
 	}
