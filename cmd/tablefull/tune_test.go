@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -163,4 +164,34 @@ func TestTuningPanelInTmux(t *testing.T) {
 		t.Errorf("TIME_WAIT hold in the namespace is %s after apply", got)
 	}
 	s.keys("Escape", "q")
+}
+
+// TestTuneDryRunSaysWhatApplyWould: --dry-run --json is JSON with the
+// plan and the files a persist would change, and a plan an apply would
+// refuse is refused by the dry run too, with the apply's exit code.
+func TestTuneDryRunSaysWhatApplyWould(t *testing.T) {
+	needKernel(t)
+	dir := t.TempDir()
+	flags := []string{"--sysctl-dir", filepath.Join(dir, "sysctl.d"), "--modprobe-dir", filepath.Join(dir, "modprobe.d"),
+		"--sysctl-conf", filepath.Join(dir, "sysctl.conf"), "--state-dir", filepath.Join(dir, "state")}
+	orig := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
+	code, out := tuneIn(t, nil, append([]string{"--set", "net.netfilter.nf_conntrack_max=300000", "--dry-run", "--json"}, flags...)...)
+	var doc struct {
+		Plan struct {
+			Changes []struct{ Key, Proposed string } `json:"changes"`
+		} `json:"plan"`
+		Files   []string `json:"files_to_change"`
+		Refused string   `json:"refused"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 0 || len(doc.Plan.Changes) != 1 || len(doc.Files) != 1 || doc.Refused != "" {
+		t.Fatalf("dry run --json: code %d, %v: %+v\n%s", code, err, doc, out)
+	}
+	code, out = tuneIn(t, nil, append([]string{"--set", "net.netfilter.nf_conntrack_max=2147483647", "--dry-run", "--json"}, flags...)...)
+	doc.Refused = ""
+	if err := json.NewDecoder(strings.NewReader(out)).Decode(&doc); err != nil || code != tune.ExitRefused || !strings.Contains(doc.Refused, "of RAM") {
+		t.Errorf("a dry run of a plan over 25 %% of RAM: code %d, refused %q\n%s", code, doc.Refused, out)
+	}
+	if got := readSysctl(t, nil, "net.netfilter.nf_conntrack_max"); got != orig {
+		t.Errorf("a dry run wrote nf_conntrack_max: %s, was %s", got, orig)
+	}
 }

@@ -69,12 +69,30 @@ func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
 	if !t.JSON {
 		printPlan(w, plan, report.Warnings)
 	}
-	if t.DryRun {
-		printDiffs(w, files)
-		return nil
-	}
+	var refusal error
 	if plan.Cost.Level() == model.SevCrit && !t.Force {
-		return refused(fmt.Errorf("the table would take %.0f %% of RAM (over %.0f %%): pass --force if you mean it", plan.Cost.PctOfRAM, model.MemRefusePct))
+		refusal = refused(fmt.Errorf("the table would take %.0f %% of RAM (over %.0f %%): pass --force if you mean it", plan.Cost.PctOfRAM, model.MemRefusePct))
+	}
+	if t.DryRun { // what an apply would do, and exit as it would
+		if refusal != nil {
+			report.Refused = refusal.Error()
+		}
+		for _, f := range files {
+			if f.Changed() {
+				report.DryRun = append(report.DryRun, f.Path)
+			}
+		}
+		if t.JSON {
+			if err := writeJSON(w, report); err != nil {
+				return err
+			}
+		} else {
+			printDiffs(w, files)
+		}
+		return refusal
+	}
+	if refusal != nil {
+		return refusal
 	}
 	if len(plan.Changes) == 0 || !t.Yes {
 		if t.JSON {

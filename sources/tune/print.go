@@ -18,6 +18,10 @@ type tuneReport struct {
 	Results  []sources.Result `json:"results,omitempty"`
 	Files    []string         `json:"files_written,omitempty"`
 	Warnings []string         `json:"warnings,omitempty"`
+	// DryRun are the files a persist would change (a dry run), Refused
+	// why an apply of the plan would be refused.
+	DryRun  []string `json:"files_to_change,omitempty"`
+	Refused string   `json:"refused,omitempty"`
 }
 
 func printPlan(w io.Writer, p model.Plan, warnings []string) {
