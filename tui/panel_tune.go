@@ -51,6 +51,11 @@ func (t *tunePanel) View(st *styles.Styles, rows int, history func() []model.Fra
 		}
 		lines = append(lines, line)
 	}
+	if len(t.plan.Changes) == 0 {
+		lines = append(lines, st.OK.Render("nothing to propose: ")+st.Dim.Render(fmt.Sprintf(
+			"the current values hold the peak working set of %s entries with room to spare (enter on a knob sets a value of your own)",
+			model.Int(t.plan.WorkingSet))))
+	}
 	c := t.plan.Cost
 	costStyle := severityStyle(st, c.Level())
 	assumed := ""

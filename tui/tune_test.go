@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/tui/styles"
 )
 
 type fakeTuner struct {
@@ -136,5 +137,16 @@ func TestApplyIsRecorded(t *testing.T) {
 	runAll(a, typed("y"))
 	if len(rec.tuned) == 0 || !strings.HasPrefix(rec.tuned[0], "apply "+model.KnobMax+"=") {
 		t.Errorf("the apply was not recorded: %q", rec.tuned)
+	}
+}
+
+// TestNothingToPropose: a plan without changes says so and why, instead
+// of a list of current values alone.
+func TestNothingToPropose(t *testing.T) {
+	cur := map[string]string{model.KnobMax: "262144", model.KnobTimeWait: "120"}
+	p := &tunePanel{loaded: true, current: cur, plan: model.ProposePlan(model.TuningInputs{Current: cur, PeakRate: 10, PeakCount: 525})}
+	view := strings.Join(p.View(styles.DefaultStyles(), 20, func() []model.Frame { return nil }), "\n")
+	if !strings.Contains(view, "nothing to propose: the current values hold the peak working set of 1,200 entries") {
+		t.Errorf("no proposal, no reason:\n%s", view)
 	}
 }

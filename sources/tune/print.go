@@ -26,7 +26,7 @@ type tuneReport struct {
 
 func printPlan(w io.Writer, p model.Plan, warnings []string) {
 	if len(p.Changes) == 0 {
-		fmt.Fprintln(w, "nothing to change: the current values cover what was measured")
+		fmt.Fprintf(w, "nothing to propose: the current values hold the peak working set of %s entries with room to spare\n", model.Int(p.WorkingSet))
 	}
 	for _, c := range p.Changes {
 		fmt.Fprintf(w, "%-52s %12s → %-12s %s\n", c.Key, c.Current, c.Proposed, c.Why)
