@@ -54,7 +54,11 @@ func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
 		return undoTuning(&Local{Tuner: tuner, Pers: pers, StateDir: t.StateDir}, w)
 	}
 	current := tuner.Read()
-	plan, count, err := planFor(roots, t, tuner, current)
+	var say io.Writer = w
+	if t.JSON {
+		say = io.Discard
+	}
+	plan, count, err := planFor(roots, t, tuner, current, say)
 	if err != nil {
 		return err
 	}
@@ -143,8 +147,8 @@ func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
 }
 
 // planFor is the explicit --set changes, or a plan from observing the
-// host for a few seconds.
-func planFor(roots sources.Roots, t CommandOptions, tuner *sources.Tuner, current map[string]string) (model.Plan, uint64, error) {
+// host for a few seconds, saying to say what it measures and for how long.
+func planFor(roots sources.Roots, t CommandOptions, tuner *sources.Tuner, current map[string]string, say io.Writer) (model.Plan, uint64, error) {
 	c, err := sources.NewCollector(roots)
 	if err != nil {
 		return model.Plan{}, 0, err
@@ -157,6 +161,7 @@ func planFor(roots sources.Roots, t CommandOptions, tuner *sources.Tuner, curren
 		last = an.Add(c.Sample(time.Now(), 0))
 		c.Close()
 	} else {
+		fmt.Fprintf(say, "measuring this host for %s (--observe): new entries, the count's peak, what fills the table…\n", t.Observe)
 		live := sources.NewLive(c, time.Second)
 		for end := time.Now().Add(t.Observe); time.Now().Before(end); {
 			s, err := live.Next()
@@ -169,6 +174,9 @@ func planFor(roots sources.Roots, t CommandOptions, tuner *sources.Tuner, curren
 		measured = an.Frames()
 	}
 	in := model.NewTuningInputs(current, host, tuner.EntryBytes(), measured, last)
+	if len(t.Set) == 0 && t.Observe > 0 {
+		fmt.Fprintf(say, "measured: peak %s new/s, peak count %s; at the end %s\n", model.Num(in.PeakRate), model.Int(in.PeakCount), last.Rates.Entries.RateText())
+	}
 	count := last.Sample.Conntrack.Count
 	if len(t.Set) == 0 {
 		return model.ProposePlan(in), count, nil
