@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/sources/tune"
@@ -193,5 +194,29 @@ func TestTuneDryRunSaysWhatApplyWould(t *testing.T) {
 	}
 	if got := readSysctl(t, nil, "net.netfilter.nf_conntrack_max"); got != orig {
 		t.Errorf("a dry run wrote nf_conntrack_max: %s, was %s", got, orig)
+	}
+}
+
+// TestTuneNamesKubeProxy: with a kube-proxy running, a dry run that
+// raises max says kube-proxy rewrites it at its start and where to set
+// it instead.
+func TestTuneNamesKubeProxy(t *testing.T) {
+	needKernel(t)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "kube-proxy")
+	os.WriteFile(bin, []byte("#!/bin/sh\nsleep 30\n"), 0o755)
+	conf := filepath.Join(dir, "config.yaml")
+	os.WriteFile(conf, []byte("conntrack:\n  maxPerCore: 32768\n  min: 131072\n"), 0o644)
+	kp := exec.Command(bin, "--config", conf)
+	if err := kp.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { kp.Process.Kill(); kp.Wait() }()
+	time.Sleep(200 * time.Millisecond)
+	flags := []string{"--sysctl-dir", filepath.Join(dir, "sysctl.d"), "--modprobe-dir", filepath.Join(dir, "modprobe.d"),
+		"--sysctl-conf", filepath.Join(dir, "sysctl.conf"), "--state-dir", filepath.Join(dir, "state")}
+	_, out := tuneIn(t, nil, append([]string{"--set", "net.netfilter.nf_conntrack_max=300000", "--dry-run"}, flags...)...)
+	if !strings.Contains(out, "kube-proxy (pid") || !strings.Contains(out, "max(32,768 × CPUs, 131,072)") || !strings.Contains(out, conf) {
+		t.Errorf("the dry run does not name kube-proxy:\n%s", out)
 	}
 }

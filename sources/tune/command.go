@@ -70,6 +70,7 @@ func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
 		}
 		report.Warnings = pers.Shadowed(plan.Changes)
 	}
+	report.Warnings = append(report.Warnings, sources.ManagerWarnings(sources.FindManagers(roots.Proc), plan.Changes)...)
 	if !t.JSON {
 		printPlan(w, plan, report.Warnings)
 	}

@@ -1,0 +1,66 @@
+package sources
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// standIn runs a script named kube-proxy with args (its comm is the
+// script's name) until the test ends.
+func standIn(t *testing.T, args ...string) {
+	t.Helper()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "kube-proxy")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\nsleep 30\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if b, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "comm")); strings.TrimSpace(string(b)) == "kube-proxy" {
+			return
+		}
+	}
+	t.Fatal("the stand-in never showed as kube-proxy")
+}
+
+
+// TestFindKubeProxy: a running kube-proxy's flags and --config say which
+// knobs it writes at its start; the flags win over the file.
+func TestFindKubeProxy(t *testing.T) {
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "kube-proxy.yaml")
+	os.WriteFile(conf, []byte("apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nconntrack:\n  maxPerCore: 0\n  min: 262144\n  udpTimeout: 5s\n  tcpEstablishedTimeout: 24h0m0s\nmode: iptables\n"), 0o644)
+	standIn(t, "--config="+conf, "--conntrack-max-per-core", "65536", "--v=2")
+	ms := FindManagers("/proc")
+	if len(ms) != 1 {
+		t.Fatalf("found %+v, want the one kube-proxy", ms)
+	}
+	m := ms[0]
+	if m.Owns[model.KnobMax] != "max(65,536 × CPUs, 262,144)" || m.Owns[model.KnobUDPTimeout] != "5s" || !strings.Contains(m.Where, conf) {
+		t.Errorf("kube-proxy owns %v, set in %q", m.Owns, m.Where)
+	}
+	w := ManagerWarnings(ms, []model.Change{{Key: model.KnobMax, Proposed: "524288"}, {Key: model.KnobTimeWait, Proposed: "30"}})
+	if len(w) != 1 || !strings.Contains(w[0], "nf_conntrack_max") || !strings.Contains(w[0], "lasts until it restarts") {
+		t.Errorf("warnings %q", w)
+	}
+}
+
+// TestKubeProxyLeavingMax: maxPerCore 0 in its config leaves max alone.
+func TestKubeProxyLeavingMax(t *testing.T) {
+	m := kubeProxy(7, []string{"kube-proxy", "--conntrack-max-per-core=0"}, t.TempDir())
+	if _, ok := m.Owns[model.KnobMax]; ok {
+		t.Errorf("maxPerCore 0 still owns max: %v", m.Owns)
+	}
+}
