@@ -35,7 +35,6 @@ func standIn(t *testing.T, args ...string) {
 	t.Fatal("the stand-in never showed as kube-proxy")
 }
 
-
 // TestFindKubeProxy: a running kube-proxy's flags and --config say which
 // knobs it writes at its start; the flags win over the file.
 func TestFindKubeProxy(t *testing.T) {
