@@ -28,6 +28,7 @@ func (t *tunePanel) View(st *styles.Styles, rows int, history func() []model.Fra
 		verified[r.Key] = r
 	}
 	var lines []string
+	var quiet []int // knob rows with nothing to say: the first to give way
 	for i, k := range model.Knobs {
 		cur, ok := t.current[k.Key]
 		if !ok {
@@ -47,6 +48,11 @@ func (t *tunePanel) View(st *styles.Styles, rows int, history func() []model.Fra
 				line += " " + st.OK.Render("verified")
 			} else {
 				line += " " + st.Crit.Render("NOT VERIFIED ("+foreign(r.After)+")")
+			}
+		}
+		if _, p := proposed[k.Key]; !p && i != t.sel {
+			if _, r := verified[k.Key]; !r {
+				quiet = append(quiet, len(lines))
 			}
 		}
 		lines = append(lines, line)
@@ -80,12 +86,20 @@ func (t *tunePanel) View(st *styles.Styles, rows int, history func() []model.Fra
 	if msg == "" {
 		msg = t.note
 	}
+	// What was just said and the keys stay on screen; the rows above
+	// give way when the panel is short.
+	var tail []string
 	if msg != "" {
-		lines = append(lines, st.Warn.Render(foreign(msg)))
+		tail = append(tail, st.Warn.Render(foreign(msg)))
 	}
-	lines = append(lines, st.Dim.Render("↑/↓ knob · enter edit · a apply · w persist · u undo · esc close"))
-	if len(lines) > rows {
-		lines = append(lines[:rows-1], lines[len(lines)-1])
+	tail = append(tail, st.Dim.Render("↑/↓ knob · enter edit · a apply · w persist · u undo · esc close"))
+	for over := len(lines) + len(tail) - rows; over > 0 && len(quiet) > 0; over-- {
+		i := quiet[len(quiet)-1]
+		quiet = quiet[:len(quiet)-1]
+		lines = append(lines[:i], lines[i+1:]...)
 	}
-	return lines
+	if len(lines)+len(tail) > rows {
+		lines = lines[:max(0, rows-len(tail))]
+	}
+	return append(lines, tail...)
 }
