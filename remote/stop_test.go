@@ -93,9 +93,12 @@ func TestOpenReplayStreams(t *testing.T) {
 			n++
 		}
 	}()
-	time.Sleep(300 * time.Millisecond)
-	r.Stop()
-	<-done
+	select { // a recording read to its end ends by itself; Stop releases a slow one
+	case <-done:
+	case <-time.After(20 * time.Second):
+		r.Stop()
+		<-done
+	}
 	if n != 5000 || r.Damaged != 1 {
 		t.Errorf("read %d samples, %d damaged lines; want 5000 and 1", n, r.Damaged)
 	}
