@@ -128,12 +128,12 @@ func (c *CensusCounter) Census(n int) Census {
 	var ports []Count
 	for p, v := range c.tcpPorts {
 		if v > 0 {
-			ports = append(ports, Count{"tcp/" + itoa(p), int(v)})
+			ports = append(ports, Count{DestKey(6, uint16(p)), int(v)})
 		}
 	}
 	for p, v := range c.udpPorts {
 		if v > 0 {
-			ports = append(ports, Count{"udp/" + itoa(p), int(v)})
+			ports = append(ports, Count{DestKey(17, uint16(p)), int(v)})
 		}
 	}
 	out.TopPorts = top(ports, n)

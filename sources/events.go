@@ -145,8 +145,13 @@ func (e *EntryEvents) receive(fd int, stop *atomic.Bool, done chan struct{}) {
 			e.overruns++
 			e.mu.Unlock()
 			continue
-		case err != nil:
-			return // the socket failed: the epoch's counts stay as they were
+		case err != nil: // the socket failed: not subscribed any more, so no sample reads stale counts as counted
+			e.mu.Lock()
+			if e.fd == fd {
+				e.fd = -1
+			}
+			e.mu.Unlock()
+			return
 		}
 		e.mu.Lock()
 		e.countLocked(buf[:n])
