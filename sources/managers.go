@@ -139,12 +139,26 @@ func conntrackSection(b []byte) map[string]string {
 // ManagerWarnings says, for each change a manager owns, that the value
 // lasts until it restarts and where to set it instead.
 func ManagerWarnings(ms []Manager, changes []model.Change) []string {
+	owners := OwnerNotes(ms)
 	var out []string
+	for _, c := range changes {
+		if note, ok := owners[c.Key]; ok {
+			out = append(out, note)
+		}
+	}
+	return out
+}
+
+// OwnerNotes says, for each knob a manager owns, who writes it, that a
+// value set by hand lasts until that manager restarts, and where to set
+// it instead.
+func OwnerNotes(ms []Manager) map[string]string {
+	out := map[string]string{}
 	for _, m := range ms {
-		for _, c := range changes {
-			if what, ok := m.Owns[c.Key]; ok {
-				out = append(out, fmt.Sprintf("%s (pid %d) writes %s = %s at its start: %s lasts until it restarts; set it in %s",
-					m.Name, m.PID, c.Key, what, c.Proposed, m.Where))
+		for key, what := range m.Owns {
+			if _, ok := out[key]; !ok {
+				out[key] = fmt.Sprintf("%s (pid %d) writes %s = %s at its start: a value set here lasts until it restarts; set it in %s",
+					m.Name, m.PID, key, what, m.Where)
 			}
 		}
 	}

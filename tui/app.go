@@ -210,7 +210,8 @@ func (a *App) resize(w, h int) {
 func (a *App) addSample(s model.Sample) tea.Cmd {
 	a.an.Add(s)
 	a.seq++
-	a.host = a.feed.Host() // a remote feed learns it from the stream's header
+	a.tune.Observe(a.tuneContext()) // the proposal follows the demand, the loop the table
+	a.host = a.feed.Host()          // a remote feed learns it from the stream's header
 	if s.Census != nil {
 		a.census = s.Census
 	}
@@ -288,61 +289,4 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 // tuneContext is what the tuning panel reads of the console.
 func (a *App) tuneContext() tuneContext {
 	return tuneContext{id: a.id, host: a.host, history: a.an.Frames(), now: a.frame()}
-}
-
-func (a *App) toggleRecord() tea.Cmd {
-	if a.opts.Recorder == nil {
-		a.status = "this feed cannot be recorded"
-		return nil
-	}
-	return toggleRecordCmd(a.id, a.opts.Recorder)
-}
-
-func (a *App) togglePause() tea.Cmd {
-	if a.opts.Speed > 0 { // playback: pause or go on playing from here
-		a.paused = !a.paused
-		if !a.paused {
-			return playCmd(a.id, a.playStep())
-		}
-		return nil
-	}
-	if a.paused {
-		a.paused, a.view = false, -1
-	} else {
-		a.paused, a.view = true, a.viewIndex()
-	}
-	a.refreshChart()
-	return nil
-}
-
-func (a *App) stepInterval(dir int) tea.Cmd {
-	if a.opts.Speed > 0 {
-		a.status = "a recording has a fixed interval"
-		return nil
-	}
-	i := 0
-	for i < len(Intervals)-1 && Intervals[i] < a.interval {
-		i++
-	}
-	i = min(len(Intervals)-1, max(0, i+dir))
-	a.interval = Intervals[i]
-	s, ok := a.feed.(IntervalSetter)
-	if !ok {
-		a.status = "this feed has a fixed interval"
-		return nil
-	}
-	a.status = "interval " + a.interval.String()
-	return setIntervalCmd(s, a.interval)
-}
-
-// toggleCensus shows or hides the census; the feed walks the table only
-// while it is shown.
-func (a *App) toggleCensus() tea.Cmd {
-	a.censusOn = !a.censusOn
-	a.refreshChart()
-	s, ok := a.feed.(CensusSetter)
-	if !ok || a.opts.Speed > 0 {
-		return nil // a recording shows the censuses it holds
-	}
-	return setCensusCmd(s, a.censusOn)
 }

@@ -72,6 +72,17 @@ func wrap(text string, width int) []string {
 	return lines
 }
 
+// wrapN is wrap kept to at most n lines; the last one kept is cut (fit
+// marks it with …).
+func wrapN(text string, width, n int) []string {
+	lines := wrap(text, width)
+	if len(lines) > n {
+		lines = lines[:n]
+		lines[n-1] += " …"
+	}
+	return lines
+}
+
 // columns joins blocks side by side with one space between them. Each
 // block's lines are as wide as its first, as section and block make them,
 // so widths are measured once per block rather than once per line

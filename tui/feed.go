@@ -53,6 +53,13 @@ type Tuner interface {
 	Global() bool
 }
 
+// KnobOwners is a Tuner that knows who else writes the knobs: for each
+// knob a manager such as kube-proxy owns, who rewrites it at its start
+// and where to set it instead.
+type KnobOwners interface {
+	Owners() map[string]string
+}
+
 // Recorder starts and stops recording the feed to a file.
 type Recorder interface {
 	Toggle() (path string, on bool, err error)

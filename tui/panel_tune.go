@@ -2,16 +2,24 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
-// View renders the panel in rows lines: every knob with its current and
-// proposed value and why, the memory cost, the last results, and the
-// before/after comparison over history() once something was applied.
-func (t *tunePanel) View(st *styles.Styles, rows int, history func() []model.Frame) []string {
+// wideTune is the width from which the tuning panel puts a proposal's
+// arithmetic on the knob's own row.
+const wideTune = 150
+
+// View renders the panel in rows lines of width cells: every knob with
+// its current and proposed value and why, the memory cost, the last
+// results, the before/after comparison over history() once something was
+// applied, and the guided loop. Narrower than wideTune, a proposal's
+// arithmetic takes a line of its own and the keys lose their common
+// prefix.
+func (t *tunePanel) View(st *styles.Styles, rows, width int, history func() []model.Frame) []string {
 	if !t.loaded {
 		lines := []string{st.Dim.Render("reading the knobs…")}
 		if t.message != "" {
@@ -39,11 +47,19 @@ func (t *tunePanel) View(st *styles.Styles, rows int, history func() []model.Fra
 		if i == t.sel {
 			mark = st.Title.Render("▸ ")
 		}
+		narrow := width < wideTune
 		line := mark + fmt.Sprintf("%-48s %12s", k.Key, cur)
-		if c, ok := proposed[k.Key]; ok {
-			line += " → " + st.Warn.Render(fmt.Sprintf("%-12s", foreign(c.Proposed))) + " " + st.Dim.Render(foreign(c.Why))
+		if narrow {
+			line = mark + fmt.Sprintf("%-34s %12s", strings.TrimPrefix(k.Key, "net.netfilter."), cur)
 		}
-		if r, ok := verified[k.Key]; ok {
+		c, isProposed := proposed[k.Key]
+		if isProposed {
+			line += " → " + st.Warn.Render(fmt.Sprintf("%-12s", foreign(c.Proposed)))
+			if !narrow {
+				line += " " + st.Dim.Render(foreign(c.Why))
+			}
+		}
+		if r, ok := verified[k.Key]; ok && !isProposed { // a new proposal is not what was verified
 			if r.Verified {
 				line += " " + st.OK.Render("verified")
 			} else {
@@ -56,11 +72,15 @@ func (t *tunePanel) View(st *styles.Styles, rows int, history func() []model.Fra
 			}
 		}
 		lines = append(lines, line)
+		if isProposed && narrow {
+			lines = append(lines, st.Dim.Render("    "+foreign(c.Why)))
+		}
 	}
 	if len(t.plan.Changes) == 0 {
-		lines = append(lines, st.OK.Render("nothing to propose: ")+st.Dim.Render(fmt.Sprintf(
-			"the current values hold the peak working set of %s entries with room to spare (enter on a knob sets a value of your own)",
-			model.Int(t.plan.WorkingSet))))
+		for _, l := range wrapN(fmt.Sprintf("nothing to propose: the current values hold the peak working set of %s entries with room to spare (enter on a knob sets a value of your own)",
+			model.Int(t.plan.WorkingSet)), width, 2) {
+			lines = append(lines, st.OK.Render(l))
+		}
 	}
 	c := t.plan.Cost
 	costStyle := severityStyle(st, c.Level())
@@ -68,11 +88,8 @@ func (t *tunePanel) View(st *styles.Styles, rows int, history func() []model.Fra
 	if c.EntryBytesAssumed {
 		assumed = fmt.Sprintf(" (slab unreadable: %d B assumed)", model.FallbackEntryBytes)
 	}
-	lines = append(lines, st.Label.Render("memory ")+costStyle.Render(fmt.Sprintf("%.1f MiB, %.1f %% of RAM", c.MiB(), c.PctOfRAM))+
-		st.Dim.Render(fmt.Sprintf(" = %s entries × %d B + %s buckets × 8 B%s", model.Int(c.Entries), c.EntryBytes, model.Int(c.Buckets), assumed)))
-	if t.editing {
-		lines = append(lines, t.input.View())
-	}
+	memory := st.Label.Render("memory ") + costStyle.Render(fmt.Sprintf("%.1f MiB, %.1f %% of RAM", c.MiB(), c.PctOfRAM)) +
+		st.Dim.Render(fmt.Sprintf(" = %s entries × %d B + %s buckets × 8 B%s", model.Int(c.Entries), c.EntryBytes, model.Int(c.Buckets), assumed))
 	if !t.appliedAt.IsZero() {
 		before, after := model.BeforeAfter(history(), t.appliedAt, model.CompareSpan)
 		span := after.To.Sub(after.From) + time.Second
@@ -86,11 +103,17 @@ func (t *tunePanel) View(st *styles.Styles, rows int, history func() []model.Fra
 	if msg == "" {
 		msg = t.note
 	}
-	// What was just said and the keys stay on screen; the rows above
-	// give way when the panel is short.
-	var tail []string
+	// The loop, what was just said and the keys stay on screen; the
+	// rows above give way when the panel is short.
+	tail := []string{memory}
+	if t.editing {
+		tail = append(tail, t.input.View(), st.Dim.Render(editHint))
+	}
+	tail = append(tail, t.loopLines(st, width)...)
 	if msg != "" {
-		tail = append(tail, st.Warn.Render(foreign(msg)))
+		for _, l := range wrapN(foreign(msg), width, 3) {
+			tail = append(tail, st.Warn.Render(l))
+		}
 	}
 	tail = append(tail, st.Dim.Render("↑/↓ knob · enter edit · a apply · w persist · u undo · esc close"))
 	for over := len(lines) + len(tail) - rows; over > 0 && len(quiet) > 0; over-- {

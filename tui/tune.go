@@ -35,6 +35,15 @@ type tunePanel struct {
 	message   string
 	note      string
 	appliedAt time.Time
+	// global: the global knobs can be written here; owners: who else
+	// writes a knob (kube-proxy), by key.
+	global bool
+	owners map[string]string
+	// edited: the operator changed the plan, so it no longer follows the
+	// demand; watching: the last action was an apply, and loop is where
+	// it has got to.
+	edited, watching bool
+	loop             model.LoopStatus
 }
 
 // tuneReadMsg carries the knobs read for the panel, and what the tuner
@@ -45,6 +54,7 @@ type tuneReadMsg struct {
 	entry   uint64
 	global  bool
 	note    string
+	owners  map[string]string
 	err     error
 }
 
@@ -85,7 +95,11 @@ func recordTunedCmd(id int, r Recorder, action string, at time.Time, results []m
 func readKnobsCmd(id int, t Tuner) tea.Cmd {
 	return func() tea.Msg {
 		cur, entry, err := t.Read()
-		return tuneReadMsg{id: id, current: cur, entry: entry, global: t.Global(), note: t.Note(), err: err}
+		msg := tuneReadMsg{id: id, current: cur, entry: entry, global: t.Global(), note: t.Note(), err: err}
+		if o, ok := t.(KnobOwners); ok {
+			msg.owners = o.Owners()
+		}
+		return msg
 	}
 }
 
@@ -122,19 +136,9 @@ func (t *tunePanel) read(msg tuneReadMsg, ctx tuneContext) {
 		t.message = "read knobs: " + msg.err.Error()
 		return
 	}
-	in := model.NewTuningInputs(msg.current, ctx.host, msg.entry, ctx.history, ctx.now)
 	t.current, t.entry, t.loaded = msg.current, msg.entry, true
-	t.plan = model.ProposePlan(in)
-	t.note = msg.note
-	if !msg.global { // read-only here: propose only what can be written
-		var kept []model.Change
-		for _, c := range t.plan.Changes {
-			if spec, _ := model.Spec(c.Key); !spec.Global {
-				kept = append(kept, c)
-			}
-		}
-		t.plan.Changes = kept
-	}
+	t.note, t.global, t.owners, t.edited = msg.note, msg.global, msg.owners, false
+	t.propose(ctx)
 }
 
 // key handles a key while the panel is open; it reports whether the key
@@ -235,7 +239,7 @@ func (t *tunePanel) finishEdit(ctx tuneContext) {
 		kept = append(kept, model.Change{Key: k, Current: t.current[k], Proposed: v, Why: "edited"})
 	}
 	model.SortChanges(kept)
-	t.plan.Changes = kept
+	t.plan.Changes, t.edited = kept, true
 	t.plan.Cost = model.CostOf(t.current, kept, t.entry, ctx.host.MemTotal)
 	t.message = ""
 }
@@ -284,6 +288,7 @@ func (t *tunePanel) done(msg tuneDoneMsg, ctx tuneContext) tea.Cmd {
 	}
 	switch msg.action {
 	case "apply", "undo":
+		t.watching = msg.action == "apply"
 		t.appliedAt = time.Now()
 		if n := ctx.history.Len(); n > 0 {
 			t.appliedAt = ctx.history.At(n - 1).Sample.Time

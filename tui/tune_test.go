@@ -145,8 +145,47 @@ func TestApplyIsRecorded(t *testing.T) {
 func TestNothingToPropose(t *testing.T) {
 	cur := map[string]string{model.KnobMax: "262144", model.KnobTimeWait: "120"}
 	p := &tunePanel{loaded: true, current: cur, plan: model.ProposePlan(model.TuningInputs{Current: cur, PeakRate: 10, PeakCount: 525})}
-	view := strings.Join(p.View(styles.DefaultStyles(), 20, func() []model.Frame { return nil }), "\n")
+	view := strings.Join(p.View(styles.DefaultStyles(), 20, 200, func() []model.Frame { return nil }), "\n")
 	if !strings.Contains(view, "nothing to propose: the current values hold the peak working set of 1,200 entries") {
 		t.Errorf("no proposal, no reason:\n%s", view)
+	}
+}
+
+// ownedTuner is a fakeTuner on a host where kube-proxy owns max.
+type ownedTuner struct{ fakeTuner }
+
+func (o *ownedTuner) Owners() map[string]string {
+	return map[string]string{model.KnobMax: "kube-proxy (pid 77) writes " + model.KnobMax + " = max(32,768 × CPUs, 131,072) at its start: set it in /etc/kube-proxy/config.yaml"}
+}
+
+// TestPanelFollowsDemandAndOwners: the open panel's proposal follows the
+// frames as they come, except once the operator edited it; a knob that
+// kube-proxy owns is said to be its.
+func TestPanelFollowsDemandAndOwners(t *testing.T) {
+	tu := &ownedTuner{fakeTuner{values: map[string]string{model.KnobMax: "262144", model.KnobHashsize: "262144", model.KnobTimeWait: "120"}}}
+	a := New(newScriptFeed(t, nil), Options{Interval: time.Second, Tuner: tu})
+	a.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
+	quiet := incident(5) // 525 entries of 262,144: nothing to propose
+	for _, s := range quiet {
+		a.Update(sampleMsg{s: s})
+	}
+	runAll(a, typed("t"))
+	if len(a.tune.plan.Changes) != 0 {
+		t.Fatalf("a quiet table has a plan: %+v", a.tune.plan.Changes)
+	}
+	busy := after(quiet, 3, 300000, 262144, 500, 5000) // past the cap, 5,000 new/s
+	for _, s := range busy[len(quiet):] {
+		a.Update(sampleMsg{s: s})
+	}
+	if a.tune.proposed(model.KnobMax) == "262144" {
+		t.Fatalf("the proposal did not follow the demand: %+v", a.tune.plan.Changes)
+	}
+	if v := strings.Join(strings.Fields(a.View()), " "); !strings.Contains(v, "warning: kube-proxy (pid 77) writes") {
+		t.Errorf("kube-proxy's knob is not said to be its:\n%s", a.View())
+	}
+	a.tune.plan.Changes, a.tune.edited = nil, true // as finishEdit leaves it
+	a.Update(sampleMsg{s: after(busy, 1, 300000, 262144, 500, 5000)[len(busy)]})
+	if len(a.tune.plan.Changes) != 0 {
+		t.Errorf("an edited plan was replaced: %+v", a.tune.plan.Changes)
 	}
 }

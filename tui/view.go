@@ -58,7 +58,7 @@ func (a *App) render() string {
 	switch {
 	case a.tune.open:
 		h := l.ctstats + l.bottom
-		parts = append(parts, section(a.st, "tuning", w, h, a.tune.View(a.st, h-1, func() []model.Frame { return a.window(a.an.Frames().Len()) })))
+		parts = append(parts, section(a.st, "tuning", w, h, a.tune.View(a.st, h-1, w, func() []model.Frame { return a.window(a.an.Frames().Len()) })))
 	case a.censusOn:
 		cen := a.census
 		if a.opts.Speed > 0 { // a recording: the newest census up to the view

@@ -21,11 +21,14 @@ type Local struct {
 	Pers  sources.Persister
 	// StateDir keeps the undo record (e.g. /var/lib/tablefull).
 	StateDir string
+	// ProcRoot is where managers of the knobs (kube-proxy) are looked
+	// for; "" looks nowhere.
+	ProcRoot string
 }
 
 // NewLocal tunes the host under roots, persisting to /etc.
 func NewLocal(roots sources.Roots, stateDir string) *Local {
-	return &Local{Tuner: sources.NewTuner(roots), StateDir: stateDir,
+	return &Local{Tuner: sources.NewTuner(roots), StateDir: stateDir, ProcRoot: roots.Proc,
 		Pers: sources.Persister{SysctlDir: "/etc/sysctl.d", ModprobeDir: "/etc/modprobe.d", SysctlConf: "/etc/sysctl.conf"}}
 }
 
@@ -43,6 +46,15 @@ func (l *Local) Note() string {
 		return "nf_conntrack_max and hashsize are global: read-only in this namespace, set them from the host"
 	}
 	return ""
+}
+
+// Owners says who else writes the knobs here (tui.KnobOwners): kube-proxy
+// rewrites its conntrack knobs at its next start.
+func (l *Local) Owners() map[string]string {
+	if l.ProcRoot == "" {
+		return nil
+	}
+	return sources.OwnerNotes(sources.FindManagers(l.ProcRoot))
 }
 
 // ErrNoUndo reports a write that worked but left no undo record.

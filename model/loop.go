@@ -1,0 +1,205 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// The guided loop is the write-up's way of fixing a full table: raise,
+// watch, still pinned → raise again; once it holds, settle back down to
+// the smallest table that held. JudgeLoop says where an apply has got to.
+
+// LoopWatch is how long after an apply the loop watches before it calls
+// the table freed.
+const LoopWatch = 10 * time.Second
+
+// SettleMin is the shortest time a table must stay free before the loop
+// offers to settle down; it also waits out the churning class's hold, so
+// that the count has turned over once at the new size.
+const SettleMin = time.Minute
+
+// LoopState is where an apply has got to.
+type LoopState int
+
+// The loop's states.
+const (
+	// LoopWatching: not watched long enough to say.
+	LoopWatching LoopState = iota
+	// LoopFreed: no drops and the count under the cap, heading for less
+	// than the cap.
+	LoopFreed
+	// LoopPinned: drops or a pinned count since the apply, or a count
+	// heading for the cap: the next step is proposed.
+	LoopPinned
+	// LoopSettle: free for a while at a peak working set a smaller table
+	// holds: the smaller table is offered, not applied.
+	LoopSettle
+)
+
+// String is the state as the loop says it.
+func (s LoopState) String() string {
+	return [...]string{"watching", "freed", "still pinned", "settle"}[s]
+}
+
+// LoopStatus is what the loop says of the frames since an apply.
+type LoopStatus struct {
+	State LoopState
+	// Watched is how long the frames since the apply cover.
+	Watched time.Duration
+	// Max and Count are the cap and the count at the last frame.
+	Max, Count uint64
+	// PeakCount is the highest count since the apply; Heading the working
+	// set the count is heading for at the rates since (rate × hold by
+	// class, 0 when the rates are not counted). The peak working set is
+	// the larger of the two.
+	PeakCount, Heading uint64
+	// Drops is how many packets were dropped since the apply; Pinned how
+	// long the count stood at the cap.
+	Drops  uint64
+	Pinned time.Duration
+	// SettleAfter is how long the table must stay free before settling;
+	// SettleMax, in LoopSettle, the smaller table offered.
+	SettleAfter time.Duration
+	SettleMax   uint64
+}
+
+// PeakWorkingSet is the larger of the peak count and the working set the
+// count is heading for.
+func (l LoopStatus) PeakWorkingSet() uint64 { return max(l.PeakCount, l.Heading) }
+
+// Headroom is how many entries the cap leaves above the peak working set.
+func (l LoopStatus) Headroom() uint64 { return sub(l.PeakWorkingSet(), l.Max) } // sub(a, b) is b − a, or 0
+
+// JudgeLoop says where an apply at appliedAt has got to, from the frames
+// after it (oldest first). The first frame after the apply is skipped:
+// its interval began before the apply, and its drops are the old table's.
+func JudgeLoop(appliedAt time.Time, frames Frames) LoopStatus {
+	var l LoopStatus
+	var from time.Time
+	var headings []uint64
+	var hold uint64
+	seen := 0
+	for i := range frames.Len() {
+		f := frames.At(i)
+		if !f.Sample.Time.After(appliedAt) {
+			continue
+		}
+		if seen++; seen == 1 {
+			from = f.Sample.Time
+			continue
+		}
+		c := f.Sample.Conntrack
+		l.Watched = f.Sample.Time.Sub(from)
+		l.Max, l.Count = c.Max, c.Count
+		l.PeakCount = max(l.PeakCount, c.Peak, c.Count)
+		l.Drops += f.Rates.Drops()
+		if f.Pinned {
+			l.Pinned += f.Rates.Elapsed
+		}
+		if h, ok := headingOf(f); ok {
+			headings = append(headings, h)
+		}
+		if cf, ok := f.Fill.Churn(); ok {
+			hold = max(hold, cf.Hold)
+		} else {
+			hold = max(hold, c.TimeWaitHold)
+		}
+	}
+	l.Heading = median(headings)
+	l.SettleAfter = max(SettleMin, time.Duration(hold)*time.Second)
+	switch {
+	case seen < 2:
+		l.State = LoopWatching
+	case l.Drops > 0 || l.Pinned > 0 || (l.Max > 0 && l.Heading >= l.Max):
+		l.State = LoopPinned
+	case l.Watched < LoopWatch:
+		l.State = LoopWatching
+	case l.Watched >= l.SettleAfter && SettleMax(l) < l.Max:
+		l.State, l.SettleMax = LoopSettle, SettleMax(l)
+	default:
+		l.State = LoopFreed
+	}
+	return l
+}
+
+// headingOf is the working set frame f's rates lead to: rate × hold by
+// class when classes are known, else the TCP arithmetic on the TIME_WAIT
+// hold; ok is false when no rate was counted.
+func headingOf(f Frame) (uint64, bool) {
+	if f.Fill.Known() {
+		return f.Fill.WorkingSet(), true
+	}
+	if !f.Rates.Entries.Known() {
+		return 0, false
+	}
+	c := f.Sample.Conntrack
+	return WorkingSet(f.Rates.NewEntriesPS(), c.TimeWaitHold, f.Sample.TCP.Established), true
+}
+
+// median is the middle of xs (0 for none): one burst of retransmitted
+// SYNs let in at once after a raise does not size the table.
+func median(xs []uint64) uint64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// NextStep is what the next step is sized on once the loop says the table
+// is still pinned: at least the peak working set since the apply (a count
+// pinned at the new cap, or the working set it is heading for), so the
+// plan raises the cap again instead of calling the old peak enough.
+func NextStep(in TuningInputs, l LoopStatus) TuningInputs {
+	if l.State == LoopPinned {
+		in.PeakCount = max(in.PeakCount, l.PeakWorkingSet())
+	}
+	return in
+}
+
+// SettleMax is the table the loop settles down to: the smallest power of
+// two at least 1.5 × the peak working set seen since the apply, never
+// below the live count (the write-up's 17,100 → 32,768).
+func SettleMax(l LoopStatus) uint64 {
+	return ProposeMax(max(l.PeakWorkingSet(), l.Count), 0)
+}
+
+// SettleChange is the change that settles the table down, for a plan.
+func SettleChange(l LoopStatus) Change {
+	return Change{Key: KnobMax, Current: strconv.FormatUint(l.Max, 10), Proposed: strconv.FormatUint(l.SettleMax, 10),
+		Why: fmt.Sprintf("free for %s at a peak working set of %s: × 1.5, next power of two (the write-up's way back down)",
+			Dur(l.Watched), Int(l.PeakWorkingSet()))}
+}
+
+// Say is the loop's state in one line, for the panel and tune
+// --until-free.
+func (l LoopStatus) Say() string {
+	switch l.State {
+	case LoopPinned:
+		if l.Drops == 0 && l.Pinned == 0 {
+			return fmt.Sprintf("still pinned: no drops yet, but the count (%s of %s) is heading for ~%s at the rates since: the next step is proposed, not applied",
+				Int(l.Count), Int(l.Max), Int(l.Heading))
+		}
+		return fmt.Sprintf("still pinned: %s drops and %s at the cap in %s since the apply (count %s of %s): the next step is proposed, not applied",
+			Int(l.Drops), Dur(l.Pinned), Dur(l.Watched), Int(l.Count), Int(l.Max))
+	case LoopFreed:
+		return fmt.Sprintf("freed: no drops for %s; count %s of %s, peak working set %s, headroom %s%s",
+			Dur(l.Watched), Int(l.Count), Int(l.Max), Int(l.PeakWorkingSet()), Int(l.Headroom()), l.settleNote())
+	case LoopSettle:
+		return fmt.Sprintf("settle: free for %s at a peak working set of %s: %s holds it with half again to spare — offered, not applied",
+			Dur(l.Watched), Int(l.PeakWorkingSet()), Int(l.SettleMax))
+	}
+	return fmt.Sprintf("watching: %s of %s since the apply, no drops yet (count %s of %s)",
+		Dur(l.Watched), Dur(LoopWatch), Int(l.Count), Int(l.Max))
+}
+
+// settleNote says when settling down will be offered.
+func (l LoopStatus) settleNote() string {
+	if SettleMax(l) >= l.Max {
+		return ""
+	}
+	return fmt.Sprintf("; settle down to %s is offered after %s free", Int(SettleMax(l)), Dur(l.SettleAfter))
+}

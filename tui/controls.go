@@ -1,0 +1,62 @@
+package tui
+
+import tea "github.com/charmbracelet/bubbletea"
+
+// The console's controls of its feed: record, pause, interval, census.
+
+func (a *App) toggleRecord() tea.Cmd {
+	if a.opts.Recorder == nil {
+		a.status = "this feed cannot be recorded"
+		return nil
+	}
+	return toggleRecordCmd(a.id, a.opts.Recorder)
+}
+
+func (a *App) togglePause() tea.Cmd {
+	if a.opts.Speed > 0 { // playback: pause or go on playing from here
+		a.paused = !a.paused
+		if !a.paused {
+			return playCmd(a.id, a.playStep())
+		}
+		return nil
+	}
+	if a.paused {
+		a.paused, a.view = false, -1
+	} else {
+		a.paused, a.view = true, a.viewIndex()
+	}
+	a.refreshChart()
+	return nil
+}
+
+func (a *App) stepInterval(dir int) tea.Cmd {
+	if a.opts.Speed > 0 {
+		a.status = "a recording has a fixed interval"
+		return nil
+	}
+	i := 0
+	for i < len(Intervals)-1 && Intervals[i] < a.interval {
+		i++
+	}
+	i = min(len(Intervals)-1, max(0, i+dir))
+	a.interval = Intervals[i]
+	s, ok := a.feed.(IntervalSetter)
+	if !ok {
+		a.status = "this feed has a fixed interval"
+		return nil
+	}
+	a.status = "interval " + a.interval.String()
+	return setIntervalCmd(s, a.interval)
+}
+
+// toggleCensus shows or hides the census; the feed walks the table only
+// while it is shown.
+func (a *App) toggleCensus() tea.Cmd {
+	a.censusOn = !a.censusOn
+	a.refreshChart()
+	s, ok := a.feed.(CensusSetter)
+	if !ok || a.opts.Speed > 0 {
+		return nil // a recording shows the censuses it holds
+	}
+	return setCensusCmd(s, a.censusOn)
+}
