@@ -5,7 +5,7 @@ GO        ?= go
 BIN       ?= ./tablefull
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X main.version=$(VERSION)
-TEST_DEPS := nftables conntrack tmux iproute2 procps kmod openssh-server openssh-client prometheus chromium dnsmasq-base python3 util-linux
+TEST_DEPS := nftables conntrack tmux iproute2 procps kmod openssh-server openssh-client prometheus chromium dnsmasq-base python3 util-linux redis-server redis-tools
 BENCH_DEPS := htop prometheus-node-exporter
 
 .PHONY: build run test deps lint bench fuzz clean

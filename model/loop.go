@@ -51,9 +51,12 @@ type LoopStatus struct {
 	// Max and Count are the cap and the count at the last frame.
 	Max, Count uint64
 	// PeakCount is the highest count since the apply; Heading the working
-	// set the count is heading for at the rates since (rate × hold by
-	// class, 0 when the rates are not counted). The peak working set is
-	// the larger of the two.
+	// set the count is heading for at the rates since: rate × hold by
+	// class (0 when the rates are not counted), but no more than the
+	// count climbing as fast as it has for another hold — entries that end
+	// as fast as they are made (a loopback client reusing its ports, whose
+	// SYN ends the TIME_WAIT entry of the same tuple) hold a flat count.
+	// The peak working set is the larger of the two.
 	PeakCount, Heading uint64
 	// Drops is how many packets were dropped since the apply; Pinned how
 	// long the count stood at the cap.
@@ -79,7 +82,7 @@ func JudgeLoop(appliedAt time.Time, frames Frames) LoopStatus {
 	var l LoopStatus
 	var from time.Time
 	var headings []uint64
-	var hold uint64
+	var hold, firstCount uint64
 	seen := 0
 	for i := range frames.Len() {
 		f := frames.At(i)
@@ -91,6 +94,9 @@ func JudgeLoop(appliedAt time.Time, frames Frames) LoopStatus {
 			continue
 		}
 		c := f.Sample.Conntrack
+		if seen == 2 {
+			firstCount = c.Count
+		}
 		l.Watched = f.Sample.Time.Sub(from)
 		l.Max, l.Count = c.Max, c.Count
 		l.PeakCount = max(l.PeakCount, c.Peak, c.Count)
@@ -108,6 +114,10 @@ func JudgeLoop(appliedAt time.Time, frames Frames) LoopStatus {
 		}
 	}
 	l.Heading = median(headings)
+	if secs := l.Watched.Seconds(); secs >= 1 && hold > 0 { // no faster than the count climbs
+		growth := max(0, float64(l.Count)-float64(firstCount)) / secs
+		l.Heading = min(l.Heading, l.Count+uint64(growth*float64(hold)+0.5))
+	}
 	l.SettleAfter = max(SettleMin, time.Duration(hold)*time.Second)
 	switch {
 	case seen < 2:

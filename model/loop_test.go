@@ -187,6 +187,13 @@ func TestJudgeLoop(t *testing.T) {
 		}
 		return fs
 	}
+	climbing := func(from, to int, count uint64, rate float64, max uint64) []Frame {
+		var fs []Frame
+		for s := from; s <= to; s++ {
+			fs = append(fs, frame(s, count+uint64(float64(s-from)*rate), max, 0, rate))
+		}
+		return fs
+	}
 	for _, c := range []struct {
 		name   string
 		frames []Frame
@@ -198,7 +205,8 @@ func TestJudgeLoop(t *testing.T) {
 			append([]Frame{frame(1, 4096, 8192, 500, 100)}, steady(2, 5, 3000, 8192, 100)...), LoopWatching, "no drops yet"},
 		{"drops after the apply", append(steady(1, 4, 8000, 8192, 250), frame(5, 8192, 8192, 40, 250)),
 			LoopPinned, "40 drops"},
-		{"no drops, but heading for the cap at the rate since", steady(1, 5, 5000, 8192, 570), LoopPinned, "heading for ~17,100"},
+		{"no drops, but heading for the cap at the rate since", climbing(1, 5, 5000, 570, 8192), LoopPinned, "heading for ~17,100"},
+		{"a flat count at a high rate: the entries end as fast as they are made", steady(1, 12, 5000, 8192, 9000), LoopFreed, "peak working set 5,000"},
 		{"free for 20 s", steady(1, 21, 3000, 8192, 100), LoopFreed, "headroom 5,192"},
 		{"free for two holds at 17,100 of 262,144: settle to 32,768", steady(1, 70, 17100, 262144, 570), LoopSettle, "32,768"},
 		{"free for long, nothing smaller holds it", steady(1, 70, 3000, 4096, 30), LoopFreed, "headroom 1,096"},

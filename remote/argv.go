@@ -58,19 +58,32 @@ func NetnsArgv(ns string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("find this binary: %w", err)
 	}
+	path, err := NetnsPath(ns)
+	if err != nil {
+		return nil, err
+	}
 	if strings.Contains(ns, "/") {
-		if _, err := os.Stat(ns); err != nil {
-			return nil, fmt.Errorf("--netns %s: %w", ns, err)
-		}
-		return []string{"nsenter", "--net=" + ns, self, "agent"}, nil
-	}
-	if !validNetnsName(ns) {
-		return nil, fmt.Errorf("--netns %q: not a namespace name (ip netns list) or a path", ns)
-	}
-	if _, err := os.Stat("/run/netns/" + ns); err != nil {
-		return nil, fmt.Errorf("--netns %s: no such namespace (ip netns list)", ns)
+		return []string{"nsenter", "--net=" + path, self, "agent"}, nil
 	}
 	return []string{"ip", "netns", "exec", ns, self, "agent"}, nil
+}
+
+// NetnsPath is the file of the network namespace --netns names: NAME is
+// /run/netns/NAME (ip netns), a PATH is itself; either must exist.
+func NetnsPath(ns string) (string, error) {
+	if strings.Contains(ns, "/") {
+		if _, err := os.Stat(ns); err != nil {
+			return "", fmt.Errorf("--netns %s: %w", ns, err)
+		}
+		return ns, nil
+	}
+	if !validNetnsName(ns) {
+		return "", fmt.Errorf("--netns %q: not a namespace name (ip netns list) or a path", ns)
+	}
+	if _, err := os.Stat("/run/netns/" + ns); err != nil {
+		return "", fmt.Errorf("--netns %s: no such namespace (ip netns list)", ns)
+	}
+	return "/run/netns/" + ns, nil
 }
 
 // validNetnsName reports whether name can be an `ip netns` name: what

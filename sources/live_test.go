@@ -117,6 +117,7 @@ func TestLiveAdaptiveSampling(t *testing.T) {
 		}
 	}
 	const interval = 500 * time.Millisecond
+	set("100") // before the sampler starts: its first read must not see the fixture's count
 	l := NewLive(c, interval)
 	defer l.Stop()
 	next := func() model.Sample {

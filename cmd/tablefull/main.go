@@ -62,6 +62,7 @@ type flagValues struct {
 	speed                 float64
 	ssh, via, netns       []string
 	tu                    tune.CommandOptions
+	tuneNetns             string
 	lo                    labOptions
 	listen, oneNS         string
 	fo                    fleetOptions
@@ -109,12 +110,10 @@ var subcommands = []subcommand{
 		fs.StringVar(&v.listen, "listen", exporter.DefaultListen, "serve /metrics on `ADDR` (another address than loopback is your choice to make)")
 		fs.StringVar(&v.oneNS, "netns", "", "export network namespace `NAME|PATH` instead of this one (through its agent)")
 	}, run: func(o options, v *flagValues, _, _ io.Writer) error { return exportMetrics(o, v.listen, v.oneNS) }},
-	{name: "tune", usage: `  tablefull tune [--set K=V] [--yes] [--persist] [--dry-run] [--undo]
-                                           propose, preview, apply, persist or undo tuning
-`, flags: tuneFlags, run: func(o options, v *flagValues, stdout, _ io.Writer) error {
-		v.tu.StateDir = o.stateDir
-		return tune.Command(o.roots, v.tu, stdout)
-	}},
+	{name: "tune", usage: `  tablefull tune [--set K=V] [--yes] [--persist] [--dry-run] [--undo] [--until-free] [--netns NAME|PATH]
+                                           propose, preview, apply, persist or undo tuning;
+                                           --until-free repeats it until the table is free
+`, flags: tuneFlags, run: func(o options, v *flagValues, stdout, _ io.Writer) error { return tuneCommand(o, v, stdout) }},
 	{name: "lab", usage: `  tablefull lab SCENARIO [--headless]      reproduce an incident in a throw-away namespace (root):
                                            table-full, listen-overflow, cpu-bound, healthy
 `, flags: labFlags, positional: "SCENARIO", arg: func(v *flagValues, a string) { v.lo.scenario = a },

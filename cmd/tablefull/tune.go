@@ -1,9 +1,13 @@
 package main
 
 import (
+	"io"
 	"time"
 
 	flag "github.com/spf13/pflag"
+
+	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/sources/tune"
 )
 
 func tuneFlags(fs *flag.FlagSet, v *flagValues) {
@@ -19,4 +23,31 @@ func tuneFlags(fs *flag.FlagSet, v *flagValues) {
 	fs.StringVar(&tu.SysctlDir, "sysctl-dir", "/etc/sysctl.d", "sysctl drop-in `dir`")
 	fs.StringVar(&tu.ModprobeDir, "modprobe-dir", "/etc/modprobe.d", "modprobe drop-in `dir`")
 	fs.StringVar(&tu.SysctlConf, "sysctl-conf", "/etc/sysctl.conf", "`file` read after the drop-ins")
+	fs.BoolVar(&tu.UntilFree, "until-free", false, "apply (with --yes), watch, and again while still pinned: the guided loop")
+	fs.IntVar(&tu.Steps, "steps", 3, "--until-free: at most `N` steps")
+	fs.DurationVar(&tu.Watch, "watch", 30*time.Second, "--until-free: watch each step up to `D` (at least 12s)")
+	fs.StringVar(&v.tuneNetns, "netns", "", "tune network namespace `NAME|PATH` from the host: global knobs here, its own inside, measured through its agent")
+}
+
+// tuneCommand is tablefull tune, with --netns wired to the namespace's
+// agent.
+func tuneCommand(o options, v *flagValues, stdout io.Writer) error {
+	v.tu.StateDir = o.stateDir
+	if v.tuneNetns != "" {
+		path, err := remote.NetnsPath(v.tuneNetns)
+		if err != nil {
+			return usageError{err}
+		}
+		argv, err := remote.NetnsArgv(v.tuneNetns)
+		if err != nil {
+			return usageError{err}
+		}
+		v.tu.NetnsPath = path
+		v.tu.Feed = func() (tune.Feed, error) {
+			p := &remote.Process{Argv: argv, Name: "netns " + v.tuneNetns, MinBackoff: 200 * time.Millisecond}
+			p.Start(time.Second)
+			return p, nil
+		}
+	}
+	return tune.Command(o.roots, v.tu, stdout)
 }

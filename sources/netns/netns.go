@@ -81,21 +81,26 @@ const TrackRuleset = `table inet tablefull {
 }
 `
 
-// Do runs fn on an OS thread switched into the namespace. Sockets fn
-// creates belong to the namespace for their whole life, whichever thread
-// uses them later. The thread is discarded afterwards, never reused.
-func (n *NS) Do(fn func() error) error {
+// Do runs fn on an OS thread switched into the namespace (Enter).
+func (n *NS) Do(fn func() error) error { return Enter(n.Path(), fn) }
+
+// Enter runs fn on an OS thread switched into the network namespace at
+// path (/run/netns/NAME, /proc/PID/ns/net). Sockets fn creates belong to
+// the namespace for their whole life, whichever thread uses them later;
+// /proc/sys/net opened by fn is the namespace's. The thread is discarded
+// afterwards, never reused.
+func Enter(path string, fn func() error) error {
 	errc := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread dies with the goroutine
-		f, err := os.Open(n.Path())
+		f, err := os.Open(path)
 		if err != nil {
-			errc <- fmt.Errorf("open %s: %w", n.Path(), err)
+			errc <- fmt.Errorf("open %s: %w", path, err)
 			return
 		}
 		defer f.Close()
 		if err := unix.Setns(int(f.Fd()), unix.CLONE_NEWNET); err != nil {
-			errc <- fmt.Errorf("setns %s: %w", n.Name, err)
+			errc <- fmt.Errorf("setns %s: %w", path, err)
 			return
 		}
 		errc <- fn()

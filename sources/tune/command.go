@@ -16,6 +16,7 @@ const (
 	ExitRefused    = 3 // nothing written: bad value, --yes missing, memory cap, no privileges, read-only, global knob in a child namespace
 	ExitUnverified = 4 // written, but a value did not read back as asked
 	ExitPartial    = 5 // some changes written (and recorded for --undo), then one failed
+	ExitPinned     = 6 // --until-free: still pinned after its steps (each applied, verified and recorded for --undo)
 )
 
 // CommandOptions are tablefull tune's flags.
@@ -26,6 +27,40 @@ type CommandOptions struct {
 	Observe                    time.Duration
 	SysctlDir, ModprobeDir     string
 	SysctlConf, StateDir       string
+	// NetnsPath, when set, tunes that network namespace from the host
+	// (Namespaced); Feed then measures it (its agent's stream).
+	NetnsPath string
+	Feed      func() (Feed, error)
+	// UntilFree applies, watches and repeats, at most Steps times,
+	// watching each step up to Watch.
+	UntilFree bool
+	Steps     int
+	Watch     time.Duration
+}
+
+// target is what tune writes: this host (Local) or a namespace of it
+// from the host (Namespaced).
+type target interface {
+	Read() (map[string]string, uint64, error)
+	Apply(changes []model.Change, count uint64) ([]model.KnobResult, error)
+}
+
+// targetOf is the target of t and the tuner that reads the host's knobs.
+func targetOf(roots sources.Roots, t CommandOptions) (target, *Local, error) {
+	tuner := sources.NewTuner(roots)
+	pers := sources.Persister{SysctlDir: t.SysctlDir, ModprobeDir: t.ModprobeDir, SysctlConf: t.SysctlConf}
+	local := &Local{Tuner: tuner, Pers: pers, StateDir: t.StateDir}
+	if t.NetnsPath == "" {
+		return local, local, nil
+	}
+	if t.Persist {
+		return nil, nil, refused(ErrNoPersistInNetns)
+	}
+	dir, err := netnsStateDir(t.StateDir, t.NetnsPath)
+	if err != nil {
+		return nil, nil, refused(err)
+	}
+	return &Namespaced{Host: tuner, Path: t.NetnsPath, StateDir: dir}, local, nil
 }
 
 // ExitError carries tune's exit code with its message.
@@ -48,17 +83,39 @@ func refused(err error) error { return ExitError{ExitRefused, err} }
 // Command is tablefull tune: it proposes, previews, applies, persists or
 // undoes tuning of the host under roots, and prints what it did to w.
 func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
-	tuner := sources.NewTuner(roots)
-	pers := sources.Persister{SysctlDir: t.SysctlDir, ModprobeDir: t.ModprobeDir, SysctlConf: t.SysctlConf}
-	if t.Undo {
-		return undoTuning(&Local{Tuner: tuner, Pers: pers, StateDir: t.StateDir}, w)
+	tgt, lt, err := targetOf(roots, t)
+	if err != nil {
+		return err
 	}
-	current := tuner.Read()
+	pers := lt.Pers
+	if t.Undo {
+		if ns, ok := tgt.(*Namespaced); ok {
+			res, err := ns.Undo()
+			if err != nil {
+				return refused(err)
+			}
+			printResults(w, tuneReport{Results: res})
+			return nil
+		}
+		return undoTuning(lt, w)
+	}
+	current, entry, err := tgt.Read()
+	if err != nil {
+		return err
+	}
 	var say io.Writer = w
 	if t.JSON {
 		say = io.Discard
 	}
-	plan, count, err := planFor(roots, t, tuner, current, say)
+	feed, err := feedOf(roots, t)
+	if err != nil {
+		return err
+	}
+	defer feed.Stop()
+	if t.UntilFree {
+		return untilFree(w, t, tgt, feed, lt.Tuner.InChildNamespace() && t.NetnsPath == "")
+	}
+	plan, count, err := planFor(t, feed, current, entry, say)
 	if err != nil {
 		return err
 	}
@@ -111,8 +168,7 @@ func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
 		}
 		return nil
 	}
-	lt := &Local{Tuner: tuner, Pers: pers, StateDir: t.StateDir}
-	report.Results, err = lt.Apply(plan.Changes, count)
+	report.Results, err = tgt.Apply(plan.Changes, count)
 	switch {
 	case err == nil:
 	case len(report.Results) == 0:
@@ -147,34 +203,27 @@ func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
 	return nil
 }
 
-// planFor is the explicit --set changes, or a plan from observing the
-// host for a few seconds, saying to say what it measures and for how long.
-func planFor(roots sources.Roots, t CommandOptions, tuner *sources.Tuner, current map[string]string, say io.Writer) (model.Plan, uint64, error) {
-	c, err := sources.NewCollector(roots)
-	if err != nil {
-		return model.Plan{}, 0, err
-	}
-	host := c.Host()
-	an := model.NewAnalyzer(100)
+// planFor is the explicit --set changes, or a plan from observing feed
+// for a few seconds, saying to say what it measures and for how long.
+func planFor(t CommandOptions, feed Feed, current map[string]string, entry uint64, say io.Writer) (model.Plan, uint64, error) {
+	an := model.NewAnalyzer(model.HistoryFor(t.Observe, time.Second))
 	measured := model.NewRing[model.Frame](1) // a single sample measures no peak
 	var last model.Frame
 	if len(t.Set) > 0 || t.Observe <= 0 {
-		last = an.Add(c.Sample(time.Now(), 0))
-		c.Close()
-	} else {
-		fmt.Fprintf(say, "measuring this host for %s (--observe): new entries, the count's peak, what fills the table…\n", t.Observe)
-		live := sources.NewLive(c, time.Second)
-		for end := time.Now().Add(t.Observe); time.Now().Before(end); {
-			s, err := live.Next()
-			if err != nil {
-				break
-			}
-			last = an.Add(s)
+		s, err := feed.Next()
+		if err != nil {
+			return model.Plan{}, 0, fmt.Errorf("measure the table: %w", err)
 		}
-		live.Stop()
+		last = an.Add(s)
+	} else {
+		fmt.Fprintf(say, "measuring %s for %s (--observe): new entries, the count's peak, what fills the table…\n", measuredName(t), t.Observe)
+		var err error
+		if last, err = observe(feed, an, t.Observe); err != nil {
+			return model.Plan{}, 0, err
+		}
 		measured = an.Frames()
 	}
-	in := model.NewTuningInputs(current, host, tuner.EntryBytes(), measured, last)
+	in := model.NewTuningInputs(current, feed.Host(), entry, measured, last)
 	if len(t.Set) == 0 && t.Observe > 0 {
 		fmt.Fprintf(say, "measured: peak %s new/s, peak count %s; at the end %s\n", model.Num(in.PeakRate), model.Int(in.PeakCount), last.Rates.Entries.RateText())
 	}

@@ -42,14 +42,7 @@ func (t *Lab) Read() (map[string]string, uint64, error) {
 
 // Apply writes global knobs from the host, recorded for the lab's end, and the others inside the lab (tui.Tuner).
 func (t *Lab) Apply(changes []model.Change, count uint64) ([]model.KnobResult, error) {
-	var global, local []model.Change
-	for _, c := range changes {
-		if spec, _ := model.Spec(c.Key); spec.Global {
-			global = append(global, c)
-		} else {
-			local = append(local, c)
-		}
-	}
+	global, local := splitGlobal(changes)
 	cur, _, _ := t.Read()
 	if t.before == nil {
 		t.before = cur

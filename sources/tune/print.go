@@ -73,8 +73,11 @@ func printResults(w io.Writer, r tuneReport) {
 }
 
 // writeJSON prints the report.
-func writeJSON(w io.Writer, report tuneReport) error {
-	if err := json.NewEncoder(w).Encode(report); err != nil {
+func writeJSON(w io.Writer, report tuneReport) error { return writeJSONValue(w, report) }
+
+// writeJSONValue prints v as one line of JSON.
+func writeJSONValue(w io.Writer, v any) error {
+	if err := json.NewEncoder(w).Encode(v); err != nil {
 		return fmt.Errorf("write report: %w", err)
 	}
 	return nil

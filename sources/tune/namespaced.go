@@ -1,0 +1,112 @@
+package tune
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// Namespaced tunes another network namespace of this host from the
+// host: the global knobs (nf_conntrack_max, hashsize: read-only inside
+// a child namespace) in the host's namespace, the others inside the
+// namespace. Every write is recorded for undo in the namespace's own
+// state dir, so that undoing the host and undoing a namespace never
+// restore each other's values.
+type Namespaced struct {
+	Host *sources.Tuner
+	// Path is the namespace's file (/run/netns/NAME, /proc/PID/ns/net).
+	Path string
+	// StateDir keeps this namespace's undo record.
+	StateDir string
+}
+
+// ErrNoPersistInNetns is the answer to persisting a namespace's tuning.
+var ErrNoPersistInNetns = errors.New("a namespace's knobs are not restored by /etc/sysctl.d at boot: set them where the namespace is made (the container runtime's or the pod's sysctls); the global ones persist with tablefull tune on the host")
+
+// splitGlobal parts changes into the global knobs and the namespace's own.
+func splitGlobal(changes []model.Change) (global, local []model.Change) {
+	for _, c := range changes {
+		if spec, _ := model.Spec(c.Key); spec.Global {
+			global = append(global, c)
+		} else {
+			local = append(local, c)
+		}
+	}
+	return global, local
+}
+
+// Read returns the host's global knobs and the namespace's own.
+func (n *Namespaced) Read() (map[string]string, uint64, error) {
+	cur := n.Host.Read()
+	var inside map[string]string
+	if err := netns.Enter(n.Path, func() error { inside = n.Host.Read(); return nil }); err != nil {
+		return cur, n.Host.EntryBytes(), fmt.Errorf("read the namespace's knobs: %w", err)
+	}
+	for _, k := range model.Knobs {
+		if v, ok := inside[k.Key]; ok && !k.Global {
+			cur[k.Key] = v
+		}
+	}
+	return cur, n.Host.EntryBytes(), nil
+}
+
+// write applies changes, global ones from the host and the others in
+// the namespace, each half checked before it writes.
+func (n *Namespaced) write(changes []model.Change, count uint64) ([]model.KnobResult, error) {
+	global, local := splitGlobal(changes)
+	if err := n.Host.Check(global, count); err != nil {
+		return nil, err
+	}
+	res, err := n.Host.Apply(global, count)
+	if err != nil || len(local) == 0 {
+		return res, err
+	}
+	var inside []model.KnobResult
+	err = netns.Enter(n.Path, func() error {
+		var err error
+		inside, err = n.Host.Apply(local, count)
+		return err
+	})
+	if err != nil && len(res) > 0 {
+		err = fmt.Errorf("%w: the global knobs written, then in the namespace: %w", sources.ErrPartial, err)
+	}
+	return append(res, inside...), err
+}
+
+// Apply writes changes and records the values before them for Undo,
+// also when a later knob failed; nothing is written without a record.
+func (n *Namespaced) Apply(changes []model.Change, count uint64) ([]model.KnobResult, error) {
+	rec, err := (&Local{StateDir: n.StateDir}).undoRecord()
+	if err != nil {
+		return nil, err
+	}
+	res, err := n.write(changes, count)
+	if len(res) == 0 {
+		return res, err
+	}
+	before := map[string]string{}
+	for _, r := range res {
+		before[r.Key] = r.Before
+	}
+	rec.AddLive(before)
+	if serr := sources.SaveUndo(n.StateDir, rec); serr != nil {
+		err = errors.Join(err, fmt.Errorf("%w: %w", ErrNoUndo, serr))
+	}
+	return res, err
+}
+
+// Undo restores the values before the first apply since the last undo.
+func (n *Namespaced) Undo() ([]model.KnobResult, error) {
+	rec, err := sources.LoadUndo(n.StateDir)
+	if err != nil {
+		return nil, err
+	}
+	res, err := n.write(changesTo(rec.Live), 0)
+	if err != nil {
+		return res, err
+	}
+	return res, sources.DropUndo(n.StateDir)
+}

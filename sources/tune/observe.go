@@ -1,0 +1,87 @@
+package tune
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources"
+)
+
+// Feed is the samples of the table tune measures: this host's collector,
+// or a namespace's agent (remote.Process).
+type Feed interface {
+	Next() (model.Sample, error)
+	Host() model.Host
+	Stop()
+}
+
+// feedOf is t's Feed when one is given, else this host's collector at
+// 1 s. A stream knows its host once its first sample is in: ask the
+// feed's Host after reading.
+func feedOf(roots sources.Roots, t CommandOptions) (Feed, error) {
+	if t.Feed != nil {
+		return t.Feed()
+	}
+	c, err := sources.NewCollector(roots)
+	if err != nil {
+		return nil, err
+	}
+	return sources.NewLive(c, time.Second), nil
+}
+
+// observe feeds an the samples of feed for d and returns the last frame.
+// A feed that gives no sample at all in that time is an error that says
+// why (a namespace's agent that cannot start, a stream that is not ours).
+func observe(feed Feed, an *model.Analyzer, d time.Duration) (model.Frame, error) {
+	var last model.Frame
+	var lastErr error
+	got := 0
+	for end := time.Now().Add(d); time.Now().Before(end); {
+		s, err := feed.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			lastErr = err
+			continue
+		}
+		last = an.Add(s)
+		got++
+	}
+	if got == 0 {
+		if lastErr == nil {
+			lastErr = errors.New("the feed ended")
+		}
+		return last, fmt.Errorf("no sample of the table in %s: %w", d, lastErr)
+	}
+	return last, nil
+}
+
+// measuredName is what tune says it measures.
+func measuredName(t CommandOptions) string {
+	if t.NetnsPath != "" {
+		return "network namespace " + t.NetnsPath
+	}
+	return "this host"
+}
+
+// netnsStateDir is the state dir of a namespace's undo record: named by
+// the namespace's inode, the one name both its /run/netns file and its
+// processes' /proc/PID/ns/net share.
+func netnsStateDir(stateDir, path string) (string, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("network namespace: %w", err)
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return "", fmt.Errorf("network namespace %s: no inode", path)
+	}
+	return filepath.Join(stateDir, fmt.Sprintf("netns-%d", st.Ino)), nil
+}

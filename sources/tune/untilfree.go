@@ -1,0 +1,136 @@
+package tune
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// loopStep is one step of --until-free as --json prints it.
+type loopStep struct {
+	Step    int                `json:"step"`
+	Plan    model.Plan         `json:"plan"`
+	Results []model.KnobResult `json:"results,omitempty"`
+	State   string             `json:"state"`
+	Said    string             `json:"said"`
+	// SettleMax is the smaller table the loop would settle down to, once
+	// the table has stayed free SettleAfterS seconds (0: none smaller).
+	SettleMax    uint64  `json:"settle_max,omitempty"`
+	SettleAfterS float64 `json:"settle_after_s,omitempty"`
+}
+
+// untilFree is the guided loop without a screen: measure, propose, apply
+// (with --yes), watch, and again while the table is still pinned, at most
+// t.Steps times and within the memory rules. Every step is recorded for
+// --undo, which restores the values before the first. globalsReadOnly
+// drops the global knobs from the plans (tuning inside a child namespace).
+func untilFree(w io.Writer, t CommandOptions, tgt target, feed Feed, globalsReadOnly bool) error {
+	if !t.Yes {
+		return refused(fmt.Errorf("--until-free applies each step: add --yes (tablefull tune --dry-run shows the first)"))
+	}
+	steps, watch := max(1, t.Steps), max(model.LoopWatch+2*time.Second, t.Watch)
+	an := model.NewAnalyzer(model.HistoryFor(t.Observe+time.Duration(steps)*watch, time.Second))
+	say := func(format string, a ...any) {
+		if !t.JSON {
+			fmt.Fprintf(w, format+"\n", a...)
+		}
+	}
+	say("measuring %s for %s (--observe)…", measuredName(t), t.Observe)
+	last, err := observe(feed, an, max(t.Observe, 2*time.Second))
+	if err != nil {
+		return err
+	}
+	var st model.LoopStatus
+	for step := 1; step <= steps; step++ {
+		current, entry, err := tgt.Read()
+		if err != nil {
+			return err
+		}
+		in := model.NewTuningInputs(current, feed.Host(), entry, an.Frames(), last) // a stream's host is known after its first sample
+		if step > 1 {
+			in = model.NextStep(in, st)
+		}
+		plan := model.ProposePlan(in)
+		if globalsReadOnly {
+			_, plan.Changes = splitGlobal(plan.Changes)
+		}
+		if len(plan.Changes) == 0 {
+			if step == 1 && !last.Pinned && last.Rates.Drops() == 0 {
+				printPlan(w, plan, nil)
+				return nil
+			}
+			return ExitError{ExitPinned, fmt.Errorf("step %d: still pinned and nothing left to propose here (%s)", step, st.Say())}
+		}
+		if plan.Cost.Level() == model.SevCrit && !t.Force {
+			return refused(fmt.Errorf("step %d: the table would take %.0f %% of RAM (over %.0f %%): stopped; pass --force if you mean it", step, plan.Cost.PctOfRAM, model.MemRefusePct))
+		}
+		say("step %d of at most %d:", step, steps)
+		if !t.JSON {
+			printPlan(w, plan, nil)
+		}
+		applied := time.Now()
+		res, err := tgt.Apply(plan.Changes, last.Sample.Conntrack.Count)
+		if !t.JSON {
+			printResults(w, tuneReport{Results: res})
+		}
+		if err != nil {
+			if len(res) > 0 {
+				return ExitError{ExitPartial, fmt.Errorf("step %d: %w (tablefull tune --undo restores what was written)", step, err)}
+			}
+			return refused(fmt.Errorf("step %d: %w", step, err))
+		}
+		say("undo: tablefull tune%s --undo restores the values before step 1", netnsFlag(t))
+		for _, r := range res {
+			if !r.Verified {
+				return ExitError{ExitUnverified, fmt.Errorf("step %d: %s reads back %q, not %q", step, r.Key, r.After, r.Wanted)}
+			}
+		}
+		st, last = watchStep(feed, an, applied, watch, last)
+		say("step %d: %s", step, st.Say())
+		out := loopStep{Step: step, Plan: plan, Results: res, State: st.State.String(), Said: st.Say()}
+		if settle := model.SettleMax(st); settle < st.Max {
+			out.SettleMax, out.SettleAfterS = settle, st.SettleAfter.Seconds()
+		}
+		if t.JSON {
+			if err := writeJSONValue(w, out); err != nil {
+				return err
+			}
+		}
+		if st.State == model.LoopFreed || st.State == model.LoopSettle {
+			if out.SettleMax > 0 {
+				say("settle: once it has stayed free %s, %s entries hold the peak working set seen (%s) with half again to spare: tablefull tune%s --set %s=%d --yes",
+					model.Dur(st.SettleAfter), model.Int(out.SettleMax), model.Int(st.PeakWorkingSet()), netnsFlag(t), model.KnobMax, out.SettleMax)
+			}
+			return nil
+		}
+	}
+	return ExitError{ExitPinned, fmt.Errorf("still pinned after %d steps: %s", steps, st.Say())}
+}
+
+// watchStep watches the table after an apply until the loop can say: at
+// once when drops go on, otherwise after model.LoopWatch, at most watch.
+func watchStep(feed Feed, an *model.Analyzer, applied time.Time, watch time.Duration, last model.Frame) (model.LoopStatus, model.Frame) {
+	var st model.LoopStatus
+	for end := time.Now().Add(watch); time.Now().Before(end); {
+		s, err := feed.Next()
+		if err != nil {
+			continue
+		}
+		last = an.Add(s)
+		st = model.JudgeLoop(applied, an.Frames())
+		if (st.State == model.LoopPinned && st.Drops > 0) || (st.State != model.LoopWatching && st.Watched >= model.LoopWatch) {
+			break
+		}
+	}
+	return st, last
+}
+
+// netnsFlag repeats --netns for the commands tune suggests.
+func netnsFlag(t CommandOptions) string {
+	if t.NetnsPath == "" {
+		return ""
+	}
+	return " --netns " + t.NetnsPath
+}
