@@ -61,20 +61,15 @@ type App struct {
 	interval time.Duration
 	opts     Options
 
-	// seq counts frames ever added; view is the absolute index of the
-	// frame on screen, or -1 to follow the newest.
-	seq    int
-	view   int
-	paused bool
-	// waiting is set while a sample is asked of the feed; ended once it
-	// has no more.
-	waiting, ended bool
+	// cur is where the view stands in the history; player how the feed
+	// is read.
+	cur    cursor
+	player player
 
 	lastArrival time.Time
 	now         time.Time
 	recording   string
 	censusOn    bool
-	liveStatus  string
 	tune        tunePanel
 	census      *model.Census
 	caption     string
@@ -84,7 +79,7 @@ type App struct {
 	width, height int
 	chart         chart.Chart
 	kernel        kernelPanel
-	status        string
+	status        statusLine
 	// rendered is the last View, reused until something on screen
 	// changes: bubbletea asks for a View after every message.
 	rendered string
@@ -103,12 +98,9 @@ func New(feed Feed, o Options) *App {
 	h.Styles.ShortKey, h.Styles.FullKey = st.HelpKey, st.HelpKey
 	h.Styles.ShortDesc, h.Styles.FullDesc = st.HelpDesc, st.HelpDesc
 	a := &App{feed: feed, host: feed.Host(), keys: keys.DefaultKeyMap(), st: st, help: h,
-		an: model.NewAnalyzer(o.History), interval: o.Interval, opts: o, view: -1,
-		width: 80, height: 24, status: o.Intro}
+		an: model.NewAnalyzer(o.History), interval: o.Interval, opts: o, cur: newCursor(o.Speed > 0),
+		player: player{speed: o.Speed}, width: 80, height: 24, status: statusLine{intro: o.Intro}}
 	a.tune = tunePanel{tuner: o.Tuner, recorder: o.Recorder, keys: a.keys}
-	if o.Speed > 0 {
-		a.view = 0
-	}
 	return a
 }
 
@@ -136,9 +128,9 @@ func (a *App) Init() tea.Cmd {
 	if p, ok := a.feed.(Pacer); ok {
 		p.Repace() // bubbletea started its frame ticker just before Init
 	}
-	a.waiting = true
+	a.player.waiting = true
 	cmds := []tea.Cmd{waitForSampleCmd(a.id, a.feed), tickCmd(a.id, time.Second)}
-	if a.opts.Speed > 0 {
+	if a.player.on() {
 		cmds = append(cmds, playCmd(a.id, a.playStep()))
 	}
 	return tea.Batch(cmds...)
@@ -167,7 +159,6 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.recorded(msg)
 	case tuneReadMsg, tuneDoneMsg:
 		cmd, _ := a.tune.Update(msg, a.tuneContext())
-		a.refreshChart()
 		return a, cmd
 	case tea.KeyMsg:
 		return a, tea.Batch(a.handleKey(msg), a.resume())
@@ -178,13 +169,12 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // tick refreshes what depends on the clock: staleness, the live status.
 // It reports whether the screen changes.
 func (a *App) tick() bool {
-	before, status := a.mode(), a.status
+	before, status := a.mode(), a.status.text()
 	a.now = time.Now()
-	if a.opts.Live != nil && a.seq > 5 && (a.status == "" || a.status == a.opts.Intro || a.status == a.liveStatus) {
-		a.liveStatus = a.opts.Live()
-		a.status = a.liveStatus
+	if a.opts.Live != nil && a.cur.seq > 5 {
+		a.status.live = a.opts.Live()
 	}
-	return a.mode() != before || a.status != status
+	return a.mode() != before || a.status.text() != status
 }
 
 // nextTick is when the clock next matters: every second while the feed
@@ -204,12 +194,11 @@ func (a *App) staleAfter() time.Duration { return max(3*a.interval, 5*time.Secon
 func (a *App) resize(w, h int) {
 	a.width, a.height, a.rendered = w, h, ""
 	a.help.Width = w
-	a.refreshChart()
 }
 
 func (a *App) addSample(s model.Sample) tea.Cmd {
 	a.an.Add(s)
-	a.seq++
+	a.cur.add(a.an.Frames().Len())
 	a.tune.Observe(a.tuneContext()) // the proposal follows the demand, the loop the table
 	a.host = a.feed.Host()          // a remote feed learns it from the stream's header
 	if s.Census != nil {
@@ -217,34 +206,34 @@ func (a *App) addSample(s model.Sample) tea.Cmd {
 	}
 	a.lastArrival = time.Now()
 	a.now = a.lastArrival
-	a.refreshChart()
 	return a.wantMore()
 }
 
 func (a *App) feedError(err error) tea.Cmd {
 	if errors.Is(err, io.EOF) {
-		a.waiting = false
-		a.ended = true
+		a.player.waiting = false
+		a.player.ended = true
 		return nil // the feed ended (a recording played out, or stopped)
 	}
-	a.status = err.Error()
+	a.status.say(err.Error())
 	return a.wantMore()
 }
 
 func (a *App) recorded(msg recordMsg) {
 	switch {
 	case msg.err != nil:
-		a.status = msg.err.Error()
+		a.status.say(msg.err.Error())
 	case msg.on:
-		a.recording, a.status = msg.path, "recording to "+msg.path
+		a.recording = msg.path
+		a.status.say("recording to " + msg.path)
 	default:
-		a.recording, a.status = "", "recorded "+msg.path
+		a.recording = ""
+		a.status.say("recorded " + msg.path)
 	}
 }
 
 func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if cmd, mine := a.tune.Update(msg, a.tuneContext()); mine {
-		a.refreshChart() // opening, closing or applying moves the chart
 		return cmd
 	}
 	switch {
@@ -252,7 +241,6 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return tea.Quit
 	case key.Matches(msg, a.keys.Help):
 		a.help.ShowAll = !a.help.ShowAll
-		a.refreshChart()
 	case key.Matches(msg, a.keys.Pause):
 		return a.togglePause()
 	case key.Matches(msg, a.keys.Faster):
@@ -266,21 +254,19 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, a.keys.Forward):
 		a.scroll(+1)
 	case key.Matches(msg, a.keys.Step):
-		a.paused = true
-		a.moveTo(a.viewIndex() + 1)
+		a.cur.paused = true
+		a.moveTo(a.cur.at() + 1)
 	case key.Matches(msg, a.keys.NextChange):
 		a.moveTo(a.nextChange())
 	case key.Matches(msg, a.keys.Latest):
-		a.paused, a.view = false, -1
-		a.refreshChart()
+		a.cur.live()
 	case key.Matches(msg, a.keys.Record):
 		return a.toggleRecord()
 	case key.Matches(msg, a.keys.Tune):
 		cmd, status := a.tune.Open(a.tuneContext())
 		if status != "" {
-			a.status = status
+			a.status.say(status)
 		}
-		a.refreshChart()
 		return cmd
 	}
 	return nil

@@ -25,7 +25,7 @@ func BenchmarkChartRebuild(b *testing.B) {
 	a := New(newScriptFeed(&testing.T{}, nil), Options{})
 	for _, s := range incident(300) {
 		a.an.Add(s)
-		a.seq++
+		a.cur.add(a.an.Frames().Len())
 	}
 	st := styles.DefaultStyles()
 	frames := a.window(190)

@@ -6,32 +6,31 @@ import tea "github.com/charmbracelet/bubbletea"
 
 func (a *App) toggleRecord() tea.Cmd {
 	if a.opts.Recorder == nil {
-		a.status = "this feed cannot be recorded"
+		a.status.say("this feed cannot be recorded")
 		return nil
 	}
 	return toggleRecordCmd(a.id, a.opts.Recorder)
 }
 
 func (a *App) togglePause() tea.Cmd {
-	if a.opts.Speed > 0 { // playback: pause or go on playing from here
-		a.paused = !a.paused
-		if !a.paused {
+	if a.player.on() { // playback: pause or go on playing from here
+		a.cur.paused = !a.cur.paused
+		if !a.cur.paused {
 			return playCmd(a.id, a.playStep())
 		}
 		return nil
 	}
-	if a.paused {
-		a.paused, a.view = false, -1
+	if a.cur.paused {
+		a.cur.live()
 	} else {
-		a.paused, a.view = true, a.viewIndex()
+		a.cur.pause()
 	}
-	a.refreshChart()
 	return nil
 }
 
 func (a *App) stepInterval(dir int) tea.Cmd {
-	if a.opts.Speed > 0 {
-		a.status = "a recording has a fixed interval"
+	if a.player.on() {
+		a.status.say("a recording has a fixed interval")
 		return nil
 	}
 	i := 0
@@ -42,10 +41,10 @@ func (a *App) stepInterval(dir int) tea.Cmd {
 	a.interval = Intervals[i]
 	s, ok := a.feed.(IntervalSetter)
 	if !ok {
-		a.status = "this feed has a fixed interval"
+		a.status.say("this feed has a fixed interval")
 		return nil
 	}
-	a.status = "interval " + a.interval.String()
+	a.status.say("interval " + a.interval.String())
 	return setIntervalCmd(s, a.interval)
 }
 
@@ -53,9 +52,8 @@ func (a *App) stepInterval(dir int) tea.Cmd {
 // while it is shown.
 func (a *App) toggleCensus() tea.Cmd {
 	a.censusOn = !a.censusOn
-	a.refreshChart()
 	s, ok := a.feed.(CensusSetter)
-	if !ok || a.opts.Speed > 0 {
+	if !ok || a.player.on() {
 		return nil // a recording shows the censuses it holds
 	}
 	return setCensusCmd(s, a.censusOn)

@@ -171,9 +171,9 @@ func (f *Fleet) opened(msg historyMsg) tea.Cmd {
 	for _, s := range msg.samples {
 		a.Update(sampleMsg{s: s})
 	}
-	a.ended, a.paused = true, true
-	a.moveTo(a.seq - 1)
-	a.status = "history from Prometheus at " + msg.samples[0].Interval.String() + ": ←/→ move, esc back to the fleet"
+	a.player.ended, a.cur.paused = true, true
+	a.moveTo(a.cur.newest())
+	a.status.say("history from Prometheus at " + msg.samples[0].Interval.String() + ": ←/→ move, esc back to the fleet")
 	f.detail, f.stop = a, nil
 	return nil
 }

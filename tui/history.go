@@ -11,36 +11,20 @@ import (
 // scroll moves the view a quarter of the chart back or forward in history;
 // moving past the newest frame follows live again (unless paused).
 func (a *App) scroll(dir int) {
-	a.moveTo(a.viewIndex() + dir*max(1, chart.Columns(a.width)/4))
+	a.moveTo(a.cur.at() + dir*max(1, chart.Columns(a.width)/4))
 }
 
-// moveTo shows frame idx (absolute), clamped to the history.
+// moveTo shows frame idx (absolute), clamped to the history; past the
+// newest it follows live unless paused or a playback.
 func (a *App) moveTo(idx int) {
-	oldest := a.seq - a.an.Frames().Len()
-	idx = max(oldest, idx)
-	if idx >= a.seq-1 {
-		idx = a.seq - 1
-		if !a.paused && a.opts.Speed == 0 {
-			idx = -1
-		}
-	}
-	a.view = idx
+	a.cur.moveTo(idx, !a.cur.paused && !a.player.on())
 	a.noteCaption()
-	a.refreshChart()
-}
-
-// viewIndex is the absolute index of the frame on screen.
-func (a *App) viewIndex() int {
-	if a.view < 0 {
-		return a.seq - 1
-	}
-	return max(a.view, a.seq-a.an.Frames().Len())
 }
 
 // frameAt returns the frame with absolute index i.
 func (a *App) frameAt(i int) (model.Frame, bool) {
 	r := a.an.Frames()
-	j := i - (a.seq - r.Len())
+	j := a.cur.offset(i)
 	if j < 0 || j >= r.Len() {
 		return model.Frame{}, false
 	}
@@ -49,14 +33,14 @@ func (a *App) frameAt(i int) (model.Frame, bool) {
 
 // frame returns the frame on screen.
 func (a *App) frame() model.Frame {
-	f, _ := a.frameAt(a.viewIndex())
+	f, _ := a.frameAt(a.cur.at())
 	return f
 }
 
 // window returns the frames the chart shows: up to n ending at the view.
 func (a *App) window(n int) []model.Frame {
-	end := a.viewIndex()
-	start := max(a.seq-a.an.Frames().Len(), end-n+1)
+	end := a.cur.at()
+	start := max(a.cur.oldest(), end-n+1)
 	out := make([]model.Frame, 0, max(0, end-start+1))
 	for i := start; i <= end; i++ {
 		f, _ := a.frameAt(i)
@@ -66,14 +50,14 @@ func (a *App) window(n int) []model.Frame {
 }
 
 func (a *App) mode() mode {
-	m := mode{paused: a.paused, playback: a.opts.Speed > 0, recording: a.recording}
-	if a.view >= 0 {
-		m.newCount = a.seq - 1 - a.viewIndex()
+	m := mode{paused: a.cur.paused, playback: a.player.on(), recording: a.recording}
+	if !a.cur.following() {
+		m.newCount = a.cur.ahead()
 		if last, ok := a.an.Frames().Last(); ok {
 			m.behind = last.Sample.Time.Sub(a.frame().Sample.Time)
 		}
 	}
-	if a.opts.Speed == 0 && !a.lastArrival.IsZero() {
+	if !a.player.on() && !a.lastArrival.IsZero() {
 		if since := a.now.Sub(a.lastArrival); since > a.staleAfter() {
 			m.stale = since
 		}

@@ -22,40 +22,40 @@ func TestLongPlaybackReadsAhead(t *testing.T) {
 	// pump hands the App samples for as long as it asks for them, as
 	// bubbletea would run its wait-for-sample commands.
 	pump := func(cmd tea.Cmd) {
-		a.waiting = a.waiting || cmd != nil
-		for a.waiting && read < total {
+		a.player.waiting = a.player.waiting || cmd != nil
+		for a.player.waiting && read < total {
 			s := model.Sample{Time: scriptStart.Add(time.Duration(read) * time.Second), Interval: time.Second,
 				Conntrack: model.Conntrack{Status: model.TableTracked, Count: uint64(read % 4096), Peak: uint64(read % 4096), Max: 4096}}
 			read++
 			a.Update(sampleMsg{s: s})
 		}
-		if a.waiting && read == total {
+		if a.player.waiting && read == total {
 			a.Update(feedErrMsg{err: io.EOF})
 		}
 	}
-	a.waiting = true // Init's first wait
+	a.player.waiting = true // Init's first wait
 	pump(nil)
 	if read != history {
 		t.Fatalf("read %d samples before playing, want the %d the history holds", read, history)
 	}
-	for a.viewIndex() < total-1 {
+	for a.cur.at() < total-1 {
 		before := read
-		a.moveTo(a.viewIndex() + 600)
+		a.moveTo(a.cur.at() + 600)
 		pump(a.resume())
 		if n := a.an.Frames().Len(); n > history {
 			t.Fatalf("the history holds %d frames", n)
 		}
-		if ahead := a.seq - 1 - a.viewIndex(); read < total && ahead < history/4 {
-			t.Fatalf("at frame %d, %d frames read ahead, want at least %d", a.viewIndex(), ahead, history/4)
+		if ahead := a.cur.ahead(); read < total && ahead < history/4 {
+			t.Fatalf("at frame %d, %d frames read ahead, want at least %d", a.cur.at(), ahead, history/4)
 		}
-		if behind := a.viewIndex() - (a.seq - a.an.Frames().Len()); read < total && behind < min(a.viewIndex(), 3*history/4-1) {
-			t.Fatalf("at frame %d only %d frames behind the view", a.viewIndex(), behind)
+		if behind := a.cur.at() - (a.cur.oldest()); read < total && behind < min(a.cur.at(), 3*history/4-1) {
+			t.Fatalf("at frame %d only %d frames behind the view", a.cur.at(), behind)
 		}
-		if read == before && read < total && a.viewIndex() >= 3*history/4 {
-			t.Fatalf("moving on at frame %d read nothing", a.viewIndex())
+		if read == before && read < total && a.cur.at() >= 3*history/4 {
+			t.Fatalf("moving on at frame %d read nothing", a.cur.at())
 		}
 	}
-	if read != total || !a.ended {
-		t.Errorf("read %d of %d samples, ended %v", read, total, a.ended)
+	if read != total || !a.player.ended {
+		t.Errorf("read %d of %d samples, ended %v", read, total, a.player.ended)
 	}
 }

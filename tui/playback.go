@@ -19,13 +19,13 @@ func (a *App) playStep() time.Duration {
 
 // play advances a playback by one frame and schedules the next.
 func (a *App) play() tea.Cmd {
-	if a.paused {
+	if a.cur.paused {
 		return nil
 	}
-	if a.viewIndex() < a.seq-1 {
-		a.moveTo(a.viewIndex() + 1)
-	} else if a.seq > 0 {
-		a.status = "end of recording: ← to look back, n for the next change"
+	if a.cur.at() < a.cur.newest() {
+		a.moveTo(a.cur.at() + 1)
+	} else if a.cur.seq > 0 {
+		a.status.say("end of recording: ← to look back, n for the next change")
 	}
 	return playCmd(a.id, a.playStep())
 }
@@ -33,17 +33,17 @@ func (a *App) play() tea.Cmd {
 // nextChange is the next frame after the view where the verdict changes
 // or a pinned episode starts or ends; the last frame when none does.
 func (a *App) nextChange() int {
-	cur, ok := a.frameAt(a.viewIndex())
+	cur, ok := a.frameAt(a.cur.at())
 	if !ok {
-		return a.viewIndex()
+		return a.cur.at()
 	}
-	for i := a.viewIndex() + 1; i < a.seq; i++ {
+	for i := a.cur.at() + 1; i < a.cur.seq; i++ {
 		f, _ := a.frameAt(i)
 		if f.Verdict().Kind != cur.Verdict().Kind || f.Pinned != cur.Pinned {
 			return i
 		}
 	}
-	return a.seq - 1
+	return a.cur.newest()
 }
 
 // captionFrames is how many frames a caption stays on screen.
@@ -54,7 +54,7 @@ func (a *App) noteCaption() {
 	if !a.opts.Captions {
 		return
 	}
-	i := a.viewIndex()
+	i := a.cur.at()
 	prev, ok1 := a.frameAt(i - 1)
 	cur, ok2 := a.frameAt(i)
 	if !ok1 || !ok2 {
@@ -70,13 +70,13 @@ func (a *App) captionLine() string {
 	if !a.opts.Captions {
 		return ""
 	}
-	cur, _ := a.frameAt(a.viewIndex())
-	if a.ended && a.viewIndex() == a.seq-1 { // the last frame of a recording has its own
+	cur, _ := a.frameAt(a.cur.at())
+	if a.player.ended && a.cur.at() == a.cur.newest() { // the last frame of a recording has its own
 		return model.EndCaption(cur)
 	}
 	// A caption stands on the frames it was said of: a few, while their
 	// verdict holds.
-	if d := a.viewIndex() - a.captionAt; a.caption == "" || d < 0 || d >= captionFrames || cur.Verdict().Kind != a.captionKind {
+	if d := a.cur.at() - a.captionAt; a.caption == "" || d < 0 || d >= captionFrames || cur.Verdict().Kind != a.captionKind {
 		return ""
 	}
 	return a.caption
@@ -88,20 +88,20 @@ func (a *App) captionLine() string {
 // 12-hour recording is never loaded whole, and the view can always go
 // three quarters of the history back.
 func (a *App) wantMore() tea.Cmd {
-	a.waiting = false
-	if a.ended {
+	a.player.waiting = false
+	if a.player.ended {
 		return nil
 	}
-	if a.opts.Speed > 0 && a.seq >= a.opts.History && a.seq-1-a.viewIndex() >= a.opts.History/4 {
+	if a.player.on() && a.cur.seq >= a.opts.History && a.cur.ahead() >= a.opts.History/4 {
 		return nil
 	}
-	a.waiting = true
+	a.player.waiting = true
 	return waitForSampleCmd(a.id, a.feed)
 }
 
 // resume re-arms reading a playback once the view has moved on.
 func (a *App) resume() tea.Cmd {
-	if a.waiting || a.opts.Speed == 0 {
+	if a.player.waiting || !a.player.on() {
 		return nil
 	}
 	return a.wantMore()

@@ -104,8 +104,8 @@ func TestRootTabsStaleAndRecord(t *testing.T) {
 		r.Update(sampleMsg{id: 1, s: s})
 	}
 	r.Update(sampleMsg{id: 0, s: samples[0]})
-	if one.seq != 1 || two.seq != 15 {
-		t.Fatalf("routing: host 1 has %d frames, host 2 %d; want 1 and 15", one.seq, two.seq)
+	if one.cur.seq != 1 || two.cur.seq != 15 {
+		t.Fatalf("routing: host 1 has %d frames, host 2 %d; want 1 and 15", one.cur.seq, two.cur.seq)
 	}
 	view := r.View()
 	if !strings.Contains(view, "1 garage") || !strings.Contains(view, "TABLE FULL") || !strings.Contains(view, "4,096/4,096") {

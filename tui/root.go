@@ -116,7 +116,7 @@ func (r *Root) View() string {
 
 // overview is one host's line: verdict, count/max, drops/s, staleness.
 func (r *Root) overview(i int, a *App) string {
-	f, _ := a.frameAt(a.seq - 1)
+	f, _ := a.frameAt(a.cur.newest())
 	name := fmt.Sprintf(" %d %s ", i+1, truncate(orDash(foreign(a.label())), 24))
 	tab := r.st.Tab.Render(name)
 	if i == r.active {
@@ -129,11 +129,11 @@ func (r *Root) overview(i int, a *App) string {
 		fmt.Sprintf(" %s/%s  drops/s %s", model.Int(c.Count), model.Int(c.Max), model.Num(drops))
 	if m := a.mode(); m.stale > 0 {
 		line += "  " + r.st.Crit.Render("STALE "+model.Dur(m.stale))
-	} else if a.seq == 0 {
+	} else if a.cur.seq == 0 {
 		line += "  " + r.st.Dim.Render("connecting…")
 	}
-	if a.status != "" {
-		line += "  " + r.st.Dim.Render(foreign(a.status))
+	if a.status.text() != "" {
+		line += "  " + r.st.Dim.Render(foreign(a.status.text()))
 	}
 	return fit(line, r.width)
 }

@@ -10,7 +10,9 @@ import (
 	"github.com/tablefull/tablefull/tui/chart"
 )
 
-// refreshChart rebuilds the cached chart for the current data and size.
+// refreshChart rebuilds the cached chart for the current data and size:
+// the one place it is done, when the screen is rendered again (Rebuild
+// skips what did not change).
 func (a *App) refreshChart() {
 	l := a.plan()
 	a.chart.Rebuild(a.st, a.window(chart.Columns(a.width)), a.width, l.chart+1, a.tune.appliedAt)
@@ -22,6 +24,7 @@ func (a *App) View() string {
 		return ""
 	}
 	if a.rendered == "" {
+		a.refreshChart()
 		a.rendered = a.render()
 	}
 	return a.rendered
@@ -61,8 +64,8 @@ func (a *App) render() string {
 		parts = append(parts, section(a.st, "tuning", w, h, a.tune.View(a.st, h-1, w, func() []model.Frame { return a.window(a.an.Frames().Len()) })))
 	case a.censusOn:
 		cen := a.census
-		if a.opts.Speed > 0 { // a recording: the newest census up to the view
-			cen = a.censusUpTo(a.viewIndex())
+		if a.player.on() { // a recording: the newest census up to the view
+			cen = a.censusUpTo(a.cur.at())
 		}
 		h := l.ctstats + l.bottom
 		parts = append(parts, section(a.st, "census: what fills the table", w, h, censusLines(a.st, cen, w, h-1)))
@@ -116,9 +119,9 @@ func (a *App) bottomWide(f model.Frame, w, h int) string {
 func (a *App) footer(w, h int) string {
 	helpView := a.helpView.of(a.help, a.keys)
 	lines := strings.Split(helpView, "\n")
-	if a.status != "" {
+	if a.status.text() != "" {
 		last := len(lines) - 1
-		status := a.st.Warn.Render(truncate(foreign(a.status), w))
+		status := a.st.Warn.Render(truncate(foreign(a.status.text()), w))
 		switch {
 		case lipgloss.Width(lines[last])+2+lipgloss.Width(status) <= w:
 			lines[last] += "  " + status
@@ -174,7 +177,7 @@ func charted(f model.Frame) bool {
 // they are detected again from the frames up to f, so later episodes have
 // not begun and the drops of the one under way are those counted so far.
 func (a *App) episodesUpTo(model.Frame) []model.Episode {
-	return a.an.EpisodesUpTo(a.viewIndex() - (a.seq - a.an.Frames().Len()))
+	return a.an.EpisodesUpTo(a.cur.offset(a.cur.at()))
 }
 
 // kernelLinesUpTo returns the kernel lines logged by the time of frame f.
@@ -189,7 +192,7 @@ func (a *App) kernelLinesUpTo(f model.Frame) []model.KernelLine {
 
 // censusUpTo is the newest census carried by a frame up to index i.
 func (a *App) censusUpTo(i int) *model.Census {
-	for ; i >= a.seq-a.an.Frames().Len(); i-- {
+	for ; i >= a.cur.oldest(); i-- {
 		if f, ok := a.frameAt(i); ok && f.Sample.Census != nil {
 			return f.Sample.Census
 		}
