@@ -31,11 +31,40 @@ type Census struct {
 	// Approximate is set when the kernel flagged the dump as interrupted
 	// (the table changed under it) or the address sketch overflowed.
 	Approximate bool `json:"approximate"`
+	// IdleOpen counts the ESTABLISHED entries idle over IdleOpenAfter
+	// (their remaining timeout says how long since their last packet),
+	// when IdleCounted: the dump knew the namespace's established timeout.
+	IdleOpen    int  `json:"idle_open,omitempty"`
+	IdleCounted bool `json:"idle_counted,omitempty"`
 	// At is when the dump finished; Took how long it ran.
 	At   time.Time     `json:"at"`
 	Took time.Duration `json:"took_ns"`
 	// Error says why there is no census (e.g. it needs root).
 	Error string `json:"error,omitempty"`
+}
+
+// IdleOpenAfter is how long without a packet makes an open connection's
+// entry idle, for the census ("idle over an hour").
+const IdleOpenAfter = time.Hour
+
+// IdleBelow is the remaining timeout under which an ESTABLISHED entry
+// held openHold seconds has been idle over IdleOpenAfter; 0 (not
+// counted) when the hold is unknown or not longer than that.
+func IdleBelow(openHold uint64) uint32 {
+	idle := uint64(IdleOpenAfter / time.Second)
+	if openHold <= idle || openHold-idle > 1<<31 {
+		return 0
+	}
+	return uint32(openHold - idle)
+}
+
+// IdleText says how many open connections have idled over an hour, or
+// that it was not counted (never "0" for not known).
+func (c Census) IdleText() string {
+	if !c.IdleCounted {
+		return "idle not counted (the established timeout was not read)"
+	}
+	return Int(uint64(c.IdleOpen)) + " ESTABLISHED idle over an hour"
 }
 
 // CensusEvery is how often a live census walks the table: never more
@@ -63,6 +92,10 @@ type CensusCounter struct {
 	udpPorts [65536]uint32
 	src, dst Sketch[netip.Addr]
 	partial  bool
+	// IdleBelow, when set (see IdleBelow), counts the ESTABLISHED entries
+	// whose remaining timeout is under it as idle.
+	IdleBelow uint32
+	idle      int
 }
 
 // numTCPStates is len(TCPStates).
@@ -77,6 +110,9 @@ type Flow struct {
 	TCPState int
 	// Status is the entry's status bits (IPS_*), see StatusAssured.
 	Status uint32
+	// Timeout is the seconds left before the kernel drops the entry (0:
+	// not told).
+	Timeout uint32
 }
 
 // Add counts one flow.
@@ -86,6 +122,9 @@ func (c *CensusCounter) Add(f Flow) {
 	c.class[ClassOf(f)]++
 	if f.TCPState >= 0 && f.TCPState < len(c.state) {
 		c.state[f.TCPState]++
+	}
+	if f.TCPState == tcpEstablished && f.Timeout > 0 && f.Timeout < c.IdleBelow {
+		c.idle++
 	}
 	switch f.Proto {
 	case 6:
@@ -109,7 +148,8 @@ var protoNames = map[int]string{1: "icmp", 6: "tcp", 17: "udp", 58: "icmpv6", 13
 // Census returns the counts, with the top n of each list.
 func (c *CensusCounter) Census(n int) Census {
 	out := Census{Total: c.total, ByProto: map[string]int{}, TCPState: map[string]int{},
-		Approximate: c.partial || c.src.overflowed || c.dst.overflowed, ByClass: c.class}
+		Approximate: c.partial || c.src.overflowed || c.dst.overflowed, ByClass: c.class,
+		IdleOpen: c.idle, IdleCounted: c.IdleBelow > 0}
 	for p, v := range c.proto {
 		if v == 0 {
 			continue

@@ -50,3 +50,27 @@ func TestSketchBoundedAndKeepsHeavyHitters(t *testing.T) {
 		t.Errorf("top source %v approximate=%v, want the heavy hitter, approximate", got.TopSources, got.Approximate)
 	}
 }
+
+// TestCensusIdleOpen: ESTABLISHED entries idle over an hour are counted
+// when the hold is known, and not counted (not zero) when it is not.
+func TestCensusIdleOpen(t *testing.T) {
+	est := func(left uint32) Flow { return Flow{Proto: 6, TCPState: 3, Timeout: left} }
+	flows := []Flow{est(431990), est(428000), est(100), est(0), {Proto: 6, TCPState: 7, Timeout: 5}}
+	c := CensusCounter{IdleBelow: IdleBelow(432000)}
+	for _, f := range flows {
+		c.Add(f)
+	}
+	if got := c.Census(5); !got.IdleCounted || got.IdleOpen != 2 {
+		t.Errorf("idle %d (counted %v), want 2 of the ESTABLISHED entries", got.IdleOpen, got.IdleCounted)
+	}
+	var blind CensusCounter
+	for _, f := range flows {
+		blind.Add(f)
+	}
+	if got := blind.Census(5); got.IdleCounted || got.IdleOpen != 0 {
+		t.Errorf("without the hold: idle %d counted %v", got.IdleOpen, got.IdleCounted)
+	}
+	if IdleBelow(3000) != 0 || IdleBelow(0) != 0 || IdleBelow(7200) != 3600 {
+		t.Errorf("IdleBelow: %d %d %d", IdleBelow(3000), IdleBelow(0), IdleBelow(7200))
+	}
+}

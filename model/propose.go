@@ -34,6 +34,9 @@ var classKnobs = map[Class]struct {
 	ClassTCPDone:       {KnobTimeWait, 30},
 	ClassUDPSingle:     {KnobUDPTimeout, 10},
 	ClassTCPUnanswered: {KnobSynSent, 30},
+	// Only when stream entries fill the table: each is a flow that
+	// answered twice (QUIC, WireGuard, RTP) and is held while it idles.
+	ClassUDPStream: {KnobUDPStream, 60},
 }
 
 // ProposePlan computes the tuning from what was measured; only knobs
@@ -68,7 +71,7 @@ func ProposePlan(in TuningInputs) Plan {
 	p.WorkingSet = ws
 	newMax := ProposeMax(ws, curMax)
 	add(KnobMax, strconv.FormatUint(newMax, 10), fmt.Sprintf(
-		"peak working set %s (%s, or the peak count) × 1.5, next power of two", Int(ws), sizing))
+		"peak working set %s (%s, or the peak count) × 1.5, next power of two%s", Int(ws), sizing, standingNote(in)))
 	buckets := num(cur, KnobHashsize)
 	rule, ruleWhy := newMax, "1:1 with max, the kernel's own rule since 5.15"
 	if !kernelAtLeast(in.Kernel, 5, 15) {
@@ -147,4 +150,29 @@ func proposeByClass(in TuningInputs, top ClassFill, curMax uint64, add func(key,
 		}
 	}
 	return uint64(ws + 0.5), strings.Join(terms, " + ")
+}
+
+// standingNote names what holds a table that standing connections fill:
+// a timeout frees nothing live, so none is proposed, but the entries idle
+// over an hour and those in CLOSE_WAIT are named with the timeout that
+// holds them. Empty when standing connections do not fill it.
+func standingNote(in TuningInputs) string {
+	top, ok := in.Fill.Top()
+	if !ok || !top.Class.Standing() {
+		return ""
+	}
+	note := "; standing connections: a timeout frees nothing that is live"
+	c := in.Census
+	if c == nil {
+		return note
+	}
+	if c.IdleCounted && c.IdleOpen > 0 {
+		note += fmt.Sprintf("; %s of them idle over an hour, held by nf_conntrack_tcp_timeout_established (%s s): lowering it frees those, and forgets connections that may still be alive",
+			Int(uint64(c.IdleOpen)), Int(top.Hold))
+	}
+	if cw := c.TCPState[TCPStates[tcpCloseWait]]; cw > 0 {
+		note += fmt.Sprintf("; %s in CLOSE_WAIT: their peers closed and the application has not (nf_conntrack_tcp_timeout_close_wait holds each after its last packet)",
+			Int(uint64(cw)))
+	}
+	return note
 }

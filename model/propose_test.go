@@ -9,7 +9,7 @@ import (
 // fills the table and sizes max on the demand by class after it.
 func TestProposeByClass(t *testing.T) {
 	cur := func(max string) map[string]string {
-		return map[string]string{KnobMax: max, KnobHashsize: "1024", KnobTimeWait: "120", KnobUDPTimeout: "30", KnobSynSent: "120"}
+		return map[string]string{KnobMax: max, KnobHashsize: "1024", KnobTimeWait: "120", KnobUDPTimeout: "30", KnobSynSent: "120", KnobUDPStream: "120"}
 	}
 	fill := func(cfs ...ClassFill) Fill { return Fill{Basis: BasisEvents, Classes: cfs} }
 	for _, c := range []struct {
@@ -23,7 +23,7 @@ func TestProposeByClass(t *testing.T) {
 			TuningInputs{Current: cur("400"), PeakRate: 700, PeakCount: 400, MemTotal: 1 << 34,
 				Fill: fill(ClassFill{Class: ClassUDPSingle, RatePS: 700, Hold: 30, Entries: 400})},
 			map[string]string{KnobUDPTimeout: "10", KnobMax: "16384"}, "700/s held 30 s each need 21,000 entries; at 10 s, 7,000",
-			[]string{KnobTimeWait}},
+			[]string{KnobTimeWait, KnobUDPStream}},
 		{"the console opened during a pin: sized on the demand, not the 4/s admitted",
 			TuningInputs{Current: cur("500"), PeakRate: 3100, PeakCount: 500, MemTotal: 1 << 34,
 				Fill: fill(ClassFill{Class: ClassTCPDone, RatePS: 4, Hold: 120, Entries: 480})},
@@ -32,6 +32,17 @@ func TestProposeByClass(t *testing.T) {
 			TuningInputs{Current: cur("2048"), PeakRate: 160, PeakCount: 2048, MemTotal: 1 << 34, TopDest: "tcp/18093",
 				Fill: fill(ClassFill{Class: ClassTCPUnanswered, RatePS: 160, Hold: 120, Entries: 2048})},
 			map[string]string{KnobSynSent: "30", KnobMax: "8192"}, "tcp/18093 never answers", []string{KnobTimeWait}},
+		{"UDP streams fill it: the stream timeout, only then",
+			TuningInputs{Current: cur("2048"), PeakRate: 40, PeakCount: 2048, MemTotal: 1 << 34,
+				Fill: fill(ClassFill{Class: ClassUDPStream, RatePS: 40, Hold: 120, Entries: 2048})},
+			map[string]string{KnobUDPStream: "60", KnobMax: "4096"}, "40/s held 120 s each need 4,800 entries; at 60 s, 2,400",
+			[]string{KnobUDPTimeout, KnobTimeWait}},
+		{"standing connections, many idle or in CLOSE_WAIT: named, no timeout proposed",
+			TuningInputs{Current: cur("2000"), PeakRate: 0.5, PeakCount: 2000, MemTotal: 1 << 34,
+				Census: &Census{Total: 2000, IdleOpen: 1200, IdleCounted: true, TCPState: map[string]int{"ESTABLISHED": 1600, "CLOSE_WAIT": 300}},
+				Fill:   fill(ClassFill{Class: ClassTCPOpen, Hold: 432000, Entries: 1900}, ClassFill{Class: ClassTCPDone, RatePS: 0.5, Hold: 120, Entries: 60})},
+			map[string]string{KnobMax: "4096"}, "1,200 of them idle over an hour, held by nf_conntrack_tcp_timeout_established (432,000 s): lowering it frees those",
+			[]string{KnobTimeWait, KnobUDPTimeout, KnobSynSent, KnobUDPStream}},
 		{"standing connections: a timeout frees nothing live",
 			TuningInputs{Current: cur("2000"), PeakRate: 0.5, PeakCount: 2000, MemTotal: 1 << 34,
 				Fill: fill(ClassFill{Class: ClassTCPOpen, Entries: 1900}, ClassFill{Class: ClassTCPDone, RatePS: 0.5, Hold: 120, Entries: 60})},

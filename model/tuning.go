@@ -16,6 +16,7 @@ const (
 	KnobTimeWait   = "net.netfilter.nf_conntrack_tcp_timeout_time_wait"
 	KnobSynSent    = "net.netfilter.nf_conntrack_tcp_timeout_syn_sent"
 	KnobUDPTimeout = "net.netfilter.nf_conntrack_udp_timeout"
+	KnobUDPStream  = "net.netfilter.nf_conntrack_udp_timeout_stream"
 	KnobHashsize   = "nf_conntrack.hashsize" // module parameter, through sysfs
 	KnobSomaxconn  = "net.core.somaxconn"
 	KnobSynBacklog = "net.ipv4.tcp_max_syn_backlog"
@@ -47,6 +48,7 @@ var Knobs = []KnobSpec{
 	{Key: KnobTwReuse, Min: 0, Max: 2},
 	{Key: KnobUDPTimeout, Min: 1, Max: 3600},
 	{Key: KnobSynSent, Min: 1, Max: 3600},
+	{Key: KnobUDPStream, Min: 1, Max: 3600},
 }
 
 // Spec returns the knob called key.
@@ -158,6 +160,9 @@ type TuningInputs struct {
 	// largest (unknown without events); TopDest its heaviest destination.
 	Fill    Fill
 	TopDest string
+	// Census is the newest census measured (nil: none), for what holds a
+	// table of standing connections.
+	Census *Census
 }
 
 // Frames is a run of frames, oldest first (a Ring of them).
@@ -183,12 +188,18 @@ func NewTuningInputs(current map[string]string, h Host, entryBytes uint64, measu
 	}
 	for i := range measured.Len() {
 		f := measured.At(i)
+		if f.Sample.Census != nil && f.Sample.Census.Error == "" {
+			in.Census = f.Sample.Census
+		}
 		// While pinned what got in is the ceiling: the demand is the rate.
 		in.PeakRate = max(in.PeakRate, f.Rates.NewEntriesPS(), f.Demand.AtLeast)
 		in.PeakCount = max(in.PeakCount, f.Sample.Conntrack.Peak)
 		fill(f)
 	}
 	fill(now)
+	if now.Sample.Census != nil && now.Sample.Census.Error == "" {
+		in.Census = now.Sample.Census
+	}
 	for _, v := range now.Verdicts {
 		in.Verdicts = append(in.Verdicts, v.Kind)
 	}

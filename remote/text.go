@@ -92,6 +92,7 @@ func WriteCensus(w io.Writer, c model.Census, took time.Duration, asJSON bool) e
 	fmt.Fprintf(w, "%s entries in %s%s\n", model.Int(uint64(c.Total)), took.Round(time.Millisecond), approx)
 	printMap(w, "protocol", c.ByProto)
 	printMap(w, "tcp state", c.TCPState)
+	fmt.Fprintf(w, "open connections: %s\n", c.IdleText())
 	printTop(w, "top destination ports", c.TopPorts)
 	printTop(w, "top sources", c.TopSources)
 	printTop(w, "top destinations", c.TopDests)

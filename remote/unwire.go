@@ -73,6 +73,7 @@ func boundCensus(c *model.Census) *model.Census {
 	}
 	out := *c
 	out.Error = bound(c.Error)
+	out.IdleOpen = max(0, min(c.IdleOpen, c.Total)) // a part of the entries, never more
 	boundMap := func(m map[string]int) map[string]int {
 		o := make(map[string]int, len(m))
 		for k, v := range m {

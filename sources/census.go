@@ -20,6 +20,7 @@ const (
 	ctaTupleOrig = 1
 	ctaStatus    = 3
 	ctaProtoinfo = 4
+	ctaTimeout   = 7
 
 	ctaTupleIP    = 1
 	ctaTupleProto = 2
@@ -43,6 +44,9 @@ const (
 type CensusDump struct {
 	// Timeout bounds the whole dump.
 	Timeout time.Duration
+	// OpenHold is the namespace's established timeout in seconds (0:
+	// unknown): with it, entries idle over an hour are counted.
+	OpenHold uint64
 }
 
 // Run dumps and counts; top is the length of each top list.
@@ -66,7 +70,7 @@ func (d CensusDump) Run(top int) (model.Census, error) {
 	if err != nil {
 		return model.Census{}, fmt.Errorf("send dump request: %w", err)
 	}
-	var c model.CensusCounter
+	c := model.CensusCounter{IdleBelow: model.IdleBelow(d.OpenHold)}
 	for m, err := range nc.ReceiveIter() {
 		if err != nil {
 			if errors.Is(err, syscall.EPERM) {

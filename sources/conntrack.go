@@ -25,7 +25,7 @@ var holdKeys = [model.NumClasses]string{
 	model.KnobSynSent,
 	"net.netfilter.nf_conntrack_tcp_timeout_established",
 	model.KnobUDPTimeout,
-	"net.netfilter.nf_conntrack_udp_timeout_stream",
+	model.KnobUDPStream,
 	"net.netfilter.nf_conntrack_icmp_timeout",
 	"net.netfilter.nf_conntrack_generic_timeout",
 }

@@ -68,6 +68,10 @@ func parseFlow(data []byte) (model.Flow, error) {
 			if len(v) == 4 {
 				f.Status = binary.BigEndian.Uint32(v)
 			}
+		case ctaTimeout:
+			if len(v) == 4 {
+				f.Timeout = binary.BigEndian.Uint32(v)
+			}
 		case ctaProtoinfo:
 			if err := parseTCPState(v, &f); err != nil {
 				return f, err

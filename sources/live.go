@@ -23,6 +23,9 @@ type Live struct {
 	// period is the ticker's period now: pollEvery(interval) while the
 	// count is read at FastRate, the interval otherwise (model.FastSampling).
 	period atomic.Int64
+	// openHold is the established timeout the last sample read, for the
+	// census's idle count.
+	openHold atomic.Uint64
 }
 
 // NewLive starts sampling c every interval; the first sample is taken at
@@ -32,7 +35,9 @@ func NewLive(c *Collector, interval time.Duration) *Live {
 	l := &Live{c: c, out: make(chan model.Sample, 16), stop: make(chan struct{}),
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	l.interval.Store(int64(interval))
-	l.census.dump = func() (model.Census, error) { return CensusDump{Timeout: time.Minute}.Run(10) }
+	l.census.dump = func() (model.Census, error) {
+		return CensusDump{Timeout: time.Minute, OpenHold: l.openHold.Load()}.Run(10)
+	}
 	c.OpenPeak()
 	l.period.Store(int64(pollEvery(interval)))
 	l.ticker = time.NewTicker(pollEvery(interval))
@@ -159,6 +164,7 @@ func (l *Live) run() {
 // returns the sample.
 func (l *Live) emit(now time.Time, interval time.Duration) model.Sample {
 	s := l.c.Sample(now, interval)
+	l.openHold.Store(s.Conntrack.Holds[model.ClassTCPOpen])
 	s.Census = l.census.poll(now)
 	for {
 		select {

@@ -25,7 +25,7 @@ func censusLines(st *styles.Styles, c *model.Census, width, rows int) []string {
 		st.Value.Render(model.Int(uint64(c.Total))+" entries") + st.Dim.Render(fmt.Sprintf("  walked in %s at %s, next in %s",
 			c.Took.Round(1e6), c.At.Local().Format("15:04:05"), model.Dur(model.CensusEvery(c.Took)))) + approx,
 		st.Label.Render("protocols ") + joinCounts(st, model.SortedCounts(c.ByProto), width),
-		st.Label.Render("TCP states ") + joinCounts(st, model.SortedCounts(c.TCPState), width),
+		st.Label.Render("TCP states ") + joinCounts(st, model.SortedCounts(c.TCPState), width) + st.Dim.Render("  "+c.IdleText()),
 		st.Label.Render("dst ports ") + joinCounts(st, c.TopPorts, width),
 		st.Label.Render("sources ") + joinCounts(st, c.TopSources, width),
 		st.Label.Render("destinations ") + joinCounts(st, c.TopDests, width),

@@ -42,7 +42,7 @@ func after(s []model.Sample, n int, count, max, dropsPS, newPS uint64) []model.S
 func tuneScreen(t *testing.T, samples []model.Sample, apply bool, then func(max uint64) []model.Sample, w, h int) (string, *fakeTuner) {
 	t.Helper()
 	tu := &fakeTuner{values: map[string]string{model.KnobMax: "500", model.KnobHashsize: "512", model.KnobTimeWait: "120",
-		model.KnobUDPTimeout: "30", model.KnobSynSent: "120", model.KnobSomaxconn: "4096", model.KnobSynBacklog: "512",
+		model.KnobUDPTimeout: "30", model.KnobSynSent: "120", model.KnobUDPStream: "120", model.KnobSomaxconn: "4096", model.KnobSynBacklog: "512",
 		model.KnobPortRange: "32768 60999", model.KnobTwReuse: "2"}}
 	tu.values[model.KnobMax] = fmt.Sprint(samples[len(samples)-1].Conntrack.Max)
 	tu.values[model.KnobHashsize] = tu.values[model.KnobMax]

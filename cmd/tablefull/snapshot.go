@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"path/filepath"
 	"time"
 
 	"github.com/tablefull/tablefull/remote"
@@ -19,10 +20,12 @@ func snapshot(o options, asJSON bool, w io.Writer) error {
 	return remote.WriteSnapshot(w, remote.Snapshot{Schema: remote.SnapshotSchema, Host: c.Host(), Sample: c.Sample(time.Now(), 0)}, asJSON)
 }
 
-// census prints what fills the table of this network namespace.
-func census(asJSON bool, w io.Writer) error {
+// census prints what fills the table of this network namespace; with
+// the established timeout read, the idle open connections too.
+func census(o options, asJSON bool, w io.Writer) error {
 	start := time.Now()
-	c, err := sources.CensusDump{Timeout: 60 * time.Second}.Run(10)
+	hold, _ := sources.ReadSysctlUint(filepath.Join(o.roots.Proc, "sys/net/netfilter/nf_conntrack_tcp_timeout_established"))
+	c, err := sources.CensusDump{Timeout: 60 * time.Second, OpenHold: hold}.Run(10)
 	if err != nil {
 		return err
 	}

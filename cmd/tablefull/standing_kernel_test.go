@@ -1,0 +1,70 @@
+package main
+
+import (
+	"net"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// TestClassStandingEstablished: connections held open fill the table
+// with no new entries at all: tcp-open first, its hold the ESTABLISHED
+// timeout.
+func TestClassStandingEstablished(t *testing.T) {
+	needKernel(t, "conntrack")
+	lowerMax(t, 2000)
+	ns := labNS(t)
+	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_established", 3600)
+	var ln net.Listener
+	if err := ns.Do(func() (err error) { ln, err = net.Listen("tcp", "127.0.0.1:18094"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var held []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	var clients []net.Conn
+	defer func() {
+		for _, c := range clients {
+			c.Close()
+		}
+	}()
+	if err := ns.Do(func() error {
+		for range 1400 {
+			c, err := net.DialTimeout("tcp", "127.0.0.1:18094", time.Second)
+			if err != nil {
+				return err
+			}
+			clients = append(clients, c)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	feed := startClassFeed(t, ns, 500*time.Millisecond)
+	feed.until(t, 20*time.Second, func(f model.Frame) bool { return nearCap(f) && f.Fill.Counted })
+	f, per, k := feed.againstKernel(t, ns, 3*time.Second)
+	checkClass(t, f, per, model.ClassTCPOpen, k["tcp"], 3600)
+	if top, _ := f.Fill.Top(); top.Entries < 1400 {
+		t.Errorf("tcp-open stands for %d entries, want the 1,400 held open", top.Entries)
+	}
+	// Made under a 3,600 s hold, then the hold raised to 5 days: each
+	// quiet entry has ~3,600 s left of 432,000, as if idle for days. A
+	// packet on 100 of them gives those the new hold again.
+	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_established", 432000)
+	for _, c := range clients[:100] {
+		c.Write([]byte("x"))
+	}
+	time.Sleep(200 * time.Millisecond)
+	if c := censusIn(t, ns); !c.IdleCounted || c.IdleOpen < 1250 || c.IdleOpen > 1300 {
+		t.Errorf("census: %d idle over an hour (counted %v), want the 1,300 quiet of 1,400", c.IdleOpen, c.IdleCounted)
+	}
+}
