@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/sources/tune"
 )
@@ -218,5 +220,10 @@ func TestTuneNamesKubeProxy(t *testing.T) {
 	_, out := tuneIn(t, nil, append([]string{"--set", "net.netfilter.nf_conntrack_max=300000", "--dry-run"}, flags...)...)
 	if !strings.Contains(out, "kube-proxy (pid") || !strings.Contains(out, "max(32,768 × CPUs, 131,072)") || !strings.Contains(out, conf) {
 		t.Errorf("the dry run does not name kube-proxy:\n%s", out)
+	}
+	// The console's panel asks the same of its tuner.
+	owners := (&tune.Local{ProcRoot: "/proc"}).Owners()
+	if note := owners[model.KnobMax]; !strings.Contains(note, fmt.Sprintf("kube-proxy (pid %d)", kp.Process.Pid)) || !strings.Contains(note, conf) {
+		t.Errorf("the panel's tuner does not name kube-proxy for max: %q", note)
 	}
 }
