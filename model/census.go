@@ -182,7 +182,11 @@ func (c *CensusCounter) Census(n int) Census {
 	return out
 }
 
+// top is the n heaviest of cs, never nil: an empty list is [] in JSON.
 func top(cs []Count, n int) []Count {
+	if cs == nil {
+		cs = []Count{}
+	}
 	sort.Slice(cs, func(i, j int) bool {
 		if cs[i].N != cs[j].N {
 			return cs[i].N > cs[j].N

@@ -17,6 +17,9 @@ import (
 var (
 	// ErrNotStream: the first line is not a tablefull stream header.
 	ErrNotStream = errors.New("not a tablefull stream")
+	// ErrEmptyStream: the stream ended before its first line (with
+	// ErrNotStream): nothing was printed, the command could not connect.
+	ErrEmptyStream = errors.New("empty")
 	// ErrNewerVersion: the stream was written by a newer tablefull.
 	ErrNewerVersion = errors.New("stream version is newer than this tablefull reads")
 	// ErrTruncated: the stream ended in the middle of a line.
@@ -87,7 +90,7 @@ func (d *Decoder) Header() error {
 	line, err := d.readLine()
 	if err != nil {
 		if errors.Is(err, io.EOF) {
-			return fmt.Errorf("%w: empty", ErrNotStream)
+			return fmt.Errorf("%w: %w", ErrNotStream, ErrEmptyStream)
 		}
 		if errors.Is(err, ErrTruncated) || errors.Is(err, ErrGarbage) {
 			return fmt.Errorf("%w: %w", ErrNotStream, err)

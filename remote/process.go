@@ -16,8 +16,31 @@ import (
 )
 
 // ErrDisconnected wraps every way a remote stream can stop: the command
-// exited, the connection dropped, garbage arrived.
-var ErrDisconnected = errors.New("disconnected")
+// exited, the connection dropped, garbage arrived. A console asks it
+// (errors.As to interface{ Disconnected() bool }) to say DISCONNECTED
+// rather than show one dropped line as a lost link.
+var ErrDisconnected error = linkError("disconnected")
+
+// ErrNotRetried marks a disconnection that is not retried: what the
+// command prints is not a tablefull stream, so running it again would
+// print the same.
+var ErrNotRetried = errors.New("not retrying")
+
+// linkError is ErrDisconnected's type.
+type linkError string
+
+// Error implements error.
+func (e linkError) Error() string { return string(e) }
+
+// Disconnected reports that the stream is down.
+func (linkError) Disconnected() bool { return true }
+
+// permanent reports whether a stream error would come back on every
+// retry: a first line that is not a tablefull header (empty is not: a
+// host that cannot be reached prints nothing), a newer stream version.
+func permanent(err error) bool {
+	return errors.Is(err, ErrNewerVersion) || (errors.Is(err, ErrNotStream) && !errors.Is(err, ErrEmptyStream))
+}
 
 // Process runs a command that prints an agent stream (ssh running
 // `tablefull agent`, kubectl exec, ip netns exec …), decodes its stdout,
@@ -145,6 +168,10 @@ func (p *Process) loop() {
 		}
 		if got {
 			wait = p.MinBackoff // it worked for a while: retry soon
+		}
+		if !got && permanent(err) {
+			p.send(item{err: fmt.Errorf("%w: %w; %w: %s should print the stream `tablefull agent` prints", ErrDisconnected, err, ErrNotRetried, p.Argv[0])})
+			return
 		}
 		msg := fmt.Errorf("%w: %w; reconnecting in %s", ErrDisconnected, err, wait.Round(time.Second))
 		if p.Hint != "" {

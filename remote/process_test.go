@@ -135,3 +135,37 @@ func TestRecordingTornAndNotARecording(t *testing.T) {
 		t.Errorf("not a recording: %v, want ErrNotStream naming %s", err, other)
 	}
 }
+
+// TestProcessProtocolErrorNotRetried: a command that prints something
+// other than a stream is run once and not again, and says so; one that
+// prints nothing (a host that cannot be reached) is retried.
+func TestProcessProtocolErrorNotRetried(t *testing.T) {
+	for _, c := range []struct {
+		name, script string
+		retried      bool
+	}{
+		{"not a stream", "echo hello", false},
+		{"newer version", `echo '{"tablefull":"stream","v":7}'`, false},
+		{"nothing printed", "echo 'ssh: Could not resolve hostname nosuchhost' >&2; exit 255", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			runs := filepath.Join(t.TempDir(), "runs")
+			p := &Process{Argv: []string{"sh", "-c", "echo x >> " + runs + "; " + c.script}, MinBackoff: 50 * time.Millisecond}
+			p.Start(time.Second)
+			defer p.Stop()
+			_, err := next(t, p)
+			var d interface{ Disconnected() bool }
+			if err == nil || !errors.As(err, &d) || !d.Disconnected() {
+				t.Fatalf("error %v is not a disconnection", err)
+			}
+			if got := errors.Is(err, ErrNotRetried); got == c.retried {
+				t.Errorf("%v: not retried %v, want %v", err, got, !c.retried)
+			}
+			time.Sleep(400 * time.Millisecond)
+			b, _ := os.ReadFile(runs)
+			if n := strings.Count(string(b), "x"); (n > 1) != c.retried {
+				t.Errorf("ran %d times, retried want %v (%v)", n, c.retried, err)
+			}
+		})
+	}
+}

@@ -31,17 +31,21 @@ func WriteSnapshot(w io.Writer, d Snapshot, asJSON bool) error {
 	}
 	h, s := d.Host, d.Sample
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "host\t%s\tkernel %s, %d CPUs, %s MemTotal\n", h.Name, h.Kernel, h.CPUs, model.Int(h.MemTotal/1024)+" kB")
+	fmt.Fprintf(tw, "host\t%s\tkernel %s, %d CPUs, %s RAM\n", h.Name, h.Kernel, h.CPUs, model.Bytes(h.MemTotal))
 	c := s.Conntrack
 	fmt.Fprintf(tw, "conntrack\t%s\tcount %s / max %s (%.0f %%), buckets %s, TIME_WAIT hold %d s, ceiling %s new/s\n",
 		c.Status, model.Int(c.Count), model.Int(c.Max), model.Percent(c.Count, c.Max), model.Int(c.Buckets),
 		c.TimeWaitHold, model.Num(model.Ceiling(c.Max, c.TimeWaitHold)))
 	t := s.TCP
-	fmt.Fprintf(tw, "tcp\tsince boot\tSYN retransmits %d, listen overflows %d, listen drops %d, active opens %d, passive opens %d, resets %d\n",
-		t.SynRetrans, t.ListenOverflows, t.ListenDrops, t.ActiveOpens, t.PassiveOpens, t.OutRsts)
-	fmt.Fprintf(tw, "tcp\tnow\tTIME_WAIT %d, established %d, local ports %d-%d\n", t.TimeWait, t.Established, t.PortRange[0], t.PortRange[1])
+	fmt.Fprintf(tw, "tcp\tsince boot\tSYN retransmits %s, listen overflows %s, listen drops %s, active opens %s, passive opens %s, resets %s\n",
+		model.Int(t.SynRetrans), model.Int(t.ListenOverflows), model.Int(t.ListenDrops), model.Int(t.ActiveOpens), model.Int(t.PassiveOpens), model.Int(t.OutRsts))
+	ports := "not read"
+	if t.PortRange[1] > 0 {
+		ports = fmt.Sprintf("%d-%d", t.PortRange[0], t.PortRange[1])
+	}
+	fmt.Fprintf(tw, "tcp\tnow\tTIME_WAIT %s, established %s, local ports %s\n", model.Int(t.TimeWait), model.Int(t.Established), ports)
 	for _, d := range s.Disks {
-		fmt.Fprintf(tw, "disk\t%s\treads %d, writes %d, busy %d ms since boot\n", d.Name, d.Reads, d.Writes, d.BusyMillis)
+		fmt.Fprintf(tw, "disk\t%s\treads %s, writes %s, busy %s since boot\n", d.Name, model.Int(d.Reads), model.Int(d.Writes), model.Dur(time.Duration(d.BusyMillis)*time.Millisecond))
 	}
 	if s.Kernel.Readable {
 		fmt.Fprintf(tw, "kernel log\t\t%d \"table full\" lines in the ring buffer, %d suppressed\n", len(s.Kernel.Lines), s.Kernel.Suppressed)

@@ -51,6 +51,7 @@ type CensusDump struct {
 
 // Run dumps and counts; top is the length of each top list.
 func (d CensusDump) Run(top int) (model.Census, error) {
+	start := time.Now()
 	nc, err := netlink.Dial(unix.NETLINK_NETFILTER, &netlink.Config{MessageBufferSize: 32 << 10})
 	if err != nil {
 		return model.Census{}, fmt.Errorf("dial ctnetlink: %w", err)
@@ -90,5 +91,7 @@ func (d CensusDump) Run(top int) (model.Census, error) {
 		}
 		c.Add(f)
 	}
-	return c.Census(top), nil
+	out := c.Census(top)
+	out.At, out.Took = time.Now(), time.Since(start)
+	return out, nil
 }

@@ -199,6 +199,7 @@ func (a *App) resize(w, h int) {
 func (a *App) addSample(s model.Sample) tea.Cmd {
 	a.an.Add(s)
 	a.cur.add(a.an.Frames().Len())
+	a.status.link = ""              // the stream is up again
 	a.tune.Observe(a.tuneContext()) // the proposal follows the demand, the loop the table
 	a.host = a.feed.Host()          // a remote feed learns it from the stream's header
 	if s.Census != nil {
@@ -215,7 +216,12 @@ func (a *App) feedError(err error) tea.Cmd {
 		a.player.ended = true
 		return nil // the feed ended (a recording played out, or stopped)
 	}
-	a.status.say(err.Error())
+	var link interface{ Disconnected() bool }
+	if errors.As(err, &link) && link.Disconnected() {
+		a.status.link = err.Error() // whole, until a sample comes
+	} else {
+		a.status.say(err.Error())
+	}
 	return a.wantMore()
 }
 

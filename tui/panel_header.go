@@ -18,6 +18,9 @@ type mode struct {
 	newCount  int           // frames collected since the view froze
 	stale     time.Duration // time since the last sample, when too long
 	recording string        // the file being recorded to
+	// connecting: no sample has come yet; disconnected: the feed's last
+	// word is that its stream is down.
+	connecting, disconnected bool
 }
 
 // renderHeader draws the first line: host facts, source, interval, the
@@ -25,6 +28,10 @@ type mode struct {
 func renderHeader(st *styles.Styles, h model.Host, f model.Frame, interval time.Duration, m mode, width int) string {
 	var state string
 	switch {
+	case m.disconnected:
+		state = st.Crit.Render("DISCONNECTED")
+	case m.connecting:
+		state = st.Dim.Render("CONNECTING")
 	case m.playback && m.paused:
 		state = st.Paused.Render("REPLAY PAUSED")
 	case m.playback:
@@ -43,7 +50,14 @@ func renderHeader(st *styles.Styles, h model.Host, f model.Frame, interval time.
 		clock = f.Sample.Time.Local().Format("15:04:05")
 	}
 	sep := st.Dim.Render(styles.GlyphSep)
-	facts := []string{orDash(foreign(h.Kernel)), fmt.Sprintf("%d CPU", h.CPUs), model.Bytes(h.MemTotal), orDash(foreign(h.Source)), interval.String()}
+	cpus, mem := "- CPU", "- RAM" // not known before the stream's header: never 0
+	if h.CPUs > 0 {
+		cpus = fmt.Sprintf("%d CPU", h.CPUs)
+	}
+	if h.MemTotal > 0 {
+		mem = model.Bytes(h.MemTotal)
+	}
+	facts := []string{orDash(foreign(h.Kernel)), cpus, mem, orDash(foreign(h.Source)), interval.String()}
 	if width < 100 { // the kernel version is the first thing to give up
 		facts = facts[1:]
 	}

@@ -122,6 +122,13 @@ func (r *Root) overview(i int, a *App) string {
 	if i == r.active {
 		tab = r.st.ActiveTab.Render(name)
 	}
+	if a.cur.seq == 0 && !a.player.on() { // nothing known yet: no numbers
+		state := r.st.Dim.Render("CONNECTING")
+		if a.status.link != "" {
+			state = r.st.Crit.Render("DISCONNECTED") + "  " + r.st.Dim.Render(foreign(a.status.link))
+		}
+		return fit(tab+" "+state, r.width)
+	}
 	v := f.Verdict()
 	c := f.Sample.Conntrack
 	drops := float64(f.Rates.Drops()) / max(f.Rates.Elapsed.Seconds(), 1e-9)
@@ -129,8 +136,6 @@ func (r *Root) overview(i int, a *App) string {
 		fmt.Sprintf(" %s/%s  drops/s %s", model.Int(c.Count), model.Int(c.Max), model.Num(drops))
 	if m := a.mode(); m.stale > 0 {
 		line += "  " + r.st.Crit.Render("STALE "+model.Dur(m.stale))
-	} else if a.cur.seq == 0 {
-		line += "  " + r.st.Dim.Render("connecting…")
 	}
 	if a.status.text() != "" {
 		line += "  " + r.st.Dim.Render(foreign(a.status.text()))

@@ -3,7 +3,10 @@ package tui
 import (
 	"fmt"
 	"os"
+	"os/signal"
 	"runtime"
+	"sync/atomic"
+	"syscall"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -20,13 +23,31 @@ func HonourNoColor() {
 }
 
 // Run runs a full-screen console (NewRoot's tabs, or the fleet) until it
-// quits.
+// quits. SIGTERM (bubbletea's own) and SIGHUP (the terminal closed, the
+// SSH session to the jump host dropped) quit it as q does: the terminal
+// restored where there still is one, and the caller's deferred stops end
+// every remote command.
 func Run(m tea.Model) error {
 	// Wake-ups dominate the console's CPU (about 175 µs each on a small
 	// VM, measured for make bench): one P, so a wake-up does not also wake
 	// idle threads, and 10 frames a second, which is still instant to a key.
 	runtime.GOMAXPROCS(1)
-	if _, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(10)).Run(); err != nil {
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(10))
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	done := make(chan struct{})
+	defer close(done)
+	var hungUp atomic.Bool
+	go func() {
+		select {
+		case <-hup:
+			hungUp.Store(true)
+			p.Quit()
+		case <-done:
+		}
+	}()
+	if _, err := p.Run(); err != nil && !hungUp.Load() { // a hung-up terminal fails its last writes
 		return fmt.Errorf("console: %w", err)
 	}
 	return nil

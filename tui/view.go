@@ -32,6 +32,9 @@ func (a *App) View() string {
 
 // render builds the whole screen.
 func (a *App) render() string {
+	if a.cur.seq == 0 && !a.player.on() {
+		return a.renderWaiting()
+	}
 	l := a.plan()
 	f := a.frame()
 	w := a.width
@@ -83,6 +86,24 @@ func (a *App) render() string {
 	return strings.Join(append(body, footer...), "\n")
 }
 
+// renderWaiting is the screen before the first sample: the header, what
+// is awaited, and no numbers at all — nothing is known of the host yet.
+func (a *App) renderWaiting() string {
+	l := a.plan()
+	w := a.width
+	lines := []string{renderHeader(a.st, a.shownHost(), model.Frame{}, a.interval, a.mode(), w), ""}
+	what := "waiting for the first sample from " + foreign(a.label()) + "…"
+	if a.status.link != "" {
+		what = "no sample from " + foreign(a.label()) + " yet: the last attempt failed, for the reason below"
+	}
+	for _, s := range wrapN(what, w, 2) {
+		lines = append(lines, a.st.Dim.Render(s))
+	}
+	lines = append(lines, a.st.Dim.Render(truncate("nothing is known of this host until its stream starts: no count, no verdict", w)))
+	footer := strings.Split(a.footer(w, l.footer), "\n")
+	return block(lines, w, a.height-len(footer)) + "\n" + strings.Join(footer, "\n")
+}
+
 func (a *App) bottomNarrow(f model.Frame, w, h int) string {
 	left := w/2 - 1
 	right := w - left - 1
@@ -119,6 +140,13 @@ func (a *App) bottomWide(f model.Frame, w, h int) string {
 func (a *App) footer(w, h int) string {
 	helpView := a.helpView.of(a.help, a.keys)
 	lines := strings.Split(helpView, "\n")
+	if a.status.link != "" { // why the feed is down, whole, in the help's place
+		var out []string
+		for _, l := range wrapN(foreign(a.status.link), w, maxLinkRows) {
+			out = append(out, a.st.Crit.Render(l))
+		}
+		return block(append(out, lines[:max(0, h-len(out))]...), w, h)
+	}
 	if a.status.text() != "" {
 		last := len(lines) - 1
 		status := a.st.Warn.Render(truncate(foreign(a.status.text()), w))

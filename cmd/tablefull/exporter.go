@@ -2,7 +2,9 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"runtime"
 	"time"
 
@@ -12,8 +14,9 @@ import (
 )
 
 // exportMetrics serves this host's (or a namespace's) table on /metrics
-// at listen until SIGINT or SIGTERM.
-func exportMetrics(o options, listen, netns string) error {
+// at listen until SIGINT, SIGTERM or SIGHUP, saying on stderr where it
+// listens once it does.
+func exportMetrics(o options, listen, netns string, stderr io.Writer) error {
 	runtime.GOMAXPROCS(1) // one P: an exporter on every host should not wake more
 	var feed exporter.Feed
 	if netns != "" {
@@ -40,5 +43,11 @@ func exportMetrics(o options, listen, netns string) error {
 	})
 	ctx, stop := untilStopped(0)
 	defer stop()
-	return exporter.Serve(ctx, listen, exporter.Handler(e))
+	what := "this host's conntrack table"
+	if netns != "" {
+		what = "network namespace " + netns + "'s conntrack table (through its agent)"
+	}
+	return exporter.Serve(ctx, listen, exporter.Handler(e), func(a net.Addr) {
+		fmt.Fprintf(stderr, "tablefull exporter %s: serving %s on http://%s/metrics\n", version, what, a)
+	})
 }

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -110,4 +112,34 @@ func tablefullLines(text string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// TestExporterSaysWhereItListens: on start the exporter says on stderr,
+// in one line, where it listens (the port the kernel chose for :0) and
+// what it exports; SIGHUP ends it cleanly.
+func TestExporterSaysWhereItListens(t *testing.T) {
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "exporter", "--listen", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no line on stderr: %v", err)
+	}
+	m := regexp.MustCompile(`^tablefull exporter \S+: serving this host's conntrack table on (http://127\.0\.0\.1:(\d+)/metrics)\n$`).FindStringSubmatch(line)
+	if m == nil || m[2] == "0" {
+		t.Fatalf("start line %q", line)
+	}
+	waitHTTP(t, m[1], 10*time.Second)
+	cmd.Process.Signal(syscall.SIGHUP)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("after SIGHUP: %v, want a clean exit", err)
+	}
 }

@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
+	"strings"
 	"time"
 
 	"github.com/tablefull/tablefull/remote"
@@ -27,6 +26,12 @@ type labOptions struct {
 // runLab builds the scenario, shows it (console or headless lines) and
 // restores the host on every way out.
 func runLab(o options, lo labOptions, w io.Writer) (err error) {
+	if _, ok := lab.Scenarios[lo.scenario]; !ok {
+		return usageError{fmt.Errorf("no lab scenario %q: the scenarios are %s", lo.scenario, strings.Join(lab.Names(), ", "))}
+	}
+	if lo.duration < 0 || lo.fixAfter < 0 {
+		return usageError{fmt.Errorf("--duration and --fix-after want positive durations (0: none)")}
+	}
 	l, err := lab.Start(lo.scenario, lo.Options)
 	if err != nil {
 		return err
@@ -40,16 +45,9 @@ func runLab(o options, lo labOptions, w io.Writer) (err error) {
 			err = fmt.Errorf("restore the host: %w", cerr)
 		}
 	}()
-	// A closed terminal (SIGHUP) must not leave the host changed.
-	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
-	defer signal.Stop(hup)
-	go func() {
-		if _, ok := <-hup; ok {
-			l.Close()
-			os.Exit(129)
-		}
-	}()
+	// A closed terminal (SIGHUP) ends the lab as q, ctrl-c or SIGTERM do
+	// (untilStopped headless, tui.Run in the console): the deferred Close
+	// restores the host.
 	if l.Note != "" {
 		fmt.Fprintln(w, l.Note)
 	}

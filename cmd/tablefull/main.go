@@ -109,7 +109,9 @@ var subcommands = []subcommand{
 	{name: "exporter", usage: "  tablefull exporter [--listen ADDR]       serve this host's table to Prometheus on /metrics (default " + exporter.DefaultListen + ")\n", flags: func(fs *flag.FlagSet, v *flagValues) {
 		fs.StringVar(&v.listen, "listen", exporter.DefaultListen, "serve /metrics on `ADDR` (another address than loopback is your choice to make)")
 		fs.StringVar(&v.oneNS, "netns", "", "export network namespace `NAME|PATH` instead of this one (through its agent)")
-	}, run: func(o options, v *flagValues, _, _ io.Writer) error { return exportMetrics(o, v.listen, v.oneNS) }},
+	}, run: func(o options, v *flagValues, _, stderr io.Writer) error {
+		return exportMetrics(o, v.listen, v.oneNS, stderr)
+	}},
 	{name: "tune", usage: `  tablefull tune [--set K=V] [--yes] [--persist] [--dry-run] [--undo] [--until-free] [--netns NAME|PATH]
                                            propose, preview, apply, persist or undo tuning;
                                            --until-free repeats it until the table is free

@@ -11,6 +11,9 @@ import (
 // record writes a stream of this host to path until duration passes (0:
 // until interrupted). It refuses to overwrite a file unless force.
 func record(o options, path string, duration time.Duration, force bool) error {
+	if duration < 0 {
+		return usageError{fmt.Errorf("--duration %s: want a positive duration, or 0 to record until stopped", duration)}
+	}
 	f, err := remote.CreateFile(path, force)
 	if err != nil {
 		return err

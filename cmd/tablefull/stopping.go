@@ -8,10 +8,12 @@ import (
 	"time"
 )
 
-// untilStopped is done on SIGINT or SIGTERM, or after d when d > 0: how
-// long record and the headless lab run.
+// untilStopped is done on SIGINT, SIGTERM or SIGHUP (the terminal closed),
+// or after d when d > 0: how long record, the exporter and the headless
+// lab run. Each ends cleanly on every one of them: no data lost, the host
+// restored.
 func untilStopped(d time.Duration) (context.Context, context.CancelFunc) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	if d <= 0 {
 		return ctx, stop
 	}

@@ -53,10 +53,13 @@ time pinned at the cap, the kernel's "table full" lines and the console's verdic
 
 // Serve listens on addr and serves h until ctx ends. A listen error (the
 // address in use, a bad address) comes back at once.
-func Serve(ctx context.Context, addr string, h http.Handler) error {
+func Serve(ctx context.Context, addr string, h http.Handler, listening ...func(net.Addr)) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", addr, err)
+	}
+	for _, f := range listening {
+		f(ln.Addr())
 	}
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: IdleTimeout}
 	done := make(chan error, 1)

@@ -1,0 +1,70 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// downErr is a stream that went down, as remote.Process reports it.
+type downErr string
+
+func (e downErr) Error() string    { return string(e) }
+func (downErr) Disconnected() bool { return true }
+
+// sshDown is ssh's own words when the host cannot be resolved, whole.
+const sshDown = "disconnected: not a tablefull stream: empty (ssh: Could not resolve hostname nosuchhost.example.internal: Name or service not known); reconnecting in 4s"
+
+// TestLinkScreens: a host that never connected shows no numbers at all,
+// CONNECTING then DISCONNECTED with the transport's error whole; a host
+// that had samples and lost its stream says DISCONNECTED with the error
+// whole (goldens; go test ./tui -update).
+func TestLinkScreens(t *testing.T) {
+	for _, sc := range []struct {
+		name    string
+		samples []model.Sample
+		err     error
+		says    []string
+	}{
+		{"never-connected", nil, nil, []string{"CONNECTING", "waiting for the first sample from ssh nosuchhost"}},
+		{"never-connected-down", nil, downErr(sshDown), []string{"DISCONNECTED", "Name or service not known); reconnecting in 4s"}},
+		{"down-after-samples", incident(12), downErr(sshDown), []string{"DISCONNECTED", "Name or service not known); reconnecting in 4s"}},
+	} {
+		for _, size := range [][2]int{{80, 24}, {200, 50}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", sc.name, size[0], size[1]), func(t *testing.T) {
+				feed := newScriptFeed(t, nil)
+				feed.host = model.Host{}
+				a := New(feed, Options{Interval: time.Second, Source: "ssh nosuchhost"})
+				a.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+				for _, s := range sc.samples {
+					a.Update(sampleMsg{s: s})
+				}
+				if sc.err != nil {
+					a.Update(feedErrMsg{err: sc.err})
+				}
+				view := a.View()
+				checkSize(t, view, size[0], size[1])
+				flat := strings.Join(strings.Fields(view), " ")
+				for _, want := range sc.says {
+					if !strings.Contains(flat, want) {
+						t.Errorf("the screen does not say %q:\n%s", want, view)
+					}
+				}
+				if sc.samples == nil {
+					for _, zero := range []string{"0 / 0", "0 CPU", "0 B", "ceiling", "OK"} {
+						if strings.Contains(flat, zero) {
+							t.Errorf("a host never heard from shows %q:\n%s", zero, view)
+						}
+					}
+				}
+				golden.RequireEqual(t, []byte(view))
+			})
+		}
+	}
+}
