@@ -101,3 +101,26 @@ func TestCensusKnownMix(t *testing.T) {
 		t.Errorf("conntrack -L shows %d TIME_WAIT, census %d", n, c.TCPState["TIME_WAIT"])
 	}
 }
+
+// TestCensusEmptyTable: the census of an empty table says [] for its
+// lists (not null) and when it ran and how long it took (not year 1).
+func TestCensusEmptyTable(t *testing.T) {
+	needKernel(t)
+	ns := labNS(t)
+	exe, _ := os.Executable()
+	cmd := ns.Command(exe, "census", "--json")
+	cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("census: %v", err)
+	}
+	for _, want := range []string{`"top_dst_ports": []`, `"top_sources": []`, `"top_destinations": []`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("census lacks %s:\n%s", want, out)
+		}
+	}
+	c := censusIn(t, ns)
+	if c.At.Before(time.Now().Add(-time.Minute)) || c.Took <= 0 {
+		t.Errorf("census at %v took %v: not when it ran", c.At, c.Took)
+	}
+}
