@@ -74,7 +74,7 @@ func (a *Analyzer) Add(s Sample) Frame {
 	if a.prev != nil {
 		r = Delta(*a.prev, s)
 	} else { // no rates yet: every CPU's row is there, at zero
-		r = Rates{CPUAll: CPUUse{CPU: -1, Idle: 100}}
+		r = Rates{CPUAll: CPUUse{CPU: -1, Idle: 100}, Absent: s.Absent}
 		r.CT, _ = ctDelta(CTStats{}, s.CTStats)
 	}
 	pinned := Pinned(s.Conntrack)

@@ -24,6 +24,9 @@ type Rates struct {
 	ResetsPS          float64
 	// Entries is the new entries per second, per class.
 	Entries EntryRates
+	// Absent are the parts missing at either end: their rates above are
+	// zero and mean nothing (Known).
+	Absent Parts
 }
 
 // NewEntriesPS is the rate of new conntrack entries (see Entries.Basis
@@ -90,6 +93,7 @@ func Delta(prev, cur Sample) Rates {
 	r.PassiveOpensPS = perSec(p.PassiveOpens, c.PassiveOpens, secs)
 	r.ResetsPS = perSec(p.OutRsts, c.OutRsts, secs)
 	r.Entries = entryRates(prev, cur, secs)
+	r.Absent = prev.Absent | cur.Absent
 	return r
 }
 

@@ -81,6 +81,9 @@ const splitShare = 20
 func entryRates(prev, cur Sample, secs float64) EntryRates {
 	p, c := prev.Entries, cur.Entries
 	if !c.Counted() || !p.Counted() || p.Epoch != c.Epoch { // not counted across the interval
+		if prev.Absent.Has(PartTCP) || cur.Absent.Has(PartTCP) {
+			return EntryRates{} // no TCP opens to fall back on: not counted, not 0
+		}
 		return tcpOpenRates(prev.TCP, cur.TCP, secs)
 	}
 	r := EntryRates{Basis: BasisEvents, LostPS: perSec(p.Lost, c.Lost, secs),

@@ -72,23 +72,32 @@ type Incident struct {
 	PeakDemandAt time.Time
 	// Gaps counts the stretches the stream was down.
 	Gaps int
+	// Absent are the parts some frame of the recording lacked (not read
+	// when it was recorded, not scraped).
+	Absent Parts
 
 	watch     *changeWatch
 	episodes  *Episodes
 	everPin   bool
 	prevPeak  uint64
-	loadSecs  float64
+	loadSecs  [3]float64 // the seconds each Load average is over: CPU, disks, TCP
 	maxFolded int
 }
 
-// Load is the server's average load over some frames.
+// Load is the server's average load over some frames. Each average is
+// over the frames that read its part; Absent are the parts some frame
+// did not read (with all frames lacking one, its average is 0 and says
+// nothing).
 type Load struct {
 	BusyPct, DiskUtilPct, DiskIOPS, SynRetransPS float64
+	Absent                                       Parts
 }
 
 // Idle reports whether the load is what an idle server shows: CPU below
-// IdleCPUPct and no disk near its limit (the verdicts' rule).
-func (l Load) Idle() bool { return l.BusyPct < IdleCPUPct && l.DiskUtilPct < DiskBoundPct/2 }
+// IdleCPUPct and no disk near its limit (the verdicts' rule), both read.
+func (l Load) Idle() bool {
+	return !l.Absent.Has(PartCPU) && !l.Absent.Has(PartDisks) && l.BusyPct < IdleCPUPct && l.DiskUtilPct < DiskBoundPct/2
+}
 
 // FoldedLine is one kernel log text and how often it was logged.
 type FoldedLine struct {
@@ -143,15 +152,29 @@ func (in *Incident) Add(f Frame) {
 			in.everPin, in.FirstPinned, in.Start = true, s.Time.Add(-s.Interval), c
 		}
 	}
+	in.Absent |= s.Absent
 	secs := r.Elapsed.Seconds()
 	if f.Pinned && secs > 0 {
 		in.Pinned += r.Elapsed
-		w := in.loadSecs
-		in.loadSecs += secs
-		avg := func(old, v float64) float64 { return (old*w + v*secs) / in.loadSecs }
 		l := &in.WhilePinned
-		l.BusyPct, l.DiskUtilPct = avg(l.BusyPct, r.CPUAll.Busy()), avg(l.DiskUtilPct, r.MaxDiskUtil())
-		l.DiskIOPS, l.SynRetransPS = avg(l.DiskIOPS, r.DiskIOPS()), avg(l.SynRetransPS, r.SynRetransPS)
+		l.Absent |= r.Absent
+		// avg folds v into the average of part i's frames.
+		avg := func(i int, olds []*float64, vs ...float64) {
+			w := in.loadSecs[i]
+			in.loadSecs[i] += secs
+			for j, old := range olds {
+				*old = (*old*w + vs[j]*secs) / in.loadSecs[i]
+			}
+		}
+		if r.Known(PartCPU) {
+			avg(0, []*float64{&l.BusyPct}, r.CPUAll.Busy())
+		}
+		if r.Known(PartDisks) {
+			avg(1, []*float64{&l.DiskUtilPct, &l.DiskIOPS}, r.MaxDiskUtil(), r.DiskIOPS())
+		}
+		if r.Known(PartTCP) {
+			avg(2, []*float64{&l.SynRetransPS}, r.SynRetransPS)
+		}
 	}
 	if secs > 0 {
 		for _, v := range f.Verdicts {

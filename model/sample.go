@@ -33,6 +33,9 @@ type Sample struct {
 	Census *Census `json:"census,omitempty"`
 	// Notes are read errors of parts of the sample; the rest is valid.
 	Notes []string `json:"notes,omitempty"`
+	// Absent are the parts not read at all (not scraped, unreadable): not
+	// zero, unknown. Notes say why.
+	Absent Parts `json:"absent,omitempty"`
 }
 
 // Conntrack is the table's size and limits at the moment of the sample.

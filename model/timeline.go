@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math"
 	"sort"
 	"time"
 )
@@ -35,6 +36,9 @@ type Bucket struct {
 	// disk's utilisation %, SYN retransmits, listen overflows and new
 	// connections; divide by Elapsed for the bucket's average.
 	busy, diskUtil, synRetrans, listenOverflows, newConns float64
+	// cpuSecs, diskSecs and tcpSecs are the seconds those parts were read
+	// in: the averages are over them, NaN when none (not read is not 0).
+	cpuSecs, diskSecs, tcpSecs float64
 	// Ceiling is the lowest max ÷ TIME_WAIT hold in the bucket (0: the
 	// hold is unknown).
 	Ceiling float64
@@ -77,17 +81,26 @@ func (b Bucket) CPUDropsPS(cpu int) float64 {
 	return 0
 }
 
-// BusyPct is the average CPU busy percentage.
-func (b Bucket) BusyPct() float64 { return b.per(b.busy) }
+// over is sum's average over the secs a part was read, NaN when never.
+func over(sum, secs float64) float64 {
+	if secs <= 0 {
+		return math.NaN()
+	}
+	return sum / secs
+}
 
-// DiskUtilPct is the busiest disk's average utilisation.
-func (b Bucket) DiskUtilPct() float64 { return b.per(b.diskUtil) }
+// BusyPct is the average CPU busy percentage (NaN: CPU not read).
+func (b Bucket) BusyPct() float64 { return over(b.busy, b.cpuSecs) }
 
-// SynRetransPS is SYN retransmits per second.
-func (b Bucket) SynRetransPS() float64 { return b.per(b.synRetrans) }
+// DiskUtilPct is the busiest disk's average utilisation (NaN: not read).
+func (b Bucket) DiskUtilPct() float64 { return over(b.diskUtil, b.diskSecs) }
 
-// ListenOverflowsPS is listen queue overflows per second.
-func (b Bucket) ListenOverflowsPS() float64 { return b.per(b.listenOverflows) }
+// SynRetransPS is SYN retransmits per second (NaN: TCP not read).
+func (b Bucket) SynRetransPS() float64 { return over(b.synRetrans, b.tcpSecs) }
+
+// ListenOverflowsPS is listen queue overflows per second (NaN: TCP not
+// read).
+func (b Bucket) ListenOverflowsPS() float64 { return over(b.listenOverflows, b.tcpSecs) }
 
 // NewConnsPS is new TCP connections per second.
 func (b Bucket) NewConnsPS() float64 { return b.per(b.newConns) }
@@ -146,10 +159,19 @@ func (t *Timeline) Add(f Frame) {
 			t.cpuTotals[row.CPU] += d
 		}
 	}
-	b.busy += r.CPUAll.Busy() * secs
-	b.diskUtil += r.MaxDiskUtil() * secs
-	b.synRetrans += r.SynRetransPS * secs
-	b.listenOverflows += r.ListenOverflowsPS * secs
+	if r.Known(PartCPU) {
+		b.busy += r.CPUAll.Busy() * secs
+		b.cpuSecs += secs
+	}
+	if r.Known(PartDisks) {
+		b.diskUtil += r.MaxDiskUtil() * secs
+		b.diskSecs += secs
+	}
+	if r.Known(PartTCP) {
+		b.synRetrans += r.SynRetransPS * secs
+		b.listenOverflows += r.ListenOverflowsPS * secs
+		b.tcpSecs += secs
+	}
 	b.newConns += r.NewEntriesPS() * secs
 	if c := Ceiling(s.Conntrack.Max, s.Conntrack.TimeWaitHold); c > 0 && (b.Ceiling == 0 || c < b.Ceiling) {
 		b.Ceiling = c
@@ -226,6 +248,7 @@ func merge(a, b Bucket) Bucket {
 	}
 	a.busy += b.busy
 	a.diskUtil += b.diskUtil
+	a.cpuSecs, a.diskSecs, a.tcpSecs = a.cpuSecs+b.cpuSecs, a.diskSecs+b.diskSecs, a.tcpSecs+b.tcpSecs
 	a.synRetrans += b.synRetrans
 	a.listenOverflows += b.listenOverflows
 	a.newConns += b.newConns

@@ -108,13 +108,29 @@ func Judge(in Inputs) []Verdict {
 func (r Rates) Drops() uint64 { return r.CTTotal.Get(Drop) + r.CTTotal.Get(EarlyDrop) }
 
 // serverState describes CPU and disk the way an operator reads them next to
-// drops: "server idle (CPU 4 %, disk 0 IO/s)".
+// drops: "server idle (CPU 4 %, disk 0 IO/s)". A part not read is said to
+// be, and an idle server is claimed only when both were read.
 func serverState(r Rates) string {
-	s := fmt.Sprintf("CPU %.0f %%, disk %s IO/s", r.CPUAll.Busy(), Num(r.DiskIOPS()))
-	if r.CPUAll.Busy() < IdleCPUPct && r.MaxDiskUtil() < DiskBoundPct/2 {
+	cpu, disk := "CPU not read", "disk not read"
+	if r.Known(PartCPU) {
+		cpu = fmt.Sprintf("CPU %.0f %%", r.CPUAll.Busy())
+	}
+	if r.Known(PartDisks) {
+		disk = fmt.Sprintf("disk %s IO/s", Num(r.DiskIOPS()))
+	}
+	s := cpu + ", " + disk
+	if r.Known(PartCPU) && r.Known(PartDisks) && r.CPUAll.Busy() < IdleCPUPct && r.MaxDiskUtil() < DiskBoundPct/2 {
 		return "server idle (" + s + ")"
 	}
 	return s
+}
+
+// cpuText is "CPU 4 %", or "CPU not read".
+func cpuText(r Rates) string {
+	if !r.Known(PartCPU) {
+		return "CPU not read"
+	}
+	return fmt.Sprintf("CPU %.0f %%", r.CPUAll.Busy())
 }
 
 // ruleTableFull: the interval's peak count reached nf_conntrack_max and
@@ -172,7 +188,7 @@ func ruleEarlyDrop(in Inputs) (Verdict, bool) {
 // Critical.
 func ruleListenOverflow(in Inputs) (Verdict, bool) {
 	r := in.Rates
-	if r.ListenOverflowsPS == 0 && r.ListenDropsPS == 0 {
+	if !r.Known(PartTCP) || (r.ListenOverflowsPS == 0 && r.ListenDropsPS == 0) {
 		return Verdict{}, false
 	}
 	return Verdict{Kind: ListenOverflow, Severity: SevCrit, Evidence: fmt.Sprintf(
@@ -186,7 +202,7 @@ func ruleListenOverflow(in Inputs) (Verdict, bool) {
 func rulePortExhaustion(in Inputs) (Verdict, bool) {
 	t := in.Sample.TCP
 	lo, hi := t.PortRange[0], t.PortRange[1]
-	if hi <= lo {
+	if hi <= lo || in.Sample.Absent.Has(PartTCP) {
 		return Verdict{}, false
 	}
 	ports := hi - lo + 1
@@ -218,7 +234,7 @@ func ruleHashChains(in Inputs) (Verdict, bool) {
 // waits on the network, the 1/2/4/8 s SYN ladder. Warning.
 func ruleClientStalled(in Inputs) (Verdict, bool) {
 	r := in.Rates
-	if r.SynRetransPS == 0 || r.CPUAll.Busy() >= IdleCPUPct || r.Drops() > 0 || in.RecentDrops ||
+	if !r.Known(PartTCP) || !r.Known(PartCPU) || r.SynRetransPS == 0 || r.CPUAll.Busy() >= IdleCPUPct || r.Drops() > 0 || in.RecentDrops ||
 		r.ListenOverflowsPS > 0 || r.ListenDropsPS > 0 {
 		return Verdict{}, false
 	}
@@ -231,7 +247,7 @@ func ruleClientStalled(in Inputs) (Verdict, bool) {
 // Warning.
 func ruleCPUBound(in Inputs) (Verdict, bool) {
 	u := in.Rates.CPUAll
-	if u.Busy() < CPUBoundPct {
+	if !in.Rates.Known(PartCPU) || u.Busy() < CPUBoundPct {
 		return Verdict{}, false
 	}
 	return Verdict{Kind: CPUBound, Severity: SevWarn, Evidence: fmt.Sprintf(
@@ -243,13 +259,19 @@ func ruleCPUBound(in Inputs) (Verdict, bool) {
 // more. Warning.
 func ruleDiskBound(in Inputs) (Verdict, bool) {
 	r := in.Rates
-	util := r.MaxDiskUtil()
-	if util < DiskBoundPct && r.CPUAll.IOWait < DiskIOWaitPct {
+	util, iowait := r.MaxDiskUtil(), r.CPUAll.IOWait
+	if !r.Known(PartDisks) {
+		util = 0
+	}
+	if !r.Known(PartCPU) {
+		iowait = 0
+	}
+	if util < DiskBoundPct && iowait < DiskIOWaitPct {
 		return Verdict{}, false
 	}
 	return Verdict{Kind: DiskBound, Severity: SevWarn, Evidence: fmt.Sprintf(
 		"disk busy %.0f %%, iowait %.0f %%, %s IO/s: storage is the limit",
-		util, r.CPUAll.IOWait, Num(r.DiskIOPS()))}, true
+		util, iowait, Num(r.DiskIOPS()))}, true
 }
 
 // ruleNearCap: the interval's peak reached 90 % of max without pinning.
@@ -284,8 +306,8 @@ func ruleOK(in Inputs) Verdict {
 	default:
 		table = "no conntrack table"
 	}
-	return Verdict{Kind: OK, Severity: SevOK, Evidence: fmt.Sprintf("%s, CPU %.0f %%, %s",
-		table, in.Rates.CPUAll.Busy(), in.Rates.Entries.RateText())}
+	return Verdict{Kind: OK, Severity: SevOK, Evidence: fmt.Sprintf("%s, %s, %s",
+		table, cpuText(in.Rates), in.Rates.Entries.RateText())}
 }
 
 // Dur formats a duration the way the verdicts speak: "11 s", "2 m 5 s".

@@ -133,3 +133,36 @@ func hasVerdict(vs []Verdict, k Kind) bool {
 	}
 	return false
 }
+
+// TestVerdictsWithoutParts: parts not read are never evidence — no idle
+// server invented from nothing, no stalled client without TCP or CPU, no
+// CPU-bound box without CPU.
+func TestVerdictsWithoutParts(t *testing.T) {
+	none := Parts(0).With(PartCPU).With(PartDisks).With(PartTCP)
+	unread := func(r Rates) Rates { r.Absent = none; r.CPUAll = CPUUse{CPU: -1}; return r }
+	full := Inputs{Sample: table(4096, 4096, 4096), Rates: unread(idle())}
+	full.Rates.CTTotal.Set(Drop, 540)
+	full.Sample.Absent = none
+	v := Judge(full)
+	if v[0].Kind != TableFull || !strings.Contains(v[0].Evidence, "CPU not read, disk not read") || strings.Contains(v[0].Evidence, "idle") {
+		t.Errorf("table full without CPU and disk: %+v", v[0])
+	}
+	stalled := Inputs{Sample: table(525, 525, 4096), Rates: unread(idle())}
+	stalled.Rates.SynRetransPS = 30
+	stalled.Sample.Absent = none
+	for _, x := range Judge(stalled) {
+		if x.Kind == ClientStalled || x.Kind == CPUBound {
+			t.Errorf("%v from parts not read: %s", x.Kind, x.Evidence)
+		}
+	}
+	if ok := Judge(Inputs{Sample: table(525, 525, 4096), Rates: unread(idle())}); !strings.Contains(ok[0].Evidence, "CPU not read") {
+		t.Errorf("OK says %q", ok[0].Evidence)
+	}
+	busy := Inputs{Sample: table(525, 525, 4096), Rates: unread(idle())}
+	busy.Rates.CPUAll = CPUUse{CPU: -1, User: 99}
+	for _, x := range Judge(busy) {
+		if x.Kind == CPUBound {
+			t.Errorf("CPU BOUND from a CPU not read")
+		}
+	}
+}

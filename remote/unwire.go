@@ -16,7 +16,7 @@ func fromWire(w wireSample) (model.Sample, error) {
 	if err := checkRows(&w); err != nil {
 		return model.Sample{}, err
 	}
-	s := model.Sample{Time: fromMS(w.T), Interval: time.Duration(w.IV) * time.Millisecond, Census: boundCensus(w.Cen)}
+	s := model.Sample{Time: fromMS(w.T), Interval: time.Duration(w.IV) * time.Millisecond, Census: boundCensus(w.Cen), Absent: w.Ab.Valid()}
 	for _, n := range w.Notes {
 		s.Notes = append(s.Notes, bound(n))
 	}

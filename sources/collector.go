@@ -107,12 +107,20 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 	if s.Conntrack.Status == model.TableTracked && s.Conntrack.Peak == 0 && untouched(s.CTStats) {
 		s.Conntrack.Status = model.TableUntracked
 	}
+	// A part that could not be read is absent, not zero: its rows would
+	// read as an idle CPU, a quiet disk, a calm TCP stack.
+	absent := func(p model.Part, err error) {
+		if err != nil {
+			note(err)
+			s.Absent = s.Absent.With(p)
+		}
+	}
 	s.CPU, err = c.cpu.Read()
-	note(err)
+	absent(model.PartCPU, err)
 	s.Disks, err = c.disk.Read()
-	note(err)
+	absent(model.PartDisks, err)
 	s.TCP, err = c.tcp.Read()
-	note(err)
+	absent(model.PartTCP, err)
 	s.Entries = c.events.read(s.Conntrack.Status)
 	s.Kernel = c.kmsg.Poll(now)
 	for c.DrainKernelLog && c.kmsg.More { // a one-shot sample reads the whole backlog

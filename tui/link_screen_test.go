@@ -21,6 +21,19 @@ func (downErr) Disconnected() bool { return true }
 // sshDown is ssh's own words when the host cannot be resolved, whole.
 const sshDown = "disconnected: not a tablefull stream: empty (ssh: Could not resolve hostname nosuchhost.example.internal: Name or service not known); reconnecting in 4s"
 
+// noNodeExporter is a fleet drill-down's samples where Prometheus holds
+// tablefull's series but no node_exporter's: CPU, disks and TCP absent.
+func noNodeExporter(samples []model.Sample) []model.Sample {
+	out := append([]model.Sample(nil), samples...)
+	for i := range out {
+		s := &out[i]
+		s.CPU, s.Disks, s.TCP = nil, nil, model.TCP{}
+		s.Absent = model.Parts(0).With(model.PartCPU).With(model.PartDisks).With(model.PartTCP)
+		s.Notes = []string{"not scraped: no node_exporter for this host in Prometheus (cpu, disks, tcp)"}
+	}
+	return out
+}
+
 // TestLinkScreens: a host that never connected shows no numbers at all,
 // CONNECTING then DISCONNECTED with the transport's error whole; a host
 // that had samples and lost its stream says DISCONNECTED with the error
@@ -35,6 +48,8 @@ func TestLinkScreens(t *testing.T) {
 		{"never-connected", nil, nil, []string{"CONNECTING", "waiting for the first sample from ssh nosuchhost"}},
 		{"never-connected-down", nil, downErr(sshDown), []string{"DISCONNECTED", "Name or service not known); reconnecting in 4s"}},
 		{"down-after-samples", incident(12), downErr(sshDown), []string{"DISCONNECTED", "Name or service not known); reconnecting in 4s"}},
+		{"drilldown-no-node-exporter", noNodeExporter(incident(21)), nil, []string{"CPU and disk not scraped",
+			"TCP not scraped", "CPU not read, disk not read"}},
 	} {
 		for _, size := range [][2]int{{80, 24}, {200, 50}} {
 			t.Run(fmt.Sprintf("%s/%dx%d", sc.name, size[0], size[1]), func(t *testing.T) {
@@ -54,6 +69,13 @@ func TestLinkScreens(t *testing.T) {
 				for _, want := range sc.says {
 					if !strings.Contains(flat, want) {
 						t.Errorf("the screen does not say %q:\n%s", want, view)
+					}
+				}
+				if strings.HasPrefix(sc.name, "drilldown") {
+					for _, invented := range []string{"server idle", "idle 100", "CPU 0 %", "ports 0-0"} {
+						if strings.Contains(flat, invented) {
+							t.Errorf("a drill-down without node_exporter shows %q:\n%s", invented, view)
+						}
 					}
 				}
 				if sc.samples == nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -34,8 +35,18 @@ func systemLines(st *styles.Styles, f model.Frame, rows, width int) []string {
 	if r.Elapsed == 0 { // the first frame: nothing to rate against yet
 		return []string{st.Dim.Render(fmt.Sprintf("CPU and disk rates from the next sample on (%d CPUs, %d disks)", f.CPUs, f.Disks))}
 	}
+	if !r.Known(model.PartCPU) && !r.Known(model.PartDisks) {
+		var out []string
+		for _, l := range wrapN("CPU and disk "+absentText(f), width, 2) {
+			out = append(out, st.Dim.Render(l))
+		}
+		return out
+	}
 	lines := []string{cpuLine("all", r.CPUAll)}
 	cpus := append([]model.CPUUse(nil), r.CPU...)
+	if !r.Known(model.PartCPU) {
+		lines, cpus = []string{st.Dim.Render("CPU " + absentText(f))}, nil
+	}
 	diskRows := min(len(r.Disks), 3)
 	if !narrow {
 		diskRows++
@@ -48,6 +59,9 @@ func systemLines(st *styles.Styles, f model.Frame, rows, width int) []string {
 	}
 	for _, u := range cpus {
 		lines = append(lines, cpuLine(fmt.Sprintf("%d", u.CPU), u))
+	}
+	if !r.Known(model.PartDisks) {
+		return append(lines, st.Dim.Render("disks "+absentText(f)))
 	}
 	if len(r.Disks) == 0 {
 		return append(lines, st.Dim.Render("no disks"))
@@ -72,6 +86,17 @@ func systemLines(st *styles.Styles, f model.Frame, rows, width int) []string {
 	return lines
 }
 
+// absentText says why parts of f are missing: not scraped (a drill-down
+// without node_exporter), or not read here.
+func absentText(f model.Frame) string {
+	for _, n := range f.Sample.Notes {
+		if strings.HasPrefix(n, "not scraped") {
+			return "not scraped (no node_exporter for this host)"
+		}
+	}
+	return "not read here"
+}
+
 // tcpLines renders the TCP signals of stalling connections, with shorter
 // labels below 60 columns.
 func tcpLines(st *styles.Styles, f model.Frame, width int) []string {
@@ -81,6 +106,17 @@ func tcpLines(st *styles.Styles, f model.Frame, width int) []string {
 			return st.Crit.Render(model.Num(v))
 		}
 		return st.Value.Render(model.Num(v))
+	}
+	if !r.Known(model.PartTCP) {
+		var out []string
+		for _, l := range wrapN("TCP "+absentText(f), width, 2) {
+			out = append(out, st.Dim.Render(l))
+		}
+		return out
+	}
+	ports := st.Dim.Render(fmt.Sprintf("%d-%d", t.PortRange[0], t.PortRange[1]))
+	if t.PortRange[1] == 0 {
+		ports = st.Dim.Render("not read")
 	}
 	if width < 60 {
 		return []string{
@@ -95,7 +131,7 @@ func tcpLines(st *styles.Styles, f model.Frame, width int) []string {
 		pairs(st, "opens/s active", st.Value.Render(model.Num(r.ActiveOpensPS)), "passive", st.Value.Render(model.Num(r.PassiveOpensPS)),
 			"resets/s", st.Value.Render(model.Num(r.ResetsPS))),
 		pairs(st, "TIME_WAIT", st.Value.Render(model.Int(t.TimeWait)), "established", st.Value.Render(model.Int(t.Established)),
-			"ports", st.Dim.Render(fmt.Sprintf("%d-%d", t.PortRange[0], t.PortRange[1]))),
+			"ports", ports),
 	}
 }
 

@@ -32,7 +32,7 @@ var (
 	descLost      = desc("conntrack_new_entries_lost_total", "ctnetlink events the kernel could not deliver to the exporter (its socket overran): the new-entry counts are then lower bounds.")
 	descClassHold = desc("conntrack_class_hold_seconds", "How long the kernel holds an entry of the class now (its nf_conntrack_*_timeout); absent when not read.", "class")
 	descVerdict   = desc("verdict", "1 when the verdict held at any sample since the previous scrape (a one-second burst is not lost between scrapes), by the console's own rules and thresholds, else 0 (kind: table_full, near_cap, early_drop, hash_chains, listen_overflow, port_exhaustion, server_cpu_bound, disk_bound, client_stalled_on_network).", "kind")
-	descUp        = desc("up", "1 when this part of the host's numbers could be read: conntrack (the table), ctstats (per-CPU counters), kernel_log (/dev/kmsg, root only), entries (new entries by class, counted near the cap), stream (samples arriving).", "part")
+	descUp        = desc("up", "1 when this part of the host's numbers could be read: conntrack (the table), ctstats (per-CPU counters), cpu, disks and tcp (/proc/stat, diskstats, netstat), kernel_log (/dev/kmsg, root only), entries (new entries by class, counted near the cap), stream (samples arriving).", "part")
 	descLastTime  = desc("last_sample_timestamp_seconds", "When the newest sample was taken (Unix time).")
 	descBuildInfo = desc("build_info", "tablefull's version; always 1.", "version", "goversion")
 )
@@ -66,6 +66,12 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 	gauge(descUp, b(s.have && tableUp), "conntrack")
 	gauge(descUp, b(s.have && sample.CTStats.Source != ""), "ctstats")
 	gauge(descUp, b(s.have && sample.Kernel.Readable), "kernel_log")
+	for _, p := range []struct {
+		part model.Part
+		name string
+	}{{model.PartCPU, "cpu"}, {model.PartDisks, "disks"}, {model.PartTCP, "tcp"}} {
+		gauge(descUp, b(s.have && !sample.Absent.Has(p.part)), p.name)
+	}
 	if !s.have {
 		return
 	}
@@ -92,8 +98,10 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 	}
 	counter(descPinned, s.pinnedSeconds)
 	counter(descEpisodes, float64(s.episodes))
-	counter(descKLines, float64(s.kernelLines))
-	counter(descSuppress, float64(s.suppressed))
+	if sample.Kernel.Readable { // not read is not zero lines
+		counter(descKLines, float64(s.kernelLines))
+		counter(descSuppress, float64(s.suppressed))
+	}
 	st := sample.CTStats
 	var totals model.CounterValues
 	for _, row := range st.PerCPU {
@@ -111,6 +119,11 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 		}
 	}
 	for _, k := range verdictKinds {
+		// A verdict judged from a part not read, or from a table not
+		// read, is neither 1 nor 0: its series is left out.
+		if sample.Absent&k.Needs() != 0 || (k.Needs() == 0 && !tableUp) {
+			continue
+		}
 		gauge(descVerdict, b(s.held[k]), k.Label())
 	}
 }

@@ -85,6 +85,15 @@ func (d *dto) v(labels string) float64 {
 	return d.values[labels]
 }
 
+// has reports whether a series with labels was exported.
+func (d *dto) has(labels string) bool {
+	if d == nil {
+		return false
+	}
+	_, ok := d.values[labels]
+	return ok
+}
+
 // TestExporterNumbers: the numbers, the peak between scrapes, the time
 // pinned, episodes and verdicts come out as the analyzer judged them.
 func TestExporterNumbers(t *testing.T) {
@@ -325,5 +334,38 @@ func TestExporterClasses(t *testing.T) {
 	}
 	if m["tablefull_up"].v("part=entries,") != 1 {
 		t.Errorf("entries not up while counted")
+	}
+}
+
+// TestExporterLeavesOutWhatWasNotRead: parts not read are up 0 and their
+// series are absent — no verdict judged from them, no kernel lines counted
+// from a log not read — never 0.
+func TestExporterLeavesOutWhatWasNotRead(t *testing.T) {
+	e := New("test")
+	srv := httptest.NewServer(Handler(e))
+	defer srv.Close()
+	for i := range 3 {
+		s := sample(i, 500, 500, 0)
+		s.Absent = tf.Parts(0).With(tf.PartCPU).With(tf.PartTCP)
+		s.CPU = nil
+		s.Kernel = tf.KernelLog{Note: "needs root"}
+		e.Observe(s)
+	}
+	m := scrape(t, srv.URL)
+	for part, want := range map[string]float64{"cpu": 0, "tcp": 0, "disks": 1, "kernel_log": 0, "conntrack": 1} {
+		if got := m["tablefull_up"].v("part=" + part + ","); got != want {
+			t.Errorf("up{part=%s} = %v, want %v", part, got, want)
+		}
+	}
+	for _, kind := range []string{"client_stalled_on_network", "server_cpu_bound", "listen_overflow", "port_exhaustion"} {
+		if m["tablefull_verdict"].has("kind=" + kind + ",") {
+			t.Errorf("tablefull_verdict{kind=%s} exported from a part not read", kind)
+		}
+	}
+	if !m["tablefull_verdict"].has("kind=table_full,") || !m["tablefull_verdict"].has("kind=disk_bound,") {
+		t.Errorf("the verdicts judged from what was read are missing")
+	}
+	if m["tablefull_kernel_table_full_lines_total"] != nil || m["tablefull_kernel_suppressed_callbacks_total"] != nil {
+		t.Errorf("kernel lines counted from a log not read")
 	}
 }

@@ -87,6 +87,9 @@ type history struct {
 	step time.Duration
 	at   map[int64]*model.Sample
 	cpus map[int64]map[int]*model.CPUTimes
+	// tcpAt and disksAt are the timestamps node_exporter's TCP and disk
+	// series had a value at: elsewhere those parts were not scraped.
+	tcpAt, disksAt map[int64]bool
 }
 
 // sample is the sample at t, created with the table's numbers.
@@ -187,6 +190,10 @@ func (h *history) tcp(m pmodel.Matrix) {
 	for _, ss := range m {
 		for _, p := range ss.Values {
 			s, v := h.sample(p.Timestamp), uint64(max(0, float64(p.Value)))
+			if h.tcpAt == nil {
+				h.tcpAt = map[int64]bool{}
+			}
+			h.tcpAt[int64(p.Timestamp)] = true
 			t := &s.TCP
 			switch ss.Metric[pmodel.MetricNameLabel] {
 			case "node_netstat_TcpExt_ListenOverflows":
@@ -281,6 +288,10 @@ func (h *history) disks(m pmodel.Matrix) {
 		}
 	}
 	for t, ds := range byDisk {
+		if h.disksAt == nil {
+			h.disksAt = map[int64]bool{}
+		}
+		h.disksAt[t] = true
 		if s := h.at[t]; s != nil && len(ds) <= remote.MaxDisks {
 			for _, d := range ds {
 				s.Disks = append(s.Disks, *d)
@@ -302,8 +313,30 @@ func (h *history) samples() []model.Sample {
 			s.CPU = append(s.CPU, *c)
 		}
 		sort.Slice(s.CPU, func(i, j int) bool { return s.CPU[i].CPU < s.CPU[j].CPU })
+		h.markAbsent(t, s)
 		out = append(out, *s)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
 	return out
 }
+
+// markAbsent marks the parts node_exporter did not give at t as absent,
+// not zero: no CPU series, no TCP series; no disk series when there was
+// no CPU either (with CPU, no disks is a diskless host).
+func (h *history) markAbsent(t int64, s *model.Sample) {
+	if len(h.cpus[t]) == 0 {
+		s.Absent = s.Absent.With(model.PartCPU)
+	}
+	if !h.tcpAt[t] {
+		s.Absent = s.Absent.With(model.PartTCP)
+	}
+	if !h.disksAt[t] && len(h.cpus[t]) == 0 {
+		s.Absent = s.Absent.With(model.PartDisks)
+	}
+	if s.Absent != 0 {
+		s.Notes = append(s.Notes, NotScraped+" ("+s.Absent.String()+")")
+	}
+}
+
+// NotScraped says why a drill-down lacks parts.
+const NotScraped = "not scraped: no node_exporter for this host in Prometheus"

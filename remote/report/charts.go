@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"math"
 	"time"
 
 	"gonum.org/v1/plot"
@@ -90,14 +91,22 @@ type series struct {
 }
 
 // segments are a series' points over the buckets, a new segment after
-// each gap in the stream.
+// each gap in the stream and around each bucket whose value was not read
+// (NaN): a part missing is not drawn as zero.
 func segments(bs []model.Bucket, value func(model.Bucket) float64) []plotter.XYs {
 	var out []plotter.XYs
-	for i, b := range bs {
-		if i == 0 || b.Gap {
-			out = append(out, nil)
+	open := false
+	for _, b := range bs {
+		v := value(b)
+		if math.IsNaN(v) {
+			open = false
+			continue
 		}
-		out[len(out)-1] = append(out[len(out)-1], plotter.XY{X: unix(b.To), Y: value(b)})
+		if !open || b.Gap {
+			out = append(out, nil)
+			open = true
+		}
+		out[len(out)-1] = append(out[len(out)-1], plotter.XY{X: unix(b.To), Y: v})
 	}
 	return out
 }
@@ -209,7 +218,9 @@ func charts(in *model.Incident) ([]Chart, error) {
 func maxOf(bs []model.Bucket, v func(model.Bucket) float64) float64 {
 	m := 0.0
 	for _, b := range bs {
-		m = max(m, v(b))
+		if x := v(b); !math.IsNaN(x) { // max with NaN is NaN
+			m = max(m, x)
+		}
 	}
 	return m
 }

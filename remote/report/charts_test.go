@@ -29,3 +29,30 @@ func TestLinesBreakAtGaps(t *testing.T) {
 		t.Errorf("shaded spans across a gap: got %d, want 2", len(sp))
 	}
 }
+
+// TestLinesBreakWhereNotRead: CPU not read in the middle of a recording
+// is no line there — not a line at 0 % busy.
+func TestLinesBreakWhereNotRead(t *testing.T) {
+	var tl model.Timeline
+	t0 := time.Unix(1_800_000_000, 0)
+	for i := range 20 {
+		s := model.Sample{Time: t0.Add(time.Duration(i) * time.Second), Interval: time.Second,
+			Conntrack: model.Conntrack{Status: model.TableTracked, Count: 5, Peak: 5, Max: 10}}
+		r := model.Rates{Elapsed: time.Second, CPUAll: model.CPUUse{CPU: -1, User: 50, Idle: 50}}
+		if i >= 8 && i < 12 {
+			r.Absent, r.CPUAll = model.Parts(0).With(model.PartCPU), model.CPUUse{CPU: -1}
+		}
+		tl.Add(model.Frame{Sample: s, Rates: r})
+	}
+	segs := segments(tl.Buckets(), model.Bucket.BusyPct)
+	if len(segs) != 2 || len(segs[0]) != 8 || len(segs[1]) != 8 {
+		t.Fatalf("got %d segments (%v), want 2 of 8 points around the 4 s not read", len(segs), segs)
+	}
+	for _, seg := range segs {
+		for _, p := range seg {
+			if p.Y != 50 {
+				t.Errorf("busy %v, want 50: the unread seconds counted as 0", p.Y)
+			}
+		}
+	}
+}

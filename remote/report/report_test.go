@@ -221,3 +221,40 @@ func TestRecordedApplyIsTold(t *testing.T) {
 		}
 	}
 }
+
+// TestReportSaysWhatItDidNotHave: a recording whose CPU and disk were
+// not read (a drill-down without node_exporter) never calls the server
+// idle, and says what it lacked.
+func TestReportSaysWhatItDidNotHave(t *testing.T) {
+	var b bytes.Buffer
+	enc, err := remote.NewEncoder(&b, model.Host{Name: "drill"}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var drops uint64
+	for i := range 20 {
+		drops += 500
+		s := model.Sample{Time: time.Date(2026, 12, 1, 9, 0, i, 0, time.UTC), Interval: time.Second,
+			Conntrack: model.Conntrack{Status: model.TableTracked, Count: 4096, Peak: 4096, Max: 4096, Buckets: 4096, TimeWaitHold: 120},
+			CTStats: model.CTStats{Source: "procfs", Reported: []model.Counter{model.Drop},
+				PerCPU: []model.CPUCounters{{CPU: 0, Values: model.CountersOf(map[model.Counter]uint64{model.Drop: drops})}}},
+			Absent: model.Parts(0).With(model.PartCPU).With(model.PartDisks).With(model.PartTCP)}
+		if err := enc.Sample(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := Build(&b, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(r.Markdown())
+	for _, want := range []string{"Whether the server was idle meanwhile is not known (CPU not recorded throughout, disk not recorded throughout)",
+		"Not in the recording for all of it: cpu, disks, tcp"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+	if strings.Contains(md, "server was idle (") || strings.Contains(md, "CPU 0 % busy") {
+		t.Errorf("an idle server invented from nothing:\n%s", md)
+	}
+}

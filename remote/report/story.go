@@ -95,13 +95,23 @@ func (t teller) whatHappened(r *Report) []string {
 	}
 	if in.Pinned > 0 {
 		l := in.WhilePinned
-		load := fmt.Sprintf("CPU %.0f %% busy, disk %s IO/s and %.0f %% utilised", l.BusyPct, model.Num(l.DiskIOPS), l.DiskUtilPct)
-		if l.Idle() {
+		cpu, disk := fmt.Sprintf("CPU %.0f %% busy", l.BusyPct), fmt.Sprintf("disk %s IO/s and %.0f %% utilised", model.Num(l.DiskIOPS), l.DiskUtilPct)
+		if l.Absent.Has(model.PartCPU) {
+			cpu = "CPU not recorded throughout"
+		}
+		if l.Absent.Has(model.PartDisks) {
+			disk = "disk not recorded throughout"
+		}
+		load := cpu + ", " + disk
+		switch {
+		case l.Idle():
 			s = append(s, "Meanwhile the server was idle ("+load+"): the dropped SYNs never reached it.")
-		} else {
+		case l.Absent.Has(model.PartCPU) || l.Absent.Has(model.PartDisks):
+			s = append(s, "Whether the server was idle meanwhile is not known ("+load+").")
+		default:
 			s = append(s, "Meanwhile the server was working ("+load+").")
 		}
-		if l.SynRetransPS > 0 {
+		if l.SynRetransPS > 0 && !l.Absent.Has(model.PartTCP) {
 			s = append(s, fmt.Sprintf("Clients retransmitted %s SYNs a second while the table was pinned: each one waiting out the 1, 2, 4, 8 s backoff.", model.Num(l.SynRetransPS)))
 		}
 	}
@@ -123,6 +133,9 @@ func (t teller) whatHappened(r *Report) []string {
 	}
 	if in.Gaps > 0 {
 		out = append(out, fmt.Sprintf("The stream was down %s: the charts leave a gap there.", plural(in.Gaps, "time", "times")))
+	}
+	if in.Absent != 0 {
+		out = append(out, "Not in the recording for all of it: "+in.Absent.String()+" (not read when it was recorded, or not scraped); what this report says of them covers only the samples that had them, and no verdict was judged from them.")
 	}
 	return out
 }
