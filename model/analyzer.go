@@ -51,8 +51,12 @@ type Analyzer struct {
 	lastDrop time.Time
 	// census is the newest census, for what stands in the table.
 	census *Census
-	// Suppressed totals the kernel's "callbacks suppressed" counts seen.
-	Suppressed uint64
+	// Suppressed totals the kernel's "callbacks suppressed" counts since
+	// SuppressedSince, the first sample: the first read of the kernel log
+	// counts its whole ring buffer, from before anyone watched, so its
+	// count is not taken. Console and report mean the same by it.
+	Suppressed      uint64
+	SuppressedSince time.Time
 }
 
 // CensusFresh is how long a census stands for what is in the table.
@@ -71,6 +75,9 @@ func NewAnalyzer(history int) *Analyzer {
 // Add analyses s against the previous sample and returns its frame.
 func (a *Analyzer) Add(s Sample) Frame {
 	var r Rates
+	if a.prev == nil {
+		s.Kernel.Suppressed, a.SuppressedSince = 0, s.Time
+	}
 	if a.prev != nil {
 		r = Delta(*a.prev, s)
 	} else { // no rates yet: every CPU's row is there, at zero

@@ -234,3 +234,23 @@ func TestIncidentKeepsWhatFilledIt(t *testing.T) {
 		}
 	}
 }
+
+// TestSuppressedOneMeaning: the first read of the kernel log counts its
+// whole ring buffer, from before anyone watched; the console (the
+// analyzer) and the report (the incident) both count from the first
+// sample on, so they say the same number.
+func TestSuppressedOneMeaning(t *testing.T) {
+	t0 := time.Date(2026, 11, 29, 21, 0, 0, 0, time.UTC)
+	samples := incidentSamples(t0)
+	samples[0].Kernel.Suppressed = 2613 // the backlog
+	samples[3].Kernel.Suppressed = 66
+	an := NewAnalyzer(100)
+	in := NewIncident(Host{Name: "vm"}, time.Second)
+	for _, s := range samples {
+		in.Add(an.Add(s))
+	}
+	in.Finish()
+	if an.Suppressed != 66 || in.Suppressed != 66 || !an.SuppressedSince.Equal(t0) {
+		t.Errorf("console %d since %v, report %d: want 66 since the first sample", an.Suppressed, an.SuppressedSince, in.Suppressed)
+	}
+}

@@ -135,6 +135,13 @@ func tcpLines(st *styles.Styles, f model.Frame, width int) []string {
 	}
 }
 
+// suppression is how many kernel callbacks the rate limit suppressed,
+// counted since a time (the first sample: console and report alike).
+type suppression struct {
+	n     uint64
+	since time.Time
+}
+
 // kernelPanel remembers the kernel log panel: it changes only when a line
 // arrives, and grouping a busy log's lines by second is not free.
 type kernelPanel struct {
@@ -146,14 +153,14 @@ type kernelPanel struct {
 type kernelKey struct {
 	n, rows    int
 	last       time.Time
-	suppressed uint64
+	suppressed suppression
 	readable   bool
 	note       string
 }
 
 // lines is kernelLines, recomputed only when its inputs change. The
 // caller gets its own copy.
-func (p *kernelPanel) lines(st *styles.Styles, f model.Frame, lines []model.KernelLine, suppressed uint64, rows int) []string {
+func (p *kernelPanel) lines(st *styles.Styles, f model.Frame, lines []model.KernelLine, suppressed suppression, rows int) []string {
 	k := kernelKey{n: len(lines), rows: rows, suppressed: suppressed, readable: f.Sample.Kernel.Readable, note: f.Sample.Kernel.Note}
 	if len(lines) > 0 {
 		k.last = lines[len(lines)-1].Time
@@ -166,7 +173,7 @@ func (p *kernelPanel) lines(st *styles.Styles, f model.Frame, lines []model.Kern
 
 // kernelLines renders the kernel's "table full" lines, newest first, with
 // lines of the same second and namespace folded into one with a count.
-func kernelLines(st *styles.Styles, f model.Frame, lines []model.KernelLine, suppressed uint64, rows int) []string {
+func kernelLines(st *styles.Styles, f model.Frame, lines []model.KernelLine, suppressed suppression, rows int) []string {
 	if !f.Sample.Kernel.Readable {
 		note := foreign(f.Sample.Kernel.Note)
 		if note == "" {
@@ -199,8 +206,8 @@ func kernelLines(st *styles.Styles, f model.Frame, lines []model.KernelLine, sup
 		}
 		out = append(out, st.Dim.Render(l.Time.Local().Format("15:04:05")+" ")+st.Crit.Render(text)+st.Dim.Render(where))
 	}
-	if suppressed > 0 {
-		line := st.Warn.Render("+"+model.Int(suppressed)) + st.Dim.Render(" suppressed by rate limit")
+	if suppressed.n > 0 {
+		line := st.Warn.Render("+"+model.Int(suppressed.n)) + st.Dim.Render(" suppressed by rate limit since "+suppressed.since.Local().Format("15:04:05"))
 		if len(out) >= rows {
 			out[len(out)-1] += "  " + line
 		} else {

@@ -86,6 +86,12 @@ func (a *App) render() string {
 	return strings.Join(append(body, footer...), "\n")
 }
 
+// suppressed is the kernel's rate-limited callbacks since the first
+// sample, and that sample's time.
+func (a *App) suppressed() suppression {
+	return suppression{n: a.an.Suppressed, since: a.an.SuppressedSince}
+}
+
 // renderWaiting is the screen before the first sample: the header, what
 // is awaited, and no numbers at all — nothing is known of the host yet.
 func (a *App) renderWaiting() string {
@@ -109,7 +115,7 @@ func (a *App) bottomNarrow(f model.Frame, w, h int) string {
 	right := w - left - 1
 	tcp := tcpLines(a.st, f, right)
 	kernRows := max(1, h-1-len(tcp))
-	klines := a.kernel.lines(a.st, f, a.kernelLinesUpTo(f), a.an.Suppressed, kernRows)
+	klines := a.kernel.lines(a.st, f, a.kernelLinesUpTo(f), a.suppressed(), kernRows)
 	for i := range klines {
 		if i == 0 {
 			klines[i] = a.st.PanelTitle.Render("kernel log ") + klines[i]
@@ -124,7 +130,7 @@ func (a *App) bottomWide(f model.Frame, w, h int) string {
 	sysW := 56
 	restW := w - ctW - sysW - 2
 	tcp := tcpLines(a.st, f, restW)
-	kern := a.kernel.lines(a.st, f, a.kernelLinesUpTo(f), a.an.Suppressed, max(1, h-len(tcp)-2))
+	kern := a.kernel.lines(a.st, f, a.kernelLinesUpTo(f), a.suppressed(), max(1, h-len(tcp)-2))
 	right := strings.Join([]string{
 		section(a.st, "TCP", restW, len(tcp)+1, tcp),
 		section(a.st, "kernel log", restW, h-len(tcp)-1, kern),

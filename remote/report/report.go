@@ -88,12 +88,6 @@ func Build(r io.Reader, o Options) (*Report, error) {
 			rep.Unordered++ // a recording runs forward: this one is not a sample of it
 			continue
 		}
-		if last.IsZero() {
-			// The first read of the kernel log counts the suppressed
-			// callbacks of its whole ring buffer, from before the
-			// recording.
-			s.Kernel.Suppressed = 0
-		}
 		last = s.Time
 		f := an.Add(*s)
 		if !rep.covers(s.Time) {

@@ -117,7 +117,7 @@ func (t teller) kernel() section {
 		notes = append(notes, fmt.Sprintf("%s lines of other texts are not listed.", model.Int(uint64(in.KernelOther))))
 	}
 	if in.Suppressed > 0 {
-		notes = append(notes, fmt.Sprintf("The kernel's rate limit suppressed %s more (\"callbacks suppressed\").", model.Int(in.Suppressed)))
+		notes = append(notes, fmt.Sprintf("The kernel's rate limit suppressed %s more (\"callbacks suppressed\") after the first sample, as the console counts them.", model.Int(in.Suppressed)))
 	}
 	tb.Note = strings.Join(notes, " ")
 	sec.Tables = []table{tb}
