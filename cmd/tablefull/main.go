@@ -23,19 +23,6 @@ import (
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "dev"
 
-// usageHead opens --help; each subcommand's usage lines follow it.
-const usageHead = "tablefull: why are connections stalling? A live console for conntrack incidents.\n\nUsage:\n"
-
-// usage is --help: the head, every subcommand's lines, then the flags.
-func usage() string {
-	var b strings.Builder
-	b.WriteString(usageHead)
-	for _, c := range subcommands {
-		b.WriteString(c.usage)
-	}
-	return b.String() + "\nFlags:\n"
-}
-
 // options are the flags every subcommand shares.
 type options struct {
 	interval time.Duration
@@ -46,7 +33,7 @@ type options struct {
 
 func (o *options) register(fs *flag.FlagSet) {
 	d := sources.DefaultRoots()
-	fs.DurationVar(&o.interval, "interval", time.Second, "display and sampling `interval`")
+	fs.DurationVar(&o.interval, "interval", time.Second, "display and sampling `interval` (at least 100ms)")
 	fs.StringVar(&o.roots.Proc, "procfs", d.Proc, "procfs mount `path`")
 	fs.StringVar(&o.roots.Sys, "sysfs", d.Sys, "sysfs mount `path`")
 	fs.StringVar(&o.roots.Dev, "devfs", d.Dev, "devfs `path` (for kmsg)")
@@ -106,7 +93,7 @@ var subcommands = []subcommand{
 	{name: "agent", usage: "  tablefull agent                          write this host's stream to stdout (for --ssh/--via)\n", run: func(o options, _ *flagValues, stdout, stderr io.Writer) error {
 		return agent(o, os.Stdin, stdout, stderr)
 	}},
-	{name: "exporter", usage: "  tablefull exporter [--listen ADDR]       serve this host's table to Prometheus on /metrics (default " + exporter.DefaultListen + ")\n", flags: func(fs *flag.FlagSet, v *flagValues) {
+	{name: "exporter", usage: "  tablefull exporter [--listen ADDR] [--netns NAME|PATH]\n                                           serve this host's table to Prometheus on /metrics (default " + exporter.DefaultListen + ")\n", flags: func(fs *flag.FlagSet, v *flagValues) {
 		fs.StringVar(&v.listen, "listen", exporter.DefaultListen, "serve /metrics on `ADDR` (another address than loopback is your choice to make)")
 		fs.StringVar(&v.oneNS, "netns", "", "export network namespace `NAME|PATH` instead of this one (through its agent)")
 	}, run: func(o options, v *flagValues, _, stderr io.Writer) error {
@@ -120,17 +107,17 @@ var subcommands = []subcommand{
                                            table-full, listen-overflow, cpu-bound, healthy
 `, flags: labFlags, positional: "SCENARIO", arg: func(v *flagValues, a string) { v.lo.scenario = a },
 		run: func(o options, v *flagValues, stdout, _ io.Writer) error { return runLab(o, v.lo, stdout) }},
-	{name: "record", usage: "  tablefull record FILE [--duration D]     record this host's stream to FILE\n", positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, flags: func(fs *flag.FlagSet, v *flagValues) {
+	{name: "record", usage: "  tablefull record FILE [--duration D] [--force]\n                                           record this host's stream to FILE (refuses to overwrite without --force)\n", positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, flags: func(fs *flag.FlagSet, v *flagValues) {
 		fs.DurationVar(&v.duration, "duration", 0, "stop after `D` (default: at ctrl-c)")
 		fs.BoolVar(&v.force, "force", false, "overwrite FILE if it exists")
 	}, run: func(o options, v *flagValues, _, _ io.Writer) error { return record(o, v.file, v.duration, v.force) }},
 	{name: "replay", usage: "  tablefull replay FILE [--speed N]        play a recording in the console\n", positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, flags: speedFlag,
 		run: func(_ options, v *flagValues, _, _ io.Writer) error { return replay(v.file, v.speed) }},
-	{name: "report", usage: `  tablefull report FILE|--demo [-o DIR] [--from T] [--to T] [--title S]
+	{name: "report", usage: `  tablefull report FILE|--demo [-o|--output DIR] [--from T] [--to T] [--title S] [--force]
                                            the post-mortem of a recording: DIR/report.html, report.md and its charts
 `, positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, optional: func(v *flagValues) bool { return v.ro.demo },
 		flags: reportFlags, run: func(_ options, v *flagValues, stdout, _ io.Writer) error { return writeReport(v.file, v.ro, stdout) }},
-	{name: "demo", usage: "  tablefull demo                           play the embedded table-full incident\n", flags: speedFlag, run: func(_ options, v *flagValues, _, _ io.Writer) error { return demo(v.speed) }},
+	{name: "demo", usage: "  tablefull demo [--speed N]               play the embedded table-full incident\n", flags: speedFlag, run: func(_ options, v *flagValues, _, _ io.Writer) error { return demo(v.speed) }},
 }
 
 func jsonFlag(fs *flag.FlagSet, v *flagValues) {
@@ -196,7 +183,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if cmd.flags != nil {
 		cmd.flags(fs, v)
 	}
-	fs.Usage = func() { fmt.Fprint(stderr, usage()); fs.PrintDefaults() }
+	fs.Usage = func() { fmt.Fprint(stderr, help(cmd)) }
 	// Flags may come before or after the positional argument (GNU style).
 	if err := fs.Parse(args); err != nil {
 		return usageExit(err, stderr)

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	flag "github.com/spf13/pflag"
+)
+
+// foreignFlags are flags the README names that belong to other programs:
+// kube-proxy's (--config, --conntrack-*), nft's (--noflush), and --help.
+var foreignFlags = map[string]bool{"--help": true, "--config": true, "--conntrack-": true, "--noflush": true}
+
+// TestHelpAndREADMEAgree: every flag of every subcommand is in --help
+// (made from the same flag sets) and in the README, and every flag the
+// README names is one of ours or another program's on the list.
+func TestHelpAndREADMEAgree(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	ours := map[string]bool{}
+	helpText := help(subcommands[0])
+	check := func(where string, fs *flag.FlagSet) {
+		fs.VisitAll(func(f *flag.Flag) {
+			name := "--" + f.Name
+			ours[name] = true
+			if !regexp.MustCompile(regexp.QuoteMeta(name) + `\b`).MatchString(text) {
+				t.Errorf("%s %s is not in the README", where, name)
+			}
+			if !strings.Contains(helpText, name+" ") && !strings.Contains(helpText, name+"[") {
+				t.Errorf("%s %s is not in --help", where, name)
+			}
+		})
+	}
+	global := flag.NewFlagSet("tablefull", flag.ContinueOnError)
+	var o options
+	o.register(global)
+	check("every subcommand's", global)
+	for _, c := range subcommands {
+		if c.flags != nil {
+			check("tablefull "+c.name, subcommandFlags(c))
+		}
+	}
+	for _, name := range regexp.MustCompile(`--[a-z][a-z0-9-]*`).FindAllString(text, -1) {
+		if !ours[name] && !foreignFlags[name] {
+			t.Errorf("the README names %s, which no subcommand takes", name)
+		}
+	}
+}
+
+// TestREADMEListsTestDeps: the README's list of what `sudo make test`
+// installs is the Makefile's TEST_DEPS, word for word.
+func TestREADMEListsTestDeps(t *testing.T) {
+	mk, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^TEST_DEPS := (.*)$`).FindSubmatch(mk)
+	if m == nil {
+		t.Fatal("no TEST_DEPS in the Makefile")
+	}
+	if want := "`sudo make test` installs `" + string(m[1]) + "`"; !strings.Contains(string(readme), want) {
+		t.Errorf("the README does not say %s", want)
+	}
+}
+
+// TestREADMECommandBlock: the README's command block is --help's usage
+// lines, word for word.
+func TestREADMECommandBlock(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for _, l := range strings.Split(strings.TrimRight(strings.TrimPrefix(usage(), usageHead), "\n"), "\n") {
+		want.WriteString(strings.TrimPrefix(l, "  ") + "\n")
+	}
+	if !strings.Contains(string(readme), "## Commands and flags\n\n```\n"+want.String()+"```") {
+		t.Errorf("the README's command block is not --help's; it should read:\n%s", want.String())
+	}
+}
