@@ -90,3 +90,24 @@ func TestLinkScreens(t *testing.T) {
 		}
 	}
 }
+
+// TestNeverConnectedTabDoesNotHoldOthers: a tab whose host never
+// connected says so without numbers, and the other tab goes on live.
+func TestNeverConnectedTabDoesNotHoldOthers(t *testing.T) {
+	down := New(newScriptFeed(t, nil), Options{Interval: time.Second, Source: "ssh nosuchhost"})
+	up := New(newScriptFeed(t, nil), Options{Interval: time.Second, Source: "ssh web-3"})
+	r := NewRoot(down, up)
+	r.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	r.Update(feedErrMsg{id: 0, err: downErr(sshDown)})
+	for _, s := range incident(12) {
+		r.Update(sampleMsg{id: 1, s: s})
+	}
+	view := r.View()
+	lines := strings.Split(view, "\n")
+	if !strings.Contains(lines[0], "DISCONNECTED") || strings.Contains(lines[0], "0/0") {
+		t.Errorf("the never-connected tab: %q", lines[0])
+	}
+	if !strings.Contains(lines[1], "TABLE FULL") || !strings.Contains(lines[1], "4,096/4,096") {
+		t.Errorf("the live tab: %q", lines[1])
+	}
+}

@@ -40,7 +40,11 @@ func pressureLines(st *styles.Styles, f model.Frame, width int) []string {
 	if ceiling > 0 && rate >= ceiling {
 		rateStyle = st.Crit
 	}
-	drops := f.Rates.Drops()
+	drops := f.Rates.Drops() // this interval's, per second: the episode's total is the verdict's
+	dropsPS := 0.0
+	if secs := f.Rates.Elapsed.Seconds(); secs > 0 {
+		dropsPS = float64(drops) / secs
+	}
 	dropStyle := st.Value
 	if drops > 0 {
 		dropStyle = st.Crit
@@ -58,7 +62,7 @@ func pressureLines(st *styles.Styles, f model.Frame, width int) []string {
 	l2 := pairs(st,
 		"ceiling", st.Value.Render(fmt.Sprintf("%s new/s", model.Num(ceiling)))+st.Dim.Render(" ("+why+")"),
 		"observed", rateStyle.Render(f.Rates.Entries.RateText()),
-		"drops", dropStyle.Render(model.Int(drops)))
+		"drops/s", dropStyle.Render(model.Num(dropsPS)))
 	l3 := fillLine(st, f)
 	if f.Demand.AtLeast > 0 { // what is wanted comes before what fits
 		l3 = pairs(st, "demand", st.Crit.Render("≥ "+model.Num(f.Demand.AtLeast)+" new/s")) + st.Dim.Render(" ("+f.Demand.Basis+")  ") + l3

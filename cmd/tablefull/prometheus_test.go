@@ -250,7 +250,15 @@ func TestExporterOnRealPrometheus(t *testing.T) {
 	}
 	an, counted := model.NewAnalyzer(len(samples)+1), false
 	for _, s := range samples {
+		// No node_exporter runs here: CPU, disks and TCP were not scraped,
+		// and no verdict may be judged from them.
+		if !s.Absent.Has(model.PartCPU) || !s.Absent.Has(model.PartDisks) || !s.Absent.Has(model.PartTCP) {
+			t.Fatalf("a drill-down without node_exporter has parts %q absent, want cpu, disks, tcp", s.Absent)
+		}
 		f := an.Add(s)
+		if ev := f.Verdict().Evidence; strings.Contains(ev, "server idle") || strings.Contains(ev, "CPU 0 %") {
+			t.Errorf("verdict from parts not scraped: %s", ev)
+		}
 		if top, ok := f.Fill.Top(); ok && f.Rates.Entries.Basis == model.BasisEvents && top.Class == model.ClassTCPDone && top.Hold == 5 {
 			counted = true
 		}
