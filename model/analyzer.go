@@ -96,7 +96,11 @@ func (a *Analyzer) Add(s Sample) Frame {
 	f := Frame{Sample: s, Rates: r, Pinned: pinned, Fill: FillOf(s, r, a.census),
 		CPUs: max(len(s.CPU), len(s.CTStats.PerCPU)), Disks: len(s.Disks)}
 	f.Demand = a.demand.observe(f)
-	in := Inputs{Sample: s, Rates: r, Fill: f.Fill, Demand: f.Demand,
+	var prevNS *Namespaces
+	if a.prev != nil {
+		prevNS = a.prev.Namespaces
+	}
+	in := Inputs{Sample: s, Rates: r, Fill: f.Fill, Demand: f.Demand, FullNS: FullNamespaces(prevNS, s.Namespaces, s.Conntrack.Max),
 		RecentDrops: !a.lastDrop.IsZero() && s.Time.Sub(a.lastDrop) <= RetransLadder}
 	if r.Drops() > 0 {
 		a.lastDrop = s.Time

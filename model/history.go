@@ -34,8 +34,21 @@ func compact(f Frame) Frame {
 	f.Rates.CT = topRows(f.Rates.CT, HistoryRows, func(r CPUCounters) float64 { return float64(r.Activity()) }, func(r CPUCounters) int { return r.CPU })
 	f.Rates.CPU = topRows(f.Rates.CPU, HistoryRows, CPUUse.Busy, func(u CPUUse) int { return u.CPU })
 	f.Rates.Disks = topRows(f.Rates.Disks, HistoryDisks, func(d DiskRate) float64 { return d.Util }, nil)
+	if ns := f.Sample.Namespaces; ns != nil && len(ns.Rows) > HistoryNamespaces { // the fullest, as the verdict names them
+		kept := *ns
+		kept.Rows = append([]NetNS(nil), ns.Rows[:HistoryNamespaces]...)
+		for _, r := range ns.Rows[HistoryNamespaces:] {
+			kept.Others++
+			kept.OthersEntries += r.Count
+		}
+		f.Sample.Namespaces = &kept
+	}
 	return f
 }
+
+// HistoryNamespaces is how many namespaces a frame in the history keeps
+// (the newest keeps MaxNamespaceRows).
+const HistoryNamespaces = 5
 
 // topRows keeps the n rows with the highest score, in their order by id
 // (or their first order when id is nil).

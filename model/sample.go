@@ -33,6 +33,9 @@ type Sample struct {
 	Census *Census `json:"census,omitempty"`
 	// Notes are read errors of parts of the sample; the rest is valid.
 	Notes []string `json:"notes,omitempty"`
+	// Namespaces are the host's other network namespaces, when this
+	// sample is the host's and they were read.
+	Namespaces *Namespaces `json:"namespaces,omitempty"`
 	// Absent are the parts not read at all (not scraped, unreadable): not
 	// zero, unknown. Notes say why.
 	Absent Parts `json:"absent,omitempty"`

@@ -69,6 +69,8 @@ type Inputs struct {
 	// RetransLadder before this interval: SYN retransmits now are its
 	// own clients retrying, not a network beyond the host.
 	RecentDrops bool
+	// FullNS are the host's other namespaces at the cap or dropping.
+	FullNS []FullNS
 }
 
 // RetransLadder is how long SYN retransmits follow a dropped SYN: the
@@ -78,7 +80,7 @@ const RetransLadder = 15 * time.Second
 type rule func(in Inputs) (Verdict, bool)
 
 // rules in rank order: on equal severity the earlier one is shown first.
-var rules = []rule{ruleTableFull, ruleEarlyDrop, ruleListenOverflow, rulePortExhaustion,
+var rules = []rule{ruleTableFull, ruleNamespaceFull, ruleEarlyDrop, ruleListenOverflow, rulePortExhaustion,
 	ruleHashChains, ruleClientStalled, ruleCPUBound, ruleDiskBound, ruleNearCap}
 
 // Judge applies every rule and returns the verdicts that hold, most severe
@@ -303,11 +305,14 @@ func ruleOK(in Inputs) Verdict {
 		table = fmt.Sprintf("count %s of max %s (%.0f %%), %s", Int(c.Count), Int(c.Max), Percent(c.Count, c.Max), dropsText(in.Rates))
 	case TableUntracked:
 		table = "nothing tracked in this namespace yet"
+		if in.Sample.Namespaces != nil {
+			table = "this namespace untracked"
+		}
 	default:
 		table = "no conntrack table"
 	}
-	return Verdict{Kind: OK, Severity: SevOK, Evidence: fmt.Sprintf("%s, %s, %s",
-		table, cpuText(in.Rates), in.Rates.Entries.RateText())}
+	return Verdict{Kind: OK, Severity: SevOK, Evidence: fmt.Sprintf("%s%s, %s, %s",
+		table, namespacesNote(in.Sample), cpuText(in.Rates), in.Rates.Entries.RateText())}
 }
 
 // Dur formats a duration the way the verdicts speak: "11 s", "2 m 5 s".

@@ -229,3 +229,29 @@ func TestWriteSnapshotUnits(t *testing.T) {
 		t.Errorf("snapshot text in kB:\n%s", out)
 	}
 }
+
+// TestNamespacesOnTheWire: the namespaces ride the stream, bounded: a
+// hostile stream's 60 rows arrive as the first MaxNamespaceRows
+// and a count of the rest.
+func TestNamespacesOnTheWire(t *testing.T) {
+	var rows []model.NetNS
+	for i := range 60 {
+		rows = append(rows, model.NetNS{Inode: uint64(i), Name: "pod\x1b[2J", Kind: "pod", PID: i, Count: 300})
+	}
+	var b bytes.Buffer
+	enc, _ := NewEncoder(&b, model.Host{Name: "h"}, t0)
+	s := twoCPUSample(1)
+	s.Namespaces = &model.Namespaces{Rows: rows}
+	enc.Sample(s)
+	dec := NewDecoder(&b)
+	if err := dec.Header(); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := dec.Next()
+	if err != nil || got == nil || got.Namespaces == nil {
+		t.Fatalf("decoded %+v, %v", got, err)
+	}
+	if ns := got.Namespaces; len(ns.Rows) != model.MaxNamespaceRows || ns.Others != 60-model.MaxNamespaceRows || ns.Rows[0].Count != 300 {
+		t.Errorf("%d rows, %d others", len(ns.Rows), ns.Others)
+	}
+}

@@ -16,7 +16,8 @@ func fromWire(w wireSample) (model.Sample, error) {
 	if err := checkRows(&w); err != nil {
 		return model.Sample{}, err
 	}
-	s := model.Sample{Time: fromMS(w.T), Interval: time.Duration(w.IV) * time.Millisecond, Census: boundCensus(w.Cen), Absent: w.Ab.Valid()}
+	s := model.Sample{Time: fromMS(w.T), Interval: time.Duration(w.IV) * time.Millisecond, Census: boundCensus(w.Cen), Absent: w.Ab.Valid(),
+		Namespaces: boundNamespaces(w.NS)}
 	for _, n := range w.Notes {
 		s.Notes = append(s.Notes, bound(n))
 	}
@@ -64,6 +65,23 @@ func fromWire(w wireSample) (model.Sample, error) {
 		}
 	}
 	return s, nil
+}
+
+// boundNamespaces copies a stream's namespaces bounded: at most
+// model.MaxNamespaceRows rows (the rest counted), every string bounded.
+func boundNamespaces(ns *model.Namespaces) *model.Namespaces {
+	if ns == nil {
+		return nil
+	}
+	out := model.Namespaces{Others: max(0, ns.Others), OthersEntries: ns.OthersEntries, Note: bound(ns.Note)}
+	for i, r := range ns.Rows {
+		if i == model.MaxNamespaceRows {
+			out.Others += len(ns.Rows) - i
+			break
+		}
+		out.Rows = append(out.Rows, model.NetNS{Inode: r.Inode, Name: bound(r.Name), Kind: bound(r.Kind), PID: max(0, r.PID), Count: r.Count, Drops: r.Drops})
+	}
+	return &out
 }
 
 // boundCensus copies a census with its strings bounded.

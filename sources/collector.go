@@ -20,6 +20,9 @@ type Collector struct {
 	events  eventsSwitch
 	host    model.Host
 	hostErr error // said once, in the first sample's notes
+	// namespaces reads the host's other network namespaces (nil in a
+	// child namespace: its agent reports its own table only).
+	namespaces *Namespaces
 	// DrainKernelLog makes each sample read the kernel log to its end,
 	// for one-shot samples (snapshot); a live feed takes the backlog in
 	// bounded steps so the first frame is not delayed.
@@ -46,6 +49,9 @@ func NewCollector(roots Roots) (*Collector, error) {
 		return nil, err
 	}
 	c.host, c.hostErr = ReadHost(roots.Proc)
+	if !(&Tuner{Proc: roots.Proc}).InChildNamespace() { // the host's collector sees every namespace
+		c.namespaces = NewNamespaces(roots)
+	}
 	return c, nil
 }
 
@@ -122,6 +128,11 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 	s.TCP, err = c.tcp.Read()
 	absent(model.PartTCP, err)
 	s.Entries = c.events.read(s.Conntrack.Status)
+	if c.namespaces != nil {
+		if ns := c.namespaces.Read(now); len(ns.Rows) > 0 || ns.Note != "" { // none: nothing to say
+			s.Namespaces = ns
+		}
+	}
 	s.Kernel = c.kmsg.Poll(now)
 	for c.DrainKernelLog && c.kmsg.More { // a one-shot sample reads the whole backlog
 		more := c.kmsg.Poll(now)

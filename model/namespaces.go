@@ -1,0 +1,143 @@
+package model
+
+import (
+	"fmt"
+	"sort"
+)
+
+// MaxNamespaceRows bounds the namespaces a sample carries by name: the
+// fullest, the rest counted. A node of 500 pods costs a sample no more.
+const MaxNamespaceRows = 20
+
+// NetNS is one of the host's other network namespaces, read from a
+// process inside it: its table's count and drops (the cap is the one
+// global nf_conntrack_max).
+type NetNS struct {
+	Inode uint64 `json:"inode"`
+	// Name says what the namespace is: its `ip netns` name, the pod or
+	// container it belongs to, a systemd unit, or the command of the
+	// process read; Kind which of those ("netns", "pod", "container",
+	// "unit", "process"). Foreign text: sanitise before showing.
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+	PID  int    `json:"pid"`
+	// Count is the namespace's entries; Drops its drop and early_drop
+	// counters summed over CPUs (cumulative, since the namespace began).
+	Count uint64 `json:"count"`
+	Drops uint64 `json:"drops"`
+}
+
+// Label is the namespace as a verdict names it: "netns web-7",
+// "pod 3f2a…".
+func (n NetNS) Label() string {
+	if n.Kind == "" {
+		return Sanitize(n.Name, 48)
+	}
+	return n.Kind + " " + Sanitize(n.Name, 48)
+}
+
+// Namespaces are the host's other network namespaces at a sample: the
+// fullest MaxNamespaceRows, most full first, and how many more were read
+// (Others, with OthersEntries between them). Note says what could not be
+// read (other users' processes, unprivileged).
+type Namespaces struct {
+	Rows          []NetNS `json:"rows,omitempty"`
+	Others        int     `json:"others,omitempty"`
+	OthersEntries uint64  `json:"others_entries,omitempty"`
+	Note          string  `json:"note,omitempty"`
+}
+
+// SortNamespaces orders rows most full first (then by name) and keeps
+// MaxNamespaceRows of them, counting the rest.
+func SortNamespaces(rows []NetNS) Namespaces {
+	sort.SliceStable(rows, func(i, j int) bool {
+		if rows[i].Count != rows[j].Count {
+			return rows[i].Count > rows[j].Count
+		}
+		return rows[i].Name < rows[j].Name
+	})
+	out := Namespaces{Rows: rows}
+	if len(rows) > MaxNamespaceRows {
+		for _, r := range rows[MaxNamespaceRows:] {
+			out.Others++
+			out.OthersEntries += r.Count
+		}
+		out.Rows = rows[:MaxNamespaceRows]
+	}
+	return out
+}
+
+// FullNS is a namespace whose table is full: at the cap, or dropping.
+type FullNS struct {
+	NS NetNS
+	// Drops are the drops since the previous sample (0 when it only sits
+	// at the cap).
+	Drops uint64
+}
+
+// FullNamespaces are the namespaces of cur at the cap or dropping since
+// prev, most dropping first. A namespace new since prev counts only its
+// count: its drops since it began are not this interval's.
+func FullNamespaces(prev, cur *Namespaces, max uint64) []FullNS {
+	if cur == nil || max == 0 {
+		return nil
+	}
+	before := map[uint64]uint64{}
+	if prev != nil {
+		for _, r := range prev.Rows {
+			before[r.Inode] = r.Drops
+		}
+	}
+	var out []FullNS
+	for _, r := range cur.Rows {
+		var d uint64
+		if b, ok := before[r.Inode]; ok && r.Drops > b {
+			d = r.Drops - b
+		}
+		if r.Count >= max || d > 0 {
+			out = append(out, FullNS{NS: r, Drops: d})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Drops > out[j].Drops })
+	return out
+}
+
+// Describe is the full namespace in the verdict's words: "in pod 3f2a…
+// — 300 / 300 entries, 120 drops".
+func (f FullNS) Describe(max uint64) string {
+	return fmt.Sprintf("in %s (pid %d) — %s / %s entries, %s drops", f.NS.Label(), f.NS.PID, Int(f.NS.Count), Int(max), Int(f.Drops))
+}
+
+// ruleNamespaceFull: another namespace of the host is at the cap or
+// dropping while this one is not full: a pod's or container's table,
+// which the host's own numbers never show. Critical, named.
+func ruleNamespaceFull(in Inputs) (Verdict, bool) {
+	c := in.Sample.Conntrack
+	if len(in.FullNS) == 0 || Pinned(c) || in.Rates.CTTotal.Get(Drop) > 0 {
+		return Verdict{}, false
+	}
+	f := in.FullNS[0]
+	ev := f.Describe(c.Max) + ": new flows into it are dropped while this namespace reads fine"
+	if n := len(in.FullNS) - 1; n > 0 {
+		ev += fmt.Sprintf("; %d more namespaces full", n)
+	}
+	return Verdict{Kind: TableFull, Severity: SevCrit, Evidence: ev}, true
+}
+
+// namespacesNote is what an OK verdict says of the other namespaces:
+// ", no other namespace near its cap (12, the fullest 300)".
+func namespacesNote(s Sample) string {
+	ns := s.Namespaces
+	if ns == nil {
+		return ""
+	}
+	n := len(ns.Rows) + ns.Others
+	if n == 0 {
+		return ", other namespaces not readable (root needed)"
+	}
+	top := ns.Rows[0]
+	if s.Conntrack.Max > 0 && Percent(top.Count, s.Conntrack.Max) >= NearCapPct {
+		return fmt.Sprintf(", %s near its cap (%s / %s)", top.Label(), Int(top.Count), Int(s.Conntrack.Max))
+	}
+	return fmt.Sprintf(", no namespace near its cap (%d others, the fullest %s at %s)", n, top.Label(), Int(top.Count))
+}

@@ -1,0 +1,50 @@
+package model
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestNamespaceFull: another namespace pinned at the cap, or dropping,
+// is TABLE FULL named after it while the host's own table is fine; one
+// new since the last sample counts no drops from before; none near the
+// cap says so.
+func TestNamespaceFull(t *testing.T) {
+	web := NetNS{Inode: 7, Name: "3f2a9c1e", Kind: "pod", PID: 4242, Count: 300, Drops: 900}
+	quiet := NetNS{Inode: 8, Name: "lab", Kind: "netns", PID: 99, Count: 12}
+	prev := &Namespaces{Rows: []NetNS{{Inode: 7, Name: "3f2a9c1e", Kind: "pod", PID: 4242, Count: 300, Drops: 780}, quiet}}
+	cur := &Namespaces{Rows: []NetNS{web, quiet}}
+	host := table(0, 0, 300)
+	host.Conntrack.Status = TableUntracked
+	host.Namespaces = cur
+	full := FullNamespaces(prev, cur, 300)
+	if len(full) != 1 || full[0].Drops != 120 {
+		t.Fatalf("full %+v, want the pod with 120 drops", full)
+	}
+	v := Judge(Inputs{Sample: host, Rates: idle(), FullNS: full})
+	if v[0].Kind != TableFull || !strings.Contains(v[0].Evidence, "in pod 3f2a9c1e (pid 4242) — 300 / 300 entries, 120 drops") {
+		t.Errorf("verdict %+v", v[0])
+	}
+	if f := FullNamespaces(nil, cur, 300); len(f) != 1 || f[0].Drops != 0 {
+		t.Errorf("a namespace first seen now: %+v, want at the cap with no drops of this interval", f)
+	}
+	calm := &Namespaces{Rows: []NetNS{{Inode: 8, Name: "lab", Kind: "netns", PID: 99, Count: 12}}, Others: 11}
+	host.Namespaces = calm
+	ok := Judge(Inputs{Sample: host, Rates: idle(), FullNS: FullNamespaces(calm, calm, 300)})
+	if ok[0].Kind != OK || !strings.Contains(ok[0].Evidence, "no namespace near its cap (12 others, the fullest netns lab at 12)") {
+		t.Errorf("calm host: %+v", ok[0])
+	}
+}
+
+// TestSortNamespacesBounds: a node of 500 namespaces carries the
+// fullest MaxNamespaceRows and counts the rest.
+func TestSortNamespacesBounds(t *testing.T) {
+	var rows []NetNS
+	for i := range 500 {
+		rows = append(rows, NetNS{Inode: uint64(i), Name: "pod", Count: uint64(i)})
+	}
+	ns := SortNamespaces(rows)
+	if len(ns.Rows) != MaxNamespaceRows || ns.Rows[0].Count != 499 || ns.Others != 480 {
+		t.Errorf("%d rows, first %d, others %d", len(ns.Rows), ns.Rows[0].Count, ns.Others)
+	}
+}

@@ -1,0 +1,62 @@
+package sources
+
+import "strings"
+
+// containerScopes are the prefixes of a container's cgroup scope, by
+// runtime: docker-<id>.scope, cri-containerd-<id>.scope, crio-<id>.scope,
+// libpod-<id>.scope (podman).
+var containerScopes = []string{"docker-", "cri-containerd-", "crio-", "libpod-"}
+
+// CgroupOwner names what a process belongs to from the text of its
+// /proc/PID/cgroup: the pod (a kubepods…pod<uid> slice or directory: the
+// pod's UID), the container (a runtime's scope, or cgroupfs's
+// /docker/<id>: the first 12 characters of its id), or the systemd unit
+// (*.service); kind is "pod", "container" or "unit", "" when none.
+func CgroupOwner(cgroup string) (name, kind string) {
+	path := ""
+	for _, line := range strings.Split(cgroup, "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		if parts[0] == "0" && parts[1] == "" || path == "" { // the unified hierarchy wins
+			path = parts[2]
+		}
+	}
+	segs := strings.Split(strings.Trim(path, "/"), "/")
+	for i, seg := range segs {
+		if uid, ok := podUID(seg); ok && strings.Contains(path, "kubepods") {
+			return uid, "pod"
+		}
+		if seg == "docker" && i+1 < len(segs) {
+			return short(segs[i+1]), "container"
+		}
+	}
+	for i := len(segs) - 1; i >= 0; i-- {
+		seg := segs[i]
+		for _, p := range containerScopes {
+			if id, ok := strings.CutPrefix(seg, p); ok && strings.HasSuffix(id, ".scope") {
+				return short(strings.TrimSuffix(id, ".scope")), "container"
+			}
+		}
+		if strings.HasSuffix(seg, ".service") {
+			return seg, "unit"
+		}
+	}
+	return "", ""
+}
+
+// podUID is the pod UID in a kubepods segment: "kubepods-burstable-
+// pod3f2a_1b.slice" (systemd driver, dashes as underscores) or
+// "pod3f2a-1b" (cgroupfs driver).
+func podUID(seg string) (string, bool) {
+	seg = strings.TrimSuffix(seg, ".slice")
+	i := strings.LastIndex(seg, "pod")
+	if i < 0 || i+3 >= len(seg) || (i > 0 && seg[i-1] != '-') {
+		return "", false
+	}
+	return strings.ReplaceAll(seg[i+3:], "_", "-"), true
+}
+
+// short is a container id as docker ps shows it.
+func short(id string) string { return id[:min(12, len(id))] }

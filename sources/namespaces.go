@@ -1,0 +1,194 @@
+package sources
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// NamespacesEvery is how often the host's processes are walked again for
+// namespaces: not every sample on a host of 10,000 processes. A namespace
+// whose process went away is found again at the next walk, sooner.
+const NamespacesEvery = 10 * time.Second
+
+// maxNamespaces bounds the namespaces kept between walks.
+const maxNamespaces = 4096
+
+// Namespaces finds the host's other network namespaces and reads each
+// one's table through a process inside it: /proc/PID/net/stat/nf_conntrack
+// is that namespace's count and per-CPU counters, no setns needed.
+type Namespaces struct {
+	proc, run string
+	self      uint64
+	walked    time.Time
+	stale     bool
+	known     map[uint64]*nsProc
+	names     map[uint64]string // ip netns names by inode
+	note      string
+	buf       []byte
+}
+
+// nsProc is the process a namespace is read through, and its name.
+type nsProc struct {
+	pid        int
+	name, kind string
+}
+
+// NewNamespaces reads the namespaces under roots; the namespace of this
+// process is its own table, not one of the others.
+func NewNamespaces(roots Roots) *Namespaces {
+	return &Namespaces{proc: roots.Proc, run: roots.Run, buf: make([]byte, 64<<10)}
+}
+
+// netnsInode is the namespace inode of a /proc/PID/ns/net link.
+func netnsInode(link string) (uint64, error) {
+	target, err := os.Readlink(link)
+	if err != nil {
+		return 0, err
+	}
+	s, ok := strings.CutPrefix(target, "net:[")
+	if !ok {
+		return 0, fmt.Errorf("%s: not a network namespace: %q", link, target)
+	}
+	return strconv.ParseUint(strings.TrimSuffix(s, "]"), 10, 64)
+}
+
+// walk finds one process per namespace and the ip netns names.
+func (n *Namespaces) walk(now time.Time) {
+	n.walked, n.stale = now, false
+	n.self, _ = netnsInode(filepath.Join(n.proc, "self", "ns", "net"))
+	n.names = map[uint64]string{}
+	for _, dir := range []string{filepath.Join(n.run, "netns"), filepath.Join(n.run, "docker", "netns")} {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			var st syscall.Stat_t
+			if syscall.Stat(filepath.Join(dir, e.Name()), &st) == nil {
+				n.names[st.Ino] = e.Name()
+			}
+		}
+	}
+	found := map[uint64]*nsProc{}
+	denied := 0
+	entries, _ := os.ReadDir(n.proc)
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || len(found) >= maxNamespaces {
+			continue
+		}
+		ino, err := netnsInode(filepath.Join(n.proc, e.Name(), "ns", "net"))
+		if err != nil {
+			if errors.Is(err, fs.ErrPermission) {
+				denied++
+			}
+			continue
+		}
+		if ino == n.self || found[ino] != nil {
+			continue
+		}
+		p := &nsProc{pid: pid}
+		p.name, p.kind = n.nameOf(ino, pid)
+		found[ino] = p
+	}
+	n.known, n.note = found, ""
+	if denied > 0 {
+		n.note = "other users' processes not readable: their namespaces need root"
+	}
+}
+
+// nameOf names a namespace: its ip netns name, else the pod, container or
+// unit of the process's cgroup, else the process's command.
+func (n *Namespaces) nameOf(ino uint64, pid int) (string, string) {
+	if name, ok := n.names[ino]; ok {
+		return name, "netns"
+	}
+	dir := filepath.Join(n.proc, strconv.Itoa(pid))
+	if b, err := os.ReadFile(filepath.Join(dir, "cgroup")); err == nil {
+		if name, kind := CgroupOwner(string(b)); kind != "" {
+			return name, kind
+		}
+	}
+	comm, _ := os.ReadFile(filepath.Join(dir, "comm"))
+	return strings.TrimSpace(string(comm)), "process"
+}
+
+// Read returns the namespaces' tables at now, walking the processes
+// again every NamespacesEvery (or when a process read went away).
+func (n *Namespaces) Read(now time.Time) *model.Namespaces {
+	if n.known == nil || n.stale || now.Sub(n.walked) >= NamespacesEvery {
+		n.walk(now)
+	}
+	var rows []model.NetNS
+	for ino, p := range n.known {
+		count, drops, err := n.readStat(p.pid)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				delete(n.known, ino) // gone (the process, or the namespace with it)
+				n.stale = true
+			}
+			continue
+		}
+		rows = append(rows, model.NetNS{Inode: ino, Name: model.Sanitize(p.name, 64), Kind: p.kind, PID: p.pid, Count: count, Drops: drops})
+	}
+	out := model.SortNamespaces(rows)
+	out.Note = n.note
+	return &out
+}
+
+// readStat reads a namespace's count and drops from a process inside it.
+func (n *Namespaces) readStat(pid int) (count, drops uint64, err error) {
+	f, err := os.Open(filepath.Join(n.proc, strconv.Itoa(pid), "net", "stat", "nf_conntrack"))
+	if err != nil {
+		return 0, 0, err
+	}
+	defer f.Close()
+	k, err := f.Read(n.buf)
+	if err != nil {
+		return 0, 0, err
+	}
+	return parseNSStat(n.buf[:k])
+}
+
+// parseNSStat reads the entries column (the namespace's count, the same
+// in every row) and sums drop and early_drop over the CPUs.
+func parseNSStat(b []byte) (count, drops uint64, err error) {
+	lines := bytes.Split(b, []byte("\n"))
+	header := strings.Fields(string(lines[0]))
+	col := map[string]int{}
+	for i, h := range header {
+		col[h] = i
+	}
+	ent, ok := col["entries"]
+	if !ok {
+		return 0, 0, errors.New("no entries column")
+	}
+	first := true
+	for _, l := range lines[1:] {
+		fields := bytes.Fields(l)
+		if len(fields) != len(header) {
+			continue // a row cut by the buffer, or blank
+		}
+		if first {
+			count, _ = strconv.ParseUint(string(fields[ent]), 16, 64)
+			first = false
+		}
+		for _, name := range []string{"drop", "early_drop"} {
+			if i, ok := col[name]; ok {
+				v, _ := strconv.ParseUint(string(fields[i]), 16, 64)
+				drops += v
+			}
+		}
+	}
+	if first {
+		return 0, 0, errors.New("no rows")
+	}
+	return count, drops, nil
+}

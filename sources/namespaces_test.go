@@ -1,0 +1,85 @@
+package sources
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// statText is a namespace's /proc/PID/net/stat/nf_conntrack on 2 CPUs:
+// 0x12c = 300 entries, drops 0x10 + 0x20 and early drops 1.
+const statText = `entries  clashres found new invalid ignore delete chainlength insert insert_failed drop early_drop icmp_error  expect_new expect_create expect_delete search_restart
+0000012c  00000000  00000000  00000000  00000000  00000000  00000000  00000000  00000000  00000000  00000010  00000001  00000000  00000000  00000000  00000000  00000000
+0000012c  00000000  00000000  00000000  00000000  00000000  00000000  00000000  00000000  00000000  00000020  00000000  00000000  00000000  00000000  00000000  00000000
+`
+
+func TestCgroupOwner(t *testing.T) {
+	for _, c := range []struct{ cgroup, name, kind string }{
+		{"0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod3f2a9c1e_1b2c_4d5e.slice/cri-containerd-0123456789abcdef.scope\n",
+			"3f2a9c1e-1b2c-4d5e", "pod"},
+		{"0::/kubepods/besteffort/pod7e1f-22/abcdef0123456789\n", "7e1f-22", "pod"},
+		{"0::/system.slice/docker-4f1e2d3c4b5a69788776.scope\n", "4f1e2d3c4b5a", "container"},
+		{"12:pids:/docker/9a8b7c6d5e4f3a2b1c\n11:cpu:/docker/9a8b7c6d5e4f3a2b1c\n", "9a8b7c6d5e4f", "container"},
+		{"0::/machine.slice/libpod-aa11bb22cc33dd44.scope/container\n", "aa11bb22cc33", "container"},
+		{"0::/system.slice/nginx.service\n", "nginx.service", "unit"},
+		{"0::/user.slice/user-0.slice/session-3.scope\n", "", ""},
+	} {
+		if name, kind := CgroupOwner(c.cgroup); name != c.name || kind != c.kind {
+			t.Errorf("CgroupOwner(%q) = %q, %q; want %q, %q", c.cgroup, name, kind, c.name, c.kind)
+		}
+	}
+}
+
+func TestParseNSStat(t *testing.T) {
+	count, drops, err := parseNSStat([]byte(statText))
+	if err != nil || count != 300 || drops != 0x10+0x20+1 {
+		t.Errorf("parseNSStat = %d, %d, %v; want 300, 49", count, drops, err)
+	}
+	if _, _, err := parseNSStat([]byte("garbage\n")); err == nil {
+		t.Error("garbage parsed")
+	}
+}
+
+// TestNamespacesOnFixture: one process per namespace is read, the host's
+// own namespace is not among the others, each is named by its cgroup or
+// command, and a process that goes away takes its namespace with it.
+func TestNamespacesOnFixture(t *testing.T) {
+	root := t.TempDir()
+	proc := filepath.Join(root, "proc")
+	process := func(pid, ns, cgroup, comm string, stat bool) {
+		dir := filepath.Join(proc, pid)
+		os.MkdirAll(filepath.Join(dir, "ns"), 0o755)
+		os.Symlink("net:["+ns+"]", filepath.Join(dir, "ns", "net"))
+		os.WriteFile(filepath.Join(dir, "cgroup"), []byte(cgroup), 0o644)
+		os.WriteFile(filepath.Join(dir, "comm"), []byte(comm+"\n"), 0o644)
+		if stat {
+			os.MkdirAll(filepath.Join(dir, "net", "stat"), 0o755)
+			os.WriteFile(filepath.Join(dir, "net", "stat", "nf_conntrack"), []byte(statText), 0o644)
+		}
+	}
+	process("self", "1", "0::/init.scope\n", "tablefull", true)
+	process("1", "1", "0::/init.scope\n", "systemd", true)
+	process("100", "200", "0::/kubepods.slice/kubepods-pod3f2a.slice/cri-containerd-aa.scope\n", "redis-server", true)
+	process("101", "200", "0::/kubepods.slice/kubepods-pod3f2a.slice/cri-containerd-bb.scope\n", "sidecar", true)
+	process("102", "300", "0::/user.slice/session-1.scope\n", "ip", true)
+	n := NewNamespaces(Roots{Proc: proc, Run: filepath.Join(root, "run")})
+	ns := n.Read(time.Unix(100, 0))
+	if len(ns.Rows) != 2 {
+		t.Fatalf("rows %+v, want the pod's and the process's namespaces", ns.Rows)
+	}
+	byIno := map[uint64]string{}
+	for _, r := range ns.Rows {
+		byIno[r.Inode] = r.Kind + " " + r.Name
+		if r.Count != 300 || r.Drops != 49 {
+			t.Errorf("row %+v: want 300 entries, 49 drops", r)
+		}
+	}
+	if byIno[200] != "pod 3f2a" || byIno[300] != "process ip" {
+		t.Errorf("names %v", byIno)
+	}
+	os.RemoveAll(filepath.Join(proc, "102"))
+	if ns := n.Read(time.Unix(101, 0)); len(ns.Rows) != 1 {
+		t.Errorf("after the process went: %+v", ns.Rows)
+	}
+}
