@@ -91,7 +91,7 @@ func (n *Namespaces) walk(now time.Time) {
 			}
 			continue
 		}
-		if ino == n.self || found[ino] != nil {
+		if ino == n.self || found[ino] != nil || kernelThread(filepath.Join(n.proc, e.Name())) {
 			continue
 		}
 		p := &nsProc{pid: pid}
@@ -102,6 +102,13 @@ func (n *Namespaces) walk(now time.Time) {
 	if denied > 0 {
 		n.note = "other users' processes not readable: their namespaces need root"
 	}
+}
+
+// kernelThread reports whether the process at dir is a kernel thread
+// (an empty command line): it belongs to no namespace anyone made.
+func kernelThread(dir string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, "cmdline"))
+	return err == nil && len(b) == 0
 }
 
 // nameOf names a namespace: its ip netns name, else the pod, container or

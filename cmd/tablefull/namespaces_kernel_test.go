@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// TestEveryNamespace: a dozen namespaces with tracked traffic, one pinned
+// at the cap by a connection per request. The host's own collector — no
+// --netns — names that namespace TABLE FULL within 2 intervals, the
+// console shows it, and a namespace that goes away leaves no error.
+func TestEveryNamespace(t *testing.T) {
+	needKernel(t, "tmux")
+	lowerMax(t, 300)
+	var spaces []*netns.NS
+	for range 12 {
+		ns := labNS(t)
+		sleeper := ns.Command("sleep", "600") // a process inside: what the host reads it through
+		start(t, sleeper)
+		spaces = append(spaces, ns)
+	}
+	full := spaces[3]
+	churn(t, full, "127.0.0.1:18097", netns.Load{Workers: 4, Rate: 400, DialTimeout: 300 * time.Millisecond})
+	for _, ns := range spaces[5:8] { // some tracked traffic elsewhere, far from the cap
+		churn(t, ns, "127.0.0.1:18098", netns.Load{Workers: 1, Rate: 2, DialTimeout: time.Second})
+	}
+	waitPinned(t, full, 300, 15*time.Second)
+
+	c, err := sources.NewCollector(sources.DefaultRoots())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	an := model.NewAnalyzer(10)
+	var f model.Frame
+	named := false
+	for i := 0; i < 3 && !named; i++ {
+		f = an.Add(c.Sample(time.Now(), time.Second))
+		named = f.Verdict().Kind == model.TableFull && strings.Contains(f.Verdict().Evidence, "in netns "+full.Name)
+		time.Sleep(time.Second)
+	}
+	if !named {
+		t.Fatalf("no TABLE FULL naming netns %s within 2 intervals: %s (namespaces %+v)", full.Name, f.Verdict(), f.Sample.Namespaces)
+	}
+	if ns := f.Sample.Namespaces; ns == nil || len(ns.Rows)+ns.Others < 12 || ns.Rows[0].Name != full.Name {
+		t.Errorf("namespaces %+v: want all 12, %s first", ns, full.Name)
+	}
+
+	s := startTmux(t, 200, 50, "", "--interval", "500ms")
+	s.waitFor("TABLE FULL", "in netns "+full.Name)
+	// One namespace goes away mid-run: its process ends, its name goes.
+	gone, err := netns.Create(fmt.Sprintf("tft-%d-gone", os.Getpid()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { gone.Delete() })
+	sleeper := gone.Command("sleep", "600")
+	start(t, sleeper)
+	time.Sleep(1500 * time.Millisecond)
+	f = an.Add(c.Sample(time.Now(), time.Second))
+	sleeper.Process.Kill()
+	sleeper.Wait()
+	if err := gone.Delete(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	if screen := s.capture(false); strings.Contains(screen, "no such file") || strings.Contains(screen, gone.Name) || !strings.Contains(screen, "TABLE FULL") {
+		t.Errorf("after a namespace went away:\n%s", screen)
+	}
+	s.keys("q")
+	s.waitFor("EXIT=0")
+	f = an.Add(c.Sample(time.Now(), time.Second))
+	for _, r := range f.Sample.Namespaces.Rows {
+		if r.Name == gone.Name {
+			t.Errorf("a namespace gone is still read: %+v", r)
+		}
+	}
+}
