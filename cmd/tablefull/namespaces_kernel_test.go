@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	osexec "os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -51,6 +52,20 @@ func TestEveryNamespace(t *testing.T) {
 	}
 	if ns := f.Sample.Namespaces; ns == nil || len(ns.Rows)+ns.Others < 12 || ns.Rows[0].Name != full.Name {
 		t.Errorf("namespaces %+v: want all 12, %s first", ns, full.Name)
+	}
+
+	// The host's exporter names it in series of its own.
+	exe, _ := os.Executable()
+	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	exp := osexec.Command(exe, "exporter", "--listen", addr, "--interval", "500ms")
+	exp.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	startDaemon(t, exp)
+	waitHTTP(t, "http://"+addr+"/metrics", 10*time.Second)
+	want := `kind="netns",netns="` + full.Name + `"} 300`
+	for end := time.Now().Add(5 * time.Second); !strings.Contains(metricsText(t, addr), want); time.Sleep(200 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("the exporter has no %s", want)
+		}
 	}
 
 	s := startTmux(t, 200, 50, "", "--interval", "500ms")

@@ -33,6 +33,10 @@ var (
 	descClassHold = desc("conntrack_class_hold_seconds", "How long the kernel holds an entry of the class now (its nf_conntrack_*_timeout); absent when not read.", "class")
 	descVerdict   = desc("verdict", "1 when the verdict held at any sample since the previous scrape (a one-second burst is not lost between scrapes), by the console's own rules and thresholds, else 0 (kind: table_full, near_cap, early_drop, hash_chains, listen_overflow, port_exhaustion, server_cpu_bound, disk_bound, client_stalled_on_network).", "kind")
 	descUp        = desc("up", "1 when this part of the host's numbers could be read: conntrack (the table), ctstats (per-CPU counters), cpu, disks and tcp (/proc/stat, diskstats, netstat), kernel_log (/dev/kmsg, root only), entries (new entries by class, counted near the cap), stream (samples arriving).", "part")
+	descNSEntries = desc("netns_conntrack_entries", "Entries in another network namespace's conntrack table (the cap is the host's tablefull_conntrack_entries_limit), for the 20 fullest; the rest are in tablefull_netns_others.", "netns", "kind", "inode")
+	descNSDrops   = desc("netns_conntrack_drops_total", "drop and early_drop of another network namespace's table, summed over CPUs, for the 20 fullest.", "netns", "kind", "inode")
+	descNSOthers  = desc("netns_others", "Network namespaces read beyond the 20 with series of their own.")
+	descNSOtherEn = desc("netns_others_entries", "Entries in the namespaces beyond the 20, together.")
 	descLastTime  = desc("last_sample_timestamp_seconds", "When the newest sample was taken (Unix time).")
 	descBuildInfo = desc("build_info", "tablefull's version; always 1.", "version", "goversion")
 )
@@ -44,7 +48,7 @@ var verdictKinds = []model.Kind{model.TableFull, model.NearCap, model.EarlyDropp
 // Describe implements prometheus.Collector.
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descEntries, descPeak, descLimit, descBuckets, descHold, descCPU, descTotal,
-		descNew, descLost, descClassHold, descPinned, descEpisodes, descKLines, descSuppress, descVerdict, descUp, descLastTime, descBuildInfo} {
+		descNew, descLost, descClassHold, descPinned, descEpisodes, descKLines, descSuppress, descVerdict, descUp, descNSEntries, descNSDrops, descNSOthers, descNSOtherEn, descLastTime, descBuildInfo} {
 		ch <- d
 	}
 }
@@ -117,6 +121,20 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 		for _, c := range st.Reported {
 			counter(descTotal, float64(totals.Get(c)), string(c))
 		}
+	}
+	if ns := sample.Namespaces; ns != nil { // bounded: model.MaxNamespaceRows, the rest as two series
+		seen := map[uint64]bool{} // one series per namespace, whatever a stream repeats
+		for _, r := range ns.Rows {
+			if seen[r.Inode] {
+				continue
+			}
+			seen[r.Inode] = true
+			ino, name, kind := strconv.FormatUint(r.Inode, 10), model.Sanitize(r.Name, 64), model.Sanitize(r.Kind, 16)
+			gauge(descNSEntries, float64(r.Count), name, kind, ino)
+			counter(descNSDrops, float64(r.Drops), name, kind, ino)
+		}
+		gauge(descNSOthers, float64(ns.Others))
+		gauge(descNSOtherEn, float64(ns.OthersEntries))
 	}
 	for _, k := range verdictKinds {
 		// A verdict judged from a part not read, or from a table not

@@ -369,3 +369,28 @@ func TestExporterLeavesOutWhatWasNotRead(t *testing.T) {
 		t.Errorf("kernel lines counted from a log not read")
 	}
 }
+
+// TestExporterNamespaces: the fullest namespaces have series of their
+// own, labelled by name, kind and inode; the rest are counted in two;
+// a stream that repeats a namespace does not break the scrape.
+func TestExporterNamespaces(t *testing.T) {
+	e := New("test")
+	srv := httptest.NewServer(Handler(e))
+	defer srv.Close()
+	s := sample(0, 10, 10, 0)
+	s.Namespaces = &tf.Namespaces{Rows: []tf.NetNS{
+		{Inode: 7, Name: "3f2a9c1e", Kind: "pod", PID: 42, Count: 4096, Drops: 900},
+		{Inode: 7, Name: "3f2a9c1e", Kind: "pod", PID: 42, Count: 4096, Drops: 900},
+		{Inode: 8, Name: "bad\xffname", Kind: "process", PID: 43, Count: 3}}, Others: 480, OthersEntries: 1200}
+	e.Observe(s)
+	m := scrape(t, srv.URL)
+	if got := m["tablefull_netns_conntrack_entries"].v("inode=7,kind=pod,netns=3f2a9c1e,"); got != 4096 {
+		t.Errorf("pod entries %v (%v)", got, m["tablefull_netns_conntrack_entries"])
+	}
+	if got := m["tablefull_netns_conntrack_drops_total"].v("inode=7,kind=pod,netns=3f2a9c1e,"); got != 900 {
+		t.Errorf("pod drops %v", got)
+	}
+	if len(m["tablefull_netns_conntrack_entries"].values) != 2 || m["tablefull_netns_others"].v("") != 480 {
+		t.Errorf("series %v, others %v", m["tablefull_netns_conntrack_entries"].values, m["tablefull_netns_others"])
+	}
+}
