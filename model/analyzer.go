@@ -20,6 +20,8 @@ type Frame struct {
 	Fill Fill
 	// Demand is the new entries/s wanted while pinned (a lower bound).
 	Demand Demand
+	// FullNS are the host's other namespaces at the cap or dropping.
+	FullNS []FullNS
 }
 
 // Verdict returns the most severe verdict.
@@ -108,6 +110,7 @@ func (a *Analyzer) Add(s Sample) Frame {
 	if ep, ok := a.episodes.Current(); ok {
 		in.Episode = &ep
 	}
+	f.FullNS = in.FullNS
 	f.Verdicts = Judge(in)
 	if a.prev != nil && s.Interval > 0 && s.Time.Sub(a.prev.Time) > s.Interval*5/2 {
 		f.Gap = true

@@ -70,6 +70,7 @@ type App struct {
 	now         time.Time
 	recording   string
 	censusOn    bool
+	nsOn        bool
 	tune        tunePanel
 	census      *model.Census
 	caption     string
@@ -254,7 +255,13 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, a.keys.Slower):
 		return a.stepInterval(+1)
 	case key.Matches(msg, a.keys.Census):
+		a.nsOn = false
 		return a.toggleCensus()
+	case key.Matches(msg, a.keys.Namespaces):
+		a.nsOn = !a.nsOn
+		if a.nsOn && a.censusOn {
+			return a.toggleCensus() // one panel in the bottom's place at a time
+		}
 	case key.Matches(msg, a.keys.Back):
 		a.scroll(-1)
 	case key.Matches(msg, a.keys.Forward):

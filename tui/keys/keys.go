@@ -18,6 +18,7 @@ type KeyMap struct {
 	NextChange key.Binding
 	Record     key.Binding
 	Census     key.Binding
+	Namespaces key.Binding
 	Tune       key.Binding
 	NextTab    key.Binding
 	PrevTab    key.Binding
@@ -42,6 +43,7 @@ func DefaultKeyMap() KeyMap {
 		NextChange: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next change")),
 		Record:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "record on/off")),
 		Census:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "census")),
+		Namespaces: key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "namespaces")),
 		Tune:       key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tuning")),
 		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "previous knob")),
 		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "next knob")),
@@ -78,7 +80,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	// Three tall columns: at 80 columns bubbles/help shows three.
 	return [][]key.Binding{
-		{k.Quit, k.Help, k.Pause, k.Record, k.Census, k.Tune},
+		{k.Quit, k.Help, k.Pause, k.Record, k.Census, k.Namespaces, k.Tune},
 		{k.Faster, k.Slower, k.Back, k.Forward, k.Latest},
 		{k.Step, k.NextChange, k.NextTab, k.PrevTab},
 	}

@@ -1,0 +1,58 @@
+package tui
+
+import (
+	"fmt"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/tui/styles"
+)
+
+// namespaceLines are the host's other network namespaces, most full
+// first: each one's name, count against the one global cap, and whether
+// it is full (at the cap, or dropping since the previous sample); then
+// how many more there are. Bounded by rows.
+func namespaceLines(st *styles.Styles, f model.Frame, width, rows int) []string {
+	ns := f.Sample.Namespaces
+	if ns == nil {
+		return []string{st.Dim.Render("no other namespace read: this feed is one namespace (a --netns or --ssh feed), or the host has none")}
+	}
+	full := map[uint64]uint64{}
+	for _, x := range f.FullNS {
+		full[x.NS.Inode] = x.Drops
+	}
+	capMax := f.Sample.Conntrack.Max
+	var lines []string
+	if ns.Note != "" {
+		lines = append(lines, st.Warn.Render(truncate(foreign(ns.Note), width)))
+	}
+	if len(ns.Rows) == 0 {
+		return append(lines, st.Dim.Render("no other namespace found"))
+	}
+	nameW := min(40, max(12, width-56))
+	shown := 0
+	for _, r := range ns.Rows {
+		if len(lines) >= rows-1 && shown < len(ns.Rows) { // the last row says how many more
+			break
+		}
+		shown++
+		pct := model.Percent(r.Count, capMax)
+		sty := st.Value
+		state := ""
+		if d, ok := full[r.Inode]; ok {
+			sty, state = st.Crit, st.Crit.Render(fmt.Sprintf("  FULL, %s drops", model.Int(d)))
+		} else if pct >= model.NearCapPct {
+			sty = st.Warn
+		}
+		name := fmt.Sprintf("%-*s", nameW, truncate(foreign(r.Label()), nameW))
+		lines = append(lines, name+" "+sty.Render(fmt.Sprintf("%9s / %s (%3.0f %%)", model.Int(r.Count), model.Int(capMax), pct))+
+			state+st.Dim.Render(fmt.Sprintf("  pid %d", r.PID)))
+	}
+	rest, entries := ns.Others, ns.OthersEntries
+	for _, r := range ns.Rows[shown:] {
+		rest, entries = rest+1, entries+r.Count
+	}
+	if rest > 0 {
+		lines = append(lines, st.Dim.Render(fmt.Sprintf("+%d more namespaces, %s entries between them", rest, model.Int(entries))))
+	}
+	return lines
+}
