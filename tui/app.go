@@ -41,6 +41,9 @@ type Options struct {
 	// Live, when set, is shown in the status line once a second after
 	// the intro (the lab's client counts).
 	Live func() string
+	// OpenNamespace, when set, lets enter in the namespaces panel open
+	// that namespace's console (the host's own console sets it).
+	OpenNamespace OpenNamespace
 	// Source names the feed as the user typed it ("netns h1", "ssh
 	// web-3", `via "kubectl exec …"`, "lab table-full"): the tab's label
 	// and the header's source, where the host's own name may be the same
@@ -71,6 +74,7 @@ type App struct {
 	recording   string
 	censusOn    bool
 	nsOn        bool
+	nsSel       int
 	tune        tunePanel
 	census      *model.Census
 	caption     string
@@ -257,6 +261,14 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, a.keys.Census):
 		a.nsOn = false
 		return a.toggleCensus()
+	case a.nsOn && key.Matches(msg, a.keys.Up):
+		a.moveNamespace(-1)
+	case a.nsOn && key.Matches(msg, a.keys.Down):
+		a.moveNamespace(+1)
+	case a.nsOn && key.Matches(msg, a.keys.Open):
+		return a.openNamespaceCmd()
+	case a.nsOn && key.Matches(msg, a.keys.Close):
+		a.nsOn = false
 	case key.Matches(msg, a.keys.Namespaces):
 		a.nsOn = !a.nsOn
 		if a.nsOn && a.censusOn {
@@ -284,6 +296,9 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	return nil
 }
+
+// panelOpen reports whether a panel holds esc (tuning, namespaces).
+func (a *App) panelOpen() bool { return a.tune.open || a.nsOn }
 
 // tuneContext is what the tuning panel reads of the console.
 func (a *App) tuneContext() tuneContext {

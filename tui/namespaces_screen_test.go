@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
@@ -46,5 +47,49 @@ func TestNamespaceScreens(t *testing.T) {
 			}
 			golden.RequireEqual(t, []byte(view))
 		})
+	}
+}
+
+// TestOpenNamespaceConsole: enter on a row of the panel opens that
+// namespace's console as a tab of its own (as --netns does); esc there
+// stops its feed and comes back.
+func TestOpenNamespaceConsole(t *testing.T) {
+	var asked model.NetNS
+	stopped := make(chan bool, 1)
+	open := func(ns model.NetNS) (*App, func(), error) {
+		asked = ns
+		return New(newScriptFeed(t, nil), Options{Source: "netns " + ns.Name}), func() { stopped <- true }, nil
+	}
+	host := New(newScriptFeed(t, nil), Options{OpenNamespace: open})
+	r := NewRoot(host)
+	r.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	for _, s := range podFull(4) {
+		r.Update(sampleMsg{s: s})
+	}
+	do := func(msg tea.Msg) {
+		_, cmd := r.Update(msg)
+		if cmd == nil {
+			return
+		}
+		if m := cmd(); m != nil {
+			if _, ok := m.(openedMsg); ok {
+				r.Update(m)
+			}
+		}
+	}
+	do(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("N")})
+	do(tea.KeyMsg{Type: tea.KeyDown})
+	do(tea.KeyMsg{Type: tea.KeyEnter})
+	if len(r.apps) != 2 || r.active != 1 || asked.Name != "web-00" {
+		t.Fatalf("after enter: %d tabs, active %d, opened %+v", len(r.apps), r.active, asked)
+	}
+	do(tea.KeyMsg{Type: tea.KeyEsc})
+	if len(r.apps) != 1 || r.active != 0 {
+		t.Errorf("after esc: %d tabs, active %d", len(r.apps), r.active)
+	}
+	select {
+	case <-stopped:
+	case <-time.After(2 * time.Second):
+		t.Error("the namespace's feed was not stopped")
 	}
 }

@@ -10,8 +10,9 @@ import (
 // namespaceLines are the host's other network namespaces, most full
 // first: each one's name, count against the one global cap, and whether
 // it is full (at the cap, or dropping since the previous sample); then
-// how many more there are. Bounded by rows.
-func namespaceLines(st *styles.Styles, f model.Frame, width, rows int) []string {
+// how many more there are, and (canOpen) the keys that open the selected
+// one's console. Bounded by rows.
+func namespaceLines(st *styles.Styles, f model.Frame, sel int, canOpen bool, width, rows int) []string {
 	ns := f.Sample.Namespaces
 	if ns == nil {
 		return []string{st.Dim.Render("no other namespace read: this feed is one namespace (a --netns or --ssh feed), or the host has none")}
@@ -28,10 +29,14 @@ func namespaceLines(st *styles.Styles, f model.Frame, width, rows int) []string 
 	if len(ns.Rows) == 0 {
 		return append(lines, st.Dim.Render("no other namespace found"))
 	}
-	nameW := min(40, max(12, width-56))
+	nameW := min(40, max(12, width-58))
+	foot := 1 // how many more
+	if canOpen {
+		foot = 2
+	}
 	shown := 0
-	for _, r := range ns.Rows {
-		if len(lines) >= rows-1 && shown < len(ns.Rows) { // the last row says how many more
+	for i, r := range ns.Rows {
+		if len(lines) >= rows-foot && shown < len(ns.Rows) { // the last rows say how many more, and the keys
 			break
 		}
 		shown++
@@ -43,7 +48,11 @@ func namespaceLines(st *styles.Styles, f model.Frame, width, rows int) []string 
 		} else if pct >= model.NearCapPct {
 			sty = st.Warn
 		}
-		name := fmt.Sprintf("%-*s", nameW, truncate(foreign(r.Label()), nameW))
+		mark := "  "
+		if canOpen && i == sel {
+			mark = st.Title.Render("▸ ")
+		}
+		name := mark + fmt.Sprintf("%-*s", nameW, truncate(foreign(r.Label()), nameW))
 		lines = append(lines, name+" "+sty.Render(fmt.Sprintf("%9s / %s (%3.0f %%)", model.Int(r.Count), model.Int(capMax), pct))+
 			state+st.Dim.Render(fmt.Sprintf("  pid %d", r.PID)))
 	}
@@ -53,6 +62,9 @@ func namespaceLines(st *styles.Styles, f model.Frame, width, rows int) []string 
 	}
 	if rest > 0 {
 		lines = append(lines, st.Dim.Render(fmt.Sprintf("+%d more namespaces, %s entries between them", rest, model.Int(entries))))
+	}
+	if canOpen {
+		lines = append(lines, st.Dim.Render("↑/↓ namespace · enter its own console (esc there comes back) · esc close"))
 	}
 	return lines
 }

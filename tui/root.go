@@ -31,6 +31,10 @@ type Root struct {
 	st     *styles.Styles
 	width  int
 	height int
+	// openedStop stops the namespace console opened from a panel (the
+	// last tab), nil when none is; openedFrom is the tab it came from.
+	openedStop func()
+	openedFrom int
 }
 
 // NewRoot shows apps as tabs, the first one active.
@@ -55,6 +59,8 @@ func (r *Root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		r.resize(msg.Width, msg.Height)
+	case openedMsg:
+		return r, r.opened(msg)
 	case hostMsg:
 		return r, r.route(msg.hostID(), msg)
 	case tea.KeyMsg:
@@ -81,6 +87,8 @@ func (r *Root) route(id int, msg tea.Msg) tea.Cmd {
 func (r *Root) key(msg tea.KeyMsg) tea.Cmd {
 	n := len(r.apps)
 	switch {
+	case r.openedStop != nil && r.active == n-1 && key.Matches(msg, r.keys.Close) && !r.apps[n-1].panelOpen():
+		r.closeOpened() // esc in a namespace opened from the panel: back
 	case key.Matches(msg, r.keys.NextTab):
 		r.active = (r.active + 1) % n
 	case key.Matches(msg, r.keys.PrevTab):

@@ -67,7 +67,7 @@ func (a *App) render() string {
 		parts = append(parts, section(a.st, "tuning", w, h, a.tune.View(a.st, h-1, w, func() []model.Frame { return a.window(a.an.Frames().Len()) })))
 	case a.nsOn:
 		h := l.ctstats + l.bottom
-		parts = append(parts, section(a.st, "namespaces: the host's others, most full first", w, h, namespaceLines(a.st, f, w, h-1)))
+		parts = append(parts, section(a.st, "namespaces: the host's others, most full first", w, h, namespaceLines(a.st, f, a.nsSel, a.opts.OpenNamespace != nil, w, h-1)))
 	case a.censusOn:
 		cen := a.census
 		if a.player.on() { // a recording: the newest census up to the view

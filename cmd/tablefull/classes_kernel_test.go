@@ -209,32 +209,7 @@ func TestClassUDPResolver(t *testing.T) {
 	lowerMax(t, 4096)
 	ns := labNS(t)
 	setNS(t, ns, "net.netfilter.nf_conntrack_udp_timeout", 10)
-	dir := t.TempDir()
-	dns := ns.Command("dnsmasq", "--keep-in-foreground", "--port=53", "--listen-address=127.0.0.1", "--bind-interfaces",
-		"--no-resolv", "--no-hosts", "--user=root", "--pid-file="+filepath.Join(dir, "pid"), "--address=/lab.test/10.1.2.3")
-	if err := dns.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { dns.Process.Kill(); dns.Wait() }()
-	resolv := filepath.Join(dir, "resolv.conf")
-	if err := os.WriteFile(resolv, []byte("nameserver 127.0.0.1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// The client sees the namespace's resolver through a private mount
-	// namespace: the host's /etc is never written.
-	script := `import socket, time
-t0 = time.time(); n = 0
-while time.time() - t0 < 40:
-    try: socket.gethostbyname("x.lab.test")
-    except OSError: pass
-    n += 1
-    time.sleep(max(0, t0 + n / 300.0 - time.time()))
-`
-	client := ns.Command("unshare", "-m", "sh", "-c", "mount --bind "+resolv+" /etc/resolv.conf && exec python3 -c '"+script+"'")
-	if err := client.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { client.Process.Kill(); client.Wait() }()
+	resolveAt(t, ns, t.TempDir(), 300, 40*time.Second)
 	feed := startClassFeed(t, ns, 500*time.Millisecond)
 	feed.until(t, 25*time.Second, nearCap)
 	f, per, k := feed.againstKernel(t, ns, 4*time.Second)
@@ -296,4 +271,29 @@ func TestClassesUnprivileged(t *testing.T) {
 	if !strings.Contains(f.Rates.Entries.RateText(), "TCP only") {
 		t.Errorf("the rate %q does not say it is TCP only", f.Rates.Entries.RateText())
 	}
+}
+
+// resolveAt runs dnsmasq in ns and a client of glibc's resolver looking
+// up a name perSecond times a second for d, each lookup a fresh UDP
+// socket; the client sees the namespace's resolver through a private
+// mount namespace, so the host's /etc is never written. Both end with
+// the test.
+func resolveAt(t *testing.T, ns *netns.NS, dir string, perSecond int, d time.Duration) {
+	t.Helper()
+	dns := ns.Command("dnsmasq", "--keep-in-foreground", "--port=53", "--listen-address=127.0.0.1", "--bind-interfaces",
+		"--no-resolv", "--no-hosts", "--user=root", "--pid-file="+filepath.Join(dir, "pid"), "--address=/lab.test/10.1.2.3")
+	start(t, dns)
+	resolv := filepath.Join(dir, "resolv.conf")
+	if err := os.WriteFile(resolv, []byte("nameserver 127.0.0.1\noptions timeout:1 attempts:1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := fmt.Sprintf(`import socket, time
+t0 = time.time(); n = 0
+while time.time() - t0 < %d:
+    try: socket.gethostbyname("x.lab.test")
+    except OSError: pass
+    n += 1
+    time.sleep(max(0, t0 + n / %d.0 - time.time()))
+`, int(d.Seconds()), perSecond)
+	start(t, ns.Command("unshare", "-m", "sh", "-c", "mount --bind "+resolv+" /etc/resolv.conf && exec python3 -c '"+script+"'"))
 }

@@ -1,6 +1,11 @@
 package main
 
 import (
+	"path/filepath"
+	"strconv"
+	"sync"
+
+	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/tune"
@@ -28,7 +33,39 @@ func console(o options, ssh, via, netns []string, deploy bool) error {
 		live := sources.NewLive(c, o.interval)
 		defer live.Stop()
 		tee := &remote.Tee{Source: live}
-		apps = append(apps, tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tune.NewLocal(o.roots, o.stateDir)}))
+		open, stopAll := openNamespace(o)
+		defer stopAll()
+		apps = append(apps, tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tune.NewLocal(o.roots, o.stateDir),
+			OpenNamespace: open}))
 	}
 	return tui.Run(tui.NewRoot(apps...))
+}
+
+// openNamespace opens one of the host's other namespaces from the panel
+// as --netns does: the agent inside it, through the process it was read
+// through. stopAll ends every one opened (also one still on screen when
+// q quits: its command runs in a process group of its own).
+func openNamespace(o options) (tui.OpenNamespace, func()) {
+	var mu sync.Mutex // open runs as a console command, off its loop
+	var stops []func()
+	open := func(ns model.NetNS) (*tui.App, func(), error) {
+		argv, err := remote.NetnsArgv(filepath.Join(o.roots.Proc, strconv.Itoa(ns.PID), "ns", "net"))
+		if err != nil {
+			return nil, nil, err
+		}
+		p := &remote.Process{Argv: argv, Name: ns.Label()}
+		p.Start(o.interval)
+		mu.Lock()
+		stops = append(stops, p.Stop)
+		mu.Unlock()
+		tee := &remote.Tee{Source: p}
+		return tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: &remote.RemoteTuner{P: p}, Source: ns.Label()}), p.Stop, nil
+	}
+	return open, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, stop := range stops {
+			stop()
+		}
+	}
 }

@@ -70,6 +70,14 @@ func TestEveryNamespace(t *testing.T) {
 
 	s := startTmux(t, 200, 50, "", "--interval", "500ms")
 	s.waitFor("TABLE FULL", "in netns "+full.Name)
+	// N lists it first; enter opens its own console, as --netns would:
+	// the namespace's own table, pinned; esc comes back.
+	s.keys("N")
+	s.waitFor("namespaces: the host's others", "FULL,")
+	s.keys("Enter")
+	s.waitFor("netns "+full.Name+" ·", "300 / 300")
+	s.keys("Escape")
+	s.waitFor("in netns " + full.Name)
 	// One namespace goes away mid-run: its process ends, its name goes.
 	gone, err := netns.Create(fmt.Sprintf("tft-%d-gone", os.Getpid()))
 	if err != nil {

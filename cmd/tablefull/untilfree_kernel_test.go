@@ -16,16 +16,8 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/lab"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/tune"
 )
-
-// untilStep is one step of tune --until-free --json.
-type untilStep struct {
-	Step    int                `json:"step"`
-	Plan    model.Plan         `json:"plan"`
-	Results []model.KnobResult `json:"results"`
-	State   string             `json:"state"`
-	Said    string             `json:"said"`
-}
 
 // tuneFromHost runs `tablefull tune --netns name args…` on the host and
 // returns its exit code, stdout and stderr.
@@ -49,13 +41,13 @@ func tuneFromHost(t *testing.T, name string, args ...string) (int, string, strin
 // followUntilFree runs the guided loop on namespace name, JSON, and
 // checks what the issue asks of it: freed within 3 steps, each verified,
 // no plan over 5 % of RAM. It returns the steps.
-func followUntilFree(t *testing.T, name, stateDir string) []untilStep {
+func followUntilFree(t *testing.T, name, stateDir string) []tune.LoopStep {
 	t.Helper()
 	code, out, errs := tuneFromHost(t, name, "--until-free", "--yes", "--json", "--observe", "4s", "--state-dir", stateDir)
-	var steps []untilStep
+	var steps []tune.LoopStep
 	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
-		var s untilStep
+		var s tune.LoopStep
 		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
 			t.Fatalf("step line %q: %v", sc.Text(), err)
 		}
@@ -148,21 +140,7 @@ func TestUntilFreeDNS(t *testing.T) {
 	lowerMax(t, 400)
 	ns := labNS(t)
 	dir := t.TempDir()
-	start(t, ns.Command("dnsmasq", "--keep-in-foreground", "--port=53", "--listen-address=127.0.0.1", "--bind-interfaces",
-		"--no-resolv", "--no-hosts", "--user=root", "--pid-file="+filepath.Join(dir, "pid"), "--address=/lab.test/10.1.2.3"))
-	resolv := filepath.Join(dir, "resolv.conf")
-	if err := os.WriteFile(resolv, []byte("nameserver 127.0.0.1\noptions timeout:1 attempts:1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	script := `import socket, time
-t0 = time.time(); n = 0
-while time.time() - t0 < 120:
-    try: socket.gethostbyname("x.lab.test")
-    except OSError: pass
-    n += 1
-    time.sleep(max(0, t0 + n / 200.0 - time.time()))
-`
-	start(t, ns.Command("unshare", "-m", "sh", "-c", "mount --bind "+resolv+" /etc/resolv.conf && exec python3 -c '"+script+"'"))
+	resolveAt(t, ns, dir, 200, 2*time.Minute)
 	waitPinned(t, ns, 400, 15*time.Second)
 	state := filepath.Join(dir, "state")
 	steps := followUntilFree(t, ns.Name, state)

@@ -88,18 +88,25 @@ func (l *Local) Apply(changes []model.Change, count uint64) ([]model.KnobResult,
 		return nil, err
 	}
 	res, err := l.Tuner.Apply(changes, count)
+	return res, recordApplied(l.StateDir, rec, res, err)
+}
+
+// recordApplied adds the values before what was written (res) to rec and
+// keeps it in dir, also when err says a later knob failed: every write
+// has its undo. It returns err, joined with a failure to keep the record.
+func recordApplied(dir string, rec sources.UndoRecord, res []model.KnobResult, err error) error {
 	if len(res) == 0 {
-		return res, err
+		return err
 	}
 	before := map[string]string{}
 	for _, r := range res {
 		before[r.Key] = r.Before
 	}
 	rec.AddLive(before)
-	if serr := sources.SaveUndo(l.StateDir, rec); serr != nil {
+	if serr := sources.SaveUndo(dir, rec); serr != nil {
 		err = errors.Join(err, fmt.Errorf("%w: %w", ErrNoUndo, serr))
 	}
-	return res, err
+	return err
 }
 
 // Persist implements tui.Tuner: it writes the boot-time files and adds

@@ -84,18 +84,7 @@ func (n *Namespaced) Apply(changes []model.Change, count uint64) ([]model.KnobRe
 		return nil, err
 	}
 	res, err := n.write(changes, count)
-	if len(res) == 0 {
-		return res, err
-	}
-	before := map[string]string{}
-	for _, r := range res {
-		before[r.Key] = r.Before
-	}
-	rec.AddLive(before)
-	if serr := sources.SaveUndo(n.StateDir, rec); serr != nil {
-		err = errors.Join(err, fmt.Errorf("%w: %w", ErrNoUndo, serr))
-	}
-	return res, err
+	return res, recordApplied(n.StateDir, rec, res, err)
 }
 
 // Undo restores the values before the first apply since the last undo.

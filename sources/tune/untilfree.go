@@ -8,8 +8,8 @@ import (
 	"github.com/tablefull/tablefull/model"
 )
 
-// loopStep is one step of --until-free as --json prints it.
-type loopStep struct {
+// LoopStep is one step of --until-free as --json prints it, a line each.
+type LoopStep struct {
 	Step    int                `json:"step"`
 	Plan    model.Plan         `json:"plan"`
 	Results []model.KnobResult `json:"results,omitempty"`
@@ -89,7 +89,7 @@ func untilFree(w io.Writer, t CommandOptions, tgt target, feed Feed, globalsRead
 		}
 		st, last = watchStep(feed, an, applied, watch, last)
 		say("step %d: %s", step, st.Say())
-		out := loopStep{Step: step, Plan: plan, Results: res, State: st.State.String(), Said: st.Say()}
+		out := LoopStep{Step: step, Plan: plan, Results: res, State: st.State.String(), Said: st.Say()}
 		if settle := model.SettleMax(st); settle < st.Max {
 			out.SettleMax, out.SettleAfterS = settle, st.SettleAfter.Seconds()
 		}
