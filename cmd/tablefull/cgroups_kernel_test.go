@@ -1,0 +1,66 @@
+package main
+
+import (
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/sources"
+)
+
+// cgroupRoot is the cgroup v2 hierarchy here (hybrid: v1 controllers
+// beside it).
+const cgroupRoot = "/sys/fs/cgroup/unified"
+
+// TestNamespacesNamedByCgroup: processes in namespaces, placed in real
+// cgroups shaped as Docker makes them, as a containerd pod's under
+// kubepods, and as a systemd unit: each namespace is named after it.
+func TestNamespacesNamedByCgroup(t *testing.T) {
+	needKernel(t, "unshare")
+	if _, err := os.Stat(filepath.Join(cgroupRoot, "cgroup.procs")); err != nil {
+		t.Skip("needs cgroup v2 at " + cgroupRoot)
+	}
+	for _, c := range []struct{ path, name, kind string }{
+		{"system.slice/docker-4f1e2d3c4b5a69788776aabbccddeeff00112233445566778899aabbccddeeff.scope", "4f1e2d3c4b5a", "container"},
+		{"kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod3f2a9c1e_1b2c_4d5e_8f90_a1b2c3d4e5f6.slice/cri-containerd-0123456789abcdef.scope",
+			"3f2a9c1e-1b2c-4d5e-8f90-a1b2c3d4e5f6", "pod"},
+		{"system.slice/tablefull-test-web.service", "tablefull-test-web.service", "unit"},
+	} {
+		t.Run(c.kind, func(t *testing.T) {
+			dir := filepath.Join(cgroupRoot, c.path)
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { // children first, also when the test failed
+				for d := dir; d != cgroupRoot; d = filepath.Dir(d) {
+					os.Remove(d)
+				}
+			})
+			// A namespace of its own with no ip netns name (that would win):
+			// the one process in it is all that says what it is.
+			sleeper := osexec.Command("unshare", "--net", "sleep", "600")
+			start(t, sleeper)
+			t.Cleanup(func() { // out of the cgroup before it is removed
+				os.WriteFile(filepath.Join(cgroupRoot, "cgroup.procs"), []byte(strconv.Itoa(sleeper.Process.Pid)), 0o644)
+			})
+			if err := os.WriteFile(filepath.Join(dir, "cgroup.procs"), []byte(strconv.Itoa(sleeper.Process.Pid)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(100 * time.Millisecond) // unshare has become sleep
+			n := sources.NewNamespaces(sources.DefaultRoots())
+			got := n.Read(time.Now())
+			for _, r := range got.Rows {
+				if r.PID == sleeper.Process.Pid {
+					if r.Name != c.name || r.Kind != c.kind {
+						t.Errorf("named %s %q, want %s %q", r.Kind, r.Name, c.kind, c.name)
+					}
+					return
+				}
+			}
+			t.Errorf("the process in %s does not name a namespace: %+v", c.path, got.Rows)
+		})
+	}
+}
