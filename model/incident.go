@@ -72,6 +72,10 @@ type Incident struct {
 	PeakDemandAt time.Time
 	// Gaps counts the stretches the stream was down.
 	Gaps int
+	// FullNamespaces are the host's other namespaces found full (the
+	// first MaxFullNamespaces; FullNamespacesOther counts the rest).
+	FullNamespaces      []NSFull
+	FullNamespacesOther int
 	// Absent are the parts some frame of the recording lacked (not read
 	// when it was recorded, not scraped).
 	Absent Parts
@@ -126,6 +130,7 @@ func (in *Incident) Add(f Frame) {
 	in.To = s.Time
 	in.Timeline.Add(f)
 	in.watch.add(f)
+	in.addFullNS(f)
 	if f.Gap {
 		in.Gaps++
 	}

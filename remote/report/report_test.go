@@ -258,3 +258,30 @@ func TestReportSaysWhatItDidNotHave(t *testing.T) {
 		t.Errorf("an idle server invented from nothing:\n%s", md)
 	}
 }
+
+// TestReportNamesFullNamespace: a recording in which a pod's namespace
+// was full while the host's own was not says which pod, when, and its
+// drops.
+func TestReportNamesFullNamespace(t *testing.T) {
+	var b bytes.Buffer
+	enc, err := remote.NewEncoder(&b, model.Host{Name: "node-7"}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		s := model.Sample{Time: time.Date(2026, 12, 1, 9, 0, i, 0, time.UTC), Interval: time.Second,
+			Conntrack:  model.Conntrack{Status: model.TableTracked, Count: 50, Peak: 50, Max: 300, Buckets: 300, TimeWaitHold: 120},
+			Namespaces: &model.Namespaces{Rows: []model.NetNS{{Inode: 7, Name: "3f2a9c1e", Kind: "pod", PID: 42, Count: 300, Drops: uint64(100 * i)}}}}
+		if err := enc.Sample(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := Build(&b, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md := string(r.Markdown()); !strings.Contains(md, "The table of pod 3f2a9c1e, another network namespace of this host, was full from") ||
+		!strings.Contains(md, "peak 300 entries, 900 drops") {
+		t.Errorf("report.md does not name the pod:\n%s", md)
+	}
+}

@@ -134,6 +134,13 @@ func (t teller) whatHappened(r *Report) []string {
 	if in.Gaps > 0 {
 		out = append(out, fmt.Sprintf("The stream was down %s: the charts leave a gap there.", plural(in.Gaps, "time", "times")))
 	}
+	for _, n := range in.FullNamespaces {
+		out = append(out, fmt.Sprintf("The table of %s, another network namespace of this host, was full from %s to %s (peak %s entries, %s drops): its new connections were dropped whatever this namespace's own table said.",
+			n.Label, t.at(n.First), t.at(n.Last), model.Int(n.PeakCount), model.Int(n.Drops)))
+	}
+	if in.FullNamespacesOther > 0 {
+		out = append(out, fmt.Sprintf("%s more namespaces were full.", model.Int(uint64(in.FullNamespacesOther))))
+	}
 	if in.Absent != 0 {
 		out = append(out, "Not in the recording for all of it: "+in.Absent.String()+" (not read when it was recorded, or not scraped); what this report says of them covers only the samples that had them, and no verdict was judged from them.")
 	}
