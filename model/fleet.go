@@ -29,6 +29,10 @@ type FleetRow struct {
 	// not answered for a while (its last numbers are kept).
 	LastSeen time.Time
 	Stale    bool
+	// WorstNS is the host's fullest other namespace ("pod 3f2a…"), with
+	// its count; "" when it exports none.
+	WorstNS      string
+	WorstNSCount uint64
 }
 
 // kindOrder ranks the verdict kinds most severe first, as the verdict

@@ -133,6 +133,13 @@ func (f *Fleet) rowLine(r model.FleetRow) string {
 	if f.wide() {
 		line += fmt.Sprintf(" %9s %8d %9s", model.Int(r.Peak), r.Episodes, ago(r.LastSeen))
 	}
+	if r.WorstNS != "" { // a pod's table can be full while the host's reads fine
+		sty := f.st.Dim
+		if r.Limit > 0 && r.WorstNSCount >= r.Limit {
+			sty = f.st.Crit
+		}
+		line += "  " + sty.Render(fmt.Sprintf("fullest ns %s %s", foreign(r.WorstNS), model.Int(r.WorstNSCount)))
+	}
 	return line
 }
 

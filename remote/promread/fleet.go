@@ -27,7 +27,9 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]model.FleetRow, er
 		"max by (instance) (max_over_time(tablefull_conntrack_entries_peak" + r.with("") + "[" + w + "]))",
 		"sum by (instance) (rate(tablefull_conntrack_events_total" + r.with(`counter=~"drop|early_drop"`) + "[2m]))",
 		`label_replace(sum by (instance) (increase(tablefull_conntrack_pinned_seconds_total` + r.with("") + "[" + w + `])), "m", "pinned", "", "") or ` +
-			`label_replace(sum by (instance) (increase(tablefull_conntrack_pinned_episodes_total` + r.with("") + "[" + w + `])), "m", "episodes", "", "")`,
+			`label_replace(sum by (instance) (increase(tablefull_conntrack_pinned_episodes_total` + r.with("") + "[" + w + `])), "m", "episodes", "", "") or ` +
+			// the fullest other namespace of each host, in the same query: a refresh stays at five
+			`label_replace(topk by (instance) (1, tablefull_netns_conntrack_entries` + r.with("") + `), "m", "worstns", "", "")`,
 		"max by (instance) (last_over_time(tablefull_last_sample_timestamp_seconds" + r.with("") + "[" + w + "]))",
 	}
 	var vecs [5]pmodel.Vector
@@ -81,9 +83,12 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]model.FleetRow, er
 	}
 	for _, s := range vecs[3] {
 		rw, v := row(s)
-		if s.Metric["m"] == "pinned" {
+		switch s.Metric["m"] {
+		case "pinned":
 			rw.Pinned = time.Duration(v * float64(time.Second)).Round(time.Second)
-		} else {
+		case "worstns":
+			rw.WorstNS, rw.WorstNSCount = bound(string(s.Metric["kind"])+" "+string(s.Metric["netns"])), uint64(v)
+		default:
 			rw.Episodes = uint64(math.Round(v))
 		}
 	}

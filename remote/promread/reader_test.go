@@ -70,3 +70,23 @@ func TestFleetBoundsLabels(t *testing.T) {
 		t.Errorf("a row keeps %d bytes of labels", n)
 	}
 }
+
+// TestFleetWorstNamespace: a host's fullest other namespace reaches its
+// fleet row, named and counted.
+func TestFleetWorstNamespace(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		r.ParseForm()
+		if strings.Contains(r.Form.Get("query"), "topk") {
+			w.Write([]byte(`{"status":"success","data":{"resultType":"vector","result":[{"metric":{"m":"worstns","instance":"node-7:9874","netns":"3f2a9c1e","kind":"pod","inode":"7"},"value":[1,"300"]}]}}`))
+			return
+		}
+		w.Write([]byte(`{"status":"success","data":{"resultType":"vector","result":[{"metric":{"__name__":"tablefull_conntrack_entries_limit","instance":"node-7:9874"},"value":[1,"300"]}]}}`))
+	}))
+	defer srv.Close()
+	r, _ := New(Config{URL: srv.URL})
+	rows, err := r.Fleet(context.Background(), time.Now())
+	if err != nil || len(rows) != 1 || rows[0].WorstNS != "pod 3f2a9c1e" || rows[0].WorstNSCount != 300 {
+		t.Fatalf("rows %+v, %v", rows, err)
+	}
+}
