@@ -2,6 +2,7 @@ package exporter
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -392,5 +393,28 @@ func TestExporterNamespaces(t *testing.T) {
 	}
 	if len(m["tablefull_netns_conntrack_entries"].values) != 2 || m["tablefull_netns_others"].v("") != 480 {
 		t.Errorf("series %v, others %v", m["tablefull_netns_conntrack_entries"].values, m["tablefull_netns_others"])
+	}
+}
+
+// TestExporterNamespacesBounded: a node of 500 pods exports series for
+// the 20 fullest and two for the rest, however many there are.
+func TestExporterNamespacesBounded(t *testing.T) {
+	e := New("test")
+	srv := httptest.NewServer(Handler(e))
+	defer srv.Close()
+	var rows []tf.NetNS
+	for i := range 500 {
+		rows = append(rows, tf.NetNS{Inode: uint64(i + 1), Name: fmt.Sprintf("pod-%03d", i), Kind: "pod", PID: 1000 + i, Count: uint64(i)})
+	}
+	ns := tf.SortNamespaces(rows)
+	s := sample(0, 10, 10, 0)
+	s.Namespaces = &ns
+	e.Observe(s)
+	m := scrape(t, srv.URL)
+	if n := len(m["tablefull_netns_conntrack_entries"].values); n != tf.MaxNamespaceRows {
+		t.Errorf("%d namespace series, want %d", n, tf.MaxNamespaceRows)
+	}
+	if m["tablefull_netns_others"].v("") != 480 || m["tablefull_netns_conntrack_entries"].v("inode=500,kind=pod,netns=pod-499,") != 499 {
+		t.Errorf("others %v; the fullest %v", m["tablefull_netns_others"].v(""), m["tablefull_netns_conntrack_entries"].v("inode=500,kind=pod,netns=pod-499,"))
 	}
 }
