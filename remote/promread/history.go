@@ -41,7 +41,7 @@ func (r *Reader) History(ctx context.Context, instance string, end time.Time, sp
 	}{
 		{r.with(inst + `,__name__=~"tablefull_conntrack_entries|tablefull_conntrack_entries_limit|tablefull_conntrack_entries_peak|tablefull_conntrack_buckets|tablefull_conntrack_time_wait_hold_seconds"`), h.table},
 		{"tablefull_conntrack_cpu_events_total" + r.with(inst), h.perCPU},
-		{r.with(inst + `,__name__=~"tablefull_conntrack_new_entries_total|tablefull_conntrack_class_hold_seconds"`), h.classes},
+		{r.with(inst + `,__name__=~"tablefull_conntrack_new_entries_total|tablefull_conntrack_class_hold_seconds|tablefull_netns_conntrack_entries|tablefull_netns_conntrack_drops_total"`), h.classes},
 		{`{` + host + `,__name__=~"node_netstat_TcpExt_ListenOverflows|node_netstat_TcpExt_ListenDrops|node_netstat_TcpExt_TCPSynRetrans|node_netstat_Tcp_ActiveOpens|node_netstat_Tcp_PassiveOpens|node_netstat_Tcp_OutRsts|node_netstat_Tcp_CurrEstab|node_sockstat_TCP_tw"}`, h.tcp},
 		{`sum by (cpu, mode) (node_cpu_seconds_total{` + host + `})`, h.cpu},
 		{`{` + host + `,__name__=~"node_disk_reads_completed_total|node_disk_writes_completed_total|node_disk_io_time_seconds_total"}`, h.disks},
@@ -87,6 +87,9 @@ type history struct {
 	step time.Duration
 	at   map[int64]*model.Sample
 	cpus map[int64]map[int]*model.CPUTimes
+	// ns are the other namespaces' rows by timestamp and inode (the
+	// exporter's 20 fullest at each scrape).
+	ns map[int64]map[string]*model.NetNS
 	// tcpAt and disksAt are the timestamps node_exporter's TCP and disk
 	// series had a value at: elsewhere those parts were not scraped.
 	tcpAt, disksAt map[int64]bool
@@ -130,6 +133,10 @@ func (h *history) table(m pmodel.Matrix) {
 // and DESTROY events by class, which split back into the same rates.
 func (h *history) classes(m pmodel.Matrix) {
 	for _, ss := range m {
+		if strings.HasPrefix(string(ss.Metric[pmodel.MetricNameLabel]), "tablefull_netns_") {
+			h.netns(ss)
+			continue
+		}
 		cl, ok := model.ClassNamed(string(ss.Metric["class"]))
 		if !ok {
 			continue
@@ -314,29 +321,16 @@ func (h *history) samples() []model.Sample {
 		}
 		sort.Slice(s.CPU, func(i, j int) bool { return s.CPU[i].CPU < s.CPU[j].CPU })
 		h.markAbsent(t, s)
+		if rows := h.ns[t]; len(rows) > 0 {
+			var list []model.NetNS
+			for _, r := range rows {
+				list = append(list, *r)
+			}
+			ns := model.SortNamespaces(list)
+			s.Namespaces = &ns
+		}
 		out = append(out, *s)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
 	return out
 }
-
-// markAbsent marks the parts node_exporter did not give at t as absent,
-// not zero: no CPU series, no TCP series; no disk series when there was
-// no CPU either (with CPU, no disks is a diskless host).
-func (h *history) markAbsent(t int64, s *model.Sample) {
-	if len(h.cpus[t]) == 0 {
-		s.Absent = s.Absent.With(model.PartCPU)
-	}
-	if !h.tcpAt[t] {
-		s.Absent = s.Absent.With(model.PartTCP)
-	}
-	if !h.disksAt[t] && len(h.cpus[t]) == 0 {
-		s.Absent = s.Absent.With(model.PartDisks)
-	}
-	if s.Absent != 0 {
-		s.Notes = append(s.Notes, NotScraped+" ("+s.Absent.String()+")")
-	}
-}
-
-// NotScraped says why a drill-down lacks parts.
-const NotScraped = "not scraped: no node_exporter for this host in Prometheus"

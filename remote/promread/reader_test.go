@@ -3,6 +3,7 @@ package promread
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -88,5 +89,37 @@ func TestFleetWorstNamespace(t *testing.T) {
 	rows, err := r.Fleet(context.Background(), time.Now())
 	if err != nil || len(rows) != 1 || rows[0].WorstNS != "pod 3f2a9c1e" || rows[0].WorstNSCount != 300 {
 		t.Fatalf("rows %+v, %v", rows, err)
+	}
+}
+
+// TestDrillDownNamespaces: a drill-down's samples carry the host's other
+// namespaces as its exporter gave them, most full first.
+func TestDrillDownNamespaces(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	ts := fmt.Sprint(now.Unix() - 15)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		r.ParseForm()
+		q := r.Form.Get("query")
+		series := ""
+		switch {
+		case strings.Contains(q, "tablefull_conntrack_entries_limit"):
+			series = `{"metric":{"__name__":"tablefull_conntrack_entries_limit","instance":"node-7:9874"},"values":[[` + ts + `,"300"]]}`
+		case strings.Contains(q, "tablefull_netns_conntrack_entries"):
+			series = `{"metric":{"__name__":"tablefull_netns_conntrack_entries","instance":"node-7:9874","netns":"lab","kind":"netns","inode":"8"},"values":[[` + ts + `,"12"]]},` +
+				`{"metric":{"__name__":"tablefull_netns_conntrack_entries","instance":"node-7:9874","netns":"3f2a9c1e","kind":"pod","inode":"7"},"values":[[` + ts + `,"300"]]},` +
+				`{"metric":{"__name__":"tablefull_netns_conntrack_drops_total","instance":"node-7:9874","netns":"3f2a9c1e","kind":"pod","inode":"7"},"values":[[` + ts + `,"900"]]}`
+		}
+		w.Write([]byte(`{"status":"success","data":{"resultType":"matrix","result":[` + series + `]}}`))
+	}))
+	defer srv.Close()
+	r, _ := New(Config{URL: srv.URL})
+	_, samples, err := r.History(context.Background(), "node-7:9874", now, time.Minute, 15*time.Second)
+	if err != nil || len(samples) != 1 || samples[0].Namespaces == nil {
+		t.Fatalf("samples %+v, %v", samples, err)
+	}
+	rows := samples[0].Namespaces.Rows
+	if len(rows) != 2 || rows[0].Name != "3f2a9c1e" || rows[0].Kind != "pod" || rows[0].Count != 300 || rows[0].Drops != 900 || rows[1].Name != "lab" {
+		t.Errorf("rows %+v", rows)
 	}
 }
