@@ -25,6 +25,9 @@ type NetNS struct {
 	// counters summed over CPUs (cumulative, since the namespace began).
 	Count uint64 `json:"count"`
 	Drops uint64 `json:"drops"`
+	// DropsRead says Drops was read: only namespaces near the cap, or
+	// dropping, have their drops read (the whole per-CPU file).
+	DropsRead bool `json:"drops_read,omitempty"`
 }
 
 // Label is the namespace as a verdict names it: "netns web-7",
@@ -85,13 +88,15 @@ func FullNamespaces(prev, cur *Namespaces, max uint64) []FullNS {
 	before := map[uint64]uint64{}
 	if prev != nil {
 		for _, r := range prev.Rows {
-			before[r.Inode] = r.Drops
+			if r.DropsRead {
+				before[r.Inode] = r.Drops
+			}
 		}
 	}
 	var out []FullNS
 	for _, r := range cur.Rows {
 		var d uint64
-		if b, ok := before[r.Inode]; ok && r.Drops > b {
+		if b, ok := before[r.Inode]; ok && r.DropsRead && r.Drops > b {
 			d = r.Drops - b
 		}
 		if r.Count >= max || d > 0 {

@@ -10,9 +10,9 @@ import (
 // new since the last sample counts no drops from before; none near the
 // cap says so.
 func TestNamespaceFull(t *testing.T) {
-	web := NetNS{Inode: 7, Name: "3f2a9c1e", Kind: "pod", PID: 4242, Count: 300, Drops: 900}
+	web := NetNS{Inode: 7, Name: "3f2a9c1e", Kind: "pod", PID: 4242, Count: 300, Drops: 900, DropsRead: true}
 	quiet := NetNS{Inode: 8, Name: "lab", Kind: "netns", PID: 99, Count: 12}
-	prev := &Namespaces{Rows: []NetNS{{Inode: 7, Name: "3f2a9c1e", Kind: "pod", PID: 4242, Count: 300, Drops: 780}, quiet}}
+	prev := &Namespaces{Rows: []NetNS{{Inode: 7, Name: "3f2a9c1e", Kind: "pod", PID: 4242, Count: 300, Drops: 780, DropsRead: true}, quiet}}
 	cur := &Namespaces{Rows: []NetNS{web, quiet}}
 	host := table(0, 0, 300)
 	host.Conntrack.Status = TableUntracked

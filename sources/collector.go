@@ -129,7 +129,7 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 	absent(model.PartTCP, err)
 	s.Entries = c.events.read(s.Conntrack.Status)
 	if c.namespaces != nil {
-		if ns := c.namespaces.Read(now); len(ns.Rows) > 0 || ns.Note != "" { // none: nothing to say
+		if ns := c.namespaces.Read(now, s.Conntrack.Max); len(ns.Rows) > 0 || ns.Note != "" { // none: nothing to say
 			s.Namespaces = ns
 		}
 	}

@@ -64,14 +64,14 @@ func TestNamespacesOnFixture(t *testing.T) {
 	process("101", "200", "0::/kubepods.slice/kubepods-pod3f2a.slice/cri-containerd-bb.scope\n", "sidecar", true)
 	process("102", "300", "0::/user.slice/session-1.scope\n", "ip", true)
 	n := NewNamespaces(Roots{Proc: proc, Run: filepath.Join(root, "run")})
-	ns := n.Read(time.Unix(100, 0))
+	ns := n.Read(time.Unix(100, 0), 300)
 	if len(ns.Rows) != 2 {
 		t.Fatalf("rows %+v, want the pod's and the process's namespaces", ns.Rows)
 	}
 	byIno := map[uint64]string{}
 	for _, r := range ns.Rows {
 		byIno[r.Inode] = r.Kind + " " + r.Name
-		if r.Count != 300 || r.Drops != 49 {
+		if r.Count != 300 || r.Drops != 49 || !r.DropsRead {
 			t.Errorf("row %+v: want 300 entries, 49 drops", r)
 		}
 	}
@@ -79,7 +79,26 @@ func TestNamespacesOnFixture(t *testing.T) {
 		t.Errorf("names %v", byIno)
 	}
 	os.RemoveAll(filepath.Join(proc, "102"))
-	if ns := n.Read(time.Unix(101, 0)); len(ns.Rows) != 1 {
+	if ns := n.Read(time.Unix(101, 0), 300); len(ns.Rows) != 1 {
 		t.Errorf("after the process went: %+v", ns.Rows)
+	}
+}
+
+// TestNamespaceDropsReadNearCap: far from the cap only the count is read
+// (the drops are not, and say so); near it, the whole file.
+func TestNamespaceDropsReadNearCap(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "proc", "100")
+	os.MkdirAll(filepath.Join(dir, "ns"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "net", "stat"), 0o755)
+	os.Symlink("net:[200]", filepath.Join(dir, "ns", "net"))
+	os.WriteFile(filepath.Join(dir, "comm"), []byte("sleep\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "net", "stat", "nf_conntrack"), []byte(statText), 0o644)
+	n := NewNamespaces(Roots{Proc: filepath.Join(root, "proc"), Run: filepath.Join(root, "run")})
+	if r := n.Read(time.Unix(100, 0), 262144).Rows[0]; r.Count != 300 || r.DropsRead || r.Drops != 0 {
+		t.Errorf("far from the cap: %+v, want the count only", r)
+	}
+	if r := n.Read(time.Unix(101, 0), 400).Rows[0]; !r.DropsRead || r.Drops != 49 {
+		t.Errorf("near the cap: %+v, want the drops read", r)
 	}
 }

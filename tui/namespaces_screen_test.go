@@ -19,7 +19,7 @@ func podFull(n int) []model.Sample {
 	for i := range out {
 		s := &out[i]
 		s.Conntrack.Count, s.Conntrack.Peak = 525, 525
-		rows := []model.NetNS{{Inode: 4026532177, Name: "3f2a9c1e-1b2c-4d5e", Kind: "pod", PID: 4242, Count: 4096, Drops: uint64(900 + 120*i)}}
+		rows := []model.NetNS{{Inode: 4026532177, Name: "3f2a9c1e-1b2c-4d5e", Kind: "pod", PID: 4242, Count: 4096, Drops: uint64(900 + 120*i), DropsRead: true}}
 		for k := range 24 {
 			rows = append(rows, model.NetNS{Inode: uint64(4026532300 + k), Name: fmt.Sprintf("web-%02d", k), Kind: "netns", PID: 5000 + k, Count: uint64(40 * (24 - k))})
 		}

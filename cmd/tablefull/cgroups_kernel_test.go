@@ -51,7 +51,7 @@ func TestNamespacesNamedByCgroup(t *testing.T) {
 			}
 			time.Sleep(100 * time.Millisecond) // unshare has become sleep
 			n := sources.NewNamespaces(sources.DefaultRoots())
-			got := n.Read(time.Now())
+			got := n.Read(time.Now(), 0)
 			for _, r := range got.Rows {
 				if r.PID == sleeper.Process.Pid {
 					if r.Name != c.name || r.Kind != c.kind {

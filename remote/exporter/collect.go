@@ -34,7 +34,7 @@ var (
 	descVerdict   = desc("verdict", "1 when the verdict held at any sample since the previous scrape (a one-second burst is not lost between scrapes), by the console's own rules and thresholds, else 0 (kind: table_full, near_cap, early_drop, hash_chains, listen_overflow, port_exhaustion, server_cpu_bound, disk_bound, client_stalled_on_network).", "kind")
 	descUp        = desc("up", "1 when this part of the host's numbers could be read: conntrack (the table), ctstats (per-CPU counters), cpu, disks and tcp (/proc/stat, diskstats, netstat), kernel_log (/dev/kmsg, root only), entries (new entries by class, counted near the cap), stream (samples arriving).", "part")
 	descNSEntries = desc("netns_conntrack_entries", "Entries in another network namespace's conntrack table (the cap is the host's tablefull_conntrack_entries_limit), for the 20 fullest; the rest are in tablefull_netns_others.", "netns", "kind", "inode")
-	descNSDrops   = desc("netns_conntrack_drops_total", "drop and early_drop of another network namespace's table, summed over CPUs, for the 20 fullest.", "netns", "kind", "inode")
+	descNSDrops   = desc("netns_conntrack_drops_total", "drop and early_drop of another network namespace's table, summed over CPUs, for the 20 fullest; read once its table is half full (absent before).", "netns", "kind", "inode")
 	descNSOthers  = desc("netns_others", "Network namespaces read beyond the 20 with series of their own.")
 	descNSOtherEn = desc("netns_others_entries", "Entries in the namespaces beyond the 20, together.")
 	descLastTime  = desc("last_sample_timestamp_seconds", "When the newest sample was taken (Unix time).")
@@ -131,7 +131,9 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 			seen[r.Inode] = true
 			ino, name, kind := strconv.FormatUint(r.Inode, 10), model.Sanitize(r.Name, 64), model.Sanitize(r.Kind, 16)
 			gauge(descNSEntries, float64(r.Count), name, kind, ino)
-			counter(descNSDrops, float64(r.Drops), name, kind, ino)
+			if r.DropsRead { // read near the cap only: not read is not 0
+				counter(descNSDrops, float64(r.Drops), name, kind, ino)
+			}
 		}
 		gauge(descNSOthers, float64(ns.Others))
 		gauge(descNSOtherEn, float64(ns.OthersEntries))

@@ -380,8 +380,8 @@ func TestExporterNamespaces(t *testing.T) {
 	defer srv.Close()
 	s := sample(0, 10, 10, 0)
 	s.Namespaces = &tf.Namespaces{Rows: []tf.NetNS{
-		{Inode: 7, Name: "3f2a9c1e", Kind: "pod", PID: 42, Count: 4096, Drops: 900},
-		{Inode: 7, Name: "3f2a9c1e", Kind: "pod", PID: 42, Count: 4096, Drops: 900},
+		{Inode: 7, Name: "3f2a9c1e", Kind: "pod", PID: 42, Count: 4096, Drops: 900, DropsRead: true},
+		{Inode: 7, Name: "3f2a9c1e", Kind: "pod", PID: 42, Count: 4096, Drops: 900, DropsRead: true},
 		{Inode: 8, Name: "bad\xffname", Kind: "process", PID: 43, Count: 3}}, Others: 480, OthersEntries: 1200}
 	e.Observe(s)
 	m := scrape(t, srv.URL)

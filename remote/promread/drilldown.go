@@ -55,7 +55,7 @@ func (h *history) netns(ss *pmodel.SampleStream) {
 		}
 		v := uint64(max(0, float64(p.Value)))
 		if ss.Metric[pmodel.MetricNameLabel] == "tablefull_netns_conntrack_drops_total" {
-			h.ns[t][ino].Drops = v
+			h.ns[t][ino].Drops, h.ns[t][ino].DropsRead = v, true
 		} else {
 			h.ns[t][ino].Count = v
 		}

@@ -271,7 +271,7 @@ func TestReportNamesFullNamespace(t *testing.T) {
 	for i := range 10 {
 		s := model.Sample{Time: time.Date(2026, 12, 1, 9, 0, i, 0, time.UTC), Interval: time.Second,
 			Conntrack:  model.Conntrack{Status: model.TableTracked, Count: 50, Peak: 50, Max: 300, Buckets: 300, TimeWaitHold: 120},
-			Namespaces: &model.Namespaces{Rows: []model.NetNS{{Inode: 7, Name: "3f2a9c1e", Kind: "pod", PID: 42, Count: 300, Drops: uint64(100 * i)}}}}
+			Namespaces: &model.Namespaces{Rows: []model.NetNS{{Inode: 7, Name: "3f2a9c1e", Kind: "pod", PID: 42, Count: 300, Drops: uint64(100 * i), DropsRead: true}}}}
 		if err := enc.Sample(s); err != nil {
 			t.Fatal(err)
 		}
