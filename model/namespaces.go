@@ -25,6 +25,9 @@ type NetNS struct {
 	// counters summed over CPUs (cumulative, since the namespace began).
 	Count uint64 `json:"count"`
 	Drops uint64 `json:"drops"`
+	// Peak is the highest count the fast sampling saw since the previous
+	// sample (0: not sampled fast, the count is all there is).
+	Peak uint64 `json:"peak,omitempty"`
 	// DropsRead says Drops was read: only namespaces near the cap, or
 	// dropping, have their drops read (the whole per-CPU file).
 	DropsRead bool `json:"drops_read,omitempty"`
@@ -99,7 +102,7 @@ func FullNamespaces(prev, cur *Namespaces, max uint64) []FullNS {
 		if b, ok := before[r.Inode]; ok && r.DropsRead && r.Drops > b {
 			d = r.Drops - b
 		}
-		if r.Count >= max || d > 0 {
+		if r.Count >= max || r.Peak >= max || d > 0 {
 			out = append(out, FullNS{NS: r, Drops: d})
 		}
 	}
@@ -145,4 +148,20 @@ func namespacesNote(s Sample) string {
 		return fmt.Sprintf(", %s near its cap (%s / %s)", top.Label(), Int(top.Count), Int(s.Conntrack.Max))
 	}
 	return fmt.Sprintf(", no namespace near its cap (%d others, the fullest %s at %s)", n, top.Label(), Int(top.Count))
+}
+
+// NamespacesNearCap reports whether another namespace of s is within
+// FastWithinPct of the cap: its count is then read at 10 Hz too, so a
+// burst to the cap between samples is its peak.
+func NamespacesNearCap(s Sample) bool {
+	ns, max := s.Namespaces, s.Conntrack.Max
+	if ns == nil || max == 0 {
+		return false
+	}
+	for _, r := range ns.Rows {
+		if Percent(r.Count, max) >= FastWithinPct || Percent(r.Peak, max) >= FastWithinPct {
+			return true
+		}
+	}
+	return false
 }

@@ -78,6 +78,9 @@ func (c *Collector) PollPeak() {
 	if c.peak != nil {
 		c.peak.Poll()
 	}
+	if c.namespaces != nil {
+		c.namespaces.PollPeaks()
+	}
 }
 
 // Close releases the peak sampler, the events, the table files and the

@@ -146,6 +146,8 @@ func (l *Live) run() {
 			}
 			s := l.emit(now, now.Sub(last))
 			fast = model.FastSampling(prev, s)
+			events := fast // ctnetlink events count this namespace only
+			fast = fast || model.NamespacesNearCap(s)
 			prev, last = s, now
 			if next = next.Add(d); !next.After(now) { // fell behind: skip, do not burst
 				next = now.Add(d)
@@ -153,7 +155,7 @@ func (l *Live) run() {
 			setPeriod()
 			// Events follow the same rule, after the ticker: subscribing
 			// takes a few system calls.
-			l.c.events.set(now, fast)
+			l.c.events.set(now, events)
 			l.census.setAuto(l.c.events.ev.On())
 		}
 	}

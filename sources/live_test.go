@@ -158,3 +158,29 @@ func TestLiveAdaptiveSampling(t *testing.T) {
 		t.Errorf("far again: the ticker runs every %v, want %v", p, interval)
 	}
 }
+
+// TestLiveFastForNamespaceNearCap: another namespace near the cap turns
+// the 10 Hz sampling on while the host's own table is far from it.
+func TestLiveFastForNamespaceNearCap(t *testing.T) {
+	root, c := writableHost(t)
+	netfilter := filepath.Join(root, "proc", "sys", "net", "netfilter")
+	os.WriteFile(filepath.Join(netfilter, "nf_conntrack_max"), []byte("320\n"), 0o644)
+	os.WriteFile(filepath.Join(netfilter, "nf_conntrack_count"), []byte("10\n"), 0o644)
+	dir := filepath.Join(root, "proc", "4242")
+	os.MkdirAll(filepath.Join(dir, "ns"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "net", "stat"), 0o755)
+	os.Symlink("net:[200]", filepath.Join(dir, "ns", "net"))
+	os.WriteFile(filepath.Join(dir, "comm"), []byte("redis-server\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "net", "stat", "nf_conntrack"), []byte(statText), 0o644) // 300 of 320
+	const interval = 500 * time.Millisecond
+	l := NewLive(c, interval)
+	defer l.Stop()
+	for range 2 {
+		if _, err := l.Next(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p := time.Duration(l.period.Load()); p == interval {
+		t.Errorf("a namespace at 94 %% of the cap: the ticker still runs once a sample (%v)", p)
+	}
+}

@@ -45,6 +45,10 @@ type nsProc struct {
 	// rose at it, so the next read is whole again.
 	drops               uint64
 	dropsRead, dropping bool
+	// hot: near the cap at the last read, so PollPeaks reads its count
+	// between samples; peak the highest it saw since.
+	hot  bool
+	peak uint64
 }
 
 // NewNamespaces reads the namespaces under roots; the namespace of this
@@ -143,13 +147,13 @@ const maxStat = 4 << 20
 // Read returns the namespaces' tables at now against the cap max,
 // walking the processes again every NamespacesEvery (or when a process
 // read went away).
-func (n *Namespaces) Read(now time.Time, max uint64) *model.Namespaces {
+func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 	if n.known == nil || n.stale || now.Sub(n.walked) >= NamespacesEvery {
 		n.walk(now)
 	}
 	var rows []model.NetNS
 	for ino, p := range n.known {
-		count, drops, whole, err := n.readStat(p, max)
+		count, drops, whole, err := n.readStat(p, capMax)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				delete(n.known, ino) // gone (the process, or the namespace with it)
@@ -159,12 +163,45 @@ func (n *Namespaces) Read(now time.Time, max uint64) *model.Namespaces {
 		}
 		p.dropping = whole && drops > p.drops && p.dropsRead
 		p.drops, p.dropsRead = drops, whole
+		var peak uint64
+		if p.hot {
+			peak = max(p.peak, count)
+		}
+		p.hot, p.peak = model.Percent(max(count, peak), capMax) >= model.FastWithinPct, 0
 		rows = append(rows, model.NetNS{Inode: ino, Name: model.Sanitize(p.name, 64), Kind: p.kind, PID: p.pid,
-			Count: count, Drops: drops, DropsRead: whole})
+			Count: count, Peak: peak, Drops: drops, DropsRead: whole})
 	}
 	out := model.SortNamespaces(rows)
 	out.Note = n.note
 	return &out
+}
+
+// PollPeaks reads, between samples, the count of the namespaces near the
+// cap at the last sample: a burst to the cap is their next row's peak.
+func (n *Namespaces) PollPeaks() {
+	for _, p := range n.known {
+		if !p.hot {
+			continue
+		}
+		if count, err := n.readCount(p.pid); err == nil {
+			p.peak = max(p.peak, count)
+		}
+	}
+}
+
+// readCount reads a namespace's count alone: the stat file's first rows.
+func (n *Namespaces) readCount(pid int) (uint64, error) {
+	f, err := os.Open(filepath.Join(n.proc, strconv.Itoa(pid), "net", "stat", "nf_conntrack"))
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	k, err := f.Read(n.buf[:4096])
+	if err != nil {
+		return 0, err
+	}
+	count, _, err := parseNSStat(n.buf[:k])
+	return count, err
 }
 
 // readStat reads a namespace's count from a process inside it, and its

@@ -3,8 +3,11 @@ package sources
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/model"
 )
 
 // statText is a namespace's /proc/PID/net/stat/nf_conntrack on 2 CPUs:
@@ -100,5 +103,35 @@ func TestNamespaceDropsReadNearCap(t *testing.T) {
 	}
 	if r := n.Read(time.Unix(101, 0), 400).Rows[0]; !r.DropsRead || r.Drops != 49 {
 		t.Errorf("near the cap: %+v, want the drops read", r)
+	}
+}
+
+// TestNamespacePeakBetweenSamples: a namespace near the cap has its count
+// read between samples too, so a burst to the cap and back is its peak,
+// and the table reads full.
+func TestNamespacePeakBetweenSamples(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "proc", "100")
+	os.MkdirAll(filepath.Join(dir, "ns"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "net", "stat"), 0o755)
+	os.Symlink("net:[200]", filepath.Join(dir, "ns", "net"))
+	os.WriteFile(filepath.Join(dir, "comm"), []byte("sleep\n"), 0o644)
+	stat := filepath.Join(dir, "net", "stat", "nf_conntrack")
+	os.WriteFile(stat, []byte(statText), 0o644) // 300 entries
+	n := NewNamespaces(Roots{Proc: filepath.Join(root, "proc"), Run: filepath.Join(root, "run")})
+	first := n.Read(time.Unix(100, 0), 320)                       // 94 % of the cap: hot
+	burst := strings.ReplaceAll(statText, "0000012c", "00000140") // 320: the cap
+	os.WriteFile(stat, []byte(burst), 0o644)
+	n.PollPeaks()
+	os.WriteFile(stat, []byte(statText), 0o644)
+	second := n.Read(time.Unix(101, 0), 320)
+	if r := second.Rows[0]; r.Count != 300 || r.Peak != 320 {
+		t.Fatalf("after a burst between samples: %+v, want count 300, peak 320", r)
+	}
+	if full := model.FullNamespaces(first, second, 320); len(full) != 1 {
+		t.Errorf("a burst to the cap between samples is not full: %+v", full)
+	}
+	if !model.NamespacesNearCap(model.Sample{Conntrack: model.Conntrack{Max: 320}, Namespaces: second}) {
+		t.Error("a namespace at 94 % of the cap is not near it")
 	}
 }
