@@ -17,7 +17,9 @@ import (
 
 // NamespacesEvery is how often the host's processes are walked again for
 // namespaces: not every sample on a host of 10,000 processes. A namespace
-// whose process went away is found again at the next walk, sooner.
+// whose process went away is found again at the next walk, sooner. A
+// walk reads the namespace of new processes only (a process seen before
+// keeps the one it had: one that setns()s later is seen through others).
 const NamespacesEvery = 10 * time.Second
 
 // maxNamespaces bounds the namespaces kept between walks.
@@ -32,6 +34,7 @@ type Namespaces struct {
 	walked    time.Time
 	stale     bool
 	known     map[uint64]*nsProc
+	pids      map[int]uint64    // every process's namespace at the last walk (0: none to read)
 	names     map[uint64]string // ip netns names by inode
 	note      string
 	buf       []byte
@@ -85,6 +88,7 @@ func (n *Namespaces) walk(now time.Time) {
 		}
 	}
 	found := map[uint64]*nsProc{}
+	pids := map[int]uint64{}
 	denied := 0
 	entries, _ := os.ReadDir(n.proc)
 	for _, e := range entries {
@@ -92,20 +96,32 @@ func (n *Namespaces) walk(now time.Time) {
 		if err != nil || len(found) >= maxNamespaces {
 			continue
 		}
-		ino, err := netnsInode(filepath.Join(n.proc, e.Name(), "ns", "net"))
-		if err != nil {
-			if errors.Is(err, fs.ErrPermission) {
+		ino, seen := n.pids[pid] // a process seen before keeps its namespace: no readlink again
+		if !seen {
+			ino, err = netnsInode(filepath.Join(n.proc, e.Name(), "ns", "net"))
+			switch {
+			case errors.Is(err, fs.ErrPermission):
 				denied++
+				continue // asked again next walk: permissions can change
+			case err != nil:
+				continue
+			case kernelThread(filepath.Join(n.proc, e.Name())):
+				ino = 0 // remembered as nothing to read
 			}
+		}
+		pids[pid] = ino
+		if ino == 0 || ino == n.self || found[ino] != nil {
 			continue
 		}
-		if ino == n.self || found[ino] != nil || kernelThread(filepath.Join(n.proc, e.Name())) {
+		if old := n.known[ino]; old != nil && old.pid == pid { // the same namespace, read through the same process: its state goes on
+			found[ino] = old
 			continue
 		}
 		p := &nsProc{pid: pid}
 		p.name, p.kind = n.nameOf(ino, pid)
 		found[ino] = p
 	}
+	n.pids = pids
 	n.known, n.note = found, ""
 	if denied > 0 {
 		n.note = "other users' processes not readable: their namespaces need root"

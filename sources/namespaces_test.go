@@ -124,7 +124,7 @@ func TestNamespacePeakBetweenSamples(t *testing.T) {
 	os.WriteFile(stat, []byte(burst), 0o644)
 	n.PollPeaks()
 	os.WriteFile(stat, []byte(statText), 0o644)
-	second := n.Read(time.Unix(101, 0), 320)
+	second := n.Read(time.Unix(100+int64(NamespacesEvery/time.Second)+1, 0), 320) // a walk in between: the state goes on
 	if r := second.Rows[0]; r.Count != 300 || r.Peak != 320 {
 		t.Fatalf("after a burst between samples: %+v, want count 300, peak 320", r)
 	}
