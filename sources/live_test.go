@@ -166,12 +166,7 @@ func TestLiveFastForNamespaceNearCap(t *testing.T) {
 	netfilter := filepath.Join(root, "proc", "sys", "net", "netfilter")
 	os.WriteFile(filepath.Join(netfilter, "nf_conntrack_max"), []byte("320\n"), 0o644)
 	os.WriteFile(filepath.Join(netfilter, "nf_conntrack_count"), []byte("10\n"), 0o644)
-	dir := filepath.Join(root, "proc", "4242")
-	os.MkdirAll(filepath.Join(dir, "ns"), 0o755)
-	os.MkdirAll(filepath.Join(dir, "net", "stat"), 0o755)
-	os.Symlink("net:[200]", filepath.Join(dir, "ns", "net"))
-	os.WriteFile(filepath.Join(dir, "comm"), []byte("redis-server\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "net", "stat", "nf_conntrack"), []byte(statText), 0o644) // 300 of 320
+	fakeNSProcess(filepath.Join(root, "proc"), "4242", "200", "redis-server") // 300 of 320
 	const interval = 500 * time.Millisecond
 	l := NewLive(c, interval)
 	defer l.Stop()

@@ -17,6 +17,19 @@ const statText = `entries  clashres found new invalid ignore delete chainlength 
 0000012c  00000000  00000000  00000000  00000000  00000000  00000000  00000000  00000000  00000000  00000020  00000000  00000000  00000000  00000000  00000000  00000000
 `
 
+// fakeNSProcess makes process pid under proc, inside namespace inode ns,
+// with statText for its namespace's table; it returns that stat file.
+func fakeNSProcess(proc, pid, ns, comm string) string {
+	dir := filepath.Join(proc, pid)
+	os.MkdirAll(filepath.Join(dir, "ns"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "net", "stat"), 0o755)
+	os.Symlink("net:["+ns+"]", filepath.Join(dir, "ns", "net"))
+	os.WriteFile(filepath.Join(dir, "comm"), []byte(comm+"\n"), 0o644)
+	stat := filepath.Join(dir, "net", "stat", "nf_conntrack")
+	os.WriteFile(stat, []byte(statText), 0o644)
+	return stat
+}
+
 func TestCgroupOwner(t *testing.T) {
 	for _, c := range []struct{ cgroup, name, kind string }{
 		{"0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod3f2a9c1e_1b2c_4d5e.slice/cri-containerd-0123456789abcdef.scope\n",
@@ -91,12 +104,7 @@ func TestNamespacesOnFixture(t *testing.T) {
 // (the drops are not, and say so); near it, the whole file.
 func TestNamespaceDropsReadNearCap(t *testing.T) {
 	root := t.TempDir()
-	dir := filepath.Join(root, "proc", "100")
-	os.MkdirAll(filepath.Join(dir, "ns"), 0o755)
-	os.MkdirAll(filepath.Join(dir, "net", "stat"), 0o755)
-	os.Symlink("net:[200]", filepath.Join(dir, "ns", "net"))
-	os.WriteFile(filepath.Join(dir, "comm"), []byte("sleep\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "net", "stat", "nf_conntrack"), []byte(statText), 0o644)
+	fakeNSProcess(filepath.Join(root, "proc"), "100", "200", "sleep")
 	n := NewNamespaces(Roots{Proc: filepath.Join(root, "proc"), Run: filepath.Join(root, "run")})
 	if r := n.Read(time.Unix(100, 0), 262144).Rows[0]; r.Count != 300 || r.DropsRead || r.Drops != 0 {
 		t.Errorf("far from the cap: %+v, want the count only", r)
@@ -111,13 +119,7 @@ func TestNamespaceDropsReadNearCap(t *testing.T) {
 // and the table reads full.
 func TestNamespacePeakBetweenSamples(t *testing.T) {
 	root := t.TempDir()
-	dir := filepath.Join(root, "proc", "100")
-	os.MkdirAll(filepath.Join(dir, "ns"), 0o755)
-	os.MkdirAll(filepath.Join(dir, "net", "stat"), 0o755)
-	os.Symlink("net:[200]", filepath.Join(dir, "ns", "net"))
-	os.WriteFile(filepath.Join(dir, "comm"), []byte("sleep\n"), 0o644)
-	stat := filepath.Join(dir, "net", "stat", "nf_conntrack")
-	os.WriteFile(stat, []byte(statText), 0o644) // 300 entries
+	stat := fakeNSProcess(filepath.Join(root, "proc"), "100", "200", "sleep") // 300 entries
 	n := NewNamespaces(Roots{Proc: filepath.Join(root, "proc"), Run: filepath.Join(root, "run")})
 	first := n.Read(time.Unix(100, 0), 320)                       // 94 % of the cap: hot
 	burst := strings.ReplaceAll(statText, "0000012c", "00000140") // 320: the cap
