@@ -25,24 +25,16 @@ func (t *Lab) Note() string {
 	return "lab: nf_conntrack_max is written from the host namespace; persisting to /etc is disabled and the lab restores the host when it ends"
 }
 
-// Read returns the host's global knobs and the lab's own (tui.Tuner).
-func (t *Lab) Read() (map[string]string, uint64, error) {
-	cur := t.Host.Read()
-	var inside map[string]string
-	err := t.Lab.NS.Do(func() error { inside = t.Host.Read(); return nil })
-	for _, k := range model.Knobs {
-		if !k.Global {
-			if v, ok := inside[k.Key]; ok {
-				cur[k.Key] = v
-			}
-		}
-	}
-	return cur, t.Host.EntryBytes(), err
-}
+// split is the lab's namespace tuned from the host, as any namespace is.
+func (t *Lab) split() *Namespaced { return &Namespaced{Host: t.Host, Path: t.Lab.NS.Path()} }
 
-// Apply writes global knobs from the host, recorded for the lab's end, and the others inside the lab (tui.Tuner).
+// Read returns the host's global knobs and the lab's own (tui.Tuner).
+func (t *Lab) Read() (map[string]string, uint64, error) { return t.split().Read() }
+
+// Apply writes global knobs from the host, recorded for the lab's end,
+// and the others inside the lab (tui.Tuner).
 func (t *Lab) Apply(changes []model.Change, count uint64) ([]model.KnobResult, error) {
-	global, local := splitGlobal(changes)
+	global, _ := splitGlobal(changes)
 	cur, _, _ := t.Read()
 	if t.before == nil {
 		t.before = cur
@@ -52,17 +44,7 @@ func (t *Lab) Apply(changes []model.Change, count uint64) ([]model.KnobResult, e
 			return nil, err
 		}
 	}
-	res, err := t.Host.Apply(global, count)
-	if err != nil {
-		return res, err
-	}
-	var inside []model.KnobResult
-	err = t.Lab.NS.Do(func() error {
-		var err error
-		inside, err = t.Host.Apply(local, count)
-		return err
-	})
-	return append(res, inside...), err
+	return t.split().write(changes, count)
 }
 
 // ErrPersistDisabled is the lab's answer to persisting.
