@@ -21,6 +21,10 @@ type NetNS struct {
 	Name string `json:"name"`
 	Kind string `json:"kind"`
 	PID  int    `json:"pid"`
+	// Path is the namespace's bind mount when no process is in it (PID
+	// 0): what it is read and opened through. Local only: a stream's is
+	// never taken.
+	Path string `json:"path,omitempty"`
 	// Count is the namespace's entries; Drops its drop and early_drop
 	// counters summed over CPUs (cumulative, since the namespace began).
 	Count uint64 `json:"count"`
@@ -40,6 +44,15 @@ func (n NetNS) Label() string {
 		return Sanitize(n.Name, 48)
 	}
 	return n.Kind + " " + Sanitize(n.Name, 48)
+}
+
+// Within says what the namespace is read through: "pid 17447", or "no
+// process in it" for one only a bind mount keeps.
+func (n NetNS) Within() string {
+	if n.PID <= 0 {
+		return "no process in it"
+	}
+	return fmt.Sprintf("pid %d", n.PID)
 }
 
 // Namespaces are the host's other network namespaces at a sample: the
@@ -113,7 +126,7 @@ func FullNamespaces(prev, cur *Namespaces, max uint64) []FullNS {
 // Describe is the full namespace in the verdict's words: "in pod 3f2a…
 // — 300 / 300 entries, 120 drops".
 func (f FullNS) Describe(max uint64) string {
-	return fmt.Sprintf("in %s (pid %d) — %s / %s entries, %s drops", f.NS.Label(), f.NS.PID, Int(f.NS.Count), Int(max), Int(f.Drops))
+	return fmt.Sprintf("in %s (%s) — %s / %s entries, %s drops", f.NS.Label(), f.NS.Within(), Int(f.NS.Count), Int(max), Int(f.Drops))
 }
 
 // ruleNamespaceFull: another namespace of the host is at the cap or

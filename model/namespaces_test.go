@@ -48,3 +48,17 @@ func TestSortNamespacesBounds(t *testing.T) {
 		t.Errorf("%d rows, first %d, others %d", len(ns.Rows), ns.Rows[0].Count, ns.Others)
 	}
 }
+
+func TestFullNamespaceSaysWhatItIsReadThrough(t *testing.T) {
+	for _, c := range []struct {
+		ns   NetNS
+		says string
+	}{
+		{NetNS{Name: "web-7", Kind: "netns", PID: 17447, Count: 300}, "in netns web-7 (pid 17447) — 300 / 300 entries, 5 drops"},
+		{NetNS{Name: "qrouter-1", Kind: "netns", Path: "/run/netns/qrouter-1", Count: 300}, "in netns qrouter-1 (no process in it) — 300 / 300 entries, 5 drops"},
+	} {
+		if got := (FullNS{NS: c.ns, Drops: 5}).Describe(300); got != c.says {
+			t.Errorf("Describe = %q, want %q", got, c.says)
+		}
+	}
+}

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -27,23 +27,30 @@ const maxNamespaces = 4096
 
 // Namespaces finds the host's other network namespaces and reads each
 // one's table through a process inside it: /proc/PID/net/stat/nf_conntrack
-// is that namespace's count and per-CPU counters, no setns needed.
+// is that namespace's count and per-CPU counters, no setns needed. A
+// namespace no process is in is read from a thread entered into it.
 type Namespaces struct {
-	proc, run string
-	self      uint64
-	walked    time.Time
-	stale     bool
-	known     map[uint64]*nsProc
-	pids      map[int]uint64    // every process's namespace at the last walk (0: none to read)
-	names     map[uint64]string // ip netns names by inode
-	note      string
-	buf       []byte
+	proc     string
+	statFile string // under /proc/PID: net/stat/nf_conntrack
+	self     uint64
+	root     bool // reading as root: a process refused is protected, not another user's
+	walked   time.Time
+	stale    bool
+	known    map[uint64]*nsProc
+	pids     map[int]uint64     // every process's namespace at the last walk (0: none to read)
+	mounts   map[uint64]nsMount // bind-mounted namespaces by inode: ip netns names
+	note     string
+	buf      []byte
 }
 
 // nsProc is the process a namespace is read through, and its name.
 type nsProc struct {
 	pid        int
 	name, kind string
+	// netnsPath, when set, is the namespace's file its table is read
+	// through over ctnetlink (readTableNetlink): its bind mount when no
+	// process is inside, or /proc/PID/ns/net when the stat file is absent.
+	netnsPath string
 	// drops are the drops at the last whole read; dropping that they
 	// rose at it, so the next read is whole again.
 	drops               uint64
@@ -57,7 +64,7 @@ type nsProc struct {
 // NewNamespaces reads the namespaces under roots; the namespace of this
 // process is its own table, not one of the others.
 func NewNamespaces(roots Roots) *Namespaces {
-	return &Namespaces{proc: roots.Proc, run: roots.Run, buf: make([]byte, 64<<10)}
+	return &Namespaces{proc: roots.Proc, statFile: filepath.Join("net", "stat", "nf_conntrack"), root: os.Geteuid() == 0, buf: make([]byte, 64<<10)}
 }
 
 // netnsInode is the namespace inode of a /proc/PID/ns/net link.
@@ -77,16 +84,7 @@ func netnsInode(link string) (uint64, error) {
 func (n *Namespaces) walk(now time.Time) {
 	n.walked, n.stale = now, false
 	n.self, _ = netnsInode(filepath.Join(n.proc, "self", "ns", "net"))
-	n.names = map[uint64]string{}
-	for _, dir := range []string{filepath.Join(n.run, "netns"), filepath.Join(n.run, "docker", "netns")} {
-		entries, _ := os.ReadDir(dir)
-		for _, e := range entries {
-			var st syscall.Stat_t
-			if syscall.Stat(filepath.Join(dir, e.Name()), &st) == nil {
-				n.names[st.Ino] = e.Name()
-			}
-		}
-	}
+	n.mounts = netnsMounts(filepath.Join(n.proc, "self", "mountinfo"))
 	found := map[uint64]*nsProc{}
 	pids := map[int]uint64{}
 	denied := 0
@@ -121,9 +119,25 @@ func (n *Namespaces) walk(now time.Time) {
 		p.name, p.kind = n.nameOf(ino, pid)
 		found[ino] = p
 	}
+	for ino, m := range n.mounts { // namespaces no process is in: read through their mount
+		if ino == n.self || found[ino] != nil || len(found) >= maxNamespaces {
+			continue
+		}
+		if old := n.known[ino]; old != nil && old.pid == 0 && old.netnsPath == m.path {
+			found[ino] = old
+			continue
+		}
+		found[ino] = &nsProc{netnsPath: m.path, name: m.name, kind: "netns"}
+	}
 	n.pids = pids
 	n.known, n.note = found, ""
-	if denied > 0 {
+	switch {
+	case denied > 0 && n.root:
+		n.note = fmt.Sprintf("%d processes unreadable even as root: a namespace only they are in is missed", denied)
+		if denied == 1 {
+			n.note = "1 process unreadable even as root: a namespace only it is in is missed"
+		}
+	case denied > 0:
 		n.note = "other users' processes not readable: their namespaces need root"
 	}
 }
@@ -135,11 +149,11 @@ func kernelThread(dir string) bool {
 	return err == nil && len(b) == 0
 }
 
-// nameOf names a namespace: its ip netns name, else the pod, container or
+// nameOf names a namespace: its ip netns name (of its bind mount), else the pod, container or
 // unit of the process's cgroup, else the process's command.
 func (n *Namespaces) nameOf(ino uint64, pid int) (string, string) {
-	if name, ok := n.names[ino]; ok {
-		return name, "netns"
+	if m, ok := n.mounts[ino]; ok {
+		return m.name, "netns"
 	}
 	dir := filepath.Join(n.proc, strconv.Itoa(pid))
 	if b, err := os.ReadFile(filepath.Join(dir, "cgroup")); err == nil {
@@ -169,11 +183,14 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 	}
 	var rows []model.NetNS
 	for ino, p := range n.known {
-		count, drops, whole, err := n.readStat(p, capMax)
+		count, drops, whole, err := n.readStat(p, dropsFrom(p, capMax))
 		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
 				delete(n.known, ino) // gone (the process, or the namespace with it)
 				n.stale = true
+			case errors.Is(err, ErrPermission):
+				n.note = "namespaces not readable through a process need root (CAP_SYS_ADMIN, CAP_NET_ADMIN)"
 			}
 			continue
 		}
@@ -184,7 +201,11 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 			peak = max(p.peak, count)
 		}
 		p.hot, p.peak = model.Percent(max(count, peak), capMax) >= model.FastWithinPct, 0
-		rows = append(rows, model.NetNS{Inode: ino, Name: model.Sanitize(p.name, 64), Kind: p.kind, PID: p.pid,
+		var path string
+		if p.pid == 0 {
+			path = p.netnsPath
+		}
+		rows = append(rows, model.NetNS{Inode: ino, Name: model.Sanitize(p.name, 64), Kind: p.kind, PID: p.pid, Path: path,
 			Count: count, Peak: peak, Drops: drops, DropsRead: whole})
 	}
 	out := model.SortNamespaces(rows)
@@ -199,44 +220,59 @@ func (n *Namespaces) PollPeaks() {
 		if !p.hot {
 			continue
 		}
-		if count, err := n.readCount(p.pid); err == nil {
+		if count, err := n.readCount(p); err == nil {
 			p.peak = max(p.peak, count)
 		}
 	}
 }
 
 // readCount reads a namespace's count alone: the stat file's first rows.
-func (n *Namespaces) readCount(pid int) (uint64, error) {
-	f, err := os.Open(filepath.Join(n.proc, strconv.Itoa(pid), "net", "stat", "nf_conntrack"))
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	k, err := f.Read(n.buf[:4096])
-	if err != nil {
-		return 0, err
-	}
-	count, _, err := parseNSStat(n.buf[:k])
+func (n *Namespaces) readCount(p *nsProc) (uint64, error) {
+	count, _, _, err := n.readStat(p, math.MaxUint64)
 	return count, err
 }
 
-// readStat reads a namespace's count from a process inside it, and its
-// drops (whole) when it is near the cap or was dropping.
-func (n *Namespaces) readStat(p *nsProc, max uint64) (count, drops uint64, whole bool, err error) {
-	f, err := os.Open(filepath.Join(n.proc, strconv.Itoa(p.pid), "net", "stat", "nf_conntrack"))
-	if err != nil {
-		return 0, 0, false, err
+// readStat reads a namespace's count, and its drops (whole) when the
+// count is at least dropsFrom: from a process inside it, else from a
+// thread entered into it through its namespace file.
+func (n *Namespaces) readStat(p *nsProc, dropsFrom uint64) (count, drops uint64, whole bool, err error) {
+	if p.netnsPath == "" {
+		f, err := os.Open(filepath.Join(n.proc, strconv.Itoa(p.pid), n.statFile))
+		if err == nil {
+			defer f.Close()
+			return n.readStatOpen(f, dropsFrom)
+		}
+		link := filepath.Join(n.proc, strconv.Itoa(p.pid), "ns", "net")
+		if _, serr := os.Lstat(link); !errors.Is(err, fs.ErrNotExist) || serr != nil {
+			return 0, 0, false, err // unreadable, or the process went away
+		}
+		p.netnsPath = link // the process is there, its stat file is not: no conntrack procfs
 	}
-	defer f.Close()
+	return n.readEntered(p.netnsPath, dropsFrom)
+}
+
+// dropsFrom is the count from which a namespace's drops are read: half
+// the cap, or nothing when it was dropping at its last read.
+func dropsFrom(p *nsProc, capMax uint64) uint64 {
+	if p.dropping {
+		return 0
+	}
+	return uint64(math.Ceil(float64(capMax) * DropsFromPct / 100))
+}
+
+// readStatOpen reads an open stat file: its first rows for the count,
+// and the whole of it, for every CPU's drops, when the count is at least
+// dropsFrom.
+func (n *Namespaces) readStatOpen(f *os.File, dropsFrom uint64) (count, drops uint64, whole bool, err error) {
 	k, err := f.Read(n.buf[:4096]) // the header and the first rows: the count
 	if err != nil {
 		return 0, 0, false, err
 	}
 	count, _, err = parseNSStat(n.buf[:k])
-	if err != nil || (model.Percent(count, max) < DropsFromPct && !p.dropping) {
+	if err != nil || count < dropsFrom {
 		return count, 0, false, err
 	}
-	for k < maxStat { // the whole file, for the drops of every CPU
+	for k < maxStat {
 		if k == len(n.buf) {
 			n.buf = append(n.buf, make([]byte, len(n.buf))...)
 		}

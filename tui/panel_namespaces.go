@@ -54,7 +54,7 @@ func namespaceLines(st *styles.Styles, f model.Frame, sel int, canOpen bool, wid
 		}
 		name := mark + fmt.Sprintf("%-*s", nameW, truncate(foreign(r.Label()), nameW))
 		lines = append(lines, name+" "+sty.Render(fmt.Sprintf("%9s / %s (%3.0f %%)", model.Int(r.Count), model.Int(capMax), pct))+
-			state+st.Dim.Render(fmt.Sprintf("  pid %d", r.PID)))
+			state+st.Dim.Render("  "+r.Within()))
 	}
 	rest, entries := ns.Others, ns.OthersEntries
 	for _, r := range ns.Rows[shown:] {

@@ -49,7 +49,11 @@ func openNamespace(o options) (tui.OpenNamespace, func()) {
 	var mu sync.Mutex // open runs as a console command, off its loop
 	var stops []func()
 	open := func(ns model.NetNS) (*tui.App, func(), error) {
-		argv, err := remote.NetnsArgv(filepath.Join(o.roots.Proc, strconv.Itoa(ns.PID), "ns", "net"))
+		path := filepath.Join(o.roots.Proc, strconv.Itoa(ns.PID), "ns", "net")
+		if ns.PID <= 0 { // no process in it: its bind mount
+			path = ns.Path
+		}
+		argv, err := remote.NetnsArgv(path)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -18,7 +18,7 @@ import (
 // --netns — names that namespace TABLE FULL within 2 intervals, the
 // console shows it, and a namespace that goes away leaves no error.
 func TestEveryNamespace(t *testing.T) {
-	needKernel(t, "tmux")
+	needKernel(t, "tmux", "prometheus")
 	lowerMax(t, 300)
 	var spaces []*netns.NS
 	for range 12 {
@@ -28,6 +28,16 @@ func TestEveryNamespace(t *testing.T) {
 		spaces = append(spaces, ns)
 	}
 	full := spaces[3]
+	// A namespace no process is in, as a router's: found by its bind
+	// mount and read from inside it.
+	router := labNS(t)
+	held := knownMix()[:40]
+	for i := range held {
+		held[i].Timeout = 600
+	}
+	if err := router.Insert(held); err != nil {
+		t.Fatal(err)
+	}
 	churn(t, full, "127.0.0.1:18097", netns.Load{Workers: 4, Rate: 400, DialTimeout: 300 * time.Millisecond})
 	for _, ns := range spaces[5:8] { // some tracked traffic elsewhere, far from the cap
 		churn(t, ns, "127.0.0.1:18098", netns.Load{Workers: 1, Rate: 2, DialTimeout: time.Second})
@@ -50,8 +60,11 @@ func TestEveryNamespace(t *testing.T) {
 	if !named {
 		t.Fatalf("no TABLE FULL naming netns %s within 2 intervals: %s (namespaces %+v)", full.Name, f.Verdict(), f.Sample.Namespaces)
 	}
-	if ns := f.Sample.Namespaces; ns == nil || len(ns.Rows)+ns.Others < 12 || ns.Rows[0].Name != full.Name {
-		t.Errorf("namespaces %+v: want all 12, %s first", ns, full.Name)
+	if ns := f.Sample.Namespaces; ns == nil || len(ns.Rows)+ns.Others < 13 || ns.Rows[0].Name != full.Name {
+		t.Errorf("namespaces %+v: want all 13, %s first", ns, full.Name)
+	}
+	if r := nsRow(f.Sample.Namespaces, router.Name); r == nil || r.Count != 40 || r.Kind != "netns" {
+		t.Errorf("the namespace no process is in: %+v, want its 40 entries", r)
 	}
 
 	// The host's exporter names it in series of its own.
@@ -66,6 +79,20 @@ func TestEveryNamespace(t *testing.T) {
 		if time.Now().After(end) {
 			t.Fatalf("the exporter has no %s", want)
 		}
+	}
+
+	// A real Prometheus scraping it fires the namespace's alert for that
+	// namespace alone.
+	prom, _ := startPrometheus(t, addr)
+	query := `ALERTS{alertname="ConntrackNamespaceTableFull",alertstate="firing"}`
+	var firing map[string]float64
+	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(time.Second) {
+		if firing = vector(t, prom, query, "netns"); len(firing) > 0 {
+			break
+		}
+	}
+	if len(firing) != 1 || firing[full.Name] != 1 {
+		t.Errorf("firing for %v, want %s alone", firing, full.Name)
 	}
 
 	s := startTmux(t, 200, 50, "", "--interval", "500ms")
@@ -100,9 +127,17 @@ func TestEveryNamespace(t *testing.T) {
 	s.keys("q")
 	s.waitFor("EXIT=0")
 	f = an.Add(c.Sample(time.Now(), time.Second))
-	for _, r := range f.Sample.Namespaces.Rows {
-		if r.Name == gone.Name {
-			t.Errorf("a namespace gone is still read: %+v", r)
+	if r := nsRow(f.Sample.Namespaces, gone.Name); r != nil {
+		t.Errorf("a namespace gone is still read: %+v", r)
+	}
+}
+
+// nsRow is the row of the namespace named name, or nil.
+func nsRow(ns *model.Namespaces, name string) *model.NetNS {
+	for i := range ns.Rows {
+		if ns.Rows[i].Name == name {
+			return &ns.Rows[i]
 		}
 	}
+	return nil
 }
