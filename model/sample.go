@@ -36,6 +36,9 @@ type Sample struct {
 	// Namespaces are the host's other network namespaces, when this
 	// sample is the host's and they were read.
 	Namespaces *Namespaces `json:"namespaces,omitempty"`
+	// Drift compares the values tablefull persisted with the live ones
+	// (nil: not checked, as in a child namespace or with /etc unreadable).
+	Drift *Drifts `json:"drift,omitempty"`
 	// Absent are the parts not read at all (not scraped, unreadable): not
 	// zero, unknown. Notes say why.
 	Absent Parts `json:"absent,omitempty"`

@@ -255,3 +255,36 @@ func TestNamespacesOnTheWire(t *testing.T) {
 		t.Errorf("%d rows, %d others", len(ns.Rows), ns.Others)
 	}
 }
+
+// TestDriftOnTheWire: a stream's drift check arrives for tablefull's
+// knobs only, each once, with its writers bounded; a path from a
+// namespace row is never taken.
+func TestDriftOnTheWire(t *testing.T) {
+	var writers []string
+	for range 50 {
+		writers = append(writers, "/etc/sysctl.d/99-zz.conf (4096)")
+	}
+	var b bytes.Buffer
+	enc, _ := NewEncoder(&b, model.Host{Name: "h"}, t0)
+	s := twoCPUSample(1)
+	s.Drift = &model.Drifts{Checked: []string{model.KnobMax, "kernel.core_pattern", model.KnobMax},
+		Drifted: []model.Drift{{Knob: model.KnobMax, Persisted: "32768", Live: "4096", Writers: writers},
+			{Knob: "kernel.core_pattern", Persisted: "|/bin/sh", Live: "core"}}}
+	s.Namespaces = &model.Namespaces{Rows: []model.NetNS{{Inode: 9, Name: "r", Kind: "netns", Path: "/etc/shadow"}}}
+	enc.Sample(s)
+	dec := NewDecoder(&b)
+	if err := dec.Header(); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := dec.Next()
+	if err != nil || got == nil || got.Drift == nil {
+		t.Fatalf("decoded %+v, %v", got, err)
+	}
+	d := got.Drift
+	if len(d.Checked) != 1 || len(d.Drifted) != 1 || d.Drifted[0].Live != "4096" || len(d.Drifted[0].Writers) != maxDriftWriters {
+		t.Errorf("drift %+v: want nf_conntrack_max alone, %d writers", d, maxDriftWriters)
+	}
+	if p := got.Namespaces.Rows[0].Path; p != "" {
+		t.Errorf("a stream's namespace path taken: %q", p)
+	}
+}

@@ -17,7 +17,7 @@ func fromWire(w wireSample) (model.Sample, error) {
 		return model.Sample{}, err
 	}
 	s := model.Sample{Time: fromMS(w.T), Interval: time.Duration(w.IV) * time.Millisecond, Census: boundCensus(w.Cen), Absent: w.Ab.Valid(),
-		Namespaces: boundNamespaces(w.NS)}
+		Namespaces: boundNamespaces(w.NS), Drift: boundDrift(w.Dr)}
 	for _, n := range w.Notes {
 		s.Notes = append(s.Notes, bound(n))
 	}
@@ -80,6 +80,42 @@ func boundNamespaces(ns *model.Namespaces) *model.Namespaces {
 			break
 		}
 		out.Rows = append(out.Rows, model.NetNS{Inode: r.Inode, Name: bound(r.Name), Kind: bound(r.Kind), PID: max(0, r.PID), Count: r.Count, Peak: r.Peak, Drops: r.Drops, DropsRead: r.DropsRead})
+	}
+	return &out
+}
+
+// maxDriftWriters bounds the writers a stream's drifted knob names.
+const maxDriftWriters = 4
+
+// boundDrift copies a stream's drift check: tablefull's knobs only (a
+// key from a stream becomes a Prometheus label), each once, every string
+// bounded.
+func boundDrift(d *model.Drifts) *model.Drifts {
+	if d == nil {
+		return nil
+	}
+	out := model.Drifts{}
+	checked := map[string]bool{}
+	for _, k := range d.Checked {
+		if _, ok := model.Spec(k); ok && !checked[k] {
+			checked[k] = true
+			out.Checked = append(out.Checked, k)
+		}
+	}
+	drifted := map[string]bool{}
+	for _, x := range d.Drifted {
+		if !checked[x.Knob] || drifted[x.Knob] {
+			continue
+		}
+		drifted[x.Knob] = true
+		y := model.Drift{Knob: x.Knob, Persisted: bound(x.Persisted), Live: bound(x.Live)}
+		for i, w := range x.Writers {
+			if i == maxDriftWriters {
+				break
+			}
+			y.Writers = append(y.Writers, bound(w))
+		}
+		out.Drifted = append(out.Drifted, y)
 	}
 	return &out
 }

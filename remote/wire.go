@@ -44,6 +44,9 @@ type wireSample struct {
 	// NS are the host's other network namespaces (model.Namespaces as
 	// JSON), when read.
 	NS *model.Namespaces `json:"ns,omitempty"`
+	// Dr is the drift of persisted tuning (model.Drifts as JSON), when
+	// checked.
+	Dr *model.Drifts `json:"dr,omitempty"`
 	// Ab are the parts not read (model.Parts: ["cpu","tcp"]); a stream
 	// without it read every part its rows carry.
 	Ab model.Parts `json:"ab,omitempty"`
@@ -110,7 +113,7 @@ func ms(t time.Time) int64 { return t.UnixMilli() }
 func centis(s float64) int64 { return int64(s*100 + 0.5) }
 
 func toWire(s model.Sample) wireSample {
-	w := wireSample{T: ms(s.Time), IV: s.Interval.Milliseconds(), Notes: s.Notes, Cen: s.Census, Ab: s.Absent, NS: s.Namespaces}
+	w := wireSample{T: ms(s.Time), IV: s.Interval.Milliseconds(), Notes: s.Notes, Cen: s.Census, Ab: s.Absent, NS: s.Namespaces, Dr: s.Drift}
 	c := s.Conntrack
 	w.CT = &wireTable{S: c.Status, N: c.Count, PK: c.Peak, Max: c.Max, B: c.Buckets, TW: c.TimeWaitHold}
 	if c.Holds != (model.ClassCounts{}) {

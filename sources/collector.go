@@ -23,6 +23,9 @@ type Collector struct {
 	// namespaces reads the host's other network namespaces (nil in a
 	// child namespace: its agent reports its own table only).
 	namespaces *Namespaces
+	// drift checks the persisted tuning against the live knobs (nil in a
+	// child namespace: its own knobs are not the host's persisted ones).
+	drift *DriftCheck
 	// DrainKernelLog makes each sample read the kernel log to its end,
 	// for one-shot samples (snapshot); a live feed takes the backlog in
 	// bounded steps so the first frame is not delayed.
@@ -51,6 +54,9 @@ func NewCollector(roots Roots) (*Collector, error) {
 	c.host, c.hostErr = ReadHost(roots.Proc)
 	if !(&Tuner{Proc: roots.Proc}).InChildNamespace() { // the host's collector sees every namespace
 		c.namespaces = NewNamespaces(roots)
+		if roots.Etc != "" { // no configuration root, no drift to check
+			c.drift = &DriftCheck{Pers: PersisterAt(roots), Tuner: NewTuner(roots), Proc: roots.Proc}
+		}
 	}
 	return c, nil
 }
@@ -135,6 +141,9 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 		if ns := c.namespaces.Read(now, s.Conntrack.Max); len(ns.Rows) > 0 || ns.Note != "" { // none: nothing to say
 			s.Namespaces = ns
 		}
+	}
+	if c.drift != nil {
+		s.Drift = c.drift.Read(now)
 	}
 	s.Kernel = c.kmsg.Poll(now)
 	for c.DrainKernelLog && c.kmsg.More { // a one-shot sample reads the whole backlog

@@ -27,6 +27,12 @@ type Persister struct {
 	ModprobeDir string // /etc/modprobe.d
 	// SysctlConf is /etc/sysctl.conf, which sysctl --system reads last.
 	SysctlConf string
+	// UdevDir (/etc/udev/rules.d) takes the rule that applies a module's
+	// sysctls when it loads; TmpfilesDir (/etc/tmpfiles.d) the line that
+	// writes a built-in one's hashsize at boot.
+	UdevDir, TmpfilesDir string
+	// Build is how nf_conntrack is in the kernel: what applies at boot.
+	Build model.ConntrackBuild
 }
 
 // FileChange is one file a persist would write: its path and old and new
@@ -39,8 +45,9 @@ type FileChange struct {
 // Changed reports whether writing would change the file.
 func (f FileChange) Changed() bool { return !bytes.Equal(f.Old, f.New) }
 
-// Plan computes the new contents of both files for changes, keeping every
-// line tablefull does not own.
+// Plan computes the new contents of the files for changes, keeping every
+// line tablefull does not own: the sysctl.d file, and what makes it and
+// the hashsize apply at boot on p's kind of kernel (bootPlan).
 //
 // Every value is parsed and re-rendered here (model.CheckChanges) whoever
 // checked it before: no text of a caller's reaches a file.
@@ -67,15 +74,11 @@ func (p Persister) Plan(changes []model.Change) ([]FileChange, error) {
 		fc.New = setSysctls(fc.Old, sysctls)
 		out = append(out, fc)
 	}
-	if hashsize != "" {
-		fc, err := readChange(filepath.Join(p.ModprobeDir, ModprobeFile))
-		if err != nil {
-			return nil, err
-		}
-		fc.New = setHashsize(fc.Old, hashsize)
-		out = append(out, fc)
+	boot, err := p.bootPlan(len(sysctls) > 0, hashsize)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	return append(out, boot...), nil
 }
 
 func readChange(path string) (FileChange, error) {
@@ -175,7 +178,8 @@ func setHashsize(old []byte, v string) []byte {
 }
 
 // Write writes each changed file atomically (temporary file, fsync,
-// rename, fsync of the directory) after keeping a backup of the old one,
+// rename, fsync of the directory; its drop-in directory made if missing)
+// after keeping a backup of the old one,
 // keeping the file's mode. A file that would not change is not touched:
 // running it twice changes nothing. It returns the files it wrote, also
 // when a later one fails, so that an undo record can name them.
@@ -187,6 +191,9 @@ func (p Persister) Write(files []FileChange) ([]FileChange, error) {
 		}
 		if !p.manages(f.Path) {
 			return written, fmt.Errorf("write %s: %w", f.Path, ErrNotManaged)
+		}
+		if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil { // a drop-in directory a minimal root lacks
+			return written, fmt.Errorf("write %s: %w", f.Path, err)
 		}
 		if f.Old != nil { // the backup is as private as the file it keeps
 			perm := fs.FileMode(0o644)
@@ -205,18 +212,20 @@ func (p Persister) Write(files []FileChange) ([]FileChange, error) {
 	return written, nil
 }
 
-// ErrNotManaged reports a path that is not one of the two files a
-// Persister writes: an undo record naming another file is refused.
+// ErrNotManaged reports a path that is not one of the files a Persister
+// writes: an undo record naming another file is refused.
 var ErrNotManaged = errors.New("not a file tablefull manages")
 
 // ErrChangedSince reports a file someone changed after tablefull wrote
 // it: undo leaves it alone rather than overwrite their change.
 var ErrChangedSince = errors.New("changed since tablefull wrote it")
 
-// manages reports whether path is one of the two files p writes.
+// manages reports whether path is one of the files p writes.
 func (p Persister) manages(path string) bool {
 	return (p.SysctlDir != "" && path == filepath.Join(p.SysctlDir, SysctlFile)) ||
-		(p.ModprobeDir != "" && path == filepath.Join(p.ModprobeDir, ModprobeFile))
+		(p.ModprobeDir != "" && path == filepath.Join(p.ModprobeDir, ModprobeFile)) ||
+		(p.UdevDir != "" && path == filepath.Join(p.UdevDir, UdevFile)) ||
+		(p.TmpfilesDir != "" && path == filepath.Join(p.TmpfilesDir, TmpfilesFile))
 }
 
 // Shadowed lists, for each sysctl key set, the files that would win over
@@ -224,16 +233,7 @@ func (p Persister) manages(path string) bool {
 // /etc/sysctl.conf, which sysctl --system reads last.
 func (p Persister) Shadowed(changes []model.Change) []string {
 	var warn []string
-	entries, _ := os.ReadDir(p.SysctlDir)
-	var files []string
-	for _, e := range entries {
-		if path := filepath.Join(p.SysctlDir, e.Name()); strings.HasSuffix(e.Name(), ".conf") && e.Name() > SysctlFile && path != p.SysctlConf {
-			files = append(files, path)
-		}
-	}
-	if p.SysctlConf != "" {
-		files = append(files, p.SysctlConf)
-	}
+	files := p.laterSysctlFiles()
 	for _, path := range files {
 		b, err := readBounded(path, maxConfFile)
 		if err != nil {
@@ -254,9 +254,25 @@ func (p Persister) Shadowed(changes []model.Change) []string {
 	return warn
 }
 
+// laterSysctlFiles are the files that win over tablefull's at boot:
+// later-sorting files in the sysctl directory, and /etc/sysctl.conf.
+func (p Persister) laterSysctlFiles() []string {
+	entries, _ := os.ReadDir(p.SysctlDir)
+	var files []string
+	for _, e := range entries {
+		if path := filepath.Join(p.SysctlDir, e.Name()); strings.HasSuffix(e.Name(), ".conf") && e.Name() > SysctlFile && path != p.SysctlConf {
+			files = append(files, path)
+		}
+	}
+	if p.SysctlConf != "" {
+		files = append(files, p.SysctlConf)
+	}
+	return files
+}
+
 // Restore puts back the contents Write replaced (or removes a file that
 // did not exist before). It is the file half of an undo, and it trusts
-// no path: only the two files p manages are touched, and only while they
+// no path: only the files p manages are touched, and only while they
 // still hold what tablefull wrote.
 func (p Persister) Restore(files []FileChange) error {
 	for _, f := range files {

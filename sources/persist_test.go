@@ -177,3 +177,18 @@ func TestPersistLongLine(t *testing.T) {
 		t.Errorf("modprobe rewrite after a long line: %v %q", err, files[0].New[len(long):])
 	}
 }
+
+func TestReadConntrackBuild(t *testing.T) {
+	root := t.TempDir()
+	if b := ReadConntrackBuild(root); b != model.BuildNotLoaded {
+		t.Errorf("no /sys/module/nf_conntrack: %q, want a module not loaded", b)
+	}
+	os.MkdirAll(filepath.Join(root, "module", "nf_conntrack", "parameters"), 0o755)
+	if b := ReadConntrackBuild(root); b != model.BuildBuiltin {
+		t.Errorf("parameters without initstate: %q, want built-in", b)
+	}
+	os.WriteFile(filepath.Join(root, "module", "nf_conntrack", "initstate"), []byte("live\n"), 0o644)
+	if b := ReadConntrackBuild(root); b != model.BuildModule {
+		t.Errorf("with initstate: %q, want a module", b)
+	}
+}

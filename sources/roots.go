@@ -15,10 +15,13 @@ type Roots struct {
 	Sys  string // default /sys
 	Dev  string // default /dev
 	Run  string // default /run (for ip netns names)
+	Etc  string // default /etc (persisted tuning, read for drift)
 }
 
 // DefaultRoots are the real filesystems.
-func DefaultRoots() Roots { return Roots{Proc: "/proc", Sys: "/sys", Dev: "/dev", Run: "/run"} }
+func DefaultRoots() Roots {
+	return Roots{Proc: "/proc", Sys: "/sys", Dev: "/dev", Run: "/run", Etc: "/etc"}
+}
 
 // classify maps a filesystem error onto the package's sentinels, keeping
 // the original for the message.

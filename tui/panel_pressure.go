@@ -8,8 +8,14 @@ import (
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
-// pressureLines are the numbers above the chart.
+// pressureLines are the numbers above the chart, and a drift of the
+// persisted tuning, whatever the table's state.
 func pressureLines(st *styles.Styles, f model.Frame, width int) []string {
+	return append(tableLines(st, f, width), driftLines(st, f.Sample.Drift, width)...)
+}
+
+// tableLines are the table's numbers, or why there are none.
+func tableLines(st *styles.Styles, f model.Frame, width int) []string {
 	c := f.Sample.Conntrack
 	note := func(sty styles.Text, text string) []string {
 		lines := wrap(text, width-len("conntrack "))
@@ -71,6 +77,32 @@ func pressureLines(st *styles.Styles, f model.Frame, width int) []string {
 		return []string{l1 + "   " + l2, l3}
 	}
 	return []string{l1, l2, l3}
+}
+
+// driftLines warn of knobs tablefull persisted that read otherwise live:
+// the fix did not survive the reboot, or something wrote it since. At
+// most two lines: the first drifted knob, and how many more.
+func driftLines(st *styles.Styles, d *model.Drifts, width int) []string {
+	if d == nil || len(d.Drifted) == 0 {
+		return nil
+	}
+	text := foreign(d.Drifted[0].Say())
+	if n := len(d.Drifted) - 1; n > 0 {
+		text += fmt.Sprintf(" (+%d more knobs)", n)
+	}
+	lines := wrap(text, width-len("drift "))
+	if len(lines) > 2 {
+		lines = lines[:2]
+		lines[1] = truncate(lines[1]+" …", width-len("drift "))
+	}
+	for i := range lines {
+		label := "      "
+		if i == 0 {
+			label = "drift "
+		}
+		lines[i] = st.Label.Render(label) + st.Warn.Render(lines[i])
+	}
+	return lines
 }
 
 // fillLine says what fills the table, class by class (entries ≈ rate ×

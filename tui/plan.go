@@ -31,6 +31,7 @@ func (a *App) plan() layout {
 	if l.wide {
 		l.stats = 2
 	}
+	l.stats += len(driftLines(a.st, f.Sample.Drift, a.width)) // a fix that did not survive says so
 	l.footer = max(l.footer, a.status.linkRows(a.width))
 	if a.height >= 32 {
 		l.episodes = 3

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -298,9 +299,9 @@ func (t *tunePanel) done(msg tuneDoneMsg, ctx tuneContext) tea.Cmd {
 			return tea.Batch(readKnobsCmd(ctx.id, t.tuner), recordTunedCmd(ctx.id, t.recorder, msg.action, t.appliedAt, msg.results))
 		}
 	case "persist":
-		t.message = fmt.Sprintf("persisted: %v", msg.files)
-		for _, w := range msg.warnings {
-			t.message += "; warning: " + w
+		t.message = "persisted: " + strings.Join(msg.files, ", ")
+		for _, w := range msg.warnings { // how it applies at boot, then what may win over it
+			t.message += "; " + w
 		}
 	}
 	return readKnobsCmd(ctx.id, t.tuner)

@@ -99,7 +99,7 @@ func TestTuneHostMaxAndUndo(t *testing.T) {
 	os.MkdirAll(sysctlDir, 0o755)
 	os.MkdirAll(modDir, 0o755)
 	os.WriteFile(filepath.Join(sysctlDir, "99-tablefull.conf"), []byte("vm.swappiness = 10\n"), 0o644)
-	flags := []string{"--sysctl-dir", sysctlDir, "--modprobe-dir", modDir, "--sysctl-conf", filepath.Join(dir, "sysctl.conf"), "--state-dir", state}
+	flags := []string{"--etc", filepath.Join(dir, "etc"), "--sysctl-dir", sysctlDir, "--modprobe-dir", modDir, "--sysctl-conf", filepath.Join(dir, "sysctl.conf"), "--state-dir", state}
 
 	code, out := tuneIn(t, nil, append([]string{"--set", "net.netfilter.nf_conntrack_max=300000", "--dry-run"}, flags...)...)
 	if code != 0 || !strings.Contains(out, "+net.netfilter.nf_conntrack_max = 300000") || readSysctl(t, nil, "net.netfilter.nf_conntrack_max") != orig {
@@ -175,7 +175,7 @@ func TestTuningPanelInTmux(t *testing.T) {
 func TestTuneDryRunSaysWhatApplyWould(t *testing.T) {
 	needKernel(t)
 	dir := t.TempDir()
-	flags := []string{"--sysctl-dir", filepath.Join(dir, "sysctl.d"), "--modprobe-dir", filepath.Join(dir, "modprobe.d"),
+	flags := []string{"--etc", filepath.Join(dir, "etc"), "--sysctl-dir", filepath.Join(dir, "sysctl.d"), "--modprobe-dir", filepath.Join(dir, "modprobe.d"),
 		"--sysctl-conf", filepath.Join(dir, "sysctl.conf"), "--state-dir", filepath.Join(dir, "state")}
 	orig := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
 	code, out := tuneIn(t, nil, append([]string{"--set", "net.netfilter.nf_conntrack_max=300000", "--dry-run", "--json"}, flags...)...)
@@ -215,7 +215,7 @@ func TestTuneNamesKubeProxy(t *testing.T) {
 	}
 	defer func() { kp.Process.Kill(); kp.Wait() }()
 	time.Sleep(200 * time.Millisecond)
-	flags := []string{"--sysctl-dir", filepath.Join(dir, "sysctl.d"), "--modprobe-dir", filepath.Join(dir, "modprobe.d"),
+	flags := []string{"--etc", filepath.Join(dir, "etc"), "--sysctl-dir", filepath.Join(dir, "sysctl.d"), "--modprobe-dir", filepath.Join(dir, "modprobe.d"),
 		"--sysctl-conf", filepath.Join(dir, "sysctl.conf"), "--state-dir", filepath.Join(dir, "state")}
 	_, out := tuneIn(t, nil, append([]string{"--set", "net.netfilter.nf_conntrack_max=300000", "--dry-run"}, flags...)...)
 	if !strings.Contains(out, "kube-proxy (pid") || !strings.Contains(out, "max(32,768 × CPUs, 131,072)") || !strings.Contains(out, conf) {

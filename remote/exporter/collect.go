@@ -37,6 +37,7 @@ var (
 	descNSDrops   = desc("netns_conntrack_drops_total", "drop and early_drop of another network namespace's table, summed over CPUs, for the 20 fullest; read once its table is half full (absent before).", "netns", "kind", "inode")
 	descNSOthers  = desc("netns_others", "Network namespaces read beyond the 20 with series of their own.")
 	descNSOtherEn = desc("netns_others_entries", "Entries in the namespaces beyond the 20, together.")
+	descDrift     = desc("tuning_drift", "1 when a knob tablefull persisted (tune --persist) reads live other than its persisted value: it did not apply at boot (the module loaded late?), or something wrote it since; 0 while it holds; absent for a knob not persisted or not readable.", "knob")
 	descLastTime  = desc("last_sample_timestamp_seconds", "When the newest sample was taken (Unix time).")
 	descBuildInfo = desc("build_info", "tablefull's version; always 1.", "version", "goversion")
 )
@@ -48,7 +49,7 @@ var verdictKinds = []model.Kind{model.TableFull, model.NearCap, model.EarlyDropp
 // Describe implements prometheus.Collector.
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descEntries, descPeak, descLimit, descBuckets, descHold, descCPU, descTotal,
-		descNew, descLost, descClassHold, descPinned, descEpisodes, descKLines, descSuppress, descVerdict, descUp, descNSEntries, descNSDrops, descNSOthers, descNSOtherEn, descLastTime, descBuildInfo} {
+		descNew, descLost, descClassHold, descPinned, descEpisodes, descKLines, descSuppress, descVerdict, descUp, descNSEntries, descNSDrops, descNSOthers, descNSOtherEn, descDrift, descLastTime, descBuildInfo} {
 		ch <- d
 	}
 }
@@ -137,6 +138,19 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 		}
 		gauge(descNSOthers, float64(ns.Others))
 		gauge(descNSOtherEn, float64(ns.OthersEntries))
+	}
+	if d := sample.Drift; d != nil { // tablefull's knobs only (a stream's are checked), each once
+		drifted := map[string]bool{}
+		for _, x := range d.Drifted {
+			drifted[x.Knob] = true
+		}
+		seen := map[string]bool{}
+		for _, k := range d.Checked {
+			if _, ok := model.Spec(k); ok && !seen[k] {
+				seen[k] = true
+				gauge(descDrift, b(drifted[k]), k)
+			}
+		}
 	}
 	for _, k := range verdictKinds {
 		// A verdict judged from a part not read, or from a table not

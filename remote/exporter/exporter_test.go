@@ -418,3 +418,29 @@ func TestExporterNamespacesBounded(t *testing.T) {
 		t.Errorf("others %v; the fullest %v", m["tablefull_netns_others"].v(""), m["tablefull_netns_conntrack_entries"].v("inode=500,kind=pod,netns=pod-499,"))
 	}
 }
+
+// TestExporterTuningDrift: each knob tablefull persisted has a drift
+// series, 1 for the one that reads otherwise live, 0 for the one that
+// holds; a knob not tablefull's (from a stream) has none, and without a
+// drift check there is no series at all.
+func TestExporterTuningDrift(t *testing.T) {
+	e := New("test")
+	srv := httptest.NewServer(Handler(e))
+	defer srv.Close()
+	s := sample(0, 10, 10, 0)
+	e.Observe(s)
+	if m := scrape(t, srv.URL); m["tablefull_tuning_drift"] != nil {
+		t.Errorf("drift exported without a check: %v", m["tablefull_tuning_drift"])
+	}
+	s = sample(1, 10, 10, 0)
+	s.Drift = &tf.Drifts{Checked: []string{tf.KnobMax, tf.KnobTimeWait, "kernel.core_pattern", tf.KnobMax},
+		Drifted: []tf.Drift{{Knob: tf.KnobMax, Persisted: "32768", Live: "4096"}}}
+	e.Observe(s)
+	m := scrape(t, srv.URL)
+	if got := m["tablefull_tuning_drift"].v("knob=net.netfilter.nf_conntrack_max,"); got != 1 {
+		t.Errorf("drifted max %v (%v)", got, m["tablefull_tuning_drift"])
+	}
+	if got := m["tablefull_tuning_drift"].v("knob=net.netfilter.nf_conntrack_tcp_timeout_time_wait,"); got != 0 || len(m["tablefull_tuning_drift"].values) != 2 {
+		t.Errorf("series %v: want the two knobs, the held one 0", m["tablefull_tuning_drift"].values)
+	}
+}

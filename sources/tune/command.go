@@ -48,8 +48,7 @@ type target interface {
 // targetOf is the target of t and the tuner that reads the host's knobs.
 func targetOf(roots sources.Roots, t CommandOptions) (target, *Local, error) {
 	tuner := sources.NewTuner(roots)
-	pers := sources.Persister{SysctlDir: t.SysctlDir, ModprobeDir: t.ModprobeDir, SysctlConf: t.SysctlConf}
-	local := &Local{Tuner: tuner, Pers: pers, StateDir: t.StateDir}
+	local := &Local{Tuner: tuner, Pers: t.persister(roots), StateDir: t.StateDir, ProcRoot: roots.Proc}
 	if t.NetnsPath == "" {
 		return local, local, nil
 	}
@@ -61,6 +60,18 @@ func targetOf(roots sources.Roots, t CommandOptions) (target, *Local, error) {
 		return nil, nil, refused(err)
 	}
 	return &Namespaced{Host: tuner, Path: t.NetnsPath, StateDir: dir}, local, nil
+}
+
+// persister is where tune persists: under roots.Etc, each directory
+// flag that is set instead of its default.
+func (t CommandOptions) persister(roots sources.Roots) sources.Persister {
+	p := sources.PersisterAt(roots)
+	for _, o := range []struct{ flag, dst *string }{{&t.SysctlDir, &p.SysctlDir}, {&t.ModprobeDir, &p.ModprobeDir}, {&t.SysctlConf, &p.SysctlConf}} {
+		if *o.flag != "" {
+			*o.dst = *o.flag
+		}
+	}
+	return p
 }
 
 // ExitError carries tune's exit code with its message.
@@ -115,13 +126,21 @@ func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
 	if t.UntilFree {
 		return untilFree(w, t, tgt, feed, lt.Tuner.InChildNamespace() && t.NetnsPath == "")
 	}
+	var drift []model.Drift
+	if t.NetnsPath == "" { // the host's persisted values against its live ones
+		if d, err := pers.Drift(current, roots.Proc); err == nil {
+			drift = d.Drifted
+		}
+		printDrift(say, drift)
+	}
 	plan, count, err := planFor(t, feed, current, entry, say)
 	if err != nil {
 		return err
 	}
-	report := tuneReport{Plan: plan}
+	report := tuneReport{Plan: plan, Drift: drift}
 	var files []sources.FileChange
 	if t.Persist || t.DryRun {
+		report.Build, report.Boot = pers.Build, pers.BootNote()
 		if files, err = pers.Plan(plan.Changes); err != nil {
 			return err
 		}
@@ -149,7 +168,7 @@ func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
 				return err
 			}
 		} else {
-			printDiffs(w, files)
+			printDiffs(w, report.Boot, files)
 		}
 		return refusal
 	}
@@ -179,7 +198,7 @@ func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
 		report.Warnings = append(report.Warnings, err.Error())
 	}
 	if t.Persist {
-		written, warnings, err := lt.Persist(plan.Changes)
+		written, warnings, err := lt.persist(plan.Changes)
 		report.Files, report.Warnings = written, append(report.Warnings, warnings...)
 		if len(written) > 0 && err != nil {
 			return partly(w, t, report, err)

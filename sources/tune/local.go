@@ -26,10 +26,9 @@ type Local struct {
 	ProcRoot string
 }
 
-// NewLocal tunes the host under roots, persisting to /etc.
+// NewLocal tunes the host under roots, persisting under roots.Etc.
 func NewLocal(roots sources.Roots, stateDir string) *Local {
-	return &Local{Tuner: sources.NewTuner(roots), StateDir: stateDir, ProcRoot: roots.Proc,
-		Pers: sources.Persister{SysctlDir: "/etc/sysctl.d", ModprobeDir: "/etc/modprobe.d", SysctlConf: "/etc/sysctl.conf"}}
+	return &Local{Tuner: sources.NewTuner(roots), StateDir: stateDir, ProcRoot: roots.Proc, Pers: sources.PersisterAt(roots)}
 }
 
 // Read returns the knobs and the bytes per entry (tui.Tuner).
@@ -110,8 +109,18 @@ func recordApplied(dir string, rec sources.UndoRecord, res []model.KnobResult, e
 }
 
 // Persist implements tui.Tuner: it writes the boot-time files and adds
-// them to the undo record, also when the second file failed.
+// them to the undo record, also when a later file failed; its first note
+// says how they apply at boot on this kernel.
 func (l *Local) Persist(changes []model.Change) ([]string, []string, error) {
+	paths, warnings, err := l.persist(changes)
+	if len(paths) > 0 {
+		warnings = append([]string{l.Pers.BootNote()}, warnings...)
+	}
+	return paths, warnings, err
+}
+
+// persist writes the files and records them for undo (Persist).
+func (l *Local) persist(changes []model.Change) ([]string, []string, error) {
 	rec, err := l.undoRecord()
 	if err != nil {
 		return nil, nil, err

@@ -22,6 +22,19 @@ type tuneReport struct {
 	// why an apply of the plan would be refused.
 	DryRun  []string `json:"files_to_change,omitempty"`
 	Refused string   `json:"refused,omitempty"`
+	// Drift are the knobs tablefull persisted that read otherwise live;
+	// Build how nf_conntrack is in the kernel and Boot what applies the
+	// persisted files at boot on it (with --persist or --dry-run).
+	Drift []model.Drift        `json:"drift,omitempty"`
+	Build model.ConntrackBuild `json:"nf_conntrack,omitempty"`
+	Boot  string               `json:"boot,omitempty"`
+}
+
+// printDrift says each knob that drifted from its persisted value.
+func printDrift(w io.Writer, drift []model.Drift) {
+	for _, d := range drift {
+		fmt.Fprintln(w, "drift:", d.Say())
+	}
 }
 
 func printPlan(w io.Writer, p model.Plan, warnings []string) {
@@ -46,7 +59,10 @@ func printPlan(w io.Writer, p model.Plan, warnings []string) {
 	}
 }
 
-func printDiffs(w io.Writer, files []sources.FileChange) {
+func printDiffs(w io.Writer, boot string, files []sources.FileChange) {
+	if boot != "" {
+		fmt.Fprintln(w, boot)
+	}
 	for _, f := range files {
 		if !f.Changed() {
 			fmt.Fprintf(w, "%s: unchanged\n", f.Path)
@@ -63,6 +79,9 @@ func printResults(w io.Writer, r tuneReport) {
 			state = fmt.Sprintf("NOT VERIFIED (reads back %q)", x.After)
 		}
 		fmt.Fprintf(w, "%-52s %12s → %-12s %s\n", x.Key, x.Before, x.Wanted, state)
+	}
+	if len(r.Files) > 0 && r.Boot != "" {
+		fmt.Fprintln(w, r.Boot)
 	}
 	for _, f := range r.Files {
 		fmt.Fprintln(w, "written:", f)

@@ -1,0 +1,149 @@
+package sources
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// DriftEvery is how often the drift check reads the persisted files
+// again: they change by hand or by tune, not every sample.
+const DriftEvery = 10 * time.Second
+
+// Persisted reads back the values tablefull persisted: the lines of its
+// sysctl.d file for its knobs (other keys' lines are kept, not its own), and the hashsize of its modprobe.d or tmpfiles.d line.
+// Files that do not exist persisted nothing; one that cannot be read is
+// an error (the check is not made, rather than made on half of it).
+func (p Persister) Persisted() (map[string]string, error) {
+	out := map[string]string{}
+	read := func(path string) ([]string, error) {
+		b, err := readBounded(path, maxConfFile)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return lines(b), err
+	}
+	ls, err := read(filepath.Join(p.SysctlDir, SysctlFile))
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range ls {
+		k, v, ok := sysctlLine(l)
+		if _, mine := model.Spec(k); ok && mine {
+			out[k] = v
+		}
+	}
+	if ls, err = read(filepath.Join(p.ModprobeDir, ModprobeFile)); err != nil {
+		return nil, err
+	}
+	for _, l := range ls {
+		f := strings.Fields(l)
+		if len(f) >= 2 && f[0] == "options" && f[1] == "nf_conntrack" {
+			for _, o := range f[2:] {
+				if v, ok := strings.CutPrefix(o, "hashsize="); ok {
+					out[model.KnobHashsize] = v
+				}
+			}
+		}
+	}
+	if p.TmpfilesDir != "" {
+		if ls, err = read(filepath.Join(p.TmpfilesDir, TmpfilesFile)); err != nil {
+			return nil, err
+		}
+		for _, l := range ls {
+			if v, ok := tmpfilesHashsize(l); ok {
+				out[model.KnobHashsize] = v
+			}
+		}
+	}
+	return out, nil
+}
+
+// laterWriters names, for each key, the sysctl files read after
+// tablefull's that set it (Shadowed's files) and the running programs
+// that write it at their start (kube-proxy).
+func (p Persister) laterWriters(keys []string, procRoot string) map[string][]string {
+	out := map[string][]string{}
+	for _, path := range p.laterSysctlFiles() {
+		b, err := readBounded(path, maxConfFile)
+		if err != nil {
+			continue
+		}
+		for _, l := range lines(b) {
+			if k, v, ok := sysctlLine(l); ok && contains(keys, k) {
+				out[k] = append(out[k], fmt.Sprintf("%s (%s)", path, v))
+			}
+		}
+	}
+	for _, m := range FindManagers(procRoot) {
+		for k := range m.Owns {
+			if contains(keys, k) {
+				out[k] = append(out[k], fmt.Sprintf("%s (pid %d) at its start", m.Name, m.PID))
+			}
+		}
+	}
+	return out
+}
+
+func contains(keys []string, k string) bool {
+	for _, x := range keys {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// DriftCheck compares what tablefull persisted with the live knobs, on
+// every DriftEvery: the value that did not apply at boot, or that
+// something wrote since, is seen on every run.
+type DriftCheck struct {
+	Pers  Persister
+	Tuner *Tuner
+	Proc  string // for the programs that write knobs
+	at    time.Time
+	last  *model.Drifts
+}
+
+// Read returns the drift at now, read again every DriftEvery; nil when
+// the persisted files could not be read.
+func (d *DriftCheck) Read(now time.Time) *model.Drifts {
+	if !d.at.IsZero() && now.Sub(d.at) < DriftEvery && now.After(d.at) {
+		return d.last
+	}
+	d.at = now
+	drifts, err := d.Pers.Drift(d.Tuner.Read(), d.Proc)
+	if err != nil {
+		d.last = nil
+		return nil
+	}
+	d.last = drifts
+	return d.last
+}
+
+// Drift compares what p persisted with the live knobs, naming for each
+// drifted knob the writers known to come after tablefull's file (procRoot
+// for the running ones).
+func (p Persister) Drift(live map[string]string, procRoot string) (*model.Drifts, error) {
+	persisted, err := p.Persisted()
+	if err != nil {
+		return nil, err
+	}
+	drifts := model.DriftOf(persisted, live, nil)
+	if len(drifts.Drifted) > 0 {
+		var keys []string
+		for _, x := range drifts.Drifted {
+			keys = append(keys, x.Knob)
+		}
+		writers := p.laterWriters(keys, procRoot)
+		for i := range drifts.Drifted {
+			drifts.Drifted[i].Writers = writers[drifts.Drifted[i].Knob]
+		}
+	}
+	return &drifts, nil
+}
