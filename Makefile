@@ -5,7 +5,7 @@ GO        ?= go
 BIN       ?= ./tablefull
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X main.version=$(VERSION)
-TEST_DEPS := nftables conntrack tmux iproute2 procps kmod openssh-server openssh-client prometheus chromium dnsmasq-base python3 util-linux redis-server redis-tools
+TEST_DEPS := nftables conntrack tmux iproute2 procps kmod openssh-server openssh-client prometheus chromium dnsmasq-base python3 util-linux redis-server redis-tools qemu-system-x86 debootstrap e2fsprogs
 BENCH_DEPS := htop prometheus-node-exporter
 
 .PHONY: build run test deps lint bench fuzz clean
@@ -55,7 +55,7 @@ FUZZ := ./sources:FuzzParseCTStat:20000 ./sources:FuzzParseFlow:20000 ./sources:
 FUZZTIME ?= 2m
 
 test: deps lint
-	$(GO) test -count=1 -timeout 15m ./...
+	$(GO) test -count=1 -timeout 25m ./...
 	@for t in $(FUZZ); do pkg=$${t%%:*}; rest=$${t#*:}; fn=$${rest%%:*}; n=$${rest##*:}; \
 		echo "fuzz $$fn ($$pkg, $${n}x)"; \
 		$(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $${n}x $$pkg >/tmp/tablefull-fuzz.log 2>&1 || { cat /tmp/tablefull-fuzz.log; exit 1; }; \

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// The boot test's guest: Debian 12 as debootstrap makes it, with its own
+// kernel (nf_conntrack a module) and these files on top.
+
+// guestPackages are what the guest root holds beyond minbase: the kernel
+// and an initramfs for it, systemd and udev, and nft for the late rule.
+const guestPackages = "linux-image-amd64,initramfs-tools,systemd-sysv,udev,nftables,kmod"
+
+// guestCtLate loads a ct rule after systemd-sysctl ran, as dockerd and
+// kube-proxy do: nf_conntrack is autoloaded then, too late for sysctl.d.
+const guestCtLate = `#!/bin/sh
+nft -f - <<'NFT'
+table inet tft {
+	chain out {
+		type filter hook output priority 0;
+		ct state new accept
+	}
+}
+NFT
+`
+
+// guestCheck runs at every boot once the late rule is in: the first boot
+// persists with tablefull (and, with tft.noudev on the kernel command
+// line, removes the udev rule it wrote: the module part left out); every
+// later boot writes what the kernel holds and tune's drift lines. Then
+// the guest powers off. Results go to /var/lib/tft, read from the image.
+const guestCheck = `#!/bin/sh
+mkdir -p /var/lib/tft
+for i in $(seq 1 300); do [ -e /proc/sys/net/netfilter/nf_conntrack_max ] && break; sleep 0.1; done
+udevadm settle --timeout=30 # the rule runs when the module loads: let it finish
+if [ ! -e /var/lib/tft/persisted ]; then
+	tablefull tune --observe 0 --set net.netfilter.nf_conntrack_max=12345 --set nf_conntrack.hashsize=16384 --persist --yes > /var/lib/tft/tune.out 2>&1
+	echo "exit=$?" >> /var/lib/tft/tune.out
+	if grep -q tft.noudev /proc/cmdline; then rm /etc/udev/rules.d/99-tablefull-conntrack.rules; fi
+	touch /var/lib/tft/persisted
+else
+	echo "max=$(cat /proc/sys/net/netfilter/nf_conntrack_max) hashsize=$(cat /sys/module/nf_conntrack/parameters/hashsize) initstate=$(cat /sys/module/nf_conntrack/initstate)" > /var/lib/tft/result
+	tablefull tune --observe 0 --dry-run > /var/lib/tft/drift.out 2>&1
+fi
+sync
+systemctl poweroff
+`
+
+// guestUnits order the two: the late rule after systemd-sysctl, the check
+// after the rule.
+var guestUnits = map[string]string{
+	"tft-ct-late.service": "[Unit]\nAfter=systemd-sysctl.service network.target\n[Service]\nType=oneshot\nExecStart=/usr/local/sbin/tft-ct-late\n[Install]\nWantedBy=multi-user.target\n",
+	"tft-check.service":   "[Unit]\nAfter=tft-ct-late.service\n[Service]\nType=oneshot\nExecStart=/usr/local/sbin/tft-check\n[Install]\nWantedBy=multi-user.target\n",
+}
+
+// guestRoot returns the cached Debian root under the build directory,
+// making it with debootstrap the first time (into a temporary directory
+// renamed when whole, so a killed run leaves no half root behind).
+func guestRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("../../build/boot-root")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "boot")); err == nil {
+		return root
+	}
+	tmp := root + ".tmp"
+	os.RemoveAll(tmp)
+	os.MkdirAll(filepath.Dir(root), 0o755)
+	out, err := exec.Command("debootstrap", "--variant=minbase", "--include="+guestPackages, "bookworm", tmp, "http://deb.debian.org/debian").CombinedOutput()
+	if err != nil {
+		t.Fatalf("debootstrap: %v\n%s", err, tail(out))
+	}
+	archives, _ := filepath.Glob(filepath.Join(tmp, "var/cache/apt/archives/*.deb"))
+	for _, a := range archives {
+		os.Remove(a)
+	}
+	if err := os.Rename(tmp, root); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// guestImage makes an ext4 image of root with the guest's files and this
+// test binary as tablefull, and returns it.
+func guestImage(t *testing.T, root string) string {
+	t.Helper()
+	work := fmt.Sprintf("%s-work-%d", root, os.Getpid()) // beside the root: hard links stay on one filesystem
+	os.RemoveAll(work)
+	defer os.RemoveAll(work)
+	if out, err := exec.Command("cp", "-al", root, work).CombinedOutput(); err != nil { // hard links: new files only go on top
+		t.Fatalf("cp -al: %v %s", err, out)
+	}
+	exe, _ := os.Executable()
+	files := map[string]string{
+		"usr/local/sbin/tft-ct-late": guestCtLate,
+		"usr/local/sbin/tft-check":   guestCheck,
+		"usr/local/bin/tablefull":    "#!/bin/sh\nTABLEFULL_AS_MAIN=1 exec /usr/local/libexec/tablefull.test \"$@\"\n",
+	}
+	for name, text := range files {
+		write(t, filepath.Join(work, name), text, 0o755)
+	}
+	for name, text := range guestUnits {
+		write(t, filepath.Join(work, "etc/systemd/system", name), text, 0o644)
+		wants := filepath.Join(work, "etc/systemd/system/multi-user.target.wants")
+		os.MkdirAll(wants, 0o755)
+		os.Symlink("/etc/systemd/system/"+name, filepath.Join(wants, name))
+	}
+	// No login prompt on the serial line: nothing else writes to it.
+	os.Symlink("/dev/null", filepath.Join(work, "etc/systemd/system/serial-getty@ttyS0.service"))
+	os.MkdirAll(filepath.Join(work, "usr/local/libexec"), 0o755)
+	if out, err := exec.Command("cp", exe, filepath.Join(work, "usr/local/libexec/tablefull.test")).CombinedOutput(); err != nil {
+		t.Fatalf("copy the binary: %v %s", err, out)
+	}
+	img := filepath.Join(t.TempDir(), "root.img")
+	if out, err := exec.Command("mkfs.ext4", "-q", "-F", "-L", "root", "-d", work, img, "1500M").CombinedOutput(); err != nil {
+		t.Fatalf("mkfs.ext4: %v %s", err, out)
+	}
+	return img
+}
+
+func write(t *testing.T, path, text string, mode os.FileMode) {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, []byte(text), mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// guestFile reads a file of the powered-off guest's image (debugfs).
+func guestFile(t *testing.T, img, path string) string {
+	t.Helper()
+	out, err := exec.Command("debugfs", "-R", "cat "+path, img).Output()
+	if err != nil {
+		t.Fatalf("debugfs cat %s: %v", path, err)
+	}
+	return string(out)
+}
+
+// tail is the end of a long output, for an error message.
+func tail(b []byte) string {
+	if len(b) > 2000 {
+		b = b[len(b)-2000:]
+	}
+	return fmt.Sprintf("…%s", b)
+}
