@@ -8,15 +8,41 @@ import (
 	"runtime"
 	"time"
 
+	flag "github.com/spf13/pflag"
+
 	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/remote/exporter"
 	"github.com/tablefull/tablefull/sources"
 )
 
-// exportMetrics serves this host's (or a namespace's) table on /metrics
-// at listen until SIGINT, SIGTERM or SIGHUP, saying on stderr where it
-// listens once it does.
-func exportMetrics(o options, listen, netns string, stderr io.Writer) error {
+// exporterOptions are tablefull exporter's own flags: the
+// exporter-toolkit's web flags, as every Prometheus exporter takes them,
+// the connection cap and the window.
+type exporterOptions struct {
+	addresses, listen []string
+	configFile, path  string
+	maxConns          int
+	window            time.Duration
+}
+
+func exporterFlags(fs *flag.FlagSet, v *flagValues) {
+	ex := &v.ex
+	fs.StringArrayVar(&ex.addresses, "web.listen-address", nil, "serve on `ADDR` (repeatable; default "+exporter.DefaultListen+": another address than loopback is your choice to make)")
+	fs.StringArrayVar(&ex.listen, "listen", nil, "the same as --web.listen-address (`ADDR`)")
+	fs.StringVar(&ex.configFile, "web.config.file", "", "exporter-toolkit web config `FILE`: TLS, client certificates, basic auth")
+	fs.StringVar(&ex.path, "web.telemetry-path", "/metrics", "`PATH` of the exposition")
+	fs.IntVar(&ex.maxConns, "web.max-connections", exporter.DefaultMaxConns, "at most `N` open connections (the oldest idle closed first)")
+	fs.DurationVar(&ex.window, "window", exporter.DefaultWindow, "the peak and held verdicts cover this trailing `span`, for every scraper alike")
+	fs.StringVar(&v.oneNS, "netns", "", "export network namespace `NAME|PATH` instead of this one (through its agent)")
+}
+
+// exportMetrics serves this host's (or a namespace's) table until
+// SIGINT, SIGTERM or SIGHUP, saying on stderr where it listens once it
+// does.
+func exportMetrics(o options, ex exporterOptions, netns string, stderr io.Writer) error {
+	if ex.window < o.interval {
+		return usageError{fmt.Errorf("--window %s is shorter than --interval %s", ex.window, o.interval)}
+	}
 	runtime.GOMAXPROCS(1) // one P: an exporter on every host should not wake more
 	var feed exporter.Feed
 	if netns != "" {
@@ -37,7 +63,7 @@ func exportMetrics(o options, listen, netns string, stderr io.Writer) error {
 		defer live.Stop()
 		feed = live
 	}
-	e := exporter.New(version)
+	e := exporter.New(version, ex.window)
 	go e.Follow(feed, time.Now(), func(err error) bool {
 		return errors.Is(err, sources.ErrStopped) || errors.Is(err, io.EOF)
 	})
@@ -47,7 +73,12 @@ func exportMetrics(o options, listen, netns string, stderr io.Writer) error {
 	if netns != "" {
 		what = "network namespace " + netns + "'s conntrack table (through its agent)"
 	}
-	return exporter.Serve(ctx, listen, exporter.Handler(e), func(a net.Addr) {
-		fmt.Fprintf(stderr, "tablefull exporter %s: serving %s on http://%s/metrics\n", version, what, a)
+	scheme := "http"
+	if ex.configFile != "" {
+		scheme = "http(s, as " + ex.configFile + " says)"
+	}
+	w := exporter.Web{Addresses: append(ex.addresses, ex.listen...), ConfigFile: ex.configFile, MaxConns: ex.maxConns}
+	return exporter.Serve(ctx, w, exporter.Handler(e, ex.path), func(a net.Addr) {
+		fmt.Fprintf(stderr, "tablefull exporter %s: serving %s on %s://%s%s\n", version, what, scheme, a, ex.path)
 	})
 }

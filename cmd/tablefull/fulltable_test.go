@@ -68,7 +68,7 @@ func TestExporterThroughAFullTable(t *testing.T) {
 	startDaemon(t, exp)
 
 	dir := t.TempDir()
-	cfg := prometheusConfig(t, dir, exporterAddr)
+	cfg := prometheusConfig(t, dir, "1s", exporterAddr)
 	startDaemon(t, ns.Command("prometheus", "--config.file="+cfg, "--storage.tsdb.path="+filepath.Join(dir, "data"),
 		fmt.Sprintf("--web.listen-address=127.0.0.1:%d", promPort), "--log.level=warn"))
 	promURL := fmt.Sprintf("http://127.0.0.1:%d", promPort)

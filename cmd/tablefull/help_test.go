@@ -11,7 +11,7 @@ import (
 
 // foreignFlags are flags the README names that belong to other programs:
 // kube-proxy's (--config, --conntrack-*), nft's (--noflush), and --help.
-var foreignFlags = map[string]bool{"--help": true, "--config": true, "--conntrack-": true, "--noflush": true}
+var foreignFlags = map[string]bool{"--help": true, "--config": true, "--conntrack": true, "--noflush": true}
 
 // TestHelpAndREADMEAgree: every flag of every subcommand is in --help
 // (made from the same flag sets) and in the README, and every flag the
@@ -45,7 +45,7 @@ func TestHelpAndREADMEAgree(t *testing.T) {
 			check("tablefull "+c.name, subcommandFlags(c))
 		}
 	}
-	for _, name := range regexp.MustCompile(`--[a-z][a-z0-9-]*`).FindAllString(text, -1) {
+	for _, name := range regexp.MustCompile(`--[a-z][a-z0-9.-]*[a-z0-9]`).FindAllString(text, -1) {
 		if !ours[name] && !foreignFlags[name] {
 			t.Errorf("the README names %s, which no subcommand takes", name)
 		}

@@ -52,7 +52,8 @@ type flagValues struct {
 	tu                    tune.CommandOptions
 	tuneNetns             string
 	lo                    labOptions
-	listen, oneNS         string
+	ex                    exporterOptions
+	oneNS                 string
 	fo                    fleetOptions
 	ro                    reportOptions
 	file                  string
@@ -94,12 +95,10 @@ var subcommands = []subcommand{
 	{name: "agent", usage: "  tablefull agent                          write this host's stream to stdout (for --ssh/--via)\n", run: func(o options, _ *flagValues, stdout, stderr io.Writer) error {
 		return agent(o, os.Stdin, stdout, stderr)
 	}},
-	{name: "exporter", usage: "  tablefull exporter [--listen ADDR] [--netns NAME|PATH]\n                                           serve this host's table to Prometheus on /metrics (default " + exporter.DefaultListen + ")\n", flags: func(fs *flag.FlagSet, v *flagValues) {
-		fs.StringVar(&v.listen, "listen", exporter.DefaultListen, "serve /metrics on `ADDR` (another address than loopback is your choice to make)")
-		fs.StringVar(&v.oneNS, "netns", "", "export network namespace `NAME|PATH` instead of this one (through its agent)")
-	}, run: func(o options, v *flagValues, _, stderr io.Writer) error {
-		return exportMetrics(o, v.listen, v.oneNS, stderr)
-	}},
+	{name: "exporter", usage: "  tablefull exporter [--web.listen-address ADDR] [--web.config.file FILE] [--netns NAME|PATH]\n                                           serve this host's table to Prometheus on /metrics (default " + exporter.DefaultListen + ")\n", flags: exporterFlags,
+		run: func(o options, v *flagValues, _, stderr io.Writer) error {
+			return exportMetrics(o, v.ex, v.oneNS, stderr)
+		}},
 	{name: "tune", usage: `  tablefull tune [--set K=V] [--yes] [--persist] [--dry-run] [--undo] [--until-free] [--netns NAME|PATH]
                                            propose, preview, apply, persist or undo tuning;
                                            --until-free repeats it until the table is free

@@ -101,17 +101,17 @@ func startExporter(t *testing.T, ns, interval string) (string, int) {
 }
 
 // prometheusConfig writes a config into dir that scrapes the targets
-// every second with the shipped rules, and returns its path.
-func prometheusConfig(t *testing.T, dir string, targets ...string) string {
+// every interval with the shipped rules, and returns its path.
+func prometheusConfig(t *testing.T, dir, interval string, targets ...string) string {
 	t.Helper()
 	rules, _ := filepath.Abs("../../deploy/prometheus/tablefull.rules.yml")
 	cfg := filepath.Join(dir, "prometheus.yml")
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(`global: {scrape_interval: 1s, evaluation_interval: 1s}
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(`global: {scrape_interval: %s, evaluation_interval: 1s}
 rule_files: [%q]
 scrape_configs:
   - job_name: tablefull
     static_configs: [{targets: ["%s"]}]
-`, rules, strings.Join(targets, `", "`))), 0o644); err != nil {
+`, interval, rules, strings.Join(targets, `", "`))), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return cfg
@@ -138,8 +138,14 @@ func waitFiring(t *testing.T, prom promv1.API, alert string, within time.Duratio
 // rules, scraping the targets every second, and returns its API and URL.
 func startPrometheus(t *testing.T, targets ...string) (promv1.API, string) {
 	t.Helper()
+	return startPrometheusEvery(t, "1s", targets...)
+}
+
+// startPrometheusEvery is startPrometheus scraping every interval.
+func startPrometheusEvery(t *testing.T, interval string, targets ...string) (promv1.API, string) {
+	t.Helper()
 	dir := t.TempDir()
-	cfg := prometheusConfig(t, dir, targets...)
+	cfg := prometheusConfig(t, dir, interval, targets...)
 	port := freePort(t)
 	startDaemon(t, exec.Command("prometheus", "--config.file="+cfg, "--storage.tsdb.path="+filepath.Join(dir, "data"),
 		fmt.Sprintf("--web.listen-address=127.0.0.1:%d", port), "--log.level=warn"))
@@ -181,6 +187,9 @@ func TestExporterOnRealPrometheus(t *testing.T) {
 	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait", 5)
 	addr, _ := startExporter(t, ns.Name, "1s")
 	prom, promURL := startPrometheus(t, addr)
+	// Its HA twin scrapes the same exporter, at another interval: each
+	// reads the same numbers, neither takes them from the other.
+	twin, _ := startPrometheusEvery(t, "5s", addr)
 
 	srv := &netns.Server{Body: []byte("object\n")}
 	if err := ns.Serve("127.0.0.1:18080", srv); err != nil {
@@ -195,6 +204,12 @@ func TestExporterOnRealPrometheus(t *testing.T) {
 
 	if !waitFiring(t, prom, "ConntrackTableFull", 30*time.Second) {
 		t.Fatal("ConntrackTableFull did not fire on a real Prometheus")
+	}
+	if !waitFiring(t, twin, "ConntrackTableFull", 30*time.Second) {
+		t.Fatal("ConntrackTableFull did not fire on the HA twin scraping every 5 s")
+	}
+	if peak := vector(t, twin, `max_over_time(tablefull_conntrack_entries_peak[5m])`, "instance"); peak[addr] != capMax {
+		t.Errorf("the twin's peak %v, want the cap %d: the 1 s scraper took it", peak, capMax)
 	}
 	if peak := vector(t, prom, `max_over_time(tablefull_conntrack_entries_peak[5m])`, "instance"); peak[addr] != capMax {
 		t.Errorf("peak in Prometheus %v, want the cap %d", peak, capMax)

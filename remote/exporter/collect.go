@@ -7,39 +7,39 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/remote"
 )
 
-const ns = "tablefull"
-
 func desc(name, help string, labels ...string) *prometheus.Desc {
-	return prometheus.NewDesc(ns+"_"+name, help, labels, nil)
+	return prometheus.NewDesc(name, help, labels, nil)
 }
 
 // The metrics, documented in the README with the PromQL to use them.
 var (
-	descEntries   = desc("conntrack_entries", "Entries in the conntrack table at the last sample (nf_conntrack_count).")
-	descPeak      = desc("conntrack_entries_peak", "Highest entry count seen by the fast sampling since the previous scrape: a burst between two scrapes is not lost.")
-	descLimit     = desc("conntrack_entries_limit", "The table's cap (nf_conntrack_max).")
-	descBuckets   = desc("conntrack_buckets", "Hash buckets (nf_conntrack_buckets).")
-	descHold      = desc("conntrack_time_wait_hold_seconds", "How long a TIME_WAIT entry is held (nf_conntrack_tcp_timeout_time_wait).")
-	descCPU       = desc("conntrack_cpu_events_total", "Per-CPU conntrack counter, by name as conntrack -S prints it (read by header name from /proc/net/stat/nf_conntrack, or over ctnetlink).", "cpu", "counter")
-	descTotal     = desc("conntrack_events_total", "A conntrack counter summed over all CPUs.", "counter")
-	descPinned    = desc("conntrack_pinned_seconds_total", "Seconds the table spent at its cap (the peak of an interval reached nf_conntrack_max) since the exporter started.")
-	descEpisodes  = desc("conntrack_pinned_episodes_total", "Pinned episodes begun since the exporter started.")
-	descKLines    = desc("kernel_table_full_lines_total", "Kernel log lines \"nf_conntrack: table full, dropping packet\" seen since the exporter started.")
-	descSuppress  = desc("kernel_suppressed_callbacks_total", "Kernel log callbacks suppressed by its rate limit (\"N callbacks suppressed\") since the exporter started.")
-	descNew       = desc("conntrack_new_entries_total", "New conntrack entries by class (tcp-closed, tcp-unanswered, tcp-open, udp, udp-stream, icmp, other), counted from ctnetlink NEW and DESTROY events while the table is near its cap (needs CAP_NET_ADMIN); absent while not counted.", "class")
-	descLost      = desc("conntrack_new_entries_lost_total", "ctnetlink events the kernel could not deliver to the exporter (its socket overran): the new-entry counts are then lower bounds.")
-	descClassHold = desc("conntrack_class_hold_seconds", "How long the kernel holds an entry of the class now (its nf_conntrack_*_timeout); absent when not read.", "class")
-	descVerdict   = desc("verdict", "1 when the verdict held at any sample since the previous scrape (a one-second burst is not lost between scrapes), by the console's own rules and thresholds, else 0 (kind: table_full, near_cap, early_drop, hash_chains, listen_overflow, port_exhaustion, server_cpu_bound, disk_bound, client_stalled_on_network).", "kind")
-	descUp        = desc("up", "1 when this part of the host's numbers could be read: conntrack (the table), ctstats (per-CPU counters), cpu, disks and tcp (/proc/stat, diskstats, netstat), kernel_log (/dev/kmsg, root only), entries (new entries by class, counted near the cap), stream (samples arriving).", "part")
-	descNSEntries = desc("netns_conntrack_entries", "Entries in another network namespace's conntrack table (the cap is the host's tablefull_conntrack_entries_limit), for the 20 fullest; the rest are in tablefull_netns_others.", "netns", "kind", "inode")
-	descNSDrops   = desc("netns_conntrack_drops_total", "drop and early_drop of another network namespace's table, summed over CPUs, for the 20 fullest; read once its table is half full (absent before).", "netns", "kind", "inode")
-	descNSOthers  = desc("netns_others", "Network namespaces read beyond the 20 with series of their own.")
-	descNSOtherEn = desc("netns_others_entries", "Entries in the namespaces beyond the 20, together.")
-	descDrift     = desc("tuning_drift", "1 when a knob tablefull persisted (tune --persist) reads live other than its persisted value: it did not apply at boot (the module loaded late?), or something wrote it since; 0 while it holds; absent for a knob not persisted or not readable.", "knob")
-	descLastTime  = desc("last_sample_timestamp_seconds", "When the newest sample was taken (Unix time).")
-	descBuildInfo = desc("build_info", "tablefull's version; always 1.", "version", "goversion")
+	descEntries   = desc(remote.MetricEntries, "Entries in the conntrack table at the last sample (nf_conntrack_count).")
+	descPeak      = desc(remote.MetricPeak, "Highest entry count seen by the fast sampling in the trailing window (--window, default 1m): a burst between two scrapes is not lost, and every scraper reads the same.")
+	descLimit     = desc(remote.MetricLimit, "The table's cap (nf_conntrack_max).")
+	descBuckets   = desc(remote.MetricBuckets, "Hash buckets (nf_conntrack_buckets).")
+	descHold      = desc(remote.MetricHold, "How long a TIME_WAIT entry is held (nf_conntrack_tcp_timeout_time_wait).")
+	descCPU       = desc(remote.MetricCPUEvents, "Per-CPU conntrack counter, by name as conntrack -S prints it (read by header name from /proc/net/stat/nf_conntrack, or over ctnetlink).", "cpu", "counter")
+	descTotal     = desc(remote.MetricEvents, "A conntrack counter summed over all CPUs.", "counter")
+	descPinned    = desc(remote.MetricPinned, "Seconds the table spent at its cap (the peak of an interval reached nf_conntrack_max) since the exporter started.")
+	descEpisodes  = desc(remote.MetricEpisodes, "Pinned episodes begun since the exporter started.")
+	descKLines    = desc(remote.MetricKernelLines, "Kernel log lines \"nf_conntrack: table full, dropping packet\" seen since the exporter started.")
+	descSuppress  = desc(remote.MetricSuppressed, "Kernel log callbacks suppressed by its rate limit (\"N callbacks suppressed\") since the exporter started.")
+	descNew       = desc(remote.MetricNewEntries, "New conntrack entries by class (tcp-closed, tcp-unanswered, tcp-open, udp, udp-stream, icmp, other), counted from ctnetlink NEW and DESTROY events while the table is near its cap (needs CAP_NET_ADMIN); absent while not counted.", "class")
+	descLost      = desc(remote.MetricNewEntriesLost, "ctnetlink events the kernel could not deliver to the exporter (its socket overran): the new-entry counts are then lower bounds.")
+	descClassHold = desc(remote.MetricClassHold, "How long the kernel holds an entry of the class now (its nf_conntrack_*_timeout); absent when not read.", "class")
+	descVerdictS  = desc(remote.MetricVerdictSeconds, "Seconds each verdict held since the exporter started (by the console's own rules): increase() over any range sees what held, whoever else scrapes.", "kind")
+	descVerdict   = desc(remote.MetricVerdict, "1 when the verdict held at any sample in the trailing window (--window, default 1m; every scraper reads the same), by the console's own rules and thresholds, else 0 (kind: table_full, near_cap, early_drop, hash_chains, listen_overflow, port_exhaustion, server_cpu_bound, disk_bound, client_stalled_on_network).", "kind")
+	descUp        = desc(remote.MetricUp, "1 when this part of the host's numbers could be read: conntrack (the table), ctstats (per-CPU counters), cpu, disks and tcp (/proc/stat, diskstats, netstat), kernel_log (/dev/kmsg, root only), entries (new entries by class, counted near the cap), stream (samples arriving).", "part")
+	descNSEntries = desc(remote.MetricNSEntries, "Entries in another network namespace's conntrack table (the cap is the host's tablefull_conntrack_entries_limit), for the 20 fullest; the rest are in tablefull_netns_others.", "netns", "kind", "inode")
+	descNSDrops   = desc(remote.MetricNSDrops, "drop and early_drop of another network namespace's table, summed over CPUs, for the 20 fullest; read once its table is half full (absent before).", "netns", "kind", "inode")
+	descNSOthers  = desc(remote.MetricNSOthers, "Network namespaces read beyond the 20 with series of their own.")
+	descNSOtherEn = desc(remote.MetricNSOthersEntries, "Entries in the namespaces beyond the 20, together.")
+	descDrift     = desc(remote.MetricTuningDrift, "1 when a knob tablefull persisted (tune --persist) reads live other than its persisted value: it did not apply at boot (the module loaded late?), or something wrote it since; 0 while it holds; absent for a knob not persisted or not readable.", "knob")
+	descLastTime  = desc(remote.MetricLastSample, "When the newest sample was taken (Unix time).")
+	descBuildInfo = desc(remote.MetricBuildInfo, "tablefull's version; always 1.", "version", "goversion")
 )
 
 // verdictKinds are the kinds a tablefull_verdict series exists for.
@@ -49,7 +49,7 @@ var verdictKinds = []model.Kind{model.TableFull, model.NearCap, model.EarlyDropp
 // Describe implements prometheus.Collector.
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descEntries, descPeak, descLimit, descBuckets, descHold, descCPU, descTotal,
-		descNew, descLost, descClassHold, descPinned, descEpisodes, descKLines, descSuppress, descVerdict, descUp, descNSEntries, descNSDrops, descNSOthers, descNSOtherEn, descDrift, descLastTime, descBuildInfo} {
+		descNew, descLost, descClassHold, descPinned, descEpisodes, descKLines, descSuppress, descVerdict, descUp, descNSEntries, descNSDrops, descNSOthers, descNSOtherEn, descDrift, descVerdictS, descLastTime, descBuildInfo} {
 		ch <- d
 	}
 }
@@ -159,6 +159,7 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 			continue
 		}
 		gauge(descVerdict, b(s.held[k]), k.Label())
+		counter(descVerdictS, s.verdictSeconds[k], k.Label())
 	}
 }
 

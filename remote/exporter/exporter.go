@@ -22,10 +22,11 @@ type Exporter struct {
 	// last is the newest frame; have reports that one arrived.
 	last model.Frame
 	have bool
-	// peak is the highest count seen since the previous scrape, held the
-	// verdicts that held at any sample since then.
-	peak uint64
-	held map[model.Kind]bool
+	// window holds the trailing span of frames the peak and the held
+	// verdicts cover: no scrape changes it. verdictSeconds are the
+	// seconds each verdict held since start.
+	window         window
+	verdictSeconds map[model.Kind]float64
 	// Cumulative since start: seconds pinned, episodes begun, kernel
 	// "table full" lines and callbacks the kernel suppressed.
 	pinnedSeconds float64
@@ -40,20 +41,33 @@ type Exporter struct {
 	// streamErr is the feed's last error, cleared by the next sample.
 	streamErr error
 	at        time.Time
+	// seq counts samples and failures: what a scrape reads changes only
+	// when it does.
+	seq uint64
 }
 
-// New returns an exporter; version labels tablefull_build_info.
-func New(version string) *Exporter {
-	return &Exporter{version: version, an: model.NewAnalyzer(2), held: map[model.Kind]bool{}}
+// New returns an exporter whose peak and held verdicts cover the
+// trailing span (DefaultWindow when 0); version labels
+// tablefull_build_info.
+func New(version string, span ...time.Duration) *Exporter {
+	w := DefaultWindow
+	if len(span) > 0 && span[0] > 0 {
+		w = span[0]
+	}
+	return &Exporter{version: version, an: model.NewAnalyzer(2), window: window{span: w}, verdictSeconds: map[model.Kind]float64{}}
 }
+
+// Window is the span the peak and the held verdicts cover.
+func (e *Exporter) Window() time.Duration { return e.window.span }
 
 // Observe judges one sample and adds it to the totals.
 func (e *Exporter) Observe(s model.Sample) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	f := e.an.Add(s)
+	held := pinnedFor(f).Seconds()
 	if f.Pinned {
-		e.pinnedSeconds += pinnedFor(f).Seconds()
+		e.pinnedSeconds += held
 	}
 	if eps := e.an.Episodes(); len(eps) > 0 && eps[len(eps)-1].Start.After(e.lastEpisode) {
 		e.episodes++
@@ -68,13 +82,23 @@ func (e *Exporter) Observe(s model.Sample) {
 	}
 	e.kernelLines += uint64(len(s.Kernel.Lines))
 	e.suppressed += s.Kernel.Suppressed
-	if !e.have || s.Conntrack.Peak > e.peak {
-		e.peak = max(s.Conntrack.Peak, s.Conntrack.Count)
-	}
+	kinds := map[model.Kind]bool{}
 	for _, v := range f.Verdicts {
-		e.held[v.Kind] = true
+		if !kinds[v.Kind] {
+			e.verdictSeconds[v.Kind] += held
+		}
+		kinds[v.Kind] = true
 	}
+	e.window.add(windowFrame{at: s.Time, peak: max(s.Conntrack.Peak, s.Conntrack.Count), kinds: kinds})
 	e.last, e.have, e.streamErr, e.at = f, true, nil, s.Time
+	e.seq++
+}
+
+// seqNow is the count of samples and failures observed.
+func (e *Exporter) seqNow() uint64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.seq
 }
 
 // pinnedFor is how long a pinned frame counts: its interval, or the time
@@ -92,10 +116,11 @@ func (e *Exporter) Fail(err error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.streamErr = err
+	e.seq++
 }
 
 // snapshot is what one scrape reports, taken under the lock. Taking it
-// starts a new peak window: the next scrape reports the peak after it.
+// changes nothing: every scraper reads the same window.
 type snapshot struct {
 	frame                   model.Frame
 	have                    bool
@@ -108,18 +133,19 @@ type snapshot struct {
 	streamUp                bool
 	at                      time.Time
 	held                    map[model.Kind]bool
+	verdictSeconds          map[model.Kind]float64
 }
 
 func (e *Exporter) take() snapshot {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	s := snapshot{frame: e.last, have: e.have, peak: max(e.peak, e.last.Sample.Conntrack.Count),
-		pinnedSeconds: e.pinnedSeconds, episodes: e.episodes, kernelLines: e.kernelLines,
-		suppressed: e.suppressed, newEntries: e.newEntries, lost: e.lost, streamUp: e.have && e.streamErr == nil, at: e.at, held: e.held}
-	e.peak = e.last.Sample.Conntrack.Count
-	e.held = map[model.Kind]bool{}
-	for _, v := range e.last.Verdicts { // what holds now holds in the next window too
-		e.held[v.Kind] = true
+	peak, held := e.window.read()
+	seconds := make(map[model.Kind]float64, len(e.verdictSeconds))
+	for k, v := range e.verdictSeconds {
+		seconds[k] = v
 	}
-	return s
+	return snapshot{frame: e.last, have: e.have, peak: max(peak, e.last.Sample.Conntrack.Count),
+		pinnedSeconds: e.pinnedSeconds, episodes: e.episodes, kernelLines: e.kernelLines,
+		suppressed: e.suppressed, newEntries: e.newEntries, lost: e.lost, streamUp: e.have && e.streamErr == nil, at: e.at,
+		held: held, verdictSeconds: seconds}
 }

@@ -23,14 +23,14 @@ const StaleAfter = time.Minute
 func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]model.FleetRow, error) {
 	w := pmodel.Duration(r.window).String()
 	queries := []string{
-		r.with(`__name__=~"tablefull_conntrack_entries|tablefull_conntrack_entries_limit|tablefull_verdict"`),
-		"max by (instance) (max_over_time(tablefull_conntrack_entries_peak" + r.with("") + "[" + w + "]))",
-		"sum by (instance) (rate(tablefull_conntrack_events_total" + r.with(`counter=~"drop|early_drop"`) + "[2m]))",
-		`label_replace(sum by (instance) (increase(tablefull_conntrack_pinned_seconds_total` + r.with("") + "[" + w + `])), "m", "pinned", "", "") or ` +
-			`label_replace(sum by (instance) (increase(tablefull_conntrack_pinned_episodes_total` + r.with("") + "[" + w + `])), "m", "episodes", "", "") or ` +
+		r.with(`__name__=~"` + remote.AnyOf(remote.MetricEntries, remote.MetricLimit, remote.MetricVerdict) + `"`),
+		"max by (instance) (max_over_time(" + remote.MetricPeak + r.with("") + "[" + w + "]))",
+		"sum by (instance) (rate(" + remote.MetricEvents + r.with(`counter=~"drop|early_drop"`) + "[2m]))",
+		`label_replace(sum by (instance) (increase(` + remote.MetricPinned + r.with("") + "[" + w + `])), "m", "pinned", "", "") or ` +
+			`label_replace(sum by (instance) (increase(` + remote.MetricEpisodes + r.with("") + "[" + w + `])), "m", "episodes", "", "") or ` +
 			// the fullest other namespace of each host, in the same query: a refresh stays at five
-			`label_replace(topk by (instance) (1, tablefull_netns_conntrack_entries` + r.with("") + `), "m", "worstns", "", "")`,
-		"max by (instance) (last_over_time(tablefull_last_sample_timestamp_seconds" + r.with("") + "[" + w + "]))",
+			`label_replace(topk by (instance) (1, ` + remote.MetricNSEntries + r.with("") + `), "m", "worstns", "", "")`,
+		"max by (instance) (last_over_time(" + remote.MetricLastSample + r.with("") + "[" + w + "]))",
 	}
 	var vecs [5]pmodel.Vector
 	for i, q := range queries {
@@ -41,48 +41,65 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]model.FleetRow, er
 		vecs[i] = v
 	}
 	rows := map[string]*model.FleetRow{}
-	row := func(s *pmodel.Sample) (*model.FleetRow, float64) {
+	// row is the instance's row and the sample's value; ok false for a
+	// value out of range (NaN, ±Inf, negative, beyond 2^53): unknown,
+	// left out, never a garbled number.
+	row := func(s *pmodel.Sample) (*model.FleetRow, float64, bool) {
 		inst := bound(string(s.Metric[pmodel.InstanceLabel]))
 		if rows[inst] == nil {
+			if len(rows) >= MaxFleetInstances {
+				return nil, 0, false
+			}
 			rows[inst] = &model.FleetRow{Instance: inst}
 		}
-		v := float64(s.Value)
-		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			v = 0
-		}
-		return rows[inst], v
+		return rows[inst], float64(s.Value), known(s.Value)
 	}
 	for _, s := range vecs[4] { // the instances seen in the window, answering or not
-		rw, v := row(s)
+		rw, v, ok := row(s)
+		if !ok {
+			continue
+		}
 		rw.LastSeen = time.UnixMilli(int64(v * 1000))
 		rw.Stale = now.Sub(rw.LastSeen) > StaleAfter
 	}
 	for _, s := range vecs[0] {
-		rw, v := row(s)
+		rw, v, ok := row(s)
+		if !ok {
+			continue
+		}
 		if rw.Labels == "" {
 			rw.Labels = bound(otherLabels(s.Metric))
 		}
 		switch s.Metric[pmodel.MetricNameLabel] {
-		case "tablefull_conntrack_entries":
+		case remote.MetricEntries:
 			rw.Count, rw.HasTable = uint64(v), true
-		case "tablefull_conntrack_entries_limit":
+		case remote.MetricLimit:
 			rw.Limit = uint64(v)
-		case "tablefull_verdict":
+		case remote.MetricVerdict:
 			if k, ok := model.KindOfLabel(string(s.Metric["kind"])); ok && v == 1 {
 				rw.Kinds = append(rw.Kinds, k)
 			}
 		}
 	}
 	for _, s := range vecs[1] {
-		rw, v := row(s)
+		rw, v, ok := row(s)
+		if !ok {
+			continue
+		}
 		rw.Peak = uint64(v)
 	}
 	for _, s := range vecs[2] {
-		rw, v := row(s)
+		rw, v, ok := row(s)
+		if !ok {
+			continue
+		}
 		rw.DropsPS = v
 	}
 	for _, s := range vecs[3] {
-		rw, v := row(s)
+		rw, v, ok := row(s)
+		if !ok {
+			continue
+		}
 		switch s.Metric["m"] {
 		case "pinned":
 			rw.Pinned = time.Duration(v * float64(time.Second)).Round(time.Second)

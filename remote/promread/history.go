@@ -2,6 +2,7 @@ package promread
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"sort"
 	"strconv"
@@ -33,15 +34,16 @@ func (r *Reader) History(ctx context.Context, instance string, end time.Time, sp
 		span = MaxHistoryPoints * step
 	}
 	rng := promv1.Range{Start: end.Add(-span), End: end, Step: step}
+	r.cut = 0
 	host := `instance=~` + strconv.Quote(regexp.QuoteMeta(hostOf(instance))+`:[0-9]+`)
 	h := history{step: step, at: map[int64]*model.Sample{}}
 	queries := []struct {
 		q    string
 		into func(pmodel.Matrix)
 	}{
-		{r.with(inst + `,__name__=~"tablefull_conntrack_entries|tablefull_conntrack_entries_limit|tablefull_conntrack_entries_peak|tablefull_conntrack_buckets|tablefull_conntrack_time_wait_hold_seconds"`), h.table},
-		{"tablefull_conntrack_cpu_events_total" + r.with(inst), h.perCPU},
-		{r.with(inst + `,__name__=~"tablefull_conntrack_new_entries_total|tablefull_conntrack_class_hold_seconds|tablefull_netns_conntrack_entries|tablefull_netns_conntrack_drops_total"`), h.classes},
+		{r.with(inst + `,__name__=~"` + remote.AnyOf(remote.MetricEntries, remote.MetricLimit, remote.MetricPeak, remote.MetricBuckets, remote.MetricHold) + `"`), h.table},
+		{remote.MetricCPUEvents + r.with(inst), h.perCPU},
+		{r.with(inst + `,__name__=~"` + remote.AnyOf(remote.MetricNewEntries, remote.MetricClassHold, remote.MetricNSEntries, remote.MetricNSDrops) + `"`), h.classes},
 		{`{` + host + `,__name__=~"node_netstat_TcpExt_ListenOverflows|node_netstat_TcpExt_ListenDrops|node_netstat_TcpExt_TCPSynRetrans|node_netstat_Tcp_ActiveOpens|node_netstat_Tcp_PassiveOpens|node_netstat_Tcp_OutRsts|node_netstat_Tcp_CurrEstab|node_sockstat_TCP_tw"}`, h.tcp},
 		{`sum by (cpu, mode) (node_cpu_seconds_total{` + host + `})`, h.cpu},
 		{`{` + host + `,__name__=~"node_disk_reads_completed_total|node_disk_writes_completed_total|node_disk_io_time_seconds_total"}`, h.disks},
@@ -53,14 +55,18 @@ func (r *Reader) History(ctx context.Context, instance string, end time.Time, sp
 		}
 		q.into(m)
 	}
-	return model.Host{Name: instance, Source: "prometheus " + r.where}, h.samples(), nil
+	samples := h.samples()
+	if r.cut > 0 && len(samples) > 0 {
+		samples[0].Notes = append(samples[0].Notes, fmt.Sprintf("Prometheus answered %d points the drill-down did not ask for (off its steps or range): left out", r.cut))
+	}
+	return model.Host{Name: instance, Source: "prometheus " + r.where}, samples, nil
 }
 
 // scrapeInterval is how often Prometheus scrapes the instance: the
 // spacing of its newest raw samples (one query), 15 s when unknown.
 func (r *Reader) scrapeInterval(ctx context.Context, inst string, at time.Time) time.Duration {
 	r.queries++
-	v, _, _, err := r.api.Query(ctx, "tablefull_conntrack_entries_limit"+r.with(inst)+"[5m]", at)
+	v, _, _, err := r.api.Query(ctx, remote.MetricLimit+r.with(inst)+"[5m]", at)
 	m, ok := v.(pmodel.Matrix)
 	if err != nil || !ok || len(m) == 0 || len(m[0].Values) < 2 {
 		return 15 * time.Second
@@ -109,19 +115,19 @@ func (h *history) sample(t pmodel.Time) *model.Sample {
 func (h *history) table(m pmodel.Matrix) {
 	for _, ss := range m {
 		for _, p := range ss.Values {
-			s, v := h.sample(p.Timestamp), uint64(max(0, float64(p.Value)))
+			s, v := h.sample(p.Timestamp), uint64(p.Value) // in range: boundMatrix
 			c := &s.Conntrack
 			c.Status = model.TableTracked
 			switch ss.Metric[pmodel.MetricNameLabel] {
-			case "tablefull_conntrack_entries":
+			case remote.MetricEntries:
 				c.Count = v
-			case "tablefull_conntrack_entries_limit":
+			case remote.MetricLimit:
 				c.Max = v
-			case "tablefull_conntrack_entries_peak":
+			case remote.MetricPeak:
 				c.Peak = v
-			case "tablefull_conntrack_buckets":
+			case remote.MetricBuckets:
 				c.Buckets = v
-			case "tablefull_conntrack_time_wait_hold_seconds":
+			case remote.MetricHold:
 				c.TimeWaitHold = v
 			}
 		}
@@ -133,7 +139,7 @@ func (h *history) table(m pmodel.Matrix) {
 // and DESTROY events by class, which split back into the same rates.
 func (h *history) classes(m pmodel.Matrix) {
 	for _, ss := range m {
-		if strings.HasPrefix(string(ss.Metric[pmodel.MetricNameLabel]), "tablefull_netns_") {
+		if name := ss.Metric[pmodel.MetricNameLabel]; name == remote.MetricNSEntries || name == remote.MetricNSDrops {
 			h.netns(ss)
 			continue
 		}
@@ -142,11 +148,11 @@ func (h *history) classes(m pmodel.Matrix) {
 			continue
 		}
 		for _, p := range ss.Values {
-			s, v := h.sample(p.Timestamp), uint64(max(0, float64(p.Value)))
+			s, v := h.sample(p.Timestamp), uint64(p.Value) // in range: boundMatrix
 			switch ss.Metric[pmodel.MetricNameLabel] {
-			case "tablefull_conntrack_class_hold_seconds":
+			case remote.MetricClassHold:
 				s.Conntrack.Holds[cl] = v
-			case "tablefull_conntrack_new_entries_total":
+			case remote.MetricNewEntries:
 				e := &s.Entries
 				e.Source, e.Epoch, e.Note = model.EntriesEvents, 1, ""
 				e.Ended[cl] = v
@@ -196,7 +202,7 @@ func (h *history) perCPU(m pmodel.Matrix) {
 func (h *history) tcp(m pmodel.Matrix) {
 	for _, ss := range m {
 		for _, p := range ss.Values {
-			s, v := h.sample(p.Timestamp), uint64(max(0, float64(p.Value)))
+			s, v := h.sample(p.Timestamp), uint64(p.Value) // in range: boundMatrix
 			if h.tcpAt == nil {
 				h.tcpAt = map[int64]bool{}
 			}

@@ -42,8 +42,10 @@ type Reader struct {
 	sel    string
 	window time.Duration
 	where  string
-	// queries counts the queries sent, for the fleet's cost goal.
+	// queries counts the queries sent, for the fleet's cost goal; cut
+	// the points of range answers left out as not asked for.
 	queries int
+	cut     int
 }
 
 // ErrSelector reports a selector tablefull will not put into a query.
@@ -77,7 +79,7 @@ func New(c Config) (*Reader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("prometheus client: %w", err)
 	}
-	client, err := api.NewClient(api.Config{Address: u.String(), RoundTripper: rt})
+	client, err := api.NewClient(api.Config{Address: u.String(), RoundTripper: boundedTransport{rt: rt, max: MaxAnswerBytes}})
 	if err != nil {
 		return nil, fmt.Errorf("prometheus client: %w", err)
 	}
@@ -120,20 +122,32 @@ func (r *Reader) with(matchers string) string {
 	return "{" + matchers + "," + r.sel + "}"
 }
 
-// instant runs one instant query.
+// instant runs one instant query; an answer with more series than the
+// fleet's instance limit allows is refused.
 func (r *Reader) instant(ctx context.Context, q string, at time.Time) (pmodel.Vector, error) {
-	return answer[pmodel.Vector](r, "a vector", func() (pmodel.Value, error) {
+	v, err := answer[pmodel.Vector](r, "a vector", func() (pmodel.Value, error) {
 		v, _, _, err := r.api.Query(ctx, q, at)
 		return v, err
 	})
+	if err == nil {
+		err = checkVector(v)
+	}
+	return v, err
 }
 
-// ranged runs one range query.
+// ranged runs one range query and keeps of its answer what was asked
+// for (boundMatrix), counting in r.cut the points left out.
 func (r *Reader) ranged(ctx context.Context, q string, rng promv1.Range) (pmodel.Matrix, error) {
-	return answer[pmodel.Matrix](r, "a matrix", func() (pmodel.Value, error) {
+	m, err := answer[pmodel.Matrix](r, "a matrix", func() (pmodel.Value, error) {
 		v, _, _, err := r.api.QueryRange(ctx, q, rng)
 		return v, err
 	})
+	if err != nil {
+		return nil, err
+	}
+	m, cut, err := boundMatrix(m, rng)
+	r.cut += cut
+	return m, err
 }
 
 // answer counts and runs one query and checks its answer is a T.

@@ -159,3 +159,20 @@ func TestHostileClock(t *testing.T) {
 		t.Errorf("the report does not say what it skipped")
 	}
 }
+
+// TestMarkdownNoAutolinks: text GitHub would autolink — a URL, www., an
+// e-mail address — is set as code, so no renderer makes a link of it;
+// other text is escaped as before.
+func TestMarkdownNoAutolinks(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"https://evil.example/c", "` https://evil.example/c `"},
+		{"see www.evil.example now", "` see www.evil.example now `"},
+		{"ops@evil.example", "` ops@evil.example `"},
+		{"a|b `x` https://e.x", "`` a\\|b `x` https://e.x ``"},
+		{"tcp/443 [x]", `tcp/443 \[x\]`},
+	} {
+		if got := md(c.in); got != c.want {
+			t.Errorf("md(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

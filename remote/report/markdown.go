@@ -54,7 +54,12 @@ var mdEscaper = strings.NewReplacer(
 
 // md escapes text (already sanitised) for Markdown, and a start that
 // would begin a list, a quote or a heading ("- ", "+ ", "1. ", "= ").
+// Text GitHub would autolink (a URL, www., an e-mail address) is set as
+// code instead: no escape stops an autolink, a code span does.
 func md(s string) string {
+	if autolinks(s) {
+		return codeSpan(s)
+	}
 	s = mdEscaper.Replace(s)
 	if s != "" && strings.ContainsRune("-+=", rune(s[0])) {
 		return `\` + s
@@ -63,4 +68,33 @@ func md(s string) string {
 		return s[:i] + `\` + s[i:]
 	}
 	return s
+}
+
+// autolinks reports whether GFM's autolink extension would make a link of
+// some of s: a scheme's "://", "www.", or an "@" between word characters.
+func autolinks(s string) bool {
+	l := strings.ToLower(s)
+	if strings.Contains(l, "://") || strings.Contains(l, "www.") || strings.Contains(l, "mailto:") || strings.Contains(l, "xmpp:") {
+		return true
+	}
+	i := strings.IndexByte(s, '@')
+	return i > 0 && i < len(s)-1
+}
+
+// codeSpan sets s as inline code: fenced by more backticks than any run
+// inside it, its table-cell bars escaped (GFM reads "\|" as "|" there too)
+// and its line breaks as spaces.
+func codeSpan(s string) string {
+	s = strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(s)
+	run, longest := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	return fence + " " + s + " " + fence
 }

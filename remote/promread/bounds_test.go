@@ -1,0 +1,148 @@
+package promread
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// endless is an answer that starts like a vector and never ends: 1.5 GB
+// and more, unless the reader stops. It fills any buffer, however small.
+type endless struct{ sent int64 }
+
+const endlessHead = `{"status":"success","data":{"resultType":"vector","result":[`
+const endlessRow = `{"metric":{"__name__":"tablefull_conntrack_entries","instance":"h:9874"},"value":[1,"1"]},`
+
+func (e *endless) Read(p []byte) (int, error) {
+	if e.sent > 1536<<20 {
+		return 0, io.EOF
+	}
+	n := 0
+	for n < len(p) {
+		var src string
+		var off int64
+		if e.sent < int64(len(endlessHead)) {
+			src, off = endlessHead, e.sent
+		} else {
+			src, off = endlessRow, (e.sent-int64(len(endlessHead)))%int64(len(endlessRow))
+		}
+		k := copy(p[n:], src[off:])
+		n += k
+		e.sent += int64(k)
+	}
+	return n, nil
+}
+
+func peakHeap() uint64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapSys
+}
+
+// TestHugeAnswerRefused: a 1.5 GB answer is refused at MaxAnswerBytes
+// with a clear error, fast, in bounded memory.
+func TestHugeAnswerRefused(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.Copy(w, &endless{})
+	}))
+	defer srv.Close()
+	r, _ := New(Config{URL: srv.URL})
+	start, before := time.Now(), peakHeap()
+	_, err := r.Fleet(context.Background(), time.Now())
+	if !errors.Is(err, ErrAnswerTooBig) && (err == nil || !strings.Contains(err.Error(), "over tablefull's bounds")) {
+		t.Fatalf("a 1.5 GB answer: %v, want it refused as too big", err)
+	}
+	grown := peakHeap() - before
+	t.Logf("refused in %s, heap grew %d MiB: %v", time.Since(start).Round(time.Millisecond), grown>>20, err)
+	if grown > 256<<20 {
+		t.Errorf("the heap grew %d MiB reading a refused answer", grown>>20)
+	}
+}
+
+// vectorOf answers every query with n instances' entries, each valued v.
+func vectorOf(n int, v string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		var b strings.Builder
+		b.WriteString(`{"status":"success","data":{"resultType":"vector","result":[`)
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"metric":{"__name__":"tablefull_conntrack_entries","instance":"h%d:9874"},"value":[1,"%s"]}`, i, v)
+		}
+		b.WriteString(`]}}`)
+		io.WriteString(w, b.String())
+	})
+}
+
+// TestTooManyInstancesRefused: 100,000 instances, more than the fleet's
+// limit, are refused and said so.
+func TestTooManyInstancesRefused(t *testing.T) {
+	srv := httptest.NewServer(vectorOf(100000, "1"))
+	defer srv.Close()
+	r, _ := New(Config{URL: srv.URL})
+	if _, err := r.Fleet(context.Background(), time.Now()); !errors.Is(err, ErrAnswerTooBig) || !strings.Contains(err.Error(), "--selector") {
+		t.Errorf("100,000 instances: %v, want refused, saying to narrow --selector", err)
+	}
+}
+
+// TestOutOfRangeValuesUnknown: 1e308, NaN, +Inf and a negative count
+// read as unknown (no table), never as a garbled number.
+func TestOutOfRangeValuesUnknown(t *testing.T) {
+	for _, v := range []string{"1e308", "NaN", "+Inf", "-5"} {
+		srv := httptest.NewServer(vectorOf(1, v))
+		r, _ := New(Config{URL: srv.URL})
+		rows, err := r.Fleet(context.Background(), time.Now())
+		srv.Close()
+		if err != nil || len(rows) != 1 {
+			t.Fatalf("%s: %v %+v", v, err, rows)
+		}
+		if rows[0].HasTable || rows[0].Count != 0 {
+			t.Errorf("value %s read as a count: %+v", v, rows[0])
+		}
+	}
+}
+
+// TestRangeAnswerBounded: a drill-down answered with 300,000 points for
+// a range of 60 steps keeps the 60 asked for and says it left the rest.
+func TestRangeAnswerBounded(t *testing.T) {
+	end := time.Unix(1_700_000_000, 0)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.FormValue("start") == "" { // the scrape-interval probe
+			io.WriteString(w, `{"status":"success","data":{"resultType":"matrix","result":[]}}`)
+			return
+		}
+		var b strings.Builder
+		b.WriteString(`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"__name__":"tablefull_conntrack_entries","instance":"h:9874"},"values":[`)
+		for i := range 300000 {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `[%d.%03d,"5"]`, end.Unix()-60+int64(i/1000), i%1000) // a thousand points a second
+		}
+		b.WriteString(`]}]}}`)
+		io.WriteString(w, b.String())
+	}))
+	defer srv.Close()
+	r, _ := New(Config{URL: srv.URL})
+	_, samples, err := r.History(context.Background(), "h:9874", end, time.Minute, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(samples) > 61 {
+		t.Errorf("%d samples from a 60-step range", len(samples))
+	}
+	if len(samples) == 0 || !strings.Contains(strings.Join(samples[0].Notes, " "), "did not ask for") {
+		t.Errorf("the cut is not said: %d samples, notes %v", len(samples), samples)
+	}
+}
