@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -70,12 +69,7 @@ func TestPersistDriftBuiltin(t *testing.T) {
 		t.Errorf("tune does not say the drift (code %d):\n%s", code, out)
 	}
 
-	exe, _ := os.Executable()
-	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	exp := osexec.Command(exe, "exporter", "--listen", addr, "--interval", "500ms", "--etc", etc)
-	exp.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
-	startDaemon(t, exp)
-	waitHTTP(t, "http://"+addr+"/metrics", 10*time.Second)
+	addr, _ := startHostExporter(t, "--interval", "500ms", "--etc", etc)
 	metric := `tablefull_tuning_drift{knob="net.netfilter.nf_conntrack_max"} 1`
 	for end := time.Now().Add(5 * time.Second); !strings.Contains(metricsText(t, addr), metric); time.Sleep(200 * time.Millisecond) {
 		if time.Now().After(end) {

@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	osexec "os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,13 +37,7 @@ func procStatus(t *testing.T, pid int, field string) int {
 // connection cap and a few, and a scrape still answers within a second.
 func TestExporterProcessUnderAttack(t *testing.T) {
 	needKernel(t)
-	exe, _ := os.Executable()
-	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	exp := osexec.Command(exe, "exporter", "--web.listen-address", addr, "--interval", "500ms")
-	exp.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
-	startDaemon(t, exp)
-	waitHTTP(t, "http://"+addr+"/metrics", 10*time.Second)
-	pid := exp.Process.Pid
+	addr, pid := startHostExporter(t, "--interval", "500ms")
 	t.Logf("before: VmHWM %d kB", procStatus(t, pid, "VmHWM"))
 
 	header := strings.Repeat("a", 64<<10)

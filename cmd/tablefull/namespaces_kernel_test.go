@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	osexec "os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -68,12 +67,7 @@ func TestEveryNamespace(t *testing.T) {
 	}
 
 	// The host's exporter names it in series of its own.
-	exe, _ := os.Executable()
-	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	exp := osexec.Command(exe, "exporter", "--listen", addr, "--interval", "500ms")
-	exp.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
-	startDaemon(t, exp)
-	waitHTTP(t, "http://"+addr+"/metrics", 10*time.Second)
+	addr, _ := startHostExporter(t, "--interval", "500ms")
 	want := `kind="netns",netns="` + full.Name + `"} 300`
 	for end := time.Now().Add(5 * time.Second); !strings.Contains(metricsText(t, addr), want); time.Sleep(200 * time.Millisecond) {
 		if time.Now().After(end) {

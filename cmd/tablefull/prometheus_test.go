@@ -87,6 +87,20 @@ func startDaemon(t *testing.T, cmd *exec.Cmd) {
 	})
 }
 
+// startHostExporter runs `tablefull exporter` for this host on a free
+// loopback port with args, and returns its address and pid once it
+// answers.
+func startHostExporter(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	exe, _ := os.Executable()
+	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	exp := exec.Command(exe, append([]string{"exporter", "--web.listen-address", addr}, args...)...)
+	exp.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	startDaemon(t, exp)
+	waitHTTP(t, "http://"+addr+"/metrics", 10*time.Second)
+	return addr, exp.Process.Pid
+}
+
 // startExporter runs `tablefull exporter --netns ns` on a free loopback
 // port with interval and returns its address, once it answers, and pid.
 func startExporter(t *testing.T, ns, interval string) (string, int) {
@@ -145,7 +159,13 @@ func startPrometheus(t *testing.T, targets ...string) (promv1.API, string) {
 func startPrometheusEvery(t *testing.T, interval string, targets ...string) (promv1.API, string) {
 	t.Helper()
 	dir := t.TempDir()
-	cfg := prometheusConfig(t, dir, interval, targets...)
+	return runPrometheus(t, dir, prometheusConfig(t, dir, interval, targets...))
+}
+
+// runPrometheus runs Debian's prometheus on loopback with the config
+// file cfg and its data in dir, and returns its API and URL once ready.
+func runPrometheus(t *testing.T, dir, cfg string) (promv1.API, string) {
+	t.Helper()
 	port := freePort(t)
 	startDaemon(t, exec.Command("prometheus", "--config.file="+cfg, "--storage.tsdb.path="+filepath.Join(dir, "data"),
 		fmt.Sprintf("--web.listen-address=127.0.0.1:%d", port), "--log.level=warn"))

@@ -19,8 +19,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/api"
-	promv1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -117,13 +115,7 @@ scrape_configs:
     basic_auth: {username: ops, password: right}
     static_configs: [{targets: [%q]}]
 `, srvCrt, cliCrt, cliKey, addr)), 0o644)
-	port := freePort(t)
-	startDaemon(t, exec.Command("prometheus", "--config.file="+cfg, "--storage.tsdb.path="+filepath.Join(promDir, "data"),
-		fmt.Sprintf("--web.listen-address=127.0.0.1:%d", port), "--log.level=warn"))
-	url := fmt.Sprintf("http://127.0.0.1:%d", port)
-	waitHTTP(t, url+"/-/ready", 30*time.Second)
-	client, _ := api.NewClient(api.Config{Address: url})
-	prom := promv1.NewAPI(client)
+	prom, _ := runPrometheus(t, promDir, cfg)
 	for end := time.Now().Add(20 * time.Second); ; time.Sleep(time.Second) {
 		v, _, _, err := prom.Query(context.Background(), `up{job="tablefull"} == 1 and on (instance) tablefull_conntrack_entries_limit`, time.Now())
 		if err == nil && v.String() != "" {
