@@ -40,7 +40,7 @@ type ctStatReader interface {
 // NewCollector builds every collector over roots.
 func NewCollector(roots Roots) (*Collector, error) {
 	c := &Collector{table: NewTable(roots.Proc), ctFile: NewCTStatFile(roots.Proc), events: eventsSwitch{ev: NewEntryEvents(roots.Proc)},
-		ctNL: CTStatNetlink{Timeout: 2 * time.Second}, kmsg: NewKmsg(roots.Dev, roots.Run)}
+		ctNL: CTStatNetlink{Timeout: 2 * time.Second}, kmsg: NewKmsg(roots)}
 	var err error
 	if c.cpu, err = NewCPU(roots.Proc); err != nil {
 		return nil, err

@@ -40,10 +40,12 @@ type Kmsg struct {
 	buf     []byte // one record's read
 	// monotonic returns time since boot; kernel records carry it.
 	monotonic func() time.Duration
-	// netnsDir holds named namespaces (ip netns), to name the inode a
-	// "table full in netns N" line gives.
-	netnsDir string
-	names    map[uint64]netnsEntry
+	// mountinfo is the mount table whose nsfs bind mounts name the inode
+	// a "table full in netns N" line gives (ip netns's, Docker's, a
+	// CNI's: the namespaces panel's names); netnsDir (ip netns) is read
+	// too, for a table that cannot be.
+	mountinfo, netnsDir string
+	names               map[uint64]netnsEntry
 	// reloaded is when netnsDir was last read for an unknown inode.
 	reloaded time.Time
 	// More is set when the last poll stopped at maxRecordsPerPoll with
@@ -51,10 +53,11 @@ type Kmsg struct {
 	More bool
 }
 
-// NewKmsg reads devRoot/kmsg (normally /dev/kmsg) and names namespaces
-// from runRoot/netns (normally /run/netns).
-func NewKmsg(devRoot, runRoot string) *Kmsg {
-	return &Kmsg{path: filepath.Join(devRoot, "kmsg"), fd: -1, monotonic: monotonicNow, netnsDir: filepath.Join(runRoot, "netns")}
+// NewKmsg reads roots.Dev/kmsg (normally /dev/kmsg) and names namespaces
+// by their bind mounts in roots.Proc/self/mountinfo and roots.Run/netns.
+func NewKmsg(roots Roots) *Kmsg {
+	return &Kmsg{path: filepath.Join(roots.Dev, "kmsg"), fd: -1, monotonic: monotonicNow,
+		mountinfo: filepath.Join(roots.Proc, "self", "mountinfo"), netnsDir: filepath.Join(roots.Run, "netns")}
 }
 
 func monotonicNow() time.Duration {
@@ -160,11 +163,11 @@ func (k *Kmsg) Close() error {
 	return err
 }
 
-// netnsEntry is an ip netns name and when its namespace was made (the
-// nsfs inode's change time).
+// netnsEntry is a namespace's name, its bind mount, and when the
+// namespace was made (the nsfs inode's change time).
 type netnsEntry struct {
-	name string
-	born time.Time
+	name, path string
+	born       time.Time
 }
 
 // netnsName is the ip-netns name of the namespace inode a line logged at
@@ -193,7 +196,7 @@ func (k *Kmsg) netnsName(ino uint64, at time.Time) string {
 // still reports whether the cached name is still that namespace.
 func (k *Kmsg) still(ino uint64, e netnsEntry) bool {
 	var st syscall.Stat_t
-	return syscall.Stat(filepath.Join(k.netnsDir, e.name), &st) == nil && st.Ino == ino &&
+	return syscall.Stat(e.path, &st) == nil && st.Ino == ino &&
 		time.Unix(st.Ctim.Sec, st.Ctim.Nsec).Equal(e.born)
 }
 
@@ -201,11 +204,22 @@ func (k *Kmsg) still(ino uint64, e netnsEntry) bool {
 func (k *Kmsg) reload() {
 	k.reloaded = time.Now()
 	k.names = map[uint64]netnsEntry{}
+	add := func(ino uint64, name, path string) {
+		var st syscall.Stat_t
+		if _, seen := k.names[ino]; !seen && syscall.Stat(path, &st) == nil && st.Ino == ino {
+			k.names[ino] = netnsEntry{name: name, path: path, born: time.Unix(st.Ctim.Sec, st.Ctim.Nsec)}
+		}
+	}
+	if k.mountinfo != "" {
+		for ino, m := range netnsMounts(k.mountinfo) {
+			add(ino, m.name, m.path)
+		}
+	}
 	entries, _ := os.ReadDir(k.netnsDir)
 	for _, d := range entries {
 		var st syscall.Stat_t
-		if syscall.Stat(filepath.Join(k.netnsDir, d.Name()), &st) == nil {
-			k.names[st.Ino] = netnsEntry{name: d.Name(), born: time.Unix(st.Ctim.Sec, st.Ctim.Nsec)}
+		if path := filepath.Join(k.netnsDir, d.Name()); syscall.Stat(path, &st) == nil {
+			add(st.Ino, d.Name(), path)
 		}
 	}
 }

@@ -75,7 +75,7 @@ func TestKernelLineOfAGoneNamespace(t *testing.T) {
 		t.Skipf("the kernel did not give inode %d to any of 300 new namespaces", ino)
 	}
 
-	k := sources.NewKmsg("/dev", "/run")
+	k := sources.NewKmsg(sources.DefaultRoots())
 	defer k.Close()
 	found := false
 	var lines []model.KernelLine
