@@ -48,7 +48,7 @@ type Drifts struct {
 // DriftOf compares the values tablefull persisted with the live ones.
 // Values compare as their words (a port range "32768 60999" equals
 // "32768\t60999"); a knob with no live value is left out, unknown.
-func DriftOf(persisted, live map[string]string, writers map[string][]string) Drifts {
+func DriftOf(persisted, live map[string]string) Drifts {
 	var d Drifts
 	keys := make([]string, 0, len(persisted))
 	for k := range persisted {
@@ -63,7 +63,7 @@ func DriftOf(persisted, live map[string]string, writers map[string][]string) Dri
 		d.Checked = append(d.Checked, k)
 		p := persisted[k]
 		if !sameValue(k, p, l) {
-			d.Drifted = append(d.Drifted, Drift{Knob: k, Persisted: p, Live: l, Writers: writers[k]})
+			d.Drifted = append(d.Drifted, Drift{Knob: k, Persisted: p, Live: l})
 		}
 	}
 	return d

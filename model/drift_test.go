@@ -20,7 +20,7 @@ func TestDriftOf(t *testing.T) {
 		{"hashsize lost", map[string]string{KnobHashsize: "65536"}, map[string]string{KnobHashsize: "8192"}, 1, []string{KnobHashsize}},
 		{"nothing persisted", nil, map[string]string{KnobMax: "4096"}, 0, nil},
 	} {
-		d := DriftOf(c.persisted, c.live, nil)
+		d := DriftOf(c.persisted, c.live)
 		var got []string
 		for _, x := range d.Drifted {
 			got = append(got, x.Knob)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -75,14 +76,14 @@ func (p Persister) laterWriters(keys []string, procRoot string) map[string][]str
 			continue
 		}
 		for _, l := range lines(b) {
-			if k, v, ok := sysctlLine(l); ok && contains(keys, k) {
+			if k, v, ok := sysctlLine(l); ok && slices.Contains(keys, k) {
 				out[k] = append(out[k], fmt.Sprintf("%s (%s)", path, v))
 			}
 		}
 	}
 	for _, m := range FindManagers(procRoot) {
 		for k := range m.Owns {
-			if contains(keys, k) {
+			if slices.Contains(keys, k) {
 				out[k] = append(out[k], fmt.Sprintf("%s (pid %d) at its start", m.Name, m.PID))
 			}
 		}
@@ -90,24 +91,20 @@ func (p Persister) laterWriters(keys []string, procRoot string) map[string][]str
 	return out
 }
 
-func contains(keys []string, k string) bool {
-	for _, x := range keys {
-		if x == k {
-			return true
-		}
-	}
-	return false
-}
-
 // DriftCheck compares what tablefull persisted with the live knobs, on
 // every DriftEvery: the value that did not apply at boot, or that
-// something wrote since, is seen on every run.
+// something wrote since, is seen on every run. The later writers (a walk
+// of every process for kube-proxy) are looked up again only when what
+// drifted changes.
 type DriftCheck struct {
 	Pers  Persister
 	Tuner *Tuner
 	Proc  string // for the programs that write knobs
 	at    time.Time
 	last  *model.Drifts
+	// writersOf is what drifted when writers were looked up.
+	writersOf string
+	writers   map[string][]string
 }
 
 // Read returns the drift at now, read again every DriftEvery; nil when
@@ -117,12 +114,17 @@ func (d *DriftCheck) Read(now time.Time) *model.Drifts {
 		return d.last
 	}
 	d.at = now
-	drifts, err := d.Pers.Drift(d.Tuner.Read(), d.Proc)
+	persisted, err := d.Pers.Persisted()
 	if err != nil {
 		d.last = nil
 		return nil
 	}
-	d.last = drifts
+	drifts := model.DriftOf(persisted, d.Tuner.Read())
+	if key := fmt.Sprint(drifts.Drifted); key != d.writersOf {
+		d.writersOf, d.writers = key, d.Pers.writersOf(drifts, d.Proc)
+	}
+	nameWriters(&drifts, d.writers)
+	d.last = &drifts
 	return d.last
 }
 
@@ -134,16 +136,26 @@ func (p Persister) Drift(live map[string]string, procRoot string) (*model.Drifts
 	if err != nil {
 		return nil, err
 	}
-	drifts := model.DriftOf(persisted, live, nil)
-	if len(drifts.Drifted) > 0 {
-		var keys []string
-		for _, x := range drifts.Drifted {
-			keys = append(keys, x.Knob)
-		}
-		writers := p.laterWriters(keys, procRoot)
-		for i := range drifts.Drifted {
-			drifts.Drifted[i].Writers = writers[drifts.Drifted[i].Knob]
-		}
-	}
+	drifts := model.DriftOf(persisted, live)
+	nameWriters(&drifts, p.writersOf(drifts, procRoot))
 	return &drifts, nil
+}
+
+// writersOf looks up the later writers of the knobs that drifted.
+func (p Persister) writersOf(d model.Drifts, procRoot string) map[string][]string {
+	if len(d.Drifted) == 0 {
+		return nil
+	}
+	var keys []string
+	for _, x := range d.Drifted {
+		keys = append(keys, x.Knob)
+	}
+	return p.laterWriters(keys, procRoot)
+}
+
+// nameWriters fills each drifted knob's writers.
+func nameWriters(d *model.Drifts, writers map[string][]string) {
+	for i := range d.Drifted {
+		d.Drifted[i].Writers = writers[d.Drifted[i].Knob]
+	}
 }

@@ -95,6 +95,17 @@ func TestTooManyInstancesRefused(t *testing.T) {
 	}
 }
 
+// TestMoreInstancesThanTheLimitRefused: 6,000 instances — within the
+// series a query may have, over the fleet's 5,000 — are refused, not cut.
+func TestMoreInstancesThanTheLimitRefused(t *testing.T) {
+	srv := httptest.NewServer(vectorOf(MaxFleetInstances+1000, "1"))
+	defer srv.Close()
+	r, _ := New(Config{URL: srv.URL})
+	if rows, err := r.Fleet(context.Background(), time.Now()); !errors.Is(err, ErrAnswerTooBig) {
+		t.Errorf("6,000 instances: %d rows, %v; want refused", len(rows), err)
+	}
+}
+
 // TestOutOfRangeValuesUnknown: 1e308, NaN, +Inf and a negative count
 // read as unknown (no table), never as a garbled number.
 func TestOutOfRangeValuesUnknown(t *testing.T) {

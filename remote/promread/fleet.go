@@ -44,10 +44,12 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]model.FleetRow, er
 	// row is the instance's row and the sample's value; ok false for a
 	// value out of range (NaN, ±Inf, negative, beyond 2^53): unknown,
 	// left out, never a garbled number.
+	over := 0
 	row := func(s *pmodel.Sample) (*model.FleetRow, float64, bool) {
 		inst := bound(string(s.Metric[pmodel.InstanceLabel]))
 		if rows[inst] == nil {
 			if len(rows) >= MaxFleetInstances {
+				over++
 				return nil, 0, false
 			}
 			rows[inst] = &model.FleetRow{Instance: inst}
@@ -108,6 +110,9 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]model.FleetRow, er
 		default:
 			rw.Episodes = uint64(math.Round(v))
 		}
+	}
+	if over > 0 { // refused, not cut: a fleet view missing hosts would read as a calm fleet
+		return nil, fmt.Errorf("%w: more than %d instances: narrow --selector", ErrAnswerTooBig, MaxFleetInstances)
 	}
 	out := make([]model.FleetRow, 0, len(rows))
 	for _, rw := range rows {
