@@ -49,7 +49,7 @@ lint:
 # in go1.27). make fuzz runs each for FUZZTIME.
 FUZZ := ./sources:FuzzParseCTStat:20000 ./sources:FuzzParseFlow:20000 ./sources:FuzzUndoRecord:1000 \
 	./sources:FuzzKmsgRecord:20000 ./sources:FuzzNetlinkStats:20000 ./sources:FuzzSlabinfo:20000 \
-	./sources/lab:FuzzLabState:1000 ./remote:FuzzDecoder:20000 ./model:FuzzSanitize:20000 ./model:FuzzParseValue:20000 \
+	./sources/lab:FuzzLabState:1000 ./remote:FuzzDecoder:20000 ./remote:FuzzScanAgrees:50000 ./model:FuzzSanitize:20000 ./model:FuzzParseValue:20000 \
 	./tui:FuzzDecodeRender:2000 ./cmd/tablefull:FuzzControlRequest:300 ./remote:FuzzSSHArgv:20000 \
 	./remote:FuzzViaArgv:20000 ./remote:FuzzNetnsArgv:20000 ./remote/report:FuzzReport:2000
 FUZZTIME ?= 2m
@@ -65,7 +65,7 @@ bench: build
 	@missing=""; for p in $(BENCH_DEPS); do command -v $$p >/dev/null || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ]; then apt-get install -y -qq $$missing >/dev/null; fi
 	$(GO) test -run '^$$' -bench . -benchmem ./model ./sources ./remote ./tui
-	$(GO) test -tags bench -count=1 -run 'Ratio' -v ./sources ./cmd/tablefull | grep -E '^(=== RUN|    |--- |ok|FAIL)' 
+	$(GO) test -tags bench -count=1 -run 'Ratio' -v ./sources ./remote ./cmd/tablefull | grep -E '^(=== RUN|    |--- |ok|FAIL)' 
 
 fuzz:
 	@for t in $(FUZZ); do pkg=$${t%%:*}; rest=$${t#*:}; fn=$${rest%%:*}; echo "fuzz $$fn ($$pkg, $(FUZZTIME))"; \

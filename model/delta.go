@@ -107,18 +107,15 @@ func sub(a, b uint64) uint64 {
 func perSec(a, b uint64, secs float64) float64 { return float64(sub(a, b)) / secs }
 
 func ctDelta(prev, cur CTStats) ([]CPUCounters, CounterValues) {
-	before := make(map[int]CounterValues, len(prev.PerCPU))
-	for _, row := range prev.PerCPU {
-		before[row.CPU] = row.Values
-	}
+	before := previous[CPUCounters, int]{rows: prev.PerCPU, key: func(r CPUCounters) int { return r.CPU }}
 	var total CounterValues
 	rows := make([]CPUCounters, 0, len(cur.PerCPU))
-	for _, row := range cur.PerCPU {
+	for at, row := range cur.PerCPU {
 		d := CPUCounters{CPU: row.CPU}
-		if old, ok := before[row.CPU]; ok {
+		if old, ok := before.find(at, row.CPU); ok {
 			for _, c := range cur.Reported {
 				if i := c.index(); i >= 0 {
-					d.Values[i] = sub(old[i], row.Values[i])
+					d.Values[i] = sub(old.Values[i], row.Values[i])
 					total[i] += d.Values[i]
 				}
 			}
@@ -129,15 +126,12 @@ func ctDelta(prev, cur CTStats) ([]CPUCounters, CounterValues) {
 }
 
 func cpuDelta(prev, cur []CPUTimes) ([]CPUUse, CPUUse) {
-	before := map[int]CPUTimes{}
-	for _, c := range prev {
-		before[c.CPU] = c
-	}
+	before := previous[CPUTimes, int]{rows: prev, key: func(c CPUTimes) int { return c.CPU }}
 	var all CPUTimes
 	var allPrev CPUTimes
 	out := make([]CPUUse, 0, len(cur))
-	for _, c := range cur {
-		p, ok := before[c.CPU]
+	for at, c := range cur {
+		p, ok := before.find(at, c.CPU)
 		if !ok {
 			continue
 		}
@@ -171,13 +165,10 @@ func cpuUse(id int, p, c CPUTimes) CPUUse {
 }
 
 func diskDelta(prev, cur []DiskIO, secs float64) []DiskRate {
-	before := map[string]DiskIO{}
-	for _, d := range prev {
-		before[d.Name] = d
-	}
+	before := previous[DiskIO, string]{rows: prev, key: func(d DiskIO) string { return d.Name }}
 	out := make([]DiskRate, 0, len(cur))
-	for _, d := range cur {
-		p, ok := before[d.Name]
+	for at, d := range cur {
+		p, ok := before.find(at, d.Name)
 		if !ok {
 			continue
 		}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"maps"
 	"math"
 	"testing"
 	"time"
@@ -71,5 +72,31 @@ func TestAnalyzerSeesThePinnedEpisode(t *testing.T) {
 	}
 	if a.Frames().Len() != len(counts) {
 		t.Errorf("history %d frames, want %d", a.Frames().Len(), len(counts))
+	}
+}
+
+// TestDeltaPairsRowsByID: rows are paired by CPU and disk, whatever their
+// order and whichever are missing on one side.
+func TestDeltaPairsRowsByID(t *testing.T) {
+	prev := Sample{Time: time.Unix(0, 0), CTStats: CTStats{Reported: AllCounters, PerCPU: []CPUCounters{{CPU: 0}, {CPU: 1}, {CPU: 2}}},
+		CPU:   []CPUTimes{{CPU: 0, Idle: 100}, {CPU: 1, Idle: 100}, {CPU: 2, Idle: 100}},
+		Disks: []DiskIO{{Name: "a"}, {Name: "b"}}}
+	cur := Sample{Time: time.Unix(1, 0), CTStats: CTStats{Reported: AllCounters, PerCPU: []CPUCounters{
+		{CPU: 2, Values: CountersOf(map[Counter]uint64{Drop: 7})}, {CPU: 3, Values: CountersOf(map[Counter]uint64{Drop: 9})}, {CPU: 0, Values: CountersOf(map[Counter]uint64{Drop: 1})}}},
+		CPU:   []CPUTimes{{CPU: 2, Idle: 100, User: 100}, {CPU: 0, Idle: 200}, {CPU: 9, User: 5}},
+		Disks: []DiskIO{{Name: "b", Reads: 10}, {Name: "c", Reads: 99}, {Name: "a", Reads: 1}}}
+	r := Delta(prev, cur)
+	drops := map[int]uint64{}
+	for _, row := range r.CT {
+		drops[row.CPU] = row.Values.Get(Drop)
+	}
+	if want := map[int]uint64{2: 7, 3: 0, 0: 1}; !maps.Equal(drops, want) {
+		t.Errorf("drops by CPU %v, want %v (a CPU new in this sample has no delta)", drops, want)
+	}
+	if len(r.CPU) != 2 || r.CPU[0].CPU != 2 || r.CPU[0].User != 100 || r.CPU[1].CPU != 0 || r.CPU[1].Idle != 100 {
+		t.Errorf("CPU use %+v, want CPU 2 all user, CPU 0 all idle, CPU 9 left out", r.CPU)
+	}
+	if len(r.Disks) != 2 || r.Disks[0].Name != "b" || r.Disks[0].ReadsPS != 10 || r.Disks[1].Name != "a" || r.Disks[1].ReadsPS != 1 {
+		t.Errorf("disks %+v, want b at 10/s and a at 1/s, c left out", r.Disks)
 	}
 }

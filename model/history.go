@@ -1,6 +1,9 @@
 package model
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+)
 
 // HistoryRows is how many per-CPU rows (conntrack deltas and CPU use) a
 // frame keeps once a newer one arrives, the most active; HistoryDisks how
@@ -51,17 +54,36 @@ func compact(f Frame) Frame {
 const HistoryNamespaces = 5
 
 // topRows keeps the n rows with the highest score, in their order by id
-// (or their first order when id is nil).
+// (or their first order when id is nil); of rows scoring the same, the
+// earlier is kept. It scores each row once and keeps only n as it goes
+// (a 384-CPU sample is cut every second, not sorted).
 func topRows[T any](rows []T, n int, score func(T) float64, id func(T) int) []T {
 	if len(rows) <= n {
 		return rows
 	}
-	order := append([]T(nil), rows...)
-	sort.SliceStable(order, func(i, j int) bool { return score(order[i]) > score(order[j]) })
-	kept := make([]T, n) // its own array: the full one is not pinned
-	copy(kept, order)
+	if n <= 0 {
+		return []T{}
+	}
+	kept := make([]T, 0, n) // its own array: the full one is not pinned
+	scores := make([]float64, 0, n)
+	for _, r := range rows {
+		sc := score(r)
+		if len(kept) == n && !(sc > scores[n-1]) {
+			continue
+		}
+		at := len(kept) // after every kept row scoring as much or more
+		for at > 0 && scores[at-1] < sc {
+			at--
+		}
+		if len(kept) < n {
+			kept, scores = append(kept, r), append(scores, sc)
+		}
+		copy(kept[at+1:], kept[at:len(kept)-1])
+		copy(scores[at+1:], scores[at:len(scores)-1])
+		kept[at], scores[at] = r, sc
+	}
 	if id != nil {
-		sort.SliceStable(kept, func(i, j int) bool { return id(kept[i]) < id(kept[j]) })
+		slices.SortStableFunc(kept, func(a, b T) int { return cmp.Compare(id(a), id(b)) })
 	}
 	return kept
 }

@@ -1,7 +1,10 @@
 package model
 
 import (
+	"math/rand/v2"
 	"runtime"
+	"slices"
+	"sort"
 	"testing"
 	"time"
 )
@@ -63,4 +66,41 @@ func TestBigHostHistoryIsBounded(t *testing.T) {
 		}
 	}
 	runtime.KeepAlive(an)
+}
+
+// sortedTopRows is the rule topRows keeps, written the plain way: a
+// stable sort by score, the first n, then a stable sort by id.
+func sortedTopRows(rows []CPUUse, n int, byID bool) []CPUUse {
+	if len(rows) <= n {
+		return rows
+	}
+	order := append([]CPUUse(nil), rows...)
+	sort.SliceStable(order, func(i, j int) bool { return order[i].Busy() > order[j].Busy() })
+	kept := order[:n]
+	if byID {
+		sort.SliceStable(kept, func(i, j int) bool { return kept[i].CPU < kept[j].CPU })
+	}
+	return kept
+}
+
+func TestTopRowsKeepsTheBusiest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 2000 {
+		rows := make([]CPUUse, rng.IntN(60))
+		for i := range rows {
+			// few distinct scores, so ties are common; ids repeat sometimes
+			rows[i] = CPUUse{CPU: rng.IntN(len(rows) + 1), Idle: float64(rng.IntN(5) * 20)}
+		}
+		n := rng.IntN(30)
+		for _, byID := range []bool{false, true} {
+			id := func(u CPUUse) int { return u.CPU }
+			if !byID {
+				id = nil
+			}
+			got, want := topRows(rows, n, CPUUse.Busy, id), sortedTopRows(rows, n, byID)
+			if !slices.Equal(got, want) {
+				t.Fatalf("round %d, n %d, by id %v:\n got %v\nwant %v", round, n, byID, got, want)
+			}
+		}
+	}
 }

@@ -70,14 +70,26 @@ func (e *Encoder) write(v any) error {
 	return nil
 }
 
-// Decoder reads a stream.
+// Decoder reads a stream: its header, then its records one at a time.
+// It owns the policy for lines that are not whole records: a damaged one
+// is skipped and counted, a torn last one ends the stream like its end.
 type Decoder struct {
-	r    *bufio.Reader
-	buf  []byte
-	line int
+	r     *bufio.Reader
+	buf   []byte
+	line  int
+	lines lineDecoder
 	// Host is the header's host, once Header has been read.
 	Host    model.Host
 	Started time.Time
+	// Damaged counts the lines skipped as garbage so far.
+	Damaged int
+	// OnDamaged, when set, is told of each damaged line (its error wraps
+	// ErrGarbage and names the line).
+	OnDamaged func(error)
+	// Torn is set, wrapping ErrTruncated, when the stream ended in the
+	// middle of a line (a writer killed mid-way); everything before it
+	// was read.
+	Torn error
 }
 
 // NewDecoder reads from r.
@@ -112,10 +124,31 @@ func (d *Decoder) Header() error {
 }
 
 // Next returns the next sample or event (exactly one is non-nil). It
-// returns io.EOF at a clean end, ErrTruncated when the stream stops in the
-// middle of a line, and ErrGarbage (with the line number) for a damaged
-// line; after ErrGarbage the next call goes on with the following line.
+// skips damaged lines (counting them in Damaged) and returns io.EOF at the
+// end of the stream, a torn last line included (then Torn is set); any
+// other error is the reader's.
 func (d *Decoder) Next() (*model.Sample, *Event, error) {
+	for {
+		s, ev, err := d.record()
+		switch {
+		case errors.Is(err, ErrGarbage):
+			d.Damaged++
+			if d.OnDamaged != nil {
+				d.OnDamaged(err)
+			}
+			continue
+		case errors.Is(err, ErrTruncated):
+			d.Torn = err
+			return nil, nil, io.EOF
+		}
+		return s, ev, err
+	}
+}
+
+// record decodes the next line: a sample, an event, or an error
+// (ErrGarbage with the line number for a damaged line, ErrTruncated for
+// a torn one).
+func (d *Decoder) record() (*model.Sample, *Event, error) {
 	for {
 		line, err := d.readLine()
 		if err != nil {
@@ -127,8 +160,8 @@ func (d *Decoder) Next() (*model.Sample, *Event, error) {
 		if err := checkShape(line); err != nil {
 			return nil, nil, fmt.Errorf("%w: line %d: %w", ErrGarbage, d.line, err)
 		}
-		var rec record
-		if err := json.Unmarshal(line, &rec); err != nil {
+		rec, err := d.lines.decode(line)
+		if err != nil {
 			return nil, nil, fmt.Errorf("%w: line %d: %s", ErrGarbage, d.line, snippet(line))
 		}
 		switch rec.K {

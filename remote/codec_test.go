@@ -117,19 +117,20 @@ func TestDecoderErrors(t *testing.T) {
 		in        string
 		headerErr error
 		wantN     int
-		lastErr   error
+		damaged   int
+		torn      bool
 	}{
-		{"not a stream", "hello world\n", ErrNotStream, 0, nil},
-		{"empty", "", ErrNotStream, 0, nil},
-		{"newer version", `{"tablefull":"stream","v":2,"host":{}}` + "\n", ErrNewerVersion, 0, nil},
-		{"version 0", `{"tablefull":"stream","v":0,"host":{}}` + "\n", ErrNotStream, 0, nil},
-		{"no version", `{"tablefull":"stream","host":{}}` + "\n", ErrNotStream, 0, nil},
-		{"negative version", `{"tablefull":"stream","v":-1,"host":{}}` + "\n", ErrNotStream, 0, nil},
-		{"torn last line", stream[:len(stream)-20], nil, 1, ErrTruncated},
-		{"garbage line", lines[0] + lines[1] + "\x00\x01garbage\n" + lines[2], nil, 1, ErrGarbage},
-		{"wrong shape", lines[0] + `{"k":"s","t":1,"cpu":[[0,1]]}` + "\n", nil, 0, ErrGarbage},
+		{"not a stream", "hello world\n", ErrNotStream, 0, 0, false},
+		{"empty", "", ErrNotStream, 0, 0, false},
+		{"newer version", `{"tablefull":"stream","v":2,"host":{}}` + "\n", ErrNewerVersion, 0, 0, false},
+		{"version 0", `{"tablefull":"stream","v":0,"host":{}}` + "\n", ErrNotStream, 0, 0, false},
+		{"no version", `{"tablefull":"stream","host":{}}` + "\n", ErrNotStream, 0, 0, false},
+		{"negative version", `{"tablefull":"stream","v":-1,"host":{}}` + "\n", ErrNotStream, 0, 0, false},
+		{"torn last line", stream[:len(stream)-20], nil, 1, 0, true},
+		{"garbage line", lines[0] + lines[1] + "\x00\x01garbage\n" + lines[2], nil, 2, 1, false},
+		{"wrong shape", lines[0] + `{"k":"s","t":1,"cpu":[[0,1]]}` + "\n", nil, 0, 1, false},
 		{"unknown fields and kinds are skipped", strings.Replace(lines[0], `"v":1`, `"v":1,"future":true`, 1) +
-			`{"k":"hologram","x":1}` + "\n" + strings.Replace(lines[1], `"k":"s"`, `"k":"s","newfield":[1,2]`, 1), nil, 1, io.EOF},
+			`{"k":"hologram","x":1}` + "\n" + strings.Replace(lines[1], `"k":"s"`, `"k":"s","newfield":[1,2]`, 1), nil, 1, 0, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -144,16 +145,14 @@ func TestDecoderErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			var told []error
+			d.OnDamaged = func(err error) { told = append(told, err) }
 			n := 0
-			var last error
 			for range 10 {
 				s, _, err := d.Next()
 				if err != nil {
-					if last == nil {
-						last = err
-					}
-					if errors.Is(err, ErrGarbage) {
-						continue // the decoder goes on after a damaged line
+					if err != io.EOF {
+						t.Fatalf("got %v, want damaged lines skipped and io.EOF at the end", err)
 					}
 					break
 				}
@@ -161,14 +160,16 @@ func TestDecoderErrors(t *testing.T) {
 					n++
 				}
 			}
-			if !errors.Is(last, tt.lastErr) {
-				t.Errorf("first error %v, want %v", last, tt.lastErr)
+			if n != tt.wantN || d.Damaged != tt.damaged || len(told) != tt.damaged {
+				t.Errorf("read %d samples, %d damaged (%d told); want %d and %d", n, d.Damaged, len(told), tt.wantN, tt.damaged)
 			}
-			if tt.name == "garbage line" {
-				n-- // the good line after the garbage was read too
+			for _, err := range told {
+				if !errors.Is(err, ErrGarbage) || !strings.Contains(err.Error(), "line ") {
+					t.Errorf("a damaged line is told as %v, want ErrGarbage with its line", err)
+				}
 			}
-			if n != tt.wantN {
-				t.Errorf("read %d samples, want %d", n, tt.wantN)
+			if (d.Torn != nil) != tt.torn || (tt.torn && !errors.Is(d.Torn, ErrTruncated)) {
+				t.Errorf("torn %v, want %v", d.Torn, tt.torn)
 			}
 		})
 	}

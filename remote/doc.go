@@ -87,5 +87,8 @@
 // A reader bounds what one line may cost (limits.go): 4 MiB a line, 8,192
 // CPUs, 4,096 disks, 1,024 kernel-log lines and 32 notes a sample, 1 KiB a
 // string, rows of a fixed shape. A line over them is dropped with
-// ErrGarbage (wrapping ErrTooBig) and the stream goes on.
+// ErrGarbage (wrapping ErrTooBig) and the stream goes on. The Decoder
+// skips and counts damaged lines itself (Damaged, OnDamaged) and ends at
+// a torn last line as at the end (Torn): every reader (a recording, a
+// replay, the report, a remote session) keeps one policy.
 package remote

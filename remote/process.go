@@ -262,11 +262,13 @@ func (p *Process) run() (bool, error) {
 	}
 	p.mu.Unlock()
 	got := false
+	dec.OnDamaged = func(err error) { // one bad or oversized line: dropped, said, the session goes on
+		p.send(item{err: fmt.Errorf("%s: line dropped: %w", p.Argv[0], err)})
+	}
 	for {
 		s, ev, err := dec.Next()
-		if errors.Is(err, ErrGarbage) { // one bad or oversized line: dropped, said, the session goes on
-			p.send(item{err: fmt.Errorf("%s: line dropped: %w", p.Argv[0], err)})
-			continue
+		if errors.Is(err, io.EOF) && dec.Torn != nil {
+			err = dec.Torn
 		}
 		if err != nil {
 			return got, p.explain(cmd, err, &stderr)

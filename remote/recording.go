@@ -33,16 +33,11 @@ func ReadRecording(r io.Reader) (*Recording, error) {
 	rec := &Recording{Host: d.Host, Started: d.Started}
 	for {
 		s, ev, err := d.Next()
-		switch {
-		case errors.Is(err, io.EOF):
+		if errors.Is(err, io.EOF) {
+			rec.Torn, rec.Damaged = d.Torn != nil, d.Damaged
 			return rec, nil
-		case errors.Is(err, ErrTruncated):
-			rec.Torn = true
-			return rec, nil
-		case errors.Is(err, ErrGarbage):
-			rec.Damaged++
-			continue
-		case err != nil:
+		}
+		if err != nil {
 			return nil, err
 		}
 		if s != nil {
@@ -64,10 +59,8 @@ type Replay struct {
 	dec   *Decoder
 	f     *os.File
 	first *model.Sample
-	// Damaged counts lines skipped as garbage so far.
-	Damaged int
-	done    chan struct{}
-	once    sync.Once
+	done  chan struct{}
+	once  sync.Once
 }
 
 // NewReplay plays rec; source labels it in the header ("replay FILE").
@@ -101,24 +94,26 @@ func OpenReplay(path, source string) (*Replay, error) {
 	return r, nil
 }
 
-// read decodes the next sample of a file, skipping events and damaged
-// lines; a torn last line ends it like the end of the file.
+// read decodes the next sample of a file, skipping events (the decoder
+// skips damaged lines; a torn last line ends it like the end of the file).
 func (r *Replay) read() (model.Sample, error) {
 	for {
 		s, _, err := r.dec.Next()
-		switch {
-		case errors.Is(err, ErrGarbage):
-			r.Damaged++
-			continue
-		case errors.Is(err, ErrTruncated):
-			return model.Sample{}, io.EOF
-		case err != nil:
+		if err != nil {
 			return model.Sample{}, err
 		}
 		if s != nil {
 			return *s, nil
 		}
 	}
+}
+
+// Damaged counts the lines skipped as garbage so far.
+func (r *Replay) Damaged() int {
+	if r.dec == nil {
+		return 0
+	}
+	return r.dec.Damaged
 }
 
 // Host is the recorded host.

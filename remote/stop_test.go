@@ -99,8 +99,8 @@ func TestOpenReplayStreams(t *testing.T) {
 		r.Stop()
 		<-done
 	}
-	if n != 5000 || r.Damaged != 1 {
-		t.Errorf("read %d samples, %d damaged lines; want 5000 and 1", n, r.Damaged)
+	if n != 5000 || r.Damaged() != 1 {
+		t.Errorf("read %d samples, %d damaged lines; want 5000 and 1", n, r.Damaged())
 	}
 	if _, err := OpenReplay(filepath.Join(t.TempDir(), "none"), "x"); err == nil {
 		t.Error("a missing file opened")

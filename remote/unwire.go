@@ -36,6 +36,9 @@ func fromWire(w wireSample) (model.Sample, error) {
 				s.CTStats.Reported = append(s.CTStats.Reported, ctr)
 			}
 		}
+		if len(w.CS.CPU) > 0 {
+			s.CTStats.PerCPU = make([]model.CPUCounters, 0, len(w.CS.CPU))
+		}
 		for _, r := range w.CS.CPU {
 			row := model.CPUCounters{CPU: int(r[0])}
 			for i := range model.AllCounters {
@@ -46,10 +49,16 @@ func fromWire(w wireSample) (model.Sample, error) {
 			s.CTStats.PerCPU = append(s.CTStats.PerCPU, row)
 		}
 	}
+	if len(w.CPU) > 0 {
+		s.CPU = make([]model.CPUTimes, 0, len(w.CPU))
+	}
 	for _, r := range w.CPU {
 		c := func(i int) float64 { return float64(r[i]) / 100 }
 		s.CPU = append(s.CPU, model.CPUTimes{CPU: int(r[0]), User: c(1), Nice: c(2), System: c(3), Idle: c(4),
 			IOWait: c(5), IRQ: c(6), SoftIRQ: c(7), Steal: c(8)})
+	}
+	if len(w.Disk) > 0 {
+		s.Disks = make([]model.DiskIO, 0, len(w.Disk))
 	}
 	for _, r := range w.Disk {
 		s.Disks = append(s.Disks, model.DiskIO{Name: bound(r.name), Reads: r.reads, Writes: r.writes, BusyMillis: r.busy})

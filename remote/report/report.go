@@ -65,18 +65,12 @@ func Build(r io.Reader, o Options) (*Report, error) {
 	var last time.Time
 	for {
 		s, ev, err := d.Next()
-		switch {
-		case errors.Is(err, io.EOF):
-		case errors.Is(err, remote.ErrTruncated):
-			rep.Torn = true
-		case errors.Is(err, remote.ErrGarbage):
-			rep.Damaged++
-			continue
-		case err != nil:
-			return nil, fmt.Errorf("read recording: %w", err)
+		if errors.Is(err, io.EOF) {
+			rep.Torn, rep.Damaged = d.Torn != nil, d.Damaged
+			break
 		}
 		if err != nil {
-			break
+			return nil, fmt.Errorf("read recording: %w", err)
 		}
 		if ev != nil {
 			if in != nil && (ev.Type == string(remote.OpApply) || ev.Type == string(remote.OpUndo)) && rep.covers(ev.Time) {

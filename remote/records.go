@@ -1,0 +1,325 @@
+package remote
+
+import (
+	"encoding/json"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// lineDecoder turns one line into a record: by scan, without reflection,
+// when the line is shaped as our Encoder writes it, else by
+// encoding/json. Its row arrays are reused from line to line (fromWire
+// copies what it keeps), so a row costs no allocation.
+type lineDecoder struct {
+	cpu   []cpuRow
+	stats []statsRow
+	disk  []diskRow
+	names map[string]string
+}
+
+// decode decodes line into a record.
+func (d *lineDecoder) decode(line []byte) (record, error) {
+	if rec, ok := d.scan(line); ok {
+		return rec, nil
+	}
+	var rec record
+	err := json.Unmarshal(line, &rec)
+	return rec, err
+}
+
+// scan decodes line as our Encoder writes it; ok is false for any other
+// shape.
+func (d *lineDecoder) scan(line []byte) (rec record, ok bool) {
+	if d.names == nil {
+		d.names = map[string]string{}
+	}
+	s := &scan{b: line, ok: true}
+	w := &rec.wireSample
+	s.object(func(key []byte) (uint32, bool) {
+		switch string(key) {
+		case "k":
+			rec.K = s.str()
+			return 1 << 0, true
+		case "t":
+			w.T = s.int()
+			return 1 << 1, true
+		case "iv":
+			w.IV = s.int()
+			return 1 << 2, true
+		case "ct":
+			w.CT = d.table(s)
+			return 1 << 3, true
+		case "cs":
+			w.CS = d.counters(s)
+			return 1 << 4, true
+		case "cpu":
+			w.CPU = d.cpuRows(s)
+			return 1 << 5, true
+		case "disk":
+			w.Disk = d.diskRows(s)
+			return 1 << 6, true
+		case "tcp":
+			var r tcpRow
+			uints(s, r[:])
+			w.TCP = &r
+			return 1 << 7, true
+		case "klog":
+			w.KLog = klog(s)
+			return 1 << 8, true
+		case "en":
+			w.En = entries(s)
+			return 1 << 9, true
+		case "notes":
+			w.Notes = strs(s)
+			return 1 << 10, true
+		case "cen":
+			s.decodeRaw(&w.Cen)
+			return 1 << 11, true
+		case "ns":
+			s.decodeRaw(&w.NS)
+			return 1 << 12, true
+		case "dr":
+			s.decodeRaw(&w.Dr)
+			return 1 << 13, true
+		case "ab":
+			if raw := s.raw(); s.ok && w.Ab.UnmarshalJSON(raw) != nil {
+				s.fail()
+			}
+			return 1 << 14, true
+		case "type":
+			rec.Type = s.str()
+			return 1 << 15, true
+		case "text":
+			rec.Text = s.str()
+			return 1 << 16, true
+		case "et":
+			rec.ET = s.int()
+			return 1 << 17, true
+		}
+		return 0, false
+	})
+	s.end()
+	return rec, s.ok
+}
+
+// uints reads an array of exactly len(dst) unsigned integers.
+func uints(s *scan, dst []uint64) {
+	s.expect('[')
+	for i := range dst {
+		dst[i] = s.uint()
+		if i < len(dst)-1 {
+			s.expect(',')
+		}
+	}
+	s.expect(']')
+}
+
+// ints reads an array of exactly len(dst) integers.
+func ints(s *scan, dst []int64) {
+	s.expect('[')
+	for i := range dst {
+		dst[i] = s.int()
+		if i < len(dst)-1 {
+			s.expect(',')
+		}
+	}
+	s.expect(']')
+}
+
+func (d *lineDecoder) cpuRows(s *scan) []cpuRow {
+	rows := d.cpu[:0]
+	s.array(func() {
+		var r cpuRow
+		ints(s, r[:])
+		rows = append(rows, r)
+	})
+	d.cpu = rows
+	return nonNil(rows)
+}
+
+func (d *lineDecoder) statsRows(s *scan) []statsRow {
+	rows := d.stats[:0]
+	s.array(func() {
+		var r statsRow
+		uints(s, r[:])
+		rows = append(rows, r)
+	})
+	d.stats = rows
+	return nonNil(rows)
+}
+
+func (d *lineDecoder) diskRows(s *scan) []diskRow {
+	rows := d.disk[:0]
+	s.array(func() {
+		var r diskRow
+		s.expect('[')
+		r.name = s.name(d.names)
+		s.expect(',')
+		r.reads = s.uint()
+		s.expect(',')
+		r.writes = s.uint()
+		s.expect(',')
+		r.busy = s.uint()
+		s.expect(']')
+		rows = append(rows, r)
+	})
+	d.disk = rows
+	return nonNil(rows)
+}
+
+// nonNil is rows, or an empty slice for none: encoding/json makes "[]"
+// an empty slice, not a nil one.
+func nonNil[T any](rows []T) []T {
+	if rows == nil {
+		return []T{}
+	}
+	return rows
+}
+
+func (d *lineDecoder) table(s *scan) *wireTable {
+	t := &wireTable{}
+	s.object(func(key []byte) (uint32, bool) {
+		switch string(key) {
+		case "s":
+			t.S = model.TableStatus(s.str())
+			return 1 << 0, true
+		case "n":
+			t.N = s.uint()
+			return 1 << 1, true
+		case "pk":
+			t.PK = s.uint()
+			return 1 << 2, true
+		case "max":
+			t.Max = s.uint()
+			return 1 << 3, true
+		case "b":
+			t.B = s.uint()
+			return 1 << 4, true
+		case "tw":
+			t.TW = s.uint()
+			return 1 << 5, true
+		case "h":
+			var h [model.NumClasses]uint64
+			uints(s, h[:])
+			t.H = &h
+			return 1 << 6, true
+		}
+		return 0, false
+	})
+	return t
+}
+
+func (d *lineDecoder) counters(s *scan) *wireStats {
+	st := &wireStats{}
+	s.object(func(key []byte) (uint32, bool) {
+		switch string(key) {
+		case "src":
+			st.Src = s.str()
+			return 1 << 0, true
+		case "note":
+			st.Note = s.str()
+			return 1 << 1, true
+		case "rep":
+			st.Rep = uint(s.uint())
+			return 1 << 2, true
+		case "cpu":
+			st.CPU = d.statsRows(s)
+			return 1 << 3, true
+		}
+		return 0, false
+	})
+	return st
+}
+
+func klog(s *scan) *wireKLog {
+	k := &wireKLog{}
+	s.object(func(key []byte) (uint32, bool) {
+		switch string(key) {
+		case "r":
+			k.R = s.bool()
+			return 1 << 0, true
+		case "note":
+			k.Note = s.str()
+			return 1 << 1, true
+		case "sup":
+			k.Sup = s.uint()
+			return 1 << 2, true
+		case "lines":
+			k.Lines = []klogRow{}
+			s.array(func() {
+				var l klogRow
+				s.expect('[')
+				l.at = s.int()
+				s.expect(',')
+				l.text = s.str()
+				s.expect(',')
+				l.netns = s.uint()
+				s.expect(',')
+				l.name = s.str()
+				s.expect(']')
+				k.Lines = append(k.Lines, l)
+			})
+			return 1 << 3, true
+		}
+		return 0, false
+	})
+	return k
+}
+
+func entries(s *scan) *wireEntries {
+	e := &wireEntries{}
+	s.object(func(key []byte) (uint32, bool) {
+		switch string(key) {
+		case "src":
+			e.Src = s.str()
+			return 1 << 0, true
+		case "note":
+			e.Note = s.str()
+			return 1 << 1, true
+		case "ep":
+			e.Ep = s.uint()
+			return 1 << 2, true
+		case "n":
+			var n [model.NumProtos]uint64
+			uints(s, n[:])
+			e.N = &n
+			return 1 << 3, true
+		case "e":
+			var ended [model.NumClasses]uint64
+			uints(s, ended[:])
+			e.E = &ended
+			return 1 << 4, true
+		case "l":
+			e.L = s.uint()
+			return 1 << 5, true
+		case "td":
+			e.TD = countRows(s)
+			return 1 << 6, true
+		case "ts":
+			e.TS = countRows(s)
+			return 1 << 7, true
+		}
+		return 0, false
+	})
+	return e
+}
+
+func countRows(s *scan) []countRow {
+	rows := []countRow{}
+	s.array(func() {
+		var r countRow
+		s.expect('[')
+		r.key = s.str()
+		s.expect(',')
+		r.n = int(s.int())
+		s.expect(']')
+		rows = append(rows, r)
+	})
+	return rows
+}
+
+func strs(s *scan) []string {
+	out := []string{}
+	s.array(func() { out = append(out, s.str()) })
+	return out
+}

@@ -1,0 +1,104 @@
+package remote
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// everyFieldLines are lines our Encoder writes, with every field a sample
+// or an event can carry, strings that need escapes among them.
+func everyFieldLines(t testing.TB) [][]byte {
+	s := twoCPUSample(0)
+	s.Census = &model.Census{Total: 4096, ByProto: map[string]int{"tcp": 4000, "udp": 96}, TCPState: map[string]int{"TIME_WAIT": 3900},
+		TopPorts: []model.Count{{Key: "tcp/3900", N: 3900}}, At: t0, Took: time.Second}
+	s.Namespaces = &model.Namespaces{Rows: []model.NetNS{{Inode: 9, Name: "cni-1", Kind: "netns", PID: 7, Count: 40, DropsRead: true}}, Others: 2}
+	s.Drift = &model.Drifts{Checked: []string{model.KnobMax}, Drifted: []model.Drift{{Knob: model.KnobMax, Persisted: "262144", Live: "65536"}}}
+	s.Absent = model.Parts(model.PartDisks)
+	s.Kernel.Lines = append(s.Kernel.Lines, model.KernelLine{Time: t0, Text: "a <tag> & \"quote\" \\ é \u2028 \x01 \xff end", NetNSName: "ns\tname"})
+	s.Notes = append(s.Notes, "", "naïve", "bad \xfe\xfe utf-8")
+	s.Disks = append(s.Disks, model.DiskIO{Name: "nvme0n1", Reads: 1 << 63}, model.DiskIO{Name: "vda"})
+	s.CPU[0].IRQ = -3
+	var buf bytes.Buffer
+	enc, err := NewEncoder(&buf, model.Host{Name: "h"}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc.Sample(s)
+	enc.Sample(model.Sample{Time: t0, Conntrack: model.Conntrack{Status: model.TableNoModule}})
+	enc.Event(Event{Time: t0, Type: "apply", Text: `{"ok":true,"knob":"<max>"}`})
+	lines := bytes.SplitAfter(buf.Bytes(), []byte("\n"))
+	return lines[1 : len(lines)-1] // after the header, before the empty tail
+}
+
+// TestScanReadsWhatWeWrite: every line our Encoder writes is read by the
+// scanner (not handed to encoding/json), to the values encoding/json reads.
+func TestScanReadsWhatWeWrite(t *testing.T) {
+	var d lineDecoder
+	for i, line := range everyFieldLines(t) {
+		got, ok := d.scan(line)
+		if !ok {
+			t.Fatalf("line %d is not read by the scanner: %s", i, line)
+		}
+		var want record
+		if err := json.Unmarshal(line, &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("line %d:\nscan %+v\njson %+v", i, got, want)
+		}
+	}
+}
+
+// TestScanLeavesOddLinesToJSON: valid JSON our Encoder never writes goes
+// to encoding/json, which reads it as it always did.
+func TestScanLeavesOddLinesToJSON(t *testing.T) {
+	for _, line := range []string{
+		`{"k":"s", "t":1}`,              // whitespace
+		`{"K":"s","t":1}`,               // a key in another case
+		`{"k":"s","t":1,"t":2}`,         // a key twice
+		`{"k":"s","t":1.0}`,             // a fraction
+		`{"k":"s","t":1e3}`,             // an exponent
+		`{"k":"s","tcp":null}`,          // null
+		`{"k":"s","zz":[1]}`,            // a field we do not know
+		`{"k":"s","ct":{"n":1,"n":2}}`,  // a nested key twice
+		`{"k":"s","notes":["a\u00e9"]}`, // an escape the scanner hands on
+		`{"k":"s","cpu":[[0,1,2,3,4,5,6,7,-0]]}`,
+	} {
+		var d lineDecoder
+		got, err := d.decode([]byte(line))
+		var want record
+		wantErr := json.Unmarshal([]byte(line), &want)
+		if (err != nil) != (wantErr != nil) || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: decode %+v %v, encoding/json %+v %v", line, got, err, want, wantErr)
+		}
+	}
+}
+
+// FuzzScanAgrees is the differential target: whatever the scanner
+// accepts, encoding/json accepts too and reads to the same record.
+func FuzzScanAgrees(f *testing.F) {
+	for _, line := range everyFieldLines(f) {
+		f.Add(line)
+	}
+	f.Add([]byte(`{"k":"s","t":-9223372036854775808,"tcp":[18446744073709551615,0,0,0,0,0,0,0,0,0]}`))
+	f.Add([]byte(`{"k":"s","disk":[["a\"b",1,2,3]],"klog":{"r":false,"lines":[]}}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var d lineDecoder
+		got, ok := d.scan(line)
+		if !ok {
+			return
+		}
+		var want record
+		if err := json.Unmarshal(line, &want); err != nil {
+			t.Fatalf("the scanner read %q, encoding/json refuses it: %v", line, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q:\nscan %+v\njson %+v", line, got, want)
+		}
+	})
+}
