@@ -52,7 +52,7 @@ type CensusDump struct {
 // Run dumps and counts; top is the length of each top list.
 func (d CensusDump) Run(top int) (model.Census, error) {
 	start := time.Now()
-	nc, err := netlink.Dial(unix.NETLINK_NETFILTER, &netlink.Config{MessageBufferSize: 32 << 10})
+	nc, err := netlink.Dial(unix.NETLINK_NETFILTER, nil)
 	if err != nil {
 		return model.Census{}, fmt.Errorf("dial ctnetlink: %w", err)
 	}
@@ -72,24 +72,22 @@ func (d CensusDump) Run(top int) (model.Census, error) {
 		return model.Census{}, fmt.Errorf("send dump request: %w", err)
 	}
 	c := model.CensusCounter{IdleBelow: model.IdleBelow(d.OpenHold)}
-	for m, err := range nc.ReceiveIter() {
-		if err != nil {
-			if errors.Is(err, syscall.EPERM) {
-				return model.Census{}, fmt.Errorf("census: %w (CAP_NET_ADMIN)", ErrPermission)
-			}
-			return model.Census{}, fmt.Errorf("receive dump: %w", err)
-		}
-		if err := netlink.Validate(req, []netlink.Message{m}); err != nil {
-			return model.Census{}, fmt.Errorf("validate dump message: %w", err)
-		}
+	err = receiveDump(nc, req.Header.Sequence, func(m netlink.Message) error {
 		if m.Header.Flags&netlink.DumpInterrupted != 0 {
 			c.MarkApproximate()
 		}
 		f, err := ParseFlow(m)
 		if err != nil {
-			return model.Census{}, err
+			return err
 		}
 		c.Add(f)
+		return nil
+	})
+	if errors.Is(err, syscall.EPERM) {
+		return model.Census{}, fmt.Errorf("census: %w (CAP_NET_ADMIN)", ErrPermission)
+	}
+	if err != nil {
+		return model.Census{}, err
 	}
 	out := c.Census(top)
 	out.At, out.Took = time.Now(), time.Since(start)
