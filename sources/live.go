@@ -26,6 +26,23 @@ type Live struct {
 	// openHold is the established timeout the last sample read, for the
 	// census's idle count.
 	openHold atomic.Uint64
+	// quiet, when set, is how often a whole sample is read while fast
+	// sampling is off (SetQuiet).
+	quiet atomic.Int64
+}
+
+// SetQuiet makes the feed read a whole sample only every d while
+// model.FastSampling is off (the table far from its cap, dropping
+// nothing), and only glance at the count and the drop counters every
+// interval in between (Collector.Glance): a glance that says the full
+// rate is due takes the sample at once. The exporter runs quiet; the
+// console does not (0: every interval).
+func (l *Live) SetQuiet(d time.Duration) {
+	l.quiet.Store(int64(d))
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
 }
 
 // NewLive starts sampling c every interval; the first sample is taken at
@@ -126,31 +143,41 @@ func (l *Live) run() {
 			t.Reset(p)
 		}
 	}
+	// step is the time to the next whole sample: the interval, or the
+	// quiet period while fast sampling is off.
+	step := func() time.Duration {
+		if q := time.Duration(l.quiet.Load()); q > d && !fast {
+			return q
+		}
+		return d
+	}
 	for {
 		select {
 		case <-l.stop:
 			return
 		case <-l.wake:
 			d = time.Duration(l.interval.Load())
-			next = last.Add(d)
+			next = last.Add(step())
 			setPeriod()
 		case now := <-t.C:
 			// The tick nearest the due time takes the sample: a tick a
 			// little early (the last one was delivered late) must not push
 			// the sample a whole period on.
-			if now.Before(next.Add(-time.Duration(l.period.Load()) / 2)) {
-				if fast {
-					l.c.PollPeak() // a sample tick needs no poll: the sample reads the count
-				}
+			early := now.Before(next.Add(-time.Duration(l.period.Load()) / 2))
+			switch {
+			case early && fast:
+				l.c.PollPeak() // a sample tick needs no poll: the sample reads the count
 				continue
+			case early && (l.quiet.Load() == 0 || !model.FastSampling(prev, l.c.Glance())):
+				continue // quiet, and still far from the cap: the rest waits
 			}
 			s := l.emit(now, now.Sub(last))
 			fast = model.FastSampling(prev, s)
 			events := fast // ctnetlink events count this namespace only
 			fast = fast || model.NamespacesNearCap(s)
 			prev, last = s, now
-			if next = next.Add(d); !next.After(now) { // fell behind: skip, do not burst
-				next = now.Add(d)
+			if next = next.Add(step()); early || !next.After(now) { // fell behind: skip, do not burst
+				next = now.Add(step())
 			}
 			setPeriod()
 			// Events follow the same rule, after the ticker: subscribing

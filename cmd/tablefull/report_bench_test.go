@@ -57,13 +57,8 @@ func TestRatioReport(t *testing.T) {
 			rss = append(rss, float64(hwm)/1024)
 		}
 		w, r, p := median(wall), median(rss), median(parse)
-		verdict := "goal met"
-		if !c.goal(w, r, p) {
-			verdict = "GOAL MISSED"
-			t.Errorf("report on %s: %.2f s, %.1f MB, parse %.2f s: goal %s", c.name, w, r, p, c.goalText)
-		}
-		fmt.Printf("    report on %s (%d MB): %.2f s, peak RSS %.1f MB; Python's json parsing it %.2f s: %.2f× (goal %s, %s)\n",
-			c.name, st.Size()>>20, w, r, p, w/p, c.goalText, verdict)
+		goal(t, c.goal(w, r, p), "report on %s (%d MB): %.2f s, peak RSS %.1f MB; Python's json parsing it %.2f s: %.2f× (goal %s)",
+			c.name, st.Size()>>20, w, r, p, w/p, c.goalText)
 		fmt.Printf("    rounds: report %.2f, parse %.2f\n", wall, parse)
 	}
 }
