@@ -5,10 +5,10 @@ GO        ?= go
 BIN       ?= ./tablefull
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X main.version=$(VERSION)
-TEST_DEPS := nftables conntrack tmux iproute2 procps kmod openssh-server openssh-client prometheus chromium dnsmasq-base python3 util-linux redis-server redis-tools qemu-system-x86 debootstrap e2fsprogs
+TEST_DEPS := nftables conntrack tmux iproute2 procps kmod openssh-server openssh-client prometheus chromium dnsmasq-base python3 util-linux redis-server redis-tools qemu-system-x86 debootstrap e2fsprogs man-db systemd
 BENCH_DEPS := htop prometheus-node-exporter
 
-.PHONY: build run test deps lint bench fuzz clean
+.PHONY: build run test deps lint bench fuzz package clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/tablefull
@@ -71,5 +71,12 @@ fuzz:
 	@for t in $(FUZZ); do pkg=$${t%%:*}; rest=$${t#*:}; fn=$${rest%%:*}; echo "fuzz $$fn ($$pkg, $(FUZZTIME))"; \
 		$(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; done
 
+# package builds dist/tablefull_VERSION_ARCH.deb from a staged tree with
+# dpkg-deb (offline, reproducible): the binary, tablefull(1), the
+# exporter's unit (disabled), rules and samples under /usr/share/tablefull.
+package:
+	deploy/debian/build "$(VERSION)" dist
+
 clean:
 	rm -f $(BIN)
+	rm -rf dist

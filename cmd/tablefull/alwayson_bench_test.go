@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -58,7 +59,13 @@ func goal(t *testing.T, met bool, format string, args ...any) {
 		verdict = "GOAL MISSED"
 		t.Errorf(format, args...)
 	}
-	fmt.Printf("    "+format+" (%s)\n", append(args, verdict)...)
+	line := fmt.Sprintf(format, args...)
+	if strings.HasSuffix(line, ")") {
+		line = strings.TrimSuffix(line, ")") + ", " + verdict + ")"
+	} else {
+		line += " (" + verdict + ")"
+	}
+	fmt.Println("    " + line)
 }
 
 // TestRatioAlwaysOn prints what the always-on path costs with the table

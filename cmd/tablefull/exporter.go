@@ -21,6 +21,7 @@ import (
 type exporterOptions struct {
 	addresses, listen []string
 	configFile, path  string
+	heartbeat         string
 	maxConns          int
 	window            time.Duration
 }
@@ -34,6 +35,7 @@ func exporterFlags(fs *flag.FlagSet, v *flagValues) {
 	fs.IntVar(&ex.maxConns, "web.max-connections", exporter.DefaultMaxConns, "at most `N` open connections (the oldest idle closed first)")
 	fs.DurationVar(&ex.window, "window", exporter.DefaultWindow, "the peak and held verdicts cover this trailing `span`, for every scraper alike")
 	fs.StringVar(&v.oneNS, "netns", "", "export network namespace `NAME|PATH` instead of this one (through its agent)")
+	fs.StringVar(&ex.heartbeat, "heartbeat", "", "touch `FILE` at each sample, for `tablefull alive` (a liveness probe that opens no connection)")
 }
 
 // exportMetrics serves this host's (or a namespace's) table until
@@ -63,6 +65,13 @@ func exportMetrics(o options, ex exporterOptions, netns string, stderr io.Writer
 		live.SetQuiet(sources.QuietEvery) // far from the cap: a whole sample every 10 s, the count and drops every interval
 		defer live.Stop()
 		feed = live
+	}
+	if ex.heartbeat != "" {
+		hb, err := newHeartbeat(feed, ex.heartbeat)
+		if err != nil {
+			return err
+		}
+		feed = hb
 	}
 	e := exporter.New(version, ex.window)
 	go e.Follow(feed, time.Now(), func(err error) bool {

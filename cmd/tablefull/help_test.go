@@ -10,8 +10,9 @@ import (
 )
 
 // foreignFlags are flags the README names that belong to other programs:
-// kube-proxy's (--config, --conntrack-*), nft's (--noflush), and --help.
-var foreignFlags = map[string]bool{"--help": true, "--config": true, "--conntrack": true, "--noflush": true}
+// kube-proxy's (--config, --conntrack-*), nft's (--noflush), systemctl's
+// (--now), and --help.
+var foreignFlags = map[string]bool{"--help": true, "--config": true, "--conntrack": true, "--noflush": true, "--now": true}
 
 // TestHelpAndREADMEAgree: every flag of every subcommand is in --help
 // (made from the same flag sets) and in the README, and every flag the

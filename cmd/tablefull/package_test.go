@@ -1,0 +1,158 @@
+package main
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// watched are the trees a package of ours may touch: its files, and /etc
+// (which it must leave as it found it).
+var watched = []string{"/etc", "/usr/bin", "/usr/lib/systemd/system", "/usr/share/tablefull", "/usr/share/man/man1", "/usr/share/doc/tablefull"}
+
+// treeListing is every path under the watched trees with its size and
+// mode (what dpkg's own database holds is dpkg's, not the package's).
+func treeListing(t *testing.T) []string {
+	var out []string
+	for _, root := range watched {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				return nil
+			}
+			size := info.Size()
+			if info.IsDir() {
+				size = 0
+			}
+			out = append(out, fmt.Sprintf("%s %v %d", p, info.Mode(), size))
+			return nil
+		})
+	}
+	return out
+}
+
+func buildPackage(t *testing.T, out string) string {
+	t.Helper()
+	cmd := exec.Command("../../deploy/debian/build", "1.2.3-4-gtest", out)
+	b, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("build the package: %v", err)
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// TestDebianPackage builds the package twice (the same bytes), installs
+// it on this machine, checks the binary, the unit and the man page as
+// installed, enables the exporter as an operator would, and removes and
+// purges it: the watched trees are then as they were before.
+func TestDebianPackage(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root (dpkg -i)")
+	}
+	for _, tool := range []string{"dpkg-deb", "dpkg", "systemd-analyze", "man", "systemctl"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("needs %s (make deps)", tool)
+		}
+	}
+	if exec.Command("dpkg", "-s", "tablefull").Run() == nil {
+		t.Skip("a tablefull package is installed here: not replacing it")
+	}
+	if _, err := os.Lstat("/etc/systemd/system/multi-user.target.wants/tablefull-exporter.service"); err == nil {
+		t.Skip("a tablefull-exporter unit is enabled here: not touching it")
+	}
+	dir := t.TempDir()
+	deb := buildPackage(t, filepath.Join(dir, "a"))
+	again := buildPackage(t, filepath.Join(dir, "b"))
+	sum := func(p string) string {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("%x", sha256.Sum256(b))
+	}
+	if !strings.HasPrefix(filepath.Base(deb), "tablefull_1.2.3+4+gtest_") || filepath.Ext(deb) != ".deb" {
+		t.Errorf("package named %s", filepath.Base(deb))
+	}
+	if sum(deb) != sum(again) {
+		t.Error("two builds of the same tree differ: the package is not reproducible")
+	}
+	contents, err := exec.Command("dpkg-deb", "-c", deb).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"./usr/bin/tablefull", "./usr/lib/systemd/system/tablefull-exporter.service", "./usr/share/man/man1/tablefull.1.gz",
+		"./usr/share/tablefull/tablefull.rules.yml", "./usr/share/tablefull/tablefull-exporter-notrack.nft", "./usr/share/doc/tablefull/copyright"} {
+		if !strings.Contains(string(contents), want) {
+			t.Errorf("the package lacks %s", want)
+		}
+	}
+	if strings.Contains(string(contents), " ./etc/") {
+		t.Errorf("the package ships files in /etc:\n%s", contents)
+	}
+
+	before := treeListing(t)
+	t.Cleanup(func() { // even when a check fails: nothing of ours stays installed
+		exec.Command("dpkg", "--purge", "tablefull").Run()
+		os.Remove("/etc/systemd/system/multi-user.target.wants/tablefull-exporter.service")
+	})
+	if out, err := exec.Command("dpkg", "-i", deb).CombinedOutput(); err != nil {
+		t.Fatalf("dpkg -i: %v\n%s", err, out)
+	}
+	if out, err := exec.Command("/usr/bin/tablefull", "--version").Output(); err != nil || strings.TrimSpace(string(out)) != "tablefull 1.2.3-4-gtest" {
+		t.Errorf("tablefull --version: %q %v", out, err)
+	}
+	unit := "/usr/lib/systemd/system/tablefull-exporter.service"
+	if out, err := exec.Command("systemd-analyze", "verify", unit).CombinedOutput(); err != nil || len(out) > 0 {
+		t.Errorf("systemd-analyze verify %s: %v\n%s", unit, err, out)
+	}
+	man := exec.Command("man", "--warnings", "-l", "/usr/share/man/man1/tablefull.1.gz")
+	man.Env = append(os.Environ(), "MANWIDTH=100", "PAGER=cat")
+	page, err := man.CombinedOutput()
+	if err != nil || !strings.Contains(string(page), "--web.listen-address") || strings.Contains(string(page), "warning") {
+		t.Errorf("man -l the installed page: %v\n%.500s", err, page)
+	}
+	if exec.Command("systemctl", "is-enabled", "--quiet", "tablefull-exporter").Run() == nil {
+		t.Error("the exporter's unit is enabled by the install: it must wait for the operator")
+	}
+	// The operator enables it (offline here: a link in /etc).
+	if out, err := exec.Command("systemctl", "enable", "tablefull-exporter").CombinedOutput(); err != nil {
+		t.Fatalf("systemctl enable: %v\n%s", err, out)
+	}
+	if out, err := exec.Command("dpkg", "-r", "tablefull").CombinedOutput(); err != nil {
+		t.Fatalf("dpkg -r: %v\n%s", err, out)
+	}
+	if diff := listingDiff(before, treeListing(t)); diff != "" {
+		t.Errorf("dpkg -r left or removed files:\n%s", diff)
+	}
+	if out, err := exec.Command("dpkg", "--purge", "tablefull").CombinedOutput(); err != nil {
+		t.Fatalf("dpkg --purge: %v\n%s", err, out)
+	}
+	if diff := listingDiff(before, treeListing(t)); diff != "" {
+		t.Errorf("dpkg --purge left or removed files:\n%s", diff)
+	}
+}
+
+// listingDiff says which entries one listing has and the other lacks.
+func listingDiff(before, after []string) string {
+	var b strings.Builder
+	for _, p := range after {
+		if !slices.Contains(before, p) {
+			b.WriteString("+ " + p + "\n")
+		}
+	}
+	for _, p := range before {
+		if !slices.Contains(after, p) {
+			b.WriteString("- " + p + "\n")
+		}
+	}
+	return b.String()
+}
