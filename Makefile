@@ -10,8 +10,10 @@ BENCH_DEPS := htop prometheus-node-exporter
 
 .PHONY: build run test deps lint bench fuzz package clean
 
+# build makes a static binary (no cgo: the same file runs on any Linux of
+# its architecture, which --deploy relies on, and it maps no libc).
 build:
-	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/tablefull
+	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/tablefull
 
 run: build
 	$(BIN)

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"time"
 
-	promv1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	pmodel "github.com/prometheus/common/model"
 )
 
@@ -88,7 +87,7 @@ func checkVector(v pmodel.Vector) error {
 // or a time). However an answer is made, a drill-down then has no more
 // timestamps than its range has steps. It returns how many points it
 // left out.
-func boundMatrix(m pmodel.Matrix, rng promv1.Range) (pmodel.Matrix, int, error) {
+func boundMatrix(m pmodel.Matrix, rng queryRange) (pmodel.Matrix, int, error) {
 	if len(m) > MaxRangeSeries {
 		return nil, 0, fmt.Errorf("%w: %d series in one range answer, at most %d", ErrAnswerTooBig, len(m), MaxRangeSeries)
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	promv1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	pmodel "github.com/prometheus/common/model"
 
 	"github.com/tablefull/tablefull/model"
@@ -33,7 +32,7 @@ func (r *Reader) History(ctx context.Context, instance string, end time.Time, sp
 	if n := span / step; n > MaxHistoryPoints {
 		span = MaxHistoryPoints * step
 	}
-	rng := promv1.Range{Start: end.Add(-span), End: end, Step: step}
+	rng := queryRange{Start: end.Add(-span), End: end, Step: step}
 	r.cut = 0
 	host := `instance=~` + strconv.Quote(regexp.QuoteMeta(hostOf(instance))+`:[0-9]+`)
 	h := history{step: step, at: map[int64]*model.Sample{}}
@@ -66,7 +65,7 @@ func (r *Reader) History(ctx context.Context, instance string, end time.Time, sp
 // spacing of its newest raw samples (one query), 15 s when unknown.
 func (r *Reader) scrapeInterval(ctx context.Context, inst string, at time.Time) time.Duration {
 	r.queries++
-	v, _, _, err := r.api.Query(ctx, remote.MetricLimit+r.with(inst)+"[5m]", at)
+	v, err := r.api.query(ctx, remote.MetricLimit+r.with(inst)+"[5m]", at)
 	m, ok := v.(pmodel.Matrix)
 	if err != nil || !ok || len(m) == 0 || len(m[0].Values) < 2 {
 		return 15 * time.Second

@@ -8,12 +8,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
-	"github.com/prometheus/client_golang/api"
-	promv1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	"github.com/prometheus/common/config"
 	pmodel "github.com/prometheus/common/model"
 )
@@ -38,7 +37,7 @@ type Config struct {
 
 // Reader queries one Prometheus.
 type Reader struct {
-	api    promv1.API
+	api    apiClient
 	sel    string
 	window time.Duration
 	where  string
@@ -79,10 +78,7 @@ func New(c Config) (*Reader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("prometheus client: %w", err)
 	}
-	client, err := api.NewClient(api.Config{Address: u.String(), RoundTripper: boundedTransport{rt: rt, max: MaxAnswerBytes}})
-	if err != nil {
-		return nil, fmt.Errorf("prometheus client: %w", err)
-	}
+	client := apiClient{base: u, hc: &http.Client{Transport: boundedTransport{rt: rt, max: MaxAnswerBytes}}}
 	sel, err := selector(c.Selector)
 	if err != nil {
 		return nil, err
@@ -90,7 +86,7 @@ func New(c Config) (*Reader, error) {
 	if c.Window <= 0 {
 		c.Window = time.Hour
 	}
-	return &Reader{api: promv1.NewAPI(client), sel: sel, window: c.Window, where: u.String()}, nil
+	return &Reader{api: client, sel: sel, window: c.Window, where: u.String()}, nil
 }
 
 // Where is Prometheus's address, without credentials.
@@ -126,8 +122,7 @@ func (r *Reader) with(matchers string) string {
 // fleet's instance limit allows is refused.
 func (r *Reader) instant(ctx context.Context, q string, at time.Time) (pmodel.Vector, error) {
 	v, err := answer[pmodel.Vector](r, "a vector", func() (pmodel.Value, error) {
-		v, _, _, err := r.api.Query(ctx, q, at)
-		return v, err
+		return r.api.query(ctx, q, at)
 	})
 	if err == nil {
 		err = checkVector(v)
@@ -137,10 +132,9 @@ func (r *Reader) instant(ctx context.Context, q string, at time.Time) (pmodel.Ve
 
 // ranged runs one range query and keeps of its answer what was asked
 // for (boundMatrix), counting in r.cut the points left out.
-func (r *Reader) ranged(ctx context.Context, q string, rng promv1.Range) (pmodel.Matrix, error) {
+func (r *Reader) ranged(ctx context.Context, q string, rng queryRange) (pmodel.Matrix, error) {
 	m, err := answer[pmodel.Matrix](r, "a matrix", func() (pmodel.Value, error) {
-		v, _, _, err := r.api.QueryRange(ctx, q, rng)
-		return v, err
+		return r.api.queryRange(ctx, q, rng)
 	})
 	if err != nil {
 		return nil, err

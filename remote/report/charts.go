@@ -1,17 +1,9 @@
 package report
 
 import (
-	"bytes"
-	"fmt"
 	"image/color"
 	"math"
 	"time"
-
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/tablefull/tablefull/model"
 )
@@ -37,12 +29,11 @@ var (
 	severityTone = map[model.Severity]color.Color{model.SevCrit: critColour, model.SevWarn: warnColour, model.SevOK: okColour}
 )
 
-// Chart sizes: a page's width, and the height of a chart and of a
-// verdict band's row.
+// Chart sizes in pixels: the height of a chart and of a verdict band's
+// row (the width is svgWidth).
 const (
-	chartWidth  = 8 * vg.Inch
-	chartHeight = 2.6 * vg.Inch
-	bandRow     = 0.28 * vg.Inch
+	chartHeight = 250
+	bandRow     = 27
 	// perCPULines is how many CPUs the drops chart draws a line for.
 	perCPULines = 6
 )
@@ -64,24 +55,6 @@ func axisOf(in *model.Incident) axis {
 
 func unix(t time.Time) float64 { return float64(t.UnixNano()) / 1e9 }
 
-// newPlot is an empty chart on the shared time axis.
-func (a axis) newPlot(ylabel string) *plot.Plot {
-	p := plot.New()
-	p.X.Min, p.X.Max = a.min, a.max
-	p.X.Tick.Marker = clockTicks{}
-	p.X.Label.Text = "time (UTC)"
-	p.Y.Label.Text = ylabel
-	p.Y.Min = 0
-	p.Y.Tick.Marker = countTicks{}
-	p.Legend.Top = true
-	p.Legend.Left = true
-	p.Legend.TextStyle.Font.Size = vg.Points(8)
-	p.Legend.XOffs = vg.Points(4)
-	p.Legend.Padding = vg.Points(1.5)
-	p.Add(plotter.NewGrid())
-	return p
-}
-
 // series is one line of a chart, broken at gaps in the stream.
 type series struct {
 	name   string
@@ -93,8 +66,8 @@ type series struct {
 // segments are a series' points over the buckets, a new segment after
 // each gap in the stream and around each bucket whose value was not read
 // (NaN): a part missing is not drawn as zero.
-func segments(bs []model.Bucket, value func(model.Bucket) float64) []plotter.XYs {
-	var out []plotter.XYs
+func segments(bs []model.Bucket, value func(model.Bucket) float64) [][]point {
+	var out [][]point
 	open := false
 	for _, b := range bs {
 		v := value(b)
@@ -106,31 +79,20 @@ func segments(bs []model.Bucket, value func(model.Bucket) float64) []plotter.XYs
 			out = append(out, nil)
 			open = true
 		}
-		out[len(out)-1] = append(out[len(out)-1], plotter.XY{X: unix(b.To), Y: v})
+		out[len(out)-1] = append(out[len(out)-1], point{x: unix(b.To), y: v})
 	}
 	return out
 }
 
 // addLines draws each series, broken at gaps, and names it in the legend
 // once.
-func addLines(p *plot.Plot, bs []model.Bucket, ss ...series) error {
+func addLines(c *chart, bs []model.Bucket, ss ...series) {
 	for _, s := range ss {
-		for i, seg := range segments(bs, s.value) {
-			l, err := plotter.NewLine(seg)
-			if err != nil {
-				return fmt.Errorf("chart %s: %w", s.name, err)
-			}
-			l.Color, l.Width = s.colour, vg.Points(1.2)
-			if s.dashed {
-				l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
-			}
-			p.Add(l)
-			if i == 0 {
-				p.Legend.Add(s.name, l)
-			}
+		for _, seg := range segments(bs, s.value) {
+			c.line(seg, s.colour, s.dashed)
 		}
+		c.legend = append(c.legend, legendEntry{name: s.name, colour: s.colour, dashed: s.dashed})
 	}
-	return nil
 }
 
 // spans are the stretches of consecutive buckets where in holds, as
@@ -152,32 +114,17 @@ func spans(bs []model.Bucket, in func(model.Bucket) bool) [][2]float64 {
 	return out
 }
 
-// box fills [x0, x1] × [y0, y1].
-func box(p *plot.Plot, x0, x1, y0, y1 float64, fill color.Color) error {
-	poly, err := plotter.NewPolygon(plotter.XYs{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}})
-	if err != nil {
-		return fmt.Errorf("box: %w", err)
-	}
-	poly.Color, poly.LineStyle.Width = fill, 0
-	p.Add(poly)
-	return nil
-}
-
 // shade fills the stretches where in holds, from bottom to top.
-func shade(p *plot.Plot, bs []model.Bucket, bottom, top float64, fill color.Color, in func(model.Bucket) bool) error {
+func shade(c *chart, bs []model.Bucket, bottom, top float64, fill color.Color, in func(model.Bucket) bool) {
 	for _, sp := range spans(bs, in) {
-		if err := box(p, sp[0], sp[1], bottom, top, fill); err != nil {
-			return err
-		}
+		c.box(sp[0], sp[1], bottom, top, fill)
 	}
-	return nil
 }
 
 // figure is a chart before it is drawn.
 type figure struct {
-	p             *plot.Plot
+	c             *chart
 	name, caption string
-	height        vg.Length
 }
 
 // charts are the report's figures, in order: the verdict band, the
@@ -187,30 +134,17 @@ func charts(in *model.Incident) ([]Chart, error) {
 	a := axisOf(in)
 	bs := in.Timeline.Buckets()
 	var figs []figure
-	for _, build := range []func(axis, *model.Incident, []model.Bucket) (figure, error){
+	for _, build := range []func(axis, *model.Incident, []model.Bucket) figure{
 		verdictBand, tableChart, dropsChart, loadChart, tcpChart} {
-		f, err := build(a, in, bs)
-		if err != nil {
-			return nil, err
-		}
-		figs = append(figs, f)
+		figs = append(figs, build(a, in, bs))
 	}
-	left := make([]vg.Length, len(figs))
-	var most vg.Length
-	for i, f := range figs {
-		c := draw.New(vgsvg.New(chartWidth, f.height))
-		left[i] = f.p.DataCanvas(c).Min.X - c.Min.X
-		most = max(most, left[i])
+	left := 0.0
+	for _, f := range figs {
+		left = max(left, f.c.leftMargin())
 	}
 	out := make([]Chart, len(figs))
 	for i, f := range figs {
-		svg := vgsvg.New(chartWidth, f.height)
-		f.p.Draw(draw.Crop(draw.New(svg), most-left[i], 0, 0, 0))
-		var b bytes.Buffer
-		if _, err := svg.WriteTo(&b); err != nil {
-			return nil, fmt.Errorf("render %s: %w", f.name, err)
-		}
-		out[i] = Chart{Name: f.name, Caption: f.caption, SVG: b.Bytes()}
+		out[i] = Chart{Name: f.name, Caption: f.caption, SVG: f.c.svg(left)}
 	}
 	return out, nil
 }

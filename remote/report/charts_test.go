@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -50,9 +51,38 @@ func TestLinesBreakWhereNotRead(t *testing.T) {
 	}
 	for _, seg := range segs {
 		for _, p := range seg {
-			if p.Y != 50 {
-				t.Errorf("busy %v, want 50: the unread seconds counted as 0", p.Y)
+			if p.y != 50 {
+				t.Errorf("busy %v, want 50: the unread seconds counted as 0", p.y)
 			}
 		}
+	}
+}
+
+// TestValueTicks: round steps on a linear axis, powers of ten on a log
+// one, the rows of a band; labels with thousands separators.
+func TestValueTicks(t *testing.T) {
+	labels := func(c *chart) []string {
+		var out []string
+		for _, tk := range c.yTicks() {
+			out = append(out, tk.label)
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		name string
+		c    chart
+		want []string
+	}{
+		{"linear", chart{yLo: 0, yHi: 4500}, []string{"0", "1,000", "2,000", "3,000", "4,000"}},
+		{"small", chart{yLo: 0, yHi: 1}, []string{"0", "0.2", "0.4", "0.6", "0.8", "1"}},
+		{"log", chart{yLo: 1, yHi: 500000, logY: true}, []string{"1", "10", "100", "1,000", "10,000", "100,000"}},
+		{"band", chart{rows: []string{"OK", "TABLE FULL"}}, []string{"OK", "TABLE FULL"}},
+	} {
+		if got := labels(&tt.c); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	if got := esc(`<script>&"`); got != "&lt;script&gt;&amp;&#34;" {
+		t.Errorf("escaped %q", got)
 	}
 }

@@ -1,7 +1,7 @@
 // Package report turns a recording into its post-mortem: report.html (one
 // self-contained file, the charts inline as SVG, no script, no network)
 // and report.md with the charts beside it as SVG files. The charts are
-// gonum/plot's; the story is told from the analyzer's frames in one
+// drawn as SVG by svg.go; the story is told from the analyzer's frames in one
 // streaming pass, so a 12-hour recording costs no more memory than a
 // minute of one. A recording is foreign input: every string of it is
 // sanitised and escaped for HTML and Markdown on its way out.

@@ -1,27 +1,18 @@
 package report
 
-import (
-	"time"
+import "time"
 
-	"gonum.org/v1/plot"
-
-	"github.com/tablefull/tablefull/model"
-)
-
-// clockTicks marks a time axis (unix seconds, UTC) at round times of
-// day: every 1, 2, 5, 10, 15 or 30 s, minutes or hours, whichever gives
-// four to eight labels, with a minor tick between two labels.
-type clockTicks struct{}
-
-// steps are the label spacings tried, shortest first.
+// steps are the label spacings clockTicks tries, shortest first.
 var steps = []time.Duration{
 	time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 15 * time.Second, 30 * time.Second,
 	time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute, 15 * time.Minute, 30 * time.Minute,
 	time.Hour, 2 * time.Hour, 3 * time.Hour, 6 * time.Hour, 12 * time.Hour, 24 * time.Hour,
 }
 
-// Ticks implements plot.Ticker.
-func (clockTicks) Ticks(lo, hi float64) []plot.Tick {
+// clockTicks marks a time axis (unix seconds, UTC) at round times of
+// day: every 1, 2, 5, 10, 15 or 30 s, minutes or hours, whichever gives
+// four to eight labels, with a minor tick (no label) between two labels.
+func clockTicks(lo, hi float64) []tick {
 	span := time.Duration((hi - lo) * float64(time.Second))
 	step := span / 7 // longer than the longest step: seven labels, whatever they read
 	for _, s := range steps {
@@ -40,28 +31,13 @@ func (clockTicks) Ticks(lo, hi float64) []plot.Tick {
 	}
 	secs := step.Seconds()
 	first := float64(int64(lo/secs)) * secs
-	var ticks []plot.Tick
+	var ticks []tick
 	for v := first; v <= hi; v += secs {
 		if v >= lo {
-			ticks = append(ticks, plot.Tick{Value: v, Label: time.Unix(int64(v), 0).UTC().Format(layout)})
+			ticks = append(ticks, tick{value: v, label: time.Unix(int64(v), 0).UTC().Format(layout)})
 		}
 		if m := v + secs/2; m >= lo && m <= hi {
-			ticks = append(ticks, plot.Tick{Value: m})
-		}
-	}
-	return ticks
-}
-
-// countTicks are plot's default ticks, labelled with thousands
-// separators (262,144, not 262144).
-type countTicks struct{}
-
-// Ticks implements plot.Ticker.
-func (countTicks) Ticks(lo, hi float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
-	for i, t := range ticks {
-		if t.Label != "" && t.Value >= 0 && t.Value == float64(uint64(t.Value)) {
-			ticks[i].Label = model.Int(uint64(t.Value))
+			ticks = append(ticks, tick{value: m})
 		}
 	}
 	return ticks

@@ -22,15 +22,15 @@ var page = template.Must(template.New("report.html.tmpl").Funcs(template.FuncMap
 	"numeric": numeric,
 }).ParseFS(templates, "templates/report.html.tmpl"))
 
-// inlineSVG is a chart for the page: gonum's SVG without its XML
-// prolog. It is our own drawing (its text escaped by the SVG writer),
+// inlineSVG is a chart for the page: its SVG without the XML
+// prolog. It is our own drawing (its text escaped by svg.go),
 // never a string of the recording's.
 func inlineSVG(c Chart) template.HTML {
 	s := string(c.SVG)
 	if i := strings.Index(s, "<svg"); i >= 0 {
 		s = s[i:]
 	}
-	return template.HTML(s) // #nosec: drawn here, text escaped by vgsvg
+	return template.HTML(s) // #nosec: drawn here, its text escaped (svg.go)
 }
 
 // numeric reports whether a cell is a number, to align it right.

@@ -1,0 +1,123 @@
+package promread
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	pmodel "github.com/prometheus/common/model"
+)
+
+// queryRange is a range query's window: from Start to End every Step.
+type queryRange struct {
+	Start, End time.Time
+	Step       time.Duration
+}
+
+// apiClient sends PromQL to Prometheus's HTTP API (/api/v1/query and
+// /api/v1/query_range) and decodes the answer into prometheus/common's
+// model values. It is the two calls of client_golang's API client that
+// tablefull makes; that client brings json-iterator and its reflection
+// registry into every subcommand's start-up.
+type apiClient struct {
+	base *url.URL
+	hc   *http.Client
+}
+
+// query runs an instant query at a time.
+func (c apiClient) query(ctx context.Context, q string, at time.Time) (pmodel.Value, error) {
+	return c.do(ctx, "query", url.Values{"query": {q}, "time": {apiTime(at)}})
+}
+
+// queryRange runs a range query.
+func (c apiClient) queryRange(ctx context.Context, q string, r queryRange) (pmodel.Value, error) {
+	return c.do(ctx, "query_range", url.Values{"query": {q}, "start": {apiTime(r.Start)}, "end": {apiTime(r.End)},
+		"step": {strconv.FormatFloat(r.Step.Seconds(), 'f', -1, 64)}})
+}
+
+func apiTime(t time.Time) string {
+	return strconv.FormatFloat(float64(t.UnixNano())/1e9, 'f', 3, 64)
+}
+
+// apiAnswer is the API's envelope.
+type apiAnswer struct {
+	Status    string `json:"status"`
+	ErrorType string `json:"errorType"`
+	Error     string `json:"error"`
+	Data      struct {
+		ResultType string          `json:"resultType"`
+		Result     json.RawMessage `json:"result"`
+	} `json:"data"`
+}
+
+// do POSTs the form to the endpoint, as Prometheus's own clients do (a
+// long selector does not fit a URL), and decodes the result.
+func (c apiClient) do(ctx context.Context, endpoint string, form url.Values) (pmodel.Value, error) {
+	u := c.base.JoinPath("api", "v1", endpoint)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	var a apiAnswer
+	if err := json.Unmarshal(body, &a); err != nil {
+		if resp.StatusCode/100 != 2 {
+			return nil, fmt.Errorf("server returned HTTP status %s", resp.Status)
+		}
+		return nil, fmt.Errorf("decode the answer: %w", err)
+	}
+	if a.Status != "success" {
+		if a.Error == "" {
+			return nil, fmt.Errorf("server returned HTTP status %s", resp.Status)
+		}
+		return nil, fmt.Errorf("%s: %s", a.ErrorType, a.Error)
+	}
+	return decodeResult(a.Data.ResultType, a.Data.Result)
+}
+
+// decodeResult reads a result of its type.
+func decodeResult(kind string, raw json.RawMessage) (pmodel.Value, error) {
+	switch kind {
+	case "vector":
+		var x pmodel.Vector
+		if err := json.Unmarshal(raw, &x); err != nil {
+			return nil, fmt.Errorf("decode a vector: %w", err)
+		}
+		return x, nil
+	case "matrix":
+		var x pmodel.Matrix
+		if err := json.Unmarshal(raw, &x); err != nil {
+			return nil, fmt.Errorf("decode a matrix: %w", err)
+		}
+		return x, nil
+	case "scalar":
+		var x pmodel.Scalar
+		if err := json.Unmarshal(raw, &x); err != nil {
+			return nil, fmt.Errorf("decode a scalar: %w", err)
+		}
+		return &x, nil
+	case "string":
+		var x pmodel.String
+		if err := json.Unmarshal(raw, &x); err != nil {
+			return nil, fmt.Errorf("decode a string: %w", err)
+		}
+		return &x, nil
+	}
+	return nil, errors.New("an answer of unknown type " + strconv.Quote(kind))
+}
