@@ -102,28 +102,29 @@ func (d *lineDecoder) scan(line []byte) (rec record, ok bool) {
 	return rec, s.ok
 }
 
-// uints reads an array of exactly len(dst) unsigned integers.
-func uints(s *scan, dst []uint64) {
+// uints and ints read an array of exactly len(dst) integers.
+func uints(s *scan, dst []uint64) { numbers(s, dst, s.uint) }
+
+func ints(s *scan, dst []int64) { numbers(s, dst, s.int) }
+
+func numbers[T int64 | uint64](s *scan, dst []T, read func() T) {
 	s.expect('[')
 	for i := range dst {
-		dst[i] = s.uint()
-		if i < len(dst)-1 {
+		if i > 0 {
 			s.expect(',')
 		}
+		dst[i] = read()
 	}
 	s.expect(']')
 }
 
-// ints reads an array of exactly len(dst) integers.
-func ints(s *scan, dst []int64) {
-	s.expect('[')
-	for i := range dst {
-		dst[i] = s.int()
-		if i < len(dst)-1 {
-			s.expect(',')
-		}
+// kept is a row array to reuse for the next line, unless a line made it
+// larger than a sample within the limits needs (then it is let go).
+func kept[T any](rows []T) []T {
+	if cap(rows) > MaxCPUs {
+		return nil
 	}
-	s.expect(']')
+	return rows
 }
 
 func (d *lineDecoder) cpuRows(s *scan) []cpuRow {
@@ -133,7 +134,7 @@ func (d *lineDecoder) cpuRows(s *scan) []cpuRow {
 		ints(s, r[:])
 		rows = append(rows, r)
 	})
-	d.cpu = rows
+	d.cpu = kept(rows)
 	return nonNil(rows)
 }
 
@@ -144,7 +145,7 @@ func (d *lineDecoder) statsRows(s *scan) []statsRow {
 		uints(s, r[:])
 		rows = append(rows, r)
 	})
-	d.stats = rows
+	d.stats = kept(rows)
 	return nonNil(rows)
 }
 
@@ -163,7 +164,7 @@ func (d *lineDecoder) diskRows(s *scan) []diskRow {
 		s.expect(']')
 		rows = append(rows, r)
 	})
-	d.disk = rows
+	d.disk = kept(rows)
 	return nonNil(rows)
 }
 

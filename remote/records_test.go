@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -101,4 +102,25 @@ func FuzzScanAgrees(f *testing.F) {
 			t.Fatalf("%q:\nscan %+v\njson %+v", line, got, want)
 		}
 	})
+}
+
+// TestScanKeepsLittle: what a decoder keeps from line to line is bounded
+// by the limits, not by what a stream sends: a long disk name is decoded
+// but not kept, and a row array grown past a sample's limits is let go.
+func TestScanKeepsLittle(t *testing.T) {
+	var d lineDecoder
+	long := strings.Repeat("d", 1000)
+	if rec, ok := d.scan([]byte(`{"k":"s","disk":[["` + long + `",1,2,3],["vda",1,2,3]]}`)); !ok || rec.Disk[0].name != long {
+		t.Fatalf("a long disk name: %v %+v", ok, rec.Disk)
+	}
+	if _, kept := d.names[long]; kept || len(d.names) != 1 {
+		t.Errorf("the decoder keeps %d names, the long one %v: want only vda", len(d.names), kept)
+	}
+	rows := strings.Repeat("[0,0,0,0,0,0,0,0,0],", MaxCPUs+1)
+	if _, ok := d.scan([]byte(`{"k":"s","cpu":[` + rows[:len(rows)-1] + `]}`)); !ok {
+		t.Fatal("the scanner refused rows past the limits (checkRows refuses them, after)")
+	}
+	if d.cpu != nil {
+		t.Errorf("a row array of %d kept for the next line", cap(d.cpu))
+	}
 }

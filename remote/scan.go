@@ -178,7 +178,8 @@ func (s *scan) str() string {
 
 // name is str for a value that repeats from sample to sample (a disk's
 // name): a plain one seen before is the kept copy, not a new string.
-// names grows to at most maxNames.
+// names grows to at most maxNames of at most maxNameBytes each, whatever
+// a stream sends.
 func (s *scan) name(names map[string]string) string {
 	start, raw, plain := s.token()
 	if !plain {
@@ -188,14 +189,18 @@ func (s *scan) name(names map[string]string) string {
 		return v
 	}
 	v := string(raw)
-	if len(names) < maxNames {
+	if len(names) < maxNames && len(v) <= maxNameBytes {
 		names[v] = v
 	}
 	return v
 }
 
-// maxNames bounds the names a decoder keeps.
-const maxNames = MaxDisks
+// maxNames and maxNameBytes bound the names a decoder keeps (a device's
+// name is a few bytes; a longer one is decoded, not kept).
+const (
+	maxNames     = MaxDisks
+	maxNameBytes = 64
+)
 
 // token reads a string token from its opening quote: where it starts, its
 // bytes between the quotes, and whether they are the string as they are

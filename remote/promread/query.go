@@ -86,7 +86,7 @@ func (c apiClient) do(ctx context.Context, endpoint string, form url.Values) (pm
 		if a.Error == "" {
 			return nil, fmt.Errorf("server returned HTTP status %s", resp.Status)
 		}
-		return nil, fmt.Errorf("%s: %s", a.ErrorType, a.Error)
+		return nil, fmt.Errorf("%s: %s", bound(a.ErrorType), bound(a.Error)) // Prometheus's words, bounded; the screen sanitises them
 	}
 	return decodeResult(a.Data.ResultType, a.Data.Result)
 }
