@@ -153,8 +153,8 @@ func namespacesNote(s Sample) string {
 		return ""
 	}
 	n := len(ns.Rows) + ns.Others
-	if n == 0 {
-		return ", other namespaces not readable (root needed)"
+	if n == 0 { // none found, or none readable: the namespaces' note says which
+		return ", no other namespace read"
 	}
 	top := ns.Rows[0]
 	if s.Conntrack.Max > 0 && Percent(top.Count, s.Conntrack.Max) >= NearCapPct {

@@ -34,6 +34,13 @@ func TestNamespaceFull(t *testing.T) {
 	if ok[0].Kind != OK || !strings.Contains(ok[0].Evidence, "no namespace near its cap (12 others, the fullest netns lab at 12)") {
 		t.Errorf("calm host: %+v", ok[0])
 	}
+	// Root on a host with no other namespace: its only note is a process
+	// even root cannot read. Nothing says root is needed.
+	host.Namespaces = &Namespaces{Note: "1 process unreadable even as root: a namespace only it is in is missed"}
+	alone := Judge(Inputs{Sample: host, Rates: idle()})
+	if alone[0].Kind != OK || !strings.Contains(alone[0].Evidence, "no other namespace read") || strings.Contains(alone[0].Evidence, "root needed") {
+		t.Errorf("a host alone: %+v", alone[0])
+	}
 }
 
 // TestSortNamespacesBounds: a node of 500 namespaces carries the
