@@ -13,20 +13,26 @@ import (
 )
 
 // standIn runs a script named kube-proxy with args (its comm is the
-// script's name) until the test ends.
+// script's name) until the test ends. The script waits in the shell's own
+// read, never forking: a forked child shows as a second kube-proxy until
+// it execs.
 func standIn(t *testing.T, args ...string) {
 	t.Helper()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "kube-proxy")
-	if err := os.WriteFile(bin, []byte("#!/bin/sh\nsleep 30\n"), 0o755); err != nil {
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\nread line\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	t.Cleanup(func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait() })
 	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
 		if b, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "comm")); strings.TrimSpace(string(b)) == "kube-proxy" {
 			return
