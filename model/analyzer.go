@@ -104,6 +104,9 @@ func (a *Analyzer) Add(s Sample) Frame {
 	}
 	in := Inputs{Sample: s, Rates: r, Fill: f.Fill, Demand: f.Demand, FullNS: FullNamespaces(prevNS, s.Namespaces, s.Conntrack.Max),
 		RecentDrops: !a.lastDrop.IsZero() && s.Time.Sub(a.lastDrop) <= RetransLadder}
+	if a.census != nil {
+		in.Owners = a.census.Owners
+	}
 	if r.Drops() > 0 {
 		a.lastDrop = s.Time
 	}

@@ -36,6 +36,9 @@ type Census struct {
 	// when IdleCounted: the dump knew the namespace's established timeout.
 	IdleOpen    int  `json:"idle_open,omitempty"`
 	IdleCounted bool `json:"idle_counted,omitempty"`
+	// Owners is who holds the entries (nil: not attributed, as in a
+	// recording from before it was).
+	Owners *Owners `json:"owners,omitempty"`
 	// At is when the dump finished; Took how long it ran.
 	At   time.Time     `json:"at"`
 	Took time.Duration `json:"took_ns"`
@@ -103,9 +106,9 @@ const numTCPStates = 10
 
 // Flow is the part of a conntrack entry the census counts.
 type Flow struct {
-	Proto    uint8
-	Src, Dst netip.Addr
-	DstPort  uint16
+	Proto            uint8
+	Src, Dst         netip.Addr
+	SrcPort, DstPort uint16
 	// TCPState is a tcp_conntrack value, or -1 when not TCP or unknown.
 	TCPState int
 	// Status is the entry's status bits (IPS_*), see StatusAssured.

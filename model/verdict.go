@@ -71,6 +71,9 @@ type Inputs struct {
 	RecentDrops bool
 	// FullNS are the host's other namespaces at the cap or dropping.
 	FullNS []FullNS
+	// Owners is who holds the entries, by the newest fresh census (nil:
+	// not known).
+	Owners *Owners
 }
 
 // RetransLadder is how long SYN retransmits follow a dropped SYN: the
@@ -167,6 +170,9 @@ func ruleTableFull(in Inputs) (Verdict, bool) {
 		ev = fmt.Sprintf("%s; %s, %s drops, %s", d, what, Int(drops), serverState(in.Rates))
 	}
 	if d := in.Demand.String(); d != "" {
+		ev += "; " + d
+	}
+	if d := in.Owners.DominantText(); d != "" {
 		ev += "; " + d
 	}
 	return Verdict{Kind: TableFull, Severity: SevCrit, Evidence: ev}, true

@@ -66,6 +66,8 @@ func checkRows(w *wireSample) error {
 	case w.Cen != nil && (len(w.Cen.ByProto) > maxCensusKeys || len(w.Cen.TCPState) > maxCensusKeys ||
 		len(w.Cen.TopPorts) > maxCensusKeys || len(w.Cen.TopSources) > maxCensusKeys || len(w.Cen.TopDests) > maxCensusKeys):
 		return fmt.Errorf("%w: census over %d keys", ErrTooBig, maxCensusKeys)
+	case w.Cen != nil && w.Cen.Owners != nil && len(w.Cen.Owners.Top) > model.OwnersShown:
+		return fmt.Errorf("%w: %d owners (at most %d)", ErrTooBig, len(w.Cen.Owners.Top), model.OwnersShown)
 	case w.En != nil && (len(w.En.TD) > model.MaxEntryTops || len(w.En.TS) > model.MaxEntryTops):
 		return fmt.Errorf("%w: new-entry top lists over %d", ErrTooBig, model.MaxEntryTops)
 	}

@@ -100,7 +100,27 @@ func WriteCensus(w io.Writer, c model.Census, took time.Duration, asJSON bool) e
 	printTop(w, "top destination ports", c.TopPorts)
 	printTop(w, "top sources", c.TopSources)
 	printTop(w, "top destinations", c.TopDests)
+	printOwners(w, c.Owners)
 	return nil
+}
+
+// printOwners lists who holds the entries; every name is foreign text.
+func printOwners(w io.Writer, o *model.Owners) {
+	if o == nil {
+		return
+	}
+	fmt.Fprintln(w, "owners (who holds them):")
+	if o.Error != "" {
+		fmt.Fprintf(w, "  not attributed: %s\n", model.Sanitize(o.Error, 200))
+		return
+	}
+	for _, c := range o.Top {
+		fmt.Fprintf(w, "  %-40s %10s  %s\n", model.Sanitize(c.Owner.String(), 80), model.Int(uint64(c.N)), model.Sanitize(c.PeerText(), 80))
+	}
+	fmt.Fprintf(w, "  %s\n", o.UnownedText())
+	if o.Note != "" {
+		fmt.Fprintf(w, "  note: %s\n", model.Sanitize(o.Note, 200))
+	}
 }
 
 func printMap(w io.Writer, title string, m map[string]int) { printTop(w, title, model.SortedCounts(m)) }

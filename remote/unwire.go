@@ -153,6 +153,28 @@ func boundCensus(c *model.Census) *model.Census {
 	}
 	out.ByProto, out.TCPState = boundMap(c.ByProto), boundMap(c.TCPState)
 	out.TopPorts, out.TopSources, out.TopDests = boundList(c.TopPorts), boundList(c.TopSources), boundList(c.TopDests)
+	out.Owners = boundOwners(c.Owners)
+	return &out
+}
+
+// boundOwners copies a census's owners with their strings bounded, their
+// counts never negative and their kinds only the ones tablefull writes.
+func boundOwners(o *model.Owners) *model.Owners {
+	if o == nil {
+		return nil
+	}
+	out := model.Owners{Unowned: o.Unowned, Sockets: max(0, o.Sockets), Note: bound(o.Note), Error: bound(o.Error),
+		Top: make([]model.OwnerCount, 0, len(o.Top))}
+	for _, c := range o.Top {
+		kind := c.Kind
+		switch kind {
+		case "unit", "container", "pod", "cgroup":
+		default:
+			kind = ""
+		}
+		out.Top = append(out.Top, model.OwnerCount{Owner: model.Owner{Comm: bound(c.Comm), PID: max(0, c.PID), Group: bound(c.Group), Kind: kind},
+			Accepted: c.Accepted, N: max(0, c.N), Peer: bound(c.Peer), PeerN: max(0, c.PeerN)})
+	}
 	return &out
 }
 

@@ -31,6 +31,7 @@ const (
 	ctaIPv6Dst = 4
 
 	ctaProtoNum     = 1
+	ctaProtoSrcPort = 2
 	ctaProtoDstPort = 3
 
 	ctaProtoinfoTCP      = 1
@@ -47,6 +48,10 @@ type CensusDump struct {
 	// OpenHold is the namespace's established timeout in seconds (0:
 	// unknown): with it, entries idle over an hour are counted.
 	OpenHold uint64
+	// Proc, when set, is the process root the entries' owners are found
+	// under (/proc): the census then joins them to the namespace's
+	// sockets (Census.Owners).
+	Proc string
 }
 
 // Run dumps and counts; top is the length of each top list.
@@ -72,6 +77,13 @@ func (d CensusDump) Run(top int) (model.Census, error) {
 		return model.Census{}, fmt.Errorf("send dump request: %w", err)
 	}
 	c := model.CensusCounter{IdleBelow: model.IdleBelow(d.OpenHold)}
+	var ix *socketIndex
+	var owners *model.Owners
+	if d.Proc != "" {
+		if ix, err = dumpSockets(SocketDump{Timeout: d.Timeout}); err != nil {
+			owners = &model.Owners{Error: err.Error()}
+		}
+	}
 	err = receiveDump(nc, req.Header.Sequence, func(m netlink.Message) error {
 		if m.Header.Flags&netlink.DumpInterrupted != 0 {
 			c.MarkApproximate()
@@ -81,6 +93,9 @@ func (d CensusDump) Run(top int) (model.Census, error) {
 			return err
 		}
 		c.Add(f)
+		if ix != nil {
+			ix.add(f)
+		}
 		return nil
 	})
 	if errors.Is(err, syscall.EPERM) {
@@ -90,6 +105,11 @@ func (d CensusDump) Run(top int) (model.Census, error) {
 		return model.Census{}, err
 	}
 	out := c.Census(top)
+	if ix != nil {
+		o := ix.owners(newOwnerRoots(d.Proc), model.OwnersShown)
+		owners = &o
+	}
+	out.Owners = owners
 	out.At, out.Took = time.Now(), time.Since(start)
 	return out, nil
 }

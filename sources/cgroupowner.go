@@ -12,7 +12,11 @@ var containerScopes = []string{"docker-", "cri-containerd-", "crio-", "libpod-"}
 // pod's UID), the container (a runtime's scope, or cgroupfs's
 // /docker/<id>: the first 12 characters of its id), or the systemd unit
 // (*.service); kind is "pod", "container" or "unit", "" when none.
-func CgroupOwner(cgroup string) (name, kind string) {
+func CgroupOwner(cgroup string) (name, kind string) { return pathOwner(unifiedPath(cgroup)) }
+
+// unifiedPath is the cgroup v2 path in the text of a /proc/PID/cgroup, or
+// the first hierarchy's when there is none.
+func unifiedPath(cgroup string) string {
 	path := ""
 	for _, line := range strings.Split(cgroup, "\n") {
 		parts := strings.SplitN(line, ":", 3)
@@ -23,6 +27,11 @@ func CgroupOwner(cgroup string) (name, kind string) {
 			path = parts[2]
 		}
 	}
+	return path
+}
+
+// pathOwner names what a cgroup path belongs to, as CgroupOwner does.
+func pathOwner(path string) (name, kind string) {
 	segs := strings.Split(strings.Trim(path, "/"), "/")
 	for i, seg := range segs {
 		if uid, ok := podUID(seg); ok && strings.Contains(path, "kubepods") {
@@ -60,3 +69,15 @@ func podUID(seg string) (string, bool) {
 
 // short is a container id as docker ps shows it.
 func short(id string) string { return id[:min(12, len(id))] }
+
+// groupOf names a cgroup path for an owner: its pod, container or unit,
+// or else its last part ("user.slice", "/" for the root), kind "cgroup".
+func groupOf(path string) (name, kind string) {
+	if name, kind := pathOwner(path); kind != "" {
+		return name, kind
+	}
+	if i := strings.LastIndexByte(strings.TrimSuffix(path, "/"), '/'); i >= 0 && i+1 < len(path) {
+		return path[i+1:], "cgroup"
+	}
+	return path, "cgroup"
+}

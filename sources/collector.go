@@ -26,6 +26,8 @@ type Collector struct {
 	// drift checks the persisted tuning against the live knobs (nil in a
 	// child namespace: its own knobs are not the host's persisted ones).
 	drift *DriftCheck
+	// procRoot is where the census finds the owners of entries.
+	procRoot string
 	// DrainKernelLog makes each sample read the kernel log to its end,
 	// for one-shot samples (snapshot); a live feed takes the backlog in
 	// bounded steps so the first frame is not delayed.
@@ -40,7 +42,7 @@ type ctStatReader interface {
 // NewCollector builds every collector over roots.
 func NewCollector(roots Roots) (*Collector, error) {
 	c := &Collector{table: NewTable(roots.Proc), ctFile: NewCTStatFile(roots.Proc), events: eventsSwitch{ev: NewEntryEvents(roots.Proc)},
-		ctNL: CTStatNetlink{Timeout: 2 * time.Second}, kmsg: NewKmsg(roots)}
+		ctNL: CTStatNetlink{Timeout: 2 * time.Second}, kmsg: NewKmsg(roots), procRoot: roots.Proc}
 	var err error
 	if c.cpu, err = NewCPU(roots.Proc); err != nil {
 		return nil, err

@@ -112,6 +112,8 @@ func parseTuple(b []byte, f *model.Flow) error {
 				switch {
 				case ityp == ctaProtoNum && len(iv) == 1:
 					f.Proto = iv[0]
+				case ityp == ctaProtoSrcPort && len(iv) == 2:
+					f.SrcPort = binary.BigEndian.Uint16(iv)
 				case ityp == ctaProtoDstPort && len(iv) == 2:
 					f.DstPort = binary.BigEndian.Uint16(iv)
 				}

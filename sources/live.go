@@ -53,7 +53,7 @@ func NewLive(c *Collector, interval time.Duration) *Live {
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	l.interval.Store(int64(interval))
 	l.census.dump = func() (model.Census, error) {
-		return CensusDump{Timeout: time.Minute, OpenHold: l.openHold.Load()}.Run(10)
+		return CensusDump{Timeout: time.Minute, OpenHold: l.openHold.Load(), Proc: c.procRoot}.Run(10)
 	}
 	c.OpenPeak()
 	l.period.Store(int64(pollEvery(interval)))

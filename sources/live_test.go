@@ -129,10 +129,18 @@ func TestLiveAdaptiveSampling(t *testing.T) {
 		return s
 	}
 	period := func() time.Duration { return time.Duration(l.period.Load()) }
+	// settles waits for the period the sampler sets just after it sends a
+	// sample: the reader may see the sample first.
+	settles := func(want time.Duration) time.Duration {
+		for end := time.Now().Add(time.Second); period() != want && time.Now().Before(end); {
+			time.Sleep(5 * time.Millisecond)
+		}
+		return period()
+	}
 	set("100")
 	next()
 	next()
-	if p := period(); p != interval {
+	if p := settles(interval); p != interval {
 		t.Fatalf("far from the cap the ticker runs every %v, want once a sample (%v)", p, interval)
 	}
 	l.Repace()
@@ -141,7 +149,7 @@ func TestLiveAdaptiveSampling(t *testing.T) {
 	}
 	set("3000") // within reach
 	next()
-	if p := period(); p != FastRate {
+	if p := settles(FastRate); p != FastRate {
 		t.Fatalf("within reach of the cap the ticker runs every %v, want %v", p, FastRate)
 	}
 	next() // start of a fast interval
@@ -154,7 +162,7 @@ func TestLiveAdaptiveSampling(t *testing.T) {
 	set("100")
 	next()
 	next()
-	if p := period(); p != interval {
+	if p := settles(interval); p != interval {
 		t.Errorf("far again: the ticker runs every %v, want %v", p, interval)
 	}
 }

@@ -30,6 +30,9 @@ func censusLines(st *styles.Styles, c *model.Census, width, rows int) []string {
 		st.Label.Render("sources ") + joinCounts(st, c.TopSources, width),
 		st.Label.Render("destinations ") + joinCounts(st, c.TopDests, width),
 	}
+	if c.Owners != nil {
+		lines = append(lines, ownersLine(st, c.Owners))
+	}
 	return lines[:min(len(lines), rows)]
 }
 
@@ -42,4 +45,26 @@ func joinCounts(st *styles.Styles, cs []model.Count, width int) string {
 		return st.Dim.Render("none")
 	}
 	return strings.Join(parts, st.Dim.Render(styles.GlyphSep))
+}
+
+// ownersLine says who holds the entries: the owners most first, then
+// what no socket here holds; names are foreign text.
+func ownersLine(st *styles.Styles, o *model.Owners) string {
+	head := st.Label.Render("by owner ")
+	if o.Error != "" {
+		return head + st.Warn.Render("not attributed: "+foreign(o.Error))
+	}
+	var parts []string
+	for _, c := range o.Top {
+		part := foreign(c.Owner.String()) + " " + st.Value.Render(model.Int(uint64(c.N)))
+		if p := c.PeerText(); p != "" {
+			part += st.Dim.Render(" " + foreign(p))
+		}
+		parts = append(parts, part)
+	}
+	parts = append(parts, st.Dim.Render(o.UnownedText()))
+	if o.Note != "" {
+		parts = append(parts, st.Dim.Render(foreign(o.Note)))
+	}
+	return head + strings.Join(parts, st.Dim.Render(styles.GlyphSep))
 }

@@ -25,7 +25,7 @@ func snapshot(o options, asJSON bool, w io.Writer) error {
 func census(o options, asJSON bool, w io.Writer) error {
 	start := time.Now()
 	hold, _ := sources.ReadSysctlUint(filepath.Join(o.roots.Proc, "sys/net/netfilter/nf_conntrack_tcp_timeout_established"))
-	c, err := sources.CensusDump{Timeout: 60 * time.Second, OpenHold: hold}.Run(10)
+	c, err := sources.CensusDump{Timeout: 60 * time.Second, OpenHold: hold, Proc: o.roots.Proc}.Run(10)
 	if err != nil {
 		return err
 	}

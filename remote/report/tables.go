@@ -139,7 +139,27 @@ func (t teller) census() section {
 		countTable("source address", c.TopSources),
 		countTable("destination address", c.TopDests),
 	}
+	if c.Owners != nil {
+		sec.Tables = append(sec.Tables, ownersTable(c.Owners))
+	}
 	return sec
+}
+
+// ownersTable lists who held the census's entries; every name is foreign.
+func ownersTable(o *model.Owners) table {
+	tb := table{Head: []string{"owner (process, unit / container / pod)", "entries", "peer"}}
+	if o.Error != "" {
+		tb.Note = "Not attributed: " + model.Sanitize(o.Error, 200) + "."
+		return tb
+	}
+	for _, c := range o.Top {
+		tb.Rows = append(tb.Rows, []string{model.Sanitize(c.Owner.String(), 120), model.Int(uint64(max(0, c.N))), model.Sanitize(c.PeerText(), 80)})
+	}
+	tb.Note = o.UnownedText() + "."
+	if o.Note != "" {
+		tb.Note += " " + model.Sanitize(o.Note, 200) + "."
+	}
+	return tb
 }
 
 // maxCensusRows bounds each census table.

@@ -1,0 +1,164 @@
+package model
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Owner is who holds table entries: a process and the cgroup it runs in,
+// named as an operator knows it (a systemd unit, a container, a pod).
+// Every string in it is foreign text (process and cgroup names).
+type Owner struct {
+	// Comm and PID are the process holding the socket (PID 0: the
+	// socket's process was not found, only its cgroup).
+	Comm string `json:"comm,omitempty"`
+	PID  int    `json:"pid,omitempty"`
+	// Group is the unit ("churn.service"), container id, pod UID, or
+	// else the cgroup's last part ("user.slice"); Kind says which:
+	// "unit", "container", "pod" or "cgroup".
+	Group string `json:"group,omitempty"`
+	Kind  string `json:"kind,omitempty"`
+}
+
+// String is how the screen, the verdict and the report name an owner:
+// "duckdb (pid 4242, user.slice)", "cgroup pod 3f2a-1b" when only the
+// cgroup is known.
+func (o Owner) String() string {
+	group := o.Group
+	if o.Kind == "pod" || o.Kind == "container" {
+		group = o.Kind + " " + group
+	}
+	if o.PID == 0 {
+		if group == "" {
+			return "unknown"
+		}
+		return group
+	}
+	in := "pid " + strconv.Itoa(o.PID)
+	if group != "" && group != "/" {
+		in += ", " + group
+	}
+	return o.Comm + " (" + in + ")"
+}
+
+// OwnerCount is how many live entries one owner opened (Accepted: took
+// in, as a server; a loopback connection counts once, for its opener),
+// and the peer most of them go to (or come from, when accepted).
+type OwnerCount struct {
+	Owner
+	Accepted bool   `json:"accepted,omitempty"`
+	N        int    `json:"n"`
+	Peer     string `json:"peer,omitempty"`
+	PeerN    int    `json:"peer_n,omitempty"`
+}
+
+// PeerText says where an owner's entries go, "→ 10.5.5.14:3900 (2,900)",
+// or come from when accepted, "← 10.0.0.7:51234 (12)"; "" for none.
+func (c OwnerCount) PeerText() string {
+	if c.Peer == "" {
+		return ""
+	}
+	arrow := "→ "
+	if c.Accepted {
+		arrow = "accepted ← "
+	}
+	return arrow + c.Peer + " (" + Int(uint64(c.PeerN)) + ")"
+}
+
+// Owners is who holds the census's entries: the sockets of this network
+// namespace joined to its entries by their tuples, the sockets to
+// processes and cgroups.
+type Owners struct {
+	// Top are the owners holding most entries, most first.
+	Top []OwnerCount `json:"top"`
+	// Unowned counts, by class, the entries no socket of a process here
+	// holds: the socket closed (an entry outlives it by its hold:
+	// TIME_WAIT 120 s, UDP 30 s), or the traffic is forwarded or comes
+	// from elsewhere (see the census's sources).
+	Unowned ClassCounts `json:"unowned"`
+	// Sockets is how many sockets the dump listed.
+	Sockets int `json:"sockets"`
+	// Note says what limited the attribution (no processes found without
+	// root, no cgroup ids on a kernel before 5.8).
+	Note string `json:"note,omitempty"`
+	// Error says why there is no attribution at all (the rest is empty).
+	Error string `json:"error,omitempty"`
+}
+
+// OwnersShown bounds the owners a census keeps.
+const OwnersShown = 10
+
+// TopOwners orders counts most first (ties by name) and keeps n.
+func TopOwners(cs []OwnerCount, n int) []OwnerCount {
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].N != cs[j].N {
+			return cs[i].N > cs[j].N
+		}
+		return cs[i].String() < cs[j].String()
+	})
+	return cs[:min(n, len(cs))]
+}
+
+// UnownedText says which entries have no owner and why, largest class
+// in display order: "3,000 tcp-closed, 12 udp with no socket here (…)".
+func (o Owners) UnownedText() string {
+	var parts []string
+	for _, c := range AllClasses {
+		n := o.Unowned[c]
+		if n == 0 {
+			continue
+		}
+		parts = append(parts, Int(n)+" "+c.String())
+	}
+	if len(parts) == 0 {
+		return "every entry has an owner here"
+	}
+	return strings.Join(parts, ", ") + " with no socket here (closed and held by their timeout, forwarded, or from elsewhere)"
+}
+
+// Dominant is the owner of most of the attributed entries when it holds
+// at least share of them all, for the verdict's evidence.
+func (o Owners) Dominant(share float64) (OwnerCount, float64, bool) {
+	total := 0
+	for _, c := range o.Top {
+		total += c.N
+	}
+	total += int(o.Unowned.Total())
+	if len(o.Top) == 0 || total == 0 {
+		return OwnerCount{}, 0, false
+	}
+	f := float64(o.Top[0].N) / float64(total)
+	return o.Top[0], f, f >= share
+}
+
+// DominantShare is the share of a table's entries one owner holds for
+// the verdict to name it.
+const DominantShare = 0.5
+
+// DominantText names the owner holding most of the table when it holds
+// at least DominantShare of it: "91 % of the table's entries held by
+// duckdb (pid 4242, user.slice) → 10.5.5.14:3900"; "" otherwise, or for
+// nil. The names are foreign: views sanitise the evidence.
+func (o *Owners) DominantText() string {
+	if o == nil || o.Error != "" {
+		return ""
+	}
+	c, share, ok := o.Dominant(DominantShare)
+	if !ok {
+		return ""
+	}
+	verb := "held by "
+	if c.Accepted {
+		verb = "accepted by "
+	}
+	peer := ""
+	if c.Peer != "" && c.PeerN*2 > c.N {
+		if c.Accepted {
+			peer = " from " + c.Peer
+		} else {
+			peer = " → " + c.Peer
+		}
+	}
+	return strconv.Itoa(int(share*100+0.5)) + " % of the table's entries " + verb + c.Owner.String() + peer
+}

@@ -1,0 +1,52 @@
+package model
+
+import "testing"
+
+func TestOwnerString(t *testing.T) {
+	for _, c := range []struct {
+		o    Owner
+		want string
+	}{
+		{Owner{Comm: "duckdb", PID: 4242, Group: "user.slice", Kind: "cgroup"}, "duckdb (pid 4242, user.slice)"},
+		{Owner{Comm: "curl", PID: 7, Group: "churn.service", Kind: "unit"}, "curl (pid 7, churn.service)"},
+		{Owner{Comm: "envoy", PID: 9, Group: "3f2a-1b", Kind: "pod"}, "envoy (pid 9, pod 3f2a-1b)"},
+		{Owner{Comm: "sh", PID: 1, Group: "/", Kind: "cgroup"}, "sh (pid 1)"},
+		{Owner{Group: "0123456789ab", Kind: "container"}, "container 0123456789ab"},
+		{Owner{}, "unknown"},
+	} {
+		if got := c.o.String(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.o, got, c.want)
+		}
+	}
+}
+
+func TestDominantOwner(t *testing.T) {
+	duck := OwnerCount{Owner: Owner{Comm: "duckdb", PID: 4242, Group: "user.slice", Kind: "cgroup"}, N: 910, Peer: "10.5.5.14:3900", PeerN: 900}
+	web := OwnerCount{Owner: Owner{Comm: "nginx", PID: 3, Group: "nginx.service", Kind: "unit"}, Accepted: true, N: 600, Peer: "10.0.0.9:5000", PeerN: 10}
+	for _, c := range []struct {
+		name string
+		o    *Owners
+		want string
+	}{
+		{"one owner holds most", &Owners{Top: []OwnerCount{duck, {N: 40}}, Unowned: ClassCounts{ClassTCPDone: 50}},
+			"91 % of the table's entries held by duckdb (pid 4242, user.slice) → 10.5.5.14:3900"},
+		{"closed entries outweigh it", &Owners{Top: []OwnerCount{duck}, Unowned: ClassCounts{ClassTCPDone: 1000}}, ""},
+		{"a server, peers spread", &Owners{Top: []OwnerCount{web}}, "100 % of the table's entries accepted by nginx (pid 3, nginx.service)"},
+		{"not attributed", &Owners{Error: "sock_diag: permission denied"}, ""},
+		{"not known", nil, ""},
+	} {
+		if got := c.o.DominantText(); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+func TestUnownedText(t *testing.T) {
+	if got := (Owners{}).UnownedText(); got != "every entry has an owner here" {
+		t.Errorf("%q", got)
+	}
+	got := (Owners{Unowned: ClassCounts{ClassTCPDone: 3000, ClassUDPSingle: 12}}).UnownedText()
+	if got != "3,000 tcp-closed, 12 udp with no socket here (closed and held by their timeout, forwarded, or from elsewhere)" {
+		t.Errorf("%q", got)
+	}
+}

@@ -1,0 +1,178 @@
+package sources
+
+import (
+	"errors"
+	"io/fs"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// groupKey is one cgroup's entries in one role.
+type groupKey struct {
+	cgroup   uint64
+	accepted bool
+}
+
+// ownerKey is one process's entries in one role.
+type ownerKey struct {
+	pid int
+	groupKey
+}
+
+// owners names who holds the joined entries: the n cgroups holding most,
+// then within them the processes whose sockets they are (found through
+// the cgroup's cgroup.procs and each process's fds: what is read grows
+// with the owners shown, not with the host). Without cgroup ids every
+// process is scanned, at most maxCgroupProcs of them.
+func (ix *socketIndex) owners(r ownerRoots, n int) model.Owners {
+	out := model.Owners{Sockets: len(ix.socks), Unowned: ix.unowned, Top: []model.OwnerCount{}}
+	byGroup := map[groupKey]int{}
+	for _, s := range ix.socks {
+		if s.n > 0 {
+			byGroup[groupKey{s.cgroup, s.accepted}] += int(s.n)
+		}
+	}
+	groups := make([]groupKey, 0, len(byGroup))
+	for g := range byGroup {
+		groups = append(groups, g)
+	}
+	sort.Slice(groups, func(i, j int) bool {
+		if byGroup[groups[i]] != byGroup[groups[j]] {
+			return byGroup[groups[i]] > byGroup[groups[j]]
+		}
+		return groups[i].cgroup < groups[j].cgroup
+	})
+	groups = groups[:min(n, len(groups))]
+	paths := map[uint64]string{}
+	for _, g := range groups {
+		paths[g.cgroup] = ""
+	}
+	if ix.cgroups {
+		cgroupPaths(r.cgroup2, paths)
+	} else if ix.held {
+		out.Note = "the kernel gave no cgroup ids (before 5.8): owners are processes only"
+	}
+	wanted := map[uint32]int{} // socket inode → pid, 0 until found
+	shown := map[groupKey]bool{}
+	for _, g := range groups {
+		shown[g] = true
+	}
+	for _, s := range ix.socks {
+		if s.n > 0 && shown[groupKey{s.cgroup, s.accepted}] {
+			wanted[s.inode] = 0
+		}
+	}
+	denied := ix.findProcesses(r, paths, wanted)
+	if denied {
+		out.Note = "some processes could not be read (their sockets need root to be found): those owners are cgroups only"
+	}
+	counts := map[ownerKey]int{}
+	peers := map[ownerKey]map[netip.AddrPort]int{}
+	for _, s := range ix.socks {
+		g := groupKey{s.cgroup, s.accepted}
+		if s.n == 0 || !shown[g] {
+			continue
+		}
+		k := ownerKey{wanted[s.inode], g}
+		counts[k] += int(s.n)
+		if s.remote.Port() != 0 {
+			if peers[k] == nil {
+				peers[k] = map[netip.AddrPort]int{}
+			}
+			peers[k][s.remote] += int(s.n)
+		}
+	}
+	for k, c := range counts {
+		oc := model.OwnerCount{N: c, Accepted: k.accepted}
+		if k.pid > 0 {
+			oc.PID, oc.Comm = k.pid, commOf(r.proc, k.pid)
+		}
+		if p := paths[k.cgroup]; p != "" {
+			oc.Group, oc.Kind = groupOf(p)
+		} else if k.pid > 0 {
+			oc.Group, oc.Kind = processGroup(r.proc, k.pid)
+		}
+		oc.Peer, oc.PeerN = topPeer(peers[k])
+		out.Top = append(out.Top, oc)
+	}
+	out.Top = model.TopOwners(out.Top, n)
+	return out
+}
+
+// findProcesses fills wanted (socket inode → pid) from the fds of the
+// processes of the cgroups in paths, or of every process without cgroup
+// ids; it reports whether a process's fds could not be read.
+func (ix *socketIndex) findProcesses(r ownerRoots, paths map[uint64]string, wanted map[uint32]int) (denied bool) {
+	var pids []int
+	if ix.cgroups && r.cgroup2 != "" { // the cgroups' own processes
+		for _, p := range paths {
+			if p != "" {
+				pids = append(pids, cgroupProcs(filepath.Join(r.cgroup2, p))...)
+			}
+		}
+	} else {
+		pids = allPIDs(r.proc)
+	}
+	left := len(wanted)
+	for _, pid := range pids {
+		if left == 0 {
+			break
+		}
+		err := socketInodes(r.proc, pid, func(ino uint32) {
+			if p, ok := wanted[ino]; ok && p == 0 {
+				wanted[ino] = pid
+				left--
+			}
+		})
+		if errors.Is(err, fs.ErrPermission) {
+			denied = true
+		}
+	}
+	return denied
+}
+
+// allPIDs lists the processes under proc, at most maxCgroupProcs.
+func allPIDs(proc string) []int {
+	d, err := os.Open(proc)
+	if err != nil {
+		return nil
+	}
+	defer d.Close()
+	names, _ := d.Readdirnames(-1)
+	var out []int
+	for _, n := range names {
+		if pid, err := strconv.Atoi(n); err == nil && len(out) < maxCgroupProcs {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// topPeer is the peer most entries go to or come from, "" for none.
+func topPeer(m map[netip.AddrPort]int) (string, int) {
+	var best netip.AddrPort
+	n := 0
+	for ap, c := range m {
+		if c > n || c == n && ap.Compare(best) < 0 {
+			best, n = ap, c
+		}
+	}
+	if n == 0 {
+		return "", 0
+	}
+	return best.String(), n
+}
+
+// processGroup names a process's cgroup from its /proc/PID/cgroup.
+func processGroup(proc string, pid int) (name, kind string) {
+	b, err := readBounded(filepath.Join(proc, strconv.Itoa(pid), "cgroup"), 64<<10)
+	if err != nil {
+		return "", ""
+	}
+	return groupOf(unifiedPath(string(b)))
+}
