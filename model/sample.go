@@ -31,6 +31,10 @@ type Sample struct {
 	// Census is the latest table census, when one was asked for and has
 	// finished since the previous sample.
 	Census *Census `json:"census,omitempty"`
+	// Listeners are the listeners whose accept queue is at or near its
+	// backlog, read when the listen queues overflowed since the previous
+	// sample (nil: not read).
+	Listeners *Listeners `json:"listeners,omitempty"`
 	// Notes are read errors of parts of the sample; the rest is valid.
 	Notes []string `json:"notes,omitempty"`
 	// Namespaces are the host's other network namespaces, when this

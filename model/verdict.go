@@ -199,9 +199,15 @@ func ruleListenOverflow(in Inputs) (Verdict, bool) {
 	if !r.Known(PartTCP) || (r.ListenOverflowsPS == 0 && r.ListenDropsPS == 0) {
 		return Verdict{}, false
 	}
-	return Verdict{Kind: ListenOverflow, Severity: SevCrit, Evidence: fmt.Sprintf(
-		"%s listen overflows/s, %s listen drops/s: a server accepts slower than connections arrive (raise its backlog and somaxconn)",
-		Num(r.ListenOverflowsPS), Num(r.ListenDropsPS))}, true
+	ev := fmt.Sprintf("%s listen overflows/s, %s listen drops/s: a server accepts slower than connections arrive (raise its backlog and somaxconn)",
+		Num(r.ListenOverflowsPS), Num(r.ListenDropsPS))
+	if ls := in.Sample.Listeners; ls != nil && len(ls.Pressed) > 0 {
+		ev += "; fullest: " + ls.Pressed[0].String(ls.Somaxconn)
+		if n := len(ls.Pressed) - 1; n > 0 {
+			ev += fmt.Sprintf(" (and %d more)", n)
+		}
+	}
+	return Verdict{Kind: ListenOverflow, Severity: SevCrit, Evidence: ev}, true
 }
 
 // rulePortExhaustion: sockets in TIME_WAIT plus established connections

@@ -68,6 +68,8 @@ func checkRows(w *wireSample) error {
 		return fmt.Errorf("%w: census over %d keys", ErrTooBig, maxCensusKeys)
 	case w.Cen != nil && w.Cen.Owners != nil && len(w.Cen.Owners.Top) > model.OwnersShown:
 		return fmt.Errorf("%w: %d owners (at most %d)", ErrTooBig, len(w.Cen.Owners.Top), model.OwnersShown)
+	case w.Ls != nil && len(w.Ls.Pressed) > model.ListenersShown:
+		return fmt.Errorf("%w: %d listeners (at most %d)", ErrTooBig, len(w.Ls.Pressed), model.ListenersShown)
 	case w.En != nil && (len(w.En.TD) > model.MaxEntryTops || len(w.En.TS) > model.MaxEntryTops):
 		return fmt.Errorf("%w: new-entry top lists over %d", ErrTooBig, model.MaxEntryTops)
 	}

@@ -31,6 +31,9 @@ const (
 	MetricTuningDrift     = "tablefull_tuning_drift"
 	MetricLastSample      = "tablefull_last_sample_timestamp_seconds"
 	MetricBuildInfo       = "tablefull_build_info"
+	MetricOwnerEntries    = "tablefull_conntrack_owner_entries"
+	MetricListenQueue     = "tablefull_listener_queue"
+	MetricListenBacklog   = "tablefull_listener_backlog"
 )
 
 // AnyOf is a PromQL regular expression matching exactly the names given.

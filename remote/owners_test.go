@@ -57,3 +57,38 @@ func TestOwnersOnTheWire(t *testing.T) {
 		t.Errorf("%d owners taken (err %v)", len(many.Top), err)
 	}
 }
+
+// TestListenersOnTheWire: pressed listeners arrive with their owners
+// bounded; more than a sample keeps is a damaged line.
+func TestListenersOnTheWire(t *testing.T) {
+	line := func(ls *model.Listeners) *Decoder {
+		var b bytes.Buffer
+		enc, _ := NewEncoder(&b, model.Host{Name: "h"}, t0)
+		s := twoCPUSample(1)
+		s.Listeners = ls
+		enc.Sample(s)
+		dec := NewDecoder(&b)
+		if err := dec.Header(); err != nil {
+			t.Fatal(err)
+		}
+		return dec
+	}
+	dec := line(&model.Listeners{Pressed: []model.Listener{{Addr: strings.Repeat("9", 5000), Queue: 6, Backlog: 5,
+		Owner: model.Owner{Comm: "slow", PID: -1, Kind: "evil"}}}, Somaxconn: 4096, Listening: -2})
+	got, _, err := dec.Next()
+	if err != nil || got == nil || got.Listeners == nil || len(got.Listeners.Pressed) != 1 {
+		t.Fatalf("decoded %+v, %v", got, err)
+	}
+	l := got.Listeners
+	if p := l.Pressed[0]; len(p.Addr) > MaxString || p.Queue != 6 || p.Owner.PID != 0 || p.Owner.Kind != "" || l.Listening != 0 || l.Somaxconn != 4096 {
+		t.Errorf("listeners %+v", l)
+	}
+	many := &model.Listeners{}
+	for range model.ListenersShown + 1 {
+		many.Pressed = append(many.Pressed, model.Listener{Addr: "x"})
+	}
+	dec = line(many)
+	if s, _, _ := dec.Next(); s != nil && s.Listeners != nil || dec.Damaged == 0 {
+		t.Errorf("%d listeners taken", len(many.Pressed))
+	}
+}

@@ -95,6 +95,9 @@ func (d *lineDecoder) scan(line []byte) (rec record, ok bool) {
 		case "et":
 			rec.ET = s.int()
 			return 1 << 17, true
+		case "ls":
+			s.decodeRaw(&w.Ls)
+			return 1 << 18, true
 		}
 		return 0, false
 	})

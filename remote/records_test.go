@@ -21,6 +21,8 @@ func everyFieldLines(t testing.TB) [][]byte {
 			Unowned: model.ClassCounts{model.ClassTCPDone: 1}, Sockets: 4}}
 	s.Namespaces = &model.Namespaces{Rows: []model.NetNS{{Inode: 9, Name: "cni-1", Kind: "netns", PID: 7, Count: 40, DropsRead: true}}, Others: 2}
 	s.Drift = &model.Drifts{Checked: []string{model.KnobMax}, Drifted: []model.Drift{{Knob: model.KnobMax, Persisted: "262144", Live: "65536"}}}
+	s.Listeners = &model.Listeners{Pressed: []model.Listener{{Addr: "127.0.0.1:8080", Queue: 6, Backlog: 5,
+		Owner: model.Owner{Comm: "py\u202ethon", PID: 9, Group: "slow.service", Kind: "unit"}}}, Somaxconn: 4096, Listening: 2}
 	s.Absent = model.Parts(model.PartDisks)
 	s.Kernel.Lines = append(s.Kernel.Lines, model.KernelLine{Time: t0, Text: "a <tag> & \"quote\" \\ é \u2028 \x01 \xff end", NetNSName: "ns\tname"})
 	s.Notes = append(s.Notes, "", "naïve", "bad \xfe\xfe utf-8")

@@ -17,7 +17,7 @@ func fromWire(w wireSample) (model.Sample, error) {
 		return model.Sample{}, err
 	}
 	s := model.Sample{Time: fromMS(w.T), Interval: time.Duration(w.IV) * time.Millisecond, Census: boundCensus(w.Cen), Absent: w.Ab.Valid(),
-		Namespaces: boundNamespaces(w.NS), Drift: boundDrift(w.Dr)}
+		Namespaces: boundNamespaces(w.NS), Drift: boundDrift(w.Dr), Listeners: boundListeners(w.Ls)}
 	for _, n := range w.Notes {
 		s.Notes = append(s.Notes, bound(n))
 	}
@@ -157,6 +157,31 @@ func boundCensus(c *model.Census) *model.Census {
 	return &out
 }
 
+// boundListeners copies pressed listeners with their strings bounded.
+func boundListeners(l *model.Listeners) *model.Listeners {
+	if l == nil {
+		return nil
+	}
+	out := model.Listeners{Somaxconn: l.Somaxconn, Listening: max(0, l.Listening), Error: bound(l.Error),
+		Pressed: make([]model.Listener, 0, len(l.Pressed))}
+	for _, x := range l.Pressed {
+		out.Pressed = append(out.Pressed, model.Listener{Addr: bound(x.Addr), Queue: x.Queue, Backlog: x.Backlog, Owner: boundOwner(x.Owner)})
+	}
+	return &out
+}
+
+// boundOwner copies an owner with its strings bounded, its pid never
+// negative and its kind only one tablefull writes.
+func boundOwner(o model.Owner) model.Owner {
+	kind := o.Kind
+	switch kind {
+	case "unit", "container", "pod", "cgroup":
+	default:
+		kind = ""
+	}
+	return model.Owner{Comm: bound(o.Comm), PID: max(0, o.PID), Group: bound(o.Group), Kind: kind}
+}
+
 // boundOwners copies a census's owners with their strings bounded, their
 // counts never negative and their kinds only the ones tablefull writes.
 func boundOwners(o *model.Owners) *model.Owners {
@@ -166,13 +191,7 @@ func boundOwners(o *model.Owners) *model.Owners {
 	out := model.Owners{Unowned: o.Unowned, Sockets: max(0, o.Sockets), Note: bound(o.Note), Error: bound(o.Error),
 		Top: make([]model.OwnerCount, 0, len(o.Top))}
 	for _, c := range o.Top {
-		kind := c.Kind
-		switch kind {
-		case "unit", "container", "pod", "cgroup":
-		default:
-			kind = ""
-		}
-		out.Top = append(out.Top, model.OwnerCount{Owner: model.Owner{Comm: bound(c.Comm), PID: max(0, c.PID), Group: bound(c.Group), Kind: kind},
+		out.Top = append(out.Top, model.OwnerCount{Owner: boundOwner(c.Owner),
 			Accepted: c.Accepted, N: max(0, c.N), Peer: bound(c.Peer), PeerN: max(0, c.PeerN)})
 	}
 	return &out

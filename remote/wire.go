@@ -47,6 +47,8 @@ type wireSample struct {
 	// Dr is the drift of persisted tuning (model.Drifts as JSON), when
 	// checked.
 	Dr *model.Drifts `json:"dr,omitempty"`
+	// Ls are the pressed listeners (model.Listeners as JSON), when read.
+	Ls *model.Listeners `json:"ls,omitempty"`
 	// Ab are the parts not read (model.Parts: ["cpu","tcp"]); a stream
 	// without it read every part its rows carry.
 	Ab model.Parts `json:"ab,omitempty"`
@@ -113,7 +115,7 @@ func ms(t time.Time) int64 { return t.UnixMilli() }
 func centis(s float64) int64 { return int64(s*100 + 0.5) }
 
 func toWire(s model.Sample) wireSample {
-	w := wireSample{T: ms(s.Time), IV: s.Interval.Milliseconds(), Notes: s.Notes, Cen: s.Census, Ab: s.Absent, NS: s.Namespaces, Dr: s.Drift}
+	w := wireSample{T: ms(s.Time), IV: s.Interval.Milliseconds(), Notes: s.Notes, Cen: s.Census, Ab: s.Absent, NS: s.Namespaces, Dr: s.Drift, Ls: s.Listeners}
 	c := s.Conntrack
 	w.CT = &wireTable{S: c.Status, N: c.Count, PK: c.Peak, Max: c.Max, B: c.Buckets, TW: c.TimeWaitHold}
 	if c.Holds != (model.ClassCounts{}) {

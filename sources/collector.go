@@ -28,6 +28,8 @@ type Collector struct {
 	drift *DriftCheck
 	// procRoot is where the census finds the owners of entries.
 	procRoot string
+	// listen names the pressed listeners when listen queues overflow.
+	listen listenWatch
 	// DrainKernelLog makes each sample read the kernel log to its end,
 	// for one-shot samples (snapshot); a live feed takes the backlog in
 	// bounded steps so the first frame is not delayed.
@@ -42,7 +44,8 @@ type ctStatReader interface {
 // NewCollector builds every collector over roots.
 func NewCollector(roots Roots) (*Collector, error) {
 	c := &Collector{table: NewTable(roots.Proc), ctFile: NewCTStatFile(roots.Proc), events: eventsSwitch{ev: NewEntryEvents(roots.Proc)},
-		ctNL: CTStatNetlink{Timeout: 2 * time.Second}, kmsg: NewKmsg(roots), procRoot: roots.Proc}
+		ctNL: CTStatNetlink{Timeout: 2 * time.Second}, kmsg: NewKmsg(roots), procRoot: roots.Proc,
+		listen: newListenWatch(roots.Proc)}
 	var err error
 	if c.cpu, err = NewCPU(roots.Proc); err != nil {
 		return nil, err
@@ -138,6 +141,7 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 	absent(model.PartDisks, err)
 	s.TCP, err = c.tcp.Read()
 	absent(model.PartTCP, err)
+	s.Listeners = c.listen.read(s.TCP, err == nil)
 	s.Entries = c.events.read(s.Conntrack.Status)
 	if c.namespaces != nil {
 		if ns := c.namespaces.Read(now, s.Conntrack.Max); len(ns.Rows) > 0 || ns.Note != "" { // none: nothing to say

@@ -67,7 +67,7 @@ func (ix *socketIndex) owners(r ownerRoots, n int) model.Owners {
 			wanted[s.inode] = 0
 		}
 	}
-	denied := ix.findProcesses(r, paths, wanted)
+	denied := findProcesses(r, ix.cgroups, paths, wanted)
 	if denied {
 		out.Note = "some processes could not be read (their sockets need root to be found): those owners are cgroups only"
 	}
@@ -88,15 +88,7 @@ func (ix *socketIndex) owners(r ownerRoots, n int) model.Owners {
 		}
 	}
 	for k, c := range counts {
-		oc := model.OwnerCount{N: c, Accepted: k.accepted}
-		if k.pid > 0 {
-			oc.PID, oc.Comm = k.pid, commOf(r.proc, k.pid)
-		}
-		if p := paths[k.cgroup]; p != "" {
-			oc.Group, oc.Kind = groupOf(p)
-		} else if k.pid > 0 {
-			oc.Group, oc.Kind = processGroup(r.proc, k.pid)
-		}
+		oc := model.OwnerCount{Owner: ownerOf(r, k.pid, paths[k.cgroup]), N: c, Accepted: k.accepted}
 		oc.Peer, oc.PeerN = topPeer(peers[k])
 		out.Top = append(out.Top, oc)
 	}
@@ -104,12 +96,28 @@ func (ix *socketIndex) owners(r ownerRoots, n int) model.Owners {
 	return out
 }
 
+// ownerOf names the owner of a socket: its process (pid 0: not found)
+// and its cgroup, by the cgroup's path when known, else by the process's.
+func ownerOf(r ownerRoots, pid int, cgroupPath string) model.Owner {
+	var o model.Owner
+	if pid > 0 {
+		o.PID, o.Comm = pid, commOf(r.proc, pid)
+	}
+	if cgroupPath != "" {
+		o.Group, o.Kind = groupOf(cgroupPath)
+	} else if pid > 0 {
+		o.Group, o.Kind = processGroup(r.proc, pid)
+	}
+	return o
+}
+
 // findProcesses fills wanted (socket inode → pid) from the fds of the
-// processes of the cgroups in paths, or of every process without cgroup
-// ids; it reports whether a process's fds could not be read.
-func (ix *socketIndex) findProcesses(r ownerRoots, paths map[uint64]string, wanted map[uint32]int) (denied bool) {
+// processes of the cgroups in paths (when the sockets carried cgroup
+// ids), or of every process; it reports whether a process's fds could
+// not be read.
+func findProcesses(r ownerRoots, cgroups bool, paths map[uint64]string, wanted map[uint32]int) (denied bool) {
 	var pids []int
-	if ix.cgroups && r.cgroup2 != "" { // the cgroups' own processes
+	if cgroups && r.cgroup2 != "" { // the cgroups' own processes
 		for _, p := range paths {
 			if p != "" {
 				pids = append(pids, cgroupProcs(filepath.Join(r.cgroup2, p))...)

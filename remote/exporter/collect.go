@@ -49,7 +49,8 @@ var verdictKinds = []model.Kind{model.TableFull, model.NearCap, model.EarlyDropp
 // Describe implements prometheus.Collector.
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descEntries, descPeak, descLimit, descBuckets, descHold, descCPU, descTotal,
-		descNew, descLost, descClassHold, descPinned, descEpisodes, descKLines, descSuppress, descVerdict, descUp, descNSEntries, descNSDrops, descNSOthers, descNSOtherEn, descDrift, descVerdictS, descLastTime, descBuildInfo} {
+		descNew, descLost, descClassHold, descPinned, descEpisodes, descKLines, descSuppress, descVerdict, descUp, descNSEntries, descNSDrops, descNSOthers, descNSOtherEn, descDrift, descVerdictS, descLastTime, descBuildInfo,
+		descOwner, descListenQueue, descListenBacklog} {
 		ch <- d
 	}
 }
@@ -152,6 +153,7 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 			}
 		}
 	}
+	s.attribution.collect(gauge)
 	for _, k := range verdictKinds {
 		// A verdict judged from a part not read, or from a table not
 		// read, is neither 1 nor 0: its series is left out.

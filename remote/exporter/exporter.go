@@ -41,6 +41,8 @@ type Exporter struct {
 	// streamErr is the feed's last error, cleared by the next sample.
 	streamErr error
 	at        time.Time
+	// attribution is the newest census's owners and pressed listeners.
+	attribution attribution
 	// seq counts samples and failures: what a scrape reads changes only
 	// when it does.
 	seq uint64
@@ -80,6 +82,7 @@ func (e *Exporter) Observe(s model.Sample) {
 		}
 		e.lost += r.LostPS * secs
 	}
+	e.attribution.observe(s)
 	e.kernelLines += uint64(len(s.Kernel.Lines))
 	e.suppressed += s.Kernel.Suppressed
 	kinds := map[model.Kind]bool{}
@@ -134,6 +137,7 @@ type snapshot struct {
 	at                      time.Time
 	held                    map[model.Kind]bool
 	verdictSeconds          map[model.Kind]float64
+	attribution             attribution
 }
 
 func (e *Exporter) take() snapshot {
@@ -147,5 +151,5 @@ func (e *Exporter) take() snapshot {
 	return snapshot{frame: e.last, have: e.have, peak: max(peak, e.last.Sample.Conntrack.Count),
 		pinnedSeconds: e.pinnedSeconds, episodes: e.episodes, kernelLines: e.kernelLines,
 		suppressed: e.suppressed, newEntries: e.newEntries, lost: e.lost, streamUp: e.have && e.streamErr == nil, at: e.at,
-		held: held, verdictSeconds: seconds}
+		held: held, verdictSeconds: seconds, attribution: e.attribution.fresh(e.at)}
 }

@@ -183,7 +183,10 @@ func TestExporterMetricsLint(t *testing.T) {
 	}
 	e := New("test")
 	for i := range 3 {
-		e.Observe(counted(sample(i, 4096, 4096, uint64(i)), i))
+		s := counted(sample(i, 4096, 4096, uint64(i)), i)
+		s.Census = &tf.Census{Total: 4096, At: s.Time, Owners: &tf.Owners{Top: []tf.OwnerCount{{Owner: tf.Owner{Comm: "duckdb", Group: "a.service", Kind: "unit"}, N: 9}}}}
+		s.Listeners = &tf.Listeners{Pressed: []tf.Listener{{Addr: "127.0.0.1:8080", Queue: 5, Backlog: 4}}}
+		e.Observe(s)
 	}
 	srv := httptest.NewServer(Handler(e, ""))
 	defer srv.Close()

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// unitCgroup makes a cgroup shaped as a systemd unit's under cgroupRoot,
+// open for starting processes in it, removed when the test ends.
+func unitCgroup(t *testing.T, name string) *os.File {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(cgroupRoot, "cgroup.procs")); err != nil {
+		t.Skip("needs cgroup v2 at " + cgroupRoot)
+	}
+	dir := filepath.Join(cgroupRoot, "system.slice", name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		f.Close()
+		for i := 0; i < 50 && os.Remove(dir) != nil; i++ { // its processes take a moment to go
+			time.Sleep(20 * time.Millisecond)
+		}
+		os.Remove(filepath.Dir(dir)) // system.slice, if this test made it
+	})
+	return f
+}
+
+// slowListenScript listens with a backlog of 4 and never accepts.
+const slowListenScript = `import socket, time
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(4)
+print(s.getsockname()[1], flush=True)
+time.sleep(600)
+`
+
+// TestListenOverflowNamesTheListener: two listeners in a namespace, one
+// accepting at once, one (a program in a unit of its own) never accepting
+// behind a backlog of 4; connections to both. LISTEN OVERFLOW names the
+// slow one, with its queue against the backlog it asked for, and not the
+// other.
+func TestListenOverflowNamesTheListener(t *testing.T) {
+	needKernel(t, "python3")
+	ns, err := netns.Create(fmt.Sprintf("tft-lq-%d", os.Getpid()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ns.Delete() })
+	var fast net.Listener
+	if err := ns.Do(func() (err error) { fast, err = net.Listen("tcp", "127.0.0.1:0"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fast.Close() })
+	go func() {
+		for {
+			c, err := fast.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	cg := unitCgroup(t, fmt.Sprintf("tablefull-test-slow-%d.service", os.Getpid()))
+	slow := ns.Command("python3", "-c", slowListenScript)
+	slow.SysProcAttr = &syscall.SysProcAttr{UseCgroupFD: true, CgroupFD: int(cg.Fd())}
+	out, _ := slow.StdoutPipe()
+	start(t, slow)
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	port, _ := strconv.Atoi(strings.TrimSpace(line))
+	slowAddr := fmt.Sprintf("127.0.0.1:%d", port)
+
+	feed := startClassFeed(t, ns, 500*time.Millisecond)
+	stop := make(chan struct{})
+	t.Cleanup(func() { close(stop) })
+	go func() { // both listeners keep being asked, from the namespace's thread
+		var held []net.Conn
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		ns.Do(func() error {
+			for {
+				select {
+				case <-stop:
+					return nil
+				default:
+				}
+				for _, a := range []string{fast.Addr().String(), slowAddr} {
+					if c, err := net.DialTimeout("tcp", a, 200*time.Millisecond); err == nil && len(held) < 100 {
+						held = append(held, c)
+					} else if err == nil {
+						c.Close()
+					}
+				}
+			}
+		})
+	}()
+	f := feed.until(t, 20*time.Second, func(f model.Frame) bool {
+		return f.Verdicts[0].Kind == model.ListenOverflow || hasVerdict(f, model.ListenOverflow)
+	})
+	ls := f.Sample.Listeners
+	if ls == nil || len(ls.Pressed) != 1 {
+		t.Fatalf("listeners %+v: want the slow one alone", ls)
+	}
+	p := ls.Pressed[0]
+	want := fmt.Sprintf("%s of python3 (pid %d, tablefull-test-slow-%d.service): 5 waiting, backlog 4 (as asked; somaxconn %s)",
+		slowAddr, slow.Process.Pid, os.Getpid(), model.Int(ls.Somaxconn))
+	if got := p.String(ls.Somaxconn); got != want {
+		t.Errorf("pressed %q, want %q", got, want)
+	}
+	for _, v := range f.Verdicts {
+		if v.Kind == model.ListenOverflow && !strings.Contains(v.Evidence, "fullest: "+want) {
+			t.Errorf("evidence %q does not name it", v.Evidence)
+		}
+	}
+}
+
+func hasVerdict(f model.Frame, k model.Kind) bool {
+	for _, v := range f.Verdicts {
+		if v.Kind == k {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,79 @@
+package model
+
+import (
+	"sort"
+	"strconv"
+)
+
+// Listener is one listening TCP socket and how full its accept queue is.
+type Listener struct {
+	// Addr is where it listens ("127.0.0.1:8080", "[::]:443").
+	Addr string `json:"addr"`
+	// Queue is the connections waiting to be accepted; Backlog the most
+	// it holds: the backlog the program asked listen(2) for, capped by
+	// net.core.somaxconn. A queue over Backlog is full: the next
+	// handshake is dropped (ListenOverflows).
+	Queue   uint32 `json:"queue"`
+	Backlog uint32 `json:"backlog"`
+	// Owner is the program listening (PID 0: not found).
+	Owner Owner `json:"owner"`
+}
+
+// Listeners are the listeners whose accept queue is at or near its
+// backlog, most pressed first, read when the namespace's listen queues
+// overflowed.
+type Listeners struct {
+	Pressed []Listener `json:"pressed"`
+	// Somaxconn is the namespace's net.core.somaxconn (0: not read).
+	Somaxconn uint64 `json:"somaxconn,omitempty"`
+	// Listening is how many listeners there were in all.
+	Listening int `json:"listening"`
+	// Error says why they were not read.
+	Error string `json:"error,omitempty"`
+}
+
+// ListenersShown bounds the pressed listeners kept.
+const ListenersShown = 5
+
+// PressedPct is how full an accept queue is to be pressed.
+const PressedPct = 80
+
+// Pressed reports whether a queue of q against backlog b is at or near
+// full: at least PressedPct of it, and at least one waiting.
+func Pressed(q, b uint32) bool {
+	return q > 0 && uint64(q)*100 >= uint64(b)*PressedPct
+}
+
+// MostPressed orders listeners fullest first (queue against backlog; ties
+// by the longer queue, then address) and keeps n.
+func MostPressed(ls []Listener, n int) []Listener {
+	fill := func(l Listener) float64 { return float64(l.Queue) / float64(max(1, l.Backlog)) }
+	sort.Slice(ls, func(i, j int) bool {
+		if fi, fj := fill(ls[i]), fill(ls[j]); fi != fj {
+			return fi > fj
+		}
+		if ls[i].Queue != ls[j].Queue {
+			return ls[i].Queue > ls[j].Queue
+		}
+		return ls[i].Addr < ls[j].Addr
+	})
+	return ls[:min(n, len(ls))]
+}
+
+// String says which listener is pressed and why, in the verdict's words:
+// "127.0.0.1:8080 of python3 (pid 42, slow.service): 6 waiting, backlog
+// 5". A backlog equal to somaxconn may have been cut to it.
+func (l Listener) String(somaxconn uint64) string {
+	s := l.Addr
+	if o := l.Owner.String(); o != "unknown" {
+		s += " of " + o
+	}
+	s += ": " + Int(uint64(l.Queue)) + " waiting, backlog " + Int(uint64(l.Backlog))
+	switch {
+	case somaxconn > 0 && uint64(l.Backlog) == somaxconn:
+		s += " (= somaxconn " + strconv.FormatUint(somaxconn, 10) + ": it may have asked for more)"
+	case somaxconn > 0:
+		s += " (as asked; somaxconn " + Int(somaxconn) + ")"
+	}
+	return s
+}

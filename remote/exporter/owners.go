@@ -1,0 +1,86 @@
+package exporter
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/remote"
+)
+
+var (
+	descOwner = desc(remote.MetricOwnerEntries, "Entries of the conntrack table held by one owner, by the newest census (taken while the table is near its cap, at most a minute old): the 10 owners holding most, by process name, cgroup (the systemd unit, container id or cgroup) and pod UID (empty when none); role is opened (the connections it opens) or accepted (those it took in as a server). Absent when no fresh census attributed them.",
+		"comm", "cgroup", "pod", "role")
+	descListenQueue   = desc(remote.MetricListenQueue, "Connections waiting in a pressed listener's accept queue (at least 80 % of its backlog), read when listen queues overflowed, for the 5 fullest; absent for the others and when none is pressed.", "listen", "comm")
+	descListenBacklog = desc(remote.MetricListenBacklog, "The backlog of a pressed listener (what it asked listen(2) for, capped by net.core.somaxconn), beside tablefull_listener_queue.", "listen", "comm")
+)
+
+// attribution is the newest census's owners and pressed listeners the
+// exporter still stands by.
+type attribution struct {
+	owners      *model.Owners
+	ownersAt    time.Time
+	listeners   *model.Listeners
+	listenersAt time.Time
+}
+
+// observe keeps what s carries.
+func (a *attribution) observe(s model.Sample) {
+	if c := s.Census; c != nil && c.Error == "" && c.Owners != nil && c.Owners.Error == "" {
+		a.owners, a.ownersAt = c.Owners, s.Time
+	}
+	if l := s.Listeners; l != nil && l.Error == "" {
+		a.listeners, a.listenersAt = l, s.Time
+	}
+}
+
+// fresh is what is still fresh at now (model.CensusFresh).
+func (a attribution) fresh(now time.Time) attribution {
+	if now.Sub(a.ownersAt) > model.CensusFresh {
+		a.owners = nil
+	}
+	if now.Sub(a.listenersAt) > model.CensusFresh {
+		a.listeners = nil
+	}
+	return a
+}
+
+// collect writes the owners' and listeners' series, one per label set
+// (owners that share one are summed: a duplicate would fail the scrape).
+func (a attribution) collect(gauge func(*prometheus.Desc, float64, ...string)) {
+	if o := a.owners; o != nil {
+		type key struct{ comm, cgroup, pod, role string }
+		sums, order := map[key]int{}, []key{}
+		for _, c := range o.Top {
+			k := key{comm: model.Sanitize(c.Comm, 32), role: "opened"}
+			if c.Kind == "pod" {
+				k.pod = model.Sanitize(c.Group, 64)
+			} else {
+				k.cgroup = model.Sanitize(c.Group, 128)
+			}
+			if c.Accepted {
+				k.role = "accepted"
+			}
+			if _, ok := sums[k]; !ok {
+				order = append(order, k)
+			}
+			sums[k] += c.N
+		}
+		for _, k := range order {
+			gauge(descOwner, float64(sums[k]), k.comm, k.cgroup, k.pod, k.role)
+		}
+	}
+	if l := a.listeners; l != nil {
+		seen := map[[2]string]bool{}
+		for _, p := range l.Pressed {
+			k := [2]string{model.Sanitize(p.Addr, 64), model.Sanitize(p.Owner.Comm, 32)}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			gauge(descListenQueue, float64(p.Queue), k[0], k[1])
+			gauge(descListenBacklog, float64(p.Backlog), k[0], k[1])
+		}
+	}
+}

@@ -1,0 +1,54 @@
+package exporter
+
+import (
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	tf "github.com/tablefull/tablefull/model"
+)
+
+// TestExporterOwners: a census's owners and the pressed listeners come
+// out as bounded series, owners sharing a label set summed; a minute
+// after the census they are left out, not zero.
+func TestExporterOwners(t *testing.T) {
+	e := New("test")
+	srv := httptest.NewServer(Handler(e, ""))
+	defer srv.Close()
+	s := sample(0, 4096, 4096, 0)
+	s.Census = &tf.Census{Total: 4096, At: s.Time, Owners: &tf.Owners{Top: []tf.OwnerCount{
+		{Owner: tf.Owner{Comm: "duckdb", PID: 4242, Group: "ingest.service", Kind: "unit"}, N: 3000},
+		{Owner: tf.Owner{Comm: "duckdb", PID: 4243, Group: "ingest.service", Kind: "unit"}, N: 500},
+		{Owner: tf.Owner{Comm: "envoy", PID: 9, Group: "3f2a-1b", Kind: "pod"}, N: 90},
+		{Owner: tf.Owner{Comm: "nginx\x1b[2J", PID: 3, Group: "nginx.service", Kind: "unit"}, Accepted: true, N: 40},
+	}}}
+	s.Listeners = &tf.Listeners{Pressed: []tf.Listener{{Addr: "127.0.0.1:8080", Queue: 5, Backlog: 4, Owner: tf.Owner{Comm: "slow"}}}}
+	e.Observe(s)
+	m := scrape(t, srv.URL)
+	own := m["tablefull_conntrack_owner_entries"]
+	if got := own.v("cgroup=ingest.service,comm=duckdb,pod=,role=opened,"); got != 3500 {
+		t.Errorf("duckdb %v (%v)", got, own)
+	}
+	if got := own.v("cgroup=,comm=envoy,pod=3f2a-1b,role=opened,"); got != 90 {
+		t.Errorf("envoy %v (%v)", got, own)
+	}
+	if got := own.v(`cgroup=nginx.service,comm=nginx\x1b[2J,pod=,role=accepted,`); got != 40 {
+		t.Errorf("nginx %v (%v)", got, own)
+	}
+	if len(own.values) != 3 {
+		t.Errorf("owner series %v", own.values)
+	}
+	if q, b := m["tablefull_listener_queue"].v("comm=slow,listen=127.0.0.1:8080,"), m["tablefull_listener_backlog"].v("comm=slow,listen=127.0.0.1:8080,"); q != 5 || b != 4 {
+		t.Errorf("listener queue %v backlog %v", q, b)
+	}
+	later := sample(61, 4096, 4096, 0)
+	later.Time = s.Time.Add(tf.CensusFresh + time.Second)
+	e.Observe(later)
+	m = scrape(t, srv.URL)
+	if _, ok := m["tablefull_conntrack_owner_entries"]; ok {
+		t.Errorf("owners exported past their census's freshness: %v", m["tablefull_conntrack_owner_entries"])
+	}
+	if _, ok := m["tablefull_listener_queue"]; ok {
+		t.Error("listeners exported past their freshness")
+	}
+}
