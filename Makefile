@@ -5,10 +5,10 @@ GO        ?= go
 BIN       ?= ./tablefull
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X main.version=$(VERSION)
-TEST_DEPS := nftables conntrack tmux iproute2 procps kmod openssh-server openssh-client prometheus chromium dnsmasq-base python3 util-linux redis-server redis-tools qemu-system-x86 debootstrap e2fsprogs man-db systemd
+TEST_DEPS := nftables conntrack tmux iproute2 procps kmod openssh-server openssh-client prometheus chromium dnsmasq-base python3 util-linux redis-server redis-tools qemu-system-x86 debootstrap e2fsprogs man-db systemd clang llvm libbpf-dev
 BENCH_DEPS := htop prometheus-node-exporter
 
-.PHONY: build run test deps lint bench fuzz package clean
+.PHONY: build run test deps lint bpf-check bench fuzz package clean
 
 # build makes a static binary (no cgo: the same file runs on any Linux of
 # its architecture, which --deploy relies on, and it maps no libc).
@@ -40,9 +40,21 @@ lint:
 	$(GO) vet -tags bench ./...
 	$(GO) run $(STATICCHECK) ./...
 	@out=$$($(GO) run $(DEADCODE) ./...); if [ -n "$$out" ]; then echo "deadcode:"; echo "$$out"; exit 1; fi
+	@$(MAKE) -s bpf-check
 	@cp go.mod /tmp/tablefull-go.mod; cp go.sum /tmp/tablefull-go.sum; $(GO) mod tidy; \
 	if ! cmp -s go.mod /tmp/tablefull-go.mod || ! cmp -s go.sum /tmp/tablefull-go.sum; then \
 		echo "go mod tidy changes go.mod or go.sum"; cp /tmp/tablefull-go.mod go.mod; cp /tmp/tablefull-go.sum go.sum; exit 1; fi
+
+# bpf-check builds the eBPF programs from sources/bpf/*.c with Debian's
+# clang (bpf2go, as go generate does) and fails when the committed objects
+# differ; it puts the committed ones back either way.
+bpf-check:
+	@command -v clang >/dev/null && command -v llvm-strip >/dev/null || { echo "bpf-check needs clang and llvm (make deps)"; exit 1; }
+	@tmp=$$(mktemp -d); cp sources/who_bpfel.go sources/who_bpfel.o $$tmp/; \
+	if ! (cd sources && $(GO) generate ./who_gen.go); then cp $$tmp/who_bpfel.* sources/; rm -rf $$tmp; exit 1; fi; \
+	if ! cmp -s sources/who_bpfel.o $$tmp/who_bpfel.o || ! cmp -s sources/who_bpfel.go $$tmp/who_bpfel.go; then \
+		echo "the committed eBPF objects differ from what sources/bpf/who.c builds: run go generate ./sources and commit them"; \
+		cp $$tmp/who_bpfel.* sources/; rm -rf $$tmp; exit 1; fi; rm -rf $$tmp
 
 # Every fuzz target, as package:Target:executions. make test runs each
 # for that many executions: a count, not a duration, because go1.26's

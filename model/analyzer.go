@@ -22,6 +22,10 @@ type Frame struct {
 	Demand Demand
 	// FullNS are the host's other namespaces at the cap or dropping.
 	FullNS []FullNS
+	// Who is the probes' counts summed over the trailing WhoWindow, over
+	// WhoSecs seconds (nil: the probes are not asked for).
+	Who     *Who
+	WhoSecs float64
 }
 
 // Verdict returns the most severe verdict.
@@ -53,6 +57,8 @@ type Analyzer struct {
 	lastDrop time.Time
 	// census is the newest census, for what stands in the table.
 	census *Census
+	// who sums the probes' counts over WhoWindow.
+	who whoTracker
 	// Suppressed totals the kernel's "callbacks suppressed" counts since
 	// SuppressedSince, the first sample: the first read of the kernel log
 	// counts its whole ring buffer, from before anyone watched, so its
@@ -107,6 +113,8 @@ func (a *Analyzer) Add(s Sample) Frame {
 	if a.census != nil {
 		in.Owners = a.census.Owners
 	}
+	f.Who, f.WhoSecs = a.who.observe(s.Time, r.Elapsed.Seconds(), s.Who)
+	in.Who, in.WhoSecs = f.Who, f.WhoSecs
 	if r.Drops() > 0 {
 		a.lastDrop = s.Time
 	}

@@ -31,6 +31,9 @@ type Sample struct {
 	// Census is the latest table census, when one was asked for and has
 	// finished since the previous sample.
 	Census *Census `json:"census,omitempty"`
+	// Who is what the kernel probes counted in the interval: new
+	// connections and the table's drops by owner (nil: not asked for).
+	Who *Who `json:"who,omitempty"`
 	// Listeners are the listeners whose accept queue is at or near its
 	// backlog, read when the listen queues overflowed since the previous
 	// sample (nil: not read).

@@ -74,6 +74,10 @@ type Inputs struct {
 	// Owners is who holds the entries, by the newest fresh census (nil:
 	// not known).
 	Owners *Owners
+	// Who is the probes' counts over the trailing WhoWindow, over WhoSecs
+	// seconds (nil: not counted).
+	Who     *Who
+	WhoSecs float64
 }
 
 // RetransLadder is how long SYN retransmits follow a dropped SYN: the
@@ -172,8 +176,10 @@ func ruleTableFull(in Inputs) (Verdict, bool) {
 	if d := in.Demand.String(); d != "" {
 		ev += "; " + d
 	}
-	if d := in.Owners.DominantText(); d != "" {
-		ev += "; " + d
+	if d := in.Who.DominantText(in.WhoSecs); d != "" {
+		ev += "; " + d // who opens them now, from the probes
+	} else if d := in.Owners.DominantText(); d != "" {
+		ev += "; " + d // who holds them, from the census
 	}
 	return Verdict{Kind: TableFull, Severity: SevCrit, Evidence: ev}, true
 }

@@ -70,6 +70,8 @@ func checkRows(w *wireSample) error {
 		return fmt.Errorf("%w: %d owners (at most %d)", ErrTooBig, len(w.Cen.Owners.Top), model.OwnersShown)
 	case w.Ls != nil && len(w.Ls.Pressed) > model.ListenersShown:
 		return fmt.Errorf("%w: %d listeners (at most %d)", ErrTooBig, len(w.Ls.Pressed), model.ListenersShown)
+	case w.Who != nil && (len(w.Who.Conns) > model.WhoShown || len(w.Who.Drops) > model.WhoShown):
+		return fmt.Errorf("%w: probe flows over %d", ErrTooBig, model.WhoShown)
 	case w.En != nil && (len(w.En.TD) > model.MaxEntryTops || len(w.En.TS) > model.MaxEntryTops):
 		return fmt.Errorf("%w: new-entry top lists over %d", ErrTooBig, model.MaxEntryTops)
 	}

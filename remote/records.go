@@ -98,6 +98,9 @@ func (d *lineDecoder) scan(line []byte) (rec record, ok bool) {
 		case "ls":
 			s.decodeRaw(&w.Ls)
 			return 1 << 18, true
+		case "who":
+			s.decodeRaw(&w.Who)
+			return 1 << 19, true
 		}
 		return 0, false
 	})

@@ -23,6 +23,10 @@ func everyFieldLines(t testing.TB) [][]byte {
 	s.Drift = &model.Drifts{Checked: []string{model.KnobMax}, Drifted: []model.Drift{{Knob: model.KnobMax, Persisted: "262144", Live: "65536"}}}
 	s.Listeners = &model.Listeners{Pressed: []model.Listener{{Addr: "127.0.0.1:8080", Queue: 6, Backlog: 5,
 		Owner: model.Owner{Comm: "py\u202ethon", PID: 9, Group: "slow.service", Kind: "unit"}}}, Somaxconn: 4096, Listening: 2}
+	s.Who = &model.Who{Conns: []model.ConnFlow{{Owner: model.Owner{Comm: "duck\tdb", PID: 4242, Group: "user.slice", Kind: "cgroup"},
+		Dest: "10.5.5.14:3900", Opened: 120, Closed: 118, LifeSum: 236 * time.Millisecond, Life: [model.LifeBuckets]uint32{0, 100, 18}}},
+		Drops:       []model.DropFlow{{Owner: model.Owner{Group: "user.slice", Kind: "cgroup"}, Src: "10.0.0.1", Dest: "10.5.5.14:3900", Proto: 6, N: 30}},
+		OtherOpened: 4, Lost: 1}
 	s.Absent = model.Parts(model.PartDisks)
 	s.Kernel.Lines = append(s.Kernel.Lines, model.KernelLine{Time: t0, Text: "a <tag> & \"quote\" \\ é \u2028 \x01 \xff end", NetNSName: "ns\tname"})
 	s.Notes = append(s.Notes, "", "naïve", "bad \xfe\xfe utf-8")

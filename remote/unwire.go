@@ -17,7 +17,7 @@ func fromWire(w wireSample) (model.Sample, error) {
 		return model.Sample{}, err
 	}
 	s := model.Sample{Time: fromMS(w.T), Interval: time.Duration(w.IV) * time.Millisecond, Census: boundCensus(w.Cen), Absent: w.Ab.Valid(),
-		Namespaces: boundNamespaces(w.NS), Drift: boundDrift(w.Dr), Listeners: boundListeners(w.Ls)}
+		Namespaces: boundNamespaces(w.NS), Drift: boundDrift(w.Dr), Listeners: boundListeners(w.Ls), Who: boundWho(w.Who)}
 	for _, n := range w.Notes {
 		s.Notes = append(s.Notes, bound(n))
 	}

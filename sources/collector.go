@@ -30,6 +30,8 @@ type Collector struct {
 	procRoot string
 	// listen names the pressed listeners when listen queues overflow.
 	listen listenWatch
+	// who loads the eBPF probes near the cap (Live drives it).
+	who whoSwitch
 	// DrainKernelLog makes each sample read the kernel log to its end,
 	// for one-shot samples (snapshot); a live feed takes the backlog in
 	// bounded steps so the first frame is not delayed.
@@ -45,7 +47,7 @@ type ctStatReader interface {
 func NewCollector(roots Roots) (*Collector, error) {
 	c := &Collector{table: NewTable(roots.Proc), ctFile: NewCTStatFile(roots.Proc), events: eventsSwitch{ev: NewEntryEvents(roots.Proc)},
 		ctNL: CTStatNetlink{Timeout: 2 * time.Second}, kmsg: NewKmsg(roots), procRoot: roots.Proc,
-		listen: newListenWatch(roots.Proc)}
+		listen: newListenWatch(roots.Proc), who: newWhoSwitch(roots.Proc)}
 	var err error
 	if c.cpu, err = NewCPU(roots.Proc); err != nil {
 		return nil, err
@@ -98,6 +100,7 @@ func (c *Collector) PollPeak() {
 // kernel log.
 func (c *Collector) Close() error {
 	c.events.ev.Stop()
+	c.who.stop()
 	if c.peak != nil {
 		c.peak.Close()
 	}
@@ -143,6 +146,7 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 	absent(model.PartTCP, err)
 	s.Listeners = c.listen.read(s.TCP, err == nil)
 	s.Entries = c.events.read(s.Conntrack.Status)
+	s.Who = c.who.read()
 	if c.namespaces != nil {
 		if ns := c.namespaces.Read(now, s.Conntrack.Max); len(ns.Rows) > 0 || ns.Note != "" { // none: nothing to say
 			s.Namespaces = ns

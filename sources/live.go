@@ -129,6 +129,7 @@ func (l *Live) run() {
 	last := time.Now()
 	prev := l.emit(last, d)
 	l.c.events.set(last, model.FastSampling(prev, prev))
+	l.c.who.set(last, model.FastSampling(prev, prev))
 	next := last.Add(d)
 	t := l.ticker
 	defer t.Stop()
@@ -183,6 +184,7 @@ func (l *Live) run() {
 			// Events follow the same rule, after the ticker: subscribing
 			// takes a few system calls.
 			l.c.events.set(now, events)
+			l.c.who.set(now, events)
 			l.census.setAuto(l.c.events.ev.On())
 		}
 	}

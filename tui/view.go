@@ -74,7 +74,8 @@ func (a *App) render() string {
 			cen = a.censusUpTo(a.cur.at())
 		}
 		h := l.ctstats + l.bottom
-		parts = append(parts, section(a.st, "census: what fills the table", w, h, censusLines(a.st, cen, w, h-1)))
+		lines := append(whoLines(a.st, f.Who, f.WhoSecs, w), censusLines(a.st, cen, w, h-1)...)
+		parts = append(parts, section(a.st, "census: what fills the table, and who", w, h, lines[:min(len(lines), h-1)]))
 	case l.wide:
 		parts = append(parts, a.bottomWide(f, w, l.bottom))
 	default:

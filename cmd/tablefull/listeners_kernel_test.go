@@ -19,11 +19,23 @@ import (
 // unitCgroup makes a cgroup shaped as a systemd unit's under cgroupRoot,
 // open for starting processes in it, removed when the test ends.
 func unitCgroup(t *testing.T, name string) *os.File {
+	return cgroupAt(t, filepath.Join("system.slice", name))
+}
+
+// testPodCgroup makes a cgroup shaped as a containerd pod's, with the
+// pod's slice name given.
+func testPodCgroup(t *testing.T, podSlice string) *os.File {
+	return cgroupAt(t, filepath.Join("kubepods.slice", "kubepods-besteffort.slice", podSlice, "cri-containerd-0123456789abcdef.scope"))
+}
+
+// cgroupAt makes the cgroup rel under cgroupRoot and removes it, and the
+// parents it leaves empty, when the test ends.
+func cgroupAt(t *testing.T, rel string) *os.File {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(cgroupRoot, "cgroup.procs")); err != nil {
 		t.Skip("needs cgroup v2 at " + cgroupRoot)
 	}
-	dir := filepath.Join(cgroupRoot, "system.slice", name)
+	dir := filepath.Join(cgroupRoot, rel)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -36,10 +48,20 @@ func unitCgroup(t *testing.T, name string) *os.File {
 		for i := 0; i < 50 && os.Remove(dir) != nil; i++ { // its processes take a moment to go
 			time.Sleep(20 * time.Millisecond)
 		}
-		os.Remove(filepath.Dir(dir)) // system.slice, if this test made it
+		for d := filepath.Dir(dir); d != cgroupRoot; d = filepath.Dir(d) {
+			os.Remove(d) // fails, as it should, while another test's cgroup is in it
+		}
 	})
 	return f
 }
+
+// holdScript opens n connections to an address and keeps them.
+const holdScript = `import socket, sys, time
+host, port = sys.argv[1].rsplit(":", 1)
+conns = [socket.create_connection((host, int(port))) for _ in range(int(sys.argv[2]))]
+print("held", flush=True)
+time.sleep(600)
+`
 
 // slowListenScript listens with a backlog of 4 and never accepts.
 const slowListenScript = `import socket, time

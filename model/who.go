@@ -1,0 +1,208 @@
+package model
+
+import (
+	"sort"
+	"strconv"
+	"time"
+)
+
+// LifeBuckets is how many lifetime buckets a ConnFlow has: bucket 0 is
+// under 1 ms, bucket i (i ≥ 1) from 2^(i-1) ms to 2^i ms, the last one
+// everything longer.
+const LifeBuckets = 16
+
+// ConnFlow is one owner's new TCP connections to one destination, seen
+// by the kernel probe as they were made (connect(2), in the process's
+// own context); how long those that closed lived once established (the
+// handshake's wait, a dropped SYN's retries and TIME_WAIT are not in
+// it); and how many closed unanswered.
+type ConnFlow struct {
+	Owner
+	Dest   string `json:"dest"`
+	Opened uint64 `json:"opened"`
+	Closed uint64 `json:"closed,omitempty"`
+	Failed uint64 `json:"failed,omitempty"`
+	// LifeSum is the closed connections' lifetimes together.
+	LifeSum time.Duration       `json:"life_sum_ns,omitempty"`
+	Life    [LifeBuckets]uint32 `json:"life,omitempty"`
+	// Secs is how long it was counted, when summed over a window from its
+	// first interval in it (0: one interval).
+	Secs float64 `json:"secs,omitempty"`
+}
+
+// PerSec is the flow's new connections a second, over its own Secs or
+// else secs.
+func (c ConnFlow) PerSec(secs float64) float64 {
+	if c.Secs > 0 {
+		secs = c.Secs
+	}
+	if secs <= 0 {
+		return 0
+	}
+	return float64(c.Opened) / secs
+}
+
+// MedianLife is the closed connections' median lifetime, from the
+// buckets (the upper end of the median's bucket); false with none closed.
+func (c ConnFlow) MedianLife() (time.Duration, bool) {
+	var n uint64
+	for _, v := range c.Life {
+		n += uint64(v)
+	}
+	if n == 0 {
+		return 0, false
+	}
+	var seen uint64
+	for i, v := range c.Life {
+		if seen += uint64(v); seen*2 >= n {
+			return time.Duration(1<<i) * time.Millisecond, true
+		}
+	}
+	return time.Duration(1<<(LifeBuckets-1)) * time.Millisecond, true
+}
+
+// DropFlow is packets the table refused (dropped by netfilter with no
+// conntrack entry attached: a firewall's own DROP, after conntrack, is
+// not one), by owner where the packet had a local socket (a connect's
+// SYN: its cgroup), and tuple.
+type DropFlow struct {
+	Owner
+	Src   string `json:"src"`
+	Dest  string `json:"dest"`
+	Proto uint8  `json:"proto"`
+	N     uint64 `json:"n"`
+}
+
+// Who is what the kernel probes counted in one interval: the busiest
+// owners' new connections and the table's drops, the rest summed.
+type Who struct {
+	Conns []ConnFlow `json:"conns"`
+	Drops []DropFlow `json:"drops"`
+	// OtherOpened and OtherDrops are the flows beyond the shown ones.
+	OtherOpened uint64 `json:"other_opened,omitempty"`
+	OtherDrops  uint64 `json:"other_drops,omitempty"`
+	// Lost counts what the probes could not count (their maps were
+	// full): the counts are then lower bounds.
+	Lost uint64 `json:"lost,omitempty"`
+	// Note says why nothing was counted (no BTF, eBPF refused, the table
+	// far from its cap), when nothing was.
+	Note string `json:"note,omitempty"`
+}
+
+// WhoShown bounds the flows of each list a sample keeps.
+const WhoShown = 10
+
+// On reports whether the probes counted this interval.
+func (w *Who) On() bool { return w != nil && w.Note == "" }
+
+// TopConns orders flows by connections opened (ties by owner, then
+// destination), keeps n and returns the opened count of the rest.
+func TopConns(cs []ConnFlow, n int) ([]ConnFlow, uint64) {
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].Opened != cs[j].Opened {
+			return cs[i].Opened > cs[j].Opened
+		}
+		if a, b := cs[i].Owner.String(), cs[j].Owner.String(); a != b {
+			return a < b
+		}
+		return cs[i].Dest < cs[j].Dest
+	})
+	var rest uint64
+	for _, c := range cs[min(n, len(cs)):] {
+		rest += c.Opened
+	}
+	return cs[:min(n, len(cs))], rest
+}
+
+// TopDrops orders drop flows most first (ties by destination, source),
+// keeps n and returns the count of the rest.
+func TopDrops(ds []DropFlow, n int) ([]DropFlow, uint64) {
+	sort.Slice(ds, func(i, j int) bool {
+		if ds[i].N != ds[j].N {
+			return ds[i].N > ds[j].N
+		}
+		if ds[i].Dest != ds[j].Dest {
+			return ds[i].Dest < ds[j].Dest
+		}
+		return ds[i].Src < ds[j].Src
+	})
+	var rest uint64
+	for _, d := range ds[min(n, len(ds)):] {
+		rest += d.N
+	}
+	return ds[:min(n, len(ds))], rest
+}
+
+// OnePerRequest is the finding for an owner that opens connection after
+// short-lived connection to one destination: the write-up's root cause.
+const OnePerRequest = "one connection per request — reuse connections (keep-alive) or make fewer, larger requests"
+
+// Churn thresholds: at least ChurnPS new connections a second to one
+// destination, most of them closed within ShortLife.
+const (
+	ChurnPS   = 10.0
+	ShortLife = time.Second
+)
+
+// Churning reports whether the flow is one connection per request over
+// secs seconds: many new connections a second, and those that closed
+// lived a short while (their median under ShortLife).
+func (c ConnFlow) Churning(secs float64) bool {
+	if c.PerSec(secs) < ChurnPS || c.Closed == 0 {
+		return false
+	}
+	m, ok := c.MedianLife()
+	return ok && m <= ShortLife
+}
+
+// DominantText names the owner opening most of the interval's new
+// connections when it opens at least DominantShare of them: "91 % of new
+// connections from duckdb (pid 4242, user.slice) to 10.5.5.14:3900
+// (120/s, median life 8 ms: one connection per request — …)"; and whose
+// packets the table dropped. "" when no owner dominates or w is nil or
+// off. The names are foreign: views sanitise the evidence.
+func (w *Who) DominantText(secs float64) string {
+	if !w.On() || len(w.Conns) == 0 || secs <= 0 {
+		return ""
+	}
+	total := w.OtherOpened
+	for _, c := range w.Conns {
+		total += c.Opened
+	}
+	top := w.Conns[0]
+	if total == 0 || float64(top.Opened) < DominantShare*float64(total) {
+		return ""
+	}
+	s := pct(float64(top.Opened)*100/float64(total)) + " of new connections from " + top.Owner.String() + " to " + top.Dest +
+		" (" + Num(top.PerSec(secs)) + "/s"
+	if m, ok := top.MedianLife(); ok {
+		s += ", median life under " + LifeText(m)
+	}
+	s += ")"
+	if top.Churning(secs) {
+		s += ": " + OnePerRequest
+	}
+	var drops, theirs uint64
+	for _, d := range w.Drops {
+		drops += d.N
+		if d.Group == top.Group && d.Kind == top.Kind {
+			theirs += d.N
+		}
+	}
+	drops += w.OtherDrops
+	if drops > 0 && theirs > 0 {
+		s += "; " + pct(float64(theirs)*100/float64(drops)) + " of the table's drops are its packets"
+	}
+	return s
+}
+
+// pct is a share as the verdicts write it: "91 %".
+func pct(v float64) string { return strconv.Itoa(int(v+0.5)) + " %" }
+
+// LifeText is a connection's lifetime: "8 ms", "2 s".
+func LifeText(d time.Duration) string {
+	if d < time.Second {
+		return strconv.FormatInt(d.Milliseconds(), 10) + " ms"
+	}
+	return Dur(d)
+}

@@ -1,0 +1,111 @@
+package model
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestMedianLife(t *testing.T) {
+	for _, c := range []struct {
+		life [LifeBuckets]uint32
+		want time.Duration
+		ok   bool
+	}{
+		{[LifeBuckets]uint32{}, 0, false},
+		{[LifeBuckets]uint32{10}, time.Millisecond, true},
+		{[LifeBuckets]uint32{1, 1, 5}, 4 * time.Millisecond, true},
+		{[LifeBuckets]uint32{4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6}, 2048 * time.Millisecond, true},
+		{[LifeBuckets]uint32{LifeBuckets - 1: 3}, 32768 * time.Millisecond, true},
+	} {
+		got, ok := ConnFlow{Life: c.life}.MedianLife()
+		if got != c.want || ok != c.ok {
+			t.Errorf("%v: %v %v, want %v %v", c.life, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestChurning(t *testing.T) {
+	short := [LifeBuckets]uint32{0, 90}
+	long := [LifeBuckets]uint32{12: 90}
+	for _, c := range []struct {
+		name string
+		c    ConnFlow
+		secs float64
+		want bool
+	}{
+		{"many short ones", ConnFlow{Opened: 300, Closed: 90, Life: short}, 3, true},
+		{"few a second", ConnFlow{Opened: 20, Closed: 20, Life: short}, 3, false},
+		{"long lived", ConnFlow{Opened: 300, Closed: 90, Life: long}, 3, false},
+		{"none closed yet: not known", ConnFlow{Opened: 300}, 3, false},
+		{"its own seconds", ConnFlow{Opened: 300, Closed: 90, Life: short, Secs: 60}, 3, false},
+	} {
+		if got := c.c.Churning(c.secs); got != c.want {
+			t.Errorf("%s: %v", c.name, got)
+		}
+	}
+}
+
+func TestWhoDominantText(t *testing.T) {
+	duck := ConnFlow{Owner: Owner{Comm: "duckdb", PID: 4242, Group: "user.slice", Kind: "cgroup"}, Dest: "10.5.5.14:3900",
+		Opened: 3600, Closed: 3500, Life: [LifeBuckets]uint32{0, 0, 0, 3500}}
+	w := &Who{Conns: []ConnFlow{duck, {Owner: Owner{Comm: "sshd", PID: 1}, Dest: "10.0.0.2:22", Opened: 40}}, OtherOpened: 60,
+		Drops: []DropFlow{{Owner: Owner{Group: "user.slice", Kind: "cgroup"}, N: 900}, {N: 100}}}
+	got := w.DominantText(30)
+	want := "97 % of new connections from duckdb (pid 4242, user.slice) to 10.5.5.14:3900 (120/s, median life under 8 ms): " + OnePerRequest +
+		"; 90 % of the table's drops are its packets"
+	if got != want {
+		t.Errorf("%q\nwant %q", got, want)
+	}
+	w.OtherOpened = 4000
+	if got := w.DominantText(30); got != "" {
+		t.Errorf("no owner dominates, yet %q", got)
+	}
+	if got := (&Who{Note: "eBPF refused"}).DominantText(30); got != "" {
+		t.Errorf("off: %q", got)
+	}
+}
+
+// TestWhoWindowSums: the window sums flows by owner and destination, a
+// flow's rate is over its own seconds in the window, old frames go, and
+// probes that stop restart it.
+func TestWhoWindowSums(t *testing.T) {
+	var tr whoTracker
+	t0 := time.Unix(1000, 0)
+	o := Owner{Comm: "curl", PID: 7}
+	frame := func(i int, opened uint64) *Who {
+		w := &Who{Conns: []ConnFlow{{Owner: o, Dest: "a:1", Opened: opened, Closed: opened, Life: [LifeBuckets]uint32{uint32(opened)}}}}
+		if i < 5 {
+			w.Conns = append(w.Conns, ConnFlow{Owner: Owner{Comm: "early", PID: 8}, Dest: "b:2", Opened: 1})
+		}
+		return w
+	}
+	var sum *Who
+	var secs float64
+	for i := range 40 {
+		opened := uint64(0)
+		if i >= 20 {
+			opened = 100
+		}
+		sum, secs = tr.observe(t0.Add(time.Duration(i)*time.Second), 1, frame(i, opened))
+	}
+	if secs != 31 {
+		t.Errorf("window of %v s, want %v's frames", secs, WhoWindow)
+	}
+	if c := sum.Conns[0]; c.Opened != 2000 || c.Secs != 31 || c.Life[0] != 2000 {
+		t.Errorf("summed %+v", c)
+	}
+	if len(sum.Conns) != 1 {
+		t.Errorf("frames older than the window kept: %+v", sum.Conns)
+	}
+	if w, s := tr.observe(t0.Add(41*time.Second), 1, &Who{Note: "off"}); w.On() || s != 1 || len(tr.frames) != 0 {
+		t.Errorf("probes off: %+v, %v s, %d frames kept", w, s, len(tr.frames))
+	}
+	sum, _ = tr.observe(t0.Add(42*time.Second), 1, frame(42, 100))
+	if sum.Conns[0].Opened != 100 {
+		t.Errorf("after a restart: %+v", sum.Conns[0])
+	}
+	if !strings.Contains(sum.Conns[0].Owner.String(), "curl") {
+		t.Errorf("%+v", sum.Conns[0])
+	}
+}

@@ -1,0 +1,99 @@
+package model
+
+import "time"
+
+// WhoWindow is how long the analyzer sums the probes' counts for the
+// verdict: a pinned table lets only its ceiling through, so one interval
+// holds few connections that closed, and their lifetimes need longer.
+const WhoWindow = 30 * time.Second
+
+// whoFrame is one interval's probe counts.
+type whoFrame struct {
+	at   time.Time
+	secs float64
+	who  *Who
+}
+
+// whoTracker sums the probes' counts over the trailing WhoWindow. Its
+// memory is bounded: each frame keeps at most WhoShown flows of each
+// kind, and frames older than the window go.
+type whoTracker struct {
+	frames []whoFrame
+}
+
+// observe adds an interval's counts (nil or off: the window restarts, as
+// the probes did) and returns the window's sum and its seconds.
+func (t *whoTracker) observe(at time.Time, secs float64, w *Who) (*Who, float64) {
+	if !w.On() || secs <= 0 {
+		t.frames = t.frames[:0]
+		return w, secs
+	}
+	t.frames = append(t.frames, whoFrame{at, secs, w})
+	drop := 0
+	for drop < len(t.frames) && at.Sub(t.frames[drop].at) > WhoWindow {
+		drop++
+	}
+	t.frames = append(t.frames[:0], t.frames[drop:]...)
+	return t.sum()
+}
+
+// sum adds the frames' flows by owner and destination.
+func (t *whoTracker) sum() (*Who, float64) {
+	type connID struct {
+		o    Owner
+		dest string
+	}
+	type dropID struct {
+		o         Owner
+		src, dest string
+		proto     uint8
+	}
+	conns, drops := map[connID]*ConnFlow{}, map[dropID]*DropFlow{}
+	out := &Who{}
+	var secs float64
+	since := map[connID]float64{} // the window's seconds before each flow's first
+	for _, f := range t.frames {
+		out.OtherOpened += f.who.OtherOpened
+		out.OtherDrops += f.who.OtherDrops
+		out.Lost += f.who.Lost
+		for _, c := range f.who.Conns {
+			id := connID{c.Owner, c.Dest}
+			s, ok := conns[id]
+			if !ok {
+				s = &ConnFlow{Owner: c.Owner, Dest: c.Dest}
+				conns[id] = s
+				since[id] = secs
+			}
+			s.Opened += c.Opened
+			s.Closed += c.Closed
+			s.Failed += c.Failed
+			s.LifeSum += c.LifeSum
+			for i := range s.Life {
+				s.Life[i] += c.Life[i]
+			}
+		}
+		for _, d := range f.who.Drops {
+			id := dropID{d.Owner, d.Src, d.Dest, d.Proto}
+			s, ok := drops[id]
+			if !ok {
+				s = &DropFlow{Owner: d.Owner, Src: d.Src, Dest: d.Dest, Proto: d.Proto}
+				drops[id] = s
+			}
+			s.N += d.N
+		}
+		secs += f.secs
+	}
+	for id, c := range conns {
+		c.Secs = secs - since[id]
+		out.Conns = append(out.Conns, *c)
+	}
+	for _, d := range drops {
+		out.Drops = append(out.Drops, *d)
+	}
+	var rest uint64
+	out.Conns, rest = TopConns(out.Conns, WhoShown)
+	out.OtherOpened += rest
+	out.Drops, rest = TopDrops(out.Drops, WhoShown)
+	out.OtherDrops += rest
+	return out, secs
+}

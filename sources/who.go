@@ -1,0 +1,222 @@
+package sources
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"os"
+	"syscall"
+	"time"
+
+	"github.com/cilium/ebpf"
+	"github.com/cilium/ebpf/link"
+	"github.com/cilium/ebpf/rlimit"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// WhoProbes are the kernel probes of sources/bpf/who.c, attached as
+// BTF-typed raw tracepoints (no tracefs needed): sock:inet_sock_set_state
+// counts each process's new TCP
+// connections (and their lifetimes) by cgroup and destination, and
+// skb:kfree_skb the packets netfilter dropped before conntrack gave them
+// an entry, by the sending socket's cgroup and tuple (kernel 5.17+, for
+// the drop reason). Their maps have
+// fixed sizes; what did not fit is counted as lost. Close detaches them;
+// so does the process's exit, whatever ends it (the links are file
+// descriptors).
+type WhoProbes struct {
+	objs  whoObjects
+	links []link.Link
+	roots ownerRoots
+	// paths caches cgroup paths by id, at most maxCgroupDirs.
+	paths map[uint64]string
+	// lost is the lost counters' last sums.
+	lost [2]uint64
+}
+
+// LoadWho loads the probes for the network namespace at netns (a
+// /proc/PID/ns/net or an ip netns mount): what other namespaces do is not
+// counted. Owners are looked up under proc. It needs CAP_BPF and
+// CAP_PERFMON (or CAP_SYS_ADMIN) and the kernel's BTF; the error says
+// which was missing.
+func LoadWho(proc, netns string) (*WhoProbes, error) {
+	if _, err := os.Stat("/sys/kernel/btf/vmlinux"); err != nil {
+		return nil, fmt.Errorf("load eBPF probes: the kernel has no BTF (/sys/kernel/btf/vmlinux): %w", ErrUnavailable)
+	}
+	var st syscall.Stat_t
+	if err := syscall.Stat(netns, &st); err != nil {
+		return nil, fmt.Errorf("load eBPF probes: read the network namespace: %w", err)
+	}
+	if err := rlimit.RemoveMemlock(); err != nil { // before 5.11, maps count against RLIMIT_MEMLOCK
+		return nil, fmt.Errorf("load eBPF probes: %w", classifyBPF(err))
+	}
+	spec, err := loadWho()
+	if err != nil {
+		return nil, fmt.Errorf("load eBPF probes: %w", err)
+	}
+	if err := spec.Variables[whoVarNetnsInum].Set(uint32(st.Ino)); err != nil {
+		return nil, fmt.Errorf("load eBPF probes: %w", err)
+	}
+	w := &WhoProbes{roots: newOwnerRoots(proc), paths: map[uint64]string{}}
+	if err := spec.LoadAndAssign(&w.objs, nil); err != nil {
+		return nil, fmt.Errorf("load eBPF probes: %w", classifyBPF(err))
+	}
+	for _, p := range []*ebpf.Program{w.objs.TcpState, w.objs.SkbDrop} {
+		l, err := link.AttachTracing(link.TracingOptions{Program: p})
+		if err != nil {
+			w.Close()
+			return nil, fmt.Errorf("attach eBPF probe %s: %w", p, classifyBPF(err))
+		}
+		w.links = append(w.links, l)
+	}
+	return w, nil
+}
+
+// classifyBPF maps a refusal onto ErrPermission.
+func classifyBPF(err error) error {
+	if errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EACCES) {
+		return fmt.Errorf("%w: %w (CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN)", ErrPermission, err)
+	}
+	return err
+}
+
+// Close detaches and unloads the probes.
+func (w *WhoProbes) Close() error {
+	var errs []error
+	for _, l := range w.links {
+		errs = append(errs, l.Close())
+	}
+	w.links = nil
+	errs = append(errs, w.objs.Close())
+	return errors.Join(errs...)
+}
+
+// whoBatch is how many map elements one batch call moves.
+const whoBatch = 256
+
+// Read takes what the probes counted since the last Read (the maps are
+// emptied as they are read) and names the owners.
+func (w *WhoProbes) Read() *model.Who {
+	out := &model.Who{Conns: []model.ConnFlow{}, Drops: []model.DropFlow{}}
+	type connID struct {
+		cgroup uint64
+		tgid   uint32
+		dest   string
+	}
+	conns := map[connID]*model.ConnFlow{}
+	var order []connID
+	drain(w.objs.Conns, func(k whoConnKey, v whoConnVal) {
+		id := connID{k.Cgroup, k.Tgid, addrOf(k.Family, k.Daddr, k.Dport)}
+		c, ok := conns[id]
+		if !ok {
+			c = &model.ConnFlow{Owner: w.owner(k.Cgroup, int(k.Tgid), comm(v.Comm)), Dest: id.dest}
+			conns[id] = c
+			order = append(order, id)
+		}
+		c.Opened += v.Opened
+		c.Closed += v.Closed
+		c.Failed += v.Failed
+		c.LifeSum += time.Duration(v.LifeNs)
+		for i := range c.Life {
+			c.Life[i] += v.Life[i]
+		}
+	})
+	all := make([]model.ConnFlow, 0, len(order))
+	for _, id := range order {
+		all = append(all, *conns[id])
+	}
+	// A drop knows its socket's cgroup only: a connection of the same
+	// cgroup names it when the cgroup's path cannot be read.
+	groups := map[uint64]model.Owner{}
+	for _, id := range order {
+		o := conns[id].Owner
+		groups[id.cgroup] = model.Owner{Group: o.Group, Kind: o.Kind}
+	}
+	out.Conns, out.OtherOpened = model.TopConns(all, model.WhoShown)
+	var drops []model.DropFlow
+	drain(w.objs.Drops, func(k whoDropKey, n uint64) {
+		fam := uint16(k.Family)
+		o, ok := groups[k.Cgroup]
+		if !ok {
+			o = w.owner(k.Cgroup, 0, "")
+		}
+		drops = append(drops, model.DropFlow{Owner: o, Src: addrOf(fam, k.Saddr, 0),
+			Dest: addrOf(fam, k.Daddr, k.Dport), Proto: k.Proto, N: n})
+	})
+	out.Drops, out.OtherDrops = model.TopDrops(drops, model.WhoShown)
+	for i := range w.lost {
+		var per []uint64
+		if w.objs.Lost.Lookup(uint32(i), &per) == nil {
+			var sum uint64
+			for _, v := range per {
+				sum += v
+			}
+			out.Lost += sum - w.lost[i]
+			w.lost[i] = sum
+		}
+	}
+	return out
+}
+
+// drain moves every element out of m, a batch at a time.
+func drain[K, V any](m *ebpf.Map, each func(K, V)) {
+	keys, vals := make([]K, whoBatch), make([]V, whoBatch)
+	var cursor ebpf.MapBatchCursor
+	for range maxCgroupDirs / whoBatch { // bounded, whatever the kernel answers
+		n, err := m.BatchLookupAndDelete(&cursor, keys, vals, nil)
+		for i := range n {
+			each(keys[i], vals[i])
+		}
+		if err != nil { // ErrKeyNotExist: the end
+			return
+		}
+	}
+}
+
+// owner names a cgroup id and process; the name is the kernel's comm at
+// the connect, the process may be gone.
+func (w *WhoProbes) owner(cgroup uint64, pid int, name string) model.Owner {
+	p, ok := w.paths[cgroup]
+	if !ok && cgroup != 0 {
+		want := map[uint64]string{cgroup: ""}
+		cgroupPaths(w.roots.cgroup2, want)
+		if p = want[cgroup]; len(w.paths) < maxCgroupDirs {
+			w.paths[cgroup] = p // not found is kept too: one walk a cgroup
+		}
+	}
+	o := model.Owner{PID: pid, Comm: name}
+	if p != "" {
+		o.Group, o.Kind = groupOf(p)
+	} else if pid > 0 {
+		o.Group, o.Kind = processGroup(w.roots.proc, pid)
+	}
+	return o
+}
+
+// addrOf is an address and port as the probes wrote them ("10.0.0.1:80",
+// "[::1]:80"); port 0 leaves the port out.
+func addrOf(family uint16, b [16]uint8, port uint16) string {
+	var a netip.Addr
+	if family == syscall.AF_INET {
+		a = netip.AddrFrom4([4]byte(b[:4]))
+	} else {
+		a = netip.AddrFrom16(b).Unmap()
+	}
+	if port == 0 {
+		return a.String()
+	}
+	return netip.AddrPortFrom(a, port).String()
+}
+
+// comm is a kernel task name.
+func comm(c [16]int8) string {
+	b := make([]byte, 0, len(c))
+	for _, x := range c {
+		if x == 0 {
+			break
+		}
+		b = append(b, byte(x))
+	}
+	return string(b)
+}

@@ -1,0 +1,22 @@
+package sources
+
+import (
+	"os"
+	"testing"
+)
+
+// TestWhoLoads: the probes load, attach and detach as root.
+func TestWhoLoads(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root")
+	}
+	w, err := LoadWho("/proc", "/proc/self/ns/net")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := w.Read()
+	t.Logf("%+v", r)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
