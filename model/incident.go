@@ -57,6 +57,12 @@ type Incident struct {
 	Suppressed  uint64
 	// Census is the largest census recorded, if any.
 	Census *Census
+	// PeakWho is the probes' busiest window (the most new connections in
+	// WhoWindow), over PeakWhoSecs, ending at PeakWhoAt; nil when the
+	// probes never counted.
+	PeakWho     *Who
+	PeakWhoSecs float64
+	PeakWhoAt   time.Time
 	// Peak new-connection rate, and the hold and open connections then.
 	PeakNewConnsPS float64
 	PeakNewConnsAt time.Time
@@ -195,6 +201,9 @@ func (in *Incident) Add(f Frame) {
 			in.PeakNewConnsPS, in.PeakNewConnsAt = rate, s.Time
 			in.PeakHold, in.PeakOpen = c.TimeWaitHold, s.TCP.Established
 		}
+	}
+	if opened := f.Who.opened(); f.Who.On() && opened > 0 && opened > in.PeakWho.opened() {
+		in.PeakWho, in.PeakWhoSecs, in.PeakWhoAt = f.Who, f.WhoSecs, s.Time
 	}
 	in.kernel(s.Kernel)
 	if cs := s.Census; cs != nil && cs.Error == "" && (in.Census == nil || cs.Total > in.Census.Total) {

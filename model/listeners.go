@@ -1,9 +1,6 @@
 package model
 
-import (
-	"sort"
-	"strconv"
-)
+import "sort"
 
 // Listener is one listening TCP socket and how full its accept queue is.
 type Listener struct {
@@ -71,7 +68,7 @@ func (l Listener) String(somaxconn uint64) string {
 	s += ": " + Int(uint64(l.Queue)) + " waiting, backlog " + Int(uint64(l.Backlog))
 	switch {
 	case somaxconn > 0 && uint64(l.Backlog) == somaxconn:
-		s += " (= somaxconn " + strconv.FormatUint(somaxconn, 10) + ": it may have asked for more)"
+		s += " (= somaxconn " + Int(somaxconn) + ": it may have asked for more)"
 	case somaxconn > 0:
 		s += " (as asked; somaxconn " + Int(somaxconn) + ")"
 	}

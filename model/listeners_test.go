@@ -31,7 +31,7 @@ func TestPressed(t *testing.T) {
 
 func TestListenerString(t *testing.T) {
 	l := Listener{Addr: "0.0.0.0:80", Queue: 4097, Backlog: 4096, Owner: Owner{Comm: "nginx", PID: 7, Group: "nginx.service", Kind: "unit"}}
-	if got, want := l.String(4096), "0.0.0.0:80 of nginx (pid 7, nginx.service): 4,097 waiting, backlog 4,096 (= somaxconn 4096: it may have asked for more)"; got != want {
+	if got, want := l.String(4096), "0.0.0.0:80 of nginx (pid 7, nginx.service): 4,097 waiting, backlog 4,096 (= somaxconn 4,096: it may have asked for more)"; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
 	if got, want := (Listener{Addr: "[::]:9", Queue: 1, Backlog: 1}).String(0), "[::]:9: 1 waiting, backlog 1"; got != want {

@@ -165,10 +165,7 @@ func (w *Who) DominantText(secs float64) string {
 	if !w.On() || len(w.Conns) == 0 || secs <= 0 {
 		return ""
 	}
-	total := w.OtherOpened
-	for _, c := range w.Conns {
-		total += c.Opened
-	}
+	total := w.opened()
 	top := w.Conns[0]
 	if total == 0 || float64(top.Opened) < DominantShare*float64(total) {
 		return ""
@@ -205,4 +202,17 @@ func LifeText(d time.Duration) string {
 		return strconv.FormatInt(d.Milliseconds(), 10) + " ms"
 	}
 	return Dur(d)
+}
+
+// opened is every new connection the probes counted, shown or not (0 for
+// nil).
+func (w *Who) opened() uint64 {
+	if w == nil {
+		return 0
+	}
+	n := w.OtherOpened
+	for _, c := range w.Conns {
+		n += c.Opened
+	}
+	return n
 }

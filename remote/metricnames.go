@@ -32,6 +32,8 @@ const (
 	MetricLastSample      = "tablefull_last_sample_timestamp_seconds"
 	MetricBuildInfo       = "tablefull_build_info"
 	MetricOwnerEntries    = "tablefull_conntrack_owner_entries"
+	MetricOwnerNew        = "tablefull_owner_new_connections_per_second"
+	MetricOwnerDrops      = "tablefull_owner_drops_per_second"
 	MetricListenQueue     = "tablefull_listener_queue"
 	MetricListenBacklog   = "tablefull_listener_backlog"
 )

@@ -50,7 +50,7 @@ var verdictKinds = []model.Kind{model.TableFull, model.NearCap, model.EarlyDropp
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descEntries, descPeak, descLimit, descBuckets, descHold, descCPU, descTotal,
 		descNew, descLost, descClassHold, descPinned, descEpisodes, descKLines, descSuppress, descVerdict, descUp, descNSEntries, descNSDrops, descNSOthers, descNSOtherEn, descDrift, descVerdictS, descLastTime, descBuildInfo,
-		descOwner, descListenQueue, descListenBacklog} {
+		descOwner, descOwnerNew, descOwnerDrops, descListenQueue, descListenBacklog} {
 		ch <- d
 	}
 }
@@ -154,6 +154,7 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 		}
 	}
 	s.attribution.collect(gauge)
+	collectWho(gauge, s.frame.Who, s.frame.WhoSecs)
 	for _, k := range verdictKinds {
 		// A verdict judged from a part not read, or from a table not
 		// read, is neither 1 nor 0: its series is left out.

@@ -186,6 +186,8 @@ func TestExporterMetricsLint(t *testing.T) {
 		s := counted(sample(i, 4096, 4096, uint64(i)), i)
 		s.Census = &tf.Census{Total: 4096, At: s.Time, Owners: &tf.Owners{Top: []tf.OwnerCount{{Owner: tf.Owner{Comm: "duckdb", Group: "a.service", Kind: "unit"}, N: 9}}}}
 		s.Listeners = &tf.Listeners{Pressed: []tf.Listener{{Addr: "127.0.0.1:8080", Queue: 5, Backlog: 4}}}
+		s.Who = &tf.Who{Conns: []tf.ConnFlow{{Owner: tf.Owner{Comm: "duckdb", Group: "a.service", Kind: "unit"}, Dest: "10.0.0.1:80", Opened: 9}},
+			Drops: []tf.DropFlow{{Owner: tf.Owner{Group: "a.service", Kind: "unit"}, N: 2}}}
 		e.Observe(s)
 	}
 	srv := httptest.NewServer(Handler(e, ""))

@@ -12,7 +12,11 @@ import (
 var (
 	descOwner = desc(remote.MetricOwnerEntries, "Entries of the conntrack table held by one owner, by the newest census (taken while the table is near its cap, at most a minute old): the 10 owners holding most, by process name, cgroup (the systemd unit, container id or cgroup) and pod UID (empty when none); role is opened (the connections it opens) or accepted (those it took in as a server). Absent when no fresh census attributed them.",
 		"comm", "cgroup", "pod", "role")
-	descListenQueue   = desc(remote.MetricListenQueue, "Connections waiting in a pressed listener's accept queue (at least 80 % of its backlog), read when listen queues overflowed, for the 5 fullest; absent for the others and when none is pressed.", "listen", "comm")
+	descListenQueue = desc(remote.MetricListenQueue, "Connections waiting in a pressed listener's accept queue (at least 80 % of its backlog), read when listen queues overflowed, for the 5 fullest; absent for the others and when none is pressed.", "listen", "comm")
+	descOwnerNew    = desc(remote.MetricOwnerNew, "New TCP connections a second an owner opens to a peer, counted by the eBPF probes as they are made, over the trailing 30 s, for the 10 busiest (loaded while the table is near its cap; absent otherwise or where eBPF is refused).",
+		"comm", "cgroup", "pod", "peer")
+	descOwnerDrops = desc(remote.MetricOwnerDrops, "Packets a second the conntrack table refused (no entry could be made) from an owner's sockets, by the eBPF probes over the trailing 30 s, for the 10 most; cgroup and pod empty for packets with no local socket (forwarded, or from a peer). A firewall's own DROP is not counted.",
+		"cgroup", "pod")
 	descListenBacklog = desc(remote.MetricListenBacklog, "The backlog of a pressed listener (what it asked listen(2) for, capped by net.core.somaxconn), beside tablefull_listener_queue.", "listen", "comm")
 )
 
@@ -82,5 +86,44 @@ func (a attribution) collect(gauge func(*prometheus.Desc, float64, ...string)) {
 			gauge(descListenQueue, float64(p.Queue), k[0], k[1])
 			gauge(descListenBacklog, float64(p.Backlog), k[0], k[1])
 		}
+	}
+}
+
+// collectWho writes the probes' window: new connections and the table's
+// drops by owner, one series per label set (repeats summed).
+func collectWho(gauge func(*prometheus.Desc, float64, ...string), w *model.Who, secs float64) {
+	if !w.On() || secs <= 0 {
+		return
+	}
+	groupLabels := func(o model.Owner) (cgroup, pod string) {
+		if o.Kind == "pod" {
+			return "", model.Sanitize(o.Group, 64)
+		}
+		return model.Sanitize(o.Group, 128), ""
+	}
+	type connKey struct{ comm, cgroup, pod, peer string }
+	conns, order := map[connKey]float64{}, []connKey{}
+	for _, c := range w.Conns {
+		cg, pod := groupLabels(c.Owner)
+		k := connKey{model.Sanitize(c.Comm, 32), cg, pod, model.Sanitize(c.Dest, 64)}
+		if _, ok := conns[k]; !ok {
+			order = append(order, k)
+		}
+		conns[k] += c.PerSec(secs)
+	}
+	for _, k := range order {
+		gauge(descOwnerNew, conns[k], k.comm, k.cgroup, k.pod, k.peer)
+	}
+	drops, dorder := map[[2]string]float64{}, [][2]string{}
+	for _, d := range w.Drops {
+		cg, pod := groupLabels(d.Owner)
+		k := [2]string{cg, pod}
+		if _, ok := drops[k]; !ok {
+			dorder = append(dorder, k)
+		}
+		drops[k] += float64(d.N) / secs
+	}
+	for _, k := range dorder {
+		gauge(descOwnerDrops, drops[k], k[0], k[1])
 	}
 }

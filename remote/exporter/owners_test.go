@@ -52,3 +52,34 @@ func TestExporterOwners(t *testing.T) {
 		t.Error("listeners exported past their freshness")
 	}
 }
+
+// TestExporterWho: the probes' window comes out as new connections and
+// drops a second by owner; off, it is left out.
+func TestExporterWho(t *testing.T) {
+	e := New("test")
+	srv := httptest.NewServer(Handler(e, ""))
+	defer srv.Close()
+	churn := tf.Owner{Comm: "duckdb", PID: 4242, Group: "ingest.service", Kind: "unit"}
+	for i := range 3 {
+		s := sample(i, 4096, 4096, 0)
+		s.Who = &tf.Who{Conns: []tf.ConnFlow{{Owner: churn, Dest: "10.5.5.14:3900", Opened: 120}},
+			Drops: []tf.DropFlow{{Owner: tf.Owner{Group: "ingest.service", Kind: "unit"}, N: 30}, {Owner: tf.Owner{Group: "ab12", Kind: "pod"}, N: 3}}}
+		e.Observe(s)
+	}
+	m := scrape(t, srv.URL)
+	if got := m["tablefull_owner_new_connections_per_second"].v("cgroup=ingest.service,comm=duckdb,peer=10.5.5.14:3900,pod=,"); got != 120 {
+		t.Errorf("new connections/s %v (%v)", got, m["tablefull_owner_new_connections_per_second"])
+	}
+	if got := m["tablefull_owner_drops_per_second"].v("cgroup=ingest.service,pod=,"); got != 30 {
+		t.Errorf("drops/s %v (%v)", got, m["tablefull_owner_drops_per_second"])
+	}
+	if got := m["tablefull_owner_drops_per_second"].v("cgroup=,pod=ab12,"); got != 3 {
+		t.Errorf("pod drops/s %v", got)
+	}
+	off := sample(3, 4096, 4096, 0)
+	off.Who = &tf.Who{Note: "eBPF refused"}
+	e.Observe(off)
+	if _, ok := scrape(t, srv.URL)["tablefull_owner_new_connections_per_second"]; ok {
+		t.Error("probes off, their series still exported")
+	}
+}

@@ -61,6 +61,9 @@ func (r *Report) sections() []section {
 	if in.Census != nil {
 		out = append(out, t.census())
 	}
+	if in.PeakWho != nil {
+		out = append(out, t.who())
+	}
 	out = append(out, t.arithmetic(), t.about(r))
 	return out
 }
