@@ -111,6 +111,9 @@ func (o Owners) UnownedText() string {
 		}
 		parts = append(parts, Int(n)+" "+c.String())
 	}
+	if len(parts) == 0 && len(o.Top) == 0 {
+		return "no entries to own"
+	}
 	if len(parts) == 0 {
 		return "every entry has an owner here"
 	}

@@ -42,7 +42,10 @@ func TestDominantOwner(t *testing.T) {
 }
 
 func TestUnownedText(t *testing.T) {
-	if got := (Owners{}).UnownedText(); got != "every entry has an owner here" {
+	if got := (Owners{}).UnownedText(); got != "no entries to own" {
+		t.Errorf("%q", got)
+	}
+	if got := (Owners{Top: []OwnerCount{{N: 3}}}).UnownedText(); got != "every entry has an owner here" {
 		t.Errorf("%q", got)
 	}
 	got := (Owners{Unowned: ClassCounts{ClassTCPDone: 3000, ClassUDPSingle: 12}}).UnownedText()

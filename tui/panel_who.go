@@ -13,7 +13,7 @@ import (
 // and whose packets the table dropped; or why nothing was counted.
 // Every name is foreign text.
 func whoLines(st *styles.Styles, w *model.Who, secs float64, width int) []string {
-	head := st.Label.Render("new connections by owner ")
+	head := st.Label.Render("new conns by owner ")
 	switch {
 	case w == nil:
 		return nil
@@ -24,7 +24,7 @@ func whoLines(st *styles.Styles, w *model.Who, secs float64, width int) []string
 	}
 	var parts []string
 	for _, c := range w.Conns[:min(3, len(w.Conns))] {
-		part := foreign(c.Owner.String()) + st.Dim.Render(" → "+foreign(c.Dest)+" ") + st.Value.Render(model.Num(c.PerSec(secs))+"/s")
+		part := foreign(c.Owner.String()) + " " + st.Value.Render(model.Num(c.PerSec(secs))+"/s") + st.Dim.Render(" → "+foreign(c.Dest))
 		if m, ok := c.MedianLife(); ok {
 			part += st.Dim.Render(" life <" + model.LifeText(m))
 		}
@@ -44,9 +44,9 @@ func whoLines(st *styles.Styles, w *model.Who, secs float64, width int) []string
 			if who == "unknown" {
 				who = "from " + d.Src
 			}
-			ds = append(ds, foreign(who)+st.Dim.Render(" → "+foreign(d.Dest)+" ")+st.Crit.Render(model.Int(d.N)))
+			ds = append(ds, foreign(who)+" "+st.Crit.Render(model.Int(d.N))+st.Dim.Render(" → "+foreign(d.Dest)))
 		}
-		lines = append(lines, st.Label.Render("table's drops by owner ")+strings.Join(ds, st.Dim.Render(styles.GlyphSep)))
+		lines = append(lines, st.Label.Render("drops by owner ")+strings.Join(ds, st.Dim.Render(styles.GlyphSep)))
 	}
 	for i := range lines {
 		lines[i] = truncate(lines[i], width)

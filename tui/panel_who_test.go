@@ -21,8 +21,8 @@ func TestWhoAndOwnersLines(t *testing.T) {
 		Life: [model.LifeBuckets]uint32{0, 2990}}}, Drops: []model.DropFlow{{Owner: model.Owner{Group: "ingest.service", Kind: "unit"},
 		Src: "10.0.0.1", Dest: "10.5.5.14:3900", Proto: 6, N: 540}, {Src: "192.0.2.7", Dest: "10.0.0.1:80", Proto: 6, N: 3}}}
 	got := ansi.Strip(strings.Join(whoLines(st, w, 30, 200), "\n"))
-	for _, want := range []string{`duck\x1b[2Jdb (pid 4242, ingest.service) → 10.5.5.14:3900 100/s life <2 ms one per request`,
-		"table's drops by owner ingest.service → 10.5.5.14:3900 540", "from 192.0.2.7 → 10.0.0.1:80 3"} {
+	for _, want := range []string{`new conns by owner duck\x1b[2Jdb (pid 4242, ingest.service) 100/s → 10.5.5.14:3900 life <2 ms one per request`,
+		"drops by owner ingest.service 540 → 10.5.5.14:3900", "from 192.0.2.7 3 → 10.0.0.1:80"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in:\n%s", want, got)
 		}

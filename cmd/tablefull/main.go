@@ -91,7 +91,7 @@ var subcommands = []subcommand{
 		return console(o, v.ssh, v.via, v.netns, v.deploy)
 	}},
 	{name: "snapshot", usage: "  tablefull snapshot [--json]              print one sample and exit\n", flags: jsonFlag, run: func(o options, v *flagValues, stdout, _ io.Writer) error { return snapshot(o, v.asJSON, stdout) }},
-	{name: "census", usage: "  tablefull census [--json]                what fills the table: protocols, TCP states, top ports and addresses (root)\n", flags: jsonFlag, run: func(o options, v *flagValues, stdout, _ io.Writer) error { return census(o, v.asJSON, stdout) }},
+	{name: "census", usage: "  tablefull census [--json]                what fills the table: protocols, TCP states, top ports, addresses, owners (root)\n", flags: jsonFlag, run: func(o options, v *flagValues, stdout, _ io.Writer) error { return census(o, v.asJSON, stdout) }},
 	{name: "agent", usage: "  tablefull agent                          write this host's stream to stdout (for --ssh/--via)\n", run: func(o options, _ *flagValues, stdout, stderr io.Writer) error {
 		return agent(o, os.Stdin, stdout, stderr)
 	}},
