@@ -3,6 +3,7 @@ package model
 import (
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -18,6 +19,8 @@ const LifeBuckets = 16
 // it); and how many closed unanswered.
 type ConnFlow struct {
 	Owner
+	// Proto is the IP protocol (6 TCP, 17 UDP, …).
+	Proto  uint8  `json:"proto,omitempty"`
 	Dest   string `json:"dest"`
 	Opened uint64 `json:"opened"`
 	Closed uint64 `json:"closed,omitempty"`
@@ -87,6 +90,9 @@ type Who struct {
 	// Note says why nothing was counted (no BTF, eBPF refused, the table
 	// far from its cap), when nothing was.
 	Note string `json:"note,omitempty"`
+	// Limit says what the probes do not count on this kernel, when they
+	// count the rest.
+	Limit string `json:"limit,omitempty"`
 }
 
 // WhoShown bounds the flows of each list a sample keeps.
@@ -105,7 +111,10 @@ func TopConns(cs []ConnFlow, n int) ([]ConnFlow, uint64) {
 		if a, b := cs[i].Owner.String(), cs[j].Owner.String(); a != b {
 			return a < b
 		}
-		return cs[i].Dest < cs[j].Dest
+		if cs[i].Dest != cs[j].Dest {
+			return cs[i].Dest < cs[j].Dest
+		}
+		return cs[i].Proto < cs[j].Proto
 	})
 	var rest uint64
 	for _, c := range cs[min(n, len(cs)):] {
@@ -170,7 +179,7 @@ func (w *Who) DominantText(secs float64) string {
 	if total == 0 || float64(top.Opened) < DominantShare*float64(total) {
 		return ""
 	}
-	s := pct(float64(top.Opened)*100/float64(total)) + " of new connections from " + top.Owner.String() + " to " + top.Dest +
+	s := pct(float64(top.Opened)*100/float64(total)) + " of new connections from " + top.Owner.String() + " to " + top.DestText() +
 		" (" + Num(top.PerSec(secs)) + "/s"
 	if m, ok := top.MedianLife(); ok {
 		s += ", median life under " + LifeText(m)
@@ -215,4 +224,13 @@ func (w *Who) opened() uint64 {
 		n += c.Opened
 	}
 	return n
+}
+
+// DestText is the destination with its protocol when it is not TCP:
+// "10.0.0.53:53 udp".
+func (c ConnFlow) DestText() string {
+	if c.Proto == 0 || c.Proto == 6 {
+		return c.Dest
+	}
+	return c.Dest + " " + strings.SplitN(DestKey(c.Proto, 0), "/", 2)[0]
 }

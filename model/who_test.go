@@ -109,3 +109,14 @@ func TestWhoWindowSums(t *testing.T) {
 		t.Errorf("%+v", sum.Conns[0])
 	}
 }
+
+func TestConnFlowDestText(t *testing.T) {
+	for _, c := range []struct {
+		proto uint8
+		want  string
+	}{{0, "10.0.0.53:53"}, {6, "10.0.0.53:53"}, {17, "10.0.0.53:53 udp"}, {250, "10.0.0.53:53 proto-250"}} {
+		if got := (ConnFlow{Proto: c.proto, Dest: "10.0.0.53:53"}).DestText(); got != c.want {
+			t.Errorf("proto %d: %q, want %q", c.proto, got, c.want)
+		}
+	}
+}

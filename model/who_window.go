@@ -40,8 +40,9 @@ func (t *whoTracker) observe(at time.Time, secs float64, w *Who) (*Who, float64)
 // sum adds the frames' flows by owner and destination.
 func (t *whoTracker) sum() (*Who, float64) {
 	type connID struct {
-		o    Owner
-		dest string
+		o     Owner
+		proto uint8
+		dest  string
 	}
 	type dropID struct {
 		o         Owner
@@ -56,11 +57,12 @@ func (t *whoTracker) sum() (*Who, float64) {
 		out.OtherOpened += f.who.OtherOpened
 		out.OtherDrops += f.who.OtherDrops
 		out.Lost += f.who.Lost
+		out.Limit = f.who.Limit
 		for _, c := range f.who.Conns {
-			id := connID{c.Owner, c.Dest}
+			id := connID{c.Owner, c.Proto, c.Dest}
 			s, ok := conns[id]
 			if !ok {
-				s = &ConnFlow{Owner: c.Owner, Dest: c.Dest}
+				s = &ConnFlow{Owner: c.Owner, Proto: c.Proto, Dest: c.Dest}
 				conns[id] = s
 				since[id] = secs
 			}

@@ -8,10 +8,10 @@ func boundWho(w *model.Who) *model.Who {
 	if w == nil {
 		return nil
 	}
-	out := model.Who{OtherOpened: w.OtherOpened, OtherDrops: w.OtherDrops, Lost: w.Lost, Note: bound(w.Note),
+	out := model.Who{OtherOpened: w.OtherOpened, OtherDrops: w.OtherDrops, Lost: w.Lost, Note: bound(w.Note), Limit: bound(w.Limit),
 		Conns: make([]model.ConnFlow, 0, len(w.Conns)), Drops: make([]model.DropFlow, 0, len(w.Drops))}
 	for _, c := range w.Conns {
-		out.Conns = append(out.Conns, model.ConnFlow{Owner: boundOwner(c.Owner), Dest: bound(c.Dest), Opened: c.Opened,
+		out.Conns = append(out.Conns, model.ConnFlow{Owner: boundOwner(c.Owner), Proto: c.Proto, Dest: bound(c.Dest), Opened: c.Opened,
 			Closed: c.Closed, Failed: c.Failed, LifeSum: max(0, c.LifeSum), Life: c.Life, Secs: max(0, c.Secs)})
 	}
 	for _, d := range w.Drops {

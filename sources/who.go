@@ -35,6 +35,10 @@ type WhoProbes struct {
 	lost [2]uint64
 }
 
+// WhoLimit is what the probes do not count: UDP flows (the census's
+// sockets name the owners of the live ones).
+const WhoLimit = "TCP only: UDP flows are the census's"
+
 // LoadWho loads the probes for the network namespace at netns (a
 // /proc/PID/ns/net or an ip netns mount): what other namespaces do is not
 // counted. Owners are looked up under proc. It needs CAP_BPF and
@@ -98,19 +102,20 @@ const whoBatch = 256
 // Read takes what the probes counted since the last Read (the maps are
 // emptied as they are read) and names the owners.
 func (w *WhoProbes) Read() *model.Who {
-	out := &model.Who{Conns: []model.ConnFlow{}, Drops: []model.DropFlow{}}
+	out := &model.Who{Conns: []model.ConnFlow{}, Drops: []model.DropFlow{}, Limit: WhoLimit}
 	type connID struct {
 		cgroup uint64
 		tgid   uint32
+		proto  uint8
 		dest   string
 	}
 	conns := map[connID]*model.ConnFlow{}
 	var order []connID
 	drain(w.objs.Conns, func(k whoConnKey, v whoConnVal) {
-		id := connID{k.Cgroup, k.Tgid, addrOf(k.Family, k.Daddr, k.Dport)}
+		id := connID{k.Cgroup, k.Tgid, k.Proto, addrOf(uint16(k.Family), k.Daddr, k.Dport)}
 		c, ok := conns[id]
 		if !ok {
-			c = &model.ConnFlow{Owner: w.owner(k.Cgroup, int(k.Tgid), comm(v.Comm)), Dest: id.dest}
+			c = &model.ConnFlow{Owner: w.owner(k.Cgroup, int(k.Tgid), comm(v.Comm)), Proto: k.Proto, Dest: id.dest}
 			conns[id] = c
 			order = append(order, id)
 		}

@@ -18,7 +18,8 @@ type whoConnKey struct {
 	Cgroup uint64
 	Tgid   uint32
 	Dport  uint16
-	Family uint16
+	Family uint8
+	Proto  uint8
 	Daddr  [16]uint8
 }
 

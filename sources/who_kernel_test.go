@@ -14,8 +14,9 @@ func TestWhoLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := w.Read()
-	t.Logf("%+v", r)
+	if r := w.Read(); r.Limit != WhoLimit || len(w.links) != 2 {
+		t.Errorf("%d probes attached, limit %q", len(w.links), r.Limit)
+	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ func whoLines(st *styles.Styles, w *model.Who, secs float64, width int) []string
 	}
 	var parts []string
 	for _, c := range w.Conns[:min(3, len(w.Conns))] {
-		part := foreign(c.Owner.String()) + " " + st.Value.Render(model.Num(c.PerSec(secs))+"/s") + st.Dim.Render(" → "+foreign(c.Dest))
+		part := foreign(c.Owner.String()) + " " + st.Value.Render(model.Num(c.PerSec(secs))+"/s") + st.Dim.Render(" → "+foreign(c.DestText()))
 		if m, ok := c.MedianLife(); ok {
 			part += st.Dim.Render(" life <" + model.LifeText(m))
 		}
@@ -36,6 +36,9 @@ func whoLines(st *styles.Styles, w *model.Who, secs float64, width int) []string
 	lines := []string{head + strings.Join(parts, st.Dim.Render(styles.GlyphSep))}
 	if w.Lost > 0 {
 		lines[0] += st.Dim.Render(fmt.Sprintf("  (%s not counted: the probes' maps were full)", model.Int(w.Lost)))
+	}
+	if w.Limit != "" {
+		lines[0] += st.Dim.Render("  (" + foreign(w.Limit) + ")")
 	}
 	if len(w.Drops) > 0 {
 		var ds []string

@@ -105,7 +105,7 @@ func collectWho(gauge func(*prometheus.Desc, float64, ...string), w *model.Who, 
 	conns, order := map[connKey]float64{}, []connKey{}
 	for _, c := range w.Conns {
 		cg, pod := groupLabels(c.Owner)
-		k := connKey{model.Sanitize(c.Comm, 32), cg, pod, model.Sanitize(c.Dest, 64)}
+		k := connKey{model.Sanitize(c.Comm, 32), cg, pod, model.Sanitize(c.DestText(), 64)}
 		if _, ok := conns[k]; !ok {
 			order = append(order, k)
 		}

@@ -27,7 +27,7 @@ func (t teller) who() section {
 		if c.Churning(secs) {
 			finding = model.OnePerRequest
 		}
-		conns.Rows = append(conns.Rows, []string{model.Sanitize(c.Owner.String(), 120), model.Sanitize(c.Dest, 64),
+		conns.Rows = append(conns.Rows, []string{model.Sanitize(c.Owner.String(), 120), model.Sanitize(c.DestText(), 64),
 			model.Num(c.PerSec(secs)), life, finding})
 	}
 	if w.OtherOpened > 0 {

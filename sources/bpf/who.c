@@ -66,6 +66,7 @@ struct sk_buff {
 
 enum skb_drop_reason { SKB_DROP_REASON_NETFILTER_DROP = 12 };
 
+
 #define AF_INET 2
 #define AF_INET6 10
 #define TCP_ESTABLISHED 1
@@ -78,12 +79,13 @@ enum skb_drop_reason { SKB_DROP_REASON_NETFILTER_DROP = 12 };
 // Set by the loader: the network namespace watched (its inode).
 volatile const u32 netns_inum = 0;
 
-// A connection's owner and destination.
+// A connection's owner, protocol and destination.
 struct conn_key {
 	u64 cgroup;
 	u32 tgid;
 	u16 dport;
-	u16 family;
+	u8 family;
+	u8 proto;
 	u8 daddr[16];
 };
 
@@ -205,6 +207,7 @@ int BPF_PROG(tcp_state, struct sock *sk, int oldstate, int newstate)
 		o.key.tgid = bpf_get_current_pid_tgid() >> 32;
 		o.key.dport = bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport));
 		o.key.family = BPF_CORE_READ(sk, __sk_common.skc_family);
+		o.key.proto = 6;
 		if (o.key.family == AF_INET) {
 			__be32 d = BPF_CORE_READ(sk, __sk_common.skc_daddr);
 			__builtin_memcpy(o.key.daddr, &d, 4);
