@@ -2,7 +2,6 @@ package sources
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,15 +17,15 @@ import (
 // cgroupV2 is the cgroup v2 hierarchy on this kind of machine (hybrid).
 const cgroupV2 = "/sys/fs/cgroup/unified"
 
-// testCgroup makes the cgroup at path under cgroupV2 and removes it (and
-// its parents up to the root) when the test ends; it returns the open
-// directory, for starting processes in it.
-func testCgroup(t *testing.T, path string) *os.File {
+// testCgroup makes the cgroup rel under cgroupV2, open for starting
+// processes in it, and removes it (and the parents it leaves empty) when
+// the test ends; it skips without cgroup v2.
+func testCgroup(t *testing.T, rel string) *os.File {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(cgroupV2, "cgroup.procs")); err != nil {
 		t.Skip("needs cgroup v2 at " + cgroupV2)
 	}
-	dir := filepath.Join(cgroupV2, path)
+	dir := filepath.Join(cgroupV2, rel)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -36,16 +35,17 @@ func testCgroup(t *testing.T, path string) *os.File {
 	}
 	t.Cleanup(func() {
 		f.Close()
-		for d := dir; d != cgroupV2; d = filepath.Dir(d) {
-			for i := 0; i < 50 && os.Remove(d) != nil && d == dir; i++ { // its processes may take a moment to go
-				time.Sleep(20 * time.Millisecond)
-			}
+		for i := 0; i < 50 && os.Remove(dir) != nil; i++ { // its processes take a moment to go
+			time.Sleep(20 * time.Millisecond)
+		}
+		for d := filepath.Dir(dir); d != cgroupV2; d = filepath.Dir(d) {
+			os.Remove(d) // stays while another test's cgroup is in it
 		}
 	})
 	return f
 }
 
-// inCgroup starts cmd as a process of the cgroup cg (clone3 into it: it
+// inCgroup starts cmd as a process of the cgroup cg (cloned into it: it
 // never runs anywhere else) and kills it when the test ends.
 func inCgroup(t *testing.T, cg *os.File, cmd *exec.Cmd) {
 	t.Helper()
@@ -55,41 +55,6 @@ func inCgroup(t *testing.T, cg *os.File, cmd *exec.Cmd) {
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 }
-
-// holdingServer accepts connections in ns and keeps them open until the
-// test ends.
-func holdingServer(t *testing.T, ns *netns.NS) string {
-	t.Helper()
-	var ln net.Listener
-	if err := ns.Do(func() (err error) { ln, err = net.Listen("tcp", "127.0.0.1:0"); return err }); err != nil {
-		t.Fatal(err)
-	}
-	var held []net.Conn
-	t.Cleanup(func() {
-		ln.Close()
-		for _, c := range held {
-			c.Close()
-		}
-	})
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			held = append(held, c)
-		}
-	}()
-	return ln.Addr().String()
-}
-
-// holdScript opens n connections to an address and keeps them.
-const holdScript = `import socket, sys, time
-host, port = sys.argv[1].rsplit(":", 1)
-conns = [socket.create_connection((host, int(port))) for _ in range(int(sys.argv[2]))]
-print("held", flush=True)
-time.sleep(600)
-`
 
 // TestOwnersOfLiveEntries: two clients in a namespace, each in a cgroup
 // of its own (a systemd-like unit and a Kubernetes-like pod), hold
@@ -102,7 +67,12 @@ func TestOwnersOfLiveEntries(t *testing.T) {
 		t.Skip("needs python3")
 	}
 	ns, _ := eventsNS(t)
-	addr := holdingServer(t, ns)
+	h, err := ns.Hold("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	addr := h.Addr()
 	tag := strconv.Itoa(os.Getpid())
 	unit := testCgroup(t, "tablefull-test-"+tag+".slice/steady.service")
 	uid := "3f2a9c1e_1b2c_4d5e_8f90_" + fmt.Sprintf("%012d", os.Getpid())
@@ -112,7 +82,7 @@ func TestOwnersOfLiveEntries(t *testing.T) {
 		cg *os.File
 		n  int
 	}{{unit, 40}, {pod, 15}} {
-		cmd := ns.Command("python3", "-c", holdScript, addr, strconv.Itoa(c.n))
+		cmd := ns.Command("python3", "-c", netns.HoldScript, addr, strconv.Itoa(c.n))
 		out, _ := cmd.StdoutPipe()
 		inCgroup(t, c.cg, cmd)
 		buf := make([]byte, 5)

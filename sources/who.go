@@ -11,19 +11,22 @@ import (
 	"github.com/cilium/ebpf"
 	"github.com/cilium/ebpf/link"
 	"github.com/cilium/ebpf/rlimit"
+	"golang.org/x/sys/unix"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/netns"
 )
 
-// WhoProbes are the kernel probes of sources/bpf/who.c, attached as
-// BTF-typed raw tracepoints (no tracefs needed): sock:inet_sock_set_state
-// counts each process's new TCP
-// connections (and their lifetimes) by cgroup and destination, and
-// skb:kfree_skb the packets netfilter dropped before conntrack gave them
-// an entry, by the sending socket's cgroup and tuple (kernel 5.17+, for
-// the drop reason). Their maps have
-// fixed sizes; what did not fit is counted as lost. Close detaches them;
-// so does the process's exit, whatever ends it (the links are file
+// WhoProbes are the kernel probes of sources/bpf/who.c. Two BTF-typed
+// raw tracepoints (no tracefs needed): sock:inet_sock_set_state counts
+// each process's new TCP connections (and their lifetimes) by cgroup and
+// destination; skb:kfree_skb the packets netfilter dropped before
+// conntrack gave them an entry, by the sending socket's cgroup and tuple
+// (kernel 5.17+, for the drop reason). Four cgroup hooks on the root of
+// the cgroup v2 hierarchy (connect and sendmsg, v4 and v6) count each
+// process's new UDP flows; they allow every call. Their maps have fixed
+// sizes; what did not fit is counted as lost. Close detaches them; so
+// does the process's exit, whatever ends it (the links are file
 // descriptors).
 type WhoProbes struct {
 	objs  whoObjects
@@ -33,11 +36,9 @@ type WhoProbes struct {
 	paths map[uint64]string
 	// lost is the lost counters' last sums.
 	lost [2]uint64
+	// limit says what they do not count here ("": everything).
+	limit string
 }
-
-// WhoLimit is what the probes do not count: UDP flows (the census's
-// sockets name the owners of the live ones).
-const WhoLimit = "TCP only: UDP flows are the census's"
 
 // LoadWho loads the probes for the network namespace at netns (a
 // /proc/PID/ns/net or an ip netns mount): what other namespaces do is not
@@ -63,6 +64,10 @@ func LoadWho(proc, netns string) (*WhoProbes, error) {
 		return nil, fmt.Errorf("load eBPF probes: %w", err)
 	}
 	w := &WhoProbes{roots: newOwnerRoots(proc), paths: map[uint64]string{}}
+	cookie, cookieErr := netnsCookie(netns)
+	if cookieErr == nil {
+		cookieErr = spec.Variables[whoVarNetnsCookie].Set(cookie)
+	}
 	if err := spec.LoadAndAssign(&w.objs, nil); err != nil {
 		return nil, fmt.Errorf("load eBPF probes: %w", classifyBPF(err))
 	}
@@ -74,8 +79,60 @@ func LoadWho(proc, netns string) (*WhoProbes, error) {
 		}
 		w.links = append(w.links, l)
 	}
+	if err := w.attachUDP(cookieErr); err != nil { // the census's sockets still name the live UDP flows' owners
+		w.limit = "TCP only: UDP flows are the census's (" + err.Error() + ")"
+	}
 	return w, nil
 }
+
+// attachUDP attaches the UDP hooks to the root of the cgroup v2
+// hierarchy: every process's connect and sendmsg, filtered in the kernel
+// by the namespace's cookie. Without the cookie (before 5.14) or the
+// hierarchy (ip netns exec mounts a sysfs of its own) they stay off.
+func (w *WhoProbes) attachUDP(cookieErr error) error {
+	if cookieErr != nil {
+		return fmt.Errorf("no network namespace cookie: %w", cookieErr)
+	}
+	if w.roots.cgroup2 == "" {
+		return errors.New("the cgroup v2 hierarchy is not mounted here")
+	}
+	for _, h := range []struct {
+		prog   *ebpf.Program
+		attach ebpf.AttachType
+	}{{w.objs.UdpConnect4, ebpf.AttachCGroupInet4Connect}, {w.objs.UdpSendmsg4, ebpf.AttachCGroupUDP4Sendmsg},
+		{w.objs.UdpConnect6, ebpf.AttachCGroupInet6Connect}, {w.objs.UdpSendmsg6, ebpf.AttachCGroupUDP6Sendmsg}} {
+		l, err := link.AttachCgroup(link.CgroupOptions{Path: w.roots.cgroup2, Attach: h.attach, Program: h.prog})
+		if err != nil {
+			return fmt.Errorf("attach %s: %w", h.prog, classifyBPF(err))
+		}
+		w.links = append(w.links, l)
+	}
+	return nil
+}
+
+// netnsCookie is the cookie of the network namespace at path
+// (SO_NETNS_COOKIE of a socket made inside it: here, when it is this
+// thread's namespace, else from a thread switched into it).
+func netnsCookie(path string) (uint64, error) {
+	var cookie uint64
+	read := func() error {
+		fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			return err
+		}
+		defer unix.Close(fd)
+		cookie, err = unix.GetsockoptUint64(fd, unix.SOL_SOCKET, soNetnsCookie)
+		return err
+	}
+	var there, here syscall.Stat_t
+	if syscall.Stat(path, &there) == nil && syscall.Stat("/proc/thread-self/ns/net", &here) == nil && there.Ino == here.Ino {
+		return cookie, read() // no thread of this process moves to another namespace but for Enter, which pins its own
+	}
+	return cookie, netns.Enter(path, read)
+}
+
+// soNetnsCookie is SO_NETNS_COOKIE (5.14+).
+const soNetnsCookie = 71
 
 // classifyBPF maps a refusal onto ErrPermission.
 func classifyBPF(err error) error {
@@ -102,7 +159,7 @@ const whoBatch = 256
 // Read takes what the probes counted since the last Read (the maps are
 // emptied as they are read) and names the owners.
 func (w *WhoProbes) Read() *model.Who {
-	out := &model.Who{Conns: []model.ConnFlow{}, Drops: []model.DropFlow{}, Limit: WhoLimit}
+	out := &model.Who{Conns: []model.ConnFlow{}, Drops: []model.DropFlow{}, Limit: w.limit}
 	type connID struct {
 		cgroup uint64
 		tgid   uint32

@@ -52,17 +52,32 @@ type whoOpenVal struct {
 	Comm    [16]int8
 }
 
+type whoUdpSeenKey struct {
+	_      structs.HostLayout
+	Sock   uint64
+	Daddr  [16]uint8
+	Dport  uint16
+	Family uint16
+	Pad    uint32
+}
+
 // Names of all BPF objects in the ELF.
 //
 // Used for safe lookups in a Collection or CollectionSpec.
 const (
-	whoMapConns     = "conns"
-	whoMapDrops     = "drops"
-	whoMapLost      = "lost"
-	whoMapOpenSocks = "open_socks"
-	whoProgSkbDrop  = "skb_drop"
-	whoProgTcpState = "tcp_state"
-	whoVarNetnsInum = "netns_inum"
+	whoMapConns        = "conns"
+	whoMapDrops        = "drops"
+	whoMapLost         = "lost"
+	whoMapOpenSocks    = "open_socks"
+	whoMapUdpSeen      = "udp_seen"
+	whoProgSkbDrop     = "skb_drop"
+	whoProgTcpState    = "tcp_state"
+	whoProgUdpConnect4 = "udp_connect4"
+	whoProgUdpConnect6 = "udp_connect6"
+	whoProgUdpSendmsg4 = "udp_sendmsg4"
+	whoProgUdpSendmsg6 = "udp_sendmsg6"
+	whoVarNetnsCookie  = "netns_cookie"
+	whoVarNetnsInum    = "netns_inum"
 )
 
 // loadWho returns the embedded CollectionSpec for who.
@@ -107,8 +122,12 @@ type whoSpecs struct {
 //
 // It can be passed ebpf.CollectionSpec.Assign.
 type whoProgramSpecs struct {
-	SkbDrop  *ebpf.ProgramSpec `ebpf:"skb_drop"`
-	TcpState *ebpf.ProgramSpec `ebpf:"tcp_state"`
+	SkbDrop     *ebpf.ProgramSpec `ebpf:"skb_drop"`
+	TcpState    *ebpf.ProgramSpec `ebpf:"tcp_state"`
+	UdpConnect4 *ebpf.ProgramSpec `ebpf:"udp_connect4"`
+	UdpConnect6 *ebpf.ProgramSpec `ebpf:"udp_connect6"`
+	UdpSendmsg4 *ebpf.ProgramSpec `ebpf:"udp_sendmsg4"`
+	UdpSendmsg6 *ebpf.ProgramSpec `ebpf:"udp_sendmsg6"`
 }
 
 // whoMapSpecs contains maps before they are loaded into the kernel.
@@ -119,13 +138,15 @@ type whoMapSpecs struct {
 	Drops     *ebpf.MapSpec `ebpf:"drops"`
 	Lost      *ebpf.MapSpec `ebpf:"lost"`
 	OpenSocks *ebpf.MapSpec `ebpf:"open_socks"`
+	UdpSeen   *ebpf.MapSpec `ebpf:"udp_seen"`
 }
 
 // whoVariableSpecs contains global variables before they are loaded into the kernel.
 //
 // It can be passed ebpf.CollectionSpec.Assign.
 type whoVariableSpecs struct {
-	NetnsInum *ebpf.VariableSpec `ebpf:"netns_inum"`
+	NetnsCookie *ebpf.VariableSpec `ebpf:"netns_cookie"`
+	NetnsInum   *ebpf.VariableSpec `ebpf:"netns_inum"`
 }
 
 // whoObjects contains all objects after they have been loaded into the kernel.
@@ -152,6 +173,7 @@ type whoMaps struct {
 	Drops     *ebpf.Map `ebpf:"drops"`
 	Lost      *ebpf.Map `ebpf:"lost"`
 	OpenSocks *ebpf.Map `ebpf:"open_socks"`
+	UdpSeen   *ebpf.Map `ebpf:"udp_seen"`
 }
 
 func (m *whoMaps) Close() error {
@@ -160,6 +182,7 @@ func (m *whoMaps) Close() error {
 		m.Drops,
 		m.Lost,
 		m.OpenSocks,
+		m.UdpSeen,
 	)
 }
 
@@ -167,21 +190,30 @@ func (m *whoMaps) Close() error {
 //
 // It can be passed to loadWhoObjects or ebpf.CollectionSpec.LoadAndAssign.
 type whoVariables struct {
-	NetnsInum *ebpf.Variable `ebpf:"netns_inum"`
+	NetnsCookie *ebpf.Variable `ebpf:"netns_cookie"`
+	NetnsInum   *ebpf.Variable `ebpf:"netns_inum"`
 }
 
 // whoPrograms contains all programs after they have been loaded into the kernel.
 //
 // It can be passed to loadWhoObjects or ebpf.CollectionSpec.LoadAndAssign.
 type whoPrograms struct {
-	SkbDrop  *ebpf.Program `ebpf:"skb_drop"`
-	TcpState *ebpf.Program `ebpf:"tcp_state"`
+	SkbDrop     *ebpf.Program `ebpf:"skb_drop"`
+	TcpState    *ebpf.Program `ebpf:"tcp_state"`
+	UdpConnect4 *ebpf.Program `ebpf:"udp_connect4"`
+	UdpConnect6 *ebpf.Program `ebpf:"udp_connect6"`
+	UdpSendmsg4 *ebpf.Program `ebpf:"udp_sendmsg4"`
+	UdpSendmsg6 *ebpf.Program `ebpf:"udp_sendmsg6"`
 }
 
 func (p *whoPrograms) Close() error {
 	return _WhoClose(
 		p.SkbDrop,
 		p.TcpState,
+		p.UdpConnect4,
+		p.UdpConnect6,
+		p.UdpSendmsg4,
+		p.UdpSendmsg6,
 	)
 }
 

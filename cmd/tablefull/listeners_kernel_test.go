@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,8 +17,8 @@ import (
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
-// unitCgroup makes a cgroup shaped as a systemd unit's under cgroupRoot,
-// open for starting processes in it, removed when the test ends.
+// unitCgroup makes a cgroup shaped as a systemd unit's, removed when
+// the test ends.
 func unitCgroup(t *testing.T, name string) *os.File {
 	return cgroupAt(t, filepath.Join("system.slice", name))
 }
@@ -28,8 +29,9 @@ func testPodCgroup(t *testing.T, podSlice string) *os.File {
 	return cgroupAt(t, filepath.Join("kubepods.slice", "kubepods-besteffort.slice", podSlice, "cri-containerd-0123456789abcdef.scope"))
 }
 
-// cgroupAt makes the cgroup rel under cgroupRoot and removes it, and the
-// parents it leaves empty, when the test ends.
+// cgroupAt makes the cgroup rel under cgroupRoot, open for starting
+// processes in it, and removes it (and the parents it leaves empty) when
+// the test ends; it skips without cgroup v2.
 func cgroupAt(t *testing.T, rel string) *os.File {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(cgroupRoot, "cgroup.procs")); err != nil {
@@ -49,19 +51,19 @@ func cgroupAt(t *testing.T, rel string) *os.File {
 			time.Sleep(20 * time.Millisecond)
 		}
 		for d := filepath.Dir(dir); d != cgroupRoot; d = filepath.Dir(d) {
-			os.Remove(d) // fails, as it should, while another test's cgroup is in it
+			os.Remove(d) // stays while another test's cgroup is in it
 		}
 	})
 	return f
 }
 
-// holdScript opens n connections to an address and keeps them.
-const holdScript = `import socket, sys, time
-host, port = sys.argv[1].rsplit(":", 1)
-conns = [socket.create_connection((host, int(port))) for _ in range(int(sys.argv[2]))]
-print("held", flush=True)
-time.sleep(600)
-`
+// startIn starts cmd as a process of the cgroup cg (cloned into it) and
+// kills it when the test ends.
+func startIn(t *testing.T, cg *os.File, cmd *exec.Cmd) {
+	t.Helper()
+	cmd.SysProcAttr = &syscall.SysProcAttr{UseCgroupFD: true, CgroupFD: int(cg.Fd())}
+	start(t, cmd)
+}
 
 // slowListenScript listens with a backlog of 4 and never accepts.
 const slowListenScript = `import socket, time
@@ -100,9 +102,8 @@ func TestListenOverflowNamesTheListener(t *testing.T) {
 	}()
 	cg := unitCgroup(t, fmt.Sprintf("tablefull-test-slow-%d.service", os.Getpid()))
 	slow := ns.Command("python3", "-c", slowListenScript)
-	slow.SysProcAttr = &syscall.SysProcAttr{UseCgroupFD: true, CgroupFD: int(cg.Fd())}
 	out, _ := slow.StdoutPipe()
-	start(t, slow)
+	startIn(t, cg, slow)
 	line, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
 		t.Fatal(err)

@@ -3,12 +3,9 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"net"
 	"os"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -45,9 +42,8 @@ time.sleep(600)
 func pythonIn(t *testing.T, ns *netns.NS, cg *os.File, script string, args ...string) (*bufio.Reader, int) {
 	t.Helper()
 	cmd := ns.Command("python3", append([]string{"-c", script}, args...)...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{UseCgroupFD: true, CgroupFD: int(cg.Fd())}
 	out, _ := cmd.StdoutPipe()
-	start(t, cmd)
+	startIn(t, cg, cmd)
 	r := bufio.NewReader(out)
 	if l, err := r.ReadString('\n'); err != nil {
 		t.Fatalf("client: %q, %v", l, err)
@@ -59,32 +55,12 @@ func pythonIn(t *testing.T, ns *netns.NS, cg *os.File, script string, args ...st
 // the test ends.
 func holdingListener(t *testing.T, ns *netns.NS) string {
 	t.Helper()
-	var ln net.Listener
-	if err := ns.Do(func() (err error) { ln, err = net.Listen("tcp", "127.0.0.1:0"); return err }); err != nil {
+	h, err := ns.Hold("127.0.0.1:0")
+	if err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	var held []net.Conn
-	t.Cleanup(func() {
-		ln.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range held {
-			c.Close()
-		}
-	})
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			held = append(held, c)
-			mu.Unlock()
-		}
-	}()
-	return ln.Addr().String()
+	t.Cleanup(func() { h.Close() })
+	return h.Addr()
 }
 
 // whoWindow sums what the probes counted over frames.
@@ -166,7 +142,7 @@ func TestWhoNamesTheChurner(t *testing.T) {
 	steadyCg := testPodCgroup(t, "kubepods-besteffort-pod1b2c3d4e_"+tag+".slice")
 
 	feed := startClassFeed(t, ns, 500*time.Millisecond)
-	pythonIn(t, ns, steadyCg, holdScript, hold, "170")
+	pythonIn(t, ns, steadyCg, netns.HoldScript, hold, "170")
 	pythonIn(t, ns, blockedCg, churnScript, "127.0.0.1:9", "2", "60")
 	quiet := &whoWindow{first: map[string]int{}}
 	for end := time.Now().Add(4 * time.Second); time.Now().Before(end); {
@@ -236,7 +212,7 @@ func TestWhoRefusedFallsBackToSockets(t *testing.T) {
 	hold := holdingListener(t, ns)
 	lowerMax(t, 300)
 	tag := strconv.Itoa(os.Getpid())
-	_, pid := pythonIn(t, ns, testPodCgroup(t, "kubepods-besteffort-pod5e6f7a8b_"+tag+".slice"), holdScript, hold, "200")
+	_, pid := pythonIn(t, ns, testPodCgroup(t, "kubepods-besteffort-pod5e6f7a8b_"+tag+".slice"), netns.HoldScript, hold, "200")
 
 	t.Setenv("TABLEFULL_AS_MAIN", "1")
 	argv, err := remote.NetnsArgv(ns.Name)

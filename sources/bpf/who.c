@@ -1,83 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 // who: which process and cgroup opens the connections that fill the
 // conntrack table, how long they live, and whose packets the table
-// drops. Built by bpf2go (sources/who.go); CO-RE: the kernel types below
-// are the few fields used, relocated against the running kernel's BTF.
+// drops. Built by bpf2go (sources/who_gen.go); CO-RE: the kernel types
+// of who_types.h are the few fields used, relocated against the running
+// kernel's BTF.
 
-typedef unsigned char __u8;
-typedef unsigned short __u16;
-typedef unsigned int __u32;
-typedef unsigned long long __u64;
-typedef signed char __s8;
-typedef short __s16;
-typedef int __s32;
-typedef long long __s64;
-typedef __u16 __be16;
-typedef __u32 __be32;
-typedef __u64 __be64;
-typedef __u32 __wsum;
-typedef __u8 u8;
-typedef __u16 u16;
-typedef __u32 u32;
-typedef __u64 u64;
+#include "who_types.h"
 
-// The map and program types and flags of linux/bpf.h that are used.
-enum bpf_map_type {
-	BPF_MAP_TYPE_HASH = 1,
-	BPF_MAP_TYPE_PERCPU_ARRAY = 6,
-	BPF_MAP_TYPE_LRU_HASH = 9,
-};
-#define BPF_ANY 0
-#define BPF_NOEXIST 1
-
-#include <bpf/bpf_helpers.h>
-#include <bpf/bpf_core_read.h>
-#include <bpf/bpf_tracing.h>
-#include <bpf/bpf_endian.h>
-
-struct ns_common { unsigned int inum; } __attribute__((preserve_access_index));
-struct net { struct ns_common ns; } __attribute__((preserve_access_index));
-typedef struct { struct net *net; } possible_net_t;
-struct in6_addr { union { u8 u6_addr8[16]; } in6_u; } __attribute__((preserve_access_index));
-struct sock_common {
-	possible_net_t skc_net;
-	__be32 skc_daddr;
-	__be16 skc_dport;
-	unsigned short skc_family;
-	struct in6_addr skc_v6_daddr;
-} __attribute__((preserve_access_index));
-struct kernfs_node { u64 id; } __attribute__((preserve_access_index));
-struct cgroup { struct kernfs_node *kn; } __attribute__((preserve_access_index));
-struct sock_cgroup_data { struct cgroup *cgroup; } __attribute__((preserve_access_index));
-struct sock {
-	struct sock_common __sk_common;
-	struct sock_cgroup_data sk_cgrp_data;
-	u16 sk_protocol;
-} __attribute__((preserve_access_index));
-struct net_device { possible_net_t nd_net; } __attribute__((preserve_access_index));
-struct sk_buff {
-	struct net_device *dev;
-	struct sock *sk;
-	unsigned long _nfct;
-	__be16 protocol;
-	unsigned char *head;
-	u16 network_header;
-} __attribute__((preserve_access_index));
-
-enum skb_drop_reason { SKB_DROP_REASON_NETFILTER_DROP = 12 };
-
-
-#define AF_INET 2
-#define AF_INET6 10
-#define TCP_ESTABLISHED 1
-#define TCP_SYN_SENT 2
-#define TCP_CLOSE 7
-#define ETH_P_IP 0x0800
-#define ETH_P_IPV6 0x86DD
-#define LIFE_BUCKETS 16
-
-// Set by the loader: the network namespace watched (its inode).
+// Set by the loader: the network namespace watched (its inode, and its
+// cookie for the cgroup hooks, which see no struct net).
 volatile const u32 netns_inum = 0;
+volatile const u64 netns_cookie = 0;
 
 // A connection's owner, protocol and destination.
 struct conn_key {
@@ -136,6 +69,23 @@ struct {
 	__type(key, u64);
 	__type(value, struct open_val);
 } open_socks SEC(".maps");
+
+// A UDP socket's destinations already counted: a datagram to a new
+// destination starts a flow (a conntrack entry), the next ones do not.
+struct udp_seen_key {
+	u64 sock;
+	u8 daddr[16];
+	u16 dport;
+	u16 family;
+	u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct udp_seen_key);
+	__type(value, u8);
+} udp_seen SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -250,6 +200,46 @@ int BPF_PROG(tcp_state, struct sock *sk, int oldstate, int newstate)
 		__sync_fetch_and_add(&v->life[b], 1);
 	return 0;
 }
+
+// udp_flow counts a UDP socket's connect(2) or its sendmsg(2) to a new
+// destination as a new flow of the calling process (its own context).
+static __always_inline void udp_flow(struct bpf_sock_addr *ctx, int v6)
+{
+	if (ctx->protocol != IPPROTO_UDP)
+		return;
+	if (netns_cookie && bpf_get_netns_cookie(ctx) != netns_cookie)
+		return;
+	struct udp_seen_key s = {.sock = bpf_get_socket_cookie(ctx), .family = v6 ? AF_INET6 : AF_INET};
+	s.dport = bpf_ntohs((u16)ctx->user_port);
+	if (v6) {
+		u32 a[4] = {ctx->user_ip6[0], ctx->user_ip6[1], ctx->user_ip6[2], ctx->user_ip6[3]};
+		__builtin_memcpy(s.daddr, a, 16);
+	} else {
+		u32 a = ctx->user_ip4;
+		__builtin_memcpy(s.daddr, &a, 4);
+	}
+	u8 one = 1;
+	if (bpf_map_update_elem(&udp_seen, &s, &one, BPF_NOEXIST))
+		return; // this socket's flow to it is counted already
+	struct conn_key k = {.cgroup = bpf_get_current_cgroup_id(), .tgid = bpf_get_current_pid_tgid() >> 32,
+			     .dport = s.dport, .family = s.family, .proto = IPPROTO_UDP};
+	__builtin_memcpy(k.daddr, s.daddr, 16);
+	char comm[16];
+	bpf_get_current_comm(comm, sizeof(comm));
+	struct conn_val *v = conn_entry(&k, comm);
+	if (v)
+		__sync_fetch_and_add(&v->opened, 1);
+}
+
+// The hooks allow every call (return 1): they only count.
+SEC("cgroup/connect4")
+int udp_connect4(struct bpf_sock_addr *ctx) { udp_flow(ctx, 0); return 1; }
+SEC("cgroup/sendmsg4")
+int udp_sendmsg4(struct bpf_sock_addr *ctx) { udp_flow(ctx, 0); return 1; }
+SEC("cgroup/connect6")
+int udp_connect6(struct bpf_sock_addr *ctx) { udp_flow(ctx, 1); return 1; }
+SEC("cgroup/sendmsg6")
+int udp_sendmsg6(struct bpf_sock_addr *ctx) { udp_flow(ctx, 1); return 1; }
 
 SEC("tp_btf/kfree_skb")
 int BPF_PROG(skb_drop, struct sk_buff *skb, void *location, enum skb_drop_reason reason)
