@@ -2,12 +2,10 @@ package exporter
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
 	"runtime"
 	"strings"
 	"sync"
@@ -175,40 +173,6 @@ func TestExporterNumbers(t *testing.T) {
 	}
 }
 
-// TestExporterMetricsLint: promtool check metrics finds nothing in a
-// scrape of a pinned table.
-func TestExporterMetricsLint(t *testing.T) {
-	if _, err := exec.LookPath("promtool"); err != nil {
-		t.Skip("needs promtool (Debian's prometheus package)")
-	}
-	e := New("test")
-	for i := range 3 {
-		s := counted(sample(i, 4096, 4096, uint64(i)), i)
-		s.Census = &tf.Census{Total: 4096, At: s.Time, Owners: &tf.Owners{Top: []tf.OwnerCount{{Owner: tf.Owner{Comm: "duckdb", Group: "a.service", Kind: "unit"}, N: 9}}}}
-		s.Listeners = &tf.Listeners{Pressed: []tf.Listener{{Addr: "127.0.0.1:8080", Queue: 5, Backlog: 4}}}
-		s.Who = &tf.Who{Conns: []tf.ConnFlow{{Owner: tf.Owner{Comm: "duckdb", Group: "a.service", Kind: "unit"}, Dest: "10.0.0.1:80", Opened: 9}},
-			Drops: []tf.DropFlow{{Owner: tf.Owner{Group: "a.service", Kind: "unit"}, N: 2}}}
-		e.Observe(s)
-	}
-	srv := httptest.NewServer(Handler(e, ""))
-	defer srv.Close()
-	resp, err := http.Get(srv.URL + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	cmd := exec.Command("promtool", "check", "metrics")
-	cmd.Stdin = strings.NewReader(string(body))
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Errorf("promtool check metrics: %v\n%s", err, out)
-	}
-	p := expfmt.NewTextParser(model.LegacyValidation)
-	if _, err := p.TextToMetricFamilies(strings.NewReader(string(body))); err != nil {
-		t.Errorf("exposition does not parse with legacy names: %v", err)
-	}
-}
-
 // TestExporterUnderLoad: parallel scrapes while samples arrive, clients
 // that hang up mid-response, and the next scrape is whole; no goroutine
 // is left behind.
@@ -351,113 +315,5 @@ func TestExporterClasses(t *testing.T) {
 	}
 	if m["tablefull_up"].v("part=entries,") != 1 {
 		t.Errorf("entries not up while counted")
-	}
-}
-
-// TestExporterLeavesOutWhatWasNotRead: parts not read are up 0 and their
-// series are absent — no verdict judged from them, no kernel lines counted
-// from a log not read — never 0.
-func TestExporterLeavesOutWhatWasNotRead(t *testing.T) {
-	e := New("test")
-	srv := httptest.NewServer(Handler(e, ""))
-	defer srv.Close()
-	for i := range 3 {
-		s := sample(i, 500, 500, 0)
-		s.Absent = tf.Parts(0).With(tf.PartCPU).With(tf.PartTCP)
-		s.CPU = nil
-		s.Kernel = tf.KernelLog{Note: "needs root"}
-		e.Observe(s)
-	}
-	m := scrape(t, srv.URL)
-	for part, want := range map[string]float64{"cpu": 0, "tcp": 0, "disks": 1, "kernel_log": 0, "conntrack": 1} {
-		if got := m["tablefull_up"].v("part=" + part + ","); got != want {
-			t.Errorf("up{part=%s} = %v, want %v", part, got, want)
-		}
-	}
-	for _, kind := range []string{"client_stalled_on_network", "server_cpu_bound", "listen_overflow", "port_exhaustion"} {
-		if m["tablefull_verdict"].has("kind=" + kind + ",") {
-			t.Errorf("tablefull_verdict{kind=%s} exported from a part not read", kind)
-		}
-	}
-	if !m["tablefull_verdict"].has("kind=table_full,") || !m["tablefull_verdict"].has("kind=disk_bound,") {
-		t.Errorf("the verdicts judged from what was read are missing")
-	}
-	if m["tablefull_kernel_table_full_lines_total"] != nil || m["tablefull_kernel_suppressed_callbacks_total"] != nil {
-		t.Errorf("kernel lines counted from a log not read")
-	}
-}
-
-// TestExporterNamespaces: the fullest namespaces have series of their
-// own, labelled by name, kind and inode; the rest are counted in two;
-// a stream that repeats a namespace does not break the scrape.
-func TestExporterNamespaces(t *testing.T) {
-	e := New("test")
-	srv := httptest.NewServer(Handler(e, ""))
-	defer srv.Close()
-	s := sample(0, 10, 10, 0)
-	s.Namespaces = &tf.Namespaces{Rows: []tf.NetNS{
-		{Inode: 7, Name: "3f2a9c1e", Kind: "pod", PID: 42, Count: 4096, Drops: 900, DropsRead: true},
-		{Inode: 7, Name: "3f2a9c1e", Kind: "pod", PID: 42, Count: 4096, Drops: 900, DropsRead: true},
-		{Inode: 8, Name: "bad\xffname", Kind: "process", PID: 43, Count: 3}}, Others: 480, OthersEntries: 1200}
-	e.Observe(s)
-	m := scrape(t, srv.URL)
-	if got := m["tablefull_netns_conntrack_entries"].v("inode=7,kind=pod,netns=3f2a9c1e,"); got != 4096 {
-		t.Errorf("pod entries %v (%v)", got, m["tablefull_netns_conntrack_entries"])
-	}
-	if got := m["tablefull_netns_conntrack_drops_total"].v("inode=7,kind=pod,netns=3f2a9c1e,"); got != 900 {
-		t.Errorf("pod drops %v", got)
-	}
-	if len(m["tablefull_netns_conntrack_entries"].values) != 2 || m["tablefull_netns_others"].v("") != 480 {
-		t.Errorf("series %v, others %v", m["tablefull_netns_conntrack_entries"].values, m["tablefull_netns_others"])
-	}
-}
-
-// TestExporterNamespacesBounded: a node of 500 pods exports series for
-// the 20 fullest and two for the rest, however many there are.
-func TestExporterNamespacesBounded(t *testing.T) {
-	e := New("test")
-	srv := httptest.NewServer(Handler(e, ""))
-	defer srv.Close()
-	var rows []tf.NetNS
-	for i := range 500 {
-		rows = append(rows, tf.NetNS{Inode: uint64(i + 1), Name: fmt.Sprintf("pod-%03d", i), Kind: "pod", PID: 1000 + i, Count: uint64(i)})
-	}
-	ns := tf.SortNamespaces(rows)
-	s := sample(0, 10, 10, 0)
-	s.Namespaces = &ns
-	e.Observe(s)
-	m := scrape(t, srv.URL)
-	if n := len(m["tablefull_netns_conntrack_entries"].values); n != tf.MaxNamespaceRows {
-		t.Errorf("%d namespace series, want %d", n, tf.MaxNamespaceRows)
-	}
-	if m["tablefull_netns_others"].v("") != 480 || m["tablefull_netns_conntrack_entries"].v("inode=500,kind=pod,netns=pod-499,") != 499 {
-		t.Errorf("others %v; the fullest %v", m["tablefull_netns_others"].v(""), m["tablefull_netns_conntrack_entries"].v("inode=500,kind=pod,netns=pod-499,"))
-	}
-}
-
-// TestExporterTuningDrift: each knob tablefull persisted has a drift
-// series, 1 for the one that reads otherwise live, 0 for the one that
-// holds, once however often it is named (a stream's unknown knobs are
-// dropped where it lands: TestDriftOnTheWire), and without a drift check
-// there is no series at all.
-func TestExporterTuningDrift(t *testing.T) {
-	e := New("test")
-	srv := httptest.NewServer(Handler(e, ""))
-	defer srv.Close()
-	s := sample(0, 10, 10, 0)
-	e.Observe(s)
-	if m := scrape(t, srv.URL); m["tablefull_tuning_drift"] != nil {
-		t.Errorf("drift exported without a check: %v", m["tablefull_tuning_drift"])
-	}
-	s = sample(1, 10, 10, 0)
-	s.Drift = &tf.Drifts{Checked: []string{tf.KnobMax, tf.KnobTimeWait, tf.KnobMax},
-		Drifted: []tf.Drift{{Knob: tf.KnobMax, Persisted: "32768", Live: "4096"}}}
-	e.Observe(s)
-	m := scrape(t, srv.URL)
-	if got := m["tablefull_tuning_drift"].v("knob=net.netfilter.nf_conntrack_max,"); got != 1 {
-		t.Errorf("drifted max %v (%v)", got, m["tablefull_tuning_drift"])
-	}
-	if got := m["tablefull_tuning_drift"].v("knob=net.netfilter.nf_conntrack_tcp_timeout_time_wait,"); got != 0 || len(m["tablefull_tuning_drift"].values) != 2 {
-		t.Errorf("series %v: want the two knobs, the held one 0", m["tablefull_tuning_drift"].values)
 	}
 }
