@@ -43,14 +43,18 @@ func (o Owner) String() string {
 }
 
 // OwnerCount is how many live entries one owner opened (Accepted: took
-// in, as a server; a loopback connection counts once, for its opener),
+// in, as a server; a loopback connection counts once, for its opener;
+// Forwarded: from another namespace of the host, through this one),
 // and the peer most of them go to (or come from, when accepted).
 type OwnerCount struct {
 	Owner
-	Accepted bool   `json:"accepted,omitempty"`
-	N        int    `json:"n"`
-	Peer     string `json:"peer,omitempty"`
-	PeerN    int    `json:"peer_n,omitempty"`
+	Accepted bool `json:"accepted,omitempty"`
+	// Forwarded: another network namespace of the host opened them (a
+	// pod's traffic through its node): no socket here, its address.
+	Forwarded bool   `json:"forwarded,omitempty"`
+	N         int    `json:"n"`
+	Peer      string `json:"peer,omitempty"`
+	PeerN     int    `json:"peer_n,omitempty"`
 }
 
 // PeerText says where an owner's entries go, "→ 10.5.5.14:3900 (2,900)",
@@ -60,8 +64,11 @@ func (c OwnerCount) PeerText() string {
 		return ""
 	}
 	arrow := "→ "
-	if c.Accepted {
+	switch {
+	case c.Accepted:
 		arrow = "accepted ← "
+	case c.Forwarded:
+		arrow = "forwarded → "
 	}
 	return arrow + c.Peer + " (" + Int(uint64(c.PeerN)) + ")"
 }
@@ -73,9 +80,9 @@ type Owners struct {
 	// Top are the owners holding most entries, most first.
 	Top []OwnerCount `json:"top"`
 	// Unowned counts, by class, the entries no socket of a process here
-	// holds: the socket closed (an entry outlives it by its hold:
-	// TIME_WAIT 120 s, UDP 30 s), or the traffic is forwarded or comes
-	// from elsewhere (see the census's sources).
+	// holds and no other namespace of the host opened: the socket closed
+	// (an entry outlives it by its hold: TIME_WAIT 120 s, UDP 30 s), or
+	// the traffic comes from elsewhere (see the census's sources).
 	Unowned ClassCounts `json:"unowned"`
 	// Sockets is how many sockets the dump listed.
 	Sockets int `json:"sockets"`
@@ -152,8 +159,11 @@ func (o *Owners) DominantText() string {
 		return ""
 	}
 	verb := "held by "
-	if c.Accepted {
+	switch {
+	case c.Accepted:
 		verb = "accepted by "
+	case c.Forwarded:
+		verb = "forwarded from "
 	}
 	peer := ""
 	if c.Peer != "" && c.PeerN*2 > c.N {

@@ -32,6 +32,8 @@ func TestDominantOwner(t *testing.T) {
 			"91 % of the table's entries held by duckdb (pid 4242, user.slice) → 10.5.5.14:3900"},
 		{"closed entries outweigh it", &Owners{Top: []OwnerCount{duck}, Unowned: ClassCounts{ClassTCPDone: 1000}}, ""},
 		{"a server, peers spread", &Owners{Top: []OwnerCount{web}}, "100 % of the table's entries accepted by nginx (pid 3, nginx.service)"},
+		{"a pod's traffic through its node", &Owners{Top: []OwnerCount{{Owner: Owner{Group: "3f2a-1b", Kind: "pod"}, Forwarded: true, N: 80, Peer: "10.0.0.9:443", PeerN: 80}}},
+			"100 % of the table's entries forwarded from pod 3f2a-1b → 10.0.0.9:443"},
 		{"not attributed", &Owners{Error: "sock_diag: permission denied"}, ""},
 		{"not known", nil, ""},
 	} {

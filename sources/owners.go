@@ -32,6 +32,10 @@ type socketIndex struct {
 	// cgroups: the dump carried cgroup ids (kernel 5.8+); held: it listed
 	// sockets a process holds (only those carry one).
 	cgroups, held bool
+	// away names the host's other namespaces' addresses (awayOwners);
+	// fromAway counts the entries they opened, by source and peer.
+	away     map[netip.Addr]model.Owner
+	fromAway map[netip.Addr]map[netip.AddrPort]int
 }
 
 // socketKey hashes a protocol and a socket's two ends (FNV-1a over the
@@ -101,12 +105,38 @@ func (ix *socketIndex) add(f model.Flow) {
 			s = ix.unconnected(dst)
 		}
 	}
+	if s == nil && ix.countAway(f) {
+		return
+	}
 	if s == nil || s.inode == 0 {
 		ix.unowned[model.ClassOf(f)]++
 		return
 	}
 	s.n++
 	s.accepted = accepted
+}
+
+// countAway counts an entry with no socket here that another namespace
+// of the host opened (its source is one of that namespace's addresses).
+func (ix *socketIndex) countAway(f model.Flow) bool {
+	if _, ok := ix.away[f.Src]; !ok {
+		return false
+	}
+	if ix.fromAway == nil {
+		ix.fromAway = map[netip.Addr]map[netip.AddrPort]int{}
+	}
+	peers := ix.fromAway[f.Src]
+	if peers == nil {
+		peers = map[netip.AddrPort]int{}
+		ix.fromAway[f.Src] = peers
+	}
+	dst := netip.AddrPortFrom(f.Dst, f.DstPort)
+	if _, ok := peers[dst]; ok || len(peers) < model.SketchSize {
+		peers[dst]++
+	} else {
+		peers[netip.AddrPort{}]++ // beyond the bound: counted, its peer not kept
+	}
+	return true
 }
 
 // unconnected finds a UDP socket bound to local (or to its port on any

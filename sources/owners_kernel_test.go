@@ -125,3 +125,80 @@ func pidOf(clients map[string]int, n int) int {
 	}
 	return 0
 }
+
+// TestOwnersOfForwardedEntries: a pod-like namespace reaches a server in
+// a third namespace through a node namespace that forwards and tracks;
+// the pod's process (in a pod's cgroup) holds connections. The census of
+// the node, where no socket of them is, names the pod as their owner,
+// forwarded, by the pod's address.
+func TestOwnersOfForwardedEntries(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("needs python3")
+	}
+	node, _ := eventsNS(t) // tracked: its input chain; forwarding is tracked below
+	tag := strconv.Itoa(os.Getpid())
+	mk := func(name string) *netns.NS {
+		ns, err := netns.Create(name + tag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ns.Delete() })
+		return ns
+	}
+	pod, srv := mk("tft-fp-"), mk("tft-fs-")
+	run := func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+			t.Fatalf("ip %v: %v: %s", args, err, out)
+		}
+	}
+	for _, l := range []struct {
+		ns                            *netns.NS
+		dev, peer, addr, gw, nodeAddr string
+	}{
+		{pod, "eth0", "vp" + tag, "10.98.1.2/24", "10.98.1.1", "10.98.1.1/24"},
+		{srv, "eth0", "vs" + tag, "10.98.2.2/24", "10.98.2.1", "10.98.2.1/24"},
+	} {
+		run("link", "add", l.peer, "netns", node.Name, "type", "veth", "peer", "name", l.dev, "netns", l.ns.Name)
+		run("-n", l.ns.Name, "addr", "add", l.addr, "dev", l.dev)
+		run("-n", l.ns.Name, "link", "set", l.dev, "up")
+		run("-n", l.ns.Name, "route", "add", "default", "via", l.gw)
+		run("-n", node.Name, "addr", "add", l.nodeAddr, "dev", l.peer)
+		run("-n", node.Name, "link", "set", l.peer, "up")
+	}
+	if _, err := node.Output("sysctl", "-qw", "net.ipv4.ip_forward=1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := node.Nft("table inet tablefull_fwd {\n\tchain forward {\n\t\ttype filter hook forward priority 0; policy accept;\n\t\tct state established,related accept\n\t}\n}\n"); err != nil {
+		t.Fatal(err)
+	}
+	h, err := srv.Hold("10.98.2.2:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	uid := "7c8d9e0f_" + fmt.Sprintf("%012d", os.Getpid())
+	cg := testCgroup(t, "tablefull-test-"+tag+"-kubepods.slice/kubepods-besteffort-pod"+uid+".slice/cri-containerd-fedcba9876543210.scope")
+	cmd := pod.Command("python3", "-c", netns.HoldScript, h.Addr(), "12")
+	out, _ := cmd.StdoutPipe()
+	inCgroup(t, cg, cmd)
+	if b := make([]byte, 5); func() error { _, err := out.Read(b); return err }() != nil {
+		t.Fatal("the pod's client did not connect")
+	}
+	var cen model.Census
+	if err := node.Do(func() (err error) {
+		cen, err = CensusDump{Timeout: 10 * time.Second, Proc: "/proc"}.Run(10)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	o := cen.Owners
+	if o == nil || len(o.Top) == 0 {
+		t.Fatalf("census of %d entries: owners %+v", cen.Total, o)
+	}
+	c := o.Top[0]
+	want := fmt.Sprintf("pod 7c8d9e0f-%012d 12 forwarded → %s (12)", os.Getpid(), h.Addr())
+	if got := c.Owner.String() + " " + strconv.Itoa(c.N) + " " + c.PeerText(); got != want {
+		t.Errorf("owner %q, want %q (owners %+v)", got, want, o.Top)
+	}
+}

@@ -92,7 +92,33 @@ func (ix *socketIndex) owners(r ownerRoots, n int) model.Owners {
 		oc.Peer, oc.PeerN = topPeer(peers[k])
 		out.Top = append(out.Top, oc)
 	}
-	out.Top = model.TopOwners(out.Top, n)
+	out.Top = model.TopOwners(append(out.Top, ix.awayCounts()...), n)
+	return out
+}
+
+// awayCounts are the entries other namespaces opened, by what they
+// belong to (a pod's addresses together), marked forwarded.
+func (ix *socketIndex) awayCounts() []model.OwnerCount {
+	byOwner := map[model.Owner]int{}
+	peers := map[model.Owner]map[netip.AddrPort]int{}
+	for src, ps := range ix.fromAway {
+		o := ix.away[src]
+		if peers[o] == nil {
+			peers[o] = map[netip.AddrPort]int{}
+		}
+		for p, c := range ps {
+			byOwner[o] += c
+			if p.IsValid() {
+				peers[o][p] += c
+			}
+		}
+	}
+	var out []model.OwnerCount
+	for o, c := range byOwner {
+		oc := model.OwnerCount{Owner: o, N: c, Forwarded: true}
+		oc.Peer, oc.PeerN = topPeer(peers[o])
+		out = append(out, oc)
+	}
 	return out
 }
 

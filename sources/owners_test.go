@@ -1,6 +1,7 @@
 package sources
 
 import (
+	"fmt"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -156,5 +157,33 @@ func TestOwnersWithoutProcesses(t *testing.T) {
 	o := ix.owners(ownerRoots{proc: h.proc, cgroup2: h.cg}, model.OwnersShown)
 	if len(o.Top) != 1 || o.Top[0].String() != "gone.service" || o.Top[0].PID != 0 {
 		t.Errorf("owners %+v", o.Top)
+	}
+}
+
+// TestLocalAddrs: a namespace's own addresses from fib_trie's LOCAL
+// entries and if_inet6, loopback and link-local left out.
+func TestLocalAddrs(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "fib_trie"), []byte(`Main:
+  +-- 0.0.0.0/1 2 0 2
+     +-- 10.99.0.0/24 2 0 2
+           |-- 10.99.0.0
+              /24 link UNICAST
+           |-- 10.99.0.2
+              /32 host LOCAL
+        |-- 10.99.0.255
+           /32 link BROADCAST
+     +-- 127.0.0.0/8 2 0 2
+           |-- 127.0.0.1
+              /32 host LOCAL
+Local:
+           |-- 10.99.0.2
+              /32 host LOCAL
+`), 0o644)
+	os.WriteFile(filepath.Join(dir, "if_inet6"), []byte("00000000000000000000000000000001 01 80 10 80       lo\n"+
+		"fe800000000000000c2a3bfffe4d5e6f 02 40 20 80     eth0\n"+"20010db8000000000000000000000007 02 40 00 80     eth0\n"), 0o644)
+	got := fmt.Sprint(localAddrs(dir))
+	if got != "[10.99.0.2 2001:db8::7]" {
+		t.Errorf("local addresses %s", got)
 	}
 }

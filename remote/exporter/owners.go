@@ -10,7 +10,7 @@ import (
 )
 
 var (
-	descOwner = desc(remote.MetricOwnerEntries, "Entries of the conntrack table held by one owner, by the newest census (taken while the table is near its cap, at most a minute old): the 10 owners holding most, by process name, cgroup (the systemd unit, container id or cgroup) and pod UID (empty when none); role is opened (the connections it opens) or accepted (those it took in as a server). Absent when no fresh census attributed them.",
+	descOwner = desc(remote.MetricOwnerEntries, "Entries of the conntrack table held by one owner, by the newest census (taken while the table is near its cap, at most a minute old): the 10 owners holding most, by process name, cgroup (the systemd unit, container id or cgroup) and pod UID (empty when none); role is opened (the connections it opens), accepted (those it took in as a server) or forwarded (another namespace of the host opened them, through this one: a pod's on its node). Absent when no fresh census attributed them.",
 		"comm", "cgroup", "pod", "role")
 	descListenQueue = desc(remote.MetricListenQueue, "Connections waiting in a pressed listener's accept queue (at least 80 % of its backlog), read when listen queues overflowed, for the 5 fullest; absent for the others and when none is pressed.", "listen", "comm")
 	descOwnerNew    = desc(remote.MetricOwnerNew, "New TCP connections a second an owner opens to a peer, counted by the eBPF probes as they are made, over the trailing 30 s, for the 10 busiest (loaded while the table is near its cap; absent otherwise or where eBPF is refused).",
@@ -63,8 +63,11 @@ func (a attribution) collect(gauge func(*prometheus.Desc, float64, ...string)) {
 			} else {
 				k.cgroup = model.Sanitize(c.Group, 128)
 			}
-			if c.Accepted {
+			switch {
+			case c.Accepted:
 				k.role = "accepted"
+			case c.Forwarded:
+				k.role = "forwarded"
 			}
 			if _, ok := sums[k]; !ok {
 				order = append(order, k)
