@@ -113,7 +113,7 @@ func (a *Analyzer) Add(s Sample) Frame {
 	if a.census != nil {
 		in.Owners = a.census.Owners
 	}
-	f.Who, f.WhoSecs = a.who.observe(s.Time, r.Elapsed.Seconds(), s.Who)
+	f.Who, f.WhoSecs = a.who.observe(s.Time, r.Elapsed.Seconds(), s.Who, r.CTTotal.Get(Drop), s.CTStats.Source != "")
 	in.Who, in.WhoSecs = f.Who, f.WhoSecs
 	if r.Drops() > 0 {
 		a.lastDrop = s.Time

@@ -93,6 +93,12 @@ type Who struct {
 	// Limit says what the probes do not count on this kernel, when they
 	// count the rest.
 	Limit string `json:"limit,omitempty"`
+	// TableDrops is the table's own drop counter over the same time, when
+	// TableDropsRead (the analyzer's window sums it): the probes' drops
+	// are matched to it, so a rule that drops before conntrack (a raw
+	// table's) is not taken for the table.
+	TableDrops     uint64 `json:"-"`
+	TableDropsRead bool   `json:"-"`
 }
 
 // WhoShown bounds the flows of each list a sample keeps.
@@ -196,7 +202,14 @@ func (w *Who) DominantText(secs float64) string {
 		}
 	}
 	drops += w.OtherDrops
-	if drops > 0 && theirs > 0 {
+	switch {
+	case theirs == 0:
+	case w.TableDropsRead && w.TableDrops > 0: // the table's own count is the whole
+		s += "; " + Int(min(theirs, w.TableDrops)) + " of the table's " + Int(w.TableDrops) + " drops are its packets"
+		if drops > w.TableDrops*11/10 {
+			s += " (the probes saw " + Int(drops-w.TableDrops) + " more dropped before conntrack, by other rules)"
+		}
+	case !w.TableDropsRead && drops > 0:
 		s += "; " + pct(float64(theirs)*100/float64(drops)) + " of the table's drops are its packets"
 	}
 	return s

@@ -57,6 +57,18 @@ func TestWhoDominantText(t *testing.T) {
 	if got != want {
 		t.Errorf("%q\nwant %q", got, want)
 	}
+	w.TableDrops, w.TableDropsRead = 950, true // the table's own counter: the probes saw 50 more (a raw table's DROP)
+	if got, want := w.DominantText(30), "; 900 of the table's 950 drops are its packets"; !strings.HasSuffix(got, want) {
+		t.Errorf("%q\nwant it to end %q", got, want)
+	}
+	w.TableDrops = 500
+	if got, want := w.DominantText(30), "; 500 of the table's 500 drops are its packets (the probes saw 500 more dropped before conntrack, by other rules)"; !strings.HasSuffix(got, want) {
+		t.Errorf("%q\nwant it to end %q", got, want)
+	}
+	w.TableDrops = 0
+	if got := w.DominantText(30); strings.Contains(got, "drops") {
+		t.Errorf("the table dropped nothing, yet %q", got)
+	}
 	w.OtherOpened = 4000
 	if got := w.DominantText(30); got != "" {
 		t.Errorf("no owner dominates, yet %q", got)
@@ -87,7 +99,7 @@ func TestWhoWindowSums(t *testing.T) {
 		if i >= 20 {
 			opened = 100
 		}
-		sum, secs = tr.observe(t0.Add(time.Duration(i)*time.Second), 1, frame(i, opened))
+		sum, secs = tr.observe(t0.Add(time.Duration(i)*time.Second), 1, frame(i, opened), 2, true)
 	}
 	if secs != 31 {
 		t.Errorf("window of %v s, want %v's frames", secs, WhoWindow)
@@ -98,10 +110,16 @@ func TestWhoWindowSums(t *testing.T) {
 	if len(sum.Conns) != 1 {
 		t.Errorf("frames older than the window kept: %+v", sum.Conns)
 	}
-	if w, s := tr.observe(t0.Add(41*time.Second), 1, &Who{Note: "off"}); w.On() || s != 1 || len(tr.frames) != 0 {
+	if sum.TableDrops != 62 || !sum.TableDropsRead {
+		t.Errorf("the table's drops over the window: %d (read %v), want 62", sum.TableDrops, sum.TableDropsRead)
+	}
+	if w, s := tr.observe(t0.Add(41*time.Second), 1, &Who{Note: "off"}, 0, true); w.On() || s != 1 || len(tr.frames) != 0 {
 		t.Errorf("probes off: %+v, %v s, %d frames kept", w, s, len(tr.frames))
 	}
-	sum, _ = tr.observe(t0.Add(42*time.Second), 1, frame(42, 100))
+	sum, _ = tr.observe(t0.Add(42*time.Second), 1, frame(42, 100), 0, false)
+	if sum.TableDropsRead {
+		t.Error("a window with a frame whose counter was not read says it read the table's drops")
+	}
 	if sum.Conns[0].Opened != 100 {
 		t.Errorf("after a restart: %+v", sum.Conns[0])
 	}

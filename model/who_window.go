@@ -7,11 +7,14 @@ import "time"
 // holds few connections that closed, and their lifetimes need longer.
 const WhoWindow = 30 * time.Second
 
-// whoFrame is one interval's probe counts.
+// whoFrame is one interval's probe counts, and the table's own drop
+// counter over it (when read).
 type whoFrame struct {
-	at   time.Time
-	secs float64
-	who  *Who
+	at         time.Time
+	secs       float64
+	who        *Who
+	tableDrops uint64
+	dropsRead  bool
 }
 
 // whoTracker sums the probes' counts over the trailing WhoWindow. Its
@@ -21,14 +24,15 @@ type whoTracker struct {
 	frames []whoFrame
 }
 
-// observe adds an interval's counts (nil or off: the window restarts, as
-// the probes did) and returns the window's sum and its seconds.
-func (t *whoTracker) observe(at time.Time, secs float64, w *Who) (*Who, float64) {
+// observe adds an interval's counts and the table's drop counter over it
+// (nil or off: the window restarts, as the probes did) and returns the
+// window's sum and its seconds.
+func (t *whoTracker) observe(at time.Time, secs float64, w *Who, tableDrops uint64, dropsRead bool) (*Who, float64) {
 	if !w.On() || secs <= 0 {
 		t.frames = t.frames[:0]
 		return w, secs
 	}
-	t.frames = append(t.frames, whoFrame{at, secs, w})
+	t.frames = append(t.frames, whoFrame{at, secs, w, tableDrops, dropsRead})
 	drop := 0
 	for drop < len(t.frames) && at.Sub(t.frames[drop].at) > WhoWindow {
 		drop++
@@ -50,7 +54,7 @@ func (t *whoTracker) sum() (*Who, float64) {
 		proto     uint8
 	}
 	conns, drops := map[connID]*ConnFlow{}, map[dropID]*DropFlow{}
-	out := &Who{}
+	out := &Who{TableDropsRead: true}
 	var secs float64
 	since := map[connID]float64{} // the window's seconds before each flow's first
 	for _, f := range t.frames {
@@ -58,6 +62,8 @@ func (t *whoTracker) sum() (*Who, float64) {
 		out.OtherDrops += f.who.OtherDrops
 		out.Lost += f.who.Lost
 		out.Limit = f.who.Limit
+		out.TableDrops += f.tableDrops
+		out.TableDropsRead = out.TableDropsRead && f.dropsRead
 		for _, c := range f.who.Conns {
 			id := connID{c.Owner, c.Proto, c.Dest}
 			s, ok := conns[id]

@@ -9,20 +9,37 @@ import (
 	"testing"
 )
 
-// TestWhoLoads: the probes load, attach and detach as root.
+// bpfFDs counts this process's eBPF links and programs.
+func bpfFDs(t *testing.T) int {
+	fds, _ := os.ReadDir("/proc/self/fd")
+	n := 0
+	for _, fd := range fds {
+		if l, err := os.Readlink("/proc/self/fd/" + fd.Name()); err == nil && (l == "anon_inode:bpf_link" || l == "anon_inode:bpf-prog") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestWhoLoads: the probes load and attach as root, and Close detaches
+// and unloads every one.
 func TestWhoLoads(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root")
 	}
+	before := bpfFDs(t)
 	w, err := LoadWho("/proc", "/proc/self/ns/net")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := w.Read(); r.Limit != "" || len(w.links) != 6 {
-		t.Errorf("%d probes attached, limit %q", len(w.links), r.Limit)
+	if r := w.Read(); r.Limit != "" || len(w.links) != 6 || bpfFDs(t) < before+6 {
+		t.Errorf("%d probes attached (%d eBPF fds), limit %q", len(w.links), bpfFDs(t)-before, r.Limit)
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
+	}
+	if n := bpfFDs(t); n != before {
+		t.Errorf("%d eBPF links or programs left after Close", n-before)
 	}
 }
 
