@@ -1,7 +1,5 @@
 package model
 
-import "sort"
-
 // Listener is one listening TCP socket and how full its accept queue is.
 type Listener struct {
 	// Addr is where it listens ("127.0.0.1:8080", "[::]:443").
@@ -41,20 +39,17 @@ func Pressed(q, b uint32) bool {
 	return q > 0 && uint64(q)*100 >= uint64(b)*PressedPct
 }
 
-// MostPressed orders listeners fullest first (queue against backlog; ties
-// by the longer queue, then address) and keeps n.
-func MostPressed(ls []Listener, n int) []Listener {
-	fill := func(l Listener) float64 { return float64(l.Queue) / float64(max(1, l.Backlog)) }
-	sort.Slice(ls, func(i, j int) bool {
-		if fi, fj := fill(ls[i]), fill(ls[j]); fi != fj {
-			return fi > fj
-		}
-		if ls[i].Queue != ls[j].Queue {
-			return ls[i].Queue > ls[j].Queue
-		}
-		return ls[i].Addr < ls[j].Addr
-	})
-	return ls[:min(n, len(ls))]
+// PressedBefore orders listeners fullest first: queue against backlog,
+// ties by the longer queue, then address.
+func PressedBefore(a, b Listener) bool {
+	fa, fb := float64(a.Queue)/float64(max(1, a.Backlog)), float64(b.Queue)/float64(max(1, b.Backlog))
+	if fa != fb {
+		return fa > fb
+	}
+	if a.Queue != b.Queue {
+		return a.Queue > b.Queue
+	}
+	return a.Addr < b.Addr
 }
 
 // String says which listener is pressed and why, in the verdict's words:

@@ -1,19 +1,23 @@
 package model
 
-import "testing"
+import (
+	"sort"
+	"testing"
+)
 
-func TestMostPressed(t *testing.T) {
-	ls := MostPressed([]Listener{
+func TestPressedBefore(t *testing.T) {
+	ls := []Listener{
 		{Addr: "a:1", Queue: 100, Backlog: 128},
 		{Addr: "b:2", Queue: 6, Backlog: 5},
 		{Addr: "c:3", Queue: 4097, Backlog: 4096},
 		{Addr: "d:4", Queue: 6, Backlog: 5},
-	}, 3)
+	}
+	sort.Slice(ls, func(i, j int) bool { return PressedBefore(ls[i], ls[j]) })
 	got := ""
 	for _, l := range ls {
 		got += l.Addr + " "
 	}
-	if got != "b:2 d:4 c:3 " {
+	if got != "b:2 d:4 c:3 a:1 " {
 		t.Errorf("order %q: fullest first, ties by the longer queue, then address", got)
 	}
 }

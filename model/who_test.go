@@ -138,3 +138,17 @@ func TestConnFlowDestText(t *testing.T) {
 		}
 	}
 }
+
+// TestWhoWindowBounded: samples whose time stands still (a hostile or
+// broken stream) do not grow the window past its frame bound.
+func TestWhoWindowBounded(t *testing.T) {
+	var tr whoTracker
+	at := time.Unix(1000, 0)
+	w := &Who{Conns: []ConnFlow{{Owner: Owner{Comm: "x", PID: 1}, Dest: "a:1", Opened: 1}}}
+	for range 5 * maxWhoFrames {
+		tr.observe(at, 1, w, 0, false)
+	}
+	if len(tr.frames) != maxWhoFrames {
+		t.Errorf("%d frames kept, want at most %d", len(tr.frames), maxWhoFrames)
+	}
+}

@@ -17,9 +17,15 @@ type whoFrame struct {
 	dropsRead  bool
 }
 
+// maxWhoFrames bounds the frames a window keeps, whatever the samples'
+// times say (a stream's clock that stands still would keep every one):
+// 30 s at the 10 Hz a feed can run.
+const maxWhoFrames = 300
+
 // whoTracker sums the probes' counts over the trailing WhoWindow. Its
 // memory is bounded: each frame keeps at most WhoShown flows of each
-// kind, and frames older than the window go.
+// kind, frames older than the window go, and never more than
+// maxWhoFrames stay.
 type whoTracker struct {
 	frames []whoFrame
 }
@@ -33,7 +39,7 @@ func (t *whoTracker) observe(at time.Time, secs float64, w *Who, tableDrops uint
 		return w, secs
 	}
 	t.frames = append(t.frames, whoFrame{at, secs, w, tableDrops, dropsRead})
-	drop := 0
+	drop := max(0, len(t.frames)-maxWhoFrames)
 	for drop < len(t.frames) && at.Sub(t.frames[drop].at) > WhoWindow {
 		drop++
 	}

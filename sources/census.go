@@ -83,7 +83,7 @@ func (d CensusDump) Run(top int) (model.Census, error) {
 		if ix, err = dumpSockets(SocketDump{Timeout: d.Timeout}); err != nil {
 			owners = &model.Owners{Error: err.Error()}
 		} else {
-			ix.away = awayOwners(d.Proc)
+			ix.awayProc = d.Proc
 		}
 	}
 	err = receiveDump(nc, req.Header.Sequence, func(m netlink.Message) error {

@@ -1,6 +1,7 @@
 package sources
 
 import (
+	"sort"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -13,21 +14,31 @@ import (
 // sample, or, on the first, have ever overflowed: a dump of the
 // listeners only, so a calm host pays nothing.
 type listenWatch struct {
-	// list reads the listeners (nil: never, as on a fixture's root,
-	// where sock_diag would read this host's kernel instead).
-	list func() model.Listeners
-	last uint64
-	seen bool
+	// list reads the listeners, naming those not in known (nil: never,
+	// as on a fixture's root, where sock_diag would read this host's
+	// kernel instead).
+	list func(known map[uint32]model.Owner) model.Listeners
+	// known are the owners of the listeners shown last, by socket inode:
+	// an incident's listeners are named once, not every sample.
+	known map[uint32]model.Owner
+	last  uint64
+	seen  bool
 }
 
 // newListenWatch watches the listeners of the namespace whose processes
-// are under proc: the real /proc only.
+// are under proc: the real kernel's only.
 func newListenWatch(proc string) listenWatch {
-	if proc != "/proc" {
+	if !kernelRoot(proc) {
 		return listenWatch{}
 	}
-	return listenWatch{list: func() model.Listeners { return ReadListeners(proc, SocketDump{Timeout: 2 * time.Second}) }}
+	return listenWatch{known: map[uint32]model.Owner{}, list: func(known map[uint32]model.Owner) model.Listeners {
+		return ReadListeners(proc, SocketDump{Timeout: 2 * time.Second}, known)
+	}}
 }
+
+// kernelRoot reports whether proc is the real /proc: the netlink and
+// eBPF readers read the running kernel, never a fixture's root.
+func kernelRoot(proc string) bool { return proc == "/proc" }
 
 // read returns the pressed listeners when the counters in t say they
 // matter, nil otherwise or when t was not read.
@@ -41,14 +52,17 @@ func (w *listenWatch) read(t model.TCP, read bool) *model.Listeners {
 	if !rose {
 		return nil
 	}
-	ls := w.list()
+	ls := w.list(w.known)
 	return &ls
 }
 
 // ReadListeners lists the caller's namespace's TCP listeners over
 // sock_diag and returns those whose accept queue is pressed
-// (model.Pressed), fullest first, each with the program listening.
-func ReadListeners(proc string, d SocketDump) model.Listeners {
+// (model.Pressed), fullest first, at most ListenersShown, each with the
+// program listening. known (may be nil) holds owners by socket inode:
+// only the others are looked up (a cgroup walk and the processes' fds),
+// and it is left holding the shown ones'.
+func ReadListeners(proc string, d SocketDump, known map[uint32]model.Owner) model.Listeners {
 	out := model.Listeners{Pressed: []model.Listener{}}
 	if v, err := ReadSysctlUint(sysctlPath(proc, "net.core.somaxconn")); err == nil {
 		out.Somaxconn = v
@@ -71,27 +85,36 @@ func ReadListeners(proc string, d SocketDump) model.Listeners {
 		out.Error = err.Error()
 		return out
 	}
-	ls := make([]model.Listener, len(all))
-	for i, p := range all {
-		ls[i] = p.l
-	}
-	ls = model.MostPressed(ls, model.ListenersShown)
+	sort.Slice(all, func(i, j int) bool { return model.PressedBefore(all[i].l, all[j].l) })
+	all = all[:min(len(all), model.ListenersShown)]
 	r := newOwnerRoots(proc)
 	paths, wanted := map[uint64]string{}, map[uint32]int{}
 	for _, p := range all {
-		paths[p.cgroup], wanted[p.inode] = "", 0
-	}
-	if cgroups {
-		cgroupPaths(r.cgroup2, paths)
-	}
-	findProcesses(r, cgroups, paths, wanted)
-	for i := range ls {
-		for _, p := range all {
-			if p.l.Addr == ls[i].Addr {
-				ls[i].Owner = ownerOf(r, wanted[p.inode], paths[p.cgroup])
-			}
+		if _, ok := known[p.inode]; !ok {
+			paths[p.cgroup], wanted[p.inode] = "", 0
 		}
 	}
-	out.Pressed = ls
+	if len(wanted) > 0 {
+		if cgroups {
+			cgroupPaths(r.cgroup2, paths)
+		}
+		findProcesses(r, cgroups, paths, wanted)
+	}
+	shown := make(map[uint32]model.Owner, len(all))
+	for _, p := range all {
+		o, ok := known[p.inode]
+		if !ok {
+			o = ownerOf(r, wanted[p.inode], paths[p.cgroup])
+		}
+		shown[p.inode] = o
+		p.l.Owner = o
+		out.Pressed = append(out.Pressed, p.l)
+	}
+	if known != nil {
+		clear(known)
+		for ino, o := range shown {
+			known[ino] = o
+		}
+	}
 	return out
 }

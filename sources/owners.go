@@ -32,8 +32,11 @@ type socketIndex struct {
 	// cgroups: the dump carried cgroup ids (kernel 5.8+); held: it listed
 	// sockets a process holds (only those carry one).
 	cgroups, held bool
-	// away names the host's other namespaces' addresses (awayOwners);
-	// fromAway counts the entries they opened, by source and peer.
+	// away names the host's other namespaces' addresses (awayOwners,
+	// read under awayProc at the first entry that needs it: a census
+	// whose entries all have sockets here never looks); fromAway counts
+	// the entries they opened, by source and peer.
+	awayProc string
 	away     map[netip.Addr]model.Owner
 	fromAway map[netip.Addr]map[netip.AddrPort]int
 }
@@ -119,6 +122,11 @@ func (ix *socketIndex) add(f model.Flow) {
 // countAway counts an entry with no socket here that another namespace
 // of the host opened (its source is one of that namespace's addresses).
 func (ix *socketIndex) countAway(f model.Flow) bool {
+	if ix.away == nil && ix.awayProc != "" {
+		if ix.away = awayOwners(ix.awayProc); ix.away == nil {
+			ix.away = map[netip.Addr]model.Owner{}
+		}
+	}
 	if _, ok := ix.away[f.Src]; !ok {
 		return false
 	}

@@ -32,8 +32,9 @@ type WhoProbes struct {
 	objs  whoObjects
 	links []link.Link
 	roots ownerRoots
-	// paths caches cgroup paths by id, at most maxCgroupDirs.
-	paths map[uint64]string
+	// groups caches the cgroups' names (Group and Kind) by id, at most
+	// maxCgroupDirs.
+	groups map[uint64]model.Owner
 	// lost is the lost counters' last sums.
 	lost [2]uint64
 	// limit says what they do not count here ("": everything).
@@ -63,7 +64,7 @@ func LoadWho(proc, netns string) (*WhoProbes, error) {
 	if err := spec.Variables[whoVarNetnsInum].Set(uint32(st.Ino)); err != nil {
 		return nil, fmt.Errorf("load eBPF probes: %w", err)
 	}
-	w := &WhoProbes{roots: newOwnerRoots(proc), paths: map[uint64]string{}}
+	w := &WhoProbes{roots: newOwnerRoots(proc), groups: map[uint64]model.Owner{}}
 	cookie, cookieErr := netnsCookie(netns)
 	if cookieErr == nil {
 		cookieErr = spec.Variables[whoVarNetnsCookie].Set(cookie)
@@ -237,23 +238,25 @@ func drain[K, V any](m *ebpf.Map, each func(K, V)) {
 }
 
 // owner names a cgroup id and process; the name is the kernel's comm at
-// the connect, the process may be gone.
+// the connect, the process may be gone. A cgroup is named once: by its
+// path, or where that cannot be read, by the first of its processes
+// seen.
 func (w *WhoProbes) owner(cgroup uint64, pid int, name string) model.Owner {
-	p, ok := w.paths[cgroup]
+	g, ok := w.groups[cgroup]
 	if !ok && cgroup != 0 {
 		want := map[uint64]string{cgroup: ""}
 		cgroupPaths(w.roots.cgroup2, want)
-		if p = want[cgroup]; len(w.paths) < maxCgroupDirs {
-			w.paths[cgroup] = p // not found is kept too: one walk a cgroup
+		switch {
+		case want[cgroup] != "":
+			g.Group, g.Kind = groupOf(want[cgroup])
+		case pid > 0:
+			g.Group, g.Kind = processGroup(w.roots.proc, pid)
+		}
+		if g.Kind != "" && len(w.groups) < maxCgroupDirs {
+			w.groups[cgroup] = g
 		}
 	}
-	o := model.Owner{PID: pid, Comm: name}
-	if p != "" {
-		o.Group, o.Kind = groupOf(p)
-	} else if pid > 0 {
-		o.Group, o.Kind = processGroup(w.roots.proc, pid)
-	}
-	return o
+	return model.Owner{PID: pid, Comm: name, Group: g.Group, Kind: g.Kind}
 }
 
 // addrOf is an address and port as the probes wrote them ("10.0.0.1:80",

@@ -32,7 +32,7 @@ type whoSwitch struct {
 // proc: the real /proc only (on a fixture's root they would count this
 // host's kernel).
 func newWhoSwitch(proc string) whoSwitch {
-	if proc != "/proc" {
+	if !kernelRoot(proc) {
 		return whoSwitch{}
 	}
 	return whoSwitch{proc: proc, load: func(proc string) (*WhoProbes, error) {

@@ -19,15 +19,8 @@ import (
 // in the same run: rounds of 10 s, alternating, medians; goal ≤ 1×.
 func TestRatioEvents(t *testing.T) {
 	needKernel(t, "conntrack")
-	argv, _ := consoleArgv(t)
-	if len(argv) != 1 || filepath.Base(argv[0]) != "tablefull" {
-		t.Skip("needs the built binary (make bench builds it)")
-	}
-	lowerMax(t, 16384)
-	ns := labNS(t)
-	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait", 4) // 4 s × thousands/s: past half the cap
-	stats := churn(t, ns, "127.0.0.1:18095", netns.Load{Workers: 16, Rate: 5000, DialTimeout: time.Second})
-	time.Sleep(6 * time.Second) // the table fills past half its cap
+	bin, ns, stats := nearCapChurn(t, "127.0.0.1:18095")
+	argv := []string{bin}
 	const span, rounds = 10 * time.Second, 3
 	var ours, theirs, rates []float64
 	for range rounds {
@@ -49,6 +42,24 @@ func TestRatioEvents(t *testing.T) {
 	fmt.Printf("    counting new entries at %.0f connections/s: agent %.1f ms/s, conntrack -E -e NEW,DESTROY %.1f ms/s: %.2f× (goal ≤ 1×)\n",
 		median(rates), o, c, o/c)
 	fmt.Printf("    rounds: agent %.1f, conntrack %.1f\n", ours, theirs)
+}
+
+// nearCapChurn is the load of the events and probes benchmarks: a lab
+// namespace capped at 16,384 entries, its TIME_WAIT hold 4 s, asked for
+// 5,000 new connections a second to a server on addr, past half its cap
+// when it returns; and the built binary to measure (skips without it).
+func nearCapChurn(t *testing.T, addr string) (bin string, ns *netns.NS, stats *netns.Stats) {
+	t.Helper()
+	argv, _ := consoleArgv(t)
+	if len(argv) != 1 || filepath.Base(argv[0]) != "tablefull" {
+		t.Skip("needs the built binary (make bench builds it)")
+	}
+	lowerMax(t, 16384)
+	ns = labNS(t)
+	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait", 4) // 4 s × thousands/s: past half the cap
+	stats = churn(t, ns, addr, netns.Load{Workers: 16, Rate: 5000, DialTimeout: time.Second})
+	time.Sleep(6 * time.Second) // the table fills past half its cap
+	return argv[0], ns, stats
 }
 
 // subscribed reports whether pid holds a NETLINK_NETFILTER socket joined

@@ -156,6 +156,13 @@ func TestListenOverflowNamesTheListener(t *testing.T) {
 			t.Errorf("evidence %q does not name it", v.Evidence)
 		}
 	}
+	// The next samples name it from what the first found (looked up once).
+	for range 3 {
+		f = feed.an.Add(nextSample(t, feed.p))
+		if ls := f.Sample.Listeners; ls != nil && (len(ls.Pressed) != 1 || ls.Pressed[0].String(ls.Somaxconn) != want) {
+			t.Errorf("a later sample's listeners %+v, want %s", ls.Pressed, want)
+		}
+	}
 }
 
 func hasVerdict(f model.Frame, k model.Kind) bool {

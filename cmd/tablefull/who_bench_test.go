@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/tablefull/tablefull/sources/netns"
 )
 
 // TestRatioWho prints what attributing new connections and drops costs
@@ -26,15 +24,8 @@ func TestRatioWho(t *testing.T) {
 	if _, err := os.Stat("/sys/kernel/btf/vmlinux"); err != nil {
 		t.Skip("needs the kernel's BTF")
 	}
-	argv, _ := consoleArgv(t)
-	if len(argv) != 1 || filepath.Base(argv[0]) != "tablefull" {
-		t.Skip("needs the built binary (make bench builds it)")
-	}
-	lowerMax(t, 16384)
-	ns := labNS(t)
-	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait", 4) // 4 s × thousands/s: past half the cap
-	stats := churn(t, ns, "127.0.0.1:18096", netns.Load{Workers: 16, Rate: 5000, DialTimeout: time.Second})
-	time.Sleep(6 * time.Second) // the table fills past half its cap
+	bin, ns, stats := nearCapChurn(t, "127.0.0.1:18096")
+	argv := []string{bin}
 	const span, rounds = 10 * time.Second, 3
 	drop := "-bpf,-perfmon,-sys_admin"
 	var with, without, theirs, rates []float64
