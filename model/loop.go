@@ -58,6 +58,9 @@ type LoopStatus struct {
 	// SYN ends the TIME_WAIT entry of the same tuple) hold a flat count.
 	// The peak working set is the larger of the two.
 	PeakCount, Heading uint64
+	// Climb is how fast the count rose since the apply, entries/s: a
+	// lower bound on the rate the table admits.
+	Climb float64
 	// Drops is how many packets were dropped since the apply; Pinned how
 	// long the count stood at the cap.
 	Drops  uint64
@@ -117,6 +120,7 @@ func JudgeLoop(appliedAt time.Time, frames Frames) LoopStatus {
 	if secs := l.Watched.Seconds(); secs >= 1 && hold > 0 { // no faster than the count climbs
 		growth := max(0, float64(l.Count)-float64(firstCount)) / secs
 		l.Heading = min(l.Heading, l.Count+uint64(growth*float64(hold)+0.5))
+		l.Climb = growth
 	}
 	l.SettleAfter = max(SettleMin, time.Duration(hold)*time.Second)
 	switch {
@@ -161,11 +165,13 @@ func median(xs []uint64) uint64 {
 
 // NextStep is what the next step is sized on once the loop says the table
 // is still pinned: at least the peak working set since the apply (a count
-// pinned at the new cap, or the working set it is heading for), so the
-// plan raises the cap again instead of calling the old peak enough.
+// pinned at the new cap, or the working set it is heading for) and the
+// rate the count climbed at, so the plan raises the cap again instead of
+// calling the old peak enough.
 func NextStep(in TuningInputs, l LoopStatus) TuningInputs {
 	if l.State == LoopPinned {
 		in.PeakCount = max(in.PeakCount, l.PeakWorkingSet())
+		in.PeakRate = max(in.PeakRate, l.Climb)
 	}
 	return in
 }

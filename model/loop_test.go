@@ -21,6 +21,10 @@ type simTable struct {
 	newTCP, endedTCP uint64
 	knobs            map[string]string
 	carry            float64
+	// clients, when set, is how many clients wait in the SYN backoff: a
+	// real client retransmits at 1, 2, 4, 8 s, so the SYNs retransmitted
+	// each second say much less of the demand than the refused count.
+	clients uint64
 }
 
 func newSim(max, hold uint64, demand float64) *simTable {
@@ -56,7 +60,11 @@ func (s *simTable) next() Sample {
 	s.count += in
 	s.newTCP += in
 	s.drops += want - in
-	s.retrans += want - in
+	if s.clients > 0 {
+		s.retrans += min(want-in, s.clients/4)
+	} else {
+		s.retrans += want - in
+	}
 	var ended ClassCounts
 	ended[ClassTCPDone] = s.endedTCP
 	e := Entries{Source: EntriesEvents, Epoch: 1, Ended: ended}

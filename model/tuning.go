@@ -221,7 +221,20 @@ type Plan struct {
 	// WorkingSet is the peak working set the proposal is sized for.
 	WorkingSet uint64 `json:"working_set"`
 	Cost       Cost   `json:"cost"`
+	// FromHost are the global changes this tuner cannot write (it runs
+	// in a child namespace): HostCommand applies them on the host.
+	FromHost    []Change `json:"from_host,omitempty"`
+	HostCommand string   `json:"host_command,omitempty"`
+	// Notes say what the plan could not know (a demand that is a lower
+	// bound) or what it was sized on (the last step's record).
+	Notes []string `json:"notes,omitempty"`
+	// Refusal says why nothing is proposed, or why applying it is
+	// refused, while the table is pinned or dropping.
+	Refusal string `json:"refusal,omitempty"`
 }
+
+// Empty reports whether the plan changes nothing, here or from the host.
+func (p Plan) Empty() bool { return len(p.Changes) == 0 && len(p.FromHost) == 0 }
 
 // Cost is the kernel memory a table of Entries entries and Buckets
 // buckets may take.

@@ -46,14 +46,12 @@ type Request struct {
 // Reply is the agent's answer to a control request, carried as an event
 // whose type is the request's op and whose text is this JSON.
 type Reply struct {
-	ID         int64              `json:"id"`
-	Error      string             `json:"error,omitempty"`
-	Current    map[string]string  `json:"current,omitempty"`
-	EntryBytes uint64             `json:"entry_bytes,omitempty"`
-	Global     bool               `json:"global,omitempty"`
-	Results    []model.KnobResult `json:"results,omitempty"`
-	Files      []string           `json:"files,omitempty"`
-	Warnings   []string           `json:"warnings,omitempty"`
+	ID       int64              `json:"id"`
+	Error    string             `json:"error,omitempty"`
+	Knobs    *model.KnobState   `json:"knobs,omitempty"`
+	Results  []model.KnobResult `json:"results,omitempty"`
+	Files    []string           `json:"files,omitempty"`
+	Warnings []string           `json:"warnings,omitempty"`
 }
 
 // Limits of a control request.
@@ -103,18 +101,14 @@ func (req Request) Check() (Request, error) {
 	return req, nil
 }
 
-// Controller is what an agent does for control requests. Serve calls it
+// Controller is what an agent does for control requests: its sampler,
+// and the one tuner (model.Tuner) of the host it runs on. Serve calls it
 // only with checked requests, and calls Apply, Persist and Undo only when
 // the agent may write.
 type Controller interface {
 	SetInterval(d time.Duration)
 	SetCensus(on bool)
-	// Knobs returns the current values, the bytes per entry and whether
-	// the global knobs can be written.
-	Knobs() (current map[string]string, entryBytes uint64, global bool, err error)
-	Apply(changes []model.Change, count uint64) ([]model.KnobResult, error)
-	Persist(changes []model.Change) (files, warnings []string, err error)
-	Undo() ([]model.KnobResult, error)
+	model.Tuner
 }
 
 // Serve reads requests from r, one per line, until r ends or a stop
@@ -174,7 +168,9 @@ func answer(c Controller, req Request, checkErr error, writable bool) Event {
 	switch {
 	case err != nil:
 	case req.Op == OpKnobs:
-		rep.Current, rep.EntryBytes, rep.Global, err = c.Knobs()
+		var k model.KnobState
+		k, err = c.Read()
+		rep.Knobs = &k
 	case !writable || !req.Confirm:
 		err = ErrReadOnly
 	case req.Op == OpApply:

@@ -23,8 +23,8 @@ type fakeController struct {
 
 func (f *fakeController) SetInterval(d time.Duration) { f.intervals = append(f.intervals, d) }
 func (f *fakeController) SetCensus(on bool)           { f.census = append(f.census, on) }
-func (f *fakeController) Knobs() (map[string]string, uint64, bool, error) {
-	return map[string]string{model.KnobMax: "4096"}, 256, true, nil
+func (f *fakeController) Read() (model.KnobState, error) {
+	return model.KnobState{Current: map[string]string{model.KnobMax: "4096"}, EntryBytes: 256, Global: true}, nil
 }
 func (f *fakeController) Apply(c []model.Change, _ uint64) ([]model.KnobResult, error) {
 	f.applied = append(f.applied, c)
@@ -102,7 +102,7 @@ func TestServeReadOnly(t *testing.T) {
 		t.Errorf("without confirm: applied %v replies %+v", c.applied, replies)
 	}
 	c, replies, _, _ = serve(t, `{"op":"knobs","id":3}`, false)
-	if len(replies) != 1 || replies[0].Current[model.KnobMax] != "4096" || !replies[0].Global {
+	if len(replies) != 1 || replies[0].Knobs == nil || replies[0].Knobs.Current[model.KnobMax] != "4096" || !replies[0].Knobs.Global {
 		t.Errorf("knobs (last line without a newline): %+v", replies)
 	}
 	_ = c

@@ -10,6 +10,9 @@ import (
 type Dest struct {
 	P      *Process
 	Source string
+	// Netns is the file of a --netns namespace of this host ("" for the
+	// others): its knobs are tuned from the host, not by its agent.
+	Netns string
 }
 
 // StartDests starts a stream for every --ssh, --via and --netns, sampled
@@ -32,7 +35,7 @@ func StartDests(interval time.Duration, ssh, via, netns []string, deploy bool) (
 			return nil, nil, err
 		}
 	}
-	add := func(name, source string, argv []string, ssh bool) {
+	add := func(name, source string, argv []string, ssh bool) *Dest {
 		p := &Process{Argv: argv, Name: name}
 		if ssh {
 			p.Hint = FullTableHint
@@ -42,6 +45,7 @@ func StartDests(interval time.Duration, ssh, via, netns []string, deploy bool) (
 		}
 		p.Start(interval)
 		dests = append(dests, Dest{P: p, Source: source})
+		return &dests[len(dests)-1]
 	}
 	for _, d := range ssh {
 		remoteCmd := []string{"tablefull", "agent"}
@@ -69,7 +73,8 @@ func StartDests(interval time.Duration, ssh, via, netns []string, deploy bool) (
 			stop()
 			return nil, nil, err
 		}
-		add("netns "+n, "netns "+n, argv, false)
+		path, _ := NetnsPath(n) // NetnsArgv checked it
+		add("netns "+n, "netns "+n, argv, false).Netns = path
 	}
 	return dests, stop, nil
 }

@@ -73,30 +73,30 @@ func (p *Process) Request(req Request, timeout time.Duration) (Reply, error) {
 	}
 }
 
-// RemoteTuner tunes the host an agent runs on, through control requests.
-// The agent refuses unless it runs as root; every change it makes carries
-// an explicit confirmation from the console (the user's y).
+// RemoteTuner tunes the host an agent runs on, through control requests
+// (model.Tuner). The agent refuses unless it runs as root; every change
+// it makes carries an explicit confirmation from the console (the user's
+// y). What the agent says of its knobs is checked where it lands.
 type RemoteTuner struct {
 	P *Process
-	// global is what the agent said about the global knobs.
-	global bool
 }
 
 const tuneTimeout = 15 * time.Second
 
 // Read asks the agent for its knobs.
-func (t *RemoteTuner) Read() (map[string]string, uint64, error) {
+func (t *RemoteTuner) Read() (model.KnobState, error) {
 	rep, err := t.P.Request(Request{Op: OpKnobs}, tuneTimeout)
-	t.global = rep.Global
-	return rep.Current, rep.EntryBytes, err
-}
-
-// Global reports what the agent said: whether it can write global knobs.
-func (t *RemoteTuner) Global() bool { return t.global }
-
-// Note explains where the changes go.
-func (t *RemoteTuner) Note() string {
-	return "remote: changes are made by the agent on " + t.P.Host().Name + " (it must run as root)"
+	if err != nil {
+		return model.KnobState{}, err
+	}
+	if rep.Knobs == nil {
+		return model.KnobState{}, fmt.Errorf("knobs: %w: the agent sent none", ErrBadRequest)
+	}
+	k := rep.Knobs.Check()
+	if k.Note == "" {
+		k.Note = "remote: changes are made by the agent on " + model.Sanitize(t.P.Host().Name, 64) + " (it must run as root)"
+	}
+	return k, nil
 }
 
 // Apply asks the agent to apply changes.

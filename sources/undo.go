@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/tablefull/tablefull/model"
 )
 
 // UndoRecord is what tablefull changed since the last undo: the live
@@ -16,6 +18,9 @@ import (
 type UndoRecord struct {
 	Live  map[string]string `json:"live"`
 	Files []FileChange      `json:"files"`
+	// Step is the last apply of nf_conntrack_max: a one-shot plan sizes
+	// the next step on what the count did since.
+	Step *model.Step `json:"step,omitempty"`
 }
 
 // AddLive records the values knobs had before a change, keeping older

@@ -35,7 +35,7 @@ type Options struct {
 	// History is the number of frames kept; 0 keeps an hour at Interval.
 	History int
 	// Tuner, when set, makes t open the tuning panel.
-	Tuner Tuner
+	Tuner model.Tuner
 	// Intro is shown in the status line until something replaces it.
 	Intro string
 	// Live, when set, is shown in the status line once a second after

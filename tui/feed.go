@@ -35,31 +35,6 @@ type CensusSetter interface {
 	SetCensus(on bool)
 }
 
-// Tuner reads and changes the host's knobs for the tuning panel.
-type Tuner interface {
-	// Read returns the current knob values and the bytes per entry (0
-	// when unknown).
-	Read() (map[string]string, uint64, error)
-	// Apply writes changes and reads them back; count guards max.
-	Apply(changes []model.Change, count uint64) ([]model.KnobResult, error)
-	// Persist writes the boot-time files; it returns them and warnings.
-	Persist(changes []model.Change) (files, warnings []string, err error)
-	// Undo restores the last apply.
-	Undo() ([]model.KnobResult, error)
-	// Note explains a limit, e.g. that persisting is disabled in the lab.
-	Note() string
-	// Global reports whether the global knobs (nf_conntrack_max,
-	// hashsize) can be written here: not from a child namespace.
-	Global() bool
-}
-
-// KnobOwners is a Tuner that knows who else writes the knobs: for each
-// knob a manager such as kube-proxy owns, who rewrites it at its start
-// and where to set it instead.
-type KnobOwners interface {
-	Owners() map[string]string
-}
-
 // Recorder starts and stops recording the feed to a file.
 type Recorder interface {
 	Toggle() (path string, on bool, err error)

@@ -31,6 +31,10 @@ func (t *tunePanel) View(st *styles.Styles, rows, width int, history func() []mo
 	for _, c := range t.plan.Changes {
 		proposed[c.Key] = c
 	}
+	fromHost := map[string]bool{}
+	for _, c := range t.plan.FromHost {
+		proposed[c.Key], fromHost[c.Key] = c, true
+	}
 	verified := map[string]model.KnobResult{}
 	for _, r := range t.results {
 		verified[r.Key] = r
@@ -38,7 +42,7 @@ func (t *tunePanel) View(st *styles.Styles, rows, width int, history func() []mo
 	var lines []string
 	var quiet []int // knob rows with nothing to say: the first to give way
 	for i, k := range model.Knobs {
-		cur, ok := t.current[k.Key]
+		cur, ok := t.knobs.Current[k.Key]
 		if !ok {
 			cur = "?"
 		}
@@ -55,6 +59,9 @@ func (t *tunePanel) View(st *styles.Styles, rows, width int, history func() []mo
 		c, isProposed := proposed[k.Key]
 		if isProposed {
 			line += " → " + st.Warn.Render(fmt.Sprintf("%-12s", foreign(c.Proposed)))
+			if fromHost[k.Key] {
+				line += st.Dim.Render(" (on the host)")
+			}
 			if !narrow {
 				line += " " + st.Dim.Render(foreign(c.Why))
 			}
@@ -76,7 +83,7 @@ func (t *tunePanel) View(st *styles.Styles, rows, width int, history func() []mo
 			lines = append(lines, st.Dim.Render("    "+foreign(c.Why)))
 		}
 	}
-	if len(t.plan.Changes) == 0 {
+	if t.plan.Empty() && t.plan.Refusal == "" {
 		for _, l := range wrapN(fmt.Sprintf("nothing to propose: the current values hold the peak working set of %s entries with room to spare (enter on a knob sets a value of your own)",
 			model.Int(t.plan.WorkingSet)), width, 2) {
 			lines = append(lines, st.OK.Render(l))
@@ -101,7 +108,7 @@ func (t *tunePanel) View(st *styles.Styles, rows, width int, history func() []mo
 	}
 	msg := t.message
 	if msg == "" {
-		msg = t.note
+		msg = t.knobs.Note
 	}
 	// The loop, what was just said and the keys stay on screen; the
 	// rows above give way when the panel is short.
@@ -124,5 +131,7 @@ func (t *tunePanel) View(st *styles.Styles, rows, width int, history func() []mo
 	if len(lines)+len(tail) > rows {
 		lines = lines[:max(0, rows-len(tail))]
 	}
+	notes := t.noteLines(st, width)
+	lines = append(lines, notes[:min(len(notes), max(0, rows-len(lines)-len(tail)))]...)
 	return append(lines, tail...)
 }

@@ -19,14 +19,13 @@ import (
 // (Update says whether a key was); the console routes it its messages
 // and gives it what it reads of the console (tuneContext).
 type tunePanel struct {
-	tuner Tuner
+	tuner model.Tuner
 	// recorder, when set, keeps applies and undos in the recording.
 	recorder  Recorder
 	keys      keys.KeyMap
 	open      bool
 	loaded    bool
-	current   map[string]string
-	entry     uint64
+	knobs     model.KnobState
 	plan      model.Plan
 	sel       int
 	editing   bool
@@ -34,12 +33,7 @@ type tunePanel struct {
 	confirm   string // "apply", "persist", "undo" awaiting y/n
 	results   []model.KnobResult
 	message   string
-	note      string
 	appliedAt time.Time
-	// global: the global knobs can be written here; owners: who else
-	// writes a knob (kube-proxy), by key.
-	global bool
-	owners map[string]string
 	// edited: the operator changed the plan, so it no longer follows the
 	// demand; watching: the last action was an apply, and loop is where
 	// it has got to.
@@ -47,16 +41,12 @@ type tunePanel struct {
 	loop             model.LoopStatus
 }
 
-// tuneReadMsg carries the knobs read for the panel, and what the tuner
-// says about where it writes (asked in the command: it may stat files).
+// tuneReadMsg carries the knobs read for the panel and what the tuner
+// says about where it writes (read in the command: it may stat files).
 type tuneReadMsg struct {
-	id      int
-	current map[string]string
-	entry   uint64
-	global  bool
-	note    string
-	owners  map[string]string
-	err     error
+	id    int
+	knobs model.KnobState
+	err   error
 }
 
 // tuneDoneMsg reports an apply, persist or undo.
@@ -93,14 +83,10 @@ func recordTunedCmd(id int, r Recorder, action string, at time.Time, results []m
 	}
 }
 
-func readKnobsCmd(id int, t Tuner) tea.Cmd {
+func readKnobsCmd(id int, t model.Tuner) tea.Cmd {
 	return func() tea.Msg {
-		cur, entry, err := t.Read()
-		msg := tuneReadMsg{id: id, current: cur, entry: entry, global: t.Global(), note: t.Note(), err: err}
-		if o, ok := t.(KnobOwners); ok {
-			msg.owners = o.Owners()
-		}
-		return msg
+		k, err := t.Read()
+		return tuneReadMsg{id: id, knobs: k, err: err}
 	}
 }
 
@@ -137,8 +123,7 @@ func (t *tunePanel) read(msg tuneReadMsg, ctx tuneContext) {
 		t.message = "read knobs: " + msg.err.Error()
 		return
 	}
-	t.current, t.entry, t.loaded = msg.current, msg.entry, true
-	t.note, t.global, t.owners, t.edited = msg.note, msg.global, msg.owners, false
+	t.knobs, t.loaded, t.edited = msg.knobs, true, false
 	t.propose(ctx)
 }
 
@@ -194,6 +179,9 @@ func (t *tunePanel) ask(action string) {
 	}
 	if action != "undo" && len(t.plan.Changes) == 0 {
 		t.message = "nothing to " + action
+		if t.plan.HostCommand != "" {
+			t.message += " here: the global knobs are the host's; on the host run: " + t.plan.HostCommand
+		}
 		return
 	}
 	if action == "apply" && t.plan.Cost.Level() == model.SevCrit {
@@ -236,12 +224,13 @@ func (t *tunePanel) finishEdit(ctx tuneContext) {
 			kept = append(kept, c)
 		}
 	}
-	if v != t.current[k] {
-		kept = append(kept, model.Change{Key: k, Current: t.current[k], Proposed: v, Why: "edited"})
+	cur := t.knobs.Current[k]
+	if v != cur {
+		kept = append(kept, model.Change{Key: k, Current: cur, Proposed: v, Why: "edited"})
 	}
 	model.SortChanges(kept)
 	t.plan.Changes, t.edited = kept, true
-	t.plan.Cost = model.CostOf(t.current, kept, t.entry, ctx.host.MemTotal)
+	t.plan.Cost = model.CostOf(t.knobs.Current, kept, t.knobs.EntryBytes, ctx.host.MemTotal)
 	t.message = ""
 }
 
@@ -252,7 +241,7 @@ func (t *tunePanel) proposed(k string) string {
 			return c.Proposed
 		}
 	}
-	return t.current[k]
+	return t.knobs.Current[k]
 }
 
 // action runs an apply, persist or undo as a command.

@@ -1,36 +1,37 @@
 package tui
 
 import (
+	"maps"
+	"strconv"
+
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
-// propose builds the plan from the knobs read and the history: after an
-// apply, the guided loop judges the frames since it, and once the table
-// has stayed free a while the plan is the way back down. Knobs that
-// cannot be written here are left out.
+// propose builds the plan as every surface does (model.ProposeNext):
+// after an apply the guided loop judges the frames since it, and once
+// the table has stayed free a while the plan is the way back down; the
+// global knobs this tuner cannot write are proposed from the host.
 func (t *tunePanel) propose(ctx tuneContext) {
-	in := model.NewTuningInputs(t.current, ctx.host, t.entry, ctx.history, ctx.now)
+	g := model.Guide{Knobs: t.knobs, Host: ctx.host, Measured: ctx.history, Now: ctx.now}
 	if t.watching {
-		t.loop = model.JudgeLoop(t.appliedAt, ctx.history)
-		in = model.NextStep(in, t.loop)
+		g.AppliedAt = t.appliedAt
 	}
-	t.plan = model.ProposePlan(in)
-	if t.watching {
-		if t.loop.State == model.LoopSettle {
-			changes := []model.Change{model.SettleChange(t.loop)}
-			t.plan = model.Plan{Changes: changes, WorkingSet: t.loop.PeakWorkingSet(),
-				Cost: model.CostOf(t.current, changes, t.entry, ctx.host.MemTotal)}
-		}
+	t.plan, t.loop = model.ProposeNext(g)
+}
+
+// followLive keeps the knobs the samples read in step with them: a cap
+// or a TIME_WAIT hold changed from elsewhere (the host's command for a
+// namespace's global knobs) is what the next plan starts from.
+func (t *tunePanel) followLive(now model.Frame) {
+	c := now.Sample.Conntrack
+	if c.Status != model.TableTracked || c.Max == 0 || t.knobs.Current == nil {
+		return
 	}
-	if !t.global { // read-only here: propose only what can be written
-		var kept []model.Change
-		for _, c := range t.plan.Changes {
-			if spec, _ := model.Spec(c.Key); !spec.Global {
-				kept = append(kept, c)
-			}
-		}
-		t.plan.Changes = kept
+	t.knobs.Current = maps.Clone(t.knobs.Current) // the tuner's map is its own
+	t.knobs.Current[model.KnobMax] = strconv.FormatUint(c.Max, 10)
+	if c.TimeWaitHold > 0 {
+		t.knobs.Current[model.KnobTimeWait] = strconv.FormatUint(c.TimeWaitHold, 10)
 	}
 }
 
@@ -41,6 +42,7 @@ func (t *tunePanel) Observe(ctx tuneContext) {
 	if !t.open || !t.loaded || t.editing || t.confirm != "" || t.edited {
 		return
 	}
+	t.followLive(ctx.now)
 	t.propose(ctx)
 }
 
@@ -67,11 +69,33 @@ func (t *tunePanel) loopLines(st *styles.Styles, width int) []string {
 			lines = append(lines, style.Render(l))
 		}
 	}
-	for _, c := range t.plan.Changes {
-		if note, ok := t.owners[c.Key]; ok {
+	if t.plan.HostCommand != "" {
+		for _, l := range wrapN("global knobs: read-only here; on the host run: "+foreign(t.plan.HostCommand), width, 3) {
+			lines = append(lines, st.Warn.Render(l))
+		}
+	}
+	if t.plan.Refusal != "" {
+		for _, l := range wrapN("refused: "+foreign(t.plan.Refusal), width, 2) {
+			lines = append(lines, st.Crit.Render(l))
+		}
+	}
+	for _, c := range append(t.plan.Changes, t.plan.FromHost...) {
+		if note, ok := t.knobs.Owners[c.Key]; ok {
 			for _, l := range wrapN("warning: "+foreign(note), width, 2) {
 				lines = append(lines, st.Warn.Render(l))
 			}
+		}
+	}
+	return lines
+}
+
+// noteLines are what the plan could not know or was sized on, wrapped
+// to width: they give way to the knobs when the panel is short.
+func (t *tunePanel) noteLines(st *styles.Styles, width int) []string {
+	var lines []string
+	for _, n := range t.plan.Notes {
+		for _, l := range wrapN(foreign(n), width, 3) {
+			lines = append(lines, st.Dim.Render(l))
 		}
 	}
 	return lines

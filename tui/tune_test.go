@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -14,11 +15,14 @@ import (
 type fakeTuner struct {
 	values  map[string]string
 	applied []model.Change
+	// child: the tuner runs inside a child namespace (global knobs
+	// read-only).
+	child bool
 }
 
-func (f *fakeTuner) Read() (map[string]string, uint64, error) { return f.values, 256, nil }
-func (f *fakeTuner) Note() string                             { return "" }
-func (f *fakeTuner) Global() bool                             { return true }
+func (f *fakeTuner) Read() (model.KnobState, error) {
+	return model.KnobState{Current: maps.Clone(f.values), EntryBytes: 256, Global: !f.child}, nil
+}
 func (f *fakeTuner) Persist([]model.Change) ([]string, []string, error) {
 	return []string{"/etc/sysctl.d/99-tablefull.conf"}, nil, nil
 }
@@ -144,7 +148,7 @@ func TestApplyIsRecorded(t *testing.T) {
 // of a list of current values alone.
 func TestNothingToPropose(t *testing.T) {
 	cur := map[string]string{model.KnobMax: "262144", model.KnobTimeWait: "120"}
-	p := &tunePanel{loaded: true, current: cur, plan: model.ProposePlan(model.TuningInputs{Current: cur, PeakRate: 10, PeakCount: 525})}
+	p := &tunePanel{loaded: true, knobs: model.KnobState{Current: cur}, plan: model.ProposePlan(model.TuningInputs{Current: cur, PeakRate: 10, PeakCount: 525})}
 	view := strings.Join(p.View(styles.DefaultStyles(), 20, 200, func() []model.Frame { return nil }), "\n")
 	if !strings.Contains(view, "nothing to propose: the current values hold the peak working set of 1,200 entries") {
 		t.Errorf("no proposal, no reason:\n%s", view)
@@ -154,8 +158,10 @@ func TestNothingToPropose(t *testing.T) {
 // ownedTuner is a fakeTuner on a host where kube-proxy owns max.
 type ownedTuner struct{ fakeTuner }
 
-func (o *ownedTuner) Owners() map[string]string {
-	return map[string]string{model.KnobMax: "kube-proxy (pid 77) writes " + model.KnobMax + " = max(32,768 × CPUs, 131,072) at its start: set it in /etc/kube-proxy/config.yaml"}
+func (o *ownedTuner) Read() (model.KnobState, error) {
+	k, err := o.fakeTuner.Read()
+	k.Owners = map[string]string{model.KnobMax: "kube-proxy (pid 77) writes " + model.KnobMax + " = max(32,768 × CPUs, 131,072) at its start: set it in /etc/kube-proxy/config.yaml"}
+	return k, err
 }
 
 // TestPanelFollowsDemandAndOwners: the open panel's proposal follows the

@@ -22,8 +22,12 @@ func console(o options, ssh, via, netns []string, deploy bool) error {
 	defer stop()
 	var apps []*tui.App
 	for _, d := range dests {
+		tuner, err := tunerOf(o, d.P, d.Netns)
+		if err != nil {
+			return err
+		}
 		tee := &remote.Tee{Source: d.P}
-		apps = append(apps, tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: &remote.RemoteTuner{P: d.P}, Source: d.Source}))
+		apps = append(apps, tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tuner, Source: d.Source}))
 	}
 	if len(apps) == 0 {
 		c, err := sources.NewCollector(o.roots)
@@ -58,12 +62,16 @@ func openNamespace(o options) (tui.OpenNamespace, func()) {
 			return nil, nil, err
 		}
 		p := &remote.Process{Argv: argv, Name: ns.Label()}
+		tuner, err := tunerOf(o, p, path)
+		if err != nil {
+			return nil, nil, err
+		}
 		p.Start(o.interval)
 		mu.Lock()
 		stops = append(stops, p.Stop)
 		mu.Unlock()
 		tee := &remote.Tee{Source: p}
-		return tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: &remote.RemoteTuner{P: p}, Source: ns.Label()}), p.Stop, nil
+		return tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tuner, Source: ns.Label()}), p.Stop, nil
 	}
 	return open, func() {
 		mu.Lock()
@@ -72,4 +80,14 @@ func openNamespace(o options) (tui.OpenNamespace, func()) {
 			stop()
 		}
 	}
+}
+
+// tunerOf is the one tuner of a stream's target: a namespace of this
+// host is tuned from the host (its global knobs too), any other stream
+// by its agent.
+func tunerOf(o options, p *remote.Process, netnsPath string) (model.Tuner, error) {
+	if netnsPath == "" {
+		return &remote.RemoteTuner{P: p}, nil
+	}
+	return tune.ForNetns(o.roots, o.stateDir, netnsPath)
 }

@@ -27,11 +27,11 @@ func TestTuneThroughAgent(t *testing.T) {
 	defer p.Stop()
 	nextSample(t, p) // connected
 	tu := &remote.RemoteTuner{P: p}
-	cur, _, err := tu.Read()
-	if err != nil || cur[model.KnobTimeWait] != "120" {
-		t.Fatalf("read through the agent: %v %v", cur, err)
+	k, err := tu.Read()
+	if err != nil || k.Current[model.KnobTimeWait] != "120" {
+		t.Fatalf("read through the agent: %v %v", k, err)
 	}
-	if tu.Global() {
+	if k.Global {
 		t.Errorf("an agent in a child namespace says it can write global knobs")
 	}
 	res, err := tu.Apply([]model.Change{{Key: model.KnobTimeWait, Proposed: "30"}}, 0)

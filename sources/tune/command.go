@@ -38,15 +38,9 @@ type CommandOptions struct {
 	Watch     time.Duration
 }
 
-// target is what tune writes: this host (Local) or a namespace of it
-// from the host (Namespaced).
-type target interface {
-	Read() (map[string]string, uint64, error)
-	Apply(changes []model.Change, count uint64) ([]model.KnobResult, error)
-}
-
-// targetOf is the target of t and the tuner that reads the host's knobs.
-func targetOf(roots sources.Roots, t CommandOptions) (target, *Local, error) {
+// targetOf is the tuner of t's target, this host (Local) or a namespace
+// of it from the host (Namespaced), and the host's own tuner.
+func targetOf(roots sources.Roots, t CommandOptions) (model.Tuner, *Local, error) {
 	tuner := sources.NewTuner(roots)
 	local := &Local{Tuner: tuner, Pers: t.persister(roots), StateDir: t.StateDir, ProcRoot: roots.Proc}
 	if t.NetnsPath == "" {
@@ -55,11 +49,11 @@ func targetOf(roots sources.Roots, t CommandOptions) (target, *Local, error) {
 	if t.Persist {
 		return nil, nil, refused(ErrNoPersistInNetns)
 	}
-	dir, err := netnsStateDir(t.StateDir, t.NetnsPath)
+	ns, err := ForNetns(roots, t.StateDir, t.NetnsPath)
 	if err != nil {
 		return nil, nil, refused(err)
 	}
-	return &Namespaced{Host: tuner, Path: t.NetnsPath, StateDir: dir}, local, nil
+	return ns, local, nil
 }
 
 // persister is where tune persists: under roots.Etc, each directory
@@ -100,17 +94,9 @@ func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
 	}
 	pers := lt.Pers
 	if t.Undo {
-		if ns, ok := tgt.(*Namespaced); ok {
-			res, err := ns.Undo()
-			if err != nil {
-				return refused(err)
-			}
-			printResults(w, tuneReport{Results: res})
-			return nil
-		}
-		return undoTuning(lt, w)
+		return undoTuning(tgt, lt, w)
 	}
-	current, entry, err := tgt.Read()
+	knobs, err := tgt.Read()
 	if err != nil {
 		return err
 	}
@@ -124,16 +110,16 @@ func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
 	}
 	defer feed.Stop()
 	if t.UntilFree {
-		return untilFree(w, t, tgt, feed, lt.Tuner.InChildNamespace() && t.NetnsPath == "")
+		return untilFree(w, t, tgt, feed)
 	}
 	var drift []model.Drift
 	if t.NetnsPath == "" { // the host's persisted values against its live ones
-		if d, err := pers.Drift(current, roots.Proc); err == nil {
+		if d, err := pers.Drift(knobs.Current, roots.Proc); err == nil {
 			drift = d.Drifted
 		}
 		printDrift(say, drift)
 	}
-	plan, count, err := planFor(t, feed, current, entry, say)
+	plan, count, err := planFor(t, feed, knobs, say)
 	if err != nil {
 		return err
 	}
@@ -174,6 +160,9 @@ func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
 	}
 	if refusal != nil {
 		return refusal
+	}
+	if len(plan.Changes) == 0 && len(plan.FromHost) > 0 && t.Yes {
+		return refused(fmt.Errorf("%w: run on the host: %s", sources.ErrGlobalInChild, plan.HostCommand))
 	}
 	if len(plan.Changes) == 0 || !t.Yes {
 		if t.JSON {
@@ -222,11 +211,11 @@ func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
 	return nil
 }
 
-// planFor is the explicit --set changes, or a plan from observing feed
-// for a few seconds, saying to say what it measures and for how long.
-func planFor(t CommandOptions, feed Feed, current map[string]string, entry uint64, say io.Writer) (model.Plan, uint64, error) {
+// planFor is the explicit --set changes, or the one plan (model.ProposeNext)
+// from observing feed for a few seconds, saying to say what it measures
+// and for how long.
+func planFor(t CommandOptions, feed Feed, knobs model.KnobState, say io.Writer) (model.Plan, uint64, error) {
 	an := model.NewAnalyzer(model.HistoryFor(t.Observe, time.Second))
-	measured := model.NewRing[model.Frame](1) // a single sample measures no peak
 	var last model.Frame
 	if len(t.Set) > 0 || t.Observe <= 0 {
 		s, err := feed.Next()
@@ -240,28 +229,37 @@ func planFor(t CommandOptions, feed Feed, current map[string]string, entry uint6
 		if last, err = observe(feed, an, t.Observe); err != nil {
 			return model.Plan{}, 0, err
 		}
-		measured = an.Frames()
-	}
-	in := model.NewTuningInputs(current, feed.Host(), entry, measured, last)
-	if len(t.Set) == 0 && t.Observe > 0 {
-		fmt.Fprintf(say, "measured: peak %s new/s, peak count %s; at the end %s\n", model.Num(in.PeakRate), model.Int(in.PeakCount), last.Rates.Entries.RateText())
 	}
 	count := last.Sample.Conntrack.Count
 	if len(t.Set) == 0 {
-		return model.ProposePlan(in), count, nil
+		plan, _ := model.ProposeNext(model.Guide{Knobs: knobs, Host: feed.Host(), Measured: an.Frames(), Now: last})
+		if t.Observe > 0 {
+			fmt.Fprintf(say, "measured: peak count %s; at the end %s\n", model.Int(last.Sample.Conntrack.Peak), last.Rates.Entries.RateText())
+		}
+		return plan, count, nil
 	}
+	changes, err := parseSet(t.Set, knobs.Current)
+	if err != nil {
+		return model.Plan{}, 0, err
+	}
+	return model.Plan{Changes: changes, Cost: model.CostOf(knobs.Current, changes, knobs.EntryBytes, feed.Host().MemTotal)}, count, nil
+}
+
+// parseSet is the changes --set asks for, each checked.
+func parseSet(set []string, current map[string]string) ([]model.Change, error) {
 	var changes []model.Change
-	for _, kv := range t.Set {
+	for _, kv := range set {
 		key, value, ok := strings.Cut(kv, "=")
 		if !ok {
-			return model.Plan{}, 0, refused(fmt.Errorf("--set %q: want KEY=VALUE", kv))
+			return nil, refused(fmt.Errorf("--set %q: want KEY=VALUE", kv))
 		}
-		v, err := model.ParseValue(strings.TrimSpace(key), value)
+		key = strings.TrimSpace(key)
+		v, err := model.ParseValue(key, value)
 		if err != nil {
-			return model.Plan{}, 0, refused(err)
+			return nil, refused(err)
 		}
-		changes = append(changes, model.Change{Key: strings.TrimSpace(key), Current: current[strings.TrimSpace(key)], Proposed: v, Why: "asked for"})
+		changes = append(changes, model.Change{Key: key, Current: current[key], Proposed: v, Why: "asked for"})
 	}
 	model.SortChanges(changes)
-	return model.Plan{Changes: changes, Cost: model.CostOf(current, changes, in.EntryBytes, in.MemTotal)}, count, nil
+	return changes, nil
 }

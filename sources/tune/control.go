@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"sync"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -9,10 +10,13 @@ import (
 
 // Control is what the agent does for checked control requests
 // (remote.Controller): the sampler's interval and census, and the
-// host's tuning.
+// host's tuning through the one tuner. A write under way is finished
+// before the agent ends (Wait): a cut session leaves the host unchanged
+// or fully applied with its undo record, never half.
 type Control struct {
 	Live  *sources.Live
-	Tuner *Local
+	Tuner model.Tuner
+	busy  sync.Mutex
 }
 
 // SetInterval implements remote.Controller.
@@ -21,21 +25,33 @@ func (a *Control) SetInterval(d time.Duration) { a.Live.SetInterval(d) }
 // SetCensus implements remote.Controller.
 func (a *Control) SetCensus(on bool) { a.Live.SetCensus(on) }
 
-// Knobs implements remote.Controller.
-func (a *Control) Knobs() (map[string]string, uint64, bool, error) {
-	cur, entry, err := a.Tuner.Read()
-	return cur, entry, a.Tuner.Global(), err
-}
+// Read implements model.Tuner.
+func (a *Control) Read() (model.KnobState, error) { return a.Tuner.Read() }
 
-// Apply implements remote.Controller.
+// Apply implements model.Tuner.
 func (a *Control) Apply(changes []model.Change, count uint64) ([]model.KnobResult, error) {
+	a.busy.Lock()
+	defer a.busy.Unlock()
 	return a.Tuner.Apply(changes, count)
 }
 
-// Persist implements remote.Controller.
+// Persist implements model.Tuner.
 func (a *Control) Persist(changes []model.Change) ([]string, []string, error) {
+	a.busy.Lock()
+	defer a.busy.Unlock()
 	return a.Tuner.Persist(changes)
 }
 
-// Undo implements remote.Controller.
-func (a *Control) Undo() ([]model.KnobResult, error) { return a.Tuner.Undo() }
+// Undo implements model.Tuner.
+func (a *Control) Undo() ([]model.KnobResult, error) {
+	a.busy.Lock()
+	defer a.busy.Unlock()
+	return a.Tuner.Undo()
+}
+
+// Wait returns once no write is under way; none starts after it unless
+// a request is still being served.
+func (a *Control) Wait() {
+	a.busy.Lock()
+	defer a.busy.Unlock()
+}

@@ -17,26 +17,27 @@ type Lab struct {
 	before map[string]string
 }
 
-// Global reports that the lab writes global knobs from the host (tui.Tuner).
-func (t *Lab) Global() bool { return true }
-
-// Note says where the lab writes (tui.Tuner).
-func (t *Lab) Note() string {
-	return "lab: nf_conntrack_max is written from the host namespace; persisting to /etc is disabled and the lab restores the host when it ends"
-}
+// labNote says where the lab writes.
+const labNote = "lab: nf_conntrack_max is written from the host namespace; persisting to /etc is disabled and the lab restores the host when it ends"
 
 // split is the lab's namespace tuned from the host, as any namespace is.
 func (t *Lab) split() *Namespaced { return &Namespaced{Host: t.Host, Path: t.Lab.NS.Path()} }
 
-// Read returns the host's global knobs and the lab's own (tui.Tuner).
-func (t *Lab) Read() (map[string]string, uint64, error) { return t.split().Read() }
+// Read returns the host's global knobs and the lab's own (model.Tuner).
+func (t *Lab) Read() (model.KnobState, error) {
+	cur, err := t.split().read()
+	return model.KnobState{Current: cur, EntryBytes: t.Host.EntryBytes(), Global: true, Note: labNote}, err
+}
 
 // Apply writes global knobs from the host, recorded for the lab's end,
-// and the others inside the lab (tui.Tuner).
+// and the others inside the lab (model.Tuner).
 func (t *Lab) Apply(changes []model.Change, count uint64) ([]model.KnobResult, error) {
 	global, _ := splitGlobal(changes)
-	cur, _, _ := t.Read()
 	if t.before == nil {
+		cur, err := t.split().read()
+		if err != nil {
+			return nil, err
+		}
 		t.before = cur
 	}
 	for _, c := range global { // recorded before the write: the lab's end and a repair restore it
@@ -53,12 +54,12 @@ var ErrPersistDisabled = errors.New("persisting to /etc is disabled here (the la
 // labGlobals names the global knobs as the lab records them.
 var labGlobals = map[string]lab.Global{model.KnobMax: lab.GlobalMax, model.KnobHashsize: lab.GlobalHashsize}
 
-// Persist refuses: the lab restores the host when it ends (tui.Tuner).
+// Persist refuses: the lab restores the host when it ends (model.Tuner).
 func (t *Lab) Persist([]model.Change) ([]string, []string, error) {
 	return nil, nil, ErrPersistDisabled
 }
 
-// Undo restores the values before the lab's first apply (tui.Tuner).
+// Undo restores the values before the lab's first apply (model.Tuner).
 func (t *Lab) Undo() ([]model.KnobResult, error) {
 	if t.before == nil {
 		return nil, sources.ErrNothingToUndo

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources"
@@ -31,25 +32,23 @@ func NewLocal(roots sources.Roots, stateDir string) *Local {
 	return &Local{Tuner: sources.NewTuner(roots), StateDir: stateDir, ProcRoot: roots.Proc, Pers: sources.PersisterAt(roots)}
 }
 
-// Read returns the knobs and the bytes per entry (tui.Tuner).
-func (l *Local) Read() (map[string]string, uint64, error) {
-	return l.Tuner.Read(), l.Tuner.EntryBytes(), nil
-}
-
-// Global reports whether the global knobs can be written here (tui.Tuner).
-func (l *Local) Global() bool { return !l.Tuner.InChildNamespace() }
-
-// Note says why some knobs cannot be written here (tui.Tuner).
-func (l *Local) Note() string {
-	if !l.Global() {
-		return "nf_conntrack_max and hashsize are global: read-only in this namespace, set them from the host"
+// Read returns the knobs, the bytes per entry, where the global knobs
+// can be written from, who else writes them and the last step recorded
+// (model.Tuner).
+func (l *Local) Read() (model.KnobState, error) {
+	k := model.KnobState{Current: l.Tuner.Read(), EntryBytes: l.Tuner.EntryBytes(), Global: !l.Tuner.InChildNamespace(), Owners: l.owners()}
+	if !k.Global {
+		k.Note = "nf_conntrack_max and hashsize are global: read-only in this namespace; the host applies them"
 	}
-	return ""
+	if rec, err := sources.LoadUndo(l.StateDir); err == nil {
+		k.LastStep = rec.Step
+	}
+	return k, nil
 }
 
-// Owners says who else writes the knobs here (tui.KnobOwners): kube-proxy
-// rewrites its conntrack knobs at its next start.
-func (l *Local) Owners() map[string]string {
+// owners says who else writes the knobs here: kube-proxy rewrites its
+// conntrack knobs at its next start.
+func (l *Local) owners() map[string]string {
 	if l.ProcRoot == "" {
 		return nil
 	}
@@ -76,8 +75,9 @@ func (l *Local) undoRecord() (sources.UndoRecord, error) {
 	return rec, nil
 }
 
-// Apply implements tui.Tuner: it applies, then records the values before
-// it for Undo, also when a later knob failed.
+// Apply implements model.Tuner: the values before it are recorded for
+// Undo before anything is written (a process killed half-way leaves its
+// undo), then the knobs are written and the step kept.
 func (l *Local) Apply(changes []model.Change, count uint64) ([]model.KnobResult, error) {
 	if err := l.Tuner.Check(changes, count); err != nil {
 		return nil, err // refused before the state dir is looked at
@@ -86,29 +86,50 @@ func (l *Local) Apply(changes []model.Change, count uint64) ([]model.KnobResult,
 	if err != nil {
 		return nil, err
 	}
-	res, err := l.Tuner.Apply(changes, count)
-	return res, recordApplied(l.StateDir, rec, res, err)
+	return applyRecorded(l.StateDir, rec, l.Tuner.Read(), changes, count, func() ([]model.KnobResult, error) {
+		return l.Tuner.Apply(changes, count)
+	})
 }
 
-// recordApplied adds the values before what was written (res) to rec and
-// keeps it in dir, also when err says a later knob failed: every write
-// has its undo. It returns err, joined with a failure to keep the record.
-func recordApplied(dir string, rec sources.UndoRecord, res []model.KnobResult, err error) error {
+// applyRecorded keeps the values before changes in rec, in dir, before
+// write runs; then the step of nf_conntrack_max it made. A record that
+// cannot be kept stops the write before anything changes: every write
+// has its undo, or nothing is written.
+func applyRecorded(dir string, rec sources.UndoRecord, before map[string]string, changes []model.Change, count uint64, write func() ([]model.KnobResult, error)) ([]model.KnobResult, error) {
+	was := map[string]string{}
+	for _, c := range changes {
+		if v, ok := before[c.Key]; ok {
+			was[c.Key] = v
+		}
+	}
+	rec.AddLive(was)
+	if err := sources.SaveUndo(dir, rec); err != nil {
+		return nil, fmt.Errorf("nothing written: %w: %w", ErrNoUndo, err)
+	}
+	res, err := write()
 	if len(res) == 0 {
-		return err
+		return res, err
 	}
-	before := map[string]string{}
-	for _, r := range res {
-		before[r.Key] = r.Before
+	if step := model.StepOf(time.Now(), before, changes, count); step != nil && written(res, model.KnobMax) {
+		rec.Step = step
+		if serr := sources.SaveUndo(dir, rec); serr != nil {
+			err = errors.Join(err, fmt.Errorf("keep the step: %w", serr))
+		}
 	}
-	rec.AddLive(before)
-	if serr := sources.SaveUndo(dir, rec); serr != nil {
-		err = errors.Join(err, fmt.Errorf("%w: %w", ErrNoUndo, serr))
-	}
-	return err
+	return res, err
 }
 
-// Persist implements tui.Tuner: it writes the boot-time files and adds
+// written reports whether key is among the results of an apply.
+func written(res []model.KnobResult, key string) bool {
+	for _, r := range res {
+		if r.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// Persist implements model.Tuner: it writes the boot-time files and adds
 // them to the undo record, also when a later file failed; its first note
 // says how they apply at boot on this kernel.
 func (l *Local) Persist(changes []model.Change) ([]string, []string, error) {
@@ -149,7 +170,7 @@ func (l *Local) persist(changes []model.Change) ([]string, []string, error) {
 	return paths, append(warnings, l.Pers.Shadowed(changes)...), nil
 }
 
-// Undo restores what tablefull changed (tui.Tuner).
+// Undo restores what tablefull changed (model.Tuner).
 func (l *Local) Undo() ([]model.KnobResult, error) {
 	res, _, err := l.UndoFiles()
 	return res, err

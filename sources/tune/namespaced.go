@@ -23,6 +23,16 @@ type Namespaced struct {
 	StateDir string
 }
 
+// ForNetns tunes the namespace whose file is path from the host under
+// roots, its undo record in its own directory under stateDir.
+func ForNetns(roots sources.Roots, stateDir, path string) (*Namespaced, error) {
+	dir, err := netnsStateDir(stateDir, path)
+	if err != nil {
+		return nil, err
+	}
+	return &Namespaced{Host: sources.NewTuner(roots), Path: path, StateDir: dir}, nil
+}
+
 // ErrNoPersistInNetns is the answer to persisting a namespace's tuning.
 var ErrNoPersistInNetns = errors.New("a namespace's knobs are not restored by /etc/sysctl.d at boot: set them where the namespace is made (the container runtime's or the pod's sysctls); the global ones persist with tablefull tune on the host")
 
@@ -38,19 +48,31 @@ func splitGlobal(changes []model.Change) (global, local []model.Change) {
 	return global, local
 }
 
-// Read returns the host's global knobs and the namespace's own.
-func (n *Namespaced) Read() (map[string]string, uint64, error) {
+// Read returns the host's global knobs and the namespace's own; the
+// global ones are written from the host (model.Tuner).
+func (n *Namespaced) Read() (model.KnobState, error) {
+	cur, err := n.read()
+	k := model.KnobState{Current: cur, EntryBytes: n.Host.EntryBytes(), Global: true,
+		Note: "nf_conntrack_max and hashsize are written from the host, the namespace's own knobs inside it"}
+	if rec, rerr := sources.LoadUndo(n.StateDir); rerr == nil {
+		k.LastStep = rec.Step
+	}
+	return k, err
+}
+
+// read is the host's global knobs and the namespace's own.
+func (n *Namespaced) read() (map[string]string, error) {
 	cur := n.Host.Read()
 	var inside map[string]string
 	if err := netns.Enter(n.Path, func() error { inside = n.Host.Read(); return nil }); err != nil {
-		return cur, n.Host.EntryBytes(), fmt.Errorf("read the namespace's knobs: %w", err)
+		return cur, fmt.Errorf("read the namespace's knobs: %w", err)
 	}
 	for _, k := range model.Knobs {
 		if v, ok := inside[k.Key]; ok && !k.Global {
 			cur[k.Key] = v
 		}
 	}
-	return cur, n.Host.EntryBytes(), nil
+	return cur, nil
 }
 
 // write applies changes, global ones from the host and the others in
@@ -76,15 +98,25 @@ func (n *Namespaced) write(changes []model.Change, count uint64) ([]model.KnobRe
 	return append(res, inside...), err
 }
 
-// Apply writes changes and records the values before them for Undo,
-// also when a later knob failed; nothing is written without a record.
+// Apply writes changes, the values before them recorded for Undo
+// before anything is written; nothing is written without a record
+// (model.Tuner).
 func (n *Namespaced) Apply(changes []model.Change, count uint64) ([]model.KnobResult, error) {
 	rec, err := (&Local{StateDir: n.StateDir}).undoRecord()
 	if err != nil {
 		return nil, err
 	}
-	res, err := n.write(changes, count)
-	return res, recordApplied(n.StateDir, rec, res, err)
+	before, err := n.read()
+	if err != nil {
+		return nil, err
+	}
+	return applyRecorded(n.StateDir, rec, before, changes, count, func() ([]model.KnobResult, error) { return n.write(changes, count) })
+}
+
+// Persist refuses: a namespace's knobs are set where it is made
+// (model.Tuner).
+func (n *Namespaced) Persist([]model.Change) ([]string, []string, error) {
+	return nil, nil, ErrNoPersistInNetns
 }
 
 // Undo restores the values before the first apply since the last undo.

@@ -37,12 +37,27 @@ func printDrift(w io.Writer, drift []model.Drift) {
 	}
 }
 
+// printPlan prints a plan as the panel shows it: the changes here, the
+// global ones from the host with the command that applies them, what the
+// plan could not know, and a refusal.
 func printPlan(w io.Writer, p model.Plan, warnings []string) {
-	if len(p.Changes) == 0 {
+	if p.Empty() && p.Refusal == "" {
 		fmt.Fprintf(w, "nothing to propose: the current values hold the peak working set of %s entries with room to spare\n", model.Int(p.WorkingSet))
 	}
 	for _, c := range p.Changes {
 		fmt.Fprintf(w, "%-52s %12s → %-12s %s\n", c.Key, c.Current, c.Proposed, c.Why)
+	}
+	for _, c := range p.FromHost {
+		fmt.Fprintf(w, "%-52s %12s → %-12s (on the host) %s\n", c.Key, c.Current, c.Proposed, c.Why)
+	}
+	if p.HostCommand != "" {
+		fmt.Fprintln(w, "global knobs: read-only here; on the host run:", p.HostCommand)
+	}
+	for _, n := range p.Notes {
+		fmt.Fprintln(w, "note:", n)
+	}
+	if p.Refusal != "" {
+		fmt.Fprintln(w, "refused:", p.Refusal)
 	}
 	c := p.Cost
 	note := ""
@@ -116,9 +131,17 @@ func partly(w io.Writer, t CommandOptions, report tuneReport, err error) error {
 	return ExitError{ExitPartial, err}
 }
 
-// undoTuning restores the live values and files the last apply changed.
-func undoTuning(lt *Local, w io.Writer) error {
-	res, restored, err := lt.UndoFiles()
+// undoTuning restores the live values (and, on the host, the files) the
+// last apply changed.
+func undoTuning(tgt model.Tuner, lt *Local, w io.Writer) error {
+	var restored []string
+	var res []model.KnobResult
+	var err error
+	if tgt == model.Tuner(lt) {
+		res, restored, err = lt.UndoFiles()
+	} else {
+		res, err = tgt.Undo()
+	}
 	if err != nil {
 		return refused(err)
 	}

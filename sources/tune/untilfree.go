@@ -24,9 +24,10 @@ type LoopStep struct {
 // untilFree is the guided loop without a screen: measure, propose, apply
 // (with --yes), watch, and again while the table is still pinned, at most
 // t.Steps times and within the memory rules. Every step is recorded for
-// --undo, which restores the values before the first. globalsReadOnly
-// drops the global knobs from the plans (tuning inside a child namespace).
-func untilFree(w io.Writer, t CommandOptions, tgt target, feed Feed, globalsReadOnly bool) error {
+// --undo, which restores the values before the first. Each step is the
+// one plan (model.ProposeNext) on the frames since the last apply; global
+// knobs a tuner in a child namespace cannot write are left to the host.
+func untilFree(w io.Writer, t CommandOptions, tgt model.Tuner, feed Feed) error {
 	if !t.Yes {
 		return refused(fmt.Errorf("--until-free applies each step: add --yes (tablefull tune --dry-run shows the first)"))
 	}
@@ -43,25 +44,23 @@ func untilFree(w io.Writer, t CommandOptions, tgt target, feed Feed, globalsRead
 		return err
 	}
 	var st model.LoopStatus
+	var applied time.Time
 	for step := 1; step <= steps; step++ {
-		current, entry, err := tgt.Read()
+		knobs, err := tgt.Read()
 		if err != nil {
 			return err
 		}
-		in := model.NewTuningInputs(current, feed.Host(), entry, an.Frames(), last) // a stream's host is known after its first sample
-		if step > 1 {
-			in = model.NextStep(in, st)
-		}
-		plan := model.ProposePlan(in)
-		if globalsReadOnly {
-			_, plan.Changes = splitGlobal(plan.Changes)
-		}
+		// a stream's host is known after its first sample
+		plan, _ := model.ProposeNext(model.Guide{Knobs: knobs, Host: feed.Host(), Measured: an.Frames(), Now: last, AppliedAt: applied})
 		if len(plan.Changes) == 0 {
 			if step == 1 && !last.Pinned && last.Rates.Drops() == 0 {
 				printPlan(w, plan, nil)
 				return nil
 			}
-			return ExitError{ExitPinned, fmt.Errorf("step %d: still pinned and nothing left to propose here (%s)", step, st.Say())}
+			if plan.HostCommand != "" {
+				return ExitError{ExitPinned, fmt.Errorf("step %d: still pinned; the global knobs are the host's: run on the host: %s", step, plan.HostCommand)}
+			}
+			return ExitError{ExitPinned, fmt.Errorf("step %d: still pinned and nothing left to propose here (%s)", step, plan.Refusal)}
 		}
 		if plan.Cost.Level() == model.SevCrit && !t.Force {
 			return refused(fmt.Errorf("step %d: the table would take %.0f %% of RAM (over %.0f %%): stopped; pass --force if you mean it", step, plan.Cost.PctOfRAM, model.MemRefusePct))
@@ -70,7 +69,7 @@ func untilFree(w io.Writer, t CommandOptions, tgt target, feed Feed, globalsRead
 		if !t.JSON {
 			printPlan(w, plan, nil)
 		}
-		applied := time.Now()
+		applied = time.Now()
 		res, err := tgt.Apply(plan.Changes, last.Sample.Conntrack.Count)
 		if !t.JSON {
 			printResults(w, tuneReport{Results: res})

@@ -1,0 +1,109 @@
+package model
+
+import (
+	"fmt"
+	"time"
+)
+
+// Guide is what the next tuning step is proposed from, on every surface
+// (the panel, tablefull tune, its --until-free loop, the lab): the knobs
+// as the target's tuner reads them, the host, the frames measured and the
+// frame of now, and the apply this surface watches, if any.
+type Guide struct {
+	Knobs    KnobState
+	Host     Host
+	Measured Frames
+	Now      Frame
+	// AppliedAt is the apply whose frames this surface watched (zero:
+	// none); a one-shot plan reads the tuner's LastStep instead.
+	AppliedAt time.Time
+}
+
+// Pressed reports whether the table needs a proposal or a refusal: it is
+// pinned or dropping now.
+func (g Guide) Pressed() bool { return g.Now.Pinned || g.Now.Rates.Drops() > 0 }
+
+// ProposeNext is the one plan of every surface: the demand's plan, after
+// an apply sized on the fill measured since it (the guided loop: the
+// frames this surface watched, or the tuner's record of its last step),
+// once free the way back down; global knobs this tuner cannot write are
+// proposed from the host with the command that applies them. While the
+// table is pinned or dropping there is always a change or a refusal.
+func ProposeNext(g Guide) (Plan, LoopStatus) {
+	in := NewTuningInputs(g.Knobs.Current, g.Host, g.Knobs.EntryBytes, g.Measured, g.Now)
+	var loop LoopStatus
+	var notes []string
+	switch {
+	case !g.AppliedAt.IsZero():
+		loop = JudgeLoop(g.AppliedAt, g.Measured)
+		in = NextStep(in, loop)
+	case g.Knobs.LastStep != nil && g.Pressed():
+		if l, ok := StepSince(*g.Knobs.LastStep, g.Now, in.Fill); ok {
+			in = NextStep(in, l)
+			notes = append(notes, l.SayStep(*g.Knobs.LastStep))
+		}
+	}
+	p := ProposePlan(in)
+	if !g.AppliedAt.IsZero() && loop.State == LoopSettle {
+		changes := []Change{SettleChange(loop)}
+		p = Plan{Changes: changes, WorkingSet: loop.PeakWorkingSet(), Cost: CostOf(g.Knobs.Current, changes, g.Knobs.EntryBytes, g.Host.MemTotal)}
+	}
+	if g.Pressed() && g.AppliedAt.IsZero() && len(notes) == 0 && g.Now.Pinned {
+		notes = append(notes, fmt.Sprintf("demand ≥ %s new/s is a lower bound (a full table admits only its ceiling): each apply is watched and the next step sized on what the count does (the panel's loop, tablefull tune --until-free)",
+			Num(in.PeakRate)))
+	}
+	p.Notes = notes
+	if !g.Knobs.Global {
+		var here []Change
+		for _, c := range p.Changes {
+			if spec, _ := Spec(c.Key); spec.Global {
+				p.FromHost = append(p.FromHost, c)
+			} else {
+				here = append(here, c)
+			}
+		}
+		p.Changes, p.HostCommand = here, HostCommand(p.FromHost)
+	}
+	switch {
+	case p.Cost.Level() == SevCrit:
+		p.Refusal = fmt.Sprintf("the table would take %.0f %% of RAM (over %.0f %%): refused (tablefull tune --force can)", p.Cost.PctOfRAM, MemRefusePct)
+	case g.Pressed() && len(p.Changes)+len(p.FromHost) == 0:
+		c := g.Now.Sample.Conntrack
+		p.Refusal = fmt.Sprintf("no knob frees it: %s drops with the count at %s of %s are not the cap's; the verdict names their cause",
+			Int(g.Now.Rates.Drops()), Int(c.Count), Int(c.Max))
+	}
+	return p, loop
+}
+
+// StepSince is what the guided loop says of the last step from its
+// record alone (a one-shot plan, a fresh process): when the cap is still
+// the step's and the count has climbed from the step's count to now
+// within the time since it, the count is heading for at least now plus
+// that climb for another hold of the class that fills it. ok is false
+// when the record is not the cap of now.
+func StepSince(s Step, now Frame, fill Fill) (LoopStatus, bool) {
+	c := now.Sample.Conntrack
+	elapsed := now.Sample.Time.Sub(s.At)
+	if c.Max != s.To || elapsed <= 0 {
+		return LoopStatus{}, false
+	}
+	hold := c.TimeWaitHold
+	if cf, ok := fill.Churn(); ok {
+		hold = cf.Hold
+	}
+	count := max(c.Count, c.Peak)
+	growth := max(0, float64(count)-float64(s.Count)) / elapsed.Seconds()
+	l := LoopStatus{State: LoopPinned, Watched: elapsed, Max: c.Max, Count: c.Count, PeakCount: count,
+		Heading: count + uint64(growth*float64(hold)+0.5), Climb: growth, Drops: now.Rates.Drops()}
+	if now.Pinned {
+		l.Pinned = now.Rates.Elapsed
+	}
+	l.SettleAfter = max(SettleMin, time.Duration(hold)*time.Second)
+	return l, true
+}
+
+// SayStep says how the next step is sized on the last one's record.
+func (l LoopStatus) SayStep(s Step) string {
+	return fmt.Sprintf("the last step raised the cap %s → %s %s ago and the count climbed from %s to %s since: heading for ≥ %s, the next step is sized on that",
+		Int(s.From), Int(s.To), Dur(l.Watched), Int(s.Count), Int(l.PeakCount), Int(l.Heading))
+}

@@ -1,0 +1,110 @@
+package model
+
+import (
+	"maps"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestProposeNextPressedSaysSomething: at every frame of a pin, from a
+// tuner that writes the global knobs and from one inside the namespace,
+// the one plan proposes a change or says why not; inside, the cap is
+// proposed from the host with the exact command.
+func TestProposeNextPressedSaysSomething(t *testing.T) {
+	host := Host{Kernel: "6.1.0", MemTotal: 2 << 30}
+	for _, demand := range []float64{30, 570, 5000} {
+		sim := newSim(500, 120, demand)
+		an := NewAnalyzer(3600)
+		for range 40 {
+			f := an.Add(sim.next())
+			for _, global := range []bool{true, false} {
+				p, _ := ProposeNext(Guide{Knobs: KnobState{Current: maps.Clone(sim.knobs), Global: global}, Host: host, Measured: an.Frames(), Now: f})
+				pressed := f.Pinned || f.Rates.Drops() > 0
+				if pressed && p.Empty() && p.Refusal == "" {
+					t.Fatalf("demand %v, %s: pinned or dropping and nothing said: %+v", demand, f.Sample.Time, p)
+				}
+				if !pressed || global {
+					continue
+				}
+				if !strings.Contains(p.HostCommand, "--set "+KnobMax+"=") || len(p.FromHost) == 0 {
+					t.Fatalf("inside the namespace the cap is not proposed from the host: %+v", p)
+				}
+				for _, c := range p.Changes {
+					if spec, _ := Spec(c.Key); spec.Global {
+						t.Fatalf("a global knob proposed to a tuner that cannot write it: %+v", c)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestProposeNextRefusesWhatNoKnobFrees: drops with the table far from
+// its cap are not the cap's: a refusal that says so, never "room to
+// spare".
+func TestProposeNextRefusesWhatNoKnobFrees(t *testing.T) {
+	c := Conntrack{Status: TableTracked, Count: 300, Peak: 300, Max: 262144, Buckets: 262144, TimeWaitHold: 120}
+	f := Frame{Sample: Sample{Time: time.Unix(1000, 0), Conntrack: c}}
+	f.Rates.Elapsed = time.Second
+	f.Rates.CTTotal = CountersOf(map[Counter]uint64{Drop: 12})
+	knobs := KnobState{Current: map[string]string{KnobMax: "262144", KnobHashsize: "262144", KnobTimeWait: "120"}, Global: true}
+	p, _ := ProposeNext(Guide{Knobs: knobs, Host: Host{Kernel: "6.1.0", MemTotal: 2 << 30}, Measured: NewRing[Frame](1), Now: f})
+	if !p.Empty() || !strings.Contains(p.Refusal, "12 drops with the count at 300 of 262,144 are not the cap's") {
+		t.Errorf("plan %+v", p)
+	}
+}
+
+// TestOneShotStepsFreeTheTable: tune --dry-run run three times by hand
+// during one pin, each a fresh process that measures 4 s, applied
+// between with the step recorded: the next proposal is sized on what the
+// count did since the last step (not a doubling), and the table is free
+// within the three (each run once the table pins again). The write-up's
+// ~570/s against 500 entries.
+func TestOneShotStepsFreeTheTable(t *testing.T) {
+	host := Host{Kernel: "6.1.0", MemTotal: 2 << 30}
+	sim := newSim(500, 120, 570)
+	sim.clients = 8
+	for range 30 {
+		sim.next()
+	}
+	var step *Step
+	for n := 1; n <= 3; n++ {
+		an := NewAnalyzer(3600) // a fresh process
+		var last Frame
+		for range 4 {
+			last = an.Add(sim.next())
+		}
+		if !last.Pinned && last.Rates.Drops() == 0 {
+			t.Fatalf("free before step %d", n)
+		}
+		p, _ := ProposeNext(Guide{Knobs: KnobState{Current: maps.Clone(sim.knobs), Global: true, LastStep: step}, Host: host, Measured: an.Frames(), Now: last})
+		if p.Empty() || p.Cost.PctOfRAM > MemWarnPct {
+			t.Fatalf("step %d: %+v", n, p)
+		}
+		if step != nil && len(p.Notes) == 0 {
+			t.Errorf("step %d does not say it was sized on the last step", n)
+		}
+		before := maps.Clone(sim.knobs)
+		sim.apply(p.Changes)
+		step = StepOf(last.Sample.Time, before, p.Changes, last.Sample.Conntrack.Count)
+		t.Logf("step %d: %v %v", n, p.Changes, p.Notes)
+		pinned := false
+		for range 120 { // the operator runs the next dry run once it pins again
+			if s := sim.next(); s.Conntrack.Count >= s.Conntrack.Max {
+				pinned = true
+				break
+			}
+		}
+		if pinned {
+			continue
+		}
+		for range 300 {
+			if s := sim.next(); s.Conntrack.Count >= s.Conntrack.Max {
+				t.Fatalf("step %d looked free, then pinned at %d", n, s.Conntrack.Max)
+			}
+		}
+		return
+	}
+	t.Fatalf("still pinned after three one-shot steps at max %d", sim.max)
+}
