@@ -44,9 +44,14 @@ func ProposeNext(g Guide) (Plan, LoopStatus) {
 		}
 	}
 	p := ProposePlan(in)
-	if !g.AppliedAt.IsZero() && loop.State == LoopSettle {
-		changes := []Change{SettleChange(loop)}
-		p = Plan{Changes: changes, WorkingSet: loop.PeakWorkingSet(), Cost: CostOf(g.Knobs.Current, changes, g.Knobs.EntryBytes, g.Host.MemTotal)}
+	if !g.AppliedAt.IsZero() {
+		switch loop.State {
+		case LoopSettle:
+			changes := []Change{SettleChange(loop)}
+			p = Plan{Changes: changes, WorkingSet: loop.PeakWorkingSet(), Cost: CostOf(g.Knobs.Current, changes, g.Knobs.EntryBytes, g.Host.MemTotal)}
+		case LoopWatching, LoopFreed: // the apply holds so far: nothing more until the loop says otherwise
+			p = Plan{WorkingSet: loop.PeakWorkingSet(), Cost: CostOf(g.Knobs.Current, nil, g.Knobs.EntryBytes, g.Host.MemTotal)}
+		}
 	}
 	if g.Pressed() && g.AppliedAt.IsZero() && len(notes) == 0 && g.Now.Pinned {
 		notes = append(notes, fmt.Sprintf("demand ≥ %s new/s is a lower bound (a full table admits only its ceiling): each apply is watched and the next step sized on what the count does (the panel's loop, tablefull tune --until-free)",

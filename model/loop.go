@@ -126,10 +126,12 @@ func JudgeLoop(appliedAt time.Time, frames Frames) LoopStatus {
 	switch {
 	case seen < 2:
 		l.State = LoopWatching
-	case l.Drops > 0 || l.Pinned > 0 || (l.Max > 0 && l.Heading >= l.Max):
+	case l.Drops > 0 || l.Pinned > 0:
 		l.State = LoopPinned
-	case l.Watched < LoopWatch:
+	case l.Watched < LoopWatch: // a count still climbing to its level is not yet heading anywhere
 		l.State = LoopWatching
+	case l.Max > 0 && l.Heading >= l.Max:
+		l.State = LoopPinned
 	case l.Watched >= l.SettleAfter && SettleMax(l) < l.Max:
 		l.State, l.SettleMax = LoopSettle, SettleMax(l)
 	default:

@@ -10,18 +10,17 @@ import (
 	"github.com/tablefull/tablefull/model"
 )
 
-// Sysctl keys of the conntrack table.
+// Sysctl keys of the conntrack table that are read, never tuned (the
+// tunable ones are model.Knobs).
 const (
-	KeyCount    = "net.netfilter.nf_conntrack_count"
-	KeyMax      = "net.netfilter.nf_conntrack_max"
-	KeyBuckets  = "net.netfilter.nf_conntrack_buckets"
-	KeyTimeWait = "net.netfilter.nf_conntrack_tcp_timeout_time_wait"
+	KeyCount   = "net.netfilter.nf_conntrack_count"
+	KeyBuckets = "net.netfilter.nf_conntrack_buckets"
 )
 
 // holdKeys are the timeouts that hold each class's entries (model.Class
-// order); ClassTCPDone's is KeyTimeWait.
+// order); ClassTCPDone's is TIME_WAIT's.
 var holdKeys = [model.NumClasses]string{
-	KeyTimeWait,
+	model.KnobTimeWait,
 	model.KnobSynSent,
 	"net.netfilter.nf_conntrack_tcp_timeout_established",
 	model.KnobUDPTimeout,
@@ -73,9 +72,9 @@ func parseNumber(b []byte) (uint64, error) {
 func NewTable(procRoot string) *Table {
 	t := &Table{
 		count:    newSysctlFile(sysctlPath(procRoot, KeyCount)),
-		max:      newSysctlFile(sysctlPath(procRoot, KeyMax)),
+		max:      newSysctlFile(sysctlPath(procRoot, model.KnobMax)),
 		buckets:  newSysctlFile(sysctlPath(procRoot, KeyBuckets)),
-		timeWait: newSysctlFile(sysctlPath(procRoot, KeyTimeWait)),
+		timeWait: newSysctlFile(sysctlPath(procRoot, model.KnobTimeWait)),
 		now:      time.Now,
 	}
 	for i, k := range holdKeys[1:] {

@@ -127,7 +127,7 @@ func TestWriteAtomicFullDisk(t *testing.T) {
 
 func TestCheckRefuses(t *testing.T) {
 	proc := t.TempDir()
-	for key, v := range map[string]string{KeyMax: "4096", KeyTimeWait: "120"} {
+	for key, v := range map[string]string{model.KnobMax: "4096", model.KnobTimeWait: "120"} {
 		p := sysctlPath(proc, key)
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte(v+"\n"), 0o644)

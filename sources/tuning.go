@@ -92,7 +92,7 @@ type Result = model.KnobResult
 // kernel shows it in the files themselves: nf_conntrack_max is mode 0444
 // in a child namespace, 0644 in the initial one.
 func (t *Tuner) InChildNamespace() bool {
-	st, err := os.Stat(sysctlPath(t.Proc, KeyMax))
+	st, err := os.Stat(sysctlPath(t.Proc, model.KnobMax))
 	return err == nil && st.Mode().Perm()&0o222 == 0
 }
 

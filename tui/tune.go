@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
@@ -278,6 +279,12 @@ func (t *tunePanel) done(msg tuneDoneMsg, ctx tuneContext) tea.Cmd {
 	}
 	switch msg.action {
 	case "apply", "undo":
+		t.knobs.Current = maps.Clone(t.knobs.Current) // what reads back now, until the knobs are read again
+		for _, r := range msg.results {
+			if t.knobs.Current != nil && r.After != "" {
+				t.knobs.Current[r.Key] = r.After
+			}
+		}
 		t.watching = msg.action == "apply"
 		t.appliedAt = time.Now()
 		if n := ctx.history.Len(); n > 0 {

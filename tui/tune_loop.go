@@ -3,6 +3,7 @@ package tui
 import (
 	"maps"
 	"strconv"
+	"time"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/tui/styles"
@@ -22,14 +23,20 @@ func (t *tunePanel) propose(ctx tuneContext) {
 
 // followLive keeps the knobs the samples read in step with them: a cap
 // or a TIME_WAIT hold changed from elsewhere (the host's command for a
-// namespace's global knobs) is what the next plan starts from.
+// namespace's global knobs) is what the next plan starts from, and a cap
+// changed from elsewhere is watched by the loop as an apply from here.
 func (t *tunePanel) followLive(now model.Frame) {
 	c := now.Sample.Conntrack
 	if c.Status != model.TableTracked || c.Max == 0 || t.knobs.Current == nil {
 		return
 	}
+	capMax := strconv.FormatUint(c.Max, 10)
+	if t.knobs.Current[model.KnobMax] != capMax && !t.edited {
+		// raised from elsewhere (the host's command): watched as an apply
+		t.watching, t.appliedAt = true, now.Sample.Time.Add(-time.Millisecond)
+	}
 	t.knobs.Current = maps.Clone(t.knobs.Current) // the tuner's map is its own
-	t.knobs.Current[model.KnobMax] = strconv.FormatUint(c.Max, 10)
+	t.knobs.Current[model.KnobMax] = capMax
 	if c.TimeWaitHold > 0 {
 		t.knobs.Current[model.KnobTimeWait] = strconv.FormatUint(c.TimeWaitHold, 10)
 	}

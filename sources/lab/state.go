@@ -17,6 +17,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources"
 )
 
@@ -33,13 +34,13 @@ type State struct {
 	Globals map[Global]string `json:"globals,omitempty"`
 }
 
-// Global names a global knob the lab may change.
+// Global names a global knob the lab may change, by its model key.
 type Global string
 
 // The global knobs: one value for the whole host, so the lab restores them.
 const (
-	GlobalMax      Global = "nf_conntrack_max"
-	GlobalHashsize Global = "hashsize"
+	GlobalMax      Global = model.KnobMax
+	GlobalHashsize Global = model.KnobHashsize
 )
 
 // Paths are where the lab keeps its lock and state, and the /proc and

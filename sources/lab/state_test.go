@@ -19,9 +19,9 @@ func TestDamagedStateIsKept(t *testing.T) {
 		text string
 		mode os.FileMode
 	}{
-		"not json":       {`{"pid":1,"globals":{"nf_conntrack_max":"4096"`, 0o600},
-		"loose mode":     {`{"pid":1,"netns":"tablefull-lab","globals":{"nf_conntrack_max":"4096"}}`, 0o644},
-		"smuggled value": {`{"pid":1,"globals":{"nf_conntrack_max":"4096\n1"}}`, 0o600},
+		"not json":       {`{"pid":1,"globals":{"net.netfilter.nf_conntrack_max":"4096"`, 0o600},
+		"loose mode":     {`{"pid":1,"netns":"tablefull-lab","globals":{"net.netfilter.nf_conntrack_max":"4096"}}`, 0o644},
+		"smuggled value": {`{"pid":1,"globals":{"net.netfilter.nf_conntrack_max":"4096\n1"}}`, 0o600},
 		"unknown knob":   {`{"pid":1,"globals":{"../../etc/passwd":"1"}}`, 0o600},
 		"foreign netns":  {`{"pid":1,"netns":"prod"}`, 0o600},
 	} {
@@ -72,8 +72,8 @@ func TestRepairRestoresGlobals(t *testing.T) {
 // numbers, only into the knobs the lab knows, or refuses and keeps the
 // file.
 func FuzzLabState(f *testing.F) {
-	f.Add(`{"pid":1,"netns":"tablefull-lab","globals":{"nf_conntrack_max":"262144","hashsize":"65536"}}`)
-	f.Add(`{"globals":{"nf_conntrack_max":"1\n2"}}`)
+	f.Add(`{"pid":1,"netns":"tablefull-lab","globals":{"net.netfilter.nf_conntrack_max":"262144","nf_conntrack.hashsize":"65536"}}`)
+	f.Add(`{"globals":{"net.netfilter.nf_conntrack_max":"1\n2"}}`)
 	f.Add(`{"globals":{"../../x":"1"}}`)
 	f.Fuzz(func(t *testing.T, text string) {
 		run, proc, sys := t.TempDir(), t.TempDir(), t.TempDir()

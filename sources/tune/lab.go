@@ -41,7 +41,7 @@ func (t *Lab) Apply(changes []model.Change, count uint64) ([]model.KnobResult, e
 		t.before = cur
 	}
 	for _, c := range global { // recorded before the write: the lab's end and a repair restore it
-		if err := t.Lab.Remember(labGlobals[c.Key]); err != nil {
+		if err := t.Lab.Remember(lab.Global(c.Key)); err != nil {
 			return nil, err
 		}
 	}
@@ -50,9 +50,6 @@ func (t *Lab) Apply(changes []model.Change, count uint64) ([]model.KnobResult, e
 
 // ErrPersistDisabled is the lab's answer to persisting.
 var ErrPersistDisabled = errors.New("persisting to /etc is disabled here (the lab restores the host when it ends)")
-
-// labGlobals names the global knobs as the lab records them.
-var labGlobals = map[string]lab.Global{model.KnobMax: lab.GlobalMax, model.KnobHashsize: lab.GlobalHashsize}
 
 // Persist refuses: the lab restores the host when it ends (model.Tuner).
 func (t *Lab) Persist([]model.Change) ([]string, []string, error) {

@@ -1,0 +1,232 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// tableOf is a namespace's count and drops (summed over its CPUs), read
+// from the kernel, not from the screen.
+func tableOf(t *testing.T, ns *netns.NS) (count, drops uint64) {
+	t.Helper()
+	out, err := ns.Output("conntrack", "-S")
+	if err != nil {
+		t.Fatalf("conntrack -S: %v", err)
+	}
+	for _, row := range parseConntrackS(t, out) {
+		drops += row["drop"]
+	}
+	count, _ = strconv.ParseUint(readSysctl(t, ns, "net.netfilter.nf_conntrack_count"), 10, 64)
+	return count, drops
+}
+
+// freed waits up to within for the table to be free: no drop for 5 s and
+// the count under the cap. It gives up early once the panel's loop says
+// the table is still pinned (the next step is on screen).
+func freed(t *testing.T, s *tmuxSession, ns *netns.NS, within time.Duration) bool {
+	t.Helper()
+	_, lastDrops := tableOf(t, ns)
+	began, quietSince := time.Now(), time.Now()
+	for end := time.Now().Add(within); time.Now().Before(end); time.Sleep(500 * time.Millisecond) {
+		count, drops := tableOf(t, ns)
+		capMax, _ := strconv.ParseUint(readSysctl(t, nil, model.KnobMax), 10, 64)
+		if drops != lastDrops || count >= capMax {
+			lastDrops, quietSince = drops, time.Now()
+		}
+		if time.Since(quietSince) >= 5*time.Second {
+			return true
+		}
+		if time.Since(began) > 3*time.Second && strings.Contains(s.capture(false), "loop still pinned") { // the screen shows this apply's loop
+			return false
+		}
+	}
+	return false
+}
+
+// applyUntilFree presses a and y in the open tuning panel, at most three
+// times, waiting after each as an operator does, until the table is free
+// at no more than 5 % of RAM; it returns how many applies it took.
+func applyUntilFree(t *testing.T, s *tmuxSession, ns *netns.NS) int {
+	t.Helper()
+	for step := 1; step <= 3; step++ {
+		s.waitFor("a apply")
+		s.keys("a")
+		s.waitFor("y/n")
+		s.keys("y")
+		s.waitFor("apply done")
+		if freed(t, s, ns, 45*time.Second) {
+			capMax, _ := strconv.ParseUint(readSysctl(t, nil, model.KnobMax), 10, 64)
+			if pct := model.MemoryCost(capMax, capMax, 0, memTotal(t)).PctOfRAM; pct > model.MemWarnPct {
+				t.Errorf("freed at %d entries: %.1f %% of RAM", capMax, pct)
+			}
+			t.Logf("freed after %d applies at nf_conntrack_max %d", step, capMax)
+			return step
+		}
+		t.Logf("step %d: still pinned:\n%s", step, s.capture(false))
+	}
+	t.Fatalf("not freed within 3 applies:\n%s", s.capture(false))
+	return 0
+}
+
+// memTotal is this machine's RAM in bytes.
+func memTotal(t *testing.T) uint64 {
+	t.Helper()
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kb uint64
+	fmt.Sscanf(strings.SplitN(string(b), "\n", 2)[0], "MemTotal: %d kB", &kb)
+	return kb << 10
+}
+
+// undoRestores presses u and y and checks the cap is back at capMax.
+func undoRestores(t *testing.T, s *tmuxSession, capMax string) {
+	t.Helper()
+	s.keys("u")
+	s.waitFor("undo the last apply? y/n")
+	s.keys("y")
+	s.waitFor("undo done")
+	if got := readSysctl(t, nil, model.KnobMax); got != capMax {
+		t.Errorf("after u nf_conntrack_max = %s, want %s", got, capMax)
+	}
+}
+
+// incident is a way to fill a namespace's table: it starts the load and
+// returns the cap it pins.
+type incident struct {
+	name  string
+	cap   uint64
+	start func(t *testing.T, ns *netns.NS)
+}
+
+// panelIncidents are the three incidents of the tuning panel's tests: a
+// client without keep-alive, DNS churn through glibc's resolver, and a
+// pool of persistent connections that outgrows the cap.
+var panelIncidents = []incident{
+	{"redis-k0", 500, func(t *testing.T, ns *netns.NS) {
+		needKernel(t, "redis-server", "redis-benchmark")
+		start(t, ns.Command("redis-server", "--port", "6391", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"))
+		time.Sleep(300 * time.Millisecond)
+		start(t, ns.Command("redis-benchmark", "-p", "6391", "-k", "0", "-c", "8", "-n", "100000000", "-t", "ping_inline", "-q"))
+	}},
+	{"dns", 400, func(t *testing.T, ns *netns.NS) {
+		needKernel(t, "dnsmasq", "python3", "unshare")
+		resolveAt(t, ns, t.TempDir(), 200, 3*time.Minute)
+	}},
+	{"pool", 400, func(t *testing.T, ns *netns.NS) {
+		needKernel(t, "python3")
+		h, err := ns.Hold("127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { h.Close() })
+		start(t, ns.Command("python3", "-c", poolScript, h.Addr(), "1500"))
+	}},
+}
+
+// poolScript opens argv[2] connections to argv[1] from 16 threads and
+// keeps every one, retrying a connect the full table refused: a pool that
+// outgrows the cap.
+const poolScript = `import socket, sys, threading, time
+host, port = sys.argv[1].rsplit(":", 1)
+held = []
+def grow(n):
+    while n > 0:
+        try:
+            held.append(socket.create_connection((host, int(port)), timeout=3)); n -= 1
+        except OSError:
+            pass
+for _ in range(16):
+    threading.Thread(target=grow, args=(int(sys.argv[2]) // 16,), daemon=True).start()
+time.sleep(600)
+`
+
+// TestPanelFreesNamespaceFromHost: the console on --netns NS from the
+// host, t during the pin, then a and y up to three times: each incident's
+// table is freed (its global cap applied from the host), and u restores
+// the cap.
+func TestPanelFreesNamespaceFromHost(t *testing.T) {
+	for _, inc := range panelIncidents {
+		t.Run(inc.name, func(t *testing.T) {
+			needKernel(t, "tmux", "conntrack")
+			lowerMax(t, inc.cap)
+			ns := labNS(t)
+			inc.start(t, ns)
+			waitPinned(t, ns, inc.cap, 20*time.Second)
+			s := startTmux(t, 200, 50, "", "--netns", ns.Name, "--interval", "500ms", "--state-dir", filepath.Join(t.TempDir(), "state"))
+			s.waitFor("TABLE FULL")
+			s.keys("t")
+			screen := s.waitFor("tuning", "nf_conntrack_max")
+			if strings.Contains(screen, "nothing to propose") || strings.Contains(screen, "room to spare") {
+				t.Fatalf("pinned, and the panel proposes nothing:\n%s", screen)
+			}
+			applyUntilFree(t, s, ns)
+			undoRestores(t, s, strconv.FormatUint(inc.cap, 10))
+			s.keys("Escape")
+			s.keys("q")
+			s.waitFor("EXIT=0")
+		})
+	}
+}
+
+// hostCommandRe finds the command the panel gives for the global knobs.
+var hostCommandRe = regexp.MustCompile(`on the host run: (tablefull tune(?: --set \S+)+ --yes)`)
+
+// TestPanelInsideNamespaceGivesHostCommand: the console inside the
+// namespace (ip netns exec) cannot write the global cap: its panel
+// proposes it with the exact host command, the test runs that command on
+// the host as the operator would, applies the rest with a, and the table
+// is free within three steps.
+func TestPanelInsideNamespaceGivesHostCommand(t *testing.T) {
+	needKernel(t, "tmux", "conntrack", "redis-server", "redis-benchmark")
+	inc := panelIncidents[0]
+	lowerMax(t, inc.cap)
+	ns := labNS(t)
+	inc.start(t, ns)
+	waitPinned(t, ns, inc.cap, 20*time.Second)
+	exe, _ := os.Executable()
+	hostState := filepath.Join(t.TempDir(), "host")
+	s := startTmuxArgv(t, 200, 50, []string{"env", "TABLEFULL_AS_MAIN=1", "ip", "netns", "exec", ns.Name, exe, "--interval", "500ms", "--state-dir", filepath.Join(t.TempDir(), "ns")})
+	s.waitFor("TABLE FULL")
+	s.keys("t")
+	for step := 1; ; step++ {
+		if step > 3 {
+			t.Fatalf("not freed within 3 steps:\n%s", s.capture(false))
+		}
+		screen := strings.Join(strings.Fields(s.waitFor("on the host run: tablefull tune")), " ")
+		m := hostCommandRe.FindStringSubmatch(screen)
+		if m == nil || !strings.Contains(m[1], model.KnobMax+"=") {
+			t.Fatalf("no host command for the cap:\n%s", screen)
+		}
+		args := append(strings.Fields(m[1])[2:], "--state-dir", hostState) // after "tablefull tune"
+		if code, out := tuneIn(t, nil, args...); code != 0 {
+			t.Fatalf("%s: exit %d: %s", m[1], code, out)
+		}
+		if strings.Contains(screen, "a apply") && strings.Contains(screen, "→ 30") { // the namespace's own knob
+			s.keys("a")
+			s.waitFor("y/n")
+			s.keys("y")
+			s.waitFor("apply done")
+		}
+		if freed(t, s, ns, 45*time.Second) {
+			t.Logf("freed in %d steps at %s", step, readSysctl(t, nil, model.KnobMax))
+			break
+		}
+	}
+	if code, out := tuneIn(t, nil, "--undo", "--state-dir", hostState); code != 0 || readSysctl(t, nil, model.KnobMax) != "500" {
+		t.Errorf("the host's undo: exit %d %s; max %s", code, out, readSysctl(t, nil, model.KnobMax))
+	}
+	s.keys("Escape")
+	s.keys("q")
+	s.waitFor("EXIT=0")
+}
