@@ -31,6 +31,9 @@ type CommandOptions struct {
 	// (Namespaced); Feed then measures it (its agent's stream).
 	NetnsPath string
 	Feed      func() (Feed, error)
+	// Target, when set, is the tuner tune reads and writes through
+	// instead of this host's or --netns's (a recorded incident's knobs).
+	Target model.Tuner
 	// UntilFree applies, watches and repeats, at most Steps times,
 	// watching each step up to Watch.
 	UntilFree bool
@@ -43,6 +46,9 @@ type CommandOptions struct {
 func targetOf(roots sources.Roots, t CommandOptions) (model.Tuner, *Local, error) {
 	tuner := sources.NewTuner(roots)
 	local := &Local{Tuner: tuner, Pers: t.persister(roots), StateDir: t.StateDir, ProcRoot: roots.Proc}
+	if t.Target != nil {
+		return t.Target, local, nil
+	}
 	if t.NetnsPath == "" {
 		return local, local, nil
 	}
@@ -113,7 +119,7 @@ func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
 		return untilFree(w, t, tgt, feed)
 	}
 	var drift []model.Drift
-	if t.NetnsPath == "" { // the host's persisted values against its live ones
+	if t.NetnsPath == "" && t.Target == nil { // the host's persisted values against its live ones
 		if d, err := pers.Drift(knobs.Current, roots.Proc); err == nil {
 			drift = d.Drifted
 		}
