@@ -14,6 +14,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/lab"
+	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/sources/tune"
 )
 
@@ -182,22 +183,23 @@ func TestLabKilledThenRepaired(t *testing.T) {
 	hostRestored(t, orig)
 }
 
-// TestLabFixLive: in the lab's console, t and a apply the proposal from
-// the host namespace; the table clears while the user watches and the
-// before/after comparison shows it.
+// TestLabFixLive: in the lab's console, t, then a and y up to three
+// times as the panel's loop asks, apply the proposal from the host
+// namespace; the table clears while the user watches, the before/after
+// comparison shows it, and u restores the lab's cap.
 func TestLabFixLive(t *testing.T) {
-	needKernel(t, "tmux")
+	needKernel(t, "tmux", "conntrack")
 	orig := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
 	t.Cleanup(func() { os.WriteFile(maxPath, []byte(orig), 0o644) })
 	s := startTmux(t, 160, 45, "", "lab", "table-full")
 	s.waitFor("TABLE FULL")
+	labCap := readSysctl(t, nil, model.KnobMax)
 	s.keys("t")
 	s.waitFor("tuning", "→")
-	s.keys("a")
-	s.waitFor("y/n")
-	s.keys("y")
+	applyUntilFree(t, s, &netns.NS{Name: lab.NSName})
 	s.waitFor("verified", "before → after", "▲")
 	s.waitFor("drops/s", "→ 0")
+	undoRestores(t, s, labCap)
 	s.keys("Escape")
 	time.Sleep(300 * time.Millisecond)
 	s.keys("q")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -30,8 +31,9 @@ func tableOf(t *testing.T, ns *netns.NS) (count, drops uint64) {
 }
 
 // freed waits up to within for the table to be free: no drop for 5 s and
-// the count under the cap. It gives up early once the panel's loop says
-// the table is still pinned (the next step is on screen).
+// the count under the cap. It gives up early once the panel's loop in s
+// (when not nil) says the table is still pinned (the next step is on
+// screen).
 func freed(t *testing.T, s *tmuxSession, ns *netns.NS, within time.Duration) bool {
 	t.Helper()
 	_, lastDrops := tableOf(t, ns)
@@ -45,7 +47,7 @@ func freed(t *testing.T, s *tmuxSession, ns *netns.NS, within time.Duration) boo
 		if time.Since(quietSince) >= 5*time.Second {
 			return true
 		}
-		if time.Since(began) > 3*time.Second && strings.Contains(s.capture(false), "loop still pinned") { // the screen shows this apply's loop
+		if s != nil && time.Since(began) > 3*time.Second && strings.Contains(s.capture(false), "loop still pinned") { // the screen shows this apply's loop
 			return false
 		}
 	}
@@ -183,26 +185,52 @@ func TestPanelFreesNamespaceFromHost(t *testing.T) {
 var hostCommandRe = regexp.MustCompile(`on the host run: (tablefull tune(?: --set \S+)+ --yes)`)
 
 // TestPanelInsideNamespaceGivesHostCommand: the console inside the
-// namespace (ip netns exec) cannot write the global cap: its panel
-// proposes it with the exact host command, the test runs that command on
-// the host as the operator would, applies the rest with a, and the table
-// is free within three steps.
+// namespace (ip netns exec), and over --via running the agent as root in
+// it, cannot write the global cap: the panel proposes it with the exact
+// host command, the test runs that command on the host as the operator
+// would, applies the rest with a, and the table is free within three
+// steps.
 func TestPanelInsideNamespaceGivesHostCommand(t *testing.T) {
-	needKernel(t, "tmux", "conntrack", "redis-server", "redis-benchmark")
-	inc := panelIncidents[0]
-	lowerMax(t, inc.cap)
-	ns := labNS(t)
-	inc.start(t, ns)
-	waitPinned(t, ns, inc.cap, 20*time.Second)
 	exe, _ := os.Executable()
-	hostState := filepath.Join(t.TempDir(), "host")
-	s := startTmuxArgv(t, 200, 50, []string{"env", "TABLEFULL_AS_MAIN=1", "ip", "netns", "exec", ns.Name, exe, "--interval", "500ms", "--state-dir", filepath.Join(t.TempDir(), "ns")})
-	s.waitFor("TABLE FULL")
-	s.keys("t")
-	for step := 1; ; step++ {
-		if step > 3 {
-			t.Fatalf("not freed within 3 steps:\n%s", s.capture(false))
-		}
+	for _, c := range []struct {
+		name string
+		argv func(ns, state string) []string
+	}{
+		{"inside", func(ns, state string) []string {
+			return []string{"env", "TABLEFULL_AS_MAIN=1", "ip", "netns", "exec", ns, exe, "--interval", "500ms", "--state-dir", state}
+		}},
+		{"via", func(ns, state string) []string {
+			return []string{"env", "TABLEFULL_AS_MAIN=1", exe, "--interval", "500ms", "--via", fmt.Sprintf("'ip netns exec %s %s agent --state-dir %s'", ns, exe, state)}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			needKernel(t, "tmux", "conntrack", "redis-server", "redis-benchmark")
+			inc := panelIncidents[0]
+			lowerMax(t, inc.cap)
+			ns := labNS(t)
+			inc.start(t, ns)
+			waitPinned(t, ns, inc.cap, 20*time.Second)
+			hostState := filepath.Join(t.TempDir(), "host")
+			s := startTmuxArgv(t, 200, 50, c.argv(ns.Name, filepath.Join(t.TempDir(), "ns")))
+			s.waitFor("TABLE FULL")
+			s.keys("t")
+			followHostCommand(t, s, ns, hostState)
+			if code, out := tuneIn(t, nil, "--undo", "--state-dir", hostState); code != 0 || readSysctl(t, nil, model.KnobMax) != "500" {
+				t.Errorf("the host's undo: exit %d %s; max %s", code, out, readSysctl(t, nil, model.KnobMax))
+			}
+			s.keys("Escape")
+			s.keys("q")
+			s.waitFor("EXIT=0")
+		})
+	}
+}
+
+// followHostCommand runs the host command the open panel gives, applies
+// the namespace's own knobs with a, and again while the table is pinned,
+// at most three steps.
+func followHostCommand(t *testing.T, s *tmuxSession, ns *netns.NS, hostState string) {
+	t.Helper()
+	for step := 1; step <= 3; step++ {
 		screen := strings.Join(strings.Fields(s.waitFor("on the host run: tablefull tune")), " ")
 		m := hostCommandRe.FindStringSubmatch(screen)
 		if m == nil || !strings.Contains(m[1], model.KnobMax+"=") {
@@ -220,13 +248,59 @@ func TestPanelInsideNamespaceGivesHostCommand(t *testing.T) {
 		}
 		if freed(t, s, ns, 45*time.Second) {
 			t.Logf("freed in %d steps at %s", step, readSysctl(t, nil, model.KnobMax))
-			break
+			return
 		}
 	}
-	if code, out := tuneIn(t, nil, "--undo", "--state-dir", hostState); code != 0 || readSysctl(t, nil, model.KnobMax) != "500" {
-		t.Errorf("the host's undo: exit %d %s; max %s", code, out, readSysctl(t, nil, model.KnobMax))
+	t.Fatalf("not freed within 3 steps:\n%s", s.capture(false))
+}
+
+// TestDryRunByHandFreesTheTable: tune --dry-run --json run three times
+// during one pin, each plan applied by hand between (tune --set … --yes,
+// which records the step), frees the table within the three: each dry
+// run says while pinned that its demand is a lower bound, and after a
+// step sizes the next on the step's record, not a doubling.
+func TestDryRunByHandFreesTheTable(t *testing.T) {
+	needKernel(t, "conntrack", "redis-server", "redis-benchmark")
+	inc := panelIncidents[0]
+	lowerMax(t, inc.cap)
+	ns := labNS(t)
+	inc.start(t, ns)
+	waitPinned(t, ns, inc.cap, 20*time.Second)
+	state := filepath.Join(t.TempDir(), "state")
+	for step := 1; step <= 3; step++ {
+		code, out, errs := tuneFromHost(t, ns.Name, "--dry-run", "--json", "--observe", "3s", "--state-dir", state)
+		var report struct {
+			Plan model.Plan `json:"plan"`
+		}
+		if err := json.Unmarshal([]byte(out), &report); err != nil || code != 0 {
+			t.Fatalf("step %d: dry run exit %d: %v: %s%s", step, code, err, out, errs)
+		}
+		p := report.Plan
+		if p.Empty() || len(p.Notes) == 0 {
+			t.Fatalf("step %d: pinned, and the dry run proposes %+v", step, p)
+		}
+		if step > 1 && !strings.Contains(strings.Join(p.Notes, " "), "the last step raised the cap") {
+			t.Errorf("step %d is not sized on the last step: %v", step, p.Notes)
+		}
+		t.Logf("step %d: %v %v", step, p.Changes, p.Notes)
+		args := []string{"--yes", "--state-dir", state}
+		for _, c := range p.Changes {
+			args = append(args, "--set", c.Key+"="+c.Proposed)
+		}
+		if code, out, errs := tuneFromHost(t, ns.Name, args...); code != 0 {
+			t.Fatalf("step %d: apply by hand: exit %d: %s%s", step, code, out, errs)
+		}
+		if freed(t, nil, ns, 20*time.Second) {
+			if pct := model.MemoryCost(mustUint(t, readSysctl(t, nil, model.KnobMax)), 0, 0, memTotal(t)).PctOfRAM; pct > model.MemWarnPct {
+				t.Errorf("freed at %.1f %% of RAM", pct)
+			}
+			t.Logf("freed after %d dry runs at %s", step, readSysctl(t, nil, model.KnobMax))
+			if code, out, errs := tuneFromHost(t, ns.Name, "--undo", "--state-dir", state); code != 0 || readSysctl(t, nil, model.KnobMax) != "500" {
+				t.Errorf("undo: exit %d %s%s", code, out, errs)
+			}
+			return
+		}
+		waitPinned(t, ns, mustUint(t, readSysctl(t, nil, model.KnobMax)), 30*time.Second)
 	}
-	s.keys("Escape")
-	s.keys("q")
-	s.waitFor("EXIT=0")
+	t.Fatalf("still pinned after three dry runs applied by hand (max %s)", readSysctl(t, nil, model.KnobMax))
 }
