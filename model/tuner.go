@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -42,6 +43,29 @@ type KnobState struct {
 	// LastStep is the last apply of nf_conntrack_max recorded for undo
 	// (nil: none since the last undo).
 	LastStep *Step `json:"last_step,omitempty"`
+}
+
+// ErrLinkCut reports that the link to the host was cut after a change
+// was asked and before the host answered: whether it was made is known
+// only once the knobs are read again (CutOutcome).
+var ErrLinkCut = errors.New("the link was cut before the host answered")
+
+// CutOutcome says what an apply whose answer was cut off did, from the
+// knobs read once the link is back: every change holds (and its undo
+// record was kept before it), or none does; held is how many hold.
+func CutOutcome(changes []Change, k KnobState) (say string, held int) {
+	for _, c := range changes {
+		if k.Current[c.Key] == c.Proposed {
+			held++
+		}
+	}
+	switch held {
+	case len(changes):
+		return fmt.Sprintf("the link was cut during the apply: back now, all %d changes hold (u undoes them)", held), held
+	case 0:
+		return "the link was cut during the apply: back now, nothing was changed", held
+	}
+	return fmt.Sprintf("the link was cut during the apply: back now, %d of %d changes hold (u undoes them)", held, len(changes)), held
 }
 
 // Step is one apply of nf_conntrack_max as the undo record keeps it: when,

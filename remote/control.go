@@ -52,6 +52,9 @@ type Reply struct {
 	Results  []model.KnobResult `json:"results,omitempty"`
 	Files    []string           `json:"files,omitempty"`
 	Warnings []string           `json:"warnings,omitempty"`
+	// linkCut marks the answer the console gives itself when the stream
+	// ended before the agent's (never sent).
+	linkCut bool
 }
 
 // Limits of a control request.

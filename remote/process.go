@@ -161,6 +161,7 @@ func (p *Process) loop() {
 	wait := p.MinBackoff
 	for {
 		got, err := p.run()
+		p.replies.cut() // whatever was asked of that agent is unanswered
 		select {
 		case <-p.stop:
 			return

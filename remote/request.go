@@ -32,6 +32,18 @@ func (r *replies) deliver(ev Event) {
 	}
 }
 
+// cut answers every request still waiting when the agent's stream ends:
+// its link was cut before the agent answered, so what it did is unknown
+// until the knobs are read again.
+func (r *replies) cut() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for id, c := range r.waiting {
+		c <- Reply{ID: id, linkCut: true}
+		delete(r.waiting, id)
+	}
+}
+
 // ErrNoReply reports that the agent did not answer in time.
 var ErrNoReply = errors.New("the agent did not answer")
 
@@ -61,6 +73,9 @@ func (p *Process) Request(req Request, timeout time.Duration) (Reply, error) {
 	}
 	select {
 	case rep := <-c:
+		if rep.linkCut {
+			return Reply{}, fmt.Errorf("%s: %w", req.Op, model.ErrLinkCut)
+		}
 		if rep.Error != "" {
 			return rep, errors.New(rep.Error)
 		}
@@ -69,7 +84,7 @@ func (p *Process) Request(req Request, timeout time.Duration) (Reply, error) {
 		p.replies.mu.Lock()
 		delete(p.replies.waiting, req.ID)
 		p.replies.mu.Unlock()
-		return Reply{}, fmt.Errorf("%s: %w within %s", req.Op, ErrNoReply, timeout)
+		return Reply{}, fmt.Errorf("%s: %w within %s: %w", req.Op, ErrNoReply, timeout, model.ErrLinkCut)
 	}
 }
 

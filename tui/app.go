@@ -204,15 +204,15 @@ func (a *App) resize(w, h int) {
 func (a *App) addSample(s model.Sample) tea.Cmd {
 	a.an.Add(s)
 	a.cur.add(a.an.Frames().Len())
-	a.status.link = ""              // the stream is up again
-	a.tune.Observe(a.tuneContext()) // the proposal follows the demand, the loop the table
-	a.host = a.feed.Host()          // a remote feed learns it from the stream's header
+	a.status.link = ""                          // the stream is up again
+	observed := a.tune.Observe(a.tuneContext()) // the proposal follows the demand, the loop the table
+	a.host = a.feed.Host()                      // a remote feed learns it from the stream's header
 	if s.Census != nil {
 		a.census = s.Census
 	}
 	a.lastArrival = time.Now()
 	a.now = a.lastArrival
-	return a.wantMore()
+	return tea.Batch(observed, a.wantMore())
 }
 
 func (a *App) feedError(err error) tea.Cmd {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"strings"
@@ -40,6 +41,10 @@ type tunePanel struct {
 	// it has got to.
 	edited, watching bool
 	loop             model.LoopStatus
+	// cut are the changes of an apply whose answer the link cut off:
+	// read again once samples arrive, to say what it did.
+	cut      []model.Change
+	cutAsked bool
 }
 
 // tuneReadMsg carries the knobs read for the panel and what the tuner
@@ -54,6 +59,7 @@ type tuneReadMsg struct {
 type tuneDoneMsg struct {
 	id       int
 	action   string
+	changes  []model.Change
 	results  []model.KnobResult
 	files    []string
 	warnings []string
@@ -121,10 +127,17 @@ func (t *tunePanel) Update(msg tea.Msg, ctx tuneContext) (tea.Cmd, bool) {
 // read builds the plan from the knobs and the history on screen.
 func (t *tunePanel) read(msg tuneReadMsg, ctx tuneContext) {
 	if msg.err != nil {
-		t.message = "read knobs: " + msg.err.Error()
+		t.message, t.cutAsked = "read knobs: "+msg.err.Error(), false
 		return
 	}
 	t.knobs, t.loaded, t.edited = msg.knobs, true, false
+	if t.cut != nil { // the link is back: say what the cut apply did
+		var held int
+		if t.message, held = model.CutOutcome(t.cut, msg.knobs); held > 0 {
+			t.watching, t.appliedAt = true, ctx.now.Sample.Time
+		}
+		t.cut, t.cutAsked = nil, false
+	}
 	t.propose(ctx)
 }
 
@@ -252,7 +265,7 @@ func (t *tunePanel) action(action string, ctx tuneContext) tea.Cmd {
 	count := ctx.now.Sample.Conntrack.Count
 	t.message = action + "…"
 	return func() tea.Msg {
-		msg := tuneDoneMsg{id: id, action: action}
+		msg := tuneDoneMsg{id: id, action: action, changes: changes}
 		switch action {
 		case "apply":
 			msg.results, msg.err = tu.Apply(changes, count)
@@ -269,6 +282,11 @@ func (t *tunePanel) action(action string, ctx tuneContext) tea.Cmd {
 func (t *tunePanel) done(msg tuneDoneMsg, ctx tuneContext) tea.Cmd {
 	if len(msg.results) > 0 {
 		t.results = msg.results
+	}
+	if errors.Is(msg.err, model.ErrLinkCut) && msg.action == "apply" {
+		t.cut = msg.changes
+		t.message = "apply: the link was cut before the host answered: what it did is read when it is back"
+		return nil
 	}
 	if msg.err != nil {
 		t.message = msg.action + ": " + msg.err.Error()

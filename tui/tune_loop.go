@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/tui/styles"
 )
@@ -45,12 +47,20 @@ func (t *tunePanel) followLive(now model.Frame) {
 // Observe follows a new frame: the proposal moves with the demand and
 // the loop with the table, unless the operator is editing the plan or
 // answering a question about it.
-func (t *tunePanel) Observe(ctx tuneContext) {
+//
+// After an apply whose answer the link cut off, the first sample (the
+// link is back) reads the knobs again to say what it did.
+func (t *tunePanel) Observe(ctx tuneContext) tea.Cmd {
+	if t.cut != nil && !t.cutAsked && t.tuner != nil {
+		t.cutAsked = true
+		return readKnobsCmd(ctx.id, t.tuner)
+	}
 	if !t.open || !t.loaded || t.editing || t.confirm != "" || t.edited {
-		return
+		return nil
 	}
 	t.followLive(ctx.now)
 	t.propose(ctx)
+	return nil
 }
 
 // loopLines are the guided loop's lines and, for each proposed knob that
