@@ -58,7 +58,7 @@
 // and, for the console's tuning panel, requests answered by an event of
 // the same type whose text is a JSON Reply carrying the request's id:
 //
-//	{"op":"knobs","id":1}                                current values
+//	{"op":"knobs","id":1}                                the knobs (model.KnobState)
 //	{"op":"apply","id":2,"confirm":true,"changes":[...],"count":4096}
 //	{"op":"persist","id":3,"confirm":true,"changes":[...]}
 //	{"op":"undo","id":4,"confirm":true}
@@ -79,8 +79,17 @@
 // without newlines, ends the agent with an error on stderr and a non-zero
 // exit; a line that is not JSON is skipped with a note on stderr.
 //
+// The reply to knobs carries the agent's model.KnobState: values, bytes
+// per entry, whether it writes the global knobs, a note, the managers
+// that own knobs, the last step of an apply; the console checks it where
+// it lands (KnobState.Check: known knobs, values re-rendered, texts bounded
+// and sanitised).
+//
 // It exits when stdin closes, so an agent never outlives its SSH session,
-// and it never opens a listening socket.
+// and it never opens a listening socket; a write under way is finished
+// first (its undo record is written before the first knob). A request
+// whose stream ends before its answer is answered by the console itself
+// with model.ErrLinkCut: what it did is read again once the link is back.
 //
 // # Limits
 //
