@@ -108,3 +108,42 @@ func TestOneShotStepsFreeTheTable(t *testing.T) {
 	}
 	t.Fatalf("still pinned after three one-shot steps at max %d", sim.max)
 }
+
+// TestPlanNamesWhereItsRateIsFrom: a burst of 3,000/s that has passed,
+// the header at 0 new/s: a plan sized on the burst says the rate is the
+// peak, when it was and the rate of now, so the panel and the header
+// never disagree without saying why; a plan on now's rate adds nothing.
+func TestPlanNamesWhereItsRateIsFrom(t *testing.T) {
+	steady := newSim(262144, 120, 30)
+	an := NewAnalyzer(3600)
+	var last Frame
+	for range 5 {
+		last = an.Add(steady.next())
+	}
+	if in := NewTuningInputs(steady.knobs, Host{}, 0, an.Frames(), last); in.RateFrom != "" {
+		t.Errorf("a steady rate, now's, is said to be from elsewhere: %q", in.RateFrom)
+	}
+	sim := newSim(4096, 120, 3000)
+	an = NewAnalyzer(3600)
+	for range 3 {
+		last = an.Add(sim.next())
+	}
+	sim.demand = 0
+	for range 5 {
+		last = an.Add(sim.next())
+	}
+	in := NewTuningInputs(sim.knobs, Host{Kernel: "6.1.0", MemTotal: 2 << 30}, 0, an.Frames(), last)
+	burst := sim.t0.Add(2 * time.Second).Format("15:04:05")
+	if !strings.Contains(in.RateFrom, "at "+burst) || !strings.Contains(in.RateFrom, "(now 0/s)") {
+		t.Errorf("RateFrom %q, want the burst at %s and now's 0/s", in.RateFrom, burst)
+	}
+	p := ProposePlan(in)
+	for _, c := range p.Changes {
+		if (c.Key == KnobMax || c.Key == KnobTimeWait) && !strings.Contains(c.Why, "(now 0/s)") {
+			t.Errorf("%s: %q does not say where its rate is from", c.Key, c.Why)
+		}
+	}
+	if len(p.Changes) == 0 {
+		t.Fatalf("no plan on the burst: %+v", p)
+	}
+}

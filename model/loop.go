@@ -173,7 +173,9 @@ func median(xs []uint64) uint64 {
 func NextStep(in TuningInputs, l LoopStatus) TuningInputs {
 	if l.State == LoopPinned {
 		in.PeakCount = max(in.PeakCount, l.PeakWorkingSet())
-		in.PeakRate = max(in.PeakRate, l.Climb)
+		if l.Climb > in.PeakRate {
+			in.PeakRate, in.RateFrom = l.Climb, "the count's climb since the apply"
+		}
 	}
 	return in
 }

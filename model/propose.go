@@ -63,15 +63,15 @@ func ProposePlan(in TuningInputs) Plan {
 		ws = WorkingSet(in.PeakRate, hold, in.Established)
 		sizing = fmt.Sprintf("%s/s × %d s + %s open", Num(in.PeakRate), hold, Int(in.Established))
 		if ceiling := Ceiling(ProposeMax(max(ws, in.PeakCount), curMax), hold); hold > 30 && ceiling > 0 && in.PeakRate >= 0.8*Ceiling(curMax, hold) {
-			add(KnobTimeWait, "30", fmt.Sprintf("observed %s/s against a ceiling of %s/s (%s ÷ %d s): at 30 s the ceiling is %s/s",
-				Num(in.PeakRate), Num(Ceiling(curMax, hold)), Int(curMax), hold, Num(Ceiling(ProposeMax(max(ws, in.PeakCount), curMax), 30))))
+			add(KnobTimeWait, "30", fmt.Sprintf("observed %s/s against a ceiling of %s/s (%s ÷ %d s): at 30 s the ceiling is %s/s%s",
+				Num(in.PeakRate), Num(Ceiling(curMax, hold)), Int(curMax), hold, Num(Ceiling(ProposeMax(max(ws, in.PeakCount), curMax), 30)), rateFrom(in)))
 		}
 	}
 	ws = max(ws, in.PeakCount)
 	p.WorkingSet = ws
 	newMax := ProposeMax(ws, curMax)
 	add(KnobMax, strconv.FormatUint(newMax, 10), fmt.Sprintf(
-		"peak working set %s (%s, or the peak count) × 1.5, next power of two%s", Int(ws), sizing, standingNote(in)))
+		"peak working set %s (%s, or the peak count) × 1.5, next power of two%s%s", Int(ws), sizing, rateFrom(in), standingNote(in)))
 	buckets := num(cur, KnobHashsize)
 	rule, ruleWhy := newMax, "1:1 with max, the kernel's own rule since 5.15"
 	if !kernelAtLeast(in.Kernel, 5, 15) {
@@ -130,8 +130,8 @@ func proposeByClass(in TuningInputs, top ClassFill, curMax uint64, add func(key,
 		if cf.Class == top.Class {
 			rate = topRate
 			if k, ok := classKnobs[cf.Class]; ok && hold > k.to && (cf.Class != ClassTCPDone || rate >= 0.8*Ceiling(curMax, hold)) {
-				why := fmt.Sprintf("%s: %s/s held %d s each need %s entries; at %d s, %s", cf.Class.Describe(), Num(rate), hold,
-					Int(uint64(rate*float64(hold))), k.to, Int(uint64(rate*float64(k.to))))
+				why := fmt.Sprintf("%s: %s/s held %d s each need %s entries; at %d s, %s%s", cf.Class.Describe(), Num(rate), hold,
+					Int(uint64(rate*float64(hold))), k.to, Int(uint64(rate*float64(k.to))), rateFrom(in))
 				if cf.Class == ClassTCPUnanswered && in.TopDest != "" {
 					why += fmt.Sprintf("; %s never answers: the fix is there, not in the table", in.TopDest)
 				}
@@ -150,6 +150,15 @@ func proposeByClass(in TuningInputs, top ClassFill, curMax uint64, add func(key,
 		}
 	}
 	return uint64(ws + 0.5), strings.Join(terms, " + ")
+}
+
+// rateFrom says where the plan's rate was measured when it is not the
+// rate the header and the verdict show now.
+func rateFrom(in TuningInputs) string {
+	if in.RateFrom == "" || in.PeakRate <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %s/s is %s", Num(in.PeakRate), in.RateFrom)
 }
 
 // standingNote names what holds a table that standing connections fill:

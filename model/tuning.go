@@ -148,6 +148,11 @@ type TuningInputs struct {
 	PeakRate    float64
 	PeakCount   uint64
 	Established uint64
+	// RateFrom says where PeakRate was measured when it is not the rate
+	// the frame of now shows (the header's and the verdict's): "the peak
+	// demand at 04:14:42", "the count's climb since the apply"; "" when it
+	// is now's.
+	RateFrom string
 	// Kernel is the running kernel's release ("6.18.44").
 	Kernel string
 	// MemTotal in bytes; EntryBytes the slab object size (0: unknown).
@@ -186,15 +191,25 @@ func NewTuningInputs(current map[string]string, h Host, entryBytes uint64, measu
 			}
 		}
 	}
+	var peakAt Frame
 	for i := range measured.Len() {
 		f := measured.At(i)
 		if f.Sample.Census != nil && f.Sample.Census.Error == "" {
 			in.Census = f.Sample.Census
 		}
 		// While pinned what got in is the ceiling: the demand is the rate.
-		in.PeakRate = max(in.PeakRate, f.Rates.NewEntriesPS(), f.Demand.AtLeast)
+		if r := max(f.Rates.NewEntriesPS(), f.Demand.AtLeast); r > in.PeakRate {
+			in.PeakRate, peakAt = r, f
+		}
 		in.PeakCount = max(in.PeakCount, f.Sample.Conntrack.Peak)
 		fill(f)
+	}
+	if nowRate := max(now.Rates.NewEntriesPS(), now.Demand.AtLeast); in.PeakRate > nowRate && !peakAt.Sample.Time.IsZero() {
+		what := "the peak rate of new entries"
+		if peakAt.Demand.AtLeast > peakAt.Rates.NewEntriesPS() {
+			what = "the peak demand"
+		}
+		in.RateFrom = fmt.Sprintf("%s, at %s (now %s/s)", what, peakAt.Sample.Time.Format("15:04:05"), Num(nowRate))
 	}
 	fill(now)
 	if now.Sample.Census != nil && now.Sample.Census.Error == "" {
