@@ -1,0 +1,104 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// TestApplyOverCutSSH: the console over --ssh (the real client, through
+// a wrapper that reaches the test's sshd and runs this binary as the
+// agent), an apply of two namespace knobs whose session is cut while the
+// agent is in the middle of the request: the host is left with both
+// changes and their undo record or with neither, never one, and the
+// console says which once the link is back; u then restores both.
+func TestApplyOverCutSSH(t *testing.T) {
+	needKernel(t, "tmux", "conntrack", "redis-server", "redis-benchmark")
+	inc := panelIncidents[0]
+	lowerMax(t, inc.cap)
+	ns := labNS(t)
+	inc.start(t, ns)
+	// The management path is not tracked (as deploy/nftables does for
+	// it): the session and its reconnection get in while the table is full.
+	if err := ns.Nft(`table inet mgmt {
+	chain pre { type filter hook prerouting priority -300; tcp dport 2222 notrack; tcp sport 2222 notrack; }
+	chain out { type filter hook output priority -300; tcp dport 2222 notrack; tcp sport 2222 notrack; }
+}`); err != nil {
+		t.Fatal(err)
+	}
+	waitPinned(t, ns, inc.cap, 20*time.Second)
+	srv := startSSHD(t, ns)
+	exe, _ := os.Executable()
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	wrapper := fmt.Sprintf(`#!/bin/bash
+args=("$@"); n=${#args[@]}
+echo "$@" >> %[5]s/ssh.log
+exec ip netns exec %[1]s /usr/bin/ssh -F %[2]s "${args[@]:0:n-2}" env TABLEFULL_AS_MAIN=1 %[3]s agent --state-dir %[4]s 2>>%[5]s/ssh.log
+`, ns.Name, srv.clientCfg, exe, state, dir)
+	if err := os.WriteFile(filepath.Join(dir, "ssh"), []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := startTmux(t, 200, 50, "PATH="+dir+":$PATH", "--ssh", "root@"+srv.listenAddr, "--interval", "500ms")
+	t.Cleanup(func() {
+		if t.Failed() {
+			b, _ := os.ReadFile(filepath.Join(dir, "ssh.log"))
+			t.Logf("ssh.log:\n%s", b)
+		}
+	})
+	s.waitFor("TABLE FULL")
+	s.keys("t")
+	s.waitFor("tuning", "on the host run")
+	s.keys("Down", "Down", "Enter", "C-u", "30", "Enter") // two namespace knobs, set by hand
+	s.keys("Down", "Enter", "C-u", "8192", "Enter")
+	s.waitFor("→ 30", "→ 8192")
+	agentPID := func() string {
+		out, _ := exec.Command("pgrep", "-f", "^"+regexp.QuoteMeta(exe)+" agent --state-dir "+regexp.QuoteMeta(state)).Output()
+		return strings.TrimSpace(string(out))
+	}
+	pid := agentPID()
+	if pid == "" || strings.Contains(pid, "\n") {
+		t.Fatalf("agent pid %q", pid)
+	}
+	exec.Command("kill", "-STOP", pid).Run() // in the middle of the request: it has it, not yet done
+	s.keys("a")
+	s.waitFor("y/n")
+	s.keys("y")
+	time.Sleep(500 * time.Millisecond)
+	exec.Command("pkill", "-KILL", "-f", "^/usr/bin/ssh -F "+regexp.QuoteMeta(srv.clientCfg)).Run() // the transport dies
+	time.Sleep(200 * time.Millisecond)
+	exec.Command("kill", "-CONT", pid).Run()
+	screen := strings.Join(strings.Fields(s.waitFor("the link was cut during the apply: back now")), " ")
+	tw, somax := readSysctl(t, ns, model.KnobTimeWait), readSysctl(t, ns, model.KnobSomaxconn)
+	_, undoErr := os.Stat(filepath.Join(state, "undo.json"))
+	switch {
+	case tw == "30" && somax == "8192":
+		if undoErr != nil || !strings.Contains(screen, "all 2 changes hold") {
+			t.Errorf("applied, but undo record %v, screen:\n%s", undoErr, screen)
+		}
+		s.keys("u")
+		s.waitFor("undo the last apply? y/n")
+		s.keys("y")
+		s.waitFor("undo done")
+		if tw, somax := readSysctl(t, ns, model.KnobTimeWait), readSysctl(t, ns, model.KnobSomaxconn); tw != "120" || somax != "4096" {
+			t.Errorf("after u: TIME_WAIT %s, somaxconn %s", tw, somax)
+		}
+	case tw == "120" && somax == "4096":
+		if !strings.Contains(screen, "nothing was changed") {
+			t.Errorf("unchanged, but the screen says:\n%s", screen)
+		}
+	default:
+		t.Fatalf("half applied: TIME_WAIT %s, somaxconn %s", tw, somax)
+	}
+	t.Logf("TIME_WAIT %s, somaxconn %s: %s", tw, somax, screen[strings.Index(screen, "the link was cut"):][:80])
+	s.keys("Escape")
+	s.keys("q")
+	s.waitFor("EXIT=0")
+}
