@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/netns"
 )
 
 // TestApplyOverCutSSH: the console over --ssh (the real client, through
@@ -21,19 +22,16 @@ import (
 // console says which once the link is back; u then restores both.
 func TestApplyOverCutSSH(t *testing.T) {
 	needKernel(t, "tmux", "conntrack", "redis-server", "redis-benchmark")
-	inc := panelIncidents[0]
-	lowerMax(t, inc.cap)
-	ns := labNS(t)
-	inc.start(t, ns)
 	// The management path is not tracked (as deploy/nftables does for
 	// it): the session and its reconnection get in while the table is full.
-	if err := ns.Nft(`table inet mgmt {
+	ns := panelIncidents[0].pin(t, func(ns *netns.NS) {
+		if err := ns.Nft(`table inet mgmt {
 	chain pre { type filter hook prerouting priority -300; tcp dport 2222 notrack; tcp sport 2222 notrack; }
 	chain out { type filter hook output priority -300; tcp dport 2222 notrack; tcp sport 2222 notrack; }
 }`); err != nil {
-		t.Fatal(err)
-	}
-	waitPinned(t, ns, inc.cap, 20*time.Second)
+			t.Fatal(err)
+		}
+	})
 	srv := startSSHD(t, ns)
 	exe, _ := os.Executable()
 	dir := t.TempDir()

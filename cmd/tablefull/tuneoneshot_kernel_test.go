@@ -17,11 +17,7 @@ import (
 // step sizes the next on the step's record, not a doubling.
 func TestDryRunByHandFreesTheTable(t *testing.T) {
 	needKernel(t, "conntrack", "redis-server", "redis-benchmark")
-	inc := panelIncidents[0]
-	lowerMax(t, inc.cap)
-	ns := labNS(t)
-	inc.start(t, ns)
-	waitPinned(t, ns, inc.cap, 20*time.Second)
+	ns := panelIncidents[0].pin(t, nil)
 	state := filepath.Join(t.TempDir(), "state")
 	for step := 1; step <= 3; step++ {
 		code, out, errs := tuneFromHost(t, ns.Name, "--dry-run", "--json", "--observe", "3s", "--state-dir", state)

@@ -110,6 +110,22 @@ type incident struct {
 	start func(t *testing.T, ns *netns.NS)
 }
 
+// pin lowers the cap to the incident's, starts it in a new namespace and
+// returns once the namespace's table is pinned (the cap restored and the
+// namespace gone when the test ends). extra, when set, runs on the
+// namespace before the load (a ruleset of its own).
+func (inc incident) pin(t *testing.T, extra func(ns *netns.NS)) *netns.NS {
+	t.Helper()
+	lowerMax(t, inc.cap)
+	ns := labNS(t)
+	if extra != nil {
+		extra(ns)
+	}
+	inc.start(t, ns)
+	waitPinned(t, ns, inc.cap, 20*time.Second)
+	return ns
+}
+
 // panelIncidents are the three incidents of the tuning panel's tests: a
 // client without keep-alive, DNS churn through glibc's resolver, and a
 // pool of persistent connections that outgrows the cap.
@@ -160,10 +176,7 @@ func TestPanelFreesNamespaceFromHost(t *testing.T) {
 	for _, inc := range panelIncidents {
 		t.Run(inc.name, func(t *testing.T) {
 			needKernel(t, "tmux", "conntrack")
-			lowerMax(t, inc.cap)
-			ns := labNS(t)
-			inc.start(t, ns)
-			waitPinned(t, ns, inc.cap, 20*time.Second)
+			ns := inc.pin(t, nil)
 			s := startTmux(t, 200, 50, "", "--netns", ns.Name, "--interval", "500ms", "--state-dir", filepath.Join(t.TempDir(), "state"))
 			s.waitFor("TABLE FULL")
 			s.keys("t")
@@ -204,11 +217,7 @@ func TestPanelInsideNamespaceGivesHostCommand(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			needKernel(t, "tmux", "conntrack", "redis-server", "redis-benchmark")
-			inc := panelIncidents[0]
-			lowerMax(t, inc.cap)
-			ns := labNS(t)
-			inc.start(t, ns)
-			waitPinned(t, ns, inc.cap, 20*time.Second)
+			ns := panelIncidents[0].pin(t, nil)
 			hostState := filepath.Join(t.TempDir(), "host")
 			s := startTmuxArgv(t, 200, 50, c.argv(ns.Name, filepath.Join(t.TempDir(), "ns")))
 			s.waitFor("TABLE FULL")
