@@ -92,13 +92,13 @@ func (e ExitError) ExitCode() int { return e.Code }
 func refused(err error) error { return ExitError{ExitRefused, err} }
 
 // Command is tablefull tune: it proposes, previews, applies, persists or
-// undoes tuning of the host under roots, and prints what it did to w.
+// undoes tuning of the host under roots (or its --netns namespace, or
+// t.Target), and prints what it did to w.
 func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
 	tgt, lt, err := targetOf(roots, t)
 	if err != nil {
 		return err
 	}
-	pers := lt.Pers
 	if t.Undo {
 		return undoTuning(tgt, lt, w)
 	}
@@ -120,7 +120,7 @@ func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
 	}
 	var drift []model.Drift
 	if t.NetnsPath == "" && t.Target == nil { // the host's persisted values against its live ones
-		if d, err := pers.Drift(knobs.Current, roots.Proc); err == nil {
+		if d, err := lt.Pers.Drift(knobs.Current, roots.Proc); err == nil {
 			drift = d.Drifted
 		}
 		printDrift(say, drift)
@@ -129,16 +129,10 @@ func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	report := tuneReport{Plan: plan, Drift: drift}
-	var files []sources.FileChange
-	if t.Persist || t.DryRun {
-		report.Build, report.Boot = pers.Build, pers.BootNote()
-		if files, err = pers.Plan(plan.Changes); err != nil {
-			return err
-		}
-		report.Warnings = pers.Shadowed(plan.Changes)
+	report, files, err := reportOf(roots, t, lt.Pers, tuneReport{Plan: plan, Drift: drift})
+	if err != nil {
+		return err
 	}
-	report.Warnings = append(report.Warnings, sources.ManagerWarnings(sources.FindManagers(roots.Proc), plan.Changes)...)
 	if !t.JSON {
 		printPlan(w, plan, report.Warnings)
 	}
@@ -146,54 +140,88 @@ func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
 	if plan.Cost.Level() == model.SevCrit && !t.Force {
 		refusal = refused(fmt.Errorf("the table would take %.0f %% of RAM (over %.0f %%): pass --force if you mean it", plan.Cost.PctOfRAM, model.MemRefusePct))
 	}
-	if t.DryRun { // what an apply would do, and exit as it would
-		if refusal != nil {
-			report.Refused = refusal.Error()
-		}
-		for _, f := range files {
-			if f.Changed() {
-				report.DryRun = append(report.DryRun, f.Path)
-			}
-		}
-		if t.JSON {
-			if err := writeJSON(w, report); err != nil {
-				return err
-			}
-		} else {
-			printDiffs(w, report.Boot, files)
-		}
+	switch {
+	case t.DryRun:
+		return dryRun(w, t, report, files, refusal)
+	case refusal != nil:
 		return refusal
-	}
-	if refusal != nil {
-		return refusal
-	}
-	if len(plan.Changes) == 0 && len(plan.FromHost) > 0 && t.Yes {
+	case len(plan.Changes) == 0 && len(plan.FromHost) > 0 && t.Yes:
 		return refused(fmt.Errorf("%w: run on the host: %s", sources.ErrGlobalInChild, plan.HostCommand))
+	case len(plan.Changes) == 0 || !t.Yes:
+		return notWritten(w, t, report)
 	}
-	if len(plan.Changes) == 0 || !t.Yes {
-		if t.JSON {
-			return writeJSON(w, report)
+	return applyPlan(w, t, tgt, lt, report, count)
+}
+
+// reportOf is what tune says of a plan beside it: with --persist or
+// --dry-run how it persists on this kernel and the files it would change,
+// and who else writes its knobs.
+func reportOf(roots sources.Roots, t CommandOptions, pers sources.Persister, report tuneReport) (tuneReport, []sources.FileChange, error) {
+	var files []sources.FileChange
+	changes := report.Plan.Changes
+	if t.Persist || t.DryRun {
+		var err error
+		report.Build, report.Boot = pers.Build, pers.BootNote()
+		if files, err = pers.Plan(changes); err != nil {
+			return report, nil, err
 		}
-		if len(plan.Changes) > 0 {
-			fmt.Fprintln(w, "nothing written: add --yes to apply (and --persist to keep it after a reboot)")
-			if len(t.Set) > 0 {
-				return ExitError{ExitRefused, errors.New("--yes needed to apply")}
-			}
-		}
-		return nil
+		report.Warnings = pers.Shadowed(changes)
 	}
-	report.Results, err = tgt.Apply(plan.Changes, count)
+	report.Warnings = append(report.Warnings, sources.ManagerWarnings(sources.FindManagers(roots.Proc), changes)...)
+	return report, files, nil
+}
+
+// dryRun says what an apply would do, and exits as it would.
+func dryRun(w io.Writer, t CommandOptions, report tuneReport, files []sources.FileChange, refusal error) error {
+	if refusal != nil {
+		report.Refused = refusal.Error()
+	}
+	for _, f := range files {
+		if f.Changed() {
+			report.DryRun = append(report.DryRun, f.Path)
+		}
+	}
+	if t.JSON {
+		if err := writeJSON(w, report); err != nil {
+			return err
+		}
+	} else {
+		printDiffs(w, report.Boot, files)
+	}
+	return refusal
+}
+
+// notWritten ends a run that writes nothing: no change, or no --yes.
+func notWritten(w io.Writer, t CommandOptions, report tuneReport) error {
+	if t.JSON {
+		return writeJSON(w, report)
+	}
+	if len(report.Plan.Changes) > 0 {
+		fmt.Fprintln(w, "nothing written: add --yes to apply (and --persist to keep it after a reboot)")
+		if len(t.Set) > 0 {
+			return ExitError{ExitRefused, errors.New("--yes needed to apply")}
+		}
+	}
+	return nil
+}
+
+// applyPlan writes the plan through tgt, persists it with --persist, and
+// prints what reads back.
+func applyPlan(w io.Writer, t CommandOptions, tgt model.Tuner, lt *Local, report tuneReport, count uint64) error {
+	changes := report.Plan.Changes
+	var err error
+	report.Results, err = tgt.Apply(changes, count)
 	switch {
 	case err == nil:
 	case len(report.Results) == 0:
 		return refused(err)
 	case errors.Is(err, sources.ErrPartial):
 		return partly(w, t, report, err)
-	default: // applied, but the undo record could not be kept
+	default: // applied, but the step could not be kept
 		report.Warnings = append(report.Warnings, err.Error())
 	}
 	if t.Persist {
-		written, warnings, err := lt.persist(plan.Changes)
+		written, warnings, err := lt.persist(changes)
 		report.Files, report.Warnings = written, append(report.Warnings, warnings...)
 		if len(written) > 0 && err != nil {
 			return partly(w, t, report, err)
