@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/tablefull/tablefull/model"
 )
@@ -35,7 +37,7 @@ func FindManagers(procRoot string) []Manager {
 	var out []Manager
 	for _, d := range dirs {
 		comm, err := os.ReadFile(filepath.Join(d, "comm"))
-		if err != nil || strings.TrimSpace(string(comm)) != "kube-proxy" {
+		if err != nil || strings.TrimSpace(string(comm)) != "kube-proxy" || !trustedManager(procRoot, d) {
 			continue
 		}
 		argv, err := readBounded(filepath.Join(d, "cmdline"), 64<<10)
@@ -43,14 +45,14 @@ func FindManagers(procRoot string) []Manager {
 			continue
 		}
 		pid, _ := strconv.Atoi(filepath.Base(d))
-		out = append(out, kubeProxy(pid, strings.Split(strings.TrimRight(string(argv), "\x00"), "\x00"), d))
+		out = append(out, kubeProxy(pid, strings.Split(strings.TrimRight(string(argv), "\x00"), "\x00")))
 	}
 	return out
 }
 
 // kubeProxy reads what kube-proxy will write at its start: the flags win
 // over its config file, as kube-proxy's own rule is.
-func kubeProxy(pid int, argv []string, procDir string) Manager {
+func kubeProxy(pid int, argv []string) Manager {
 	conf := map[string]string{}
 	flags := map[string]string{}
 	for i := 1; i < len(argv); i++ {
@@ -67,12 +69,7 @@ func kubeProxy(pid int, argv []string, procDir string) Manager {
 	}
 	where := "its --conntrack-* flags"
 	if path := flags["config"]; path != "" {
-		if !filepath.IsAbs(path) { // relative to the process's own directory
-			if cwd, err := os.Readlink(filepath.Join(procDir, "cwd")); err == nil {
-				path = filepath.Join(cwd, path)
-			}
-		}
-		if b, err := readBounded(path, maxManagerConfig); err == nil {
+		if b, err := readManagerConfig(path); err == nil {
 			conf = conntrackSection(b)
 		}
 		where = "conntrack: in its --config " + model.Sanitize(flags["config"], 256) + " (or its --conntrack-* flags)"
@@ -100,6 +97,62 @@ func kubeProxy(pid int, argv []string, procDir string) Manager {
 		m.Owns[model.KnobUDPTimeout] = model.Sanitize(strings.TrimSpace(v), 32)
 	}
 	return m
+}
+
+// trustedManager reports whether the process at procDir may speak for a
+// manager of the host's knobs: any user can name a process kube-proxy,
+// so only one that runs as root (real and effective uid 0) in the user
+// namespace tablefull runs in, from an executable root owns and only
+// root can write, counts.
+func trustedManager(procRoot, procDir string) bool {
+	status, err := readBounded(filepath.Join(procDir, "status"), 64<<10)
+	if err != nil {
+		return false
+	}
+	root := false
+	for _, line := range strings.Split(string(status), "\n") {
+		if f := strings.Fields(line); len(f) >= 3 && f[0] == "Uid:" {
+			root = f[1] == "0" && f[2] == "0"
+		}
+	}
+	own, err1 := os.Readlink(filepath.Join(procDir, "ns", "user"))
+	host, err2 := os.Readlink(filepath.Join(procRoot, "self", "ns", "user")) // tablefull's own: PID 1's may be unreadable even to root
+	if !root || err1 != nil || err2 != nil || own != host {
+		return false
+	}
+	exe, err := os.Stat(filepath.Join(procDir, "exe"))
+	if err != nil {
+		return false
+	}
+	st, ok := exe.Sys().(*syscall.Stat_t)
+	return ok && st.Uid == 0 && exe.Mode().Perm()&0o022 == 0
+}
+
+// readManagerConfig reads a manager's config file as root without being
+// steered: an absolute path only (a relative one would be resolved in
+// the process's own directory), not through a symlink, opened without
+// blocking (a FIFO), a regular file of bounded size.
+func readManagerConfig(path string) ([]byte, error) {
+	if !filepath.IsAbs(path) {
+		return nil, fmt.Errorf("config %q: not an absolute path", path)
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("open config: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("stat config: %w", err)
+	}
+	if !st.Mode().IsRegular() || st.Size() > maxManagerConfig {
+		return nil, fmt.Errorf("config %s: not a regular file of at most %d bytes", path, maxManagerConfig)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxManagerConfig+1))
+	if err != nil || len(b) > maxManagerConfig {
+		return nil, fmt.Errorf("read config %s: %w", path, err)
+	}
+	return b, nil
 }
 
 // number renders a decimal count with separators, or sanitised text.

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -18,12 +19,25 @@ import (
 // it execs.
 func standIn(t *testing.T, args ...string) {
 	t.Helper()
-	dir := t.TempDir()
+	standInAs(t, nil, args...)
+}
+
+// standInAs is standIn run through prefix (setpriv as another user); its
+// script lives in a directory anyone can read.
+func standInAs(t *testing.T, prefix []string, args ...string) {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "kube-proxy-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	os.Chmod(dir, 0o755)
 	bin := filepath.Join(dir, "kube-proxy")
 	if err := os.WriteFile(bin, []byte("#!/bin/sh\nread line\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, args...)
+	argv := append(append(append([]string(nil), prefix...), bin), args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -64,8 +78,62 @@ func TestFindKubeProxy(t *testing.T) {
 
 // TestKubeProxyLeavingMax: maxPerCore 0 in its config leaves max alone.
 func TestKubeProxyLeavingMax(t *testing.T) {
-	m := kubeProxy(7, []string{"kube-proxy", "--conntrack-max-per-core=0"}, t.TempDir())
+	m := kubeProxy(7, []string{"kube-proxy", "--conntrack-max-per-core=0"})
 	if _, ok := m.Owns[model.KnobMax]; ok {
 		t.Errorf("maxPerCore 0 still owns max: %v", m.Owns)
+	}
+}
+
+// findManagersWithin is FindManagers, failed when it takes over d (a
+// config that blocks it).
+func findManagersWithin(t *testing.T, d time.Duration) []Manager {
+	t.Helper()
+	done := make(chan []Manager, 1)
+	go func() { done <- FindManagers("/proc") }()
+	select {
+	case ms := <-done:
+		return ms
+	case <-time.After(d):
+		t.Fatalf("FindManagers still running after %s: a config blocked it", d)
+		return nil
+	}
+}
+
+// TestKubeProxyImpostors: any user can name a process kube-proxy and
+// point its --config at a FIFO, a device or a relative path: a process
+// that is not root in the host's user namespace is not a manager, and a
+// root one's config is read only as an absolute regular file, opened
+// without blocking — FindManagers returns at once either way.
+func TestKubeProxyImpostors(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root (to run the impostor as another user)")
+	}
+	if _, err := exec.LookPath("setpriv"); err != nil {
+		t.Skip("needs setpriv")
+	}
+	dir, err := os.MkdirTemp("", "fifo-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	os.Chmod(dir, 0o755)
+	fifo := filepath.Join(dir, "config.yaml")
+	if err := syscall.Mkfifo(fifo, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	standInAs(t, []string{"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"}, "--config="+fifo)
+	if ms := findManagersWithin(t, 5*time.Second); len(ms) != 0 {
+		t.Fatalf("an unprivileged kube-proxy is trusted: %+v", ms)
+	}
+	standIn(t, "--config="+fifo) // root, but its config a FIFO
+	ms := findManagersWithin(t, 5*time.Second)
+	if len(ms) != 1 || ms[0].Owns[model.KnobMax] != "max(32,768 × CPUs, 131,072)" {
+		t.Fatalf("root kube-proxy with a FIFO config: %+v", ms)
+	}
+	if _, err := readManagerConfig("conf/kube-proxy.yaml"); err == nil {
+		t.Errorf("a relative config path was read")
+	}
+	if _, err := readManagerConfig("/dev/zero"); err == nil {
+		t.Errorf("a device was read as a config")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -145,8 +146,14 @@ func (n *Namespaces) walk(now time.Time) {
 // kernelThread reports whether the process at dir is a kernel thread
 // (an empty command line): it belongs to no namespace anyone made.
 func kernelThread(dir string) bool {
-	b, err := os.ReadFile(filepath.Join(dir, "cmdline"))
-	return err == nil && len(b) == 0
+	f, err := os.Open(filepath.Join(dir, "cmdline"))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var one [1]byte // whether it is empty: one byte, whatever argv a user gave
+	n, err := f.Read(one[:])
+	return n == 0 && (err == nil || errors.Is(err, io.EOF))
 }
 
 // nameOf names a namespace: its ip netns name (of its bind mount), else the pod, container or
