@@ -39,7 +39,23 @@ func (o Owner) String() string {
 	if group != "" && group != "/" {
 		in += ", " + group
 	}
-	return o.Comm + " (" + in + ")"
+	return CommText(o.Comm) + " (" + in + ")"
+}
+
+// CommText is a process's name as tablefull shows it: quoted when it
+// holds anything but what a plain program name does, so that a name a
+// user chose ("nginx (pid 1)") cannot pose as the "(pid N)" tablefull
+// adds.
+func CommText(comm string) string {
+	for _, r := range comm {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-+/@:", r)) {
+			return strconv.Quote(comm)
+		}
+	}
+	if comm == "" {
+		return `""`
+	}
+	return comm
 }
 
 // OwnerCount is how many live entries one owner opened (Accepted: took

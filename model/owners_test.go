@@ -13,6 +13,8 @@ func TestOwnerString(t *testing.T) {
 		{Owner{Comm: "sh", PID: 1, Group: "/", Kind: "cgroup"}, "sh (pid 1)"},
 		{Owner{Group: "0123456789ab", Kind: "container"}, "container 0123456789ab"},
 		{Owner{}, "unknown"},
+		{Owner{Comm: "nginx (pid 1)", PID: 4242}, `"nginx (pid 1)" (pid 4242)`},
+		{Owner{Comm: "kworker/0:1", PID: 5}, "kworker/0:1 (pid 5)"},
 	} {
 		if got := c.o.String(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.o, got, c.want)

@@ -21,7 +21,7 @@ func TestWhoAndOwnersLines(t *testing.T) {
 		Life: [model.LifeBuckets]uint32{0, 2990}}}, Drops: []model.DropFlow{{Owner: model.Owner{Group: "ingest.service", Kind: "unit"},
 		Src: "10.0.0.1", Dest: "10.5.5.14:3900", Proto: 6, N: 540}, {Src: "192.0.2.7", Dest: "10.0.0.1:80", Proto: 6, N: 3}}}
 	got := ansi.Strip(strings.Join(whoLines(st, w, 30, 200), "\n"))
-	for _, want := range []string{`new conns by owner duck\x1b[2Jdb (pid 4242, ingest.service) 100/s → 10.5.5.14:3900 life <2 ms one per request`,
+	for _, want := range []string{`new conns by owner "duck\x1b[2Jdb" (pid 4242, ingest.service) 100/s → 10.5.5.14:3900 life <2 ms one per request`,
 		"drops by owner ingest.service 540 → 10.5.5.14:3900", "from 192.0.2.7 3 → 10.0.0.1:80"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in:\n%s", want, got)
@@ -39,7 +39,7 @@ func TestWhoAndOwnersLines(t *testing.T) {
 	}
 	o := ansi.Strip(ownersLine(st, &model.Owners{Top: []model.OwnerCount{{Owner: churn, N: 40, Peer: "10.5.5.14:3900", PeerN: 40}},
 		Unowned: model.ClassCounts{model.ClassTCPDone: 3000}}))
-	if !strings.Contains(o, `duck\x1b[2Jdb (pid 4242, ingest.service) 40 → 10.5.5.14:3900 (40)`) || !strings.Contains(o, "3,000 tcp-closed with no socket here") {
+	if !strings.Contains(o, `"duck\x1b[2Jdb" (pid 4242, ingest.service) 40 → 10.5.5.14:3900 (40)`) || !strings.Contains(o, "3,000 tcp-closed with no socket here") {
 		t.Errorf("owners line %q", o)
 	}
 }

@@ -35,7 +35,7 @@ func TestReportNamesWhoChurns(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := string(r.Markdown())
-	for _, want := range []string{"## Who opened the connections", `100 % of new connections from duck\|db&lt;i&gt; (pid 4242, ingest.service) to 10.5.5.14:3900 (120/s`,
+	for _, want := range []string{"## Who opened the connections", `100 % of new connections from "duck\|db&lt;i&gt;" (pid 4242, ingest.service) to 10.5.5.14:3900 (120/s`,
 		model.OnePerRequest, "| under 8 ms |", "| 10.0.0.1 | 10.5.5.14:3900 | 810 |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report.md lacks %q:\n%s", want, md[strings.Index(md, "## Who"):])
