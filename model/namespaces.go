@@ -17,7 +17,7 @@ type NetNS struct {
 	// Name says what the namespace is: its `ip netns` name, the pod or
 	// container it belongs to, a systemd unit, or the command of the
 	// process read; Kind which of those ("netns", "pod", "container",
-	// "unit", "process"). Foreign text: sanitise before showing.
+	// "unit", "user", "process"). Foreign text: sanitise before showing.
 	Name string `json:"name"`
 	Kind string `json:"kind"`
 	PID  int    `json:"pid"`

@@ -16,7 +16,8 @@ type Owner struct {
 	PID  int    `json:"pid,omitempty"`
 	// Group is the unit ("churn.service"), container id, pod UID, or
 	// else the cgroup's last part ("user.slice"); Kind says which:
-	// "unit", "container", "pod" or "cgroup".
+	// "unit", "container", "pod", "cgroup" or "user" (a group a user
+	// named, below their own service manager).
 	Group string `json:"group,omitempty"`
 	Kind  string `json:"kind,omitempty"`
 }

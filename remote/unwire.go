@@ -175,7 +175,7 @@ func boundListeners(l *model.Listeners) *model.Listeners {
 func boundOwner(o model.Owner) model.Owner {
 	kind := o.Kind
 	switch kind {
-	case "unit", "container", "pod", "cgroup":
+	case "unit", "container", "pod", "cgroup", "user":
 	default:
 		kind = ""
 	}

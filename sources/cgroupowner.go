@@ -11,7 +11,8 @@ var containerScopes = []string{"docker-", "cri-containerd-", "crio-", "libpod-"}
 // /proc/PID/cgroup: the pod (a kubepods…pod<uid> slice or directory: the
 // pod's UID), the container (a runtime's scope, or cgroupfs's
 // /docker/<id>: the first 12 characters of its id), or the systemd unit
-// (*.service); kind is "pod", "container" or "unit", "" when none.
+// (*.service), or a user's own group below their service manager; kind
+// is "pod", "container", "unit" or "user", "" when none.
 func CgroupOwner(cgroup string) (name, kind string) { return pathOwner(unifiedPath(cgroup)) }
 
 // unifiedPath is the cgroup v2 path in the text of a /proc/PID/cgroup, or
@@ -31,12 +32,24 @@ func unifiedPath(cgroup string) string {
 }
 
 // pathOwner names what a cgroup path belongs to, as CgroupOwner does.
+// Below a user's own service manager (user@UID.service) the user names
+// the directories: a group there is that user's ("uid 1000: sshd.service",
+// kind "user"), never a system unit, pod or container. A pod is a pod
+// only below the kubelet's own slice (kubepods, kubepods.slice, or
+// PARENT-kubepods.slice under a parent slice), which only root makes.
 func pathOwner(path string) (name, kind string) {
 	segs := strings.Split(strings.Trim(path, "/"), "/")
 	for i, seg := range segs {
-		if uid, ok := podUID(seg); ok && strings.Contains(path, "kubepods") {
+		if uid, ok := strings.CutPrefix(seg, "user@"); ok && strings.HasSuffix(uid, ".service") && i+1 < len(segs) {
+			return "uid " + strings.TrimSuffix(uid, ".service") + ": " + segs[len(segs)-1], "user"
+		}
+	}
+	kubelet := false // below the kubelet's own slice
+	for i, seg := range segs {
+		if uid, ok := podUID(seg); ok && kubelet {
 			return uid, "pod"
 		}
+		kubelet = kubelet || seg == "kubepods" || seg == "kubepods.slice" || strings.HasSuffix(seg, "-kubepods.slice")
 		if seg == "docker" && i+1 < len(segs) {
 			return short(segs[i+1]), "container"
 		}

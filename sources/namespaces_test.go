@@ -40,6 +40,14 @@ func TestCgroupOwner(t *testing.T) {
 		{"0::/machine.slice/libpod-aa11bb22cc33dd44.scope/container\n", "aa11bb22cc33", "container"},
 		{"0::/system.slice/nginx.service\n", "nginx.service", "unit"},
 		{"0::/user.slice/user-0.slice/session-3.scope\n", "", ""},
+		// A user's delegated subtree: named like a unit, a pod, a container,
+		// it is the user's.
+		{"0::/user.slice/user-1000.slice/user@1000.service/app.slice/sshd.service\n", "uid 1000: sshd.service", "user"},
+		{"0::/user.slice/user-1000.slice/user@1000.service/kubepods/pod3f2a-1b/x\n", "uid 1000: x", "user"},
+		{"0::/user.slice/user-1000.slice/user@1000.service/user.slice/libpod-aa11bb22cc33dd44.scope\n", "uid 1000: libpod-aa11bb22cc33dd44.scope", "user"},
+		{"0::/user.slice/user-1000.slice/user@1000.service\n", "user@1000.service", "unit"},
+		// A pod only under the kubelet's own slice.
+		{"0::/system.slice/kubepods-pod3f2a_1b.slice\n", "", ""},
 	} {
 		if name, kind := CgroupOwner(c.cgroup); name != c.name || kind != c.kind {
 			t.Errorf("CgroupOwner(%q) = %q, %q; want %q, %q", c.cgroup, name, kind, c.name, c.kind)
