@@ -33,8 +33,10 @@ type WhoProbes struct {
 	links []link.Link
 	roots ownerRoots
 	// groups caches the cgroups' names (Group and Kind) by id, at most
-	// maxCgroupDirs.
-	groups map[uint64]model.Owner
+	// maxCgroupDirs; unknown the ids a walk did not find (a group gone
+	// before it was read), so that they never cost another walk.
+	groups  map[uint64]model.Owner
+	unknown map[uint64]struct{}
 	// lost is the lost counters' last sums.
 	lost [2]uint64
 	// limit says what they do not count here ("": everything).
@@ -64,7 +66,7 @@ func LoadWho(proc, netns string) (*WhoProbes, error) {
 	if err := spec.Variables[whoVarNetnsInum].Set(uint32(st.Ino)); err != nil {
 		return nil, fmt.Errorf("load eBPF probes: %w", err)
 	}
-	w := &WhoProbes{roots: newOwnerRoots(proc), groups: map[uint64]model.Owner{}}
+	w := &WhoProbes{roots: newOwnerRoots(proc), groups: map[uint64]model.Owner{}, unknown: map[uint64]struct{}{}}
 	cookie, cookieErr := netnsCookie(netns)
 	if cookieErr == nil {
 		cookieErr = spec.Variables[whoVarNetnsCookie].Set(cookie)
@@ -167,9 +169,30 @@ func (w *WhoProbes) Read() *model.Who {
 		proto  uint8
 		dest   string
 	}
+	type connEntry struct {
+		k whoConnKey
+		v whoConnVal
+	}
+	type dropEntry struct {
+		k whoDropKey
+		n uint64
+	}
+	var connEntries []connEntry
+	var dropEntries []dropEntry
+	drain(w.objs.Conns, func(k whoConnKey, v whoConnVal) { connEntries = append(connEntries, connEntry{k, v}) })
+	drain(w.objs.Drops, func(k whoDropKey, n uint64) { dropEntries = append(dropEntries, dropEntry{k, n}) })
+	ids := make([]uint64, 0, len(connEntries)+len(dropEntries))
+	for _, e := range connEntries {
+		ids = append(ids, e.k.Cgroup)
+	}
+	for _, e := range dropEntries {
+		ids = append(ids, e.k.Cgroup)
+	}
+	w.resolve(ids)
 	conns := map[connID]*model.ConnFlow{}
 	var order []connID
-	drain(w.objs.Conns, func(k whoConnKey, v whoConnVal) {
+	for _, e := range connEntries {
+		k, v := e.k, e.v
 		id := connID{k.Cgroup, k.Tgid, k.Proto, addrOf(uint16(k.Family), k.Daddr, k.Dport)}
 		c, ok := conns[id]
 		if !ok {
@@ -184,7 +207,7 @@ func (w *WhoProbes) Read() *model.Who {
 		for i := range c.Life {
 			c.Life[i] += v.Life[i]
 		}
-	})
+	}
 	all := make([]model.ConnFlow, 0, len(order))
 	for _, id := range order {
 		all = append(all, *conns[id])
@@ -198,15 +221,15 @@ func (w *WhoProbes) Read() *model.Who {
 	}
 	out.Conns, out.OtherOpened = model.TopConns(all, model.WhoShown)
 	var drops []model.DropFlow
-	drain(w.objs.Drops, func(k whoDropKey, n uint64) {
-		fam := uint16(k.Family)
+	for _, e := range dropEntries {
+		k, fam := e.k, uint16(e.k.Family)
 		o, ok := groups[k.Cgroup]
 		if !ok {
 			o = w.owner(k.Cgroup, 0, "")
 		}
 		drops = append(drops, model.DropFlow{Owner: o, Src: addrOf(fam, k.Saddr, 0),
-			Dest: addrOf(fam, k.Daddr, k.Dport), Proto: k.Proto, N: n})
-	})
+			Dest: addrOf(fam, k.Daddr, k.Dport), Proto: k.Proto, N: e.n})
+	}
 	out.Drops, out.OtherDrops = model.TopDrops(drops, model.WhoShown)
 	for i := range w.lost {
 		var per []uint64
@@ -239,24 +262,53 @@ func drain[K, V any](m *ebpf.Map, each func(K, V)) {
 
 // owner names a cgroup id and process; the name is the kernel's comm at
 // the connect, the process may be gone. A cgroup is named once: by its
-// path, or where that cannot be read, by the first of its processes
-// seen.
+// path (resolve), or where that cannot be read, by the first of its
+// processes seen.
 func (w *WhoProbes) owner(cgroup uint64, pid int, name string) model.Owner {
 	g, ok := w.groups[cgroup]
-	if !ok && cgroup != 0 {
-		want := map[uint64]string{cgroup: ""}
-		cgroupPaths(w.roots.cgroup2, want)
-		switch {
-		case want[cgroup] != "":
-			g.Group, g.Kind = groupOf(want[cgroup])
-		case pid > 0:
-			g.Group, g.Kind = processGroup(w.roots.proc, pid)
-		}
-		if g.Kind != "" && len(w.groups) < maxCgroupDirs {
+	if !ok && cgroup != 0 && pid > 0 { // its path was not found: the process's group, while it lives
+		if g.Group, g.Kind = processGroup(w.roots.proc, pid); g.Kind != "" && len(w.groups) < maxCgroupDirs {
 			w.groups[cgroup] = g
+			delete(w.unknown, cgroup)
 		}
 	}
 	return model.Owner{PID: pid, Comm: name, Group: g.Group, Kind: g.Kind}
+}
+
+// resolve names the cgroups of ids not named yet in one walk of the
+// hierarchy, whatever their number; an id the walk does not find is
+// remembered as unknown and never walked for again. Both caches are
+// bounded by maxCgroupDirs (the unknown one starts over when full). It
+// returns how many ids it walked for.
+func (w *WhoProbes) resolve(ids []uint64) int {
+	want := map[uint64]string{}
+	for _, id := range ids {
+		_, named := w.groups[id]
+		_, unknown := w.unknown[id]
+		if id != 0 && !named && !unknown {
+			want[id] = ""
+		}
+	}
+	if len(want) == 0 {
+		return 0
+	}
+	cgroupPaths(w.roots.cgroup2, want)
+	if len(w.unknown) >= maxCgroupDirs {
+		clear(w.unknown)
+	}
+	for id, path := range want {
+		var g model.Owner
+		if path != "" {
+			g.Group, g.Kind = groupOf(path)
+		}
+		switch {
+		case g.Kind != "" && len(w.groups) < maxCgroupDirs:
+			w.groups[id] = g
+		case g.Kind == "":
+			w.unknown[id] = struct{}{}
+		}
+	}
+	return len(want)
 }
 
 // addrOf is an address and port as the probes wrote them ("10.0.0.1:80",
