@@ -98,7 +98,7 @@ func ReadListeners(proc string, d SocketDump, known map[uint32]model.Owner) mode
 		if cgroups {
 			cgroupPaths(r.cgroup2, paths)
 		}
-		findProcesses(r, cgroups, paths, wanted)
+		findProcesses(r, cgroups, paths, wanted, maxLookupFDs) // over budget: the rest named by cgroup
 	}
 	shown := make(map[uint32]model.Owner, len(all))
 	for _, p := range all {

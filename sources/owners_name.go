@@ -67,9 +67,15 @@ func (ix *socketIndex) owners(r ownerRoots, n int) model.Owners {
 			wanted[s.inode] = 0
 		}
 	}
-	denied := findProcesses(r, ix.cgroups, paths, wanted)
+	denied, over := findProcesses(r, ix.cgroups, paths, wanted, maxLookupFDs)
 	if denied {
 		out.Note = "some processes could not be read (their sockets need root to be found): those owners are cgroups only"
+	}
+	if over {
+		if out.Note != "" {
+			out.Note += "; "
+		}
+		out.Note += overBudgetNote
 	}
 	counts := map[ownerKey]int{}
 	peers := map[ownerKey]map[netip.AddrPort]int{}
@@ -137,11 +143,17 @@ func ownerOf(r ownerRoots, pid int, cgroupPath string) model.Owner {
 	return o
 }
 
+// overBudgetNote says that an owner lookup stopped at its budget of file
+// descriptors: the owners it did not reach are shown by cgroup only.
+var overBudgetNote = "owner lookup over budget (" + model.Int(maxLookupFDs) + " file descriptors read): the rest are named by cgroup only"
+
 // findProcesses fills wanted (socket inode → pid) from the fds of the
 // processes of the cgroups in paths (when the sockets carried cgroup
-// ids), or of every process; it reports whether a process's fds could
-// not be read.
-func findProcesses(r ownerRoots, cgroups bool, paths map[uint64]string, wanted map[uint32]int) (denied bool) {
+// ids), or of every process, at most budget fds in all (maxLookupFDs); it reports
+// whether a process's fds could not be read and whether the budget ran
+// out first (a socket handed to another cgroup, fd tables multiplied by
+// a user: what was not found is said, not waited for).
+func findProcesses(r ownerRoots, cgroups bool, paths map[uint64]string, wanted map[uint32]int, budget int) (denied, over bool) {
 	var pids []int
 	if cgroups && r.cgroup2 != "" { // the cgroups' own processes
 		for _, p := range paths {
@@ -157,7 +169,10 @@ func findProcesses(r ownerRoots, cgroups bool, paths map[uint64]string, wanted m
 		if left == 0 {
 			break
 		}
-		err := socketInodes(r.proc, pid, func(ino uint32) {
+		if budget <= 0 {
+			return denied, true
+		}
+		err := socketInodes(r.proc, pid, &budget, func(ino uint32) {
 			if p, ok := wanted[ino]; ok && p == 0 {
 				wanted[ino] = pid
 				left--
@@ -167,10 +182,11 @@ func findProcesses(r ownerRoots, cgroups bool, paths map[uint64]string, wanted m
 			denied = true
 		}
 	}
-	return denied
+	return denied, left > 0 && budget <= 0
 }
 
-// allPIDs lists the processes under proc, at most maxCgroupProcs.
+// allPIDs lists the processes under proc, oldest pids first, at most
+// maxCgroupProcs.
 func allPIDs(proc string) []int {
 	d, err := os.Open(proc)
 	if err != nil {
@@ -180,11 +196,12 @@ func allPIDs(proc string) []int {
 	names, _ := d.Readdirnames(-1)
 	var out []int
 	for _, n := range names {
-		if pid, err := strconv.Atoi(n); err == nil && len(out) < maxCgroupProcs {
+		if pid, err := strconv.Atoi(n); err == nil {
 			out = append(out, pid)
 		}
 	}
-	return out
+	sort.Ints(out) // /proc's own order, whatever the directory gave
+	return out[:min(len(out), maxCgroupProcs)]
 }
 
 // topPeer is the peer most entries go to or come from, "" for none.

@@ -1,8 +1,10 @@
 package sources
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"testing"
 
@@ -47,5 +49,33 @@ func TestResolveWalksOnceForUnknownGroups(t *testing.T) {
 	}
 	if len(w.groups) != 1 {
 		t.Errorf("groups %v", w.groups)
+	}
+}
+
+// TestOwnerLookupBudget: processes whose fd tables a user multiplied
+// (here three of 600 fds each, the wanted socket in the last, against a
+// budget of 1,000) cost at most the budget's readlinks in all; the
+// lookup says it ran out instead of reading on.
+func TestOwnerLookupBudget(t *testing.T) {
+	proc := t.TempDir()
+	for pid := 1; pid <= 3; pid++ {
+		fd := filepath.Join(proc, strconv.Itoa(pid), "fd")
+		if err := os.MkdirAll(fd, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 600 {
+			if err := os.Symlink(fmt.Sprintf("socket:[%d]", pid*100000+i), filepath.Join(fd, strconv.Itoa(i))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	wanted := map[uint32]int{3*100000 + 599: 0}
+	denied, over := findProcesses(ownerRoots{proc: proc}, false, nil, wanted, 1000)
+	if denied || !over || wanted[3*100000+599] != 0 {
+		t.Errorf("denied %v, over %v, found %v: want the budget to run out first", denied, over, wanted)
+	}
+	near := map[uint32]int{1*100000 + 5: 0}
+	if _, over := findProcesses(ownerRoots{proc: proc}, false, nil, near, 1000); over || near[100005] != 1 {
+		t.Errorf("a socket within the budget: over %v, found %v", over, near)
 	}
 }
