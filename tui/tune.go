@@ -194,7 +194,7 @@ func (t *tunePanel) ask(action string) {
 	if action != "undo" && len(t.plan.Changes) == 0 {
 		t.message = "nothing to " + action
 		if t.plan.HostCommand != "" {
-			t.message += " here: the global knobs are the host's; on the host run: " + t.plan.HostCommand
+			t.message += " here: the global knobs are the host's (run the command above on the host)"
 		}
 		return
 	}
