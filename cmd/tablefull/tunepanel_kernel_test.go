@@ -266,7 +266,7 @@ func followHostCommand(t *testing.T, s *tmuxSession, ns *netns.NS, hostState str
 		if code, out := tuneIn(t, nil, args...); code != 0 {
 			t.Fatalf("%s: exit %d: %s", m[1], code, out)
 		}
-		s.keys("a") // the namespace's own knobs, when the plan has any
+		s.keys("a")                        // the namespace's own knobs, when the plan has any
 		time.Sleep(500 * time.Millisecond) // the answer to this a, not an older message
 		if waitForAny(s, "y/n", "nothing to apply") == "y/n" {
 			s.keys("y")
