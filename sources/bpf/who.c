@@ -115,6 +115,15 @@ static __always_inline u64 sock_cgroup(struct sock *sk)
 	return BPF_CORE_READ(sk, sk_cgrp_data.cgroup, kn, id);
 }
 
+// full_sock is the kernel's sk_fullsock: a request or TIME_WAIT socket
+// is only a struct sock_common, and what lies past it (sk_cgrp_data) is
+// another object's memory.
+static __always_inline int full_sock(struct sock *sk)
+{
+	u8 state = BPF_CORE_READ(sk, __sk_common.skc_state);
+	return state != 6 /* TCP_TIME_WAIT */ && state != 12 /* TCP_NEW_SYN_RECV */;
+}
+
 static __always_inline u32 life_bucket(u64 ns)
 {
 	u64 ms = ns / 1000000;
@@ -255,7 +264,7 @@ int BPF_PROG(skb_drop, struct sk_buff *skb, void *location, enum skb_drop_reason
 	if (netns_inum && inum != netns_inum)
 		return 0;
 	struct drop_key k = {};
-	if (sk)
+	if (sk && full_sock(sk))
 		k.cgroup = sock_cgroup(sk);
 	unsigned char *head = BPF_CORE_READ(skb, head);
 	u16 nh = BPF_CORE_READ(skb, network_header);

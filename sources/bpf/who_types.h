@@ -46,6 +46,7 @@ struct sock_common {
 	__be32 skc_daddr;
 	__be16 skc_dport;
 	unsigned short skc_family;
+	volatile unsigned char skc_state;
 	struct in6_addr skc_v6_daddr;
 } __attribute__((preserve_access_index));
 struct kernfs_node { u64 id; } __attribute__((preserve_access_index));
