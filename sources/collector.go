@@ -32,6 +32,12 @@ type Collector struct {
 	listen listenWatch
 	// who loads the eBPF probes near the cap (Live drives it).
 	who whoSwitch
+	// The attribution runs beside the sample (aside): what a local user
+	// can slow down never holds the count back.
+	listenAside aside[*model.Listeners]
+	whoAside    aside[*model.Who]
+	nsAside     aside[*model.Namespaces]
+	driftAside  aside[*model.Drifts]
 	// DrainKernelLog makes each sample read the kernel log to its end,
 	// for one-shot samples (snapshot); a live feed takes the backlog in
 	// bounded steps so the first frame is not delayed.
@@ -97,8 +103,12 @@ func (c *Collector) PollPeak() {
 }
 
 // Close releases the peak sampler, the events, the table files and the
-// kernel log.
+// kernel log, once the attribution under way is done.
 func (c *Collector) Close() error {
+	c.listenAside.wait()
+	c.whoAside.wait()
+	c.nsAside.wait()
+	c.driftAside.wait()
 	c.events.ev.Stop()
 	c.who.stop()
 	if c.peak != nil {
@@ -144,16 +154,34 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 	absent(model.PartDisks, err)
 	s.TCP, err = c.tcp.Read()
 	absent(model.PartTCP, err)
-	s.Listeners = c.listen.read(s.TCP, err == nil)
-	s.Entries = c.events.read(s.Conntrack.Status)
-	s.Who = c.who.read()
+	tcp, tcpRead, capMax := s.TCP, err == nil, s.Conntrack.Max
+	listenHere := c.listenAside.start(func() *model.Listeners { return c.listen.read(tcp, tcpRead) })
+	whoHere := c.whoAside.start(c.who.read)
+	var nsHere, driftHere bool
 	if c.namespaces != nil {
-		if ns := c.namespaces.Read(now, s.Conntrack.Max); len(ns.Rows) > 0 || ns.Note != "" { // none: nothing to say
-			s.Namespaces = ns
-		}
+		nsHere = c.nsAside.start(func() *model.Namespaces {
+			if ns := c.namespaces.Read(now, capMax); len(ns.Rows) > 0 || ns.Note != "" { // none: nothing to say
+				return ns
+			}
+			return nil
+		})
 	}
 	if c.drift != nil {
-		s.Drift = c.drift.Read(now)
+		driftHere = c.driftAside.start(func() *model.Drifts { return c.drift.Read(now) })
+	}
+	s.Entries = c.events.read(s.Conntrack.Status)
+	var late time.Duration
+	s.Listeners, late = c.listenAside.take(listenHere)
+	lateAs(&notes, "the listener lookup", late)
+	s.Who, late = c.whoAside.take(whoHere)
+	lateAs(&notes, "the probes' owner lookup", late)
+	if c.namespaces != nil {
+		s.Namespaces, late = c.nsAside.take(nsHere)
+		lateAs(&notes, "the namespace walk", late)
+	}
+	if c.drift != nil {
+		s.Drift, late = c.driftAside.take(driftHere)
+		lateAs(&notes, "the drift check", late)
 	}
 	s.Kernel = c.kmsg.Poll(now)
 	for c.DrainKernelLog && c.kmsg.More { // a one-shot sample reads the whole backlog
@@ -167,6 +195,13 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 	}
 	s.Notes = notes
 	return s
+}
+
+// lateAs notes an attribution past its budget.
+func lateAs(notes *[]string, what string, late time.Duration) {
+	if late > 0 {
+		*notes = append(*notes, lateNote(what, late))
+	}
 }
 
 // readCTStats prefers /proc/net/stat/nf_conntrack and falls back to

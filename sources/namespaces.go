@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -31,6 +32,9 @@ const maxNamespaces = 4096
 // is that namespace's count and per-CPU counters, no setns needed. A
 // namespace no process is in is read from a thread entered into it.
 type Namespaces struct {
+	// mu guards the rest: Read runs beside the sample (aside), PollPeaks
+	// on the sampler's goroutine, which skips a poll while a read runs.
+	mu       sync.Mutex
 	proc     string
 	statFile string // under /proc/PID: net/stat/nf_conntrack
 	self     uint64
@@ -185,6 +189,8 @@ const maxStat = 4 << 20
 // walking the processes again every NamespacesEvery (or when a process
 // read went away).
 func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
+	n.mu.Lock()
+	defer n.mu.Unlock()
 	if n.known == nil || n.stale || now.Sub(n.walked) >= NamespacesEvery {
 		n.walk(now)
 	}
@@ -223,6 +229,10 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 // PollPeaks reads, between samples, the count of the namespaces near the
 // cap at the last sample: a burst to the cap is their next row's peak.
 func (n *Namespaces) PollPeaks() {
+	if !n.mu.TryLock() { // a read under way reads the counts itself
+		return
+	}
+	defer n.mu.Unlock()
 	for _, p := range n.known {
 		if !p.hot {
 			continue

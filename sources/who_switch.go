@@ -3,6 +3,7 @@ package sources
 import (
 	"errors"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -19,6 +20,9 @@ const (
 // them when it no longer holds. A failed load is tried again after
 // eventsRetry.
 type whoSwitch struct {
+	// mu guards the fields below: read runs beside the sample (aside),
+	// set on the sampler's goroutine, which never waits for it.
+	mu       sync.Mutex
 	proc     string
 	probes   *WhoProbes
 	wantAt   time.Time
@@ -42,9 +46,10 @@ func newWhoSwitch(proc string) whoSwitch {
 
 // set is called after each sample with whether the rule holds.
 func (s *whoSwitch) set(now time.Time, want bool) {
-	if s.load == nil {
+	if s.load == nil || !s.mu.TryLock() { // a read under way: the next sample sets it
 		return
 	}
+	defer s.mu.Unlock()
 	if want {
 		s.wantAt = now
 	}
@@ -64,12 +69,19 @@ func (s *whoSwitch) set(now time.Time, want bool) {
 		}
 		s.probes, s.failedAt, s.note = p, time.Time{}, ""
 	case !on && s.probes != nil:
-		s.stop()
+		s.unload()
 	}
 }
 
-// stop unloads the probes.
+// stop unloads the probes, once a read under way is done.
 func (s *whoSwitch) stop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.unload()
+}
+
+// unload unloads the probes; the caller holds mu.
+func (s *whoSwitch) unload() {
 	if s.probes != nil {
 		s.probes.Close()
 		s.probes = nil
@@ -79,6 +91,8 @@ func (s *whoSwitch) stop() {
 // read is the sample's Who: the probes' counts while loaded, otherwise
 // why not (nil when a live feed never asked for them).
 func (s *whoSwitch) read() *model.Who {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	switch {
 	case s.probes != nil:
 		return s.probes.Read()
