@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -42,7 +41,8 @@ type Namespaces struct {
 	walked   time.Time
 	stale    bool
 	known    map[uint64]*nsProc
-	pids     map[int]uint64     // every process's namespace at the last walk (0: none to read)
+	pids     map[int]pidNS      // every process's namespace at the last walk (net 0: none to read)
+	max      int                // how many namespaces are kept (maxNamespaces)
 	mounts   map[uint64]nsMount // bind-mounted namespaces by inode: ip netns names
 	note     string
 	buf      []byte
@@ -69,7 +69,8 @@ type nsProc struct {
 // NewNamespaces reads the namespaces under roots; the namespace of this
 // process is its own table, not one of the others.
 func NewNamespaces(roots Roots) *Namespaces {
-	return &Namespaces{proc: roots.Proc, statFile: filepath.Join("net", "stat", "nf_conntrack"), root: os.Geteuid() == 0, buf: make([]byte, 64<<10)}
+	return &Namespaces{proc: roots.Proc, statFile: filepath.Join("net", "stat", "nf_conntrack"), root: os.Geteuid() == 0, buf: make([]byte, 64<<10),
+		max: maxNamespaces}
 }
 
 // netnsInode is the namespace inode of a /proc/PID/ns/net link.
@@ -85,96 +86,6 @@ func netnsInode(link string) (uint64, error) {
 	return strconv.ParseUint(strings.TrimSuffix(s, "]"), 10, 64)
 }
 
-// walk finds one process per namespace and the ip netns names.
-func (n *Namespaces) walk(now time.Time) {
-	n.walked, n.stale = now, false
-	n.self, _ = netnsInode(filepath.Join(n.proc, "self", "ns", "net"))
-	n.mounts = netnsMounts(filepath.Join(n.proc, "self", "mountinfo"))
-	found := map[uint64]*nsProc{}
-	pids := map[int]uint64{}
-	denied := 0
-	entries, _ := os.ReadDir(n.proc)
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || len(found) >= maxNamespaces {
-			continue
-		}
-		ino, seen := n.pids[pid] // a process seen before keeps its namespace: no readlink again
-		if !seen {
-			ino, err = netnsInode(filepath.Join(n.proc, e.Name(), "ns", "net"))
-			switch {
-			case errors.Is(err, fs.ErrPermission):
-				denied++
-				continue // asked again next walk: permissions can change
-			case err != nil:
-				continue
-			case kernelThread(filepath.Join(n.proc, e.Name())):
-				ino = 0 // remembered as nothing to read
-			}
-		}
-		pids[pid] = ino
-		if ino == 0 || ino == n.self || found[ino] != nil {
-			continue
-		}
-		if old := n.known[ino]; old != nil && old.pid == pid { // the same namespace, read through the same process: its state goes on
-			found[ino] = old
-			continue
-		}
-		p := &nsProc{pid: pid}
-		p.name, p.kind = n.nameOf(ino, pid)
-		found[ino] = p
-	}
-	for ino, m := range n.mounts { // namespaces no process is in: read through their mount
-		if ino == n.self || found[ino] != nil || len(found) >= maxNamespaces {
-			continue
-		}
-		if old := n.known[ino]; old != nil && old.pid == 0 && old.netnsPath == m.path {
-			found[ino] = old
-			continue
-		}
-		found[ino] = &nsProc{netnsPath: m.path, name: m.name, kind: "netns"}
-	}
-	n.pids = pids
-	n.known, n.note = found, ""
-	switch {
-	case denied > 0 && n.root:
-		n.note = fmt.Sprintf("%d processes unreadable even as root: a namespace only they are in is missed", denied)
-		if denied == 1 {
-			n.note = "1 process unreadable even as root: a namespace only it is in is missed"
-		}
-	case denied > 0:
-		n.note = "other users' processes not readable: their namespaces need root"
-	}
-}
-
-// kernelThread reports whether the process at dir is a kernel thread
-// (an empty command line): it belongs to no namespace anyone made.
-func kernelThread(dir string) bool {
-	f, err := os.Open(filepath.Join(dir, "cmdline"))
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var one [1]byte // whether it is empty: one byte, whatever argv a user gave
-	n, err := f.Read(one[:])
-	return n == 0 && (err == nil || errors.Is(err, io.EOF))
-}
-
-// nameOf names a namespace: its ip netns name (of its bind mount), else the pod, container or
-// unit of the process's cgroup, else the process's command.
-func (n *Namespaces) nameOf(ino uint64, pid int) (string, string) {
-	if m, ok := n.mounts[ino]; ok {
-		return m.name, "netns"
-	}
-	dir := filepath.Join(n.proc, strconv.Itoa(pid))
-	if b, err := os.ReadFile(filepath.Join(dir, "cgroup")); err == nil {
-		if name, kind := CgroupOwner(string(b)); kind != "" {
-			return name, kind
-		}
-	}
-	comm, _ := os.ReadFile(filepath.Join(dir, "comm"))
-	return strings.TrimSpace(string(comm)), "process"
-}
 
 // DropsFromPct is how full a namespace's table must be (percent of the
 // cap) before its drops are read too: a drop count is the whole file (a

@@ -3,6 +3,7 @@ package sources
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -143,5 +144,42 @@ func TestNamespacePeakBetweenSamples(t *testing.T) {
 	}
 	if !model.NamespacesNearCap(model.Sample{Conntrack: model.Conntrack{Max: 320}, Namespaces: second}) {
 		t.Error("a namespace at 94 % of the cap is not near it")
+	}
+}
+
+// TestNamespacesCapKeepsRootMade: a user who makes many namespaces in
+// user namespaces of their own (unshare -rn) cannot push out one root
+// made (a pod's): over the cap those go first, and the note says how many
+// were not read.
+func TestNamespacesCapKeepsRootMade(t *testing.T) {
+	proc := filepath.Join(t.TempDir(), "proc")
+	process := func(pid, net, user, cgroup string) {
+		dir := filepath.Join(proc, pid)
+		os.MkdirAll(filepath.Join(dir, "ns"), 0o755)
+		os.Symlink("net:["+net+"]", filepath.Join(dir, "ns", "net"))
+		os.Symlink("user:["+user+"]", filepath.Join(dir, "ns", "user"))
+		os.WriteFile(filepath.Join(dir, "cgroup"), []byte(cgroup), 0o644)
+		os.WriteFile(filepath.Join(dir, "cmdline"), []byte("x\x00"), 0o644)
+		os.WriteFile(filepath.Join(dir, "comm"), []byte("unshare\n"), 0o644)
+		os.MkdirAll(filepath.Join(dir, "net", "stat"), 0o755)
+		os.WriteFile(filepath.Join(dir, "net", "stat", "nf_conntrack"), []byte(statText), 0o644)
+	}
+	process("self", "1", "10", "0::/init.scope\n")
+	for pid := 2; pid <= 50; pid++ {
+		process(strconv.Itoa(pid), strconv.Itoa(1000+pid), "99", "0::/user.slice/user-1000.slice/session-1.scope\n")
+	}
+	process("60", "500", "10", "0::/kubepods.slice/kubepods-pod3f2a.slice/cri-containerd-aa.scope\n")
+	n := NewNamespaces(Roots{Proc: proc})
+	n.max = 5
+	ns := n.Read(time.Unix(100, 0), 300)
+	pod := false
+	for _, r := range ns.Rows {
+		pod = pod || (r.Inode == 500 && r.Kind == "pod")
+	}
+	if len(ns.Rows) != 5 || !pod {
+		t.Errorf("kept %d namespaces, the pod's among them: %v", len(ns.Rows), pod)
+	}
+	if !strings.Contains(ns.Note, "45 namespaces not read: over the cap of 5") {
+		t.Errorf("note %q", ns.Note)
 	}
 }
