@@ -63,7 +63,10 @@ func TestStalledAttributionNeverHoldsTheCount(t *testing.T) {
 // FirstAnswerBudget.
 func TestAsideFirstAnswerIsWaitedFor(t *testing.T) {
 	var a aside[*model.Who]
-	here := a.start(func() *model.Who { time.Sleep(AttributionBudget + 300*time.Millisecond); return &model.Who{Note: "slow"} })
+	here := a.start(func() *model.Who {
+		time.Sleep(AttributionBudget + 300*time.Millisecond)
+		return &model.Who{Note: "slow"}
+	})
 	if v, late := a.take(here); v == nil || v.Note != "slow" || late != 0 {
 		t.Errorf("first answer %+v, late %s", v, late)
 	}

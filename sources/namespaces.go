@@ -86,7 +86,6 @@ func netnsInode(link string) (uint64, error) {
 	return strconv.ParseUint(strings.TrimSuffix(s, "]"), 10, 64)
 }
 
-
 // DropsFromPct is how full a namespace's table must be (percent of the
 // cap) before its drops are read too: a drop count is the whole file (a
 // row per CPU, 65 KB on 384 CPUs), the count its first row. A namespace
