@@ -25,7 +25,8 @@ const (
 // names them by a process inside (or by that process): the traffic such
 // an address sends through this namespace (forwarded, NAT'd: a pod's
 // seen on its node) has no socket here, but has an owner. Loopback and
-// link-local addresses are left out: namespaces share them.
+// link-local addresses are left out: namespaces share them. An address
+// two namespaces claim names neither: it is said to be ambiguous.
 func awayOwners(proc string) map[netip.Addr]model.Owner {
 	var self string
 	if l, err := os.Readlink(filepath.Join(proc, "thread-self", "ns", "net")); err == nil {
@@ -52,6 +53,7 @@ func awayOwners(proc string) map[netip.Addr]model.Owner {
 		}
 	}
 	out := map[netip.Addr]model.Owner{}
+	claims := map[netip.Addr]int{} // how many namespaces claim an address
 	for _, pid := range byNS {
 		o := model.Owner{PID: pid, Comm: commOf(proc, pid)}
 		if b, err := readBounded(filepath.Join(proc, strconv.Itoa(pid), "cgroup"), 64<<10); err == nil {
@@ -60,12 +62,22 @@ func awayOwners(proc string) map[netip.Addr]model.Owner {
 			}
 		}
 		for _, a := range localAddrs(filepath.Join(proc, strconv.Itoa(pid), "net")) {
-			if len(out) < maxAwayAddrs {
-				out[a] = o
+			switch prev, ok := out[a]; {
+			case ok && prev != o: // two namespaces claim it (one may be a user's): neither is named
+				claims[a]++
+				out[a] = ambiguousOwner(a, claims[a])
+			case !ok && len(out) < maxAwayAddrs:
+				out[a], claims[a] = o, 1
 			}
 		}
 	}
 	return out
+}
+
+// ambiguousOwner names an address n namespaces claim: any user can give
+// a namespace of their own a pod's address, so none of them is named.
+func ambiguousOwner(a netip.Addr, n int) model.Owner {
+	return model.Owner{Group: "ambiguous: " + strconv.Itoa(n) + " namespaces claim " + a.String(), Kind: "cgroup"}
 }
 
 // localAddrs are a namespace's own addresses, but loopback: IPv4's from

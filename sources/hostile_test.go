@@ -1,7 +1,10 @@
+// What a local user shapes, bounded: the tests of how the attribution
+// reads it (see the README's "What a local user can shape").
 package sources
 
 import (
 	"fmt"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -77,5 +80,33 @@ func TestOwnerLookupBudget(t *testing.T) {
 	near := map[uint32]int{1*100000 + 5: 0}
 	if _, over := findProcesses(ownerRoots{proc: proc}, false, nil, near, 1000); over || near[100005] != 1 {
 		t.Errorf("a socket within the budget: over %v, found %v", over, near)
+	}
+}
+
+// TestAwayOwnersAmbiguousAddress: a user's namespace that claims a pod's
+// address names neither: the address is said to be ambiguous, whatever
+// order the namespaces are read in.
+func TestAwayOwnersAmbiguousAddress(t *testing.T) {
+	proc := filepath.Join(t.TempDir(), "proc")
+	fib := "Main:\n  +-- 0.0.0.0/0 3 0 5\n     |-- 10.78.0.2\n        /32 host LOCAL\n"
+	process := func(pid, net, cgroup, addrs string) {
+		dir := filepath.Join(proc, pid)
+		os.MkdirAll(filepath.Join(dir, "ns"), 0o755)
+		os.MkdirAll(filepath.Join(dir, "net"), 0o755)
+		os.Symlink("net:["+net+"]", filepath.Join(dir, "ns", "net"))
+		os.WriteFile(filepath.Join(dir, "cgroup"), []byte(cgroup), 0o644)
+		os.WriteFile(filepath.Join(dir, "comm"), []byte("x\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, "net", "fib_trie"), []byte(addrs), 0o644)
+	}
+	process("thread-self", "1", "0::/init.scope\n", "")
+	process("10", "200", "0::/kubepods.slice/kubepods-pod3f2a.slice/cri-containerd-aa.scope\n", fib)
+	one := awayOwners(proc)
+	if o := one[netip.MustParseAddr("10.78.0.2")]; o.Kind != "pod" {
+		t.Fatalf("the pod's address alone: %+v", o)
+	}
+	process("11", "300", "0::/user.slice/user-1000.slice/user@1000.service/app.slice/x.scope\n", fib)
+	two := awayOwners(proc)
+	if o := two[netip.MustParseAddr("10.78.0.2")]; o.Group != "ambiguous: 2 namespaces claim 10.78.0.2" {
+		t.Errorf("an address two namespaces claim: %+v", o)
 	}
 }
