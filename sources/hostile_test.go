@@ -1,6 +1,7 @@
+package sources
+
 // What a local user shapes, bounded: the tests of how the attribution
 // reads it (see the README's "What a local user can shape").
-package sources
 
 import (
 	"fmt"
