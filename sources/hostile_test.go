@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"syscall"
 	"testing"
@@ -109,5 +110,28 @@ func TestAwayOwnersAmbiguousAddress(t *testing.T) {
 	two := awayOwners(proc)
 	if o := two[netip.MustParseAddr("10.78.0.2")]; o.Group != "ambiguous: 2 namespaces claim 10.78.0.2" {
 		t.Errorf("an address two namespaces claim: %+v", o)
+	}
+}
+
+// TestKernelThreadReadsOneByte: a process's command line is read one
+// byte to tell a kernel thread, whatever argv a user gave it.
+func TestKernelThreadReadsOneByte(t *testing.T) {
+	dir := t.TempDir()
+	for name, argv := range map[string][]byte{"kthread": nil, "huge": make([]byte, 1<<20)} {
+		os.MkdirAll(filepath.Join(dir, name), 0o755)
+		os.WriteFile(filepath.Join(dir, name, "cmdline"), argv, 0o644)
+	}
+	if !kernelThread(filepath.Join(dir, "kthread")) || kernelThread(filepath.Join(dir, "huge")) {
+		t.Errorf("kernel thread: empty %v, 1 MB %v", kernelThread(filepath.Join(dir, "kthread")), kernelThread(filepath.Join(dir, "huge")))
+	}
+	allocs := testing.AllocsPerRun(20, func() { kernelThread(filepath.Join(dir, "huge")) })
+	var m1, m2 runtime.MemStats
+	runtime.ReadMemStats(&m1)
+	for range 100 {
+		kernelThread(filepath.Join(dir, "huge"))
+	}
+	runtime.ReadMemStats(&m2)
+	if per := (m2.TotalAlloc - m1.TotalAlloc) / 100; per > 4096 {
+		t.Errorf("%d bytes allocated a call (%.0f allocations): the argv is read whole", per, allocs)
 	}
 }
