@@ -34,6 +34,7 @@ const (
 	MetricOwnerEntries    = "tablefull_conntrack_owner_entries"
 	MetricOwnerNew        = "tablefull_owner_new_connections_per_second"
 	MetricOwnerDrops      = "tablefull_owner_drops_per_second"
+	MetricProbesLost      = "tablefull_owner_probes_lost_total"
 	MetricListenQueue     = "tablefull_listener_queue"
 	MetricListenBacklog   = "tablefull_listener_backlog"
 )

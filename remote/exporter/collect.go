@@ -50,7 +50,7 @@ var verdictKinds = []model.Kind{model.TableFull, model.NearCap, model.EarlyDropp
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descEntries, descPeak, descLimit, descBuckets, descHold, descCPU, descTotal,
 		descNew, descLost, descClassHold, descPinned, descEpisodes, descKLines, descSuppress, descVerdict, descUp, descNSEntries, descNSDrops, descNSOthers, descNSOtherEn, descDrift, descVerdictS, descLastTime, descBuildInfo,
-		descOwner, descOwnerNew, descOwnerDrops, descListenQueue, descListenBacklog} {
+		descOwner, descOwnerNew, descOwnerDrops, descProbesLost, descListenQueue, descListenBacklog} {
 		ch <- d
 	}
 }
@@ -101,6 +101,9 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 			counter(descNew, s.newEntries[cl], cl.String())
 		}
 		counter(descLost, s.lost)
+	}
+	if s.probesRead { // never loaded is not zero lost
+		counter(descProbesLost, s.probesLost)
 	}
 	counter(descPinned, s.pinnedSeconds)
 	counter(descEpisodes, float64(s.episodes))

@@ -38,6 +38,10 @@ type Exporter struct {
 	// start (rate × interval of each counted frame), lost the events lost.
 	newEntries [model.NumClasses]float64
 	lost       float64
+	// probesLost is what the eBPF probes could not count since start
+	// (probesRead: they were read at least once).
+	probesLost float64
+	probesRead bool
 	// streamErr is the feed's last error, cleared by the next sample.
 	streamErr error
 	at        time.Time
@@ -83,6 +87,9 @@ func (e *Exporter) Observe(s model.Sample) {
 		e.lost += r.LostPS * secs
 	}
 	e.attribution.observe(s)
+	if w := s.Who; w != nil && w.Note == "" { // the probes were loaded and read
+		e.probesRead, e.probesLost = true, e.probesLost+float64(w.Lost)
+	}
 	e.kernelLines += uint64(len(s.Kernel.Lines))
 	e.suppressed += s.Kernel.Suppressed
 	kinds := map[model.Kind]bool{}
@@ -133,6 +140,8 @@ type snapshot struct {
 	kernelLines, suppressed uint64
 	newEntries              [model.NumClasses]float64
 	lost                    float64
+	probesLost              float64
+	probesRead              bool
 	streamUp                bool
 	at                      time.Time
 	held                    map[model.Kind]bool
@@ -150,6 +159,6 @@ func (e *Exporter) take() snapshot {
 	}
 	return snapshot{frame: e.last, have: e.have, peak: max(peak, e.last.Sample.Conntrack.Count),
 		pinnedSeconds: e.pinnedSeconds, episodes: e.episodes, kernelLines: e.kernelLines,
-		suppressed: e.suppressed, newEntries: e.newEntries, lost: e.lost, streamUp: e.have && e.streamErr == nil, at: e.at,
+		suppressed: e.suppressed, newEntries: e.newEntries, lost: e.lost, probesLost: e.probesLost, probesRead: e.probesRead, streamUp: e.have && e.streamErr == nil, at: e.at,
 		held: held, verdictSeconds: seconds, attribution: e.attribution.fresh(e.at)}
 }

@@ -17,6 +17,7 @@ var (
 		"comm", "cgroup", "pod", "peer")
 	descOwnerDrops = desc(remote.MetricOwnerDrops, "Packets a second the conntrack table refused (no entry could be made) from an owner's sockets, by the eBPF probes over the trailing 30 s, for the 10 most; cgroup and pod empty for packets with no local socket (forwarded, or from a peer). A firewall's own DROP is not counted.",
 		"cgroup", "pod")
+	descProbesLost    = desc(remote.MetricProbesLost, "Connections and refused packets the eBPF probes could not count since the exporter started, their maps being full (one user's flows can fill them): the owners' series are then lower bounds. Absent until the probes have been loaded once.")
 	descListenBacklog = desc(remote.MetricListenBacklog, "The backlog of a pressed listener (what it asked listen(2) for, capped by net.core.somaxconn), beside tablefull_listener_queue.", "listen", "comm")
 )
 

@@ -83,3 +83,24 @@ func TestExporterWho(t *testing.T) {
 		t.Error("probes off, their series still exported")
 	}
 }
+
+// TestExporterProbesLost: what the probes' full maps could not count is
+// a counter (their blinding said, with how much), absent until the
+// probes were read once: never loaded is not zero lost.
+func TestExporterProbesLost(t *testing.T) {
+	e := New("test")
+	srv := httptest.NewServer(Handler(e, ""))
+	defer srv.Close()
+	e.Observe(sample(0, 100, 4096, 0))
+	if _, ok := scrape(t, srv.URL)["tablefull_owner_probes_lost_total"]; ok {
+		t.Error("probes never loaded, and their lost count is exported")
+	}
+	for i := 1; i <= 3; i++ {
+		s := sample(i, 4096, 4096, 0)
+		s.Who = &tf.Who{Lost: 7}
+		e.Observe(s)
+	}
+	if got := scrape(t, srv.URL)["tablefull_owner_probes_lost_total"].v(""); got != 21 {
+		t.Errorf("probes lost %v, want 21", got)
+	}
+}
