@@ -25,6 +25,9 @@ type Listeners struct {
 	Listening int `json:"listening"`
 	// Error says why they were not read.
 	Error string `json:"error,omitempty"`
+	// Note says what limited the owners' lookup (its budget of file
+	// descriptors ran out: those not reached are named by cgroup).
+	Note string `json:"note,omitempty"`
 }
 
 // ListenersShown bounds the pressed listeners kept.
@@ -39,15 +42,23 @@ func Pressed(q, b uint32) bool {
 	return q > 0 && uint64(q)*100 >= uint64(b)*PressedPct
 }
 
-// PressedBefore orders listeners fullest first: queue against backlog,
-// ties by the longer queue, then address.
+// PressedBefore orders listeners by the harm they show: an overflowing
+// queue (more waiting than its backlog: the kernel drops the next SYN)
+// before one that is only pressed, then the longer queue (more
+// connections stalled), then queue against backlog, then address. A
+// listener with a backlog of 1 and 2 waiting is full, but a server with
+// 4,097 waiting comes first: a few cheap listeners of a user's cannot
+// push the real one out of the five shown.
 func PressedBefore(a, b Listener) bool {
-	fa, fb := float64(a.Queue)/float64(max(1, a.Backlog)), float64(b.Queue)/float64(max(1, b.Backlog))
-	if fa != fb {
-		return fa > fb
+	if oa, ob := a.Queue > a.Backlog, b.Queue > b.Backlog; oa != ob {
+		return oa
 	}
 	if a.Queue != b.Queue {
 		return a.Queue > b.Queue
+	}
+	fa, fb := float64(a.Queue)/float64(max(1, a.Backlog)), float64(b.Queue)/float64(max(1, b.Backlog))
+	if fa != fb {
+		return fa > fb
 	}
 	return a.Addr < b.Addr
 }

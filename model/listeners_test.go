@@ -11,14 +11,16 @@ func TestPressedBefore(t *testing.T) {
 		{Addr: "b:2", Queue: 6, Backlog: 5},
 		{Addr: "c:3", Queue: 4097, Backlog: 4096},
 		{Addr: "d:4", Queue: 6, Backlog: 5},
+		{Addr: "e:5", Queue: 2, Backlog: 1}, // a user's cheap listener
+		{Addr: "f:6", Queue: 5, Backlog: 5},
 	}
 	sort.Slice(ls, func(i, j int) bool { return PressedBefore(ls[i], ls[j]) })
 	got := ""
 	for _, l := range ls {
 		got += l.Addr + " "
 	}
-	if got != "b:2 d:4 c:3 a:1 " {
-		t.Errorf("order %q: fullest first, ties by the longer queue, then address", got)
+	if got != "c:3 b:2 d:4 e:5 a:1 f:6 " {
+		t.Errorf("order %q: overflowing first, then the longer queue, then fuller, then address", got)
 	}
 }
 

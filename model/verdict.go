@@ -198,8 +198,9 @@ func ruleEarlyDrop(in Inputs) (Verdict, bool) {
 }
 
 // ruleListenOverflow: a listen queue overflowed (ListenOverflows or
-// ListenDrops rose): a local server accepts slower than connections arrive.
-// Critical.
+// ListenDrops rose): a local server accepts slower than connections
+// arrive. Critical. The fullest listener is named, and what limited its
+// owner's lookup.
 func ruleListenOverflow(in Inputs) (Verdict, bool) {
 	r := in.Rates
 	if !r.Known(PartTCP) || (r.ListenOverflowsPS == 0 && r.ListenDropsPS == 0) {
@@ -211,6 +212,9 @@ func ruleListenOverflow(in Inputs) (Verdict, bool) {
 		ev += "; fullest: " + ls.Pressed[0].String(ls.Somaxconn)
 		if n := len(ls.Pressed) - 1; n > 0 {
 			ev += fmt.Sprintf(" (and %d more)", n)
+		}
+		if ls.Note != "" {
+			ev += "; " + ls.Note
 		}
 	}
 	return Verdict{Kind: ListenOverflow, Severity: SevCrit, Evidence: ev}, true

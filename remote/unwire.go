@@ -162,7 +162,7 @@ func boundListeners(l *model.Listeners) *model.Listeners {
 	if l == nil {
 		return nil
 	}
-	out := model.Listeners{Somaxconn: l.Somaxconn, Listening: max(0, l.Listening), Error: bound(l.Error),
+	out := model.Listeners{Somaxconn: l.Somaxconn, Listening: max(0, l.Listening), Error: bound(l.Error), Note: bound(l.Note),
 		Pressed: make([]model.Listener, 0, len(l.Pressed))}
 	for _, x := range l.Pressed {
 		out.Pressed = append(out.Pressed, model.Listener{Addr: bound(x.Addr), Queue: x.Queue, Backlog: x.Backlog, Owner: boundOwner(x.Owner)})

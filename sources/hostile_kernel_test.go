@@ -1,8 +1,10 @@
 package sources
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -162,5 +164,81 @@ func TestNamespaceWalkWithHugeArgvs(t *testing.T) {
 	n.Read(time.Now(), 262144)
 	if took := time.Since(began); took > AttributionBudget {
 		t.Errorf("the walk over 1,000 processes with 1 MiB argvs took %s, over the %s budget", took, AttributionBudget)
+	}
+}
+
+// pressScript (run as another user) opens 5 listeners with a backlog of
+// 1 and 2 clients waiting on each, forks a child that keeps them (the
+// test moves it to a cgroup of its own: the sockets stay the first
+// cgroup's), closes its own copies, then fills argv[1] children with
+// 5,000 open files each, prints its child's pid and waits.
+const pressScript = `import os, resource, socket, sys, time
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
+ls, cs = [], []
+for _ in range(5):
+    l = socket.socket(); l.bind(("127.0.0.1", 0)); l.listen(1); ls.append(l)
+    for _ in range(2):
+        c = socket.socket(); c.setblocking(False)
+        try: c.connect(l.getsockname())
+        except BlockingIOError: pass
+        cs.append(c)
+keeper = os.fork()
+if keeper == 0:
+    time.sleep(120); os._exit(0)
+for l in ls: l.close()
+files = [open("/dev/null") for _ in range(5000)]
+for _ in range(int(sys.argv[1])):
+    if os.fork() == 0:
+        time.sleep(120); os._exit(0)
+print(keeper, flush=True)
+time.sleep(120)
+`
+
+// TestHandedOffListenersStayInBudget: a user's five listeners with a
+// backlog of 1 and two waiting each, handed to a process of another
+// cgroup, and 20 processes of 5,000 open files each in the cgroup the
+// sockets name: the lookup of their owners reads at most its budget and
+// says so, and a sample of the namespace keeps its pace.
+func TestHandedOffListenersStayInBudget(t *testing.T) {
+	for _, tool := range []string{"/usr/bin/python3", "setpriv"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skip("needs " + tool)
+		}
+	}
+	ns, _ := eventsNS(t)
+	tag := strconv.Itoa(os.Getpid())
+	first := testCgroup(t, "tablefull-test-"+tag+".slice/press.scope")
+	other := testCgroup(t, "tablefull-test-"+tag+".slice/keeper.scope")
+	cmd := ns.Command("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", pressScript, "20")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, UseCgroupFD: true, CgroupFD: int(first.Fd())}
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
+	var keeper int
+	if _, err := fmt.Fscan(out, &keeper); err != nil || keeper <= 0 {
+		t.Fatalf("press: %d %v", keeper, err)
+	}
+	if err := os.WriteFile(filepath.Join(other.Name(), "cgroup.procs"), []byte(strconv.Itoa(keeper)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(keeper, syscall.SIGKILL) })
+	var ls model.Listeners
+	var took time.Duration
+	if err := ns.Do(func() error {
+		began := time.Now()
+		ls = ReadListeners("/proc", SocketDump{Timeout: 2 * time.Second}, nil)
+		took = time.Since(began)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(ls.Pressed) != model.ListenersShown || !strings.Contains(ls.Note, "owner lookup over budget") {
+		t.Errorf("%d pressed, note %q: want the five, the budget said", len(ls.Pressed), ls.Note)
+	}
+	if took > time.Second {
+		t.Errorf("the lookup took %s", took)
 	}
 }

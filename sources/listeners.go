@@ -98,7 +98,9 @@ func ReadListeners(proc string, d SocketDump, known map[uint32]model.Owner) mode
 		if cgroups {
 			cgroupPaths(r.cgroup2, paths)
 		}
-		findProcesses(r, cgroups, paths, wanted, maxLookupFDs) // over budget: the rest named by cgroup
+		if _, over := findProcesses(r, cgroups, paths, wanted, maxLookupFDs); over {
+			out.Note = overBudgetNote // the rest named by cgroup
+		}
 	}
 	shown := make(map[uint32]model.Owner, len(all))
 	for _, p := range all {
