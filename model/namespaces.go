@@ -63,7 +63,10 @@ type Namespaces struct {
 	Rows          []NetNS `json:"rows,omitempty"`
 	Others        int     `json:"others,omitempty"`
 	OthersEntries uint64  `json:"others_entries,omitempty"`
-	Note          string  `json:"note,omitempty"`
+	// Unread counts the namespaces not read at all: over the cap of
+	// those kept between walks (users' own go first).
+	Unread int    `json:"unread,omitempty"`
+	Note   string `json:"note,omitempty"`
 }
 
 // SortNamespaces orders rows most full first (then by name) and keeps

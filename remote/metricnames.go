@@ -28,6 +28,7 @@ const (
 	MetricNSDrops         = "tablefull_netns_conntrack_drops_total"
 	MetricNSOthers        = "tablefull_netns_others"
 	MetricNSOthersEntries = "tablefull_netns_others_entries"
+	MetricNSUnread        = "tablefull_netns_unread"
 	MetricTuningDrift     = "tablefull_tuning_drift"
 	MetricLastSample      = "tablefull_last_sample_timestamp_seconds"
 	MetricBuildInfo       = "tablefull_build_info"

@@ -43,6 +43,7 @@ type Namespaces struct {
 	known    map[uint64]*nsProc
 	pids     map[int]pidNS      // every process's namespace at the last walk (net 0: none to read)
 	max      int                // how many namespaces are kept (maxNamespaces)
+	unread   int                // how many were over it at the last walk
 	mounts   map[uint64]nsMount // bind-mounted namespaces by inode: ip netns names
 	note     string
 	buf      []byte
@@ -132,7 +133,7 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 			Count: count, Peak: peak, Drops: drops, DropsRead: whole})
 	}
 	out := model.SortNamespaces(rows)
-	out.Note = n.note
+	out.Note, out.Unread = n.note, n.unread
 	return &out
 }
 

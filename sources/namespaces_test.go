@@ -179,7 +179,40 @@ func TestNamespacesCapKeepsRootMade(t *testing.T) {
 	if len(ns.Rows) != 5 || !pod {
 		t.Errorf("kept %d namespaces, the pod's among them: %v", len(ns.Rows), pod)
 	}
-	if !strings.Contains(ns.Note, "45 namespaces not read: over the cap of 5") {
+	if !strings.Contains(ns.Note, "45 namespaces not read: over the cap of 5") || ns.Unread != 45 {
 		t.Errorf("note %q", ns.Note)
+	}
+}
+
+// TestNamespacesCapKeepsPressedFirst: among namespaces of one kind over
+// the cap, one that was near the cap at the last read is kept before
+// /proc order would.
+func TestNamespacesCapKeepsPressedFirst(t *testing.T) {
+	proc := filepath.Join(t.TempDir(), "proc")
+	process := func(pid, net string) {
+		dir := filepath.Join(proc, pid)
+		os.MkdirAll(filepath.Join(dir, "ns"), 0o755)
+		os.Symlink("net:["+net+"]", filepath.Join(dir, "ns", "net"))
+		os.Symlink("user:[10]", filepath.Join(dir, "ns", "user"))
+		os.WriteFile(filepath.Join(dir, "cgroup"), []byte("0::/system.slice/x.service\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, "cmdline"), []byte("x\x00"), 0o644)
+		os.MkdirAll(filepath.Join(dir, "net", "stat"), 0o755)
+		os.WriteFile(filepath.Join(dir, "net", "stat", "nf_conntrack"), []byte(statText), 0o644)
+	}
+	process("self", "1")
+	for pid := 2; pid <= 9; pid++ {
+		process(strconv.Itoa(pid), strconv.Itoa(1000+pid))
+	}
+	n := NewNamespaces(Roots{Proc: proc})
+	n.Read(time.Unix(100, 0), 262144)  // all read, none near a cap of 262,144
+	n.known[1009].hot, n.max = true, 3 // the last in /proc order was near the cap
+	n.stale = true
+	ns := n.Read(time.Unix(101, 0), 262144)
+	kept := false
+	for _, r := range ns.Rows {
+		kept = kept || r.Inode == 1009
+	}
+	if !kept {
+		t.Errorf("the pressed namespace is not among the %d kept: %+v", len(ns.Rows), ns.Rows)
 	}
 }

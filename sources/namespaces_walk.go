@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -25,7 +26,8 @@ type pidNS struct {
 // walk finds one process per namespace and the ip netns names. Over the
 // cap (n.max) the namespaces kept are the bind-mounted ones (ip netns,
 // a CNI's), then those made in tablefull's own user namespace (by root:
-// pods, containers), then those users made in their own: no number of
+// pods, containers), then those users made in their own, each group
+// those near the cap or dropping at the last read first: no number of
 // namespaces a user makes pushes out one root made; the note says how
 // many were not read.
 func (n *Namespaces) walk(now time.Time) {
@@ -96,12 +98,18 @@ func (n *Namespaces) walk(now time.Time) {
 			keep(ino, first[ino])
 		}
 	}
+	matters := func(inos []uint64) { // near the cap or dropping at the last read: kept first
+		sort.SliceStable(inos, func(i, j int) bool { return n.pressed(inos[i]) && !n.pressed(inos[j]) })
+	}
+	matters(rootMade)
+	matters(userMade)
 	for _, ino := range append(rootMade, userMade...) {
 		keep(ino, first[ino])
 	}
 	n.pids = pids
-	n.known, n.note = found, ""
+	n.known, n.note, n.unread = found, "", 0
 	if over := len(n.mounts) + len(rootMade) + len(userMade) - len(found); over > 0 && len(found) >= n.max {
+		n.unread = over
 		n.note = fmt.Sprintf("%s namespaces not read: over the cap of %s (users' own namespaces are left out first)", model.Int(uint64(over)), model.Int(uint64(n.max)))
 	}
 	switch {
@@ -112,6 +120,13 @@ func (n *Namespaces) walk(now time.Time) {
 	case denied > 0:
 		n.note = joinNote(n.note, "other users' processes not readable: their namespaces need root")
 	}
+}
+
+// pressed reports whether namespace ino was near the cap or dropping at
+// its last read.
+func (n *Namespaces) pressed(ino uint64) bool {
+	p := n.known[ino]
+	return p != nil && (p.hot || p.dropping)
 }
 
 // joinNote adds b to note a.

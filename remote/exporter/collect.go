@@ -36,6 +36,7 @@ var (
 	descNSEntries = desc(remote.MetricNSEntries, "Entries in another network namespace's conntrack table (the cap is the host's tablefull_conntrack_entries_limit), for the 20 fullest; the rest are in tablefull_netns_others.", "netns", "kind", "inode")
 	descNSDrops   = desc(remote.MetricNSDrops, "drop and early_drop of another network namespace's table, summed over CPUs, for the 20 fullest; read once its table is half full (absent before).", "netns", "kind", "inode")
 	descNSOthers  = desc(remote.MetricNSOthers, "Network namespaces read beyond the 20 with series of their own.")
+	descNSUnread  = desc(remote.MetricNSUnread, "Network namespaces not read at all: over the cap of 4,096 kept between walks (those users made in their own user namespaces are left out first). Absent when the namespaces were not read.")
 	descNSOtherEn = desc(remote.MetricNSOthersEntries, "Entries in the namespaces beyond the 20, together.")
 	descDrift     = desc(remote.MetricTuningDrift, "1 when a knob tablefull persisted (tune --persist) reads live other than its persisted value: it did not apply at boot (the module loaded late?), or something wrote it since; 0 while it holds; absent for a knob not persisted or not readable.", "knob")
 	descLastTime  = desc(remote.MetricLastSample, "When the newest sample was taken (Unix time).")
@@ -49,7 +50,7 @@ var verdictKinds = []model.Kind{model.TableFull, model.NearCap, model.EarlyDropp
 // Describe implements prometheus.Collector.
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descEntries, descPeak, descLimit, descBuckets, descHold, descCPU, descTotal,
-		descNew, descLost, descClassHold, descPinned, descEpisodes, descKLines, descSuppress, descVerdict, descUp, descNSEntries, descNSDrops, descNSOthers, descNSOtherEn, descDrift, descVerdictS, descLastTime, descBuildInfo,
+		descNew, descLost, descClassHold, descPinned, descEpisodes, descKLines, descSuppress, descVerdict, descUp, descNSEntries, descNSDrops, descNSOthers, descNSOtherEn, descNSUnread, descDrift, descVerdictS, descLastTime, descBuildInfo,
 		descOwner, descOwnerNew, descOwnerDrops, descProbesLost, descListenQueue, descListenBacklog} {
 		ch <- d
 	}
@@ -142,6 +143,7 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 		}
 		gauge(descNSOthers, float64(ns.Others))
 		gauge(descNSOtherEn, float64(ns.OthersEntries))
+		gauge(descNSUnread, float64(ns.Unread))
 	}
 	if d := sample.Drift; d != nil { // a stream's knobs are tablefull's, each once (remote.boundDrift)
 		drifted := map[string]bool{}

@@ -118,10 +118,14 @@ func TestExporterNamespacesBounded(t *testing.T) {
 		rows = append(rows, tf.NetNS{Inode: uint64(i + 1), Name: fmt.Sprintf("pod-%03d", i), Kind: "pod", PID: 1000 + i, Count: uint64(i)})
 	}
 	ns := tf.SortNamespaces(rows)
+	ns.Unread = 45 // over the cap: not read at all
 	s := sample(0, 10, 10, 0)
 	s.Namespaces = &ns
 	e.Observe(s)
 	m := scrape(t, srv.URL)
+	if got := m["tablefull_netns_unread"].v(""); got != 45 {
+		t.Errorf("namespaces not read %v, want 45", got)
+	}
 	if n := len(m["tablefull_netns_conntrack_entries"].values); n != tf.MaxNamespaceRows {
 		t.Errorf("%d namespace series, want %d", n, tf.MaxNamespaceRows)
 	}
