@@ -85,6 +85,10 @@ func newServer(h http.Handler, l *connLimit, w Web) *http.Server {
 		ErrorLog: log.New(io.Discard, "", 0)} // a peer's bad handshake or header is its problem, not a line on stderr
 }
 
+// shutdownGrace is how long a stopping exporter lets scrapes in flight
+// finish (a loaded host's took over 2 s).
+const shutdownGrace = 5 * time.Second
+
 // Serve listens on every address of w and serves h until ctx ends. A
 // listen error (the address in use, a bad address, a bad web config)
 // comes back at once.
@@ -124,7 +128,7 @@ func Serve(ctx context.Context, w Web, h http.Handler, listening ...func(net.Add
 	case err := <-done:
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
-		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		shut, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 		defer cancel()
 		var errs []error
 		for _, srv := range servers {
