@@ -35,37 +35,6 @@ type FleetRow struct {
 	WorstNSCount uint64
 }
 
-// kindOrder ranks the verdict kinds most severe first, as the verdict
-// rules do; TestKindOrderFollowsRules keeps the two in step.
-var kindOrder = []struct {
-	kind Kind
-	sev  Severity
-}{
-	{TableFull, SevCrit}, {EarlyDropping, SevCrit}, {ListenOverflow, SevCrit},
-	{PortExhaustion, SevWarn}, {HashChains, SevWarn}, {ClientStalled, SevWarn},
-	{CPUBound, SevWarn}, {DiskBound, SevWarn}, {NearCap, SevWarn}, {OK, SevOK},
-}
-
-// KindSeverity is the severity of a verdict kind, and its rank among
-// kinds of that severity (lower first); an unknown kind ranks last.
-func KindSeverity(k Kind) (Severity, int) {
-	for i, o := range kindOrder {
-		if o.kind == k {
-			return o.sev, i
-		}
-	}
-	return SevOK, len(kindOrder)
-}
-
-// SortKinds orders kinds most severe first.
-func SortKinds(ks []Kind) {
-	sort.SliceStable(ks, func(i, j int) bool {
-		_, a := KindSeverity(ks[i])
-		_, b := KindSeverity(ks[j])
-		return a < b
-	})
-}
-
 // Verdict is the row's most severe verdict, OK when none holds.
 func (r FleetRow) Verdict() Kind {
 	if len(r.Kinds) == 0 {

@@ -165,8 +165,11 @@ func (in *Incident) Add(f Frame) {
 	}
 	in.Absent |= s.Absent
 	secs := r.Elapsed.Seconds()
+	held := f.HeldFor()
+	if f.Pinned {
+		in.Pinned += held
+	}
 	if f.Pinned && secs > 0 {
-		in.Pinned += r.Elapsed
 		l := &in.WhilePinned
 		l.Absent |= r.Absent
 		// avg folds v into the average of part i's frames.
@@ -187,10 +190,14 @@ func (in *Incident) Add(f Frame) {
 			avg(2, []*float64{&l.SynRetransPS}, r.SynRetransPS)
 		}
 	}
-	if secs > 0 {
-		for _, v := range f.Verdicts {
-			in.Held[v.Kind] += r.Elapsed
+	counted := map[Kind]bool{}
+	for _, v := range f.Verdicts {
+		if !counted[v.Kind] {
+			in.Held[v.Kind] += held
 		}
+		counted[v.Kind] = true
+	}
+	if secs > 0 {
 		if f.Fill.Known() && r.Entries.Basis == BasisEvents && f.Fill.WorkingSet() > in.PeakFill.WorkingSet() {
 			in.PeakFill, in.PeakFillAt = f.Fill, s.Time
 		}

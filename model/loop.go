@@ -76,7 +76,7 @@ type LoopStatus struct {
 func (l LoopStatus) PeakWorkingSet() uint64 { return max(l.PeakCount, l.Heading) }
 
 // Headroom is how many entries the cap leaves above the peak working set.
-func (l LoopStatus) Headroom() uint64 { return sub(l.PeakWorkingSet(), l.Max) } // sub(a, b) is b − a, or 0
+func (l LoopStatus) Headroom() uint64 { return increase(l.PeakWorkingSet(), l.Max) } // increase(a, b) is b − a, or 0
 
 // JudgeLoop says where an apply at appliedAt has got to, from the frames
 // after it (oldest first). The first frame after the apply is skipped:

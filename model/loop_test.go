@@ -55,7 +55,7 @@ func (s *simTable) next() Sample {
 	s.carry += s.demand
 	want := uint64(s.carry)
 	s.carry -= float64(want)
-	in := min(want, sub(s.count, s.max)) // room: max − count
+	in := min(want, increase(s.count, s.max)) // room: max − count
 	s.admitted = append(s.admitted, in)
 	s.count += in
 	s.newTCP += in

@@ -13,33 +13,11 @@
 // Every further line is a record with a "k" (kind) field:
 //
 //	{"k":"s", ...}   a sample (see wireSample: short keys, counters as arrays)
-//	{"k":"e","t":<unix ms>,"type":"...","text":"..."}   an event
+//	{"k":"e","et":<unix ms>,"type":"...","text":"..."}   an event
 //
-// Sample fields: "t" time in unix milliseconds; "iv" interval in ms;
-// "ct" the table: status "s", count "n", peak "pk", max "max", buckets "b",
-// TIME_WAIT hold "tw", "h" the hold of each class in seconds [tcp-closed,
-// tcp-unanswered, tcp-open, udp, udp-stream, icmp, other] (0: not read);
-// "en" new entries where the kernel makes them: source "src" ("events"
-// when counted), "note" why not, epoch "ep" (a new subscription restarts
-// the counters), "n" NEW events [tcp, udp, icmp, other], "e" DESTROY
-// events by class in the order of "h", lost events "l", and the
-// interval's top destinations "td" and sources "ts" as [[key, n]] (at
-// most 8 each); a stream without "en" is older than the classes, which
-// are then unknown; "cs" per-CPU conntrack counters: source "src", note,
-// "rep" a bit mask of the counters the kernel reports in the order drop,
-// early_drop, insert_failed, invalid, error, search_restart, clash_resolve,
-// chaintoolong (bit 0 = drop), "cpu" rows [cpu, v0..v7] in that order;
-// "cpu" CPU times rows [cpu, user, nice, system, idle, iowait, irq, softirq,
-// steal] in hundredths of a second; "disk" rows [name, reads, writes,
-// busy_ms]; "tcp" [syn_retrans, listen_overflows, listen_drops,
-// active_opens, passive_opens, out_rsts, time_wait, established,
-// port_low, port_high]; "cen" a table census when one finished (the
-// JSON of model.Census, as `tablefull census --json` prints it); "klog" the kernel log: readable "r", "note",
-// "lines" [[unix ms, text, netns, netns name]], suppressed "sup"; "notes".
-//
-// Event types: "episode" (a pinned period began or ended), "apply" (a
-// tuning change and its read-back), "error" (the agent could not read
-// something), "caption" (a recording's commentary).
+// The fields of a record, each with what it holds, are listed in
+// FORMAT.md, written from recordFields (fields.go): the one description
+// the encoder's keys and the scanner's are checked against.
 //
 // Compatibility: readers ignore fields and record kinds they do not know,
 // so a version 1 reader reads any 1.x stream; a header with a larger "v"

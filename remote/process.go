@@ -252,9 +252,15 @@ func (p *Process) run() (bool, error) {
 		cmd.Wait()
 	}()
 
+	return p.read(cmd, br, &stderr)
+}
+
+// read reads the agent's stream on br until it ends, and reports whether
+// any sample arrived.
+func (p *Process) read(cmd *exec.Cmd, br *bufio.Reader, stderr *bytes.Buffer) (bool, error) {
 	dec := NewDecoder(br)
 	if err := dec.Header(); err != nil {
-		return false, p.explain(cmd, err, &stderr)
+		return false, p.explain(cmd, err, stderr)
 	}
 	p.mu.Lock()
 	p.host = dec.Host
@@ -272,7 +278,7 @@ func (p *Process) run() (bool, error) {
 			err = dec.Torn
 		}
 		if err != nil {
-			return got, p.explain(cmd, err, &stderr)
+			return got, p.explain(cmd, err, stderr)
 		}
 		if ev != nil {
 			p.replies.deliver(*ev)

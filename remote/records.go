@@ -34,78 +34,91 @@ func (d *lineDecoder) scan(line []byte) (rec record, ok bool) {
 		d.names = map[string]string{}
 	}
 	s := &scan{b: line, ok: true}
-	w := &rec.wireSample
 	s.object(func(key []byte) (uint32, bool) {
-		switch string(key) {
-		case "k":
-			rec.K = s.str()
-			return 1 << 0, true
-		case "t":
-			w.T = s.int()
-			return 1 << 1, true
-		case "iv":
-			w.IV = s.int()
-			return 1 << 2, true
-		case "ct":
-			w.CT = d.table(s)
-			return 1 << 3, true
-		case "cs":
-			w.CS = d.counters(s)
-			return 1 << 4, true
-		case "cpu":
-			w.CPU = d.cpuRows(s)
-			return 1 << 5, true
-		case "disk":
-			w.Disk = d.diskRows(s)
-			return 1 << 6, true
-		case "tcp":
-			var r tcpRow
-			uints(s, r[:])
-			w.TCP = &r
-			return 1 << 7, true
-		case "klog":
-			w.KLog = klog(s)
-			return 1 << 8, true
-		case "en":
-			w.En = entries(s)
-			return 1 << 9, true
-		case "notes":
-			w.Notes = strs(s)
-			return 1 << 10, true
-		case "cen":
-			s.decodeRaw(&w.Cen)
-			return 1 << 11, true
-		case "ns":
-			s.decodeRaw(&w.NS)
-			return 1 << 12, true
-		case "dr":
-			s.decodeRaw(&w.Dr)
-			return 1 << 13, true
-		case "ab":
-			if raw := s.raw(); s.ok && w.Ab.UnmarshalJSON(raw) != nil {
-				s.fail()
-			}
-			return 1 << 14, true
-		case "type":
-			rec.Type = s.str()
-			return 1 << 15, true
-		case "text":
-			rec.Text = s.str()
-			return 1 << 16, true
-		case "et":
-			rec.ET = s.int()
-			return 1 << 17, true
-		case "ls":
-			s.decodeRaw(&w.Ls)
-			return 1 << 18, true
-		case "who":
-			s.decodeRaw(&w.Who)
-			return 1 << 19, true
+		bit, known := fieldBits[string(key)]
+		if !known {
+			return 0, false
 		}
-		return 0, false
+		if !d.field(s, &rec, key) {
+			return 0, false
+		}
+		return bit, true
 	})
 	s.end()
 	return rec, s.ok
+}
+
+// field reads the value of key, one of recordFields, into rec; false for
+// a key the scanner does not read.
+func (d *lineDecoder) field(s *scan, rec *record, key []byte) bool {
+	w := &rec.wireSample
+	switch string(key) {
+	case "k":
+		rec.K = s.str()
+		return true
+	case "t":
+		w.T = s.int()
+		return true
+	case "iv":
+		w.IV = s.int()
+		return true
+	case "ct":
+		w.CT = d.table(s)
+		return true
+	case "cs":
+		w.CS = d.counters(s)
+		return true
+	case "cpu":
+		w.CPU = d.cpuRows(s)
+		return true
+	case "disk":
+		w.Disk = d.diskRows(s)
+		return true
+	case "tcp":
+		var r tcpRow
+		uints(s, r[:])
+		w.TCP = &r
+		return true
+	case "klog":
+		w.KLog = klog(s)
+		return true
+	case "en":
+		w.En = entries(s)
+		return true
+	case "notes":
+		w.Notes = strs(s)
+		return true
+	case "cen":
+		s.decodeRaw(&w.Cen)
+		return true
+	case "ns":
+		s.decodeRaw(&w.NS)
+		return true
+	case "dr":
+		s.decodeRaw(&w.Dr)
+		return true
+	case "ab":
+		if raw := s.raw(); s.ok && w.Ab.UnmarshalJSON(raw) != nil {
+			s.fail()
+		}
+		return true
+	case "type":
+		rec.Type = s.str()
+		return true
+	case "text":
+		rec.Text = s.str()
+		return true
+	case "et":
+		rec.ET = s.int()
+		return true
+	case "ls":
+		s.decodeRaw(&w.Ls)
+		return true
+	case "who":
+		s.decodeRaw(&w.Who)
+		return true
+	}
+	return false
 }
 
 // uints and ints read an array of exactly len(dst) integers.

@@ -41,7 +41,7 @@ func TestStopLeavesNoProcess(t *testing.T) {
 // stopped with r does not start a new one (the lab's exit did).
 func TestTeeStopNeverStarts(t *testing.T) {
 	dir := t.TempDir()
-	tee := &Tee{Source: fixedSource{}, Dir: dir}
+	tee := &Tee{Feed: fixedSource{}, Dir: dir}
 	if err := tee.Start(filepath.Join(dir, "lab.jsonl")); err != nil {
 		t.Fatal(err)
 	}

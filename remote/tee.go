@@ -12,16 +12,10 @@ import (
 	"github.com/tablefull/tablefull/model"
 )
 
-// Source is what Tee records from: any feed of samples.
-type Source interface {
-	Host() model.Host
-	Next() (model.Sample, error)
-}
-
 // Tee passes a source's samples through and, while recording, appends
 // each to a file as a stream. Toggle starts and stops it.
 type Tee struct {
-	Source
+	model.Feed
 	// Dir is where recordings are created ("" for the working directory).
 	Dir string
 
@@ -34,7 +28,7 @@ type Tee struct {
 
 // Next reads the next sample and records it when recording.
 func (t *Tee) Next() (model.Sample, error) {
-	s, err := t.Source.Next()
+	s, err := t.Feed.Next()
 	if err != nil {
 		return s, err
 	}
@@ -59,14 +53,14 @@ func (t *Tee) Next() (model.Sample, error) {
 
 // SetInterval passes an interval change to the source.
 func (t *Tee) SetInterval(d time.Duration) {
-	if s, ok := t.Source.(interface{ SetInterval(time.Duration) }); ok {
+	if s, ok := t.Feed.(interface{ SetInterval(time.Duration) }); ok {
 		s.SetInterval(d)
 	}
 }
 
 // SetCensus passes a census request to the source.
 func (t *Tee) SetCensus(on bool) {
-	if s, ok := t.Source.(interface{ SetCensus(bool) }); ok {
+	if s, ok := t.Feed.(interface{ SetCensus(bool) }); ok {
 		s.SetCensus(on)
 	}
 }

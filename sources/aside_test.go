@@ -2,6 +2,7 @@ package sources
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,19 +16,20 @@ import (
 // the last answer; once it returns the next sample is fresh again.
 func TestStalledAttributionNeverHoldsTheCount(t *testing.T) {
 	c := fixtureCollector(t, "table-pinned", fixedNetlink{})
-	c.who.note = "probe answer one"
+	probes := &stuckProbes{note: "probe answer one"}
+	c.who = probes
 	first := c.Sample(fixtureTime, time.Second)
 	if first.Who == nil || first.Who.Note != "probe answer one" {
 		t.Fatalf("first sample's probes: %+v", first.Who)
 	}
-	c.who.mu.Lock() // the probes' read is stuck from here
+	probes.mu.Lock() // the probes' read is stuck from here
 	stuck := true
 	defer func() {
 		if stuck {
-			c.who.mu.Unlock()
+			probes.mu.Unlock()
 		}
 	}()
-	c.who.note = "probe answer two"
+	probes.note = "probe answer two"
 	for i := range 3 {
 		began := time.Now()
 		s := c.Sample(fixtureTime.Add(time.Duration(i+1)*time.Second), time.Second)
@@ -50,7 +52,7 @@ func TestStalledAttributionNeverHoldsTheCount(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	c.who.mu.Unlock()
+	probes.mu.Unlock()
 	stuck = false
 	c.whoAside.wait()
 	if s := c.Sample(fixtureTime.Add(10*time.Second), time.Second); s.Who == nil || s.Who.Note != "probe answer two" {
@@ -70,4 +72,19 @@ func TestAsideFirstAnswerIsWaitedFor(t *testing.T) {
 	if v, late := a.take(here); v == nil || v.Note != "slow" || late != 0 {
 		t.Errorf("first answer %+v, late %s", v, late)
 	}
+}
+
+// stuckProbes answers with note, and not at all while mu is held.
+type stuckProbes struct {
+	mu   sync.Mutex
+	note string
+}
+
+func (p *stuckProbes) Set(time.Time, bool) {}
+func (p *stuckProbes) Stop()               {}
+
+func (p *stuckProbes) Read() *model.Who {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return &model.Who{Note: p.note}
 }

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/sources/counters"
+	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
 // floorFiles are the files one sample reads, for the raw floor: open,
@@ -41,7 +44,7 @@ func BenchmarkRawFloor(b *testing.B) {
 		}
 		entries, _ := os.ReadDir(filepath.Join("/sys", "block"))
 		for _, e := range entries {
-			if !skipDevice(e.Name()) {
+			if !counters.SkipDevice(e.Name()) {
 				if b, err := os.ReadFile(filepath.Join("/sys", "block", e.Name(), "stat")); err == nil {
 					_ = b
 				}
@@ -52,7 +55,7 @@ func BenchmarkRawFloor(b *testing.B) {
 
 // BenchmarkCollectorSample is one whole sample of the local host.
 func BenchmarkCollectorSample(b *testing.B) {
-	c, err := NewCollector(DefaultRoots())
+	c, err := NewCollector(kernelfs.DefaultRoots())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -5,33 +5,40 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/counters"
+	"github.com/tablefull/tablefull/sources/ctnetlink"
+	"github.com/tablefull/tablefull/sources/kernelfs"
+	"github.com/tablefull/tablefull/sources/namespaces"
+	"github.com/tablefull/tablefull/sources/owners"
+	"github.com/tablefull/tablefull/sources/probes"
+	"github.com/tablefull/tablefull/sources/tune"
 )
 
 // Collector takes whole samples of the host from all collectors.
 type Collector struct {
-	table   *Table
-	ctFile  *CTStatFile
+	table   *counters.Table
+	ctFile  *counters.CTStatFile
 	ctNL    ctStatReader
-	cpu     *CPU
-	disk    *Disk
-	tcp     *TCP
-	kmsg    *Kmsg
-	peak    *PeakSampler
-	events  eventsSwitch
+	cpu     *counters.CPU
+	disk    *counters.Disk
+	tcp     *counters.TCP
+	kmsg    *counters.Kmsg
+	peak    *counters.PeakSampler
+	events  ctnetlink.EventsSwitch
 	host    model.Host
 	hostErr error // said once, in the first sample's notes
 	// namespaces reads the host's other network namespaces (nil in a
 	// child namespace: its agent reports its own table only).
-	namespaces *Namespaces
+	namespaces *namespaces.Namespaces
 	// drift checks the persisted tuning against the live knobs (nil in a
 	// child namespace: its own knobs are not the host's persisted ones).
-	drift *DriftCheck
+	drift *tune.DriftCheck
 	// procRoot is where the census finds the owners of entries.
 	procRoot string
 	// listen names the pressed listeners when listen queues overflow.
-	listen listenWatch
+	listen owners.ListenWatch
 	// who loads the eBPF probes near the cap (Live drives it).
-	who whoSwitch
+	who attribution
 	// The attribution runs beside the sample (aside): what a local user
 	// can slow down never holds the count back.
 	listenAside aside[*model.Listeners]
@@ -50,25 +57,25 @@ type ctStatReader interface {
 }
 
 // NewCollector builds every collector over roots.
-func NewCollector(roots Roots) (*Collector, error) {
-	c := &Collector{table: NewTable(roots.Proc), ctFile: NewCTStatFile(roots.Proc), events: eventsSwitch{ev: NewEntryEvents(roots.Proc)},
-		ctNL: CTStatNetlink{Timeout: 2 * time.Second}, kmsg: NewKmsg(roots), procRoot: roots.Proc,
-		listen: newListenWatch(roots.Proc), who: newWhoSwitch(roots.Proc)}
+func NewCollector(roots kernelfs.Roots) (*Collector, error) {
+	c := &Collector{table: counters.NewTable(roots.Proc), ctFile: counters.NewCTStatFile(roots.Proc), events: ctnetlink.NewEventsSwitch(ctnetlink.NewEntryEvents(roots.Proc)),
+		ctNL: ctnetlink.CTStatNetlink{Timeout: 2 * time.Second}, kmsg: counters.NewKmsg(roots), procRoot: roots.Proc,
+		listen: owners.NewListenWatch(roots.Proc), who: probes.NewSwitch(roots.Proc)}
 	var err error
-	if c.cpu, err = NewCPU(roots.Proc); err != nil {
+	if c.cpu, err = counters.NewCPU(roots.Proc); err != nil {
 		return nil, err
 	}
-	if c.disk, err = NewDisk(roots.Proc, roots.Sys); err != nil {
+	if c.disk, err = counters.NewDisk(roots.Proc, roots.Sys); err != nil {
 		return nil, err
 	}
-	if c.tcp, err = NewTCP(roots.Proc); err != nil {
+	if c.tcp, err = counters.NewTCP(roots.Proc); err != nil {
 		return nil, err
 	}
-	c.host, c.hostErr = ReadHost(roots.Proc)
-	if !(&Tuner{Proc: roots.Proc}).InChildNamespace() { // the host's collector sees every namespace
-		c.namespaces = NewNamespaces(roots)
+	c.host, c.hostErr = counters.ReadHost(roots.Proc)
+	if !(&tune.Sysctls{Proc: roots.Proc}).InChildNamespace() { // the host's collector sees every namespace
+		c.namespaces = namespaces.NewNamespaces(roots)
 		if roots.Etc != "" { // no configuration root, no drift to check
-			c.drift = &DriftCheck{Pers: PersisterAt(roots), Tuner: NewTuner(roots), Proc: roots.Proc}
+			c.drift = &tune.DriftCheck{Pers: tune.PersisterAt(roots), Sysctls: tune.NewSysctls(roots), Proc: roots.Proc}
 		}
 	}
 	return c, nil
@@ -84,7 +91,7 @@ func (c *Collector) OpenPeak() {
 	if c.peak != nil {
 		return
 	}
-	p, err := NewPeakSampler(c.table.CountPath())
+	p, err := counters.NewPeakSampler(c.table.CountPath())
 	if err != nil {
 		return // module not loaded: the sample says so
 	}
@@ -109,8 +116,8 @@ func (c *Collector) Close() error {
 	c.whoAside.wait()
 	c.nsAside.wait()
 	c.driftAside.wait()
-	c.events.ev.Stop()
-	c.who.stop()
+	c.events.Stop()
+	c.who.Stop()
 	if c.peak != nil {
 		c.peak.Close()
 	}
@@ -155,8 +162,8 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 	s.TCP, err = c.tcp.Read()
 	absent(model.PartTCP, err)
 	tcp, tcpRead, capMax := s.TCP, err == nil, s.Conntrack.Max
-	listenHere := c.listenAside.start(func() *model.Listeners { return c.listen.read(tcp, tcpRead) })
-	whoHere := c.whoAside.start(c.who.read)
+	listenHere := c.listenAside.start(func() *model.Listeners { return c.listen.Read(tcp, tcpRead) })
+	whoHere := c.whoAside.start(c.who.Read)
 	var nsHere, driftHere bool
 	if c.namespaces != nil {
 		nsHere = c.nsAside.start(func() *model.Namespaces {
@@ -169,7 +176,7 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 	if c.drift != nil {
 		driftHere = c.driftAside.start(func() *model.Drifts { return c.drift.Read(now) })
 	}
-	s.Entries = c.events.read(s.Conntrack.Status)
+	s.Entries = c.events.Read(s.Conntrack.Status)
 	var late time.Duration
 	s.Listeners, late = c.listenAside.take(listenHere)
 	lateAs(&notes, "the listener lookup", late)
@@ -214,14 +221,14 @@ func (c *Collector) readCTStats(status model.TableStatus) model.CTStats {
 	if err == nil {
 		return s
 	}
-	if !errors.Is(err, ErrUnavailable) {
+	if !errors.Is(err, kernelfs.ErrUnavailable) {
 		return model.CTStats{Note: err.Error()}
 	}
 	s, nlErr := c.ctNL.Read()
 	switch {
 	case nlErr == nil:
 		return s
-	case errors.Is(nlErr, ErrPermission):
+	case errors.Is(nlErr, kernelfs.ErrPermission):
 		return model.CTStats{Note: "per-CPU stats need root here: /proc/net/stat/nf_conntrack is absent and ctnetlink needs CAP_NET_ADMIN"}
 	}
 	return model.CTStats{Note: "per-CPU stats unavailable: " + nlErr.Error()}
@@ -241,4 +248,12 @@ func untouched(s model.CTStats) bool {
 		}
 	}
 	return true
+}
+
+// attribution counts connections and drops by owner as they happen: the
+// eBPF probes (probes.Switch), loaded by the fast-sampling rule.
+type attribution interface {
+	Set(now time.Time, want bool)
+	Read() *model.Who
+	Stop()
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
 // fixedNetlink stands in for ctnetlink in fixture tests, so they do not
@@ -25,12 +26,12 @@ var fixtureTime = time.Date(2026, 7, 26, 20, 53, 46, 0, time.UTC)
 func fixtureCollector(t *testing.T, scenario string, nl ctStatReader) *Collector {
 	t.Helper()
 	root := filepath.Join("..", "testdata", "hosts", scenario)
-	c, err := NewCollector(Roots{Proc: filepath.Join(root, "proc"), Sys: filepath.Join(root, "sys"), Dev: filepath.Join(root, "dev"), Run: filepath.Join(root, "run")})
+	c, err := NewCollector(kernelfs.Roots{Proc: filepath.Join(root, "proc"), Sys: filepath.Join(root, "sys"), Dev: filepath.Join(root, "dev"), Run: filepath.Join(root, "run")})
 	if err != nil {
 		t.Fatalf("NewCollector(%s): %v", scenario, err)
 	}
 	c.ctNL = nl
-	c.kmsg.monotonic = func() time.Duration { return 10 * time.Second }
+	c.kmsg.Monotonic = func() time.Duration { return 10 * time.Second }
 	t.Cleanup(func() { c.Close() })
 	return c
 }
@@ -38,7 +39,7 @@ func fixtureCollector(t *testing.T, scenario string, nl ctStatReader) *Collector
 // TestFixtures compares a whole sample of each fixture host with its golden
 // file (go test ./sources -update rewrites them).
 func TestFixtures(t *testing.T) {
-	denied := fixedNetlink{err: ErrPermission}
+	denied := fixedNetlink{err: kernelfs.ErrPermission}
 	for _, scenario := range []string{"healthy", "table-pinned", "stats-missing", "module-absent", "one-cpu", "old-columns"} {
 		t.Run(scenario, func(t *testing.T) {
 			c := fixtureCollector(t, scenario, denied)
@@ -56,7 +57,7 @@ func TestFixtures(t *testing.T) {
 }
 
 func TestFixtureMeanings(t *testing.T) {
-	denied := fixedNetlink{err: ErrPermission}
+	denied := fixedNetlink{err: kernelfs.ErrPermission}
 	t.Run("table pinned: per-CPU drops by header name", func(t *testing.T) {
 		s := fixtureCollector(t, "table-pinned", denied).Sample(fixtureTime, time.Second)
 		if s.Conntrack.Count != 4096 || s.Conntrack.Max != 4096 || s.Conntrack.Status != model.TableTracked {

@@ -13,6 +13,8 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
+	"github.com/tablefull/tablefull/sources/owners"
 )
 
 // TestOwnersInDelegatedSubtree: an unprivileged user (uid 65534) holds
@@ -26,19 +28,19 @@ func TestOwnersInDelegatedSubtree(t *testing.T) {
 			t.Skip("needs " + tool)
 		}
 	}
-	ns, _ := eventsNS(t)
+	ns, _ := nstest.Tracked(t)
 	h, err := ns.Hold("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.Close() })
 	tag := strconv.Itoa(os.Getpid())
-	cg := testCgroup(t, "tablefull-test-"+tag+".slice/user@65534.service/kubepods/pod3f2a-1b/sshd.service")
+	cg := nstest.Cgroup(t, "tablefull-test-"+tag+".slice/user@65534.service/kubepods/pod3f2a-1b/sshd.service")
 	cmd := ns.Command("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", netns.HoldScript, h.Addr(), "12")
 	out, _ := cmd.StdoutPipe()
 	var errb strings.Builder
 	cmd.Stderr = &errb
-	inCgroup(t, cg, cmd)
+	nstest.StartIn(t, cg, cmd)
 	buf := make([]byte, 5)
 	if _, err := out.Read(buf); err != nil || string(buf[:4]) != "held" {
 		t.Fatalf("client: %q, %v: %s", buf, err, errb.String())
@@ -56,114 +58,6 @@ func TestOwnersInDelegatedSubtree(t *testing.T) {
 	o := cen.Owners.Top[0].Owner
 	if o.Kind != "user" || o.Group != "uid 65534: sshd.service" || strings.Contains(o.String(), "pod") {
 		t.Errorf("the user's own cgroup is shown as %q (kind %q)", o.String(), o.Kind)
-	}
-}
-
-// burstScript sends one datagram to each of argv[2] ports of argv[1],
-// from a socket of its own each, prints "sent" and exits.
-const burstScript = `import socket, sys
-for port in range(20000, 20000 + int(sys.argv[2])):
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.sendto(b"x", (sys.argv[1], port))
-    s.close()
-print("sent", flush=True)
-`
-
-// TestProbesAfterAScopeThatExits: a scope sends datagrams to 5,000
-// destinations and exits, its cgroup removed before the probes are read:
-// the read stays within the attribution budget, names the flows by the
-// process it can no longer find a cgroup for, says what the full map
-// could not count, and the gone cgroup is never walked for again.
-func TestProbesAfterAScopeThatExits(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("needs python3")
-	}
-	ns, _ := eventsNS(t)
-	w, err := LoadWho("/proc", ns.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	if w.limit != "" {
-		t.Skipf("the UDP hooks are off: %s", w.limit)
-	}
-	tag := strconv.Itoa(os.Getpid())
-	cg := testCgroup(t, "tablefull-test-"+tag+".slice/burst-"+tag+".scope")
-	cmd := ns.Command("python3", "-c", burstScript, "127.0.0.1", "5000")
-	out, _ := cmd.StdoutPipe()
-	inCgroup(t, cg, cmd)
-	buf := make([]byte, 4)
-	if _, err := out.Read(buf); err != nil || string(buf) != "sent" {
-		t.Fatalf("burst: %q %v", buf, err)
-	}
-	cmd.Wait()
-	cg.Close()
-	for i := 0; i < 50 && os.Remove(cg.Name()) != nil; i++ {
-		time.Sleep(20 * time.Millisecond)
-	}
-	began := time.Now()
-	r := w.Read()
-	if took := time.Since(began); took > 3*time.Second { // one walk, whatever the ids; well under 0.5 s idle
-		t.Errorf("the read took %s", took)
-	}
-	if r.Lost == 0 {
-		t.Errorf("5,000 flows into a map of 4,096 and nothing said lost: %+v", r.OtherOpened)
-	}
-	if len(w.unknown) == 0 {
-		t.Fatalf("the gone cgroup is not remembered as unknown")
-	}
-	for id := range w.unknown {
-		if walked := w.resolve([]uint64{id}); walked != 0 {
-			t.Errorf("the gone cgroup %d walked for again", id)
-		}
-	}
-}
-
-// forkScript forks argv[1] children that sleep, prints "up" and waits;
-// its argv (and so each child's) carries eight 128 KiB arguments.
-const forkScript = `import os, sys, time
-for _ in range(int(sys.argv[1])):
-    if os.fork() == 0:
-        time.sleep(60)
-        os._exit(0)
-print("up", flush=True)
-time.sleep(60)
-`
-
-// TestNamespaceWalkWithHugeArgvs: an unprivileged user runs 1,000
-// processes with a 1 MiB command line each: the namespace walk, which
-// tells kernel threads by their command line, stays within the
-// attribution budget.
-func TestNamespaceWalkWithHugeArgvs(t *testing.T) {
-	for _, tool := range []string{"/usr/bin/python3", "setpriv"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skip("needs " + tool)
-		}
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("needs root")
-	}
-	big := strings.Repeat("a", 128<<10-1)
-	args := []string{"--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", forkScript, "999"}
-	for range 8 {
-		args = append(args, big)
-	}
-	cmd := exec.Command("setpriv", args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
-	buf := make([]byte, 2)
-	if _, err := out.Read(buf); err != nil || string(buf) != "up" {
-		t.Fatalf("forks: %q %v", buf, err)
-	}
-	n := NewNamespaces(Roots{Proc: "/proc"})
-	began := time.Now()
-	n.Read(time.Now(), 262144)
-	if took := time.Since(began); took > 3*time.Second { // 9 s when the argvs were read whole; well under 0.5 s idle
-		t.Errorf("the walk over 1,000 processes with 1 MiB argvs took %s", took)
 	}
 }
 
@@ -206,10 +100,10 @@ func TestHandedOffListenersStayInBudget(t *testing.T) {
 			t.Skip("needs " + tool)
 		}
 	}
-	ns, _ := eventsNS(t)
+	ns, _ := nstest.Tracked(t)
 	tag := strconv.Itoa(os.Getpid())
-	first := testCgroup(t, "tablefull-test-"+tag+".slice/press.scope")
-	other := testCgroup(t, "tablefull-test-"+tag+".slice/keeper.scope")
+	first := nstest.Cgroup(t, "tablefull-test-"+tag+".slice/press.scope")
+	other := nstest.Cgroup(t, "tablefull-test-"+tag+".slice/keeper.scope")
 	cmd := ns.Command("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", pressScript, "20")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, UseCgroupFD: true, CgroupFD: int(first.Fd())}
 	out, _ := cmd.StdoutPipe()
@@ -229,7 +123,7 @@ func TestHandedOffListenersStayInBudget(t *testing.T) {
 	var took time.Duration
 	if err := ns.Do(func() error {
 		began := time.Now()
-		ls = ReadListeners("/proc", SocketDump{Timeout: 2 * time.Second}, nil)
+		ls = owners.ReadListeners("/proc", owners.SocketDump{Timeout: 2 * time.Second}, nil)
 		took = time.Since(began)
 		return nil
 	}); err != nil {

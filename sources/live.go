@@ -1,11 +1,13 @@
 package sources
 
 import (
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/counters"
 )
 
 // Live samples the local host every interval in the background and hands
@@ -34,7 +36,7 @@ type Live struct {
 // SetQuiet makes the feed read a whole sample only every d while
 // model.FastSampling is off (the table far from its cap, dropping
 // nothing), and only glance at the count and the drop counters every
-// interval in between (Collector.Glance): a glance that says the full
+// interval in between (Collector.SampleCounts): a glance that says the full
 // rate is due takes the sample at once. The exporter runs quiet; the
 // console does not (0: every interval).
 func (l *Live) SetQuiet(d time.Duration) {
@@ -62,22 +64,22 @@ func NewLive(c *Collector, interval time.Duration) *Live {
 	return l
 }
 
-// Repace restarts the tick from now, keeping its period: a caller with a
+// RestartTimer restarts the tick from now, keeping its period: a caller with a
 // timer of the same period started just before (the console's frame
 // ticker) then wakes together with this one.
-func (l *Live) Repace() {
+func (l *Live) RestartTimer() {
 	l.ticker.Reset(time.Duration(l.period.Load()))
 }
 
 // pollEvery is the tick for interval d: FastRate, or the largest divisor
 // of both (250 ms → 50 ms) so samples fall on ticks; at least 10 ms.
 func pollEvery(d time.Duration) time.Duration {
-	a, b := d, FastRate
+	a, b := d, counters.FastRate
 	for b != 0 {
 		a, b = b, a%b
 	}
 	if a < 10*time.Millisecond {
-		return FastRate
+		return counters.FastRate
 	}
 	return a
 }
@@ -97,6 +99,9 @@ func (l *Live) SetInterval(d time.Duration) {
 // SetCensus turns periodic table censuses on or off (see CensusEvery).
 // Each finished census rides on the next sample.
 func (l *Live) SetCensus(on bool) { l.census.set(on) }
+
+// ErrStopped reports that a feed was stopped.
+var ErrStopped = errors.New("feed stopped")
 
 // Next blocks until the next sample; after Stop it returns ErrStopped.
 func (l *Live) Next() (model.Sample, error) {
@@ -128,8 +133,8 @@ func (l *Live) run() {
 	d := time.Duration(l.interval.Load())
 	last := time.Now()
 	prev := l.emit(last, d)
-	l.c.events.set(last, model.FastSampling(prev, prev))
-	l.c.who.set(last, model.FastSampling(prev, prev))
+	l.c.events.Set(last, model.FastSampling(prev, prev))
+	l.c.who.Set(last, model.FastSampling(prev, prev))
 	next := last.Add(d)
 	t := l.ticker
 	defer t.Stop()
@@ -139,7 +144,7 @@ func (l *Live) run() {
 		if fast {
 			p = pollEvery(d)
 		}
-		if time.Duration(l.period.Load()) != p { // same period: keep the phase Repace set
+		if time.Duration(l.period.Load()) != p { // same period: keep the phase RestartTimer set
 			l.period.Store(int64(p))
 			t.Reset(p)
 		}
@@ -169,7 +174,7 @@ func (l *Live) run() {
 			case early && fast:
 				l.c.PollPeak() // a sample tick needs no poll: the sample reads the count
 				continue
-			case early && (l.quiet.Load() == 0 || !model.FastSampling(prev, l.c.Glance())):
+			case early && (l.quiet.Load() == 0 || !model.FastSampling(prev, l.c.SampleCounts())):
 				continue // quiet, and still far from the cap: the rest waits
 			}
 			s := l.emit(now, now.Sub(last))
@@ -183,9 +188,9 @@ func (l *Live) run() {
 			setPeriod()
 			// Events follow the same rule, after the ticker: subscribing
 			// takes a few system calls.
-			l.c.events.set(now, events)
-			l.c.who.set(now, events)
-			l.census.setAuto(l.c.events.ev.On())
+			l.c.events.Set(now, events)
+			l.c.who.Set(now, events)
+			l.census.setAuto(l.c.events.On())
 		}
 	}
 }

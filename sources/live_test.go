@@ -7,16 +7,19 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/counters"
+	"github.com/tablefull/tablefull/sources/kernelfs"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 func TestPollEvery(t *testing.T) {
 	for _, c := range []struct{ interval, want time.Duration }{
-		{time.Second, FastRate},
+		{time.Second, counters.FastRate},
 		{250 * time.Millisecond, 50 * time.Millisecond},
-		{500 * time.Millisecond, FastRate},
+		{500 * time.Millisecond, counters.FastRate},
 		{50 * time.Millisecond, 50 * time.Millisecond},
-		{333 * time.Millisecond, FastRate}, // no divisor ≥ 10 ms: samples land on the next tick
-		{2 * time.Minute, FastRate},
+		{333 * time.Millisecond, counters.FastRate}, // no divisor ≥ 10 ms: samples land on the next tick
+		{2 * time.Minute, counters.FastRate},
 	} {
 		if got := pollEvery(c.interval); got != c.want {
 			t.Errorf("pollEvery(%v) = %v, want %v", c.interval, got, c.want)
@@ -26,7 +29,7 @@ func TestPollEvery(t *testing.T) {
 
 // TestLiveCatchesBurst: the one ticker of Live both paces the samples and
 // polls the count, so a burst that is gone by sample time is still the
-// sample's peak — also after Repace restarts the ticker (as the console's
+// sample's peak — also after RestartTimer restarts the ticker (as the console's
 // Init does), which must keep the 10 Hz period, not take the interval's.
 func TestLiveCatchesBurst(t *testing.T) {
 	root, c := writableHost(t)
@@ -41,7 +44,7 @@ func TestLiveCatchesBurst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l.Repace()
+	l.RestartTimer()
 	if err := os.WriteFile(count, []byte("4000\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +78,7 @@ func writableHost(t *testing.T) (string, *Collector) {
 	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "testdata", "hosts", "healthy"))); err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCollector(Roots{Proc: filepath.Join(root, "proc"), Sys: filepath.Join(root, "sys"), Dev: filepath.Join(root, "dev"), Run: filepath.Join(root, "run")})
+	c, err := NewCollector(kernelfs.Roots{Proc: filepath.Join(root, "proc"), Sys: filepath.Join(root, "sys"), Dev: filepath.Join(root, "dev"), Run: filepath.Join(root, "run")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,14 +146,14 @@ func TestLiveAdaptiveSampling(t *testing.T) {
 	if p := settles(interval); p != interval {
 		t.Fatalf("far from the cap the ticker runs every %v, want once a sample (%v)", p, interval)
 	}
-	l.Repace()
+	l.RestartTimer()
 	if p := period(); p != interval {
-		t.Errorf("Repace changed the slow period to %v", p)
+		t.Errorf("RestartTimer changed the slow period to %v", p)
 	}
 	set("3000") // within reach
 	next()
-	if p := settles(FastRate); p != FastRate {
-		t.Fatalf("within reach of the cap the ticker runs every %v, want %v", p, FastRate)
+	if p := settles(counters.FastRate); p != counters.FastRate {
+		t.Fatalf("within reach of the cap the ticker runs every %v, want %v", p, counters.FastRate)
 	}
 	next() // start of a fast interval
 	set("4096")
@@ -174,7 +177,7 @@ func TestLiveFastForNamespaceNearCap(t *testing.T) {
 	netfilter := filepath.Join(root, "proc", "sys", "net", "netfilter")
 	os.WriteFile(filepath.Join(netfilter, "nf_conntrack_max"), []byte("320\n"), 0o644)
 	os.WriteFile(filepath.Join(netfilter, "nf_conntrack_count"), []byte("10\n"), 0o644)
-	fakeNSProcess(filepath.Join(root, "proc"), "4242", "200", "redis-server") // 300 of 320
+	nstest.FakeNetnsProcess(filepath.Join(root, "proc"), "4242", "200", "redis-server") // 300 of 320
 	const interval = 500 * time.Millisecond
 	l := NewLive(c, interval)
 	defer l.Stop()

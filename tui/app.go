@@ -54,7 +54,7 @@ type Options struct {
 // App is one host's console.
 type App struct {
 	id       int
-	feed     Feed
+	feed     model.Feed
 	host     model.Host
 	keys     keys.KeyMap
 	st       *styles.Styles
@@ -72,8 +72,7 @@ type App struct {
 	lastArrival time.Time
 	now         time.Time
 	recording   string
-	censusOn    bool
-	nsOn        bool
+	panel       bottomPanel
 	nsSel       int
 	tune        tunePanel
 	census      *model.Census
@@ -91,7 +90,7 @@ type App struct {
 }
 
 // New builds the console over feed.
-func New(feed Feed, o Options) *App {
+func New(feed model.Feed, o Options) *App {
 	if o.Interval <= 0 {
 		o.Interval = time.Second
 	}
@@ -131,7 +130,7 @@ func (a *App) label() string {
 // Init implements tea.Model: start waiting for samples and ticking.
 func (a *App) Init() tea.Cmd {
 	if p, ok := a.feed.(Pacer); ok {
-		p.Repace() // bubbletea started its frame ticker just before Init
+		p.RestartTimer() // bubbletea started its frame ticker just before Init
 	}
 	a.player.waiting = true
 	cmds := []tea.Cmd{waitForSampleCmd(a.id, a.feed), tickCmd(a.id, time.Second)}
@@ -259,21 +258,17 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, a.keys.Slower):
 		return a.stepInterval(+1)
 	case key.Matches(msg, a.keys.Census):
-		a.nsOn = false
-		return a.toggleCensus()
-	case a.nsOn && key.Matches(msg, a.keys.Up):
+		return a.toggle(panelCensus)
+	case a.panel == panelNamespaces && key.Matches(msg, a.keys.Up):
 		a.moveNamespace(-1)
-	case a.nsOn && key.Matches(msg, a.keys.Down):
+	case a.panel == panelNamespaces && key.Matches(msg, a.keys.Down):
 		a.moveNamespace(+1)
-	case a.nsOn && key.Matches(msg, a.keys.Open):
+	case a.panel == panelNamespaces && key.Matches(msg, a.keys.Open):
 		return a.openNamespaceCmd()
-	case a.nsOn && key.Matches(msg, a.keys.Close):
-		a.nsOn = false
+	case a.panel == panelNamespaces && key.Matches(msg, a.keys.Close):
+		return a.show(panelNone)
 	case key.Matches(msg, a.keys.Namespaces):
-		a.nsOn = !a.nsOn
-		if a.nsOn && a.censusOn {
-			return a.toggleCensus() // one panel in the bottom's place at a time
-		}
+		return a.toggle(panelNamespaces)
 	case key.Matches(msg, a.keys.Back):
 		a.scroll(-1)
 	case key.Matches(msg, a.keys.Forward):
@@ -291,16 +286,18 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		cmd, status := a.tune.Open(a.tuneContext())
 		if status != "" {
 			a.status.say(status)
+			return nil
 		}
-		return cmd
+		return tea.Batch(cmd, a.show(panelTuning))
 	}
 	return nil
 }
 
 // panelOpen reports whether a panel holds esc (tuning, namespaces).
-func (a *App) panelOpen() bool { return a.tune.open || a.nsOn }
+func (a *App) panelOpen() bool { return a.panel == panelTuning || a.panel == panelNamespaces }
 
 // tuneContext is what the tuning panel reads of the console.
 func (a *App) tuneContext() tuneContext {
-	return tuneContext{id: a.id, host: a.host, history: a.an.Frames(), now: a.frame()}
+	return tuneContext{id: a.id, host: a.host, history: a.an.Frames(), now: a.frame(), open: a.panel == panelTuning,
+		close: func() { a.panel = panelNone }}
 }

@@ -47,14 +47,3 @@ func (a *App) stepInterval(dir int) tea.Cmd {
 	a.status.say("interval " + a.interval.String())
 	return setIntervalCmd(s, a.interval)
 }
-
-// toggleCensus shows or hides the census; the feed walks the table only
-// while it is shown.
-func (a *App) toggleCensus() tea.Cmd {
-	a.censusOn = !a.censusOn
-	s, ok := a.feed.(CensusSetter)
-	if !ok || a.player.on() {
-		return nil // a recording shows the censuses it holds
-	}
-	return setCensusCmd(s, a.censusOn)
-}

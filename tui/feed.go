@@ -8,16 +8,6 @@ import (
 	"github.com/tablefull/tablefull/model"
 )
 
-// Feed delivers samples to the console: the local collector, a remote
-// agent, a recording or the demo.
-type Feed interface {
-	// Host describes where the samples come from.
-	Host() model.Host
-	// Next blocks for the next sample. An error is shown and the console
-	// keeps reading: remote feeds report disconnections this way.
-	Next() (model.Sample, error)
-}
-
 // IntervalSetter is a Feed whose sampling interval can change.
 type IntervalSetter interface {
 	SetInterval(d time.Duration)
@@ -27,7 +17,7 @@ type IntervalSetter interface {
 // bubbletea starts its frame ticker, so both fire in the same wake-up of
 // the process instead of two (most of an idle console's CPU is wake-ups).
 type Pacer interface {
-	Repace()
+	RestartTimer()
 }
 
 // CensusSetter is a Feed that can take table censuses.
@@ -70,7 +60,7 @@ type recordMsg struct {
 }
 
 // waitForSampleCmd blocks on the feed for one sample.
-func waitForSampleCmd(id int, f Feed) tea.Cmd {
+func waitForSampleCmd(id int, f model.Feed) tea.Cmd {
 	return func() tea.Msg {
 		s, err := f.Next()
 		if err != nil {

@@ -190,7 +190,7 @@ func (staticFeed) Next() (model.Sample, error) { select {} }
 
 func (f *Fleet) key(msg tea.KeyMsg) tea.Cmd {
 	if f.detail != nil {
-		if key.Matches(msg, f.keys.Leave) && !f.detail.tune.open {
+		if key.Matches(msg, f.keys.Leave) && f.detail.panel != panelTuning {
 			f.leave()
 			return nil
 		}

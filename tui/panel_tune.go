@@ -27,6 +27,36 @@ func (t *tunePanel) View(st *styles.Styles, rows, width int, history func() []mo
 		}
 		return lines
 	}
+	lines, quiet := t.knobRows(st, width)
+	if t.plan.Empty() && t.plan.Refusal == "" {
+		for _, l := range wrapN(fmt.Sprintf("nothing to propose: the current values hold the peak working set of %s entries with room to spare (enter on a knob sets a value of your own)",
+			model.Int(t.plan.WorkingSet)), width, 2) {
+			lines = append(lines, st.OK.Render(l))
+		}
+	}
+	if !t.appliedAt.IsZero() {
+		lines = append(lines, beforeAfterLine(st, history(), t.appliedAt))
+	}
+	// The loop, what was just said and the keys stay on screen; the
+	// rows above give way when the panel is short.
+	tail := t.tailLines(st, width)
+	for over := len(lines) + len(tail) - rows; over > 0 && len(quiet) > 0; over-- {
+		i := quiet[len(quiet)-1]
+		quiet = quiet[:len(quiet)-1]
+		lines = append(lines[:i], lines[i+1:]...)
+	}
+	if len(lines)+len(tail) > rows {
+		lines = lines[:max(0, rows-len(tail))]
+	}
+	notes := t.noteLines(st, width)
+	lines = append(lines, notes[:min(len(notes), max(0, rows-len(lines)-len(tail)))]...)
+	return append(lines, tail...)
+}
+
+// knobRows is a row for each knob: its value, what the plan proposes
+// and why, and what an apply verified; quiet are the rows with nothing
+// to say, the first to give way.
+func (t *tunePanel) knobRows(st *styles.Styles, width int) (lines []string, quiet []int) {
 	proposed := map[string]model.Change{}
 	for _, c := range t.plan.Changes {
 		proposed[c.Key] = c
@@ -39,8 +69,7 @@ func (t *tunePanel) View(st *styles.Styles, rows, width int, history func() []mo
 	for _, r := range t.results {
 		verified[r.Key] = r
 	}
-	var lines []string
-	var quiet []int // knob rows with nothing to say: the first to give way
+	narrow := width < wideTune
 	for i, k := range model.Knobs {
 		cur, ok := t.knobs.Current[k.Key]
 		if !ok {
@@ -51,7 +80,6 @@ func (t *tunePanel) View(st *styles.Styles, rows, width int, history func() []mo
 		if i == t.sel {
 			mark = st.Title.Render("▸ ")
 		}
-		narrow := width < wideTune
 		line := mark + fmt.Sprintf("%-48s %12s", k.Key, cur)
 		if narrow {
 			line = mark + fmt.Sprintf("%-34s %12s", strings.TrimPrefix(k.Key, "net.netfilter."), cur)
@@ -66,72 +94,56 @@ func (t *tunePanel) View(st *styles.Styles, rows, width int, history func() []mo
 				line += " " + st.Dim.Render(foreign(c.Why))
 			}
 		}
-		if r, ok := verified[k.Key]; ok && !isProposed { // a new proposal is not what was verified
-			if r.Verified {
-				line += " " + st.OK.Render("verified")
-			} else {
-				line += " " + st.Crit.Render("NOT VERIFIED ("+foreign(r.After)+")")
-			}
-		}
-		if _, p := proposed[k.Key]; !p && i != t.sel {
-			if _, r := verified[k.Key]; !r {
-				quiet = append(quiet, len(lines))
-			}
+		r, isVerified := verified[k.Key]
+		switch {
+		case isVerified && !isProposed && r.Verified: // a new proposal is not what was verified
+			line += " " + st.OK.Render("verified")
+		case isVerified && !isProposed:
+			line += " " + st.Crit.Render("NOT VERIFIED ("+foreign(r.After)+")")
+		case !isProposed && !isVerified && i != t.sel:
+			quiet = append(quiet, len(lines))
 		}
 		lines = append(lines, line)
 		if isProposed && narrow {
 			lines = append(lines, st.Dim.Render("    "+foreign(c.Why)))
 		}
 	}
-	if t.plan.Empty() && t.plan.Refusal == "" {
-		for _, l := range wrapN(fmt.Sprintf("nothing to propose: the current values hold the peak working set of %s entries with room to spare (enter on a knob sets a value of your own)",
-			model.Int(t.plan.WorkingSet)), width, 2) {
-			lines = append(lines, st.OK.Render(l))
-		}
-	}
+	return lines, quiet
+}
+
+// beforeAfterLine compares the table before and after an apply at at.
+func beforeAfterLine(st *styles.Styles, history []model.Frame, at time.Time) string {
+	before, after := model.BeforeAfter(history, at, model.CompareSpan)
+	span := after.To.Sub(after.From) + time.Second
+	return st.Label.Render(fmt.Sprintf("before → after (%s each) ", model.Dur(span))) + fmt.Sprintf(
+		"drops/s %s → %s  new conns/s %s → %s  pinned %s → %s  SYN retrans/s %s → %s  listen overflows/s %s → %s",
+		model.Num(before.DropsPS), model.Num(after.DropsPS), model.Num(before.NewConnsPS), model.Num(after.NewConnsPS),
+		model.Dur(before.Pinned), model.Dur(after.Pinned), model.Num(before.SynRetransPS), model.Num(after.SynRetransPS),
+		model.Num(before.ListenOverflowsPS), model.Num(after.ListenOverflowsPS))
+}
+
+// tailLines stay on screen whatever the panel's height: the memory the
+// plan costs, the edit line, the loop, what was just said and the keys.
+func (t *tunePanel) tailLines(st *styles.Styles, width int) []string {
 	c := t.plan.Cost
-	costStyle := severityStyle(st, c.Level())
 	assumed := ""
 	if c.EntryBytesAssumed {
 		assumed = fmt.Sprintf(" (slab unreadable: %d B assumed)", model.FallbackEntryBytes)
 	}
-	memory := st.Label.Render("memory ") + costStyle.Render(fmt.Sprintf("%.1f MiB, %.1f %% of RAM", c.MiB(), c.PctOfRAM)) +
-		st.Dim.Render(fmt.Sprintf(" = %s entries × %d B + %s buckets × 8 B%s", model.Int(c.Entries), c.EntryBytes, model.Int(c.Buckets), assumed))
-	if !t.appliedAt.IsZero() {
-		before, after := model.BeforeAfter(history(), t.appliedAt, model.CompareSpan)
-		span := after.To.Sub(after.From) + time.Second
-		lines = append(lines, st.Label.Render(fmt.Sprintf("before → after (%s each) ", model.Dur(span)))+fmt.Sprintf(
-			"drops/s %s → %s  new conns/s %s → %s  pinned %s → %s  SYN retrans/s %s → %s  listen overflows/s %s → %s",
-			model.Num(before.DropsPS), model.Num(after.DropsPS), model.Num(before.NewConnsPS), model.Num(after.NewConnsPS),
-			model.Dur(before.Pinned), model.Dur(after.Pinned), model.Num(before.SynRetransPS), model.Num(after.SynRetransPS),
-			model.Num(before.ListenOverflowsPS), model.Num(after.ListenOverflowsPS)))
-	}
-	msg := t.message
-	if msg == "" {
-		msg = t.knobs.Note
-	}
-	// The loop, what was just said and the keys stay on screen; the
-	// rows above give way when the panel is short.
-	tail := []string{memory}
+	tail := []string{st.Label.Render("memory ") + severityStyle(st, c.Level()).Render(fmt.Sprintf("%.1f MiB, %.1f %% of RAM", c.MiB(), c.PctOfRAM)) +
+		st.Dim.Render(fmt.Sprintf(" = %s entries × %d B + %s buckets × 8 B%s", model.Int(c.Entries), c.EntryBytes, model.Int(c.Buckets), assumed))}
 	if t.editing {
 		tail = append(tail, t.input.View(), st.Dim.Render(editHint))
 	}
 	tail = append(tail, t.loopLines(st, width)...)
+	msg := t.message
+	if msg == "" {
+		msg = t.knobs.Note
+	}
 	if msg != "" {
 		for _, l := range wrapN(foreign(msg), width, 3) {
 			tail = append(tail, st.Warn.Render(l))
 		}
 	}
-	tail = append(tail, st.Dim.Render("↑/↓ knob · enter edit · a apply · w persist · u undo · esc close"))
-	for over := len(lines) + len(tail) - rows; over > 0 && len(quiet) > 0; over-- {
-		i := quiet[len(quiet)-1]
-		quiet = quiet[:len(quiet)-1]
-		lines = append(lines[:i], lines[i+1:]...)
-	}
-	if len(lines)+len(tail) > rows {
-		lines = lines[:max(0, rows-len(tail))]
-	}
-	notes := t.noteLines(st, width)
-	lines = append(lines, notes[:min(len(notes), max(0, rows-len(lines)-len(tail)))]...)
-	return append(lines, tail...)
+	return append(tail, st.Dim.Render("↑/↓ knob · enter edit · a apply · w persist · u undo · esc close"))
 }

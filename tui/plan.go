@@ -47,7 +47,7 @@ func (a *App) plan() layout {
 		l.bottom = max(l.ctstats, l.bottom)
 		l.ctstats = 0
 	}
-	if a.tune.open { // the panel needs its rows more than the chart does
+	if a.panel == panelTuning { // the panel needs its rows more than the chart does
 		l.bottom = max(l.bottom, 14-l.ctstats)
 	}
 	fixed := 1 + l.verdict + l.caption + l.stats + 1 + l.episodes + l.ctstats + l.bottom + l.footer

@@ -15,7 +15,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote"
-	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/tune"
 )
 
@@ -51,8 +51,8 @@ func panelPlan(t *testing.T, host model.Host, samples []model.Sample, knobs map[
 func dryRunPlan(t *testing.T, host model.Host, samples []model.Sample, knobs map[string]string, child bool) model.Plan {
 	t.Helper()
 	dir := t.TempDir()
-	roots := sources.Roots{Proc: "../testdata/hosts/table-pinned/proc", Sys: "../testdata/hosts/table-pinned/sys", Etc: filepath.Join(dir, "etc"), Run: dir}
-	feed := func() (tune.Feed, error) {
+	roots := kernelfs.Roots{Proc: "../testdata/hosts/table-pinned/proc", Sys: "../testdata/hosts/table-pinned/sys", Etc: filepath.Join(dir, "etc"), Run: dir}
+	feed := func() (model.Feed, error) {
 		return remote.NewReplay(&remote.Recording{Host: host, Samples: samples}, "replay"), nil
 	}
 	var out bytes.Buffer

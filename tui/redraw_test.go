@@ -43,13 +43,13 @@ func TestQuietTickKeepsScreen(t *testing.T) {
 	}
 }
 
-// pacedFeed counts Repace calls.
+// pacedFeed counts RestartTimer calls.
 type pacedFeed struct {
 	*scriptFeed
 	repaced int
 }
 
-func (f *pacedFeed) Repace() { f.repaced++ }
+func (f *pacedFeed) RestartTimer() { f.repaced++ }
 
 // TestInitRepacesFeed: Init lines the feed's timer up with bubbletea's
 // frame ticker, which starts just before Init.

@@ -25,14 +25,13 @@ type tunePanel struct {
 	// recorder, when set, keeps applies and undos in the recording.
 	recorder  Recorder
 	keys      keys.KeyMap
-	open      bool
 	loaded    bool
 	knobs     model.KnobState
 	plan      model.Plan
 	sel       int
 	editing   bool
 	input     textinput.Model
-	confirm   string // "apply", "persist", "undo" awaiting y/n
+	confirm   tuneAction // awaiting y/n ("" for none)
 	results   []model.KnobResult
 	message   string
 	appliedAt time.Time
@@ -58,7 +57,7 @@ type tuneReadMsg struct {
 // tuneDoneMsg reports an apply, persist or undo.
 type tuneDoneMsg struct {
 	id       int
-	action   string
+	action   tuneAction
 	changes  []model.Change
 	results  []model.KnobResult
 	files    []string
@@ -74,6 +73,10 @@ type tuneContext struct {
 	host    model.Host
 	history model.Frames
 	now     model.Frame
+	// open says the panel holds the bottom of the screen; close gives
+	// it back.
+	open  bool
+	close func()
 }
 
 func (m tuneReadMsg) hostID() int { return m.id }
@@ -103,7 +106,7 @@ func (t *tunePanel) Open(ctx tuneContext) (cmd tea.Cmd, status string) {
 	if t.tuner == nil {
 		return nil, "tuning works on the local host and its namespaces; not over this feed yet"
 	}
-	t.open, t.message = true, ""
+	t.message = ""
 	return readKnobsCmd(ctx.id, t.tuner), ""
 }
 
@@ -117,7 +120,7 @@ func (t *tunePanel) Update(msg tea.Msg, ctx tuneContext) (tea.Cmd, bool) {
 	case tuneDoneMsg:
 		return t.done(msg, ctx), true
 	case tea.KeyMsg:
-		if t.open {
+		if ctx.open {
 			return t.key(msg, ctx)
 		}
 	}
@@ -163,12 +166,12 @@ func (t *tunePanel) key(msg tea.KeyMsg, ctx tuneContext) (tea.Cmd, bool) {
 		if key.Matches(msg, t.keys.Confirm) {
 			return t.action(action, ctx), true
 		}
-		t.message = action + " cancelled"
+		t.message = string(action) + " cancelled"
 		return nil, true
 	}
 	switch {
 	case key.Matches(msg, t.keys.Close), key.Matches(msg, t.keys.Tune):
-		t.open = false
+		ctx.close()
 	case key.Matches(msg, t.keys.Up):
 		t.sel = max(0, t.sel-1)
 	case key.Matches(msg, t.keys.Down):
@@ -176,35 +179,35 @@ func (t *tunePanel) key(msg tea.KeyMsg, ctx tuneContext) (tea.Cmd, bool) {
 	case key.Matches(msg, t.keys.Edit):
 		t.startEdit()
 	case key.Matches(msg, t.keys.Apply):
-		t.ask("apply")
+		t.ask(actApply)
 	case key.Matches(msg, t.keys.Persist):
-		t.ask("persist")
+		t.ask(actPersist)
 	case key.Matches(msg, t.keys.Undo):
-		t.ask("undo")
+		t.ask(actUndo)
 	default:
 		return nil, false
 	}
 	return nil, true
 }
 
-func (t *tunePanel) ask(action string) {
+func (t *tunePanel) ask(action tuneAction) {
 	if !t.loaded {
 		return
 	}
-	if action != "undo" && len(t.plan.Changes) == 0 {
-		t.message = "nothing to " + action
+	if action != actUndo && len(t.plan.Changes) == 0 {
+		t.message = "nothing to " + string(action)
 		if t.plan.HostCommand != "" {
 			t.message += " here: the global knobs are the host's (run the command above on the host)"
 		}
 		return
 	}
-	if action == "apply" && t.plan.Cost.Level() == model.SevCrit {
+	if action == actApply && t.plan.Cost.Level() == model.SevCrit {
 		t.message = fmt.Sprintf("refused: %.0f %% of RAM is over the %.0f %% limit (tablefull tune --force can)", t.plan.Cost.PctOfRAM, model.MemRefusePct)
 		return
 	}
 	t.confirm = action
 	t.message = fmt.Sprintf("%s %d change(s)? y/n", action, len(t.plan.Changes))
-	if action == "undo" {
+	if action == actUndo {
 		t.message = "undo the last apply? y/n"
 	}
 }
@@ -259,19 +262,19 @@ func (t *tunePanel) proposed(k string) string {
 }
 
 // action runs an apply, persist or undo as a command.
-func (t *tunePanel) action(action string, ctx tuneContext) tea.Cmd {
+func (t *tunePanel) action(action tuneAction, ctx tuneContext) tea.Cmd {
 	tu, id := t.tuner, ctx.id
 	changes := append([]model.Change(nil), t.plan.Changes...)
 	count := ctx.now.Sample.Conntrack.Count
-	t.message = action + "…"
+	t.message = string(action) + "…"
 	return func() tea.Msg {
 		msg := tuneDoneMsg{id: id, action: action, changes: changes}
 		switch action {
-		case "apply":
+		case actApply:
 			msg.results, msg.err = tu.Apply(changes, count)
-		case "persist":
+		case actPersist:
 			msg.files, msg.warnings, msg.err = tu.Persist(changes)
-		case "undo":
+		case actUndo:
 			msg.results, msg.err = tu.Undo()
 		}
 		return msg
@@ -283,36 +286,36 @@ func (t *tunePanel) done(msg tuneDoneMsg, ctx tuneContext) tea.Cmd {
 	if len(msg.results) > 0 {
 		t.results = msg.results
 	}
-	if errors.Is(msg.err, model.ErrLinkCut) && msg.action == "apply" {
+	if errors.Is(msg.err, model.ErrLinkCut) && msg.action == actApply {
 		t.cut = msg.changes
 		t.message = "apply: the link was cut before the host answered: what it did is read when it is back"
 		return nil
 	}
 	if msg.err != nil {
-		t.message = msg.action + ": " + msg.err.Error()
+		t.message = string(msg.action) + ": " + msg.err.Error()
 		if len(msg.results) == 0 && len(msg.files) == 0 {
 			return nil
 		}
 		return readKnobsCmd(ctx.id, t.tuner) // partly written: show what holds now
 	}
 	switch msg.action {
-	case "apply", "undo":
+	case actApply, actUndo:
 		t.knobs.Current = maps.Clone(t.knobs.Current) // what reads back now, until the knobs are read again
 		for _, r := range msg.results {
 			if t.knobs.Current != nil && r.After != "" {
 				t.knobs.Current[r.Key] = r.After
 			}
 		}
-		t.watching = msg.action == "apply"
+		t.watching = msg.action == actApply
 		t.appliedAt = time.Now()
 		if n := ctx.history.Len(); n > 0 {
 			t.appliedAt = ctx.history.At(n - 1).Sample.Time
 		}
-		t.message = msg.action + " done: ▲ marks it under the chart"
+		t.message = string(msg.action) + " done: ▲ marks it under the chart"
 		if t.recorder != nil && len(msg.results) > 0 {
-			return tea.Batch(readKnobsCmd(ctx.id, t.tuner), recordTunedCmd(ctx.id, t.recorder, msg.action, t.appliedAt, msg.results))
+			return tea.Batch(readKnobsCmd(ctx.id, t.tuner), recordTunedCmd(ctx.id, t.recorder, string(msg.action), t.appliedAt, msg.results))
 		}
-	case "persist":
+	case actPersist:
 		t.message = "persisted: " + strings.Join(msg.files, ", ")
 		for _, w := range msg.warnings { // how it applies at boot, then what may win over it
 			t.message += "; " + w

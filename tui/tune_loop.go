@@ -55,7 +55,7 @@ func (t *tunePanel) Observe(ctx tuneContext) tea.Cmd {
 		t.cutAsked = true
 		return readKnobsCmd(ctx.id, t.tuner)
 	}
-	if !t.open || !t.loaded || t.editing || t.confirm != "" || t.edited {
+	if !ctx.open || !t.loaded || t.editing || t.confirm != "" || t.edited {
 		return nil
 	}
 	t.followLive(ctx.now)

@@ -98,7 +98,7 @@ func TestTuningPanel(t *testing.T) {
 		t.Errorf("no verified results or before/after:\n%s", v)
 	}
 	run(a, tea.KeyMsg{Type: tea.KeyEsc})
-	if a.tune.open {
+	if a.panel == panelTuning {
 		t.Errorf("esc did not close the panel")
 	}
 }

@@ -62,13 +62,13 @@ func (a *App) render() string {
 	parts = append(parts, block(episodeLines(a.st, a.episodesUpTo(f), l.episodes), w, l.episodes))
 
 	switch {
-	case a.tune.open:
+	case a.panel == panelTuning:
 		h := l.ctstats + l.bottom
 		parts = append(parts, section(a.st, "tuning", w, h, a.tune.View(a.st, h-1, w, func() []model.Frame { return a.window(a.an.Frames().Len()) })))
-	case a.nsOn:
+	case a.panel == panelNamespaces:
 		h := l.ctstats + l.bottom
 		parts = append(parts, section(a.st, "namespaces: the host's others, most full first", w, h, namespaceLines(a.st, f, a.nsSel, a.opts.OpenNamespace != nil, w, h-1)))
-	case a.censusOn:
+	case a.panel == panelCensus:
 		cen := a.census
 		if a.player.on() { // a recording: the newest census up to the view
 			cen = a.censusUpTo(a.cur.at())

@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/kernelfs"
+	"github.com/tablefull/tablefull/sources/namespaces"
 )
 
 // cgroupRoot is the cgroup v2 hierarchy here (hybrid: v1 controllers
@@ -50,7 +51,7 @@ func TestNamespacesNamedByCgroup(t *testing.T) {
 				t.Fatal(err)
 			}
 			time.Sleep(100 * time.Millisecond) // unshare has become sleep
-			n := sources.NewNamespaces(sources.DefaultRoots())
+			n := namespaces.NewNamespaces(kernelfs.DefaultRoots())
 			got := n.Read(time.Now(), 0)
 			for _, r := range got.Rows {
 				if r.PID == sleeper.Process.Pid {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote"
-	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/ctnetlink"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -261,7 +261,7 @@ func TestClassesUnprivileged(t *testing.T) {
 	p.Start(500 * time.Millisecond)
 	defer p.Stop()
 	feed := &classFeed{p: p, an: model.NewAnalyzer(100)}
-	f := feed.until(t, 20*time.Second, func(f model.Frame) bool { return f.Sample.Entries.Note == sources.NoteEventsNoCap })
+	f := feed.until(t, 20*time.Second, func(f model.Frame) bool { return f.Sample.Entries.Note == ctnetlink.NoteEventsNoCap })
 	f = feed.until(t, 5*time.Second, func(f model.Frame) bool {
 		return f.Rates.Entries.Basis == model.BasisTCPOpens && f.Rates.NewEntriesPS() > 0
 	})

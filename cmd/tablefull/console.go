@@ -26,7 +26,7 @@ func console(o options, ssh, via, netns []string, deploy bool) error {
 		if err != nil {
 			return err
 		}
-		tee := &remote.Tee{Source: d.P}
+		tee := &remote.Tee{Feed: d.P}
 		apps = append(apps, tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tuner, Source: d.Source}))
 	}
 	if len(apps) == 0 {
@@ -36,7 +36,7 @@ func console(o options, ssh, via, netns []string, deploy bool) error {
 		}
 		live := sources.NewLive(c, o.interval)
 		defer live.Stop()
-		tee := &remote.Tee{Source: live}
+		tee := &remote.Tee{Feed: live}
 		open, stopAll := openNamespace(o)
 		defer stopAll()
 		apps = append(apps, tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tune.NewLocal(o.roots, o.stateDir),
@@ -70,7 +70,7 @@ func openNamespace(o options) (tui.OpenNamespace, func()) {
 		mu.Lock()
 		stops = append(stops, p.Stop)
 		mu.Unlock()
-		tee := &remote.Tee{Source: p}
+		tee := &remote.Tee{Feed: p}
 		return tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tuner, Source: ns.Label()}), p.Stop, nil
 	}
 	return open, func() {

@@ -14,7 +14,6 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote"
-	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/tune"
 )
 
@@ -60,9 +59,9 @@ func newTempKnobs(t testing.TB) *tempKnobs {
 }
 
 func (k *tempKnobs) tuner() *tune.Local {
-	return &tune.Local{Tuner: &sources.Tuner{Proc: filepath.Join(k.root, "proc"), Sys: filepath.Join(k.root, "sys")},
+	return &tune.Local{Tuner: &tune.Sysctls{Proc: filepath.Join(k.root, "proc"), Sys: filepath.Join(k.root, "sys")},
 		StateDir: k.stateDir,
-		Pers:     sources.Persister{SysctlDir: k.sysctlDir, ModprobeDir: k.modprobeDir, SysctlConf: filepath.Join(k.root, "etc/sysctl.conf")}}
+		Pers:     tune.Persister{SysctlDir: k.sysctlDir, ModprobeDir: k.modprobeDir, SysctlConf: filepath.Join(k.root, "etc/sysctl.conf")}}
 }
 
 // serve runs the agent's control loop, as root, over input.
@@ -136,7 +135,7 @@ func TestAgentPersistValidates(t *testing.T) {
 		t.Fatalf("valid persist: %+v", reps)
 	}
 	k.checkOnlyOurs(t)
-	b, _ := os.ReadFile(filepath.Join(k.sysctlDir, sources.SysctlFile))
+	b, _ := os.ReadFile(filepath.Join(k.sysctlDir, tune.SysctlFile))
 	if !strings.Contains(string(b), model.KnobMax+" = 32768\n") {
 		t.Errorf("persisted file:\n%s", b)
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/counters"
 )
 
 const hashsizePath = "/sys/module/nf_conntrack/parameters/hashsize"
@@ -24,7 +24,7 @@ const hashsizePath = "/sys/module/nf_conntrack/parameters/hashsize"
 // removes every file. The knobs are restored whatever happens.
 func TestPersistDriftBuiltin(t *testing.T) {
 	needKernel(t, "systemd-tmpfiles", "tmux", "prometheus")
-	if sources.ReadConntrackBuild("/sys") != "built-in" {
+	if counters.ReadConntrackBuild("/sys") != "built-in" {
 		t.Skip("nf_conntrack is a module here: the boot test covers it")
 	}
 	origMax := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")

@@ -10,6 +10,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/remote/exporter"
 	"github.com/tablefull/tablefull/sources"
@@ -46,7 +47,7 @@ func exportMetrics(o options, ex exporterOptions, netns string, stderr io.Writer
 		return usageError{fmt.Errorf("--window %s is shorter than --interval %s", ex.window, o.interval)}
 	}
 	runtime.GOMAXPROCS(1) // one P: an exporter on every host should not wake more
-	var feed exporter.Feed
+	var feed model.Feed
 	if netns != "" {
 		argv, err := remote.NetnsArgv(netns)
 		if err != nil {

@@ -65,7 +65,7 @@ func liveOverSSH(o options) func(instance string) (*tui.App, func(), error) {
 		}
 		p := &remote.Process{Argv: argv, Name: host, Hint: remote.FullTableHint}
 		p.Start(o.interval)
-		tee := &remote.Tee{Source: p}
+		tee := &remote.Tee{Feed: p}
 		return tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: &remote.RemoteTuner{P: p}, Source: "ssh " + host}), p.Stop, nil
 	}
 }

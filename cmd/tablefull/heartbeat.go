@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote/exporter"
 )
 
 // heartbeat is a feed that touches a file after each sample it hands
@@ -17,12 +16,12 @@ import (
 // full table refuses: a liveness probe over TCP would restart the
 // exporter in the very incident it reports).
 type heartbeat struct {
-	exporter.Feed
+	model.Feed
 	path string
 }
 
 // newHeartbeat creates path (or opens it if it exists) and wraps feed.
-func newHeartbeat(feed exporter.Feed, path string) (*heartbeat, error) {
+func newHeartbeat(feed model.Feed, path string) (*heartbeat, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("--heartbeat: %w", err)
@@ -31,7 +30,7 @@ func newHeartbeat(feed exporter.Feed, path string) (*heartbeat, error) {
 	return &heartbeat{Feed: feed, path: path}, nil
 }
 
-// Next implements exporter.Feed.
+// Next implements model.Feed.
 func (h *heartbeat) Next() (model.Sample, error) {
 	s, err := h.Feed.Next()
 	if err == nil {

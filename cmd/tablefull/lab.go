@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/remote"
-	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/lab"
 	"github.com/tablefull/tablefull/sources/tune"
 	"github.com/tablefull/tablefull/tui"
@@ -60,7 +59,7 @@ func runLab(o options, lo labOptions, w io.Writer) (err error) {
 		MinBackoff: 200 * time.Millisecond}
 	p.Start(o.interval)
 	defer p.Stop()
-	tee := &remote.Tee{Source: p}
+	tee := &remote.Tee{Feed: p}
 	if lo.recordTo != "" {
 		if err := tee.Start(lo.recordTo); err != nil {
 			return err
@@ -76,7 +75,7 @@ func runLab(o options, lo labOptions, w io.Writer) (err error) {
 		defer stop()
 		return l.Headless(tee, stopped.Done(), fix, w)
 	}
-	tuner := &tune.Lab{Host: sources.NewTuner(o.roots), Lab: l}
+	tuner := &tune.Lab{Host: tune.NewSysctls(o.roots), Lab: l}
 	app := tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tuner, Captions: true,
 		Intro: "lab " + lo.scenario + ": " + l.Scenario.LookFor, Live: l.Clients.String, Source: "lab " + lo.scenario})
 	return tui.Run(tui.NewRoot(app))

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/lab"
 	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/sources/tune"
@@ -244,7 +244,7 @@ func TestLabRestoresGlobalsItChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tu := &tune.Lab{Host: sources.NewTuner(sources.DefaultRoots()), Lab: l}
+	tu := &tune.Lab{Host: tune.NewSysctls(kernelfs.DefaultRoots()), Lab: l}
 	hash, _ := strconv.ParseUint(origHash, 10, 64)
 	if _, err := tu.Apply([]model.Change{{Key: model.KnobMax, Proposed: "131072"}, {Key: model.KnobHashsize, Proposed: strconv.FormatUint(hash*2, 10)}}, 0); err != nil {
 		l.Close()

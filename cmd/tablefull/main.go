@@ -14,7 +14,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/tablefull/tablefull/remote/exporter"
-	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/lab"
 	"github.com/tablefull/tablefull/sources/tune"
 	"github.com/tablefull/tablefull/tui"
@@ -26,13 +26,13 @@ var version = "dev"
 // options are the flags every subcommand shares.
 type options struct {
 	interval time.Duration
-	roots    sources.Roots
+	roots    kernelfs.Roots
 	version  bool
 	stateDir string
 }
 
 func (o *options) register(fs *flag.FlagSet) {
-	d := sources.DefaultRoots()
+	d := kernelfs.DefaultRoots()
 	fs.DurationVar(&o.interval, "interval", time.Second, "display and sampling `interval` (at least 100ms)")
 	fs.StringVar(&o.roots.Proc, "procfs", d.Proc, "procfs mount `path`")
 	fs.StringVar(&o.roots.Sys, "sysfs", d.Sys, "sysfs mount `path`")

@@ -56,6 +56,8 @@ func TestManPage(t *testing.T) {
 // fixedFeed hands out n samples.
 type fixedFeed struct{ n int }
 
+func (f *fixedFeed) Host() model.Host { return model.Host{} }
+
 func (f *fixedFeed) Next() (s model.Sample, err error) {
 	if f.n == 0 {
 		return s, io.EOF

@@ -10,7 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/kernelfs"
+	"github.com/tablefull/tablefull/sources/namespaces"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -73,7 +74,7 @@ func TestRatioNamespaces(t *testing.T) {
 		t.Cleanup(stop) // also on a failure half-way
 		agentMany = append(agentMany, measure("agent"))
 		expMany = append(expMany, measure("exporter", "--listen", "127.0.0.1:19875"))
-		n := sources.NewNamespaces(sources.DefaultRoots())
+		n := namespaces.NewNamespaces(kernelfs.DefaultRoots())
 		n.Read(time.Now(), 262144) // warm
 		start := time.Now()
 		got := n.Read(time.Now().Add(time.Hour), 262144) // past NamespacesEvery: a walk
@@ -88,6 +89,6 @@ func TestRatioNamespaces(t *testing.T) {
 	am, ao, em, eo := median(agentMany), median(agentOne), median(expMany), median(expOne)
 	fmt.Printf("    50 namespaces among 5,000 processes, 1 s: agent %.2f ms/s against %.2f alone (%.2f×), exporter %.2f against %.2f (%.2f×)\n",
 		am, ao, am/ao, em, eo, em/eo)
-	fmt.Printf("    one walk of 5,000 processes and a read of 50 namespaces: %.1f ms (every %s)\n", median(walk), sources.NamespacesEvery)
+	fmt.Printf("    one walk of 5,000 processes and a read of 50 namespaces: %.1f ms (every %s)\n", median(walk), namespaces.NamespacesEvery)
 	fmt.Printf("    rounds: agent %.2f / %.2f, exporter %.2f / %.2f, walk %.1f ms\n", agentMany, agentOne, expMany, expOne, walk)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -43,7 +44,7 @@ func TestEveryNamespace(t *testing.T) {
 	}
 	waitPinned(t, full, 300, 15*time.Second)
 
-	c, err := sources.NewCollector(sources.DefaultRoots())
+	c, err := sources.NewCollector(kernelfs.DefaultRoots())
 	if err != nil {
 		t.Fatal(err)
 	}

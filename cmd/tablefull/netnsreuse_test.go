@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/counters"
+	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -75,7 +76,7 @@ func TestKernelLineOfAGoneNamespace(t *testing.T) {
 		t.Skipf("the kernel did not give inode %d to any of 300 new namespaces", ino)
 	}
 
-	k := sources.NewKmsg(sources.DefaultRoots())
+	k := counters.NewKmsg(kernelfs.DefaultRoots())
 	defer k.Close()
 	found := false
 	var lines []model.KernelLine

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
 // snapshot prints one sample of the host and exits.
@@ -24,7 +25,7 @@ func snapshot(o options, asJSON bool, w io.Writer) error {
 // the established timeout read, the idle open connections too.
 func census(o options, asJSON bool, w io.Writer) error {
 	start := time.Now()
-	hold, _ := sources.ReadSysctlUint(filepath.Join(o.roots.Proc, "sys/net/netfilter/nf_conntrack_tcp_timeout_established"))
+	hold, _ := kernelfs.ReadSysctlUint(filepath.Join(o.roots.Proc, "sys/net/netfilter/nf_conntrack_tcp_timeout_established"))
 	c, err := sources.CensusDump{Timeout: 60 * time.Second, OpenHold: hold, Proc: o.roots.Proc}.Run(10)
 	if err != nil {
 		return err

@@ -74,7 +74,7 @@ func TestNetnsAgentAndRecording(t *testing.T) {
 	p.Start(200 * time.Millisecond)
 	defer p.Stop()
 	dir := t.TempDir()
-	tee := &remote.Tee{Source: p, Dir: dir}
+	tee := &remote.Tee{Feed: p, Dir: dir}
 	first := nextSample(t, tee)
 	if first.Conntrack.Count < entries || first.Conntrack.Count > entries+5 {
 		t.Errorf("namespace count %d, want about %d (host namespace is untracked)", first.Conntrack.Count, entries)

@@ -6,7 +6,9 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/tune"
 )
 
@@ -43,10 +45,18 @@ func tuneCommand(o options, v *flagValues, stdout io.Writer) error {
 			return usageError{err}
 		}
 		v.tu.NetnsPath = path
-		v.tu.Feed = func() (tune.Feed, error) {
+		v.tu.Feed = func() (model.Feed, error) {
 			p := &remote.Process{Argv: argv, Name: "netns " + v.tuneNetns, MinBackoff: 200 * time.Millisecond}
 			p.Start(time.Second)
 			return p, nil
+		}
+	} else {
+		v.tu.Feed = func() (model.Feed, error) {
+			c, err := sources.NewCollector(o.roots)
+			if err != nil {
+				return nil, err
+			}
+			return sources.NewLive(c, time.Second), nil
 		}
 	}
 	return tune.Command(o.roots, v.tu, stdout)

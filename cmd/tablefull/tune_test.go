@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/sources/tune"
 )
@@ -223,7 +223,7 @@ func TestTuneNamesKubeProxy(t *testing.T) {
 		t.Errorf("the dry run does not name kube-proxy:\n%s", out)
 	}
 	// The console's panel asks the same of its tuner.
-	k, _ := tune.NewLocal(sources.Roots{Proc: "/proc", Sys: "/sys"}, filepath.Join(dir, "state")).Read()
+	k, _ := tune.NewLocal(kernelfs.Roots{Proc: "/proc", Sys: "/sys"}, filepath.Join(dir, "state")).Read()
 	if note := k.Owners[model.KnobMax]; !strings.Contains(note, fmt.Sprintf("kube-proxy (pid %d)", kp.Process.Pid)) || !strings.Contains(note, conf) {
 		t.Errorf("the panel's tuner does not name kube-proxy for max: %q", note)
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/tune"
 )
 
@@ -36,13 +36,13 @@ func (k *tempKnobs) failWrites(t *testing.T, rel string) {
 func TestPartialApplyIsUndone(t *testing.T) {
 	k := newTempKnobs(t)
 	k.failWrites(t, "proc/sys/net/ipv4/tcp_tw_reuse")
-	o := options{roots: sources.Roots{Proc: filepath.Join(k.root, "proc"), Sys: filepath.Join(k.root, "sys"), Dev: filepath.Join(k.root, "dev")}}
+	o := options{roots: kernelfs.Roots{Proc: filepath.Join(k.root, "proc"), Sys: filepath.Join(k.root, "sys"), Dev: filepath.Join(k.root, "dev")}}
 	topts := tune.CommandOptions{Set: []string{model.KnobMax + "=8192", model.KnobTwReuse + "=1"}, Yes: true,
 		SysctlDir: k.sysctlDir, ModprobeDir: k.modprobeDir, StateDir: k.stateDir}
 	var out bytes.Buffer
 	err := tune.Command(o.roots, topts, &out)
 	var ee tune.ExitError
-	if !errors.As(err, &ee) || ee.Code != tune.ExitPartial || !errors.Is(err, sources.ErrPartial) {
+	if !errors.As(err, &ee) || ee.Code != tune.ExitPartial || !errors.Is(err, tune.ErrPartial) {
 		t.Fatalf("got %v (%s), want exit %d", err, out.String(), tune.ExitPartial)
 	}
 	if !strings.Contains(err.Error(), model.KnobMax+" written") || !strings.Contains(out.String(), "--undo") {
@@ -68,8 +68,8 @@ func TestPartialPersistIsUndone(t *testing.T) {
 	lt := k.tuner()
 	lt.Pers.ModprobeDir = "/proc/sys" // nobody creates files there
 	files, _, err := lt.Persist([]model.Change{{Key: model.KnobMax, Proposed: "8192"}, {Key: model.KnobHashsize, Proposed: "8192"}})
-	sysctl := filepath.Join(k.sysctlDir, sources.SysctlFile)
-	if !errors.Is(err, sources.ErrPartial) || len(files) != 1 || files[0] != sysctl {
+	sysctl := filepath.Join(k.sysctlDir, tune.SysctlFile)
+	if !errors.Is(err, tune.ErrPartial) || len(files) != 1 || files[0] != sysctl {
 		t.Fatalf("partial persist: files %v, err %v", files, err)
 	}
 	if _, err := os.Stat(sysctl); err != nil {
@@ -98,24 +98,24 @@ func TestUndoRecordIsChecked(t *testing.T) {
 	}
 
 	os.Chmod(undo, 0o644)
-	if _, _, err := lt.UndoFiles(); !errors.Is(err, sources.ErrUntrusted) {
+	if _, _, err := lt.UndoFiles(); !errors.Is(err, kernelfs.ErrUntrusted) {
 		t.Errorf("undo with a 0644 record: %v", err)
 	}
-	if _, err := lt.Apply([]model.Change{{Key: model.KnobTimeWait, Proposed: "60"}}, 0); !errors.Is(err, sources.ErrUntrusted) || k.knob(t, model.KnobTimeWait) != "30" {
+	if _, err := lt.Apply([]model.Change{{Key: model.KnobTimeWait, Proposed: "60"}}, 0); !errors.Is(err, kernelfs.ErrUntrusted) || k.knob(t, model.KnobTimeWait) != "30" {
 		t.Errorf("an apply over an untrusted record: %v, time_wait %s", err, k.knob(t, model.KnobTimeWait))
 	}
 	os.Chmod(undo, 0o600)
 	os.Chown(undo, 65534, 65534)
-	if _, _, err := lt.UndoFiles(); !errors.Is(err, sources.ErrUntrusted) {
+	if _, _, err := lt.UndoFiles(); !errors.Is(err, kernelfs.ErrUntrusted) {
 		t.Errorf("undo with a record owned by nobody: %v", err)
 	}
 	os.Chown(undo, 0, 0)
 
 	victim := filepath.Join(k.root, "victim")
 	os.WriteFile(victim, []byte("keep me\n"), 0o600)
-	planted, _ := json.Marshal(sources.UndoRecord{Files: []sources.FileChange{{Path: victim, Old: []byte("owned\n"), New: []byte("keep me\n")}}})
+	planted, _ := json.Marshal(tune.UndoRecord{Files: []tune.FileChange{{Path: victim, Old: []byte("owned\n"), New: []byte("keep me\n")}}})
 	os.WriteFile(undo, planted, 0o600)
-	if _, _, err := lt.UndoFiles(); !errors.Is(err, sources.ErrNotManaged) {
+	if _, _, err := lt.UndoFiles(); !errors.Is(err, tune.ErrNotManaged) {
 		t.Errorf("undo of a foreign path: %v", err)
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "keep me\n" {
@@ -123,7 +123,7 @@ func TestUndoRecordIsChecked(t *testing.T) {
 	}
 	os.Remove(undo)
 
-	sysctl := filepath.Join(k.sysctlDir, sources.SysctlFile)
+	sysctl := filepath.Join(k.sysctlDir, tune.SysctlFile)
 	os.WriteFile(sysctl, []byte("vm.swappiness = 10\n"), 0o600)
 	if _, _, err := lt.Persist([]model.Change{{Key: model.KnobMax, Proposed: "8192"}}); err != nil {
 		t.Fatal(err)

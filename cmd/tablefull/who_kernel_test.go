@@ -11,8 +11,8 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote"
-	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/probes"
 )
 
 // churnScript opens a new connection per request to an address at a
@@ -235,7 +235,7 @@ func TestWhoRefusedFallsBackToSockets(t *testing.T) {
 	var owners *model.Owners
 	for end := time.Now().Add(15 * time.Second); time.Now().Before(end) && (!refused || owners == nil); {
 		f := an.Add(nextSample(t, p))
-		if w := f.Sample.Who; w != nil && w.Note == sources.NoteWhoNoCap {
+		if w := f.Sample.Who; w != nil && w.Note == probes.NoteNoCap {
 			refused = true
 		}
 		if w := f.Sample.Who; w.On() {

@@ -3,6 +3,7 @@ package exporter
 import (
 	"runtime"
 	"strconv"
+	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -31,7 +32,7 @@ var (
 	descLost      = desc(remote.MetricNewEntriesLost, "ctnetlink events the kernel could not deliver to the exporter (its socket overran): the new-entry counts are then lower bounds.")
 	descClassHold = desc(remote.MetricClassHold, "How long the kernel holds an entry of the class now (its nf_conntrack_*_timeout); absent when not read.", "class")
 	descVerdictS  = desc(remote.MetricVerdictSeconds, "Seconds each verdict held since the exporter started (by the console's own rules): increase() over any range sees what held, whoever else scrapes.", "kind")
-	descVerdict   = desc(remote.MetricVerdict, "1 when the verdict held at any sample in the trailing window (--window, default 1m; every scraper reads the same), by the console's own rules and thresholds, else 0 (kind: table_full, near_cap, early_drop, hash_chains, listen_overflow, port_exhaustion, server_cpu_bound, disk_bound, client_stalled_on_network).", "kind")
+	descVerdict   = desc(remote.MetricVerdict, "1 when the verdict held at any sample in the trailing window (--window, default 1m; every scraper reads the same), by the console's own rules and thresholds, else 0 (kind: "+kindLabels()+").", "kind")
 	descUp        = desc(remote.MetricUp, "1 when this part of the host's numbers could be read: conntrack (the table), ctstats (per-CPU counters), cpu, disks and tcp (/proc/stat, diskstats, netstat), kernel_log (/dev/kmsg, root only), entries (new entries by class, counted near the cap), stream (samples arriving).", "part")
 	descNSEntries = desc(remote.MetricNSEntries, "Entries in another network namespace's conntrack table (the cap is the host's tablefull_conntrack_entries_limit), for the 20 fullest; the rest are in tablefull_netns_others.", "netns", "kind", "inode")
 	descNSDrops   = desc(remote.MetricNSDrops, "drop and early_drop of another network namespace's table, summed over CPUs, for the 20 fullest; read once its table is half full (absent before).", "netns", "kind", "inode")
@@ -43,9 +44,18 @@ var (
 	descBuildInfo = desc(remote.MetricBuildInfo, "tablefull's version; always 1.", "version", "goversion")
 )
 
-// verdictKinds are the kinds a tablefull_verdict series exists for.
-var verdictKinds = []model.Kind{model.TableFull, model.NearCap, model.EarlyDropping, model.HashChains,
-	model.ListenOverflow, model.PortExhaustion, model.CPUBound, model.DiskBound, model.ClientStalled}
+// verdictKinds are the kinds a tablefull_verdict series exists for:
+// every kind but OK, from model's one list.
+var verdictKinds = model.ProblemKinds()
+
+// kindLabels lists the kinds' labels for the help text.
+func kindLabels() string {
+	l := make([]string, len(verdictKinds))
+	for i, k := range verdictKinds {
+		l[i] = k.Label()
+	}
+	return strings.Join(l, ", ")
+}
 
 // Describe implements prometheus.Collector.
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
@@ -60,64 +70,99 @@ func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 // lock, then written out.
 func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 	s := e.take()
-	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
-		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
-	}
-	counter := func(d *prometheus.Desc, v float64, labels ...string) {
-		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, v, labels...)
-	}
-	gauge(descBuildInfo, 1, e.version, runtime.Version())
+	m := emit{ch}
+	m.gauge(descBuildInfo, 1, e.version, runtime.Version())
 	sample := s.frame.Sample
 	tableUp := sample.Conntrack.Status == model.TableTracked || sample.Conntrack.Status == model.TableUntracked
-	gauge(descUp, b(s.streamUp), "stream")
-	gauge(descUp, b(s.have && tableUp), "conntrack")
-	gauge(descUp, b(s.have && sample.CTStats.Source != ""), "ctstats")
-	gauge(descUp, b(s.have && sample.Kernel.Readable), "kernel_log")
+	m.up(s, tableUp)
+	if !s.have {
+		return
+	}
+	m.gauge(descLastTime, float64(s.at.UnixMilli())/1000)
+	if tableUp {
+		m.table(sample.Conntrack, s.peak)
+	}
+	m.totals(s)
+	m.perCPU(sample.CTStats)
+	if ns := sample.Namespaces; ns != nil {
+		m.namespaces(ns)
+	}
+	if d := sample.Drift; d != nil {
+		m.drift(d)
+	}
+	s.attribution.collect(m.gauge)
+	collectWho(m.gauge, s.frame.Who, s.frame.WhoSecs)
+	m.verdicts(s, tableUp)
+}
+
+// emit sends one scrape's metrics.
+type emit struct{ ch chan<- prometheus.Metric }
+
+func (m emit) gauge(d *prometheus.Desc, v float64, labels ...string) {
+	m.ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
+}
+
+func (m emit) counter(d *prometheus.Desc, v float64, labels ...string) {
+	m.ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, v, labels...)
+}
+
+// up says which parts were read at the last sample.
+func (m emit) up(s snapshot, tableUp bool) {
+	sample := s.frame.Sample
+	m.gauge(descUp, b(s.streamUp), "stream")
+	m.gauge(descUp, b(s.have && tableUp), "conntrack")
+	m.gauge(descUp, b(s.have && sample.CTStats.Source != ""), "ctstats")
+	m.gauge(descUp, b(s.have && sample.Kernel.Readable), "kernel_log")
 	for _, p := range []struct {
 		part model.Part
 		name string
 	}{{model.PartCPU, "cpu"}, {model.PartDisks, "disks"}, {model.PartTCP, "tcp"}} {
-		gauge(descUp, b(s.have && !sample.Absent.Has(p.part)), p.name)
+		m.gauge(descUp, b(s.have && !sample.Absent.Has(p.part)), p.name)
 	}
-	if !s.have {
-		return
-	}
-	gauge(descLastTime, float64(s.at.UnixMilli())/1000)
-	if tableUp {
-		c := sample.Conntrack
-		gauge(descEntries, float64(c.Count))
-		gauge(descPeak, float64(s.peak))
-		gauge(descLimit, float64(c.Max))
-		gauge(descBuckets, float64(c.Buckets))
-		gauge(descHold, float64(c.TimeWaitHold))
-		for _, cl := range model.AllClasses {
-			if h := c.Holds[cl]; h > 0 {
-				gauge(descClassHold, float64(h), cl.String())
-			}
+}
+
+// table is the table's numbers, when it was read.
+func (m emit) table(c model.Conntrack, peak uint64) {
+	m.gauge(descEntries, float64(c.Count))
+	m.gauge(descPeak, float64(peak))
+	m.gauge(descLimit, float64(c.Max))
+	m.gauge(descBuckets, float64(c.Buckets))
+	m.gauge(descHold, float64(c.TimeWaitHold))
+	for _, cl := range model.AllClasses {
+		if h := c.Holds[cl]; h > 0 {
+			m.gauge(descClassHold, float64(h), cl.String())
 		}
 	}
-	gauge(descUp, b(s.frame.Rates.Entries.Basis == model.BasisEvents), "entries")
+}
+
+// totals are the counters the exporter sums over its samples; a part
+// never read is left out, not counted as zero.
+func (m emit) totals(s snapshot) {
+	m.gauge(descUp, b(s.frame.Rates.Entries.Basis == model.BasisEvents), "entries")
 	if s.frame.Rates.Entries.Basis == model.BasisEvents {
 		for _, cl := range model.AllClasses {
-			counter(descNew, s.newEntries[cl], cl.String())
+			m.counter(descNew, s.newEntries[cl], cl.String())
 		}
-		counter(descLost, s.lost)
+		m.counter(descLost, s.lost)
 	}
 	if s.probesRead { // never loaded is not zero lost
-		counter(descProbesLost, s.probesLost)
+		m.counter(descProbesLost, s.probesLost)
 	}
-	counter(descPinned, s.pinnedSeconds)
-	counter(descEpisodes, float64(s.episodes))
-	if sample.Kernel.Readable { // not read is not zero lines
-		counter(descKLines, float64(s.kernelLines))
-		counter(descSuppress, float64(s.suppressed))
+	m.counter(descPinned, s.pinnedSeconds)
+	m.counter(descEpisodes, float64(s.episodes))
+	if s.frame.Sample.Kernel.Readable { // not read is not zero lines
+		m.counter(descKLines, float64(s.kernelLines))
+		m.counter(descSuppress, float64(s.suppressed))
 	}
-	st := sample.CTStats
+}
+
+// perCPU is conntrack's counters per CPU and summed.
+func (m emit) perCPU(st model.CTStats) {
 	var totals model.CounterValues
 	for _, row := range st.PerCPU {
 		cpu := strconv.Itoa(row.CPU)
 		for _, c := range st.Reported {
-			counter(descCPU, float64(row.Values.Get(c)), cpu, string(c))
+			m.counter(descCPU, float64(row.Values.Get(c)), cpu, string(c))
 		}
 		for i := range totals {
 			totals[i] += row.Values[i]
@@ -125,49 +170,57 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 	}
 	if len(st.PerCPU) > 0 {
 		for _, c := range st.Reported {
-			counter(descTotal, float64(totals.Get(c)), string(c))
+			m.counter(descTotal, float64(totals.Get(c)), string(c))
 		}
 	}
-	if ns := sample.Namespaces; ns != nil { // bounded: model.MaxNamespaceRows, the rest as two series
-		seen := map[uint64]bool{} // one series per namespace, whatever a stream repeats
-		for _, r := range ns.Rows {
-			if seen[r.Inode] {
-				continue
-			}
-			seen[r.Inode] = true
-			ino, name, kind := strconv.FormatUint(r.Inode, 10), model.Sanitize(r.Name, 64), model.Sanitize(r.Kind, 16)
-			gauge(descNSEntries, float64(r.Count), name, kind, ino)
-			if r.DropsRead { // read near the cap only: not read is not 0
-				counter(descNSDrops, float64(r.Drops), name, kind, ino)
-			}
-		}
-		gauge(descNSOthers, float64(ns.Others))
-		gauge(descNSOtherEn, float64(ns.OthersEntries))
-		gauge(descNSUnread, float64(ns.Unread))
-	}
-	if d := sample.Drift; d != nil { // a stream's knobs are tablefull's, each once (remote.boundDrift)
-		drifted := map[string]bool{}
-		for _, x := range d.Drifted {
-			drifted[x.Knob] = true
-		}
-		seen := map[string]bool{}
-		for _, k := range d.Checked {
-			if !seen[k] { // a duplicate would fail the whole scrape
-				seen[k] = true
-				gauge(descDrift, b(drifted[k]), k)
-			}
-		}
-	}
-	s.attribution.collect(gauge)
-	collectWho(gauge, s.frame.Who, s.frame.WhoSecs)
-	for _, k := range verdictKinds {
-		// A verdict judged from a part not read, or from a table not
-		// read, is neither 1 nor 0: its series is left out.
-		if sample.Absent&k.Needs() != 0 || (k.Needs() == 0 && !tableUp) {
+}
+
+// namespaces is the other namespaces' tables, bounded:
+// model.MaxNamespaceRows, the rest as two series.
+func (m emit) namespaces(ns *model.Namespaces) {
+	seen := map[uint64]bool{} // one series per namespace, whatever a stream repeats
+	for _, r := range ns.Rows {
+		if seen[r.Inode] {
 			continue
 		}
-		gauge(descVerdict, b(s.held[k]), k.Label())
-		counter(descVerdictS, s.verdictSeconds[k], k.Label())
+		seen[r.Inode] = true
+		ino, name, kind := strconv.FormatUint(r.Inode, 10), model.Sanitize(r.Name, 64), model.Sanitize(r.Kind, 16)
+		m.gauge(descNSEntries, float64(r.Count), name, kind, ino)
+		if r.DropsRead { // read near the cap only: not read is not 0
+			m.counter(descNSDrops, float64(r.Drops), name, kind, ino)
+		}
+	}
+	m.gauge(descNSOthers, float64(ns.Others))
+	m.gauge(descNSOtherEn, float64(ns.OthersEntries))
+	m.gauge(descNSUnread, float64(ns.Unread))
+}
+
+// drift is each checked knob, 1 when its live value left the persisted
+// one; a stream's knobs are tablefull's, each once (remote.boundDrift).
+func (m emit) drift(d *model.Drifts) {
+	drifted := map[string]bool{}
+	for _, x := range d.Drifted {
+		drifted[x.Knob] = true
+	}
+	seen := map[string]bool{}
+	for _, k := range d.Checked {
+		if !seen[k] { // a duplicate would fail the whole scrape
+			seen[k] = true
+			m.gauge(descDrift, b(drifted[k]), k)
+		}
+	}
+}
+
+// verdicts is each kind held in the window, and its seconds held. A
+// verdict judged from a part not read, or from a table not read, is
+// neither 1 nor 0: its series is left out.
+func (m emit) verdicts(s snapshot, tableUp bool) {
+	for _, k := range verdictKinds {
+		if s.frame.Sample.Absent&k.Needs() != 0 || (k.Needs() == 0 && !tableUp) {
+			continue
+		}
+		m.gauge(descVerdict, b(s.held[k]), k.Label())
+		m.counter(descVerdictS, s.verdictSeconds[k], k.Label())
 	}
 }
 

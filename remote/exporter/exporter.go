@@ -71,7 +71,7 @@ func (e *Exporter) Observe(s model.Sample) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	f := e.an.Add(s)
-	held := pinnedFor(f).Seconds()
+	held := f.HeldFor().Seconds()
 	if f.Pinned {
 		e.pinnedSeconds += held
 	}
@@ -109,15 +109,6 @@ func (e *Exporter) seqNow() uint64 {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.seq
-}
-
-// pinnedFor is how long a pinned frame counts: its interval, or the time
-// since the previous sample when that is known and shorter than a gap.
-func pinnedFor(f model.Frame) time.Duration {
-	if f.Rates.Elapsed > 0 && !f.Gap {
-		return f.Rates.Elapsed
-	}
-	return f.Sample.Interval
 }
 
 // Fail records that the feed failed (a remote agent disconnected); the

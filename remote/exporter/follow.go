@@ -7,18 +7,12 @@ import (
 	"github.com/tablefull/tablefull/remote"
 )
 
-// Feed is what the exporter reads: this host's samples, or a namespace's
-// through its agent.
-type Feed interface {
-	Next() (model.Sample, error)
-}
-
 // Follow observes every sample of feed until end says an error is the
 // end of it; any other error is reported with Fail and the feed read on.
 // The first read of the kernel log is its whole ring buffer: its lines
 // from before start and its first count of suppressions happened before
 // the exporter, and are left out.
-func (e *Exporter) Follow(feed Feed, start time.Time, end func(error) bool) {
+func (e *Exporter) Follow(feed model.Feed, start time.Time, end func(error) bool) {
 	first := true
 	for {
 		s, err := feed.Next()

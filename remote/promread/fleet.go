@@ -40,82 +40,20 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]model.FleetRow, er
 		}
 		vecs[i] = v
 	}
-	rows := map[string]*model.FleetRow{}
-	// row is the instance's row and the sample's value; ok false for a
-	// value out of range (NaN, ±Inf, negative, beyond 2^53): unknown,
-	// left out, never a garbled number.
-	over := 0
-	row := func(s *pmodel.Sample) (*model.FleetRow, float64, bool) {
-		inst := bound(string(s.Metric[pmodel.InstanceLabel]))
-		if rows[inst] == nil {
-			if len(rows) >= MaxFleetInstances {
-				over++
-				return nil, 0, false
-			}
-			rows[inst] = &model.FleetRow{Instance: inst}
-		}
-		return rows[inst], float64(s.Value), known(s.Value)
-	}
-	for _, s := range vecs[4] { // the instances seen in the window, answering or not
-		rw, v, ok := row(s)
-		if !ok {
-			continue
-		}
+	f := fleetRows{rows: map[string]*model.FleetRow{}}
+	f.each(vecs[4], func(rw *model.FleetRow, _ *pmodel.Sample, v float64) { // the instances seen in the window, answering or not
 		rw.LastSeen = time.UnixMilli(int64(v * 1000))
 		rw.Stale = now.Sub(rw.LastSeen) > StaleAfter
-	}
-	for _, s := range vecs[0] {
-		rw, v, ok := row(s)
-		if !ok {
-			continue
-		}
-		if rw.Labels == "" {
-			rw.Labels = bound(otherLabels(s.Metric))
-		}
-		switch s.Metric[pmodel.MetricNameLabel] {
-		case remote.MetricEntries:
-			rw.Count, rw.HasTable = uint64(v), true
-		case remote.MetricLimit:
-			rw.Limit = uint64(v)
-		case remote.MetricVerdict:
-			if k, ok := model.KindOfLabel(string(s.Metric["kind"])); ok && v == 1 {
-				rw.Kinds = append(rw.Kinds, k)
-			}
-		}
-	}
-	for _, s := range vecs[1] {
-		rw, v, ok := row(s)
-		if !ok {
-			continue
-		}
-		rw.Peak = uint64(v)
-	}
-	for _, s := range vecs[2] {
-		rw, v, ok := row(s)
-		if !ok {
-			continue
-		}
-		rw.DropsPS = v
-	}
-	for _, s := range vecs[3] {
-		rw, v, ok := row(s)
-		if !ok {
-			continue
-		}
-		switch s.Metric["m"] {
-		case "pinned":
-			rw.Pinned = time.Duration(v * float64(time.Second)).Round(time.Second)
-		case "worstns":
-			rw.WorstNS, rw.WorstNSCount = bound(string(s.Metric["kind"])+" "+string(s.Metric["netns"])), uint64(v)
-		default:
-			rw.Episodes = uint64(math.Round(v))
-		}
-	}
-	if over > 0 { // refused, not cut: a fleet view missing hosts would read as a calm fleet
+	})
+	f.each(vecs[0], tableOf)
+	f.each(vecs[1], func(rw *model.FleetRow, _ *pmodel.Sample, v float64) { rw.Peak = uint64(v) })
+	f.each(vecs[2], func(rw *model.FleetRow, _ *pmodel.Sample, v float64) { rw.DropsPS = v })
+	f.each(vecs[3], historyOf)
+	if f.over > 0 { // refused, not cut: a fleet view missing hosts would read as a calm fleet
 		return nil, fmt.Errorf("%w: more than %d instances: narrow --selector", ErrAnswerTooBig, MaxFleetInstances)
 	}
-	out := make([]model.FleetRow, 0, len(rows))
-	for _, rw := range rows {
+	out := make([]model.FleetRow, 0, len(f.rows))
+	for _, rw := range f.rows {
 		model.SortKinds(rw.Kinds)
 		rw.Peak = max(rw.Peak, rw.Count)
 		out = append(out, *rw)
@@ -125,6 +63,62 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]model.FleetRow, er
 		return nil, fmt.Errorf("%w: no instance with tablefull's metrics matches %s at %s", ErrNoInstances, r.with(""), r.where)
 	}
 	return out, nil
+}
+
+// fleetRows are the rows of a fleet answer by instance, at most
+// MaxFleetInstances; over counts the instances beyond.
+type fleetRows struct {
+	rows map[string]*model.FleetRow
+	over int
+}
+
+// each hands every sample of v to set with its instance's row. A value
+// out of range (NaN, ±Inf, negative, beyond 2^53) is unknown: left out,
+// never a garbled number.
+func (f *fleetRows) each(v pmodel.Vector, set func(rw *model.FleetRow, s *pmodel.Sample, v float64)) {
+	for _, s := range v {
+		inst := bound(string(s.Metric[pmodel.InstanceLabel]))
+		if f.rows[inst] == nil {
+			if len(f.rows) >= MaxFleetInstances {
+				f.over++
+				continue
+			}
+			f.rows[inst] = &model.FleetRow{Instance: inst}
+		}
+		if known(s.Value) {
+			set(f.rows[inst], s, float64(s.Value))
+		}
+	}
+}
+
+// tableOf reads the table's count, cap and verdicts into a row.
+func tableOf(rw *model.FleetRow, s *pmodel.Sample, v float64) {
+	if rw.Labels == "" {
+		rw.Labels = bound(otherLabels(s.Metric))
+	}
+	switch s.Metric[pmodel.MetricNameLabel] {
+	case remote.MetricEntries:
+		rw.Count, rw.HasTable = uint64(v), true
+	case remote.MetricLimit:
+		rw.Limit = uint64(v)
+	case remote.MetricVerdict:
+		if k, ok := model.KindOfLabel(string(s.Metric["kind"])); ok && v == 1 {
+			rw.Kinds = append(rw.Kinds, k)
+		}
+	}
+}
+
+// historyOf reads the window's pinned time, episodes and fullest other
+// namespace into a row.
+func historyOf(rw *model.FleetRow, s *pmodel.Sample, v float64) {
+	switch s.Metric["m"] {
+	case "pinned":
+		rw.Pinned = time.Duration(v * float64(time.Second)).Round(time.Second)
+	case "worstns":
+		rw.WorstNS, rw.WorstNSCount = bound(string(s.Metric["kind"])+" "+string(s.Metric["netns"])), uint64(v)
+	default:
+		rw.Episodes = uint64(math.Round(v))
+	}
 }
 
 // ErrNoInstances reports a selector that matches no exporter.

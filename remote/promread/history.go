@@ -43,9 +43,9 @@ func (r *Reader) History(ctx context.Context, instance string, end time.Time, sp
 		{r.with(inst + `,__name__=~"` + remote.AnyOf(remote.MetricEntries, remote.MetricLimit, remote.MetricPeak, remote.MetricBuckets, remote.MetricHold) + `"`), h.table},
 		{remote.MetricCPUEvents + r.with(inst), h.perCPU},
 		{r.with(inst + `,__name__=~"` + remote.AnyOf(remote.MetricNewEntries, remote.MetricClassHold, remote.MetricNSEntries, remote.MetricNSDrops) + `"`), h.classes},
-		{`{` + host + `,__name__=~"node_netstat_TcpExt_ListenOverflows|node_netstat_TcpExt_ListenDrops|node_netstat_TcpExt_TCPSynRetrans|node_netstat_Tcp_ActiveOpens|node_netstat_Tcp_PassiveOpens|node_netstat_Tcp_OutRsts|node_netstat_Tcp_CurrEstab|node_sockstat_TCP_tw"}`, h.tcp},
-		{`sum by (cpu, mode) (node_cpu_seconds_total{` + host + `})`, h.cpu},
-		{`{` + host + `,__name__=~"node_disk_reads_completed_total|node_disk_writes_completed_total|node_disk_io_time_seconds_total"}`, h.disks},
+		{`{` + host + `,__name__=~"` + namesOf(nodeTCP) + `"}`, h.tcp},
+		{`sum by (cpu, mode) (` + nodeCPU + `{` + host + `})`, h.cpu},
+		{`{` + host + `,__name__=~"` + namesOf(nodeDisk) + `"}`, h.disks},
 	}
 	for _, q := range queries {
 		m, err := r.ranged(ctx, q.q, rng)
@@ -105,7 +105,7 @@ func (h *history) sample(t pmodel.Time) *model.Sample {
 	s := h.at[int64(t)]
 	if s == nil {
 		s = &model.Sample{Time: t.Time(), Interval: h.step,
-			Kernel: model.KernelLog{Note: "kernel log lines are counted in tablefull_kernel_table_full_lines_total, not kept by Prometheus"}}
+			Kernel: model.KernelLog{Note: "kernel log lines are counted in " + remote.MetricKernelLines + ", not kept by Prometheus"}}
 		h.at[int64(t)] = s
 	}
 	return s
@@ -206,24 +206,8 @@ func (h *history) tcp(m pmodel.Matrix) {
 				h.tcpAt = map[int64]bool{}
 			}
 			h.tcpAt[int64(p.Timestamp)] = true
-			t := &s.TCP
-			switch ss.Metric[pmodel.MetricNameLabel] {
-			case "node_netstat_TcpExt_ListenOverflows":
-				t.ListenOverflows = v
-			case "node_netstat_TcpExt_ListenDrops":
-				t.ListenDrops = v
-			case "node_netstat_TcpExt_TCPSynRetrans":
-				t.SynRetrans = v
-			case "node_netstat_Tcp_ActiveOpens":
-				t.ActiveOpens = v
-			case "node_netstat_Tcp_PassiveOpens":
-				t.PassiveOpens = v
-			case "node_netstat_Tcp_OutRsts":
-				t.OutRsts = v
-			case "node_netstat_Tcp_CurrEstab":
-				t.Established = v
-			case "node_sockstat_TCP_tw":
-				t.TimeWait = v
+			if set := nodeTCP[string(ss.Metric[pmodel.MetricNameLabel])]; set != nil {
+				set(&s.TCP, v)
 			}
 		}
 	}
@@ -288,14 +272,8 @@ func (h *history) disks(m pmodel.Matrix) {
 				d = &model.DiskIO{Name: dev}
 				byDisk[t][dev] = d
 			}
-			v := max(0, float64(p.Value))
-			switch ss.Metric[pmodel.MetricNameLabel] {
-			case "node_disk_reads_completed_total":
-				d.Reads = uint64(v)
-			case "node_disk_writes_completed_total":
-				d.Writes = uint64(v)
-			case "node_disk_io_time_seconds_total":
-				d.BusyMillis = uint64(v * 1000)
+			if set := nodeDisk[string(ss.Metric[pmodel.MetricNameLabel])]; set != nil {
+				set(d, max(0, float64(p.Value)))
 			}
 		}
 	}

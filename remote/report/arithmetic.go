@@ -11,7 +11,7 @@ import (
 // arithmetic is the write-up's arithmetic on the recording's numbers:
 // working set = rate × hold, the ceiling, chain depth, the proposed max
 // and what it costs.
-func (t teller) arithmetic() section {
+func (t narrator) arithmetic() section {
 	in := t.in
 	sec := section{Title: "The arithmetic"}
 	st, end := in.Start, in.End
@@ -89,7 +89,7 @@ func assumed(c model.Cost) string {
 }
 
 // about says what the report was made from.
-func (t teller) about(r *Report) section {
+func (t narrator) about(r *Report) section {
 	in := t.in
 	s := fmt.Sprintf("Made by tablefull report from %s: %s from %s (source %s), every %s.",
 		model.Sanitize(r.Source, 200), plural(in.Samples, "sample", "samples"), model.Sanitize(in.Host.Name, 64),

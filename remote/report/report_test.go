@@ -188,7 +188,7 @@ func (s *samplesSource) Next() (model.Sample, error) {
 // in the report with the agent's read-back: the max change it made, and
 // a knob no sample carries in a table of its own.
 func TestRecordedApplyIsTold(t *testing.T) {
-	tee := &remote.Tee{Source: &samplesSource{}, Dir: t.TempDir()}
+	tee := &remote.Tee{Feed: &samplesSource{}, Dir: t.TempDir()}
 	path, on, err := tee.Toggle()
 	if err != nil || !on {
 		t.Fatalf("start recording: %v", err)

@@ -25,15 +25,15 @@ type table struct {
 	Note string
 }
 
-// teller formats the incident's times and numbers the same way everywhere.
-type teller struct {
+// narrator formats the incident's times and numbers the same way everywhere.
+type narrator struct {
 	in *model.Incident
 	// days is set when the recording spans more than one date: times
 	// then carry their date.
 	days bool
 }
 
-func (t teller) at(x time.Time) string {
+func (t narrator) at(x time.Time) string {
 	if t.days {
 		return x.UTC().Format("2006-01-02 15:04:05")
 	}
@@ -50,7 +50,7 @@ func plural(n int, one, many string) string {
 // sections are the document, in order.
 func (r *Report) sections() []section {
 	in := r.Incident
-	t := teller{in: in, days: in.From.UTC().Format("20060102") != in.To.UTC().Format("20060102")}
+	t := narrator{in: in, days: in.From.UTC().Format("20060102") != in.To.UTC().Format("20060102")}
 	out := []section{
 		{Title: "What happened", Paras: t.whatHappened(r)},
 		{Title: "Charts", Charts: r.Charts},
@@ -69,7 +69,7 @@ func (r *Report) sections() []section {
 }
 
 // whatHappened is the story in one paragraph and its verdicts.
-func (t teller) whatHappened(r *Report) []string {
+func (t narrator) whatHappened(r *Report) []string {
 	in := t.in
 	h := in.Host
 	var s []string
@@ -150,7 +150,7 @@ func (t teller) whatHappened(r *Report) []string {
 	return out
 }
 
-func (t teller) changeSentence(c model.KnobChange) string {
+func (t narrator) changeSentence(c model.KnobChange) string {
 	verb := "raised"
 	if number(c.After) < number(c.Before) {
 		verb = "lowered"

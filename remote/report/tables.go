@@ -8,7 +8,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 )
 
-func (t teller) episodes() section {
+func (t narrator) episodes() section {
 	in := t.in
 	sec := section{Title: "Pinned episodes"}
 	if len(in.Episodes) == 0 {
@@ -31,7 +31,7 @@ func (t teller) episodes() section {
 	return sec
 }
 
-func (t teller) tuning() section {
+func (t narrator) tuning() section {
 	in := t.in
 	sec := section{Title: "Tuning"}
 	if len(in.Changes) == 0 && len(in.UnseenApplies) == 0 {
@@ -97,7 +97,7 @@ func yesNo(b bool) string {
 	return "no"
 }
 
-func (t teller) kernel() section {
+func (t narrator) kernel() section {
 	in := t.in
 	sec := section{Title: "Kernel log"}
 	if in.KernelLines == 0 {
@@ -124,7 +124,7 @@ func (t teller) kernel() section {
 	return sec
 }
 
-func (t teller) census() section {
+func (t narrator) census() section {
 	c := t.in.Census
 	sec := section{Title: "Census: what filled the table"}
 	p := fmt.Sprintf("The largest census recorded walked %s entries at %s.", model.Int(uint64(c.Total)), t.at(c.At))

@@ -9,7 +9,7 @@ import (
 // who is the probes' busiest window: who opened the connections, to
 // where, how long they lived, and whose packets the table dropped. Every
 // name is foreign text.
-func (t teller) who() section {
+func (t narrator) who() section {
 	w, secs := t.in.PeakWho, t.in.PeakWhoSecs
 	sec := section{Title: "Who opened the connections"}
 	p := fmt.Sprintf("The eBPF probes' busiest %s (ending at %s) counted the new connections below as the processes made them.",

@@ -9,15 +9,10 @@ import (
 	"github.com/tablefull/tablefull/model"
 )
 
-// Feed is what a headless lab reads: its namespace's samples.
-type Feed interface {
-	Next() (model.Sample, error)
-}
-
 // Headless prints one line per sample of feed, judged by the console's
 // analyzer, with the captions, until stopped; fix, when it fires, raises
 // nf_conntrack_max to 16384 (the write-up's fix, for recordings).
-func (l *Lab) Headless(feed Feed, stopped <-chan struct{}, fix <-chan time.Time, w io.Writer) error {
+func (l *Lab) Headless(feed model.Feed, stopped <-chan struct{}, fix <-chan time.Time, w io.Writer) error {
 	samples := make(chan model.Sample)
 	done := make(chan struct{})
 	defer close(done)

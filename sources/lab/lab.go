@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -156,7 +156,7 @@ func Start(name string, o Options) (l *Lab, err error) {
 	if sc.labMax > 0 {
 		// The max is global but counted per namespace: the host's own
 		// traffic would hit the lowered cap if it tracks that much.
-		if n, _ := sources.ReadSysctlUint(filepath.Join(o.Paths.Proc, "sys", "net", "netfilter", "nf_conntrack_count")); n > sc.labMax/2 {
+		if n, _ := kernelfs.ReadSysctlUint(filepath.Join(o.Paths.Proc, "sys", "net", "netfilter", "nf_conntrack_count")); n > sc.labMax/2 {
 			return l, fmt.Errorf("the host namespace tracks %d connections: lowering the global nf_conntrack_max to %d would drop its own traffic; run the lab on a quieter host", n, sc.labMax)
 		}
 		l.Max = sc.labMax
@@ -271,7 +271,7 @@ func (l *Lab) Remember(g Global) error {
 	if _, ok := l.state.Globals[g]; ok {
 		return nil
 	}
-	v, err := sources.ReadSysctlUint(l.paths.global(g))
+	v, err := kernelfs.ReadSysctlUint(l.paths.global(g))
 	if err != nil {
 		return fmt.Errorf("read %s: %w", g, err)
 	}

@@ -18,7 +18,7 @@ import (
 	"syscall"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
 // NSName is the lab's namespace.
@@ -85,7 +85,7 @@ func lock(p Paths) (*os.File, error) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		holder := "?"
-		if b, err := sources.ReadPrivate(p.state(), maxState); err == nil {
+		if b, err := kernelfs.ReadPrivate(p.state(), maxState); err == nil {
 			var s State
 			if json.Unmarshal(b, &s) == nil {
 				holder = strconv.Itoa(s.PID)
@@ -98,7 +98,7 @@ func lock(p Paths) (*os.File, error) {
 
 func saveState(p Paths, s State) error {
 	b, _ := json.Marshal(s)
-	if err := sources.WritePrivate(p.state(), b); err != nil {
+	if err := kernelfs.WritePrivate(p.state(), b); err != nil {
 		return fmt.Errorf("write lab state: %w", err)
 	}
 	return nil
@@ -113,7 +113,7 @@ var ErrDamaged = errors.New("lab state is damaged")
 // values that are plain numbers (re-rendered before they are written).
 func loadState(p Paths) (State, error) {
 	var s State
-	b, err := sources.ReadPrivate(p.state(), maxState)
+	b, err := kernelfs.ReadPrivate(p.state(), maxState)
 	if err == nil {
 		err = json.Unmarshal(b, &s)
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
 // Exit codes of tablefull tune.
@@ -28,9 +28,10 @@ type CommandOptions struct {
 	SysctlDir, ModprobeDir     string
 	SysctlConf, StateDir       string
 	// NetnsPath, when set, tunes that network namespace from the host
-	// (Namespaced); Feed then measures it (its agent's stream).
+	// (Namespaced). Feed is the table measured: this host's collector,
+	// or with NetnsPath the namespace's agent's stream.
 	NetnsPath string
-	Feed      func() (Feed, error)
+	Feed      func() (model.Feed, error)
 	// Target, when set, is the tuner tune reads and writes through
 	// instead of this host's or --netns's (a recorded incident's knobs).
 	Target model.Tuner
@@ -43,8 +44,8 @@ type CommandOptions struct {
 
 // targetOf is the tuner of t's target, this host (Local) or a namespace
 // of it from the host (Namespaced), and the host's own tuner.
-func targetOf(roots sources.Roots, t CommandOptions) (model.Tuner, *Local, error) {
-	tuner := sources.NewTuner(roots)
+func targetOf(roots kernelfs.Roots, t CommandOptions) (model.Tuner, *Local, error) {
+	tuner := NewSysctls(roots)
 	local := &Local{Tuner: tuner, Pers: t.persister(roots), StateDir: t.StateDir, ProcRoot: roots.Proc}
 	if t.Target != nil {
 		return t.Target, local, nil
@@ -64,8 +65,8 @@ func targetOf(roots sources.Roots, t CommandOptions) (model.Tuner, *Local, error
 
 // persister is where tune persists: under roots.Etc, each directory
 // flag that is set instead of its default.
-func (t CommandOptions) persister(roots sources.Roots) sources.Persister {
-	p := sources.PersisterAt(roots)
+func (t CommandOptions) persister(roots kernelfs.Roots) Persister {
+	p := PersisterAt(roots)
 	for _, o := range []struct{ flag, dst *string }{{&t.SysctlDir, &p.SysctlDir}, {&t.ModprobeDir, &p.ModprobeDir}, {&t.SysctlConf, &p.SysctlConf}} {
 		if *o.flag != "" {
 			*o.dst = *o.flag
@@ -94,7 +95,7 @@ func refused(err error) error { return ExitError{ExitRefused, err} }
 // Command is tablefull tune: it proposes, previews, applies, persists or
 // undoes tuning of the host under roots (or its --netns namespace, or
 // t.Target), and prints what it did to w.
-func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
+func Command(roots kernelfs.Roots, t CommandOptions, w io.Writer) error {
 	tgt, lt, err := targetOf(roots, t)
 	if err != nil {
 		return err
@@ -110,11 +111,11 @@ func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
 	if t.JSON {
 		say = io.Discard
 	}
-	feed, err := feedOf(roots, t)
+	feed, err := feedOf(t)
 	if err != nil {
 		return err
 	}
-	defer feed.Stop()
+	defer stopFeed(feed)
 	if t.UntilFree {
 		return untilFree(w, t, tgt, feed)
 	}
@@ -146,7 +147,7 @@ func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
 	case refusal != nil:
 		return refusal
 	case len(plan.Changes) == 0 && len(plan.FromHost) > 0 && t.Yes:
-		return refused(fmt.Errorf("%w: run on the host: %s", sources.ErrGlobalInChild, plan.HostCommand))
+		return refused(fmt.Errorf("%w: run on the host: %s", ErrGlobalInChild, plan.HostCommand))
 	case len(plan.Changes) == 0 || !t.Yes:
 		return notWritten(w, t, report)
 	}
@@ -156,8 +157,8 @@ func Command(roots sources.Roots, t CommandOptions, w io.Writer) error {
 // reportOf is what tune says of a plan beside it: with --persist or
 // --dry-run how it persists on this kernel and the files it would change,
 // and who else writes its knobs.
-func reportOf(roots sources.Roots, t CommandOptions, pers sources.Persister, report tuneReport) (tuneReport, []sources.FileChange, error) {
-	var files []sources.FileChange
+func reportOf(roots kernelfs.Roots, t CommandOptions, pers Persister, report tuneReport) (tuneReport, []FileChange, error) {
+	var files []FileChange
 	changes := report.Plan.Changes
 	if t.Persist || t.DryRun {
 		var err error
@@ -167,12 +168,12 @@ func reportOf(roots sources.Roots, t CommandOptions, pers sources.Persister, rep
 		}
 		report.Warnings = pers.Shadowed(changes)
 	}
-	report.Warnings = append(report.Warnings, sources.ManagerWarnings(sources.FindManagers(roots.Proc), changes)...)
+	report.Warnings = append(report.Warnings, ManagerWarnings(FindManagers(roots.Proc), changes)...)
 	return report, files, nil
 }
 
 // dryRun says what an apply would do, and exits as it would.
-func dryRun(w io.Writer, t CommandOptions, report tuneReport, files []sources.FileChange, refusal error) error {
+func dryRun(w io.Writer, t CommandOptions, report tuneReport, files []FileChange, refusal error) error {
 	if refusal != nil {
 		report.Refused = refusal.Error()
 	}
@@ -215,7 +216,7 @@ func applyPlan(w io.Writer, t CommandOptions, tgt model.Tuner, lt *Local, report
 	case err == nil:
 	case len(report.Results) == 0:
 		return refused(err)
-	case errors.Is(err, sources.ErrPartial):
+	case errors.Is(err, ErrPartial):
 		return partly(w, t, report, err)
 	default: // applied, but the step could not be kept
 		report.Warnings = append(report.Warnings, err.Error())
@@ -248,7 +249,7 @@ func applyPlan(w io.Writer, t CommandOptions, tgt model.Tuner, lt *Local, report
 // planFor is the explicit --set changes, or the one plan (model.ProposeNext)
 // from observing feed for a few seconds, saying to say what it measures
 // and for how long.
-func planFor(t CommandOptions, feed Feed, knobs model.KnobState, say io.Writer) (model.Plan, uint64, error) {
+func planFor(t CommandOptions, feed model.Feed, knobs model.KnobState, say io.Writer) (model.Plan, uint64, error) {
 	an := model.NewAnalyzer(model.HistoryFor(t.Observe, time.Second))
 	var last model.Frame
 	if len(t.Set) > 0 || t.Observe <= 0 {

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/sources"
 )
 
 // Control is what the agent does for checked control requests
@@ -14,9 +13,16 @@ import (
 // before the agent ends (Wait): a cut session leaves the host unchanged
 // or fully applied with its undo record, never half.
 type Control struct {
-	Live  *sources.Live
+	Live  Sampler
 	Tuner model.Tuner
 	busy  sync.Mutex
+}
+
+// Sampler is the agent's sampler, as control requests change it
+// (sources.Live).
+type Sampler interface {
+	SetInterval(d time.Duration)
+	SetCensus(on bool)
 }
 
 // SetInterval implements remote.Controller.

@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/lab"
 )
 
@@ -12,7 +11,7 @@ import (
 // read-only inside the lab), per-namespace knobs inside it. Persisting to
 // /etc is disabled: the lab restores the host when it ends.
 type Lab struct {
-	Host   *sources.Tuner
+	Host   *Sysctls
 	Lab    *lab.Lab
 	before map[string]string
 }
@@ -59,7 +58,7 @@ func (t *Lab) Persist([]model.Change) ([]string, []string, error) {
 // Undo restores the values before the lab's first apply (model.Tuner).
 func (t *Lab) Undo() ([]model.KnobResult, error) {
 	if t.before == nil {
-		return nil, sources.ErrNothingToUndo
+		return nil, ErrNothingToUndo
 	}
 	res, err := t.Apply(changesTo(t.before), 0)
 	t.before = nil

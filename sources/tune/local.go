@@ -1,6 +1,3 @@
-// Package tune is tablefull's tuning as the console, the CLI and the
-// agent use it: the host's knobs written, read back and recorded for undo
-// (Local), and the lab's split of global and per-namespace knobs (Lab).
 package tune
 
 import (
@@ -10,7 +7,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
 // Local is the tuning of this host (or the namespace the process runs
@@ -18,8 +15,8 @@ import (
 // recorded for undo: what a failed apply or persist wrote before failing
 // too.
 type Local struct {
-	Tuner *sources.Tuner
-	Pers  sources.Persister
+	Tuner *Sysctls
+	Pers  Persister
 	// StateDir keeps the undo record (e.g. /var/lib/tablefull).
 	StateDir string
 	// ProcRoot is where managers of the knobs (kube-proxy) are looked
@@ -28,8 +25,8 @@ type Local struct {
 }
 
 // NewLocal tunes the host under roots, persisting under roots.Etc.
-func NewLocal(roots sources.Roots, stateDir string) *Local {
-	return &Local{Tuner: sources.NewTuner(roots), StateDir: stateDir, ProcRoot: roots.Proc, Pers: sources.PersisterAt(roots)}
+func NewLocal(roots kernelfs.Roots, stateDir string) *Local {
+	return &Local{Tuner: NewSysctls(roots), StateDir: stateDir, ProcRoot: roots.Proc, Pers: PersisterAt(roots)}
 }
 
 // Read returns the knobs, the bytes per entry, where the global knobs
@@ -40,7 +37,7 @@ func (l *Local) Read() (model.KnobState, error) {
 	if !k.Global {
 		k.Note = "nf_conntrack_max and hashsize are global: read-only in this namespace; the host applies them"
 	}
-	if rec, err := sources.LoadUndo(l.StateDir); err == nil {
+	if rec, err := LoadUndo(l.StateDir); err == nil {
 		k.LastStep = rec.Step
 	}
 	return k, nil
@@ -52,7 +49,7 @@ func (l *Local) owners() map[string]string {
 	if l.ProcRoot == "" {
 		return nil
 	}
-	return sources.OwnerNotes(sources.FindManagers(l.ProcRoot))
+	return OwnerNotes(FindManagers(l.ProcRoot))
 }
 
 // ErrNoUndo reports a write that worked but left no undo record.
@@ -61,12 +58,12 @@ var ErrNoUndo = errors.New("no undo record")
 // undoRecord loads the record a write adds to. A record that is there
 // but cannot be trusted or read stops the write before anything changes:
 // every write has an undo, or nothing is written.
-func (l *Local) undoRecord() (sources.UndoRecord, error) {
-	if err := sources.MakePrivateDir(l.StateDir); err != nil {
-		return sources.UndoRecord{}, fmt.Errorf("nothing written: state dir: %w", err)
+func (l *Local) undoRecord() (UndoRecord, error) {
+	if err := kernelfs.MakePrivateDir(l.StateDir); err != nil {
+		return UndoRecord{}, fmt.Errorf("nothing written: state dir: %w", err)
 	}
-	rec, err := sources.LoadUndo(l.StateDir)
-	if errors.Is(err, sources.ErrNothingToUndo) {
+	rec, err := LoadUndo(l.StateDir)
+	if errors.Is(err, ErrNothingToUndo) {
 		return rec, nil
 	}
 	if err != nil {
@@ -95,7 +92,7 @@ func (l *Local) Apply(changes []model.Change, count uint64) ([]model.KnobResult,
 // write runs; then the step of nf_conntrack_max it made. A record that
 // cannot be kept stops the write before anything changes: every write
 // has its undo, or nothing is written.
-func applyRecorded(dir string, rec sources.UndoRecord, before map[string]string, changes []model.Change, count uint64, write func() ([]model.KnobResult, error)) ([]model.KnobResult, error) {
+func applyRecorded(dir string, rec UndoRecord, before map[string]string, changes []model.Change, count uint64, write func() ([]model.KnobResult, error)) ([]model.KnobResult, error) {
 	was := map[string]string{}
 	for _, c := range changes {
 		if v, ok := before[c.Key]; ok {
@@ -103,7 +100,7 @@ func applyRecorded(dir string, rec sources.UndoRecord, before map[string]string,
 		}
 	}
 	rec.AddLive(was)
-	if err := sources.SaveUndo(dir, rec); err != nil {
+	if err := SaveUndo(dir, rec); err != nil {
 		return nil, fmt.Errorf("nothing written: %w: %w", ErrNoUndo, err)
 	}
 	res, err := write()
@@ -112,7 +109,7 @@ func applyRecorded(dir string, rec sources.UndoRecord, before map[string]string,
 	}
 	if step := model.StepOf(time.Now(), before, changes, count); step != nil && written(res, model.KnobMax) {
 		rec.Step = step
-		if serr := sources.SaveUndo(dir, rec); serr != nil {
+		if serr := SaveUndo(dir, rec); serr != nil {
 			err = errors.Join(err, fmt.Errorf("keep the step: %w", serr))
 		}
 	}
@@ -157,13 +154,13 @@ func (l *Local) persist(changes []model.Change) ([]string, []string, error) {
 	}
 	if len(written) > 0 {
 		rec.AddFiles(written)
-		if err := sources.SaveUndo(l.StateDir, rec); err != nil {
+		if err := SaveUndo(l.StateDir, rec); err != nil {
 			warnings = append(warnings, fmt.Errorf("%w: %w", ErrNoUndo, err).Error())
 		}
 	}
 	if werr != nil {
 		if len(written) > 0 {
-			werr = fmt.Errorf("%w: %s written (undo restores it), then: %w", sources.ErrPartial, strings.Join(paths, ", "), werr)
+			werr = fmt.Errorf("%w: %s written (undo restores it), then: %w", ErrPartial, strings.Join(paths, ", "), werr)
 		}
 		return paths, warnings, werr
 	}
@@ -180,7 +177,7 @@ func (l *Local) Undo() ([]model.KnobResult, error) {
 // returns the files it restored. The record stays until both halves
 // succeed.
 func (l *Local) UndoFiles() ([]model.KnobResult, []string, error) {
-	rec, err := sources.LoadUndo(l.StateDir)
+	rec, err := LoadUndo(l.StateDir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -197,7 +194,7 @@ func (l *Local) UndoFiles() ([]model.KnobResult, []string, error) {
 			restored = append(restored, f.Path)
 		}
 	}
-	return res, restored, sources.DropUndo(l.StateDir)
+	return res, restored, DropUndo(l.StateDir)
 }
 
 // changesTo is the changes that set every knob to the values given.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -16,7 +16,7 @@ import (
 // state dir, so that undoing the host and undoing a namespace never
 // restore each other's values.
 type Namespaced struct {
-	Host *sources.Tuner
+	Host *Sysctls
 	// Path is the namespace's file (/run/netns/NAME, /proc/PID/ns/net).
 	Path string
 	// StateDir keeps this namespace's undo record.
@@ -25,12 +25,12 @@ type Namespaced struct {
 
 // ForNetns tunes the namespace whose file is path from the host under
 // roots, its undo record in its own directory under stateDir.
-func ForNetns(roots sources.Roots, stateDir, path string) (*Namespaced, error) {
+func ForNetns(roots kernelfs.Roots, stateDir, path string) (*Namespaced, error) {
 	dir, err := netnsStateDir(stateDir, path)
 	if err != nil {
 		return nil, err
 	}
-	return &Namespaced{Host: sources.NewTuner(roots), Path: path, StateDir: dir}, nil
+	return &Namespaced{Host: NewSysctls(roots), Path: path, StateDir: dir}, nil
 }
 
 // ErrNoPersistInNetns is the answer to persisting a namespace's tuning.
@@ -54,7 +54,7 @@ func (n *Namespaced) Read() (model.KnobState, error) {
 	cur, err := n.read()
 	k := model.KnobState{Current: cur, EntryBytes: n.Host.EntryBytes(), Global: true,
 		Note: "nf_conntrack_max and hashsize are written from the host, the namespace's own knobs inside it"}
-	if rec, rerr := sources.LoadUndo(n.StateDir); rerr == nil {
+	if rec, rerr := LoadUndo(n.StateDir); rerr == nil {
 		k.LastStep = rec.Step
 	}
 	return k, err
@@ -93,7 +93,7 @@ func (n *Namespaced) write(changes []model.Change, count uint64) ([]model.KnobRe
 		return err
 	})
 	if err != nil && len(res) > 0 {
-		err = fmt.Errorf("%w: the global knobs written, then in the namespace: %w", sources.ErrPartial, err)
+		err = fmt.Errorf("%w: the global knobs written, then in the namespace: %w", ErrPartial, err)
 	}
 	return append(res, inside...), err
 }
@@ -121,7 +121,7 @@ func (n *Namespaced) Persist([]model.Change) ([]string, []string, error) {
 
 // Undo restores the values before the first apply since the last undo.
 func (n *Namespaced) Undo() ([]model.KnobResult, error) {
-	rec, err := sources.LoadUndo(n.StateDir)
+	rec, err := LoadUndo(n.StateDir)
 	if err != nil {
 		return nil, err
 	}
@@ -129,5 +129,5 @@ func (n *Namespaced) Undo() ([]model.KnobResult, error) {
 	if err != nil {
 		return res, err
 	}
-	return res, sources.DropUndo(n.StateDir)
+	return res, DropUndo(n.StateDir)
 }

@@ -10,35 +10,32 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/sources"
 )
 
-// Feed is the samples of the table tune measures: this host's collector,
-// or a namespace's agent (remote.Process).
-type Feed interface {
-	Next() (model.Sample, error)
-	Host() model.Host
-	Stop()
+// errNoFeed reports a tune command wired without a feed of the table.
+var errNoFeed = errors.New("tune: no feed of the table to measure")
+
+// feedOf is t's feed: this host's collector, or a namespace's agent. A
+// stream knows its host once its first sample is in: ask the feed's Host
+// after reading.
+func feedOf(t CommandOptions) (model.Feed, error) {
+	if t.Feed == nil {
+		return nil, errNoFeed
+	}
+	return t.Feed()
 }
 
-// feedOf is t's Feed when one is given, else this host's collector at
-// 1 s. A stream knows its host once its first sample is in: ask the
-// feed's Host after reading.
-func feedOf(roots sources.Roots, t CommandOptions) (Feed, error) {
-	if t.Feed != nil {
-		return t.Feed()
+// stopFeed stops feed when it holds resources (a collector, an agent).
+func stopFeed(feed model.Feed) {
+	if s, ok := feed.(interface{ Stop() }); ok {
+		s.Stop()
 	}
-	c, err := sources.NewCollector(roots)
-	if err != nil {
-		return nil, err
-	}
-	return sources.NewLive(c, time.Second), nil
 }
 
 // observe feeds an the samples of feed for d and returns the last frame.
 // A feed that gives no sample at all in that time is an error that says
 // why (a namespace's agent that cannot start, a stream that is not ours).
-func observe(feed Feed, an *model.Analyzer, d time.Duration) (model.Frame, error) {
+func observe(feed model.Feed, an *model.Analyzer, d time.Duration) (model.Frame, error) {
 	var last model.Frame
 	var lastErr error
 	got := 0

@@ -9,15 +9,14 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/sources"
 )
 
 // tuneReport is what tune prints with --json.
 type tuneReport struct {
-	Plan     model.Plan       `json:"plan"`
-	Results  []sources.Result `json:"results,omitempty"`
-	Files    []string         `json:"files_written,omitempty"`
-	Warnings []string         `json:"warnings,omitempty"`
+	Plan     model.Plan `json:"plan"`
+	Results  []Result   `json:"results,omitempty"`
+	Files    []string   `json:"files_written,omitempty"`
+	Warnings []string   `json:"warnings,omitempty"`
 	// DryRun are the files a persist would change (a dry run), Refused
 	// why an apply of the plan would be refused.
 	DryRun  []string `json:"files_to_change,omitempty"`
@@ -74,7 +73,7 @@ func printPlan(w io.Writer, p model.Plan, warnings []string) {
 	}
 }
 
-func printDiffs(w io.Writer, boot string, files []sources.FileChange) {
+func printDiffs(w io.Writer, boot string, files []FileChange) {
 	if boot != "" {
 		fmt.Fprintln(w, boot)
 	}

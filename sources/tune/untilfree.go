@@ -27,7 +27,7 @@ type LoopStep struct {
 // --undo, which restores the values before the first. Each step is the
 // one plan (model.ProposeNext) on the frames since the last apply; global
 // knobs a tuner in a child namespace cannot write are left to the host.
-func untilFree(w io.Writer, t CommandOptions, tgt model.Tuner, feed Feed) error {
+func untilFree(w io.Writer, t CommandOptions, tgt model.Tuner, feed model.Feed) error {
 	if !t.Yes {
 		return refused(fmt.Errorf("--until-free applies each step: add --yes (tablefull tune --dry-run shows the first)"))
 	}
@@ -110,7 +110,7 @@ func untilFree(w io.Writer, t CommandOptions, tgt model.Tuner, feed Feed) error 
 
 // watchStep watches the table after an apply until the loop can say: at
 // once when drops go on, otherwise after model.LoopWatch, at most watch.
-func watchStep(feed Feed, an *model.Analyzer, applied time.Time, watch time.Duration, last model.Frame) (model.LoopStatus, model.Frame) {
+func watchStep(feed model.Feed, an *model.Analyzer, applied time.Time, watch time.Duration, last model.Frame) (model.LoopStatus, model.Frame) {
 	var st model.LoopStatus
 	for end := time.Now().Add(watch); time.Now().Before(end); {
 		s, err := feed.Next()

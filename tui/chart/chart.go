@@ -63,40 +63,10 @@ func (c *Chart) Rebuild(st *styles.Styles, frames []model.Frame, width, height i
 	}
 	c.key = key
 	capV := float64(last.Sample.Conntrack.Max)
-	var peakMax float64
-	for _, f := range frames {
-		peakMax = max(peakMax, float64(f.Sample.Conntrack.Peak))
-	}
-	yMax, showCap := capV*1.05, true
-	if capV == 0 || peakMax < capV/4 {
-		yMax, showCap = max(10, peakMax*1.3), false
-	}
+	yMax, showCap := yScale(frames, capV)
 	chartH := height - 1 // the strip
-	first, end := frames[0].Sample.Time, last.Sample.Time
-	if !end.After(first) {
-		first = end.Add(-time.Second)
-	}
-	// ntcharts' time axis is in whole seconds: the view ends on the
-	// second after the last frame so that frame is drawn where it was
-	// taken, not pulled back onto the second before it.
-	if viewEnd := end.Truncate(time.Second); viewEnd.Before(end) {
-		end = viewEnd.Add(time.Second)
-	}
-	if c.ts == nil || c.w != width || c.h != chartH || c.styles != st {
-		ts := timeserieslinechart.New(width, chartH,
-			timeserieslinechart.WithXYSteps(3, 2),
-			timeserieslinechart.WithXLabelFormatter(func(_ int, v float64) string {
-				return time.Unix(int64(v), 0).Local().Format("15:04:05")
-			}),
-			timeserieslinechart.WithYLabelFormatter(func(_ int, v float64) string { return compact(v) }),
-			timeserieslinechart.WithAxesStyles(st.ChartAxes, st.ChartLabels),
-			timeserieslinechart.WithStyle(st.ChartLine),
-		)
-		if c.styles != st {
-			c.runs = runStyles{}
-		}
-		c.ts, c.w, c.h, c.styles, c.ink = &ts, width, chartH, st, nil
-	}
+	first, end := timeRange(frames)
+	c.ensure(st, width, chartH)
 	ts := c.ts
 	ts.SetTimeRange(first, end)
 	ts.SetYRange(0, yMax)
@@ -116,17 +86,7 @@ func (c *Chart) Rebuild(st *styles.Styles, frames []model.Frame, width, height i
 	graph.DrawLineSequence(&ts.Canvas, true, cols.left, rows, runes.ArcLineStyle, st.ChartLine)
 	capRow := -1
 	if showCap {
-		capRow = rowOf(capV)
-		ts.DrawLineWithStyle(canvas.Float64Point{X: ts.ViewMinX(), Y: capV},
-			canvas.Float64Point{X: ts.ViewMaxX(), Y: capV}, runes.ThinLineStyle, st.ChartCap)
-		// The cap's row reads the cap, not the scale's number for it, and
-		// the rows above it no number: the count never passes the cap.
-		if w := ts.Origin().X; w > 0 {
-			ts.Canvas.SetStringWithStyle(canvas.Point{X: 0, Y: capRow}, fmt.Sprintf("%*s", w, capLabel(capV, w)), st.ChartCap)
-			for y := range capRow {
-				ts.Canvas.SetStringWithStyle(canvas.Point{X: 0, Y: y}, fmt.Sprintf("%*s", w, ""), st.ChartLabels)
-			}
-		}
+		capRow = drawCap(st, ts, rowOf(capV), capV)
 	}
 	pinned, gaps := intervalColumns(frames, cols)
 	markCol := -1
@@ -136,6 +96,70 @@ func (c *Chart) Rebuild(st *styles.Styles, frames []model.Frame, width, height i
 	shade := columnShade{from: cols.left, cols: pinned, rows: ts.Origin().Y, bg: st.PinnedColumn.GetBackground()}
 	c.ink = chartInk(width, chartH, ts.Origin(), cols.left, rows, capRow)
 	c.view = canvasView(&ts.Canvas, &shade, c.ink, c.runs) + "\n" + pinnedStrip(st, pinned, gaps, markCol, cols.left, width)
+}
+
+// yScale is the chart's top and whether the cap is drawn: the cap and a
+// little room when the peak comes near it, else the peak's own scale.
+func yScale(frames []model.Frame, capV float64) (yMax float64, showCap bool) {
+	var peakMax float64
+	for _, f := range frames {
+		peakMax = max(peakMax, float64(f.Sample.Conntrack.Peak))
+	}
+	if capV == 0 || peakMax < capV/4 {
+		return max(10, peakMax*1.3), false
+	}
+	return capV * 1.05, true
+}
+
+// timeRange is the span the chart shows. ntcharts' time axis is in whole
+// seconds: the view ends on the second after the last frame so that
+// frame is drawn where it was taken, not pulled back onto the second
+// before it.
+func timeRange(frames []model.Frame) (first, end time.Time) {
+	first, end = frames[0].Sample.Time, frames[len(frames)-1].Sample.Time
+	if !end.After(first) {
+		first = end.Add(-time.Second)
+	}
+	if viewEnd := end.Truncate(time.Second); viewEnd.Before(end) {
+		end = viewEnd.Add(time.Second)
+	}
+	return first, end
+}
+
+// ensure makes the time-series chart for the size and styles, keeping
+// the one it has when they have not changed.
+func (c *Chart) ensure(st *styles.Styles, width, chartH int) {
+	if c.ts != nil && c.w == width && c.h == chartH && c.styles == st {
+		return
+	}
+	ts := timeserieslinechart.New(width, chartH,
+		timeserieslinechart.WithXYSteps(3, 2),
+		timeserieslinechart.WithXLabelFormatter(func(_ int, v float64) string {
+			return time.Unix(int64(v), 0).Local().Format("15:04:05")
+		}),
+		timeserieslinechart.WithYLabelFormatter(func(_ int, v float64) string { return compact(v) }),
+		timeserieslinechart.WithAxesStyles(st.ChartAxes, st.ChartLabels),
+		timeserieslinechart.WithStyle(st.ChartLine),
+	)
+	if c.styles != st {
+		c.runs = runStyles{}
+	}
+	c.ts, c.w, c.h, c.styles, c.ink = &ts, width, chartH, st, nil
+}
+
+// drawCap draws the cap's line at row and returns the row. The cap's row
+// reads the cap, not the scale's number for it, and the rows above it no
+// number: the count never passes the cap.
+func drawCap(st *styles.Styles, ts *timeserieslinechart.Model, row int, capV float64) int {
+	ts.DrawLineWithStyle(canvas.Float64Point{X: ts.ViewMinX(), Y: capV},
+		canvas.Float64Point{X: ts.ViewMaxX(), Y: capV}, runes.ThinLineStyle, st.ChartCap)
+	if w := ts.Origin().X; w > 0 {
+		ts.Canvas.SetStringWithStyle(canvas.Point{X: 0, Y: row}, fmt.Sprintf("%*s", w, capLabel(capV, w)), st.ChartCap)
+		for y := range row {
+			ts.Canvas.SetStringWithStyle(canvas.Point{X: 0, Y: y}, fmt.Sprintf("%*s", w, ""), st.ChartLabels)
+		}
+	}
+	return row
 }
 
 // pinnedStrip marks, under the plot area (whose first column is left),

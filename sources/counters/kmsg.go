@@ -1,0 +1,227 @@
+package counters
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/kernelfs"
+)
+
+// maxRecordsPerPoll bounds one poll: /dev/kmsg returns one record per
+// read, and a ring buffer full of "table full" lines must not delay the
+// first frame; the backlog arrives over the next few samples.
+const maxRecordsPerPoll = 1000
+
+var (
+	tableFullRe  = regexp.MustCompile(`table full(?: in netns (\d+))?, dropping packet`)
+	suppressedRe = regexp.MustCompile(`(\d+) callbacks suppressed`)
+)
+
+// Kmsg follows the kernel log (/dev/kmsg) for the conntrack "table full"
+// lines and the "callbacks suppressed" counts of their rate limiter. The
+// first Poll returns what is still in the kernel's ring buffer. Reading
+// needs root where kernel.dmesg_restrict=1.
+type Kmsg struct {
+	path    string
+	fd      int
+	opened  bool
+	note    string
+	partial []byte
+	buf     []byte // one record's read
+	// Monotonic returns time since boot; kernel records carry it (a test
+	// fixes it).
+	Monotonic func() time.Duration
+	// mountinfo is the mount table whose nsfs bind mounts name the inode
+	// a "table full in netns N" line gives (ip netns's, Docker's, a
+	// CNI's: the namespaces panel's names); netnsDir (ip netns) is read
+	// too, for a table that cannot be.
+	mountinfo, netnsDir string
+	names               map[uint64]netnsEntry
+	// reloaded is when netnsDir was last read for an unknown inode.
+	reloaded time.Time
+	// More is set when the last poll stopped at maxRecordsPerPoll with
+	// records still waiting.
+	More bool
+}
+
+// NewKmsg reads roots.Dev/kmsg (normally /dev/kmsg) and names namespaces
+// by their bind mounts in roots.Proc/self/mountinfo and roots.Run/netns.
+func NewKmsg(roots kernelfs.Roots) *Kmsg {
+	return &Kmsg{path: filepath.Join(roots.Dev, "kmsg"), fd: -1, Monotonic: monotonicNow,
+		mountinfo: filepath.Join(roots.Proc, "self", "mountinfo"), netnsDir: filepath.Join(roots.Run, "netns")}
+}
+
+func monotonicNow() time.Duration {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts); err != nil {
+		return 0
+	}
+	return time.Duration(ts.Nano())
+}
+
+// Poll reads every record available now without blocking.
+func (k *Kmsg) Poll(now time.Time) model.KernelLog {
+	if !k.opened {
+		k.open()
+	}
+	if k.fd < 0 {
+		return model.KernelLog{Readable: false, Note: k.note}
+	}
+	out := model.KernelLog{Readable: true}
+	if k.buf == nil {
+		k.buf = make([]byte, 8192)
+	}
+	k.More = true
+	for range maxRecordsPerPoll { // bounded: the rest is picked up by the next poll
+		n, err := kernelfs.ReadRaw(k.fd, k.buf)
+		if errors.Is(err, syscall.EPIPE) { // records overwritten before we read them
+			continue
+		}
+		if err != nil || n <= 0 {
+			k.More = false
+			break
+		}
+		k.partial = append(k.partial, k.buf[:n]...)
+		k.consume(now, &out)
+	}
+	return out
+}
+
+func (k *Kmsg) open() {
+	k.opened = true
+	fd, err := syscall.Open(k.path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	switch {
+	case errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM):
+		k.note = "needs root to read /dev/kmsg (kernel.dmesg_restrict)"
+	case err != nil:
+		k.note = fmt.Sprintf("kernel log unavailable: %v", err)
+	default:
+		k.fd = fd
+	}
+}
+
+// consume parses the complete lines buffered so far.
+func (k *Kmsg) consume(now time.Time, out *model.KernelLog) {
+	for {
+		i := bytes.IndexByte(k.partial, '\n')
+		if i < 0 {
+			return
+		}
+		line := string(k.partial[:i])
+		k.partial = k.partial[i+1:]
+		if strings.HasPrefix(line, " ") { // continuation: KEY=value dictionary
+			continue
+		}
+		k.parseRecord(now, line, out)
+	}
+}
+
+// parseRecord handles "prio,seq,usec,flags;text".
+func (k *Kmsg) parseRecord(now time.Time, line string, out *model.KernelLog) {
+	head, text, ok := strings.Cut(line, ";")
+	if !ok {
+		return
+	}
+	if m := suppressedRe.FindStringSubmatch(text); m != nil {
+		n, _ := strconv.ParseUint(m[1], 10, 64)
+		out.Suppressed += n
+		return
+	}
+	m := tableFullRe.FindStringSubmatch(text)
+	if m == nil {
+		return
+	}
+	kl := model.KernelLine{Text: text, Time: now}
+	if f := strings.Split(head, ","); len(f) >= 3 {
+		if usec, err := strconv.ParseInt(f[2], 10, 64); err == nil {
+			kl.Time = now.Add(time.Duration(usec)*time.Microsecond - k.Monotonic()).Truncate(time.Millisecond)
+		}
+	}
+	if m[1] != "" {
+		kl.NetNS, _ = strconv.ParseUint(m[1], 10, 64)
+		kl.NetNSName = k.netnsName(kl.NetNS, kl.Time)
+	}
+	out.Lines = append(out.Lines, kl)
+}
+
+// Close releases the log.
+func (k *Kmsg) Close() error {
+	if k.fd < 0 {
+		return nil
+	}
+	err := syscall.Close(k.fd)
+	k.fd = -1
+	return err
+}
+
+// netnsEntry is a namespace's name, its bind mount, and when the
+// namespace was made (the nsfs inode's change time).
+type netnsEntry struct {
+	name, path string
+	born       time.Time
+}
+
+// netnsName is the ip-netns name of the namespace inode a line logged at
+// at gives; "" when the inode has no name; model.NetNSGone when the name
+// now on that inode belongs to a namespace made after the line: inode
+// numbers are reused once a namespace is deleted, and a line of the old
+// one must not be pinned on the new.
+func (k *Kmsg) netnsName(ino uint64, at time.Time) string {
+	e, ok := k.names[ino]
+	if ok && !k.still(ino, e) {
+		ok = false
+	}
+	if !ok && time.Since(k.reloaded) > time.Second {
+		k.reload()
+		e, ok = k.names[ino]
+	}
+	switch {
+	case !ok:
+		return ""
+	case at.Before(e.born.Add(-10 * time.Millisecond)):
+		return model.NetNSGone
+	}
+	return e.name
+}
+
+// still reports whether the cached name is still that namespace.
+func (k *Kmsg) still(ino uint64, e netnsEntry) bool {
+	var st syscall.Stat_t
+	return syscall.Stat(e.path, &st) == nil && st.Ino == ino &&
+		time.Unix(st.Ctim.Sec, st.Ctim.Nsec).Equal(e.born)
+}
+
+// reload reads the named namespaces again.
+func (k *Kmsg) reload() {
+	k.reloaded = time.Now()
+	k.names = map[uint64]netnsEntry{}
+	add := func(ino uint64, name, path string) {
+		var st syscall.Stat_t
+		if _, seen := k.names[ino]; !seen && syscall.Stat(path, &st) == nil && st.Ino == ino {
+			k.names[ino] = netnsEntry{name: name, path: path, born: time.Unix(st.Ctim.Sec, st.Ctim.Nsec)}
+		}
+	}
+	if k.mountinfo != "" {
+		for ino, m := range kernelfs.NetnsMounts(k.mountinfo) {
+			add(ino, m.Name, m.Path)
+		}
+	}
+	entries, _ := os.ReadDir(k.netnsDir)
+	for _, d := range entries {
+		var st syscall.Stat_t
+		if path := filepath.Join(k.netnsDir, d.Name()); syscall.Stat(path, &st) == nil {
+			add(st.Ino, d.Name(), path)
+		}
+	}
+}

@@ -1,0 +1,233 @@
+package ctnetlink
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/kernelfs"
+)
+
+// ctnetlink multicast groups and message types
+// (linux/netfilter/nfnetlink_compat.h, nfnetlink_conntrack.h).
+const (
+	groupCTNew     = 1 // NFNLGRP_CONNTRACK_NEW
+	groupCTDestroy = 3 // NFNLGRP_CONNTRACK_DESTROY
+	ctMsgNew       = 0 // IPCTNL_MSG_CT_NEW
+	ctMsgDelete    = 2 // IPCTNL_MSG_CT_DELETE
+	// ctnetlinkSubsys is NFNL_SUBSYS_CTNETLINK, a message type's high byte.
+	ctnetlinkSubsys = 1
+	// eventsReadBuffer is the socket's receive buffer: at 10,000 events/s
+	// of ~200 bytes it holds a second of backlog.
+	eventsReadBuffer = 4 << 20
+)
+
+// EntryEvents counts conntrack entries where the kernel makes and ends
+// them: the NEW and DESTROY multicast groups of ctnetlink (UPDATE, ~4
+// events a connection, is not joined). It needs CAP_NET_ADMIN and counts
+// the caller's network namespace. Memory is fixed: counters, one receive
+// buffer and two bounded sketches that each Read empties. The socket is
+// drained without blocking every eventsBatch, each event parsed in place:
+// at thousands of events a second, a wake-up per event (a blocking read,
+// or the Go poller) and a decoder's allocations would cost more than the
+// counting; the socket's buffer holds a batch many times over.
+type EntryEvents struct {
+	procRoot string
+	epochs   atomic.Uint64
+	// readBuffer is the socket's receive buffer (eventsReadBuffer; tests
+	// make it small to see events lost).
+	readBuffer int
+
+	mu      sync.Mutex // guards every field below
+	fd      int        // -1 when not subscribed
+	portID  uint32
+	stop    *atomic.Bool
+	done    chan struct{}
+	counts  model.Entries
+	dests   model.Sketch[uint32]
+	sources model.Sketch[netip.Addr]
+	// overruns counts ENOBUFS: the kernel dropped events for us.
+	overruns uint64
+	dropsAt  uint64 // the socket's drops in /proc/net/netlink at start
+}
+
+// eventsBatch is how long the reader sleeps once the socket is drained.
+const eventsBatch = 20 * time.Millisecond
+
+// NewEntryEvents counts events; procRoot is where /proc/net/netlink is
+// read for the socket's drops.
+func NewEntryEvents(procRoot string) *EntryEvents {
+	return &EntryEvents{procRoot: procRoot, fd: -1, readBuffer: eventsReadBuffer}
+}
+
+// Start subscribes; counting starts from zero in a new epoch. It is a
+// no-op while subscribed. ErrPermission means no CAP_NET_ADMIN.
+func (e *EntryEvents) Start() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.fd >= 0 {
+		return nil
+	}
+	fd, err := unix.Socket(unix.AF_NETLINK, unix.SOCK_RAW|unix.SOCK_CLOEXEC, unix.NETLINK_NETFILTER)
+	if err != nil {
+		return fmt.Errorf("open ctnetlink socket: %w", err)
+	}
+	groups := uint32(1<<(groupCTNew-1) | 1<<(groupCTDestroy-1))
+	if err := unix.Bind(fd, &unix.SockaddrNetlink{Family: unix.AF_NETLINK, Groups: groups}); err != nil {
+		unix.Close(fd)
+		if errors.Is(err, syscall.EPERM) {
+			return fmt.Errorf("join conntrack events: %w (CAP_NET_ADMIN)", kernelfs.ErrPermission)
+		}
+		return fmt.Errorf("join conntrack events: %w", err)
+	}
+	if unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUFFORCE, e.readBuffer) != nil {
+		_ = unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUF, e.readBuffer)
+	}
+	if sa, err := unix.Getsockname(fd); err == nil {
+		if nl, ok := sa.(*unix.SockaddrNetlink); ok {
+			e.portID = nl.Pid
+		}
+	}
+	e.fd, e.stop, e.done = fd, new(atomic.Bool), make(chan struct{})
+	e.counts = model.Entries{Source: model.EntriesEvents, Epoch: e.epochs.Add(1)}
+	e.overruns = 0
+	e.dropsAt, _ = socketDrops(e.procRoot, e.portID)
+	go e.receive(fd, e.stop, e.done)
+	return nil
+}
+
+// Stop unsubscribes; Read then returns the counts of the last epoch.
+func (e *EntryEvents) Stop() {
+	e.mu.Lock()
+	stop, done := e.stop, e.done
+	subscribed := e.fd >= 0
+	e.fd = -1
+	e.mu.Unlock()
+	if subscribed {
+		stop.Store(true)
+		<-done // the reader closes the socket
+	}
+}
+
+// On reports whether it is subscribed.
+func (e *EntryEvents) On() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.fd >= 0
+}
+
+func (e *EntryEvents) receive(fd int, stop *atomic.Bool, done chan struct{}) {
+	defer close(done)
+	defer unix.Close(fd)
+	buf := make([]byte, 64<<10)
+	for !stop.Load() {
+		n, _, err := unix.Recvfrom(fd, buf, unix.MSG_DONTWAIT)
+		switch {
+		case errors.Is(err, unix.EAGAIN):
+			time.Sleep(eventsBatch)
+			continue
+		case errors.Is(err, unix.EINTR):
+			continue
+		case errors.Is(err, unix.ENOBUFS):
+			e.mu.Lock()
+			e.overruns++
+			e.mu.Unlock()
+			continue
+		case err != nil: // the socket failed: not subscribed any more, so no sample reads stale counts as counted
+			e.mu.Lock()
+			if e.fd == fd {
+				e.fd = -1
+			}
+			e.mu.Unlock()
+			return
+		}
+		e.mu.Lock()
+		e.countLocked(buf[:n])
+		e.mu.Unlock()
+	}
+}
+
+// countLocked counts the event messages of one datagram; a malformed one
+// is skipped.
+func (e *EntryEvents) countLocked(b []byte) {
+	for len(b) >= unix.NLMSG_HDRLEN {
+		l := int(binary.NativeEndian.Uint32(b))
+		typ := binary.NativeEndian.Uint16(b[4:])
+		if l < unix.NLMSG_HDRLEN || l > len(b) {
+			return
+		}
+		e.countOneLocked(typ, b[unix.NLMSG_HDRLEN:l])
+		b = b[min(len(b), (l+3)&^3):]
+	}
+}
+
+func (e *EntryEvents) countOneLocked(typ uint16, body []byte) {
+	kind := int(typ) & 0xff
+	if typ>>8 != ctnetlinkSubsys || (kind != ctMsgNew && kind != ctMsgDelete) {
+		return
+	}
+	f, err := parseFlow(body)
+	if err != nil {
+		return
+	}
+	if kind == ctMsgDelete {
+		e.counts.Ended[model.ClassOf(f)]++
+		return
+	}
+	e.counts.New[model.ProtoOf(f.Proto)]++
+	e.dests.Add(uint32(f.Proto)<<16 | uint32(f.DstPort))
+	if f.Src.IsValid() {
+		e.sources.Add(f.Src)
+	}
+}
+
+// Read returns the counters and the interval's top lists, which it
+// empties. Lost is read from the socket's drops when the kernel said it
+// dropped events, at least one per overrun.
+func (e *EntryEvents) Read() model.Entries {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := e.counts
+	out.TopDests = e.dests.Top(model.MaxEntryTops, func(k uint32) string { return model.DestKey(uint8(k>>16), uint16(k)) })
+	out.TopSources = e.sources.Top(model.MaxEntryTops, netip.Addr.String)
+	if e.overruns > 0 && e.fd >= 0 {
+		lost := e.overruns
+		if d, err := socketDrops(e.procRoot, e.portID); err == nil && d >= e.dropsAt {
+			lost = max(lost, d-e.dropsAt)
+		}
+		e.counts.Lost, out.Lost = lost, lost
+	}
+	return out
+}
+
+// socketDrops reads a NETLINK_NETFILTER socket's drop count from
+// /proc/net/netlink ("sk Eth Pid Groups Rmem Wmem Dump Locks Drops Inode").
+func socketDrops(procRoot string, pid uint32) (uint64, error) {
+	f, err := os.Open(filepath.Join(procRoot, "net", "netlink"))
+	if err != nil {
+		return 0, fmt.Errorf("read netlink sockets: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	want := strconv.FormatUint(uint64(pid), 10)
+	for sc.Scan() {
+		col := strings.Fields(sc.Text())
+		if len(col) >= 9 && col[1] == strconv.Itoa(unix.NETLINK_NETFILTER) && col[2] == want {
+			return strconv.ParseUint(col[8], 10, 64)
+		}
+	}
+	return 0, fmt.Errorf("netlink socket %d not listed", pid)
+}

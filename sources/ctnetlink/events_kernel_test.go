@@ -1,0 +1,71 @@
+package ctnetlink
+
+import (
+	"net"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
+)
+
+func connect(t *testing.T, ns *netns.NS, addr string, n int) {
+	t.Helper()
+	if err := ns.Do(func() error {
+		for range n {
+			c, err := net.DialTimeout("tcp", addr, time.Second)
+			if err != nil {
+				return err
+			}
+			c.Close()
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestEntryEventsCount: every connection in the namespace is one NEW
+// event, counted as TCP, and its destination is the top one.
+func TestEntryEventsCount(t *testing.T) {
+	ns, addr := nstest.Tracked(t)
+	ev := NewEntryEvents("/proc")
+	if err := ns.Do(ev.Start); err != nil {
+		t.Fatal(err)
+	}
+	defer ev.Stop()
+	connect(t, ns, addr, 300)
+	time.Sleep(3 * eventsBatch)
+	e := ev.Read()
+	if !e.Counted() || e.New[model.ProtoTCP] != 300 || e.Lost != 0 {
+		t.Errorf("300 connections counted as %+v", e)
+	}
+	_, port, _ := net.SplitHostPort(addr)
+	if len(e.TopDests) == 0 || e.TopDests[0] != (model.Count{Key: "tcp/" + port, N: 300}) {
+		t.Errorf("top destinations %+v, want tcp/%s 300", e.TopDests, port)
+	}
+	if again := ev.Read(); len(again.TopDests) != 0 || again.New != e.New {
+		t.Errorf("a second read: tops %+v (want emptied), counts %v (want kept)", again.TopDests, again.New)
+	}
+}
+
+// TestEntryEventsLost: a reader that falls behind a small socket buffer
+// loses events, and says so.
+func TestEntryEventsLost(t *testing.T) {
+	ns, addr := nstest.Tracked(t)
+	ev := NewEntryEvents("/proc")
+	ev.readBuffer = 4096
+	if err := ns.Do(ev.Start); err != nil {
+		t.Fatal(err)
+	}
+	defer ev.Stop()
+	ev.mu.Lock() // the reader stalls at its next datagram
+	connect(t, ns, addr, 500)
+	ev.mu.Unlock()
+	time.Sleep(3 * eventsBatch)
+	e := ev.Read()
+	if e.Lost == 0 || e.New[model.ProtoTCP] >= 500 {
+		t.Errorf("500 connections behind a 4 KiB buffer: %d counted, %d lost", e.New[model.ProtoTCP], e.Lost)
+	}
+}

@@ -1,0 +1,252 @@
+package namespaces
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/kernelfs"
+)
+
+// NamespacesEvery is how often the host's processes are walked again for
+// namespaces: not every sample on a host of 10,000 processes. A namespace
+// whose process went away is found again at the next walk, sooner. A
+// walk reads the namespace of new processes only (a process seen before
+// keeps the one it had: one that setns()s later is seen through others).
+const NamespacesEvery = 10 * time.Second
+
+// maxNamespaces bounds the namespaces kept between walks.
+const maxNamespaces = 4096
+
+// Namespaces finds the host's other network namespaces and reads each
+// one's table through a process inside it: /proc/PID/net/stat/nf_conntrack
+// is that namespace's count and per-CPU counters, no setns needed. A
+// namespace no process is in is read from a thread entered into it.
+type Namespaces struct {
+	// mu guards the rest: Read runs beside the sample (aside), PollPeaks
+	// on the sampler's goroutine, which skips a poll while a read runs.
+	mu       sync.Mutex
+	proc     string
+	statFile string // under /proc/PID: net/stat/nf_conntrack
+	self     uint64
+	root     bool // reading as root: a process refused is protected, not another user's
+	walked   time.Time
+	stale    bool
+	known    map[uint64]*nsProc
+	pids     map[int]pidNS               // every process's namespace at the last walk (net 0: none to read)
+	max      int                         // how many namespaces are kept (maxNamespaces)
+	unread   int                         // how many were over it at the last walk
+	mounts   map[uint64]kernelfs.NSMount // bind-mounted namespaces by inode: ip netns names
+	note     string
+	buf      []byte
+}
+
+// nsProc is the process a namespace is read through, and its name.
+type nsProc struct {
+	pid        int
+	name, kind string
+	// netnsPath, when set, is the namespace's file its table is read
+	// through over ctnetlink (readTableNetlink): its bind mount when no
+	// process is inside, or /proc/PID/ns/net when the stat file is absent.
+	netnsPath string
+	// drops are the drops at the last whole read; dropping that they
+	// rose at it, so the next read is whole again.
+	drops               uint64
+	dropsRead, dropping bool
+	// hot: near the cap at the last read, so PollPeaks reads its count
+	// between samples; peak the highest it saw since.
+	hot  bool
+	peak uint64
+}
+
+// NewNamespaces reads the namespaces under roots; the namespace of this
+// process is its own table, not one of the others.
+func NewNamespaces(roots kernelfs.Roots) *Namespaces {
+	return &Namespaces{proc: roots.Proc, statFile: filepath.Join("net", "stat", "nf_conntrack"), root: os.Geteuid() == 0, buf: make([]byte, 64<<10),
+		max: maxNamespaces}
+}
+
+// netnsInode is the namespace inode of a /proc/PID/ns/net link.
+func netnsInode(link string) (uint64, error) {
+	target, err := os.Readlink(link)
+	if err != nil {
+		return 0, err
+	}
+	s, ok := strings.CutPrefix(target, "net:[")
+	if !ok {
+		return 0, fmt.Errorf("%s: not a network namespace: %q", link, target)
+	}
+	return strconv.ParseUint(strings.TrimSuffix(s, "]"), 10, 64)
+}
+
+// DropsFromPct is how full a namespace's table must be (percent of the
+// cap) before its drops are read too: a drop count is the whole file (a
+// row per CPU, 65 KB on 384 CPUs), the count its first row. A namespace
+// that dropped at its last read is read whole again.
+const DropsFromPct = 50.0
+
+// maxStat bounds one namespace's stat file.
+const maxStat = 4 << 20
+
+// Read returns the namespaces' tables at now against the cap max,
+// walking the processes again every NamespacesEvery (or when a process
+// read went away).
+func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.known == nil || n.stale || now.Sub(n.walked) >= NamespacesEvery {
+		n.walk(now)
+	}
+	var rows []model.NetNS
+	for ino, p := range n.known {
+		count, drops, whole, err := n.readStat(p, dropsFrom(p, capMax))
+		if err != nil {
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				delete(n.known, ino) // gone (the process, or the namespace with it)
+				n.stale = true
+			case errors.Is(err, kernelfs.ErrPermission):
+				n.note = "namespaces not readable through a process need root (CAP_SYS_ADMIN, CAP_NET_ADMIN)"
+			}
+			continue
+		}
+		p.dropping = whole && drops > p.drops && p.dropsRead
+		p.drops, p.dropsRead = drops, whole
+		var peak uint64
+		if p.hot {
+			peak = max(p.peak, count)
+		}
+		p.hot, p.peak = model.Percent(max(count, peak), capMax) >= model.FastWithinPct, 0
+		var path string
+		if p.pid == 0 {
+			path = p.netnsPath
+		}
+		rows = append(rows, model.NetNS{Inode: ino, Name: model.Sanitize(p.name, 64), Kind: p.kind, PID: p.pid, Path: path,
+			Count: count, Peak: peak, Drops: drops, DropsRead: whole})
+	}
+	out := model.SortNamespaces(rows)
+	out.Note, out.Unread = n.note, n.unread
+	return &out
+}
+
+// PollPeaks reads, between samples, the count of the namespaces near the
+// cap at the last sample: a burst to the cap is their next row's peak.
+func (n *Namespaces) PollPeaks() {
+	if !n.mu.TryLock() { // a read under way reads the counts itself
+		return
+	}
+	defer n.mu.Unlock()
+	for _, p := range n.known {
+		if !p.hot {
+			continue
+		}
+		if count, err := n.readCount(p); err == nil {
+			p.peak = max(p.peak, count)
+		}
+	}
+}
+
+// readCount reads a namespace's count alone: the stat file's first rows.
+func (n *Namespaces) readCount(p *nsProc) (uint64, error) {
+	count, _, _, err := n.readStat(p, math.MaxUint64)
+	return count, err
+}
+
+// readStat reads a namespace's count, and its drops (whole) when the
+// count is at least dropsFrom: from a process inside it, else from a
+// thread entered into it through its namespace file.
+func (n *Namespaces) readStat(p *nsProc, dropsFrom uint64) (count, drops uint64, whole bool, err error) {
+	if p.netnsPath == "" {
+		f, err := os.Open(filepath.Join(n.proc, strconv.Itoa(p.pid), n.statFile))
+		if err == nil {
+			defer f.Close()
+			return n.readStatOpen(f, dropsFrom)
+		}
+		link := filepath.Join(n.proc, strconv.Itoa(p.pid), "ns", "net")
+		if _, serr := os.Lstat(link); !errors.Is(err, fs.ErrNotExist) || serr != nil {
+			return 0, 0, false, err // unreadable, or the process went away
+		}
+		p.netnsPath = link // the process is there, its stat file is not: no conntrack procfs
+	}
+	return n.readEntered(p.netnsPath, dropsFrom)
+}
+
+// dropsFrom is the count from which a namespace's drops are read: half
+// the cap, or nothing when it was dropping at its last read.
+func dropsFrom(p *nsProc, capMax uint64) uint64 {
+	if p.dropping {
+		return 0
+	}
+	return uint64(math.Ceil(float64(capMax) * DropsFromPct / 100))
+}
+
+// readStatOpen reads an open stat file: its first rows for the count,
+// and the whole of it, for every CPU's drops, when the count is at least
+// dropsFrom.
+func (n *Namespaces) readStatOpen(f *os.File, dropsFrom uint64) (count, drops uint64, whole bool, err error) {
+	k, err := f.Read(n.buf[:4096]) // the header and the first rows: the count
+	if err != nil {
+		return 0, 0, false, err
+	}
+	count, _, err = parseNSStat(n.buf[:k])
+	if err != nil || count < dropsFrom {
+		return count, 0, false, err
+	}
+	for k < maxStat {
+		if k == len(n.buf) {
+			n.buf = append(n.buf, make([]byte, len(n.buf))...)
+		}
+		m, rerr := f.Read(n.buf[k:])
+		k += m
+		if rerr != nil || m == 0 {
+			break
+		}
+	}
+	count, drops, err = parseNSStat(n.buf[:k])
+	return count, drops, err == nil, err
+}
+
+// parseNSStat reads the entries column (the namespace's count, the same
+// in every row) and sums drop and early_drop over the CPUs.
+func parseNSStat(b []byte) (count, drops uint64, err error) {
+	lines := bytes.Split(b, []byte("\n"))
+	header := strings.Fields(string(lines[0]))
+	col := map[string]int{}
+	for i, h := range header {
+		col[h] = i
+	}
+	ent, ok := col["entries"]
+	if !ok {
+		return 0, 0, errors.New("no entries column")
+	}
+	first := true
+	for _, l := range lines[1:] {
+		fields := bytes.Fields(l)
+		if len(fields) != len(header) {
+			continue // a row cut by the buffer, or blank
+		}
+		if first {
+			count, _ = strconv.ParseUint(string(fields[ent]), 16, 64)
+			first = false
+		}
+		for _, name := range []string{"drop", "early_drop"} {
+			if i, ok := col[name]; ok {
+				v, _ := strconv.ParseUint(string(fields[i]), 16, 64)
+				drops += v
+			}
+		}
+	}
+	if first {
+		return 0, 0, errors.New("no rows")
+	}
+	return count, drops, nil
+}

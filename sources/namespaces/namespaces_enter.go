@@ -1,0 +1,53 @@
+package namespaces
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/ctnetlink"
+	"github.com/tablefull/tablefull/sources/kernelfs"
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// enteredNetlinkTimeout bounds a namespace's ctnetlink stats request.
+const enteredNetlinkTimeout = 2 * time.Second
+
+// readEntered reads the table of the network namespace at nsPath (a bind
+// mount, or /proc/PID/ns/net) from a thread switched into it: the
+// fallback for a namespace no process is in (ip netns add leaves one: a
+// router's, a CNI's) and where /proc/PID/net/stat is absent. Inside, the
+// thread's own stat file is read as a process's would be; without one (a
+// kernel without conntrack's procfs) the count is the namespace's
+// nf_conntrack_count and the drops its ctnetlink stats, read when the
+// count is at least dropsFrom. Entering needs CAP_SYS_ADMIN.
+func (n *Namespaces) readEntered(nsPath string, dropsFrom uint64) (count, drops uint64, whole bool, err error) {
+	err = netns.Enter(nsPath, func() error {
+		f, err := os.Open(filepath.Join(n.proc, "thread-self", n.statFile))
+		if err == nil {
+			defer f.Close()
+			count, drops, whole, err = n.readStatOpen(f, dropsFrom)
+			return err
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		if count, err = kernelfs.ReadSysctlUint(filepath.Join(n.proc, "sys", "net", "netfilter", "nf_conntrack_count")); err != nil {
+			return fmt.Errorf("read the count: %w (%v)", kernelfs.ErrUnavailable, err) // not gone: unreadable
+		}
+		if count < dropsFrom {
+			return nil
+		}
+		s, err := ctnetlink.CTStatNetlink{Timeout: enteredNetlinkTimeout}.Read()
+		if err != nil {
+			return err
+		}
+		drops, whole = s.Total(model.Drop)+s.Total(model.EarlyDrop), true
+		return nil
+	})
+	return count, drops, whole, err
+}

@@ -1,0 +1,120 @@
+package namespaces
+
+import (
+	"fmt"
+	"net/netip"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/ti-mo/conntrack"
+
+	"github.com/tablefull/tablefull/sources/kernelfs"
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// udpFlows are n UDP entries to a resolver, as a namespace's clients make.
+func udpFlows(n int) []conntrack.Flow {
+	var flows []conntrack.Flow
+	for i := range n {
+		flows = append(flows, conntrack.NewFlow(17, conntrack.StatusConfirmed, netip.MustParseAddr("10.9.0.2"),
+			netip.MustParseAddr("10.9.0.53"), uint16(40000+i), 53, 120, 0))
+	}
+	return flows
+}
+
+// kernelNS makes a namespace holding n entries, deleted when the test
+// ends; it skips without root.
+func kernelNS(t *testing.T, suffix string, n int) *netns.NS {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root")
+	}
+	ns, err := netns.Create(fmt.Sprintf("tft-%d-%s", os.Getpid(), suffix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ns.Delete() })
+	if err := ns.Insert(udpFlows(n)); err != nil {
+		t.Fatal(err)
+	}
+	return ns
+}
+
+// TestNamespaceWithoutProcess: a namespace no process is in — ip netns
+// add and a table of its own, as a router's or a CNI's — is found by its
+// bind mount, named by it and read over ctnetlink inside it; near the cap
+// its drops are read too, and once deleted it leaves without an error.
+func TestNamespaceWithoutProcess(t *testing.T) {
+	ns := kernelNS(t, "empty", 37)
+	n := NewNamespaces(kernelfs.DefaultRoots())
+	row := func(at time.Time, capMax uint64) (r *struct {
+		count uint64
+		drops bool
+		kind  string
+	}) {
+		for _, x := range n.Read(at, capMax).Rows {
+			if x.Name == ns.Name {
+				return &struct {
+					count uint64
+					drops bool
+					kind  string
+				}{x.Count, x.DropsRead, x.Kind}
+			}
+		}
+		return nil
+	}
+	r := row(time.Now(), 262144)
+	if r == nil || r.count != 37 || r.kind != "netns" || r.drops {
+		t.Fatalf("namespace without a process: %+v, want 37 entries, named netns, drops not read far from the cap", r)
+	}
+	if r := row(time.Now(), 40); r == nil || !r.drops {
+		t.Errorf("near the cap: %+v, want its drops read", r)
+	}
+	if err := ns.Delete(); err != nil {
+		t.Fatal(err)
+	}
+	if r := row(time.Now(), 40); r != nil {
+		t.Errorf("a deleted namespace is still read: %+v", r)
+	}
+}
+
+// TestNamespaceWithoutStatFile: on a kernel without conntrack's procfs a
+// process's namespace is read over ctnetlink through /proc/PID/ns/net.
+func TestNamespaceWithoutStatFile(t *testing.T) {
+	ns := kernelNS(t, "nostat", 23)
+	sleeper := ns.Command("sleep", "60")
+	if err := sleeper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sleeper.Process.Kill(); sleeper.Wait() })
+	pid := childIn(t, sleeper)
+	if err := ns.Delete(); err != nil { // no mount: the process is the only way in
+		t.Fatal(err)
+	}
+	n := NewNamespaces(kernelfs.DefaultRoots())
+	n.statFile = "net/stat/absent" // as a kernel without CONFIG_NF_CONNTRACK_PROCFS
+	for _, r := range n.Read(time.Now(), 262144).Rows {
+		if r.PID == pid {
+			if r.Count != 23 {
+				t.Errorf("read through ctnetlink: %+v, want 23 entries", r)
+			}
+			return
+		}
+	}
+	t.Errorf("the sleeper's namespace (pid %d) was not read", pid)
+}
+
+// childIn is the pid of the process ip netns exec became: ip execs the
+// command, so it is the command's own.
+func childIn(t *testing.T, c *exec.Cmd) int {
+	t.Helper()
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		if comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", c.Process.Pid)); err == nil && string(comm) == "sleep\n" {
+			return c.Process.Pid
+		}
+	}
+	t.Fatal("ip netns exec did not become sleep")
+	return 0
+}

@@ -1,0 +1,201 @@
+package namespaces
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/kernelfs"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
+)
+
+func TestParseNSStat(t *testing.T) {
+	count, drops, err := parseNSStat([]byte(nstest.StatText))
+	if err != nil || count != 300 || drops != 0x10+0x20+1 {
+		t.Errorf("parseNSStat = %d, %d, %v; want 300, 49", count, drops, err)
+	}
+	if _, _, err := parseNSStat([]byte("garbage\n")); err == nil {
+		t.Error("garbage parsed")
+	}
+}
+
+// TestNamespacesOnFixture: one process per namespace is read, the host's
+// own namespace is not among the others, each is named by its cgroup or
+// command, and a process that goes away takes its namespace with it.
+func TestNamespacesOnFixture(t *testing.T) {
+	root := t.TempDir()
+	proc := filepath.Join(root, "proc")
+	process := func(pid, ns, cgroup, comm string, stat bool) {
+		dir := filepath.Join(proc, pid)
+		os.MkdirAll(filepath.Join(dir, "ns"), 0o755)
+		os.Symlink("net:["+ns+"]", filepath.Join(dir, "ns", "net"))
+		os.WriteFile(filepath.Join(dir, "cgroup"), []byte(cgroup), 0o644)
+		os.WriteFile(filepath.Join(dir, "comm"), []byte(comm+"\n"), 0o644)
+		if stat {
+			os.MkdirAll(filepath.Join(dir, "net", "stat"), 0o755)
+			os.WriteFile(filepath.Join(dir, "net", "stat", "nf_conntrack"), []byte(nstest.StatText), 0o644)
+		}
+	}
+	process("self", "1", "0::/init.scope\n", "tablefull", true)
+	process("1", "1", "0::/init.scope\n", "systemd", true)
+	process("100", "200", "0::/kubepods.slice/kubepods-pod3f2a.slice/cri-containerd-aa.scope\n", "redis-server", true)
+	process("101", "200", "0::/kubepods.slice/kubepods-pod3f2a.slice/cri-containerd-bb.scope\n", "sidecar", true)
+	process("102", "300", "0::/user.slice/session-1.scope\n", "ip", true)
+	n := NewNamespaces(kernelfs.Roots{Proc: proc, Run: filepath.Join(root, "run")})
+	ns := n.Read(time.Unix(100, 0), 300)
+	if len(ns.Rows) != 2 {
+		t.Fatalf("rows %+v, want the pod's and the process's namespaces", ns.Rows)
+	}
+	byIno := map[uint64]string{}
+	for _, r := range ns.Rows {
+		byIno[r.Inode] = r.Kind + " " + r.Name
+		if r.Count != 300 || r.Drops != 49 || !r.DropsRead {
+			t.Errorf("row %+v: want 300 entries, 49 drops", r)
+		}
+	}
+	if byIno[200] != "pod 3f2a" || byIno[300] != "process ip" {
+		t.Errorf("names %v", byIno)
+	}
+	os.RemoveAll(filepath.Join(proc, "102"))
+	if ns := n.Read(time.Unix(101, 0), 300); len(ns.Rows) != 1 {
+		t.Errorf("after the process went: %+v", ns.Rows)
+	}
+}
+
+// TestNamespaceDropsReadNearCap: far from the cap only the count is read
+// (the drops are not, and say so); near it, the whole file.
+func TestNamespaceDropsReadNearCap(t *testing.T) {
+	root := t.TempDir()
+	nstest.FakeNetnsProcess(filepath.Join(root, "proc"), "100", "200", "sleep")
+	n := NewNamespaces(kernelfs.Roots{Proc: filepath.Join(root, "proc"), Run: filepath.Join(root, "run")})
+	if r := n.Read(time.Unix(100, 0), 262144).Rows[0]; r.Count != 300 || r.DropsRead || r.Drops != 0 {
+		t.Errorf("far from the cap: %+v, want the count only", r)
+	}
+	if r := n.Read(time.Unix(101, 0), 400).Rows[0]; !r.DropsRead || r.Drops != 49 {
+		t.Errorf("near the cap: %+v, want the drops read", r)
+	}
+}
+
+// TestNamespacePeakBetweenSamples: a namespace near the cap has its count
+// read between samples too, so a burst to the cap and back is its peak,
+// and the table reads full.
+func TestNamespacePeakBetweenSamples(t *testing.T) {
+	root := t.TempDir()
+	stat := nstest.FakeNetnsProcess(filepath.Join(root, "proc"), "100", "200", "sleep") // 300 entries
+	n := NewNamespaces(kernelfs.Roots{Proc: filepath.Join(root, "proc"), Run: filepath.Join(root, "run")})
+	first := n.Read(time.Unix(100, 0), 320)                              // 94 % of the cap: hot
+	burst := strings.ReplaceAll(nstest.StatText, "0000012c", "00000140") // 320: the cap
+	os.WriteFile(stat, []byte(burst), 0o644)
+	n.PollPeaks()
+	os.WriteFile(stat, []byte(nstest.StatText), 0o644)
+	second := n.Read(time.Unix(100+int64(NamespacesEvery/time.Second)+1, 0), 320) // a walk in between: the state goes on
+	if r := second.Rows[0]; r.Count != 300 || r.Peak != 320 {
+		t.Fatalf("after a burst between samples: %+v, want count 300, peak 320", r)
+	}
+	if full := model.FullNamespaces(first, second, 320); len(full) != 1 {
+		t.Errorf("a burst to the cap between samples is not full: %+v", full)
+	}
+	if !model.NamespacesNearCap(model.Sample{Conntrack: model.Conntrack{Max: 320}, Namespaces: second}) {
+		t.Error("a namespace at 94 % of the cap is not near it")
+	}
+}
+
+// TestNamespacesCapKeepsRootMade: a user who makes many namespaces in
+// user namespaces of their own (unshare -rn) cannot push out one root
+// made (a pod's): over the cap those go first, and the note says how many
+// were not read.
+func TestNamespacesCapKeepsRootMade(t *testing.T) {
+	proc := filepath.Join(t.TempDir(), "proc")
+	process := func(pid, net, user, cgroup string) {
+		dir := filepath.Join(proc, pid)
+		os.MkdirAll(filepath.Join(dir, "ns"), 0o755)
+		os.Symlink("net:["+net+"]", filepath.Join(dir, "ns", "net"))
+		os.Symlink("user:["+user+"]", filepath.Join(dir, "ns", "user"))
+		os.WriteFile(filepath.Join(dir, "cgroup"), []byte(cgroup), 0o644)
+		os.WriteFile(filepath.Join(dir, "cmdline"), []byte("x\x00"), 0o644)
+		os.WriteFile(filepath.Join(dir, "comm"), []byte("unshare\n"), 0o644)
+		os.MkdirAll(filepath.Join(dir, "net", "stat"), 0o755)
+		os.WriteFile(filepath.Join(dir, "net", "stat", "nf_conntrack"), []byte(nstest.StatText), 0o644)
+	}
+	process("self", "1", "10", "0::/init.scope\n")
+	for pid := 2; pid <= 50; pid++ {
+		process(strconv.Itoa(pid), strconv.Itoa(1000+pid), "99", "0::/user.slice/user-1000.slice/session-1.scope\n")
+	}
+	process("60", "500", "10", "0::/kubepods.slice/kubepods-pod3f2a.slice/cri-containerd-aa.scope\n")
+	n := NewNamespaces(kernelfs.Roots{Proc: proc})
+	n.max = 5
+	ns := n.Read(time.Unix(100, 0), 300)
+	pod := false
+	for _, r := range ns.Rows {
+		pod = pod || (r.Inode == 500 && r.Kind == "pod")
+	}
+	if len(ns.Rows) != 5 || !pod {
+		t.Errorf("kept %d namespaces, the pod's among them: %v", len(ns.Rows), pod)
+	}
+	if !strings.Contains(ns.Note, "45 namespaces not read: over the cap of 5") || ns.Unread != 45 {
+		t.Errorf("note %q", ns.Note)
+	}
+}
+
+// TestNamespacesCapKeepsPressedFirst: among namespaces of one kind over
+// the cap, one that was near the cap at the last read is kept before
+// /proc order would.
+func TestNamespacesCapKeepsPressedFirst(t *testing.T) {
+	proc := filepath.Join(t.TempDir(), "proc")
+	process := func(pid, net string) {
+		dir := filepath.Join(proc, pid)
+		os.MkdirAll(filepath.Join(dir, "ns"), 0o755)
+		os.Symlink("net:["+net+"]", filepath.Join(dir, "ns", "net"))
+		os.Symlink("user:[10]", filepath.Join(dir, "ns", "user"))
+		os.WriteFile(filepath.Join(dir, "cgroup"), []byte("0::/system.slice/x.service\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, "cmdline"), []byte("x\x00"), 0o644)
+		os.MkdirAll(filepath.Join(dir, "net", "stat"), 0o755)
+		os.WriteFile(filepath.Join(dir, "net", "stat", "nf_conntrack"), []byte(nstest.StatText), 0o644)
+	}
+	process("self", "1")
+	for pid := 2; pid <= 9; pid++ {
+		process(strconv.Itoa(pid), strconv.Itoa(1000+pid))
+	}
+	n := NewNamespaces(kernelfs.Roots{Proc: proc})
+	n.Read(time.Unix(100, 0), 262144)  // all read, none near a cap of 262,144
+	n.known[1009].hot, n.max = true, 3 // the last in /proc order was near the cap
+	n.stale = true
+	ns := n.Read(time.Unix(101, 0), 262144)
+	kept := false
+	for _, r := range ns.Rows {
+		kept = kept || r.Inode == 1009
+	}
+	if !kept {
+		t.Errorf("the pressed namespace is not among the %d kept: %+v", len(ns.Rows), ns.Rows)
+	}
+}
+
+// TestNamespaceNamedByItsMount: a process's namespace that is also bind
+// mounted (by ip netns or a CNI plugin) is named after the mount, ahead of
+// its cgroup and command.
+func TestNamespaceNamedByItsMount(t *testing.T) {
+	root := t.TempDir()
+	proc := filepath.Join(root, "proc")
+	nstest.FakeNetnsProcess(proc, "100", "4026532302", "pause")
+	os.MkdirAll(filepath.Join(proc, "self"), 0o755)
+	os.WriteFile(filepath.Join(proc, "self", "mountinfo"), mountinfoFixture(t), 0o644)
+	n := NewNamespaces(kernelfs.Roots{Proc: proc})
+	rows := n.Read(time.Unix(100, 0), 262144).Rows
+	if len(rows) != 1 || rows[0].Name != "cni-5e0b2c1a-77d4" || rows[0].Kind != "netns" || rows[0].PID != 100 {
+		t.Errorf("rows %+v: want the process's namespace named by its CNI mount", rows)
+	}
+}
+
+// mountinfoFixture is the mount table of ../testdata/mountinfo/netns-mounts.
+func mountinfoFixture(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile("../testdata/mountinfo/netns-mounts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -1,0 +1,188 @@
+package namespaces
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/kernelfs"
+	"github.com/tablefull/tablefull/sources/owners"
+)
+
+// pidNS is a process's network namespace as a walk saw it, and whether
+// the process runs in a user namespace other than tablefull's (only
+// there can an unprivileged user make a network namespace).
+type pidNS struct {
+	net    uint64
+	userNS bool
+}
+
+// walk finds one process per namespace and the ip netns names. Over the
+// cap (n.max) the namespaces kept are the bind-mounted ones (ip netns,
+// a CNI's), then those made in tablefull's own user namespace (by root:
+// pods, containers), then those users made in their own, each group
+// those near the cap or dropping at the last read first: no number of
+// namespaces a user makes pushes out one root made; the note says how
+// many were not read.
+func (n *Namespaces) walk(now time.Time) {
+	n.walked, n.stale = now, false
+	n.self, _ = netnsInode(filepath.Join(n.proc, "self", "ns", "net"))
+	n.mounts = kernelfs.NetnsMounts(filepath.Join(n.proc, "self", "mountinfo"))
+	sc := n.scanProcesses()
+	found := map[uint64]*nsProc{}
+	for ino := range n.mounts { // a mounted one through a process in it, else its mount
+		if ino != n.self {
+			n.keep(found, ino, sc.first[ino])
+		}
+	}
+	pressedFirst := func(inos []uint64) { // near the cap or dropping at the last read: kept first
+		sort.SliceStable(inos, func(i, j int) bool { return n.pressed(inos[i]) && !n.pressed(inos[j]) })
+	}
+	pressedFirst(sc.rootMade)
+	pressedFirst(sc.userMade)
+	for _, ino := range append(sc.rootMade, sc.userMade...) {
+		n.keep(found, ino, sc.first[ino])
+	}
+	n.pids = sc.pids
+	n.known, n.note, n.unread = found, "", 0
+	if over := len(n.mounts) + len(sc.rootMade) + len(sc.userMade) - len(found); over > 0 && len(found) >= n.max {
+		n.unread = over
+		n.note = fmt.Sprintf("%s namespaces not read: over the cap of %s (users' own namespaces are left out first)", model.Int(uint64(over)), model.Int(uint64(n.max)))
+	}
+	switch {
+	case sc.denied == 1 && n.root:
+		n.note = joinNote(n.note, "1 process unreadable even as root: a namespace only it is in is missed")
+	case sc.denied > 0 && n.root:
+		n.note = joinNote(n.note, fmt.Sprintf("%d processes unreadable even as root: a namespace only they are in is missed", sc.denied))
+	case sc.denied > 0:
+		n.note = joinNote(n.note, "other users' processes not readable: their namespaces need root")
+	}
+}
+
+// processScan is what one pass over /proc found: each process's
+// namespace, the first process seen in each namespace, the namespaces
+// not bind mounted (made by root, or in a user namespace of their own),
+// and how many processes could not be read.
+type processScan struct {
+	pids               map[int]pidNS
+	first              map[uint64]int
+	rootMade, userMade []uint64
+	denied             int
+}
+
+// scanProcesses reads every process's network namespace; a process seen
+// before keeps its namespace, with no readlink again.
+func (n *Namespaces) scanProcesses() processScan {
+	selfUser, _ := os.Readlink(filepath.Join(n.proc, "self", "ns", "user"))
+	sc := processScan{pids: map[int]pidNS{}, first: map[uint64]int{}}
+	entries, _ := os.ReadDir(n.proc)
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		p, seen := n.pids[pid]
+		if !seen {
+			p.net, err = netnsInode(filepath.Join(n.proc, e.Name(), "ns", "net"))
+			switch {
+			case errors.Is(err, fs.ErrPermission):
+				sc.denied++
+				continue // asked again next walk: permissions can change
+			case err != nil:
+				continue
+			case kernelThread(filepath.Join(n.proc, e.Name())):
+				p.net = 0 // remembered as nothing to read
+			}
+			if user, err := os.Readlink(filepath.Join(n.proc, e.Name(), "ns", "user")); err == nil && selfUser != "" {
+				p.userNS = user != selfUser
+			}
+		}
+		sc.pids[pid] = p
+		if _, dup := sc.first[p.net]; p.net == 0 || p.net == n.self || dup {
+			continue
+		}
+		sc.first[p.net] = pid
+		if _, mounted := n.mounts[p.net]; mounted {
+			continue // kept by the walk, named by its mount
+		}
+		if p.userNS {
+			sc.userMade = append(sc.userMade, p.net)
+		} else {
+			sc.rootMade = append(sc.rootMade, p.net)
+		}
+	}
+	return sc
+}
+
+// keep adds namespace ino, read through process pid (0: through its
+// mount), to found, up to the cap. The same namespace read through the
+// same process or mount keeps its state.
+func (n *Namespaces) keep(found map[uint64]*nsProc, ino uint64, pid int) {
+	if len(found) >= n.max || found[ino] != nil {
+		return
+	}
+	if old := n.known[ino]; old != nil && old.pid == pid && (pid != 0 || old.netnsPath == n.mounts[ino].Path) {
+		found[ino] = old
+		return
+	}
+	if pid == 0 {
+		m := n.mounts[ino]
+		found[ino] = &nsProc{netnsPath: m.Path, name: m.Name, kind: "netns"}
+		return
+	}
+	p := &nsProc{pid: pid}
+	p.name, p.kind = n.nameOf(ino, pid)
+	found[ino] = p
+}
+
+// pressed reports whether namespace ino was near the cap or dropping at
+// its last read.
+func (n *Namespaces) pressed(ino uint64) bool {
+	p := n.known[ino]
+	return p != nil && (p.hot || p.dropping)
+}
+
+// joinNote adds b to note a.
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// kernelThread reports whether the process at dir is a kernel thread
+// (an empty command line): it belongs to no namespace anyone made.
+func kernelThread(dir string) bool {
+	f, err := os.Open(filepath.Join(dir, "cmdline"))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var one [1]byte // whether it is empty: one byte, whatever argv a user gave
+	n, err := f.Read(one[:])
+	return n == 0 && (err == nil || errors.Is(err, io.EOF))
+}
+
+// nameOf names a namespace: its ip netns name (of its bind mount), else the pod, container or
+// unit of the process's cgroup, else the process's command.
+func (n *Namespaces) nameOf(ino uint64, pid int) (string, string) {
+	if m, ok := n.mounts[ino]; ok {
+		return m.Name, "netns"
+	}
+	dir := filepath.Join(n.proc, strconv.Itoa(pid))
+	if b, err := os.ReadFile(filepath.Join(dir, "cgroup")); err == nil {
+		if name, kind := owners.CgroupOwner(string(b)); kind != "" {
+			return name, kind
+		}
+	}
+	comm, _ := os.ReadFile(filepath.Join(dir, "comm"))
+	return strings.TrimSpace(string(comm)), "process"
+}

@@ -1,0 +1,10 @@
+// Package tune is the one home of tuning: the knobs read and written
+// (Sysctls), the undo record kept before any write, the files that keep a
+// change across reboots (Persister) and the drift of the live values from
+// them, the managers that own knobs (kube-proxy), the tuners behind every
+// surface (Local, Namespaced, Lab, and Control for an agent), and the
+// tune command with its loop until the table is free. The plan and the
+// loop's judgement are model's (model.ProposeNext); this package applies
+// them. It writes only the knobs, the files it manages and its state
+// directory, and only when asked.
+package tune

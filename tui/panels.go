@@ -1,0 +1,39 @@
+package tui
+
+import tea "github.com/charmbracelet/bubbletea"
+
+// bottomPanel is the panel that holds the bottom of the screen in place
+// of the per-CPU table: one at a time, or none.
+type bottomPanel int
+
+// The bottom panels.
+const (
+	panelNone bottomPanel = iota
+	panelTuning
+	panelNamespaces
+	panelCensus
+)
+
+// show makes p the bottom panel (panelNone closes it) and returns what the
+// change needs done: the feed walks the table only while the census is
+// shown (a recording shows the censuses it holds).
+func (a *App) show(p bottomPanel) tea.Cmd {
+	was := a.panel
+	a.panel = p
+	if (was == panelCensus) == (p == panelCensus) {
+		return nil
+	}
+	s, ok := a.feed.(CensusSetter)
+	if !ok || a.player.on() {
+		return nil
+	}
+	return setCensusCmd(s, p == panelCensus)
+}
+
+// toggle shows p, or closes it when it is shown.
+func (a *App) toggle(p bottomPanel) tea.Cmd {
+	if a.panel == p {
+		return a.show(panelNone)
+	}
+	return a.show(p)
+}

@@ -1,0 +1,12 @@
+package tui
+
+// tuneAction is what the tuning panel does once the operator confirms
+// it: each is one method of model.Tuner.
+type tuneAction string
+
+// The tuning panel's actions.
+const (
+	actApply   tuneAction = "apply"
+	actPersist tuneAction = "persist"
+	actUndo    tuneAction = "undo"
+)
