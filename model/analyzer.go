@@ -70,13 +70,13 @@ type Analyzer struct {
 // CensusFresh is how long a census stands for what is in the table.
 const CensusFresh = time.Minute
 
-// keptEpisodes is how many pinned episodes an analyzer keeps.
-const keptEpisodes = 50
+// KeptEpisodes is how many pinned episodes an analyzer keeps.
+const KeptEpisodes = 50
 
 // NewAnalyzer keeps the last history frames, 50 episodes and 100 kernel
 // log lines.
 func NewAnalyzer(history int) *Analyzer {
-	return &Analyzer{frames: NewRing[Frame](history), episodes: NewEpisodes(keptEpisodes), kernel: NewRing[KernelLine](100),
+	return &Analyzer{frames: NewRing[Frame](history), episodes: NewEpisodes(KeptEpisodes), kernel: NewRing[KernelLine](100),
 		demand: newDemandTracker()}
 }
 
@@ -152,7 +152,7 @@ func (a *Analyzer) EpisodesUpTo(i int) []Episode {
 	if i >= a.frames.Len()-1 {
 		return a.Episodes()
 	}
-	eps := NewEpisodes(keptEpisodes)
+	eps := NewEpisodes(KeptEpisodes)
 	for j := 0; j <= i; j++ {
 		f := a.frames.At(j)
 		s := f.Sample
@@ -168,4 +168,10 @@ func (a *Analyzer) KernelLines() []KernelLine {
 		out[i] = a.kernel.At(i)
 	}
 	return out
+}
+
+// Frames is a run of frames, oldest first (a Ring of them).
+type Frames interface {
+	Len() int
+	At(i int) Frame
 }

@@ -13,9 +13,9 @@ type Window struct {
 	ListenOverflowsPS float64
 }
 
-// windowRow is what a Window needs of one frame (about 80 bytes, so a
+// WindowRow is what a Window needs of one frame (about 80 bytes, so a
 // window of an hour at 1 s costs a few hundred KB, not the frames).
-type windowRow struct {
+type WindowRow struct {
 	t                        time.Time
 	elapsed                  time.Duration
 	pinned                   bool
@@ -23,13 +23,17 @@ type windowRow struct {
 	newConns, syn, overflows float64
 }
 
-func rowOf(f Frame) windowRow {
-	return windowRow{t: f.Sample.Time, elapsed: f.Rates.Elapsed, pinned: f.Pinned, drops: f.Rates.Drops(),
+// At is when the row's frame was sampled.
+func (r WindowRow) At() time.Time { return r.t }
+
+// RowOf is what a Window needs of f.
+func RowOf(f Frame) WindowRow {
+	return WindowRow{t: f.Sample.Time, elapsed: f.Rates.Elapsed, pinned: f.Pinned, drops: f.Rates.Drops(),
 		newConns: f.Rates.NewEntriesPS(), syn: f.Rates.SynRetransPS, overflows: f.Rates.ListenOverflowsPS}
 }
 
 // summariseRows averages the rows' rates over their span.
-func summariseRows(rows []windowRow) Window {
+func summariseRows(rows []WindowRow) Window {
 	var w Window
 	if len(rows) == 0 {
 		return w
@@ -62,19 +66,21 @@ func summariseRows(rows []windowRow) Window {
 // BeforeAfter splits frames at mark into two windows of equal length: as
 // long as the time since mark allows, at most span each.
 func BeforeAfter(frames []Frame, mark time.Time, span time.Duration) (before, after Window) {
-	rows := make([]windowRow, len(frames))
+	rows := make([]WindowRow, len(frames))
 	for i, f := range frames {
-		rows[i] = rowOf(f)
+		rows[i] = RowOf(f)
 	}
-	return splitRows(rows, mark, span)
+	return SplitRows(rows, mark, span)
 }
 
-func splitRows(rows []windowRow, mark time.Time, span time.Duration) (before, after Window) {
+// SplitRows summarises rows into the windows of span before and after
+// mark.
+func SplitRows(rows []WindowRow, mark time.Time, span time.Duration) (before, after Window) {
 	if len(rows) == 0 {
 		return
 	}
 	d := min(span, rows[len(rows)-1].t.Sub(mark))
-	var b, a []windowRow
+	var b, a []WindowRow
 	for _, r := range rows {
 		switch {
 		case !r.t.After(mark) && r.t.After(mark.Add(-d)):
@@ -85,3 +91,7 @@ func splitRows(rows []windowRow, mark time.Time, span time.Duration) (before, af
 	}
 	return summariseRows(b), summariseRows(a)
 }
+
+// CompareSpan is the longest window compared before and after a change
+// (the tuning panel's and the report's).
+const CompareSpan = time.Minute

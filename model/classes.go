@@ -151,7 +151,7 @@ const (
 	tcpSynSent     = 1
 	tcpSynRecv     = 2
 	tcpEstablished = 3
-	tcpCloseWait   = 5
+	TCPCloseWait   = 5 // exported: tuning names what holds a table of standing connections
 	tcpSynSent2    = 9
 )
 
@@ -165,7 +165,7 @@ func ClassOf(f Flow) Class {
 			return ClassTCPUnanswered
 		case f.TCPState < 0 && f.Status&StatusSeenReply == 0:
 			return ClassTCPUnanswered
-		case f.TCPState == tcpEstablished || f.TCPState == tcpCloseWait || f.TCPState == tcpSynRecv:
+		case f.TCPState == tcpEstablished || f.TCPState == TCPCloseWait || f.TCPState == tcpSynRecv:
 			return ClassTCPOpen
 		}
 		return ClassTCPDone

@@ -97,16 +97,16 @@ func Delta(prev, cur Sample) Rates {
 	return r
 }
 
-// increase is how much a counter rose from before to after: 0 when it fell
+// Increase is how much a counter rose from before to after: 0 when it fell
 // (a reset, a namespace gone).
-func increase(before, after uint64) uint64 {
+func Increase(before, after uint64) uint64 {
 	if after < before {
 		return 0
 	}
 	return after - before
 }
 
-func perSec(a, b uint64, secs float64) float64 { return float64(increase(a, b)) / secs }
+func perSec(a, b uint64, secs float64) float64 { return float64(Increase(a, b)) / secs }
 
 func ctDelta(prev, cur CTStats) ([]CPUCounters, CounterValues) {
 	before := previous[CPUCounters, int]{rows: prev.PerCPU, key: func(r CPUCounters) int { return r.CPU }}
@@ -117,7 +117,7 @@ func ctDelta(prev, cur CTStats) ([]CPUCounters, CounterValues) {
 		if old, ok := before.find(at, row.CPU); ok {
 			for _, c := range cur.Reported {
 				if i := c.index(); i >= 0 {
-					d.Values[i] = increase(old.Values[i], row.Values[i])
+					d.Values[i] = Increase(old.Values[i], row.Values[i])
 					total[i] += d.Values[i]
 				}
 			}
@@ -178,7 +178,7 @@ func diskDelta(prev, cur []DiskIO, secs float64) []DiskRate {
 			Name:     d.Name,
 			ReadsPS:  perSec(p.Reads, d.Reads, secs),
 			WritesPS: perSec(p.Writes, d.Writes, secs),
-			Util:     clampPct(float64(increase(p.BusyMillis, d.BusyMillis)) / (secs * 10)),
+			Util:     clampPct(float64(Increase(p.BusyMillis, d.BusyMillis)) / (secs * 10)),
 		})
 	}
 	return out

@@ -97,13 +97,13 @@ func entryRates(prev, cur Sample, secs float64) EntryRates {
 		mix := make([]float64, len(classes))
 		var interval, all float64
 		for _, cl := range classes {
-			interval += float64(increase(p.Ended[cl], c.Ended[cl]))
+			interval += float64(Increase(p.Ended[cl], c.Ended[cl]))
 			all += float64(c.Ended[cl])
 		}
 		for i, cl := range classes {
 			switch {
 			case interval >= splitShare:
-				mix[i] = float64(increase(p.Ended[cl], c.Ended[cl])) / interval
+				mix[i] = float64(Increase(p.Ended[cl], c.Ended[cl])) / interval
 			case all > 0:
 				mix[i] = float64(c.Ended[cl]) / all
 			case i == 0:

@@ -103,7 +103,7 @@ func FillOf(s Sample, r Rates, census *Census) Fill {
 		case counted:
 			cf.Entries = census.ByClass[cf.Class]
 		case cf.Class.Standing(): // what churn leaves, as far as open sockets show it
-			cf.Entries = min(increase(uint64(min(churn, float64(count))+0.5), count), s.TCP.Established)
+			cf.Entries = min(Increase(uint64(min(churn, float64(count))+0.5), count), s.TCP.Established)
 		default:
 			cf.Entries = uint64(cf.RatePS*float64(cf.Hold)*scale + 0.5)
 		}

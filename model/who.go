@@ -180,7 +180,7 @@ func (w *Who) DominantText(secs float64) string {
 	if !w.On() || len(w.Conns) == 0 || secs <= 0 {
 		return ""
 	}
-	total := w.opened()
+	total := w.Opened()
 	top := w.Conns[0]
 	if total == 0 || float64(top.Opened) < DominantShare*float64(total) {
 		return ""
@@ -226,9 +226,9 @@ func LifeText(d time.Duration) string {
 	return Dur(d)
 }
 
-// opened is every new connection the probes counted, shown or not (0 for
+// Opened is every new connection the probes counted, shown or not (0 for
 // nil).
-func (w *Who) opened() uint64 {
+func (w *Who) Opened() uint64 {
 	if w == nil {
 		return 0
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 )
 
 // Op names a control request.
@@ -34,13 +35,13 @@ func (op Op) answered() bool {
 // Request is one control request: one JSON object on one line of the
 // agent's stdin.
 type Request struct {
-	Op      Op             `json:"op"`
-	ID      int64          `json:"id,omitempty"`
-	MS      int64          `json:"ms,omitempty"`
-	On      bool           `json:"on,omitempty"`
-	Confirm bool           `json:"confirm,omitempty"`
-	Changes []model.Change `json:"changes,omitempty"`
-	Count   uint64         `json:"count,omitempty"`
+	Op      Op              `json:"op"`
+	ID      int64           `json:"id,omitempty"`
+	MS      int64           `json:"ms,omitempty"`
+	On      bool            `json:"on,omitempty"`
+	Confirm bool            `json:"confirm,omitempty"`
+	Changes []tuning.Change `json:"changes,omitempty"`
+	Count   uint64          `json:"count,omitempty"`
 }
 
 // Reply is the agent's answer to a control request, carried as an event
@@ -48,7 +49,7 @@ type Request struct {
 type Reply struct {
 	ID       int64              `json:"id"`
 	Error    string             `json:"error,omitempty"`
-	Knobs    *model.KnobState   `json:"knobs,omitempty"`
+	Knobs    *tuning.KnobState  `json:"knobs,omitempty"`
 	Results  []model.KnobResult `json:"results,omitempty"`
 	Files    []string           `json:"files,omitempty"`
 	Warnings []string           `json:"warnings,omitempty"`
@@ -78,7 +79,7 @@ var (
 )
 
 // Check validates req as it lands: a known op, an interval in bounds, and
-// changes parsed and re-rendered by model.CheckChanges (known knobs only;
+// changes parsed and re-rendered by tuning.CheckChanges (known knobs only;
 // no text of the sender's is kept). The agent checks every request, even
 // from a console that checked it before sending.
 func (req Request) Check() (Request, error) {
@@ -90,7 +91,7 @@ func (req Request) Check() (Request, error) {
 		}
 	case OpCensus, OpStop, OpKnobs, OpUndo:
 	case OpApply, OpPersist:
-		changes, err := model.CheckChanges(req.Changes)
+		changes, err := tuning.CheckChanges(req.Changes)
 		if err != nil {
 			return req, fmt.Errorf("%w: %w", ErrBadRequest, err)
 		}
@@ -105,13 +106,13 @@ func (req Request) Check() (Request, error) {
 }
 
 // Controller is what an agent does for control requests: its sampler,
-// and the one tuner (model.Tuner) of the host it runs on. Serve calls it
+// and the one tuner (tuning.Tuner) of the host it runs on. Serve calls it
 // only with checked requests, and calls Apply, Persist and Undo only when
 // the agent may write.
 type Controller interface {
 	SetInterval(d time.Duration)
 	SetCensus(on bool)
-	model.Tuner
+	tuning.Tuner
 }
 
 // Serve reads requests from r, one per line, until r ends or a stop
@@ -171,7 +172,7 @@ func answer(c Controller, req Request, checkErr error, writable bool) Event {
 	switch {
 	case err != nil:
 	case req.Op == OpKnobs:
-		var k model.KnobState
+		var k tuning.KnobState
 		k, err = c.Read()
 		rep.Knobs = &k
 	case !writable || !req.Confirm:

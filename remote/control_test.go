@@ -10,27 +10,28 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 )
 
 // fakeController records what Serve let through.
 type fakeController struct {
 	intervals []time.Duration
 	census    []bool
-	applied   [][]model.Change
-	persisted [][]model.Change
+	applied   [][]tuning.Change
+	persisted [][]tuning.Change
 	undone    int
 }
 
 func (f *fakeController) SetInterval(d time.Duration) { f.intervals = append(f.intervals, d) }
 func (f *fakeController) SetCensus(on bool)           { f.census = append(f.census, on) }
-func (f *fakeController) Read() (model.KnobState, error) {
-	return model.KnobState{Current: map[string]string{model.KnobMax: "4096"}, EntryBytes: 256, Global: true}, nil
+func (f *fakeController) Read() (tuning.KnobState, error) {
+	return tuning.KnobState{Current: map[string]string{model.KnobMax: "4096"}, EntryBytes: 256, Global: true}, nil
 }
-func (f *fakeController) Apply(c []model.Change, _ uint64) ([]model.KnobResult, error) {
+func (f *fakeController) Apply(c []tuning.Change, _ uint64) ([]model.KnobResult, error) {
 	f.applied = append(f.applied, c)
 	return nil, nil
 }
-func (f *fakeController) Persist(c []model.Change) ([]string, []string, error) {
+func (f *fakeController) Persist(c []tuning.Change) ([]string, []string, error) {
 	f.persisted = append(f.persisted, c)
 	return nil, nil, nil
 }
@@ -84,7 +85,7 @@ func TestServeRefusesHostileChanges(t *testing.T) {
 	if err != nil || len(replies) != 1 || replies[0].Error != "" {
 		t.Fatalf("valid persist: %v %+v", err, replies)
 	}
-	want := model.Change{Key: model.KnobMax, Proposed: "32768"}
+	want := tuning.Change{Key: model.KnobMax, Proposed: "32768"}
 	if len(c.persisted) != 1 || len(c.persisted[0]) != 1 || c.persisted[0][0] != want {
 		t.Errorf("persisted %+v, want exactly %+v", c.persisted, want)
 	}

@@ -36,7 +36,7 @@
 // and, for the console's tuning panel, requests answered by an event of
 // the same type whose text is a JSON Reply carrying the request's id:
 //
-//	{"op":"knobs","id":1}                                the knobs (model.KnobState)
+//	{"op":"knobs","id":1}                                the knobs (tuning.KnobState)
 //	{"op":"apply","id":2,"confirm":true,"changes":[...],"count":4096}
 //	{"op":"persist","id":3,"confirm":true,"changes":[...]}
 //	{"op":"undo","id":4,"confirm":true}
@@ -51,13 +51,13 @@
 // interval outside 100 ms…1 h, a change to a knob tablefull does not know,
 // a knob given twice, or a value that does not parse as the knob's numbers
 // is refused with "bad request" and nothing is planned or written. Values
-// are re-rendered from the parsed numbers (model.CheckChanges), and the
+// are re-rendered from the parsed numbers (tuning.CheckChanges), and the
 // persister parses them once more before it writes: no text of a
 // request's reaches /etc. A request line over MaxRequest (64 KiB), or junk
 // without newlines, ends the agent with an error on stderr and a non-zero
 // exit; a line that is not JSON is skipped with a note on stderr.
 //
-// The reply to knobs carries the agent's model.KnobState: values, bytes
+// The reply to knobs carries the agent's tuning.KnobState: values, bytes
 // per entry, whether it writes the global knobs, a note, the managers
 // that own knobs, the last step of an apply; the console checks it where
 // it lands (KnobState.Check: known knobs, values re-rendered, texts bounded
@@ -67,7 +67,7 @@
 // and it never opens a listening socket; a write under way is finished
 // first (its undo record is written before the first knob). A request
 // whose stream ends before its answer is answered by the console itself
-// with model.ErrLinkCut: what it did is read again once the link is back.
+// with tuning.ErrLinkCut: what it did is read again once the link is back.
 //
 // # Limits
 //

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 )
 
 // replies routes reply events to the requests waiting for them.
@@ -74,7 +75,7 @@ func (p *Process) Request(req Request, timeout time.Duration) (Reply, error) {
 	select {
 	case rep := <-c:
 		if rep.linkCut {
-			return Reply{}, fmt.Errorf("%s: %w", req.Op, model.ErrLinkCut)
+			return Reply{}, fmt.Errorf("%s: %w", req.Op, tuning.ErrLinkCut)
 		}
 		if rep.Error != "" {
 			return rep, errors.New(rep.Error)
@@ -84,12 +85,12 @@ func (p *Process) Request(req Request, timeout time.Duration) (Reply, error) {
 		p.replies.mu.Lock()
 		delete(p.replies.waiting, req.ID)
 		p.replies.mu.Unlock()
-		return Reply{}, fmt.Errorf("%s: %w within %s: %w", req.Op, ErrNoReply, timeout, model.ErrLinkCut)
+		return Reply{}, fmt.Errorf("%s: %w within %s: %w", req.Op, ErrNoReply, timeout, tuning.ErrLinkCut)
 	}
 }
 
 // RemoteTuner tunes the host an agent runs on, through control requests
-// (model.Tuner). The agent refuses unless it runs as root; every change
+// (tuning.Tuner). The agent refuses unless it runs as root; every change
 // it makes carries an explicit confirmation from the console (the user's
 // y). What the agent says of its knobs is checked where it lands.
 type RemoteTuner struct {
@@ -99,13 +100,13 @@ type RemoteTuner struct {
 const tuneTimeout = 15 * time.Second
 
 // Read asks the agent for its knobs.
-func (t *RemoteTuner) Read() (model.KnobState, error) {
+func (t *RemoteTuner) Read() (tuning.KnobState, error) {
 	rep, err := t.P.Request(Request{Op: OpKnobs}, tuneTimeout)
 	if err != nil {
-		return model.KnobState{}, err
+		return tuning.KnobState{}, err
 	}
 	if rep.Knobs == nil {
-		return model.KnobState{}, fmt.Errorf("knobs: %w: the agent sent none", ErrBadRequest)
+		return tuning.KnobState{}, fmt.Errorf("knobs: %w: the agent sent none", ErrBadRequest)
 	}
 	k := rep.Knobs.Check()
 	if k.Note == "" {
@@ -115,13 +116,13 @@ func (t *RemoteTuner) Read() (model.KnobState, error) {
 }
 
 // Apply asks the agent to apply changes.
-func (t *RemoteTuner) Apply(changes []model.Change, count uint64) ([]model.KnobResult, error) {
+func (t *RemoteTuner) Apply(changes []tuning.Change, count uint64) ([]model.KnobResult, error) {
 	rep, err := t.P.Request(Request{Op: OpApply, Confirm: true, Changes: changes, Count: count}, tuneTimeout)
 	return rep.Results, err
 }
 
 // Persist asks the agent to write the boot-time files there.
-func (t *RemoteTuner) Persist(changes []model.Change) ([]string, []string, error) {
+func (t *RemoteTuner) Persist(changes []tuning.Change) ([]string, []string, error) {
 	rep, err := t.P.Request(Request{Op: OpPersist, Confirm: true, Changes: changes}, tuneTimeout)
 	return rep.Files, rep.Warnings, err
 }

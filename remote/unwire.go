@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 )
 
 func fromMS(v int64) time.Time { return time.UnixMilli(v) }
@@ -106,7 +107,7 @@ func boundDrift(d *model.Drifts) *model.Drifts {
 	out := model.Drifts{}
 	checked := map[string]bool{}
 	for _, k := range d.Checked {
-		if _, ok := model.Spec(k); ok && !checked[k] {
+		if _, ok := tuning.Spec(k); ok && !checked[k] {
 			checked[k] = true
 			out.Checked = append(out.Checked, k)
 		}

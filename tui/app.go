@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/tui/chart"
 	"github.com/tablefull/tablefull/tui/keys"
 	"github.com/tablefull/tablefull/tui/styles"
@@ -35,7 +36,7 @@ type Options struct {
 	// History is the number of frames kept; 0 keeps an hour at Interval.
 	History int
 	// Tuner, when set, makes t open the tuning panel.
-	Tuner model.Tuner
+	Tuner tuning.Tuner
 	// Intro is shown in the status line until something replaces it.
 	Intro string
 	// Live, when set, is shown in the status line once a second after

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
@@ -57,7 +58,7 @@ func (t *tunePanel) View(st *styles.Styles, rows, width int, history func() []mo
 // and why, and what an apply verified; quiet are the rows with nothing
 // to say, the first to give way.
 func (t *tunePanel) knobRows(st *styles.Styles, width int) (lines []string, quiet []int) {
-	proposed := map[string]model.Change{}
+	proposed := map[string]tuning.Change{}
 	for _, c := range t.plan.Changes {
 		proposed[c.Key] = c
 	}
@@ -70,7 +71,7 @@ func (t *tunePanel) knobRows(st *styles.Styles, width int) (lines []string, quie
 		verified[r.Key] = r
 	}
 	narrow := width < wideTune
-	for i, k := range model.Knobs {
+	for i, k := range tuning.Knobs {
 		cur, ok := t.knobs.Current[k.Key]
 		if !ok {
 			cur = "?"
@@ -128,7 +129,7 @@ func (t *tunePanel) tailLines(st *styles.Styles, width int) []string {
 	c := t.plan.Cost
 	assumed := ""
 	if c.EntryBytesAssumed {
-		assumed = fmt.Sprintf(" (slab unreadable: %d B assumed)", model.FallbackEntryBytes)
+		assumed = fmt.Sprintf(" (slab unreadable: %d B assumed)", tuning.FallbackEntryBytes)
 	}
 	tail := []string{st.Label.Render("memory ") + severityStyle(st, c.Level()).Render(fmt.Sprintf("%.1f MiB, %.1f %% of RAM", c.MiB(), c.PctOfRAM)) +
 		st.Dim.Render(fmt.Sprintf(" = %s entries × %d B + %s buckets × 8 B%s", model.Int(c.Entries), c.EntryBytes, model.Int(c.Buckets), assumed))}

@@ -14,6 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/tune"
@@ -33,7 +34,7 @@ func knobsOf(s model.Sample) map[string]string {
 // panelPlan is the plan the tuning panel shows when t is pressed after
 // samples, on a tuner that reads knobs (global: whether it writes the
 // global ones).
-func panelPlan(t *testing.T, host model.Host, samples []model.Sample, knobs map[string]string, child bool) model.Plan {
+func panelPlan(t *testing.T, host model.Host, samples []model.Sample, knobs map[string]string, child bool) tuning.Plan {
 	t.Helper()
 	feed := newScriptFeed(t, nil)
 	feed.host = host
@@ -48,7 +49,7 @@ func panelPlan(t *testing.T, host model.Host, samples []model.Sample, knobs map[
 
 // dryRunPlan is the plan tune --dry-run --json prints when it measures
 // the same samples (a recording's feed) through the same tuner.
-func dryRunPlan(t *testing.T, host model.Host, samples []model.Sample, knobs map[string]string, child bool) model.Plan {
+func dryRunPlan(t *testing.T, host model.Host, samples []model.Sample, knobs map[string]string, child bool) tuning.Plan {
 	t.Helper()
 	dir := t.TempDir()
 	roots := kernelfs.Roots{Proc: "../testdata/hosts/table-pinned/proc", Sys: "../testdata/hosts/table-pinned/sys", Etc: filepath.Join(dir, "etc"), Run: dir}
@@ -63,7 +64,7 @@ func dryRunPlan(t *testing.T, host model.Host, samples []model.Sample, knobs map
 		t.Fatalf("tune --dry-run: %v", err)
 	}
 	var report struct {
-		Plan model.Plan `json:"plan"`
+		Plan tuning.Plan `json:"plan"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &report); err != nil {
 		t.Fatalf("tune --dry-run --json: %v: %s", err, out.String())
@@ -116,13 +117,13 @@ func TestPanelPlanIsDryRunPlan(t *testing.T) {
 }
 
 // normal is p as JSON reads it back (nil and empty lists alike).
-func normal(t *testing.T, p model.Plan) model.Plan {
+func normal(t *testing.T, p tuning.Plan) tuning.Plan {
 	t.Helper()
 	b, err := json.Marshal(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out model.Plan
+	var out tuning.Plan
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)
 	}

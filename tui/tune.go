@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/tui/keys"
 )
 
@@ -21,13 +22,13 @@ import (
 // (Update says whether a key was); the console routes it its messages
 // and gives it what it reads of the console (tuneContext).
 type tunePanel struct {
-	tuner model.Tuner
+	tuner tuning.Tuner
 	// recorder, when set, keeps applies and undos in the recording.
 	recorder  Recorder
 	keys      keys.KeyMap
 	loaded    bool
-	knobs     model.KnobState
-	plan      model.Plan
+	knobs     tuning.KnobState
+	plan      tuning.Plan
 	sel       int
 	editing   bool
 	input     textinput.Model
@@ -39,10 +40,10 @@ type tunePanel struct {
 	// demand; watching: the last action was an apply, and loop is where
 	// it has got to.
 	edited, watching bool
-	loop             model.LoopStatus
+	loop             tuning.LoopStatus
 	// cut are the changes of an apply whose answer the link cut off:
 	// read again once samples arrive, to say what it did.
-	cut      []model.Change
+	cut      []tuning.Change
 	cutAsked bool
 }
 
@@ -50,7 +51,7 @@ type tunePanel struct {
 // says about where it writes (read in the command: it may stat files).
 type tuneReadMsg struct {
 	id    int
-	knobs model.KnobState
+	knobs tuning.KnobState
 	err   error
 }
 
@@ -58,7 +59,7 @@ type tuneReadMsg struct {
 type tuneDoneMsg struct {
 	id       int
 	action   tuneAction
-	changes  []model.Change
+	changes  []tuning.Change
 	results  []model.KnobResult
 	files    []string
 	warnings []string
@@ -93,7 +94,7 @@ func recordTunedCmd(id int, r Recorder, action string, at time.Time, results []m
 	}
 }
 
-func readKnobsCmd(id int, t model.Tuner) tea.Cmd {
+func readKnobsCmd(id int, t tuning.Tuner) tea.Cmd {
 	return func() tea.Msg {
 		k, err := t.Read()
 		return tuneReadMsg{id: id, knobs: k, err: err}
@@ -136,7 +137,7 @@ func (t *tunePanel) read(msg tuneReadMsg, ctx tuneContext) {
 	t.knobs, t.loaded, t.edited = msg.knobs, true, false
 	if t.cut != nil { // the link is back: say what the cut apply did
 		var held int
-		if t.message, held = model.CutOutcome(t.cut, msg.knobs); held > 0 {
+		if t.message, held = tuning.CutOutcome(t.cut, msg.knobs); held > 0 {
 			t.watching, t.appliedAt = true, ctx.now.Sample.Time
 		}
 		t.cut, t.cutAsked = nil, false
@@ -175,7 +176,7 @@ func (t *tunePanel) key(msg tea.KeyMsg, ctx tuneContext) (tea.Cmd, bool) {
 	case key.Matches(msg, t.keys.Up):
 		t.sel = max(0, t.sel-1)
 	case key.Matches(msg, t.keys.Down):
-		t.sel = min(len(model.Knobs)-1, t.sel+1)
+		t.sel = min(len(tuning.Knobs)-1, t.sel+1)
 	case key.Matches(msg, t.keys.Edit):
 		t.startEdit()
 	case key.Matches(msg, t.keys.Apply):
@@ -202,7 +203,7 @@ func (t *tunePanel) ask(action tuneAction) {
 		return
 	}
 	if action == actApply && t.plan.Cost.Level() == model.SevCrit {
-		t.message = fmt.Sprintf("refused: %.0f %% of RAM is over the %.0f %% limit (tablefull tune --force can)", t.plan.Cost.PctOfRAM, model.MemRefusePct)
+		t.message = fmt.Sprintf("refused: %.0f %% of RAM is over the %.0f %% limit (tablefull tune --force can)", t.plan.Cost.PctOfRAM, tuning.MemRefusePct)
 		return
 	}
 	t.confirm = action
@@ -213,7 +214,7 @@ func (t *tunePanel) ask(action tuneAction) {
 }
 
 // knobKey is the knob at row i of the panel.
-func knobKey(i int) string { return model.Knobs[i].Key }
+func knobKey(i int) string { return tuning.Knobs[i].Key }
 
 func (t *tunePanel) startEdit() {
 	if !t.loaded {
@@ -229,13 +230,13 @@ func (t *tunePanel) startEdit() {
 // finishEdit validates the edited value and puts it in the plan.
 func (t *tunePanel) finishEdit(ctx tuneContext) {
 	k := knobKey(t.sel)
-	v, err := model.ParseValue(k, t.input.Value())
+	v, err := tuning.ParseValue(k, t.input.Value())
 	if err != nil {
 		t.message = err.Error()
 		return
 	}
 	t.editing = false
-	var kept []model.Change
+	var kept []tuning.Change
 	for _, c := range t.plan.Changes {
 		if c.Key != k {
 			kept = append(kept, c)
@@ -243,11 +244,11 @@ func (t *tunePanel) finishEdit(ctx tuneContext) {
 	}
 	cur := t.knobs.Current[k]
 	if v != cur {
-		kept = append(kept, model.Change{Key: k, Current: cur, Proposed: v, Why: "edited"})
+		kept = append(kept, tuning.Change{Key: k, Current: cur, Proposed: v, Why: "edited"})
 	}
-	model.SortChanges(kept)
+	tuning.SortChanges(kept)
 	t.plan.Changes, t.edited = kept, true
-	t.plan.Cost = model.CostOf(t.knobs.Current, kept, t.knobs.EntryBytes, ctx.host.MemTotal)
+	t.plan.Cost = tuning.CostOf(t.knobs.Current, kept, t.knobs.EntryBytes, ctx.host.MemTotal)
 	t.message = ""
 }
 
@@ -264,7 +265,7 @@ func (t *tunePanel) proposed(k string) string {
 // action runs an apply, persist or undo as a command.
 func (t *tunePanel) action(action tuneAction, ctx tuneContext) tea.Cmd {
 	tu, id := t.tuner, ctx.id
-	changes := append([]model.Change(nil), t.plan.Changes...)
+	changes := append([]tuning.Change(nil), t.plan.Changes...)
 	count := ctx.now.Sample.Conntrack.Count
 	t.message = string(action) + "…"
 	return func() tea.Msg {
@@ -286,7 +287,7 @@ func (t *tunePanel) done(msg tuneDoneMsg, ctx tuneContext) tea.Cmd {
 	if len(msg.results) > 0 {
 		t.results = msg.results
 	}
-	if errors.Is(msg.err, model.ErrLinkCut) && msg.action == actApply {
+	if errors.Is(msg.err, tuning.ErrLinkCut) && msg.action == actApply {
 		t.cut = msg.changes
 		t.message = "apply: the link was cut before the host answered: what it did is read when it is back"
 		return nil

@@ -1,7 +1,7 @@
 package tui
 
 // tuneAction is what the tuning panel does once the operator confirms
-// it: each is one method of model.Tuner.
+// it: each is one method of tuning.Tuner.
 type tuneAction string
 
 // The tuning panel's actions.

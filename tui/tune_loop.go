@@ -8,19 +8,20 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
-// propose builds the plan as every surface does (model.ProposeNext):
+// propose builds the plan as every surface does (tuning.ProposeNext):
 // after an apply the guided loop judges the frames since it, and once
 // the table has stayed free a while the plan is the way back down; the
 // global knobs this tuner cannot write are proposed from the host.
 func (t *tunePanel) propose(ctx tuneContext) {
-	g := model.Guide{Knobs: t.knobs, Host: ctx.host, Measured: ctx.history, Now: ctx.now}
+	g := tuning.Guide{Knobs: t.knobs, Host: ctx.host, Measured: ctx.history, Now: ctx.now}
 	if t.watching {
 		g.AppliedAt = t.appliedAt
 	}
-	t.plan, t.loop = model.ProposeNext(g)
+	t.plan, t.loop = tuning.ProposeNext(g)
 }
 
 // followLive keeps the knobs the samples read in step with them: a cap
@@ -71,15 +72,15 @@ func (t *tunePanel) loopLines(st *styles.Styles, width int) []string {
 	if t.watching {
 		style := st.Dim
 		switch t.loop.State {
-		case model.LoopFreed:
+		case tuning.LoopFreed:
 			style = st.OK
-		case model.LoopPinned:
+		case tuning.LoopPinned:
 			style = st.Crit
-		case model.LoopSettle:
+		case tuning.LoopSettle:
 			style = st.Warn
 		}
 		say := "loop " + t.loop.Say()
-		if t.loop.State == model.LoopPinned || t.loop.State == model.LoopSettle {
+		if t.loop.State == tuning.LoopPinned || t.loop.State == tuning.LoopSettle {
 			say += " (a applies it)"
 		}
 		for _, l := range wrapN(say, width, 3) {

@@ -9,25 +9,26 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
 type fakeTuner struct {
 	values  map[string]string
-	applied []model.Change
+	applied []tuning.Change
 	// child: the tuner runs inside a child namespace (global knobs
 	// read-only).
 	child bool
 }
 
-func (f *fakeTuner) Read() (model.KnobState, error) {
-	return model.KnobState{Current: maps.Clone(f.values), EntryBytes: 256, Global: !f.child}, nil
+func (f *fakeTuner) Read() (tuning.KnobState, error) {
+	return tuning.KnobState{Current: maps.Clone(f.values), EntryBytes: 256, Global: !f.child}, nil
 }
-func (f *fakeTuner) Persist([]model.Change) ([]string, []string, error) {
+func (f *fakeTuner) Persist([]tuning.Change) ([]string, []string, error) {
 	return []string{"/etc/sysctl.d/99-tablefull.conf"}, nil, nil
 }
 func (f *fakeTuner) Undo() ([]model.KnobResult, error) { return nil, nil }
-func (f *fakeTuner) Apply(cs []model.Change, _ uint64) ([]model.KnobResult, error) {
+func (f *fakeTuner) Apply(cs []tuning.Change, _ uint64) ([]model.KnobResult, error) {
 	f.applied = cs
 	var out []model.KnobResult
 	for _, c := range cs {
@@ -148,7 +149,7 @@ func TestApplyIsRecorded(t *testing.T) {
 // of a list of current values alone.
 func TestNothingToPropose(t *testing.T) {
 	cur := map[string]string{model.KnobMax: "262144", model.KnobTimeWait: "120"}
-	p := &tunePanel{loaded: true, knobs: model.KnobState{Current: cur}, plan: model.ProposePlan(model.TuningInputs{Current: cur, PeakRate: 10, PeakCount: 525})}
+	p := &tunePanel{loaded: true, knobs: tuning.KnobState{Current: cur}, plan: tuning.ProposePlan(tuning.Inputs{Current: cur, PeakRate: 10, PeakCount: 525})}
 	view := strings.Join(p.View(styles.DefaultStyles(), 20, 200, func() []model.Frame { return nil }), "\n")
 	if !strings.Contains(view, "nothing to propose: the current values hold the peak working set of 1,200 entries") {
 		t.Errorf("no proposal, no reason:\n%s", view)
@@ -158,7 +159,7 @@ func TestNothingToPropose(t *testing.T) {
 // ownedTuner is a fakeTuner on a host where kube-proxy owns max.
 type ownedTuner struct{ fakeTuner }
 
-func (o *ownedTuner) Read() (model.KnobState, error) {
+func (o *ownedTuner) Read() (tuning.KnobState, error) {
 	k, err := o.fakeTuner.Read()
 	k.Owners = map[string]string{model.KnobMax: "kube-proxy (pid 77) writes " + model.KnobMax + " = max(32,768 × CPUs, 131,072) at its start: set it in /etc/kube-proxy/config.yaml"}
 	return k, err

@@ -20,19 +20,19 @@ func agent(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	signal.Ignore(syscall.SIGPIPE) // a broken stdout is an error to end on, not a kill mid-apply
 	ctx, stop := untilStopped(0)
 	defer stop()
-	ls, err := startLocalStream(o, stdout, "agent")
+	live, st, err := startLocalStream(o, stdout, "agent")
 	if err != nil {
 		return err
 	}
-	defer ls.Stop()
+	defer live.Stop()
 	done := make(chan error, 1)
-	ag := &tune.Control{Live: ls.live, Tuner: tune.NewLocal(o.roots, o.stateDir)}
+	ag := &tune.Control{Live: live, Tuner: tune.NewLocal(o.roots, o.stateDir)}
 	defer ag.Wait()
-	go func() { done <- remote.Serve(stdin, ag, os.Geteuid() == 0, ls.enc.Event, stderr) }()
+	go func() { done <- remote.Serve(stdin, ag, os.Geteuid() == 0, st.Enc.Event, stderr) }()
 	select {
 	case err := <-done:
 		return err
-	case err := <-ls.done:
+	case err := <-st.Done:
 		return err
 	case <-ctx.Done():
 		return nil

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/tune"
@@ -85,7 +86,7 @@ func openNamespace(o options) (tui.OpenNamespace, func()) {
 // tunerOf is the one tuner of a stream's target: a namespace of this
 // host is tuned from the host (its global knobs too), any other stream
 // by its agent.
-func tunerOf(o options, p *remote.Process, netnsPath string) (model.Tuner, error) {
+func tunerOf(o options, p *remote.Process, netnsPath string) (tuning.Tuner, error) {
 	if netnsPath == "" {
 		return &remote.RemoteTuner{P: p}, nil
 	}

@@ -68,7 +68,7 @@ func exportMetrics(o options, ex exporterOptions, netns string, stderr io.Writer
 		feed = live
 	}
 	if ex.heartbeat != "" {
-		hb, err := newHeartbeat(feed, ex.heartbeat)
+		hb, err := exporter.NewHeartbeat(feed, ex.heartbeat)
 		if err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/lab"
 	"github.com/tablefull/tablefull/sources/netns"
@@ -246,7 +247,7 @@ func TestLabRestoresGlobalsItChanged(t *testing.T) {
 	}
 	tu := &tune.Lab{Host: tune.NewSysctls(kernelfs.DefaultRoots()), Lab: l}
 	hash, _ := strconv.ParseUint(origHash, 10, 64)
-	if _, err := tu.Apply([]model.Change{{Key: model.KnobMax, Proposed: "131072"}, {Key: model.KnobHashsize, Proposed: strconv.FormatUint(hash*2, 10)}}, 0); err != nil {
+	if _, err := tu.Apply([]tuning.Change{{Key: model.KnobMax, Proposed: "131072"}, {Key: model.KnobHashsize, Proposed: strconv.FormatUint(hash*2, 10)}}, 0); err != nil {
 		l.Close()
 		t.Fatal(err)
 	}

@@ -121,7 +121,9 @@ var subcommands = []subcommand{
 	{name: "alive", usage: "  tablefull alive FILE [--within D]        exit 0 if an exporter's --heartbeat FILE changed within D: a liveness probe that opens no connection\n",
 		positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, flags: func(fs *flag.FlagSet, v *flagValues) {
 			fs.DurationVar(&v.duration, "within", 30*time.Second, "FILE must have changed within `D`")
-		}, run: func(_ options, v *flagValues, stdout, _ io.Writer) error { return alive(v.file, v.duration, stdout) }},
+		}, run: func(_ options, v *flagValues, stdout, _ io.Writer) error {
+			return exporter.Alive(v.file, v.duration, stdout)
+		}},
 	{name: "man", usage: "  tablefull man                            print this manual page, tablefull(1), in roff\n", run: func(_ options, _ *flagValues, stdout, _ io.Writer) error { return writeManPage(stdout) }},
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/remote/exporter"
 )
 
 // TestManPage: tablefull(1) renders without a warning, through groff
@@ -71,7 +72,7 @@ func (f *fixedFeed) Next() (s model.Sample, err error) {
 // or missing one.
 func TestHeartbeatAndAlive(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "heartbeat")
-	hb, err := newHeartbeat(&fixedFeed{n: 1}, path)
+	hb, err := exporter.NewHeartbeat(&fixedFeed{n: 1}, path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,16 +19,16 @@ func record(o options, path string, duration time.Duration, force bool) error {
 		return err
 	}
 	defer f.Close()
-	ls, err := startLocalStream(o, f, "recorded")
+	live, st, err := startLocalStream(o, f, "recorded")
 	if err != nil {
 		return err
 	}
-	defer ls.Stop()
+	defer live.Stop()
 	stopped, stop := untilStopped(duration)
 	defer stop()
 	select {
 	case <-stopped.Done():
-	case err := <-ls.done:
+	case err := <-st.Done:
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "tablefull: recorded %s\n", path)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/remote"
 )
 
@@ -34,7 +35,7 @@ func TestTuneThroughAgent(t *testing.T) {
 	if k.Global {
 		t.Errorf("an agent in a child namespace says it can write global knobs")
 	}
-	res, err := tu.Apply([]model.Change{{Key: model.KnobTimeWait, Proposed: "30"}}, 0)
+	res, err := tu.Apply([]tuning.Change{{Key: model.KnobTimeWait, Proposed: "30"}}, 0)
 	if err != nil || len(res) != 1 || !res[0].Verified {
 		t.Fatalf("apply through the agent: %+v %v", res, err)
 	}
@@ -47,7 +48,7 @@ func TestTuneThroughAgent(t *testing.T) {
 	if got := readSysctl(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait"); got != "120" {
 		t.Errorf("after undo the namespace reads %s", got)
 	}
-	if _, err := tu.Apply([]model.Change{{Key: model.KnobMax, Proposed: "8192"}}, 0); err == nil || !strings.Contains(err.Error(), "child network namespace") {
+	if _, err := tu.Apply([]tuning.Change{{Key: model.KnobMax, Proposed: "8192"}}, 0); err == nil || !strings.Contains(err.Error(), "child network namespace") {
 		t.Errorf("global knob through an agent in a child namespace: %v", err)
 	}
 
@@ -58,7 +59,7 @@ func TestTuneThroughAgent(t *testing.T) {
 	defer nobody.Stop()
 	nextSample(t, nobody)
 	ntu := &remote.RemoteTuner{P: nobody}
-	if _, err := ntu.Apply([]model.Change{{Key: model.KnobTimeWait, Proposed: "30"}}, 0); err == nil || !strings.Contains(err.Error(), "read-only") {
+	if _, err := ntu.Apply([]tuning.Change{{Key: model.KnobTimeWait, Proposed: "30"}}, 0); err == nil || !strings.Contains(err.Error(), "read-only") {
 		t.Errorf("an unprivileged agent applied: %v", err)
 	}
 	if got := readSysctl(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait"); got != "120" {

@@ -9,6 +9,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/tune"
 )
 
@@ -51,13 +52,18 @@ func tuneCommand(o options, v *flagValues, stdout io.Writer) error {
 			return p, nil
 		}
 	} else {
-		v.tu.Feed = func() (model.Feed, error) {
-			c, err := sources.NewCollector(o.roots)
-			if err != nil {
-				return nil, err
-			}
-			return sources.NewLive(c, time.Second), nil
-		}
+		v.tu.Feed = localFeed(o.roots)
 	}
 	return tune.Command(o.roots, v.tu, stdout)
+}
+
+// localFeed is what tune measures on this host: its collector at 1 s.
+func localFeed(roots kernelfs.Roots) func() (model.Feed, error) {
+	return func() (model.Feed, error) {
+		c, err := sources.NewCollector(roots)
+		if err != nil {
+			return nil, err
+		}
+		return sources.NewLive(c, time.Second), nil
+	}
 }

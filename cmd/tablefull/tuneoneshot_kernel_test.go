@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 )
 
 // TestDryRunByHandFreesTheTable: tune --dry-run --json run three times
@@ -22,7 +23,7 @@ func TestDryRunByHandFreesTheTable(t *testing.T) {
 	for step := 1; step <= 3; step++ {
 		code, out, errs := tuneFromHost(t, ns.Name, "--dry-run", "--json", "--observe", "3s", "--state-dir", state)
 		var report struct {
-			Plan model.Plan `json:"plan"`
+			Plan tuning.Plan `json:"plan"`
 		}
 		if err := json.Unmarshal([]byte(out), &report); err != nil || code != 0 {
 			t.Fatalf("step %d: dry run exit %d: %v: %s%s", step, code, err, out, errs)
@@ -43,7 +44,7 @@ func TestDryRunByHandFreesTheTable(t *testing.T) {
 			t.Fatalf("step %d: apply by hand: exit %d: %s%s", step, code, out, errs)
 		}
 		if freed(t, nil, ns, 20*time.Second) {
-			if pct := model.MemoryCost(mustUint(t, readSysctl(t, nil, model.KnobMax)), 0, 0, memTotal(t)).PctOfRAM; pct > model.MemWarnPct {
+			if pct := tuning.MemoryCost(mustUint(t, readSysctl(t, nil, model.KnobMax)), 0, 0, memTotal(t)).PctOfRAM; pct > tuning.MemWarnPct {
 				t.Errorf("freed at %.1f %% of RAM", pct)
 			}
 			t.Logf("freed after %d dry runs at %s", step, readSysctl(t, nil, model.KnobMax))

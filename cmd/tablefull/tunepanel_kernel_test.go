@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -66,7 +67,7 @@ func applyUntilFree(t *testing.T, s *tmuxSession, ns *netns.NS) int {
 		s.waitFor("apply done")
 		if freed(t, s, ns, 45*time.Second) {
 			capMax, _ := strconv.ParseUint(readSysctl(t, nil, model.KnobMax), 10, 64)
-			if pct := model.MemoryCost(capMax, capMax, 0, memTotal(t)).PctOfRAM; pct > model.MemWarnPct {
+			if pct := tuning.MemoryCost(capMax, capMax, 0, memTotal(t)).PctOfRAM; pct > tuning.MemWarnPct {
 				t.Errorf("freed at %d entries: %.1f %% of RAM", capMax, pct)
 			}
 			t.Logf("freed after %d applies at nf_conntrack_max %d", step, capMax)

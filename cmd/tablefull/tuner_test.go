@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/tune"
 )
@@ -38,7 +39,7 @@ func TestPartialApplyIsUndone(t *testing.T) {
 	k.failWrites(t, "proc/sys/net/ipv4/tcp_tw_reuse")
 	o := options{roots: kernelfs.Roots{Proc: filepath.Join(k.root, "proc"), Sys: filepath.Join(k.root, "sys"), Dev: filepath.Join(k.root, "dev")}}
 	topts := tune.CommandOptions{Set: []string{model.KnobMax + "=8192", model.KnobTwReuse + "=1"}, Yes: true,
-		SysctlDir: k.sysctlDir, ModprobeDir: k.modprobeDir, StateDir: k.stateDir}
+		SysctlDir: k.sysctlDir, ModprobeDir: k.modprobeDir, StateDir: k.stateDir, Feed: localFeed(o.roots)}
 	var out bytes.Buffer
 	err := tune.Command(o.roots, topts, &out)
 	var ee tune.ExitError
@@ -67,7 +68,7 @@ func TestPartialPersistIsUndone(t *testing.T) {
 	k := newTempKnobs(t)
 	lt := k.tuner()
 	lt.Pers.ModprobeDir = "/proc/sys" // nobody creates files there
-	files, _, err := lt.Persist([]model.Change{{Key: model.KnobMax, Proposed: "8192"}, {Key: model.KnobHashsize, Proposed: "8192"}})
+	files, _, err := lt.Persist([]tuning.Change{{Key: model.KnobMax, Proposed: "8192"}, {Key: model.KnobHashsize, Proposed: "8192"}})
 	sysctl := filepath.Join(k.sysctlDir, tune.SysctlFile)
 	if !errors.Is(err, tune.ErrPartial) || len(files) != 1 || files[0] != sysctl {
 		t.Fatalf("partial persist: files %v, err %v", files, err)
@@ -89,7 +90,7 @@ func TestPartialPersistIsUndone(t *testing.T) {
 func TestUndoRecordIsChecked(t *testing.T) {
 	k := newTempKnobs(t)
 	lt := k.tuner()
-	if _, err := lt.Apply([]model.Change{{Key: model.KnobTimeWait, Proposed: "30"}}, 0); err != nil {
+	if _, err := lt.Apply([]tuning.Change{{Key: model.KnobTimeWait, Proposed: "30"}}, 0); err != nil {
 		t.Fatal(err)
 	}
 	undo := filepath.Join(k.stateDir, "undo.json")
@@ -101,7 +102,7 @@ func TestUndoRecordIsChecked(t *testing.T) {
 	if _, _, err := lt.UndoFiles(); !errors.Is(err, kernelfs.ErrUntrusted) {
 		t.Errorf("undo with a 0644 record: %v", err)
 	}
-	if _, err := lt.Apply([]model.Change{{Key: model.KnobTimeWait, Proposed: "60"}}, 0); !errors.Is(err, kernelfs.ErrUntrusted) || k.knob(t, model.KnobTimeWait) != "30" {
+	if _, err := lt.Apply([]tuning.Change{{Key: model.KnobTimeWait, Proposed: "60"}}, 0); !errors.Is(err, kernelfs.ErrUntrusted) || k.knob(t, model.KnobTimeWait) != "30" {
 		t.Errorf("an apply over an untrusted record: %v, time_wait %s", err, k.knob(t, model.KnobTimeWait))
 	}
 	os.Chmod(undo, 0o600)
@@ -125,7 +126,7 @@ func TestUndoRecordIsChecked(t *testing.T) {
 
 	sysctl := filepath.Join(k.sysctlDir, tune.SysctlFile)
 	os.WriteFile(sysctl, []byte("vm.swappiness = 10\n"), 0o600)
-	if _, _, err := lt.Persist([]model.Change{{Key: model.KnobMax, Proposed: "8192"}}); err != nil {
+	if _, _, err := lt.Persist([]tuning.Change{{Key: model.KnobMax, Proposed: "8192"}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, path := range []string{sysctl, sysctl + ".tablefull-bak"} {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/lab"
 	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/sources/tune"
@@ -61,7 +62,7 @@ func followUntilFree(t *testing.T, name, stateDir string) []tune.LoopStep {
 		t.Errorf("ended %q: %s", last.State, last.Said)
 	}
 	for _, s := range steps {
-		if s.Plan.Cost.PctOfRAM > model.MemWarnPct {
+		if s.Plan.Cost.PctOfRAM > tuning.MemWarnPct {
 			t.Errorf("step %d takes %.1f %% of RAM", s.Step, s.Plan.Cost.PctOfRAM)
 		}
 		for _, r := range s.Results {

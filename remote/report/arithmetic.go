@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 )
 
 // arithmetic is the write-up's arithmetic on the recording's numbers:
@@ -81,7 +82,7 @@ func (t narrator) arithmetic() section {
 	return sec
 }
 
-func assumed(c model.Cost) string {
+func assumed(c tuning.Cost) string {
 	if c.EntryBytesAssumed {
 		return " (assumed: a recording does not carry the slab's object size)"
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/incident"
 )
 
 // Chart is one figure of the report: its file name, caption and SVG.
@@ -41,7 +42,7 @@ const (
 // axis is the time axis every chart shares.
 type axis struct{ min, max float64 }
 
-func axisOf(in *model.Incident) axis {
+func axisOf(in *incident.Incident) axis {
 	bs := in.Timeline.Buckets()
 	if len(bs) == 0 {
 		return axis{}
@@ -60,13 +61,13 @@ type series struct {
 	name   string
 	colour color.Color
 	dashed bool
-	value  func(model.Bucket) float64
+	value  func(incident.Bucket) float64
 }
 
 // segments are a series' points over the buckets, a new segment after
 // each gap in the stream and around each bucket whose value was not read
 // (NaN): a part missing is not drawn as zero.
-func segments(bs []model.Bucket, value func(model.Bucket) float64) [][]point {
+func segments(bs []incident.Bucket, value func(incident.Bucket) float64) [][]point {
 	var out [][]point
 	open := false
 	for _, b := range bs {
@@ -86,7 +87,7 @@ func segments(bs []model.Bucket, value func(model.Bucket) float64) [][]point {
 
 // addLines draws each series, broken at gaps, and names it in the legend
 // once.
-func addLines(c *chart, bs []model.Bucket, ss ...series) {
+func addLines(c *chart, bs []incident.Bucket, ss ...series) {
 	for _, s := range ss {
 		for _, seg := range segments(bs, s.value) {
 			c.line(seg, s.colour, s.dashed)
@@ -97,7 +98,7 @@ func addLines(c *chart, bs []model.Bucket, ss ...series) {
 
 // spans are the stretches of consecutive buckets where in holds, as
 // [from, to] in unix seconds; a gap in the stream ends a stretch.
-func spans(bs []model.Bucket, in func(model.Bucket) bool) [][2]float64 {
+func spans(bs []incident.Bucket, in func(incident.Bucket) bool) [][2]float64 {
 	var out [][2]float64
 	open := false
 	for _, b := range bs {
@@ -115,7 +116,7 @@ func spans(bs []model.Bucket, in func(model.Bucket) bool) [][2]float64 {
 }
 
 // shade fills the stretches where in holds, from bottom to top.
-func shade(c *chart, bs []model.Bucket, bottom, top float64, fill color.Color, in func(model.Bucket) bool) {
+func shade(c *chart, bs []incident.Bucket, bottom, top float64, fill color.Color, in func(incident.Bucket) bool) {
 	for _, sp := range spans(bs, in) {
 		c.box(sp[0], sp[1], bottom, top, fill)
 	}
@@ -130,11 +131,11 @@ type figure struct {
 // charts are the report's figures, in order: the verdict band, the
 // table, drops, CPU and disk, TCP. They are drawn with their data areas
 // aligned, so one instant is at the same place on every chart.
-func charts(in *model.Incident) ([]Chart, error) {
+func charts(in *incident.Incident) ([]Chart, error) {
 	a := axisOf(in)
 	bs := in.Timeline.Buckets()
 	var figs []figure
-	for _, build := range []func(axis, *model.Incident, []model.Bucket) figure{
+	for _, build := range []func(axis, *incident.Incident, []incident.Bucket) figure{
 		verdictBand, tableChart, dropsChart, loadChart, tcpChart} {
 		figs = append(figs, build(a, in, bs))
 	}
@@ -149,7 +150,7 @@ func charts(in *model.Incident) ([]Chart, error) {
 	return out, nil
 }
 
-func maxOf(bs []model.Bucket, v func(model.Bucket) float64) float64 {
+func maxOf(bs []incident.Bucket, v func(incident.Bucket) float64) float64 {
 	m := 0.0
 	for _, b := range bs {
 		if x := v(b); !math.IsNaN(x) { // max with NaN is NaN

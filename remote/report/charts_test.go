@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/incident"
 )
 
 // TestLinesBreakAtGaps: a gap in the stream ends a line, so the charts
 // show it as a gap, not as a straight line across it.
 func TestLinesBreakAtGaps(t *testing.T) {
-	var tl model.Timeline
+	var tl incident.Timeline
 	t0 := time.Unix(1_800_000_000, 0)
 	for i := range 20 {
 		at := t0.Add(time.Duration(i) * time.Second)
@@ -22,11 +23,11 @@ func TestLinesBreakAtGaps(t *testing.T) {
 		s := model.Sample{Time: at, Interval: time.Second, Conntrack: model.Conntrack{Status: model.TableTracked, Count: 5, Peak: 5, Max: 10}}
 		tl.Add(model.Frame{Sample: s, Rates: model.Rates{Elapsed: time.Second}, Gap: gap})
 	}
-	segs := segments(tl.Buckets(), func(b model.Bucket) float64 { return float64(b.Peak) })
+	segs := segments(tl.Buckets(), func(b incident.Bucket) float64 { return float64(b.Peak) })
 	if len(segs) != 2 || len(segs[0]) != 10 || len(segs[1]) != 10 {
 		t.Errorf("got %d segments, want 2 of 10 points: one before the gap, one after", len(segs))
 	}
-	if sp := spans(tl.Buckets(), func(model.Bucket) bool { return true }); len(sp) != 2 {
+	if sp := spans(tl.Buckets(), func(incident.Bucket) bool { return true }); len(sp) != 2 {
 		t.Errorf("shaded spans across a gap: got %d, want 2", len(sp))
 	}
 }
@@ -34,7 +35,7 @@ func TestLinesBreakAtGaps(t *testing.T) {
 // TestLinesBreakWhereNotRead: CPU not read in the middle of a recording
 // is no line there — not a line at 0 % busy.
 func TestLinesBreakWhereNotRead(t *testing.T) {
-	var tl model.Timeline
+	var tl incident.Timeline
 	t0 := time.Unix(1_800_000_000, 0)
 	for i := range 20 {
 		s := model.Sample{Time: t0.Add(time.Duration(i) * time.Second), Interval: time.Second,
@@ -45,7 +46,7 @@ func TestLinesBreakWhereNotRead(t *testing.T) {
 		}
 		tl.Add(model.Frame{Sample: s, Rates: r})
 	}
-	segs := segments(tl.Buckets(), model.Bucket.BusyPct)
+	segs := segments(tl.Buckets(), incident.Bucket.BusyPct)
 	if len(segs) != 2 || len(segs[0]) != 8 || len(segs[1]) != 8 {
 		t.Fatalf("got %d segments (%v), want 2 of 8 points around the 4 s not read", len(segs), segs)
 	}

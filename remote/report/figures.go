@@ -6,11 +6,12 @@ import (
 	"strings"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/incident"
 )
 
 // verdictBand shows which verdicts held when: a row a verdict, most
 // severe on top, coloured by severity.
-func verdictBand(a axis, in *model.Incident, bs []model.Bucket) figure {
+func verdictBand(a axis, in *incident.Incident, bs []incident.Bucket) figure {
 	kinds := in.HeldKinds()
 	if len(kinds) == 0 {
 		kinds = []model.Kind{model.OK}
@@ -21,7 +22,7 @@ func verdictBand(a axis, in *model.Incident, bs []model.Bucket) figure {
 		row := float64(len(kinds) - 1 - i) // most severe on top
 		c.rows[len(kinds)-1-i] = string(k)
 		sev, _ := model.KindSeverity(k)
-		for _, sp := range spans(bs, func(b model.Bucket) bool { return b.Held(k) }) {
+		for _, sp := range spans(bs, func(b incident.Bucket) bool { return b.Held(k) }) {
 			c.box(sp[0], sp[1], row-0.35, row+0.35, severityTone[sev])
 		}
 	}
@@ -31,10 +32,10 @@ func verdictBand(a axis, in *model.Incident, bs []model.Bucket) figure {
 
 // tableChart is the count's peak against the cap, the pinned periods
 // shaded and each knob change marked ▲.
-func tableChart(a axis, in *model.Incident, bs []model.Bucket) figure {
+func tableChart(a axis, in *incident.Incident, bs []incident.Bucket) figure {
 	c := a.newChart("entries", chartHeight)
-	high := max(maxOf(bs, func(b model.Bucket) float64 { return float64(b.Peak) }),
-		maxOf(bs, func(b model.Bucket) float64 { return float64(b.Cap) }))
+	high := max(maxOf(bs, func(b incident.Bucket) float64 { return float64(b.Peak) }),
+		maxOf(bs, func(b incident.Bucket) float64 { return float64(b.Cap) }))
 	top := yTop(high, 4)
 	floor := func(v float64) float64 { return v }
 	if lo := minCap(bs); lo > 0 && high/lo > 8 {
@@ -44,10 +45,10 @@ func tableChart(a axis, in *model.Incident, bs []model.Bucket) figure {
 		floor = func(v float64) float64 { return max(1, v) }
 	}
 	c.yHi = top
-	shade(c, bs, c.yLo, top, critShade, func(b model.Bucket) bool { return b.Pinned > 0 })
+	shade(c, bs, c.yLo, top, critShade, func(b incident.Bucket) bool { return b.Pinned > 0 })
 	addLines(c, bs,
-		series{name: "nf_conntrack_max (the cap)", colour: critColour, dashed: true, value: func(b model.Bucket) float64 { return floor(float64(b.Cap)) }},
-		series{name: "count (peak in each interval)", colour: primary, value: func(b model.Bucket) float64 { return floor(float64(b.Peak)) }},
+		series{name: "nf_conntrack_max (the cap)", colour: critColour, dashed: true, value: func(b incident.Bucket) float64 { return floor(float64(b.Cap)) }},
+		series{name: "count (peak in each interval)", colour: primary, value: func(b incident.Bucket) float64 { return floor(float64(b.Peak)) }},
 	)
 	for _, ch := range in.Changes {
 		c.mark(unix(ch.At), markHeight(c.yLo, top), knobShort(ch.Key)+" "+model.Sanitize(ch.Before, 24)+"→"+model.Sanitize(ch.After, 24), primary)
@@ -61,14 +62,14 @@ func tableChart(a axis, in *model.Incident, bs []model.Bucket) figure {
 
 // dropsChart is the table's drops per second, in all and for the CPUs
 // that dropped the most.
-func dropsChart(a axis, in *model.Incident, bs []model.Bucket) figure {
+func dropsChart(a axis, in *incident.Incident, bs []incident.Bucket) figure {
 	c := a.newChart("drops/s", chartHeight)
 	cpus := in.Timeline.TopDropCPUs(perCPULines)
-	c.yHi = yTop(maxOf(bs, model.Bucket.DropsPS), 1+len(cpus))
-	ss := []series{{name: "all CPUs (drop + early_drop)", colour: critColour, value: model.Bucket.DropsPS}}
+	c.yHi = yTop(maxOf(bs, incident.Bucket.DropsPS), 1+len(cpus))
+	ss := []series{{name: "all CPUs (drop + early_drop)", colour: critColour, value: incident.Bucket.DropsPS}}
 	for i, cpu := range cpus {
 		ss = append(ss, series{name: fmt.Sprintf("cpu %d", cpu), colour: seriesTones[i%len(seriesTones)], dashed: true,
-			value: func(b model.Bucket) float64 { return b.CPUDropsPS(cpu) }})
+			value: func(b incident.Bucket) float64 { return b.CPUDropsPS(cpu) }})
 	}
 	addLines(c, bs, ss...)
 	caption := "Drops per second: packets the table lost (conntrack -S drop + early_drop)"
@@ -84,33 +85,33 @@ func dropsChart(a axis, in *model.Incident, bs []model.Bucket) figure {
 }
 
 // loadChart is CPU and disk: the server idle while its clients stall.
-func loadChart(a axis, in *model.Incident, bs []model.Bucket) figure {
+func loadChart(a axis, in *incident.Incident, bs []incident.Bucket) figure {
 	c := a.newChart("percent", chartHeight)
 	c.yHi = 130
-	shade(c, bs, 0, 130, critShade, func(b model.Bucket) bool { return b.Pinned > 0 })
+	shade(c, bs, 0, 130, critShade, func(b incident.Bucket) bool { return b.Pinned > 0 })
 	addLines(c, bs,
-		series{name: "CPU busy (all CPUs)", colour: primary, value: model.Bucket.BusyPct},
-		series{name: "busiest disk's utilisation", colour: warnColour, value: model.Bucket.DiskUtilPct},
+		series{name: "CPU busy (all CPUs)", colour: primary, value: incident.Bucket.BusyPct},
+		series{name: "busiest disk's utilisation", colour: warnColour, value: incident.Bucket.DiskUtilPct},
 	)
 	return figure{c: c, name: "load", caption: "CPU busy and disk utilisation, shaded where the table was pinned: an idle server while its clients stall means the requests are not arriving."}
 }
 
 // tcpChart is the TCP signals against the table's ceiling.
-func tcpChart(a axis, in *model.Incident, bs []model.Bucket) figure {
+func tcpChart(a axis, in *incident.Incident, bs []incident.Bucket) figure {
 	c := a.newChart("per second", chartHeight)
-	c.yHi = yTop(max(maxOf(bs, model.Bucket.NewConnsPS), maxOf(bs, model.Bucket.SynRetransPS), maxOf(bs, model.Bucket.ListenOverflowsPS)), 4)
+	c.yHi = yTop(max(maxOf(bs, incident.Bucket.NewConnsPS), maxOf(bs, incident.Bucket.SynRetransPS), maxOf(bs, incident.Bucket.ListenOverflowsPS)), 4)
 	addLines(c, bs,
-		series{name: "new connections/s", colour: primary, value: model.Bucket.NewConnsPS},
-		series{name: "SYN retransmits/s", colour: warnColour, value: model.Bucket.SynRetransPS},
-		series{name: "listen overflows/s", colour: contextTone, value: model.Bucket.ListenOverflowsPS},
-		series{name: "ceiling (max ÷ TIME_WAIT hold)", colour: critColour, dashed: true, value: func(b model.Bucket) float64 {
+		series{name: "new connections/s", colour: primary, value: incident.Bucket.NewConnsPS},
+		series{name: "SYN retransmits/s", colour: warnColour, value: incident.Bucket.SynRetransPS},
+		series{name: "listen overflows/s", colour: contextTone, value: incident.Bucket.ListenOverflowsPS},
+		series{name: "ceiling (max ÷ TIME_WAIT hold)", colour: critColour, dashed: true, value: func(b incident.Bucket) float64 {
 			return min(b.Ceiling, c.yHi)
 		}},
 	)
 	return figure{c: c, name: "tcp", caption: "TCP: new connections per second against the ceiling the table can sustain (cut at the top of the chart), SYN retransmits and listen overflows."}
 }
 
-func minCap(bs []model.Bucket) float64 {
+func minCap(bs []incident.Bucket) float64 {
 	lo := 0.0
 	for _, b := range bs {
 		if c := float64(b.CapLow); c > 0 && (lo == 0 || c < lo) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/incident"
 	"github.com/tablefull/tablefull/remote"
 )
 
@@ -152,7 +153,7 @@ func TestHostileClock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Unordered != 3 || r.Incident.Samples != 4 || len(r.Incident.Timeline.Buckets()) > model.TimelineBuckets {
+	if r.Unordered != 3 || r.Incident.Samples != 4 || len(r.Incident.Timeline.Buckets()) > incident.TimelineBuckets {
 		t.Errorf("unordered %d, samples %d, buckets %d", r.Unordered, r.Incident.Samples, len(r.Incident.Timeline.Buckets()))
 	}
 	if !strings.Contains(string(r.Markdown()), "3 samples out of time order were skipped") {

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/incident"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/remote"
 )
 
@@ -31,7 +33,7 @@ type Options struct {
 // Report is a recording's post-mortem.
 type Report struct {
 	Options
-	Incident *model.Incident
+	Incident *incident.Incident
 	Charts   []Chart
 	// Torn reports that the recording's last line was cut; Damaged
 	// counts lines skipped as garbage.
@@ -61,7 +63,7 @@ func Build(r io.Reader, o Options) (*Report, error) {
 		return nil, fmt.Errorf("--to %s is before --from %s", rep.to.UTC().Format(time.RFC3339), rep.from.UTC().Format(time.RFC3339))
 	}
 	an := model.NewAnalyzer(2)
-	var in *model.Incident
+	var in *incident.Incident
 	var last time.Time
 	for {
 		s, ev, err := d.Next()
@@ -88,7 +90,7 @@ func Build(r io.Reader, o Options) (*Report, error) {
 			continue
 		}
 		if in == nil {
-			in = model.NewIncident(d.Host, s.Interval)
+			in = incident.New(d.Host, s.Interval)
 		}
 		in.Add(f)
 	}
@@ -132,11 +134,11 @@ func applyResults(text string) []model.KnobResult {
 	}
 	var out []model.KnobResult
 	for _, r := range rep.Results {
-		if _, ok := model.Spec(r.Key); !ok || len(out) == maxResults {
+		if _, ok := tuning.Spec(r.Key); !ok || len(out) == maxResults {
 			continue
 		}
 		clean := func(v string) string {
-			if n, err := model.ParseValue(r.Key, v); err == nil {
+			if n, err := tuning.ParseValue(r.Key, v); err == nil {
 				return n
 			}
 			return "?"

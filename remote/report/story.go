@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/incident"
 )
 
 // section is one part of the document, in plain text: the HTML and the
@@ -27,7 +28,7 @@ type table struct {
 
 // narrator formats the incident's times and numbers the same way everywhere.
 type narrator struct {
-	in *model.Incident
+	in *incident.Incident
 	// days is set when the recording spans more than one date: times
 	// then carry their date.
 	days bool
@@ -150,7 +151,7 @@ func (t narrator) whatHappened(r *Report) []string {
 	return out
 }
 
-func (t narrator) changeSentence(c model.KnobChange) string {
+func (t narrator) changeSentence(c incident.KnobChange) string {
 	verb := "raised"
 	if number(c.After) < number(c.Before) {
 		verb = "lowered"

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/incident"
 )
 
 func (t narrator) episodes() section {
@@ -68,7 +69,7 @@ func (t narrator) tuning() section {
 
 // readBack says what confirms a change: every later sample, and the
 // apply's own read-back when the recording has it.
-func readBack(c model.KnobChange) string {
+func readBack(c incident.KnobChange) string {
 	s := "changed again later"
 	if c.Held {
 		s = "every later sample"

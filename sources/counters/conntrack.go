@@ -12,7 +12,7 @@ import (
 )
 
 // Sysctl keys of the conntrack table that are read, never tuned (the
-// tunable ones are model.Knobs).
+// tunable ones are tuning.Knobs).
 const (
 	KeyCount   = "net.netfilter.nf_conntrack_count"
 	KeyBuckets = "net.netfilter.nf_conntrack_buckets"

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
@@ -34,7 +35,7 @@ type CommandOptions struct {
 	Feed      func() (model.Feed, error)
 	// Target, when set, is the tuner tune reads and writes through
 	// instead of this host's or --netns's (a recorded incident's knobs).
-	Target model.Tuner
+	Target tuning.Tuner
 	// UntilFree applies, watches and repeats, at most Steps times,
 	// watching each step up to Watch.
 	UntilFree bool
@@ -44,7 +45,7 @@ type CommandOptions struct {
 
 // targetOf is the tuner of t's target, this host (Local) or a namespace
 // of it from the host (Namespaced), and the host's own tuner.
-func targetOf(roots kernelfs.Roots, t CommandOptions) (model.Tuner, *Local, error) {
+func targetOf(roots kernelfs.Roots, t CommandOptions) (tuning.Tuner, *Local, error) {
 	tuner := NewSysctls(roots)
 	local := &Local{Tuner: tuner, Pers: t.persister(roots), StateDir: t.StateDir, ProcRoot: roots.Proc}
 	if t.Target != nil {
@@ -139,7 +140,7 @@ func Command(roots kernelfs.Roots, t CommandOptions, w io.Writer) error {
 	}
 	var refusal error
 	if plan.Cost.Level() == model.SevCrit && !t.Force {
-		refusal = refused(fmt.Errorf("the table would take %.0f %% of RAM (over %.0f %%): pass --force if you mean it", plan.Cost.PctOfRAM, model.MemRefusePct))
+		refusal = refused(fmt.Errorf("the table would take %.0f %% of RAM (over %.0f %%): pass --force if you mean it", plan.Cost.PctOfRAM, tuning.MemRefusePct))
 	}
 	switch {
 	case t.DryRun:
@@ -208,7 +209,7 @@ func notWritten(w io.Writer, t CommandOptions, report tuneReport) error {
 
 // applyPlan writes the plan through tgt, persists it with --persist, and
 // prints what reads back.
-func applyPlan(w io.Writer, t CommandOptions, tgt model.Tuner, lt *Local, report tuneReport, count uint64) error {
+func applyPlan(w io.Writer, t CommandOptions, tgt tuning.Tuner, lt *Local, report tuneReport, count uint64) error {
 	changes := report.Plan.Changes
 	var err error
 	report.Results, err = tgt.Apply(changes, count)
@@ -246,28 +247,28 @@ func applyPlan(w io.Writer, t CommandOptions, tgt model.Tuner, lt *Local, report
 	return nil
 }
 
-// planFor is the explicit --set changes, or the one plan (model.ProposeNext)
+// planFor is the explicit --set changes, or the one plan (tuning.ProposeNext)
 // from observing feed for a few seconds, saying to say what it measures
 // and for how long.
-func planFor(t CommandOptions, feed model.Feed, knobs model.KnobState, say io.Writer) (model.Plan, uint64, error) {
+func planFor(t CommandOptions, feed model.Feed, knobs tuning.KnobState, say io.Writer) (tuning.Plan, uint64, error) {
 	an := model.NewAnalyzer(model.HistoryFor(t.Observe, time.Second))
 	var last model.Frame
 	if len(t.Set) > 0 || t.Observe <= 0 {
 		s, err := feed.Next()
 		if err != nil {
-			return model.Plan{}, 0, fmt.Errorf("measure the table: %w", err)
+			return tuning.Plan{}, 0, fmt.Errorf("measure the table: %w", err)
 		}
 		last = an.Add(s)
 	} else {
 		fmt.Fprintf(say, "measuring %s for %s (--observe): new entries, the count's peak, what fills the table…\n", measuredName(t), t.Observe)
 		var err error
 		if last, err = observe(feed, an, t.Observe); err != nil {
-			return model.Plan{}, 0, err
+			return tuning.Plan{}, 0, err
 		}
 	}
 	count := last.Sample.Conntrack.Count
 	if len(t.Set) == 0 {
-		plan, _ := model.ProposeNext(model.Guide{Knobs: knobs, Host: feed.Host(), Measured: an.Frames(), Now: last})
+		plan, _ := tuning.ProposeNext(tuning.Guide{Knobs: knobs, Host: feed.Host(), Measured: an.Frames(), Now: last})
 		if t.Observe > 0 {
 			fmt.Fprintf(say, "measured: peak count %s; at the end %s\n", model.Int(last.Sample.Conntrack.Peak), last.Rates.Entries.RateText())
 		}
@@ -275,26 +276,26 @@ func planFor(t CommandOptions, feed model.Feed, knobs model.KnobState, say io.Wr
 	}
 	changes, err := parseSet(t.Set, knobs.Current)
 	if err != nil {
-		return model.Plan{}, 0, err
+		return tuning.Plan{}, 0, err
 	}
-	return model.Plan{Changes: changes, Cost: model.CostOf(knobs.Current, changes, knobs.EntryBytes, feed.Host().MemTotal)}, count, nil
+	return tuning.Plan{Changes: changes, Cost: tuning.CostOf(knobs.Current, changes, knobs.EntryBytes, feed.Host().MemTotal)}, count, nil
 }
 
 // parseSet is the changes --set asks for, each checked.
-func parseSet(set []string, current map[string]string) ([]model.Change, error) {
-	var changes []model.Change
+func parseSet(set []string, current map[string]string) ([]tuning.Change, error) {
+	var changes []tuning.Change
 	for _, kv := range set {
 		key, value, ok := strings.Cut(kv, "=")
 		if !ok {
 			return nil, refused(fmt.Errorf("--set %q: want KEY=VALUE", kv))
 		}
 		key = strings.TrimSpace(key)
-		v, err := model.ParseValue(key, value)
+		v, err := tuning.ParseValue(key, value)
 		if err != nil {
 			return nil, refused(err)
 		}
-		changes = append(changes, model.Change{Key: key, Current: current[key], Proposed: v, Why: "asked for"})
+		changes = append(changes, tuning.Change{Key: key, Current: current[key], Proposed: v, Why: "asked for"})
 	}
-	model.SortChanges(changes)
+	tuning.SortChanges(changes)
 	return changes, nil
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 )
 
 // Control is what the agent does for checked control requests
@@ -14,7 +15,7 @@ import (
 // or fully applied with its undo record, never half.
 type Control struct {
 	Live  Sampler
-	Tuner model.Tuner
+	Tuner tuning.Tuner
 	busy  sync.Mutex
 }
 
@@ -31,24 +32,24 @@ func (a *Control) SetInterval(d time.Duration) { a.Live.SetInterval(d) }
 // SetCensus implements remote.Controller.
 func (a *Control) SetCensus(on bool) { a.Live.SetCensus(on) }
 
-// Read implements model.Tuner.
-func (a *Control) Read() (model.KnobState, error) { return a.Tuner.Read() }
+// Read implements tuning.Tuner.
+func (a *Control) Read() (tuning.KnobState, error) { return a.Tuner.Read() }
 
-// Apply implements model.Tuner.
-func (a *Control) Apply(changes []model.Change, count uint64) ([]model.KnobResult, error) {
+// Apply implements tuning.Tuner.
+func (a *Control) Apply(changes []tuning.Change, count uint64) ([]model.KnobResult, error) {
 	a.busy.Lock()
 	defer a.busy.Unlock()
 	return a.Tuner.Apply(changes, count)
 }
 
-// Persist implements model.Tuner.
-func (a *Control) Persist(changes []model.Change) ([]string, []string, error) {
+// Persist implements tuning.Tuner.
+func (a *Control) Persist(changes []tuning.Change) ([]string, []string, error) {
 	a.busy.Lock()
 	defer a.busy.Unlock()
 	return a.Tuner.Persist(changes)
 }
 
-// Undo implements model.Tuner.
+// Undo implements tuning.Tuner.
 func (a *Control) Undo() ([]model.KnobResult, error) {
 	a.busy.Lock()
 	defer a.busy.Unlock()

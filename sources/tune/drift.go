@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
@@ -36,7 +37,7 @@ func (p Persister) Persisted() (map[string]string, error) {
 	}
 	for _, l := range ls {
 		k, v, ok := sysctlLine(l)
-		if _, mine := model.Spec(k); ok && mine {
+		if _, mine := tuning.Spec(k); ok && mine {
 			out[k] = v
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
@@ -43,9 +44,9 @@ func FuzzUndoRecord(f *testing.F) {
 		if err != nil {
 			return
 		}
-		var changes []model.Change
+		var changes []tuning.Change
 		for k, v := range rec.Live {
-			changes = append(changes, model.Change{Key: k, Proposed: v})
+			changes = append(changes, tuning.Change{Key: k, Proposed: v})
 		}
 		(&Sysctls{Proc: filepath.Join(root, "proc"), Sys: filepath.Join(root, "sys")}).Apply(changes, 0)
 		p.Restore(rec.Files)

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/lab"
 )
 
@@ -22,15 +23,15 @@ const labNote = "lab: nf_conntrack_max is written from the host namespace; persi
 // split is the lab's namespace tuned from the host, as any namespace is.
 func (t *Lab) split() *Namespaced { return &Namespaced{Host: t.Host, Path: t.Lab.NS.Path()} }
 
-// Read returns the host's global knobs and the lab's own (model.Tuner).
-func (t *Lab) Read() (model.KnobState, error) {
+// Read returns the host's global knobs and the lab's own (tuning.Tuner).
+func (t *Lab) Read() (tuning.KnobState, error) {
 	cur, err := t.split().read()
-	return model.KnobState{Current: cur, EntryBytes: t.Host.EntryBytes(), Global: true, Note: labNote}, err
+	return tuning.KnobState{Current: cur, EntryBytes: t.Host.EntryBytes(), Global: true, Note: labNote}, err
 }
 
 // Apply writes global knobs from the host, recorded for the lab's end,
-// and the others inside the lab (model.Tuner).
-func (t *Lab) Apply(changes []model.Change, count uint64) ([]model.KnobResult, error) {
+// and the others inside the lab (tuning.Tuner).
+func (t *Lab) Apply(changes []tuning.Change, count uint64) ([]model.KnobResult, error) {
 	global, _ := splitGlobal(changes)
 	if t.before == nil {
 		cur, err := t.split().read()
@@ -50,12 +51,12 @@ func (t *Lab) Apply(changes []model.Change, count uint64) ([]model.KnobResult, e
 // ErrPersistDisabled is the lab's answer to persisting.
 var ErrPersistDisabled = errors.New("persisting to /etc is disabled here (the lab restores the host when it ends)")
 
-// Persist refuses: the lab restores the host when it ends (model.Tuner).
-func (t *Lab) Persist([]model.Change) ([]string, []string, error) {
+// Persist refuses: the lab restores the host when it ends (tuning.Tuner).
+func (t *Lab) Persist([]tuning.Change) ([]string, []string, error) {
 	return nil, nil, ErrPersistDisabled
 }
 
-// Undo restores the values before the lab's first apply (model.Tuner).
+// Undo restores the values before the lab's first apply (tuning.Tuner).
 func (t *Lab) Undo() ([]model.KnobResult, error) {
 	if t.before == nil {
 		return nil, ErrNothingToUndo

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
@@ -31,9 +32,9 @@ func NewLocal(roots kernelfs.Roots, stateDir string) *Local {
 
 // Read returns the knobs, the bytes per entry, where the global knobs
 // can be written from, who else writes them and the last step recorded
-// (model.Tuner).
-func (l *Local) Read() (model.KnobState, error) {
-	k := model.KnobState{Current: l.Tuner.Read(), EntryBytes: l.Tuner.EntryBytes(), Global: !l.Tuner.InChildNamespace(), Owners: l.owners()}
+// (tuning.Tuner).
+func (l *Local) Read() (tuning.KnobState, error) {
+	k := tuning.KnobState{Current: l.Tuner.Read(), EntryBytes: l.Tuner.EntryBytes(), Global: !l.Tuner.InChildNamespace(), Owners: l.owners()}
 	if !k.Global {
 		k.Note = "nf_conntrack_max and hashsize are global: read-only in this namespace; the host applies them"
 	}
@@ -72,10 +73,10 @@ func (l *Local) undoRecord() (UndoRecord, error) {
 	return rec, nil
 }
 
-// Apply implements model.Tuner: the values before it are recorded for
+// Apply implements tuning.Tuner: the values before it are recorded for
 // Undo before anything is written (a process killed half-way leaves its
 // undo), then the knobs are written and the step kept.
-func (l *Local) Apply(changes []model.Change, count uint64) ([]model.KnobResult, error) {
+func (l *Local) Apply(changes []tuning.Change, count uint64) ([]model.KnobResult, error) {
 	if err := l.Tuner.Check(changes, count); err != nil {
 		return nil, err // refused before the state dir is looked at
 	}
@@ -92,7 +93,7 @@ func (l *Local) Apply(changes []model.Change, count uint64) ([]model.KnobResult,
 // write runs; then the step of nf_conntrack_max it made. A record that
 // cannot be kept stops the write before anything changes: every write
 // has its undo, or nothing is written.
-func applyRecorded(dir string, rec UndoRecord, before map[string]string, changes []model.Change, count uint64, write func() ([]model.KnobResult, error)) ([]model.KnobResult, error) {
+func applyRecorded(dir string, rec UndoRecord, before map[string]string, changes []tuning.Change, count uint64, write func() ([]model.KnobResult, error)) ([]model.KnobResult, error) {
 	was := map[string]string{}
 	for _, c := range changes {
 		if v, ok := before[c.Key]; ok {
@@ -107,7 +108,7 @@ func applyRecorded(dir string, rec UndoRecord, before map[string]string, changes
 	if len(res) == 0 {
 		return res, err
 	}
-	if step := model.StepOf(time.Now(), before, changes, count); step != nil && written(res, model.KnobMax) {
+	if step := tuning.StepOf(time.Now(), before, changes, count); step != nil && written(res, model.KnobMax) {
 		rec.Step = step
 		if serr := SaveUndo(dir, rec); serr != nil {
 			err = errors.Join(err, fmt.Errorf("keep the step: %w", serr))
@@ -126,10 +127,10 @@ func written(res []model.KnobResult, key string) bool {
 	return false
 }
 
-// Persist implements model.Tuner: it writes the boot-time files and adds
+// Persist implements tuning.Tuner: it writes the boot-time files and adds
 // them to the undo record, also when a later file failed; its first note
 // says how they apply at boot on this kernel.
-func (l *Local) Persist(changes []model.Change) ([]string, []string, error) {
+func (l *Local) Persist(changes []tuning.Change) ([]string, []string, error) {
 	paths, warnings, err := l.persist(changes)
 	if len(paths) > 0 {
 		warnings = append([]string{l.Pers.BootNote()}, warnings...)
@@ -138,7 +139,7 @@ func (l *Local) Persist(changes []model.Change) ([]string, []string, error) {
 }
 
 // persist writes the files and records them for undo (Persist).
-func (l *Local) persist(changes []model.Change) ([]string, []string, error) {
+func (l *Local) persist(changes []tuning.Change) ([]string, []string, error) {
 	rec, err := l.undoRecord()
 	if err != nil {
 		return nil, nil, err
@@ -167,7 +168,7 @@ func (l *Local) persist(changes []model.Change) ([]string, []string, error) {
 	return paths, append(warnings, l.Pers.Shadowed(changes)...), nil
 }
 
-// Undo restores what tablefull changed (model.Tuner).
+// Undo restores what tablefull changed (tuning.Tuner).
 func (l *Local) Undo() ([]model.KnobResult, error) {
 	res, _, err := l.UndoFiles()
 	return res, err
@@ -198,11 +199,11 @@ func (l *Local) UndoFiles() ([]model.KnobResult, []string, error) {
 }
 
 // changesTo is the changes that set every knob to the values given.
-func changesTo(values map[string]string) []model.Change {
-	var changes []model.Change
+func changesTo(values map[string]string) []tuning.Change {
+	var changes []tuning.Change
 	for k, v := range values {
-		changes = append(changes, model.Change{Key: k, Proposed: v})
+		changes = append(changes, tuning.Change{Key: k, Proposed: v})
 	}
-	model.SortChanges(changes)
+	tuning.SortChanges(changes)
 	return changes
 }

@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
@@ -192,7 +193,7 @@ func conntrackSection(b []byte) map[string]string {
 
 // ManagerWarnings says, for each change a manager owns, that the value
 // lasts until it restarts and where to set it instead.
-func ManagerWarnings(ms []Manager, changes []model.Change) []string {
+func ManagerWarnings(ms []Manager, changes []tuning.Change) []string {
 	owners := OwnerNotes(ms)
 	var out []string
 	for _, c := range changes {

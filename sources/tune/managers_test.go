@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 )
 
 // standIn runs a script named kube-proxy with args (its comm is the
@@ -70,7 +71,7 @@ func TestFindKubeProxy(t *testing.T) {
 	if m.Owns[model.KnobMax] != "max(65,536 × CPUs, 262,144)" || m.Owns[model.KnobUDPTimeout] != "5s" || !strings.Contains(m.Where, conf) {
 		t.Errorf("kube-proxy owns %v, set in %q", m.Owns, m.Where)
 	}
-	w := ManagerWarnings(ms, []model.Change{{Key: model.KnobMax, Proposed: "524288"}, {Key: model.KnobTimeWait, Proposed: "30"}})
+	w := ManagerWarnings(ms, []tuning.Change{{Key: model.KnobMax, Proposed: "524288"}, {Key: model.KnobTimeWait, Proposed: "30"}})
 	if len(w) != 1 || !strings.Contains(w[0], "nf_conntrack_max") || !strings.Contains(w[0], "lasts until it restarts") {
 		t.Errorf("warnings %q", w)
 	}

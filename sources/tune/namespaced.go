@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/netns"
 )
@@ -37,9 +38,9 @@ func ForNetns(roots kernelfs.Roots, stateDir, path string) (*Namespaced, error) 
 var ErrNoPersistInNetns = errors.New("a namespace's knobs are not restored by /etc/sysctl.d at boot: set them where the namespace is made (the container runtime's or the pod's sysctls); the global ones persist with tablefull tune on the host")
 
 // splitGlobal parts changes into the global knobs and the namespace's own.
-func splitGlobal(changes []model.Change) (global, local []model.Change) {
+func splitGlobal(changes []tuning.Change) (global, local []tuning.Change) {
 	for _, c := range changes {
-		if spec, _ := model.Spec(c.Key); spec.Global {
+		if spec, _ := tuning.Spec(c.Key); spec.Global {
 			global = append(global, c)
 		} else {
 			local = append(local, c)
@@ -49,10 +50,10 @@ func splitGlobal(changes []model.Change) (global, local []model.Change) {
 }
 
 // Read returns the host's global knobs and the namespace's own; the
-// global ones are written from the host (model.Tuner).
-func (n *Namespaced) Read() (model.KnobState, error) {
+// global ones are written from the host (tuning.Tuner).
+func (n *Namespaced) Read() (tuning.KnobState, error) {
 	cur, err := n.read()
-	k := model.KnobState{Current: cur, EntryBytes: n.Host.EntryBytes(), Global: true,
+	k := tuning.KnobState{Current: cur, EntryBytes: n.Host.EntryBytes(), Global: true,
 		Note: "nf_conntrack_max and hashsize are written from the host, the namespace's own knobs inside it"}
 	if rec, rerr := LoadUndo(n.StateDir); rerr == nil {
 		k.LastStep = rec.Step
@@ -67,7 +68,7 @@ func (n *Namespaced) read() (map[string]string, error) {
 	if err := netns.Enter(n.Path, func() error { inside = n.Host.Read(); return nil }); err != nil {
 		return cur, fmt.Errorf("read the namespace's knobs: %w", err)
 	}
-	for _, k := range model.Knobs {
+	for _, k := range tuning.Knobs {
 		if v, ok := inside[k.Key]; ok && !k.Global {
 			cur[k.Key] = v
 		}
@@ -77,7 +78,7 @@ func (n *Namespaced) read() (map[string]string, error) {
 
 // write applies changes, global ones from the host and the others in
 // the namespace, each half checked before it writes.
-func (n *Namespaced) write(changes []model.Change, count uint64) ([]model.KnobResult, error) {
+func (n *Namespaced) write(changes []tuning.Change, count uint64) ([]model.KnobResult, error) {
 	global, local := splitGlobal(changes)
 	if err := n.Host.Check(global, count); err != nil {
 		return nil, err
@@ -100,8 +101,8 @@ func (n *Namespaced) write(changes []model.Change, count uint64) ([]model.KnobRe
 
 // Apply writes changes, the values before them recorded for Undo
 // before anything is written; nothing is written without a record
-// (model.Tuner).
-func (n *Namespaced) Apply(changes []model.Change, count uint64) ([]model.KnobResult, error) {
+// (tuning.Tuner).
+func (n *Namespaced) Apply(changes []tuning.Change, count uint64) ([]model.KnobResult, error) {
 	rec, err := (&Local{StateDir: n.StateDir}).undoRecord()
 	if err != nil {
 		return nil, err
@@ -114,8 +115,8 @@ func (n *Namespaced) Apply(changes []model.Change, count uint64) ([]model.KnobRe
 }
 
 // Persist refuses: a namespace's knobs are set where it is made
-// (model.Tuner).
-func (n *Namespaced) Persist([]model.Change) ([]string, []string, error) {
+// (tuning.Tuner).
+func (n *Namespaced) Persist([]tuning.Change) ([]string, []string, error) {
 	return nil, nil, ErrNoPersistInNetns
 }
 

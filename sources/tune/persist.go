@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
@@ -50,10 +51,10 @@ func (f FileChange) Changed() bool { return !bytes.Equal(f.Old, f.New) }
 // line tablefull does not own: the sysctl.d file, and what makes it and
 // the hashsize apply at boot on p's kind of kernel (bootPlan).
 //
-// Every value is parsed and re-rendered here (model.CheckChanges) whoever
+// Every value is parsed and re-rendered here (tuning.CheckChanges) whoever
 // checked it before: no text of a caller's reaches a file.
-func (p Persister) Plan(changes []model.Change) ([]FileChange, error) {
-	changes, err := model.CheckChanges(changes)
+func (p Persister) Plan(changes []tuning.Change) ([]FileChange, error) {
+	changes, err := tuning.CheckChanges(changes)
 	if err != nil {
 		return nil, err
 	}
@@ -232,7 +233,7 @@ func (p Persister) manages(path string) bool {
 // Shadowed lists, for each sysctl key set, the files that would win over
 // ours at boot: later-sorting files in the sysctl directory, and
 // /etc/sysctl.conf, which sysctl --system reads last.
-func (p Persister) Shadowed(changes []model.Change) []string {
+func (p Persister) Shadowed(changes []tuning.Change) []string {
 	var warn []string
 	files := p.laterSysctlFiles()
 	for _, path := range files {

@@ -9,11 +9,12 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/counters"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
-var tuneChanges = []model.Change{
+var tuneChanges = []tuning.Change{
 	{Key: model.KnobMax, Proposed: "32768"},
 	{Key: model.KnobTimeWait, Proposed: "30"},
 	{Key: model.KnobHashsize, Proposed: "8192"},
@@ -86,20 +87,20 @@ func TestCheckRefuses(t *testing.T) {
 		os.WriteFile(p, []byte(v+"\n"), 0o644)
 	}
 	tu := &Sysctls{Proc: proc, Sys: t.TempDir()}
-	if err := tu.Check([]model.Change{{Key: model.KnobMax, Proposed: "1000"}}, 4096); !errors.Is(err, ErrBelowCount) {
+	if err := tu.Check([]tuning.Change{{Key: model.KnobMax, Proposed: "1000"}}, 4096); !errors.Is(err, ErrBelowCount) {
 		t.Errorf("max below the count: %v", err)
 	}
-	if err := tu.Check([]model.Change{{Key: model.KnobMax, Proposed: "-1"}}, 0); !errors.Is(err, model.ErrBadValue) {
+	if err := tu.Check([]tuning.Change{{Key: model.KnobMax, Proposed: "-1"}}, 0); !errors.Is(err, tuning.ErrBadValue) {
 		t.Errorf("negative max: %v", err)
 	}
-	if err := tu.Check([]model.Change{{Key: model.KnobHashsize, Proposed: "8192"}}, 0); !errors.Is(err, kernelfs.ErrUnavailable) {
+	if err := tu.Check([]tuning.Change{{Key: model.KnobHashsize, Proposed: "8192"}}, 0); !errors.Is(err, kernelfs.ErrUnavailable) {
 		t.Errorf("hashsize without the module: %v", err)
 	}
 	if os.Geteuid() == 0 {
 		if out, err := exec.Command("mount", "--bind", "-o", "ro", proc, proc).CombinedOutput(); err == nil {
 			defer exec.Command("umount", proc).Run()
 			exec.Command("mount", "-o", "remount,bind,ro", proc).Run()
-			if err := tu.Check([]model.Change{{Key: model.KnobTimeWait, Proposed: "30"}}, 0); !errors.Is(err, ErrReadOnly) {
+			if err := tu.Check([]tuning.Change{{Key: model.KnobTimeWait, Proposed: "30"}}, 0); !errors.Is(err, ErrReadOnly) {
 				t.Errorf("read-only /proc/sys: %v", err)
 			}
 		} else {
@@ -116,7 +117,7 @@ func TestPersistLongLine(t *testing.T) {
 	long := "# " + strings.Repeat("x", 100<<10)
 	old := long + "\nvm.swappiness = 10\nnet.netfilter.nf_conntrack_max = 4096\nkernel.pid_max = 65536\n"
 	os.WriteFile(filepath.Join(dir, SysctlFile), []byte(old), 0o644)
-	files, err := p.Plan([]model.Change{{Key: model.KnobMax, Proposed: "8192"}})
+	files, err := p.Plan([]tuning.Change{{Key: model.KnobMax, Proposed: "8192"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func TestPersistLongLine(t *testing.T) {
 		t.Errorf("rewrite lost lines: got %d bytes ending %q, want %d bytes", len(got), got[max(0, len(got)-80):], len(want))
 	}
 	os.WriteFile(filepath.Join(dir, ModprobeFile), []byte(long+"\noptions nf_conntrack expect_hashsize=64\nblacklist foo\n"), 0o644)
-	files, err = p.Plan([]model.Change{{Key: model.KnobHashsize, Proposed: "8192"}})
+	files, err = p.Plan([]tuning.Change{{Key: model.KnobHashsize, Proposed: "8192"}})
 	if err != nil || !strings.HasSuffix(string(files[0].New), "\noptions nf_conntrack expect_hashsize=64 hashsize=8192\nblacklist foo\n") {
 		t.Errorf("modprobe rewrite after a long line: %v %q", err, files[0].New[len(long):])
 	}

@@ -9,14 +9,15 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 )
 
 // tuneReport is what tune prints with --json.
 type tuneReport struct {
-	Plan     model.Plan `json:"plan"`
-	Results  []Result   `json:"results,omitempty"`
-	Files    []string   `json:"files_written,omitempty"`
-	Warnings []string   `json:"warnings,omitempty"`
+	Plan     tuning.Plan `json:"plan"`
+	Results  []Result    `json:"results,omitempty"`
+	Files    []string    `json:"files_written,omitempty"`
+	Warnings []string    `json:"warnings,omitempty"`
 	// DryRun are the files a persist would change (a dry run), Refused
 	// why an apply of the plan would be refused.
 	DryRun  []string `json:"files_to_change,omitempty"`
@@ -39,7 +40,7 @@ func printDrift(w io.Writer, drift []model.Drift) {
 // printPlan prints a plan as the panel shows it: the changes here, the
 // global ones from the host with the command that applies them, what the
 // plan could not know, and a refusal.
-func printPlan(w io.Writer, p model.Plan, warnings []string) {
+func printPlan(w io.Writer, p tuning.Plan, warnings []string) {
 	if p.Empty() && p.Refusal == "" {
 		fmt.Fprintf(w, "nothing to propose: the current values hold the peak working set of %s entries with room to spare\n", model.Int(p.WorkingSet))
 	}
@@ -61,12 +62,12 @@ func printPlan(w io.Writer, p model.Plan, warnings []string) {
 	c := p.Cost
 	note := ""
 	if c.EntryBytesAssumed {
-		note = fmt.Sprintf(" (slab unreadable: %d B per entry assumed)", model.FallbackEntryBytes)
+		note = fmt.Sprintf(" (slab unreadable: %d B per entry assumed)", tuning.FallbackEntryBytes)
 	}
 	fmt.Fprintf(w, "memory: %s entries × %d B + %s buckets × 8 B = %.1f MiB, %.1f %% of RAM%s\n",
 		model.Int(c.Entries), c.EntryBytes, model.Int(c.Buckets), c.MiB(), c.PctOfRAM, note)
 	if c.Level() == model.SevWarn {
-		fmt.Fprintf(w, "warning: over %.0f %% of RAM\n", model.MemWarnPct)
+		fmt.Fprintf(w, "warning: over %.0f %% of RAM\n", tuning.MemWarnPct)
 	}
 	for _, s := range warnings {
 		fmt.Fprintln(w, "warning:", s)
@@ -132,11 +133,11 @@ func partly(w io.Writer, t CommandOptions, report tuneReport, err error) error {
 
 // undoTuning restores the live values (and, on the host, the files) the
 // last apply changed.
-func undoTuning(tgt model.Tuner, lt *Local, w io.Writer) error {
+func undoTuning(tgt tuning.Tuner, lt *Local, w io.Writer) error {
 	var restored []string
 	var res []model.KnobResult
 	var err error
-	if tgt == model.Tuner(lt) {
+	if tgt == tuning.Tuner(lt) {
 		res, restored, err = lt.UndoFiles()
 	} else {
 		res, err = tgt.Undo()

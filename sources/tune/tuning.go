@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/procfs"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/counters"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
@@ -39,7 +40,7 @@ func (t *Sysctls) path(key string) string {
 // 0600) is read as nf_conntrack_buckets, which holds the same number.
 func (t *Sysctls) Read() map[string]string {
 	out := map[string]string{}
-	for _, k := range model.Knobs {
+	for _, k := range tuning.Knobs {
 		v, err := kernelfs.ReadSysctl(t.path(k.Key))
 		if err != nil && k.Key == model.KnobHashsize {
 			v, err = kernelfs.ReadSysctl(kernelfs.SysctlPath(t.Proc, counters.KeyBuckets))
@@ -54,7 +55,7 @@ func (t *Sysctls) Read() map[string]string {
 // EntryBytes is the memory of one conntrack entry: the slab's per-object
 // size from /sys/kernel/slab/nf_conntrack/slab_size, else the objsize
 // column of /proc/slabinfo (both root-only here), else 0, which cost
-// estimates replace with model.FallbackEntryBytes.
+// estimates replace with tuning.FallbackEntryBytes.
 func (t *Sysctls) EntryBytes() uint64 {
 	if v, err := kernelfs.ReadSysctlUint(filepath.Join(t.Sys, "kernel", "slab", "nf_conntrack", "slab_size")); err == nil && v > 0 {
 		return v
@@ -101,14 +102,14 @@ func (t *Sysctls) InChildNamespace() bool {
 // Check validates changes against the running system without writing:
 // values, max against the live count, global knobs from a child
 // namespace, and whether each file can be opened for writing.
-func (t *Sysctls) Check(changes []model.Change, count uint64) error {
+func (t *Sysctls) Check(changes []tuning.Change, count uint64) error {
 	child := t.InChildNamespace()
 	for _, c := range changes {
-		v, err := model.ParseValue(c.Key, c.Proposed)
+		v, err := tuning.ParseValue(c.Key, c.Proposed)
 		if err != nil {
 			return err
 		}
-		spec, _ := model.Spec(c.Key)
+		spec, _ := tuning.Spec(c.Key)
 		if spec.Global && child {
 			return fmt.Errorf("%s: %w", c.Key, ErrGlobalInChild)
 		}
@@ -137,8 +138,8 @@ func (t *Sysctls) Check(changes []model.Change, count uint64) error {
 // failed check writes nothing; the results say per knob whether the
 // kernel holds the value asked for (sysctl(8) ignores a typo silently;
 // tablefull does not).
-func (t *Sysctls) Apply(changes []model.Change, count uint64) ([]Result, error) {
-	changes, err := model.CheckChanges(changes) // what is written is what we rendered
+func (t *Sysctls) Apply(changes []tuning.Change, count uint64) ([]Result, error) {
+	changes, err := tuning.CheckChanges(changes) // what is written is what we rendered
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
@@ -21,7 +21,7 @@ type UndoRecord struct {
 	Files []FileChange      `json:"files"`
 	// Step is the last apply of nf_conntrack_max: a one-shot plan sizes
 	// the next step on what the count did since.
-	Step *model.Step `json:"step,omitempty"`
+	Step *tuning.Step `json:"step,omitempty"`
 }
 
 // AddLive records the values knobs had before a change, keeping older

@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 )
 
 // LoopStep is one step of --until-free as --json prints it, a line each.
 type LoopStep struct {
 	Step    int                `json:"step"`
-	Plan    model.Plan         `json:"plan"`
+	Plan    tuning.Plan        `json:"plan"`
 	Results []model.KnobResult `json:"results,omitempty"`
 	State   string             `json:"state"`
 	Said    string             `json:"said"`
@@ -25,13 +26,13 @@ type LoopStep struct {
 // (with --yes), watch, and again while the table is still pinned, at most
 // t.Steps times and within the memory rules. Every step is recorded for
 // --undo, which restores the values before the first. Each step is the
-// one plan (model.ProposeNext) on the frames since the last apply; global
+// one plan (tuning.ProposeNext) on the frames since the last apply; global
 // knobs a tuner in a child namespace cannot write are left to the host.
-func untilFree(w io.Writer, t CommandOptions, tgt model.Tuner, feed model.Feed) error {
+func untilFree(w io.Writer, t CommandOptions, tgt tuning.Tuner, feed model.Feed) error {
 	if !t.Yes {
 		return refused(fmt.Errorf("--until-free applies each step: add --yes (tablefull tune --dry-run shows the first)"))
 	}
-	steps, watch := max(1, t.Steps), max(model.LoopWatch+2*time.Second, t.Watch)
+	steps, watch := max(1, t.Steps), max(tuning.LoopWatch+2*time.Second, t.Watch)
 	an := model.NewAnalyzer(model.HistoryFor(t.Observe+time.Duration(steps)*watch, time.Second))
 	say := func(format string, a ...any) {
 		if !t.JSON {
@@ -43,7 +44,7 @@ func untilFree(w io.Writer, t CommandOptions, tgt model.Tuner, feed model.Feed) 
 	if err != nil {
 		return err
 	}
-	var st model.LoopStatus
+	var st tuning.LoopStatus
 	var applied time.Time
 	for step := 1; step <= steps; step++ {
 		knobs, err := tgt.Read()
@@ -51,7 +52,7 @@ func untilFree(w io.Writer, t CommandOptions, tgt model.Tuner, feed model.Feed) 
 			return err
 		}
 		// a stream's host is known after its first sample
-		plan, _ := model.ProposeNext(model.Guide{Knobs: knobs, Host: feed.Host(), Measured: an.Frames(), Now: last, AppliedAt: applied})
+		plan, _ := tuning.ProposeNext(tuning.Guide{Knobs: knobs, Host: feed.Host(), Measured: an.Frames(), Now: last, AppliedAt: applied})
 		if len(plan.Changes) == 0 {
 			if step == 1 && !last.Pinned && last.Rates.Drops() == 0 {
 				printPlan(w, plan, nil)
@@ -63,7 +64,7 @@ func untilFree(w io.Writer, t CommandOptions, tgt model.Tuner, feed model.Feed) 
 			return ExitError{ExitPinned, fmt.Errorf("step %d: still pinned and nothing left to propose here (%s)", step, plan.Refusal)}
 		}
 		if plan.Cost.Level() == model.SevCrit && !t.Force {
-			return refused(fmt.Errorf("step %d: the table would take %.0f %% of RAM (over %.0f %%): stopped; pass --force if you mean it", step, plan.Cost.PctOfRAM, model.MemRefusePct))
+			return refused(fmt.Errorf("step %d: the table would take %.0f %% of RAM (over %.0f %%): stopped; pass --force if you mean it", step, plan.Cost.PctOfRAM, tuning.MemRefusePct))
 		}
 		say("step %d of at most %d:", step, steps)
 		if !t.JSON {
@@ -89,7 +90,7 @@ func untilFree(w io.Writer, t CommandOptions, tgt model.Tuner, feed model.Feed) 
 		st, last = watchStep(feed, an, applied, watch, last)
 		say("step %d: %s", step, st.Say())
 		out := LoopStep{Step: step, Plan: plan, Results: res, State: st.State.String(), Said: st.Say()}
-		if settle := model.SettleMax(st); settle < st.Max {
+		if settle := tuning.SettleMax(st); settle < st.Max {
 			out.SettleMax, out.SettleAfterS = settle, st.SettleAfter.Seconds()
 		}
 		if t.JSON {
@@ -97,7 +98,7 @@ func untilFree(w io.Writer, t CommandOptions, tgt model.Tuner, feed model.Feed) 
 				return err
 			}
 		}
-		if st.State == model.LoopFreed || st.State == model.LoopSettle {
+		if st.State == tuning.LoopFreed || st.State == tuning.LoopSettle {
 			if out.SettleMax > 0 {
 				say("settle: once it has stayed free %s, %s entries hold the peak working set seen (%s) with half again to spare: tablefull tune%s --set %s=%d --yes",
 					model.Dur(st.SettleAfter), model.Int(out.SettleMax), model.Int(st.PeakWorkingSet()), netnsFlag(t), model.KnobMax, out.SettleMax)
@@ -109,17 +110,17 @@ func untilFree(w io.Writer, t CommandOptions, tgt model.Tuner, feed model.Feed) 
 }
 
 // watchStep watches the table after an apply until the loop can say: at
-// once when drops go on, otherwise after model.LoopWatch, at most watch.
-func watchStep(feed model.Feed, an *model.Analyzer, applied time.Time, watch time.Duration, last model.Frame) (model.LoopStatus, model.Frame) {
-	var st model.LoopStatus
+// once when drops go on, otherwise after tuning.LoopWatch, at most watch.
+func watchStep(feed model.Feed, an *model.Analyzer, applied time.Time, watch time.Duration, last model.Frame) (tuning.LoopStatus, model.Frame) {
+	var st tuning.LoopStatus
 	for end := time.Now().Add(watch); time.Now().Before(end); {
 		s, err := feed.Next()
 		if err != nil {
 			continue
 		}
 		last = an.Add(s)
-		st = model.JudgeLoop(applied, an.Frames())
-		if (st.State == model.LoopPinned && st.Drops > 0) || (st.State != model.LoopWatching && st.Watched >= model.LoopWatch) {
+		st = tuning.JudgeLoop(applied, an.Frames())
+		if (st.State == tuning.LoopPinned && st.Drops > 0) || (st.State != tuning.LoopWatching && st.Watched >= tuning.LoopWatch) {
 			break
 		}
 	}

@@ -1,8 +1,10 @@
-package model
+package tuning
 
 import (
 	"fmt"
 	"time"
+
+	"github.com/tablefull/tablefull/model"
 )
 
 // Guide is what the next tuning step is proposed from, on every surface
@@ -11,9 +13,9 @@ import (
 // frame of now, and the apply this surface watches, if any.
 type Guide struct {
 	Knobs    KnobState
-	Host     Host
-	Measured Frames
-	Now      Frame
+	Host     model.Host
+	Measured model.Frames
+	Now      model.Frame
 	// AppliedAt is the apply whose frames this surface watched (zero:
 	// none); a one-shot plan reads the tuner's LastStep instead.
 	AppliedAt time.Time
@@ -30,7 +32,7 @@ func (g Guide) Pressed() bool { return g.Now.Pinned || g.Now.Rates.Drops() > 0 }
 // proposed from the host with the command that applies them. While the
 // table is pinned or dropping there is always a change or a refusal.
 func ProposeNext(g Guide) (Plan, LoopStatus) {
-	in := NewTuningInputs(g.Knobs.Current, g.Host, g.Knobs.EntryBytes, g.Measured, g.Now)
+	in := NewInputs(g.Knobs.Current, g.Host, g.Knobs.EntryBytes, g.Measured, g.Now)
 	var loop LoopStatus
 	var notes []string
 	switch {
@@ -55,7 +57,7 @@ func ProposeNext(g Guide) (Plan, LoopStatus) {
 	}
 	if g.Pressed() && g.AppliedAt.IsZero() && len(notes) == 0 && g.Now.Pinned {
 		notes = append(notes, fmt.Sprintf("demand ≥ %s new/s is a lower bound (a full table admits only its ceiling): each apply is watched and the next step sized on what the count does (the panel's loop, tablefull tune --until-free)",
-			Num(in.PeakRate)))
+			model.Num(in.PeakRate)))
 	}
 	p.Notes = notes
 	if !g.Knobs.Global {
@@ -70,12 +72,12 @@ func ProposeNext(g Guide) (Plan, LoopStatus) {
 		p.Changes, p.HostCommand = here, HostCommand(p.FromHost)
 	}
 	switch {
-	case p.Cost.Level() == SevCrit:
+	case p.Cost.Level() == model.SevCrit:
 		p.Refusal = fmt.Sprintf("the table would take %.0f %% of RAM (over %.0f %%): refused (tablefull tune --force can)", p.Cost.PctOfRAM, MemRefusePct)
 	case g.Pressed() && len(p.Changes)+len(p.FromHost) == 0:
 		c := g.Now.Sample.Conntrack
 		p.Refusal = fmt.Sprintf("no knob frees it: %s drops with the count at %s of %s are not the cap's; the verdict names their cause",
-			Int(g.Now.Rates.Drops()), Int(c.Count), Int(c.Max))
+			model.Int(g.Now.Rates.Drops()), model.Int(c.Count), model.Int(c.Max))
 	}
 	return p, loop
 }
@@ -86,7 +88,7 @@ func ProposeNext(g Guide) (Plan, LoopStatus) {
 // within the time since it, the count is heading for at least now plus
 // that climb for another hold of the class that fills it. ok is false
 // when the record is not the cap of now.
-func StepSince(s Step, now Frame, fill Fill) (LoopStatus, bool) {
+func StepSince(s Step, now model.Frame, fill model.Fill) (LoopStatus, bool) {
 	c := now.Sample.Conntrack
 	elapsed := now.Sample.Time.Sub(s.At)
 	if c.Max != s.To || elapsed <= 0 {
@@ -110,5 +112,5 @@ func StepSince(s Step, now Frame, fill Fill) (LoopStatus, bool) {
 // SayStep says how the next step is sized on the last one's record.
 func (l LoopStatus) SayStep(s Step) string {
 	return fmt.Sprintf("the last step raised the cap %s → %s %s ago and the count climbed from %s to %s since: heading for ≥ %s, the next step is sized on that",
-		Int(s.From), Int(s.To), Dur(l.Watched), Int(s.Count), Int(l.PeakCount), Int(l.Heading))
+		model.Int(s.From), model.Int(s.To), model.Dur(l.Watched), model.Int(s.Count), model.Int(l.PeakCount), model.Int(l.Heading))
 }

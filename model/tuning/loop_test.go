@@ -1,10 +1,12 @@
-package model
+package tuning
 
 import (
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/model"
 )
 
 // simTable is a conntrack table driven by a steady demand of new TCP
@@ -29,8 +31,8 @@ type simTable struct {
 
 func newSim(max, hold uint64, demand float64) *simTable {
 	s := &simTable{t0: time.Unix(1_700_000_000, 0), max: max, hold: hold, demand: demand}
-	s.knobs = map[string]string{KnobMax: strconv.FormatUint(max, 10), KnobHashsize: strconv.FormatUint(max, 10),
-		KnobTimeWait: strconv.FormatUint(hold, 10), KnobUDPTimeout: "30", KnobSynSent: "120"}
+	s.knobs = map[string]string{model.KnobMax: strconv.FormatUint(max, 10), model.KnobHashsize: strconv.FormatUint(max, 10),
+		model.KnobTimeWait: strconv.FormatUint(hold, 10), model.KnobUDPTimeout: "30", model.KnobSynSent: "120"}
 	return s
 }
 
@@ -39,11 +41,11 @@ func (s *simTable) apply(cs []Change) {
 	for _, c := range cs {
 		s.knobs[c.Key] = c.Proposed
 	}
-	s.max, s.hold = num(s.knobs, KnobMax), num(s.knobs, KnobTimeWait)
+	s.max, s.hold = num(s.knobs, model.KnobMax), num(s.knobs, model.KnobTimeWait)
 }
 
 // next advances one second and returns its sample.
-func (s *simTable) next() Sample {
+func (s *simTable) next() model.Sample {
 	s.sec++
 	for i := range s.admitted { // entries past their hold leave
 		if age := uint64(s.sec - i); age >= s.hold && s.admitted[i] > 0 {
@@ -55,7 +57,7 @@ func (s *simTable) next() Sample {
 	s.carry += s.demand
 	want := uint64(s.carry)
 	s.carry -= float64(want)
-	in := min(want, increase(s.count, s.max)) // room: max − count
+	in := min(want, model.Increase(s.count, s.max)) // room: max − count
 	s.admitted = append(s.admitted, in)
 	s.count += in
 	s.newTCP += in
@@ -65,16 +67,16 @@ func (s *simTable) next() Sample {
 	} else {
 		s.retrans += want - in
 	}
-	var ended ClassCounts
-	ended[ClassTCPDone] = s.endedTCP
-	e := Entries{Source: EntriesEvents, Epoch: 1, Ended: ended}
-	e.New[ProtoTCP] = s.newTCP
-	var holds ClassCounts
-	holds[ClassTCPDone] = s.hold
-	return Sample{Time: s.t0.Add(time.Duration(s.sec) * time.Second), Interval: time.Second,
-		Conntrack: Conntrack{Status: TableTracked, Count: s.count, Peak: s.count, Max: s.max, Buckets: s.max, TimeWaitHold: s.hold, Holds: holds},
-		CTStats:   CTStats{Reported: []Counter{Drop}, PerCPU: []CPUCounters{{CPU: 0, Values: CountersOf(map[Counter]uint64{Drop: s.drops})}}},
-		TCP:       TCP{SynRetrans: s.retrans, ActiveOpens: s.newTCP}, Entries: e}
+	var ended model.ClassCounts
+	ended[model.ClassTCPDone] = s.endedTCP
+	e := model.Entries{Source: model.EntriesEvents, Epoch: 1, Ended: ended}
+	e.New[model.ProtoTCP] = s.newTCP
+	var holds model.ClassCounts
+	holds[model.ClassTCPDone] = s.hold
+	return model.Sample{Time: s.t0.Add(time.Duration(s.sec) * time.Second), Interval: time.Second,
+		Conntrack: model.Conntrack{Status: model.TableTracked, Count: s.count, Peak: s.count, Max: s.max, Buckets: s.max, TimeWaitHold: s.hold, Holds: holds},
+		CTStats:   model.CTStats{Reported: []model.Counter{model.Drop}, PerCPU: []model.CPUCounters{{CPU: 0, Values: model.CountersOf(map[model.Counter]uint64{model.Drop: s.drops})}}},
+		TCP:       model.TCP{SynRetrans: s.retrans, ActiveOpens: s.newTCP}, Entries: e}
 }
 
 // TestLoopFreesTheWriteUpsTable follows the loop on the write-up's
@@ -93,8 +95,8 @@ func TestLoopFreesTheWriteUpsTable(t *testing.T) {
 			for range c.unseen {
 				sim.next()
 			}
-			an := NewAnalyzer(3600)
-			var last Frame
+			an := model.NewAnalyzer(3600)
+			var last model.Frame
 			for range 60 {
 				last = an.Add(sim.next())
 			}
@@ -111,12 +113,12 @@ func TestLoopFreesTheWriteUpsTable(t *testing.T) {
 
 // followLoop applies the loop's proposals to sim until it is freed, at
 // most three steps, and returns what the loop said last.
-func followLoop(t *testing.T, sim *simTable, an *Analyzer, last *Frame) LoopStatus {
+func followLoop(t *testing.T, sim *simTable, an *model.Analyzer, last *model.Frame) LoopStatus {
 	t.Helper()
-	host := Host{Kernel: "6.1.0", MemTotal: 2 << 30}
+	host := model.Host{Kernel: "6.1.0", MemTotal: 2 << 30}
 	var st LoopStatus
 	for step := 1; step <= 3; step++ {
-		p := ProposePlan(NewTuningInputs(sim.knobs, host, 0, an.Frames(), *last))
+		p := ProposePlan(NewInputs(sim.knobs, host, 0, an.Frames(), *last))
 		if len(p.Changes) == 0 {
 			t.Fatalf("step %d: nothing proposed while %s", step, st.Say())
 		}
@@ -145,12 +147,12 @@ func followLoop(t *testing.T, sim *simTable, an *Analyzer, last *Frame) LoopStat
 // it has stayed free a hold: 32,768 for ~570/s at a 30 s hold.
 func TestLoopSettlesDown(t *testing.T) {
 	sim := newSim(4096, 120, 570)
-	an := NewAnalyzer(3600)
-	var last Frame
+	an := model.NewAnalyzer(3600)
+	var last model.Frame
 	for range 60 {
 		last = an.Add(sim.next())
 	}
-	sim.apply([]Change{{Key: KnobMax, Proposed: "262144"}, {Key: KnobTimeWait, Proposed: "30"}})
+	sim.apply([]Change{{Key: model.KnobMax, Proposed: "262144"}, {Key: model.KnobTimeWait, Proposed: "30"}})
 	applied := last.Sample.Time
 	var st LoopStatus
 	for range 600 {
@@ -173,30 +175,30 @@ func TestLoopSettlesDown(t *testing.T) {
 // TestJudgeLoop: the states from frames after an apply.
 func TestJudgeLoop(t *testing.T) {
 	t0 := time.Unix(1000, 0)
-	frame := func(s int, count, max uint64, drops uint64, rate float64) Frame {
-		c := Conntrack{Status: TableTracked, Count: count, Peak: count, Max: max, TimeWaitHold: 30}
-		f := Frame{Sample: Sample{Time: t0.Add(time.Duration(s) * time.Second), Conntrack: c}, Pinned: Pinned(c)}
+	frame := func(s int, count, max uint64, drops uint64, rate float64) model.Frame {
+		c := model.Conntrack{Status: model.TableTracked, Count: count, Peak: count, Max: max, TimeWaitHold: 30}
+		f := model.Frame{Sample: model.Sample{Time: t0.Add(time.Duration(s) * time.Second), Conntrack: c}, Pinned: model.Pinned(c)}
 		f.Rates.Elapsed = time.Second
-		f.Rates.CTTotal = CountersOf(map[Counter]uint64{Drop: drops})
+		f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: drops})
 		f.Rates.Entries = tcpRate(rate)
 		return f
 	}
-	run := func(fs ...Frame) *Ring[Frame] {
-		r := NewRing[Frame](100)
+	run := func(fs ...model.Frame) *model.Ring[model.Frame] {
+		r := model.NewRing[model.Frame](100)
 		for _, f := range fs {
 			r.Push(f)
 		}
 		return r
 	}
-	steady := func(from, to int, count, max uint64, rate float64) []Frame {
-		var fs []Frame
+	steady := func(from, to int, count, max uint64, rate float64) []model.Frame {
+		var fs []model.Frame
 		for s := from; s <= to; s++ {
 			fs = append(fs, frame(s, count, max, 0, rate))
 		}
 		return fs
 	}
-	climbing := func(from, to int, count uint64, rate float64, max uint64) []Frame {
-		var fs []Frame
+	climbing := func(from, to int, count uint64, rate float64, max uint64) []model.Frame {
+		var fs []model.Frame
 		for s := from; s <= to; s++ {
 			fs = append(fs, frame(s, count+uint64(float64(s-from)*rate), max, 0, rate))
 		}
@@ -204,13 +206,13 @@ func TestJudgeLoop(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name   string
-		frames []Frame
+		frames []model.Frame
 		want   LoopState
 		say    string
 	}{
-		{"nothing after the apply yet", []Frame{frame(-1, 4096, 4096, 50, 30)}, LoopWatching, "watching"},
+		{"nothing after the apply yet", []model.Frame{frame(-1, 4096, 4096, 50, 30)}, LoopWatching, "watching"},
 		{"the old table's drops in the first interval do not count",
-			append([]Frame{frame(1, 4096, 8192, 500, 100)}, steady(2, 5, 3000, 8192, 100)...), LoopWatching, "no drops yet"},
+			append([]model.Frame{frame(1, 4096, 8192, 500, 100)}, steady(2, 5, 3000, 8192, 100)...), LoopWatching, "no drops yet"},
 		{"drops after the apply", append(steady(1, 4, 8000, 8192, 250), frame(5, 8192, 8192, 40, 250)),
 			LoopPinned, "40 drops"},
 		{"no drops, but heading for the cap at the rate since", climbing(1, 12, 5000, 570, 16384), LoopPinned, "heading for ~17,100"},

@@ -1,14 +1,16 @@
-package model
+package incident
 
 import (
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/model"
 )
 
 // incidentSamples is a small incident at 1 s: idle, a climb to the cap
 // of 256, pinned with drops, the cap raised to 16,384, then calm.
-func incidentSamples(t0 time.Time) []Sample {
-	var out []Sample
+func incidentSamples(t0 time.Time) []model.Sample {
+	var out []model.Sample
 	counts := []uint64{0, 0, 0, 72, 152, 232, 256, 256, 256, 256, 256, 256, 256, 300, 380, 460, 500, 500, 500, 500}
 	var drops, syn, opens uint64
 	for i, n := range counts {
@@ -21,19 +23,19 @@ func incidentSamples(t0 time.Time) []Sample {
 			syn += 4
 		}
 		opens += 80
-		out = append(out, Sample{Time: t0.Add(time.Duration(i) * time.Second), Interval: time.Second,
-			Conntrack: Conntrack{Status: TableTracked, Count: n, Peak: n, Max: capMax, Buckets: 262144, TimeWaitHold: 120},
-			CTStats: CTStats{Reported: AllCounters, PerCPU: []CPUCounters{{CPU: 0, Values: CountersOf(map[Counter]uint64{Drop: drops})},
-				{CPU: 1, Values: CountersOf(map[Counter]uint64{Drop: drops / 2})}}},
-			CPU: []CPUTimes{{CPU: 0, User: float64(i) * 0.02, Idle: float64(i) * 0.98}},
-			TCP: TCP{SynRetrans: syn, ActiveOpens: opens}})
+		out = append(out, model.Sample{Time: t0.Add(time.Duration(i) * time.Second), Interval: time.Second,
+			Conntrack: model.Conntrack{Status: model.TableTracked, Count: n, Peak: n, Max: capMax, Buckets: 262144, TimeWaitHold: 120},
+			CTStats: model.CTStats{Reported: model.AllCounters, PerCPU: []model.CPUCounters{{CPU: 0, Values: model.CountersOf(map[model.Counter]uint64{model.Drop: drops})},
+				{CPU: 1, Values: model.CountersOf(map[model.Counter]uint64{model.Drop: drops / 2})}}},
+			CPU: []model.CPUTimes{{CPU: 0, User: float64(i) * 0.02, Idle: float64(i) * 0.98}},
+			TCP: model.TCP{SynRetrans: syn, ActiveOpens: opens}})
 	}
 	return out
 }
 
-func runIncident(samples []Sample) *Incident {
-	an := NewAnalyzer(4)
-	in := NewIncident(Host{Name: "vm", Kernel: "6.18.44", CPUs: 2, MemTotal: 512 << 20}, time.Second)
+func runIncident(samples []model.Sample) *Incident {
+	an := model.NewAnalyzer(4)
+	in := New(model.Host{Name: "vm", Kernel: "6.18.44", CPUs: 2, MemTotal: 512 << 20}, time.Second)
 	for _, s := range samples {
 		in.Add(an.Add(s))
 	}
@@ -61,7 +63,7 @@ func TestIncidentStory(t *testing.T) {
 		{"cap at the pin", in.Start.Max, uint64(256)},
 		{"changes", len(in.Changes), 1},
 		{"idle while pinned", in.WhilePinned.Idle(), true},
-		{"table full held", in.Held[TableFull] > 0, true},
+		{"table full held", in.Held[model.TableFull] > 0, true},
 		{"peak new conns", in.PeakNewConnsPS, 80.0},
 	}
 	for _, c := range checks {
@@ -70,7 +72,7 @@ func TestIncidentStory(t *testing.T) {
 		}
 	}
 	ch := in.Changes[0]
-	if ch.Key != KnobMax || ch.Before != "256" || ch.After != "16384" || !ch.Held {
+	if ch.Key != model.KnobMax || ch.Before != "256" || ch.After != "16384" || !ch.Held {
 		t.Errorf("change: got %+v", ch)
 	}
 	if ch.WindowBefore.DropsPS <= 0 || ch.WindowAfter.DropsPS != 0 {
@@ -80,7 +82,7 @@ func TestIncidentStory(t *testing.T) {
 		t.Errorf("after window %v: it cannot be longer than the recording after the change", d)
 	}
 	plan := in.Plan(0)
-	if len(plan.Changes) == 0 || plan.Changes[0].Key != KnobMax || !plan.Cost.EntryBytesAssumed {
+	if len(plan.Changes) == 0 || plan.Changes[0].Key != model.KnobMax || !plan.Cost.EntryBytesAssumed {
 		t.Errorf("plan: got %+v", plan)
 	}
 }
@@ -88,13 +90,13 @@ func TestIncidentStory(t *testing.T) {
 func TestIncidentAppliedReply(t *testing.T) {
 	t0 := time.Date(2026, 11, 29, 21, 0, 0, 0, time.UTC)
 	samples := incidentSamples(t0)
-	an := NewAnalyzer(4)
-	in := NewIncident(Host{}, time.Second)
+	an := model.NewAnalyzer(4)
+	in := New(model.Host{}, time.Second)
 	for i, s := range samples {
 		if i == 12 {
-			in.Applied(s.Time.Add(-300*time.Millisecond), []KnobResult{
-				{Key: KnobMax, Before: "256", Wanted: "16384", After: "16384", Verified: true},
-				{Key: KnobSomaxconn, Before: "4096", Wanted: "8192", After: "8192", Verified: true}})
+			in.Applied(s.Time.Add(-300*time.Millisecond), []model.KnobResult{
+				{Key: model.KnobMax, Before: "256", Wanted: "16384", After: "16384", Verified: true},
+				{Key: model.KnobSomaxconn, Before: "4096", Wanted: "8192", After: "8192", Verified: true}})
 		}
 		in.Add(an.Add(s))
 	}
@@ -102,7 +104,7 @@ func TestIncidentAppliedReply(t *testing.T) {
 	if len(in.Changes) != 1 || in.Changes[0].Applied == nil || !in.Changes[0].Applied.Verified {
 		t.Fatalf("the max change should carry the agent's read-back: %+v", in.Changes)
 	}
-	if len(in.UnseenApplies) != 1 || in.UnseenApplies[0].Key != KnobSomaxconn {
+	if len(in.UnseenApplies) != 1 || in.UnseenApplies[0].Key != model.KnobSomaxconn {
 		t.Errorf("somaxconn is not in a sample: it is listed on its own, got %+v", in.UnseenApplies)
 	}
 }
@@ -127,9 +129,9 @@ func TestTimelineBounded(t *testing.T) {
 				if i == tt.gapAt {
 					off = 10 * time.Minute
 				}
-				s := Sample{Time: t0.Add(time.Duration(i)*time.Second + off), Interval: time.Second,
-					Conntrack: Conntrack{Status: TableTracked, Count: uint64(i%100) + 1, Peak: uint64(i%100) + 1, Max: 100}}
-				f := Frame{Sample: s, Rates: Rates{Elapsed: time.Second}, Pinned: Pinned(s.Conntrack), Gap: i == tt.gapAt}
+				s := model.Sample{Time: t0.Add(time.Duration(i)*time.Second + off), Interval: time.Second,
+					Conntrack: model.Conntrack{Status: model.TableTracked, Count: uint64(i%100) + 1, Peak: uint64(i%100) + 1, Max: 100}}
+				f := model.Frame{Sample: s, Rates: model.Rates{Elapsed: time.Second}, Pinned: model.Pinned(s.Conntrack), Gap: i == tt.gapAt}
 				tl.Add(f)
 			}
 			bs := tl.Buckets()
@@ -167,12 +169,12 @@ func TestTimelineBoundsCPUs(t *testing.T) {
 	var tl Timeline
 	t0 := time.Unix(1_800_000_000, 0)
 	for i := range 10 {
-		var rows []CPUCounters
+		var rows []model.CPUCounters
 		for cpu := range 8192 {
-			rows = append(rows, CPUCounters{CPU: cpu, Values: CountersOf(map[Counter]uint64{Drop: uint64(1 + cpu%1000)})})
+			rows = append(rows, model.CPUCounters{CPU: cpu, Values: model.CountersOf(map[model.Counter]uint64{model.Drop: uint64(1 + cpu%1000)})})
 		}
-		s := Sample{Time: t0.Add(time.Duration(i) * time.Second), Interval: time.Second}
-		tl.Add(Frame{Sample: s, Rates: Rates{Elapsed: time.Second, CT: rows}})
+		s := model.Sample{Time: t0.Add(time.Duration(i) * time.Second), Interval: time.Second}
+		tl.Add(model.Frame{Sample: s, Rates: model.Rates{Elapsed: time.Second, CT: rows}})
 	}
 	for _, b := range tl.Buckets() {
 		if len(b.CPUDrops) > BucketCPUs {
@@ -208,18 +210,18 @@ func TestChangeRevertedLaterIsNotHeld(t *testing.T) {
 // by class and the highest demand are kept, and the plan is sized on the
 // demand.
 func TestIncidentKeepsWhatFilledIt(t *testing.T) {
-	in := NewIncident(Host{MemTotal: 1 << 30}, time.Minute)
+	in := New(model.Host{MemTotal: 1 << 30}, time.Minute)
 	t0 := time.Unix(1000, 0)
-	ct := Conntrack{Status: TableTracked, Count: 400, Peak: 400, Max: 400, Buckets: 1024, TimeWaitHold: 120}
-	fill := func(rate float64) Fill {
-		return Fill{Basis: BasisEvents, Classes: []ClassFill{{Class: ClassUDPSingle, RatePS: rate, Hold: 30, Entries: 400}}}
+	ct := model.Conntrack{Status: model.TableTracked, Count: 400, Peak: 400, Max: 400, Buckets: 1024, TimeWaitHold: 120}
+	fill := func(rate float64) model.Fill {
+		return model.Fill{Basis: model.BasisEvents, Classes: []model.ClassFill{{Class: model.ClassUDPSingle, RatePS: rate, Hold: 30, Entries: 400}}}
 	}
 	for i, c := range []struct {
 		rate, demand float64
 	}{{100, 0}, {700, 3100}, {300, 900}} {
-		in.Add(Frame{Sample: Sample{Time: t0.Add(time.Duration(i) * time.Second), Interval: time.Second, Conntrack: ct},
-			Rates: Rates{Elapsed: time.Second, Entries: EntryRates{Basis: BasisEvents, Total: c.rate}}, Pinned: true,
-			Fill: fill(c.rate), Demand: Demand{AtLeast: c.demand, Basis: "test"}})
+		in.Add(model.Frame{Sample: model.Sample{Time: t0.Add(time.Duration(i) * time.Second), Interval: time.Second, Conntrack: ct},
+			Rates: model.Rates{Elapsed: time.Second, Entries: model.EntryRates{Basis: model.BasisEvents, Total: c.rate}}, Pinned: true,
+			Fill: fill(c.rate), Demand: model.Demand{AtLeast: c.demand, Basis: "test"}})
 	}
 	if ws := in.PeakFill.WorkingSet(); ws != 21000 || !in.PeakFillAt.Equal(t0.Add(time.Second)) {
 		t.Errorf("peak fill %d at %v, want 700/s × 30 s = 21,000 at the second frame", ws, in.PeakFillAt)
@@ -229,7 +231,7 @@ func TestIncidentKeepsWhatFilledIt(t *testing.T) {
 	}
 	p := in.Plan(256)
 	for _, ch := range p.Changes {
-		if ch.Key == KnobMax && ch.Proposed == "1024" {
+		if ch.Key == model.KnobMax && ch.Proposed == "1024" {
 			t.Errorf("max proposed %s: not sized on the demand of 3,100/s", ch.Proposed)
 		}
 	}
@@ -244,8 +246,8 @@ func TestSuppressedOneMeaning(t *testing.T) {
 	samples := incidentSamples(t0)
 	samples[0].Kernel.Suppressed = 2613 // the backlog
 	samples[3].Kernel.Suppressed = 66
-	an := NewAnalyzer(100)
-	in := NewIncident(Host{Name: "vm"}, time.Second)
+	an := model.NewAnalyzer(100)
+	in := New(model.Host{Name: "vm"}, time.Second)
 	for _, s := range samples {
 		in.Add(an.Add(s))
 	}

@@ -1,4 +1,4 @@
-package model
+package tuning
 
 import (
 	"errors"
@@ -8,20 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-)
 
-// Knob keys tablefull can tune.
-const (
-	KnobMax        = "net.netfilter.nf_conntrack_max"
-	KnobTimeWait   = "net.netfilter.nf_conntrack_tcp_timeout_time_wait"
-	KnobSynSent    = "net.netfilter.nf_conntrack_tcp_timeout_syn_sent"
-	KnobUDPTimeout = "net.netfilter.nf_conntrack_udp_timeout"
-	KnobUDPStream  = "net.netfilter.nf_conntrack_udp_timeout_stream"
-	KnobHashsize   = "nf_conntrack.hashsize" // module parameter, through sysfs
-	KnobSomaxconn  = "net.core.somaxconn"
-	KnobSynBacklog = "net.ipv4.tcp_max_syn_backlog"
-	KnobPortRange  = "net.ipv4.ip_local_port_range"
-	KnobTwReuse    = "net.ipv4.tcp_tw_reuse"
+	"github.com/tablefull/tablefull/model"
 )
 
 // KnobSpec describes one knob.
@@ -39,16 +27,16 @@ type KnobSpec struct {
 
 // Knobs are the knobs in the order a plan lists them.
 var Knobs = []KnobSpec{
-	{Key: KnobMax, Global: true, Min: 1, Max: math.MaxInt32},
-	{Key: KnobHashsize, Global: true, Module: true, Min: 1, Max: 1 << 30},
-	{Key: KnobTimeWait, Min: 1, Max: 3600},
-	{Key: KnobSomaxconn, Min: 1, Max: math.MaxInt32},
-	{Key: KnobSynBacklog, Min: 1, Max: math.MaxInt32},
-	{Key: KnobPortRange, Min: 1, Max: 65535, Pair: true},
-	{Key: KnobTwReuse, Min: 0, Max: 2},
-	{Key: KnobUDPTimeout, Min: 1, Max: 3600},
-	{Key: KnobSynSent, Min: 1, Max: 3600},
-	{Key: KnobUDPStream, Min: 1, Max: 3600},
+	{Key: model.KnobMax, Global: true, Min: 1, Max: math.MaxInt32},
+	{Key: model.KnobHashsize, Global: true, Module: true, Min: 1, Max: 1 << 30},
+	{Key: model.KnobTimeWait, Min: 1, Max: 3600},
+	{Key: model.KnobSomaxconn, Min: 1, Max: math.MaxInt32},
+	{Key: model.KnobSynBacklog, Min: 1, Max: math.MaxInt32},
+	{Key: model.KnobPortRange, Min: 1, Max: 65535, Pair: true},
+	{Key: model.KnobTwReuse, Min: 0, Max: 2},
+	{Key: model.KnobUDPTimeout, Min: 1, Max: 3600},
+	{Key: model.KnobSynSent, Min: 1, Max: 3600},
+	{Key: model.KnobUDPStream, Min: 1, Max: 3600},
 }
 
 // Spec returns the knob called key.
@@ -139,8 +127,8 @@ const (
 // 320 B seen with extensions.
 const FallbackEntryBytes = 320
 
-// TuningInputs is what a plan is computed from.
-type TuningInputs struct {
+// Inputs is what a plan is computed from.
+type Inputs struct {
 	// Current holds the current value of each knob that could be read.
 	Current map[string]string
 	// PeakRate is the highest new-connection rate observed (per second);
@@ -160,38 +148,32 @@ type TuningInputs struct {
 	EntryBytes uint64
 	// Verdicts that hold now (LISTEN OVERFLOW, PORT EXHAUSTION pull in
 	// their knobs).
-	Verdicts []Kind
+	Verdicts []model.Kind
 	// Fill is what filled the table when its working set by class was
 	// largest (unknown without events); TopDest its heaviest destination.
-	Fill    Fill
+	Fill    model.Fill
 	TopDest string
 	// Census is the newest census measured (nil: none), for what holds a
 	// table of standing connections.
-	Census *Census
+	Census *model.Census
 }
 
-// Frames is a run of frames, oldest first (a Ring of them).
-type Frames interface {
-	Len() int
-	At(i int) Frame
-}
-
-// NewTuningInputs is what a plan is computed from: the knobs now, the
+// NewInputs is what a plan is computed from: the knobs now, the
 // host, the bytes per entry (0: unknown), the peak rate of new entries
 // (or, while pinned, the demand) and peak count over measured, and the open connections and verdicts of
 // now (the frame on screen, or the last one measured).
-func NewTuningInputs(current map[string]string, h Host, entryBytes uint64, measured Frames, now Frame) TuningInputs {
-	in := TuningInputs{Current: current, Kernel: h.Kernel, MemTotal: h.MemTotal, EntryBytes: entryBytes,
+func NewInputs(current map[string]string, h model.Host, entryBytes uint64, measured model.Frames, now model.Frame) Inputs {
+	in := Inputs{Current: current, Kernel: h.Kernel, MemTotal: h.MemTotal, EntryBytes: entryBytes,
 		Established: now.Sample.TCP.Established}
-	fill := func(f Frame) {
+	fill := func(f model.Frame) {
 		if f.Fill.Known() && f.Fill.WorkingSet() > in.Fill.WorkingSet() {
 			in.Fill, in.TopDest = f.Fill, ""
 			if tops := f.Rates.Entries.TopDests; len(tops) > 0 {
-				in.TopDest = Sanitize(tops[0].Key, 32)
+				in.TopDest = model.Sanitize(tops[0].Key, 32)
 			}
 		}
 	}
-	var peakAt Frame
+	var peakAt model.Frame
 	for i := range measured.Len() {
 		f := measured.At(i)
 		if f.Sample.Census != nil && f.Sample.Census.Error == "" {
@@ -209,7 +191,7 @@ func NewTuningInputs(current map[string]string, h Host, entryBytes uint64, measu
 		if peakAt.Demand.AtLeast > peakAt.Rates.NewEntriesPS() {
 			what = "the peak demand"
 		}
-		in.RateFrom = fmt.Sprintf("%s, at %s (now %s/s)", what, peakAt.Sample.Time.Format("15:04:05"), Num(nowRate))
+		in.RateFrom = fmt.Sprintf("%s, at %s (now %s/s)", what, peakAt.Sample.Time.Format("15:04:05"), model.Num(nowRate))
 	}
 	fill(now)
 	if now.Sample.Census != nil && now.Sample.Census.Error == "" {
@@ -268,14 +250,14 @@ type Cost struct {
 func (c Cost) MiB() float64 { return float64(c.Bytes) / (1 << 20) }
 
 // Level says whether a cost is fine, worth a warning, or refused.
-func (c Cost) Level() Severity {
+func (c Cost) Level() model.Severity {
 	switch {
 	case c.PctOfRAM > MemRefusePct:
-		return SevCrit
+		return model.SevCrit
 	case c.PctOfRAM > MemWarnPct:
-		return SevWarn
+		return model.SevWarn
 	}
-	return SevOK
+	return model.SevOK
 }
 
 // MemoryCost is entries × the slab object size + buckets × 8 bytes (one
@@ -307,14 +289,4 @@ func SortChanges(cs []Change) {
 		idx[k.Key] = i
 	}
 	sort.SliceStable(cs, func(i, j int) bool { return idx[cs[i].Key] < idx[cs[j].Key] })
-}
-
-// KnobResult is one knob after an apply: what was asked and what the
-// kernel reads back.
-type KnobResult struct {
-	Key      string `json:"key"`
-	Before   string `json:"before"`
-	Wanted   string `json:"wanted"`
-	After    string `json:"after"`
-	Verified bool   `json:"verified"`
 }

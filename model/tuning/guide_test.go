@@ -1,10 +1,12 @@
-package model
+package tuning
 
 import (
 	"maps"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/model"
 )
 
 // TestProposeNextPressedSaysSomething: at every frame of a pin, from a
@@ -12,10 +14,10 @@ import (
 // the one plan proposes a change or says why not; inside, the cap is
 // proposed from the host with the exact command.
 func TestProposeNextPressedSaysSomething(t *testing.T) {
-	host := Host{Kernel: "6.1.0", MemTotal: 2 << 30}
+	host := model.Host{Kernel: "6.1.0", MemTotal: 2 << 30}
 	for _, demand := range []float64{30, 570, 5000} {
 		sim := newSim(500, 120, demand)
-		an := NewAnalyzer(3600)
+		an := model.NewAnalyzer(3600)
 		for range 40 {
 			f := an.Add(sim.next())
 			for _, global := range []bool{true, false} {
@@ -27,7 +29,7 @@ func TestProposeNextPressedSaysSomething(t *testing.T) {
 				if !pressed || global {
 					continue
 				}
-				if !strings.Contains(p.HostCommand, "--set "+KnobMax+"=") || len(p.FromHost) == 0 {
+				if !strings.Contains(p.HostCommand, "--set "+model.KnobMax+"=") || len(p.FromHost) == 0 {
 					t.Fatalf("inside the namespace the cap is not proposed from the host: %+v", p)
 				}
 				for _, c := range p.Changes {
@@ -44,12 +46,12 @@ func TestProposeNextPressedSaysSomething(t *testing.T) {
 // its cap are not the cap's: a refusal that says so, never "room to
 // spare".
 func TestProposeNextRefusesWhatNoKnobFrees(t *testing.T) {
-	c := Conntrack{Status: TableTracked, Count: 300, Peak: 300, Max: 262144, Buckets: 262144, TimeWaitHold: 120}
-	f := Frame{Sample: Sample{Time: time.Unix(1000, 0), Conntrack: c}}
+	c := model.Conntrack{Status: model.TableTracked, Count: 300, Peak: 300, Max: 262144, Buckets: 262144, TimeWaitHold: 120}
+	f := model.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}}
 	f.Rates.Elapsed = time.Second
-	f.Rates.CTTotal = CountersOf(map[Counter]uint64{Drop: 12})
-	knobs := KnobState{Current: map[string]string{KnobMax: "262144", KnobHashsize: "262144", KnobTimeWait: "120"}, Global: true}
-	p, _ := ProposeNext(Guide{Knobs: knobs, Host: Host{Kernel: "6.1.0", MemTotal: 2 << 30}, Measured: NewRing[Frame](1), Now: f})
+	f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: 12})
+	knobs := KnobState{Current: map[string]string{model.KnobMax: "262144", model.KnobHashsize: "262144", model.KnobTimeWait: "120"}, Global: true}
+	p, _ := ProposeNext(Guide{Knobs: knobs, Host: model.Host{Kernel: "6.1.0", MemTotal: 2 << 30}, Measured: model.NewRing[model.Frame](1), Now: f})
 	if !p.Empty() || !strings.Contains(p.Refusal, "12 drops with the count at 300 of 262,144 are not the cap's") {
 		t.Errorf("plan %+v", p)
 	}
@@ -62,7 +64,7 @@ func TestProposeNextRefusesWhatNoKnobFrees(t *testing.T) {
 // within the three (each run once the table pins again). The write-up's
 // ~570/s against 500 entries.
 func TestOneShotStepsFreeTheTable(t *testing.T) {
-	host := Host{Kernel: "6.1.0", MemTotal: 2 << 30}
+	host := model.Host{Kernel: "6.1.0", MemTotal: 2 << 30}
 	sim := newSim(500, 120, 570)
 	sim.clients = 8
 	for range 30 {
@@ -70,8 +72,8 @@ func TestOneShotStepsFreeTheTable(t *testing.T) {
 	}
 	var step *Step
 	for n := 1; n <= 3; n++ {
-		an := NewAnalyzer(3600) // a fresh process
-		var last Frame
+		an := model.NewAnalyzer(3600) // a fresh process
+		var last model.Frame
 		for range 4 {
 			last = an.Add(sim.next())
 		}
@@ -115,16 +117,16 @@ func TestOneShotStepsFreeTheTable(t *testing.T) {
 // never disagree without saying why; a plan on now's rate adds nothing.
 func TestPlanNamesWhereItsRateIsFrom(t *testing.T) {
 	steady := newSim(262144, 120, 30)
-	an := NewAnalyzer(3600)
-	var last Frame
+	an := model.NewAnalyzer(3600)
+	var last model.Frame
 	for range 5 {
 		last = an.Add(steady.next())
 	}
-	if in := NewTuningInputs(steady.knobs, Host{}, 0, an.Frames(), last); in.RateFrom != "" {
+	if in := NewInputs(steady.knobs, model.Host{}, 0, an.Frames(), last); in.RateFrom != "" {
 		t.Errorf("a steady rate, now's, is said to be from elsewhere: %q", in.RateFrom)
 	}
 	sim := newSim(4096, 120, 3000)
-	an = NewAnalyzer(3600)
+	an = model.NewAnalyzer(3600)
 	for range 3 {
 		last = an.Add(sim.next())
 	}
@@ -132,14 +134,14 @@ func TestPlanNamesWhereItsRateIsFrom(t *testing.T) {
 	for range 5 {
 		last = an.Add(sim.next())
 	}
-	in := NewTuningInputs(sim.knobs, Host{Kernel: "6.1.0", MemTotal: 2 << 30}, 0, an.Frames(), last)
+	in := NewInputs(sim.knobs, model.Host{Kernel: "6.1.0", MemTotal: 2 << 30}, 0, an.Frames(), last)
 	burst := sim.t0.Add(2 * time.Second).Format("15:04:05")
 	if !strings.Contains(in.RateFrom, "at "+burst) || !strings.Contains(in.RateFrom, "(now 0/s)") {
 		t.Errorf("RateFrom %q, want the burst at %s and now's 0/s", in.RateFrom, burst)
 	}
 	p := ProposePlan(in)
 	for _, c := range p.Changes {
-		if (c.Key == KnobMax || c.Key == KnobTimeWait) && !strings.Contains(c.Why, "(now 0/s)") {
+		if (c.Key == model.KnobMax || c.Key == model.KnobTimeWait) && !strings.Contains(c.Why, "(now 0/s)") {
 			t.Errorf("%s: %q does not say where its rate is from", c.Key, c.Why)
 		}
 	}

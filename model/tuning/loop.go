@@ -1,10 +1,12 @@
-package model
+package tuning
 
 import (
 	"fmt"
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/tablefull/tablefull/model"
 )
 
 // The guided loop is the write-up's way of fixing a full table: raise,
@@ -76,12 +78,12 @@ type LoopStatus struct {
 func (l LoopStatus) PeakWorkingSet() uint64 { return max(l.PeakCount, l.Heading) }
 
 // Headroom is how many entries the cap leaves above the peak working set.
-func (l LoopStatus) Headroom() uint64 { return increase(l.PeakWorkingSet(), l.Max) } // increase(a, b) is b − a, or 0
+func (l LoopStatus) Headroom() uint64 { return model.Increase(l.PeakWorkingSet(), l.Max) } // Increase(a, b) is b − a, or 0
 
 // JudgeLoop says where an apply at appliedAt has got to, from the frames
 // after it (oldest first). The first frame after the apply is skipped:
 // its interval began before the apply, and its drops are the old table's.
-func JudgeLoop(appliedAt time.Time, frames Frames) LoopStatus {
+func JudgeLoop(appliedAt time.Time, frames model.Frames) LoopStatus {
 	var l LoopStatus
 	var from time.Time
 	var headings []uint64
@@ -143,7 +145,7 @@ func JudgeLoop(appliedAt time.Time, frames Frames) LoopStatus {
 // headingOf is the working set frame f's rates lead to: rate × hold by
 // class when classes are known, else the TCP arithmetic on the TIME_WAIT
 // hold; ok is false when no rate was counted.
-func headingOf(f Frame) (uint64, bool) {
+func headingOf(f model.Frame) (uint64, bool) {
 	if f.Fill.Known() {
 		return f.Fill.WorkingSet(), true
 	}
@@ -151,7 +153,7 @@ func headingOf(f Frame) (uint64, bool) {
 		return 0, false
 	}
 	c := f.Sample.Conntrack
-	return WorkingSet(f.Rates.NewEntriesPS(), c.TimeWaitHold, f.Sample.TCP.Established), true
+	return model.WorkingSet(f.Rates.NewEntriesPS(), c.TimeWaitHold, f.Sample.TCP.Established), true
 }
 
 // median is the middle of xs (0 for none): one burst of retransmitted
@@ -170,7 +172,7 @@ func median(xs []uint64) uint64 {
 // pinned at the new cap, or the working set it is heading for) and the
 // rate the count climbed at, so the plan raises the cap again instead of
 // calling the old peak enough.
-func NextStep(in TuningInputs, l LoopStatus) TuningInputs {
+func NextStep(in Inputs, l LoopStatus) Inputs {
 	if l.State == LoopPinned {
 		in.PeakCount = max(in.PeakCount, l.PeakWorkingSet())
 		if l.Climb > in.PeakRate {
@@ -189,9 +191,9 @@ func SettleMax(l LoopStatus) uint64 {
 
 // SettleChange is the change that settles the table down, for a plan.
 func SettleChange(l LoopStatus) Change {
-	return Change{Key: KnobMax, Current: strconv.FormatUint(l.Max, 10), Proposed: strconv.FormatUint(l.SettleMax, 10),
+	return Change{Key: model.KnobMax, Current: strconv.FormatUint(l.Max, 10), Proposed: strconv.FormatUint(l.SettleMax, 10),
 		Why: fmt.Sprintf("free for %s at a peak working set of %s: × 1.5, next power of two (the write-up's way back down)",
-			Dur(l.Watched), Int(l.PeakWorkingSet()))}
+			model.Dur(l.Watched), model.Int(l.PeakWorkingSet()))}
 }
 
 // Say is the loop's state in one line, for the panel and tune
@@ -201,19 +203,19 @@ func (l LoopStatus) Say() string {
 	case LoopPinned:
 		if l.Drops == 0 && l.Pinned == 0 {
 			return fmt.Sprintf("still pinned: no drops yet, but the count (%s of %s) is heading for ~%s at the rates since: the next step is proposed, not applied",
-				Int(l.Count), Int(l.Max), Int(l.Heading))
+				model.Int(l.Count), model.Int(l.Max), model.Int(l.Heading))
 		}
 		return fmt.Sprintf("still pinned: %s drops and %s at the cap in %s since the apply (count %s of %s): the next step is proposed, not applied",
-			Int(l.Drops), Dur(l.Pinned), Dur(l.Watched), Int(l.Count), Int(l.Max))
+			model.Int(l.Drops), model.Dur(l.Pinned), model.Dur(l.Watched), model.Int(l.Count), model.Int(l.Max))
 	case LoopFreed:
 		return fmt.Sprintf("freed: no drops for %s; count %s of %s, peak working set %s, headroom %s%s",
-			Dur(l.Watched), Int(l.Count), Int(l.Max), Int(l.PeakWorkingSet()), Int(l.Headroom()), l.settleNote())
+			model.Dur(l.Watched), model.Int(l.Count), model.Int(l.Max), model.Int(l.PeakWorkingSet()), model.Int(l.Headroom()), l.settleNote())
 	case LoopSettle:
 		return fmt.Sprintf("settle: free for %s at a peak working set of %s: %s holds it with half again to spare — offered, not applied",
-			Dur(l.Watched), Int(l.PeakWorkingSet()), Int(l.SettleMax))
+			model.Dur(l.Watched), model.Int(l.PeakWorkingSet()), model.Int(l.SettleMax))
 	}
 	return fmt.Sprintf("watching: %s of %s since the apply, no drops yet (count %s of %s)",
-		Dur(l.Watched), Dur(LoopWatch), Int(l.Count), Int(l.Max))
+		model.Dur(l.Watched), model.Dur(LoopWatch), model.Int(l.Count), model.Int(l.Max))
 }
 
 // settleNote says when settling down will be offered.
@@ -221,5 +223,5 @@ func (l LoopStatus) settleNote() string {
 	if SettleMax(l) >= l.Max {
 		return ""
 	}
-	return fmt.Sprintf("; settle down to %s is offered after %s free", Int(SettleMax(l)), Dur(l.SettleAfter))
+	return fmt.Sprintf("; settle down to %s is offered after %s free", model.Int(SettleMax(l)), model.Dur(l.SettleAfter))
 }

@@ -1,4 +1,4 @@
-package model
+package tuning
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tablefull/tablefull/model"
 )
 
 // Tuner is the one way every surface tunes a table: the console's panel,
@@ -18,11 +20,11 @@ type Tuner interface {
 	Read() (KnobState, error)
 	// Apply writes changes and reads them back; count guards max. Every
 	// write is recorded for Undo, or nothing is written.
-	Apply(changes []Change, count uint64) ([]KnobResult, error)
+	Apply(changes []Change, count uint64) ([]model.KnobResult, error)
 	// Persist writes the boot-time files; it returns them and warnings.
 	Persist(changes []Change) (files, warnings []string, err error)
 	// Undo restores the values before the first apply since the last undo.
-	Undo() ([]KnobResult, error)
+	Undo() ([]model.KnobResult, error)
 }
 
 // KnobState is what a tuner reads: the values, the bytes per entry, where the
@@ -82,10 +84,10 @@ type Step struct {
 // nf_conntrack_max from before (nil otherwise).
 func StepOf(at time.Time, before map[string]string, changes []Change, count uint64) *Step {
 	for _, c := range changes {
-		if c.Key != KnobMax {
+		if c.Key != model.KnobMax {
 			continue
 		}
-		from, err1 := strconv.ParseUint(before[KnobMax], 10, 64)
+		from, err1 := strconv.ParseUint(before[model.KnobMax], 10, 64)
 		to, err2 := strconv.ParseUint(c.Proposed, 10, 64)
 		if err1 != nil || err2 != nil || from == to {
 			return nil
@@ -105,7 +107,7 @@ const (
 // reply): unknown keys are dropped, values parsed and re-rendered, texts
 // bounded and sanitised, a step with an impossible cap dropped.
 func (k KnobState) Check() KnobState {
-	out := KnobState{EntryBytes: min(k.EntryBytes, 1<<20), Global: k.Global, Note: Sanitize(k.Note, maxKnobNote), Current: map[string]string{}}
+	out := KnobState{EntryBytes: min(k.EntryBytes, 1<<20), Global: k.Global, Note: model.Sanitize(k.Note, maxKnobNote), Current: map[string]string{}}
 	for _, spec := range Knobs {
 		if v, ok := k.Current[spec.Key]; ok {
 			if norm, err := ParseValue(spec.Key, v); err == nil {
@@ -116,7 +118,7 @@ func (k KnobState) Check() KnobState {
 			if out.Owners == nil {
 				out.Owners = map[string]string{}
 			}
-			out.Owners[spec.Key] = Sanitize(o, maxOwnerNote)
+			out.Owners[spec.Key] = model.Sanitize(o, maxOwnerNote)
 		}
 	}
 	if s := k.LastStep; s != nil && s.From > 0 && s.To > 0 && s.To <= 1<<31 && s.From <= 1<<31 {

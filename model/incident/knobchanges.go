@@ -1,13 +1,11 @@
-package model
+package incident
 
 import (
 	"strconv"
 	"time"
-)
 
-// CompareSpan is the longest window compared before and after a change
-// (the tuning panel's and the report's).
-const CompareSpan = time.Minute
+	"github.com/tablefull/tablefull/model"
+)
 
 // KnobChange is a change of a knob in a recording: seen in the samples
 // (the kernel's own value, read back every sample) and, when the
@@ -21,19 +19,19 @@ type KnobChange struct {
 	Held bool
 	// Applied is the apply's own read-back when the recording holds the
 	// results for this knob.
-	Applied *KnobResult
-	// Before and after windows of at most CompareSpan each.
-	WindowBefore, WindowAfter Window
+	Applied *model.KnobResult
+	// Before and after windows of at most model.CompareSpan each.
+	WindowBefore, WindowAfter model.Window
 }
 
 // knobsInSamples are the knobs a sample carries.
 var knobsInSamples = []struct {
 	key string
-	get func(Conntrack) uint64
+	get func(model.Conntrack) uint64
 }{
-	{KnobMax, func(c Conntrack) uint64 { return c.Max }},
-	{KnobHashsize, func(c Conntrack) uint64 { return c.Buckets }},
-	{KnobTimeWait, func(c Conntrack) uint64 { return c.TimeWaitHold }},
+	{model.KnobMax, func(c model.Conntrack) uint64 { return c.Max }},
+	{model.KnobHashsize, func(c model.Conntrack) uint64 { return c.Buckets }},
+	{model.KnobTimeWait, func(c model.Conntrack) uint64 { return c.TimeWaitHold }},
 }
 
 // maxChanges bounds the changes an incident keeps (a recording that
@@ -41,14 +39,14 @@ var knobsInSamples = []struct {
 const maxChanges = 32
 
 // changeWatch finds knob changes between samples and the windows around
-// them, in one pass: the rows of the last CompareSpan are kept, and each
-// change collects the rows after it until CompareSpan has passed.
+// them, in one pass: the rows of the last model.CompareSpan are kept, and each
+// change collects the rows after it until model.CompareSpan has passed.
 type changeWatch struct {
-	prev    *Conntrack
-	recent  *Ring[windowRow]
+	prev    *model.Conntrack
+	recent  *model.Ring[model.WindowRow]
 	changes []KnobChange
 	// rows[i] are the rows around changes[i] while it is open.
-	rows    [][]windowRow
+	rows    [][]model.WindowRow
 	open    []bool
 	skipped int
 	// replies are apply results not yet seen in a sample.
@@ -57,20 +55,20 @@ type changeWatch struct {
 
 type pendingReply struct {
 	at  time.Time
-	res KnobResult
+	res model.KnobResult
 }
 
 func newChangeWatch(interval time.Duration) *changeWatch {
 	n := 3600
 	if interval > 0 {
-		n = min(36000, max(1, int(CompareSpan/interval)+1))
+		n = min(36000, max(1, int(model.CompareSpan/interval)+1))
 	}
-	return &changeWatch{recent: NewRing[windowRow](n)}
+	return &changeWatch{recent: model.NewRing[model.WindowRow](n)}
 }
 
 // applied records an apply reply: its results attach to the change the
 // next samples show.
-func (w *changeWatch) applied(at time.Time, results []KnobResult) {
+func (w *changeWatch) applied(at time.Time, results []model.KnobResult) {
 	for _, r := range results {
 		if len(w.replies) < maxChanges {
 			w.replies = append(w.replies, pendingReply{at: at, res: r})
@@ -78,24 +76,24 @@ func (w *changeWatch) applied(at time.Time, results []KnobResult) {
 	}
 }
 
-func (w *changeWatch) add(f Frame) {
-	row := rowOf(f)
+func (w *changeWatch) add(f model.Frame) {
+	row := model.RowOf(f)
 	c := f.Sample.Conntrack
 	for i := range w.changes {
-		if c.Status == TableTracked && w.changes[i].Held && w.changes[i].After != w.value(w.changes[i].Key, c) {
+		if c.Status == model.TableTracked && w.changes[i].Held && w.changes[i].After != w.value(w.changes[i].Key, c) {
 			w.changes[i].Held = false
 		}
 		if !w.open[i] {
 			continue
 		}
 		w.rows[i] = append(w.rows[i], row)
-		// CompareSpan has passed, or as many rows came as it holds (a
+		// model.CompareSpan has passed, or as many rows came as it holds (a
 		// recording whose clock stands still must not grow them).
-		if row.t.Sub(w.changes[i].At) > CompareSpan || len(w.rows[i]) >= 2*w.recent.Cap() {
+		if row.At().Sub(w.changes[i].At) > model.CompareSpan || len(w.rows[i]) >= 2*w.recent.Cap() {
 			w.close(i)
 		}
 	}
-	if w.prev != nil && c.Status == TableTracked && w.prev.Status == TableTracked {
+	if w.prev != nil && c.Status == model.TableTracked && w.prev.Status == model.TableTracked {
 		for _, k := range knobsInSamples {
 			before, after := k.get(*w.prev), k.get(c)
 			if before == after || before == 0 || after == 0 {
@@ -106,12 +104,12 @@ func (w *changeWatch) add(f Frame) {
 		}
 	}
 	w.recent.Push(row)
-	if c.Status == TableTracked {
+	if c.Status == model.TableTracked {
 		w.prev = &c
 	}
 }
 
-func (w *changeWatch) value(key string, c Conntrack) string {
+func (w *changeWatch) value(key string, c model.Conntrack) string {
 	for _, k := range knobsInSamples {
 		if k.key == key {
 			return strconv.FormatUint(k.get(c), 10)
@@ -120,20 +118,20 @@ func (w *changeWatch) value(key string, c Conntrack) string {
 	return ""
 }
 
-func (w *changeWatch) seen(ch KnobChange, row windowRow) {
+func (w *changeWatch) seen(ch KnobChange, row model.WindowRow) {
 	if len(w.changes) >= maxChanges {
 		w.skipped++
 		return
 	}
 	for i, p := range w.replies {
-		if p.res.Key == ch.Key && p.res.After == ch.After && ch.At.Sub(p.at) < CompareSpan {
+		if p.res.Key == ch.Key && p.res.After == ch.After && ch.At.Sub(p.at) < model.CompareSpan {
 			res := p.res
 			ch.Applied = &res
 			w.replies = append(w.replies[:i], w.replies[i+1:]...)
 			break
 		}
 	}
-	rows := make([]windowRow, 0, w.recent.Len()+1)
+	rows := make([]model.WindowRow, 0, w.recent.Len()+1)
 	for i := range w.recent.Len() {
 		rows = append(rows, w.recent.At(i))
 	}
@@ -143,20 +141,20 @@ func (w *changeWatch) seen(ch KnobChange, row windowRow) {
 }
 
 func (w *changeWatch) close(i int) {
-	w.changes[i].WindowBefore, w.changes[i].WindowAfter = splitRows(w.rows[i], w.changes[i].At, CompareSpan)
+	w.changes[i].WindowBefore, w.changes[i].WindowAfter = model.SplitRows(w.rows[i], w.changes[i].At, model.CompareSpan)
 	w.rows[i], w.open[i] = nil, false
 }
 
 // finish closes the changes still open (the recording ended within
-// CompareSpan of them) and returns them, with the apply results no
+// model.CompareSpan of them) and returns them, with the apply results no
 // sample showed.
-func (w *changeWatch) finish() ([]KnobChange, []KnobResult) {
+func (w *changeWatch) finish() ([]KnobChange, []model.KnobResult) {
 	for i := range w.changes {
 		if w.open[i] {
 			w.close(i)
 		}
 	}
-	var unseen []KnobResult
+	var unseen []model.KnobResult
 	for _, p := range w.replies {
 		unseen = append(unseen, p.res)
 	}

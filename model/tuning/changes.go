@@ -1,4 +1,4 @@
-package model
+package tuning
 
 import "fmt"
 

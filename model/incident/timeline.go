@@ -1,9 +1,11 @@
-package model
+package incident
 
 import (
 	"math"
 	"sort"
 	"time"
+
+	"github.com/tablefull/tablefull/model"
 )
 
 // TimelineBuckets bounds a Timeline: however long the recording, its
@@ -50,8 +52,8 @@ type Bucket struct {
 }
 
 // Held reports whether verdict k held at some time in the bucket.
-func (b Bucket) Held(k Kind) bool {
-	_, r := KindSeverity(k)
+func (b Bucket) Held(k model.Kind) bool {
+	_, r := model.KindSeverity(k)
 	return b.kinds&(1<<r) != 0
 }
 
@@ -121,7 +123,7 @@ type Timeline struct {
 }
 
 // Add folds f into the timeline.
-func (t *Timeline) Add(f Frame) {
+func (t *Timeline) Add(f model.Frame) {
 	s := f.Sample
 	if t.width == 0 {
 		t.start = s.Time.Add(-s.Interval)
@@ -154,37 +156,37 @@ func (t *Timeline) Add(f Frame) {
 	}
 	b.Drops += r.Drops()
 	for _, row := range r.CT {
-		if d := row.Values.Get(Drop) + row.Values.Get(EarlyDrop); d > 0 {
+		if d := row.Values.Get(model.Drop) + row.Values.Get(model.EarlyDrop); d > 0 {
 			b.CPUDrops = addCPUDrops(b.CPUDrops, CPUDrops{CPU: row.CPU, Drops: d})
 			t.cpuTotals[row.CPU] += d
 		}
 	}
-	if r.Known(PartCPU) {
+	if r.Known(model.PartCPU) {
 		b.busy += r.CPUAll.Busy() * secs
 		b.cpuSecs += secs
 	}
-	if r.Known(PartDisks) {
+	if r.Known(model.PartDisks) {
 		b.diskUtil += r.MaxDiskUtil() * secs
 		b.diskSecs += secs
 	}
-	if r.Known(PartTCP) {
+	if r.Known(model.PartTCP) {
 		b.synRetrans += r.SynRetransPS * secs
 		b.listenOverflows += r.ListenOverflowsPS * secs
 		b.tcpSecs += secs
 	}
 	b.newConns += r.NewEntriesPS() * secs
-	if c := Ceiling(s.Conntrack.Max, s.Conntrack.TimeWaitHold); c > 0 && (b.Ceiling == 0 || c < b.Ceiling) {
+	if c := model.Ceiling(s.Conntrack.Max, s.Conntrack.TimeWaitHold); c > 0 && (b.Ceiling == 0 || c < b.Ceiling) {
 		b.Ceiling = c
 	}
 	for _, v := range f.Verdicts {
-		_, r := KindSeverity(v.Kind)
+		_, r := model.KindSeverity(v.Kind)
 		b.kinds |= 1 << r
 	}
 }
 
-func worse(a, b Kind) bool {
-	sa, ra := KindSeverity(a)
-	sb, rb := KindSeverity(b)
+func worse(a, b model.Kind) bool {
+	sa, ra := model.KindSeverity(a)
+	sb, rb := model.KindSeverity(b)
 	return sa > sb || (sa == sb && ra < rb)
 }
 

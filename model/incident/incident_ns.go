@@ -1,6 +1,10 @@
-package model
+package incident
 
-import "time"
+import (
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
 
 // MaxFullNamespaces bounds the full namespaces an incident tells by name.
 const MaxFullNamespaces = 8
@@ -18,7 +22,7 @@ type NSFull struct {
 
 // addFullNS folds the frame's full namespaces into the incident: the
 // first MaxFullNamespaces by name, the rest counted.
-func (in *Incident) addFullNS(f Frame) {
+func (in *Incident) addFullNS(f model.Frame) {
 	for _, x := range f.FullNS {
 		i := 0
 		for i < len(in.FullNamespaces) && in.FullNamespaces[i].inode != x.NS.Inode {

@@ -1,9 +1,11 @@
-package model
+package tuning
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/tablefull/tablefull/model"
 )
 
 // ProposeMax sizes the table for a working set: the next power of two
@@ -27,16 +29,16 @@ func num(m map[string]string, key string) uint64 {
 
 // classKnobs are the timeouts a plan may lower, by the class they hold,
 // and how low: each frees its class's entries soonest.
-var classKnobs = map[Class]struct {
+var classKnobs = map[model.Class]struct {
 	key string
 	to  uint64
 }{
-	ClassTCPDone:       {KnobTimeWait, 30},
-	ClassUDPSingle:     {KnobUDPTimeout, 10},
-	ClassTCPUnanswered: {KnobSynSent, 30},
+	model.ClassTCPDone:       {model.KnobTimeWait, 30},
+	model.ClassUDPSingle:     {model.KnobUDPTimeout, 10},
+	model.ClassTCPUnanswered: {model.KnobSynSent, 30},
 	// Only when stream entries fill the table: each is a flow that
 	// answered twice (QUIC, WireGuard, RTP) and is held while it idles.
-	ClassUDPStream: {KnobUDPStream, 60},
+	model.ClassUDPStream: {model.KnobUDPStream, 60},
 }
 
 // ProposePlan computes the tuning from what was measured; only knobs
@@ -45,10 +47,10 @@ var classKnobs = map[Class]struct {
 // class that fills the table takes what the others do not explain of the
 // peak rate), after lowering the timeout of the class that fills it;
 // without, the write-up's TCP arithmetic on the TIME_WAIT hold.
-func ProposePlan(in TuningInputs) Plan {
+func ProposePlan(in Inputs) Plan {
 	cur := in.Current
-	hold := num(cur, KnobTimeWait)
-	curMax := num(cur, KnobMax)
+	hold := num(cur, model.KnobTimeWait)
+	curMax := num(cur, model.KnobMax)
 	var p Plan
 	add := func(key, proposed, why string) {
 		if c, ok := cur[key]; ok && c != proposed {
@@ -60,33 +62,33 @@ func ProposePlan(in TuningInputs) Plan {
 	if top, ok := in.Fill.Churn(); ok {
 		ws, sizing = proposeByClass(in, top, curMax, add)
 	} else {
-		ws = WorkingSet(in.PeakRate, hold, in.Established)
-		sizing = fmt.Sprintf("%s/s × %d s + %s open", Num(in.PeakRate), hold, Int(in.Established))
-		if ceiling := Ceiling(ProposeMax(max(ws, in.PeakCount), curMax), hold); hold > 30 && ceiling > 0 && in.PeakRate >= 0.8*Ceiling(curMax, hold) {
-			add(KnobTimeWait, "30", fmt.Sprintf("observed %s/s against a ceiling of %s/s (%s ÷ %d s): at 30 s the ceiling is %s/s%s",
-				Num(in.PeakRate), Num(Ceiling(curMax, hold)), Int(curMax), hold, Num(Ceiling(ProposeMax(max(ws, in.PeakCount), curMax), 30)), rateFrom(in)))
+		ws = model.WorkingSet(in.PeakRate, hold, in.Established)
+		sizing = fmt.Sprintf("%s/s × %d s + %s open", model.Num(in.PeakRate), hold, model.Int(in.Established))
+		if ceiling := model.Ceiling(ProposeMax(max(ws, in.PeakCount), curMax), hold); hold > 30 && ceiling > 0 && in.PeakRate >= 0.8*model.Ceiling(curMax, hold) {
+			add(model.KnobTimeWait, "30", fmt.Sprintf("observed %s/s against a ceiling of %s/s (%s ÷ %d s): at 30 s the ceiling is %s/s%s",
+				model.Num(in.PeakRate), model.Num(model.Ceiling(curMax, hold)), model.Int(curMax), hold, model.Num(model.Ceiling(ProposeMax(max(ws, in.PeakCount), curMax), 30)), rateFrom(in)))
 		}
 	}
 	ws = max(ws, in.PeakCount)
 	p.WorkingSet = ws
 	newMax := ProposeMax(ws, curMax)
-	add(KnobMax, strconv.FormatUint(newMax, 10), fmt.Sprintf(
-		"peak working set %s (%s, or the peak count) × 1.5, next power of two%s%s", Int(ws), sizing, rateFrom(in), standingNote(in)))
-	buckets := num(cur, KnobHashsize)
+	add(model.KnobMax, strconv.FormatUint(newMax, 10), fmt.Sprintf(
+		"peak working set %s (%s, or the peak count) × 1.5, next power of two%s%s", model.Int(ws), sizing, rateFrom(in), standingNote(in)))
+	buckets := num(cur, model.KnobHashsize)
 	rule, ruleWhy := newMax, "1:1 with max, the kernel's own rule since 5.15"
 	if !kernelAtLeast(in.Kernel, 5, 15) {
 		rule, ruleWhy = newMax/4, "max ÷ 4, the rule before 5.15"
 	}
 	newBuckets := max(buckets, rule)
-	add(KnobHashsize, strconv.FormatUint(newBuckets, 10), fmt.Sprintf("%s: chain depth %.1f at the working set (only ever raised)",
-		ruleWhy, ChainDepth(ws, newBuckets)))
-	if hasKind(in.Verdicts, ListenOverflow) {
-		add(KnobSomaxconn, strconv.FormatUint(max(num(cur, KnobSomaxconn), 4096), 10), "listen queues overflowed: 4,096 lets a burst wait instead of being dropped")
-		add(KnobSynBacklog, strconv.FormatUint(max(num(cur, KnobSynBacklog), 8192), 10), "half-open connections during the burst: 8,192")
+	add(model.KnobHashsize, strconv.FormatUint(newBuckets, 10), fmt.Sprintf("%s: chain depth %.1f at the working set (only ever raised)",
+		ruleWhy, model.ChainDepth(ws, newBuckets)))
+	if hasKind(in.Verdicts, model.ListenOverflow) {
+		add(model.KnobSomaxconn, strconv.FormatUint(max(num(cur, model.KnobSomaxconn), 4096), 10), "listen queues overflowed: 4,096 lets a burst wait instead of being dropped")
+		add(model.KnobSynBacklog, strconv.FormatUint(max(num(cur, model.KnobSynBacklog), 8192), 10), "half-open connections during the burst: 8,192")
 	}
-	if hasKind(in.Verdicts, PortExhaustion) {
-		add(KnobPortRange, "10240 65535", "TIME_WAIT sockets use up the local ports: 55,296 ports instead of the default 28,232")
-		add(KnobTwReuse, "1", "reuse TIME_WAIT ports for new outgoing connections when safe (timestamps)")
+	if hasKind(in.Verdicts, model.PortExhaustion) {
+		add(model.KnobPortRange, "10240 65535", "TIME_WAIT sockets use up the local ports: 55,296 ports instead of the default 28,232")
+		add(model.KnobTwReuse, "1", "reuse TIME_WAIT ports for new outgoing connections when safe (timestamps)")
 	}
 	p.Cost = MemoryCost(newMax, newBuckets, in.EntryBytes, in.MemTotal)
 	SortChanges(p.Changes)
@@ -102,10 +104,10 @@ func CostOf(current map[string]string, changes []Change, entryBytes, memTotal ui
 	for _, c := range changes {
 		v[c.Key] = c.Proposed
 	}
-	return MemoryCost(num(v, KnobMax), num(v, KnobHashsize), entryBytes, memTotal)
+	return MemoryCost(num(v, model.KnobMax), num(v, model.KnobHashsize), entryBytes, memTotal)
 }
 
-func hasKind(ks []Kind, k Kind) bool {
+func hasKind(ks []model.Kind, k model.Kind) bool {
 	for _, x := range ks {
 		if x == k {
 			return true
@@ -117,7 +119,7 @@ func hasKind(ks []Kind, k Kind) bool {
 // proposeByClass lowers the timeout of the class that fills the table
 // when it can be lowered, and returns the working set by class after it
 // with the words of its arithmetic.
-func proposeByClass(in TuningInputs, top ClassFill, curMax uint64, add func(key, proposed, why string)) (uint64, string) {
+func proposeByClass(in Inputs, top model.ClassFill, curMax uint64, add func(key, proposed, why string)) (uint64, string) {
 	var explained float64
 	for _, cf := range in.Fill.Classes {
 		explained += cf.RatePS
@@ -129,10 +131,10 @@ func proposeByClass(in TuningInputs, top ClassFill, curMax uint64, add func(key,
 		rate, hold := cf.RatePS, cf.Hold
 		if cf.Class == top.Class {
 			rate = topRate
-			if k, ok := classKnobs[cf.Class]; ok && hold > k.to && (cf.Class != ClassTCPDone || rate >= 0.8*Ceiling(curMax, hold)) {
-				why := fmt.Sprintf("%s: %s/s held %d s each need %s entries; at %d s, %s%s", cf.Class.Describe(), Num(rate), hold,
-					Int(uint64(rate*float64(hold))), k.to, Int(uint64(rate*float64(k.to))), rateFrom(in))
-				if cf.Class == ClassTCPUnanswered && in.TopDest != "" {
+			if k, ok := classKnobs[cf.Class]; ok && hold > k.to && (cf.Class != model.ClassTCPDone || rate >= 0.8*model.Ceiling(curMax, hold)) {
+				why := fmt.Sprintf("%s: %s/s held %d s each need %s entries; at %d s, %s%s", cf.Class.Describe(), model.Num(rate), hold,
+					model.Int(uint64(rate*float64(hold))), k.to, model.Int(uint64(rate*float64(k.to))), rateFrom(in))
+				if cf.Class == model.ClassTCPUnanswered && in.TopDest != "" {
 					why += fmt.Sprintf("; %s never answers: the fix is there, not in the table", in.TopDest)
 				}
 				add(k.key, strconv.FormatUint(k.to, 10), why)
@@ -141,12 +143,12 @@ func proposeByClass(in TuningInputs, top ClassFill, curMax uint64, add func(key,
 		}
 		if cf.Class.Standing() {
 			ws += float64(cf.Entries)
-			terms = append(terms, fmt.Sprintf("%s standing open", Int(cf.Entries)))
+			terms = append(terms, fmt.Sprintf("%s standing open", model.Int(cf.Entries)))
 			continue
 		}
 		ws += rate * float64(hold)
 		if rate > 0 {
-			terms = append(terms, fmt.Sprintf("%s %s/s × %d s", cf.Class, Num(rate), hold))
+			terms = append(terms, fmt.Sprintf("%s %s/s × %d s", cf.Class, model.Num(rate), hold))
 		}
 	}
 	return uint64(ws + 0.5), strings.Join(terms, " + ")
@@ -154,18 +156,18 @@ func proposeByClass(in TuningInputs, top ClassFill, curMax uint64, add func(key,
 
 // rateFrom says where the plan's rate was measured when it is not the
 // rate the header and the verdict show now.
-func rateFrom(in TuningInputs) string {
+func rateFrom(in Inputs) string {
 	if in.RateFrom == "" || in.PeakRate <= 0 {
 		return ""
 	}
-	return fmt.Sprintf("; %s/s is %s", Num(in.PeakRate), in.RateFrom)
+	return fmt.Sprintf("; %s/s is %s", model.Num(in.PeakRate), in.RateFrom)
 }
 
 // standingNote names what holds a table that standing connections fill:
 // a timeout frees nothing live, so none is proposed, but the entries idle
 // over an hour and those in CLOSE_WAIT are named with the timeout that
 // holds them. Empty when standing connections do not fill it.
-func standingNote(in TuningInputs) string {
+func standingNote(in Inputs) string {
 	top, ok := in.Fill.Top()
 	if !ok || !top.Class.Standing() {
 		return ""
@@ -177,11 +179,11 @@ func standingNote(in TuningInputs) string {
 	}
 	if c.IdleCounted && c.IdleOpen > 0 {
 		note += fmt.Sprintf("; %s of them idle over an hour, held by nf_conntrack_tcp_timeout_established (%s s): lowering it frees those, and forgets connections that may still be alive",
-			Int(uint64(c.IdleOpen)), Int(top.Hold))
+			model.Int(uint64(c.IdleOpen)), model.Int(top.Hold))
 	}
-	if cw := c.TCPState[TCPStates[tcpCloseWait]]; cw > 0 {
+	if cw := c.TCPState[model.TCPStates[model.TCPCloseWait]]; cw > 0 {
 		note += fmt.Sprintf("; %s in CLOSE_WAIT: their peers closed and the application has not (nf_conntrack_tcp_timeout_close_wait holds each after its last packet)",
-			Int(uint64(cw)))
+			model.Int(uint64(cw)))
 	}
 	return note
 }

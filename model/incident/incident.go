@@ -1,9 +1,12 @@
-package model
+package incident
 
 import (
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
 )
 
 // Incident is what a recording tells, gathered frame by frame in one
@@ -12,7 +15,7 @@ import (
 // host's CPUs beyond fixed bounds (TimelineBuckets, maxChanges, the kept
 // episodes and kernel lines).
 type Incident struct {
-	Host Host
+	Host model.Host
 	// From and To are the first and last frame's times; Samples counts
 	// the frames.
 	From, To time.Time
@@ -25,9 +28,9 @@ type Incident struct {
 	// tracked sample).
 	Drops     uint64
 	PeakCount uint64
-	Start     Conntrack
+	Start     model.Conntrack
 	// End is the table at the last tracked sample.
-	End Conntrack
+	End model.Conntrack
 	// FirstDrop and FirstPinned are when the table first dropped and
 	// first pinned (zero: never). ClimbFrom is when the count began the
 	// climb that ended in the first pin, at ClimbCount.
@@ -37,17 +40,17 @@ type Incident struct {
 	// Pinned is the total time at the cap.
 	Pinned time.Duration
 	// Episodes are the pinned episodes (the last 50); EpisodeCount all.
-	Episodes     []Episode
+	Episodes     []model.Episode
 	EpisodeCount int
 	// WhilePinned is the server's load over the pinned frames.
 	WhilePinned Load
 	// Held is how long each verdict held.
-	Held map[Kind]time.Duration
+	Held map[model.Kind]time.Duration
 	// Changes are the knob changes seen (at most 32, SkippedChanges
 	// more); UnseenApplies the apply results no sample showed.
 	Changes        []KnobChange
 	SkippedChanges int
-	UnseenApplies  []KnobResult
+	UnseenApplies  []model.KnobResult
 	// Kernel are the kernel's table lines folded by text (the first 32
 	// texts; KernelOther counts lines of further texts); Suppressed the
 	// callbacks the kernel's rate limit suppressed.
@@ -56,11 +59,11 @@ type Incident struct {
 	KernelOther int
 	Suppressed  uint64
 	// Census is the largest census recorded, if any.
-	Census *Census
+	Census *model.Census
 	// PeakWho is the probes' busiest window (the most new connections in
 	// WhoWindow), over PeakWhoSecs, ending at PeakWhoAt; nil when the
 	// probes never counted.
-	PeakWho     *Who
+	PeakWho     *model.Who
 	PeakWhoSecs float64
 	PeakWhoAt   time.Time
 	// Peak new-connection rate, and the hold and open connections then.
@@ -71,10 +74,10 @@ type Incident struct {
 	// PeakFill is what filled the table when its working set by class
 	// (Little's law) was largest, at PeakFillAt; unknown when no frame
 	// counted classes.
-	PeakFill   Fill
+	PeakFill   model.Fill
 	PeakFillAt time.Time
 	// PeakDemand is the highest demand while pinned (a lower bound).
-	PeakDemand   Demand
+	PeakDemand   model.Demand
 	PeakDemandAt time.Time
 	// Gaps counts the stretches the stream was down.
 	Gaps int
@@ -84,10 +87,10 @@ type Incident struct {
 	FullNamespacesOther int
 	// Absent are the parts some frame of the recording lacked (not read
 	// when it was recorded, not scraped).
-	Absent Parts
+	Absent model.Parts
 
 	watch     *changeWatch
-	episodes  *Episodes
+	episodes  *model.Episodes
 	everPin   bool
 	prevPeak  uint64
 	loadSecs  [3]float64 // the seconds each Load average is over: CPU, disks, TCP
@@ -100,13 +103,13 @@ type Incident struct {
 // nothing).
 type Load struct {
 	BusyPct, DiskUtilPct, DiskIOPS, SynRetransPS float64
-	Absent                                       Parts
+	Absent                                       model.Parts
 }
 
 // Idle reports whether the load is what an idle server shows: CPU below
 // IdleCPUPct and no disk near its limit (the verdicts' rule), both read.
 func (l Load) Idle() bool {
-	return !l.Absent.Has(PartCPU) && !l.Absent.Has(PartDisks) && l.BusyPct < IdleCPUPct && l.DiskUtilPct < DiskBoundPct/2
+	return !l.Absent.Has(model.PartCPU) && !l.Absent.Has(model.PartDisks) && l.BusyPct < model.IdleCPUPct && l.DiskUtilPct < model.DiskBoundPct/2
 }
 
 // FoldedLine is one kernel log text and how often it was logged.
@@ -117,17 +120,57 @@ type FoldedLine struct {
 	First, Last time.Time
 }
 
-// NewIncident starts an incident of host sampled every interval.
-func NewIncident(h Host, interval time.Duration) *Incident {
-	return &Incident{Host: h, Interval: interval, Held: map[Kind]time.Duration{}, watch: newChangeWatch(interval),
-		episodes: NewEpisodes(keptEpisodes), maxFolded: 32}
+// New starts an incident of host sampled every interval.
+func New(h model.Host, interval time.Duration) *Incident {
+	return &Incident{Host: h, Interval: interval, Held: map[model.Kind]time.Duration{}, watch: newChangeWatch(interval),
+		episodes: model.NewEpisodes(model.KeptEpisodes), maxFolded: 32}
 }
 
 // Applied records an apply's (or undo's) read-back found in the recording.
-func (in *Incident) Applied(at time.Time, results []KnobResult) { in.watch.applied(at, results) }
+func (in *Incident) Applied(at time.Time, results []model.KnobResult) { in.watch.applied(at, results) }
+
+// climb follows the count up to the first pin: where the climb began
+// and when the table first pinned.
+func (in *Incident) climb(f model.Frame) {
+	s, c := f.Sample, f.Sample.Conntrack
+	if in.everPin {
+		return
+	}
+	if c.Peak <= in.prevPeak || in.ClimbFrom.IsZero() {
+		in.ClimbFrom, in.ClimbCount = s.Time, c.Peak
+	}
+	in.prevPeak = c.Peak
+	if f.Pinned {
+		in.everPin, in.FirstPinned, in.Start = true, s.Time.Add(-s.Interval), c
+	}
+}
+
+// loadWhilePinned folds a pinned interval of secs into the server's
+// load while pinned, each part over the frames that read it.
+func (in *Incident) loadWhilePinned(r model.Rates, secs float64) {
+	l := &in.WhilePinned
+	l.Absent |= r.Absent
+	// avg folds v into the average of part i's frames.
+	avg := func(i int, olds []*float64, vs ...float64) {
+		w := in.loadSecs[i]
+		in.loadSecs[i] += secs
+		for j, old := range olds {
+			*old = (*old*w + vs[j]*secs) / in.loadSecs[i]
+		}
+	}
+	if r.Known(model.PartCPU) {
+		avg(0, []*float64{&l.BusyPct}, r.CPUAll.Busy())
+	}
+	if r.Known(model.PartDisks) {
+		avg(1, []*float64{&l.DiskUtilPct, &l.DiskIOPS}, r.MaxDiskUtil(), r.DiskIOPS())
+	}
+	if r.Known(model.PartTCP) {
+		avg(2, []*float64{&l.SynRetransPS}, r.SynRetransPS)
+	}
+}
 
 // Add folds one frame into the incident.
-func (in *Incident) Add(f Frame) {
+func (in *Incident) Add(f model.Frame) {
 	s, r := f.Sample, f.Rates
 	if in.Samples == 0 {
 		in.From = s.Time
@@ -144,8 +187,8 @@ func (in *Incident) Add(f Frame) {
 	drops := r.Drops()
 	in.Drops += drops
 	in.PeakCount = max(in.PeakCount, c.Peak, c.Count)
-	if c.Status == TableTracked {
-		if in.Start.Status != TableTracked {
+	if c.Status == model.TableTracked {
+		if in.Start.Status != model.TableTracked {
 			in.Start = c
 		}
 		in.End = c
@@ -154,15 +197,7 @@ func (in *Incident) Add(f Frame) {
 		in.FirstDrop = s.Time
 	}
 	in.episodes.Observe(s.Time, s.Interval, f.Pinned, drops, c.Max)
-	if !in.everPin {
-		if c.Peak <= in.prevPeak || in.ClimbFrom.IsZero() {
-			in.ClimbFrom, in.ClimbCount = s.Time, c.Peak
-		}
-		in.prevPeak = c.Peak
-		if f.Pinned {
-			in.everPin, in.FirstPinned, in.Start = true, s.Time.Add(-s.Interval), c
-		}
-	}
+	in.climb(f)
 	in.Absent |= s.Absent
 	secs := r.Elapsed.Seconds()
 	held := f.HeldFor()
@@ -170,27 +205,9 @@ func (in *Incident) Add(f Frame) {
 		in.Pinned += held
 	}
 	if f.Pinned && secs > 0 {
-		l := &in.WhilePinned
-		l.Absent |= r.Absent
-		// avg folds v into the average of part i's frames.
-		avg := func(i int, olds []*float64, vs ...float64) {
-			w := in.loadSecs[i]
-			in.loadSecs[i] += secs
-			for j, old := range olds {
-				*old = (*old*w + vs[j]*secs) / in.loadSecs[i]
-			}
-		}
-		if r.Known(PartCPU) {
-			avg(0, []*float64{&l.BusyPct}, r.CPUAll.Busy())
-		}
-		if r.Known(PartDisks) {
-			avg(1, []*float64{&l.DiskUtilPct, &l.DiskIOPS}, r.MaxDiskUtil(), r.DiskIOPS())
-		}
-		if r.Known(PartTCP) {
-			avg(2, []*float64{&l.SynRetransPS}, r.SynRetransPS)
-		}
+		in.loadWhilePinned(r, secs)
 	}
-	counted := map[Kind]bool{}
+	counted := map[model.Kind]bool{}
 	for _, v := range f.Verdicts {
 		if !counted[v.Kind] {
 			in.Held[v.Kind] += held
@@ -198,7 +215,7 @@ func (in *Incident) Add(f Frame) {
 		counted[v.Kind] = true
 	}
 	if secs > 0 {
-		if f.Fill.Known() && r.Entries.Basis == BasisEvents && f.Fill.WorkingSet() > in.PeakFill.WorkingSet() {
+		if f.Fill.Known() && r.Entries.Basis == model.BasisEvents && f.Fill.WorkingSet() > in.PeakFill.WorkingSet() {
 			in.PeakFill, in.PeakFillAt = f.Fill, s.Time
 		}
 		if f.Demand.AtLeast > in.PeakDemand.AtLeast {
@@ -209,7 +226,7 @@ func (in *Incident) Add(f Frame) {
 			in.PeakHold, in.PeakOpen = c.TimeWaitHold, s.TCP.Established
 		}
 	}
-	if opened := f.Who.opened(); f.Who.On() && opened > 0 && opened > in.PeakWho.opened() {
+	if opened := f.Who.Opened(); f.Who.On() && opened > 0 && opened > in.PeakWho.Opened() {
 		in.PeakWho, in.PeakWhoSecs, in.PeakWhoAt = f.Who, f.WhoSecs, s.Time
 	}
 	in.kernel(s.Kernel)
@@ -219,7 +236,7 @@ func (in *Incident) Add(f Frame) {
 	}
 }
 
-func (in *Incident) kernel(k KernelLog) {
+func (in *Incident) kernel(k model.KernelLog) {
 	in.Suppressed += k.Suppressed
 	for _, l := range k.Lines {
 		in.KernelLines++
@@ -252,8 +269,8 @@ func (in *Incident) Finish() {
 }
 
 // HeldKinds lists the verdicts that held at some time, most severe first.
-func (in *Incident) HeldKinds() []Kind {
-	ks := make([]Kind, 0, len(in.Held))
+func (in *Incident) HeldKinds() []model.Kind {
+	ks := make([]model.Kind, 0, len(in.Held))
 	for k := range in.Held {
 		ks = append(ks, k)
 	}
@@ -274,12 +291,12 @@ func (in *Incident) TimeToPin() time.Duration {
 // and count against the knobs at the first pin: the write-up's
 // arithmetic (working set = rate × hold, the ceiling, the proposed max
 // and its memory cost). entryBytes is the slab's object size (0: assumed).
-func (in *Incident) Plan(entryBytes uint64) Plan {
+func (in *Incident) Plan(entryBytes uint64) tuning.Plan {
 	c := in.Start
-	cur := map[string]string{KnobMax: strconv.FormatUint(c.Max, 10), KnobHashsize: strconv.FormatUint(c.Buckets, 10),
-		KnobTimeWait: strconv.FormatUint(c.TimeWaitHold, 10)}
+	cur := map[string]string{model.KnobMax: strconv.FormatUint(c.Max, 10), model.KnobHashsize: strconv.FormatUint(c.Buckets, 10),
+		model.KnobTimeWait: strconv.FormatUint(c.TimeWaitHold, 10)}
 	kinds := in.HeldKinds()
-	return ProposePlan(TuningInputs{Current: cur, PeakRate: max(in.PeakNewConnsPS, in.PeakDemand.AtLeast), PeakCount: in.PeakCount,
+	return tuning.ProposePlan(tuning.Inputs{Current: cur, PeakRate: max(in.PeakNewConnsPS, in.PeakDemand.AtLeast), PeakCount: in.PeakCount,
 		Established: in.PeakOpen, Kernel: in.Host.Kernel, MemTotal: in.Host.MemTotal, EntryBytes: entryBytes, Verdicts: kinds,
 		Fill: in.PeakFill})
 }

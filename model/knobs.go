@@ -1,0 +1,27 @@
+package model
+
+// Knob keys tablefull can tune: declared once, here, for every room
+// (the stream's drift, the exporter, the tuners); their specs are
+// model/tuning's.
+const (
+	KnobMax        = "net.netfilter.nf_conntrack_max"
+	KnobTimeWait   = "net.netfilter.nf_conntrack_tcp_timeout_time_wait"
+	KnobSynSent    = "net.netfilter.nf_conntrack_tcp_timeout_syn_sent"
+	KnobUDPTimeout = "net.netfilter.nf_conntrack_udp_timeout"
+	KnobUDPStream  = "net.netfilter.nf_conntrack_udp_timeout_stream"
+	KnobHashsize   = "nf_conntrack.hashsize" // module parameter, through sysfs
+	KnobSomaxconn  = "net.core.somaxconn"
+	KnobSynBacklog = "net.ipv4.tcp_max_syn_backlog"
+	KnobPortRange  = "net.ipv4.ip_local_port_range"
+	KnobTwReuse    = "net.ipv4.tcp_tw_reuse"
+)
+
+// KnobResult is one knob after an apply: what was asked and what the
+// kernel reads back.
+type KnobResult struct {
+	Key      string `json:"key"`
+	Before   string `json:"before"`
+	Wanted   string `json:"wanted"`
+	After    string `json:"after"`
+	Verified bool   `json:"verified"`
+}

@@ -1,0 +1,74 @@
+package tuning
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// TestProposeByClass: the plan lowers the timeout of the class that
+// fills the table and sizes max on the demand by class after it.
+func TestProposeByClass(t *testing.T) {
+	cur := func(max string) map[string]string {
+		return map[string]string{model.KnobMax: max, model.KnobHashsize: "1024", model.KnobTimeWait: "120", model.KnobUDPTimeout: "30", model.KnobSynSent: "120", model.KnobUDPStream: "120"}
+	}
+	fill := func(cfs ...model.ClassFill) model.Fill { return model.Fill{Basis: model.BasisEvents, Classes: cfs} }
+	for _, c := range []struct {
+		name     string
+		in       Inputs
+		want     map[string]string
+		why      string
+		unwanted []string
+	}{
+		{"DNS through glibc against a cap of 400: the UDP timeout first",
+			Inputs{Current: cur("400"), PeakRate: 700, PeakCount: 400, MemTotal: 1 << 34,
+				Fill: fill(model.ClassFill{Class: model.ClassUDPSingle, RatePS: 700, Hold: 30, Entries: 400})},
+			map[string]string{model.KnobUDPTimeout: "10", model.KnobMax: "16384"}, "700/s held 30 s each need 21,000 entries; at 10 s, 7,000",
+			[]string{model.KnobTimeWait, model.KnobUDPStream}},
+		{"the console opened during a pin: sized on the demand, not the 4/s admitted",
+			Inputs{Current: cur("500"), PeakRate: 3100, PeakCount: 500, MemTotal: 1 << 34,
+				Fill: fill(model.ClassFill{Class: model.ClassTCPDone, RatePS: 4, Hold: 120, Entries: 480})},
+			map[string]string{model.KnobTimeWait: "30", model.KnobMax: "262144"}, "3,100/s held 120 s each", nil},
+		{"unanswered SYNs: the SYN_SENT hold, and where the fix is",
+			Inputs{Current: cur("2048"), PeakRate: 160, PeakCount: 2048, MemTotal: 1 << 34, TopDest: "tcp/18093",
+				Fill: fill(model.ClassFill{Class: model.ClassTCPUnanswered, RatePS: 160, Hold: 120, Entries: 2048})},
+			map[string]string{model.KnobSynSent: "30", model.KnobMax: "8192"}, "tcp/18093 never answers", []string{model.KnobTimeWait}},
+		{"UDP streams fill it: the stream timeout, only then",
+			Inputs{Current: cur("2048"), PeakRate: 40, PeakCount: 2048, MemTotal: 1 << 34,
+				Fill: fill(model.ClassFill{Class: model.ClassUDPStream, RatePS: 40, Hold: 120, Entries: 2048})},
+			map[string]string{model.KnobUDPStream: "60", model.KnobMax: "4096"}, "40/s held 120 s each need 4,800 entries; at 60 s, 2,400",
+			[]string{model.KnobUDPTimeout, model.KnobTimeWait}},
+		{"standing connections, many idle or in CLOSE_WAIT: named, no timeout proposed",
+			Inputs{Current: cur("2000"), PeakRate: 0.5, PeakCount: 2000, MemTotal: 1 << 34,
+				Census: &model.Census{Total: 2000, IdleOpen: 1200, IdleCounted: true, TCPState: map[string]int{"ESTABLISHED": 1600, "CLOSE_WAIT": 300}},
+				Fill:   fill(model.ClassFill{Class: model.ClassTCPOpen, Hold: 432000, Entries: 1900}, model.ClassFill{Class: model.ClassTCPDone, RatePS: 0.5, Hold: 120, Entries: 60})},
+			map[string]string{model.KnobMax: "4096"}, "1,200 of them idle over an hour, held by nf_conntrack_tcp_timeout_established (432,000 s): lowering it frees those",
+			[]string{model.KnobTimeWait, model.KnobUDPTimeout, model.KnobSynSent, model.KnobUDPStream}},
+		{"standing connections: a timeout frees nothing live",
+			Inputs{Current: cur("2000"), PeakRate: 0.5, PeakCount: 2000, MemTotal: 1 << 34,
+				Fill: fill(model.ClassFill{Class: model.ClassTCPOpen, Entries: 1900}, model.ClassFill{Class: model.ClassTCPDone, RatePS: 0.5, Hold: 120, Entries: 60})},
+			map[string]string{model.KnobMax: "4096"}, "1,900 standing open", []string{model.KnobTimeWait, model.KnobUDPTimeout, model.KnobSynSent}},
+	} {
+		p := ProposePlan(c.in)
+		got := map[string]string{}
+		var whys []string
+		for _, ch := range p.Changes {
+			got[ch.Key] = ch.Proposed
+			whys = append(whys, ch.Why)
+		}
+		for k, v := range c.want {
+			if got[k] != v {
+				t.Errorf("%s: %s → %q, want %q (plan %+v)", c.name, k, got[k], v, p.Changes)
+			}
+		}
+		for _, k := range c.unwanted {
+			if _, ok := got[k]; ok {
+				t.Errorf("%s: %s proposed (%s)", c.name, k, got[k])
+			}
+		}
+		if all := strings.Join(whys, " | "); !strings.Contains(all, c.why) {
+			t.Errorf("%s: the arithmetic %q lacks %q", c.name, all, c.why)
+		}
+	}
+}

@@ -1,0 +1,46 @@
+package remote
+
+import (
+	"io"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// Stream writes a feed's samples to a writer as a stream: what the agent
+// prints and what a recording holds.
+type Stream struct {
+	// Enc is the stream's encoder, for events beside the samples.
+	Enc *Encoder
+	// Done reports the end of the samples: nil when the feed ended, the
+	// write error when the reader went away.
+	Done chan error
+}
+
+// StartStream writes a header naming source, then every sample of feed
+// (its times since the start: remote.SinceStart), until the feed ends or
+// a write fails.
+func StartStream(feed model.Feed, w io.Writer, source string) (*Stream, error) {
+	host := feed.Host()
+	host.Source = source
+	start := time.Now()
+	enc, err := NewEncoder(w, host, start)
+	if err != nil {
+		return nil, err
+	}
+	st := &Stream{Enc: enc, Done: make(chan error, 1)}
+	go func() {
+		for {
+			s, err := feed.Next()
+			if err != nil {
+				st.Done <- nil
+				return
+			}
+			if err := enc.Sample(SinceStart(s, start)); err != nil {
+				st.Done <- err
+				return
+			}
+		}
+	}()
+	return st, nil
+}
