@@ -104,6 +104,9 @@ func (a *Analyzer) Add(s Sample) Frame {
 	f := Frame{Sample: s, Rates: r, Pinned: pinned, Fill: FillOf(s, r, a.census),
 		CPUs: max(len(s.CPU), len(s.CTStats.PerCPU)), Disks: len(s.Disks)}
 	f.Demand = a.demand.observe(f)
+	if pinned {
+		f.Fill = f.Fill.WhilePinned(s, a.demand.classesBefore())
+	}
 	var prevNS *Namespaces
 	if a.prev != nil {
 		prevNS = a.prev.Namespaces

@@ -36,14 +36,17 @@ const DemandLookback = time.Minute
 // demandTracker remembers the rates of the frames before a pin.
 type demandTracker struct {
 	recent *Ring[timedRate]
-	// before is the highest rate in DemandLookback before the pin began.
-	before float64
-	inPin  bool
+	// before is the highest rate in DemandLookback before the pin began;
+	// beforeClasses that frame's rates by class.
+	before        float64
+	beforeClasses *[NumClasses]float64
+	inPin         bool
 }
 
 type timedRate struct {
-	at   time.Time
-	rate float64
+	at       time.Time
+	rate     float64
+	perClass [NumClasses]float64
 }
 
 func newDemandTracker() *demandTracker { return &demandTracker{recent: NewRing[timedRate](128)} }
@@ -55,15 +58,17 @@ func (d *demandTracker) observe(f Frame) Demand {
 	if !f.Pinned {
 		d.inPin = false
 		if r.Entries.Known() {
-			d.recent.Push(timedRate{f.Sample.Time, admitted})
+			d.recent.Push(timedRate{at: f.Sample.Time, rate: admitted, perClass: r.Entries.PerClass})
 		}
 		return Demand{}
 	}
 	if !d.inPin { // the pin begins: its climb is the rates just before it
-		d.inPin, d.before = true, 0
+		d.inPin, d.before, d.beforeClasses = true, 0, nil
 		for i := range d.recent.Len() {
-			if t := d.recent.At(i); f.Sample.Time.Sub(t.at) <= DemandLookback {
-				d.before = max(d.before, t.rate)
+			if t := d.recent.At(i); f.Sample.Time.Sub(t.at) <= DemandLookback && t.rate >= d.before {
+				d.before = t.rate
+				pc := t.perClass
+				d.beforeClasses = &pc
 			}
 		}
 	}
@@ -78,4 +83,13 @@ func (d *demandTracker) observe(f Frame) Demand {
 		return Demand{}
 	}
 	return out
+}
+
+// classesBefore is the rates by class of the frame before the pin whose
+// rate was highest (nil: no frame before the pin was seen).
+func (d *demandTracker) classesBefore() *[NumClasses]float64 {
+	if !d.inPin {
+		return nil
+	}
+	return d.beforeClasses
 }

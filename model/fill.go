@@ -28,6 +28,10 @@ type Fill struct {
 	Counted bool
 	// Lost reports that events were lost: the rates are lower bounds.
 	Lost bool
+	// Pinned says the table is at its cap: it admits only its ceiling,
+	// so what gets in is not the classes' rate. RatePS is then each
+	// class's rate before the pin (RatesBefore), or unknown (0).
+	Pinned, RatesBefore bool
 }
 
 // Known reports whether anything is known of the classes.
@@ -43,10 +47,12 @@ func (f Fill) Top() (ClassFill, bool) {
 }
 
 // Churn is the heaviest class whose entries come and go (not standing
-// open): the one whose hold sets the ceiling on new entries.
+// open): the one whose hold sets the ceiling on new entries. While
+// pinned with its rate unknown, it is the heaviest such class in the
+// table (its rate is then the demand's).
 func (f Fill) Churn() (ClassFill, bool) {
 	for _, c := range f.Classes {
-		if !c.Class.Standing() && c.Hold > 0 && c.RatePS > 0 {
+		if !c.Class.Standing() && c.Hold > 0 && (c.RatePS > 0 || f.Pinned && c.Entries > 0) {
 			return c, true
 		}
 	}
@@ -81,16 +87,26 @@ func FillOf(s Sample, r Rates, census *Census) Fill {
 		return f
 	}
 	f.Counted = counted
-	var churn float64
 	for _, cl := range AllClasses {
 		cf := ClassFill{Class: cl, RatePS: r.Entries.PerClass[cl], Hold: c.Holds[cl]}
 		if cl == ClassTCPDone && cf.Hold == 0 {
 			cf.Hold = c.TimeWaitHold
 		}
-		if !cl.Standing() {
+		f.Classes = append(f.Classes, cf)
+	}
+	f.setEntries(s, census, counted)
+	return f
+}
+
+// setEntries sizes each class from its rate and hold (or the census's
+// count of it), heaviest first; classes with neither are left out.
+func (f *Fill) setEntries(s Sample, census *Census, counted bool) {
+	c := s.Conntrack
+	var churn float64
+	for _, cf := range f.Classes {
+		if !cf.Class.Standing() {
 			churn += cf.RatePS * float64(cf.Hold)
 		}
-		f.Classes = append(f.Classes, cf)
 	}
 	count := max(c.Count, c.Peak)
 	scale := 1.0
@@ -122,7 +138,51 @@ func FillOf(s Sample, r Rates, census *Census) Fill {
 		}
 		return a.RatePS > b.RatePS
 	})
-	return f
+}
+
+// WhilePinned is f for a pinned table: the rates a full table admits are
+// its ceiling, not what each class asks, so each class keeps its rate
+// from before the pin (before), or its
+// rate is unknown (before nil). A census's counts stay.
+func (f Fill) WhilePinned(s Sample, before *[NumClasses]float64) Fill {
+	if !f.Known() {
+		return f
+	}
+	out := Fill{Basis: f.Basis, Counted: f.Counted, Lost: f.Lost, Pinned: true, RatesBefore: before != nil}
+	for _, cl := range AllClasses {
+		cf := ClassFill{Class: cl, Hold: s.Conntrack.Holds[cl]}
+		if cl == ClassTCPDone && cf.Hold == 0 {
+			cf.Hold = s.Conntrack.TimeWaitHold
+		}
+		if before != nil {
+			cf.RatePS = before[cl]
+		}
+		for _, old := range f.Classes {
+			if old.Class == cl {
+				cf.Entries = old.Entries
+			}
+		}
+		out.Classes = append(out.Classes, cf)
+	}
+	if f.Counted || before != nil {
+		var census *Census
+		if f.Counted {
+			census = &Census{ByClass: ClassCounts{}}
+			for _, cf := range out.Classes {
+				census.ByClass[cf.Class] = cf.Entries
+			}
+		}
+		out.setEntries(s, census, f.Counted)
+		return out
+	}
+	kept := out.Classes[:0] // no rates, no census: the sizes from what was admitted stay
+	for _, cf := range out.Classes {
+		if cf.Entries > 0 {
+			kept = append(kept, cf)
+		}
+	}
+	out.Classes = kept
+	return out
 }
 
 // CeilingOf is the sustainable rate of new entries the table takes when
@@ -158,6 +218,12 @@ func (f Fill) Describe(tops []Count, max uint64) string {
 	lower := ""
 	if f.Lost {
 		lower = "≥ "
+	}
+	switch {
+	case f.Pinned && f.RatesBefore: // what a full table admits is its ceiling: the class's rate is from before
+		return fmt.Sprintf("%s %s, %s%s/s before the pin × %d s", of, name, lower, Num(cf.RatePS), cf.Hold)
+	case f.Pinned:
+		return fmt.Sprintf("%s %s held %d s each", of, name, cf.Hold)
 	}
 	return fmt.Sprintf("%s %s, %s%s new/s held %d s each", of, name, lower, Num(cf.RatePS), cf.Hold)
 }

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"sort"
+	"strconv"
 )
 
 // MaxNamespaceRows bounds the namespaces a sample carries by name: the
@@ -44,6 +45,22 @@ func (n NetNS) Label() string {
 		return Sanitize(n.Name, 48)
 	}
 	return n.Kind + " " + Sanitize(n.Name, 48)
+}
+
+// NamespaceName names a network namespace the one way every surface
+// does (the namespaces panel, the census's forwarded entries, the
+// verdicts, the exporter's labels, the report): its pod, else its
+// container (group and groupKind are what a process's cgroup in it says,
+// "" when nothing), else the name of a bind mount of it, else its inode.
+// The processes in it are detail after the name, never the name.
+func NamespaceName(group, groupKind, mount string, inode uint64) (name, kind string) {
+	switch {
+	case (groupKind == "pod" || groupKind == "container") && group != "":
+		return group, groupKind
+	case mount != "":
+		return mount, "netns"
+	}
+	return strconv.FormatUint(inode, 10), "netns"
 }
 
 // Within says what the namespace is read through: "pid 17447", or "no

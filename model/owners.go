@@ -17,18 +17,35 @@ type Owner struct {
 	// Group is the unit ("churn.service"), container id, pod UID, or
 	// else the cgroup's last part ("user.slice"); Kind says which:
 	// "unit", "container", "pod", "cgroup" or "user" (a group a user
-	// named, below their own service manager).
+	// named, below their own service manager), or "netns" for a network
+	// namespace named by its bind mount or inode (model.NamespaceName).
 	Group string `json:"group,omitempty"`
 	Kind  string `json:"kind,omitempty"`
 }
 
+// KnownOwnerKind reports whether k is a Kind tablefull writes: what a
+// stream may carry (anything else arrives as "").
+func KnownOwnerKind(k string) bool {
+	switch k {
+	case "unit", "container", "pod", "cgroup", "user", "netns":
+		return true
+	}
+	return false
+}
+
 // String is how the screen, the verdict and the report name an owner:
-// "duckdb (pid 4242, user.slice)", "cgroup pod 3f2a-1b" when only the
-// cgroup is known.
+// "duckdb (pid 4242, user.slice)"; a pod, container or namespace by its
+// name first, its process as detail: "pod 3f2a-1b (envoy, pid 9)",
+// "netns dg-pod (timeout, pid 24297)", "pod 3f2a-1b" when only the cgroup
+// is known.
 func (o Owner) String() string {
 	group := o.Group
-	if o.Kind == "pod" || o.Kind == "container" {
+	switch o.Kind {
+	case "pod", "container", "netns": // a namespace's name comes first, its process is detail
 		group = o.Kind + " " + group
+		if o.PID != 0 {
+			return group + " (" + CommText(o.Comm) + ", pid " + strconv.Itoa(o.PID) + ")"
+		}
 	}
 	if o.PID == 0 {
 		if group == "" {

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -173,6 +174,10 @@ func ruleTableFull(in Inputs) (Verdict, bool) {
 		}
 		ev = fmt.Sprintf("%s; %s, %s drops, %s", d, what, Int(drops), serverState(in.Rates))
 	}
+	if Pinned(c) && in.Rates.Entries.Known() { // what gets in is the ceiling, not what is wanted
+		// "admits 80 new/s (pinned)", "admits 33 new/s (TCP only, pinned)"
+		ev += "; admits " + strings.Replace(in.Rates.Entries.RateText()+" (", ") (", ", ", 1) + "pinned)"
+	}
 	if d := in.Demand.String(); d != "" {
 		ev += "; " + d
 	}
@@ -195,48 +200,6 @@ func ruleEarlyDrop(in Inputs) (Verdict, bool) {
 	return Verdict{Kind: EarlyDropping, Severity: SevCrit, Evidence: fmt.Sprintf(
 		"kernel evicted %s unassured entries to make room (count %s of max %s)",
 		Int(n), Int(c.Peak), Int(c.Max))}, true
-}
-
-// ruleListenOverflow: a listen queue overflowed (ListenOverflows or
-// ListenDrops rose): a local server accepts slower than connections
-// arrive. Critical. The fullest listener is named, and what limited its
-// owner's lookup.
-func ruleListenOverflow(in Inputs) (Verdict, bool) {
-	r := in.Rates
-	if !r.Known(PartTCP) || (r.ListenOverflowsPS == 0 && r.ListenDropsPS == 0) {
-		return Verdict{}, false
-	}
-	ev := fmt.Sprintf("%s listen overflows/s, %s listen drops/s: a server accepts slower than connections arrive (raise its backlog and somaxconn)",
-		Num(r.ListenOverflowsPS), Num(r.ListenDropsPS))
-	if ls := in.Sample.Listeners; ls != nil && len(ls.Pressed) > 0 {
-		ev += "; fullest: " + ls.Pressed[0].String(ls.Somaxconn)
-		if n := len(ls.Pressed) - 1; n > 0 {
-			ev += fmt.Sprintf(" (and %d more)", n)
-		}
-		if ls.Note != "" {
-			ev += "; " + ls.Note
-		}
-	}
-	return Verdict{Kind: ListenOverflow, Severity: SevCrit, Evidence: ev}, true
-}
-
-// rulePortExhaustion: sockets in TIME_WAIT plus established connections
-// reach 90 % of the local port range: new outgoing connections may fail
-// with EADDRNOTAVAIL. Warning.
-func rulePortExhaustion(in Inputs) (Verdict, bool) {
-	t := in.Sample.TCP
-	lo, hi := t.PortRange[0], t.PortRange[1]
-	if hi <= lo || in.Sample.Absent.Has(PartTCP) {
-		return Verdict{}, false
-	}
-	ports := hi - lo + 1
-	used := t.TimeWait + t.Established
-	if float64(used) < PortExhaustFrac*float64(ports) {
-		return Verdict{}, false
-	}
-	return Verdict{Kind: PortExhaustion, Severity: SevWarn, Evidence: fmt.Sprintf(
-		"%s sockets in TIME_WAIT and %s established against %s local ports (%d-%d): outgoing connects may fail",
-		Int(t.TimeWait), Int(t.Established), Int(ports), lo, hi)}, true
 }
 
 // ruleHashChains: chaintoolong rose: a hash chain passed the kernel's limit,

@@ -175,9 +175,7 @@ func boundListeners(l *model.Listeners) *model.Listeners {
 // negative and its kind only one tablefull writes.
 func boundOwner(o model.Owner) model.Owner {
 	kind := o.Kind
-	switch kind {
-	case "unit", "container", "pod", "cgroup", "user":
-	default:
+	if !model.KnownOwnerKind(kind) {
 		kind = ""
 	}
 	return model.Owner{Comm: bound(o.Comm), PID: max(0, o.PID), Group: bound(o.Group), Kind: kind}

@@ -61,7 +61,7 @@ func TestOwnersOfLiveEntries(t *testing.T) {
 	}
 	want := []string{
 		fmt.Sprintf("python3 (pid %d, steady.service) 40 → %s (40)", pidOf(clients, 40), addr),
-		fmt.Sprintf("python3 (pid %d, pod 3f2a9c1e-1b2c-4d5e-8f90-%012d) 15 → %s (15)", pidOf(clients, 15), os.Getpid(), addr),
+		fmt.Sprintf("pod 3f2a9c1e-1b2c-4d5e-8f90-%012d (python3, pid %d) 15 → %s (15)", os.Getpid(), pidOf(clients, 15), addr),
 	}
 	for i, c := range o.Top {
 		if got := c.Owner.String() + " " + strconv.Itoa(c.N) + " " + c.PeerText(); got != want[i] {

@@ -125,7 +125,13 @@ func fillLine(st *styles.Styles, f model.Frame) string {
 			break
 		}
 		p := st.Value.Render(fmt.Sprintf("%s %s%s", cf.Class, approx, model.Int(cf.Entries)))
-		if !cf.Class.Standing() {
+		switch {
+		case cf.Class.Standing():
+		case f.Fill.Pinned && f.Fill.RatesBefore:
+			p += st.Dim.Render(fmt.Sprintf(" (%s/s before the pin × %d s)", model.Num(cf.RatePS), cf.Hold))
+		case f.Fill.Pinned:
+			p += st.Dim.Render(fmt.Sprintf(" (rate unknown while pinned, held %d s)", cf.Hold))
+		default:
 			p += st.Dim.Render(fmt.Sprintf(" (%s/s × %d s)", model.Num(cf.RatePS), cf.Hold))
 		}
 		parts = append(parts, p)

@@ -10,13 +10,13 @@ import (
 )
 
 var (
-	descOwner = desc(remote.MetricOwnerEntries, "Entries of the conntrack table held by one owner, by the newest census (taken while the table is near its cap, at most a minute old): the 10 owners holding most, by process name, cgroup (the systemd unit, container id or cgroup) and pod UID (empty when none); role is opened (the connections it opens), accepted (those it took in as a server) or forwarded (another namespace of the host opened them, through this one: a pod's on its node). Absent when no fresh census attributed them.",
-		"comm", "cgroup", "pod", "role")
+	descOwner = desc(remote.MetricOwnerEntries, "Entries of the conntrack table held by one owner, by the newest census (taken while the table is near its cap, at most a minute old): the 10 owners holding most, by process name, cgroup (the systemd unit, container id or cgroup), pod UID and network namespace (another namespace of the host named by its bind mount or inode; empty when none); role is opened (the connections it opens), accepted (those it took in as a server) or forwarded (another namespace of the host opened them, through this one: a pod's on its node). Absent when no fresh census attributed them.",
+		"comm", "cgroup", "pod", "netns", "role")
 	descListenQueue = desc(remote.MetricListenQueue, "Connections waiting in a pressed listener's accept queue (at least 80 % of its backlog), read when listen queues overflowed, for the 5 fullest; absent for the others and when none is pressed.", "listen", "comm")
 	descOwnerNew    = desc(remote.MetricOwnerNew, "New TCP connections a second an owner opens to a peer, counted by the eBPF probes as they are made, over the trailing 30 s, for the 10 busiest (loaded while the table is near its cap; absent otherwise or where eBPF is refused).",
-		"comm", "cgroup", "pod", "peer")
+		"comm", "cgroup", "pod", "netns", "peer")
 	descOwnerDrops = desc(remote.MetricOwnerDrops, "Packets a second the conntrack table refused (no entry could be made) from an owner's sockets, by the eBPF probes over the trailing 30 s, for the 10 most; cgroup and pod empty for packets with no local socket (forwarded, or from a peer). A firewall's own DROP is not counted.",
-		"cgroup", "pod")
+		"cgroup", "pod", "netns")
 	descProbesLost    = desc(remote.MetricProbesLost, "Connections and refused packets the eBPF probes could not count since the exporter started, their maps being full (one user's flows can fill them): the owners' series are then lower bounds. Absent until the probes have been loaded once.")
 	descListenBacklog = desc(remote.MetricListenBacklog, "The backlog of a pressed listener (what it asked listen(2) for, capped by net.core.somaxconn), beside tablefull_listener_queue.", "listen", "comm")
 )
@@ -55,15 +55,11 @@ func (a attribution) fresh(now time.Time) attribution {
 // (owners that share one are summed: a duplicate would fail the scrape).
 func (a attribution) collect(gauge func(*prometheus.Desc, float64, ...string)) {
 	if o := a.owners; o != nil {
-		type key struct{ comm, cgroup, pod, role string }
+		type key struct{ comm, cgroup, pod, netns, role string }
 		sums, order := map[key]int{}, []key{}
 		for _, c := range o.Top {
 			k := key{comm: model.Sanitize(c.Comm, 32), role: "opened"}
-			if c.Kind == "pod" {
-				k.pod = model.Sanitize(c.Group, 64)
-			} else {
-				k.cgroup = model.Sanitize(c.Group, 128)
-			}
+			k.cgroup, k.pod, k.netns = ownerLabels(c.Owner)
 			switch {
 			case c.Accepted:
 				k.role = "accepted"
@@ -76,7 +72,7 @@ func (a attribution) collect(gauge func(*prometheus.Desc, float64, ...string)) {
 			sums[k] += c.N
 		}
 		for _, k := range order {
-			gauge(descOwner, float64(sums[k]), k.comm, k.cgroup, k.pod, k.role)
+			gauge(descOwner, float64(sums[k]), k.comm, k.cgroup, k.pod, k.netns, k.role)
 		}
 	}
 	if l := a.listeners; l != nil {
@@ -99,35 +95,41 @@ func collectWho(gauge func(*prometheus.Desc, float64, ...string), w *model.Who, 
 	if !w.On() || secs <= 0 {
 		return
 	}
-	groupLabels := func(o model.Owner) (cgroup, pod string) {
-		if o.Kind == "pod" {
-			return "", model.Sanitize(o.Group, 64)
-		}
-		return model.Sanitize(o.Group, 128), ""
-	}
-	type connKey struct{ comm, cgroup, pod, peer string }
+	type connKey struct{ comm, cgroup, pod, netns, peer string }
 	conns, order := map[connKey]float64{}, []connKey{}
 	for _, c := range w.Conns {
-		cg, pod := groupLabels(c.Owner)
-		k := connKey{model.Sanitize(c.Comm, 32), cg, pod, model.Sanitize(c.DestText(), 64)}
+		cg, pod, netns := ownerLabels(c.Owner)
+		k := connKey{model.Sanitize(c.Comm, 32), cg, pod, netns, model.Sanitize(c.DestText(), 64)}
 		if _, ok := conns[k]; !ok {
 			order = append(order, k)
 		}
 		conns[k] += c.PerSec(secs)
 	}
 	for _, k := range order {
-		gauge(descOwnerNew, conns[k], k.comm, k.cgroup, k.pod, k.peer)
+		gauge(descOwnerNew, conns[k], k.comm, k.cgroup, k.pod, k.netns, k.peer)
 	}
-	drops, dorder := map[[2]string]float64{}, [][2]string{}
+	drops, dorder := map[[3]string]float64{}, [][3]string{}
 	for _, d := range w.Drops {
-		cg, pod := groupLabels(d.Owner)
-		k := [2]string{cg, pod}
+		cg, pod, netns := ownerLabels(d.Owner)
+		k := [3]string{cg, pod, netns}
 		if _, ok := drops[k]; !ok {
 			dorder = append(dorder, k)
 		}
 		drops[k] += float64(d.N) / secs
 	}
 	for _, k := range dorder {
-		gauge(descOwnerDrops, drops[k], k[0], k[1])
+		gauge(descOwnerDrops, drops[k], k[0], k[1], k[2])
 	}
+}
+
+// ownerLabels are an owner's group as labels: a pod's UID, another
+// network namespace's name (model.NamespaceName), or else its cgroup.
+func ownerLabels(o model.Owner) (cgroup, pod, netns string) {
+	switch o.Kind {
+	case "pod":
+		return "", model.Sanitize(o.Group, 64), ""
+	case "netns":
+		return "", "", model.Sanitize(o.Group, 64)
+	}
+	return model.Sanitize(o.Group, 128), "", ""
 }

@@ -26,13 +26,13 @@ func TestExporterOwners(t *testing.T) {
 	e.Observe(s)
 	m := scrape(t, srv.URL)
 	own := m["tablefull_conntrack_owner_entries"]
-	if got := own.v("cgroup=ingest.service,comm=duckdb,pod=,role=opened,"); got != 3500 {
+	if got := own.v("cgroup=ingest.service,comm=duckdb,netns=,pod=,role=opened,"); got != 3500 {
 		t.Errorf("duckdb %v (%v)", got, own)
 	}
-	if got := own.v("cgroup=,comm=envoy,pod=3f2a-1b,role=opened,"); got != 90 {
+	if got := own.v("cgroup=,comm=envoy,netns=,pod=3f2a-1b,role=opened,"); got != 90 {
 		t.Errorf("envoy %v (%v)", got, own)
 	}
-	if got := own.v(`cgroup=nginx.service,comm=nginx\x1b[2J,pod=,role=accepted,`); got != 40 {
+	if got := own.v(`cgroup=nginx.service,comm=nginx\x1b[2J,netns=,pod=,role=accepted,`); got != 40 {
 		t.Errorf("nginx %v (%v)", got, own)
 	}
 	if len(own.values) != 3 {
@@ -67,13 +67,13 @@ func TestExporterWho(t *testing.T) {
 		e.Observe(s)
 	}
 	m := scrape(t, srv.URL)
-	if got := m["tablefull_owner_new_connections_per_second"].v("cgroup=ingest.service,comm=duckdb,peer=10.5.5.14:3900,pod=,"); got != 120 {
+	if got := m["tablefull_owner_new_connections_per_second"].v("cgroup=ingest.service,comm=duckdb,netns=,peer=10.5.5.14:3900,pod=,"); got != 120 {
 		t.Errorf("new connections/s %v (%v)", got, m["tablefull_owner_new_connections_per_second"])
 	}
-	if got := m["tablefull_owner_drops_per_second"].v("cgroup=ingest.service,pod=,"); got != 30 {
+	if got := m["tablefull_owner_drops_per_second"].v("cgroup=ingest.service,netns=,pod=,"); got != 30 {
 		t.Errorf("drops/s %v (%v)", got, m["tablefull_owner_drops_per_second"])
 	}
-	if got := m["tablefull_owner_drops_per_second"].v("cgroup=,pod=ab12,"); got != 3 {
+	if got := m["tablefull_owner_drops_per_second"].v("cgroup=,netns=,pod=ab12,"); got != 3 {
 		t.Errorf("pod drops/s %v", got)
 	}
 	off := sample(3, 4096, 4096, 0)
@@ -102,5 +102,22 @@ func TestExporterProbesLost(t *testing.T) {
 	}
 	if got := scrape(t, srv.URL)["tablefull_owner_probes_lost_total"].v(""); got != 21 {
 		t.Errorf("probes lost %v, want 21", got)
+	}
+}
+
+// TestOwnerLabels: a pod by its UID, another namespace by its name,
+// anything else by its cgroup; a namespace never poses as a cgroup.
+func TestOwnerLabels(t *testing.T) {
+	for _, c := range []struct {
+		o                  tf.Owner
+		cgroup, pod, netns string
+	}{
+		{tf.Owner{Group: "3f2a-1b", Kind: "pod"}, "", "3f2a-1b", ""},
+		{tf.Owner{Group: "dg-plain", Kind: "netns", Comm: "ab", PID: 7}, "", "", "dg-plain"},
+		{tf.Owner{Group: "churn.service", Kind: "unit"}, "churn.service", "", ""},
+	} {
+		if cg, pod, ns := ownerLabels(c.o); cg != c.cgroup || pod != c.pod || ns != c.netns {
+			t.Errorf("%+v: cgroup %q pod %q netns %q", c.o, cg, pod, ns)
+		}
 	}
 }

@@ -3,7 +3,6 @@ package namespaces
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -73,19 +72,6 @@ type nsProc struct {
 func NewNamespaces(roots kernelfs.Roots) *Namespaces {
 	return &Namespaces{proc: roots.Proc, statFile: filepath.Join("net", "stat", "nf_conntrack"), root: os.Geteuid() == 0, buf: make([]byte, 64<<10),
 		max: maxNamespaces}
-}
-
-// netnsInode is the namespace inode of a /proc/PID/ns/net link.
-func netnsInode(link string) (uint64, error) {
-	target, err := os.Readlink(link)
-	if err != nil {
-		return 0, err
-	}
-	s, ok := strings.CutPrefix(target, "net:[")
-	if !ok {
-		return 0, fmt.Errorf("%s: not a network namespace: %q", link, target)
-	}
-	return strconv.ParseUint(strings.TrimSuffix(s, "]"), 10, 64)
 }
 
 // DropsFromPct is how full a namespace's table must be (percent of the

@@ -57,7 +57,7 @@ func TestNamespacesOnFixture(t *testing.T) {
 			t.Errorf("row %+v: want 300 entries, 49 drops", r)
 		}
 	}
-	if byIno[200] != "pod 3f2a" || byIno[300] != "process ip" {
+	if byIno[200] != "pod 3f2a" || byIno[300] != "netns 300" { // a process named "ip" does not name its namespace
 		t.Errorf("names %v", byIno)
 	}
 	os.RemoveAll(filepath.Join(proc, "102"))

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -34,7 +33,7 @@ type pidNS struct {
 // many were not read.
 func (n *Namespaces) walk(now time.Time) {
 	n.walked, n.stale = now, false
-	n.self, _ = netnsInode(filepath.Join(n.proc, "self", "ns", "net"))
+	n.self, _ = kernelfs.NetnsInode(filepath.Join(n.proc, "self", "ns", "net"))
 	n.mounts = kernelfs.NetnsMounts(filepath.Join(n.proc, "self", "mountinfo"))
 	sc := n.scanProcesses()
 	found := map[uint64]*nsProc{}
@@ -91,7 +90,7 @@ func (n *Namespaces) scanProcesses() processScan {
 		}
 		p, seen := n.pids[pid]
 		if !seen {
-			p.net, err = netnsInode(filepath.Join(n.proc, e.Name(), "ns", "net"))
+			p.net, err = kernelfs.NetnsInode(filepath.Join(n.proc, e.Name(), "ns", "net"))
 			switch {
 			case errors.Is(err, fs.ErrPermission):
 				sc.denied++
@@ -171,18 +170,7 @@ func kernelThread(dir string) bool {
 	return n == 0 && (err == nil || errors.Is(err, io.EOF))
 }
 
-// nameOf names a namespace: its ip netns name (of its bind mount), else the pod, container or
-// unit of the process's cgroup, else the process's command.
+// nameOf names a namespace the one way (owners.NetnsName).
 func (n *Namespaces) nameOf(ino uint64, pid int) (string, string) {
-	if m, ok := n.mounts[ino]; ok {
-		return m.Name, "netns"
-	}
-	dir := filepath.Join(n.proc, strconv.Itoa(pid))
-	if b, err := os.ReadFile(filepath.Join(dir, "cgroup")); err == nil {
-		if name, kind := owners.CgroupOwner(string(b)); kind != "" {
-			return name, kind
-		}
-	}
-	comm, _ := os.ReadFile(filepath.Join(dir, "comm"))
-	return strings.TrimSpace(string(comm)), "process"
+	return owners.NetnsName(n.proc, pid, ino, n.mounts)
 }

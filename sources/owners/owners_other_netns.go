@@ -21,9 +21,9 @@ const (
 	maxAddrFile       = 4 << 20
 )
 
-// ownersInOtherNetns maps the addresses of this host's other network namespaces
-// (a pod's, a container's) to what they belong to, named as CgroupOwner
-// names them by a process inside (or by that process): the traffic such
+// ownersInOtherNetns maps the addresses of this host's other network
+// namespaces (a pod's, a container's) to the namespace they belong to,
+// named as everywhere (NetnsName), with a process in it as detail: the traffic such
 // an address sends through this namespace (forwarded, NAT'd: a pod's
 // seen on its node) has no socket here, but has an owner. Loopback and
 // link-local addresses are left out: namespaces share them. An address
@@ -39,28 +39,32 @@ func ownersInOtherNetns(proc string) map[netip.Addr]model.Owner {
 	}
 	names, _ := d.Readdirnames(-1)
 	d.Close()
-	byNS := map[string]int{}
+	byNS := map[uint64]int{}
 	for _, n := range names {
 		pid, err := strconv.Atoi(n)
 		if err != nil || len(byNS) >= maxAwayNamespaces {
 			continue
 		}
-		l, err := os.Readlink(filepath.Join(proc, n, "ns", "net"))
-		if err != nil || l == self {
+		link := filepath.Join(proc, n, "ns", "net")
+		if l, err := os.Readlink(link); err != nil || l == self {
 			continue
 		}
-		if _, seen := byNS[l]; !seen {
-			byNS[l] = pid
+		ino, err := kernelfs.NetnsInode(link)
+		if err != nil {
+			continue
+		}
+		if _, seen := byNS[ino]; !seen {
+			byNS[ino] = pid
 		}
 	}
+	mounts := kernelfs.NetnsMounts(filepath.Join(proc, "self", "mountinfo"))
 	out := map[netip.Addr]model.Owner{}
 	claims := map[netip.Addr]int{} // how many namespaces claim an address
-	for _, pid := range byNS {
+	for ino, pid := range byNS {
 		o := model.Owner{PID: pid, Comm: commOf(proc, pid)}
-		if b, err := kernelfs.ReadBounded(filepath.Join(proc, strconv.Itoa(pid), "cgroup"), 64<<10); err == nil {
-			if name, kind := CgroupOwner(string(b)); kind != "" {
-				o = model.Owner{Group: name, Kind: kind} // the pod or container, whichever process of it
-			}
+		o.Group, o.Kind = NetnsName(proc, pid, ino, mounts)
+		if o.Kind != "netns" {
+			o.PID, o.Comm = 0, "" // the pod or container, whichever process of it
 		}
 		for _, a := range localAddrs(filepath.Join(proc, strconv.Itoa(pid), "net")) {
 			switch prev, ok := out[a]; {

@@ -115,7 +115,7 @@ func TestOwnersJoinEntriesToProcesses(t *testing.T) {
 	o := ix.Owners(Trees{Proc: h.proc, Cgroup2: h.cg}, model.OwnersShown)
 	want := []string{
 		"duckdb (pid 100, churn.service) 3 → 10.5.5.14:3900 (3)",
-		"resolver (pid 200, pod 3f2a-1b) 2 ",
+		"pod 3f2a-1b (resolver, pid 200) 2 ",
 		"nginx (pid 300, nginx.service) 1 accepted ← 192.0.2.9:61000 (1)",
 	}
 	if len(o.Top) != len(want) {

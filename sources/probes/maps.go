@@ -1,10 +1,12 @@
 package probes
 
 import (
+	"path/filepath"
 	"time"
 
 	"github.com/cilium/ebpf"
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/owners"
 )
 
@@ -28,6 +30,7 @@ func (w *Programs) conns(entries []connEntry) ([]model.ConnFlow, map[uint64]mode
 	type connID struct {
 		cgroup uint64
 		tgid   uint32
+		netns  uint32
 		proto  uint8
 		dest   string
 	}
@@ -35,10 +38,10 @@ func (w *Programs) conns(entries []connEntry) ([]model.ConnFlow, map[uint64]mode
 	var order []connID
 	for _, e := range entries {
 		k, v := e.k, e.v
-		id := connID{k.Cgroup, k.Tgid, k.Proto, addrOf(uint16(k.Family), k.Daddr, k.Dport)}
+		id := connID{k.Cgroup, k.Tgid, k.Netns, k.Proto, addrOf(uint16(k.Family), k.Daddr, k.Dport)}
 		c, ok := conns[id]
 		if !ok {
-			c = &model.ConnFlow{Owner: w.owner(k.Cgroup, int(k.Tgid), comm(v.Comm)), Proto: k.Proto, Dest: id.dest}
+			c = &model.ConnFlow{Owner: w.elsewhere(w.owner(k.Cgroup, int(k.Tgid), comm(v.Comm)), k.Netns), Proto: k.Proto, Dest: id.dest}
 			conns[id] = c
 			order = append(order, id)
 		}
@@ -91,4 +94,18 @@ func drain[K, V any](m *ebpf.Map, each func(K, V)) {
 			return
 		}
 	}
+}
+
+// elsewhere names the owner of a connection made in namespace ino: as it
+// is in the watched namespace, else by its pod or container, else by the
+// namespace (model.NamespaceName) with the process as detail.
+func (w *Programs) elsewhere(o model.Owner, ino uint32) model.Owner {
+	if ino == 0 || uint64(ino) == w.netns || o.Kind == "pod" || o.Kind == "container" {
+		return o
+	}
+	if w.mounts == nil {
+		w.mounts = kernelfs.NetnsMounts(filepath.Join(w.roots.Proc, "self", "mountinfo"))
+	}
+	o.Group, o.Kind = owners.NetnsName(w.roots.Proc, o.PID, uint64(ino), w.mounts)
+	return o
 }

@@ -17,10 +17,12 @@ type probesConnKey struct {
 	_      structs.HostLayout
 	Cgroup uint64
 	Tgid   uint32
+	Netns  uint32
 	Dport  uint16
 	Family uint8
 	Proto  uint8
 	Daddr  [16]uint8
+	_      [4]byte
 }
 
 type probesConnVal struct {
@@ -76,7 +78,6 @@ const (
 	probesProgUdpConnect6 = "udp_connect6"
 	probesProgUdpSendmsg4 = "udp_sendmsg4"
 	probesProgUdpSendmsg6 = "udp_sendmsg6"
-	probesVarNetnsCookie  = "netns_cookie"
 	probesVarNetnsInum    = "netns_inum"
 )
 
@@ -145,8 +146,7 @@ type probesMapSpecs struct {
 //
 // It can be passed ebpf.CollectionSpec.Assign.
 type probesVariableSpecs struct {
-	NetnsCookie *ebpf.VariableSpec `ebpf:"netns_cookie"`
-	NetnsInum   *ebpf.VariableSpec `ebpf:"netns_inum"`
+	NetnsInum *ebpf.VariableSpec `ebpf:"netns_inum"`
 }
 
 // probesObjects contains all objects after they have been loaded into the kernel.
@@ -190,8 +190,7 @@ func (m *probesMaps) Close() error {
 //
 // It can be passed to loadProbesObjects or ebpf.CollectionSpec.LoadAndAssign.
 type probesVariables struct {
-	NetnsCookie *ebpf.Variable `ebpf:"netns_cookie"`
-	NetnsInum   *ebpf.Variable `ebpf:"netns_inum"`
+	NetnsInum *ebpf.Variable `ebpf:"netns_inum"`
 }
 
 // probesPrograms contains all programs after they have been loaded into the kernel.

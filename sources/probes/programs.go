@@ -10,11 +10,9 @@ import (
 	"github.com/cilium/ebpf"
 	"github.com/cilium/ebpf/link"
 	"github.com/cilium/ebpf/rlimit"
-	"golang.org/x/sys/unix"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/kernelfs"
-	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/sources/owners"
 )
 
@@ -42,11 +40,19 @@ type Programs struct {
 	lost [2]uint64
 	// limit says what they do not count here ("": everything).
 	limit string
+	// netns is the watched namespace's inode: connections made in
+	// another are named by their pod, container or namespace.
+	netns uint64
+	// mounts are the namespaces' bind mounts, read once for a Read that
+	// names another namespace.
+	mounts map[uint64]kernelfs.NSMount
 }
 
 // Load loads the probes for the network namespace at netns (a
-// /proc/PID/ns/net or an ip netns mount): what other namespaces do is not
-// counted. Owners are looked up under proc. It needs CAP_BPF and
+// /proc/PID/ns/net or an ip netns mount): its table's drops, and the new
+// connections of every namespace (a pod's connections fill its node's
+// table), each named by its owner, or by its namespace when made in
+// another. Owners are looked up under proc. It needs CAP_BPF and
 // CAP_PERFMON (or CAP_SYS_ADMIN) and the kernel's BTF; the error says
 // which was missing.
 func Load(proc, netns string) (*Programs, error) {
@@ -67,11 +73,7 @@ func Load(proc, netns string) (*Programs, error) {
 	if err := spec.Variables[probesVarNetnsInum].Set(uint32(st.Ino)); err != nil {
 		return nil, fmt.Errorf("load eBPF probes: %w", err)
 	}
-	w := &Programs{roots: owners.NewRoots(proc), groups: map[uint64]model.Owner{}, unknown: map[uint64]struct{}{}}
-	cookie, cookieErr := netnsCookie(netns)
-	if cookieErr == nil {
-		cookieErr = spec.Variables[probesVarNetnsCookie].Set(cookie)
-	}
+	w := &Programs{roots: owners.NewRoots(proc), groups: map[uint64]model.Owner{}, unknown: map[uint64]struct{}{}, netns: st.Ino}
 	if err := spec.LoadAndAssign(&w.objs, nil); err != nil {
 		return nil, fmt.Errorf("load eBPF probes: %w", classifyBPF(err))
 	}
@@ -83,20 +85,17 @@ func Load(proc, netns string) (*Programs, error) {
 		}
 		w.links = append(w.links, l)
 	}
-	if err := w.attachUDP(cookieErr); err != nil { // the census's sockets still name the live UDP flows' owners
+	if err := w.attachUDP(); err != nil { // the census's sockets still name the live UDP flows' owners
 		w.limit = "TCP only: UDP flows are the census's (" + err.Error() + ")"
 	}
 	return w, nil
 }
 
 // attachUDP attaches the UDP hooks to the root of the cgroup v2
-// hierarchy: every process's connect and sendmsg, filtered in the kernel
-// by the namespace's cookie. Without the cookie (before 5.14) or the
-// hierarchy (ip netns exec mounts a sysfs of its own) they stay off.
-func (w *Programs) attachUDP(cookieErr error) error {
-	if cookieErr != nil {
-		return fmt.Errorf("no network namespace cookie: %w", cookieErr)
-	}
+// hierarchy: every process's connect and sendmsg, in every namespace.
+// Without the hierarchy (ip netns exec mounts a sysfs of its own) they
+// stay off.
+func (w *Programs) attachUDP() error {
 	if w.roots.Cgroup2 == "" {
 		return errors.New("the cgroup v2 hierarchy is not mounted here")
 	}
@@ -113,30 +112,6 @@ func (w *Programs) attachUDP(cookieErr error) error {
 	}
 	return nil
 }
-
-// netnsCookie is the cookie of the network namespace at path
-// (SO_NETNS_COOKIE of a socket made inside it: here, when it is this
-// thread's namespace, else from a thread switched into it).
-func netnsCookie(path string) (uint64, error) {
-	var cookie uint64
-	read := func() error {
-		fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
-		if err != nil {
-			return err
-		}
-		defer unix.Close(fd)
-		cookie, err = unix.GetsockoptUint64(fd, unix.SOL_SOCKET, soNetnsCookie)
-		return err
-	}
-	var there, here syscall.Stat_t
-	if syscall.Stat(path, &there) == nil && syscall.Stat("/proc/thread-self/ns/net", &here) == nil && there.Ino == here.Ino {
-		return cookie, read() // no thread of this process moves to another namespace but for Enter, which pins its own
-	}
-	return cookie, netns.Enter(path, read)
-}
-
-// soNetnsCookie is SO_NETNS_COOKIE (5.14+).
-const soNetnsCookie = 71
 
 // classifyBPF maps a refusal onto ErrPermission.
 func classifyBPF(err error) error {
@@ -164,6 +139,7 @@ const groupBatch = 256
 // emptied as they are read) and names the owners.
 func (w *Programs) Read() *model.Who {
 	out := &model.Who{Conns: []model.ConnFlow{}, Drops: []model.DropFlow{}, Limit: w.limit}
+	w.mounts = nil // read again when a connection of another namespace needs them
 	var connEntries []connEntry
 	var dropEntries []dropEntry
 	drain(w.objs.Conns, func(k probesConnKey, v probesConnVal) { connEntries = append(connEntries, connEntry{k, v}) })

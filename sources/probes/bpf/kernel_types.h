@@ -58,6 +58,8 @@ struct sock {
 	u16 sk_protocol;
 } __attribute__((preserve_access_index));
 struct net_device { possible_net_t nd_net; } __attribute__((preserve_access_index));
+struct nsproxy { struct net *net_ns; } __attribute__((preserve_access_index));
+struct task_struct { struct nsproxy *nsproxy; } __attribute__((preserve_access_index));
 struct sk_buff {
 	struct net_device *dev;
 	struct sock *sk;

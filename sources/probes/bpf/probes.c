@@ -7,15 +7,16 @@
 
 #include "kernel_types.h"
 
-// Set by the loader: the network namespace watched (its inode, and its
-// cookie for the cgroup hooks, which see no struct net).
+// Set by the loader: the network namespace whose table is watched (its
+// inode). Its drops are the table's; connections are counted in every
+// namespace (a pod's go through its node's table), each keyed by its own.
 volatile const u32 netns_inum = 0;
-volatile const u64 netns_cookie = 0;
 
-// A connection's owner, protocol and destination.
+// A connection's owner, network namespace, protocol and destination.
 struct conn_key {
 	u64 cgroup;
 	u32 tgid;
+	u32 netns;
 	u16 dport;
 	u8 family;
 	u8 proto;
@@ -157,13 +158,12 @@ int BPF_PROG(tcp_state, struct sock *sk, int oldstate, int newstate)
 {
 	if (BPF_CORE_READ_BITFIELD_PROBED(sk, sk_protocol) != 6)
 		return 0;
-	if (netns_inum && BPF_CORE_READ(sk, __sk_common.skc_net.net, ns.inum) != netns_inum)
-		return 0;
 	u64 id = (u64)sk;
 	if (oldstate == TCP_CLOSE && newstate == TCP_SYN_SENT) { // connect(): the process's own context
 		struct open_val o = {.start_ns = bpf_ktime_get_ns()};
 		o.key.cgroup = bpf_get_current_cgroup_id();
 		o.key.tgid = bpf_get_current_pid_tgid() >> 32;
+		o.key.netns = BPF_CORE_READ(sk, __sk_common.skc_net.net, ns.inum);
 		o.key.dport = bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport));
 		o.key.family = BPF_CORE_READ(sk, __sk_common.skc_family);
 		o.key.proto = 6;
@@ -216,8 +216,6 @@ static __always_inline void udp_flow(struct bpf_sock_addr *ctx, int v6)
 {
 	if (ctx->protocol != IPPROTO_UDP)
 		return;
-	if (netns_cookie && bpf_get_netns_cookie(ctx) != netns_cookie)
-		return;
 	struct udp_seen_key s = {.sock = bpf_get_socket_cookie(ctx), .family = v6 ? AF_INET6 : AF_INET};
 	s.dport = bpf_ntohs((u16)ctx->user_port);
 	if (v6) {
@@ -230,7 +228,9 @@ static __always_inline void udp_flow(struct bpf_sock_addr *ctx, int v6)
 	u8 one = 1;
 	if (bpf_map_update_elem(&udp_seen, &s, &one, BPF_NOEXIST))
 		return; // this socket's flow to it is counted already
+	struct task_struct *task = bpf_get_current_task_btf(); // the sender's namespace: the hook sees no struct net
 	struct conn_key k = {.cgroup = bpf_get_current_cgroup_id(), .tgid = bpf_get_current_pid_tgid() >> 32,
+			     .netns = BPF_CORE_READ(task, nsproxy, net_ns, ns.inum),
 			     .dport = s.dport, .family = s.family, .proto = IPPROTO_UDP};
 	__builtin_memcpy(k.daddr, s.daddr, 16);
 	char comm[16];

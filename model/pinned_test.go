@@ -1,0 +1,81 @@
+package model
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// pinnedRun is a table of 400 entries held 120 s (TIME_WAIT) that takes
+// 80 new TCP connections a second until it is full, then only what
+// leaves: samples a second apart, the first n of them cut (a console
+// opened during the pin).
+func pinnedRun(cut int) []Sample {
+	var out []Sample
+	var count, newTCP, ended, drops uint64
+	t0 := time.Unix(1_700_000_000, 0)
+	for sec := 1; sec <= 30; sec++ {
+		want := uint64(80)
+		in := min(want, 400-count)
+		if count == 400 {
+			in = 2
+			ended += 2
+		}
+		count = min(400, count+in) // at the cap two leave and two get in
+		newTCP += in
+		drops += want - in
+		e := Entries{Source: EntriesEvents, Epoch: 1}
+		e.New[ProtoTCP] = newTCP
+		e.Ended[ClassTCPDone] = ended
+		var holds ClassCounts
+		holds[ClassTCPDone] = 120
+		s := Sample{Time: t0.Add(time.Duration(sec) * time.Second), Interval: time.Second, Entries: e,
+			Conntrack: Conntrack{Status: TableTracked, Count: count, Peak: count, Max: 400, Buckets: 400, TimeWaitHold: 120, Holds: holds},
+			CTStats:   CTStats{Reported: []Counter{Drop}, PerCPU: []CPUCounters{{CPU: 0, Values: CountersOf(map[Counter]uint64{Drop: drops})}}},
+			TCP:       TCP{SynRetrans: drops, ActiveOpens: newTCP}}
+		if sec > cut {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// TestPinnedRatesSaidHonestly: a pinned table's verdict says what it
+// admits and what it is asked, and what fills it keeps each class's rate
+// from before the pin, or says it is unknown; never the admitted rate as
+// the class's ("0 new/s held 120 s each").
+func TestPinnedRatesSaidHonestly(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		cut        int
+		want, lack []string
+	}{
+		{"watched from before the pin", 0, []string{"tcp-closed, 80/s before the pin × 120 s", "admits 2 new/s (pinned)", "demand ≥"}, []string{"2 new/s held", " 0 new/s"}},
+		{"opened during the pin", 10, []string{"tcp-closed held 120 s each", "admits 2 new/s (pinned)", "demand ≥"}, []string{"new/s held", "before the pin ×"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			an := NewAnalyzer(100)
+			var last Frame
+			for _, s := range pinnedRun(c.cut) {
+				last = an.Add(s)
+			}
+			if !last.Pinned || len(last.Verdicts) == 0 || last.Verdicts[0].Kind != TableFull {
+				t.Fatalf("not a pinned TABLE FULL: %+v", last.Verdicts)
+			}
+			ev := last.Verdicts[0].Evidence
+			for _, w := range c.want {
+				if !strings.Contains(ev, w) {
+					t.Errorf("the verdict lacks %q: %s", w, ev)
+				}
+			}
+			for _, l := range c.lack {
+				if strings.Contains(ev, l) {
+					t.Errorf("the verdict says %q: %s", l, ev)
+				}
+			}
+			if !last.Fill.Pinned || last.Fill.RatesBefore != (c.cut == 0) {
+				t.Errorf("fill: pinned %v, rates before %v", last.Fill.Pinned, last.Fill.RatesBefore)
+			}
+		})
+	}
+}
