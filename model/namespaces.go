@@ -84,6 +84,9 @@ type Namespaces struct {
 	// those kept between walks (users' own go first).
 	Unread int    `json:"unread,omitempty"`
 	Note   string `json:"note,omitempty"`
+	// Denied says other users' processes could not be read (no
+	// CAP_SYS_PTRACE): the namespaces only they are in are missing.
+	Denied bool `json:"denied,omitempty"`
 }
 
 // SortNamespaces orders rows most full first (then by name) and keeps

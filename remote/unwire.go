@@ -83,7 +83,7 @@ func boundNamespaces(ns *model.Namespaces) *model.Namespaces {
 	if ns == nil {
 		return nil
 	}
-	out := model.Namespaces{Others: max(0, ns.Others), OthersEntries: ns.OthersEntries, Unread: max(0, ns.Unread), Note: bound(ns.Note)}
+	out := model.Namespaces{Others: max(0, ns.Others), OthersEntries: ns.OthersEntries, Unread: max(0, ns.Unread), Note: bound(ns.Note), Denied: ns.Denied}
 	for i, r := range ns.Rows {
 		if i == model.MaxNamespaceRows {
 			out.Others += len(ns.Rows) - i

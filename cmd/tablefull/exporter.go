@@ -47,6 +47,9 @@ func exportMetrics(o options, ex exporterOptions, netns string, stderr io.Writer
 		return usageError{fmt.Errorf("--window %s is shorter than --interval %s", ex.window, o.interval)}
 	}
 	runtime.GOMAXPROCS(1) // one P: an exporter on every host should not wake more
+	for _, missing := range sources.MissingCapabilities(o.roots) {
+		fmt.Fprintf(stderr, "tablefull exporter: %s\n", missing)
+	}
 	var feed model.Feed
 	if netns != "" {
 		argv, err := remote.NetnsArgv(netns)

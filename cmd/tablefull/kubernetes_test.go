@@ -75,11 +75,20 @@ func TestKubernetesManifests(t *testing.T) {
 		t.Errorf("security context %+v: want a read-only root, no escalation, every capability dropped", sc)
 	}
 	if sc != nil && sc.Capabilities != nil {
+		needed := []corev1.Capability{"SYS_PTRACE", "SYSLOG", "NET_ADMIN", "BPF", "PERFMON"} // as the systemd unit grants them
 		for _, cap := range sc.Capabilities.Add {
-			if !slices.Contains([]corev1.Capability{"SYS_PTRACE", "SYSLOG", "NET_ADMIN"}, cap) {
+			if !slices.Contains(needed, cap) {
 				t.Errorf("capability %s is not one a part of the exporter needs", cap)
 			}
 		}
+		for _, cap := range needed {
+			if !slices.Contains(sc.Capabilities.Add, cap) {
+				t.Errorf("capability %s is not granted: a part of the exporter needs it", cap)
+			}
+		}
+	}
+	if ns.Labels["pod-security.kubernetes.io/enforce"] != "privileged" {
+		t.Errorf("namespace labels %v: hostNetwork, hostPID and hostPath need the privileged Pod Security level", ns.Labels)
 	}
 	if c.Resources.Limits.Memory().IsZero() || c.Resources.Requests.Cpu().IsZero() {
 		t.Error("no memory limit or CPU request")

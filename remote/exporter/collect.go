@@ -33,7 +33,7 @@ var (
 	descClassHold = desc(remote.MetricClassHold, "How long the kernel holds an entry of the class now (its nf_conntrack_*_timeout); absent when not read.", "class")
 	descVerdictS  = desc(remote.MetricVerdictSeconds, "Seconds each verdict held since the exporter started (by the console's own rules): increase() over any range sees what held, whoever else scrapes.", "kind")
 	descVerdict   = desc(remote.MetricVerdict, "1 when the verdict held at any sample in the trailing window (--window, default 1m; every scraper reads the same), by the console's own rules and thresholds, else 0 (kind: "+kindLabels()+").", "kind")
-	descUp        = desc(remote.MetricUp, "1 when this part of the host's numbers could be read: conntrack (the table), ctstats (per-CPU counters), cpu, disks and tcp (/proc/stat, diskstats, netstat), kernel_log (/dev/kmsg, root only), entries (new entries by class, counted near the cap), stream (samples arriving).", "part")
+	descUp        = desc(remote.MetricUp, "1 when this part of the host's numbers could be read: conntrack (the table), ctstats (per-CPU counters), cpu, disks and tcp (/proc/stat, diskstats, netstat), kernel_log (/dev/kmsg, with CAP_SYSLOG), namespaces (the host's other network namespaces: 0 when other users' processes could not be read, without CAP_SYS_PTRACE), entries (new entries by class, counted near the cap), stream (samples arriving).", "part")
 	descNSEntries = desc(remote.MetricNSEntries, "Entries in another network namespace's conntrack table (the cap is the host's tablefull_conntrack_entries_limit), for the 20 fullest; the rest are in tablefull_netns_others.", "netns", "kind", "inode")
 	descNSDrops   = desc(remote.MetricNSDrops, "drop and early_drop of another network namespace's table, summed over CPUs, for the 20 fullest; read once its table is half full (absent before).", "netns", "kind", "inode")
 	descNSOthers  = desc(remote.MetricNSOthers, "Network namespaces read beyond the 20 with series of their own.")
@@ -113,6 +113,7 @@ func (m emit) up(s snapshot, tableUp bool) {
 	m.gauge(descUp, b(s.have && tableUp), "conntrack")
 	m.gauge(descUp, b(s.have && sample.CTStats.Source != ""), "ctstats")
 	m.gauge(descUp, b(s.have && sample.Kernel.Readable), "kernel_log")
+	m.gauge(descUp, b(s.have && sample.Namespaces != nil && !sample.Namespaces.Denied), "namespaces")
 	for _, p := range []struct {
 		part model.Part
 		name string

@@ -160,3 +160,27 @@ func TestExporterTuningDrift(t *testing.T) {
 		t.Errorf("series %v: want the two knobs, the held one 0", m["tablefull_tuning_drift"].values)
 	}
 }
+
+// TestExporterNamespacesUp: up{part="namespaces"} is 1 when the walk read
+// every user's processes, 0 when it could not (no CAP_SYS_PTRACE) or did
+// not walk at all: a calm-looking 0 namespaces is never taken for none.
+func TestExporterNamespacesUp(t *testing.T) {
+	for _, c := range []struct {
+		ns   *tf.Namespaces
+		want float64
+	}{
+		{&tf.Namespaces{Rows: []tf.NetNS{{Inode: 9, Name: "cni-1", Kind: "netns", Count: 40}}}, 1},
+		{&tf.Namespaces{Denied: true, Note: "other users' processes not readable"}, 0},
+		{nil, 0},
+	} {
+		e := New("test")
+		srv := httptest.NewServer(Handler(e, ""))
+		s := sample(0, 500, 500, 0)
+		s.Namespaces = c.ns
+		e.Observe(s)
+		if got := scrape(t, srv.URL)["tablefull_up"].v("part=namespaces,"); got != c.want {
+			t.Errorf("namespaces %+v: up %v, want %v", c.ns, got, c.want)
+		}
+		srv.Close()
+	}
+}

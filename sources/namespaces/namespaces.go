@@ -37,13 +37,14 @@ type Namespaces struct {
 	proc     string
 	statFile string // under /proc/PID: net/stat/nf_conntrack
 	self     uint64
-	root     bool // reading as root: a process refused is protected, not another user's
+	root     bool // reading as root or with CAP_SYS_PTRACE: a process refused is protected, not another user's
 	walked   time.Time
 	stale    bool
 	known    map[uint64]*nsProc
 	pids     map[int]pidNS               // every process's namespace at the last walk (net 0: none to read)
 	max      int                         // how many namespaces are kept (maxNamespaces)
 	unread   int                         // how many were over it at the last walk
+	denied   bool                        // other users' processes were not readable at the last walk
 	mounts   map[uint64]kernelfs.NSMount // bind-mounted namespaces by inode: ip netns names
 	note     string
 	buf      []byte
@@ -70,8 +71,9 @@ type nsProc struct {
 // NewNamespaces reads the namespaces under roots; the namespace of this
 // process is its own table, not one of the others.
 func NewNamespaces(roots kernelfs.Roots) *Namespaces {
-	return &Namespaces{proc: roots.Proc, statFile: filepath.Join("net", "stat", "nf_conntrack"), root: os.Geteuid() == 0, buf: make([]byte, 64<<10),
-		max: maxNamespaces}
+	caps, _ := kernelfs.EffectiveCaps(roots.Proc)
+	return &Namespaces{proc: roots.Proc, statFile: filepath.Join("net", "stat", "nf_conntrack"),
+		root: os.Geteuid() == 0 || caps&(1<<kernelfs.CapSysPtrace) != 0, buf: make([]byte, 64<<10), max: maxNamespaces}
 }
 
 // DropsFromPct is how full a namespace's table must be (percent of the
@@ -120,7 +122,7 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 			Count: count, Peak: peak, Drops: drops, DropsRead: whole})
 	}
 	out := model.SortNamespaces(rows)
-	out.Note, out.Unread = n.note, n.unread
+	out.Note, out.Unread, out.Denied = n.note, n.unread, n.denied
 	return &out
 }
 

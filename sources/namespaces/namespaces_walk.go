@@ -51,7 +51,7 @@ func (n *Namespaces) walk(now time.Time) {
 		n.keep(found, ino, sc.first[ino])
 	}
 	n.pids = sc.pids
-	n.known, n.note, n.unread = found, "", 0
+	n.known, n.note, n.unread, n.denied = found, "", 0, sc.denied > 0 && !n.root
 	if over := len(n.mounts) + len(sc.rootMade) + len(sc.userMade) - len(found); over > 0 && len(found) >= n.max {
 		n.unread = over
 		n.note = fmt.Sprintf("%s namespaces not read: over the cap of %s (users' own namespaces are left out first)", model.Int(uint64(over)), model.Int(uint64(n.max)))
@@ -62,7 +62,7 @@ func (n *Namespaces) walk(now time.Time) {
 	case sc.denied > 0 && n.root:
 		n.note = joinNote(n.note, fmt.Sprintf("%d processes unreadable even as root: a namespace only they are in is missed", sc.denied))
 	case sc.denied > 0:
-		n.note = joinNote(n.note, "other users' processes not readable: their namespaces need root")
+		n.note = joinNote(n.note, "other users' processes not readable: their namespaces need CAP_SYS_PTRACE")
 	}
 }
 
