@@ -84,8 +84,9 @@ type Namespaces struct {
 	// those kept between walks (users' own go first).
 	Unread int    `json:"unread,omitempty"`
 	Note   string `json:"note,omitempty"`
-	// Denied says other users' processes could not be read (no
-	// CAP_SYS_PTRACE): the namespaces only they are in are missing.
+	// Denied says namespaces were missed for want of a privilege: other
+	// users' processes not readable (no CAP_SYS_PTRACE), or a namespace
+	// no process is in not entered (no CAP_SYS_ADMIN); Note says which.
 	Denied bool `json:"denied,omitempty"`
 }
 

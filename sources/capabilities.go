@@ -22,6 +22,9 @@ func MissingCapabilities(roots kernelfs.Roots) []string {
 	if !has(kernelfs.CapSysPtrace) {
 		out = append(out, `without CAP_SYS_PTRACE: other users' processes are not read, so neither the network namespaces only they are in nor the owners of the table's entries (tablefull_up{part="namespaces"} 0)`)
 	}
+	if !has(kernelfs.CapSysAdmin) {
+		out = append(out, `without CAP_SYS_ADMIN: network namespaces no process is in (kept only by a bind mount) are not read, nor counted when they are there (tablefull_up{part="namespaces"} 0 then)`)
+	}
 	if !has(kernelfs.CapBPF) || !has(kernelfs.CapPerfmon) {
 		if !has(kernelfs.CapSysAdmin) {
 			out = append(out, "without CAP_BPF and CAP_PERFMON: the eBPF probes do not load, so new connections and refused packets are not counted by owner (the owners' per-second series are absent)")

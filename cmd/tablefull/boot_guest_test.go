@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,8 +13,9 @@ import (
 // kernel (nf_conntrack a module) and these files on top.
 
 // guestPackages are what the guest root holds beyond minbase: the kernel
-// and an initramfs for it, systemd and udev, and nft for the late rule.
-const guestPackages = "linux-image-amd64,initramfs-tools,systemd-sysv,udev,nftables,kmod"
+// and an initramfs for it, systemd and udev, nft for the late rule, and
+// ip for the namespace the installed exporter must see.
+const guestPackages = "linux-image-amd64,initramfs-tools,systemd-sysv,udev,nftables,kmod,iproute2"
 
 // guestCtLate loads a ct rule after systemd-sysctl ran, as dockerd and
 // kube-proxy do: nf_conntrack is autoloaded then, too late for sysctl.d.
@@ -45,9 +47,40 @@ if [ ! -e /var/lib/tft/persisted ]; then
 else
 	echo "max=$(cat /proc/sys/net/netfilter/nf_conntrack_max) hashsize=$(cat /sys/module/nf_conntrack/parameters/hashsize) initstate=$(cat /sys/module/nf_conntrack/initstate)" > /var/lib/tft/result
 	tablefull tune --observe 0 --dry-run > /var/lib/tft/drift.out 2>&1
+	if grep -q tft.exporter /proc/cmdline; then /usr/local/sbin/tft-exporter > /var/lib/tft/exporter.out 2>&1; fi
 fi
 sync
 systemctl poweroff
+`
+
+// guestExporter installs the package as an operator would, starts its
+// exporter with systemd, fills a namespace's table to its cap (one UDP
+// datagram a socket on its loopback, under a cap of 300) and keeps what
+// the exporter serves on loopback and logs: read from the image.
+const guestExporter = `#!/bin/bash
+dpkg -i /var/tmp/tablefull.deb >/dev/null; echo "dpkg=$?"
+systemctl enable --now tablefull-exporter.service; echo "enable=$?"
+echo 300 > /proc/sys/net/netfilter/nf_conntrack_max
+ip netns add full && ip -n full link set lo up
+ip netns exec full sleep 900 & # a process in it, as a pod's pause: read through it
+ip netns exec full nft -f - <<'NFT'
+table inet tft {
+	chain out {
+		type filter hook output priority 0;
+		ct state new accept
+	}
+}
+NFT
+ip netns exec full sh -c 'echo 600 > /proc/sys/net/netfilter/nf_conntrack_udp_timeout' # its own: kept while the exporter looks
+ip netns exec full bash -c 'for i in $(seq 1 400); do echo x > /dev/udp/127.0.0.1/9; done' 2>/dev/null
+echo "count=$(ip netns exec full cat /proc/sys/net/netfilter/nf_conntrack_count)"
+scrape() { exec 3<>/dev/tcp/127.0.0.1/9874 && printf 'GET /metrics HTTP/1.0\r\n\r\n' >&3 && cat <&3; exec 3<&-; }
+for i in $(seq 1 40); do
+	scrape > /var/lib/tft/metrics 2>/dev/null
+	grep -q 'entries{.*netns="full"} 300' /var/lib/tft/metrics && grep -q 'drops_total{.*netns="full"} [1-9]' /var/lib/tft/metrics && break
+	sleep 2
+done
+journalctl -u tablefull-exporter.service --no-pager -o cat > /var/lib/tft/exporter.journal
 `
 
 // guestUnits order the two: the late rule after systemd-sysctl, the check
@@ -57,12 +90,14 @@ var guestUnits = map[string]string{
 	"tft-check.service":   "[Unit]\nAfter=tft-ct-late.service\n[Service]\nType=oneshot\nExecStart=/usr/local/sbin/tft-check\n[Install]\nWantedBy=multi-user.target\n",
 }
 
-// guestRoot returns the cached Debian root under the build directory,
+// guestRoot returns the cached Debian root under the build directory (one
+// per package list),
 // making it with debootstrap the first time (into a temporary directory
 // renamed when whole, so a killed run leaves no half root behind).
 func guestRoot(t *testing.T) string {
 	t.Helper()
-	root, err := filepath.Abs("../../build/boot-root")
+	sum := sha256.Sum256([]byte(guestPackages))
+	root, err := filepath.Abs(fmt.Sprintf("../../build/boot-root-%x", sum[:4])) // a new package list makes a new root
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,9 +121,10 @@ func guestRoot(t *testing.T) string {
 	return root
 }
 
-// guestImage makes an ext4 image of root with the guest's files and this
-// test binary as tablefull, and returns it.
-func guestImage(t *testing.T, root string) string {
+// guestImage makes an ext4 image of root with the guest's files, this
+// test binary as tablefull and deb (when given) as /var/tmp/tablefull.deb,
+// and returns it.
+func guestImage(t *testing.T, root, deb string) string {
 	t.Helper()
 	work := fmt.Sprintf("%s-work-%d", root, os.Getpid()) // beside the root: hard links stay on one filesystem
 	os.RemoveAll(work)
@@ -98,9 +134,10 @@ func guestImage(t *testing.T, root string) string {
 	}
 	exe, _ := os.Executable()
 	files := map[string]string{
-		"usr/local/sbin/tft-ct-late": guestCtLate,
-		"usr/local/sbin/tft-check":   guestCheck,
-		"usr/local/bin/tablefull":    "#!/bin/sh\nTABLEFULL_AS_MAIN=1 exec /usr/local/libexec/tablefull.test \"$@\"\n",
+		"usr/local/sbin/tft-ct-late":  guestCtLate,
+		"usr/local/sbin/tft-check":    guestCheck,
+		"usr/local/sbin/tft-exporter": guestExporter,
+		"usr/local/bin/tablefull":     "#!/bin/sh\nTABLEFULL_AS_MAIN=1 exec /usr/local/libexec/tablefull.test \"$@\"\n",
 	}
 	for name, text := range files {
 		write(t, filepath.Join(work, name), text, 0o755)
@@ -116,6 +153,11 @@ func guestImage(t *testing.T, root string) string {
 	os.MkdirAll(filepath.Join(work, "usr/local/libexec"), 0o755)
 	if out, err := exec.Command("cp", exe, filepath.Join(work, "usr/local/libexec/tablefull.test")).CombinedOutput(); err != nil {
 		t.Fatalf("copy the binary: %v %s", err, out)
+	}
+	if deb != "" {
+		if out, err := exec.Command("cp", deb, filepath.Join(work, "var/tmp/tablefull.deb")).CombinedOutput(); err != nil {
+			t.Fatalf("copy the package: %v %s", err, out)
+		}
 	}
 	img := filepath.Join(t.TempDir(), "root.img")
 	if out, err := exec.Command("mkfs.ext4", "-q", "-F", "-L", "root", "-d", work, img, "1500M").CombinedOutput(); err != nil {

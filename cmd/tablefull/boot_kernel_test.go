@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -41,7 +42,10 @@ func boot(t *testing.T, root, img, extra string) time.Duration {
 // tablefull tune --persist inside, a reboot, and nf_conntrack_max and the
 // hashsize hold. With the udev rule removed after the persist (the module
 // part left out), the same reboot loses the max — the test can fail —
-// and tune inside says so as drift.
+// and tune inside says so as drift. After the reboot that holds, the
+// package is installed there and its exporter started by systemd, as
+// its unit grants it: a namespace filled to its cap shows full on its
+// /metrics, and every part is read (checkInstalledExporter).
 func TestPersistSurvivesReboot(t *testing.T) {
 	needKernel(t, "qemu-system-x86_64", "debootstrap", "mkfs.ext4", "debugfs")
 	if os.Getenv("TABLEFULL_SKIP_BOOT") != "" {
@@ -50,7 +54,8 @@ func TestPersistSurvivesReboot(t *testing.T) {
 	start := time.Now()
 	root := guestRoot(t)
 	t.Logf("guest root ready in %s", time.Since(start).Round(time.Second))
-	img := guestImage(t, root)
+	deb := buildPackage(t, t.TempDir())
+	img := guestImage(t, root, deb)
 	noUdev := filepath.Join(t.TempDir(), "no-udev.img")
 	if out, err := exec.Command("cp", "--sparse=always", img, noUdev).CombinedOutput(); err != nil {
 		t.Fatalf("copy the image: %v %s", err, out)
@@ -58,7 +63,7 @@ func TestPersistSurvivesReboot(t *testing.T) {
 	for _, c := range []struct {
 		name, img, extra string
 		holds            bool
-	}{{"with the udev rule", img, "", true}, {"module part left out", noUdev, "tft.noudev", false}} {
+	}{{"with the udev rule", img, "tft.exporter", true}, {"module part left out", noUdev, "tft.noudev", false}} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel() // two guests on two CPUs
 			first := boot(t, root, c.img, c.extra)
@@ -87,6 +92,50 @@ func TestPersistSurvivesReboot(t *testing.T) {
 			case c.holds && strings.Contains(drift, "drift:"):
 				t.Errorf("tune says drift where the values held:\n%s", drift)
 			}
+			if c.holds {
+				checkInstalledExporter(t, c.img)
+			}
 		})
 	}
+}
+
+// checkInstalledExporter reads what the guest's installed exporter served
+// with a namespace ("full") at its cap of 300: that namespace's entries at
+// the cap and its drops, the namespaces and the kernel log read, and only
+// the capability deliberately not granted named in its log.
+func checkInstalledExporter(t *testing.T, img string) {
+	t.Helper()
+	out := guestFile(t, img, "/var/lib/tft/exporter.out")
+	metrics := guestFile(t, img, "/var/lib/tft/metrics")
+	journal := guestFile(t, img, "/var/lib/tft/exporter.journal")
+	if !strings.Contains(out, "dpkg=0") || !strings.Contains(out, "enable=0") || !strings.Contains(out, "count=300") {
+		t.Fatalf("installing and starting the exporter, filling the namespace:\n%s\njournal:\n%s\nmetrics:\n%s", out, journal, grepLines(metrics, "tablefull_up", "tablefull_netns"))
+	}
+	for _, want := range []string{`entries{inode=`, `kind="netns",netns="full"} 300`, `tablefull_up{part="namespaces"} 1`, `tablefull_up{part="kernel_log"} 1`} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("the installed exporter's /metrics lack %s:\n%s\njournal:\n%s", want, grepLines(metrics, "tablefull_up", "tablefull_netns"), journal)
+		}
+	}
+	if !regexp.MustCompile(`tablefull_netns_conntrack_drops_total\{[^}]*netns="full"\} [1-9]`).MatchString(metrics) {
+		t.Errorf("the full namespace's drops are not on /metrics:\n%s", grepLines(metrics, "tablefull_netns"))
+	}
+	// The unit grants every capability but CAP_SYS_ADMIN (namespaces no
+	// process is in), deliberately: its log says so, and nothing else.
+	if !strings.Contains(journal, "without CAP_SYS_ADMIN") || strings.Count(journal, "without CAP_") != 1 {
+		t.Errorf("the installed exporter's log of what it cannot read:\n%s", journal)
+	}
+}
+
+// grepLines are the lines of text holding any of words.
+func grepLines(text string, words ...string) string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		for _, w := range words {
+			if strings.Contains(l, w) {
+				out = append(out, l)
+				break
+			}
+		}
+	}
+	return strings.Join(out, "\n")
 }

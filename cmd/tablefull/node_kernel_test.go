@@ -153,6 +153,9 @@ func TestNodeNamesPodsAndNamespaces(t *testing.T) {
 	if !strings.Contains(full, podName) || strings.Contains(full, "python3 (pid") {
 		t.Errorf("TABLE FULL does not name the pod first: %q", full)
 	}
+	if !strings.Contains(full, "admits ") || !strings.Contains(full, "(pinned); demand ≥ ") || strings.Contains(full, " 0 new/s held") {
+		t.Errorf("TABLE FULL does not say what the pinned table admits and what it is asked: %q", full)
+	}
 
 	console.keys("c")
 	console.waitFor("census:", podName, plainName)

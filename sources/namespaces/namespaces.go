@@ -3,6 +3,7 @@ package namespaces
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -95,6 +97,7 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 		n.walk(now)
 	}
 	var rows []model.NetNS
+	notEntered := 0
 	for ino, p := range n.known {
 		count, drops, whole, err := n.readStat(p, dropsFrom(p, capMax))
 		if err != nil {
@@ -102,8 +105,8 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 			case errors.Is(err, fs.ErrNotExist):
 				delete(n.known, ino) // gone (the process, or the namespace with it)
 				n.stale = true
-			case errors.Is(err, kernelfs.ErrPermission):
-				n.note = "namespaces not readable through a process need root (CAP_SYS_ADMIN, CAP_NET_ADMIN)"
+			case errors.Is(err, kernelfs.ErrPermission) || errors.Is(err, syscall.EPERM):
+				notEntered++ // no process in it to read it through, and not allowed in
 			}
 			continue
 		}
@@ -122,7 +125,10 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 			Count: count, Peak: peak, Drops: drops, DropsRead: whole})
 	}
 	out := model.SortNamespaces(rows)
-	out.Note, out.Unread, out.Denied = n.note, n.unread, n.denied
+	out.Note, out.Unread, out.Denied = n.note, n.unread, n.denied || notEntered > 0
+	if notEntered > 0 {
+		out.Note = joinNote(out.Note, fmt.Sprintf("%d namespaces no process is in (kept by a bind mount) not read: entering one needs CAP_SYS_ADMIN and setns", notEntered))
+	}
 	return &out
 }
 
