@@ -11,12 +11,14 @@ func Ceiling(max, hold uint64) float64 {
 	return float64(max) / float64(hold)
 }
 
-// ChainDepth is the average hash chain length: entries per bucket.
+// ChainDepth is the average hash chain length: 2 × count ÷ buckets, since
+// each entry is hashed twice, its original and its reply direction
+// (__nf_conntrack_hash_insert).
 func ChainDepth(count, buckets uint64) float64 {
 	if buckets == 0 {
 		return 0
 	}
-	return float64(count) / float64(buckets)
+	return 2 * float64(count) / float64(buckets)
 }
 
 // WorkingSet is the number of entries a steady rate of new connections

@@ -211,7 +211,7 @@ func ruleHashChains(in Inputs) (Verdict, bool) {
 	}
 	c := in.Sample.Conntrack
 	return Verdict{Kind: HashChains, Severity: SevWarn, Evidence: fmt.Sprintf(
-		"%s chain-too-long events, average depth %.1f (%s entries ÷ %s buckets): raise hashsize",
+		"%s chain-too-long events, average depth %.1f (2 × %s entries ÷ %s buckets): raise hashsize",
 		Int(n), ChainDepth(c.Count, c.Buckets), Int(c.Count), Int(c.Buckets))}, true
 }
 

@@ -1,21 +1,22 @@
 package main
 
 import (
-	"crypto/sha256"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
 // The boot test's guest: Debian 12 as debootstrap makes it, with its own
 // kernel (nf_conntrack a module) and these files on top.
 
-// guestPackages are what the guest root holds beyond minbase: the kernel
-// and an initramfs for it, systemd and udev, nft for the late rule, and
-// ip for the namespace the installed exporter must see.
-const guestPackages = "linux-image-amd64,initramfs-tools,systemd-sysv,udev,nftables,kmod,iproute2"
+// The guest root holds, beyond minbase, the packages listed in
+// testdata/guest-packages: the kernel and an initramfs for it, systemd and
+// udev, nft for the late rule, and ip for the namespace the installed
+// exporter must see. testdata/guest-root makes it.
 
 // guestCtLate loads a ct rule after systemd-sysctl ran, as dockerd and
 // kube-proxy do: nf_conntrack is autoloaded then, too late for sysctl.d.
@@ -90,35 +91,24 @@ var guestUnits = map[string]string{
 	"tft-check.service":   "[Unit]\nAfter=tft-ct-late.service\n[Service]\nType=oneshot\nExecStart=/usr/local/sbin/tft-check\n[Install]\nWantedBy=multi-user.target\n",
 }
 
-// guestRoot returns the cached Debian root under the build directory (one
-// per package list),
-// making it with debootstrap the first time (into a temporary directory
-// renamed when whole, so a killed run leaves no half root behind).
+// guestRoot returns the cached Debian root under the build directory,
+// made by testdata/guest-root the first time (one per package list; a
+// root .ci/run began to make early is waited for).
 func guestRoot(t *testing.T) string {
 	t.Helper()
-	sum := sha256.Sum256([]byte(guestPackages))
-	root, err := filepath.Abs(fmt.Sprintf("../../build/boot-root-%x", sum[:4])) // a new package list makes a new root
+	build, err := filepath.Abs("../../build")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(root, "boot")); err == nil {
-		return root
-	}
-	tmp := root + ".tmp"
-	os.RemoveAll(tmp)
-	os.MkdirAll(filepath.Dir(root), 0o755)
-	out, err := exec.Command("debootstrap", "--variant=minbase", "--include="+guestPackages, "bookworm", tmp, "http://deb.debian.org/debian").CombinedOutput()
+	out, err := exec.Command("testdata/guest-root", build).Output()
 	if err != nil {
-		t.Fatalf("debootstrap: %v\n%s", err, tail(out))
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			t.Fatalf("make the guest root: %v\n%s", err, tail(ee.Stderr))
+		}
+		t.Fatalf("make the guest root: %v", err)
 	}
-	archives, _ := filepath.Glob(filepath.Join(tmp, "var/cache/apt/archives/*.deb"))
-	for _, a := range archives {
-		os.Remove(a)
-	}
-	if err := os.Rename(tmp, root); err != nil {
-		t.Fatal(err)
-	}
-	return root
+	return strings.TrimSpace(string(out))
 }
 
 // guestImage makes an ext4 image of root with the guest's files, this

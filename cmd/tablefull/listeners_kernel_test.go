@@ -15,6 +15,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // unitCgroup makes a cgroup shaped as a systemd unit's, removed when
@@ -29,33 +30,9 @@ func testPodCgroup(t *testing.T, podSlice string) *os.File {
 	return cgroupAt(t, filepath.Join("kubepods.slice", "kubepods-besteffort.slice", podSlice, "cri-containerd-0123456789abcdef.scope"))
 }
 
-// cgroupAt makes the cgroup rel under cgroupRoot, open for starting
-// processes in it, and removes it (and the parents it leaves empty) when
-// the test ends; it skips without cgroup v2.
-func cgroupAt(t *testing.T, rel string) *os.File {
-	t.Helper()
-	if _, err := os.Stat(filepath.Join(cgroupRoot, "cgroup.procs")); err != nil {
-		t.Skip("needs cgroup v2 at " + cgroupRoot)
-	}
-	dir := filepath.Join(cgroupRoot, rel)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		f.Close()
-		for i := 0; i < 50 && os.Remove(dir) != nil; i++ { // its processes take a moment to go
-			time.Sleep(20 * time.Millisecond)
-		}
-		for d := filepath.Dir(dir); d != cgroupRoot; d = filepath.Dir(d) {
-			os.Remove(d) // stays while another test's cgroup is in it
-		}
-	})
-	return f
-}
+// cgroupAt makes the cgroup rel under the cgroup v2 hierarchy, open for
+// starting processes in it, removed when the test ends (nstest.Cgroup).
+func cgroupAt(t *testing.T, rel string) *os.File { return nstest.Cgroup(t, rel) }
 
 // startIn starts cmd as a process of the cgroup cg (cloned into it) and
 // kills it when the test ends.

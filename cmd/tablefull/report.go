@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/tablefull/tablefull/remote/report"
 )
@@ -38,7 +39,7 @@ func writeReport(file string, ro reportOptions, stdout io.Writer) error {
 			return fmt.Errorf("open recording: %w", err)
 		}
 		defer f.Close()
-		in, source = f, file
+		in, source = f, filepath.Base(file) // the document is shared: not the path it was read from
 	}
 	rep, err := report.Build(in, report.Options{From: from, To: to, Title: ro.title, Source: source})
 	if err != nil {

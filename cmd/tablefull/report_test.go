@@ -112,4 +112,7 @@ func TestLabRecordingToReport(t *testing.T) {
 			t.Errorf("report.md does not say %q:\n%s", want, md)
 		}
 	}
+	if strings.Contains(string(md), dir) || !strings.Contains(string(md), "from incident.jsonl") {
+		t.Errorf("report.md names the recording by the path it was read from, not its name:\n%s", md)
+	}
 }

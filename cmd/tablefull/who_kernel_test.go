@@ -248,7 +248,7 @@ func TestWhoRefusedFallsBackToSockets(t *testing.T) {
 	if !refused {
 		t.Error("no sample said the probes were refused")
 	}
-	want := fmt.Sprintf("python3 (pid %d, pod 5e6f7a8b-%s)", pid, tag)
+	want := fmt.Sprintf("pod 5e6f7a8b-%s (python3, pid %d)", tag, pid)
 	if owners == nil || len(owners.Top) == 0 || owners.Top[0].Owner.String() != want || owners.Top[0].N != 200 {
 		t.Errorf("census owners %+v, want %s holding 200", owners, want)
 	}

@@ -59,7 +59,7 @@ func (t narrator) arithmetic() section {
 		if model.ChainDepth(in.PeakCount, st.Buckets) < 0.1 {
 			depth = "under 0.1 entries"
 		}
-		p = append(p, fmt.Sprintf("Buckets: %s; at the peak count of %s the chains are %s deep on average (buckets decide how fast a lookup is, max how many entries exist at all).",
+		p = append(p, fmt.Sprintf("Buckets: %s; at the peak count of %s the chains are %s deep on average (2 × count ÷ buckets: each entry is hashed in both directions; buckets decide how fast a lookup is, max how many entries exist at all).",
 			model.Int(st.Buckets), model.Int(in.PeakCount), depth))
 	}
 	plan := in.Plan(0)

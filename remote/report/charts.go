@@ -145,7 +145,7 @@ func charts(in *incident.Incident) ([]Chart, error) {
 	}
 	out := make([]Chart, len(figs))
 	for i, f := range figs {
-		out[i] = Chart{Name: f.name, Caption: f.caption, SVG: f.c.svg(left)}
+		out[i] = Chart{Name: f.name, Caption: f.caption, SVG: f.c.svg(left, f.name)}
 	}
 	return out, nil
 }

@@ -126,8 +126,11 @@ func countLabel(v float64) string {
 	return fmt.Sprintf("%.3g", v)
 }
 
-// svg writes the chart with its data area left px from the edge.
-func (c *chart) svg(left float64) []byte {
+// svg writes the chart with its data area left px from the edge; name
+// makes its ids its own, so that charts inlined in one page do not clip
+// each other by a shared id.
+func (c *chart) svg(left float64, name string) []byte {
+	clip := "data-" + idSafe(name)
 	var b bytes.Buffer
 	w, h := float64(svgWidth), c.height
 	x0, x1, y0, y1 := left, w-marginRite, h-marginBot, float64(marginTop)
@@ -144,7 +147,7 @@ func (c *chart) svg(left float64) []byte {
 	}
 	fmt.Fprintf(&b, "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" font-family=\"sans-serif\" font-size=\"%d\">\n",
 		svgWidth, h, svgWidth, h, fontSize)
-	fmt.Fprintf(&b, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n<clipPath id=\"data\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/></clipPath>\n", x0, y1, x1-x0, y0-y1)
+	fmt.Fprintf(&b, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n<clipPath id=\"%s\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/></clipPath>\n", clip, x0, y1, x1-x0, y0-y1)
 	for _, t := range clockTicks(c.x.min, c.x.max) {
 		x := px(t.value)
 		if t.label == "" {
@@ -166,7 +169,7 @@ func (c *chart) svg(left float64) []byte {
 	if c.yLabel != "" {
 		fmt.Fprintf(&b, "<text transform=\"translate(%d %.1f) rotate(-90)\" text-anchor=\"middle\">%s</text>\n", fontSize+2, (y0+y1)/2, esc(c.yLabel))
 	}
-	b.WriteString("<g clip-path=\"url(#data)\">\n")
+	fmt.Fprintf(&b, "<g clip-path=\"url(#%s)\">\n", clip)
 	for _, s := range c.shapes {
 		b.WriteString(s(px, py))
 	}
@@ -269,4 +272,16 @@ func esc(s string) string {
 	var b strings.Builder
 	xml.EscapeText(&b, []byte(s))
 	return b.String()
+}
+
+// idSafe is name with every character an XML id or a url(#…) reference
+// could stumble on replaced.
+func idSafe(name string) string {
+	b := []byte(name)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			b[i] = '-'
+		}
+	}
+	return string(b)
 }

@@ -133,12 +133,16 @@ func (t narrator) census() section {
 		p += " It is approximate: the table changed during the walk, or there were more addresses than the sketch holds."
 	}
 	sec.Paras = []string{p}
-	sec.Tables = []table{
+	for _, tb := range []table{
 		countTable("protocol", model.SortedCounts(c.ByProto)),
 		countTable("TCP state", model.SortedCounts(c.TCPState)),
 		countTable("destination port", c.TopPorts),
 		countTable("source address", c.TopSources),
 		countTable("destination address", c.TopDests),
+	} {
+		if len(tb.Rows) > 0 { // a table of UDP entries has no TCP states to list
+			sec.Tables = append(sec.Tables, tb)
+		}
 	}
 	if c.Owners != nil {
 		sec.Tables = append(sec.Tables, ownersTable(c.Owners))
