@@ -158,3 +158,11 @@ func TestFleetLive(t *testing.T) {
 		t.Error("esc did not come back to the fleet")
 	}
 }
+
+func TestInstancesText(t *testing.T) {
+	for n, want := range map[int]string{0: "0 instances", 1: "1 instance", 12: "12 instances"} {
+		if got := instancesText(n); got != want {
+			t.Errorf("%d: %q, want %q", n, got, want)
+		}
+	}
+}

@@ -27,7 +27,7 @@ func (f *Fleet) View() string {
 	}
 	w := f.width
 	lines := []string{
-		fit(f.st.Title.Render("tablefull fleet")+" "+f.st.Dim.Render("· "+foreign(f.src.Where())+" · "+fmt.Sprint(len(f.rows))+" instances"), w),
+		fit(f.st.Title.Render("tablefull fleet")+" "+f.st.Dim.Render("· "+foreign(f.src.Where())+" · "+instancesText(len(f.rows))), w),
 		fit(f.summary(), w),
 		fit(f.status(), w),
 		fit(f.st.Label.Render(f.head()), w),
@@ -149,4 +149,12 @@ func ago(t time.Time) string {
 		return "-"
 	}
 	return model.Dur(time.Since(t).Round(time.Second)) + " ago"
+}
+
+// instancesText counts the fleet's rows: "1 instance", "12 instances".
+func instancesText(n int) string {
+	if n == 1 {
+		return "1 instance"
+	}
+	return fmt.Sprintf("%d instances", n)
 }

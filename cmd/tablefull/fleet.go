@@ -23,6 +23,10 @@ const (
 	envToken    = "TABLEFULL_PROMETHEUS_TOKEN"
 )
 
+// minFleetRefresh is the shortest refresh of the fleet view: each is a
+// round of queries to Prometheus.
+const minFleetRefresh = 5 * time.Second
+
 // fleet opens the console over the fleet Prometheus holds.
 func fleet(o options, f fleetOptions) error {
 	r, err := promread.New(promread.Config{URL: f.url, Selector: f.selector, Window: f.since,
@@ -47,7 +51,7 @@ func fleet(o options, f fleetOptions) error {
 		}
 		return a, stop, err
 	}
-	view := tui.NewFleet(r, tui.FleetOptions{Interval: max(o.interval, 5*time.Second), Window: f.since, Live: live})
+	view := tui.NewFleet(r, tui.FleetOptions{Interval: max(o.interval, minFleetRefresh), Window: f.since, Live: live})
 	return tui.Run(view)
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os/exec"
 	"strings"
 	"testing"
@@ -94,5 +95,15 @@ func TestLiveOverSSHHost(t *testing.T) {
 	}
 	if _, _, err := liveOverSSH(options{interval: time.Second})("-oProxyCommand=x:9874"); err == nil {
 		t.Error("an instance label that is an ssh option was taken")
+	}
+}
+
+// TestFleetIntervalBound: an --interval under the fleet's refresh floor
+// is refused with an error that says the floor, not raised in silence; the
+// default interval is not the user's and is raised.
+func TestFleetIntervalBound(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"--prometheus", "http://127.0.0.1:1", "--interval", "2s"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "at least every 5s") {
+		t.Errorf("--interval 2s over Prometheus: exit %d, %q", code, errb.String())
 	}
 }

@@ -26,9 +26,11 @@ var version = "dev"
 // options are the flags every subcommand shares.
 type options struct {
 	interval time.Duration
-	roots    kernelfs.Roots
-	version  bool
-	stateDir string
+	// intervalSet says --interval was given (not its default).
+	intervalSet bool
+	roots       kernelfs.Roots
+	version     bool
+	stateDir    string
 }
 
 func (o *options) register(fs *flag.FlagSet) {
@@ -86,6 +88,9 @@ var subcommands = []subcommand{
                                            the fleet in Prometheus: every exporter's host at a glance
 `, flags: consoleFlags, run: func(o options, v *flagValues, _, _ io.Writer) error {
 		if v.fo.url != "" {
+			if o.intervalSet && o.interval < minFleetRefresh {
+				return usageError{fmt.Errorf("--interval %s: the fleet refreshes at least every %s (one query round per refresh)", o.interval, minFleetRefresh)}
+			}
 			return fleet(o, v.fo)
 		}
 		return console(o, v.ssh, v.via, v.netns, v.deploy)
@@ -216,6 +221,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
+	o.intervalSet = fs.Changed("interval")
 	if o.version {
 		fmt.Fprintln(stdout, "tablefull", version)
 		return 0
