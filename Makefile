@@ -4,7 +4,8 @@
 GO        ?= go
 BIN       ?= ./tablefull
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS   := -X main.version=$(VERSION)
+REVISION  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+LDFLAGS   := -X main.version=$(VERSION) -X main.revision=$(REVISION)
 TEST_DEPS := nftables conntrack tmux iproute2 procps kmod openssh-server openssh-client prometheus chromium dnsmasq-base python3 util-linux redis-server redis-tools qemu-system-x86 debootstrap e2fsprogs man-db systemd clang llvm libbpf-dev
 BENCH_DEPS := htop prometheus-node-exporter
 

@@ -8,20 +8,20 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	flag "github.com/spf13/pflag"
 
-	"github.com/tablefull/tablefull/remote/exporter"
 	"github.com/tablefull/tablefull/sources/kernelfs"
-	"github.com/tablefull/tablefull/sources/lab"
-	"github.com/tablefull/tablefull/sources/tune"
 	"github.com/tablefull/tablefull/tui"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "dev"
+
+// revision is the commit built, set as version is (-X main.revision=…);
+// without it, the one the Go toolchain stamped, if any.
+var revision = ""
 
 // options are the flags every subcommand shares.
 type options struct {
@@ -45,220 +45,38 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.stateDir, "state-dir", "/var/lib/tablefull", "where tuning keeps its undo record")
 }
 
-// flagValues are every subcommand's own flags and positional argument.
-type flagValues struct {
-	asJSON, force, deploy bool
-	duration              time.Duration
-	speed                 float64
-	ssh, via, netns       []string
-	tu                    tune.CommandOptions
-	tuneNetns             string
-	lo                    labOptions
-	ex                    exporterOptions
-	oneNS                 string
-	fo                    fleetOptions
-	ro                    reportOptions
-	file                  string
-}
-
-// subcommand is one entry of the command line: its name (console for
-// none), its flags, what its positional argument is, and what it runs.
-type subcommand struct {
-	name string
-	// usage is its lines in --help.
-	usage string
-	// positional names the one argument it takes ("" for none) and
-	// where it goes.
-	positional string
-	arg        func(v *flagValues, a string)
-	// optional reports whether the flags given let the positional
-	// argument be left out (nil: never).
-	optional func(v *flagValues) bool
-	flags    func(fs *flag.FlagSet, v *flagValues)
-	run      func(o options, v *flagValues, stdout, stderr io.Writer) error
-}
-
-// subcommands is the command line, one entry a subcommand.
-var subcommands = []subcommand{
-	{name: "console", usage: `  tablefull [flags]                        the live console on this host
-  tablefull --ssh [user@]host[:port] ...   the console on remote hosts (a tab each; --deploy copies tablefull there)
-  tablefull --via "COMMAND" ...            the console on any command printing an agent stream
-  tablefull --netns NAME|PATH              the console on another network namespace here
-  tablefull --prometheus URL [--selector S] [--since D]
-                                           the fleet in Prometheus: every exporter's host at a glance
-`, flags: consoleFlags, run: func(o options, v *flagValues, _, _ io.Writer) error {
-		if v.fo.url != "" {
-			if o.intervalSet && o.interval < minFleetRefresh {
-				return usageError{fmt.Errorf("--interval %s: the fleet refreshes at least every %s (one query round per refresh)", o.interval, minFleetRefresh)}
-			}
-			return fleet(o, v.fo)
-		}
-		return console(o, v.ssh, v.via, v.netns, v.deploy)
-	}},
-	{name: "snapshot", usage: "  tablefull snapshot [--json]              print one sample and exit\n", flags: jsonFlag, run: func(o options, v *flagValues, stdout, _ io.Writer) error { return snapshot(o, v.asJSON, stdout) }},
-	{name: "census", usage: "  tablefull census [--json]                what fills the table: protocols, TCP states, top ports, addresses, owners (root)\n", flags: jsonFlag, run: func(o options, v *flagValues, stdout, _ io.Writer) error { return census(o, v.asJSON, stdout) }},
-	{name: "agent", usage: "  tablefull agent                          write this host's stream to stdout (for --ssh/--via)\n", run: func(o options, _ *flagValues, stdout, stderr io.Writer) error {
-		return agent(o, os.Stdin, stdout, stderr)
-	}},
-	{name: "exporter", usage: "  tablefull exporter [--web.listen-address ADDR] [--web.config.file FILE] [--netns NAME|PATH]\n                                           serve this host's table to Prometheus on /metrics (default " + exporter.DefaultListen + ")\n", flags: exporterFlags,
-		run: func(o options, v *flagValues, _, stderr io.Writer) error {
-			return exportMetrics(o, v.ex, v.oneNS, stderr)
-		}},
-	{name: "tune", usage: `  tablefull tune [--set K=V] [--yes] [--persist] [--dry-run] [--undo] [--until-free] [--netns NAME|PATH]
-                                           propose, preview, apply, persist or undo tuning;
-                                           --until-free repeats it until the table is free
-`, flags: tuneFlags, run: func(o options, v *flagValues, stdout, _ io.Writer) error { return tuneCommand(o, v, stdout) }},
-	{name: "lab", usage: `  tablefull lab SCENARIO [--headless]      reproduce an incident in a throw-away namespace (root):
-                                           table-full, listen-overflow, cpu-bound, healthy
-`, flags: labFlags, positional: "SCENARIO", arg: func(v *flagValues, a string) { v.lo.scenario = a },
-		run: func(o options, v *flagValues, stdout, _ io.Writer) error { return runLab(o, v.lo, stdout) }},
-	{name: "record", usage: "  tablefull record FILE [--duration D] [--force]\n                                           record this host's stream to FILE (refuses to overwrite without --force)\n", positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, flags: func(fs *flag.FlagSet, v *flagValues) {
-		fs.DurationVar(&v.duration, "duration", 0, "stop after `D` (default: at ctrl-c)")
-		fs.BoolVar(&v.force, "force", false, "overwrite FILE if it exists")
-	}, run: func(o options, v *flagValues, _, _ io.Writer) error { return record(o, v.file, v.duration, v.force) }},
-	{name: "replay", usage: "  tablefull replay FILE [--speed N]        play a recording in the console\n", positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, flags: speedFlag,
-		run: func(_ options, v *flagValues, _, _ io.Writer) error { return replay(v.file, v.speed) }},
-	{name: "report", usage: `  tablefull report FILE|--demo [-o|--output DIR] [--from T] [--to T] [--title S] [--force]
-                                           the post-mortem of a recording: DIR/report.html, report.md and its charts
-`, positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, optional: func(v *flagValues) bool { return v.ro.demo },
-		flags: reportFlags, run: func(_ options, v *flagValues, stdout, _ io.Writer) error { return writeReport(v.file, v.ro, stdout) }},
-	{name: "demo", usage: "  tablefull demo [--speed N]               play the embedded table-full incident\n", flags: speedFlag, run: func(_ options, v *flagValues, _, _ io.Writer) error { return demo(v.speed) }},
-	{name: "alive", usage: "  tablefull alive FILE [--within D]        exit 0 if an exporter's --heartbeat FILE changed within D: a liveness probe that opens no connection\n",
-		positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, flags: func(fs *flag.FlagSet, v *flagValues) {
-			fs.DurationVar(&v.duration, "within", 30*time.Second, "FILE must have changed within `D`")
-		}, run: func(_ options, v *flagValues, stdout, _ io.Writer) error {
-			return exporter.Alive(v.file, v.duration, stdout)
-		}},
-	{name: "man", usage: "  tablefull man                            print this manual page, tablefull(1), in roff\n", run: func(_ options, _ *flagValues, stdout, _ io.Writer) error { return writeManPage(stdout) }},
-}
-
-func jsonFlag(fs *flag.FlagSet, v *flagValues) {
-	fs.BoolVar(&v.asJSON, "json", false, "print JSON (schema in README)")
-}
-
-func speedFlag(fs *flag.FlagSet, v *flagValues) {
-	fs.Float64Var(&v.speed, "speed", 1, "playback speed `N` (2 = twice as fast)")
-}
-
-func consoleFlags(fs *flag.FlagSet, v *flagValues) {
-	fs.StringArrayVar(&v.ssh, "ssh", nil, "watch `[user@]host[:port]` over the system ssh (repeatable)")
-	fs.StringArrayVar(&v.via, "via", nil, "watch the agent stream printed by `COMMAND` (repeatable)")
-	fs.StringArrayVar(&v.netns, "netns", nil, "watch network namespace `NAME|PATH` on this host (repeatable)")
-	fs.BoolVar(&v.deploy, "deploy", false, "copy this binary to --ssh hosts that lack tablefull (checksum verified)")
-	fs.StringVar(&v.fo.url, "prometheus", "", "watch the fleet in the Prometheus at `URL` (its tablefull exporters)")
-	fs.StringVar(&v.fo.selector, "selector", "", "with --prometheus: label `MATCHERS` that pick the instances, e.g. job=\"tablefull\"")
-	fs.DurationVar(&v.fo.since, "since", time.Hour, "with --prometheus: the window of peaks, pinned time and drill-downs")
-	fs.StringVar(&v.fo.user, "prometheus-user", "", "basic auth `USER` (password from $"+envPassword+"; a token from $"+envToken+")")
-	fs.StringVar(&v.fo.caFile, "prometheus-ca", "", "CA `FILE` of an https Prometheus")
-}
-
-func reportFlags(fs *flag.FlagSet, v *flagValues) {
-	ro := &v.ro
-	fs.StringVarP(&ro.dir, "output", "o", "report", "write the report into `DIR`")
-	fs.StringVar(&ro.from, "from", "", "start at `T`: RFC 3339, a UTC time of day (21:04:00) or an offset (+90s)")
-	fs.StringVar(&ro.to, "to", "", "end at `T` (as --from)")
-	fs.StringVar(&ro.title, "title", "", "the report's `TITLE` (default: the host's name)")
-	fs.BoolVar(&ro.demo, "demo", false, "report on the embedded demo instead of FILE")
-	fs.BoolVar(&ro.force, "force", false, "replace the files of an earlier report in DIR")
-}
-
-func labFlags(fs *flag.FlagSet, v *flagValues) {
-	lo := &v.lo
-	fs.DurationVar(&lo.duration, "duration", 0, "end the lab after `D` (default: when you quit)")
-	fs.IntVar(&lo.Workers, "workers", 0, "client workers (default: the scenario's)")
-	fs.Float64Var(&lo.Rate, "rate", 0, "requests per second over all workers (default: the scenario's)")
-	fs.BoolVar(&lo.headless, "headless", false, "print one line per sample instead of the console")
-	fs.StringVar(&lo.recordTo, "record", "", "record the lab's stream to `FILE` (e.g. to re-record the demo)")
-	fs.DurationVar(&lo.fixAfter, "fix-after", 0, "raise nf_conntrack_max to 16384 after `D` (for recordings)")
-}
-
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run dispatches a subcommand and returns the exit code: 0 success, 1
-// failure, 2 bad usage.
+// run runs the command line and returns the exit code: 0 success, 1
+// failure, 2 bad usage, and a subcommand's own (tune's 3–6).
 func run(args []string, stdout, stderr io.Writer) int {
 	tui.HonourNoColor()
-	cmd := subcommands[0]
-	for _, c := range subcommands[1:] {
-		if len(args) > 0 && args[0] == c.name {
-			cmd, args = c, args[1:]
-		}
-	}
-	fs := flag.NewFlagSet("tablefull "+cmd.name, flag.ContinueOnError)
-	fs.SortFlags = false
-	fs.SetOutput(stderr)
-	var o options
-	o.register(fs)
-	v := &flagValues{}
-	if cmd.flags != nil {
-		cmd.flags(fs, v)
-	}
-	fs.Usage = func() { fmt.Fprint(stderr, help(cmd)) }
-	// Flags may come before or after the positional argument (GNU style).
-	if err := fs.Parse(args); err != nil {
-		return usageExit(err, stderr)
-	}
-	pos := fs.Args()
-	if cmd.positional != "" {
-		switch {
-		case len(pos) < 1 && cmd.optional != nil && cmd.optional(v):
-		case len(pos) < 1:
-			missing := "missing " + cmd.positional
-			if cmd.name == "lab" {
-				missing = "which scenario? " + strings.Join(lab.Names(), ", ")
-			}
-			fmt.Fprintf(stderr, "tablefull %s: %s\n", cmd.name, missing)
-			return 2
-		default:
-			cmd.arg(v, pos[0])
-			pos = pos[1:]
-		}
-	}
-	if len(pos) > 0 {
-		fmt.Fprintf(stderr, "tablefull: unexpected argument %q\n", pos[0])
-		fs.Usage()
-		return 2
-	}
-	o.intervalSet = fs.Changed("interval")
-	if o.version {
-		fmt.Fprintln(stdout, "tablefull", version)
+	root := commandLine(stdout, stderr)
+	root.SetArgs(args)
+	cmd, err := root.ExecuteC()
+	if err == nil {
 		return 0
 	}
-	if o.interval < 100*time.Millisecond {
-		fmt.Fprintln(stderr, "tablefull: --interval must be at least 100ms")
-		return 2
+	fmt.Fprintf(stderr, "%s: %s\n", cmd.CommandPath(), err)
+	code := 1
+	var ec exitCoder
+	if errors.As(err, &ec) {
+		code = ec.ExitCode()
 	}
-	if fs.Lookup("speed") != nil && v.speed <= 0 {
-		fmt.Fprintln(stderr, "tablefull: --speed must be above 0")
-		return 2
+	if code == 2 {
+		fmt.Fprintf(stderr, "(see %s --help)\n", cmd.CommandPath())
 	}
-	if err := cmd.run(o, v, stdout, stderr); err != nil {
-		fmt.Fprintln(stderr, "tablefull:", err)
-		var ec exitCoder
-		if errors.As(err, &ec) {
-			return ec.ExitCode()
-		}
-		return 1
-	}
-	return 0
+	return code
 }
 
 // exitCoder is an error that chooses the exit code (tune's, a usage
 // error's).
 type exitCoder interface{ ExitCode() int }
 
-// usageError is bad usage found after the flags parsed: exit 2.
+// usageError is bad usage: exit 2.
 type usageError struct{ error }
 
 // ExitCode implements exitCoder.
 func (usageError) ExitCode() int { return 2 }
-
-func usageExit(err error, stderr io.Writer) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	fmt.Fprintln(stderr, "tablefull:", err, "(tablefull --help lists the flags)")
-	return 2
-}

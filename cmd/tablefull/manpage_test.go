@@ -16,12 +16,13 @@ import (
 )
 
 // TestManPage: tablefull(1) renders without a warning, through groff
-// and man -l as a package installs it, and names every flag and every
-// subcommand --help does (both come from the same table and flag sets).
+// and man -l at 80 columns as a package installs it, no line wider;
+// names every flag and every subcommand --help does (both come from the
+// same table and flag sets); and has the sections a man page is read for.
 func TestManPage(t *testing.T) {
 	var page bytes.Buffer
-	if err := manPage(&page); err != nil {
-		t.Fatal(err)
+	if code := run([]string{"man"}, &page, io.Discard); code != 0 {
+		t.Fatalf("tablefull man: exit %d", code)
 	}
 	if _, err := exec.LookPath("groff"); err != nil {
 		t.Skip("needs groff (make deps installs man-db)")
@@ -34,7 +35,7 @@ func TestManPage(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tablefull.1")
 	os.WriteFile(path, page.Bytes(), 0o644)
 	man := exec.Command("man", "--warnings", "-l", path)
-	man.Env = append(os.Environ(), "MANWIDTH=100", "PAGER=cat") // not a terminal: man strips the overstrikes
+	man.Env = append(os.Environ(), "MANWIDTH=80", "PAGER=cat") // not a terminal: man strips the overstrikes
 	var stderr bytes.Buffer
 	man.Stderr = &stderr
 	out, err := man.Output()
@@ -42,6 +43,21 @@ func TestManPage(t *testing.T) {
 		t.Fatalf("man -l: %v\n%s", err, stderr.String())
 	}
 	rendered := string(out)
+	for i, line := range strings.Split(rendered, "\n") {
+		if n := len([]rune(line)); n > 80 {
+			t.Errorf("line %d is %d columns wide at MANWIDTH=80: %q", i+1, n, line)
+		}
+	}
+	for _, section := range []string{"SYNOPSIS", "OPTIONS", "KEYS", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES"} {
+		if !regexp.MustCompile(`(?m)^` + section + `$`).MatchString(rendered) {
+			t.Errorf("the man page has no %s section", section)
+		}
+	}
+	for _, want := range []string{"NO_COLOR", "TABLEFULL_PROMETHEUS_PASSWORD", "still pinned after its steps", "heartbeat is stale"} {
+		if !strings.Contains(strings.Join(strings.Fields(rendered), " "), want) {
+			t.Errorf("the man page does not say %q", want)
+		}
+	}
 	for _, name := range regexp.MustCompile(`--[a-z][a-z0-9.-]*[a-z0-9]`).FindAllString(help(subcommands[0]), -1) {
 		if !strings.Contains(rendered, name) {
 			t.Errorf("the man page does not name %s", name)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -20,5 +21,51 @@ func TestUsageErrors(t *testing.T) {
 	var out, errb strings.Builder
 	if code := run([]string{"replay", "/no/such/file"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "/no/such/file") {
 		t.Errorf("replay of a missing file: code %d, %q", code, errb.String())
+	}
+}
+
+// TestCommandLineConventions: help goes to stdout and a subcommand's is
+// its own; the shared flags come before or after a subcommand's name;
+// help, version and completion exist; a usage error is two lines on
+// stderr, not the whole usage.
+func TestCommandLineConventions(t *testing.T) {
+	for _, tc := range []struct {
+		args     []string
+		code     int
+		stdout   []string // each in stdout
+		notInOut string
+	}{
+		{[]string{"--help"}, 0, []string{"Usage:", "tablefull census", "--until-free"}, ""},
+		{[]string{"tune", "--help"}, 0, []string{"tablefull tune", "--until-free", "--interval"}, "tablefull census"},
+		{[]string{"help", "tune"}, 0, []string{"tablefull tune", "--until-free"}, "tablefull census"},
+		{[]string{"help"}, 0, []string{"tablefull census", "tablefull completion"}, ""},
+		{[]string{"--interval", "2s", "version"}, 0, []string{"tablefull " + version, "revision", runtime.Version(), runtime.GOARCH}, ""},
+		{[]string{"snapshot", "--version"}, 0, []string{"revision"}, ""},
+		{[]string{"completion", "bash"}, 0, []string{"bash completion"}, ""},
+		{[]string{"--interval", "1ms", "version"}, 2, nil, ""},
+	} {
+		var out, errb strings.Builder
+		code := run(tc.args, &out, &errb)
+		if code != tc.code {
+			t.Errorf("%q: exit %d, want %d (stderr %q)", tc.args, code, tc.code, errb.String())
+		}
+		for _, want := range tc.stdout {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("%q: stdout has no %q:\n%s", tc.args, want, out.String())
+			}
+		}
+		if tc.notInOut != "" && strings.Contains(out.String(), tc.notInOut) {
+			t.Errorf("%q: stdout has %q, another subcommand's", tc.args, tc.notInOut)
+		}
+		if tc.code == 0 && errb.Len() > 0 {
+			t.Errorf("%q: stderr %q", tc.args, errb.String())
+		}
+	}
+	for _, args := range [][]string{{"bogus"}, {"--bogus"}, {"replay"}, {"snapshot", "extra"}} {
+		var errb strings.Builder
+		run(args, &strings.Builder{}, &errb)
+		if lines := strings.Count(errb.String(), "\n"); lines > 2 || !strings.Contains(errb.String(), "--help") {
+			t.Errorf("%q: a usage error of %d lines: %q", args, lines, errb.String())
+		}
 	}
 }

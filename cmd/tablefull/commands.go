@@ -1,0 +1,148 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	flag "github.com/spf13/pflag"
+	"github.com/tablefull/tablefull/remote/exporter"
+	"github.com/tablefull/tablefull/sources/tune"
+)
+
+// flagValues are every subcommand's own flags and positional argument.
+type flagValues struct {
+	asJSON, force, deploy bool
+	duration              time.Duration
+	speed                 float64
+	ssh, via, netns       []string
+	tu                    tune.CommandOptions
+	tuneNetns             string
+	lo                    labOptions
+	ex                    exporterOptions
+	oneNS                 string
+	fo                    fleetOptions
+	ro                    reportOptions
+	file                  string
+}
+
+// subcommand is one entry of the command line: its name (console for
+// none), its flags, what its positional argument is, and what it runs.
+type subcommand struct {
+	name string
+	// usage is its lines in --help.
+	usage string
+	// positional names the one argument it takes ("" for none) and
+	// where it goes.
+	positional string
+	arg        func(v *flagValues, a string)
+	// optional reports whether the flags given let the positional
+	// argument be left out (nil: never).
+	optional func(v *flagValues) bool
+	flags    func(fs *flag.FlagSet, v *flagValues)
+	run      func(o options, v *flagValues, stdout, stderr io.Writer) error
+}
+
+// subcommands is the command line, one entry a subcommand.
+var subcommands = []subcommand{
+	{name: "console", usage: `  tablefull [flags]                        the live console on this host
+  tablefull --ssh [user@]host[:port] ...   the console on remote hosts (a tab each; --deploy copies tablefull there)
+  tablefull --via "COMMAND" ...            the console on any command printing an agent stream
+  tablefull --netns NAME|PATH              the console on another network namespace here
+  tablefull --prometheus URL [--selector S] [--since D]
+                                           the fleet in Prometheus: every exporter's host at a glance
+`, flags: consoleFlags, run: func(o options, v *flagValues, _, _ io.Writer) error {
+		if v.fo.url != "" {
+			if o.intervalSet && o.interval < minFleetRefresh {
+				return usageError{fmt.Errorf("--interval %s: the fleet refreshes at least every %s (one query round per refresh)", o.interval, minFleetRefresh)}
+			}
+			return fleet(o, v.fo)
+		}
+		return console(o, v.ssh, v.via, v.netns, v.deploy)
+	}},
+	{name: "snapshot", usage: "  tablefull snapshot [--json]              print one sample and exit\n", flags: jsonFlag, run: func(o options, v *flagValues, stdout, _ io.Writer) error { return snapshot(o, v.asJSON, stdout) }},
+	{name: "census", usage: "  tablefull census [--json]                what fills the table: protocols, TCP states, top ports, addresses, owners (root)\n", flags: jsonFlag, run: func(o options, v *flagValues, stdout, _ io.Writer) error { return census(o, v.asJSON, stdout) }},
+	{name: "agent", usage: "  tablefull agent                          write this host's stream to stdout (for --ssh/--via)\n", run: func(o options, _ *flagValues, stdout, stderr io.Writer) error {
+		return agent(o, os.Stdin, stdout, stderr)
+	}},
+	{name: "exporter", usage: "  tablefull exporter [--web.listen-address ADDR] [--web.config.file FILE] [--netns NAME|PATH]\n                                           serve this host's table to Prometheus on /metrics (default " + exporter.DefaultListen + ")\n", flags: exporterFlags,
+		run: func(o options, v *flagValues, _, stderr io.Writer) error {
+			return exportMetrics(o, v.ex, v.oneNS, stderr)
+		}},
+	{name: "tune", usage: `  tablefull tune [--set K=V] [--yes] [--persist] [--dry-run] [--undo] [--until-free] [--netns NAME|PATH]
+                                           propose, preview, apply, persist or undo tuning;
+                                           --until-free repeats it until the table is free
+`, flags: tuneFlags, run: func(o options, v *flagValues, stdout, _ io.Writer) error { return tuneCommand(o, v, stdout) }},
+	{name: "lab", usage: `  tablefull lab SCENARIO [--headless]      reproduce an incident in a throw-away namespace (root):
+                                           table-full, listen-overflow, cpu-bound, healthy
+`, flags: labFlags, positional: "SCENARIO", arg: func(v *flagValues, a string) { v.lo.scenario = a },
+		run: func(o options, v *flagValues, stdout, _ io.Writer) error { return runLab(o, v.lo, stdout) }},
+	{name: "record", usage: "  tablefull record FILE [--duration D] [--force]\n                                           record this host's stream to FILE (refuses to overwrite without --force)\n", positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, flags: func(fs *flag.FlagSet, v *flagValues) {
+		fs.DurationVar(&v.duration, "duration", 0, "stop after `D` (default: at ctrl-c)")
+		fs.BoolVar(&v.force, "force", false, "overwrite FILE if it exists")
+	}, run: func(o options, v *flagValues, _, _ io.Writer) error { return record(o, v.file, v.duration, v.force) }},
+	{name: "replay", usage: "  tablefull replay FILE [--speed N]        play a recording in the console\n", positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, flags: speedFlag,
+		run: func(_ options, v *flagValues, _, _ io.Writer) error { return replay(v.file, v.speed) }},
+	{name: "report", usage: `  tablefull report FILE|--demo [-o|--output DIR] [--from T] [--to T] [--title S] [--force]
+                                           the post-mortem of a recording: DIR/report.html, report.md and its charts
+`, positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, optional: func(v *flagValues) bool { return v.ro.demo },
+		flags: reportFlags, run: func(_ options, v *flagValues, stdout, _ io.Writer) error { return writeReport(v.file, v.ro, stdout) }},
+	{name: "demo", usage: "  tablefull demo [--speed N]               play the embedded table-full incident\n", flags: speedFlag, run: func(_ options, v *flagValues, _, _ io.Writer) error { return demo(v.speed) }},
+	{name: "alive", usage: "  tablefull alive FILE [--within D]        exit 0 if an exporter's --heartbeat FILE changed within D: a liveness probe that opens no connection\n",
+		positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, flags: func(fs *flag.FlagSet, v *flagValues) {
+			fs.DurationVar(&v.duration, "within", 30*time.Second, "FILE must have changed within `D`")
+		}, run: func(_ options, v *flagValues, stdout, _ io.Writer) error {
+			return exporter.Alive(v.file, v.duration, stdout)
+		}},
+	{name: "version", usage: "  tablefull version                        print the version, revision, Go version and platform\n",
+		run: func(_ options, _ *flagValues, stdout, _ io.Writer) error {
+			_, err := fmt.Fprintln(stdout, versionText())
+			return err
+		}},
+	{name: "man", usage: "  tablefull man                            print this manual page, tablefull(1), in roff\n",
+		run: func(_ options, _ *flagValues, stdout, _ io.Writer) error {
+			_, err := io.WriteString(stdout, manPage)
+			return err
+		}},
+}
+
+func jsonFlag(fs *flag.FlagSet, v *flagValues) {
+	fs.BoolVar(&v.asJSON, "json", false, "print JSON (schema in README)")
+}
+
+func speedFlag(fs *flag.FlagSet, v *flagValues) {
+	fs.Float64Var(&v.speed, "speed", 1, "playback speed `N` (2 = twice as fast)")
+}
+
+func consoleFlags(fs *flag.FlagSet, v *flagValues) {
+	fs.StringArrayVar(&v.ssh, "ssh", nil, "watch `[user@]host[:port]` over the system ssh (repeatable)")
+	fs.StringArrayVar(&v.via, "via", nil, "watch the agent stream printed by `COMMAND` (repeatable)")
+	fs.StringArrayVar(&v.netns, "netns", nil, "watch network namespace `NAME|PATH` on this host (repeatable)")
+	fs.BoolVar(&v.deploy, "deploy", false, "copy this binary to --ssh hosts that lack tablefull (checksum verified)")
+	fs.StringVar(&v.fo.url, "prometheus", "", "watch the fleet in the Prometheus at `URL` (its tablefull exporters)")
+	fs.StringVar(&v.fo.selector, "selector", "", "with --prometheus: label `MATCHERS` that pick the instances, e.g. job=\"tablefull\"")
+	fs.DurationVar(&v.fo.since, "since", time.Hour, "with --prometheus: the window of peaks, pinned time and drill-downs")
+	fs.StringVar(&v.fo.user, "prometheus-user", "", "basic auth `USER` (password from $"+envPassword+"; a token from $"+envToken+")")
+	fs.StringVar(&v.fo.caFile, "prometheus-ca", "", "CA `FILE` of an https Prometheus")
+}
+
+func reportFlags(fs *flag.FlagSet, v *flagValues) {
+	ro := &v.ro
+	fs.StringVarP(&ro.dir, "output", "o", "report", "write the report into `DIR`")
+	fs.StringVar(&ro.from, "from", "", "start at `T`: RFC 3339, a UTC time of day (21:04:00) or an offset (+90s)")
+	fs.StringVar(&ro.to, "to", "", "end at `T` (as --from)")
+	fs.StringVar(&ro.title, "title", "", "the report's `TITLE` (default: the host's name)")
+	fs.BoolVar(&ro.demo, "demo", false, "report on the embedded demo instead of FILE")
+	fs.BoolVar(&ro.force, "force", false, "replace the files of an earlier report in DIR")
+}
+
+func labFlags(fs *flag.FlagSet, v *flagValues) {
+	lo := &v.lo
+	fs.DurationVar(&lo.duration, "duration", 0, "end the lab after `D` (default: when you quit)")
+	fs.IntVar(&lo.Workers, "workers", 0, "client workers (default: the scenario's)")
+	fs.Float64Var(&lo.Rate, "rate", 0, "requests per second over all workers (default: the scenario's)")
+	fs.BoolVar(&lo.headless, "headless", false, "print one line per sample instead of the console")
+	fs.StringVar(&lo.recordTo, "record", "", "record the lab's stream to `FILE` (e.g. to re-record the demo)")
+	fs.DurationVar(&lo.fixAfter, "fix-after", 0, "raise nf_conntrack_max to 16384 after `D` (for recordings)")
+}
