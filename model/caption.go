@@ -5,7 +5,9 @@ import "fmt"
 // Caption says in one sentence what changed between two frames, for a
 // demo or a talk: the count climbing, the table pinning, drops, SYN
 // retransmits, the fix, the end of the stall. It returns "" when nothing
-// worth saying happened.
+// worth saying happened. Each caption is true of the frame's own verdict:
+// the retransmits are said of a table that refuses them, not of one that
+// has room again.
 func Caption(prev, cur Frame) string {
 	p, c := prev.Sample.Conntrack, cur.Sample.Conntrack
 	drops := cur.Rates.Drops()
@@ -17,7 +19,7 @@ func Caption(prev, cur Frame) string {
 		return fmt.Sprintf("Pinned at nf_conntrack_max = %s: new connections are dropped before any process sees them.", Int(c.Max))
 	case drops > 0 && prevDrops == 0:
 		return fmt.Sprintf("conntrack -S counts the damage: %s packets dropped in one interval.", Int(drops))
-	case cur.Rates.SynRetransPS > 0 && prev.Rates.SynRetransPS == 0:
+	case cur.Rates.SynRetransPS > 0 && prev.Rates.SynRetransPS == 0 && (cur.Pinned || drops > 0): // said only of a table refusing them
 		return "Clients retransmit their SYNs and wait 1, 2, 4, 8 s: the server never hears them."
 	case prev.Pinned && !cur.Pinned && c.Peak < c.Max:
 		return "The table has room again: new connections get through."

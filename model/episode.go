@@ -7,6 +7,10 @@ type Episode struct {
 	// Start is the end of the first pinned interval minus that interval,
 	// i.e. when the pinned interval began.
 	Start time.Time
+	// Seen is the time of the first pinned sample: when the pin was
+	// first read, which is when panels and reports say it began (the
+	// sample before read the count below the cap).
+	Seen time.Time
 	// Last is the time of the last pinned sample.
 	Last time.Time
 	// Open is true while the episode has not ended.
@@ -51,7 +55,7 @@ func (e *Episodes) Observe(t time.Time, interval time.Duration, pinned bool, dro
 	switch {
 	case pinned && cur == nil:
 		e.begun++
-		e.list = append(e.list, Episode{Start: t.Add(-interval), Last: t, Open: true, Drops: drops, Max: capMax})
+		e.list = append(e.list, Episode{Start: t.Add(-interval), Seen: t, Last: t, Open: true, Drops: drops, Max: capMax})
 		if len(e.list) > e.keep {
 			e.list = e.list[len(e.list)-e.keep:]
 		}

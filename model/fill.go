@@ -196,10 +196,14 @@ func CeilingOf(c Conntrack, f Fill) (float64, string) {
 	return Ceiling(c.Max, c.TimeWaitHold), fmt.Sprintf("%s ÷ %d s TIME_WAIT hold", Int(c.Max), c.TimeWaitHold)
 }
 
-// Describe says what fills a table of max entries in one phrase: "400
-// of 400 entries udp/53, 700 new/s held 30 s each", "400 of 400 entries
-// standing open (tcp-open)". Empty when nothing is known.
-func (f Fill) Describe(tops []Count, max uint64) string {
+// Describe says what fills a table of count of max entries in one
+// phrase: "400 of 400 entries udp/53, 700 new/s held 30 s each" when the
+// class holds them all, "256 of 256 entries: 232 tcp-closed, 80/s before
+// the pin × 120 s" when it holds some, "400 of 400 entries: 380 standing
+// open (tcp-open)". The "N of M" is always the frame's count and cap; a
+// class's share not counted by a census is "~". Empty when nothing is
+// known.
+func (f Fill) Describe(tops []Count, count, max uint64) string {
 	cf, ok := f.Top()
 	if !ok {
 		return ""
@@ -208,12 +212,17 @@ func (f Fill) Describe(tops []Count, max uint64) string {
 	if k := topOf(cf.Class, tops); k != "" {
 		name = k
 	}
-	of := fmt.Sprintf("%s of %s entries", Int(cf.Entries), Int(max))
-	if !f.Counted {
-		of = "~" + of
+	of := fmt.Sprintf("%s of %s entries", Int(count), Int(max))
+	share := " "
+	if cf.Entries != count || !f.Counted {
+		approx := ""
+		if !f.Counted {
+			approx = "~"
+		}
+		share = fmt.Sprintf(": %s%s ", approx, Int(cf.Entries))
 	}
 	if cf.Class.Standing() {
-		return fmt.Sprintf("%s standing open (%s)", of, name)
+		return fmt.Sprintf("%s%sstanding open (%s)", of, share, name)
 	}
 	lower := ""
 	if f.Lost {
@@ -221,11 +230,11 @@ func (f Fill) Describe(tops []Count, max uint64) string {
 	}
 	switch {
 	case f.Pinned && f.RatesBefore: // what a full table admits is its ceiling: the class's rate is from before
-		return fmt.Sprintf("%s %s, %s%s/s before the pin × %d s", of, name, lower, Num(cf.RatePS), cf.Hold)
+		return fmt.Sprintf("%s%s%s, %s%s/s before the pin × %d s", of, share, name, lower, Num(cf.RatePS), cf.Hold)
 	case f.Pinned:
-		return fmt.Sprintf("%s %s held %d s each", of, name, cf.Hold)
+		return fmt.Sprintf("%s%s%s held %d s each", of, share, name, cf.Hold)
 	}
-	return fmt.Sprintf("%s %s, %s%s new/s held %d s each", of, name, lower, Num(cf.RatePS), cf.Hold)
+	return fmt.Sprintf("%s%s%s, %s%s new/s held %d s each", of, share, name, lower, Num(cf.RatePS), cf.Hold)
 }
 
 // RateText says a rate of new entries with what it counts: "80 new/s",

@@ -79,3 +79,27 @@ func TestPinnedRatesSaidHonestly(t *testing.T) {
 		})
 	}
 }
+
+// TestRaiseNamesThePinItEnds: the interval in which the cap is raised
+// still counts the old cap's drops; its TABLE FULL says which pin they
+// belong to and that the raise ended it, never "256 of 16,384 entries"
+// or "the table filled between reads".
+func TestRaiseNamesThePinItEnds(t *testing.T) {
+	run := pinnedRun(0)
+	last := run[len(run)-1]
+	raised := last
+	raised.Time = last.Time.Add(time.Second)
+	raised.Conntrack.Max, raised.Conntrack.Peak = 16384, last.Conntrack.Count
+	raised.CTStats = CTStats{Reported: []Counter{Drop}, PerCPU: []CPUCounters{{CPU: 0, Values: CountersOf(map[Counter]uint64{Drop: last.CTStats.PerCPU[0].Values.Get(Drop) + 8})}}}
+	an := NewAnalyzer(len(run) + 1)
+	for _, s := range run {
+		an.Add(s)
+	}
+	v := an.Add(raised).Verdict()
+	if v.Kind != TableFull || !strings.Contains(v.Evidence, "pinned at max 400 for") || !strings.Contains(v.Evidence, "until it was raised to 16,384 in this interval") {
+		t.Errorf("the raise's interval: %s", v)
+	}
+	if strings.Contains(v.Evidence, "of 16,384 entries") || strings.Contains(v.Evidence, "between reads") {
+		t.Errorf("the raise's interval speaks of the new cap as full: %s", v)
+	}
+}

@@ -167,8 +167,13 @@ func ruleTableFull(in Inputs) (Verdict, bool) {
 	if !Pinned(c) {
 		what = fmt.Sprintf("the table filled between reads (peak %s of max %s)", Int(c.Peak), Int(c.Max))
 	}
+	if ep := in.Episode; !Pinned(c) && ep != nil && ep.Max < c.Max { // the drops are the old cap's
+		return Verdict{Kind: TableFull, Severity: SevCrit, Evidence: fmt.Sprintf(
+			"pinned at max %s for %s, until it was raised to %s in this interval; %s drops, %s",
+			Int(ep.Max), Dur(ep.Duration()), Int(c.Max), Int(drops), serverState(in.Rates))}, true
+	}
 	ev := fmt.Sprintf("%s, %s drops, %s: new flows are dropped before they reach any process", what, Int(drops), serverState(in.Rates))
-	if d := in.Fill.Describe(in.Rates.Entries.TopDests, c.Max); d != "" {
+	if d := in.Fill.Describe(in.Rates.Entries.TopDests, c.Count, c.Max); d != "" {
 		if Pinned(c) {
 			what = "pinned " + Dur(pinned)
 		}

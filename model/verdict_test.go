@@ -92,7 +92,7 @@ func TestVerdictRules(t *testing.T) {
 			Inputs{Sample: table(400, 400, 400), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 30000); r.Entries.TopDests = []Count{{"udp/53", 700}} }),
 				Fill:   Fill{Basis: BasisEvents, Classes: []ClassFill{{Class: ClassUDPSingle, RatePS: 700, Hold: 30, Entries: 400}}},
 				Demand: Demand{AtLeast: 3100, Basis: "the rate before the pin"}},
-			TableFull, nil, "~400 of 400 entries udp/53, 700 new/s held 30 s each; pinned 1 s, 30,000 drops, server idle (CPU 4 %, disk 0 IO/s); demand ≥ 3,100 new/s"},
+			TableFull, nil, "400 of 400 entries: ~400 udp/53, 700 new/s held 30 s each; pinned 1 s, 30,000 drops, server idle (CPU 4 %, disk 0 IO/s); demand ≥ 3,100 new/s"},
 		{"SYN retransmits on a busy box are not a stalled client",
 			Inputs{Sample: table(20, 20, 4096), Rates: with(idle(), func(r *Rates) { r.SynRetransPS = 6; r.CPUAll = CPUUse{User: 95, Idle: 5} })},
 			CPUBound, nil, ""},

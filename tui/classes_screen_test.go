@@ -66,8 +66,8 @@ func TestClassScreens(t *testing.T) {
 		samples []model.Sample
 		says    []string
 	}{
-		"dns":      {dns, []string{"400 of 400 entries udp/53, 700/s before the pin × 30 s", "admits 700 new/s (pinned)", "ceiling 13 new/s (400 ÷ 30 s UDP hold)", "hold 30 s udp"}},
-		"redis":    {redis, []string{"480 of 500 entries tcp/6379", "demand ≥ 104 new/s", "ceiling 4.2 new/s (500 ÷ 120 s TIME_WAIT hold)"}},
+		"dns":      {dns, []string{"400 of 400 entries: ~400 udp/53, 700/s before the pin × 30 s", "admits 700 new/s (pinned)", "ceiling 13 new/s (400 ÷ 30 s UDP hold)", "hold 30 s udp"}},
+		"redis":    {redis, []string{"500 of 500 entries: ~480 tcp/6379", "demand ≥ 104 new/s", "ceiling 4.2 new/s (500 ÷ 120 s TIME_WAIT hold)"}},
 		"loopback": {loopback, []string{"observed 7,300 new/s"}},
 	}
 	for name, sc := range scenarios {

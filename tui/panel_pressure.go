@@ -166,7 +166,7 @@ func episodeLines(st *styles.Styles, eps []model.Episode, n int) []string {
 		if len(lines) > 0 {
 			label = "         "
 		}
-		lines = append(lines, st.Label.Render(label)+sty.Render(fmt.Sprintf("%s–%s", e.Start.Local().Format("15:04:05"), end))+
+		lines = append(lines, st.Label.Render(label)+sty.Render(fmt.Sprintf("%s–%s", e.Seen.Local().Format("15:04:05"), end))+
 			fmt.Sprintf("  pinned %s at %s  %s drops", model.Dur(e.Duration()), model.Int(e.Max), model.Int(e.Drops)))
 	}
 	if len(eps) > n {

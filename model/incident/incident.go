@@ -141,7 +141,7 @@ func (in *Incident) climb(f model.Frame) {
 	}
 	in.prevPeak = c.Peak
 	if f.Pinned {
-		in.everPin, in.FirstPinned, in.Start = true, s.Time.Add(-s.Interval), c
+		in.everPin, in.FirstPinned, in.Start = true, s.Time, c
 	}
 }
 

@@ -52,9 +52,9 @@ func TestIncidentStory(t *testing.T) {
 		got, want any
 	}{
 		{"samples", in.Samples, 20},
-		{"first pinned", in.FirstPinned, at(5)},
+		{"first pinned (the first sample read at the cap)", in.FirstPinned, at(6)},
 		{"climb from", in.ClimbFrom, at(2)},
-		{"time to pin", in.TimeToPin(), 3 * time.Second},
+		{"time to pin", in.TimeToPin(), 4 * time.Second},
 		{"first drop", in.FirstDrop, at(6)},
 		{"pinned", in.Pinned, 6 * time.Second},
 		{"drops (8+4 a second, 6 s)", in.Drops, uint64(72)},

@@ -85,6 +85,9 @@ func (t narrator) whatHappened(r *Report) []string {
 		if ttp := in.TimeToPin(); ttp > 0 {
 			climb = fmt.Sprintf("The count climbed from %s to the cap in %s; ", model.Int(in.ClimbCount), model.Dur(ttp))
 		}
+		if in.FirstPinned.Equal(in.From) { // the climb, if any, was before the recording
+			climb = "The table was already at its cap when the recording began; "
+		}
 		drops := ", and no packet was counted as dropped"
 		if in.Drops > 0 {
 			drops = fmt.Sprintf(", and %s packets were dropped, the first at %s", model.Int(in.Drops), t.at(in.FirstDrop))

@@ -23,7 +23,7 @@ func (t narrator) episodes() section {
 		if e.Open {
 			last += " (still pinned at the end)"
 		}
-		tb.Rows = append(tb.Rows, []string{model.Int(uint64(first + i + 1)), t.at(e.Start), last, model.Dur(e.Duration()), model.Int(e.Max), model.Int(e.Drops)})
+		tb.Rows = append(tb.Rows, []string{model.Int(uint64(first + i + 1)), t.at(e.Seen), last, model.Dur(e.Duration()), model.Int(e.Max), model.Int(e.Drops)})
 	}
 	if first > 0 {
 		tb.Note = fmt.Sprintf("The first %s are not listed.", plural(first, "episode", "episodes"))

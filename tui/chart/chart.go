@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/NimbleMarkets/ntcharts/canvas"
 	"github.com/NimbleMarkets/ntcharts/canvas/graph"
 	"github.com/NimbleMarkets/ntcharts/canvas/runes"
 	"github.com/NimbleMarkets/ntcharts/linechart/timeserieslinechart"
@@ -62,8 +61,8 @@ func (c *Chart) Rebuild(st *styles.Styles, frames []model.Frame, width, height i
 		return
 	}
 	c.key = key
-	capV := float64(last.Sample.Conntrack.Max)
-	yMax, showCap := yScale(frames, capV)
+	runs := capRunsOf(frames)
+	yMax := yScale(frames, runs)
 	chartH := height - 1 // the strip
 	first, end := timeRange(frames)
 	c.ensure(st, width, chartH)
@@ -84,31 +83,12 @@ func (c *Chart) Rebuild(st *styles.Styles, frames []model.Frame, width, height i
 	rowOf := rowScale(ts)
 	rows := peakRows(frames, cols, rowOf)
 	graph.DrawLineSequence(&ts.Canvas, true, cols.left, rows, runes.ArcLineStyle, st.ChartLine)
-	capRow := -1
-	if showCap {
-		capRow = drawCap(st, ts, rowOf(capV), capV)
-	}
+	capRows := drawCaps(st, ts, runs, cols, rowOf)
 	pinned, gaps := intervalColumns(frames, cols)
-	markCol := -1
-	if !mark.IsZero() && !mark.Before(first) && !mark.After(end) {
-		markCol = cols.at(mark)
-	}
 	shade := columnShade{from: cols.left, cols: pinned, rows: ts.Origin().Y, bg: st.PinnedColumn.GetBackground()}
-	c.ink = chartInk(width, chartH, ts.Origin(), cols.left, rows, capRow)
-	c.view = canvasView(&ts.Canvas, &shade, c.ink, c.runs) + "\n" + pinnedStrip(st, pinned, gaps, markCol, cols.left, width)
-}
-
-// yScale is the chart's top and whether the cap is drawn: the cap and a
-// little room when the peak comes near it, else the peak's own scale.
-func yScale(frames []model.Frame, capV float64) (yMax float64, showCap bool) {
-	var peakMax float64
-	for _, f := range frames {
-		peakMax = max(peakMax, float64(f.Sample.Conntrack.Peak))
-	}
-	if capV == 0 || peakMax < capV/4 {
-		return max(10, peakMax*1.3), false
-	}
-	return capV * 1.05, true
+	c.ink = chartInk(width, chartH, ts.Origin(), cols.left, rows, capRows)
+	c.view = canvasView(&ts.Canvas, &shade, c.ink, c.runs) + "\n" +
+		pinnedStrip(st, pinned, gaps, changeColumns(runs, cols, mark, first, end), cols.left, width)
 }
 
 // timeRange is the span the chart shows. ntcharts' time axis is in whole
@@ -147,25 +127,11 @@ func (c *Chart) ensure(st *styles.Styles, width, chartH int) {
 	c.ts, c.w, c.h, c.styles, c.ink = &ts, width, chartH, st, nil
 }
 
-// drawCap draws the cap's line at row and returns the row. The cap's row
-// reads the cap, not the scale's number for it, and the rows above it no
-// number: the count never passes the cap.
-func drawCap(st *styles.Styles, ts *timeserieslinechart.Model, row int, capV float64) int {
-	ts.DrawLineWithStyle(canvas.Float64Point{X: ts.ViewMinX(), Y: capV},
-		canvas.Float64Point{X: ts.ViewMaxX(), Y: capV}, runes.ThinLineStyle, st.ChartCap)
-	if w := ts.Origin().X; w > 0 {
-		ts.Canvas.SetStringWithStyle(canvas.Point{X: 0, Y: row}, fmt.Sprintf("%*s", w, capLabel(capV, w)), st.ChartCap)
-		for y := range row {
-			ts.Canvas.SetStringWithStyle(canvas.Point{X: 0, Y: y}, fmt.Sprintf("%*s", w, ""), st.ChartLabels)
-		}
-	}
-	return row
-}
-
 // pinnedStrip marks, under the plot area (whose first column is left),
 // the columns whose interval was pinned at the cap, the columns where
-// the stream was down, and markCol (a tuning apply; -1 for none).
-func pinnedStrip(st *styles.Styles, marks, gaps []bool, markCol, left, width int) string {
+// the stream was down, and the columns of changes (▲: the cap changed,
+// or a tuning apply).
+func pinnedStrip(st *styles.Styles, marks, gaps []bool, changes map[int]bool, left, width int) string {
 	var b strings.Builder
 	label := "pinned"
 	if len(label) > left {
@@ -174,7 +140,7 @@ func pinnedStrip(st *styles.Styles, marks, gaps []bool, markCol, left, width int
 	b.WriteString(st.Label.Render(fmt.Sprintf("%*s", left, label)))
 	kind := func(i int) int { // 0 nothing, 1 pinned, 2 gap, 3 the mark
 		switch {
-		case i == markCol:
+		case changes[i]:
 			return 3
 		case marks[i]:
 			return 1

@@ -26,9 +26,9 @@ func newInkMask(w, h int) *inkMask {
 }
 
 // chartInk is the mask of a rebuild: axes and labels around origin, the
-// line (rows[i] is its row in column left+i) and, when capRow ≥ 0, the
-// cap's row.
-func chartInk(w, h int, origin canvas.Point, left int, rows []int, capRow int) *inkMask {
+// line (rows[i] is its row in column left+i) and the caps' rows (and the
+// top row, where a cap above the scale is named).
+func chartInk(w, h int, origin canvas.Point, left int, rows []int, capRows []int) *inkMask {
 	m := newInkMask(w, h)
 	for y := range h {
 		m.span(y, 0, origin.X)
@@ -36,8 +36,8 @@ func chartInk(w, h int, origin canvas.Point, left int, rows []int, capRow int) *
 	for y := origin.Y; y < h; y++ {
 		m.span(y, 0, w-1)
 	}
-	if capRow >= 0 {
-		m.span(capRow, 0, w-1)
+	for _, r := range capRows {
+		m.span(r, 0, w-1)
 	}
 	for i, y := range rows {
 		from := y

@@ -1,0 +1,128 @@
+package chart
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/NimbleMarkets/ntcharts/canvas"
+	"github.com/NimbleMarkets/ntcharts/canvas/runes"
+	"github.com/NimbleMarkets/ntcharts/linechart/timeserieslinechart"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/tui/styles"
+)
+
+// capRun is a stretch of frames under one nf_conntrack_max: the cap as it
+// was, from the frame it was first read at to the one after its last.
+type capRun struct {
+	from, to time.Time
+	v        float64
+	// peak is the highest count read under it: a cap the count came
+	// near is drawn, one far above it is only named.
+	peak float64
+}
+
+// capRunsOf is the caps of frames in order, a run for each value of
+// nf_conntrack_max (0, a table not read, is no cap).
+func capRunsOf(frames []model.Frame) []capRun {
+	var runs []capRun
+	for _, f := range frames {
+		c := f.Sample.Conntrack
+		v, t := float64(c.Max), f.Sample.Time
+		if v == 0 {
+			continue
+		}
+		n := len(runs)
+		if n > 0 && runs[n-1].v == v {
+			runs[n-1].to, runs[n-1].peak = t, max(runs[n-1].peak, float64(c.Peak))
+			continue
+		}
+		if n > 0 {
+			runs[n-1].to = t // a cap holds until the frame that read the next
+		}
+		runs = append(runs, capRun{from: t, to: t, v: v, peak: float64(c.Peak)})
+	}
+	return runs
+}
+
+// near reports whether the count came within a quarter of r's cap: the
+// cap is then on the chart's scale.
+func (r capRun) near() bool { return r.peak >= r.v/4 }
+
+// yScale is the chart's top: the highest cap the count came near with a
+// little room, or, when the count rose above every such cap (after a
+// raise), its peak with some room.
+func yScale(frames []model.Frame, runs []capRun) float64 {
+	var peakMax, capMax float64
+	for _, f := range frames {
+		peakMax = max(peakMax, float64(f.Sample.Conntrack.Peak))
+	}
+	for _, r := range runs {
+		if r.near() {
+			capMax = max(capMax, r.v)
+		}
+	}
+	if capMax > 0 && peakMax <= capMax {
+		return capMax * 1.05
+	}
+	return max(10, peakMax*1.3, capMax*1.05)
+}
+
+// drawCaps draws each cap the count came near as a line over its own
+// stretch, labelled on the Y axis, and names each cap above the scale at
+// the top of its stretch ("↑ max 16,384"). The rows above the highest
+// drawn cap carry no number: the count never passes the cap. It returns
+// the rows it drew on.
+func drawCaps(st *styles.Styles, ts *timeserieslinechart.Model, runs []capRun, cols plotColumns, rowOf func(float64) int) []int {
+	var rows []int
+	top, topV, peak := -1, 0.0, 0.0
+	w, origin := ts.Origin().X, ts.Origin().Y
+	named := 0 // the top row's columns taken by names, from the left
+	for _, r := range runs {
+		peak = max(peak, r.peak)
+		row := rowOf(r.v)
+		if !r.near() || row >= origin { // above the scale, or too low to tell from 0 at this height
+			label := "max " + model.Int(uint64(r.v))
+			if !r.near() {
+				label = "↑ " + label
+			}
+			x := max(cols.left+1+cols.at(r.from), named)
+			if x+len([]rune(label)) <= cols.left+cols.last {
+				ts.Canvas.SetStringWithStyle(canvas.Point{X: x, Y: 0}, label, st.ChartCap)
+				named = x + len([]rune(label)) + 1
+				rows = append(rows, 0)
+			}
+			continue
+		}
+		from, to := float64(r.from.UnixNano())/1e9, float64(r.to.UnixNano())/1e9
+		ts.DrawLineWithStyle(canvas.Float64Point{X: max(from, ts.ViewMinX()), Y: r.v},
+			canvas.Float64Point{X: min(to, ts.ViewMaxX()), Y: r.v}, runes.ThinLineStyle, st.ChartCap)
+		if w > 0 {
+			ts.Canvas.SetStringWithStyle(canvas.Point{X: 0, Y: row}, fmt.Sprintf("%*s", w, capLabel(r.v, w)), st.ChartCap)
+		}
+		if top < 0 || row < top {
+			top, topV = row, r.v
+		}
+		rows = append(rows, row)
+	}
+	if top >= 0 && peak <= topV { // the count never passed the cap: no number above it
+		for y := 0; y < top && w > 0; y++ {
+			ts.Canvas.SetStringWithStyle(canvas.Point{X: 0, Y: y}, fmt.Sprintf("%*s", w, ""), st.ChartLabels)
+		}
+	}
+	return rows
+}
+
+// changeColumns are the columns where nf_conntrack_max changed between
+// two frames (a fix, from any console or none), and mark's column when
+// it is set and in view (an apply from this console): the strip's ▲.
+func changeColumns(runs []capRun, cols plotColumns, mark, first, end time.Time) map[int]bool {
+	at := map[int]bool{}
+	for i := 1; i < len(runs); i++ {
+		at[cols.at(runs[i].from)] = true
+	}
+	if !mark.IsZero() && !mark.Before(first) && !mark.After(end) {
+		at[cols.at(mark)] = true
+	}
+	return at
+}

@@ -1,0 +1,135 @@
+package tui
+
+import (
+	"math"
+	"os"
+	"strconv"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/remote"
+)
+
+// recordings are the incidents the property tests step through: the
+// demo, the lab's, and three recorded here.
+var recordings = []string{"../cmd/tablefull/demo/table-full.jsonl", "../remote/report/testdata/lab-table-full.jsonl",
+	"../testdata/incidents/dns.jsonl", "../testdata/incidents/pool.jsonl", "../testdata/incidents/redis-k0.jsonl"}
+
+var (
+	entriesOf = regexp.MustCompile(`([0-9,]+) of ([0-9,]+) entries`)
+	countOf   = regexp.MustCompile(`count ([0-9,]+) of max ([0-9,]+)`)
+	peakOf    = regexp.MustCompile(`peak ([0-9,]+) of max ([0-9,]+)`)
+	// refusing are captions that are only true of a table refusing
+	// connections.
+	refusing = regexp.MustCompile(`retransmit|Pinned at|counts the damage`)
+)
+
+// TestEveryFrameAgreesWithItself: over every frame of every recording, at
+// 80×24, 120×35 and 200×50, played with captions and stepped with `.`:
+// the verdict's numbers are the frame's count, peak and cap; TABLE FULL
+// only while the table is pinned or dropping; a caption that speaks of
+// refused connections only under TABLE FULL; the count line reads the
+// frame's count and cap; and the chart names the cap wherever the count
+// came near it.
+func TestEveryFrameAgreesWithItself(t *testing.T) {
+	for _, path := range recordings {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := remote.ReadRecording(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
+			a := New(newScriptFeed(t, nil), Options{Interval: time.Second, Speed: 1, Captions: true})
+			a.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			for _, s := range rec.Samples {
+				a.Update(sampleMsg{s: s})
+			}
+			a.Update(typed("p"))
+			caps := map[uint64]bool{} // every cap the count came near so far
+			for i, s := range rec.Samples {
+				if i > 0 {
+					a.Update(typed("."))
+				}
+				if c := s.Conntrack; c.Max > 0 && c.Peak >= c.Max/4 {
+					caps[c.Max] = true
+				}
+				checkFrame(t, path, size, a, caps)
+			}
+		}
+	}
+}
+
+// checkFrame checks the frame on a's screen against its own numbers.
+// caps are the caps the count came near up to this frame: each is on
+// the chart, and a change between them marked ▲ in its strip.
+func checkFrame(t *testing.T, path string, size [2]int, a *App, caps map[uint64]bool) {
+	t.Helper()
+	fr := a.frame()
+	c := fr.Sample.Conntrack
+	at := path + " " + fr.Sample.Time.Format("15:04:05") + " " + sizeName(size)
+	v := fr.Verdict()
+	same := func(what string, re *regexp.Regexp, n, m uint64) {
+		for _, g := range re.FindAllStringSubmatch(v.Evidence, -1) {
+			if g[1] != model.Int(n) || g[2] != model.Int(m) {
+				t.Errorf("%s: the verdict's %q is not the frame's %s %s of %s: %s", at, g[0], what, model.Int(n), model.Int(m), v)
+			}
+		}
+	}
+	if !strings.HasPrefix(v.Evidence, "in ") { // another namespace's table is named with its own numbers
+		same("count", entriesOf, c.Count, c.Max)
+		same("count", countOf, c.Count, c.Max)
+		same("peak", peakOf, c.Peak, c.Max)
+	}
+	if v.Kind == model.TableFull && !strings.HasPrefix(v.Evidence, "in ") && !fr.Pinned && fr.Rates.Drops() == 0 {
+		t.Errorf("%s: TABLE FULL neither pinned nor dropping: %s", at, v)
+	}
+	if line := a.captionLine(); refusing.MatchString(line) && v.Kind != model.TableFull {
+		t.Errorf("%s: caption %q under %s", at, line, v.Kind)
+	}
+	if c.Status != model.TableTracked || c.Max == 0 {
+		return
+	}
+	view := ansi.Strip(a.View())
+	if want := "count " + model.Int(c.Count) + " / " + model.Int(c.Max); !strings.Contains(view, want) {
+		t.Errorf("%s: the count line does not read %q:\n%s", at, want, view)
+	}
+	for capV := range caps {
+		if !strings.Contains(view, "max "+model.Int(capV)) && !axisShows(view, capV) {
+			t.Errorf("%s: the count came near the cap %s and the chart does not show it:\n%s", at, model.Int(capV), view)
+		}
+	}
+	if len(caps) > 1 && !strings.Contains(view, "▲") {
+		t.Errorf("%s: the cap changed and the chart's strip does not mark it:\n%s", at, view)
+	}
+}
+
+func sizeName(s [2]int) string { return model.Int(uint64(s[0])) + "×" + model.Int(uint64(s[1])) }
+
+// axisLabel is a Y-axis label of the chart: "4096├", " 2.1k│".
+var axisLabel = regexp.MustCompile(`(?m)^ *([0-9.]+)([kM]?)[├│└]`)
+
+// axisShows reports whether a Y-axis label reads v (exactly, or as the
+// compact "16k" within its rounding).
+func axisShows(view string, v uint64) bool {
+	for _, g := range axisLabel.FindAllStringSubmatch(view, -1) {
+		n, err := strconv.ParseFloat(g[1], 64)
+		if err != nil {
+			continue
+		}
+		n *= map[string]float64{"": 1, "k": 1e3, "M": 1e6}[g[2]]
+		if math.Abs(n-float64(v)) <= float64(v)*0.05 {
+			return true
+		}
+	}
+	return false
+}
