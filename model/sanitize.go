@@ -92,3 +92,16 @@ func unsafeRune(r rune) bool {
 	}
 	return false
 }
+
+// Said is the line's text as a reader should see it: foreign text made
+// safe, and the kernel's prefix said once where it prints it twice
+// ("nf_conntrack: nf_conntrack: table full" is the kernel's own pr_fmt
+// and message prefix).
+func (l KernelLine) Said(width int) string {
+	const prefix = "nf_conntrack: "
+	text := l.Text
+	for strings.HasPrefix(text, prefix+prefix) {
+		text = strings.TrimPrefix(text, prefix)
+	}
+	return Sanitize(text, width)
+}

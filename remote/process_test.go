@@ -169,3 +169,16 @@ func TestProcessProtocolErrorNotRetried(t *testing.T) {
 		})
 	}
 }
+
+// TestHintOnlyWhereTrue: a name that does not resolve is not a full
+// table: ssh's own words are quoted without the hint about one.
+func TestHintOnlyWhereTrue(t *testing.T) {
+	p := &Process{Argv: []string{"sh", "-c", "echo 'ssh: Could not resolve hostname nosuchhost.invalid: Name or service not known' >&2; exit 255"},
+		MinBackoff: 50 * time.Millisecond, Hint: FullTableHint}
+	p.Start(time.Second)
+	defer p.Stop()
+	_, err := next(t, p)
+	if err == nil || !strings.Contains(err.Error(), "Could not resolve hostname") || strings.Contains(err.Error(), FullTableHint) {
+		t.Errorf("an unresolvable name: %v", err)
+	}
+}

@@ -3,8 +3,8 @@ package tui
 import (
 	"math"
 	"os"
-	"strconv"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"

@@ -19,6 +19,9 @@ func (a *App) scroll(dir int) {
 func (a *App) moveTo(idx int) {
 	a.cur.moveTo(idx, !a.cur.paused && !a.player.on())
 	a.noteCaption()
+	if a.status.said == endOfRecording && a.cur.at() != a.cur.newest() {
+		a.status.say("")
+	}
 }
 
 // frameAt returns the frame with absolute index i.

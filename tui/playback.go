@@ -24,11 +24,17 @@ func (a *App) play() tea.Cmd {
 	}
 	if a.cur.at() < a.cur.newest() {
 		a.moveTo(a.cur.at() + 1)
-	} else if a.cur.seq > 0 {
-		a.status.say("end of recording: ← to look back, n for the next change")
+	} else if a.cur.seq > 0 && a.player.ended { // played out: it stops there, as a player does
+		a.cur.pause()
+		a.status.say(endOfRecording)
+		return nil
 	}
 	return playCmd(a.id, a.playStep())
 }
+
+// endOfRecording is said when a playback stops at its last frame, until
+// the view leaves it.
+const endOfRecording = "end of recording: ← to look back (to its first frame), p to play from there"
 
 // nextChange is the next frame after the view where the verdict changes
 // or a pinned episode starts or ends; the last frame when none does.

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -192,5 +193,44 @@ func TestCensusPanel(t *testing.T) {
 	cmd()
 	if feed.on || strings.Contains(a.View(), "census:") {
 		t.Errorf("c again did not hide the census and stop the walks")
+	}
+}
+
+// TestHelpOverlayListsEveryConsoleKey: ? shows the keys the console
+// handles at any time, 1–9 and esc among them.
+func TestHelpOverlayListsEveryConsoleKey(t *testing.T) {
+	a := playback(t, false)
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 35})
+	a.Update(typed("?"))
+	view := a.View()
+	for _, want := range []string{"1–9", "host N", "esc", "shift+tab", "step a frame", "next change"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the ? overlay does not list %q:\n%s", want, view)
+		}
+	}
+}
+
+// TestPlayedOutStopsAndGoesBackToTheStart: a recording played out stops
+// on its last frame, as a player does; ← then reaches its first frame
+// and stays there, and the end's message goes with the end.
+func TestPlayedOutStopsAndGoesBackToTheStart(t *testing.T) {
+	a := playback(t, false)
+	a.Update(feedErrMsg{err: io.EOF})
+	for range 40 {
+		a.Update(playMsg{})
+	}
+	last := a.frame().Sample.Time
+	if !a.cur.paused || a.status.said != endOfRecording {
+		t.Fatalf("played out: paused %v, status %q", a.cur.paused, a.status.said)
+	}
+	for range 10 {
+		a.Update(tea.KeyMsg{Type: tea.KeyLeft})
+		a.Update(playMsg{}) // a tick still on its way moves nothing
+	}
+	if got := a.frame().Sample.Time; !got.Equal(scriptStart) {
+		t.Errorf("← from the end stops at %v, want the first frame %v (last %v)", got, scriptStart, last)
+	}
+	if strings.Contains(a.View(), "end of recording") {
+		t.Errorf("the end's message stays at the first frame:\n%s", a.View())
 	}
 }

@@ -93,8 +93,8 @@ func (r *Root) key(msg tea.KeyMsg) tea.Cmd {
 		r.active = (r.active + 1) % n
 	case key.Matches(msg, r.keys.PrevTab):
 		r.active = (r.active + n - 1) % n
-	case n > 1 && len(msg.Runes) == 1 && msg.Runes[0] >= '1' && msg.Runes[0] <= '9':
-		if i, _ := strconv.Atoi(string(msg.Runes)); i <= n {
+	case n > 1 && key.Matches(msg, r.keys.Tab):
+		if i, _ := strconv.Atoi(msg.String()); i >= 1 && i <= n {
 			r.active = i - 1
 		}
 	default:

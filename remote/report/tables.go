@@ -111,7 +111,7 @@ func (t narrator) kernel() section {
 		if l.NetNSName != "" {
 			ns = model.Sanitize(l.NetNSName, 64)
 		}
-		tb.Rows = append(tb.Rows, []string{model.Int(uint64(l.Count)), t.at(l.First), t.at(l.Last), ns, model.Sanitize(l.Text, 200)})
+		tb.Rows = append(tb.Rows, []string{model.Int(uint64(l.Count)), t.at(l.First), t.at(l.Last), ns, model.KernelLine{Text: l.Text}.Said(200)})
 	}
 	var notes []string
 	if in.KernelOther > 0 {

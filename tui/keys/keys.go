@@ -22,6 +22,8 @@ type KeyMap struct {
 	Tune       key.Binding
 	NextTab    key.Binding
 	PrevTab    key.Binding
+	// Tab is 1–9: the host (tab) of that number.
+	Tab key.Binding
 	// Tuning panel.
 	Up, Down, Edit, Apply, Persist, Undo, Close, Confirm key.Binding
 	// Fleet view.
@@ -51,10 +53,11 @@ func DefaultKeyMap() KeyMap {
 		Apply:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "apply live")),
 		Persist:    key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "persist to /etc")),
 		Undo:       key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo last apply")),
-		Close:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
+		Close:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close a panel, leave a namespace")),
 		Confirm:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
 		NextTab:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next host")),
 		PrevTab:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous host")),
+		Tab:        key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1–9", "host N")),
 		RowUp:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "previous host")),
 		RowDown:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "next host")),
 		PageUp:     key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
@@ -82,6 +85,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Quit, k.Help, k.Pause, k.Record, k.Census, k.Namespaces, k.Tune},
 		{k.Faster, k.Slower, k.Back, k.Forward, k.Latest},
-		{k.Step, k.NextChange, k.NextTab, k.PrevTab},
+		{k.Step, k.NextChange, k.NextTab, k.PrevTab, k.Tab, k.Close},
 	}
 }
