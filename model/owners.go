@@ -85,10 +85,25 @@ type OwnerCount struct {
 	Accepted bool `json:"accepted,omitempty"`
 	// Forwarded: another network namespace of the host opened them (a
 	// pod's traffic through its node): no socket here, its address.
-	Forwarded bool   `json:"forwarded,omitempty"`
-	N         int    `json:"n"`
-	Peer      string `json:"peer,omitempty"`
-	PeerN     int    `json:"peer_n,omitempty"`
+	Forwarded bool `json:"forwarded,omitempty"`
+	// Served: requests this owner answered on an unconnected UDP socket
+	// (Peer is its "udp/PORT") whose own sockets are gone: the entries
+	// are its clients', not the server's doing (a resolver's lookups to
+	// dnsmasq).
+	Served bool   `json:"served,omitempty"`
+	N      int    `json:"n"`
+	Peer   string `json:"peer,omitempty"`
+	PeerN  int    `json:"peer_n,omitempty"`
+}
+
+// Who names the owner as a table of owners lists it: the process, unit,
+// container or pod; for entries it served, its clients ("clients of
+// dnsmasq (pid 7)"), who make them.
+func (c OwnerCount) Who() string {
+	if c.Served {
+		return "clients of " + c.Owner.String()
+	}
+	return c.Owner.String()
 }
 
 // PeerText says where an owner's entries go, "→ 10.5.5.14:3900 (2,900)",
@@ -99,6 +114,8 @@ func (c OwnerCount) PeerText() string {
 	}
 	arrow := "→ "
 	switch {
+	case c.Served:
+		return "on " + c.Peer + ", their sockets gone (" + Int(uint64(c.PeerN)) + ")"
 	case c.Accepted:
 		arrow = "accepted ← "
 	case c.Forwarded:
@@ -194,6 +211,9 @@ func (o *Owners) DominantText() string {
 	}
 	verb := "held by "
 	switch {
+	case c.Served:
+		return strconv.Itoa(int(share*100+0.5)) + " % of the table's entries are requests to " + c.Peer + " answered by " + c.Owner.String() +
+			", their clients' sockets gone: the clients make them"
 	case c.Accepted:
 		verb = "accepted by "
 	case c.Forwarded:

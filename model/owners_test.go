@@ -36,6 +36,8 @@ func TestDominantOwner(t *testing.T) {
 		{"a server, peers spread", &Owners{Top: []OwnerCount{web}}, "100 % of the table's entries accepted by nginx (pid 3, nginx.service)"},
 		{"a pod's traffic through its node", &Owners{Top: []OwnerCount{{Owner: Owner{Group: "3f2a-1b", Kind: "pod"}, Forwarded: true, N: 80, Peer: "10.0.0.9:443", PeerN: 80}}},
 			"100 % of the table's entries forwarded from pod 3f2a-1b → 10.0.0.9:443"},
+		{"a DNS server's lookups, their resolvers gone", &Owners{Top: []OwnerCount{{Owner: Owner{Comm: "dnsmasq", PID: 7, Group: "dnsmasq.service", Kind: "unit"}, Served: true, N: 399, Peer: "udp/53", PeerN: 399}}},
+			"100 % of the table's entries are requests to udp/53 answered by dnsmasq (pid 7, dnsmasq.service), their clients' sockets gone: the clients make them"},
 		{"not attributed", &Owners{Error: "sock_diag: permission denied"}, ""},
 		{"not known", nil, ""},
 	} {

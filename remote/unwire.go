@@ -191,7 +191,7 @@ func boundOwners(o *model.Owners) *model.Owners {
 		Top: make([]model.OwnerCount, 0, len(o.Top))}
 	for _, c := range o.Top {
 		out.Top = append(out.Top, model.OwnerCount{Owner: boundOwner(c.Owner),
-			Accepted: c.Accepted, Forwarded: c.Forwarded, N: max(0, c.N), Peer: bound(c.Peer), PeerN: max(0, c.PeerN)})
+			Accepted: c.Accepted, Forwarded: c.Forwarded, Served: c.Served, N: max(0, c.N), Peer: bound(c.Peer), PeerN: max(0, c.PeerN)})
 	}
 	return &out
 }

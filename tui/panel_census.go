@@ -56,7 +56,7 @@ func ownersLine(st *styles.Styles, o *model.Owners) string {
 	}
 	var parts []string
 	for _, c := range o.Top {
-		part := foreign(c.Owner.String()) + " " + st.Value.Render(model.Int(uint64(c.N)))
+		part := foreign(c.Who()) + " " + st.Value.Render(model.Int(uint64(c.N)))
 		if p := c.PeerText(); p != "" {
 			part += st.Dim.Render(" " + foreign(p))
 		}

@@ -10,7 +10,7 @@ import (
 )
 
 var (
-	descOwner = desc(remote.MetricOwnerEntries, "Entries of the conntrack table held by one owner, by the newest census (taken while the table is near its cap, at most a minute old): the 10 owners holding most, by process name, cgroup (the systemd unit, container id or cgroup), pod UID and network namespace (another namespace of the host named by its bind mount or inode; empty when none); role is opened (the connections it opens), accepted (those it took in as a server) or forwarded (another namespace of the host opened them, through this one: a pod's on its node). Absent when no fresh census attributed them.",
+	descOwner = desc(remote.MetricOwnerEntries, "Entries of the conntrack table held by one owner, by the newest census (taken while the table is near its cap, at most a minute old): the 10 owners holding most, by process name, cgroup (the systemd unit, container id or cgroup), pod UID and network namespace (another namespace of the host named by its bind mount or inode; empty when none); role is opened (the connections it opens), accepted (those it took in as a server), served (UDP requests it answered whose senders' sockets are gone: its clients make them, a resolver's lookups to a DNS server) or forwarded (another namespace of the host opened them, through this one: a pod's on its node). Absent when no fresh census attributed them.",
 		"comm", "cgroup", "pod", "netns", "role")
 	descListenQueue = desc(remote.MetricListenQueue, "Connections waiting in a pressed listener's accept queue (at least 80 % of its backlog), read when listen queues overflowed, for the 5 fullest; absent for the others and when none is pressed.", "listen", "comm")
 	descOwnerNew    = desc(remote.MetricOwnerNew, "New TCP connections a second an owner opens to a peer, counted by the eBPF probes as they are made, over the trailing 30 s, for the 10 busiest (loaded while the table is near its cap; absent otherwise or where eBPF is refused).",
@@ -63,6 +63,8 @@ func (a attribution) collect(gauge func(*prometheus.Desc, float64, ...string)) {
 			switch {
 			case c.Accepted:
 				k.role = "accepted"
+			case c.Served:
+				k.role = "served"
 			case c.Forwarded:
 				k.role = "forwarded"
 			}

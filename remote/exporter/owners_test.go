@@ -21,6 +21,7 @@ func TestExporterOwners(t *testing.T) {
 		{Owner: tf.Owner{Comm: "duckdb", PID: 4243, Group: "ingest.service", Kind: "unit"}, N: 500},
 		{Owner: tf.Owner{Comm: "envoy", PID: 9, Group: "3f2a-1b", Kind: "pod"}, N: 90},
 		{Owner: tf.Owner{Comm: "nginx\x1b[2J", PID: 3, Group: "nginx.service", Kind: "unit"}, Accepted: true, N: 40},
+		{Owner: tf.Owner{Comm: "dnsmasq", PID: 5, Group: "dnsmasq.service", Kind: "unit"}, Served: true, N: 30, Peer: "udp/53", PeerN: 30},
 	}}}
 	s.Listeners = &tf.Listeners{Pressed: []tf.Listener{{Addr: "127.0.0.1:8080", Queue: 5, Backlog: 4, Owner: tf.Owner{Comm: "slow"}}}}
 	e.Observe(s)
@@ -35,7 +36,10 @@ func TestExporterOwners(t *testing.T) {
 	if got := own.v(`cgroup=nginx.service,comm=nginx\x1b[2J,netns=,pod=,role=accepted,`); got != 40 {
 		t.Errorf("nginx %v (%v)", got, own)
 	}
-	if len(own.values) != 3 {
+	if got := own.v("cgroup=dnsmasq.service,comm=dnsmasq,netns=,pod=,role=served,"); got != 30 {
+		t.Errorf("a DNS server's lookups, their clients gone: %v (%v)", got, own)
+	}
+	if len(own.values) != 4 {
 		t.Errorf("owner series %v", own.values)
 	}
 	if q, b := m["tablefull_listener_queue"].v("comm=slow,listen=127.0.0.1:8080,"), m["tablefull_listener_backlog"].v("comm=slow,listen=127.0.0.1:8080,"); q != 5 || b != 4 {

@@ -158,7 +158,7 @@ func ownersTable(o *model.Owners) table {
 		return tb
 	}
 	for _, c := range o.Top {
-		tb.Rows = append(tb.Rows, []string{model.Sanitize(c.Owner.String(), 120), model.Int(uint64(max(0, c.N))), model.Sanitize(c.PeerText(), 80)})
+		tb.Rows = append(tb.Rows, []string{model.Sanitize(c.Who(), 120), model.Int(uint64(max(0, c.N))), model.Sanitize(c.PeerText(), 80)})
 	}
 	tb.Note = o.UnownedText() + "."
 	if o.Note != "" {

@@ -18,9 +18,24 @@ type ownedSocket struct {
 	remote netip.AddrPort
 	inode  uint32
 	n      uint32 // entries joined to it
-	// accepted: its entries were joined as the answering end.
-	accepted bool
+	// role is how its entries were joined: opened by it, accepted by it
+	// (the answering end of a connection), or served by it (an
+	// unconnected UDP socket answering requests whose own sockets are
+	// gone: a resolver's lookups to dnsmasq).
+	role role
+	// port is its local port, said of the entries it served.
+	port uint16
 }
+
+// role is how a socket's entries were joined to it.
+type role uint8
+
+// The roles, as the exporter's role label names them.
+const (
+	roleOpened role = iota
+	roleAccepted
+	roleServed
+)
 
 // SocketIndex joins conntrack entries to the sockets of their namespace
 // by tuple. It is a sorted slice, searched in O(log n): no map of every
@@ -73,7 +88,7 @@ func DumpSockets(d SocketDump) (*SocketIndex, error) {
 			ix.cgroups = ix.cgroups || r.Cgroup != 0
 			ix.held = ix.held || r.Inode != 0
 			ix.socks = append(ix.socks, ownedSocket{key: socketKey(proto, r.Local, r.Remote),
-				cgroup: r.Cgroup, remote: r.Remote, inode: r.Inode})
+				cgroup: r.Cgroup, remote: r.Remote, inode: r.Inode, port: r.Local.Port()})
 		})
 		if err != nil {
 			return nil, err
@@ -101,11 +116,11 @@ func (ix *SocketIndex) Add(f model.Flow) {
 	if s == nil && f.Proto == unix.IPPROTO_UDP {
 		s = ix.unconnected(src)
 	}
-	accepted := false
+	joined := roleOpened
 	if s == nil {
-		accepted = true
+		joined = roleAccepted
 		if s = ix.find(socketKey(f.Proto, dst, src)); s == nil && f.Proto == unix.IPPROTO_UDP {
-			s = ix.unconnected(dst)
+			s, joined = ix.unconnected(dst), roleServed // the requester's socket is gone
 		}
 	}
 	if s == nil && ix.countAway(f) {
@@ -116,7 +131,7 @@ func (ix *SocketIndex) Add(f model.Flow) {
 		return
 	}
 	s.n++
-	s.accepted = accepted
+	s.role = joined
 }
 
 // countAway counts an entry with no socket here that another namespace

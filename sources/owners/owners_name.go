@@ -15,8 +15,8 @@ import (
 
 // groupKey is one cgroup's entries in one role.
 type groupKey struct {
-	cgroup   uint64
-	accepted bool
+	cgroup uint64
+	role   role
 }
 
 // ownerKey is one process's entries in one role.
@@ -35,7 +35,7 @@ func (ix *SocketIndex) Owners(r Trees, n int) model.Owners {
 	byGroup := map[groupKey]int{}
 	for _, s := range ix.socks {
 		if s.n > 0 {
-			byGroup[groupKey{s.cgroup, s.accepted}] += int(s.n)
+			byGroup[groupKey{s.cgroup, s.role}] += int(s.n)
 		}
 	}
 	groups := make([]groupKey, 0, len(byGroup))
@@ -64,7 +64,7 @@ func (ix *SocketIndex) Owners(r Trees, n int) model.Owners {
 		shown[g] = true
 	}
 	for _, s := range ix.socks {
-		if s.n > 0 && shown[groupKey{s.cgroup, s.accepted}] {
+		if s.n > 0 && shown[groupKey{s.cgroup, s.role}] {
 			wanted[s.inode] = 0
 		}
 	}
@@ -80,13 +80,17 @@ func (ix *SocketIndex) Owners(r Trees, n int) model.Owners {
 	}
 	counts := map[ownerKey]int{}
 	peers := map[ownerKey]map[netip.AddrPort]int{}
+	served := map[ownerKey]uint16{} // the port a server answered on
 	for _, s := range ix.socks {
-		g := groupKey{s.cgroup, s.accepted}
+		g := groupKey{s.cgroup, s.role}
 		if s.n == 0 || !shown[g] {
 			continue
 		}
 		k := ownerKey{wanted[s.inode], g}
 		counts[k] += int(s.n)
+		if s.role == roleServed {
+			served[k] = s.port
+		}
 		if s.remote.Port() != 0 {
 			if peers[k] == nil {
 				peers[k] = map[netip.AddrPort]int{}
@@ -95,8 +99,11 @@ func (ix *SocketIndex) Owners(r Trees, n int) model.Owners {
 		}
 	}
 	for k, c := range counts {
-		oc := model.OwnerCount{Owner: ownerOf(r, k.pid, paths[k.cgroup]), N: c, Accepted: k.accepted}
+		oc := model.OwnerCount{Owner: ownerOf(r, k.pid, paths[k.cgroup]), N: c, Accepted: k.role == roleAccepted, Served: k.role == roleServed}
 		oc.Peer, oc.PeerN = topPeer(peers[k])
+		if oc.Served {
+			oc.Peer, oc.PeerN = "udp/"+strconv.Itoa(int(served[k])), c
+		}
 		out.Top = append(out.Top, oc)
 	}
 	out.Top = model.TopOwners(append(out.Top, ix.awayCounts()...), n)

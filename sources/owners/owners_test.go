@@ -77,9 +77,11 @@ func TestOwnersJoinEntriesToProcesses(t *testing.T) {
 	churn := h.cgroup("/system.slice/churn.service", 100)
 	pod := h.cgroup("/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod3f2a_1b.slice/cri-containerd-abc.scope", 200)
 	web := h.cgroup("/system.slice/nginx.service", 300)
+	dns := h.cgroup("/system.slice/dnsmasq.service", 400)
 	h.process(100, "duckdb", "/system.slice/churn.service", 11, 12, 13)
 	h.process(200, "resolver", "/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod3f2a_1b.slice/cri-containerd-abc.scope", 21)
 	h.process(300, "nginx", "/system.slice/nginx.service", 31, 32, 33)
+	h.process(400, "dnsmasq", "/system.slice/dnsmasq.service", 41)
 
 	ix := &SocketIndex{cgroups: true, held: true}
 	sock := func(proto uint8, local, remote string, inode uint32, cg uint64) {
@@ -90,7 +92,7 @@ func TestOwnersJoinEntriesToProcesses(t *testing.T) {
 		if remote != "" {
 			r = ap(remote)
 		}
-		ix.socks = append(ix.socks, ownedSocket{key: socketKey(proto, l, r), cgroup: cg, remote: r, inode: inode})
+		ix.socks = append(ix.socks, ownedSocket{key: socketKey(proto, l, r), cgroup: cg, remote: r, inode: inode, port: l.Port()})
 	}
 	for i, port := range []string{"40001", "40002", "40003"} {
 		sock(6, "10.0.0.1:"+port, "10.5.5.14:3900", uint32(11+i), churn) // the client's
@@ -99,6 +101,7 @@ func TestOwnersJoinEntriesToProcesses(t *testing.T) {
 	sock(6, "127.0.0.1:80", "127.0.0.1:50000", 31, web) // accepted on loopback
 	sock(6, "127.0.0.1:50000", "127.0.0.1:80", 0, web)  // its client, in TIME_WAIT: no inode
 	sock(6, "10.0.0.1:80", "192.0.2.9:61000", 32, web)  // accepted from outside
+	sock(17, "0.0.0.0:53", "", 41, dns)                 // a DNS server's unconnected socket
 	sort.Slice(ix.socks, func(i, j int) bool { return ix.socks[i].key < ix.socks[j].key })
 
 	for _, p := range []string{"40001", "40002", "40003"} {
@@ -108,12 +111,16 @@ func TestOwnersJoinEntriesToProcesses(t *testing.T) {
 		d := ap(dst)
 		ix.Add(model.Flow{Proto: 17, Src: netip.MustParseAddr("10.0.0.1"), SrcPort: 5353, Dst: d.Addr(), DstPort: d.Port(), TCPState: -1})
 	}
+	for port := range uint16(4) { // lookups whose resolver sockets closed after each answer
+		ix.Add(model.Flow{Proto: 17, Src: netip.MustParseAddr("127.0.0.1"), SrcPort: 41000 + port, Dst: netip.MustParseAddr("127.0.0.1"), DstPort: 53, TCPState: -1})
+	}
 	ix.Add(tcpFlow("127.0.0.1:50000", "127.0.0.1:80", 7))  // the opener's socket is TIME_WAIT: unowned
 	ix.Add(tcpFlow("192.0.2.9:61000", "10.0.0.1:80", 3))   // accepted by nginx
 	ix.Add(tcpFlow("10.0.0.1:40999", "10.5.5.14:3900", 7)) // its socket long gone
 
 	o := ix.Owners(Trees{Proc: h.proc, Cgroup2: h.cg}, model.OwnersShown)
 	want := []string{
+		"dnsmasq (pid 400, dnsmasq.service) 4 on udp/53, their sockets gone (4)",
 		"duckdb (pid 100, churn.service) 3 → 10.5.5.14:3900 (3)",
 		"pod 3f2a-1b (resolver, pid 200) 2 ",
 		"nginx (pid 300, nginx.service) 1 accepted ← 192.0.2.9:61000 (1)",
