@@ -233,3 +233,16 @@ func (p Proto) classes() []Class {
 	}
 	return []Class{ClassOther}
 }
+
+// String names the protocol as the story says it: "TCP", "UDP".
+func (p Proto) String() string {
+	switch p {
+	case ProtoTCP:
+		return "TCP"
+	case ProtoUDP:
+		return "UDP"
+	case ProtoICMP:
+		return "ICMP"
+	}
+	return "another protocol"
+}

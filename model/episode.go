@@ -1,6 +1,9 @@
 package model
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Episode is a period during which the table was pinned at its cap.
 type Episode struct {
@@ -17,8 +20,28 @@ type Episode struct {
 	Open bool
 	// Drops counts conntrack drops (drop + early_drop) during the episode.
 	Drops uint64
-	// Max is the cap the table was pinned at.
+	// Max is the cap the table was pinned at (the last).
 	Max uint64
+	// Caps are the caps in force while the episode was open, in order:
+	// the one it began at, then each raise (or cut) inside it, at most
+	// MaxEpisodeCaps.
+	Caps []uint64
+}
+
+// MaxEpisodeCaps bounds an episode's caps (a cap that flaps is not a
+// list without end).
+const MaxEpisodeCaps = 8
+
+// CapsText says the caps of the episode: "400", "400 → 1,024 → 8,192".
+func (e Episode) CapsText() string {
+	if len(e.Caps) == 0 {
+		return Int(e.Max)
+	}
+	parts := make([]string, len(e.Caps))
+	for i, c := range e.Caps {
+		parts[i] = Int(c)
+	}
+	return strings.Join(parts, " → ")
 }
 
 // Duration is how long the table was pinned: from Start to the last pinned
@@ -55,20 +78,29 @@ func (e *Episodes) Observe(t time.Time, interval time.Duration, pinned bool, dro
 	switch {
 	case pinned && cur == nil:
 		e.begun++
-		e.list = append(e.list, Episode{Start: t.Add(-interval), Seen: t, Last: t, Open: true, Drops: drops, Max: capMax})
+		e.list = append(e.list, Episode{Start: t.Add(-interval), Seen: t, Last: t, Open: true, Drops: drops, Max: capMax, Caps: []uint64{capMax}})
 		if len(e.list) > e.keep {
 			e.list = e.list[len(e.list)-e.keep:]
 		}
 		e.below = 0
 	case pinned:
 		cur.Last, cur.Drops, cur.Max = t, cur.Drops+drops, capMax
+		cur.noteCap(capMax)
 		e.below = 0
 	case cur != nil:
 		cur.Drops += drops
+		cur.noteCap(capMax)
 		e.below++
 		if e.below >= LeaveAfter {
 			cur.Open = false
 		}
+	}
+}
+
+// noteCap adds a cap that differs from the last one in force.
+func (e *Episode) noteCap(capMax uint64) {
+	if n := len(e.Caps); capMax > 0 && (n == 0 || e.Caps[n-1] != capMax) && n < MaxEpisodeCaps {
+		e.Caps = append(e.Caps, capMax)
 	}
 }
 

@@ -167,7 +167,7 @@ func episodeLines(st *styles.Styles, eps []model.Episode, n int) []string {
 			label = "         "
 		}
 		lines = append(lines, st.Label.Render(label)+sty.Render(fmt.Sprintf("%s–%s", e.Seen.Local().Format("15:04:05"), end))+
-			fmt.Sprintf("  pinned %s at %s  %s drops", model.Dur(e.Duration()), model.Int(e.Max), model.Int(e.Drops)))
+			fmt.Sprintf("  pinned %s at %s  %s drops", model.Dur(e.Duration()), e.CapsText(), model.Int(e.Drops)))
 	}
 	if len(eps) > n {
 		lines[len(lines)-1] += st.Dim.Render(fmt.Sprintf("  (+%d earlier)", len(eps)-n))

@@ -90,6 +90,7 @@ type Incident struct {
 	Absent model.Parts
 
 	watch     *changeWatch
+	fix       fixWatch
 	episodes  *model.Episodes
 	everPin   bool
 	prevPeak  uint64
@@ -179,6 +180,7 @@ func (in *Incident) Add(f model.Frame) {
 	in.To = s.Time
 	in.Timeline.Add(f)
 	in.watch.add(f)
+	in.fix.add(f, len(in.watch.changes))
 	in.addFullNS(f)
 	if f.Gap {
 		in.Gaps++
@@ -214,7 +216,7 @@ func (in *Incident) Add(f model.Frame) {
 		}
 		counted[v.Kind] = true
 	}
-	if secs > 0 {
+	if secs > 0 && !in.fix.refilling() { // a refill after a raise is not the demand
 		if f.Fill.Known() && r.Entries.Basis == model.BasisEvents && f.Fill.WorkingSet() > in.PeakFill.WorkingSet() {
 			in.PeakFill, in.PeakFillAt = f.Fill, s.Time
 		}

@@ -32,6 +32,9 @@ var knobsInSamples = []struct {
 	{model.KnobMax, func(c model.Conntrack) uint64 { return c.Max }},
 	{model.KnobHashsize, func(c model.Conntrack) uint64 { return c.Buckets }},
 	{model.KnobTimeWait, func(c model.Conntrack) uint64 { return c.TimeWaitHold }},
+	{model.KnobUDPTimeout, func(c model.Conntrack) uint64 { return c.Holds[model.ClassUDPSingle] }},
+	{model.KnobUDPStream, func(c model.Conntrack) uint64 { return c.Holds[model.ClassUDPStream] }},
+	{model.KnobSynSent, func(c model.Conntrack) uint64 { return c.Holds[model.ClassTCPUnanswered] }},
 }
 
 // maxChanges bounds the changes an incident keeps (a recording that

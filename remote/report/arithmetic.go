@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/incident"
 	"github.com/tablefull/tablefull/model/tuning"
 )
 
@@ -22,11 +23,16 @@ func (t narrator) arithmetic() section {
 	}
 	hold := st.TimeWaitHold
 	var p []string
-	if in.PeakNewConnsPS > 0 {
+	filler, known := in.Filler()
+	switch {
+	case in.PeakFill.Known(): // by class, below
+	case known && filler != model.ProtoTCP:
+		p = append(p, fmt.Sprintf("What filled it was %s, held by its own timeout, not TIME_WAIT; no rate by class was counted to size it by.", filler))
+	case in.PeakNewConnsPS > 0:
 		ws := model.WorkingSet(in.PeakNewConnsPS, hold, in.PeakOpen)
 		p = append(p, fmt.Sprintf("Working set: the peak of %s new connections/s (at %s) × a TIME_WAIT hold of %d s, plus %s open, is %s entries: what the table must hold at that rate.",
 			model.Num(in.PeakNewConnsPS), t.at(in.PeakNewConnsAt), hold, model.Int(in.PeakOpen), model.Int(ws)))
-	} else {
+	default:
 		p = append(p, "No new connections were counted, so there is no rate to size the table by.")
 	}
 	if pf := in.PeakFill; pf.Known() {
@@ -62,6 +68,10 @@ func (t narrator) arithmetic() section {
 		p = append(p, fmt.Sprintf("Buckets: %s; at the peak count of %s the chains are %s deep on average (2 × count ÷ buckets: each entry is hashed in both directions; buckets decide how fast a lookup is, max how many entries exist at all).",
 			model.Int(st.Buckets), model.Int(in.PeakCount), depth))
 	}
+	if fr, ok := in.FreedBy(); ok {
+		sec.Paras = append(p, t.freed(fr)...)
+		return sec
+	}
 	plan := in.Plan(0)
 	if len(plan.Changes) == 0 {
 		p = append(p, fmt.Sprintf("The knobs at the start (max %s, TIME_WAIT hold %d s) already fit the peak working set of %s entries: nothing to propose.",
@@ -81,6 +91,33 @@ func (t narrator) arithmetic() section {
 	sec.Tables = []table{tb}
 	return sec
 }
+
+// freed says what freed the table within the recording and whether the
+// table it ends with holds what came after with room: a recording that
+// freed its table proposes nothing bigger than what did.
+func (t narrator) freed(fr incident.Freed) []string {
+	c := fr.By
+	out := []string{fmt.Sprintf("What freed it: at %s %s went from %s to %s; from then to the end of the recording the table never pinned and dropped nothing. Its count peaked at %s after it (%.0f %% of the cap of %s) and stood at %s at the end.",
+		t.at(c.At), knobName(c.Key), model.Int(number(c.Before)), model.Int(number(c.After)), model.Int(fr.Peak),
+		model.Percent(fr.Peak, fr.Max), model.Int(fr.Max), model.Int(fr.End))}
+	settle := fr.Peak
+	hold, after := t.in.FillerHold(), c.WindowAfter
+	if span := after.To.Sub(after.From); hold > 0 && span < time.Duration(hold)*time.Second && after.NewConnsPS > 0 {
+		settle = max(settle, uint64(after.NewConnsPS*float64(hold)+0.5))
+		out = append(out, fmt.Sprintf("The count had not settled: an entry is held %d s, longer than the %s the recording ran after the change; at the %s new entries/s after it, it settles near %s (%.0f %% of the cap).",
+			hold, model.Dur(span), model.Num(after.NewConnsPS), model.Int(settle), model.Percent(settle, fr.Max)))
+	}
+	if model.Percent(settle, fr.Max) <= settledPct {
+		return append(out, fmt.Sprintf("That table holds its working set with room (under %.0f %% of its cap): nothing more to propose. tablefull tune --persist keeps it across a reboot.", settledPct))
+	}
+	want := tuning.NextPow2(settle * 3 / 2)
+	return append(out, fmt.Sprintf("It holds it with little room: a cap of %s (that working set × 1.5, next power of two) would settle it; tablefull tune --set %s=%d applies it and reads it back.",
+		model.Int(want), model.KnobMax, want))
+}
+
+// settledPct is the share of its cap a freed table's peak may take and
+// still count as holding its working set with room.
+const settledPct = 75.0
 
 func assumed(c tuning.Cost) string {
 	if c.EntryBytesAssumed {

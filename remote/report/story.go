@@ -85,16 +85,16 @@ func (t narrator) whatHappened(r *Report) []string {
 		if ttp := in.TimeToPin(); ttp > 0 {
 			climb = fmt.Sprintf("The count climbed from %s to the cap in %s; ", model.Int(in.ClimbCount), model.Dur(ttp))
 		}
-		if in.FirstPinned.Equal(in.From) { // the climb, if any, was before the recording
-			climb = "The table was already at its cap when the recording began; "
-		}
 		drops := ", and no packet was counted as dropped"
 		if in.Drops > 0 {
 			drops = fmt.Sprintf(", and %s packets were dropped, the first at %s", model.Int(in.Drops), t.at(in.FirstDrop))
 		}
-		s = append(s, capitalise(fmt.Sprintf("%sthe table was pinned at nf_conntrack_max = %s from %s, %s at the cap in all (%s)%s.",
-			climb, model.Int(in.Start.Max), t.at(in.FirstPinned), model.Dur(in.Pinned),
-			plural(in.EpisodeCount, "episode", "episodes"), drops)))
+		pinned := fmt.Sprintf("the table was pinned at nf_conntrack_max = %s from %s", model.Int(in.Start.Max), t.at(in.FirstPinned))
+		if in.FirstPinned.Equal(in.From) { // the climb, if any, was before the recording
+			climb, pinned = "", fmt.Sprintf("the table was already pinned at nf_conntrack_max = %s when the recording began", model.Int(in.Start.Max))
+		}
+		s = append(s, capitalise(fmt.Sprintf("%s%s, %s at the cap in all (%s)%s.",
+			climb, pinned, model.Dur(in.Pinned), plural(in.EpisodeCount, "episode", "episodes"), drops)))
 	case in.Drops > 0:
 		s = append(s, fmt.Sprintf("The table never pinned at its cap, but %s packets were dropped, the first at %s.", model.Int(in.Drops), t.at(in.FirstDrop)))
 	default:
@@ -112,7 +112,7 @@ func (t narrator) whatHappened(r *Report) []string {
 		load := cpu + ", " + disk
 		switch {
 		case l.Idle():
-			s = append(s, "Meanwhile the server was idle ("+load+"): the dropped SYNs never reached it.")
+			s = append(s, "Meanwhile the server was idle ("+load+"): "+t.droppedWhat()+" never reached it.")
 		case l.Absent.Has(model.PartCPU) || l.Absent.Has(model.PartDisks):
 			s = append(s, "Whether the server was idle meanwhile is not known ("+load+").")
 		default:
@@ -171,6 +171,18 @@ func (t narrator) changeSentence(c incident.KnobChange) string {
 			model.Dur(span), model.Num(a.DropsPS), model.Num(a.NewConnsPS), model.Dur(a.Pinned))
 	}
 	return s
+}
+
+// droppedWhat names what the full table dropped by what filled it: SYNs
+// for TCP, requests for UDP, packets when it is not known.
+func (t narrator) droppedWhat() string {
+	switch p, ok := t.in.Filler(); {
+	case ok && p == model.ProtoTCP:
+		return "the dropped SYNs"
+	case ok && p == model.ProtoUDP:
+		return "the dropped requests (UDP)"
+	}
+	return "the dropped packets"
 }
 
 // knobName is how the story names a knob: the sysctl, or hashsize.

@@ -16,14 +16,14 @@ func (t narrator) episodes() section {
 		sec.Paras = []string{"The table was never pinned at its cap."}
 		return sec
 	}
-	tb := table{Head: []string{"#", "from", "last pinned", "pinned for", "cap", "drops"}}
+	tb := table{Head: []string{"#", "from", "last pinned", "pinned for", "cap (→ its raises)", "drops"}}
 	first := in.EpisodeCount - len(in.Episodes)
 	for i, e := range in.Episodes {
 		last := t.at(e.Last)
 		if e.Open {
 			last += " (still pinned at the end)"
 		}
-		tb.Rows = append(tb.Rows, []string{model.Int(uint64(first + i + 1)), t.at(e.Seen), last, model.Dur(e.Duration()), model.Int(e.Max), model.Int(e.Drops)})
+		tb.Rows = append(tb.Rows, []string{model.Int(uint64(first + i + 1)), t.at(e.Seen), last, model.Dur(e.Duration()), e.CapsText(), model.Int(e.Drops)})
 	}
 	if first > 0 {
 		tb.Note = fmt.Sprintf("The first %s are not listed.", plural(first, "episode", "episodes"))

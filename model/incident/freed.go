@@ -1,0 +1,98 @@
+package incident
+
+import "github.com/tablefull/tablefull/model"
+
+// Freed is how a recording's table was freed within it: the last knob
+// change, after which it never pinned or dropped again, and what the
+// count did after it.
+type Freed struct {
+	By KnobChange
+	// Peak is the highest count after the change; End the count at the
+	// last sample, under the cap Max.
+	Peak, End, Max uint64
+}
+
+// RefillFrames is how many frames after a raise of the cap the rate of
+// new entries is the refill (the retries that waited at the cap rushing
+// in), not the demand: they size nothing.
+const RefillFrames = 3
+
+// fixWatch follows the frames after each knob change: whether the table
+// pinned or dropped after it (the frame that shows the change still
+// counts the old knobs' drops), the count's peak since, and the refill
+// after a raise.
+type fixWatch struct {
+	changes      int
+	peak         uint64
+	troubleAfter bool
+	prevMax      uint64
+	refill       int
+}
+
+// add folds a frame in; changes is how many knob changes were seen so far.
+func (w *fixWatch) add(f model.Frame, changes int) {
+	c := f.Sample.Conntrack
+	if w.refill > 0 {
+		w.refill--
+	}
+	if w.prevMax > 0 && c.Max > w.prevMax {
+		w.refill = RefillFrames
+	}
+	if c.Max > 0 {
+		w.prevMax = c.Max
+	}
+	if changes != w.changes {
+		w.changes, w.peak, w.troubleAfter = changes, 0, false
+	} else if f.Pinned || f.Rates.Drops() > 0 {
+		w.troubleAfter = true
+	}
+	w.peak = max(w.peak, c.Peak, c.Count)
+}
+
+// refilling reports whether the frame just added is within RefillFrames
+// of a raise.
+func (w *fixWatch) refilling() bool { return w.refill > 0 }
+
+// FreedBy is the change that freed the table, when it pinned before the
+// last knob change and never pinned or dropped after it.
+func (in *Incident) FreedBy() (Freed, bool) {
+	if in.FirstPinned.IsZero() || len(in.Changes) == 0 || in.fix.troubleAfter || in.fix.changes != len(in.Changes) {
+		return Freed{}, false
+	}
+	return Freed{By: in.Changes[len(in.Changes)-1], Peak: in.fix.peak, End: in.End.Count, Max: in.End.Max}, true
+}
+
+// Filler is the protocol of what filled the table: the heaviest class of
+// the peak fill, else the census's largest class; ok is false when
+// neither was counted.
+func (in *Incident) Filler() (model.Proto, bool) {
+	c, ok := in.fillerClass()
+	return c.Proto(), ok
+}
+
+// FillerHold is how long the kernel holds an entry of what filled the
+// table, in seconds, at the end of the recording: that class's timeout,
+// or the TIME_WAIT hold when nothing was counted by class.
+func (in *Incident) FillerHold() uint64 {
+	c, ok := in.fillerClass()
+	if h := in.End.Holds[c]; ok && h > 0 && c != model.ClassTCPDone {
+		return h
+	}
+	return in.End.TimeWaitHold
+}
+
+func (in *Incident) fillerClass() (model.Class, bool) {
+	if cf, ok := in.PeakFill.Top(); ok {
+		return cf.Class, true
+	}
+	if cs := in.Census; cs != nil && cs.ByClass.Total() > 0 {
+		best := model.AllClasses[0]
+		for _, c := range model.AllClasses {
+			if cs.ByClass[c] > cs.ByClass[best] {
+				best = c
+			}
+		}
+		return best, true
+	}
+	return model.ClassTCPDone, false
+}
