@@ -95,7 +95,7 @@ func TestReportOfAFreedDNSIncident(t *testing.T) {
 	if len(maxes) > 0 && !strings.Contains(arith, "freed") {
 		t.Errorf("the arithmetic does not say what freed the table:\n%s", arith)
 	}
-	if m := regexp.MustCompile(`nf\\?_conntrack\\?_max \| [0-9]+ \| ([0-9]+)`).FindStringSubmatch(arith); m != nil && len(maxes) > 0 &&
+	if m := regexp.MustCompile(`nf\\?_conntrack\\?_max \| [0-9,]+ \| ([0-9,]+)`).FindStringSubmatch(arith); m != nil && len(maxes) > 0 &&
 		parseU(m[1]) > 2*parseU(strings.ReplaceAll(maxes[len(maxes)-1], ",", "")) {
 		t.Errorf("the report proposes a max of %s, more than twice the %s that freed the table:\n%s", m[1], maxes[len(maxes)-1], arith)
 	}

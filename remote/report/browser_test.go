@@ -17,6 +17,7 @@ import (
 // not blank, the charts were drawn (the verdict band's and the cap's
 // red is on it), and nothing was fetched (the page's CSP forbids it).
 func TestHTMLInChromium(t *testing.T) {
+	t.Parallel()
 	browser, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Skip("needs chromium (Debian's chromium package; .ci/run installs it)")

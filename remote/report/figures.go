@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/tablefull/tablefull/model"
@@ -51,7 +52,7 @@ func tableChart(a axis, in *incident.Incident, bs []incident.Bucket) figure {
 		series{name: "count (peak in each interval)", colour: primary, value: func(b incident.Bucket) float64 { return floor(float64(b.Peak)) }},
 	)
 	for _, ch := range in.Changes {
-		c.mark(unix(ch.At), markHeight(c.yLo, top), knobShort(ch.Key)+" "+model.Sanitize(ch.Before, 24)+"→"+model.Sanitize(ch.After, 24), primary)
+		c.mark(unix(ch.At), markHeight(c.yLo, top), knobShort(ch.Key)+" "+knobValue(ch.Before)+"→"+knobValue(ch.After), primary)
 	}
 	if len(in.Changes) > 0 {
 		c.legend = append(c.legend, legendEntry{name: "▲ a knob changed", colour: primary, kind: swatchMark})
@@ -134,4 +135,13 @@ func markHeight(lo, hi float64) float64 {
 func knobShort(key string) string {
 	key = strings.TrimPrefix(key, "net.netfilter.nf_conntrack_")
 	return strings.TrimPrefix(key, "nf_conntrack.")
+}
+
+// knobValue is a knob's value as every number in the report is written:
+// 16384 → "16,384"; what is not one number is shown as it came.
+func knobValue(v string) string {
+	if n, err := strconv.ParseUint(v, 10, 64); err == nil {
+		return model.Int(n)
+	}
+	return model.Sanitize(v, 24)
 }

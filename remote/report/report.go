@@ -153,5 +153,15 @@ func (r *Report) Heading() string {
 	if r.Options.Title != "" {
 		return model.Sanitize(r.Options.Title, 200)
 	}
-	return "Conntrack incident on " + model.Sanitize(r.Incident.Host.Name, 64)
+	in, host := r.Incident, model.Sanitize(r.Incident.Host.Name, 64)
+	elsewhere := len(in.FullNamespaces) + in.FullNamespacesOther
+	switch {
+	case in.FirstPinned.IsZero() && in.Drops == 0 && elsewhere == 1 && len(in.FullNamespaces) == 1:
+		return "Conntrack incident in " + model.Sanitize(in.FullNamespaces[0].Label, 64) + " on " + host
+	case in.FirstPinned.IsZero() && in.Drops == 0 && elsewhere > 1:
+		return "Conntrack incident in " + model.Int(uint64(elsewhere)) + " namespaces on " + host
+	case in.FirstPinned.IsZero() && in.Drops == 0:
+		return "No conntrack incident on " + host
+	}
+	return "Conntrack incident on " + host
 }

@@ -78,8 +78,10 @@ func (t narrator) whatHappened(r *Report) []string {
 		model.Sanitize(h.Name, 64), model.Sanitize(h.Kernel, 64), plural(h.CPUs, "CPU", "CPUs"), memory(h.MemTotal),
 		in.From.UTC().Format("2006-01-02 15:04:05"), t.at(in.To), model.Dur(in.To.Sub(in.From)), plural(in.Samples, "sample", "samples")))
 	switch {
+	case in.Start.Status != model.TableTracked && len(in.FullNamespaces) > 0:
+		s = append(s, "This namespace tracked nothing during the recording; the table that filled was another namespace's, told below.")
 	case in.Start.Status != model.TableTracked:
-		s = append(s, "Nothing tracked connections on this host during the recording: there was no table to fill.")
+		s = append(s, "Nothing tracked connections in this namespace during the recording: there was no table to fill.")
 	case !in.FirstPinned.IsZero():
 		climb := ""
 		if ttp := in.TimeToPin(); ttp > 0 {
