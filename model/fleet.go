@@ -19,8 +19,9 @@ type FleetRow struct {
 	// the window; HasTable is false without conntrack numbers.
 	Count, Limit, Peak uint64
 	HasTable           bool
-	// DropsPS is the table's drops per second now.
-	DropsPS float64
+	// DropsPS is the table's drops per second now; NSDropsPS the host's
+	// other namespaces' (their tables drop while the host's reads fine).
+	DropsPS, NSDropsPS float64
 	// Pinned is the time at the cap and Episodes the pinned episodes
 	// begun, in the window.
 	Pinned   time.Duration

@@ -31,6 +31,9 @@ type Options struct {
 	Speed float64
 	// Captions shows a sentence at the moments that matter (the demo).
 	Captions bool
+	// Stored says the feed is a store's history (Prometheus's), not a
+	// recording: the header says HISTORY, as the README does.
+	Stored bool
 	// Recorder, when set, lets r record the feed.
 	Recorder Recorder
 	// History is the number of frames kept; 0 keeps an hour at Interval.

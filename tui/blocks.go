@@ -49,6 +49,28 @@ func truncate(s string, width int) string {
 	return ansi.Truncate(s, width, "…")
 }
 
+// shortenMiddle cuts plain text to width cells by taking out its middle
+// ("web-7f3a…c1e9"): a name keeps both ends, where names differ most.
+func shortenMiddle(s string, width int) string {
+	if lipgloss.Width(s) <= width {
+		return s
+	}
+	if width <= 1 {
+		return truncate(s, width)
+	}
+	r := []rune(s)
+	head := (width - 1 + 1) / 2
+	tail := width - 1 - head
+	for head+tail+1 > width || lipgloss.Width(string(r[:head])+"…"+string(r[len(r)-tail:])) > width {
+		if tail > 0 {
+			tail--
+		} else {
+			head--
+		}
+	}
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+}
+
 // wrap breaks plain text into lines of at most width cells, on spaces.
 func wrap(text string, width int) []string {
 	if width <= 0 {

@@ -166,7 +166,7 @@ func (f *Fleet) opened(msg historyMsg) tea.Cmd {
 		f.err = "history: Prometheus holds no samples of " + msg.host.Name + " in the window"
 		return nil
 	}
-	a := New(staticFeed{msg.host}, Options{Interval: msg.samples[0].Interval, Speed: 1, History: len(msg.samples) + 1})
+	a := New(staticFeed{msg.host}, Options{Interval: msg.samples[0].Interval, Speed: 1, Stored: true, History: len(msg.samples) + 1})
 	a.Update(tea.WindowSizeMsg{Width: f.width, Height: f.height})
 	for _, s := range msg.samples {
 		a.Update(sampleMsg{s: s})

@@ -166,3 +166,45 @@ func TestInstancesText(t *testing.T) {
 		}
 	}
 }
+
+// TestFleetRowSaysWhyInWords: a host whose own table reads fine while a
+// namespace's is full says so on its row in words that fit: the
+// namespace's name shortened from its middle, "full", the count against
+// the cap and its drops (counted in the drops column too); the
+// drill-down's header says HISTORY, as the README does.
+func TestFleetRowSaysWhyInWords(t *testing.T) {
+	name := "netns tablefull-lab-7f3a9c1e-5d2b-4c8e-9a71-0b6d2f8e41c9"
+	src := &fakeFleet{rows: []model.FleetRow{{Instance: "127.0.0.1:19874", Kinds: []model.Kind{model.TableFull}, HasTable: true,
+		Limit: 500, WorstNS: name, WorstNSCount: 500, NSDropsPS: 80}}}
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		f := fleetAt(src, size[0], size[1])
+		row := strings.Split(f.View(), "\n")[4]
+		if !strings.Contains(row, "netns ") || !strings.Contains(row, "41c9 full 500 / 500, 80 drops/s") || (size[0] > 120 && !strings.Contains(row, " 80 ")) {
+			t.Errorf("%dx%d: the row does not say why in full words:\n%s", size[0], size[1], row)
+		}
+		if size[0] == 80 && !strings.Contains(row, "…") {
+			t.Errorf("80 columns: the name is not shortened from its middle: %s", row)
+		}
+		_, cmd := f.Update(tea.KeyMsg{Type: tea.KeyEnter})
+		f.Update(cmd())
+		if head := strings.Split(f.View(), "\n")[0]; !strings.Contains(head, "HISTORY") || strings.Contains(head, "REPLAY") {
+			t.Errorf("%dx%d: the drill-down's header: %s", size[0], size[1], head)
+		}
+	}
+}
+
+func TestShortenMiddle(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		w    int
+		want string
+	}{
+		{"web-7", 10, "web-7"},
+		{"tablefull-lab-7f3a9c1e", 11, "table…a9c1e"},
+		{"abcdef", 3, "a…f"},
+	} {
+		if got := shortenMiddle(c.in, c.w); got != c.want {
+			t.Errorf("shortenMiddle(%q, %d) = %q, want %q", c.in, c.w, got, c.want)
+		}
+	}
+}

@@ -129,18 +129,45 @@ func (f *Fleet) rowLine(r model.FleetRow) string {
 	}
 	inst := truncate(foreign(r.Instance), iw)
 	inst += strings.Repeat(" ", max(0, iw-lipgloss.Width(inst)))
-	line := "  " + verdict + " " + inst + fmt.Sprintf(" %15s %4s %8s %7s", table, pct, model.Num(r.DropsPS), model.Dur(r.Pinned))
+	line := "  " + verdict + " " + inst
+	if !f.wide() && r.WorstNS != "" && (r.Limit == 0 || r.Count < r.Limit) { // narrow: the words in place of the host's fine numbers
+		return line + " " + f.why(r, f.width-lipgloss.Width(line)-1)
+	}
+	line += fmt.Sprintf(" %15s %4s %8s %7s", table, pct, model.Num(r.DropsPS+r.NSDropsPS), model.Dur(r.Pinned))
 	if f.wide() {
 		line += fmt.Sprintf(" %9s %8d %9s", model.Int(r.Peak), r.Episodes, ago(r.LastSeen))
 	}
-	if r.WorstNS != "" { // a pod's table can be full while the host's reads fine
-		sty := f.st.Dim
-		if r.Limit > 0 && r.WorstNSCount >= r.Limit {
-			sty = f.st.Crit
-		}
-		line += "  " + sty.Render(fmt.Sprintf("fullest ns %s %s", foreign(r.WorstNS), model.Int(r.WorstNSCount)))
+	if why := f.why(r, f.width-lipgloss.Width(line)-2); why != "" {
+		line += "  " + why
 	}
 	return line
+}
+
+// why says in words that fit in width why a row is red when the host's
+// own numbers do not: its fullest other namespace, its name shortened
+// from the middle if it must be ("netns web-7…c1e9 full 500 / 500, 80
+// drops/s").
+func (f *Fleet) why(r model.FleetRow, width int) string {
+	if r.WorstNS == "" || width < 12 {
+		return ""
+	}
+	sty, state := f.st.Dim, "fullest other ns"
+	tail := " " + model.Int(r.WorstNSCount)
+	if r.Limit > 0 && r.WorstNSCount >= r.Limit {
+		sty, state = f.st.Crit, "full"
+		tail = " " + model.Int(r.WorstNSCount) + " / " + model.Int(r.Limit)
+	}
+	if r.NSDropsPS > 0 {
+		tail += ", " + model.Num(r.NSDropsPS) + " drops/s"
+	}
+	if state == "fullest other ns" {
+		return sty.Render(truncate(state+" "+foreign(r.WorstNS)+tail, width))
+	}
+	room := width - lipgloss.Width(" "+state+tail)
+	if room < 4 {
+		return sty.Render(truncate(foreign(r.WorstNS)+" "+state, width))
+	}
+	return sty.Render(shortenMiddle(foreign(r.WorstNS), room) + " " + state + tail)
 }
 
 // ago is how long ago t was, briefly.

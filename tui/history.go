@@ -53,7 +53,7 @@ func (a *App) window(n int) []model.Frame {
 }
 
 func (a *App) mode() mode {
-	m := mode{paused: a.cur.paused, playback: a.player.on(), recording: a.recording,
+	m := mode{paused: a.cur.paused, playback: a.player.on(), stored: a.opts.Stored, recording: a.recording,
 		connecting: a.cur.seq == 0 && !a.player.on(), disconnected: a.status.link != ""}
 	if !a.cur.following() {
 		m.newCount = a.cur.ahead()

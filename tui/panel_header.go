@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/tui/styles"
 )
@@ -14,6 +15,7 @@ import (
 type mode struct {
 	paused    bool
 	playback  bool
+	stored    bool          // a store's history (Prometheus), not a recording
 	behind    time.Duration // how far the viewed frame is behind the newest
 	newCount  int           // frames collected since the view froze
 	stale     time.Duration // time since the last sample, when too long
@@ -32,6 +34,8 @@ func renderHeader(st *styles.Styles, h model.Host, f model.Frame, interval time.
 		state = st.Crit.Render("DISCONNECTED")
 	case m.connecting:
 		state = st.Dim.Render("CONNECTING")
+	case m.stored:
+		state = st.History.Render("HISTORY")
 	case m.playback && m.paused:
 		state = st.Paused.Render("REPLAY PAUSED")
 	case m.playback:
@@ -64,9 +68,14 @@ func renderHeader(st *styles.Styles, h model.Host, f model.Frame, interval time.
 	if m.recording != "" {
 		state += " " + st.Crit.Render("● REC")
 	}
-	line := st.Title.Render("tablefull") + " " + st.Value.Render(orDash(foreign(h.Name))) + sep +
-		strings.Join(facts, sep) + sep + clock + " " + state
-	return fit(line, width)
+	// The clock and the mode are what the line is read for: the host's
+	// facts give way to them, cut in the middle of the line.
+	tail := sep + clock + " " + state
+	head := st.Title.Render("tablefull") + " " + st.Value.Render(orDash(foreign(h.Name))) + sep + strings.Join(facts, sep)
+	if room := width - lipgloss.Width(tail); lipgloss.Width(head) > room && room > 10 {
+		head = truncate(head, room)
+	}
+	return fit(head+tail, width)
 }
 
 func orDash(s string) string {

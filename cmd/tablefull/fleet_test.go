@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -105,5 +106,52 @@ func TestFleetIntervalBound(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run([]string{"--prometheus", "http://127.0.0.1:1", "--interval", "2s"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "at least every 5s") {
 		t.Errorf("--interval 2s over Prometheus: exit %d, %q", code, errb.String())
+	}
+}
+
+// TestFleetNamesFullNamespace: a real Prometheus scraping the host's
+// exporter while a namespace of the host is full and dropping (the
+// host's own table nearly empty): the row says TABLE FULL and why in
+// words (the namespace, full, its drops a second), at 80 and 200
+// columns; enter shows HISTORY, with the namespace's drops.
+func TestFleetNamesFullNamespace(t *testing.T) {
+	needKernel(t, "prometheus", "tmux")
+	const capMax = 64
+	lowerMax(t, capMax)
+	ns := labNS(t)
+	addr, _ := startExporter(t, "", "1s")
+	prom, url := startPrometheus(t, addr)
+	srv := &netns.Server{Body: []byte("object\n")}
+	if err := ns.Serve("127.0.0.1:18080", srv); err != nil {
+		t.Fatal(err)
+	}
+	done, stop := make(chan struct{}), make(chan struct{})
+	go func() { // keep it full and dropping while the fleet is looked at
+		defer close(done)
+		ns.Run(netns.Load{Addr: srv.Addr(), Workers: 8, Requests: 100000, DialTimeout: 300 * time.Millisecond, Deadline: time.Minute, Stop: stop})
+	}()
+	defer func() { close(stop); <-done; srv.Close() }()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(500 * time.Millisecond) {
+		if vector(t, prom, `sum by (instance) (rate(tablefull_netns_conntrack_drops_total[2m]))`, "instance")[addr] > 0 &&
+			vector(t, prom, `tablefull_verdict{kind="table_full"}`, "instance")[addr] == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("Prometheus never saw the namespace full and dropping")
+		}
+	}
+	for _, size := range [][2]int{{200, 50}, {80, 24}} {
+		s := startTmux(t, size[0], size[1], "", "--prometheus", url, "--selector", `'job="tablefull"'`)
+		screen := s.waitFor("TABLE FULL", addr, " full 64 / 64", "drops/s")
+		t.Logf("%dx%d fleet:\n%s", size[0], size[1], screen)
+		s.keys("Enter")
+		screen = s.waitFor("HISTORY", "history from Prometheus", "TABLE FULL")
+		if strings.Contains(screen, "REPLAY") || regexp.MustCompile(`64 entries, 0 drops`).MatchString(screen) {
+			t.Errorf("%dx%d: the drill-down:\n%s", size[0], size[1], screen)
+		}
+		s.keys("Escape")
+		s.waitFor("tablefull fleet")
+		s.keys("q")
+		s.waitFor("EXIT=0")
 	}
 }

@@ -25,7 +25,8 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]model.FleetRow, er
 	queries := []string{
 		r.with(`__name__=~"` + remote.AnyOf(remote.MetricEntries, remote.MetricLimit, remote.MetricVerdict) + `"`),
 		"max by (instance) (max_over_time(" + remote.MetricPeak + r.with("") + "[" + w + "]))",
-		"sum by (instance) (rate(" + remote.MetricEvents + r.with(`counter=~"drop|early_drop"`) + "[2m]))",
+		"sum by (instance) (rate(" + remote.MetricEvents + r.with(`counter=~"drop|early_drop"`) + "[2m])) or " +
+			`label_replace(sum by (instance) (rate(` + remote.MetricNSDrops + r.with("") + `[2m])), "m", "ns", "", "")`,
 		`label_replace(sum by (instance) (increase(` + remote.MetricPinned + r.with("") + "[" + w + `])), "m", "pinned", "", "") or ` +
 			`label_replace(sum by (instance) (increase(` + remote.MetricEpisodes + r.with("") + "[" + w + `])), "m", "episodes", "", "") or ` +
 			// the fullest other namespace of each host, in the same query: a refresh stays at five
@@ -47,7 +48,13 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]model.FleetRow, er
 	})
 	f.each(vecs[0], tableOf)
 	f.each(vecs[1], func(rw *model.FleetRow, _ *pmodel.Sample, v float64) { rw.Peak = uint64(v) })
-	f.each(vecs[2], func(rw *model.FleetRow, _ *pmodel.Sample, v float64) { rw.DropsPS = v })
+	f.each(vecs[2], func(rw *model.FleetRow, s *pmodel.Sample, v float64) {
+		if s.Metric["m"] == "ns" {
+			rw.NSDropsPS = v
+		} else {
+			rw.DropsPS = v
+		}
+	})
 	f.each(vecs[3], historyOf)
 	if f.over > 0 { // refused, not cut: a fleet view missing hosts would read as a calm fleet
 		return nil, fmt.Errorf("%w: more than %d instances: narrow --selector", ErrAnswerTooBig, MaxFleetInstances)

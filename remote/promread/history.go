@@ -105,7 +105,7 @@ func (h *history) sample(t pmodel.Time) *model.Sample {
 	s := h.at[int64(t)]
 	if s == nil {
 		s = &model.Sample{Time: t.Time(), Interval: h.step,
-			Kernel: model.KernelLog{Note: "kernel log lines are counted in " + remote.MetricKernelLines + ", not kept by Prometheus"}}
+			Kernel: model.KernelLog{Note: "its lines are counted in " + remote.MetricKernelLines + "; Prometheus keeps no text"}}
 		h.at[int64(t)] = s
 	}
 	return s
