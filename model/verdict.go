@@ -242,9 +242,12 @@ func ruleCPUBound(in Inputs) (Verdict, bool) {
 	if !in.Rates.Known(PartCPU) || u.Busy() < CPUBoundPct {
 		return Verdict{}, false
 	}
-	return Verdict{Kind: CPUBound, Severity: SevWarn, Evidence: fmt.Sprintf(
-		"CPU %.0f %% busy (user %.0f %%, system %.0f %%, softirq %.0f %%) with no table drops: the work itself is the limit",
-		u.Busy(), u.User, u.System, u.SoftIRQ)}, true
+	busy := fmt.Sprintf("CPU %.0f %% busy (user %.0f %%, system %.0f %%, softirq %.0f %%)", u.Busy(), u.User, u.System, u.SoftIRQ)
+	if in.Rates.Drops() > 0 || Pinned(in.Sample.Conntrack) { // whose CPU is not read: it need not be the server's
+		return Verdict{Kind: CPUBound, Severity: SevWarn, Evidence: busy +
+			" while the table drops: whose is not read, and clients on this host retrying what it drops spend CPU too; free the table first"}, true
+	}
+	return Verdict{Kind: CPUBound, Severity: SevWarn, Evidence: busy + " with no table drops: the work itself is the limit"}, true
 }
 
 // ruleDiskBound: a disk is busy 90 % of the time, or iowait is 30 % or

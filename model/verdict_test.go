@@ -72,7 +72,10 @@ func TestVerdictRules(t *testing.T) {
 			return s
 		}(), Rates: idle()}, OK, nil, ""},
 		{"server cpu-bound", Inputs{Sample: table(17000, 17000, 32768), Rates: with(idle(), func(r *Rates) { r.CPUAll = CPUUse{User: 80, System: 12, Idle: 8} })},
-			CPUBound, nil, "CPU 92 % busy"},
+			CPUBound, nil, "CPU 92 % busy (user 80 %, system 12 %, softirq 0 %) with no table drops"},
+		{"busy CPUs beside a dropping table are not said to be the server's",
+			Inputs{Sample: table(400, 400, 400), Rates: with(idle(), func(r *Rates) { r.CPUAll = CPUUse{User: 70, System: 25, Idle: 5}; r.CTTotal.Set(Drop, 90) })},
+			TableFull, []Kind{CPUBound}, ""},
 		{"disk-bound by utilisation", Inputs{Sample: table(10, 10, 4096), Rates: with(idle(), func(r *Rates) { r.Disks = []DiskRate{{Name: "vda", WritesPS: 900, Util: 97}} })},
 			DiskBound, nil, "disk busy 97 %"},
 		{"disk-bound by iowait", Inputs{Sample: table(10, 10, 4096), Rates: with(idle(), func(r *Rates) { r.CPUAll = CPUUse{IOWait: 45, Idle: 50, User: 5} })},
@@ -174,6 +177,19 @@ func TestVerdictsWithoutParts(t *testing.T) {
 	for _, x := range Judge(busy) {
 		if x.Kind == CPUBound {
 			t.Errorf("CPU BOUND from a CPU not read")
+		}
+	}
+}
+
+// TestCPUBoundBesideDrops: busy CPUs beside a dropping table never say
+// "no table drops" and do not claim the CPU is the server's.
+func TestCPUBoundBesideDrops(t *testing.T) {
+	r := idle()
+	r.CPUAll = CPUUse{User: 70, System: 25, Idle: 5}
+	r.CTTotal.Set(Drop, 90)
+	for _, v := range Judge(Inputs{Sample: table(400, 400, 400), Rates: r}) {
+		if v.Kind == CPUBound && (strings.Contains(v.Evidence, "no table drops") || !strings.Contains(v.Evidence, "whose is not read")) {
+			t.Errorf("CPU-bound beside drops: %s", v.Evidence)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -150,4 +151,48 @@ func pairs(st *styles.Styles, kv ...string) string {
 		b.WriteString(kv[i+1])
 	}
 	return b.String()
+}
+
+// field is one label and value of a line of pairs, and how much it
+// matters: the lowest priority goes first when the line is too long.
+type field struct {
+	label, value string
+	// prio: 0 is kept to the last; higher numbers give way first.
+	prio int
+	// note: a remark on the field before it, one space after it.
+	note bool
+}
+
+// pairsFit is pairs in width: whole fields only, the least important
+// left out until the rest fit, never a field cut through its number and
+// unit. A single field still too long is cut at the end.
+func pairsFit(st *styles.Styles, width int, fields ...field) string {
+	kept := slices.Clone(fields)
+	render := func() string {
+		var b strings.Builder
+		for i, f := range kept {
+			switch {
+			case f.note:
+				b.WriteString(" " + f.value)
+				continue
+			case i > 0:
+				b.WriteString("  ")
+			}
+			if f.label != "" {
+				b.WriteString(st.Label.Render(f.label) + " ")
+			}
+			b.WriteString(f.value)
+		}
+		return b.String()
+	}
+	for line := render(); lipgloss.Width(line) > width && len(kept) > 1; line = render() {
+		worst := 0
+		for i, f := range kept {
+			if f.prio >= kept[worst].prio {
+				worst = i
+			}
+		}
+		kept = slices.Delete(kept, worst, worst+1)
+	}
+	return render()
 }

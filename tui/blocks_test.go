@@ -1,11 +1,15 @@
 package tui
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
+	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
@@ -48,4 +52,25 @@ func trueColourStyles(t *testing.T) *styles.Styles {
 	lipgloss.SetColorProfile(termenv.TrueColor)
 	t.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
 	return styles.DefaultStyles()
+}
+
+// TestKernelSuppressedKeepsItsNoun: the rate limit's count takes a row of
+// its own with its noun, never the cut end of another line; with one
+// row, the newest line keeps it and the count follows with its noun.
+func TestKernelSuppressedKeepsItsNoun(t *testing.T) {
+	st := styles.DefaultStyles()
+	f := model.Frame{Sample: model.Sample{Kernel: model.KernelLog{Readable: true}}}
+	var lines []model.KernelLine
+	for i := range 5 {
+		lines = append(lines, model.KernelLine{Time: time.Unix(int64(1000+i), 0), Text: "nf_conntrack: table full, dropping packet"})
+	}
+	sup := suppression{n: 3007170, since: time.Unix(900, 0)}
+	out := kernelLines(st, f, lines, sup, 3)
+	if len(out) != 3 || !strings.Contains(ansi.Strip(out[2]), "+3,007,170 suppressed since") || !strings.Contains(ansi.Strip(out[0]), "table full") {
+		t.Errorf("three rows: %q", out)
+	}
+	out = kernelLines(st, f, lines, sup, 1)
+	if len(out) != 1 || !strings.Contains(ansi.Strip(out[0]), "table full") || !strings.Contains(ansi.Strip(out[0]), "+3,007,170 suppressed") {
+		t.Errorf("one row: %q", out)
+	}
 }

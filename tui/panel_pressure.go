@@ -14,6 +14,9 @@ func pressureLines(st *styles.Styles, f model.Frame, width int) []string {
 	return append(tableLines(st, f, width), driftLines(st, f.Sample.Drift, width)...)
 }
 
+// tableTitle heads the first of the table's lines.
+const tableTitle = "conntrack "
+
 // tableLines are the table's numbers, or why there are none.
 func tableLines(st *styles.Styles, f model.Frame, width int) []string {
 	c := f.Sample.Conntrack
@@ -59,24 +62,27 @@ func tableLines(st *styles.Styles, f model.Frame, width int) []string {
 	if cf, ok := f.Fill.Churn(); ok {
 		hold = fmt.Sprintf("%d s %s", cf.Hold, cf.Class)
 	}
-	l1 := pairs(st,
-		"count", countStyle.Render(fmt.Sprintf("%s / %s (%.0f %%)", model.Int(c.Count), model.Int(c.Max), pct)),
-		"peak", st.Value.Render(model.Int(c.Peak)),
-		"hold", st.Value.Render(hold),
-		"buckets", st.Value.Render(model.Int(c.Buckets)),
-		"depth", st.Value.Render(fmt.Sprintf("%.1f", model.ChainDepth(c.Count, c.Buckets))))
-	l2 := pairs(st,
-		"ceiling", st.Value.Render(fmt.Sprintf("%s new/s", model.Num(ceiling)))+st.Dim.Render(" ("+why+")"),
-		"observed", rateStyle.Render(f.Rates.Entries.RateText()),
-		"drops/s", dropStyle.Render(model.Num(dropsPS)))
+	l1 := []field{
+		{"count", countStyle.Render(fmt.Sprintf("%s / %s (%.0f %%)", model.Int(c.Count), model.Int(c.Max), pct)), 0, false},
+		{"peak", st.Value.Render(model.Int(c.Peak)), 2, false},
+		{"hold", st.Value.Render(hold), 2, false},
+		{"buckets", st.Value.Render(model.Int(c.Buckets)), 4, false},
+		{"depth", st.Value.Render(fmt.Sprintf("%.1f", model.ChainDepth(c.Count, c.Buckets))), 3, false}}
+	l2 := []field{
+		{"ceiling", st.Value.Render(fmt.Sprintf("%s new/s", model.Num(ceiling))), 1, false},
+		{"", st.Dim.Render("(" + why + ")"), 5, true},
+		{"observed", rateStyle.Render(f.Rates.Entries.RateText()), 0, false},
+		{"drops/s", dropStyle.Render(model.Num(dropsPS)), 0, false}}
 	l3 := fillLine(st, f)
 	if f.Demand.AtLeast > 0 { // what is wanted comes before what fits
-		l3 = pairs(st, "demand", st.Crit.Render("≥ "+model.Num(f.Demand.AtLeast)+" new/s")) + st.Dim.Render(" ("+f.Demand.Basis+")  ") + l3
+		l3 = append([]field{{"demand", st.Crit.Render("≥ " + model.Num(f.Demand.AtLeast) + " new/s"), 0, false},
+			{"", st.Dim.Render("(" + f.Demand.Basis + ")"), 7, true}}, l3...)
 	}
+	first := width - len(tableTitle) // the view puts the title before the first line
 	if width >= 150 {
-		return []string{l1 + "   " + l2, l3}
+		return []string{pairsFit(st, first, append(l1, l2...)...), pairsFit(st, width, l3...)}
 	}
-	return []string{l1, l2, l3}
+	return []string{pairsFit(st, first, l1...), pairsFit(st, width, l2...), pairsFit(st, width, l3...)}
 }
 
 // driftLines warn of knobs tablefull persisted that read otherwise live:
@@ -107,15 +113,15 @@ func driftLines(st *styles.Styles, d *model.Drifts, width int) []string {
 
 // fillLine says what fills the table, class by class (entries ≈ rate ×
 // hold, or counted by a census), or why the classes are not known.
-func fillLine(st *styles.Styles, f model.Frame) string {
+func fillLine(st *styles.Styles, f model.Frame) []field {
 	if !f.Fill.Known() {
 		why := foreign(f.Sample.Entries.Note)
 		if why == "" {
 			why = "not counted"
 		}
-		return st.Label.Render("fills ") + st.Dim.Render("classes unknown: "+why)
+		return []field{{"fills", st.Dim.Render("classes unknown: " + why), 0, false}}
 	}
-	var parts []string
+	var out []field
 	approx := "~"
 	if f.Fill.Counted {
 		approx = ""
@@ -124,26 +130,32 @@ func fillLine(st *styles.Styles, f model.Frame) string {
 		if i == 4 {
 			break
 		}
-		p := st.Value.Render(fmt.Sprintf("%s %s%s", cf.Class, approx, model.Int(cf.Entries)))
+		label := ""
+		if i == 0 {
+			label = "fills"
+		}
+		out = append(out, field{label, st.Value.Render(fmt.Sprintf("%s %s%s", cf.Class, approx, model.Int(cf.Entries))), min(i, 1) * 2, false})
+		note := ""
 		switch {
 		case cf.Class.Standing():
 		case f.Fill.Pinned && f.Fill.RatesBefore:
-			p += st.Dim.Render(fmt.Sprintf(" (%s/s before the pin × %d s)", model.Num(cf.RatePS), cf.Hold))
+			note = fmt.Sprintf("(%s/s before the pin × %d s)", model.Num(cf.RatePS), cf.Hold)
 		case f.Fill.Pinned:
-			p += st.Dim.Render(fmt.Sprintf(" (rate unknown while pinned, held %d s)", cf.Hold))
+			note = fmt.Sprintf("(rate unknown while pinned, held %d s)", cf.Hold)
 		default:
-			p += st.Dim.Render(fmt.Sprintf(" (%s/s × %d s)", model.Num(cf.RatePS), cf.Hold))
+			note = fmt.Sprintf("(%s/s × %d s)", model.Num(cf.RatePS), cf.Hold)
 		}
-		parts = append(parts, p)
+		if note != "" {
+			out = append(out, field{"", st.Dim.Render(note), 4 + i, true})
+		}
 	}
-	line := st.Label.Render("fills ") + strings.Join(parts, "  ")
 	if tops := f.Rates.Entries.TopDests; len(tops) > 0 {
-		line += st.Dim.Render("  top ") + st.Value.Render(foreign(tops[0].Key))
+		out = append(out, field{"top", st.Value.Render(foreign(tops[0].Key)), 3, false})
 		if srcs := f.Rates.Entries.TopSources; len(srcs) > 0 {
-			line += st.Dim.Render(" from ") + st.Value.Render(foreign(srcs[0].Key))
+			out = append(out, field{"", st.Dim.Render("from ") + st.Value.Render(foreign(srcs[0].Key)), 6, true})
 		}
 	}
-	return line
+	return out
 }
 
 // episodeLines lists pinned episodes, newest first, one per line.

@@ -206,11 +206,14 @@ func kernelLines(st *styles.Styles, f model.Frame, lines []model.KernelLine, sup
 		}
 		out = append(out, st.Dim.Render(l.Time.Local().Format("15:04:05")+" ")+st.Crit.Render(text)+st.Dim.Render(where))
 	}
-	if suppressed.n > 0 {
-		line := st.Warn.Render("+"+model.Int(suppressed.n)) + st.Dim.Render(" suppressed by rate limit since "+suppressed.since.Local().Format("15:04:05"))
-		if len(out) >= rows {
-			out[len(out)-1] += "  " + line
-		} else {
+	if suppressed.n > 0 { // a row of its own, never the cut end of another: the number keeps its noun
+		line := st.Warn.Render("+"+model.Int(suppressed.n)) + st.Dim.Render(" suppressed since "+suppressed.since.Local().Format("15:04:05"))
+		switch {
+		case rows <= 1 && len(out) > 0: // one row: the newest line keeps it, the count its noun
+			out = []string{out[0] + "  " + st.Warn.Render("+"+model.Int(suppressed.n)) + st.Dim.Render(" suppressed")}
+		case len(out) >= rows:
+			out = append(out[:rows-1], line)
+		default:
 			out = append(out, line)
 		}
 	}

@@ -31,7 +31,15 @@ func renderVerdict(st *styles.Styles, f model.Frame, width, maxLines int) []stri
 	if len(f.Verdicts) > 1 {
 		budget--
 	}
-	text := wrap(head+" — "+foreign(top.Evidence), width) // evidence quotes foreign keys
+	evidence := foreign(top.Evidence) // evidence quotes foreign keys
+	text := wrap(head+" — "+evidence, width)
+	// Too long: whole clauses are left out from the end ("; …"), never a
+	// number cut from its noun; a first clause that alone is too long is
+	// cut at the end.
+	for clauses := strings.Split(evidence, "; "); len(text) > max(1, budget) && len(clauses) > 1; {
+		clauses = clauses[:len(clauses)-1]
+		text = wrap(head+" — "+strings.Join(clauses, "; ")+"; …", width)
+	}
 	if len(text) > max(1, budget) {
 		text = text[:max(1, budget)]
 		text[len(text)-1] = truncate(text[len(text)-1]+" …", width)

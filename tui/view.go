@@ -51,7 +51,7 @@ func (a *App) render() string {
 
 	stats := pressureLines(a.st, f, w)
 	if len(stats) > 0 {
-		stats[0] = a.st.PanelTitle.Render("conntrack ") + stats[0]
+		stats[0] = a.st.PanelTitle.Render(tableTitle) + stats[0]
 	}
 	parts = append(parts, block(stats, w, l.stats))
 	if v := a.chart.View(); v != "" && charted(f) {

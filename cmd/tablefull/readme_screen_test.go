@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -22,7 +23,14 @@ func TestREADMEScreen(t *testing.T) {
 	needKernel(t, "tmux")
 	orig := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
 	t.Cleanup(func() { os.WriteFile(maxPath, []byte(orig), 0o644) })
-	s := startTmux(t, 100, 32, "", "lab", "table-full")
+	// Run as "tablefull" (a link to the test binary), as a user runs it:
+	// the verdict names the process that opens the connections.
+	exe, _ := os.Executable()
+	link := filepath.Join(t.TempDir(), "tablefull")
+	if err := os.Symlink(exe, link); err != nil {
+		t.Fatal(err)
+	}
+	s := startTmuxArgv(t, 100, 32, []string{"env -u CI -u NO_COLOR -u CLICOLOR TABLEFULL_AS_MAIN=1", link, "lab", "table-full"})
 	s.waitFor("lab table-full", "LIVE")
 	start := time.Now()
 	s.waitFor("TABLE FULL")

@@ -2,6 +2,7 @@ package chart
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/NimbleMarkets/ntcharts/canvas"
@@ -77,21 +78,12 @@ func drawCaps(st *styles.Styles, ts *timeserieslinechart.Model, runs []capRun, c
 	var rows []int
 	top, topV, peak := -1, 0.0, 0.0
 	w, origin := ts.Origin().X, ts.Origin().Y
-	named := 0 // the top row's columns taken by names, from the left
+	var named []capRun // above the scale, or too low to tell from 0 at this height
 	for _, r := range runs {
 		peak = max(peak, r.peak)
 		row := rowOf(r.v)
-		if !r.near() || row >= origin { // above the scale, or too low to tell from 0 at this height
-			label := "max " + model.Int(uint64(r.v))
-			if !r.near() {
-				label = "↑ " + label
-			}
-			x := max(cols.left+1+cols.at(r.from), named)
-			if x+len([]rune(label)) <= cols.left+cols.last {
-				ts.Canvas.SetStringWithStyle(canvas.Point{X: x, Y: 0}, label, st.ChartCap)
-				named = x + len([]rune(label)) + 1
-				rows = append(rows, 0)
-			}
+		if !r.near() || row >= origin {
+			named = append(named, r)
 			continue
 		}
 		from, to := float64(r.from.UnixNano())/1e9, float64(r.to.UnixNano())/1e9
@@ -104,6 +96,24 @@ func drawCaps(st *styles.Styles, ts *timeserieslinechart.Model, runs []capRun, c
 			top, topV = row, r.v
 		}
 		rows = append(rows, row)
+	}
+	// The names go on the highest row no cap line is drawn on.
+	nameRow := 0
+	for slices.Contains(rows, nameRow) && nameRow+1 < origin {
+		nameRow++
+	}
+	next := 0 // the name row's columns taken, from the left
+	for _, r := range named {
+		label := "max " + model.Int(uint64(r.v))
+		if !r.near() {
+			label = "↑ " + label
+		}
+		x := max(cols.left+1+cols.at(r.from), next)
+		if x+len([]rune(label)) <= cols.left+cols.last && !slices.Contains(rows, nameRow) {
+			ts.Canvas.SetStringWithStyle(canvas.Point{X: x, Y: nameRow}, label, st.ChartCap)
+			next = x + len([]rune(label)) + 1
+			rows = append(rows, nameRow)
+		}
 	}
 	if top >= 0 && peak <= topV { // the count never passed the cap: no number above it
 		for y := 0; y < top && w > 0; y++ {
