@@ -40,13 +40,23 @@ func (a *App) render() string {
 	w := a.width
 	var parts []string
 	parts = append(parts, renderHeader(a.st, a.shownHost(), f, a.interval, a.mode(), w))
-	parts = append(parts, block(renderVerdict(a.st, f, w, l.verdict), w, l.verdict))
-	if l.caption > 0 { // the demo's commentary, shortened to its row
+	verdict := renderVerdict(a.st, f, w, l.verdict)
+	if l.caption == 0 {
+		parts = append(parts, block(verdict, w, l.verdict))
+	} else { // the demo's commentary: its own row, and the rows the verdict leaves, whole where they let it be
+		rows := l.verdict + l.caption - len(verdict)
 		var caption []string
 		if c := a.captionLine(); c != "" {
-			caption = []string{a.st.Caption.Render(truncate("▶ "+c, w))}
+			caption = wrap("▶ "+c, w)
+			if len(caption) > rows {
+				caption = caption[:rows]
+				caption[rows-1] = truncate(caption[rows-1]+" …", w)
+			}
+			for i := range caption {
+				caption[i] = a.st.Caption.Render(caption[i])
+			}
 		}
-		parts = append(parts, block(caption, w, l.caption))
+		parts = append(parts, block(append(verdict, caption...), w, l.verdict+l.caption))
 	}
 
 	stats := pressureLines(a.st, f, w)
