@@ -114,7 +114,7 @@ func (a *Analyzer) Add(s Sample) Frame {
 	in := Inputs{Sample: s, Rates: r, Fill: f.Fill, Demand: f.Demand, FullNS: FullNamespaces(prevNS, s.Namespaces, s.Conntrack.Max),
 		RecentDrops: !a.lastDrop.IsZero() && s.Time.Sub(a.lastDrop) <= RetransLadder}
 	if a.census != nil {
-		in.Owners = a.census.Owners
+		in.Owners, in.Census = a.census.Owners, a.census
 	}
 	f.Who, f.WhoSecs = a.who.observe(s.Time, r.Elapsed.Seconds(), s.Who, r.CTTotal.Get(Drop), s.CTStats.Source != "")
 	in.Who, in.WhoSecs = f.Who, f.WhoSecs

@@ -36,6 +36,13 @@ type Census struct {
 	// when IdleCounted: the dump knew the namespace's established timeout.
 	IdleOpen    int  `json:"idle_open,omitempty"`
 	IdleCounted bool `json:"idle_counted,omitempty"`
+	// Assured counts the entries the kernel marked assured (a reply seen
+	// and, for TCP, the handshake done): early drop never evicts them.
+	// Unreplied counts those that never saw a reply. Both are absent in
+	// recordings from before they were counted (AssuredCounted false).
+	Assured        int  `json:"assured,omitempty"`
+	Unreplied      int  `json:"unreplied,omitempty"`
+	AssuredCounted bool `json:"assured_counted,omitempty"`
 	// Owners is who holds the entries (nil: not attributed, as in a
 	// recording from before it was).
 	Owners *Owners `json:"owners,omitempty"`
@@ -99,6 +106,8 @@ type CensusCounter struct {
 	// whose remaining timeout is under it as idle.
 	IdleBelow uint32
 	idle      int
+	assured   int
+	unreplied int
 }
 
 // numTCPStates is len(TCPStates).
@@ -123,6 +132,12 @@ func (c *CensusCounter) Add(f Flow) {
 	c.total++
 	c.proto[f.Proto]++
 	c.class[ClassOf(f)]++
+	if f.Status&StatusAssured != 0 {
+		c.assured++
+	}
+	if f.Status&StatusSeenReply == 0 {
+		c.unreplied++
+	}
 	if f.TCPState >= 0 && f.TCPState < len(c.state) {
 		c.state[f.TCPState]++
 	}
@@ -152,7 +167,7 @@ var protoNames = map[int]string{1: "icmp", 6: "tcp", 17: "udp", 58: "icmpv6", 13
 func (c *CensusCounter) Census(n int) Census {
 	out := Census{Total: c.total, ByProto: map[string]int{}, TCPState: map[string]int{},
 		Approximate: c.partial || c.src.overflowed || c.dst.overflowed, ByClass: c.class,
-		IdleOpen: c.idle, IdleCounted: c.IdleBelow > 0}
+		IdleOpen: c.idle, IdleCounted: c.IdleBelow > 0, Assured: c.assured, Unreplied: c.unreplied, AssuredCounted: true}
 	for p, v := range c.proto {
 		if v == 0 {
 			continue

@@ -73,8 +73,9 @@ type Inputs struct {
 	// FullNS are the host's other namespaces at the cap or dropping.
 	FullNS []FullNS
 	// Owners is who holds the entries, by the newest fresh census (nil:
-	// not known).
+	// not known); Census that census.
 	Owners *Owners
+	Census *Census
 	// Who is the probes' counts over the trailing WhoWindow, over WhoSecs
 	// seconds (nil: not counted).
 	Who     *Who
@@ -184,6 +185,9 @@ func ruleTableFull(in Inputs) (Verdict, bool) {
 		ev += "; admits " + strings.Replace(in.Rates.Entries.RateText()+" (", ") (", ", ", 1) + "pinned)"
 	}
 	if d := in.Demand.String(); d != "" {
+		ev += "; " + d
+	}
+	if d := nothingToEvict(in); d != "" {
 		ev += "; " + d
 	}
 	if d := in.Who.DominantText(in.WhoSecs); d != "" {

@@ -193,3 +193,37 @@ func TestCPUBoundBesideDrops(t *testing.T) {
 		}
 	}
 }
+
+// TestNothingToEvict: a full table whose entries are assured drops with
+// early_drop at 0; its TABLE FULL says there is nothing to evict and
+// points at max or the established timeout, from the census's split or
+// from a counted table of standing connections; a table that evicts, or
+// a census that says most entries are not assured, says nothing of it.
+func TestNothingToEvict(t *testing.T) {
+	drops := idle()
+	drops.CTTotal.Set(Drop, 40)
+	evicting := drops
+	evicting.CTTotal.Set(EarlyDrop, 3)
+	assured := &Census{Total: 256, Assured: 250, Unreplied: 2, AssuredCounted: true}
+	churning := &Census{Total: 256, Assured: 20, Unreplied: 200, AssuredCounted: true}
+	standing := Fill{Counted: true, Classes: []ClassFill{{Class: ClassTCPOpen, Entries: 250}}}
+	for _, c := range []struct {
+		name string
+		in   Inputs
+		want string
+	}{
+		{"assured by the census", Inputs{Sample: table(256, 256, 256), Rates: drops, Census: assured}, "nothing to evict: 250 of 256 entries are assured (2 unreplied)"},
+		{"standing by the fill", Inputs{Sample: table(256, 256, 256), Rates: drops, Fill: standing}, "nothing to evict: 250 entries stand open"},
+		{"it evicts", Inputs{Sample: table(256, 256, 256), Rates: evicting, Census: assured}, ""},
+		{"mostly unassured", Inputs{Sample: table(256, 256, 256), Rates: drops, Census: churning}, ""},
+	} {
+		v := Judge(c.in)[0]
+		has := strings.Contains(v.Evidence, "nothing to evict")
+		if c.want == "" && has || c.want != "" && !strings.Contains(v.Evidence, c.want) {
+			t.Errorf("%s: %s", c.name, v)
+		}
+		if c.want != "" && !strings.Contains(v.Evidence, "not the TIME_WAIT hold") {
+			t.Errorf("%s: the fix is not pointed at: %s", c.name, v)
+		}
+	}
+}

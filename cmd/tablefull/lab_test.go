@@ -98,6 +98,21 @@ func TestLabScenarios(t *testing.T) {
 			hostRestored(t, orig)
 		})
 	}
+	t.Run("no-evict", func(t *testing.T) {
+		lines := labLines(t, "no-evict", "16s")
+		said := false
+		for _, l := range lines {
+			if strings.Contains(l, "early_drops=") && !strings.Contains(l, "early_drops=0 ") {
+				t.Errorf("an assured table evicted: %s", l)
+			}
+			said = said || strings.Contains(l, `verdict="TABLE FULL"`) && strings.Contains(l, "nothing to evict") &&
+				strings.Contains(l, "not the TIME_WAIT hold")
+		}
+		if !said {
+			t.Errorf("TABLE FULL never said there is nothing to evict:\n%s", strings.Join(lines, "\n"))
+		}
+		hostRestored(t, orig)
+	})
 	t.Run("healthy", func(t *testing.T) {
 		lines := labLines(t, "healthy", "8s")
 		for _, l := range lines {

@@ -47,10 +47,10 @@ func (l *Lab) Headless(feed model.Feed, stopped <-chan struct{}, fix <-chan time
 		case s := <-samples:
 			f := an.Add(s)
 			c := f.Sample.Conntrack
-			fmt.Fprintf(w, "%s count=%d peak=%d max=%d pinned=%v verdict=%q drops=%d syn_retrans=%.1f listen_overflows=%.1f cpu=%.0f | %s\n",
+			fmt.Fprintf(w, "%s count=%d peak=%d max=%d pinned=%v verdict=%q drops=%d early_drops=%d syn_retrans=%.1f listen_overflows=%.1f cpu=%.0f | %s | %s\n",
 				s.Time.Format("15:04:05.000"), c.Count, c.Peak, c.Max, f.Pinned, f.Verdict().Kind,
-				f.Rates.Drops(), f.Rates.SynRetransPS, f.Rates.ListenOverflowsPS, f.Rates.CPUAll.Busy(),
-				l.Clients.String())
+				f.Rates.Drops(), f.Rates.CTTotal.Get(model.EarlyDrop), f.Rates.SynRetransPS, f.Rates.ListenOverflowsPS, f.Rates.CPUAll.Busy(),
+				l.Clients.String(), model.Sanitize(f.Verdict().Evidence, model.MaxText))
 			if cap := model.Caption(prev, f); cap != "" {
 				fmt.Fprintln(w, "  ▶", cap)
 			}

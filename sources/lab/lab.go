@@ -35,6 +35,8 @@ type Scenario struct {
 	server   func() *netns.Server
 	sysctls  map[string]string // per-namespace, set inside the lab
 	dialWait time.Duration
+	// keep: the clients keep every connection open (a leaking pool).
+	keep bool
 }
 
 // Scenarios the lab knows, by name.
@@ -57,6 +59,11 @@ var Scenarios = map[string]Scenario{
 		workers: 40, burst: time.Second, dialWait: 3 * time.Second,
 		server:  func() *netns.Server { return &netns.Server{Body: []byte("ok\n"), AcceptDelay: 50 * time.Millisecond} },
 		sysctls: map[string]string{"net/core/somaxconn": "4", "net/ipv4/tcp_max_syn_backlog": "4"}},
+	"no-evict": {Name: "no-evict",
+		What:    "a pool that leaks: 8 clients open persistent connections (40/s) and never close them, against a server that keeps them; nf_conntrack_max lowered to 256",
+		LookFor: "count pinned at max, every entry established: drops rise while early_drop stays 0 (nothing to evict); raise max or lower the established timeout, not the TIME_WAIT hold",
+		workers: 8, rate: 40, labMax: 256, dialWait: 10 * time.Second, keep: true,
+		server: func() *netns.Server { return &netns.Server{Body: []byte("ok\n"), Keep: true} }},
 	"cpu-bound": {Name: "cpu-bound",
 		What:    "a table big enough, and a server that burns CPU on every request (the write-up's end state)",
 		LookFor: "CPU saturated, no drops: the work itself is the limit",
@@ -220,7 +227,7 @@ func (l *Lab) startLoad() {
 		}
 		for {
 			l.NS.Run(netns.Load{Addr: l.server.Addr(), Workers: sc.workers, Requests: 1 << 30,
-				DialTimeout: sc.dialWait, Deadline: 24 * time.Hour, Rate: sc.rate, Burst: sc.burst, Stop: l.stop, Stats: &l.Clients})
+				DialTimeout: sc.dialWait, Deadline: 24 * time.Hour, Rate: sc.rate, Burst: sc.burst, Stop: l.stop, Stats: &l.Clients, Keep: sc.keep})
 			select {
 			case <-l.stop:
 				return

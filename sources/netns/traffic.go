@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -22,6 +23,12 @@ type Server struct {
 	// AcceptDelay, when set, is waited after each accept: a server that
 	// accepts slower than connections arrive.
 	AcceptDelay time.Duration
+	// Keep holds each connection open after its answer until the client
+	// closes it or the server does (a pool of persistent connections).
+	Keep    bool
+	mu      sync.Mutex
+	held    map[net.Conn]bool
+	closing bool
 }
 
 // Serve listens on addr inside the namespace and serves until Close.
@@ -64,13 +71,38 @@ func (s *Server) loop() {
 				s.Work()
 			}
 			c.Write(s.Body)
+			if s.Keep && s.hold(c) {
+				c.SetDeadline(time.Time{})
+				io.Copy(io.Discard, c) // until the client closes, or Close does
+			}
 		}()
 	}
 }
 
-// Close stops accepting and waits for requests in flight.
+// hold records a kept connection; false once the server is closing.
+func (s *Server) hold(c net.Conn) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	if s.held == nil {
+		s.held = map[net.Conn]bool{}
+	}
+	s.held[c] = true
+	return true
+}
+
+// Close stops accepting, closes the connections it keeps and waits for
+// requests in flight.
 func (s *Server) Close() error {
 	err := s.ln.Close()
+	s.mu.Lock()
+	s.closing = true
+	for c := range s.held {
+		c.Close()
+	}
+	s.mu.Unlock()
 	s.wg.Wait()
 	return err
 }
@@ -91,6 +123,9 @@ type Load struct {
 	Stop <-chan struct{}
 	// Stats, when set, is updated live with every request.
 	Stats *Stats
+	// Keep leaves each connection open after its answer until the load
+	// ends: a leaking pool of persistent connections.
+	Keep bool
 }
 
 // Stats counts requests as they finish, by how long they waited: a
@@ -148,6 +183,13 @@ func (n *NS) Run(l Load) (LoadResult, error) {
 		}()
 	}
 	var slowest atomic.Int64
+	var keptMu sync.Mutex
+	var kept []net.Conn
+	defer func() {
+		for _, c := range kept {
+			c.Close()
+		}
+	}()
 	stop := time.Now().Add(l.Deadline)
 	errs := make(chan error, l.Workers)
 	for range l.Workers {
@@ -161,7 +203,14 @@ func (n *NS) Run(l Load) (LoadResult, error) {
 					if l.Stats != nil {
 						l.Stats.Waiting.Add(1)
 					}
-					err := request(ctx, l.Addr, l.DialTimeout)
+					c, err := request(ctx, l.Addr, l.DialTimeout)
+					if c != nil && l.Keep {
+						keptMu.Lock()
+						kept = append(kept, c)
+						keptMu.Unlock()
+					} else if c != nil {
+						c.Close()
+					}
 					if l.Stats != nil {
 						l.Stats.Waiting.Add(-1)
 					}
@@ -189,19 +238,25 @@ func (n *NS) Run(l Load) (LoadResult, error) {
 	return res, errors.Join(all...)
 }
 
-func request(ctx context.Context, addr string, timeout time.Duration) error {
+// request makes one request on a new connection and returns it open
+// when it was answered (the caller closes it).
+func request(ctx context.Context, addr string, timeout time.Duration) (net.Conn, error) {
 	d := net.Dialer{Timeout: timeout}
 	c, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer c.Close()
 	c.SetDeadline(time.Now().Add(2 * time.Second))
 	if _, err := c.Write([]byte("GET\n")); err != nil {
-		return err
+		c.Close()
+		return nil, err
 	}
-	_, err = bufio.NewReader(c).ReadByte()
-	return err
+	if _, err = bufio.NewReader(c).ReadByte(); err != nil {
+		c.Close()
+		return nil, err
+	}
+	c.SetDeadline(time.Time{})
+	return c, nil
 }
 
 // pace waits for this worker's next turn; false when the load is stopped.
