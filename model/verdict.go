@@ -219,9 +219,23 @@ func ruleHashChains(in Inputs) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	c := in.Sample.Conntrack
+	want := BucketsFor(max(c.Count, c.Peak))
 	return Verdict{Kind: HashChains, Severity: SevWarn, Evidence: fmt.Sprintf(
-		"%s chain-too-long events, average depth %.1f (2 × %s entries ÷ %s buckets): raise hashsize",
-		Int(n), ChainDepth(c.Count, c.Buckets), Int(c.Count), Int(c.Buckets))}, true
+		"%s chain-too-long events (each a packet dropped, counted in insert_failed) while the count is %s of max %s, average depth %.1f (2 × %s entries ÷ %s buckets): raise the hashsize to %s buckets (%s of kernel memory), not max",
+		Int(n), Int(c.Count), Int(c.Max), ChainDepth(c.Count, c.Buckets), Int(c.Count), Int(c.Buckets), Int(want), Bytes(want*BucketBytes))}, true
+}
+
+// BucketBytes is one hash bucket's size (an hlist_nulls_head).
+const BucketBytes = 8
+
+// BucketsFor is the hashsize that keeps count entries at an average chain
+// depth of 2 or less: the next power of two at or above count.
+func BucketsFor(count uint64) uint64 {
+	b := uint64(1)
+	for b < count {
+		b <<= 1
+	}
+	return b
 }
 
 // ruleClientStalled: SYNs are being retransmitted while the CPUs are idle

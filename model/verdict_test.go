@@ -227,3 +227,16 @@ func TestNothingToEvict(t *testing.T) {
 		}
 	}
 }
+
+// TestHashChainsProposeBuckets: long chains far from the cap say the
+// hashsize that fixes them with its memory, never max.
+func TestHashChainsProposeBuckets(t *testing.T) {
+	r := idle()
+	r.CTTotal.Set(ChainTooLong, 5)
+	s := table(10000, 10000, 262144)
+	s.Conntrack.Buckets = 512
+	v := Judge(Inputs{Sample: s, Rates: r})[0]
+	if v.Kind != HashChains || !strings.Contains(v.Evidence, "average depth 39.1") || !strings.Contains(v.Evidence, "raise the hashsize to 16,384 buckets (128 KiB of kernel memory), not max") {
+		t.Errorf("%s", v)
+	}
+}

@@ -113,6 +113,24 @@ func TestLabScenarios(t *testing.T) {
 		}
 		hostRestored(t, orig)
 	})
+	t.Run("hash-chains", func(t *testing.T) {
+		buckets, _ := os.ReadFile(hashsizePath)
+		lines := labLines(t, "hash-chains", "18s")
+		said := false
+		for _, l := range lines {
+			if strings.Contains(l, `verdict="TABLE FULL"`) {
+				t.Errorf("long chains told as a full table: %s", l)
+			}
+			said = said || strings.Contains(l, `verdict="HASH CHAINS"`) && strings.Contains(l, "raise the hashsize to") && strings.Contains(l, "not max")
+		}
+		if !said {
+			t.Errorf("HASH CHAINS with its fix never said:\n%s", strings.Join(lines, "\n"))
+		}
+		if now, _ := os.ReadFile(hashsizePath); string(now) != string(buckets) {
+			t.Errorf("hashsize %s after the lab, was %s", now, buckets)
+		}
+		hostRestored(t, orig)
+	})
 	t.Run("healthy", func(t *testing.T) {
 		lines := labLines(t, "healthy", "8s")
 		for _, l := range lines {

@@ -30,11 +30,13 @@ type Scenario struct {
 	workers       int
 	rate          float64
 	burst         time.Duration
-	// labMax, when set, lowers the global nf_conntrack_max to it.
-	labMax   uint64
-	server   func() *netns.Server
-	sysctls  map[string]string // per-namespace, set inside the lab
-	dialWait time.Duration
+	// labMax, when set, lowers the global nf_conntrack_max to it;
+	// labBuckets the global hashsize.
+	labMax     uint64
+	labBuckets uint64
+	server     func() *netns.Server
+	sysctls    map[string]string // per-namespace, set inside the lab
+	dialWait   time.Duration
 	// keep: the clients keep every connection open (a leaking pool).
 	keep bool
 }
@@ -64,6 +66,12 @@ var Scenarios = map[string]Scenario{
 		LookFor: "count pinned at max, every entry established: drops rise while early_drop stays 0 (nothing to evict); raise max or lower the established timeout, not the TIME_WAIT hold",
 		workers: 8, rate: 40, labMax: 256, dialWait: 10 * time.Second, keep: true,
 		server: func() *netns.Server { return &netns.Server{Body: []byte("ok\n"), Keep: true} }},
+	"hash-chains": {Name: "hash-chains",
+		What:    "the table-full traffic at 2,000/s with the table left at its full size but the hashsize lowered to 512 buckets, the kernel's least (restored after)",
+		LookFor: "chaintoolong and insert_failed rise while the count is far from max: HASH CHAINS, whose fix is the hashsize (with its memory), not max",
+		workers: 16, rate: 2000, labBuckets: 512, dialWait: 3 * time.Second,
+		server:  smallObjects,
+		sysctls: map[string]string{"net/netfilter/nf_conntrack_tcp_timeout_time_wait": "120"}},
 	"cpu-bound": {Name: "cpu-bound",
 		What:    "a table big enough, and a server that burns CPU on every request (the write-up's end state)",
 		LookFor: "CPU saturated, no drops: the work itself is the limit",
@@ -173,6 +181,11 @@ func Start(name string, o Options) (l *Lab, err error) {
 			return l, err
 		}
 	}
+	if sc.labBuckets > 0 {
+		if err := l.Remember(GlobalHashsize); err != nil {
+			return l, err
+		}
+	}
 	if err := saveState(o.Paths, l.state); err != nil {
 		return l, err
 	}
@@ -189,6 +202,11 @@ func Start(name string, o Options) (l *Lab, err error) {
 	if l.Max > 0 {
 		if err := os.WriteFile(o.Paths.max(), []byte(strconv.FormatUint(l.Max, 10)), 0o644); err != nil {
 			return l, fmt.Errorf("lower nf_conntrack_max: %w", err)
+		}
+	}
+	if sc.labBuckets > 0 {
+		if err := os.WriteFile(o.Paths.global(GlobalHashsize), []byte(strconv.FormatUint(sc.labBuckets, 10)), 0o644); err != nil {
+			return l, fmt.Errorf("lower the hashsize: %w", err)
 		}
 	}
 	l.server = sc.server()
