@@ -68,7 +68,18 @@ type nsProc struct {
 	// between samples; peak the highest it saw since.
 	hot  bool
 	peak uint64
+	// idleUntil, for a namespace no process is in whose table was empty
+	// at its last read, is when it is read again: entering one costs a
+	// thread's setns and a netlink dump, and a thousand idle ones made
+	// by ip netns add must not cost a thousand of those every sample.
+	idleUntil time.Time
 }
+
+// EmptyRereadEvery is how often an empty namespace no process is in is
+// read again (spread over NamespacesEvery by its inode). A namespace
+// with a process in it, or with entries, is read at every sample; one a
+// process enters is found by the next walk and read through it.
+const EmptyRereadEvery = time.Minute
 
 // NewNamespaces reads the namespaces under roots; the namespace of this
 // process is its own table, not one of the others.
@@ -99,6 +110,10 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 	var rows []model.NetNS
 	notEntered := 0
 	for ino, p := range n.known {
+		if p.pid == 0 && now.Before(p.idleUntil) { // empty at its last read: as it was read
+			rows = append(rows, model.NetNS{Inode: ino, Name: model.Sanitize(p.name, 64), Kind: p.kind, Path: p.netnsPath, DropsRead: p.dropsRead, Drops: p.drops})
+			continue
+		}
 		count, drops, whole, err := n.readStat(p, dropsFrom(p, capMax))
 		if err != nil {
 			switch {
@@ -117,6 +132,10 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 			peak = max(p.peak, count)
 		}
 		p.hot, p.peak = model.Percent(max(count, peak), capMax) >= model.FastWithinPct, 0
+		p.idleUntil = time.Time{}
+		if p.pid == 0 && count == 0 {
+			p.idleUntil = now.Add(EmptyRereadEvery + time.Duration(ino%10_000)*NamespacesEvery/10_000)
+		}
 		var path string
 		if p.pid == 0 {
 			path = p.netnsPath

@@ -118,3 +118,39 @@ func childIn(t *testing.T, c *exec.Cmd) int {
 	t.Fatal("ip netns exec did not become sleep")
 	return 0
 }
+
+// TestEmptyNamespacesReadRarely: an empty namespace no process is in
+// (ip netns add, nothing in it) is entered again only every
+// EmptyRereadEvery, its row kept as read meanwhile; one with entries is
+// read at every sample. A thousand idle ones must not cost a thousand
+// setns a sample.
+func TestEmptyNamespacesReadRarely(t *testing.T) {
+	empty := kernelNS(t, "idle", 0)
+	busy := kernelNS(t, "busy", 5)
+	n := NewNamespaces(kernelfs.DefaultRoots())
+	counts := func(at time.Time) map[string]uint64 {
+		out := map[string]uint64{}
+		for _, x := range n.Read(at, 262144).Rows {
+			out[x.Name] = x.Count
+		}
+		return out
+	}
+	t0 := time.Now()
+	if c := counts(t0); c[empty.Name] != 0 || c[busy.Name] != 5 {
+		t.Fatalf("first read: %v", c)
+	}
+	if err := empty.Insert(udpFlows(3)); err != nil {
+		t.Fatal(err)
+	}
+	more := []conntrack.Flow{conntrack.NewFlow(17, conntrack.StatusConfirmed, netip.MustParseAddr("10.9.0.3"),
+		netip.MustParseAddr("10.9.0.53"), 41000, 53, 120, 0)}
+	if err := busy.Insert(more); err != nil {
+		t.Fatal(err)
+	}
+	if c := counts(t0.Add(2 * time.Second)); c[empty.Name] != 0 || c[busy.Name] != 6 {
+		t.Errorf("the next sample: %v, want the empty one as read (0) and the busy one read again (6)", c)
+	}
+	if c := counts(t0.Add(EmptyRereadEvery + NamespacesEvery + time.Second)); c[empty.Name] != 3 {
+		t.Errorf("after %s the once-empty namespace reads %d, want 3", EmptyRereadEvery+NamespacesEvery, c[empty.Name])
+	}
+}
