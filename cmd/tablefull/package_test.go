@@ -157,3 +157,29 @@ func listingDiff(before, after []string) string {
 	}
 	return b.String()
 }
+
+// TestPackageVersionsSort: without tags a package's version carries its
+// commit's time before its hash, so a later commit's package sorts after
+// an earlier one's (a hash alone did not: 0.0~gitdce915a > 0.0~git8fcb70e);
+// a tag's version is kept, and both sort below the first release.
+func TestPackageVersionsSort(t *testing.T) {
+	if _, err := exec.LookPath("dpkg"); err != nil {
+		t.Skip("needs dpkg")
+	}
+	version := func(epoch, v string) string {
+		cmd := exec.Command("deploy/debian/build", v, "--print-version")
+		cmd.Dir = "../.."
+		cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH="+epoch)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("build %s --print-version: %v", v, err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	older, newer := version("1700000000", "dce915a"), version("1700000100", "8fcb70e-dirty")
+	for _, c := range [][3]string{{newer, "gt", older}, {version("0", "v1.2.3-4-gabc"), "eq", "1.2.3+4+gabc"}, {older, "lt", "0.1"}} {
+		if err := exec.Command("dpkg", "--compare-versions", c[0], c[1], c[2]).Run(); err != nil {
+			t.Errorf("dpkg --compare-versions %s %s %s is false", c[0], c[1], c[2])
+		}
+	}
+}
