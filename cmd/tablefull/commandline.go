@@ -118,16 +118,25 @@ func (o *options) check(c *cobra.Command) error {
 // version, the commit it was built from, the Go version and the
 // platform, as a bug report needs them.
 func versionText() string {
-	rev := revision
-	if info, ok := debug.ReadBuildInfo(); ok && rev == "" {
-		for _, s := range info.Settings {
-			if s.Key == "vcs.revision" {
-				rev = s.Value
-			}
-		}
-	}
+	rev := revisionOf()
 	if rev == "" {
 		rev = "unknown"
 	}
 	return fmt.Sprintf("tablefull %s (revision %s, %s, %s/%s)", version, rev, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+// revisionOf is the commit built: as the build set it, or as the Go
+// toolchain stamped it; "" when neither did.
+func revisionOf() string {
+	if revision != "" {
+		return revision
+	}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" {
+				return s.Value
+			}
+		}
+	}
+	return ""
 }

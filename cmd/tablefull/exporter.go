@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -78,6 +79,7 @@ func exportMetrics(o options, ex exporterOptions, netns string, stderr io.Writer
 		feed = hb
 	}
 	e := exporter.New(version, ex.window)
+	e.Revision = revisionOf()
 	go e.Follow(feed, time.Now(), func(err error) bool {
 		return errors.Is(err, sources.ErrStopped) || errors.Is(err, io.EOF)
 	})
@@ -92,7 +94,11 @@ func exportMetrics(o options, ex exporterOptions, netns string, stderr io.Writer
 		scheme = "http(s, as " + ex.configFile + " says)"
 	}
 	w := exporter.Web{Addresses: append(ex.addresses, ex.listen...), ConfigFile: ex.configFile, MaxConns: ex.maxConns}
-	return exporter.Serve(ctx, w, exporter.Handler(e, ex.path), func(a net.Addr) {
+	err := exporter.Serve(ctx, w, exporter.Handler(e, ex.path), func(a net.Addr) {
 		fmt.Fprintf(stderr, "tablefull exporter %s: serving %s on %s://%s%s\n", version, what, scheme, a, ex.path)
 	})
+	if ctx.Err() != nil { // a signal, said as systemd's journal should read it
+		fmt.Fprintf(stderr, "tablefull exporter: stopping (%v)\n", context.Cause(ctx))
+	}
+	return err
 }

@@ -116,7 +116,7 @@ func tablefullLines(text string) string {
 
 // TestExporterSaysWhereItListens: on start the exporter says on stderr,
 // in one line, where it listens (the port the kernel chose for :0) and
-// what it exports; SIGHUP ends it cleanly.
+// what it exports; SIGTERM ends it at once, cleanly, saying why.
 func TestExporterSaysWhereItListens(t *testing.T) {
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe, "exporter", "--listen", "127.0.0.1:0")
@@ -138,8 +138,15 @@ func TestExporterSaysWhereItListens(t *testing.T) {
 		t.Fatalf("start line %q", line)
 	}
 	waitHTTP(t, m[1], 10*time.Second)
-	cmd.Process.Signal(syscall.SIGHUP)
+	rest := make(chan string, 1)
+	go func() { b, _ := io.ReadAll(stderr); rest <- string(b) }()
+	start := time.Now()
+	cmd.Process.Signal(syscall.SIGTERM)
+	said := <-rest // stderr closes as the process ends
 	if err := cmd.Wait(); err != nil {
-		t.Errorf("after SIGHUP: %v, want a clean exit", err)
+		t.Errorf("after SIGTERM: %v, want a clean exit", err)
+	}
+	if took := time.Since(start); took > time.Second || !strings.Contains(said, "stopping (terminated signal received)") {
+		t.Errorf("SIGTERM: exited in %s, said %q; want at once, saying why", took, said)
 	}
 }

@@ -131,7 +131,10 @@ func TestFleetNamesFullNamespace(t *testing.T) {
 		ns.Run(netns.Load{Addr: srv.Addr(), Workers: 8, Requests: 100000, DialTimeout: 300 * time.Millisecond, Deadline: time.Minute, Stop: stop})
 	}()
 	defer func() { close(stop); <-done; srv.Close() }()
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(500 * time.Millisecond) {
+	// The host's own table is far from its cap: the exporter reads whole
+	// samples (the namespaces among them) every 10 s, so the drops need a
+	// few of those before a rate shows.
+	for deadline := time.Now().Add(75 * time.Second); ; time.Sleep(500 * time.Millisecond) {
 		if vector(t, prom, `sum by (instance) (rate(tablefull_netns_conntrack_drops_total[2m]))`, "instance")[addr] > 0 &&
 			vector(t, prom, `tablefull_verdict{kind="table_full"}`, "instance")[addr] == 1 {
 			break

@@ -41,7 +41,7 @@ var (
 	descNSOtherEn = desc(remote.MetricNSOthersEntries, "Entries in the namespaces beyond the 20, together.")
 	descDrift     = desc(remote.MetricTuningDrift, "1 when a knob tablefull persisted (tune --persist) reads live other than its persisted value: it did not apply at boot (the module loaded late?), or something wrote it since; 0 while it holds; absent for a knob not persisted or not readable.", "knob")
 	descLastTime  = desc(remote.MetricLastSample, "When the newest sample was taken (Unix time).")
-	descBuildInfo = desc(remote.MetricBuildInfo, "tablefull's version; always 1.", "version", "goversion")
+	descBuildInfo = desc(remote.MetricBuildInfo, "tablefull's version, the commit it was built from, the Go version and platform; always 1.", "version", "revision", "goversion", "goos", "goarch")
 )
 
 // verdictKinds are the kinds a tablefull_verdict series exists for:
@@ -71,7 +71,7 @@ func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 	s := e.take()
 	m := emit{ch}
-	m.gauge(descBuildInfo, 1, e.version, runtime.Version())
+	m.gauge(descBuildInfo, 1, e.version, e.Revision, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	sample := s.frame.Sample
 	tableUp := sample.Conntrack.Status == model.TableTracked || sample.Conntrack.Status == model.TableUntracked
 	m.up(s, tableUp)

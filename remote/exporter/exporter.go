@@ -16,6 +16,8 @@ import (
 // use: samples arrive on one goroutine, scrapes on others.
 type Exporter struct {
 	version string
+	// Revision is the commit built, for tablefull_build_info ("" unknown).
+	Revision string
 
 	mu sync.Mutex // guards every field below
 	an *model.Analyzer

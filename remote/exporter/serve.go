@@ -42,8 +42,9 @@ func Handler(e *Exporter, path string) http.Handler {
 	reg.MustRegister(e, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	mux := http.NewServeMux()
 	mux.Handle(path, promhttp.HandlerFor(&cachedGatherer{reg: reg, e: e}, promhttp.HandlerOpts{
-		ErrorHandling: promhttp.ContinueOnError,
-		Timeout:       10 * time.Second,
+		ErrorHandling:     promhttp.ContinueOnError,
+		Timeout:           10 * time.Second,
+		EnableOpenMetrics: true, // a scraper that asks for OpenMetrics gets it
 	}))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {

@@ -1,15 +1,11 @@
 package report
 
 import (
-	"context"
 	"image"
 	"image/color"
-	"image/png"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 )
 
 // TestHTMLInChromium renders report.html in a real browser (Debian's
@@ -27,25 +23,8 @@ func TestHTMLInChromium(t *testing.T) {
 	if _, err := r.Write(dir, false); err != nil {
 		t.Fatal(err)
 	}
-	shot := filepath.Join(dir, "shot.png")
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-		"--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir="+filepath.Join(dir, "profile"), "--window-size=1200,1800",
-		"--screenshot="+shot, "file://"+filepath.Join(dir, "report.html"))
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("chromium: %v\n%s", err, out)
-	}
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
+	page := filepath.Join(dir, "report.html")
+	img := screenshot(t, browser, page, 1200, 1800)
 	inked, red := census(img)
 	total := img.Bounds().Dx() * img.Bounds().Dy()
 	if inked*100 < total*3 {

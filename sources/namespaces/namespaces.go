@@ -73,12 +73,15 @@ type nsProc struct {
 	// thread's setns and a netlink dump, and a thousand idle ones made
 	// by ip netns add must not cost a thousand of those every sample.
 	idleUntil time.Time
+	idleFor   time.Duration
 }
 
-// EmptyRereadEvery is how often an empty namespace no process is in is
-// read again (spread over NamespacesEvery by its inode). A namespace
-// with a process in it, or with entries, is read at every sample; one a
-// process enters is found by the next walk and read through it.
+// EmptyRereadEvery is how often, at the most, an empty namespace no
+// process is in is read again: after NamespacesEvery at its first empty
+// read, twice as long after each next one, up to this (spread by its
+// inode). A namespace with a process in it, or with entries, is read at
+// every sample; one a process enters is found by the next walk and read
+// through it.
 const EmptyRereadEvery = time.Minute
 
 // NewNamespaces reads the namespaces under roots; the namespace of this
@@ -132,9 +135,11 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 			peak = max(p.peak, count)
 		}
 		p.hot, p.peak = model.Percent(max(count, peak), capMax) >= model.FastWithinPct, 0
-		p.idleUntil = time.Time{}
+		idle := p.idleFor
+		p.idleUntil, p.idleFor = time.Time{}, 0
 		if p.pid == 0 && count == 0 {
-			p.idleUntil = now.Add(EmptyRereadEvery + time.Duration(ino%10_000)*NamespacesEvery/10_000)
+			p.idleFor = min(max(2*idle, NamespacesEvery), EmptyRereadEvery)
+			p.idleUntil = now.Add(p.idleFor + time.Duration(ino%10_000)*NamespacesEvery/10_000)
 		}
 		var path string
 		if p.pid == 0 {

@@ -120,10 +120,11 @@ func childIn(t *testing.T, c *exec.Cmd) int {
 }
 
 // TestEmptyNamespacesReadRarely: an empty namespace no process is in
-// (ip netns add, nothing in it) is entered again only every
+// (ip netns add, nothing in it) is entered again after NamespacesEvery,
+// then twice as long each time it is still empty, up to
 // EmptyRereadEvery, its row kept as read meanwhile; one with entries is
 // read at every sample. A thousand idle ones must not cost a thousand
-// setns a sample.
+// setns a sample, and a new one that fills is seen within seconds.
 func TestEmptyNamespacesReadRarely(t *testing.T) {
 	empty := kernelNS(t, "idle", 0)
 	busy := kernelNS(t, "busy", 5)
@@ -150,7 +151,27 @@ func TestEmptyNamespacesReadRarely(t *testing.T) {
 	if c := counts(t0.Add(2 * time.Second)); c[empty.Name] != 0 || c[busy.Name] != 6 {
 		t.Errorf("the next sample: %v, want the empty one as read (0) and the busy one read again (6)", c)
 	}
-	if c := counts(t0.Add(EmptyRereadEvery + NamespacesEvery + time.Second)); c[empty.Name] != 3 {
-		t.Errorf("after %s the once-empty namespace reads %d, want 3", EmptyRereadEvery+NamespacesEvery, c[empty.Name])
+	if c := counts(t0.Add(2 * NamespacesEvery)); c[empty.Name] != 3 {
+		t.Errorf("after %s the once-empty namespace reads %d, want 3", 2*NamespacesEvery, c[empty.Name])
+	}
+	spaced := 0
+	for i, p := range n.known { // read empty again and again: its rereads space out to EmptyRereadEvery
+		if p.name != empty.Name {
+			continue // another namespace: the busy one, or another test's
+		}
+		spaced++
+		p.idleFor = EmptyRereadEvery / 2
+		at := t0.Add(3 * NamespacesEvery)
+		p.idleUntil = at
+		if out, err := empty.Command("conntrack", "-F").CombinedOutput(); err != nil {
+			t.Skipf("conntrack -F: %v %s", err, out)
+		}
+		counts(at)
+		if p := n.known[i]; p.idleFor != EmptyRereadEvery {
+			t.Errorf("after an empty read at %s, reread in %s, want %s", EmptyRereadEvery/2, p.idleFor, EmptyRereadEvery)
+		}
+	}
+	if spaced != 1 {
+		t.Errorf("the empty namespace was found %d times among those known", spaced)
 	}
 }
