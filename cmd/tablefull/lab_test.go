@@ -99,7 +99,7 @@ func TestLabScenarios(t *testing.T) {
 		})
 	}
 	t.Run("no-evict", func(t *testing.T) {
-		lines := labLines(t, "no-evict", "16s")
+		lines := labLines(t, "no-evict", "13s")
 		said := false
 		for _, l := range lines {
 			if strings.Contains(l, "early_drops=") && !strings.Contains(l, "early_drops=0 ") {

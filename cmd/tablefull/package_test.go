@@ -91,10 +91,13 @@ func TestDebianPackage(t *testing.T) {
 	}
 	for _, want := range []string{"./usr/bin/tablefull", "./usr/lib/systemd/system/tablefull-exporter.service", "./usr/share/man/man1/tablefull.1.gz",
 		"./usr/share/tablefull/tablefull.rules.yml", "./usr/share/tablefull/tablefull-exporter-notrack.nft", "./usr/share/doc/tablefull/copyright",
-		"./usr/share/doc/tablefull/NOTICE.gz"} {
+		"./usr/share/doc/tablefull/NOTICE.gz", "./usr/share/doc/tablefull/changelog.Debian.gz", "./usr/share/lintian/overrides/tablefull"} {
 		if !strings.Contains(string(contents), want) {
 			t.Errorf("the package lacks %s", want)
 		}
+	}
+	if first, _, _ := strings.Cut(string(contents), "\n"); !strings.HasPrefix(first, "drwxr-xr-x") {
+		t.Errorf("the archive's first entry is %q, want ./ as drwxr-xr-x", first)
 	}
 	if strings.Contains(string(contents), " ./etc/") {
 		t.Errorf("the package ships files in /etc:\n%s", contents)

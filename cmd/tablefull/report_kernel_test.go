@@ -31,7 +31,7 @@ func TestReportOfAFreedDNSIncident(t *testing.T) {
 	time.Sleep(2 * time.Second)
 	exe, _ := os.Executable()
 	rec := filepath.Join(dir, "dns.jsonl")
-	record := ns.Command(exe, "record", rec, "--duration", "35s")
+	record := ns.Command(exe, "record", rec, "--duration", "30s")
 	record.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
 	if err := record.Start(); err != nil {
 		t.Fatal(err)
