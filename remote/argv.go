@@ -99,3 +99,19 @@ func validNetnsName(name string) bool {
 	}
 	return true
 }
+
+// notTheTable are failures a full table on the far side cannot cause:
+// the name, the keys, a refusal (the SYN got through and was answered).
+var notTheTable = []string{"Could not resolve hostname", "Name or service not known", "Temporary failure in name resolution",
+	"Permission denied", "Host key verification failed", "Connection refused", "No route to host", "Network is unreachable"}
+
+// hintFits reports whether a disconnection could be the far table's
+// doing (a timeout, a cut session), so that the hint about it is true.
+func hintFits(err error) bool {
+	for _, s := range notTheTable {
+		if strings.Contains(err.Error(), s) {
+			return false
+		}
+	}
+	return true
+}

@@ -3,7 +3,6 @@ package report
 import (
 	"image"
 	"image/color"
-	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -14,15 +13,7 @@ import (
 // red is on it), and nothing was fetched (the page's CSP forbids it).
 func TestHTMLInChromium(t *testing.T) {
 	t.Parallel()
-	browser, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("needs chromium (Debian's chromium package; .ci/run installs it)")
-	}
-	r := buildFile(t, "testdata/lab-table-full.jsonl", Options{})
-	dir := t.TempDir()
-	if _, err := r.Write(dir, false); err != nil {
-		t.Fatal(err)
-	}
+	browser, _, dir := writtenInBrowser(t)
 	page := filepath.Join(dir, "report.html")
 	img := screenshot(t, browser, page, 1200, 1800)
 	inked, red := census(img)

@@ -25,15 +25,7 @@ import (
 // clip path drew every chart inside the first one's.
 func TestInlineChartsMatchTheirSVGs(t *testing.T) {
 	t.Parallel()
-	browser, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("needs chromium (Debian's chromium package; .ci/run installs it)")
-	}
-	r := buildFile(t, "testdata/lab-table-full.jsonl", Options{})
-	dir := t.TempDir()
-	if _, err := r.Write(dir, false); err != nil {
-		t.Fatal(err)
-	}
+	browser, r, dir := writtenInBrowser(t)
 	html, err := os.ReadFile(filepath.Join(dir, "report.html"))
 	if err != nil {
 		t.Fatal(err)
@@ -63,6 +55,22 @@ func TestInlineChartsMatchTheirSVGs(t *testing.T) {
 			t.Errorf("%s: the inline chart differs from its .svg in %d of %d pixels", c.Name, differ, all)
 		}
 	}
+}
+
+// writtenInBrowser is the lab's report written into a directory, with
+// the Chromium to look at it in; the test skips without one.
+func writtenInBrowser(t *testing.T) (browser string, r *Report, dir string) {
+	t.Helper()
+	browser, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("needs chromium (Debian's chromium package; .ci/run installs it)")
+	}
+	r = buildFile(t, "testdata/lab-table-full.jsonl", Options{})
+	dir = t.TempDir()
+	if _, err := r.Write(dir, false); err != nil {
+		t.Fatal(err)
+	}
+	return browser, r, dir
 }
 
 // screenshot renders page in headless Chromium at w × h.
