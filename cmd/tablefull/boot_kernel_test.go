@@ -47,6 +47,9 @@ func boot(t *testing.T, root, img, extra string) time.Duration {
 // its unit grants it: a namespace filled to its cap shows full on its
 // /metrics, and every part is read (checkInstalledExporter).
 func TestPersistSurvivesReboot(t *testing.T) {
+	// Parallel: it runs after every serial test, beside the others that
+	// touch no global knob, by when .ci/run's guest root is made.
+	t.Parallel()
 	needKernel(t, "qemu-system-x86_64", "debootstrap", "mkfs.ext4", "debugfs")
 	if os.Getenv("TABLEFULL_SKIP_BOOT") != "" {
 		t.Skip("TABLEFULL_SKIP_BOOT set")

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -54,11 +55,15 @@ func buildPackage(t *testing.T, out string) string {
 // it on this machine, checks the binary, the unit and the man page as
 // installed, enables the exporter as an operator would, and removes and
 // purges it: the watched trees are then as they were before.
+// lintianTags matches a line of lintian's findings (E:, W:, I:, P:, X:).
+var lintianTags = regexp.MustCompile(`(?m)^[EWIPX]: `)
+
 func TestDebianPackage(t *testing.T) {
+	t.Parallel() // touches no conntrack knob: beside the boot test, after the serial ones
 	if os.Geteuid() != 0 {
 		t.Skip("needs root (dpkg -i)")
 	}
-	for _, tool := range []string{"dpkg-deb", "dpkg", "systemd-analyze", "man", "systemctl"} {
+	for _, tool := range []string{"dpkg-deb", "dpkg", "systemd-analyze", "man", "systemctl", "lintian"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("needs %s (make deps)", tool)
 		}
@@ -85,13 +90,19 @@ func TestDebianPackage(t *testing.T) {
 	if sum(deb) != sum(again) {
 		t.Error("two builds of the same tree differ: the package is not reproducible")
 	}
+	// lintian at its most pedantic: only the override the package ships
+	// (a Go binary is static) may quiet it.
+	lint := exec.Command("lintian", "--pedantic", "--fail-on", "error,warning,info,pedantic", deb)
+	if out, err := lint.CombinedOutput(); err != nil || lintianTags.Match(out) {
+		t.Errorf("lintian --pedantic %s: %v\n%s", filepath.Base(deb), err, out)
+	}
 	contents, err := exec.Command("dpkg-deb", "-c", deb).Output()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"./usr/bin/tablefull", "./usr/lib/systemd/system/tablefull-exporter.service", "./usr/share/man/man1/tablefull.1.gz",
 		"./usr/share/tablefull/tablefull.rules.yml", "./usr/share/tablefull/tablefull-exporter-notrack.nft", "./usr/share/doc/tablefull/copyright",
-		"./usr/share/doc/tablefull/NOTICE.gz", "./usr/share/doc/tablefull/changelog.Debian.gz", "./usr/share/lintian/overrides/tablefull"} {
+		"./usr/share/doc/tablefull/NOTICE.gz", "./usr/share/doc/tablefull/changelog.gz", "./usr/share/lintian/overrides/tablefull"} {
 		if !strings.Contains(string(contents), want) {
 			t.Errorf("the package lacks %s", want)
 		}

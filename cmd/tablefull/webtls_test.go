@@ -50,6 +50,7 @@ func selfSigned(t *testing.T, dir, name string) (crt, key string) {
 // web.config.yml; a real Prometheus with the certificate and the password
 // scrapes it; a wrong password, or no client certificate, is refused.
 func TestExporterTLSOnRealPrometheus(t *testing.T) {
+	t.Parallel() // touches no conntrack knob: beside the boot test, after the serial ones
 	needKernel(t, "prometheus")
 	dir := t.TempDir()
 	srvCrt, srvKey := selfSigned(t, dir, "server")
