@@ -24,6 +24,7 @@ type exporterOptions struct {
 	addresses, listen []string
 	configFile, path  string
 	heartbeat         string
+	perCPU            bool
 	maxConns          int
 	window            time.Duration
 }
@@ -37,6 +38,7 @@ func exporterFlags(fs *flag.FlagSet, v *flagValues) {
 	fs.IntVar(&ex.maxConns, "web.max-connections", exporter.DefaultMaxConns, "at most `N` open connections (the oldest idle closed first)")
 	fs.DurationVar(&ex.window, "window", exporter.DefaultWindow, "the peak and held verdicts cover this trailing `span`, for every scraper alike")
 	fs.StringVar(&v.oneNS, "netns", "", "export network namespace `NAME|PATH` instead of this one (through its agent)")
+	fs.BoolVar(&ex.perCPU, "per-cpu-series", false, "also serve each CPU's conntrack counters (a series per CPU and counter; their sums are always served)")
 	fs.StringVar(&ex.heartbeat, "heartbeat", "", "touch `FILE` at each sample, for `tablefull alive` (a liveness probe that opens no connection)")
 }
 
@@ -79,7 +81,7 @@ func exportMetrics(o options, ex exporterOptions, netns string, stderr io.Writer
 		feed = hb
 	}
 	e := exporter.New(version, ex.window)
-	e.Revision = revisionOf()
+	e.Revision, e.PerCPU = revisionOf(), ex.perCPU
 	go e.Follow(feed, time.Now(), func(err error) bool {
 		return errors.Is(err, sources.ErrStopped) || errors.Is(err, io.EOF)
 	})

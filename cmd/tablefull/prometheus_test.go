@@ -103,11 +103,11 @@ func startHostExporter(t *testing.T, args ...string) (string, int) {
 
 // startExporter runs `tablefull exporter --netns ns` on a free loopback
 // port with interval and returns its address, once it answers, and pid.
-func startExporter(t *testing.T, ns, interval string) (string, int) {
+func startExporter(t *testing.T, ns, interval string, extra ...string) (string, int) {
 	t.Helper()
 	exe, _ := os.Executable()
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	exp := exec.Command(exe, "exporter", "--netns", ns, "--listen", addr, "--interval", interval)
+	exp := exec.Command(exe, append([]string{"exporter", "--netns", ns, "--listen", addr, "--interval", interval}, extra...)...)
 	exp.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
 	startDaemon(t, exp)
 	waitHTTP(t, "http://"+addr+"/metrics", 10*time.Second)
@@ -205,7 +205,7 @@ func TestExporterOnRealPrometheus(t *testing.T) {
 	// A short hold: the pinned table still admits a few new entries a
 	// second (64 ÷ 5 s), which the exporter counts by class.
 	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait", 5)
-	addr, _ := startExporter(t, ns.Name, "1s")
+	addr, _ := startExporter(t, ns.Name, "1s", "--per-cpu-series")
 	prom, promURL := startPrometheus(t, addr)
 	// Its HA twin scrapes the same exporter, at another interval: each
 	// reads the same numbers, neither takes them from the other.

@@ -22,7 +22,7 @@ var (
 	descLimit     = desc(remote.MetricLimit, "The table's cap (nf_conntrack_max).")
 	descBuckets   = desc(remote.MetricBuckets, "Hash buckets (nf_conntrack_buckets).")
 	descHold      = desc(remote.MetricHold, "How long a TIME_WAIT entry is held (nf_conntrack_tcp_timeout_time_wait).")
-	descCPU       = desc(remote.MetricCPUEvents, "Per-CPU conntrack counter, by name as conntrack -S prints it (read by header name from /proc/net/stat/nf_conntrack, or over ctnetlink).", "cpu", "counter")
+	descCPU       = desc(remote.MetricCPUEvents, "Per-CPU conntrack counter, by name as conntrack -S prints it (read by header name from /proc/net/stat/nf_conntrack, or over ctnetlink). Served only with --per-cpu-series: a series per CPU and counter the kernel reports (up to 8 a CPU, about 3,000 on a 384-CPU host); tablefull_conntrack_events_total is the same summed.", "cpu", "counter")
 	descTotal     = desc(remote.MetricEvents, "A conntrack counter summed over all CPUs.", "counter")
 	descPinned    = desc(remote.MetricPinned, "Seconds the table spent at its cap (the peak of an interval reached nf_conntrack_max) since the exporter started.")
 	descEpisodes  = desc(remote.MetricEpisodes, "Pinned episodes begun since the exporter started.")
@@ -83,7 +83,7 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 		m.table(sample.Conntrack, s.peak)
 	}
 	m.totals(s)
-	m.perCPU(sample.CTStats)
+	m.perCPU(sample.CTStats, e.PerCPU)
 	if ns := sample.Namespaces; ns != nil {
 		m.namespaces(ns)
 	}
@@ -91,7 +91,7 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 		m.drift(d)
 	}
 	s.attribution.collect(m.gauge)
-	collectWho(m.gauge, s.frame.Who, s.frame.WhoSecs)
+	s.owners.collect(m.counter, s.probesOn)
 	m.verdicts(s, tableUp)
 }
 
@@ -158,12 +158,16 @@ func (m emit) totals(s snapshot) {
 }
 
 // perCPU is conntrack's counters per CPU and summed.
-func (m emit) perCPU(st model.CTStats) {
+// perCPU is the conntrack counters summed over CPUs, and with rows each
+// CPU's.
+func (m emit) perCPU(st model.CTStats, rows bool) {
 	var totals model.CounterValues
 	for _, row := range st.PerCPU {
 		cpu := strconv.Itoa(row.CPU)
 		for _, c := range st.Reported {
-			m.counter(descCPU, float64(row.Values.Get(c)), cpu, string(c))
+			if rows {
+				m.counter(descCPU, float64(row.Values.Get(c)), cpu, string(c))
+			}
 		}
 		for i := range totals {
 			totals[i] += row.Values[i]

@@ -18,6 +18,10 @@ type Exporter struct {
 	version string
 	// Revision is the commit built, for tablefull_build_info ("" unknown).
 	Revision string
+	// PerCPU serves a series per CPU and counter beside their sums
+	// (tablefull_conntrack_cpu_events_total): off by default, as their
+	// number grows with the host's CPUs.
+	PerCPU bool
 
 	mu sync.Mutex // guards every field below
 	an *model.Analyzer
@@ -44,6 +48,10 @@ type Exporter struct {
 	// (probesRead: they were read at least once).
 	probesLost float64
 	probesRead bool
+	// owners are the probes' counts by owner since start; probesOn says
+	// the probes counted the newest sample.
+	owners   ownerCounters
+	probesOn bool
 	// streamErr is the feed's last error, cleared by the next sample.
 	streamErr error
 	at        time.Time
@@ -89,9 +97,11 @@ func (e *Exporter) Observe(s model.Sample) {
 		e.lost += r.LostPS * secs
 	}
 	e.attribution.observe(s)
-	if w := s.Who; w != nil && w.Note == "" { // the probes were loaded and read
+	if w := s.Who; w.On() { // the probes were loaded and read
 		e.probesRead, e.probesLost = true, e.probesLost+float64(w.Lost)
 	}
+	e.owners.observe(s.Who, s.Time)
+	e.probesOn = s.Who.On()
 	e.kernelLines += uint64(len(s.Kernel.Lines))
 	e.suppressed += s.Kernel.Suppressed
 	kinds := map[model.Kind]bool{}
@@ -140,6 +150,8 @@ type snapshot struct {
 	held                    map[model.Kind]bool
 	verdictSeconds          map[model.Kind]float64
 	attribution             attribution
+	owners                  ownerCounters
+	probesOn                bool
 }
 
 func (e *Exporter) take() snapshot {
@@ -153,5 +165,6 @@ func (e *Exporter) take() snapshot {
 	return snapshot{frame: e.last, have: e.have, peak: max(peak, e.last.Sample.Conntrack.Count),
 		pinnedSeconds: e.pinnedSeconds, episodes: e.episodes, kernelLines: e.kernelLines,
 		suppressed: e.suppressed, newEntries: e.newEntries, lost: e.lost, probesLost: e.probesLost, probesRead: e.probesRead, streamUp: e.have && e.streamErr == nil, at: e.at,
-		held: held, verdictSeconds: seconds, attribution: e.attribution.fresh(e.at)}
+		held: held, verdictSeconds: seconds, attribution: e.attribution.fresh(e.at),
+		owners: e.owners.copied(), probesOn: e.probesOn}
 }

@@ -97,6 +97,7 @@ func (d *dto) has(labels string) bool {
 // pinned, episodes and verdicts come out as the analyzer judged them.
 func TestExporterNumbers(t *testing.T) {
 	e := New("test", 3*time.Second)
+	e.PerCPU = true
 	srv := httptest.NewServer(Handler(e, ""))
 	defer srv.Close()
 	if m := scrape(t, srv.URL); m["tablefull_up"].v("part=stream,") != 0 || m["tablefull_conntrack_entries"] != nil {
@@ -170,6 +171,19 @@ func TestExporterNumbers(t *testing.T) {
 	e.Fail(io.ErrUnexpectedEOF)
 	if m := scrape(t, srv.URL); m["tablefull_up"].v("part=stream,") != 0 {
 		t.Errorf("after the feed failed: stream up %v", m["tablefull_up"].v("part=stream,"))
+	}
+}
+
+// TestExporterPerCPUOptIn: by default the conntrack counters are served
+// summed only, whatever the host's CPUs; per CPU only when asked.
+func TestExporterPerCPUOptIn(t *testing.T) {
+	e := New("test")
+	srv := httptest.NewServer(Handler(e, ""))
+	defer srv.Close()
+	e.Observe(sample(0, 4096, 4096, 1100))
+	m := scrape(t, srv.URL)
+	if m["tablefull_conntrack_cpu_events_total"] != nil || m["tablefull_conntrack_events_total"].v("counter=drop,") != 1100 {
+		t.Errorf("without --per-cpu-series: per-CPU %v, summed drops %v", m["tablefull_conntrack_cpu_events_total"], m["tablefull_conntrack_events_total"])
 	}
 }
 

@@ -12,11 +12,7 @@ import (
 var (
 	descOwner = desc(remote.MetricOwnerEntries, "Entries of the conntrack table held by one owner, by the newest census (taken while the table is near its cap, at most a minute old): the 10 owners holding most, by process name, cgroup (the systemd unit, container id or cgroup), pod UID and network namespace (another namespace of the host named by its bind mount or inode; empty when none); role is opened (the connections it opens), accepted (those it took in as a server), served (UDP requests it answered whose senders' sockets are gone: its clients make them, a resolver's lookups to a DNS server) or forwarded (another namespace of the host opened them, through this one: a pod's on its node). Absent when no fresh census attributed them.",
 		"comm", "cgroup", "pod", "netns", "role")
-	descListenQueue = desc(remote.MetricListenQueue, "Connections waiting in a pressed listener's accept queue (at least 80 % of its backlog), read when listen queues overflowed, for the 5 fullest; absent for the others and when none is pressed.", "listen", "comm")
-	descOwnerNew    = desc(remote.MetricOwnerNew, "New TCP connections a second an owner opens to a peer, counted by the eBPF probes as they are made, over the trailing 30 s, for the 10 busiest (loaded while the table is near its cap; absent otherwise or where eBPF is refused).",
-		"comm", "cgroup", "pod", "netns", "peer")
-	descOwnerDrops = desc(remote.MetricOwnerDrops, "Packets a second the conntrack table refused (no entry could be made) from an owner's sockets, by the eBPF probes over the trailing 30 s, for the 10 most; cgroup and pod empty for packets with no local socket (forwarded, or from a peer). A firewall's own DROP is not counted.",
-		"cgroup", "pod", "netns")
+	descListenQueue   = desc(remote.MetricListenQueue, "Connections waiting in a pressed listener's accept queue (at least 80 % of its backlog), read when listen queues overflowed, for the 5 fullest; absent for the others and when none is pressed.", "listen", "comm")
 	descProbesLost    = desc(remote.MetricProbesLost, "Connections and refused packets the eBPF probes could not count since the exporter started, their maps being full (one user's flows can fill them): the owners' series are then lower bounds. Absent until the probes have been loaded once.")
 	descListenBacklog = desc(remote.MetricListenBacklog, "The backlog of a pressed listener (what it asked listen(2) for, capped by net.core.somaxconn), beside tablefull_listener_queue.", "listen", "comm")
 )
@@ -88,39 +84,6 @@ func (a attribution) collect(gauge func(*prometheus.Desc, float64, ...string)) {
 			gauge(descListenQueue, float64(p.Queue), k[0], k[1])
 			gauge(descListenBacklog, float64(p.Backlog), k[0], k[1])
 		}
-	}
-}
-
-// collectWho writes the probes' window: new connections and the table's
-// drops by owner, one series per label set (repeats summed).
-func collectWho(gauge func(*prometheus.Desc, float64, ...string), w *model.Who, secs float64) {
-	if !w.On() || secs <= 0 {
-		return
-	}
-	type connKey struct{ comm, cgroup, pod, netns, peer string }
-	conns, order := map[connKey]float64{}, []connKey{}
-	for _, c := range w.Conns {
-		cg, pod, netns := ownerLabels(c.Owner)
-		k := connKey{model.Sanitize(c.Comm, 32), cg, pod, netns, model.Sanitize(c.DestText(), 64)}
-		if _, ok := conns[k]; !ok {
-			order = append(order, k)
-		}
-		conns[k] += c.PerSec(secs)
-	}
-	for _, k := range order {
-		gauge(descOwnerNew, conns[k], k.comm, k.cgroup, k.pod, k.netns, k.peer)
-	}
-	drops, dorder := map[[3]string]float64{}, [][3]string{}
-	for _, d := range w.Drops {
-		cg, pod, netns := ownerLabels(d.Owner)
-		k := [3]string{cg, pod, netns}
-		if _, ok := drops[k]; !ok {
-			dorder = append(dorder, k)
-		}
-		drops[k] += float64(d.N) / secs
-	}
-	for _, k := range dorder {
-		gauge(descOwnerDrops, drops[k], k[0], k[1], k[2])
 	}
 }
 

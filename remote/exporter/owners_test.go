@@ -1,6 +1,7 @@
 package exporter
 
 import (
+	"fmt"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -57,34 +58,73 @@ func TestExporterOwners(t *testing.T) {
 	}
 }
 
-// TestExporterWho: the probes' window comes out as new connections and
-// drops a second by owner; off, it is left out.
+// TestExporterWho: the probes' counts come out as counters by owner
+// (rate() makes them a second's); while the probes do not count they are
+// left out, and they go on from where they were when the probes count
+// again.
 func TestExporterWho(t *testing.T) {
 	e := New("test")
 	srv := httptest.NewServer(Handler(e, ""))
 	defer srv.Close()
 	churn := tf.Owner{Comm: "duckdb", PID: 4242, Group: "ingest.service", Kind: "unit"}
-	for i := range 3 {
+	counted := func(i int) tf.Sample {
 		s := sample(i, 4096, 4096, 0)
 		s.Who = &tf.Who{Conns: []tf.ConnFlow{{Owner: churn, Dest: "10.5.5.14:3900", Opened: 120}},
 			Drops: []tf.DropFlow{{Owner: tf.Owner{Group: "ingest.service", Kind: "unit"}, N: 30}, {Owner: tf.Owner{Group: "ab12", Kind: "pod"}, N: 3}}}
-		e.Observe(s)
+		return s
 	}
+	for i := range 3 {
+		e.Observe(counted(i))
+	}
+	const conns, drops = "tablefull_owner_new_connections_total", "tablefull_owner_drops_total"
 	m := scrape(t, srv.URL)
-	if got := m["tablefull_owner_new_connections_per_second"].v("cgroup=ingest.service,comm=duckdb,netns=,peer=10.5.5.14:3900,pod=,"); got != 120 {
-		t.Errorf("new connections/s %v (%v)", got, m["tablefull_owner_new_connections_per_second"])
+	if got := m[conns].v("cgroup=ingest.service,comm=duckdb,netns=,peer=10.5.5.14:3900,pod=,"); got != 360 {
+		t.Errorf("new connections %v (%v)", got, m[conns])
 	}
-	if got := m["tablefull_owner_drops_per_second"].v("cgroup=ingest.service,netns=,pod=,"); got != 30 {
-		t.Errorf("drops/s %v (%v)", got, m["tablefull_owner_drops_per_second"])
+	if got := m[drops].v("cgroup=ingest.service,netns=,pod=,"); got != 90 {
+		t.Errorf("drops %v (%v)", got, m[drops])
 	}
-	if got := m["tablefull_owner_drops_per_second"].v("cgroup=,netns=,pod=ab12,"); got != 3 {
-		t.Errorf("pod drops/s %v", got)
+	if got := m[drops].v("cgroup=,netns=,pod=ab12,"); got != 9 {
+		t.Errorf("pod drops %v", got)
 	}
 	off := sample(3, 4096, 4096, 0)
 	off.Who = &tf.Who{Note: "eBPF refused"}
 	e.Observe(off)
-	if _, ok := scrape(t, srv.URL)["tablefull_owner_new_connections_per_second"]; ok {
+	if _, ok := scrape(t, srv.URL)[conns]; ok {
 		t.Error("probes off, their series still exported")
+	}
+	e.Observe(counted(4))
+	if got := scrape(t, srv.URL)[conns].v("cgroup=ingest.service,comm=duckdb,netns=,peer=10.5.5.14:3900,pod=,"); got != 480 {
+		t.Errorf("the counter after the probes came back: %v, want 480 (it goes on)", got)
+	}
+}
+
+// TestExporterWhoBounded: however many owners and peers the probes
+// count, at most maxOwnerSeries label sets are kept (the one that rose
+// longest ago goes first), and one quiet for ownerSeriesIdle goes.
+func TestExporterWhoBounded(t *testing.T) {
+	e := New("test")
+	srv := httptest.NewServer(Handler(e, ""))
+	defer srv.Close()
+	steady := tf.ConnFlow{Owner: tf.Owner{Comm: "steady", Group: "steady.service", Kind: "unit"}, Dest: "10.0.0.1:80", Opened: 1}
+	for i := range 200 {
+		s := sample(i, 4096, 4096, 0)
+		s.Who = &tf.Who{Conns: []tf.ConnFlow{steady, {Owner: tf.Owner{Comm: "scan", Group: "scan.service", Kind: "unit"}, Dest: fmt.Sprintf("10.1.%d.%d:80", i/250, i%250), Opened: 5}}}
+		e.Observe(s)
+	}
+	m := scrape(t, srv.URL)["tablefull_owner_new_connections_total"]
+	if len(m.values) != maxOwnerSeries {
+		t.Errorf("%d owner series after 200 peers, want %d", len(m.values), maxOwnerSeries)
+	}
+	if got := m.v("cgroup=steady.service,comm=steady,netns=,peer=10.0.0.1:80,pod=,"); got != 200 {
+		t.Errorf("the steady owner's count %v, want 200: a label set still rising was evicted", got)
+	}
+	later := sample(200, 4096, 4096, 0)
+	later.Time = later.Time.Add(ownerSeriesIdle + time.Minute)
+	later.Who = &tf.Who{Conns: []tf.ConnFlow{steady}}
+	e.Observe(later)
+	if m := scrape(t, srv.URL)["tablefull_owner_new_connections_total"]; len(m.values) != 1 {
+		t.Errorf("after %s quiet, %d series (want only the one still rising)", ownerSeriesIdle, len(m.values))
 	}
 }
 

@@ -41,7 +41,7 @@ func (r *Reader) History(ctx context.Context, instance string, end time.Time, sp
 		into func(pmodel.Matrix)
 	}{
 		{r.with(inst + `,__name__=~"` + remote.AnyOf(remote.MetricEntries, remote.MetricLimit, remote.MetricPeak, remote.MetricBuckets, remote.MetricHold) + `"`), h.table},
-		{remote.MetricCPUEvents + r.with(inst), h.perCPU},
+		{r.with(inst + `,__name__=~"` + remote.AnyOf(remote.MetricCPUEvents, remote.MetricEvents) + `"`), h.perCPU},
 		{r.with(inst + `,__name__=~"` + remote.AnyOf(remote.MetricNewEntries, remote.MetricClassHold, remote.MetricNSEntries, remote.MetricNSDrops) + `"`), h.classes},
 		{`{` + host + `,__name__=~"` + namesOf(nodeTCP) + `"}`, h.tcp},
 		{`sum by (cpu, mode) (` + nodeCPU + `{` + host + `})`, h.cpu},
@@ -98,6 +98,9 @@ type history struct {
 	// tcpAt and disksAt are the timestamps node_exporter's TCP and disk
 	// series had a value at: elsewhere those parts were not scraped.
 	tcpAt, disksAt map[int64]bool
+	// summedCPUs says the conntrack counters came summed over CPUs (the
+	// exporter serves no per-CPU series): their one row is all of them.
+	summedCPUs bool
 }
 
 // sample is the sample at t, created with the table's numbers.
@@ -161,11 +164,25 @@ func (h *history) classes(m pmodel.Matrix) {
 	}
 }
 
+// perCPU reads the per-CPU counters; where the exporter serves none (its
+// per-CPU series are opt-in), the counters summed over CPUs, as one row
+// that a note on the first sample names.
 func (h *history) perCPU(m pmodel.Matrix) {
+	summed := true
+	for _, ss := range m {
+		if string(ss.Metric[pmodel.MetricNameLabel]) == remote.MetricCPUEvents {
+			summed = false
+		}
+	}
 	rows := map[int64]map[int]*model.CPUCounters{}
 	seen := map[model.Counter]bool{}
 	for _, ss := range m {
 		cpu, err := strconv.Atoi(string(ss.Metric["cpu"]))
+		if name := string(ss.Metric[pmodel.MetricNameLabel]); name == remote.MetricEvents && summed {
+			cpu, err = 0, nil
+		} else if name != remote.MetricCPUEvents {
+			continue
+		}
 		ctr := model.Counter(ss.Metric["counter"])
 		if err != nil || cpu < 0 || cpu >= remote.MaxCPUs {
 			continue
@@ -191,6 +208,7 @@ func (h *history) perCPU(m pmodel.Matrix) {
 	for t, byCPU := range rows {
 		s := h.sample(pmodel.Time(t))
 		s.CTStats = model.CTStats{Source: "prometheus", Reported: reported}
+		h.summedCPUs = summed
 		for _, r := range byCPU {
 			s.CTStats.PerCPU = append(s.CTStats.PerCPU, *r)
 		}
@@ -315,5 +333,8 @@ func (h *history) samples() []model.Sample {
 		out = append(out, *s)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
+	if h.summedCPUs && len(out) > 0 {
+		out[0].Notes = append(out[0].Notes, "the exporter serves no per-CPU conntrack series (--per-cpu-series): row 0 is every CPU summed")
+	}
 	return out
 }

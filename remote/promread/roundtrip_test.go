@@ -3,6 +3,7 @@ package promread
 import (
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,8 +17,16 @@ import (
 // TestExpositionRoundTrip: the exporter's exposition, parsed by expfmt
 // and read by the same parsers a drill-down uses, is the sample it was
 // made of — the table, the per-CPU drops, the class holds and the other
-// namespaces. A metric renamed on one side fails here.
+// namespaces. A metric renamed on one side fails here. Without the
+// exporter's per-CPU series, the counters come back summed, as one row a
+// note names.
 func TestExpositionRoundTrip(t *testing.T) {
+	for _, perCPU := range []bool{true, false} {
+		roundTrip(t, perCPU)
+	}
+}
+
+func roundTrip(t *testing.T, perCPU bool) {
 	at := time.Unix(1_700_000_000, 0)
 	var holds model.ClassCounts
 	holds[model.ClassTCPDone] = 120
@@ -31,6 +40,7 @@ func TestExpositionRoundTrip(t *testing.T) {
 	s.CTStats.PerCPU[0].Values.Set(model.Drop, 11)
 	s.CTStats.PerCPU[1].Values.Set(model.Drop, 22)
 	e := exporter.New("test")
+	e.PerCPU = perCPU
 	e.Observe(s)
 	srv := httptest.NewServer(exporter.Handler(e, ""))
 	defer srv.Close()
@@ -67,8 +77,17 @@ func TestExpositionRoundTrip(t *testing.T) {
 	if c.Count != 3000 || c.Peak != 3500 || c.Max != 4096 || c.Buckets != 1024 || c.TimeWaitHold != 120 || c.Holds != holds {
 		t.Errorf("table read back %+v, want %+v", c, s.Conntrack)
 	}
-	if st := got[0].CTStats; len(st.PerCPU) != 2 || st.PerCPU[1].Values.Get(model.Drop) != 22 || !st.Reports(model.EarlyDrop) {
-		t.Errorf("per-CPU counters read back %+v", st)
+	st, summedNote := got[0].CTStats, 0
+	for _, n := range got[0].Notes {
+		if strings.Contains(n, "per-CPU") {
+			summedNote++
+		}
+	}
+	if perCPU && (len(st.PerCPU) != 2 || st.PerCPU[1].Values.Get(model.Drop) != 22 || !st.Reports(model.EarlyDrop) || summedNote > 0) {
+		t.Errorf("per-CPU counters read back %+v %q", st, got[0].Notes)
+	}
+	if !perCPU && (len(st.PerCPU) != 1 || st.PerCPU[0].Values.Get(model.Drop) != 33 || !st.Reports(model.EarlyDrop) || summedNote != 1) {
+		t.Errorf("without per-CPU series, the counters read back %+v %q, want one row of 33 drops and a note", st, got[0].Notes)
 	}
 	if ns := got[0].Namespaces; ns == nil || len(ns.Rows) != 1 || ns.Rows[0].Name != "web-7" || ns.Rows[0].Count != 300 || ns.Rows[0].Drops != 9 {
 		t.Errorf("namespaces read back %+v", ns)
