@@ -6,15 +6,23 @@ BIN       ?= ./tablefull
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 REVISION  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 LDFLAGS   := -X main.version=$(VERSION) -X main.revision=$(REVISION)
-TEST_DEPS := nftables conntrack tmux iproute2 procps kmod openssh-server openssh-client prometheus chromium dnsmasq-base python3 util-linux redis-server redis-tools qemu-system-x86 debootstrap e2fsprogs man-db systemd clang llvm libbpf-dev lintian
+TEST_DEPS := nftables conntrack tmux iproute2 procps kmod openssh-server openssh-client prometheus chromium dnsmasq-base python3 util-linux redis-server redis-tools qemu-system-x86 debootstrap e2fsprogs man-db systemd clang llvm libbpf-dev lintian buildah zsh fish
 BENCH_DEPS := htop prometheus-node-exporter
 
-.PHONY: build run test deps lint bpf-check bench fuzz package clean
+.PHONY: build run test deps lint bpf-check bench fuzz package image clean
 
 # build makes a static binary (no cgo: the same file runs on any Linux of
 # its architecture, which --deploy relies on, and it maps no libc).
 build:
 	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/tablefull
+
+# image is the OCI image from scratch, with buildah: IMAGE_REPO:IMAGE_TAG,
+# the tag deploy/kubernetes/daemonset.yaml names, and IMAGE_REPO:VERSION,
+# this build's own. Labels say the version and the commit.
+IMAGE_REPO ?= ghcr.io/tablefull/tablefull
+IMAGE_TAG  ?= 0.1.0
+image: build
+	deploy/image/build $(BIN) $(VERSION) $(REVISION) $(IMAGE_REPO):$(IMAGE_TAG) $(IMAGE_REPO):$(VERSION)
 
 run: build
 	$(BIN)

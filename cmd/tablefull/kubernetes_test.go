@@ -124,7 +124,7 @@ func TestKubernetesManifests(t *testing.T) {
 	}
 	if cm.Data["tablefull.rules.yml"] != string(rules) {
 		if *updateManifests {
-			writeRulesConfigMap(t, rules)
+			writeEmbedded(t, "rules-configmap.yaml", "  tablefull.rules.yml: |\n", "    ", rules)
 		} else {
 			t.Error("rules-configmap.yaml does not embed deploy/prometheus/tablefull.rules.yml as it is (go test -run Kubernetes -update-manifests)")
 		}
@@ -177,23 +177,25 @@ func subcommandNamed(t *testing.T, name string) subcommand {
 	return subcommand{}
 }
 
-// writeRulesConfigMap rewrites the ConfigMap around the rules file.
-func writeRulesConfigMap(t *testing.T, rules []byte) {
-	path := filepath.Join(kubeDir, "rules-configmap.yaml")
+// writeEmbedded rewrites the manifest file around the rules: what
+// follows the line marker is the rules file, each line indented.
+func writeEmbedded(t *testing.T, file, marker, indent string, rules []byte) {
+	t.Helper()
+	path := filepath.Join(kubeDir, file)
 	old, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	head, _, ok := bytes.Cut(old, []byte("  tablefull.rules.yml: |\n"))
+	head, _, ok := bytes.Cut(old, []byte(marker))
 	if !ok {
-		t.Fatal("rules-configmap.yaml has no tablefull.rules.yml key")
+		t.Fatalf("%s has no line %q", file, marker)
 	}
 	var b bytes.Buffer
 	b.Write(head)
-	b.WriteString("  tablefull.rules.yml: |\n")
+	b.WriteString(marker)
 	for _, l := range strings.Split(strings.TrimSuffix(string(rules), "\n"), "\n") {
 		if l != "" {
-			b.WriteString("    " + l)
+			b.WriteString(indent + l)
 		}
 		b.WriteString("\n")
 	}

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -66,6 +69,31 @@ func TestCommandLineConventions(t *testing.T) {
 		run(args, &strings.Builder{}, &errb)
 		if lines := strings.Count(errb.String(), "\n"); lines > 2 || !strings.Contains(errb.String(), "--help") {
 			t.Errorf("%q: a usage error of %d lines: %q", args, lines, errb.String())
+		}
+	}
+}
+
+// TestCompletionScriptsParse: each shell's completion script is one that
+// shell parses (bash -n, zsh -n, fish --no-execute), for the shells
+// installed here; the others are said.
+func TestCompletionScriptsParse(t *testing.T) {
+	for _, sh := range []struct{ shell, check string }{{"bash", "-n"}, {"zsh", "-n"}, {"fish", "--no-execute"}} {
+		var out, errb strings.Builder
+		if code := run([]string{"completion", sh.shell}, &out, &errb); code != 0 || out.Len() == 0 {
+			t.Errorf("completion %s: exit %d, %d bytes, stderr %q", sh.shell, code, out.Len(), errb.String())
+			continue
+		}
+		path, err := exec.LookPath(sh.shell)
+		if err != nil {
+			t.Logf("%s is not installed: its script is not parsed (make deps installs it)", sh.shell)
+			continue
+		}
+		script := filepath.Join(t.TempDir(), "tablefull."+sh.shell)
+		if err := os.WriteFile(script, []byte(out.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if msg, err := exec.Command(path, sh.check, script).CombinedOutput(); err != nil || len(msg) > 0 {
+			t.Errorf("%s %s of the completion script: %v\n%s", sh.shell, sh.check, err, msg)
 		}
 	}
 }

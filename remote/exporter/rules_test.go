@@ -30,6 +30,28 @@ func TestShippedRules(t *testing.T) {
 			t.Errorf("promtool %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	}
+	// The same unit tests with the job called otherwise: no rule may
+	// depend on what the operator named the scrape job.
+	dir := t.TempDir()
+	rules, err := os.ReadFile(rulesDir + "/tablefull.rules.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests, err := os.ReadFile(rulesDir + "/tablefull.rules.test.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := strings.NewReplacer(`job="tablefull"`, `job="conntrack-exporter"`, "job: tablefull", "job: conntrack-exporter").Replace(string(tests))
+	if renamed == string(tests) {
+		t.Fatal("the rules' tests name no job to rename")
+	}
+	os.WriteFile(dir+"/tablefull.rules.yml", rules, 0o644)
+	os.WriteFile(dir+"/tablefull.rules.test.yml", []byte(renamed), 0o644)
+	cmd := exec.Command("promtool", "test", "rules", "tablefull.rules.test.yml")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("promtool test rules, the job called conntrack-exporter: %v\n%s", err, out)
+	}
 }
 
 // TestRulesUseExportedNames: every tablefull_ metric the rules name is one
