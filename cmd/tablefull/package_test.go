@@ -84,7 +84,7 @@ func TestDebianPackage(t *testing.T) {
 		}
 		return fmt.Sprintf("%x", sha256.Sum256(b))
 	}
-	if !strings.HasPrefix(filepath.Base(deb), "tablefull_1.2.3+4+gtest_") || filepath.Ext(deb) != ".deb" {
+	if !strings.HasPrefix(filepath.Base(deb), "tablefull_1.2.3+git4.test_") || filepath.Ext(deb) != ".deb" {
 		t.Errorf("package named %s", filepath.Base(deb))
 	}
 	if sum(deb) != sum(again) {
@@ -191,9 +191,57 @@ func TestPackageVersionsSort(t *testing.T) {
 		return strings.TrimSpace(string(out))
 	}
 	older, newer := version("1700000000", "dce915a"), version("1700000100", "8fcb70e-dirty")
-	for _, c := range [][3]string{{newer, "gt", older}, {version("0", "v1.2.3-4-gabc"), "eq", "1.2.3+4+gabc"}, {older, "lt", "0.1"}} {
+	after := version("0", "v1.2.3-4-gabc")
+	for _, c := range [][3]string{{newer, "gt", older}, {after, "eq", "1.2.3+git4.abc"}, {older, "lt", "0.1"},
+		{after, "gt", version("0", "v1.2.3")}, {after, "lt", version("0", "v1.2.4")}, {version("0", "v1.2.3-10-gdef"), "gt", version("0", "v1.2.3-9-gabc")}} {
 		if err := exec.Command("dpkg", "--compare-versions", c[0], c[1], c[2]).Run(); err != nil {
 			t.Errorf("dpkg --compare-versions %s %s %s is false", c[0], c[1], c[2])
+		}
+	}
+}
+
+// TestPackageChangelogFromTags: the package's changelog has this build's
+// entry, then one a release tag reachable from it, newest first, each
+// dated by its commit; dpkg-parsechangelog reads it where installed.
+func TestPackageChangelogFromTags(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "clone", "-q", "--shared", "../..", dir).CombinedOutput(); err != nil {
+		t.Skipf("no git clone of this tree: %v %s", err, out)
+	}
+	git := func(args ...string) string {
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("git %v: %v", args, err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("tag", "-a", "-m", "first", "v0.1.0", "HEAD~2")
+	git("tag", "-a", "-m", "second", "v0.2.0", "HEAD~1")
+	described := git("describe", "--tags", "--always")
+	script, err := os.ReadFile("../../deploy/debian/build") // this tree's, committed or not
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "deploy/debian/build"), script, 0o755)
+	cmd := exec.Command("deploy/debian/build", described, "--print-changelog")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("build --print-changelog: %v", err)
+	}
+	var versions []string
+	for _, m := range regexp.MustCompile(`(?m)^tablefull \(([^)]+)\) unstable; urgency=medium$`).FindAllStringSubmatch(string(out), -1) {
+		versions = append(versions, m[1])
+	}
+	if want := []string{"0.2.0+git1." + git("rev-parse", "--short", "HEAD"), "0.2.0", "0.1.0"}; !slices.Equal(versions, want) {
+		t.Errorf("changelog entries %q, want %q:\n%s", versions, want, out)
+	}
+	if _, err := exec.LookPath("dpkg-parsechangelog"); err == nil {
+		path := filepath.Join(dir, "changelog")
+		os.WriteFile(path, out, 0o644)
+		if parsed, err := exec.Command("dpkg-parsechangelog", "-l", path, "--all", "-S", "Version").CombinedOutput(); err != nil || strings.Fields(string(parsed))[0] != versions[0] {
+			t.Errorf("dpkg-parsechangelog: %v %s", err, parsed)
 		}
 	}
 }
