@@ -4,9 +4,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // TestExporterConventions: tablefull_build_info says the version, the
@@ -33,5 +36,21 @@ func TestExporterConventions(t *testing.T) {
 	want := `tablefull_build_info{goarch="` + runtime.GOARCH + `",goos="` + runtime.GOOS + `",goversion="` + runtime.Version() + `",revision="abc123",version="1.2.3"} 1`
 	if !strings.Contains(text, want) {
 		t.Errorf("no %s in:\n%s", want, text)
+	}
+}
+
+// TestExporterRatesAreCounters: no rate is served as a gauge (a gauge of
+// "per second" hides what happened between scrapes; a counter and rate()
+// do not): every series the exporter can serve is described, and none
+// that is a gauge is named as a rate.
+func TestExporterRatesAreCounters(t *testing.T) {
+	ch := make(chan *prometheus.Desc, 64)
+	New("x").Describe(ch)
+	close(ch)
+	for d := range ch {
+		name := regexp.MustCompile(`fqName: "([^"]+)"`).FindStringSubmatch(d.String())[1]
+		if strings.Contains(name, "per_second") || strings.HasSuffix(name, "_rate") {
+			t.Errorf("%s is a rate: serve a counter (_total) and let rate() make it one", name)
+		}
 	}
 }
