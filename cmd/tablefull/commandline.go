@@ -115,14 +115,18 @@ func (o *options) check(c *cobra.Command) error {
 }
 
 // versionText is what --version and tablefull version print: the
-// version, the commit it was built from, the Go version and the
-// platform, as a bug report needs them.
+// version, the commit it was built from and when that commit was made
+// (the build's date, reproducibly), the Go version and the platform, as a
+// bug report needs them.
 func versionText() string {
-	rev := revisionOf()
+	rev, date := revisionOf(), buildDateOf()
 	if rev == "" {
 		rev = "unknown"
 	}
-	return fmt.Sprintf("tablefull %s (revision %s, %s, %s/%s)", version, rev, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	if date == "" {
+		date = "unknown"
+	}
+	return fmt.Sprintf("tablefull %s (revision %s, built %s, %s, %s/%s)", version, rev, date, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
 
 // revisionOf is the commit built: as the build set it, or as the Go
@@ -131,9 +135,24 @@ func revisionOf() string {
 	if revision != "" {
 		return revision
 	}
+	return buildSetting("vcs.revision")
+}
+
+// buildDateOf is the build's date: as the build set it (the commit's
+// time), or the commit time the Go toolchain stamped; "" when neither did.
+func buildDateOf() string {
+	if buildDate != "" {
+		return buildDate
+	}
+	return buildSetting("vcs.time")
+}
+
+// buildSetting is one of the settings the Go toolchain stamped in the
+// binary, "" when absent.
+func buildSetting(key string) string {
 	if info, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range info.Settings {
-			if s.Key == "vcs.revision" {
+			if s.Key == key {
 				return s.Value
 			}
 		}

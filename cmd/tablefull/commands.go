@@ -96,7 +96,7 @@ var subcommands = []subcommand{
 		}, run: func(_ options, v *flagValues, stdout, _ io.Writer) error {
 			return exporter.Alive(v.file, v.duration, stdout)
 		}},
-	{name: "version", usage: "  tablefull version                        print the version, revision, Go version and platform\n",
+	{name: "version", usage: "  tablefull version                        print the version, revision, build date, Go version and platform\n",
 		run: func(_ options, _ *flagValues, stdout, _ io.Writer) error {
 			_, err := fmt.Fprintln(stdout, versionText())
 			return err

@@ -23,6 +23,10 @@ var version = "dev"
 // without it, the one the Go toolchain stamped, if any.
 var revision = ""
 
+// buildDate is when the commit built was made (RFC 3339), set as version
+// is (-X main.buildDate=…): a date the same tree always gives.
+var buildDate = ""
+
 // options are the flags every subcommand shares.
 type options struct {
 	interval time.Duration
