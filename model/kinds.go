@@ -8,8 +8,8 @@ var kindOrder = []struct {
 	kind Kind
 	sev  Severity
 }{
-	{TableFull, SevCrit}, {EarlyDropping, SevCrit}, {ListenOverflow, SevCrit},
-	{PortExhaustion, SevWarn}, {HashChains, SevWarn}, {ClientStalled, SevWarn},
+	{TableFull, SevCrit}, {EarlyDropping, SevCrit}, {ListenOverflow, SevCrit}, {NATPorts, SevCrit},
+	{InsertClash, SevWarn}, {PortExhaustion, SevWarn}, {HashChains, SevWarn}, {ClientStalled, SevWarn},
 	{CPUBound, SevWarn}, {DiskBound, SevWarn}, {NearCap, SevWarn}, {OK, SevOK},
 }
 

@@ -38,6 +38,9 @@ type Sample struct {
 	// backlog, read when the listen queues overflowed since the previous
 	// sample (nil: not read).
 	Listeners *Listeners `json:"listeners,omitempty"`
+	// NAT is the source NAT of the ruleset, read when entries failed to
+	// insert since the previous sample (nil: not read).
+	NAT *NAT `json:"nat,omitempty"`
 	// Notes are read errors of parts of the sample; the rest is valid.
 	Notes []string `json:"notes,omitempty"`
 	// Namespaces are the host's other network namespaces, when this

@@ -29,6 +29,8 @@ const (
 	HashChains     Kind = "HASH CHAINS"
 	ListenOverflow Kind = "LISTEN OVERFLOW"
 	PortExhaustion Kind = "PORT EXHAUSTION"
+	NATPorts       Kind = "NAT PORTS"
+	InsertClash    Kind = "INSERT CLASH"
 	CPUBound       Kind = "SERVER CPU-BOUND"
 	DiskBound      Kind = "DISK-BOUND"
 	ClientStalled  Kind = "CLIENT STALLED ON NETWORK"
@@ -89,7 +91,7 @@ const RetransLadder = 15 * time.Second
 type rule func(in Inputs) (Verdict, bool)
 
 // rules in rank order: on equal severity the earlier one is shown first.
-var rules = []rule{ruleTableFull, ruleNamespaceFull, ruleEarlyDrop, ruleListenOverflow, rulePortExhaustion,
+var rules = []rule{ruleTableFull, ruleNamespaceFull, ruleEarlyDrop, ruleListenOverflow, ruleInsertDrops, rulePortExhaustion,
 	ruleHashChains, ruleClientStalled, ruleCPUBound, ruleDiskBound, ruleNearCap}
 
 // Judge applies every rule and returns the verdicts that hold, most severe
@@ -151,7 +153,7 @@ func cpuText(r Rates) string {
 // the table and, while pinned, the demand.
 func ruleTableFull(in Inputs) (Verdict, bool) {
 	c := in.Sample.Conntrack
-	full := in.Rates.CTTotal.Get(Drop)
+	full := in.Rates.FullDrops() // a clash's or a NAT's drops are not a full table's
 	if !Pinned(c) && full == 0 {
 		return Verdict{}, false
 	}

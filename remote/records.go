@@ -117,6 +117,9 @@ func (d *lineDecoder) field(s *scan, rec *record, key []byte) bool {
 	case "who":
 		s.decodeRaw(&w.Who)
 		return true
+	case "nat":
+		s.decodeRaw(&w.NAT)
+		return true
 	}
 	return false
 }

@@ -18,7 +18,7 @@ func fromWire(w wireSample) (model.Sample, error) {
 		return model.Sample{}, err
 	}
 	s := model.Sample{Time: fromMS(w.T), Interval: time.Duration(w.IV) * time.Millisecond, Census: boundCensus(w.Cen), Absent: w.Ab.Valid(),
-		Namespaces: boundNamespaces(w.NS), Drift: boundDrift(w.Dr), Listeners: boundListeners(w.Ls), Who: boundWho(w.Who)}
+		Namespaces: boundNamespaces(w.NS), Drift: boundDrift(w.Dr), Listeners: boundListeners(w.Ls), Who: boundWho(w.Who), NAT: boundNAT(w.NAT)}
 	for _, n := range w.Notes {
 		s.Notes = append(s.Notes, bound(n))
 	}
@@ -223,3 +223,27 @@ func entriesFromWire(w *wireEntries) model.Entries {
 // NoteNoClasses is the note of a sample from a stream older than the
 // classes: nothing says what its entries were.
 const NoteNoClasses = "the stream carries no classes (recorded before they were counted)"
+
+// boundNAT copies a ruleset's source NAT: at most model.MaxNATPools
+// pools, each with its strings bounded and at most model.MaxNATAddrs
+// addresses and model.MaxNATFlags flags.
+func boundNAT(n *model.NAT) *model.NAT {
+	if n == nil {
+		return nil
+	}
+	out := model.NAT{Note: bound(n.Note)}
+	for _, p := range n.Pools[:min(len(n.Pools), model.MaxNATPools)] {
+		q := model.NATPool{Rule: bound(p.Rule), Chain: bound(p.Chain), Ports: p.Ports}
+		if q.Ports[1] < q.Ports[0] {
+			q.Ports = [2]uint16{}
+		}
+		for _, a := range p.Addrs[:min(len(p.Addrs), model.MaxNATAddrs)] {
+			q.Addrs = append(q.Addrs, bound(a))
+		}
+		for _, f := range p.Flags[:min(len(p.Flags), model.MaxNATFlags)] {
+			q.Flags = append(q.Flags, bound(f))
+		}
+		out.Pools = append(out.Pools, q)
+	}
+	return &out
+}

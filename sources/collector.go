@@ -11,6 +11,7 @@ import (
 	"github.com/tablefull/tablefull/sources/namespaces"
 	"github.com/tablefull/tablefull/sources/owners"
 	"github.com/tablefull/tablefull/sources/probes"
+	"github.com/tablefull/tablefull/sources/ruleset"
 	"github.com/tablefull/tablefull/sources/tune"
 )
 
@@ -37,6 +38,8 @@ type Collector struct {
 	procRoot string
 	// listen names the pressed listeners when listen queues overflow.
 	listen owners.ListenWatch
+	// insert reads the ruleset's source NAT when entries fail to insert.
+	insert insertWatch
 	// who loads the eBPF probes near the cap (Live drives it).
 	who attribution
 	// The attribution runs beside the sample (aside): what a local user
@@ -60,7 +63,7 @@ type ctStatReader interface {
 func NewCollector(roots kernelfs.Roots) (*Collector, error) {
 	c := &Collector{table: counters.NewTable(roots.Proc), ctFile: counters.NewCTStatFile(roots.Proc), events: ctnetlink.NewEventsSwitch(ctnetlink.NewEntryEvents(roots.Proc)),
 		ctNL: ctnetlink.CTStatNetlink{Timeout: 2 * time.Second}, kmsg: counters.NewKmsg(roots), procRoot: roots.Proc,
-		listen: owners.NewListenWatch(roots.Proc), who: probes.NewSwitch(roots.Proc)}
+		listen: owners.NewListenWatch(roots.Proc), who: probes.NewSwitch(roots.Proc), insert: insertWatch{nat: ruleset.NewReader()}}
 	var err error
 	if c.cpu, err = counters.NewCPU(roots.Proc); err != nil {
 		return nil, err
@@ -144,6 +147,7 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 		s.Conntrack.Peak = c.peak.Take(s.Conntrack.Count)
 	}
 	s.CTStats = c.readCTStats(s.Conntrack.Status)
+	s.NAT = c.insert.read(s.CTStats, now)
 	if s.Conntrack.Status == model.TableTracked && s.Conntrack.Peak == 0 && untouched(s.CTStats) {
 		s.Conntrack.Status = model.TableUntracked
 	}

@@ -131,6 +131,21 @@ func TestLabScenarios(t *testing.T) {
 		}
 		hostRestored(t, orig)
 	})
+	t.Run("nat-ports", func(t *testing.T) {
+		lines := labLines(t, "nat-ports", "9s")
+		said := false
+		for _, l := range lines {
+			if strings.Contains(l, `verdict="TABLE FULL"`) {
+				t.Errorf("a NAT out of ports told as a full table: %s", l)
+			}
+			said = said || strings.Contains(l, `verdict="NAT PORTS"`) && strings.Contains(l, "snat to 127.0.0.1:20000-20007 in ip tft-nat post (8 flows to one destination at once)") &&
+				strings.Contains(l, "widen its ports")
+		}
+		if !said {
+			t.Errorf("NAT PORTS with its rule and fix never said:\n%s", strings.Join(lines, "\n"))
+		}
+		hostRestored(t, orig)
+	})
 	t.Run("healthy", func(t *testing.T) {
 		lines := labLines(t, "healthy", "8s")
 		for _, l := range lines {

@@ -39,6 +39,9 @@ type Scenario struct {
 	dialWait   time.Duration
 	// keep: the clients keep every connection open (a leaking pool).
 	keep bool
+	// nft is a ruleset the scenario adds inside the lab (after the one
+	// that tracks every flow).
+	nft string
 }
 
 // Scenarios the lab knows, by name.
@@ -72,6 +75,14 @@ var Scenarios = map[string]Scenario{
 		workers: 16, rate: 2000, labBuckets: 512, dialWait: 3 * time.Second,
 		server:  smallObjects,
 		sysctls: map[string]string{"net/netfilter/nf_conntrack_tcp_timeout_time_wait": "120"}},
+	"nat-ports": {Name: "nat-ports",
+		What:    "16 clients keep connections open (20/s) through a source NAT into 8 ports (snat to 127.0.0.1:20000-20007), the table at its full size",
+		LookFor: "insert_failed and drop rise while the count is far from max: NAT PORTS names the rule and its 8 flows to one destination; the fix is the pool, not max",
+		workers: 16, rate: 20, dialWait: 3 * time.Second, keep: true,
+		server: func() *netns.Server { return &netns.Server{Body: []byte("ok\n"), Keep: true} },
+		nft: `table ip tft-nat {
+	chain post { type nat hook postrouting priority srcnat; oif "lo" tcp dport 18080 snat to 127.0.0.1:20000-20007; }
+}`},
 	"cpu-bound": {Name: "cpu-bound",
 		What:    "a table big enough, and a server that burns CPU on every request (the write-up's end state)",
 		LookFor: "CPU saturated, no drops: the work itself is the limit",
@@ -195,6 +206,11 @@ func Start(name string, o Options) (l *Lab, err error) {
 	}
 	if err := l.NS.Nft(netns.TrackRuleset); err != nil {
 		return l, err
+	}
+	if sc.nft != "" {
+		if err := l.NS.Nft(sc.nft); err != nil {
+			return l, err
+		}
 	}
 	if err := l.setSysctls(); err != nil {
 		return l, err

@@ -1,0 +1,170 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// NAT is the source NAT a ruleset does (masquerade, snat): read when
+// entries failed to insert, for a NAT that finds no free source port
+// drops the packet (counted in insert_failed and drop).
+type NAT struct {
+	Pools []NATPool `json:"pools,omitempty"`
+	// Note says why the ruleset was not read, when it was not.
+	Note string `json:"note,omitempty"`
+}
+
+// NATPool is one masquerade or snat rule: the addresses and source ports
+// it maps new flows into.
+type NATPool struct {
+	// Rule is "masquerade" or "snat".
+	Rule string `json:"rule"`
+	// Chain is where the rule is: "ip natlab post".
+	Chain string `json:"chain"`
+	// Addrs are the addresses it maps to, as the rule gives them (a range
+	// "a-b" counts as its addresses); none: the outgoing interface's one.
+	Addrs []string `json:"addrs,omitempty"`
+	// Ports is its source-port range; zero: the kernel's (1024–65535).
+	Ports [2]uint16 `json:"ports,omitempty"`
+	// Flags are its flags: random, random-fully, persistent.
+	Flags []string `json:"flags,omitempty"`
+}
+
+// Bounds of what a sample carries of a ruleset.
+const (
+	MaxNATPools = 8
+	MaxNATAddrs = 4
+	MaxNATFlags = 3
+)
+
+// natDefaultPorts is the range a rule without ports maps into.
+var natDefaultPorts = [2]uint16{1024, 65535}
+
+// PortRange is the pool's source ports, the kernel's when it names none.
+func (p NATPool) PortRange() [2]uint16 {
+	if p.Ports[1] == 0 {
+		return natDefaultPorts
+	}
+	return p.Ports
+}
+
+// Tuples is how many flows to one destination (address, port, protocol)
+// the pool holds at once: its addresses times its ports.
+func (p NATPool) Tuples() uint64 {
+	r := p.PortRange()
+	ports := uint64(r[1]) - uint64(r[0]) + 1
+	addrs := uint64(0)
+	for _, a := range p.Addrs {
+		addrs += addrCount(a)
+	}
+	return max(addrs, 1) * ports
+}
+
+// addrCount is how many IPv4 addresses "a", "a-b" or "a/len" names (1
+// otherwise).
+func addrCount(a string) uint64 {
+	if _, bits, ok := strings.Cut(a, "/"); ok && !strings.Contains(a, ":") {
+		var n uint
+		if _, err := fmt.Sscanf(bits, "%d", &n); err == nil && n >= 16 && n <= 32 {
+			return 1 << (32 - n)
+		}
+		return 1
+	}
+	lo, hi, ok := strings.Cut(a, "-")
+	if !ok {
+		return 1
+	}
+	x, okx := ipv4Number(lo)
+	y, oky := ipv4Number(hi)
+	if !okx || !oky || y < x {
+		return 1
+	}
+	return uint64(y-x) + 1
+}
+
+func ipv4Number(s string) (uint32, bool) {
+	var a, b, c, d uint32
+	if n, err := fmt.Sscanf(s, "%d.%d.%d.%d", &a, &b, &c, &d); err != nil || n != 4 || a > 255 || b > 255 || c > 255 || d > 255 {
+		return 0, false
+	}
+	return a<<24 | b<<16 | c<<8 | d, true
+}
+
+// String is the rule as an operator reads it: "snat to 127.0.0.1:20000-20007
+// in ip natlab post (8 flows to one destination at once)".
+func (p NATPool) String() string {
+	to := "" // masquerade: the outgoing interface's address
+	if len(p.Addrs) > 0 {
+		to = strings.Join(p.Addrs, ",")
+		if strings.Contains(to, ":") {
+			to = "[" + to + "]"
+		}
+	}
+	r := p.PortRange()
+	s := fmt.Sprintf("%s to %s:%d-%d", p.Rule, to, r[0], r[1])
+	if len(p.Flags) > 0 {
+		s += " " + strings.Join(p.Flags, ",")
+	}
+	return fmt.Sprintf("%s in %s (%s flows to one destination at once)", s, p.Chain, Int(p.Tuples()))
+}
+
+// Narrowest is the pool with the fewest tuples, false with none.
+func (n *NAT) Narrowest() (NATPool, bool) {
+	if n == nil || len(n.Pools) == 0 {
+		return NATPool{}, false
+	}
+	best := n.Pools[0]
+	for _, p := range n.Pools[1:] {
+		if p.Tuples() < best.Tuples() {
+			best = p
+		}
+	}
+	return best, true
+}
+
+// InsertDrops are the interval's packets dropped on inserting their
+// entry — a clash with another flow's tuple, or a NAT that found no free
+// source port: insert_failed beyond the chain-too-long events (which drop
+// without counting drop), at most drop. A full table's drops are the
+// rest of drop (FullDrops).
+func (r Rates) InsertDrops() uint64 {
+	failed, chains := r.CTTotal.Get(InsertFailed), r.CTTotal.Get(ChainTooLong)
+	if failed <= chains {
+		return 0
+	}
+	return min(failed-chains, r.CTTotal.Get(Drop))
+}
+
+// FullDrops are the interval's drop count less the insert drops: the
+// packets a full table refused.
+func (r Rates) FullDrops() uint64 { return r.CTTotal.Get(Drop) - r.InsertDrops() }
+
+// ruleInsertDrops: packets dropped on inserting their entry while the
+// table is not at its cap. With source NAT in the ruleset, the pool ran
+// out of tuples (critical: every new flow to that destination fails);
+// without, flows raced for one tuple (parallel UDP lookups behind a DNAT:
+// warning). Never a full table.
+func ruleInsertDrops(in Inputs) (Verdict, bool) {
+	n := in.Rates.InsertDrops()
+	c := in.Sample.Conntrack
+	if n == 0 || Pinned(c) {
+		return Verdict{}, false
+	}
+	counts := fmt.Sprintf("%s packets dropped on inserting their entry (insert_failed and drop) while the count is %s of max %s",
+		Int(n), Int(c.Count), Int(c.Max))
+	if p, ok := in.Sample.NAT.Narrowest(); ok {
+		return Verdict{Kind: NATPorts, Severity: SevCrit, Evidence: fmt.Sprintf(
+			"%s: the source NAT %s finds no free source port for new flows: widen its ports, add egress addresses, use random-fully, shorten TIME_WAIT on that path or reuse connections; not a full table",
+			counts, p)}, true
+	}
+	why := "the ruleset was not read"
+	if nat := in.Sample.NAT; nat != nil {
+		why = "no source NAT in the ruleset"
+		if nat.Note != "" {
+			why = "the ruleset was not read: " + nat.Note
+		}
+	}
+	return Verdict{Kind: InsertClash, Severity: SevWarn, Evidence: fmt.Sprintf(
+		"%s: two flows raced for one tuple (%s) — parallel UDP lookups behind a DNAT, the 5 s DNS delay: single-request-reopen, a node-local DNS cache or DNS over TCP; not a full table",
+		counts, why)}, true
+}
