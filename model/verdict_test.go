@@ -106,7 +106,11 @@ func TestVerdictRules(t *testing.T) {
 			NATPorts, nil, "12 packets dropped on inserting their entry (insert_failed and drop) while the count is 12 of max 262,144: the source NAT snat to 127.0.0.1:20000-20007 in ip natlab post (8 flows to one destination at once) finds no free source port for new flows; the census's busiest destination 127.0.0.1 (8 entries), tcp/18080 (8); 3 entries in TIME_WAIT still hold their tuples: widen"},
 		{"insert drops without source NAT: a clash",
 			Inputs{Sample: func() Sample { s := table(300, 300, 262144); s.NAT = &NAT{}; return s }(),
-				Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 5); r.CTTotal.Set(InsertFailed, 5); r.CTTotal.Set(ClashResolve, 40) })},
+				Rates: with(idle(), func(r *Rates) {
+					r.CTTotal.Set(Drop, 5)
+					r.CTTotal.Set(InsertFailed, 5)
+					r.CTTotal.Set(ClashResolve, 40)
+				})},
 			InsertClash, nil, "two flows raced for one tuple (no source NAT in the ruleset)"},
 		{"insert drops with the ruleset unread: said so",
 			Inputs{Sample: func() Sample { s := table(300, 300, 262144); s.NAT = &NAT{Note: "nft is not installed"}; return s }(),
