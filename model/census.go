@@ -43,6 +43,13 @@ type Census struct {
 	Assured        int  `json:"assured,omitempty"`
 	Unreplied      int  `json:"unreplied,omitempty"`
 	AssuredCounted bool `json:"assured_counted,omitempty"`
+	// OverHold counts, by class, the entries whose remaining timeout is
+	// longer than their class's hold now (given before it was lowered),
+	// and OverLeft the longest such remaining timeout in seconds, when
+	// HoldsCounted: the dump knew the holds.
+	OverHold     ClassCounts `json:"over_hold,omitzero"`
+	OverLeft     ClassCounts `json:"over_left,omitzero"`
+	HoldsCounted bool        `json:"holds_counted,omitempty"`
 	// Owners is who holds the entries (nil: not attributed, as in a
 	// recording from before it was).
 	Owners *Owners `json:"owners,omitempty"`
@@ -108,6 +115,10 @@ type CensusCounter struct {
 	idle      int
 	assured   int
 	unreplied int
+	// Holds, when set, are the classes' holds now in seconds (0:
+	// unknown): entries with longer timeouts left are counted (OverHold).
+	Holds              ClassCounts
+	overHold, overLeft ClassCounts
 }
 
 // numTCPStates is len(TCPStates).
@@ -131,7 +142,9 @@ type Flow struct {
 func (c *CensusCounter) Add(f Flow) {
 	c.total++
 	c.proto[f.Proto]++
-	c.class[ClassOf(f)]++
+	cl := ClassOf(f)
+	c.class[cl]++
+	c.countOverHold(cl, f.Timeout)
 	if f.Status&StatusAssured != 0 {
 		c.assured++
 	}
@@ -167,7 +180,8 @@ var protoNames = map[int]string{1: "icmp", 6: "tcp", 17: "udp", 58: "icmpv6", 13
 func (c *CensusCounter) Census(n int) Census {
 	out := Census{Total: c.total, ByProto: map[string]int{}, TCPState: map[string]int{},
 		Approximate: c.partial || c.src.overflowed || c.dst.overflowed, ByClass: c.class,
-		IdleOpen: c.idle, IdleCounted: c.IdleBelow > 0, Assured: c.assured, Unreplied: c.unreplied, AssuredCounted: true}
+		IdleOpen: c.idle, IdleCounted: c.IdleBelow > 0, Assured: c.assured, Unreplied: c.unreplied, AssuredCounted: true,
+		OverHold: c.overHold, OverLeft: c.overLeft, HoldsCounted: c.Holds != ClassCounts{}}
 	for p, v := range c.proto {
 		if v == 0 {
 			continue

@@ -164,9 +164,13 @@ func ruleInsertDrops(in Inputs) (Verdict, bool) {
 			why = "the ruleset was not read: " + nat.Note
 		}
 	}
+	resolved := ""
+	if n := in.Rates.CTTotal.Get(ClashResolve); n > 0 {
+		resolved = fmt.Sprintf("; %s more clashes the kernel resolved (clash_resolve: harmless)", Int(n))
+	}
 	return Verdict{Kind: InsertClash, Severity: SevWarn, Evidence: fmt.Sprintf(
-		"%s: two flows raced for one tuple (%s) — parallel UDP lookups behind a DNAT, the 5 s DNS delay: single-request-reopen, a node-local DNS cache or DNS over TCP; not a full table",
-		counts, why)}, true
+		"%s: two flows raced for one tuple (%s) — parallel UDP lookups behind a DNAT, the 5 s DNS delay: single-request-reopen, a node-local DNS cache or DNS over TCP; not a full table%s",
+		counts, why, resolved)}, true
 }
 
 // busiest is where the census found the most entries going, and how

@@ -31,6 +31,7 @@ const (
 	PortExhaustion Kind = "PORT EXHAUSTION"
 	NATPorts       Kind = "NAT PORTS"
 	InsertClash    Kind = "INSERT CLASH"
+	StaleTimeouts  Kind = "STALE TIMEOUTS"
 	CPUBound       Kind = "SERVER CPU-BOUND"
 	DiskBound      Kind = "DISK-BOUND"
 	ClientStalled  Kind = "CLIENT STALLED ON NETWORK"
@@ -92,7 +93,7 @@ type rule func(in Inputs) (Verdict, bool)
 
 // rules in rank order: on equal severity the earlier one is shown first.
 var rules = []rule{ruleTableFull, ruleNamespaceFull, ruleEarlyDrop, ruleListenOverflow, ruleInsertDrops, rulePortExhaustion,
-	ruleHashChains, ruleClientStalled, ruleCPUBound, ruleDiskBound, ruleNearCap}
+	ruleHashChains, ruleStaleTimeouts, ruleClientStalled, ruleCPUBound, ruleDiskBound, ruleNearCap}
 
 // Judge applies every rule and returns the verdicts that hold, most severe
 // first; when none holds it returns a single OK.

@@ -112,6 +112,14 @@ func TestVerdictRules(t *testing.T) {
 					r.CTTotal.Set(ClashResolve, 40)
 				})},
 			InsertClash, nil, "two flows raced for one tuple (no source NAT in the ruleset)"},
+		{"the clashes the kernel resolved are said apart",
+			Inputs{Sample: func() Sample { s := table(300, 300, 262144); s.NAT = &NAT{}; return s }(),
+				Rates: with(idle(), func(r *Rates) {
+					r.CTTotal.Set(Drop, 5)
+					r.CTTotal.Set(InsertFailed, 5)
+					r.CTTotal.Set(ClashResolve, 40)
+				})},
+			InsertClash, nil, "not a full table; 40 more clashes the kernel resolved (clash_resolve: harmless)"},
 		{"insert drops with the ruleset unread: said so",
 			Inputs{Sample: func() Sample { s := table(300, 300, 262144); s.NAT = &NAT{Note: "nft is not installed"}; return s }(),
 				Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 5); r.CTTotal.Set(InsertFailed, 5) })},

@@ -139,6 +139,9 @@ func boundCensus(c *model.Census) *model.Census {
 	out.Error = bound(c.Error)
 	out.IdleOpen = max(0, min(c.IdleOpen, c.Total)) // a part of the entries, never more
 	out.Assured, out.Unreplied = max(0, min(c.Assured, c.Total)), max(0, min(c.Unreplied, c.Total))
+	for i := range out.OverHold { // a part of the entries, never more
+		out.OverHold[i] = min(c.OverHold[i], uint64(max(0, c.Total)))
+	}
 	boundMap := func(m map[string]int) map[string]int {
 		o := make(map[string]int, len(m))
 		for k, v := range m {

@@ -17,6 +17,9 @@ type CensusDump struct {
 	// OpenHold is the namespace's established timeout in seconds (0:
 	// unknown): with it, entries idle over an hour are counted.
 	OpenHold uint64
+	// Holds are the classes' holds now in seconds (0: unknown): with them,
+	// entries whose timeouts were given under longer ones are counted.
+	Holds model.ClassCounts
 	// Proc, when set, is the process root the entries' owners are found
 	// under (/proc): the census then joins them to the namespace's
 	// sockets (Census.Owners).
@@ -26,7 +29,7 @@ type CensusDump struct {
 // Run dumps and counts; top is the length of each top list.
 func (d CensusDump) Run(top int) (model.Census, error) {
 	start := time.Now()
-	c := model.CensusCounter{IdleBelow: model.IdleBelow(d.OpenHold)}
+	c := model.CensusCounter{IdleBelow: model.IdleBelow(d.OpenHold), Holds: d.Holds}
 	var ix *owners.SocketIndex
 	var found *model.Owners
 	if d.Proc != "" {

@@ -25,9 +25,9 @@ type Live struct {
 	// period is the ticker's period now: pollEvery(interval) while the
 	// count is read at FastRate, the interval otherwise (model.FastSampling).
 	period atomic.Int64
-	// openHold is the established timeout the last sample read, for the
-	// census's idle count.
-	openHold atomic.Uint64
+	// holds are the classes' holds the last sample read, for the census's
+	// idle count and the entries that keep longer timeouts.
+	holds atomic.Pointer[model.ClassCounts]
 	// quiet, when set, is how often a whole sample is read while fast
 	// sampling is off (SetQuiet).
 	quiet atomic.Int64
@@ -55,7 +55,11 @@ func NewLive(c *Collector, interval time.Duration) *Live {
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	l.interval.Store(int64(interval))
 	l.census.dump = func() (model.Census, error) {
-		return CensusDump{Timeout: time.Minute, OpenHold: l.openHold.Load(), Proc: c.procRoot}.Run(10)
+		var holds model.ClassCounts
+		if h := l.holds.Load(); h != nil {
+			holds = *h
+		}
+		return CensusDump{Timeout: time.Minute, OpenHold: holds[model.ClassTCPOpen], Holds: holds, Proc: c.procRoot}.Run(10)
 	}
 	c.OpenPeak()
 	l.period.Store(int64(pollEvery(interval)))
@@ -200,7 +204,8 @@ func (l *Live) run() {
 // returns the sample.
 func (l *Live) emit(now time.Time, interval time.Duration) model.Sample {
 	s := l.c.Sample(now, interval)
-	l.openHold.Store(s.Conntrack.Holds[model.ClassTCPOpen])
+	holds := s.Conntrack.Holds
+	l.holds.Store(&holds)
 	s.Census = l.census.poll(now)
 	for {
 		select {

@@ -76,7 +76,7 @@ var subcommands = []subcommand{
 `, flags: tuneFlags, run: func(o options, v *flagValues, stdout, _ io.Writer) error { return tuneCommand(o, v, stdout) }},
 	{name: "lab", usage: `  tablefull lab SCENARIO [--headless]      reproduce an incident in a throw-away namespace (root):
                                            table-full, listen-overflow, cpu-bound, healthy, no-evict,
-                                           hash-chains, nat-ports
+                                           hash-chains, nat-ports, stale-timeouts
 `, flags: labFlags, positional: "SCENARIO", arg: func(v *flagValues, a string) { v.lo.scenario = a },
 		run: func(o options, v *flagValues, stdout, _ io.Writer) error { return runLab(o, v.lo, stdout) }},
 	{name: "record", usage: "  tablefull record FILE [--duration D] [--force]\n                                           record this host's stream to FILE (refuses to overwrite without --force)\n", positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, flags: func(fs *flag.FlagSet, v *flagValues) {

@@ -146,6 +146,21 @@ func TestLabScenarios(t *testing.T) {
 		}
 		hostRestored(t, orig)
 	})
+	t.Run("stale-timeouts", func(t *testing.T) {
+		lines := labLines(t, "stale-timeouts", "22s")
+		said := false
+		for _, l := range lines {
+			if strings.Contains(l, `verdict="TABLE FULL"`) {
+				t.Errorf("entries kept by their old timeouts told as a full table: %s", l)
+			}
+			said = said || strings.Contains(l, `verdict="STALE TIMEOUTS"`) && strings.Contains(l, "keep timeouts given before their class's hold was lowered (tcp-open:") &&
+				strings.Contains(l, "its hold now 1 m 0 s") && strings.Contains(l, "conntrack -D")
+		}
+		if !said {
+			t.Errorf("STALE TIMEOUTS never said:\n%s", strings.Join(lines, "\n"))
+		}
+		hostRestored(t, orig)
+	})
 	t.Run("healthy", func(t *testing.T) {
 		lines := labLines(t, "healthy", "8s")
 		for _, l := range lines {

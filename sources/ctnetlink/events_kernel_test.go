@@ -60,9 +60,11 @@ func TestEntryEventsLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ev.Stop()
-	ev.mu.Lock() // the reader stalls at its next datagram
-	connect(t, ns, addr, 500)
-	ev.mu.Unlock()
+	func() {
+		ev.mu.Lock()         // the reader stalls at its next datagram
+		defer ev.mu.Unlock() // also when connect fails: Stop takes the lock
+		connect(t, ns, addr, 500)
+	}()
 	time.Sleep(3 * eventsBatch)
 	e := ev.Read()
 	if e.Lost == 0 || e.New[model.ProtoTCP] >= 500 {

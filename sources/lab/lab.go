@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,77 +41,13 @@ type Scenario struct {
 	// nft is a ruleset the scenario adds inside the lab (after the one
 	// that tracks every flow).
 	nft string
-}
-
-// Scenarios the lab knows, by name.
-var Scenarios = map[string]Scenario{
-	"table-full": {Name: "table-full",
-		What:    "after 3 s of quiet, 8 clients open one connection per small object (80/s) against an idle server; nf_conntrack_max lowered to 256 with a 120 s TIME_WAIT hold",
-		LookFor: "count pinned at max, per-CPU drops, SYN retransmits (clients wait 1, 3, 7 s), CPU idle: press t and apply the proposal",
-		workers: 8, rate: 80, labMax: 256, dialWait: 10 * time.Second,
-		server:  smallObjects,
-		sysctls: map[string]string{"net/netfilter/nf_conntrack_tcp_timeout_time_wait": "120"}},
-	"healthy": {Name: "healthy",
-		What:    "the table-full traffic with the table left at its full size",
-		LookFor: "no alarm: the count settles well under max, no drops",
-		workers: 8, rate: 200, dialWait: 10 * time.Second,
-		server:  smallObjects,
-		sysctls: map[string]string{"net/netfilter/nf_conntrack_tcp_timeout_time_wait": "120"}},
-	"listen-overflow": {Name: "listen-overflow",
-		What:    "a server that accepts one connection every 50 ms behind a backlog of 4 (somaxconn=4), clients arriving 40 at a time",
-		LookFor: "listen overflows and listen drops climb while the conntrack table is fine",
-		workers: 40, burst: time.Second, dialWait: 3 * time.Second,
-		server:  func() *netns.Server { return &netns.Server{Body: []byte("ok\n"), AcceptDelay: 50 * time.Millisecond} },
-		sysctls: map[string]string{"net/core/somaxconn": "4", "net/ipv4/tcp_max_syn_backlog": "4"}},
-	"no-evict": {Name: "no-evict",
-		What:    "a pool that leaks: 8 clients open persistent connections (40/s) and never close them, against a server that keeps them; nf_conntrack_max lowered to 256",
-		LookFor: "count pinned at max, every entry established: drops rise while early_drop stays 0 (nothing to evict); raise max or lower the established timeout, not the TIME_WAIT hold",
-		workers: 8, rate: 40, labMax: 256, dialWait: 10 * time.Second, keep: true,
-		server: func() *netns.Server { return &netns.Server{Body: []byte("ok\n"), Keep: true} }},
-	"hash-chains": {Name: "hash-chains",
-		What:    "the table-full traffic at 2,000/s with the table left at its full size but the hashsize lowered to 512 buckets, the kernel's least (restored after)",
-		LookFor: "chaintoolong and insert_failed rise while the count is far from max: HASH CHAINS, whose fix is the hashsize (with its memory), not max",
-		workers: 16, rate: 2000, labBuckets: 512, dialWait: 3 * time.Second,
-		server:  smallObjects,
-		sysctls: map[string]string{"net/netfilter/nf_conntrack_tcp_timeout_time_wait": "120"}},
-	"nat-ports": {Name: "nat-ports",
-		What:    "16 clients keep connections open (20/s) through a source NAT into 8 ports (snat to 127.0.0.1:20000-20007), the table at its full size",
-		LookFor: "insert_failed and drop rise while the count is far from max: NAT PORTS names the rule and its 8 flows to one destination; the fix is the pool, not max",
-		workers: 16, rate: 20, dialWait: 3 * time.Second, keep: true,
-		server: func() *netns.Server { return &netns.Server{Body: []byte("ok\n"), Keep: true} },
-		nft: `table ip tft-nat {
-	chain post { type nat hook postrouting priority srcnat; oif "lo" tcp dport 18080 snat to 127.0.0.1:20000-20007; }
-}`},
-	"cpu-bound": {Name: "cpu-bound",
-		What:    "a table big enough, and a server that burns CPU on every request (the write-up's end state)",
-		LookFor: "CPU saturated, no drops: the work itself is the limit",
-		workers: 16, dialWait: 10 * time.Second,
-		server: func() *netns.Server { return &netns.Server{Body: []byte("ok\n"), Work: burn} }},
-}
-
-func smallObjects() *netns.Server {
-	return &netns.Server{Body: []byte("{\"log\":\"a small object\"}\n")}
-}
-
-// Names lists the scenarios.
-func Names() []string {
-	var n []string
-	for k := range Scenarios {
-		n = append(n, k)
-	}
-	sort.Strings(n)
-	return n
-}
-
-// burn spends about 20 ms of CPU, like signature checks on a request.
-func burn() {
-	x := uint64(1)
-	for end := time.Now().Add(20 * time.Millisecond); time.Now().Before(end); {
-		for i := range 10000 {
-			x = x*6364136223846793005 + uint64(i)
-		}
-	}
-	_ = x
+	// requests, when set, is how many requests the clients make in all
+	// (the default: until the lab ends).
+	requests int
+	// later are the lab's sysctls set after this long: a knob changed
+	// under the entries the load made.
+	after time.Duration
+	later map[string]string
 }
 
 // Lab is a running scenario.
@@ -234,9 +169,12 @@ func Start(name string, o Options) (l *Lab, err error) {
 	return l, nil
 }
 
-func (l *Lab) setSysctls() error {
+func (l *Lab) setSysctls() error { return l.set(l.Scenario.sysctls) }
+
+// set writes the lab's own sysctls (its namespace's, never the host's).
+func (l *Lab) set(sysctls map[string]string) error {
 	return l.NS.Do(func() error {
-		for k, v := range l.Scenario.sysctls {
+		for k, v := range sysctls {
 			if err := os.WriteFile("/proc/sys/"+k, []byte(v), 0o644); err != nil {
 				return fmt.Errorf("set %s in the lab: %w", k, err)
 			}
@@ -259,8 +197,23 @@ func (l *Lab) startLoad() {
 			return
 		case <-time.After(Warmup):
 		}
+		if sc.after > 0 { // Close waits for it (l.load) before the namespace goes
+			l.load.Add(1)
+			go func() {
+				defer l.load.Done()
+				select {
+				case <-l.stop:
+				case <-time.After(sc.after - Warmup):
+					l.set(sc.later)
+				}
+			}()
+		}
+		requests := 1 << 30
+		if sc.requests > 0 {
+			requests = sc.requests
+		}
 		for {
-			l.NS.Run(netns.Load{Addr: l.server.Addr(), Workers: sc.workers, Requests: 1 << 30,
+			l.NS.Run(netns.Load{Addr: l.server.Addr(), Workers: sc.workers, Requests: requests,
 				DialTimeout: sc.dialWait, Deadline: 24 * time.Hour, Rate: sc.rate, Burst: sc.burst, Stop: l.stop, Stats: &l.Clients, Keep: sc.keep})
 			select {
 			case <-l.stop:

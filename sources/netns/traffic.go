@@ -124,7 +124,9 @@ type Load struct {
 	// Stats, when set, is updated live with every request.
 	Stats *Stats
 	// Keep leaves each connection open after its answer until the load
-	// ends: a leaking pool of persistent connections.
+	// ends: a leaking pool of persistent connections. With Stop, the
+	// load ends at Stop, not when its requests are done: a pool that
+	// stays.
 	Keep bool
 }
 
@@ -233,6 +235,9 @@ func (n *NS) Run(l Load) (LoadResult, error) {
 	var all []error
 	for range l.Workers {
 		all = append(all, <-errs)
+	}
+	if l.Keep && l.Stop != nil {
+		<-ctx.Done() // the pool stays open until the load is stopped
 	}
 	res.Slowest = time.Duration(slowest.Load())
 	return res, errors.Join(all...)

@@ -1,0 +1,55 @@
+package model
+
+import (
+	"fmt"
+	"time"
+)
+
+// overHoldSlack is how far over its class's hold an entry's remaining
+// timeout may be and still be taken for one the hold gave: a packet in
+// flight as the hold changes, a clock's rounding.
+const overHoldSlack = 5
+
+// countOverHold counts an entry of class cl with left seconds to live
+// when its class's hold now is shorter.
+func (c *CensusCounter) countOverHold(cl Class, left uint32) {
+	h := c.Holds[cl]
+	if h == 0 || uint64(left) <= h+overHoldSlack {
+		return
+	}
+	c.overHold[cl]++
+	c.overLeft[cl] = max(c.overLeft[cl], uint64(left))
+}
+
+// Thresholds of STALE TIMEOUTS: at least this many entries, and this
+// share of the census, keep timeouts longer than their class's hold.
+const (
+	StaleMin      = 50
+	StaleShareMin = 0.1
+)
+
+// ruleStaleTimeouts: the census finds entries whose remaining timeouts are
+// longer than their class's hold now — given before the hold was lowered.
+// The count falls only as those run out (or the entries see a packet and
+// take the new hold), whatever the knob says now. Warning.
+func ruleStaleTimeouts(in Inputs) (Verdict, bool) {
+	c := in.Census
+	if c == nil || c.Error != "" || !c.HoldsCounted {
+		return Verdict{}, false
+	}
+	var n uint64
+	most := Class(0)
+	for cl, v := range c.OverHold {
+		n += v
+		if v > c.OverHold[most] {
+			most = Class(cl)
+		}
+	}
+	if n < StaleMin || float64(n) < StaleShareMin*float64(c.Total) {
+		return Verdict{}, false
+	}
+	return Verdict{Kind: StaleTimeouts, Severity: SevWarn, Evidence: fmt.Sprintf(
+		"%s of the census's %s entries keep timeouts given before their class's hold was lowered (%s: %s, up to %s left; its hold now %s): the count falls only as they run out or see a packet, not by the knob; conntrack -D drops them now",
+		Int(n), Int(uint64(max(0, c.Total))), most, Int(c.OverHold[most]), Dur(time.Duration(c.OverLeft[most])*time.Second),
+		Dur(time.Duration(in.Sample.Conntrack.Holds[most])*time.Second))}, true
+}

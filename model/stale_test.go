@@ -1,0 +1,53 @@
+package model
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCensusCountsOverHold: entries whose remaining timeout is longer
+// than their class's hold now are counted by class with the longest left;
+// within the slack, or with the hold unknown, they are not.
+func TestCensusCountsOverHold(t *testing.T) {
+	var holds ClassCounts
+	holds[ClassTCPOpen] = 60
+	c := CensusCounter{Holds: holds}
+	for _, left := range []uint32{431990, 400000, 64, 30} { // two given under 5 days, one within the slack
+		c.Add(Flow{Proto: 6, TCPState: tcpEstablished, Timeout: left, Status: StatusAssured | StatusSeenReply})
+	}
+	c.Add(Flow{Proto: 17, TCPState: -1, Timeout: 170}) // UDP: its hold not known here
+	got := c.Census(3)
+	if !got.HoldsCounted || got.OverHold[ClassTCPOpen] != 2 || got.OverLeft[ClassTCPOpen] != 431990 || got.OverHold[ClassUDPSingle] != 0 {
+		t.Errorf("over hold %v, left %v, counted %v", got.OverHold, got.OverLeft, got.HoldsCounted)
+	}
+	if none := (&CensusCounter{}).Census(3); none.HoldsCounted {
+		t.Error("holds counted without holds")
+	}
+}
+
+// TestStaleTimeouts: STALE TIMEOUTS when enough of the census keeps
+// timeouts longer than its class's hold; never without a census that
+// counted them, nor for a few.
+func TestStaleTimeouts(t *testing.T) {
+	s := table(470, 470, 512)
+	s.Conntrack.Holds[ClassTCPOpen] = 60
+	stale := &Census{Total: 470, HoldsCounted: true}
+	stale.OverHold[ClassTCPOpen] = 460
+	stale.OverLeft[ClassTCPOpen] = 431990
+	got := Judge(Inputs{Sample: s, Rates: idle(), Census: stale})
+	if !hasVerdict(got, StaleTimeouts) {
+		t.Fatalf("verdicts %v lack STALE TIMEOUTS", got)
+	}
+	for _, v := range got {
+		if v.Kind == StaleTimeouts && !strings.Contains(v.Evidence, "460 of the census's 470 entries keep timeouts given before their class's hold was lowered (tcp-open: 460, up to 119 h 59 m left; its hold now 1 m 0 s)") {
+			t.Errorf("evidence %q", v.Evidence)
+		}
+	}
+	few := *stale
+	few.OverHold[ClassTCPOpen] = 20
+	for _, c := range []*Census{nil, {Total: 470}, &few} {
+		if hasVerdict(Judge(Inputs{Sample: s, Rates: idle(), Census: c}), StaleTimeouts) {
+			t.Errorf("STALE TIMEOUTS from census %+v", c)
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package lab
+
+import (
+	"sort"
+	"time"
+
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// Scenarios the lab knows, by name.
+var Scenarios = map[string]Scenario{
+	"table-full": {Name: "table-full",
+		What:    "after 3 s of quiet, 8 clients open one connection per small object (80/s) against an idle server; nf_conntrack_max lowered to 256 with a 120 s TIME_WAIT hold",
+		LookFor: "count pinned at max, per-CPU drops, SYN retransmits (clients wait 1, 3, 7 s), CPU idle: press t and apply the proposal",
+		workers: 8, rate: 80, labMax: 256, dialWait: 10 * time.Second,
+		server:  smallObjects,
+		sysctls: map[string]string{"net/netfilter/nf_conntrack_tcp_timeout_time_wait": "120"}},
+	"healthy": {Name: "healthy",
+		What:    "the table-full traffic with the table left at its full size",
+		LookFor: "no alarm: the count settles well under max, no drops",
+		workers: 8, rate: 200, dialWait: 10 * time.Second,
+		server:  smallObjects,
+		sysctls: map[string]string{"net/netfilter/nf_conntrack_tcp_timeout_time_wait": "120"}},
+	"listen-overflow": {Name: "listen-overflow",
+		What:    "a server that accepts one connection every 50 ms behind a backlog of 4 (somaxconn=4), clients arriving 40 at a time",
+		LookFor: "listen overflows and listen drops climb while the conntrack table is fine",
+		workers: 40, burst: time.Second, dialWait: 3 * time.Second,
+		server:  func() *netns.Server { return &netns.Server{Body: []byte("ok\n"), AcceptDelay: 50 * time.Millisecond} },
+		sysctls: map[string]string{"net/core/somaxconn": "4", "net/ipv4/tcp_max_syn_backlog": "4"}},
+	"no-evict": {Name: "no-evict",
+		What:    "a pool that leaks: 8 clients open persistent connections (40/s) and never close them, against a server that keeps them; nf_conntrack_max lowered to 256",
+		LookFor: "count pinned at max, every entry established: drops rise while early_drop stays 0 (nothing to evict); raise max or lower the established timeout, not the TIME_WAIT hold",
+		workers: 8, rate: 40, labMax: 256, dialWait: 10 * time.Second, keep: true,
+		server: func() *netns.Server { return &netns.Server{Body: []byte("ok\n"), Keep: true} }},
+	"hash-chains": {Name: "hash-chains",
+		What:    "the table-full traffic at 2,000/s with the table left at its full size but the hashsize lowered to 512 buckets, the kernel's least (restored after)",
+		LookFor: "chaintoolong and insert_failed rise while the count is far from max: HASH CHAINS, whose fix is the hashsize (with its memory), not max",
+		workers: 16, rate: 2000, labBuckets: 512, dialWait: 3 * time.Second,
+		server:  smallObjects,
+		sysctls: map[string]string{"net/netfilter/nf_conntrack_tcp_timeout_time_wait": "120"}},
+	"nat-ports": {Name: "nat-ports",
+		What:    "16 clients keep connections open (20/s) through a source NAT into 8 ports (snat to 127.0.0.1:20000-20007), the table at its full size",
+		LookFor: "insert_failed and drop rise while the count is far from max: NAT PORTS names the rule and its 8 flows to one destination; the fix is the pool, not max",
+		workers: 16, rate: 20, dialWait: 3 * time.Second, keep: true,
+		server: func() *netns.Server { return &netns.Server{Body: []byte("ok\n"), Keep: true} },
+		nft: `table ip tft-nat {
+	chain post { type nat hook postrouting priority srcnat; oif "lo" tcp dport 18080 snat to 127.0.0.1:20000-20007; }
+}`},
+	"stale-timeouts": {Name: "stale-timeouts",
+		What:    "8 clients open 400 persistent connections (40/s) and leave them idle; 8 s in, the established timeout is lowered from 5 days to 60 s; nf_conntrack_max lowered to 512",
+		LookFor: "the count does not fall: the census finds the entries keeping the 5-day timeouts given before (STALE TIMEOUTS); they go as theirs run out, or now with conntrack -D",
+		workers: 8, rate: 40, labMax: 512, dialWait: 10 * time.Second, keep: true, requests: 400,
+		server:  func() *netns.Server { return &netns.Server{Body: []byte("ok\n"), Keep: true} },
+		sysctls: map[string]string{"net/netfilter/nf_conntrack_tcp_timeout_established": "432000"},
+		after:   8 * time.Second, later: map[string]string{"net/netfilter/nf_conntrack_tcp_timeout_established": "60"}},
+	"cpu-bound": {Name: "cpu-bound",
+		What:    "a table big enough, and a server that burns CPU on every request (the write-up's end state)",
+		LookFor: "CPU saturated, no drops: the work itself is the limit",
+		workers: 16, dialWait: 10 * time.Second,
+		server: func() *netns.Server { return &netns.Server{Body: []byte("ok\n"), Work: burn} }},
+}
+
+func smallObjects() *netns.Server {
+	return &netns.Server{Body: []byte("{\"log\":\"a small object\"}\n")}
+}
+
+// Names lists the scenarios.
+func Names() []string {
+	var n []string
+	for k := range Scenarios {
+		n = append(n, k)
+	}
+	sort.Strings(n)
+	return n
+}
+
+// burn spends about 20 ms of CPU, like signature checks on a request.
+func burn() {
+	x := uint64(1)
+	for end := time.Now().Add(20 * time.Millisecond); time.Now().Before(end); {
+		for i := range 10000 {
+			x = x*6364136223846793005 + uint64(i)
+		}
+	}
+	_ = x
+}
