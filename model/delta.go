@@ -24,6 +24,10 @@ type Rates struct {
 	ResetsPS          float64
 	// Entries is the new entries per second, per class.
 	Entries EntryRates
+	// AllowanceExceeded is the packets cloud NICs refused for their own
+	// connection tracking, AllowanceNIC the one that refused most.
+	AllowanceExceeded uint64
+	AllowanceNIC      Allowance
 	// Absent are the parts missing at either end: their rates above are
 	// zero and mean nothing (Known).
 	Absent Parts
@@ -93,6 +97,7 @@ func Delta(prev, cur Sample) Rates {
 	r.PassiveOpensPS = perSec(p.PassiveOpens, c.PassiveOpens, secs)
 	r.ResetsPS = perSec(p.OutRsts, c.OutRsts, secs)
 	r.Entries = entryRates(prev, cur, secs)
+	r.AllowanceExceeded, r.AllowanceNIC = allowanceDelta(prev.Allowance, cur.Allowance)
 	r.Absent = prev.Absent | cur.Absent
 	return r
 }

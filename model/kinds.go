@@ -9,6 +9,7 @@ var kindOrder = []struct {
 	sev  Severity
 }{
 	{TableFull, SevCrit}, {EarlyDropping, SevCrit}, {ListenOverflow, SevCrit}, {NATPorts, SevCrit},
+	{InstanceAllowance, SevCrit},
 	{InsertClash, SevWarn}, {PortExhaustion, SevWarn}, {HashChains, SevWarn}, {StaleTimeouts, SevWarn}, {ClientStalled, SevWarn},
 	{CPUBound, SevWarn}, {DiskBound, SevWarn}, {NearCap, SevWarn}, {OK, SevOK},
 }

@@ -38,6 +38,9 @@ type Sample struct {
 	// backlog, read when the listen queues overflowed since the previous
 	// sample (nil: not read).
 	Listeners *Listeners `json:"listeners,omitempty"`
+	// Allowance are the cloud NICs that keep their own connection
+	// tracking (ENA), when any does (nil: none, or not read).
+	Allowance []Allowance `json:"allowance,omitempty"`
 	// NAT is the source NAT of the ruleset, read when entries failed to
 	// insert since the previous sample (nil: not read).
 	NAT *NAT `json:"nat,omitempty"`

@@ -22,19 +22,20 @@ type Kind string
 
 // The verdicts, each decided by one rule below.
 const (
-	OK             Kind = "OK"
-	NearCap        Kind = "NEAR CAP"
-	TableFull      Kind = "TABLE FULL"
-	EarlyDropping  Kind = "EARLY DROP"
-	HashChains     Kind = "HASH CHAINS"
-	ListenOverflow Kind = "LISTEN OVERFLOW"
-	PortExhaustion Kind = "PORT EXHAUSTION"
-	NATPorts       Kind = "NAT PORTS"
-	InsertClash    Kind = "INSERT CLASH"
-	StaleTimeouts  Kind = "STALE TIMEOUTS"
-	CPUBound       Kind = "SERVER CPU-BOUND"
-	DiskBound      Kind = "DISK-BOUND"
-	ClientStalled  Kind = "CLIENT STALLED ON NETWORK"
+	OK                Kind = "OK"
+	NearCap           Kind = "NEAR CAP"
+	TableFull         Kind = "TABLE FULL"
+	EarlyDropping     Kind = "EARLY DROP"
+	HashChains        Kind = "HASH CHAINS"
+	ListenOverflow    Kind = "LISTEN OVERFLOW"
+	PortExhaustion    Kind = "PORT EXHAUSTION"
+	NATPorts          Kind = "NAT PORTS"
+	InsertClash       Kind = "INSERT CLASH"
+	StaleTimeouts     Kind = "STALE TIMEOUTS"
+	InstanceAllowance Kind = "INSTANCE ALLOWANCE"
+	CPUBound          Kind = "SERVER CPU-BOUND"
+	DiskBound         Kind = "DISK-BOUND"
+	ClientStalled     Kind = "CLIENT STALLED ON NETWORK"
 )
 
 // Verdict is one conclusion with the evidence for it.
@@ -92,7 +93,7 @@ const RetransLadder = 15 * time.Second
 type rule func(in Inputs) (Verdict, bool)
 
 // rules in rank order: on equal severity the earlier one is shown first.
-var rules = []rule{ruleTableFull, ruleNamespaceFull, ruleEarlyDrop, ruleListenOverflow, ruleInsertDrops, rulePortExhaustion,
+var rules = []rule{ruleTableFull, ruleNamespaceFull, ruleEarlyDrop, ruleListenOverflow, ruleInsertDrops, ruleAllowance, rulePortExhaustion,
 	ruleHashChains, ruleStaleTimeouts, ruleClientStalled, ruleCPUBound, ruleDiskBound, ruleNearCap}
 
 // Judge applies every rule and returns the verdicts that hold, most severe

@@ -111,33 +111,22 @@ func (d *lineDecoder) field(s *scan, rec *record, key []byte) bool {
 	case "et":
 		rec.ET = s.int()
 		return true
+	}
+	var into any // the parts kept as their model's JSON, decoded whole
+	switch string(key) {
 	case "ls":
-		s.decodeRaw(&w.Ls)
-		return true
+		into = &w.Ls
 	case "who":
-		s.decodeRaw(&w.Who)
-		return true
+		into = &w.Who
 	case "nat":
-		s.decodeRaw(&w.NAT)
-		return true
+		into = &w.NAT
+	case "al":
+		into = &w.Al
+	default:
+		return false
 	}
-	return false
-}
-
-// uints and ints read an array of exactly len(dst) integers.
-func uints(s *scan, dst []uint64) { numbers(s, dst, s.uint) }
-
-func ints(s *scan, dst []int64) { numbers(s, dst, s.int) }
-
-func numbers[T int64 | uint64](s *scan, dst []T, read func() T) {
-	s.expect('[')
-	for i := range dst {
-		if i > 0 {
-			s.expect(',')
-		}
-		dst[i] = read()
-	}
-	s.expect(']')
+	s.decodeRaw(into)
+	return true
 }
 
 // kept is a row array to reuse for the next line, unless a line made it

@@ -28,6 +28,7 @@ func everyFieldLines(t testing.TB) [][]byte {
 		Drops:       []model.DropFlow{{Owner: model.Owner{Group: "user.slice", Kind: "cgroup"}, Src: "10.0.0.1", Dest: "10.5.5.14:3900", Proto: 6, N: 30}},
 		OtherOpened: 4, Lost: 1}
 	s.NAT = &model.NAT{Pools: []model.NATPool{{Rule: "snat", Chain: "ip nat\u202e post", Addrs: []string{"10.0.0.1-10.0.0.4"}, Ports: [2]uint16{20000, 20007}, Flags: []string{"random-fully"}}}}
+	s.Allowance = []model.Allowance{{Iface: "ens5\x1b", Driver: "ena", Exceeded: 1 << 40, Available: 3, AvailableRead: true}}
 	s.Absent = model.Parts(model.PartDisks)
 	s.Kernel.Lines = append(s.Kernel.Lines, model.KernelLine{Time: t0, Text: "a <tag> & \"quote\" \\ é \u2028 \x01 \xff end", NetNSName: "ns\tname"})
 	s.Notes = append(s.Notes, "", "naïve", "bad \xfe\xfe utf-8")

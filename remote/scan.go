@@ -293,3 +293,19 @@ func (s *scan) end() {
 		}
 	}
 }
+
+// uints and ints read an array of exactly len(dst) integers.
+func uints(s *scan, dst []uint64) { numbers(s, dst, s.uint) }
+
+func ints(s *scan, dst []int64) { numbers(s, dst, s.int) }
+
+func numbers[T int64 | uint64](s *scan, dst []T, read func() T) {
+	s.expect('[')
+	for i := range dst {
+		if i > 0 {
+			s.expect(',')
+		}
+		dst[i] = read()
+	}
+	s.expect(']')
+}

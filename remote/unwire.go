@@ -18,7 +18,7 @@ func fromWire(w wireSample) (model.Sample, error) {
 		return model.Sample{}, err
 	}
 	s := model.Sample{Time: fromMS(w.T), Interval: time.Duration(w.IV) * time.Millisecond, Census: boundCensus(w.Cen), Absent: w.Ab.Valid(),
-		Namespaces: boundNamespaces(w.NS), Drift: boundDrift(w.Dr), Listeners: boundListeners(w.Ls), Who: boundWho(w.Who), NAT: boundNAT(w.NAT)}
+		Namespaces: boundNamespaces(w.NS), Drift: boundDrift(w.Dr), Listeners: boundListeners(w.Ls), Who: boundWho(w.Who), NAT: boundNAT(w.NAT), Allowance: boundAllowance(w.Al)}
 	for _, n := range w.Notes {
 		s.Notes = append(s.Notes, bound(n))
 	}
@@ -249,4 +249,15 @@ func boundNAT(n *model.NAT) *model.NAT {
 		out.Pools = append(out.Pools, q)
 	}
 	return &out
+}
+
+// boundAllowance copies the NICs' allowances: at most
+// model.MaxAllowances, their names bounded.
+func boundAllowance(as []model.Allowance) []model.Allowance {
+	var out []model.Allowance
+	for _, a := range as[:min(len(as), model.MaxAllowances)] {
+		a.Iface, a.Driver = bound(a.Iface), bound(a.Driver)
+		out = append(out, a)
+	}
+	return out
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/tablefull/tablefull/sources/ctnetlink"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/namespaces"
+	"github.com/tablefull/tablefull/sources/nic"
 	"github.com/tablefull/tablefull/sources/owners"
 	"github.com/tablefull/tablefull/sources/probes"
 	"github.com/tablefull/tablefull/sources/ruleset"
@@ -40,6 +41,8 @@ type Collector struct {
 	listen owners.ListenWatch
 	// insert reads the ruleset's source NAT when entries fail to insert.
 	insert insertWatch
+	// nic reads the cloud NICs' own connection tracking (ENA).
+	nic *nic.Reader
 	// who loads the eBPF probes near the cap (Live drives it).
 	who attribution
 	// The attribution runs beside the sample (aside): what a local user
@@ -63,7 +66,8 @@ type ctStatReader interface {
 func NewCollector(roots kernelfs.Roots) (*Collector, error) {
 	c := &Collector{table: counters.NewTable(roots.Proc), ctFile: counters.NewCTStatFile(roots.Proc), events: ctnetlink.NewEventsSwitch(ctnetlink.NewEntryEvents(roots.Proc)),
 		ctNL: ctnetlink.CTStatNetlink{Timeout: 2 * time.Second}, kmsg: counters.NewKmsg(roots), procRoot: roots.Proc,
-		listen: owners.NewListenWatch(roots.Proc), who: probes.NewSwitch(roots.Proc), insert: insertWatch{nat: ruleset.NewReader()}}
+		listen: owners.NewListenWatch(roots.Proc), who: probes.NewSwitch(roots.Proc), insert: insertWatch{nat: ruleset.NewReader()},
+		nic: nic.NewReader(roots.Sys)}
 	var err error
 	if c.cpu, err = counters.NewCPU(roots.Proc); err != nil {
 		return nil, err
@@ -148,6 +152,7 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 	}
 	s.CTStats = c.readCTStats(s.Conntrack.Status)
 	s.NAT = c.insert.read(s.CTStats, now)
+	s.Allowance = c.nic.Read(now)
 	if s.Conntrack.Status == model.TableTracked && s.Conntrack.Peak == 0 && untouched(s.CTStats) {
 		s.Conntrack.Status = model.TableUntracked
 	}

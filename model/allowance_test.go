@@ -1,0 +1,33 @@
+package model
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestInstanceAllowance: packets an ENA refused for the instance's own
+// connection tracking are INSTANCE ALLOWANCE while nf_conntrack is
+// healthy (never TABLE FULL); a NIC's first sample, or one gone, counts
+// nothing.
+func TestInstanceAllowance(t *testing.T) {
+	at := func(s Sample, sec int, als ...Allowance) Sample {
+		s.Time = time.Unix(int64(1000+sec), 0)
+		s.Allowance = als
+		return s
+	}
+	base := table(3000, 3000, 262144)
+	prev := at(base, 0, Allowance{Iface: "ens5", Driver: "ena", Exceeded: 100, Available: 20, AvailableRead: true})
+	cur := at(base, 1, Allowance{Iface: "ens5", Driver: "ena", Exceeded: 412, Available: 0, AvailableRead: true}, Allowance{Iface: "ens6", Driver: "ena", Exceeded: 9000})
+	got := Judge(Inputs{Sample: cur, Rates: Delta(prev, cur)})
+	if got[0].Kind != InstanceAllowance || hasVerdict(got, TableFull) {
+		t.Fatalf("verdicts %v", got)
+	}
+	want := "the instance's connection tracking refused 312 packets (ena conntrack_allowance_exceeded on ens5, 0 more it may track) with nf_conntrack at 3,000 of max 262,144: the limit is the instance type's"
+	if !strings.Contains(got[0].Evidence, want) {
+		t.Errorf("evidence %q lacks %q", got[0].Evidence, want)
+	}
+	if v := Judge(Inputs{Sample: at(base, 1), Rates: Delta(cur, at(base, 1))}); hasVerdict(v, InstanceAllowance) {
+		t.Errorf("a NIC gone counted: %v", v)
+	}
+}
