@@ -115,50 +115,20 @@ func TestLabScenarios(t *testing.T) {
 	})
 	t.Run("hash-chains", func(t *testing.T) {
 		buckets, _ := os.ReadFile(hashsizePath)
-		lines := labLines(t, "hash-chains", "18s")
-		said := false
-		for _, l := range lines {
-			if strings.Contains(l, `verdict="TABLE FULL"`) {
-				t.Errorf("long chains told as a full table: %s", l)
-			}
-			said = said || strings.Contains(l, `verdict="HASH CHAINS"`) && strings.Contains(l, "raise the hashsize to") && strings.Contains(l, "not max")
-		}
-		if !said {
-			t.Errorf("HASH CHAINS with its fix never said:\n%s", strings.Join(lines, "\n"))
-		}
+		saysNotFull(t, labLines(t, "hash-chains", "18s"), "HASH CHAINS", "raise the hashsize to", "not max")
 		if now, _ := os.ReadFile(hashsizePath); string(now) != string(buckets) {
 			t.Errorf("hashsize %s after the lab, was %s", now, buckets)
 		}
 		hostRestored(t, orig)
 	})
 	t.Run("nat-ports", func(t *testing.T) {
-		lines := labLines(t, "nat-ports", "9s")
-		said := false
-		for _, l := range lines {
-			if strings.Contains(l, `verdict="TABLE FULL"`) {
-				t.Errorf("a NAT out of ports told as a full table: %s", l)
-			}
-			said = said || strings.Contains(l, `verdict="NAT PORTS"`) && strings.Contains(l, "snat to 127.0.0.1:20000-20007 in ip tft-nat post (8 flows to one destination at once)") &&
-				strings.Contains(l, "widen its ports")
-		}
-		if !said {
-			t.Errorf("NAT PORTS with its rule and fix never said:\n%s", strings.Join(lines, "\n"))
-		}
+		saysNotFull(t, labLines(t, "nat-ports", "9s"), "NAT PORTS",
+			"snat to 127.0.0.1:20000-20007 in ip tft-nat post (8 flows to one destination at once)", "widen its ports")
 		hostRestored(t, orig)
 	})
 	t.Run("stale-timeouts", func(t *testing.T) {
-		lines := labLines(t, "stale-timeouts", "22s")
-		said := false
-		for _, l := range lines {
-			if strings.Contains(l, `verdict="TABLE FULL"`) {
-				t.Errorf("entries kept by their old timeouts told as a full table: %s", l)
-			}
-			said = said || strings.Contains(l, `verdict="STALE TIMEOUTS"`) && strings.Contains(l, "keep timeouts given before their class's hold was lowered (tcp-open:") &&
-				strings.Contains(l, "its hold now 1 m 0 s") && strings.Contains(l, "conntrack -D")
-		}
-		if !said {
-			t.Errorf("STALE TIMEOUTS never said:\n%s", strings.Join(lines, "\n"))
-		}
+		saysNotFull(t, labLines(t, "stale-timeouts", "22s"), "STALE TIMEOUTS",
+			"keep timeouts given before their class's hold was lowered (tcp-open:", "its hold now 1 m 0 s", "conntrack -D")
 		hostRestored(t, orig)
 	})
 	t.Run("healthy", func(t *testing.T) {
@@ -170,6 +140,27 @@ func TestLabScenarios(t *testing.T) {
 		}
 		hostRestored(t, orig)
 	})
+}
+
+// saysNotFull checks a lab's headless lines: never TABLE FULL, and at
+// least one line with verdict and every one of its words (its evidence
+// and its fix).
+func saysNotFull(t *testing.T, lines []string, verdict string, words ...string) {
+	t.Helper()
+	said := false
+	for _, l := range lines {
+		if strings.Contains(l, `verdict="TABLE FULL"`) {
+			t.Errorf("%s told as a full table: %s", verdict, l)
+		}
+		has := strings.Contains(l, `verdict="`+verdict+`"`)
+		for _, w := range words {
+			has = has && strings.Contains(l, w)
+		}
+		said = said || has
+	}
+	if !said {
+		t.Errorf("%s with %q never said:\n%s", verdict, words, strings.Join(lines, "\n"))
+	}
 }
 
 // startLab starts a lab without a duration and waits for its first
