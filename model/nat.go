@@ -1,7 +1,9 @@
 package model
 
 import (
+	"encoding/binary"
 	"fmt"
+	"net/netip"
 	"strings"
 )
 
@@ -63,31 +65,17 @@ func (p NATPool) Tuples() uint64 {
 // addrCount is how many IPv4 addresses "a", "a-b" or "a/len" names (1
 // otherwise).
 func addrCount(a string) uint64 {
-	if _, bits, ok := strings.Cut(a, "/"); ok && !strings.Contains(a, ":") {
-		var n uint
-		if _, err := fmt.Sscanf(bits, "%d", &n); err == nil && n >= 16 && n <= 32 {
-			return 1 << (32 - n)
-		}
-		return 1
+	if p, err := netip.ParsePrefix(a); err == nil && p.Addr().Is4() && p.Bits() >= 16 {
+		return 1 << (32 - p.Bits())
 	}
 	lo, hi, ok := strings.Cut(a, "-")
-	if !ok {
+	x, errx := netip.ParseAddr(lo)
+	y, erry := netip.ParseAddr(hi)
+	if !ok || errx != nil || erry != nil || !x.Is4() || !y.Is4() || y.Less(x) {
 		return 1
 	}
-	x, okx := ipv4Number(lo)
-	y, oky := ipv4Number(hi)
-	if !okx || !oky || y < x {
-		return 1
-	}
-	return uint64(y-x) + 1
-}
-
-func ipv4Number(s string) (uint32, bool) {
-	var a, b, c, d uint32
-	if n, err := fmt.Sscanf(s, "%d.%d.%d.%d", &a, &b, &c, &d); err != nil || n != 4 || a > 255 || b > 255 || c > 255 || d > 255 {
-		return 0, false
-	}
-	return a<<24 | b<<16 | c<<8 | d, true
+	xb, yb := x.As4(), y.As4()
+	return uint64(binary.BigEndian.Uint32(yb[:])-binary.BigEndian.Uint32(xb[:])) + 1
 }
 
 // String is the rule as an operator reads it: "snat to 127.0.0.1:20000-20007
