@@ -6,7 +6,8 @@ BIN       ?= ./tablefull
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 REVISION  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 BUILD_DATE ?= $(shell git log -1 --format=%cI 2>/dev/null)
-LDFLAGS   := -X main.version=$(VERSION) -X main.revision=$(REVISION) -X main.buildDate=$(BUILD_DATE)
+VERSIONPKG := github.com/prometheus/common/version
+LDFLAGS   := -X $(VERSIONPKG).Version=$(VERSION) -X $(VERSIONPKG).Revision=$(REVISION) -X $(VERSIONPKG).BuildDate=$(BUILD_DATE)
 TEST_DEPS := nftables conntrack tmux iproute2 procps kmod openssh-server openssh-client prometheus chromium dnsmasq-base python3 util-linux redis-server redis-tools qemu-system-x86 debootstrap e2fsprogs man-db systemd clang llvm libbpf-dev lintian buildah zsh fish
 BENCH_DEPS := htop prometheus-node-exporter
 

@@ -1,5 +1,11 @@
 package model
 
+import "errors"
+
+// ErrFeedStopped is what a feed's Next returns once its owner stopped
+// it: the end of the feed, as io.EOF is of a finite one.
+var ErrFeedStopped = errors.New("feed stopped")
+
 // Feed is a stream of samples of one table: this host's collector, an
 // agent's stream over ssh or from a namespace, a recording, the demo.
 // Every reader of samples (the console, the recorder, tune, the

@@ -1,13 +1,13 @@
 package sources
 
 import (
-	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/counters"
+	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
 // Live samples the local host every interval in the background and hands
@@ -45,6 +45,16 @@ func (l *Live) SetQuiet(d time.Duration) {
 	case l.wake <- struct{}{}:
 	default:
 	}
+}
+
+// StartLive starts sampling this host (the roots') every interval: a
+// new collector, paced by NewLive.
+func StartLive(roots kernelfs.Roots, interval time.Duration) (*Live, error) {
+	c, err := NewCollector(roots)
+	if err != nil {
+		return nil, err
+	}
+	return NewLive(c, interval), nil
 }
 
 // NewLive starts sampling c every interval; the first sample is taken at
@@ -104,14 +114,12 @@ func (l *Live) SetInterval(d time.Duration) {
 // Each finished census rides on the next sample.
 func (l *Live) SetCensus(on bool) { l.census.set(on) }
 
-// ErrStopped reports that a feed was stopped.
-var ErrStopped = errors.New("feed stopped")
-
-// Next blocks until the next sample; after Stop it returns ErrStopped.
+// Next blocks until the next sample; after Stop it returns
+// model.ErrFeedStopped.
 func (l *Live) Next() (model.Sample, error) {
 	s, ok := <-l.out
 	if !ok {
-		return model.Sample{}, ErrStopped
+		return model.Sample{}, model.ErrFeedStopped
 	}
 	return s, nil
 }

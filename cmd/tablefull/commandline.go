@@ -3,11 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"runtime"
-	"runtime/debug"
 	"strings"
 	"time"
 
+	"github.com/prometheus/common/version"
 	"github.com/spf13/cobra"
 
 	"github.com/tablefull/tablefull/sources/lab"
@@ -117,45 +116,22 @@ func (o *options) check(c *cobra.Command) error {
 // versionText is what --version and tablefull version print: the
 // version, the commit it was built from and when that commit was made
 // (the build's date, reproducibly), the Go version and the platform, as a
-// bug report needs them.
+// bug report needs them. The build sets them as it does Prometheus's
+// exporters': -ldflags "-X github.com/prometheus/common/version.Version=…"
+// (and .Revision, .BuildDate); the revision is otherwise the one the Go
+// toolchain stamped.
 func versionText() string {
-	rev, date := revisionOf(), buildDateOf()
-	if rev == "" {
-		rev = "unknown"
-	}
+	date := version.BuildDate
 	if date == "" {
 		date = "unknown"
 	}
-	return fmt.Sprintf("tablefull %s (revision %s, built %s, %s, %s/%s)", version, rev, date, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return fmt.Sprintf("tablefull %s (revision %s, built %s, %s, %s/%s)", buildVersion(), version.GetRevision(), date, version.GoVersion, version.GoOS, version.GoArch)
 }
 
-// revisionOf is the commit built: as the build set it, or as the Go
-// toolchain stamped it; "" when neither did.
-func revisionOf() string {
-	if revision != "" {
-		return revision
+// buildVersion is the version built, "dev" when the build set none.
+func buildVersion() string {
+	if version.Version == "" {
+		return "dev"
 	}
-	return buildSetting("vcs.revision")
-}
-
-// buildDateOf is the build's date: as the build set it (the commit's
-// time), or the commit time the Go toolchain stamped; "" when neither did.
-func buildDateOf() string {
-	if buildDate != "" {
-		return buildDate
-	}
-	return buildSetting("vcs.time")
-}
-
-// buildSetting is one of the settings the Go toolchain stamped in the
-// binary, "" when absent.
-func buildSetting(key string) string {
-	if info, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range info.Settings {
-			if s.Key == key {
-				return s.Value
-			}
-		}
-	}
-	return ""
+	return version.Version
 }

@@ -20,7 +20,8 @@ type flagValues struct {
 	tu                    tune.CommandOptions
 	tuneNetns             string
 	lo                    labOptions
-	ex                    exporterOptions
+	ex                    exporter.Config
+	listen                []string
 	oneNS                 string
 	fo                    fleetOptions
 	ro                    reportOptions
@@ -67,9 +68,7 @@ var subcommands = []subcommand{
 		return agent(o, os.Stdin, stdout, stderr)
 	}},
 	{name: "exporter", usage: "  tablefull exporter [--web.listen-address ADDR] [--web.config.file FILE] [--netns NAME|PATH]\n                                           serve this host's table to Prometheus on /metrics (default " + exporter.DefaultListen + ")\n", flags: exporterFlags,
-		run: func(o options, v *flagValues, _, stderr io.Writer) error {
-			return exportMetrics(o, v.ex, v.oneNS, stderr)
-		}},
+		run: func(o options, v *flagValues, _, stderr io.Writer) error { return exportMetrics(o, v, stderr) }},
 	{name: "tune", usage: `  tablefull tune [--set K=V] [--yes] [--persist] [--dry-run] [--undo] [--until-free] [--netns NAME|PATH]
                                            propose, preview, apply, persist or undo tuning;
                                            --until-free repeats it until the table is free

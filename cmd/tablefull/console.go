@@ -31,11 +31,10 @@ func console(o options, ssh, via, netns []string, deploy bool) error {
 		apps = append(apps, tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tuner, Source: d.Source}))
 	}
 	if len(apps) == 0 {
-		c, err := sources.NewCollector(o.roots)
+		live, err := sources.StartLive(o.roots, o.interval)
 		if err != nil {
 			return err
 		}
-		live := sources.NewLive(c, o.interval)
 		defer live.Stop()
 		tee := &remote.Tee{Feed: live}
 		open, stopAll := openNamespace(o)

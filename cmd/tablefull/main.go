@@ -16,17 +16,6 @@ import (
 	"github.com/tablefull/tablefull/tui"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
-
-// revision is the commit built, set as version is (-X main.revision=…);
-// without it, the one the Go toolchain stamped, if any.
-var revision = ""
-
-// buildDate is when the commit built was made (RFC 3339), set as version
-// is (-X main.buildDate=…): a date the same tree always gives.
-var buildDate = ""
-
 // options are the flags every subcommand shares.
 type options struct {
 	interval time.Duration

@@ -10,11 +10,10 @@ import (
 // startLocalStream samples this host and writes its stream to w: what
 // both the agent and a recording are. source labels the header.
 func startLocalStream(o options, w io.Writer, source string) (*sources.Live, *remote.Stream, error) {
-	c, err := sources.NewCollector(o.roots)
+	live, err := sources.StartLive(o.roots, o.interval)
 	if err != nil {
 		return nil, nil, err
 	}
-	live := sources.NewLive(c, o.interval)
 	st, err := remote.StartStream(live, w, source)
 	if err != nil {
 		live.Stop()

@@ -60,10 +60,6 @@ func tuneCommand(o options, v *flagValues, stdout io.Writer) error {
 // localFeed is what tune measures on this host: its collector at 1 s.
 func localFeed(roots kernelfs.Roots) func() (model.Feed, error) {
 	return func() (model.Feed, error) {
-		c, err := sources.NewCollector(roots)
-		if err != nil {
-			return nil, err
-		}
-		return sources.NewLive(c, time.Second), nil
+		return sources.StartLive(roots, time.Second)
 	}
 }

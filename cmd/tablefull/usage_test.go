@@ -42,7 +42,7 @@ func TestCommandLineConventions(t *testing.T) {
 		{[]string{"tune", "--help"}, 0, []string{"tablefull tune", "--until-free", "--interval"}, "tablefull census"},
 		{[]string{"help", "tune"}, 0, []string{"tablefull tune", "--until-free"}, "tablefull census"},
 		{[]string{"help"}, 0, []string{"tablefull census", "tablefull completion"}, ""},
-		{[]string{"--interval", "2s", "version"}, 0, []string{"tablefull " + version, "revision", "built ", runtime.Version(), runtime.GOARCH}, ""},
+		{[]string{"--interval", "2s", "version"}, 0, []string{"tablefull " + buildVersion(), "revision", "built ", runtime.Version(), runtime.GOARCH}, ""},
 		{[]string{"snapshot", "--version"}, 0, []string{"revision"}, ""},
 		{[]string{"completion", "bash"}, 0, []string{"bash completion"}, ""},
 		{[]string{"--interval", "1ms", "version"}, 2, nil, ""},

@@ -1,23 +1,26 @@
 package exporter
 
 import (
+	"errors"
+	"io"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote"
 )
 
-// Follow observes every sample of feed until end says an error is the
-// end of it; any other error is reported with Fail and the feed read on.
+// Follow observes every sample of feed until it ends (stopped, or the
+// end of a finite one); any other error is reported with Fail and the
+// feed read on.
 // The first read of the kernel log is its whole ring buffer: its lines
 // from before start and its first count of suppressions happened before
 // the exporter, and are left out.
-func (e *Exporter) Follow(feed model.Feed, start time.Time, end func(error) bool) {
+func (e *Exporter) Follow(feed model.Feed, start time.Time) {
 	first := true
 	for {
 		s, err := feed.Next()
 		switch {
-		case err != nil && end(err):
+		case errors.Is(err, model.ErrFeedStopped) || errors.Is(err, io.EOF):
 			return
 		case err != nil:
 			e.Fail(err)
