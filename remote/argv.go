@@ -68,6 +68,16 @@ func NetnsArgv(ns string) ([]string, error) {
 	return []string{"ip", "netns", "exec", ns, self, "agent"}, nil
 }
 
+// NetnsAgent is the agent inside network namespace ns (NAME or PATH, as
+// NetnsArgv takes it), named for it, not yet started.
+func NetnsAgent(ns string) (*Process, error) {
+	argv, err := NetnsArgv(ns)
+	if err != nil {
+		return nil, err
+	}
+	return &Process{Argv: argv, Name: "netns " + ns}, nil
+}
+
 // NetnsPath is the file of the network namespace --netns names: NAME is
 // /run/netns/NAME (ip netns), a PATH is itself; either must exist.
 func NetnsPath(ns string) (string, error) {

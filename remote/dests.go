@@ -2,6 +2,8 @@ package remote
 
 import (
 	"fmt"
+	"strings"
+	"sync"
 	"time"
 )
 
@@ -77,4 +79,46 @@ func StartDests(interval time.Duration, ssh, via, netns []string, deploy bool) (
 		add("netns "+n, "netns "+n, argv, false).Netns = path
 	}
 	return dests, stop, nil
+}
+
+// InstanceAgent is the agent on the host of a Prometheus instance label
+// (host:port, [v6]:port or a bare host), over ssh as --ssh reaches it,
+// not yet started.
+func InstanceAgent(instance string) (*Process, error) {
+	host := instance
+	if i := strings.LastIndexByte(instance, ':'); i > 0 && !strings.HasSuffix(instance, "]") {
+		host = instance[:i]
+	}
+	argv, err := SSHArgv(host, "tablefull", "agent")
+	if err != nil {
+		return nil, err
+	}
+	return &Process{Argv: argv, Name: host, Hint: FullTableHint}, nil
+}
+
+// Processes are the streams a console started as it went (a namespace
+// or a fleet host opened from a panel), stopped together when it ends:
+// also one still on screen when q quits, whose command runs in a process
+// group of its own and would outlive the console. Safe for concurrent
+// use.
+type Processes struct {
+	mu      sync.Mutex
+	started []*Process
+}
+
+// Start starts p at interval and keeps it to stop.
+func (ps *Processes) Start(p *Process, interval time.Duration) {
+	p.Start(interval)
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	ps.started = append(ps.started, p)
+}
+
+// Stop stops every process started.
+func (ps *Processes) Stop() {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	for _, p := range ps.started {
+		p.Stop()
+	}
 }

@@ -8,6 +8,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 	"github.com/tablefull/tablefull/remote/exporter"
+	"github.com/tablefull/tablefull/remote/report"
 	"github.com/tablefull/tablefull/sources/tune"
 )
 
@@ -24,7 +25,8 @@ type flagValues struct {
 	listen                []string
 	oneNS                 string
 	fo                    fleetOptions
-	ro                    reportOptions
+	report                report.Request
+	demo                  bool
 	file                  string
 }
 
@@ -86,8 +88,8 @@ var subcommands = []subcommand{
 		run: func(_ options, v *flagValues, _, _ io.Writer) error { return replay(v.file, v.speed) }},
 	{name: "report", usage: `  tablefull report FILE|--demo [-o|--output DIR] [--from T] [--to T] [--title S] [--force]
                                            the post-mortem of a recording: DIR/report.html, report.md and its charts
-`, positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, optional: func(v *flagValues) bool { return v.ro.demo },
-		flags: reportFlags, run: func(_ options, v *flagValues, stdout, _ io.Writer) error { return writeReport(v.file, v.ro, stdout) }},
+`, positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, optional: func(v *flagValues) bool { return v.demo },
+		flags: reportFlags, run: func(_ options, v *flagValues, stdout, _ io.Writer) error { return writeReport(v, stdout) }},
 	{name: "demo", usage: "  tablefull demo [--speed N]               play the embedded table-full incident\n", flags: speedFlag, run: func(_ options, v *flagValues, _, _ io.Writer) error { return demo(v.speed) }},
 	{name: "alive", usage: "  tablefull alive FILE [--within D]        exit 0 if an exporter's --heartbeat FILE changed within D: a liveness probe that opens no connection\n",
 		positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, flags: func(fs *flag.FlagSet, v *flagValues) {
@@ -125,24 +127,4 @@ func consoleFlags(fs *flag.FlagSet, v *flagValues) {
 	fs.DurationVar(&v.fo.since, "since", time.Hour, "with --prometheus: the window of peaks, pinned time and drill-downs")
 	fs.StringVar(&v.fo.user, "prometheus-user", "", "basic auth `USER` (password from $"+envPassword+"; a token from $"+envToken+")")
 	fs.StringVar(&v.fo.caFile, "prometheus-ca", "", "CA `FILE` of an https Prometheus")
-}
-
-func reportFlags(fs *flag.FlagSet, v *flagValues) {
-	ro := &v.ro
-	fs.StringVarP(&ro.dir, "output", "o", "report", "write the report into `DIR`")
-	fs.StringVar(&ro.from, "from", "", "start at `T`: RFC 3339, a UTC time of day (21:04:00) or an offset (+90s)")
-	fs.StringVar(&ro.to, "to", "", "end at `T` (as --from)")
-	fs.StringVar(&ro.title, "title", "", "the report's `TITLE` (default: the host's name)")
-	fs.BoolVar(&ro.demo, "demo", false, "report on the embedded demo instead of FILE")
-	fs.BoolVar(&ro.force, "force", false, "replace the files of an earlier report in DIR")
-}
-
-func labFlags(fs *flag.FlagSet, v *flagValues) {
-	lo := &v.lo
-	fs.DurationVar(&lo.duration, "duration", 0, "end the lab after `D` (default: when you quit)")
-	fs.IntVar(&lo.Workers, "workers", 0, "client workers (default: the scenario's)")
-	fs.Float64Var(&lo.Rate, "rate", 0, "requests per second over all workers (default: the scenario's)")
-	fs.BoolVar(&lo.headless, "headless", false, "print one line per sample instead of the console")
-	fs.StringVar(&lo.recordTo, "record", "", "record the lab's stream to `FILE` (e.g. to re-record the demo)")
-	fs.DurationVar(&lo.fixAfter, "fix-after", 0, "raise nf_conntrack_max to 16384 after `D` (for recordings)")
 }

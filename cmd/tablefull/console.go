@@ -3,7 +3,6 @@ package main
 import (
 	"path/filepath"
 	"strconv"
-	"sync"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
@@ -27,8 +26,7 @@ func console(o options, ssh, via, netns []string, deploy bool) error {
 		if err != nil {
 			return err
 		}
-		tee := &remote.Tee{Feed: d.P}
-		apps = append(apps, tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tuner, Source: d.Source}))
+		apps = append(apps, appOf(o, d.P, tuner, d.Source))
 	}
 	if len(apps) == 0 {
 		live, err := sources.StartLive(o.roots, o.interval)
@@ -36,49 +34,41 @@ func console(o options, ssh, via, netns []string, deploy bool) error {
 			return err
 		}
 		defer live.Stop()
+		var opened remote.Processes
+		defer opened.Stop()
 		tee := &remote.Tee{Feed: live}
-		open, stopAll := openNamespace(o)
-		defer stopAll()
 		apps = append(apps, tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tune.NewLocal(o.roots, o.stateDir),
-			OpenNamespace: open}))
+			OpenNamespace: openNamespace(o, &opened)}))
 	}
 	return tui.Run(tui.NewRoot(apps...))
 }
 
+// appOf is the console of a stream's process, recordable, tuned by tuner.
+func appOf(o options, p *remote.Process, tuner tuning.Tuner, source string) *tui.App {
+	tee := &remote.Tee{Feed: p}
+	return tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tuner, Source: source})
+}
+
 // openNamespace opens one of the host's other namespaces from the panel
 // as --netns does: the agent inside it, through the process it was read
-// through. stopAll ends every one opened (also one still on screen when
-// q quits: its command runs in a process group of its own).
-func openNamespace(o options) (tui.OpenNamespace, func()) {
-	var mu sync.Mutex // open runs as a console command, off its loop
-	var stops []func()
-	open := func(ns model.NetNS) (*tui.App, func(), error) {
+// through (its bind mount when no process is in it).
+func openNamespace(o options, opened *remote.Processes) tui.OpenNamespace {
+	return func(ns model.NetNS) (*tui.App, func(), error) {
 		path := filepath.Join(o.roots.Proc, strconv.Itoa(ns.PID), "ns", "net")
-		if ns.PID <= 0 { // no process in it: its bind mount
+		if ns.PID <= 0 {
 			path = ns.Path
 		}
-		argv, err := remote.NetnsArgv(path)
+		p, err := remote.NetnsAgent(path)
 		if err != nil {
 			return nil, nil, err
 		}
-		p := &remote.Process{Argv: argv, Name: ns.Label()}
+		p.Name = ns.Label()
 		tuner, err := tunerOf(o, p, path)
 		if err != nil {
 			return nil, nil, err
 		}
-		p.Start(o.interval)
-		mu.Lock()
-		stops = append(stops, p.Stop)
-		mu.Unlock()
-		tee := &remote.Tee{Feed: p}
-		return tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tuner, Source: ns.Label()}), p.Stop, nil
-	}
-	return open, func() {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, stop := range stops {
-			stop()
-		}
+		opened.Start(p, o.interval)
+		return appOf(o, p, tuner, ns.Label()), p.Stop, nil
 	}
 }
 

@@ -41,11 +41,10 @@ func exportMetrics(o options, v *flagValues, stderr io.Writer) error {
 	var feed model.Feed
 	c.What = "this host's conntrack table"
 	if v.oneNS != "" {
-		argv, err := remote.NetnsArgv(v.oneNS)
+		p, err := remote.NetnsAgent(v.oneNS)
 		if err != nil {
 			return err
 		}
-		p := &remote.Process{Argv: argv, Name: "netns " + v.oneNS}
 		p.Start(o.interval)
 		defer p.Stop()
 		feed, c.What = p, "network namespace "+v.oneNS+"'s conntrack table (through its agent)"

@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"strings"
 	"time"
 
 	"github.com/tablefull/tablefull/remote"
@@ -34,42 +33,19 @@ func fleet(o options, f fleetOptions) error {
 	if err != nil {
 		return err
 	}
-	// Every live feed opened is stopped when the console ends, also one
-	// still on screen when q quits: its ssh runs in a process group of
-	// its own and would outlive the console.
-	var stops []func()
-	defer func() {
-		for _, stop := range stops {
-			stop()
-		}
-	}()
-	open := liveOverSSH(o)
-	live := func(instance string) (*tui.App, func(), error) {
-		a, stop, err := open(instance)
-		if err == nil {
-			stops = append(stops, stop)
-		}
-		return a, stop, err
-	}
-	view := tui.NewFleet(r, tui.FleetOptions{Interval: max(o.interval, minFleetRefresh), Window: f.since, Live: live})
-	return tui.Run(view)
+	var opened remote.Processes
+	defer opened.Stop()
+	return tui.Run(tui.NewFleet(r, tui.FleetOptions{Interval: max(o.interval, minFleetRefresh), Window: f.since, Live: liveOverSSH(o, &opened)}))
 }
 
-// liveOverSSH opens an instance's host as --ssh would: the host is the
-// instance label without its port.
-func liveOverSSH(o options) func(instance string) (*tui.App, func(), error) {
+// liveOverSSH opens an instance's host as --ssh would.
+func liveOverSSH(o options, opened *remote.Processes) func(instance string) (*tui.App, func(), error) {
 	return func(instance string) (*tui.App, func(), error) {
-		host := instance
-		if i := strings.LastIndexByte(instance, ':'); i > 0 && !strings.HasSuffix(instance, "]") {
-			host = instance[:i]
-		}
-		argv, err := remote.SSHArgv(host, "tablefull", "agent")
+		p, err := remote.InstanceAgent(instance)
 		if err != nil {
 			return nil, nil, err
 		}
-		p := &remote.Process{Argv: argv, Name: host, Hint: remote.FullTableHint}
-		p.Start(o.interval)
-		tee := &remote.Tee{Feed: p}
-		return tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: &remote.RemoteTuner{P: p}, Source: "ssh " + host}), p.Stop, nil
+		opened.Start(p, o.interval)
+		return appOf(o, p, &remote.RemoteTuner{P: p}, "ssh "+p.Name), p.Stop, nil
 	}
 }

@@ -1,53 +1,32 @@
 package main
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
-	"github.com/tablefull/tablefull/remote/report"
+	flag "github.com/spf13/pflag"
 )
 
-// reportOptions are report's flags.
-type reportOptions struct {
-	dir, from, to, title string
-	demo, force          bool
+func reportFlags(fs *flag.FlagSet, v *flagValues) {
+	rq := &v.report
+	fs.StringVarP(&rq.Dir, "output", "o", "report", "write the report into `DIR`")
+	fs.StringVar(&rq.From, "from", "", "start at `T`: RFC 3339, a UTC time of day (21:04:00) or an offset (+90s)")
+	fs.StringVar(&rq.To, "to", "", "end at `T` (as --from)")
+	fs.StringVar(&rq.Title, "title", "", "the report's `TITLE` (default: the host's name)")
+	fs.BoolVar(&v.demo, "demo", false, "report on the embedded demo instead of FILE")
+	fs.BoolVar(&rq.Force, "force", false, "replace the files of an earlier report in DIR")
 }
 
 // writeReport turns a recording (or the embedded demo) into report.html,
-// report.md and its charts in lo.dir.
-func writeReport(file string, ro reportOptions, stdout io.Writer) error {
-	from, err := report.ParseWhen(ro.from)
-	if err != nil {
-		return fmt.Errorf("--from: %w", err)
-	}
-	to, err := report.ParseWhen(ro.to)
-	if err != nil {
-		return fmt.Errorf("--to: %w", err)
-	}
-	var in io.Reader = bytes.NewReader(demoRecording)
-	source := "the embedded demo"
-	switch {
-	case ro.demo && file != "":
-		return usageError{errors.New("give FILE or --demo, not both")}
-	case !ro.demo:
-		f, err := os.Open(file)
-		if err != nil {
-			return fmt.Errorf("open recording: %w", err)
+// report.md and its charts.
+func writeReport(v *flagValues, stdout io.Writer) error {
+	rq := v.report
+	rq.File = v.file
+	if v.demo {
+		if v.file != "" {
+			return usageError{errors.New("give FILE or --demo, not both")}
 		}
-		defer f.Close()
-		in, source = f, filepath.Base(file) // the document is shared: not the path it was read from
+		rq.Demo = demoRecording
 	}
-	rep, err := report.Build(in, report.Options{From: from, To: to, Title: ro.title, Source: source})
-	if err != nil {
-		return fmt.Errorf("%s: %w", source, err)
-	}
-	written, err := rep.Write(ro.dir, ro.force)
-	for _, p := range written {
-		fmt.Fprintln(stdout, "wrote", p)
-	}
-	return err
+	return rq.Run(stdout)
 }

@@ -41,13 +41,13 @@ func tuneCommand(o options, v *flagValues, stdout io.Writer) error {
 		if err != nil {
 			return usageError{err}
 		}
-		argv, err := remote.NetnsArgv(v.tuneNetns)
-		if err != nil {
-			return usageError{err}
-		}
 		v.tu.NetnsPath = path
 		v.tu.Feed = func() (model.Feed, error) {
-			p := &remote.Process{Argv: argv, Name: "netns " + v.tuneNetns, MinBackoff: 200 * time.Millisecond}
+			p, err := remote.NetnsAgent(v.tuneNetns)
+			if err != nil {
+				return nil, err
+			}
+			p.MinBackoff = 200 * time.Millisecond
 			p.Start(time.Second)
 			return p, nil
 		}
@@ -59,7 +59,5 @@ func tuneCommand(o options, v *flagValues, stdout io.Writer) error {
 
 // localFeed is what tune measures on this host: its collector at 1 s.
 func localFeed(roots kernelfs.Roots) func() (model.Feed, error) {
-	return func() (model.Feed, error) {
-		return sources.StartLive(roots, time.Second)
-	}
+	return func() (model.Feed, error) { return sources.StartLive(roots, time.Second) }
 }

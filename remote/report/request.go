@@ -1,0 +1,56 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Request is what tablefull report is asked for: the recording (a file,
+// or the embedded demo's bytes), the span and title as given on the
+// command line, and where to write.
+type Request struct {
+	// File is the recording's path, read when Demo is nil.
+	File string
+	// Demo is the embedded demo's recording, reported instead of File.
+	Demo []byte
+	// From and To are --from and --to as given (see ParseWhen).
+	From, To, Title string
+	// Dir is where report.html, report.md and the charts go; Force
+	// replaces an earlier report's files there.
+	Dir   string
+	Force bool
+}
+
+// Run builds the report and writes it, printing each file written.
+func (q Request) Run(stdout io.Writer) error {
+	o := Options{Title: q.Title}
+	var err error
+	if o.From, err = ParseWhen(q.From); err != nil {
+		return fmt.Errorf("--from: %w", err)
+	}
+	if o.To, err = ParseWhen(q.To); err != nil {
+		return fmt.Errorf("--to: %w", err)
+	}
+	var in io.Reader = bytes.NewReader(q.Demo)
+	o.Source = "the embedded demo"
+	if q.Demo == nil {
+		f, err := os.Open(q.File)
+		if err != nil {
+			return fmt.Errorf("open recording: %w", err)
+		}
+		defer f.Close()
+		in, o.Source = f, filepath.Base(q.File) // the document is shared: not the path it was read from
+	}
+	rep, err := Build(in, o)
+	if err != nil {
+		return fmt.Errorf("%s: %w", o.Source, err)
+	}
+	written, err := rep.Write(q.Dir, q.Force)
+	for _, p := range written {
+		fmt.Fprintln(stdout, "wrote", p)
+	}
+	return err
+}
