@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"context"
 	"io"
 	"time"
 
@@ -43,4 +44,20 @@ func StartStream(feed model.Feed, w io.Writer, source string) (*Stream, error) {
 		}
 	}()
 	return st, nil
+}
+
+// ServeControl serves the control requests read from r beside the
+// stream (Serve, answered as the stream's events) until r ends, the
+// stream ends or ctx does (nil then): the agent's life.
+func (st *Stream) ServeControl(ctx context.Context, r io.Reader, c Controller, writable bool, warn io.Writer) error {
+	done := make(chan error, 1)
+	go func() { done <- Serve(r, c, writable, st.Enc.Event, warn) }()
+	select {
+	case err := <-done:
+		return err
+	case err := <-st.Done:
+		return err
+	case <-ctx.Done():
+		return nil
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/counters"
 	"github.com/tablefull/tablefull/sources/ctnetlink"
 	"github.com/tablefull/tablefull/sources/owners"
 )
@@ -14,11 +15,10 @@ import (
 type CensusDump struct {
 	// Timeout bounds the whole dump.
 	Timeout time.Duration
-	// OpenHold is the namespace's established timeout in seconds (0:
-	// unknown): with it, entries idle over an hour are counted.
-	OpenHold uint64
-	// Holds are the classes' holds now in seconds (0: unknown): with them,
-	// entries whose timeouts were given under longer ones are counted.
+	// Holds are the classes' holds now in seconds (0: unknown): with
+	// them, entries whose timeouts were given under longer ones are
+	// counted, and with the established timeout, open connections idle
+	// over an hour.
 	Holds model.ClassCounts
 	// Proc, when set, is the process root the entries' owners are found
 	// under (/proc): the census then joins them to the namespace's
@@ -26,10 +26,34 @@ type CensusDump struct {
 	Proc string
 }
 
+// TakeCensus is the census of the table of this network namespace as
+// the console and tablefull census take it: bounded by a minute, joined
+// to the sockets under proc, with the classes' holds (from the last
+// sample's; read from proc when nil).
+func TakeCensus(proc string, holds *model.ClassCounts) (model.Census, error) {
+	if holds == nil {
+		h := HoldsNow(proc)
+		holds = &h
+	}
+	return CensusDump{Timeout: time.Minute, Holds: *holds, Proc: proc}.Run(CensusTop)
+}
+
+// HoldsNow reads the classes' holds under proc as a sample does; one not
+// read stays 0: unknown.
+func HoldsNow(proc string) model.ClassCounts {
+	t := counters.NewTable(proc)
+	defer t.Close()
+	c, _ := t.Read()
+	return c.Holds
+}
+
+// CensusTop is the length of each of a census's top lists.
+const CensusTop = 10
+
 // Run dumps and counts; top is the length of each top list.
 func (d CensusDump) Run(top int) (model.Census, error) {
 	start := time.Now()
-	c := model.CensusCounter{IdleBelow: model.IdleBelow(d.OpenHold), Holds: d.Holds}
+	c := model.CensusCounter{IdleBelow: model.IdleBelow(d.Holds[model.ClassTCPOpen]), Holds: d.Holds}
 	var ix *owners.SocketIndex
 	var found *model.Owners
 	if d.Proc != "" {

@@ -43,3 +43,17 @@ func TestCensusRunner(t *testing.T) {
 		t.Errorf("unprivileged census %+v, want the error carried", got)
 	}
 }
+
+// TestHoldsNowForTheCensus: tablefull census reads the classes' holds as
+// a sample does (the established timeout and the others), so it counts
+// idle open connections and stale timeouts as the console's census does;
+// a hold the host lacks stays 0.
+func TestHoldsNowForTheCensus(t *testing.T) {
+	h := HoldsNow("../testdata/hosts/healthy/proc")
+	if h[model.ClassTCPOpen] != 432000 || h[model.ClassUDPSingle] != 30 || h[model.ClassTCPDone] != 120 {
+		t.Errorf("holds %v: want established 432000, udp 30, time_wait 120", h)
+	}
+	if h := HoldsNow(t.TempDir()); h != (model.ClassCounts{}) {
+		t.Errorf("holds of a host without conntrack %v, want all unknown", h)
+	}
+}

@@ -64,13 +64,7 @@ func NewLive(c *Collector, interval time.Duration) *Live {
 	l := &Live{c: c, out: make(chan model.Sample, 16), stop: make(chan struct{}),
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	l.interval.Store(int64(interval))
-	l.census.dump = func() (model.Census, error) {
-		var holds model.ClassCounts
-		if h := l.holds.Load(); h != nil {
-			holds = *h
-		}
-		return CensusDump{Timeout: time.Minute, OpenHold: holds[model.ClassTCPOpen], Holds: holds, Proc: c.procRoot}.Run(10)
-	}
+	l.census.dump = func() (model.Census, error) { return TakeCensus(c.procRoot, l.holds.Load()) }
 	c.OpenPeak()
 	l.period.Store(int64(pollEvery(interval)))
 	l.ticker = time.NewTicker(pollEvery(interval))

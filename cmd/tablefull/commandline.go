@@ -87,7 +87,7 @@ func (s subcommand) args(v *flagValues) cobra.PositionalArgs {
 			case len(pos) < 1:
 				return usageError{fmt.Errorf("missing %s", s.positional)}
 			default:
-				s.arg(v, pos[0])
+				v.arg = pos[0]
 				pos = pos[1:]
 			}
 		}

@@ -8,7 +8,9 @@ import (
 
 	flag "github.com/spf13/pflag"
 	"github.com/tablefull/tablefull/remote/exporter"
+	"github.com/tablefull/tablefull/remote/promread"
 	"github.com/tablefull/tablefull/remote/report"
+	"github.com/tablefull/tablefull/sources/lab"
 	"github.com/tablefull/tablefull/sources/tune"
 )
 
@@ -19,15 +21,12 @@ type flagValues struct {
 	speed                 float64
 	ssh, via, netns       []string
 	tu                    tune.CommandOptions
-	tuneNetns             string
-	lo                    labOptions
+	lo                    lab.Command
 	ex                    exporter.Config
-	listen                []string
 	oneNS                 string
-	fo                    fleetOptions
+	fleet                 promread.Config
 	report                report.Request
-	demo                  bool
-	file                  string
+	arg                   string
 }
 
 // subcommand is one entry of the command line: its name (console for
@@ -36,10 +35,9 @@ type subcommand struct {
 	name string
 	// usage is its lines in --help.
 	usage string
-	// positional names the one argument it takes ("" for none) and
-	// where it goes.
+	// positional names the one argument it takes ("" for none), kept in
+	// flagValues.arg.
 	positional string
-	arg        func(v *flagValues, a string)
 	// optional reports whether the flags given let the positional
 	// argument be left out (nil: never).
 	optional func(v *flagValues) bool
@@ -56,11 +54,8 @@ var subcommands = []subcommand{
   tablefull --prometheus URL [--selector S] [--since D]
                                            the fleet in Prometheus: every exporter's host at a glance
 `, flags: consoleFlags, run: func(o options, v *flagValues, _, _ io.Writer) error {
-		if v.fo.url != "" {
-			if o.intervalSet && o.interval < minFleetRefresh {
-				return usageError{fmt.Errorf("--interval %s: the fleet refreshes at least every %s (one query round per refresh)", o.interval, minFleetRefresh)}
-			}
-			return fleet(o, v.fo)
+		if v.fleet.URL != "" {
+			return fleet(o, v.fleet)
 		}
 		return console(o, v.ssh, v.via, v.netns, v.deploy)
 	}},
@@ -74,28 +69,28 @@ var subcommands = []subcommand{
 	{name: "tune", usage: `  tablefull tune [--set K=V] [--yes] [--persist] [--dry-run] [--undo] [--until-free] [--netns NAME|PATH]
                                            propose, preview, apply, persist or undo tuning;
                                            --until-free repeats it until the table is free
-`, flags: tuneFlags, run: func(o options, v *flagValues, stdout, _ io.Writer) error { return tuneCommand(o, v, stdout) }},
+`, flags: func(fs *flag.FlagSet, v *flagValues) { v.tu.AddFlags(fs) }, run: func(o options, v *flagValues, stdout, _ io.Writer) error { return tuneCommand(o, v.tu, stdout) }},
 	{name: "lab", usage: `  tablefull lab SCENARIO [--headless]      reproduce an incident in a throw-away namespace (root):
                                            table-full, listen-overflow, cpu-bound, healthy, no-evict,
                                            hash-chains, nat-ports, stale-timeouts
-`, flags: labFlags, positional: "SCENARIO", arg: func(v *flagValues, a string) { v.lo.scenario = a },
-		run: func(o options, v *flagValues, stdout, _ io.Writer) error { return runLab(o, v.lo, stdout) }},
-	{name: "record", usage: "  tablefull record FILE [--duration D] [--force]\n                                           record this host's stream to FILE (refuses to overwrite without --force)\n", positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, flags: func(fs *flag.FlagSet, v *flagValues) {
+`, flags: func(fs *flag.FlagSet, v *flagValues) { v.lo.AddFlags(fs) }, positional: "SCENARIO",
+		run: func(o options, v *flagValues, stdout, _ io.Writer) error { return runLab(o, v.arg, v.lo, stdout) }},
+	{name: "record", usage: "  tablefull record FILE [--duration D] [--force]\n                                           record this host's stream to FILE (refuses to overwrite without --force)\n", positional: "FILE", flags: func(fs *flag.FlagSet, v *flagValues) {
 		fs.DurationVar(&v.duration, "duration", 0, "stop after `D` (default: at ctrl-c)")
 		fs.BoolVar(&v.force, "force", false, "overwrite FILE if it exists")
-	}, run: func(o options, v *flagValues, _, _ io.Writer) error { return record(o, v.file, v.duration, v.force) }},
-	{name: "replay", usage: "  tablefull replay FILE [--speed N]        play a recording in the console\n", positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, flags: speedFlag,
-		run: func(_ options, v *flagValues, _, _ io.Writer) error { return replay(v.file, v.speed) }},
+	}, run: func(o options, v *flagValues, _, _ io.Writer) error { return record(o, v.arg, v.duration, v.force) }},
+	{name: "replay", usage: "  tablefull replay FILE [--speed N]        play a recording in the console\n", positional: "FILE", flags: speedFlag,
+		run: func(_ options, v *flagValues, _, _ io.Writer) error { return replay(v.arg, v.speed) }},
 	{name: "report", usage: `  tablefull report FILE|--demo [-o|--output DIR] [--from T] [--to T] [--title S] [--force]
                                            the post-mortem of a recording: DIR/report.html, report.md and its charts
-`, positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, optional: func(v *flagValues) bool { return v.demo },
-		flags: reportFlags, run: func(_ options, v *flagValues, stdout, _ io.Writer) error { return writeReport(v, stdout) }},
+`, positional: "FILE", optional: func(v *flagValues) bool { return v.report.Demo },
+		flags: func(fs *flag.FlagSet, v *flagValues) { v.report.AddFlags(fs) }, run: func(_ options, v *flagValues, stdout, _ io.Writer) error { return writeReport(v, stdout) }},
 	{name: "demo", usage: "  tablefull demo [--speed N]               play the embedded table-full incident\n", flags: speedFlag, run: func(_ options, v *flagValues, _, _ io.Writer) error { return demo(v.speed) }},
 	{name: "alive", usage: "  tablefull alive FILE [--within D]        exit 0 if an exporter's --heartbeat FILE changed within D: a liveness probe that opens no connection\n",
-		positional: "FILE", arg: func(v *flagValues, a string) { v.file = a }, flags: func(fs *flag.FlagSet, v *flagValues) {
+		positional: "FILE", flags: func(fs *flag.FlagSet, v *flagValues) {
 			fs.DurationVar(&v.duration, "within", 30*time.Second, "FILE must have changed within `D`")
 		}, run: func(_ options, v *flagValues, stdout, _ io.Writer) error {
-			return exporter.Alive(v.file, v.duration, stdout)
+			return exporter.Alive(v.arg, v.duration, stdout)
 		}},
 	{name: "version", usage: "  tablefull version                        print the version, revision, build date, Go version and platform\n",
 		run: func(_ options, _ *flagValues, stdout, _ io.Writer) error {
@@ -122,9 +117,5 @@ func consoleFlags(fs *flag.FlagSet, v *flagValues) {
 	fs.StringArrayVar(&v.via, "via", nil, "watch the agent stream printed by `COMMAND` (repeatable)")
 	fs.StringArrayVar(&v.netns, "netns", nil, "watch network namespace `NAME|PATH` on this host (repeatable)")
 	fs.BoolVar(&v.deploy, "deploy", false, "copy this binary to --ssh hosts that lack tablefull (checksum verified)")
-	fs.StringVar(&v.fo.url, "prometheus", "", "watch the fleet in the Prometheus at `URL` (its tablefull exporters)")
-	fs.StringVar(&v.fo.selector, "selector", "", "with --prometheus: label `MATCHERS` that pick the instances, e.g. job=\"tablefull\"")
-	fs.DurationVar(&v.fo.since, "since", time.Hour, "with --prometheus: the window of peaks, pinned time and drill-downs")
-	fs.StringVar(&v.fo.user, "prometheus-user", "", "basic auth `USER` (password from $"+envPassword+"; a token from $"+envToken+")")
-	fs.StringVar(&v.fo.caFile, "prometheus-ca", "", "CA `FILE` of an https Prometheus")
+	v.fleet.AddFlags(fs)
 }

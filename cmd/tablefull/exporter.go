@@ -15,16 +15,8 @@ import (
 )
 
 func exporterFlags(fs *flag.FlagSet, v *flagValues) {
-	ex := &v.ex
-	fs.StringArrayVar(&ex.Addresses, "web.listen-address", nil, "serve on `ADDR` (repeatable; default "+exporter.DefaultListen+": another address than loopback is your choice to make)")
-	fs.StringArrayVar(&v.listen, "listen", nil, "the same as --web.listen-address (`ADDR`)")
-	fs.StringVar(&ex.ConfigFile, "web.config.file", "", "exporter-toolkit web config `FILE`: TLS, client certificates, basic auth")
-	fs.StringVar(&ex.Path, "web.telemetry-path", "/metrics", "`PATH` of the exposition")
-	fs.IntVar(&ex.MaxConns, "web.max-connections", exporter.DefaultMaxConns, "at most `N` open connections (the oldest idle closed first)")
-	fs.DurationVar(&ex.Window, "window", exporter.DefaultWindow, "the peak and held verdicts cover this trailing `span`, for every scraper alike")
+	v.ex.AddFlags(fs)
 	fs.StringVar(&v.oneNS, "netns", "", "export network namespace `NAME|PATH` instead of this one (through its agent)")
-	fs.BoolVar(&ex.PerCPU, "per-cpu-series", false, "also serve each CPU's conntrack counters (a series per CPU and counter; their sums are always served)")
-	fs.StringVar(&ex.Heartbeat, "heartbeat", "", "touch `FILE` at each sample, for `tablefull alive` (a liveness probe that opens no connection)")
 }
 
 // exportMetrics serves this host's (or a namespace's, through its
@@ -57,7 +49,6 @@ func exportMetrics(o options, v *flagValues, stderr io.Writer) error {
 		defer live.Stop()
 		feed = live
 	}
-	c.Addresses = append(c.Addresses, v.listen...)
 	c.Version, c.Revision = buildVersion(), version.GetRevision()
 	ctx, stop := untilStopped(0)
 	defer stop()

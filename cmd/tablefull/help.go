@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed" // tablefull(1)
 	"strings"
 
 	flag "github.com/spf13/pflag"
@@ -74,3 +75,10 @@ func subcommandFlags(c subcommand) *flag.FlagSet {
 	c.flags(fs, &flagValues{})
 	return fs
 }
+
+// manPage is tablefull(1) in roff, written from the subcommand table,
+// its flag sets and the console's keymap by `go test ./cmd/tablefull
+// -update-man` (TestManPageIsCurrent fails when it is not theirs).
+//
+//go:embed tablefull.1
+var manPage string

@@ -2,12 +2,10 @@ package main
 
 import (
 	"io"
-	"path/filepath"
 	"time"
 
 	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/sources"
-	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
 // snapshot prints one sample of the host and exits.
@@ -21,12 +19,11 @@ func snapshot(o options, asJSON bool, w io.Writer) error {
 	return remote.WriteSnapshot(w, remote.Snapshot{Schema: remote.SnapshotSchema, Host: c.Host(), Sample: c.Sample(time.Now(), 0)}, asJSON)
 }
 
-// census prints what fills the table of this network namespace; with
-// the established timeout read, the idle open connections too.
+// census prints what fills the table of this network namespace, taken
+// as the console takes it.
 func census(o options, asJSON bool, w io.Writer) error {
 	start := time.Now()
-	hold, _ := kernelfs.ReadSysctlUint(filepath.Join(o.roots.Proc, "sys/net/netfilter/nf_conntrack_tcp_timeout_established"))
-	c, err := sources.CensusDump{Timeout: 60 * time.Second, OpenHold: hold, Proc: o.roots.Proc}.Run(10)
+	c, err := sources.TakeCensus(o.roots.Proc, nil)
 	if err != nil {
 		return err
 	}

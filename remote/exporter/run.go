@@ -7,6 +7,8 @@ import (
 	"net"
 	"time"
 
+	flag "github.com/spf13/pflag"
+
 	"github.com/tablefull/tablefull/model"
 )
 
@@ -24,6 +26,22 @@ type Config struct {
 	Version, Revision string
 	// What names the table served, in the line that says where it is.
 	What string
+	// listen is --listen's addresses, served beside Addresses.
+	listen []string
+}
+
+// AddFlags registers the exporter's flags on fs, each filling c: the
+// exporter-toolkit's web flags as every Prometheus exporter takes them,
+// the connection cap, the window, the per-CPU series and the heartbeat.
+func (c *Config) AddFlags(fs *flag.FlagSet) {
+	fs.StringArrayVar(&c.Addresses, "web.listen-address", nil, "serve on `ADDR` (repeatable; default "+DefaultListen+": another address than loopback is your choice to make)")
+	fs.StringArrayVar(&c.listen, "listen", nil, "the same as --web.listen-address (`ADDR`)")
+	fs.StringVar(&c.ConfigFile, "web.config.file", "", "exporter-toolkit web config `FILE`: TLS, client certificates, basic auth")
+	fs.StringVar(&c.Path, "web.telemetry-path", "/metrics", "`PATH` of the exposition")
+	fs.IntVar(&c.MaxConns, "web.max-connections", DefaultMaxConns, "at most `N` open connections (the oldest idle closed first)")
+	fs.DurationVar(&c.Window, "window", DefaultWindow, "the peak and held verdicts cover this trailing `span`, for every scraper alike")
+	fs.BoolVar(&c.PerCPU, "per-cpu-series", false, "also serve each CPU's conntrack counters (a series per CPU and counter; their sums are always served)")
+	fs.StringVar(&c.Heartbeat, "heartbeat", "", "touch `FILE` at each sample, for `tablefull alive` (a liveness probe that opens no connection)")
 }
 
 // Run exports feed's samples and serves them until ctx ends (a signal),
@@ -37,6 +55,7 @@ func Run(ctx context.Context, feed model.Feed, c Config, stderr io.Writer) error
 		}
 		feed = hb
 	}
+	c.Addresses = append(c.Addresses, c.listen...)
 	e := New(c.Version, c.Window)
 	e.Revision, e.PerCPU = c.Revision, c.PerCPU
 	go e.Follow(feed, time.Now())

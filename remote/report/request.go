@@ -6,22 +6,35 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	flag "github.com/spf13/pflag"
 )
 
 // Request is what tablefull report is asked for: the recording (a file,
 // or the embedded demo's bytes), the span and title as given on the
 // command line, and where to write.
 type Request struct {
-	// File is the recording's path, read when Demo is nil.
+	// File is the recording's path, read unless Demo.
 	File string
-	// Demo is the embedded demo's recording, reported instead of File.
-	Demo []byte
+	// Demo reports on DemoRecording, the embedded demo's, instead.
+	Demo          bool
+	DemoRecording []byte
 	// From and To are --from and --to as given (see ParseWhen).
 	From, To, Title string
 	// Dir is where report.html, report.md and the charts go; Force
 	// replaces an earlier report's files there.
 	Dir   string
 	Force bool
+}
+
+// AddFlags registers tablefull report's flags on fs, each filling q.
+func (q *Request) AddFlags(fs *flag.FlagSet) {
+	fs.StringVarP(&q.Dir, "output", "o", "report", "write the report into `DIR`")
+	fs.StringVar(&q.From, "from", "", "start at `T`: RFC 3339, a UTC time of day (21:04:00) or an offset (+90s)")
+	fs.StringVar(&q.To, "to", "", "end at `T` (as --from)")
+	fs.StringVar(&q.Title, "title", "", "the report's `TITLE` (default: the host's name)")
+	fs.BoolVar(&q.Demo, "demo", false, "report on the embedded demo instead of FILE")
+	fs.BoolVar(&q.Force, "force", false, "replace the files of an earlier report in DIR")
 }
 
 // Run builds the report and writes it, printing each file written.
@@ -34,9 +47,9 @@ func (q Request) Run(stdout io.Writer) error {
 	if o.To, err = ParseWhen(q.To); err != nil {
 		return fmt.Errorf("--to: %w", err)
 	}
-	var in io.Reader = bytes.NewReader(q.Demo)
+	var in io.Reader = bytes.NewReader(q.DemoRecording)
 	o.Source = "the embedded demo"
-	if q.Demo == nil {
+	if !q.Demo {
 		f, err := os.Open(q.File)
 		if err != nil {
 			return fmt.Errorf("open recording: %w", err)

@@ -33,6 +33,9 @@ type CommandOptions struct {
 	// or with NetnsPath the namespace's agent's stream.
 	NetnsPath string
 	Feed      func() (model.Feed, error)
+	// Netns is --netns as given (NAME|PATH): the command line's wiring
+	// sets NetnsPath and Feed from it.
+	Netns string
 	// Target, when set, is the tuner tune reads and writes through
 	// instead of this host's or --netns's (a recorded incident's knobs).
 	Target tuning.Tuner

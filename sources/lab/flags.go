@@ -1,0 +1,31 @@
+package lab
+
+import (
+	"time"
+
+	flag "github.com/spf13/pflag"
+)
+
+// Command is tablefull lab's: the scenario, its adjustments and how the
+// lab is shown.
+type Command struct {
+	Scenario string
+	Options
+	// Duration ends the lab (0: when the user quits); FixAfter raises
+	// nf_conntrack_max to 16384 after it (0: never).
+	Duration, FixAfter time.Duration
+	// Headless prints a line per sample instead of the console.
+	Headless bool
+	// RecordTo records the lab's stream to this file ("": none).
+	RecordTo string
+}
+
+// AddFlags registers tablefull lab's flags on fs, each filling c.
+func (c *Command) AddFlags(fs *flag.FlagSet) {
+	fs.DurationVar(&c.Duration, "duration", 0, "end the lab after `D` (default: when you quit)")
+	fs.IntVar(&c.Workers, "workers", 0, "client workers (default: the scenario's)")
+	fs.Float64Var(&c.Rate, "rate", 0, "requests per second over all workers (default: the scenario's)")
+	fs.BoolVar(&c.Headless, "headless", false, "print one line per sample instead of the console")
+	fs.StringVar(&c.RecordTo, "record", "", "record the lab's stream to `FILE` (e.g. to re-record the demo)")
+	fs.DurationVar(&c.FixAfter, "fix-after", 0, "raise nf_conntrack_max to 16384 after `D` (for recordings)")
+}
