@@ -1,13 +1,11 @@
 package main
 
 import (
-	"path/filepath"
-	"strconv"
-
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/namespaces"
 	"github.com/tablefull/tablefull/sources/tune"
 	"github.com/tablefull/tablefull/tui"
 )
@@ -50,14 +48,10 @@ func appOf(o options, p *remote.Process, tuner tuning.Tuner, source string) *tui
 }
 
 // openNamespace opens one of the host's other namespaces from the panel
-// as --netns does: the agent inside it, through the process it was read
-// through (its bind mount when no process is in it).
+// as --netns does: the agent inside it.
 func openNamespace(o options, opened *remote.Processes) tui.OpenNamespace {
 	return func(ns model.NetNS) (*tui.App, func(), error) {
-		path := filepath.Join(o.roots.Proc, strconv.Itoa(ns.PID), "ns", "net")
-		if ns.PID <= 0 {
-			path = ns.Path
-		}
+		path := namespaces.File(o.roots.Proc, ns)
 		p, err := remote.NetnsAgent(path)
 		if err != nil {
 			return nil, nil, err

@@ -30,13 +30,8 @@ type options struct {
 }
 
 func (o *options) register(fs *flag.FlagSet) {
-	d := kernelfs.DefaultRoots()
 	fs.DurationVar(&o.interval, "interval", time.Second, "display and sampling `interval` (at least 100ms)")
-	fs.StringVar(&o.roots.Proc, "procfs", d.Proc, "procfs mount `path`")
-	fs.StringVar(&o.roots.Sys, "sysfs", d.Sys, "sysfs mount `path`")
-	fs.StringVar(&o.roots.Dev, "devfs", d.Dev, "devfs `path` (for kmsg)")
-	fs.StringVar(&o.roots.Etc, "etc", d.Etc, "configuration `path` tuning persists under and drift is read from")
-	o.roots.Run = d.Run
+	o.roots.AddFlags(fs)
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.StringVar(&o.stateDir, "state-dir", "/var/lib/tablefull", "where tuning keeps its undo record")
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	flag "github.com/spf13/pflag"
 )
 
 // Roots are the mount points the collectors read from.
@@ -21,6 +23,17 @@ type Roots struct {
 // DefaultRoots are the real filesystems.
 func DefaultRoots() Roots {
 	return Roots{Proc: "/proc", Sys: "/sys", Dev: "/dev", Run: "/run", Etc: "/etc"}
+}
+
+// AddFlags registers the roots' flags on fs, each filling r, with the
+// real filesystems as defaults (/run has none: it is always the host's).
+func (r *Roots) AddFlags(fs *flag.FlagSet) {
+	d := DefaultRoots()
+	fs.StringVar(&r.Proc, "procfs", d.Proc, "procfs mount `path`")
+	fs.StringVar(&r.Sys, "sysfs", d.Sys, "sysfs mount `path`")
+	fs.StringVar(&r.Dev, "devfs", d.Dev, "devfs `path` (for kmsg)")
+	fs.StringVar(&r.Etc, "etc", d.Etc, "configuration `path` tuning persists under and drift is read from")
+	r.Run = d.Run
 }
 
 // classify maps a filesystem error onto the package's sentinels, keeping

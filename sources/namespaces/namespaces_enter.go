@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -50,4 +51,13 @@ func (n *Namespaces) readEntered(nsPath string, dropsFrom uint64) (count, drops 
 		return nil
 	})
 	return count, drops, whole, err
+}
+
+// File is the file to enter ns by, under the process root proc: its
+// process's ns/net, or its bind mount when no process is in it.
+func File(proc string, ns model.NetNS) string {
+	if ns.PID <= 0 {
+		return ns.Path
+	}
+	return filepath.Join(proc, strconv.Itoa(ns.PID), "ns", "net")
 }
