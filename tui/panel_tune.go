@@ -30,8 +30,7 @@ func (t *tunePanel) View(st *styles.Styles, rows, width int, history func() []mo
 	}
 	lines, quiet := t.knobRows(st, width)
 	if t.plan.Empty() && t.plan.Refusal == "" {
-		for _, l := range wrapN(fmt.Sprintf("nothing to propose: the current values hold the peak working set of %s entries with room to spare (enter on a knob sets a value of your own)",
-			model.Int(t.plan.WorkingSet)), width, 2) {
+		for _, l := range wrapN(foreign(t.plan.Nothing())+" (enter on a knob sets a value of your own)", width, 4) {
 			lines = append(lines, st.OK.Render(l))
 		}
 	}

@@ -196,3 +196,25 @@ func TestPanelFollowsDemandAndOwners(t *testing.T) {
 		t.Errorf("an edited plan was replaced: %+v", a.tune.plan.Changes)
 	}
 }
+
+// TestPanelSaysWhereTheFixIs: on a NAT's drops far from the cap the panel
+// refuses with where the fix is (the ruleset), as tablefull tune does
+// from the same plan; on stale timeouts with no drops it says nothing to
+// propose and how they are freed.
+func TestPanelSaysWhereTheFixIs(t *testing.T) {
+	cur := map[string]string{model.KnobMax: "262144", model.KnobHashsize: "262144", model.KnobTimeWait: "120"}
+	c := model.Conntrack{Status: model.TableTracked, Count: 300, Peak: 300, Max: 262144, Buckets: 262144, TimeWaitHold: 120}
+	for kind, want := range map[model.Kind]string{model.NATPorts: "the fix is in the ruleset", model.StaleTimeouts: "conntrack -D frees them"} {
+		f := model.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}, Verdicts: []model.Verdict{{Kind: kind}}}
+		f.Rates.Elapsed = time.Second
+		if kind == model.NATPorts {
+			f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: 12})
+		}
+		plan, _ := tuning.ProposeNext(tuning.Guide{Knobs: tuning.KnobState{Current: cur, Global: true}, Measured: model.NewRing[model.Frame](1), Now: f})
+		p := &tunePanel{loaded: true, knobs: tuning.KnobState{Current: cur}, plan: plan}
+		view := strings.Join(p.View(styles.DefaultStyles(), 30, 200, func() []model.Frame { return nil }), "\n")
+		if !strings.Contains(strings.Join(strings.Fields(view), " "), want) {
+			t.Errorf("%s: the panel does not say %q:\n%s", kind, want, view)
+		}
+	}
+}

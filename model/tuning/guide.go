@@ -60,6 +60,9 @@ func ProposeNext(g Guide) (Plan, LoopStatus) {
 			model.Num(in.PeakRate)))
 	}
 	p.Notes = notes
+	if kind, where, ok := FixElsewhere(g.Now); ok {
+		p.FixElsewhere = string(kind) + ": " + where
+	}
 	if !g.Knobs.Global {
 		var here []Change
 		for _, c := range p.Changes {
@@ -78,6 +81,10 @@ func ProposeNext(g Guide) (Plan, LoopStatus) {
 		c := g.Now.Sample.Conntrack
 		p.Refusal = fmt.Sprintf("no knob frees it: %s drops with the count at %s of %s are not the cap's; the verdict names their cause",
 			model.Int(g.Now.Rates.Drops()), model.Int(c.Count), model.Int(c.Max))
+		if p.FixElsewhere != "" {
+			p.Refusal = fmt.Sprintf("no knob frees it: %s drops with the count at %s of %s are not the cap's; %s",
+				model.Int(g.Now.Rates.Drops()), model.Int(c.Count), model.Int(c.Max), p.FixElsewhere)
+		}
 	}
 	return p, loop
 }

@@ -228,6 +228,9 @@ type Plan struct {
 	// Refusal says why nothing is proposed, or why applying it is
 	// refused, while the table is pinned or dropping.
 	Refusal string `json:"refusal,omitempty"`
+	// FixElsewhere is where the fix is when the verdict's is not a knob
+	// ("NAT PORTS: … in the ruleset"); "" otherwise.
+	FixElsewhere string `json:"fix_elsewhere,omitempty"`
 }
 
 // Empty reports whether the plan changes nothing, here or from the host.

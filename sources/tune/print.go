@@ -42,7 +42,7 @@ func printDrift(w io.Writer, drift []model.Drift) {
 // plan could not know, and a refusal.
 func printPlan(w io.Writer, p tuning.Plan, warnings []string) {
 	if p.Empty() && p.Refusal == "" {
-		fmt.Fprintf(w, "nothing to propose: the current values hold the peak working set of %s entries with room to spare\n", model.Int(p.WorkingSet))
+		fmt.Fprintln(w, p.Nothing())
 	}
 	for _, c := range p.Changes {
 		fmt.Fprintf(w, "%-52s %12s → %-12s %s\n", c.Key, c.Current, c.Proposed, c.Why)

@@ -1,0 +1,46 @@
+package tuning
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// TestFixElsewhereNamesTheVerdictsFix: when the verdict's fix is not a
+// knob, the plan says where it is: a refusal for a NAT's drops (the
+// ruleset), an insert clash (the clients) and an instance's allowance;
+// "nothing to propose" with the way out for stale timeouts with no drops;
+// and nothing of the kind for a verdict whose fix is a knob.
+func TestFixElsewhereNamesTheVerdictsFix(t *testing.T) {
+	c := model.Conntrack{Status: model.TableTracked, Count: 300, Peak: 300, Max: 262144, Buckets: 262144, TimeWaitHold: 120}
+	knobs := KnobState{Current: map[string]string{model.KnobMax: "262144", model.KnobHashsize: "262144", model.KnobTimeWait: "120"}, Global: true}
+	host := model.Host{Kernel: "6.1.0", MemTotal: 2 << 30}
+	for _, tc := range []struct {
+		kind      model.Kind
+		drops     uint64
+		refusal   string // "" : none wanted
+		nothing   string // in Nothing(), when no refusal
+		elsewhere bool
+	}{
+		{model.NATPorts, 12, "NAT PORTS: the source NAT is out of ports: the fix is in the ruleset", "", true},
+		{model.InsertClash, 3, "single-request-reopen", "", true},
+		{model.InstanceAllowance, 5, "larger instance type", "", true},
+		{model.StaleTimeouts, 0, "", "STALE TIMEOUTS: entries keep timeouts given before their hold was lowered: conntrack -D frees them", true},
+		{model.HashChains, 0, "", "room to spare", false},
+	} {
+		f := model.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}, Verdicts: []model.Verdict{{Kind: tc.kind, Evidence: "…"}}}
+		f.Rates.Elapsed = time.Second
+		f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: tc.drops})
+		p, _ := ProposeNext(Guide{Knobs: knobs, Host: host, Measured: model.NewRing[model.Frame](1), Now: f})
+		switch {
+		case tc.refusal != "" && !strings.Contains(p.Refusal, tc.refusal):
+			t.Errorf("%s: refusal %q, want it to say %q", tc.kind, p.Refusal, tc.refusal)
+		case tc.refusal == "" && (p.Refusal != "" || !p.Empty() || !strings.Contains(p.Nothing(), tc.nothing)):
+			t.Errorf("%s: plan %+v says %q, want %q", tc.kind, p, p.Nothing(), tc.nothing)
+		case (p.FixElsewhere != "") != tc.elsewhere:
+			t.Errorf("%s: fix elsewhere %q", tc.kind, p.FixElsewhere)
+		}
+	}
+}
