@@ -56,6 +56,12 @@ type Census struct {
 	// At is when the dump finished; Took how long it ran.
 	At   time.Time     `json:"at"`
 	Took time.Duration `json:"took_ns"`
+	// CountBefore and CountAfter are nf_conntrack_count read as the dump
+	// began and once it ended, when CountRead: entries counted but not
+	// listed have expired and wait for the GC (a dump reaps them).
+	CountBefore uint64 `json:"count_before,omitempty"`
+	CountAfter  uint64 `json:"count_after,omitempty"`
+	CountRead   bool   `json:"count_read,omitempty"`
 	// Error says why there is no census (e.g. it needs root).
 	Error string `json:"error,omitempty"`
 }

@@ -97,6 +97,7 @@ func WriteCensus(w io.Writer, c model.Census, took time.Duration, asJSON bool) e
 	printMap(w, "protocol", c.ByProto)
 	printMap(w, "tcp state", c.TCPState)
 	fmt.Fprintf(w, "open connections: %s\n", c.IdleText())
+	fmt.Fprintf(w, "garbage collector: %s\n", c.CountText())
 	printTop(w, "top destination ports", c.TopPorts)
 	printTop(w, "top sources", c.TopSources)
 	printTop(w, "top destinations", c.TopDests)

@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"math"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -139,7 +140,8 @@ func boundCensus(c *model.Census) *model.Census {
 	out.Error = bound(c.Error)
 	out.IdleOpen = max(0, min(c.IdleOpen, c.Total)) // a part of the entries, never more
 	out.Assured, out.Unreplied = max(0, min(c.Assured, c.Total)), max(0, min(c.Unreplied, c.Total))
-	for i := range out.OverHold { // a part of the entries, never more
+	out.CountBefore, out.CountAfter = min(c.CountBefore, math.MaxUint32), min(c.CountAfter, math.MaxUint32) // the kernel's count is an unsigned int
+	for i := range out.OverHold {                                                                           // a part of the entries, never more
 		out.OverHold[i] = min(c.OverHold[i], uint64(max(0, c.Total)))
 	}
 	boundMap := func(m map[string]int) map[string]int {

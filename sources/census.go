@@ -1,11 +1,13 @@
 package sources
 
 import (
+	"errors"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/counters"
 	"github.com/tablefull/tablefull/sources/ctnetlink"
+	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/owners"
 )
 
@@ -22,7 +24,8 @@ type CensusDump struct {
 	Holds model.ClassCounts
 	// Proc, when set, is the process root the entries' owners are found
 	// under (/proc): the census then joins them to the namespace's
-	// sockets (Census.Owners).
+	// sockets (Census.Owners), and reads the count as it begins and ends
+	// (expired entries not yet reaped: Census.CountBefore).
 	Proc string
 }
 
@@ -64,6 +67,11 @@ func (d CensusDump) Run(top int) (model.Census, error) {
 			ix.AwayProc = d.Proc
 		}
 	}
+	countPath := kernelfs.SysctlPath(d.Proc, counters.KeyCount)
+	before, errBefore := uint64(0), errors.New("no process root")
+	if d.Proc != "" {
+		before, errBefore = kernelfs.ReadSysctlUint(countPath)
+	}
 	err := ctnetlink.Dump(d.Timeout, func(f model.Flow, interrupted bool) {
 		if interrupted {
 			c.MarkApproximate()
@@ -77,6 +85,11 @@ func (d CensusDump) Run(top int) (model.Census, error) {
 		return model.Census{}, err
 	}
 	out := c.Census(top)
+	if errBefore == nil {
+		if after, err := kernelfs.ReadSysctlUint(countPath); err == nil {
+			out.CountBefore, out.CountAfter, out.CountRead = before, after, true
+		}
+	}
 	if ix != nil {
 		o := ix.Owners(owners.NewRoots(d.Proc), model.OwnersShown)
 		found = &o

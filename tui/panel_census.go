@@ -33,6 +33,9 @@ func censusLines(st *styles.Styles, c *model.Census, width, rows int) []string {
 	if c.Owners != nil {
 		lines = append(lines, ownersLine(st, c.Owners))
 	}
+	if c.CountRead { // an old recording's census lacks it: nothing to say
+		lines = append(lines, st.Dim.Render(c.CountText()))
+	}
 	return lines[:min(len(lines), rows)]
 }
 

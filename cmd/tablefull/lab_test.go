@@ -131,6 +131,11 @@ func TestLabScenarios(t *testing.T) {
 			"keep timeouts given before their class's hold was lowered (tcp-open:", "its hold now 1 m 0 s", "conntrack -D")
 		hostRestored(t, orig)
 	})
+	t.Run("gc-behind", func(t *testing.T) {
+		saysNotFull(t, labLines(t, "gc-behind", "12s"), "GC BEHIND",
+			"had expired and waited for the garbage collector", "the dump reaped them: the count read", "nothing to fix")
+		hostRestored(t, orig)
+	})
 	t.Run("healthy", func(t *testing.T) {
 		lines := labLines(t, "healthy", "8s")
 		for _, l := range lines {

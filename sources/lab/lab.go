@@ -41,9 +41,11 @@ type Scenario struct {
 	// nft is a ruleset the scenario adds inside the lab (after the one
 	// that tracks every flow).
 	nft string
-	// requests, when set, is how many requests the clients make in all
-	// (the default: until the lab ends).
+	// requests, when set, is how many requests the clients make in a
+	// round (the default: until the lab ends); once: one round, then the
+	// lab idles.
 	requests int
+	once     bool
 	// later are the lab's sysctls set after this long: a knob changed
 	// under the entries the load made.
 	after time.Duration
@@ -215,6 +217,9 @@ func (l *Lab) startLoad() {
 		for {
 			l.NS.Run(netns.Load{Addr: l.server.Addr(), Workers: sc.workers, Requests: requests,
 				DialTimeout: sc.dialWait, Deadline: 24 * time.Hour, Rate: sc.rate, Burst: sc.burst, Stop: l.stop, Stats: &l.Clients, Keep: sc.keep})
+			if sc.once {
+				return
+			}
 			select {
 			case <-l.stop:
 				return

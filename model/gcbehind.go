@@ -1,0 +1,42 @@
+package model
+
+import "fmt"
+
+// ruleGCBehind: the count read as the census began is well above the
+// entries its dump listed — expired entries the garbage collector has
+// not reaped yet: the count drains lazily, so it (and arithmetic on it)
+// overstates the table until they go. A dump reaps them as it passes, so
+// the count read after it says whether they went. Warning: early drop
+// reaps expired entries before it drops a packet, so they cost memory
+// and a misleading count, not connections. Same thresholds as STALE
+// TIMEOUTS (StaleMin entries, StaleShareMin of the count).
+func ruleGCBehind(in Inputs) (Verdict, bool) {
+	c := in.Census
+	if c == nil || c.Error != "" || !c.CountRead || c.Approximate {
+		return Verdict{}, false
+	}
+	listed := uint64(max(0, c.Total))
+	if c.CountBefore < listed+StaleMin || float64(c.CountBefore-listed) < StaleShareMin*float64(c.CountBefore) {
+		return Verdict{}, false
+	}
+	expired := c.CountBefore - listed
+	after := fmt.Sprintf("the dump reaped them: the count read %s after it", Int(c.CountAfter))
+	if c.CountAfter >= listed+StaleMin {
+		after = fmt.Sprintf("the count still read %s after it", Int(c.CountAfter))
+	}
+	return Verdict{Kind: GCBehind, Severity: SevWarn, Evidence: fmt.Sprintf(
+		"the count read %s as the census began but its dump listed %s live entries: %s had expired and waited for the garbage collector (the count drains lazily; arithmetic on it overstated the table); %s; nothing to fix: the GC reaps them in its time, a dump or conntrack -F sooner",
+		Int(c.CountBefore), Int(listed), Int(expired), after)}, true
+}
+
+// CountText says what the count read as the dump began and after it, and
+// how many entries it counted that the dump did not list (expired, not
+// yet reaped), or that it was not read (never "0" for not known).
+func (c Census) CountText() string {
+	if !c.CountRead {
+		return "the count around the dump not read"
+	}
+	unlisted := c.CountBefore - min(c.CountBefore, uint64(max(0, c.Total)))
+	return fmt.Sprintf("count %s as the dump began, %s after: %s counted but not listed (expired, not yet reaped)",
+		Int(c.CountBefore), Int(c.CountAfter), Int(unlisted))
+}

@@ -1,0 +1,56 @@
+package model
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestGCBehind: GC BEHIND when the count read as the census began is
+// well above the entries its dump listed, saying whether the dump reaped
+// them; never without the count read, for a few, for an approximate
+// dump, nor when the census lists what the count says.
+func TestGCBehind(t *testing.T) {
+	s := table(801, 801, 262144)
+	behind := &Census{Total: 1, CountBefore: 801, CountAfter: 1, CountRead: true}
+	got := Judge(Inputs{Sample: s, Rates: idle(), Census: behind})
+	v, ok := verdictOf(got, GCBehind)
+	if !ok || !strings.Contains(v.Evidence, "the count read 801 as the census began but its dump listed 1 live entries: 800 had expired") ||
+		!strings.Contains(v.Evidence, "the dump reaped them: the count read 1 after it") {
+		t.Fatalf("verdicts %v", got)
+	}
+	still := *behind
+	still.CountAfter = 790
+	if v, _ := verdictOf(Judge(Inputs{Sample: s, Rates: idle(), Census: &still}), GCBehind); !strings.Contains(v.Evidence, "the count still read 790 after it") {
+		t.Errorf("not reaped, evidence %q", v.Evidence)
+	}
+	few, share, approx, unread := *behind, *behind, *behind, *behind
+	few.Total = 760                                // 41 expired
+	share.CountBefore, share.Total = 100000, 99000 // 1,000 expired: 1 %
+	approx.Approximate, unread.CountRead = true, false
+	for _, c := range []*Census{nil, &few, &share, &approx, &unread, {Total: 801, CountBefore: 801, CountRead: true}} {
+		if hasVerdict(Judge(Inputs{Sample: s, Rates: idle(), Census: c}), GCBehind) {
+			t.Errorf("GC BEHIND from census %+v", c)
+		}
+	}
+}
+
+// verdictOf is the verdict of kind k among vs.
+func verdictOf(vs []Verdict, k Kind) (Verdict, bool) {
+	for _, v := range vs {
+		if v.Kind == k {
+			return v, true
+		}
+	}
+	return Verdict{}, false
+}
+
+// TestCountText: the count around the dump and what it counted unlisted,
+// or that it was not read.
+func TestCountText(t *testing.T) {
+	if got := (Census{Total: 1, CountBefore: 801, CountAfter: 1, CountRead: true}).CountText(); got != "count 801 as the dump began, 1 after: 800 counted but not listed (expired, not yet reaped)" {
+		t.Errorf("got %q", got)
+	}
+	if got := (Census{Total: 5}).CountText(); !strings.Contains(got, "not read") {
+		t.Errorf("unread: %q", got)
+	}
+}
