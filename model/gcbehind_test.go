@@ -3,6 +3,7 @@ package model
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestGCBehind: GC BEHIND when the count read as the census began is
@@ -52,5 +53,23 @@ func TestCountText(t *testing.T) {
 	}
 	if got := (Census{Total: 5}).CountText(); !strings.Contains(got, "not read") {
 		t.Errorf("unread: %q", got)
+	}
+}
+
+// TestFullOfExpiredEntries: a table pinned at its cap whose fresh census
+// counted far more entries than its dump listed says TABLE FULL, and that
+// it frees at the garbage collector's pace, not its hold's.
+func TestFullOfExpiredEntries(t *testing.T) {
+	s := table(1024, 1024, 1024)
+	s.Interval = time.Second
+	r := idle()
+	r.CTTotal = CountersOf(map[Counter]uint64{Drop: 8})
+	behind := &Census{Total: 300, CountBefore: 1024, CountAfter: 310, CountRead: true}
+	v, ok := verdictOf(Judge(Inputs{Sample: s, Rates: r, Census: behind}), TableFull)
+	if !ok || !strings.Contains(v.Evidence, "the last census counted 724 entries its dump did not list: expired and not reaped, so the table frees at the garbage collector's pace") {
+		t.Errorf("TABLE FULL evidence %q", v.Evidence)
+	}
+	if v, _ := verdictOf(Judge(Inputs{Sample: s, Rates: r, Census: &Census{Total: 1024, CountBefore: 1024, CountRead: true}}), TableFull); strings.Contains(v.Evidence, "not reaped") {
+		t.Errorf("a census that listed every entry: %q", v.Evidence)
 	}
 }

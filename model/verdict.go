@@ -195,6 +195,9 @@ func ruleTableFull(in Inputs) (Verdict, bool) {
 	if d := nothingToEvict(in); d != "" {
 		ev += "; " + d
 	}
+	if d := expiredUnreaped(in); d != "" {
+		ev += "; " + d
+	}
 	if d := in.Who.DominantText(in.WhoSecs); d != "" {
 		ev += "; " + d // who opens them now, from the probes
 	} else if d := in.Owners.DominantText(); d != "" {

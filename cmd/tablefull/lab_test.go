@@ -136,6 +136,13 @@ func TestLabScenarios(t *testing.T) {
 			"had expired and waited for the garbage collector", "the dump reaped them: the count read", "nothing to fix")
 		hostRestored(t, orig)
 	})
+	t.Run("gc-pinned", func(t *testing.T) {
+		lines := labLines(t, "gc-pinned", "14s")
+		if !strings.Contains(strings.Join(lines, "\n"), "entries its dump did not list: expired and not reaped, so the table frees at the garbage collector's pace") {
+			t.Errorf("TABLE FULL never said the table holds expired entries:\n%s", strings.Join(lines, "\n"))
+		}
+		hostRestored(t, orig)
+	})
 	t.Run("healthy", func(t *testing.T) {
 		lines := labLines(t, "healthy", "8s")
 		for _, l := range lines {
