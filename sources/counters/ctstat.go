@@ -1,12 +1,10 @@
 package counters
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"path/filepath"
-	"strconv"
-	"strings"
+	"slices"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/kernelfs"
@@ -31,6 +29,7 @@ var statColumns = map[string]model.Counter{
 // /proc/net/stat/nf_conntrack (per network namespace, readable by anyone).
 type CTStatFile struct {
 	f *kernelfs.OpenFile
+	p ctStatParser
 }
 
 // NewCTStatFile reads under procRoot (normally /proc).
@@ -45,7 +44,7 @@ func (f *CTStatFile) Read() (model.CTStats, error) {
 	if err != nil {
 		return model.CTStats{}, err
 	}
-	s, err := ParseCTStat(b)
+	s, err := f.p.parse(b)
 	if err != nil {
 		return model.CTStats{}, fmt.Errorf("parse %s: %w", f.f.Path(), err)
 	}
@@ -55,45 +54,131 @@ func (f *CTStatFile) Read() (model.CTStats, error) {
 // ParseCTStat parses the text of /proc/net/stat/nf_conntrack: a header
 // line, then one row of hexadecimal values per possible CPU.
 func ParseCTStat(b []byte) (model.CTStats, error) {
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	if !sc.Scan() {
+	var p ctStatParser
+	return p.parse(b)
+}
+
+// ctStatParser parses the file in place: no line or field is copied, and
+// the header's columns are mapped once and kept while the header stays
+// the same (it changes only with the kernel). A read of a 384-CPU host's
+// file is one allocation, its rows.
+type ctStatParser struct {
+	header []byte
+	// cols is the counter of each column (-1: one not counted); reported
+	// the counters the header has, in AllCounters' order.
+	cols     []int
+	reported []model.Counter
+}
+
+// setHeader maps the header's columns onto the counters.
+func (p *ctStatParser) setHeader(line []byte) error {
+	p.header, p.cols, p.reported = nil, p.cols[:0], nil
+	var has [model.NumCounters]bool
+	for f := range fields(line) {
+		i := -1
+		if c, ok := statColumns[string(f)]; ok {
+			i = slices.Index(model.AllCounters[:], c)
+			has[i] = true
+		}
+		p.cols = append(p.cols, i)
+	}
+	for i, c := range model.AllCounters {
+		if has[i] {
+			p.reported = append(p.reported, c)
+		}
+	}
+	if len(p.reported) == 0 {
+		return fmt.Errorf("no known columns in header %q", line)
+	}
+	p.header = slices.Clone(line)
+	return nil
+}
+
+// parse reads the header (mapped again only when it changed) and a row
+// per CPU.
+func (p *ctStatParser) parse(b []byte) (model.CTStats, error) {
+	line, rest := cutLine(b)
+	if len(bytes.TrimSpace(line)) == 0 {
 		return model.CTStats{}, fmt.Errorf("empty file")
 	}
-	header := strings.Fields(sc.Text())
-	index := map[model.Counter]int{}
-	for i, name := range header {
-		if c, ok := statColumns[name]; ok {
-			index[c] = i
+	if !bytes.Equal(line, p.header) {
+		if err := p.setHeader(line); err != nil {
+			return model.CTStats{}, err
 		}
 	}
-	if len(index) == 0 {
-		return model.CTStats{}, fmt.Errorf("no known columns in header %q", sc.Text())
-	}
-	s := model.CTStats{Source: "procfs"}
-	for _, c := range model.AllCounters {
-		if _, ok := index[c]; ok {
-			s.Reported = append(s.Reported, c)
-		}
-	}
-	for cpu := 0; sc.Scan(); cpu++ {
-		fields := strings.Fields(sc.Text())
-		if len(fields) == 0 {
-			continue
-		}
-		if len(fields) != len(header) {
-			return model.CTStats{}, fmt.Errorf("cpu row %d has %d columns, header has %d", cpu, len(fields), len(header))
-		}
+	s := model.CTStats{Source: "procfs", Reported: p.reported[:len(p.reported):len(p.reported)]}
+	s.PerCPU = make([]model.CPUCounters, 0, bytes.Count(rest, []byte{'\n'})+1)
+	for cpu := 0; len(rest) > 0; cpu++ {
+		line, rest = cutLine(rest)
 		row := model.CPUCounters{CPU: cpu}
-		for c, i := range index {
-			v, err := strconv.ParseUint(fields[i], 16, 64)
-			if err != nil {
-				return model.CTStats{}, fmt.Errorf("cpu row %d column %s: %w", cpu, header[i], err)
+		n := 0
+		for f := range fields(line) {
+			if n < len(p.cols) && p.cols[n] >= 0 {
+				v, ok := parseHex(f)
+				if !ok {
+					return model.CTStats{}, fmt.Errorf("cpu row %d column %s: not a hexadecimal number: %q", cpu, model.AllCounters[p.cols[n]], f)
+				}
+				row.Values[p.cols[n]] = v
 			}
-			row.Values.Set(c, v)
+			n++
+		}
+		switch {
+		case n == 0:
+			continue
+		case n != len(p.cols):
+			return model.CTStats{}, fmt.Errorf("cpu row %d has %d columns, header has %d", cpu, n, len(p.cols))
 		}
 		s.PerCPU = append(s.PerCPU, row)
 	}
-	return s, sc.Err()
+	return s, nil
+}
+
+// cutLine is b's first line and what follows it.
+func cutLine(b []byte) (line, rest []byte) {
+	line, rest, _ = bytes.Cut(b, []byte{'\n'})
+	return line, rest
+}
+
+// fields yields the space-separated fields of line, in place.
+func fields(line []byte) func(func([]byte) bool) {
+	return func(yield func([]byte) bool) {
+		for len(line) > 0 {
+			i := 0
+			for i < len(line) && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r') {
+				i++
+			}
+			line = line[i:]
+			j := 0
+			for j < len(line) && line[j] != ' ' && line[j] != '\t' && line[j] != '\r' {
+				j++
+			}
+			if j > 0 && !yield(line[:j]) {
+				return
+			}
+			line = line[j:]
+		}
+	}
+}
+
+// parseHex parses an unsigned hexadecimal number of at most 16 digits.
+func parseHex(b []byte) (uint64, bool) {
+	if len(b) == 0 || len(b) > 16 {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range b {
+		switch {
+		case '0' <= c && c <= '9':
+			v = v<<4 | uint64(c-'0')
+		case 'a' <= c && c <= 'f':
+			v = v<<4 | uint64(c-'a'+10)
+		case 'A' <= c && c <= 'F':
+			v = v<<4 | uint64(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return v, true
 }
 
 // Close releases the file.

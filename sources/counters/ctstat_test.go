@@ -87,3 +87,21 @@ func FuzzParseCTStat(f *testing.F) {
 		}
 	})
 }
+
+// TestCTStatHeaderKept: the parser keeps the header's columns between
+// reads and maps them again when the header changes (another kernel's
+// file under the same path, as a test's fixtures are).
+func TestCTStatHeaderKept(t *testing.T) {
+	var p ctStatParser
+	a, err := p.parse([]byte("entries drop early_drop\n00000001 0000000a 00000002\n"))
+	if err != nil || a.Total(model.Drop) != 10 || a.Total(model.EarlyDrop) != 2 {
+		t.Fatalf("first read %+v, %v", a, err)
+	}
+	b, err := p.parse([]byte("early_drop entries invalid\n00000003 00000001 00000004\n"))
+	if err != nil || b.Total(model.EarlyDrop) != 3 || b.Total(model.Invalid) != 4 || b.Reports(model.Drop) {
+		t.Fatalf("after the header changed %+v, %v", b, err)
+	}
+	if a.Reports(model.Invalid) {
+		t.Errorf("the first read's reported counters changed under it: %v", a.Reported)
+	}
+}
