@@ -51,14 +51,8 @@ func (f *CTStatFile) Read() (model.CTStats, error) {
 	return s, nil
 }
 
-// ParseCTStat parses the text of /proc/net/stat/nf_conntrack: a header
-// line, then one row of hexadecimal values per possible CPU.
-func ParseCTStat(b []byte) (model.CTStats, error) {
-	var p ctStatParser
-	return p.parse(b)
-}
-
-// ctStatParser parses the file in place: no line or field is copied, and
+// ctStatParser parses the text of /proc/net/stat/nf_conntrack (a header
+// line, then one row of hexadecimal values per possible CPU) in place: no line or field is copied, and
 // the header's columns are mapped once and kept while the header stays
 // the same (it changes only with the kernel). A read of a 384-CPU host's
 // file is one allocation, its rows.

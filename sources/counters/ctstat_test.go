@@ -48,7 +48,7 @@ func TestParseCTStat(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := ParseCTStat([]byte(tt.in))
+			s, err := new(ctStatParser).parse([]byte(tt.in))
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err %v, want one containing %q", err, tt.wantErr)
@@ -74,7 +74,7 @@ func FuzzParseCTStat(f *testing.F) {
 	}
 	f.Add([]byte("entries drop\n1 2\n\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		s, err := ParseCTStat(b)
+		s, err := new(ctStatParser).parse(b)
 		if err != nil {
 			return
 		}
