@@ -48,8 +48,14 @@ type Namespaces struct {
 	unread   int                         // how many were over it at the last walk
 	denied   bool                        // other users' processes were not readable at the last walk
 	mounts   map[uint64]kernelfs.NSMount // bind-mounted namespaces by inode: ip netns names
-	note     string
-	buf      []byte
+	// mountsRead is when the mount table was read (MountsEvery).
+	mountsRead time.Time
+	sys        string // the sysfs root: the slab's count of every namespace's entries
+	note       string
+	buf        []byte
+	// slabBaseline is the kernel's entries no namespace read accounted for
+	// at the last check (unaccountedFor).
+	slabBaseline uint64
 }
 
 // nsProc is the process a namespace is read through, and its name.
@@ -74,21 +80,15 @@ type nsProc struct {
 	// by ip netns add must not cost a thousand of those every sample.
 	idleUntil time.Time
 	idleFor   time.Duration
+	// count is the count at its last read.
+	count uint64
 }
-
-// EmptyRereadEvery is how often, at the most, an empty namespace no
-// process is in is read again: after NamespacesEvery at its first empty
-// read, twice as long after each next one, up to this (spread by its
-// inode). A namespace with a process in it, or with entries, is read at
-// every sample; one a process enters is found by the next walk and read
-// through it.
-const EmptyRereadEvery = time.Minute
 
 // NewNamespaces reads the namespaces under roots; the namespace of this
 // process is its own table, not one of the others.
 func NewNamespaces(roots kernelfs.Roots) *Namespaces {
 	caps, _ := kernelfs.EffectiveCaps(roots.Proc)
-	return &Namespaces{proc: roots.Proc, statFile: filepath.Join("net", "stat", "nf_conntrack"),
+	return &Namespaces{proc: roots.Proc, sys: roots.Sys, statFile: filepath.Join("net", "stat", "nf_conntrack"),
 		root: os.Geteuid() == 0 || caps&(1<<kernelfs.CapSysPtrace) != 0, buf: make([]byte, 64<<10), max: maxNamespaces}
 }
 
@@ -112,8 +112,9 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 	}
 	var rows []model.NetNS
 	notEntered := 0
+	due := n.dueIdle(now, capMax)
 	for ino, p := range n.known {
-		if p.pid == 0 && now.Before(p.idleUntil) { // empty at its last read: as it was read
+		if p.pid == 0 && p.idleFor > 0 && !due[ino] { // empty at its last read: as it was read
 			rows = append(rows, model.NetNS{Inode: ino, Name: model.Sanitize(p.name, 64), Kind: p.kind, Path: p.netnsPath, DropsRead: p.dropsRead, Drops: p.drops})
 			continue
 		}
@@ -129,7 +130,7 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 			continue
 		}
 		p.dropping = whole && drops > p.drops && p.dropsRead
-		p.drops, p.dropsRead = drops, whole
+		p.drops, p.dropsRead, p.count = drops, whole, count
 		var peak uint64
 		if p.hot {
 			peak = max(p.peak, count)

@@ -24,6 +24,12 @@ type pidNS struct {
 	userNS bool
 }
 
+// MountsEvery is how often a walk reads the mount table again for the
+// namespaces ip netns (or a CNI) bind-mounted: a thousand of them make
+// it long, and one no process is in is empty until traffic is routed to
+// it. A namespace gone is read again at once.
+const MountsEvery = time.Minute
+
 // walk finds one process per namespace and the ip netns names. Over the
 // cap (n.max) the namespaces kept are the bind-mounted ones (ip netns,
 // a CNI's), then those made in tablefull's own user namespace (by root:
@@ -32,9 +38,11 @@ type pidNS struct {
 // namespaces a user makes pushes out one root made; the note says how
 // many were not read.
 func (n *Namespaces) walk(now time.Time) {
+	if n.mounts == nil || n.stale || now.Sub(n.mountsRead) >= MountsEvery {
+		n.mounts, n.mountsRead = kernelfs.NetnsMounts(filepath.Join(n.proc, "self", "mountinfo")), now
+	}
 	n.walked, n.stale = now, false
 	n.self, _ = kernelfs.NetnsInode(filepath.Join(n.proc, "self", "ns", "net"))
-	n.mounts = kernelfs.NetnsMounts(filepath.Join(n.proc, "self", "mountinfo"))
 	sc := n.scanProcesses()
 	found := map[uint64]*nsProc{}
 	for ino := range n.mounts { // a mounted one through a process in it, else its mount

@@ -1,0 +1,72 @@
+package namespaces
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/sources/kernelfs"
+)
+
+// TestIdleNamespacesBudgeted: of many empty namespaces no process is in,
+// at most IdleReadsPerRead are entered again at a read, however many are
+// due; and one of them that gains entries is read at the next read,
+// before it is due, because the kernel's entries of every namespace
+// (slabinfo) no longer add up to those read.
+func TestIdleNamespacesBudgeted(t *testing.T) {
+	const many = 12
+	var quiet []string
+	for i := range many - 1 {
+		quiet = append(quiet, kernelNS(t, fmt.Sprintf("q%d", i), 0).Name)
+	}
+	fills := kernelNS(t, "fills", 0)
+	quiet = append(quiet, fills.Name)
+	n := NewNamespaces(kernelfs.DefaultRoots())
+	t0 := time.Now()
+	n.Read(t0, 262144) // every one read once: empty, so idle from now
+	ours := map[uint64]bool{}
+	for ino, p := range n.known {
+		for _, name := range quiet {
+			if p.name == name {
+				ours[ino] = true
+			}
+		}
+	}
+	if len(ours) != many {
+		t.Fatalf("found %d of the %d namespaces", len(ours), many)
+	}
+	for ino := range ours {
+		n.known[ino].idleUntil = t0 // all due
+	}
+	before := map[uint64]time.Time{}
+	for ino := range ours {
+		before[ino] = n.known[ino].idleUntil
+	}
+	n.Read(t0.Add(time.Second), 262144)
+	reread := 0
+	for ino := range ours {
+		if !n.known[ino].idleUntil.Equal(before[ino]) {
+			reread++
+		}
+	}
+	if reread > IdleReadsPerRead {
+		t.Errorf("%d idle namespaces entered at one read, want at most %d", reread, IdleReadsPerRead)
+	}
+
+	for ino := range ours {
+		n.known[ino].idleUntil = t0.Add(time.Hour) // none due
+	}
+	n.Read(t0.Add(2*time.Second), 2000) // the check's baseline: the slack of the per-CPU caches
+	if err := fills.Insert(udpFlows(700)); err != nil {
+		t.Fatal(err)
+	}
+	var got uint64
+	for _, r := range n.Read(t0.Add(3*time.Second), 2000).Rows {
+		if r.Name == fills.Name {
+			got = r.Count
+		}
+	}
+	if got != 700 {
+		t.Errorf("the idle namespace that gained 700 entries reads %d at the next read, want 700", got)
+	}
+}
