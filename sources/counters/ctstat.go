@@ -133,17 +133,17 @@ func cutLine(b []byte) (line, rest []byte) {
 	return line, rest
 }
 
-// fields yields the space-separated fields of line, in place.
+// fields yields the fields of line, separated by white space, in place.
 func fields(line []byte) func(func([]byte) bool) {
 	return func(yield func([]byte) bool) {
 		for len(line) > 0 {
 			i := 0
-			for i < len(line) && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r') {
+			for i < len(line) && isSpace(line[i]) {
 				i++
 			}
 			line = line[i:]
 			j := 0
-			for j < len(line) && line[j] != ' ' && line[j] != '\t' && line[j] != '\r' {
+			for j < len(line) && !isSpace(line[j]) {
 				j++
 			}
 			if j > 0 && !yield(line[:j]) {
@@ -153,6 +153,9 @@ func fields(line []byte) func(func([]byte) bool) {
 		}
 	}
 }
+
+// isSpace reports whether c separates fields.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // parseHex parses an unsigned hexadecimal number of at most 16 digits.
 func parseHex(b []byte) (uint64, bool) {

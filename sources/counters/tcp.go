@@ -3,6 +3,7 @@ package counters
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"github.com/prometheus/procfs"
 
@@ -14,9 +15,10 @@ import (
 // /proc/self/net/{netstat,snmp,sockstat} and ip_local_port_range.
 type TCP struct {
 	fs        procfs.FS
-	self      procfs.Proc
-	selfErr   error
+	netstat   *pairFile
+	snmp      *pairFile
 	portRange *kernelfs.OpenFile
+	vals      [4]uint64
 }
 
 // NewTCP reads under procRoot (normally /proc).
@@ -25,33 +27,26 @@ func NewTCP(procRoot string) (*TCP, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open procfs %s: %w", procRoot, err)
 	}
-	t := &TCP{fs: fs, portRange: kernelfs.NewOpenFile(kernelfs.SysctlPath(procRoot, "net.ipv4.ip_local_port_range"), 64)}
-	t.self, t.selfErr = fs.Self() // once: our pid does not change
-	return t, nil
+	net := filepath.Join(procRoot, "self", "net")
+	return &TCP{fs: fs, portRange: kernelfs.NewOpenFile(kernelfs.SysctlPath(procRoot, "net.ipv4.ip_local_port_range"), 64),
+		netstat: newPairFile(filepath.Join(net, "netstat"), "TcpExt: ", "TCPSynRetrans", "ListenOverflows", "ListenDrops"),
+		snmp:    newPairFile(filepath.Join(net, "snmp"), "Tcp: ", "ActiveOpens", "PassiveOpens", "OutRsts", "CurrEstab")}, nil
 }
 
 // Read returns the TCP counters. Fields the kernel lacks stay zero.
 func (t *TCP) Read() (model.TCP, error) {
 	var out model.TCP
-	if t.selfErr != nil {
-		return out, fmt.Errorf("open /proc/self: %w", t.selfErr)
-	}
-	self := t.self
 	var errs []error
-	if ns, err := self.Netstat(); err != nil {
+	v := t.vals[:]
+	if err := t.netstat.read(v[:3]); err != nil {
 		errs = append(errs, fmt.Errorf("read netstat: %w", err))
 	} else {
-		out.SynRetrans = u(ns.TcpExt.TCPSynRetrans)
-		out.ListenOverflows = u(ns.TcpExt.ListenOverflows)
-		out.ListenDrops = u(ns.TcpExt.ListenDrops)
+		out.SynRetrans, out.ListenOverflows, out.ListenDrops = v[0], v[1], v[2]
 	}
-	if sn, err := self.Snmp(); err != nil {
+	if err := t.snmp.read(v[:4]); err != nil {
 		errs = append(errs, fmt.Errorf("read snmp: %w", err))
 	} else {
-		out.ActiveOpens = u(sn.Tcp.ActiveOpens)
-		out.PassiveOpens = u(sn.Tcp.PassiveOpens)
-		out.OutRsts = u(sn.Tcp.OutRsts)
-		out.Established = u(sn.Tcp.CurrEstab)
+		out.ActiveOpens, out.PassiveOpens, out.OutRsts, out.Established = v[0], v[1], v[2], v[3]
 	}
 	if ss, err := t.fs.NetSockstat(); err != nil {
 		errs = append(errs, fmt.Errorf("read sockstat: %w", err))
@@ -71,11 +66,8 @@ func (t *TCP) Read() (model.TCP, error) {
 }
 
 // Close releases the files kept open between reads.
-func (t *TCP) Close() { t.portRange.Close() }
-
-func u(p *float64) uint64 {
-	if p == nil || *p < 0 {
-		return 0
-	}
-	return uint64(*p)
+func (t *TCP) Close() {
+	t.portRange.Close()
+	t.netstat.close()
+	t.snmp.close()
 }
