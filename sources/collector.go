@@ -131,6 +131,7 @@ func (c *Collector) Close() error {
 	c.table.Close()
 	c.ctFile.Close()
 	c.tcp.Close()
+	c.cpu.Close()
 	return c.kmsg.Close()
 }
 

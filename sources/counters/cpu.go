@@ -1,37 +1,66 @@
 package counters
 
 import (
+	"bytes"
 	"fmt"
-	"sort"
-
-	"github.com/prometheus/procfs"
+	"path/filepath"
+	"slices"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
-// CPU reads per-CPU times from /proc/stat.
-type CPU struct{ fs procfs.FS }
+// userHZ is the unit of /proc/stat's times: the kernel reports them in
+// USER_HZ, 100 on every architecture Linux exports it for.
+const userHZ = 100
+
+// CPU reads per-CPU times from /proc/stat, kept open and read in place:
+// its cpuN lines only, not the interrupt lines after them (thousands of
+// numbers on a big host).
+type CPU struct{ f *kernelfs.OpenFile }
 
 // NewCPU reads under procRoot (normally /proc).
 func NewCPU(procRoot string) (*CPU, error) {
-	fs, err := procfs.NewFS(procRoot)
-	if err != nil {
-		return nil, fmt.Errorf("open procfs %s: %w", procRoot, err)
-	}
-	return &CPU{fs: fs}, nil
+	return &CPU{f: kernelfs.NewOpenFile(filepath.Join(procRoot, "stat"), 16<<10)}, nil
 }
 
-// Read returns cumulative times per CPU, ordered by CPU number.
+// Read returns cumulative times per CPU in seconds, ordered by CPU
+// number.
 func (c *CPU) Read() ([]model.CPUTimes, error) {
-	st, err := c.fs.Stat()
+	b, err := c.f.Read()
 	if err != nil {
 		return nil, fmt.Errorf("read cpu times: %w", err)
 	}
-	out := make([]model.CPUTimes, 0, len(st.CPU))
-	for id, t := range st.CPU {
-		out = append(out, model.CPUTimes{CPU: int(id), User: t.User, Nice: t.Nice, System: t.System,
-			Idle: t.Idle, IOWait: t.Iowait, IRQ: t.IRQ, SoftIRQ: t.SoftIRQ, Steal: t.Steal})
+	var out []model.CPUTimes
+	for line := range bytes.Lines(b) {
+		rest, ok := bytes.CutPrefix(line, []byte("cpu"))
+		if !ok {
+			if len(out) > 0 {
+				break // the CPUs' lines are done
+			}
+			continue
+		}
+		var v [9]uint64 // the CPU's number, then user … steal
+		n := 0
+		for f := range fields(rest) {
+			if n < len(v) {
+				v[n] = parseDecimal(f)
+			}
+			n++
+		}
+		if n < len(v) || rest[0] == ' ' { // the total line ("cpu  …"), or a short one
+			continue
+		}
+		t := func(i int) float64 { return float64(v[i]) / userHZ }
+		out = append(out, model.CPUTimes{CPU: int(v[0]), User: t(1), Nice: t(2), System: t(3), Idle: t(4),
+			IOWait: t(5), IRQ: t(6), SoftIRQ: t(7), Steal: t(8)})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].CPU < out[j].CPU })
+	if len(out) == 0 {
+		return nil, fmt.Errorf("read cpu times: no cpu lines in %s", c.f.Path())
+	}
+	slices.SortFunc(out, func(a, b model.CPUTimes) int { return a.CPU - b.CPU })
 	return out, nil
 }
+
+// Close releases the file.
+func (c *CPU) Close() { c.f.Close() }
