@@ -136,10 +136,10 @@ func TestRatioConsole(t *testing.T) {
 		stop()
 	}
 	o, h, f := median(ours), median(theirs), median(floor)
-	fmt.Printf("    console CPU %.2f %% of a core, htop %.2f %% at the same 1 s refresh: %.2f× (goal ≤ 1×); medians of %d rounds of %s each, each program alone\n",
+	goal(t, o <= h, "console CPU %.2f %% of a core, htop %.2f %% at the same 1 s refresh: %.2f× (goal ≤ 1×); medians of %d rounds of %s each, each program alone",
 		o, h, o/max(h, 0.01), rounds, span)
 	fmt.Printf("    rounds: console %.2f, htop %.2f\n", ours, theirs)
 	fmt.Printf("    floor: an idle bubbletea program at 10 frames/s costs %.2f %% (%.0f %% of htop's); the console's own work is %.2f %%\n", f, 100*f/max(h, 0.01), o-f)
-	fmt.Printf("    console RSS %.1f MB (peak %.1f MB), goal ≤ 30 MB\n", float64(rss)/1024, float64(hwm)/1024)
-	fmt.Printf("    first frame %d ms after start (including tmux), goal ≤ 150 ms\n", first.Milliseconds())
+	goal(t, hwm <= 30*1024, "console RSS %.1f MB (peak %.1f MB), goal ≤ 30 MB", float64(rss)/1024, float64(hwm)/1024)
+	goal(t, first > 0 && first <= 150*time.Millisecond, "first frame %d ms after start (including tmux), goal ≤ 150 ms", first.Milliseconds())
 }
