@@ -1,8 +1,6 @@
 package counters
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,12 +12,7 @@ import (
 // 0; the header's positions follow a new header; a file without the
 // prefix's lines is an error.
 func TestPairFile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "snmp")
-	write := func(s string) {
-		if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	path, write := tempFile(t, "snmp")
 	p := newPairFile(path, "Tcp: ", "ActiveOpens", "CurrEstab", "Missing")
 	defer p.close()
 	out := make([]uint64, 3)

@@ -12,12 +12,7 @@ import (
 // TestPeakSamplerHoldsBurst: a value seen between two samples is the
 // interval's peak even when the count has fallen again by sample time.
 func TestPeakSamplerHoldsBurst(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "nf_conntrack_count")
-	write := func(s string) {
-		if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	path, write := tempFile(t, "nf_conntrack_count")
 	write("525\n")
 	p, err := NewPeakSampler(path)
 	if err != nil {
@@ -37,5 +32,17 @@ func TestPeakSamplerHoldsBurst(t *testing.T) {
 	}
 	if _, err := NewPeakSampler(filepath.Join(t.TempDir(), "absent")); !errors.Is(err, kernelfs.ErrUnavailable) {
 		t.Errorf("missing file: %v, want ErrUnavailable", err)
+	}
+}
+
+// tempFile is a file in the test's directory and a function that
+// replaces its text, as the kernel's files change between reads.
+func tempFile(t *testing.T, name string) (path string, write func(string)) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), name)
+	return path, func(s string) {
+		if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
