@@ -6,10 +6,12 @@ import "fmt"
 // entries its dump listed — expired entries the garbage collector has
 // not reaped yet: the count drains lazily, so it (and arithmetic on it)
 // overstates the table until they go. A dump reaps them as it passes, so
-// the count read after it says whether they went. Warning: early drop
-// reaps expired entries before it drops a packet, so they cost memory
-// and a misleading count, not connections. Same thresholds as STALE
-// TIMEOUTS (StaleMin entries, StaleShareMin of the count).
+// the count read after it says whether they went. Warning: far from the
+// cap they cost memory and a misleading count; at the cap they drop
+// packets (early drop scans a few buckets only, and finds no expired
+// entry to reap in a big table), which TABLE FULL says (expiredUnreaped).
+// Same thresholds as STALE TIMEOUTS (StaleMin entries, StaleShareMin of
+// the count).
 func ruleGCBehind(in Inputs) (Verdict, bool) {
 	c := in.Census
 	expired, ok := c.unreaped()

@@ -1,7 +1,6 @@
 package sources
 
 import (
-	"errors"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -67,11 +66,7 @@ func (d CensusDump) Run(top int) (model.Census, error) {
 			ix.AwayProc = d.Proc
 		}
 	}
-	countPath := kernelfs.SysctlPath(d.Proc, counters.KeyCount)
-	before, errBefore := uint64(0), errors.New("no process root")
-	if d.Proc != "" {
-		before, errBefore = kernelfs.ReadSysctlUint(countPath)
-	}
+	before, beforeRead := d.readCount()
 	err := ctnetlink.Dump(d.Timeout, func(f model.Flow, interrupted bool) {
 		if interrupted {
 			c.MarkApproximate()
@@ -85,10 +80,8 @@ func (d CensusDump) Run(top int) (model.Census, error) {
 		return model.Census{}, err
 	}
 	out := c.Census(top)
-	if errBefore == nil {
-		if after, err := kernelfs.ReadSysctlUint(countPath); err == nil {
-			out.CountBefore, out.CountAfter, out.CountRead = before, after, true
-		}
+	if after, afterRead := d.readCount(); beforeRead && afterRead {
+		out.CountBefore, out.CountAfter, out.CountRead = before, after, true
 	}
 	if ix != nil {
 		o := ix.Owners(owners.NewRoots(d.Proc), model.OwnersShown)
@@ -97,4 +90,14 @@ func (d CensusDump) Run(top int) (model.Census, error) {
 	out.Owners = found
 	out.At, out.Took = time.Now(), time.Since(start)
 	return out, nil
+}
+
+// readCount reads the namespace's count under Proc; false without Proc
+// or when it is not readable.
+func (d CensusDump) readCount() (uint64, bool) {
+	if d.Proc == "" {
+		return 0, false
+	}
+	v, err := kernelfs.ReadSysctlUint(kernelfs.SysctlPath(d.Proc, counters.KeyCount))
+	return v, err == nil
 }

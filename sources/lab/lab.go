@@ -42,10 +42,10 @@ type Scenario struct {
 	// that tracks every flow).
 	nft string
 	// requests, when set, is how many requests the clients make in a
-	// round (the default: until the lab ends); once: one round, then the
+	// round (the default: until the lab ends); oneRound: one round, then the
 	// lab idles.
 	requests int
-	once     bool
+	oneRound bool
 	// later are the lab's sysctls set after this long: a knob changed
 	// under the entries the load made.
 	after time.Duration
@@ -217,7 +217,7 @@ func (l *Lab) startLoad() {
 		for {
 			l.NS.Run(netns.Load{Addr: l.server.Addr(), Workers: sc.workers, Requests: requests,
 				DialTimeout: sc.dialWait, Deadline: 24 * time.Hour, Rate: sc.rate, Burst: sc.burst, Stop: l.stop, Stats: &l.Clients, Keep: sc.keep})
-			if sc.once {
+			if sc.oneRound {
 				return
 			}
 			select {
