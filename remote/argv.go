@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/shlex"
 )
@@ -69,13 +70,25 @@ func NetnsArgv(ns string) ([]string, error) {
 }
 
 // NetnsAgent is the agent inside network namespace ns (NAME or PATH, as
-// NetnsArgv takes it), named for it, not yet started.
+// NetnsArgv takes it), named for it, not yet started. It is a process of
+// this host that starts in milliseconds: it is retried from 200ms.
 func NetnsAgent(ns string) (*Process, error) {
 	argv, err := NetnsArgv(ns)
 	if err != nil {
 		return nil, err
 	}
-	return &Process{Argv: argv, Name: "netns " + ns}, nil
+	return &Process{Argv: argv, Name: "netns " + ns, MinBackoff: 200 * time.Millisecond}, nil
+}
+
+// StartNetnsAgent is NetnsAgent(ns) started at interval: the one feed
+// of a namespace that tune and the exporter read.
+func StartNetnsAgent(ns string, interval time.Duration) (*Process, error) {
+	p, err := NetnsAgent(ns)
+	if err != nil {
+		return nil, err
+	}
+	p.Start(interval)
+	return p, nil
 }
 
 // NetnsPath is the file of the network namespace --netns names: NAME is

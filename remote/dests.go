@@ -5,7 +5,25 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	flag "github.com/spf13/pflag"
 )
+
+// Dests are the console's remotes as its flags name them.
+type Dests struct {
+	SSH, Via, Netns []string
+	// Deploy copies this binary to SSH hosts that lack tablefull.
+	Deploy bool
+}
+
+// AddFlags registers the console's --ssh, --via, --netns and --deploy on
+// fs, each filling ds.
+func (ds *Dests) AddFlags(fs *flag.FlagSet) {
+	fs.StringArrayVar(&ds.SSH, "ssh", nil, "watch `[user@]host[:port]` over the system ssh (repeatable)")
+	fs.StringArrayVar(&ds.Via, "via", nil, "watch the agent stream printed by `COMMAND` (repeatable)")
+	fs.StringArrayVar(&ds.Netns, "netns", nil, "watch network namespace `NAME|PATH` on this host (repeatable)")
+	fs.BoolVar(&ds.Deploy, "deploy", false, "copy this binary to --ssh hosts that lack tablefull (checksum verified)")
+}
 
 // Dest is one remote the console watches: its stream's process and how
 // the user named it ("ssh web-3", "via \"…\"", "netns h1").
@@ -17,10 +35,11 @@ type Dest struct {
 	Netns string
 }
 
-// StartDests starts a stream for every --ssh, --via and --netns, sampled
-// every interval; an ssh one carries FullTableHint and, with deploy, the
+// Start starts a stream for every --ssh, --via and --netns, sampled
+// every interval; an ssh one carries FullTableHint and, with Deploy, the
 // copy handshake. The function it returns stops them all.
-func StartDests(interval time.Duration, ssh, via, netns []string, deploy bool) ([]Dest, func(), error) {
+func (ds Dests) Start(interval time.Duration) ([]Dest, func(), error) {
+	ssh, via, netns := ds.SSH, ds.Via, ds.Netns
 	var dests []Dest
 	stop := func() {
 		for _, d := range dests {
@@ -28,7 +47,7 @@ func StartDests(interval time.Duration, ssh, via, netns []string, deploy bool) (
 		}
 	}
 	var dep *Deployer
-	if deploy {
+	if ds.Deploy {
 		if len(ssh) == 0 {
 			return nil, nil, fmt.Errorf("--deploy needs --ssh")
 		}

@@ -3,6 +3,7 @@ package remote
 import (
 	"context"
 	"io"
+	"os"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -44,6 +45,24 @@ func StartStream(feed model.Feed, w io.Writer, source string) (*Stream, error) {
 		}
 	}()
 	return st, nil
+}
+
+// Record writes feed's stream, "recorded", to f until ctx ends, then
+// syncs f: tablefull record's life. A failed write ends it with its
+// error; a feed that ends ends it too.
+func Record(ctx context.Context, feed model.Feed, f *os.File) error {
+	st, err := StartStream(feed, f, "recorded")
+	if err != nil {
+		return err
+	}
+	select {
+	case <-ctx.Done():
+	case err := <-st.Done:
+		if err != nil {
+			return err
+		}
+	}
+	return f.Sync()
 }
 
 // ServeControl serves the control requests read from r beside the

@@ -18,7 +18,7 @@ import (
 
 // recordings are the incidents the property tests step through: the
 // demo, the lab's, and three recorded here.
-var recordings = []string{"../cmd/tablefull/demo/table-full.jsonl", "../remote/report/testdata/lab-table-full.jsonl",
+var recordings = []string{"../remote/demo/table-full.jsonl", "../remote/report/testdata/lab-table-full.jsonl",
 	"../testdata/incidents/dns.jsonl", "../testdata/incidents/pool.jsonl", "../testdata/incidents/redis-k0.jsonl"}
 
 var (

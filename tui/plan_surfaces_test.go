@@ -79,7 +79,7 @@ func dryRunPlan(t *testing.T, host model.Host, samples []model.Sample, knobs map
 // the global knobs and from one inside the namespace; while pinned or
 // dropping it is a change or a refusal.
 func TestPanelPlanIsDryRunPlan(t *testing.T) {
-	files := []string{"../cmd/tablefull/demo/table-full.jsonl", "../remote/report/testdata/lab-table-full.jsonl",
+	files := []string{"../remote/demo/table-full.jsonl", "../remote/report/testdata/lab-table-full.jsonl",
 		"../testdata/incidents/redis-k0.jsonl", "../testdata/incidents/dns.jsonl", "../testdata/incidents/pool.jsonl"}
 	for _, file := range files {
 		f, err := os.Open(file)

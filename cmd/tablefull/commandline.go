@@ -8,8 +8,6 @@ import (
 
 	"github.com/prometheus/common/version"
 	"github.com/spf13/cobra"
-
-	"github.com/tablefull/tablefull/sources/lab"
 )
 
 // commandLine is the subcommand table as a cobra tree: the console at
@@ -82,8 +80,6 @@ func (s subcommand) args(v *flagValues) cobra.PositionalArgs {
 		if s.positional != "" {
 			switch {
 			case len(pos) < 1 && s.optional != nil && s.optional(v):
-			case len(pos) < 1 && s.name == "lab":
-				return usageError{fmt.Errorf("which scenario? %s", strings.Join(lab.Names(), ", "))}
 			case len(pos) < 1:
 				return usageError{fmt.Errorf("missing %s", s.positional)}
 			default:

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	flag "github.com/spf13/pflag"
+	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/remote/exporter"
 	"github.com/tablefull/tablefull/remote/promread"
 	"github.com/tablefull/tablefull/remote/report"
@@ -16,17 +17,16 @@ import (
 
 // flagValues are every subcommand's own flags and positional argument.
 type flagValues struct {
-	asJSON, force, deploy bool
-	duration              time.Duration
-	speed                 float64
-	ssh, via, netns       []string
-	tu                    tune.CommandOptions
-	lo                    lab.Command
-	ex                    exporter.Config
-	oneNS                 string
-	fleet                 promread.Config
-	report                report.Request
-	arg                   string
+	asJSON, force bool
+	duration      time.Duration
+	speed         float64
+	dests         remote.Dests
+	tu            tune.CommandOptions
+	lo            lab.Command
+	ex            exporter.Config
+	fleet         promread.Config
+	report        report.Request
+	arg           string
 }
 
 // subcommand is one entry of the command line: its name (console for
@@ -39,7 +39,8 @@ type subcommand struct {
 	// flagValues.arg.
 	positional string
 	// optional reports whether the flags given let the positional
-	// argument be left out (nil: never).
+	// argument be left out (nil: never; lab's says which scenarios
+	// there are itself).
 	optional func(v *flagValues) bool
 	flags    func(fs *flag.FlagSet, v *flagValues)
 	run      func(o options, v *flagValues, stdout, stderr io.Writer) error
@@ -57,15 +58,15 @@ var subcommands = []subcommand{
 		if v.fleet.URL != "" {
 			return fleet(o, v.fleet)
 		}
-		return console(o, v.ssh, v.via, v.netns, v.deploy)
+		return console(o, v.dests)
 	}},
 	{name: "snapshot", usage: "  tablefull snapshot [--json]              print one sample and exit\n", flags: jsonFlag, run: func(o options, v *flagValues, stdout, _ io.Writer) error { return snapshot(o, v.asJSON, stdout) }},
 	{name: "census", usage: "  tablefull census [--json]                what fills the table: protocols, TCP states, top ports, addresses, owners (root)\n", flags: jsonFlag, run: func(o options, v *flagValues, stdout, _ io.Writer) error { return census(o, v.asJSON, stdout) }},
 	{name: "agent", usage: "  tablefull agent                          write this host's stream to stdout (for --ssh/--via)\n", run: func(o options, _ *flagValues, stdout, stderr io.Writer) error {
 		return agent(o, os.Stdin, stdout, stderr)
 	}},
-	{name: "exporter", usage: "  tablefull exporter [--web.listen-address ADDR] [--web.config.file FILE] [--netns NAME|PATH]\n                                           serve this host's table to Prometheus on /metrics (default " + exporter.DefaultListen + ")\n", flags: exporterFlags,
-		run: func(o options, v *flagValues, _, stderr io.Writer) error { return exportMetrics(o, v, stderr) }},
+	{name: "exporter", usage: "  tablefull exporter [--web.listen-address ADDR] [--web.config.file FILE] [--netns NAME|PATH]\n                                           serve this host's table to Prometheus on /metrics (default " + exporter.DefaultListen + ")\n", flags: func(fs *flag.FlagSet, v *flagValues) { v.ex.AddFlags(fs) },
+		run: func(o options, v *flagValues, _, stderr io.Writer) error { return exportMetrics(o, v.ex, stderr) }},
 	{name: "tune", usage: `  tablefull tune [--set K=V] [--yes] [--persist] [--dry-run] [--undo] [--until-free] [--netns NAME|PATH]
                                            propose, preview, apply, persist or undo tuning;
                                            --until-free repeats it until the table is free
@@ -73,7 +74,7 @@ var subcommands = []subcommand{
 	{name: "lab", usage: `  tablefull lab SCENARIO [--headless]      reproduce an incident in a throw-away namespace (root):
                                            table-full, listen-overflow, cpu-bound, healthy, no-evict,
                                            hash-chains, nat-ports, stale-timeouts, gc-behind, gc-pinned
-`, flags: func(fs *flag.FlagSet, v *flagValues) { v.lo.AddFlags(fs) }, positional: "SCENARIO",
+`, flags: func(fs *flag.FlagSet, v *flagValues) { v.lo.AddFlags(fs) }, positional: "SCENARIO", optional: func(*flagValues) bool { return true },
 		run: func(o options, v *flagValues, stdout, _ io.Writer) error { return runLab(o, v.arg, v.lo, stdout) }},
 	{name: "record", usage: "  tablefull record FILE [--duration D] [--force]\n                                           record this host's stream to FILE (refuses to overwrite without --force)\n", positional: "FILE", flags: func(fs *flag.FlagSet, v *flagValues) {
 		fs.DurationVar(&v.duration, "duration", 0, "stop after `D` (default: at ctrl-c)")
@@ -113,9 +114,6 @@ func speedFlag(fs *flag.FlagSet, v *flagValues) {
 }
 
 func consoleFlags(fs *flag.FlagSet, v *flagValues) {
-	fs.StringArrayVar(&v.ssh, "ssh", nil, "watch `[user@]host[:port]` over the system ssh (repeatable)")
-	fs.StringArrayVar(&v.via, "via", nil, "watch the agent stream printed by `COMMAND` (repeatable)")
-	fs.StringArrayVar(&v.netns, "netns", nil, "watch network namespace `NAME|PATH` on this host (repeatable)")
-	fs.BoolVar(&v.deploy, "deploy", false, "copy this binary to --ssh hosts that lack tablefull (checksum verified)")
+	v.dests.AddFlags(fs)
 	v.fleet.AddFlags(fs)
 }

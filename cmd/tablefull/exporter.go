@@ -6,7 +6,6 @@ import (
 	"runtime"
 
 	"github.com/prometheus/common/version"
-	flag "github.com/spf13/pflag"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote"
@@ -14,15 +13,9 @@ import (
 	"github.com/tablefull/tablefull/sources"
 )
 
-func exporterFlags(fs *flag.FlagSet, v *flagValues) {
-	v.ex.AddFlags(fs)
-	fs.StringVar(&v.oneNS, "netns", "", "export network namespace `NAME|PATH` instead of this one (through its agent)")
-}
-
 // exportMetrics serves this host's (or a namespace's, through its
 // agent) table until SIGINT, SIGTERM or SIGHUP.
-func exportMetrics(o options, v *flagValues, stderr io.Writer) error {
-	c := v.ex
+func exportMetrics(o options, c exporter.Config, stderr io.Writer) error {
 	if c.Window < o.interval {
 		return usageError{fmt.Errorf("--window %s is shorter than --interval %s", c.Window, o.interval)}
 	}
@@ -31,15 +24,13 @@ func exportMetrics(o options, v *flagValues, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "tablefull exporter: %s\n", missing)
 	}
 	var feed model.Feed
-	c.What = "this host's conntrack table"
-	if v.oneNS != "" {
-		p, err := remote.NetnsAgent(v.oneNS)
+	if c.Netns != "" {
+		p, err := remote.StartNetnsAgent(c.Netns, o.interval)
 		if err != nil {
 			return err
 		}
-		p.Start(o.interval)
 		defer p.Stop()
-		feed, c.What = p, "network namespace "+v.oneNS+"'s conntrack table (through its agent)"
+		feed = p
 	} else {
 		live, err := sources.StartLive(o.roots, o.interval)
 		if err != nil {

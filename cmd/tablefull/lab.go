@@ -1,9 +1,7 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/tablefull/tablefull/remote"
@@ -17,18 +15,15 @@ import (
 // as q, ctrl-c or SIGTERM do, and lab.Run restores the host.
 func runLab(o options, scenario string, lo lab.Command, w io.Writer) error {
 	lo.Scenario = scenario
-	if _, ok := lab.Scenarios[lo.Scenario]; !ok {
-		return usageError{fmt.Errorf("no lab scenario %q: the scenarios are %s", lo.Scenario, strings.Join(lab.Names(), ", "))}
-	}
-	if lo.Duration < 0 || lo.FixAfter < 0 {
-		return usageError{fmt.Errorf("--duration and --fix-after want positive durations (0: none)")}
+	if err := lo.Check(); err != nil {
+		return usageError{err}
 	}
 	return lab.Run(lo.Scenario, lo.Options, w, func(l *lab.Lab) error {
 		p, err := remote.NetnsAgent(lab.NSName)
 		if err != nil {
 			return err
 		}
-		p.Name, p.MinBackoff = "lab "+lo.Scenario, 200*time.Millisecond
+		p.Name = "lab " + lo.Scenario
 		p.Start(o.interval)
 		defer p.Stop()
 		tee := &remote.Tee{Feed: p}

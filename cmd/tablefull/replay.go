@@ -1,9 +1,9 @@
 package main
 
 import (
-	"bytes"
-	_ "embed"
+	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -20,19 +20,13 @@ func replay(path string, speed float64) error {
 	return play(feed, speed, false)
 }
 
-// demoRecording is a real table-full incident recorded on this kind of
-// machine (see README: how to re-record it).
-//
-//go:embed demo/table-full.jsonl
-var demoRecording []byte
-
 // demo plays the embedded incident with captions.
 func demo(speed float64) error {
-	rec, err := remote.ReadRecording(bytes.NewReader(demoRecording))
+	feed, err := remote.Demo()
 	if err != nil {
-		return fmt.Errorf("embedded demo: %w", err)
+		return err
 	}
-	return play(remote.NewReplay(rec, "demo"), speed, true)
+	return play(feed, speed, true)
 }
 
 // play shows a recording, one hour of history around the view (a longer
@@ -46,4 +40,15 @@ func play(feed *remote.Replay, speed float64, captions bool) error {
 	app := tui.New(feed, tui.Options{Interval: first.Interval, Speed: speed, Captions: captions,
 		History: model.HistoryFor(time.Hour, first.Interval)})
 	return tui.Run(tui.NewRoot(app))
+}
+
+// writeReport turns a recording (or the embedded demo) into report.html,
+// report.md and its charts.
+func writeReport(v *flagValues, stdout io.Writer) error {
+	if v.report.Demo && v.arg != "" {
+		return usageError{errors.New("give FILE or --demo, not both")}
+	}
+	rq := v.report
+	rq.File = v.arg
+	return rq.Run(stdout)
 }

@@ -14,21 +14,6 @@ import (
 	"github.com/tablefull/tablefull/sources/tune"
 )
 
-// startLocalStream samples this host and writes its stream to w: what
-// both the agent and a recording are. source labels the header.
-func startLocalStream(o options, w io.Writer, source string) (*sources.Live, *remote.Stream, error) {
-	live, err := sources.StartLive(o.roots, o.interval)
-	if err != nil {
-		return nil, nil, err
-	}
-	st, err := remote.StartStream(live, w, source)
-	if err != nil {
-		live.Stop()
-		return nil, nil, err
-	}
-	return live, st, nil
-}
-
 // agent writes the stream of this host to stdout and takes control
 // requests on stdin (remote.Serve) until stdin closes. It never listens.
 // A session cut mid-apply (stdin closed, stdout broken, a hangup) ends
@@ -38,11 +23,15 @@ func agent(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	signal.Ignore(syscall.SIGPIPE) // a broken stdout is an error to end on, not a kill mid-apply
 	ctx, stop := untilStopped(0)
 	defer stop()
-	live, st, err := startLocalStream(o, stdout, "agent")
+	live, err := sources.StartLive(o.roots, o.interval)
 	if err != nil {
 		return err
 	}
 	defer live.Stop()
+	st, err := remote.StartStream(live, stdout, "agent")
+	if err != nil {
+		return err
+	}
 	ag := &tune.Control{Live: live, Tuner: tune.NewLocal(o.roots, o.stateDir)}
 	defer ag.Wait()
 	return st.ServeControl(ctx, stdin, ag, os.Geteuid() == 0, stderr)
@@ -59,18 +48,16 @@ func record(o options, path string, duration time.Duration, force bool) error {
 		return err
 	}
 	defer f.Close()
-	live, st, err := startLocalStream(o, f, "recorded")
+	live, err := sources.StartLive(o.roots, o.interval)
 	if err != nil {
 		return err
 	}
 	defer live.Stop()
 	stopped, stop := untilStopped(duration)
 	defer stop()
-	select {
-	case <-stopped.Done():
-	case err := <-st.Done:
+	if err := remote.Record(stopped, live, f); err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "tablefull: recorded %s\n", path)
-	return f.Sync()
+	return nil
 }

@@ -37,11 +37,12 @@ func (k *tempKnobs) failWrites(t *testing.T, rel string) {
 func TestPartialApplyIsUndone(t *testing.T) {
 	k := newTempKnobs(t)
 	k.failWrites(t, "proc/sys/net/ipv4/tcp_tw_reuse")
-	o := options{roots: kernelfs.Roots{Proc: filepath.Join(k.root, "proc"), Sys: filepath.Join(k.root, "sys"), Dev: filepath.Join(k.root, "dev")}}
+	o := options{roots: kernelfs.Roots{Proc: filepath.Join(k.root, "proc"), Sys: filepath.Join(k.root, "sys"), Dev: filepath.Join(k.root, "dev")},
+		stateDir: k.stateDir}
 	topts := tune.CommandOptions{Set: []string{model.KnobMax + "=8192", model.KnobTwReuse + "=1"}, Yes: true,
-		SysctlDir: k.sysctlDir, ModprobeDir: k.modprobeDir, StateDir: k.stateDir, Feed: localFeed(o.roots)}
+		SysctlDir: k.sysctlDir, ModprobeDir: k.modprobeDir}
 	var out bytes.Buffer
-	err := tune.Command(o.roots, topts, &out)
+	err := tuneCommand(o, topts, &out)
 	var ee tune.ExitError
 	if !errors.As(err, &ee) || ee.Code != tune.ExitPartial || !errors.Is(err, tune.ErrPartial) {
 		t.Fatalf("got %v (%s), want exit %d", err, out.String(), tune.ExitPartial)

@@ -24,8 +24,9 @@ type Config struct {
 	// Heartbeat is the file touched at each sample ("": none).
 	Heartbeat         string
 	Version, Revision string
-	// What names the table served, in the line that says where it is.
-	What string
+	// Netns is the network namespace exported through its agent ("":
+	// this host's).
+	Netns string
 	// listen is --listen's addresses, served beside Addresses.
 	listen []string
 }
@@ -42,6 +43,7 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&c.Window, "window", DefaultWindow, "the peak and held verdicts cover this trailing `span`, for every scraper alike")
 	fs.BoolVar(&c.PerCPU, "per-cpu-series", false, "also serve each CPU's conntrack counters (a series per CPU and counter; their sums are always served)")
 	fs.StringVar(&c.Heartbeat, "heartbeat", "", "touch `FILE` at each sample, for `tablefull alive` (a liveness probe that opens no connection)")
+	fs.StringVar(&c.Netns, "netns", "", "export network namespace `NAME|PATH` instead of this one (through its agent)")
 }
 
 // Run exports feed's samples and serves them until ctx ends (a signal),
@@ -59,12 +61,16 @@ func Run(ctx context.Context, feed model.Feed, c Config, stderr io.Writer) error
 	e := New(c.Version, c.Window)
 	e.Revision, e.PerCPU = c.Revision, c.PerCPU
 	go e.Follow(feed, time.Now())
+	what := "this host's conntrack table"
+	if c.Netns != "" {
+		what = "network namespace " + c.Netns + "'s conntrack table (through its agent)"
+	}
 	scheme := "http"
 	if c.ConfigFile != "" {
 		scheme = "http(s, as " + c.ConfigFile + " says)"
 	}
 	err := Serve(ctx, c.Web, Handler(e, c.Path), func(a net.Addr) {
-		fmt.Fprintf(stderr, "tablefull exporter %s: serving %s on %s://%s%s\n", c.Version, c.What, scheme, a, c.Path)
+		fmt.Fprintf(stderr, "tablefull exporter %s: serving %s on %s://%s%s\n", c.Version, what, scheme, a, c.Path)
 	})
 	if ctx.Err() != nil {
 		fmt.Fprintf(stderr, "tablefull exporter: stopping (%v)\n", context.Cause(ctx))

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 
 	flag "github.com/spf13/pflag"
+
+	"github.com/tablefull/tablefull/remote"
 )
 
 // Request is what tablefull report is asked for: the recording (a file,
@@ -16,9 +18,8 @@ import (
 type Request struct {
 	// File is the recording's path, read unless Demo.
 	File string
-	// Demo reports on DemoRecording, the embedded demo's, instead.
-	Demo          bool
-	DemoRecording []byte
+	// Demo reports on the embedded demo's recording instead.
+	Demo bool
 	// From and To are --from and --to as given (see ParseWhen).
 	From, To, Title string
 	// Dir is where report.html, report.md and the charts go; Force
@@ -47,7 +48,7 @@ func (q Request) Run(stdout io.Writer) error {
 	if o.To, err = ParseWhen(q.To); err != nil {
 		return fmt.Errorf("--to: %w", err)
 	}
-	var in io.Reader = bytes.NewReader(q.DemoRecording)
+	var in io.Reader = bytes.NewReader(remote.DemoRecording)
 	o.Source = "the embedded demo"
 	if !q.Demo {
 		f, err := os.Open(q.File)

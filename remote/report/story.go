@@ -102,28 +102,7 @@ func (t narrator) whatHappened(r *Report) []string {
 	default:
 		s = append(s, fmt.Sprintf("The table never reached its cap (peak %s of %s) and dropped nothing.", model.Int(in.PeakCount), model.Int(in.End.Max)))
 	}
-	if in.Pinned > 0 {
-		l := in.WhilePinned
-		cpu, disk := fmt.Sprintf("CPU %.0f %% busy", l.BusyPct), fmt.Sprintf("disk %s IO/s and %.0f %% utilised", model.Num(l.DiskIOPS), l.DiskUtilPct)
-		if l.Absent.Has(model.PartCPU) {
-			cpu = "CPU not recorded throughout"
-		}
-		if l.Absent.Has(model.PartDisks) {
-			disk = "disk not recorded throughout"
-		}
-		load := cpu + ", " + disk
-		switch {
-		case l.Idle():
-			s = append(s, "Meanwhile the server was idle ("+load+"): "+t.droppedWhat()+" never reached it.")
-		case l.Absent.Has(model.PartCPU) || l.Absent.Has(model.PartDisks):
-			s = append(s, "Whether the server was idle meanwhile is not known ("+load+").")
-		default:
-			s = append(s, "Meanwhile the server was working ("+load+").")
-		}
-		if l.SynRetransPS > 0 && !l.Absent.Has(model.PartTCP) {
-			s = append(s, fmt.Sprintf("Clients retransmitted %s SYNs a second while the table was pinned: each one waiting out the 1, 2, 4, 8 s backoff.", model.Num(l.SynRetransPS)))
-		}
-	}
+	s = append(s, t.whilePinned()...)
 	for i, c := range in.Changes {
 		if i == 3 {
 			s = append(s, fmt.Sprintf("%s more changes are listed under Tuning.", model.Int(uint64(len(in.Changes)-3))))
@@ -154,6 +133,37 @@ func (t narrator) whatHappened(r *Report) []string {
 		out = append(out, "Not in the recording for all of it: "+in.Absent.String()+" (not read when it was recorded, or not scraped); what this report says of them covers only the samples that had them, and no verdict was judged from them.")
 	}
 	return out
+}
+
+// whilePinned is what the server and its clients did while the table was
+// pinned: idle or working, and the SYN retransmits (none if it never was).
+func (t narrator) whilePinned() []string {
+	in := t.in
+	if in.Pinned == 0 {
+		return nil
+	}
+	var s []string
+	l := in.WhilePinned
+	cpu, disk := fmt.Sprintf("CPU %.0f %% busy", l.BusyPct), fmt.Sprintf("disk %s IO/s and %.0f %% utilised", model.Num(l.DiskIOPS), l.DiskUtilPct)
+	if l.Absent.Has(model.PartCPU) {
+		cpu = "CPU not recorded throughout"
+	}
+	if l.Absent.Has(model.PartDisks) {
+		disk = "disk not recorded throughout"
+	}
+	load := cpu + ", " + disk
+	switch {
+	case l.Idle():
+		s = append(s, "Meanwhile the server was idle ("+load+"): "+t.droppedWhat()+" never reached it.")
+	case l.Absent.Has(model.PartCPU) || l.Absent.Has(model.PartDisks):
+		s = append(s, "Whether the server was idle meanwhile is not known ("+load+").")
+	default:
+		s = append(s, "Meanwhile the server was working ("+load+").")
+	}
+	if l.SynRetransPS > 0 && !l.Absent.Has(model.PartTCP) {
+		s = append(s, fmt.Sprintf("Clients retransmitted %s SYNs a second while the table was pinned: each one waiting out the 1, 2, 4, 8 s backoff.", model.Num(l.SynRetransPS)))
+	}
+	return s
 }
 
 func (t narrator) changeSentence(c incident.KnobChange) string {

@@ -1,6 +1,8 @@
 package lab
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	flag "github.com/spf13/pflag"
@@ -28,4 +30,18 @@ func (c *Command) AddFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.Headless, "headless", false, "print one line per sample instead of the console")
 	fs.StringVar(&c.RecordTo, "record", "", "record the lab's stream to `FILE` (e.g. to re-record the demo)")
 	fs.DurationVar(&c.FixAfter, "fix-after", 0, "raise nf_conntrack_max to 16384 after `D` (for recordings)")
+}
+
+// Check refuses a scenario that is not one and negative durations.
+func (c Command) Check() error {
+	if _, ok := Scenarios[c.Scenario]; !ok {
+		if c.Scenario == "" {
+			return fmt.Errorf("which scenario? %s", strings.Join(Names(), ", "))
+		}
+		return fmt.Errorf("no lab scenario %q: the scenarios are %s", c.Scenario, strings.Join(Names(), ", "))
+	}
+	if c.Duration < 0 || c.FixAfter < 0 {
+		return fmt.Errorf("--duration and --fix-after want positive durations (0: none)")
+	}
+	return nil
 }

@@ -88,15 +88,7 @@ func Start(name string, o Options) (l *Lab, err error) {
 	if os.Geteuid() != 0 {
 		return nil, errors.New("the lab needs root: it builds a network namespace and changes the global nf_conntrack_max")
 	}
-	if o.Paths.RunDir == "" {
-		o.Paths.RunDir = "/run"
-	}
-	if o.Paths.Proc == "" {
-		o.Paths.Proc = "/proc"
-	}
-	if o.Paths.Sys == "" {
-		o.Paths.Sys = "/sys"
-	}
+	o.Paths = o.Paths.orHost()
 	if o.Workers > 0 {
 		sc.workers = o.Workers
 	}
@@ -124,20 +116,9 @@ func Start(name string, o Options) (l *Lab, err error) {
 		}
 		l.Max = sc.labMax
 	}
-	if l.Max > 0 {
-		if err := l.Remember(GlobalMax); err != nil { // saved below, before any change
-			return l, err
-		}
-	}
-	if sc.labBuckets > 0 {
-		if err := l.Remember(GlobalHashsize); err != nil {
-			return l, err
-		}
-	}
-	if err := saveState(o.Paths, l.state); err != nil {
+	if err := l.saveGlobals(); err != nil {
 		return l, err
 	}
-	l.saved = true
 	if l.NS, err = netns.Create(NSName); err != nil {
 		return l, err
 	}
@@ -169,6 +150,26 @@ func Start(name string, o Options) (l *Lab, err error) {
 	l.serving = true
 	l.startLoad()
 	return l, nil
+}
+
+// saveGlobals writes the state file with the global knobs the scenario
+// changes as they are now, before any change.
+func (l *Lab) saveGlobals() error {
+	if l.Max > 0 {
+		if err := l.Remember(GlobalMax); err != nil {
+			return err
+		}
+	}
+	if l.Scenario.labBuckets > 0 {
+		if err := l.Remember(GlobalHashsize); err != nil {
+			return err
+		}
+	}
+	if err := saveState(l.paths, l.state); err != nil {
+		return err
+	}
+	l.saved = true
+	return nil
 }
 
 func (l *Lab) setSysctls() error { return l.set(l.Scenario.sysctls) }

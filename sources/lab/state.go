@@ -51,6 +51,19 @@ type Paths struct {
 	Sys    string // /sys
 }
 
+// orHost is p with the host's /run, /proc and /sys where p names none.
+func (p Paths) orHost() Paths {
+	for _, d := range []struct {
+		dir  *string
+		host string
+	}{{&p.RunDir, "/run"}, {&p.Proc, "/proc"}, {&p.Sys, "/sys"}} {
+		if *d.dir == "" {
+			*d.dir = d.host
+		}
+	}
+	return p
+}
+
 func (p Paths) state() string { return filepath.Join(p.RunDir, "tablefull-lab.json") }
 func (p Paths) lock() string  { return filepath.Join(p.RunDir, "tablefull-lab.lock") }
 func (p Paths) max() string   { return p.global(GlobalMax) }

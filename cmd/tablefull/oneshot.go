@@ -4,8 +4,10 @@ import (
 	"io"
 	"time"
 
+	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/tune"
 )
 
 // snapshot prints one sample of the host and exits.
@@ -28,4 +30,20 @@ func census(o options, asJSON bool, w io.Writer) error {
 		return err
 	}
 	return remote.WriteCensus(w, c, time.Since(start), asJSON)
+}
+
+// tuneCommand is tablefull tune measuring this host at 1 s, or with
+// --netns the namespace's agent.
+func tuneCommand(o options, t tune.CommandOptions, stdout io.Writer) error {
+	t.StateDir = o.stateDir
+	t.Feed = func() (model.Feed, error) { return sources.StartLive(o.roots, time.Second) }
+	if t.Netns != "" {
+		path, err := remote.NetnsPath(t.Netns)
+		if err != nil {
+			return usageError{err}
+		}
+		t.NetnsPath = path
+		t.Feed = func() (model.Feed, error) { return remote.StartNetnsAgent(t.Netns, time.Second) }
+	}
+	return tune.Command(o.roots, t, stdout)
 }

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRoomSizes: the house keeps its proportions. No Go file we wrote is
+// over 350 lines, no function over 80 (generated code aside), and cmd's
+// wiring (its test programs in testdata aside) stays under 800 lines.
+func TestRoomSizes(t *testing.T) {
+	out, err := exec.Command("git", "-C", "../..", "ls-files", "*.go").Output()
+	if err != nil {
+		t.Skipf("git ls-files: %v (not a checkout)", err)
+	}
+	cmdLines := 0
+	for _, rel := range strings.Fields(string(out)) {
+		path := filepath.Join("../..", rel)
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(src, []byte("// Code generated")) {
+			continue
+		}
+		lines := bytes.Count(src, []byte("\n"))
+		test := strings.HasSuffix(rel, "_test.go")
+		if !test && lines > 350 {
+			t.Errorf("%s: %d lines (at most 350)", rel, lines)
+		}
+		if !test && strings.HasPrefix(rel, "cmd/") && !strings.Contains(rel, "/testdata/") {
+			cmdLines += lines
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || test {
+				continue
+			}
+			if n := fset.Position(fn.End()).Line - fset.Position(fn.Pos()).Line + 1; n > 80 {
+				t.Errorf("%s: func %s is %d lines (at most 80)", rel, fn.Name.Name, n)
+			}
+		}
+	}
+	if cmdLines > 800 {
+		t.Errorf("cmd is %d lines of Go (at most 800: wiring)", cmdLines)
+	}
+}
