@@ -28,6 +28,10 @@ type Census struct {
 	// SketchSize addresses exist, otherwise lower bounds (Misra-Gries).
 	TopSources []Count `json:"top_sources"`
 	TopDests   []Count `json:"top_destinations"`
+	// TopZones are the conntrack zones holding the most entries ("zone
+	// 5", zone 0 as "zone 0"), when any entry carries a zone other than
+	// 0 (OVS, some CNIs); nil when none does.
+	TopZones []Count `json:"top_zones,omitempty"`
 	// Approximate is set when the kernel flagged the dump as interrupted
 	// (the table changed under it) or the address sketch overflowed.
 	Approximate bool `json:"approximate"`
@@ -125,6 +129,8 @@ type CensusCounter struct {
 	// unknown): entries with longer timeouts left are counted (OverHold).
 	Holds              ClassCounts
 	overHold, overLeft ClassCounts
+	// zones counts the entries of each zone but 0 (nil until one is seen).
+	zones map[uint16]int
 }
 
 // numTCPStates is len(TCPStates).
@@ -142,6 +148,8 @@ type Flow struct {
 	// Timeout is the seconds left before the kernel drops the entry (0:
 	// not told).
 	Timeout uint32
+	// Zone is the entry's conntrack zone (0: the default).
+	Zone uint16
 }
 
 // Add counts one flow.
@@ -168,6 +176,12 @@ func (c *CensusCounter) Add(f Flow) {
 		c.tcpPorts[f.DstPort]++
 	case 17:
 		c.udpPorts[f.DstPort]++
+	}
+	if f.Zone != 0 {
+		if c.zones == nil {
+			c.zones = map[uint16]int{}
+		}
+		c.zones[f.Zone]++
 	}
 	if f.Src.IsValid() {
 		c.src.Add(f.Src)
@@ -215,10 +229,32 @@ func (c *CensusCounter) Census(n int) Census {
 		}
 	}
 	out.TopPorts = top(ports, n)
+	out.TopZones = c.topZones(n)
 	out.TopSources = c.src.Top(n, netip.Addr.String)
 	out.TopDests = c.dst.Top(n, netip.Addr.String)
 	return out
 }
+
+// topZones is the n zones holding the most entries, zone 0 among them,
+// or nil when every entry is in zone 0.
+func (c *CensusCounter) topZones(n int) []Count {
+	if len(c.zones) == 0 {
+		return nil
+	}
+	zoned := 0
+	zs := make([]Count, 0, len(c.zones)+1)
+	for z, v := range c.zones {
+		zs = append(zs, Count{ZoneKey(z), v})
+		zoned += v
+	}
+	if rest := c.total - zoned; rest > 0 {
+		zs = append(zs, Count{ZoneKey(0), rest})
+	}
+	return top(zs, n)
+}
+
+// ZoneKey names conntrack zone z in the census's zone list.
+func ZoneKey(z uint16) string { return "zone " + itoa(int(z)) }
 
 // top is the n heaviest of cs, never nil: an empty list is [] in JSON.
 func top(cs []Count, n int) []Count {

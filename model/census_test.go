@@ -29,6 +29,35 @@ func TestCensusCounter(t *testing.T) {
 	if got.TopDests[0] != (Count{"10.5.5.14", 300}) || got.TopSources[0].N != 100 || got.Approximate {
 		t.Errorf("addresses %v %v approximate=%v", got.TopDests, got.TopSources, got.Approximate)
 	}
+	if got.TopZones != nil {
+		t.Errorf("zones %v where no entry carries one", got.TopZones)
+	}
+}
+
+// TestCensusZones: where entries carry zones, the census splits by zone,
+// the default zone among them, heaviest first and bounded.
+func TestCensusZones(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		zones map[uint16]int
+		n     int
+		want  []Count
+	}{
+		{"no zones", map[uint16]int{0: 40}, 3, nil},
+		{"one zone fills it", map[uint16]int{0: 10, 5: 300, 7: 20}, 3, []Count{{"zone 5", 300}, {"zone 7", 20}, {"zone 0", 10}}},
+		{"every entry zoned", map[uint16]int{5: 3, 65535: 4}, 3, []Count{{"zone 65535", 4}, {"zone 5", 3}}},
+		{"bounded", map[uint16]int{1: 1, 2: 2, 3: 3, 4: 4}, 2, []Count{{"zone 4", 4}, {"zone 3", 3}}},
+	} {
+		var c CensusCounter
+		for z, n := range tc.zones {
+			for range n {
+				c.Add(Flow{Proto: 17, Zone: z, TCPState: -1})
+			}
+		}
+		if got := c.Census(tc.n).TopZones; fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: zones %v, want %v", tc.name, got, tc.want)
+		}
+	}
 }
 
 // TestSketchBoundedAndKeepsHeavyHitters: many distinct addresses do not

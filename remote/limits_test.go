@@ -77,3 +77,30 @@ func TestHostileLinesStayCheap(t *testing.T) {
 		})
 	}
 }
+
+// TestCensusZonesOnTheWire: a census's zones arrive as sent; more zones
+// than a census keeps is a damaged line.
+func TestCensusZonesOnTheWire(t *testing.T) {
+	decode := func(zones []model.Count) (*model.Sample, *Decoder) {
+		var b bytes.Buffer
+		enc, _ := NewEncoder(&b, model.Host{Name: "h"}, t0)
+		s := twoCPUSample(1)
+		s.Census = &model.Census{Total: 9, TopZones: zones}
+		enc.Sample(s)
+		dec := NewDecoder(&b)
+		dec.Header()
+		got, _, _ := dec.Next()
+		return got, dec
+	}
+	two := []model.Count{{Key: "zone 5", N: 7}, {Key: "zone 0", N: 2}}
+	if got, _ := decode(two); got == nil || got.Census == nil || fmt.Sprint(got.Census.TopZones) != fmt.Sprint(two) {
+		t.Errorf("zones arrived as %+v", got)
+	}
+	var many []model.Count
+	for z := range maxCensusKeys + 1 {
+		many = append(many, model.Count{Key: fmt.Sprintf("zone %d", z), N: 1})
+	}
+	if got, dec := decode(many); dec.Damaged == 0 {
+		t.Errorf("%d zones taken: %+v", len(many), got.Census)
+	}
+}

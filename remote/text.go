@@ -101,6 +101,9 @@ func WriteCensus(w io.Writer, c model.Census, took time.Duration, asJSON bool) e
 	printTop(w, "top destination ports", c.TopPorts)
 	printTop(w, "top sources", c.TopSources)
 	printTop(w, "top destinations", c.TopDests)
+	if c.TopZones != nil { // only where entries carry zones
+		printTop(w, "conntrack zones", c.TopZones)
+	}
 	printOwners(w, c.Owners)
 	return nil
 }

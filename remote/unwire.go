@@ -160,6 +160,9 @@ func boundCensus(c *model.Census) *model.Census {
 	}
 	out.ByProto, out.TCPState = boundMap(c.ByProto), boundMap(c.TCPState)
 	out.TopPorts, out.TopSources, out.TopDests = boundList(c.TopPorts), boundList(c.TopSources), boundList(c.TopDests)
+	if c.TopZones != nil {
+		out.TopZones = boundList(c.TopZones)
+	}
 	out.Owners = boundOwners(c.Owners)
 	return &out
 }

@@ -30,6 +30,9 @@ func censusLines(st *styles.Styles, c *model.Census, width, rows int) []string {
 		st.Label.Render("sources ") + joinCounts(st, c.TopSources, width),
 		st.Label.Render("destinations ") + joinCounts(st, c.TopDests, width),
 	}
+	if c.TopZones != nil { // where entries carry zones, which fill the table comes first
+		lines = append(lines[:2], append([]string{st.Label.Render("zones ") + joinCounts(st, c.TopZones, width)}, lines[2:]...)...)
+	}
 	if c.Owners != nil {
 		lines = append(lines, ownersLine(st, c.Owners))
 	}

@@ -173,7 +173,7 @@ func TestCensusPanel(t *testing.T) {
 	samples := incident(5)
 	samples[4].Census = &model.Census{Total: 4096, ByProto: map[string]int{"tcp": 4096},
 		TCPState: map[string]int{"TIME_WAIT": 3900, "ESTABLISHED": 196}, TopPorts: []model.Count{{Key: "tcp/3900", N: 4090}},
-		At: samples[4].Time, Took: 12 * time.Millisecond}
+		TopZones: []model.Count{{Key: "zone 5", N: 3000}, {Key: "zone 0", N: 1096}}, At: samples[4].Time, Took: 12 * time.Millisecond}
 	for _, s := range samples[:4] {
 		a.Update(sampleMsg{s: s})
 	}
@@ -184,10 +184,15 @@ func TestCensusPanel(t *testing.T) {
 	}
 	a.Update(sampleMsg{s: samples[4]})
 	flat := strings.Join(strings.Fields(a.View()), " ")
-	for _, want := range []string{"4,096 entries", "TIME_WAIT 3,900", "tcp/3900 4,090", "next in 5 s"} {
+	for _, want := range []string{"4,096 entries", "TIME_WAIT 3,900", "tcp/3900 4,090", "next in 5 s", "zones zone 5 3,000"} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("census panel lacks %q:\n%s", want, a.View())
 		}
+	}
+	unzoned := *samples[4].Census
+	unzoned.TopZones = nil
+	if lines := strings.Join(censusLines(a.st, &unzoned, 100, 10), "\n"); strings.Contains(lines, "zones") {
+		t.Errorf("a census without zones shows a zones line:\n%s", lines)
 	}
 	_, cmd = a.Update(typed("c"))
 	cmd()

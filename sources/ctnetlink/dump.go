@@ -23,6 +23,7 @@ const (
 	ctaStatus    = 3
 	ctaProtoinfo = 4
 	ctaTimeout   = 7
+	ctaZone      = 18
 
 	ctaTupleIP    = 1
 	ctaTupleProto = 2

@@ -16,7 +16,8 @@ import (
 const nfgenmsgLen = 4
 
 // ParseFlow reads the counted parts of one conntrack message: protocol,
-// original addresses and destination port, TCP state, status bits. A
+// original addresses and destination port, TCP state, status bits,
+// timeout and zone. A
 // malformed message is an error, never a panic.
 func ParseFlow(m netlink.Message) (model.Flow, error) { return parseFlow(m.Data) }
 
@@ -40,6 +41,10 @@ func parseFlow(data []byte) (model.Flow, error) {
 		case ctaTimeout:
 			if len(v) == 4 {
 				f.Timeout = binary.BigEndian.Uint32(v)
+			}
+		case ctaZone:
+			if len(v) == 2 {
+				f.Zone = binary.BigEndian.Uint16(v)
 			}
 		case ctaProtoinfo:
 			if err := parseTCPState(v, &f); err != nil {

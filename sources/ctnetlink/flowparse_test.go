@@ -29,6 +29,7 @@ func flowMessage(t testing.TB) netlink.Message {
 		return nil
 	})
 	ae.Uint32(ctaTimeout, 431000)
+	ae.Uint16(ctaZone, 5)
 	ae.Nested(ctaProtoinfo, func(pi *netlink.AttributeEncoder) error {
 		pi.Nested(ctaProtoinfoTCP, func(tcp *netlink.AttributeEncoder) error {
 			tcp.Uint8(ctaProtoinfoTCPState, 7)
@@ -46,7 +47,7 @@ func flowMessage(t testing.TB) netlink.Message {
 func TestParseFlow(t *testing.T) {
 	m := flowMessage(t)
 	f, err := ParseFlow(m)
-	want := model.Flow{Proto: 6, Src: netip.MustParseAddr("10.5.5.15"), Dst: netip.MustParseAddr("10.5.5.14"), DstPort: 3900, TCPState: 7, Timeout: 431000}
+	want := model.Flow{Proto: 6, Src: netip.MustParseAddr("10.5.5.15"), Dst: netip.MustParseAddr("10.5.5.14"), DstPort: 3900, TCPState: 7, Timeout: 431000, Zone: 5}
 	if err != nil || f != want {
 		t.Fatalf("ParseFlow = %+v, %v; want %+v", f, err, want)
 	}

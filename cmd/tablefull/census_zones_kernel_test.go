@@ -1,0 +1,60 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/remote"
+)
+
+// TestCensusSplitsZones: entries the kernel holds in conntrack zones (as
+// OVS and some CNIs make them) are split by zone in the census, its text
+// and the census that travels on the agent's stream; the default zone is
+// among them.
+func TestCensusSplitsZones(t *testing.T) {
+	needKernel(t, "conntrack")
+	ns := labNS(t)
+	flows := knownMix() // 150 established, 70 TIME_WAIT, 30 UDP
+	for i := range flows {
+		switch {
+		case i < 150:
+			flows[i].Zone = 5
+		case i >= 220:
+			flows[i].Zone = 7
+		}
+	}
+	if err := ns.Insert(flows); err != nil {
+		t.Fatal(err)
+	}
+	want := "[{zone 5 150} {zone 0 70} {zone 7 30}]"
+	if got := fmt.Sprint(censusIn(t, ns).TopZones); got != want {
+		t.Errorf("census zones %s, want %s", got, want)
+	}
+	exe, _ := os.Executable()
+	cmd := ns.Command(exe, "census")
+	cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	out, err := cmd.Output()
+	if err != nil || !strings.Contains(string(out), "conntrack zones:") || !strings.Contains(string(out), "zone 5") {
+		t.Errorf("census text (%v):\n%s", err, out)
+	}
+	t.Setenv("TABLEFULL_AS_MAIN", "1")
+	argv, err := remote.NetnsArgv(ns.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &remote.Process{Argv: argv, MinBackoff: time.Hour}
+	p.SetCensus(true)
+	p.Start(200 * time.Millisecond)
+	defer p.Stop()
+	var viaAgent *model.Census
+	for deadline := time.Now().Add(10 * time.Second); viaAgent == nil && time.Now().Before(deadline); {
+		viaAgent = nextSample(t, p).Census
+	}
+	if viaAgent == nil || fmt.Sprint(viaAgent.TopZones) != want {
+		t.Errorf("census through the agent: %+v", viaAgent)
+	}
+}
