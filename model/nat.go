@@ -152,13 +152,20 @@ func ruleInsertDrops(in Inputs) (Verdict, bool) {
 			why = "the ruleset was not read: " + nat.Note
 		}
 	}
-	resolved := ""
-	if n := in.Rates.CTTotal.Get(ClashResolve); n > 0 {
-		resolved = fmt.Sprintf("; %s more clashes the kernel resolved (clash_resolve: harmless)", Int(n))
-	}
 	return Verdict{Kind: InsertClash, Severity: SevWarn, Evidence: fmt.Sprintf(
 		"%s: two flows raced for one tuple (%s) — parallel UDP lookups behind a DNAT, the 5 s DNS delay: single-request-reopen, a node-local DNS cache or DNS over TCP; not a full table%s",
-		counts, why, resolved)}, true
+		counts, why, resolvedClashes(in.Rates, "more "))}, true
+}
+
+// resolvedClashes says the interval's clashes the kernel resolved (two
+// flows raced for one tuple and both went through: no verdict of their
+// own), "" when none: "; 40 clashes the kernel resolved (clash_resolve:
+// harmless)". more is put before "clashes" beside the ones that dropped.
+func resolvedClashes(r Rates, more string) string {
+	if n := r.CTTotal.Get(ClashResolve); n > 0 {
+		return fmt.Sprintf("; %s %sclashes the kernel resolved (clash_resolve: harmless)", Int(n), more)
+	}
+	return ""
 }
 
 // busiest is where the census found the most entries going, and how

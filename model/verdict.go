@@ -321,7 +321,8 @@ func ruleOK(in Inputs) Verdict {
 	var table string
 	switch c.Status {
 	case TableTracked:
-		table = fmt.Sprintf("count %s of max %s (%.0f %%), %s", Int(c.Count), Int(c.Max), Percent(c.Count, c.Max), dropsText(in.Rates))
+		table = fmt.Sprintf("count %s of max %s (%.0f %%), %s%s", Int(c.Count), Int(c.Max), Percent(c.Count, c.Max), dropsText(in.Rates),
+			resolvedClashes(in.Rates, ""))
 	case TableUntracked:
 		table = "nothing tracked in this namespace yet"
 		if in.Sample.Namespaces != nil {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime"
 	"sync/atomic"
 	"syscall"
 
@@ -27,11 +26,12 @@ func HonourNoColor() {
 // SSH session to the jump host dropped) quit it as q does: the terminal
 // restored where there still is one, and the caller's deferred stops end
 // every remote command.
+//
+// It draws 10 frames a second, which is still instant to a key: wake-ups
+// dominate the console's CPU (about 175 µs each on a small VM, measured
+// for make bench), so the caller runs it on one P where nothing else in
+// the process needs more (cmd's onScreen).
 func Run(m tea.Model) error {
-	// Wake-ups dominate the console's CPU (about 175 µs each on a small
-	// VM, measured for make bench): one P, so a wake-up does not also wake
-	// idle threads, and 10 frames a second, which is still instant to a key.
-	runtime.GOMAXPROCS(1)
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(10))
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)

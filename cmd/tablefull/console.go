@@ -2,7 +2,10 @@ package main
 
 import (
 	"fmt"
+	"runtime"
 	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
@@ -42,8 +45,12 @@ func console(o options, ds remote.Dests) error {
 		apps = append(apps, tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tune.NewLocal(o.roots, o.stateDir),
 			OpenNamespace: openNamespace(o, &opened)}))
 	}
-	return tui.Run(tui.NewRoot(apps...))
+	return onScreen(tui.NewRoot(apps...))
 }
+
+// onScreen runs a console on one P, so that a wake-up does not also wake
+// idle threads (tui.Run). The lab keeps every P: its load races threads.
+func onScreen(m tea.Model) error { runtime.GOMAXPROCS(1); return tui.Run(m) }
 
 // appOf is the console of a stream's process, recordable, tuned by tuner.
 func appOf(o options, p *remote.Process, tuner tuning.Tuner, source string) *tui.App {
@@ -96,7 +103,7 @@ func fleet(o options, c promread.Config) error {
 	}
 	var opened remote.Processes
 	defer opened.Stop()
-	return tui.Run(tui.NewFleet(r, tui.FleetOptions{Interval: max(o.interval, minFleetRefresh), Window: c.Window, Live: liveOverSSH(o, &opened)}))
+	return onScreen(tui.NewFleet(r, tui.FleetOptions{Interval: max(o.interval, minFleetRefresh), Window: c.Window, Live: liveOverSSH(o, &opened)}))
 }
 
 // liveOverSSH opens an instance's host as --ssh would.

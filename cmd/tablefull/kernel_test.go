@@ -219,3 +219,16 @@ func mustUint(t *testing.T, s string) uint64 {
 	}
 	return v
 }
+
+// kernelResolvesClashes reports whether this kernel counts clash_resolve
+// (5.6 and later): it lets two flows that raced for one tuple both
+// through, where older kernels dropped the second.
+func kernelResolvesClashes(t *testing.T) bool {
+	t.Helper()
+	head, err := os.ReadFile("/proc/net/stat/nf_conntrack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(head), "\n")
+	return strings.Contains(" "+first+" ", " clashres ")
+}

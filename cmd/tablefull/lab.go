@@ -2,7 +2,6 @@ package main
 
 import (
 	"io"
-	"time"
 
 	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/sources/lab"
@@ -33,14 +32,10 @@ func runLab(o options, scenario string, lo lab.Command, w io.Writer) error {
 			}
 			defer tee.Stop()
 		}
-		var fix <-chan time.Time
-		if lo.FixAfter > 0 {
-			fix = time.After(lo.FixAfter)
-		}
 		if lo.Headless {
 			stopped, stop := untilStopped(lo.Duration)
 			defer stop()
-			return l.Headless(tee, stopped.Done(), fix, w)
+			return l.Headless(tee, stopped.Done(), lo.FixAfter, w)
 		}
 		tuner := &tune.Lab{Host: tune.NewSysctls(o.roots), Lab: l}
 		return tui.Run(tui.NewRoot(tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tuner, Captions: true,

@@ -143,6 +143,24 @@ func TestLabScenarios(t *testing.T) {
 		}
 		hostRestored(t, orig)
 	})
+	t.Run("clash", func(t *testing.T) {
+		lines := labLines(t, "clash", "7s")
+		if !kernelResolvesClashes(t) { // before 5.6 the race dropped: INSERT CLASH
+			saysNotFull(t, lines, "INSERT CLASH", "two flows raced for one tuple", "single-request-reopen")
+			return
+		}
+		resolved := false
+		for _, l := range lines {
+			if !strings.Contains(l, `verdict="OK"`) || !strings.Contains(l, " drops=0 ") {
+				t.Errorf("a resolved race told as a problem: %s", l)
+			}
+			resolved = resolved || strings.Contains(l, "clashes the kernel resolved (clash_resolve: harmless)")
+		}
+		if !resolved {
+			t.Errorf("no resolved clash said:\n%s", strings.Join(lines, "\n"))
+		}
+		hostRestored(t, orig)
+	})
 	t.Run("healthy", func(t *testing.T) {
 		lines := labLines(t, "healthy", "8s")
 		for _, l := range lines {

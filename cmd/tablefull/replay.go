@@ -39,7 +39,7 @@ func play(feed *remote.Replay, speed float64, captions bool) error {
 	}
 	app := tui.New(feed, tui.Options{Interval: first.Interval, Speed: speed, Captions: captions,
 		History: model.HistoryFor(time.Hour, first.Interval)})
-	return tui.Run(tui.NewRoot(app))
+	return onScreen(tui.NewRoot(app))
 }
 
 // writeReport turns a recording (or the embedded demo) into report.html,

@@ -10,9 +10,14 @@ import (
 )
 
 // Headless prints one line per sample of feed, judged by the console's
-// analyzer, with the captions, until stopped; fix, when it fires, raises
-// nf_conntrack_max to 16384 (the write-up's fix, for recordings).
-func (l *Lab) Headless(feed model.Feed, stopped <-chan struct{}, fix <-chan time.Time, w io.Writer) error {
+// analyzer, with the captions, until stopped; fixAfter that long (0:
+// never) it raises nf_conntrack_max to 16384 (the write-up's fix, for
+// recordings).
+func (l *Lab) Headless(feed model.Feed, stopped <-chan struct{}, fixAfter time.Duration, w io.Writer) error {
+	var fix <-chan time.Time
+	if fixAfter > 0 {
+		fix = time.After(fixAfter)
+	}
 	samples := make(chan model.Sample)
 	done := make(chan struct{})
 	defer close(done)

@@ -50,6 +50,10 @@ type Scenario struct {
 	// under the entries the load made.
 	after time.Duration
 	later map[string]string
+	// lookups: the load is resolvers' lookups over UDP to 127.0.0.53:53
+	// (netns.Lookups), answered by echo servers on 127.0.0.1:5353 and
+	// 127.0.0.2:5353, in place of the HTTP server and its clients.
+	lookups bool
 }
 
 // Lab is a running scenario.
@@ -67,6 +71,7 @@ type Lab struct {
 	lockF   *os.File
 	state   State
 	server  *netns.Server
+	echo    *netns.Echo
 	serving bool
 	// saved is set once this lab wrote its state file: Close removes
 	// only its own, never a damaged one it found.
@@ -143,13 +148,30 @@ func Start(name string, o Options) (l *Lab, err error) {
 			return l, fmt.Errorf("lower the hashsize: %w", err)
 		}
 	}
-	l.server = sc.server()
-	if err := l.NS.Serve("127.0.0.1:18080", l.server); err != nil {
+	if err := l.serve(); err != nil {
 		return l, err
 	}
-	l.serving = true
 	l.startLoad()
 	return l, nil
+}
+
+// LookupsAddr is where a lookups scenario's resolvers send their queries:
+// an address its ruleset DNATs to the echo servers.
+const LookupsAddr = "127.0.0.53:53"
+
+// serve starts the scenario's servers: the echo servers of a lookups
+// scenario, otherwise the HTTP server on 127.0.0.1:18080.
+func (l *Lab) serve() (err error) {
+	if l.Scenario.lookups {
+		l.echo, err = l.NS.ServeEcho("127.0.0.1:5353", "127.0.0.2:5353")
+		return err
+	}
+	l.server = l.Scenario.server()
+	if err := l.NS.Serve("127.0.0.1:18080", l.server); err != nil {
+		return err
+	}
+	l.serving = true
+	return nil
 }
 
 // saveGlobals writes the state file with the global knobs the scenario
@@ -211,6 +233,10 @@ func (l *Lab) startLoad() {
 				}
 			}()
 		}
+		if sc.lookups {
+			l.NS.RunLookups(netns.Lookups{Addr: LookupsAddr, Workers: sc.workers, Stop: l.stop, Stats: &l.Clients})
+			return
+		}
 		requests := 1 << 30
 		if sc.requests > 0 {
 			requests = sc.requests
@@ -240,6 +266,9 @@ func (l *Lab) Close() error {
 		l.load.Wait() // dials in flight are cancelled by stop
 		if l.serving {
 			l.server.Close()
+		}
+		if l.echo != nil {
+			l.echo.Close()
 		}
 		l.mu.Lock()
 		if _, err := restoreGlobals(l.paths, l.state); err != nil {

@@ -65,6 +65,14 @@ var Scenarios = map[string]Scenario{
 		workers: 8, rate: 400, labMax: 1024, dialWait: 3 * time.Second,
 		server:  smallObjects,
 		sysctls: map[string]string{"net/netfilter/nf_conntrack_tcp_timeout_time_wait": "1"}},
+	"clash": {Name: "clash",
+		What:    "2 resolvers send their A and AAAA queries at one instant from one socket, as glibc does, to 127.0.0.53:53, DNAT'd at random to one of two echo servers (nft numgen); the lab's UDP hold lowered to 10 s",
+		LookFor: "clash_resolve (the per-CPU clash column) rises while nothing drops: the kernel resolved each race of the two queries for one entry, harmless (kernels from 5.6); before them the race was insert_failed and drop for UDP/53, INSERT CLASH, the 5 s DNS delay",
+		workers: 2, dialWait: 3 * time.Second, lookups: true,
+		sysctls: map[string]string{"net/netfilter/nf_conntrack_udp_timeout": "10"},
+		nft: `table ip tft-dnat {
+	chain out { type nat hook output priority -100; udp dport 53 dnat to numgen random mod 2 map { 0 : 127.0.0.1, 1 : 127.0.0.2 } : 5353; }
+}`},
 	"cpu-bound": {Name: "cpu-bound",
 		What:    "a table big enough, and a server that burns CPU on every request (the write-up's end state)",
 		LookFor: "CPU saturated, no drops: the work itself is the limit",
