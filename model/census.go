@@ -32,6 +32,11 @@ type Census struct {
 	// 5", zone 0 as "zone 0"), when any entry carries a zone other than
 	// 0 (OVS, some CNIs); nil when none does.
 	TopZones []Count `json:"top_zones,omitempty"`
+	// StaleDNAT are the DNAT targets none of whose UDP entries saw a
+	// reply (StaleDNATMin or more), most first; DNATChecked when the
+	// ruleset was read after the dump to tell which are gone.
+	StaleDNAT   []DNATTarget `json:"stale_dnat,omitempty"`
+	DNATChecked bool         `json:"dnat_checked,omitempty"`
 	// Approximate is set when the kernel flagged the dump as interrupted
 	// (the table changed under it) or the address sketch overflowed.
 	Approximate bool `json:"approximate"`
@@ -131,6 +136,8 @@ type CensusCounter struct {
 	overHold, overLeft ClassCounts
 	// zones counts the entries of each zone but 0 (nil until one is seen).
 	zones map[uint16]int
+	// dnat counts UDP entries by the target a DNAT sent them to.
+	dnat map[netip.AddrPort]dnatCount
 }
 
 // numTCPStates is len(TCPStates).
@@ -150,6 +157,10 @@ type Flow struct {
 	Timeout uint32
 	// Zone is the entry's conntrack zone (0: the default).
 	Zone uint16
+	// ReplySrc and ReplySrcPort are where replies come from: not the
+	// original destination when a DNAT changed it.
+	ReplySrc     netip.Addr
+	ReplySrcPort uint16
 }
 
 // Add counts one flow.
@@ -177,6 +188,7 @@ func (c *CensusCounter) Add(f Flow) {
 	case 17:
 		c.udpPorts[f.DstPort]++
 	}
+	c.countDNAT(f)
 	if f.Zone != 0 {
 		if c.zones == nil {
 			c.zones = map[uint16]int{}
@@ -230,31 +242,11 @@ func (c *CensusCounter) Census(n int) Census {
 	}
 	out.TopPorts = top(ports, n)
 	out.TopZones = c.topZones(n)
+	out.StaleDNAT = c.staleDNAT()
 	out.TopSources = c.src.Top(n, netip.Addr.String)
 	out.TopDests = c.dst.Top(n, netip.Addr.String)
 	return out
 }
-
-// topZones is the n zones holding the most entries, zone 0 among them,
-// or nil when every entry is in zone 0.
-func (c *CensusCounter) topZones(n int) []Count {
-	if len(c.zones) == 0 {
-		return nil
-	}
-	zoned := 0
-	zs := make([]Count, 0, len(c.zones)+1)
-	for z, v := range c.zones {
-		zs = append(zs, Count{ZoneKey(z), v})
-		zoned += v
-	}
-	if rest := c.total - zoned; rest > 0 {
-		zs = append(zs, Count{ZoneKey(0), rest})
-	}
-	return top(zs, n)
-}
-
-// ZoneKey names conntrack zone z in the census's zone list.
-func ZoneKey(z uint16) string { return "zone " + itoa(int(z)) }
 
 // top is the n heaviest of cs, never nil: an empty list is [] in JSON.
 func top(cs []Count, n int) []Count {

@@ -33,6 +33,7 @@ const (
 	InsertClash       Kind = "INSERT CLASH"
 	StaleTimeouts     Kind = "STALE TIMEOUTS"
 	GCBehind          Kind = "GC BEHIND"
+	StaleDNAT         Kind = "STALE DNAT"
 	InstanceAllowance Kind = "INSTANCE ALLOWANCE"
 	CPUBound          Kind = "SERVER CPU-BOUND"
 	DiskBound         Kind = "DISK-BOUND"
@@ -95,7 +96,7 @@ type rule func(in Inputs) (Verdict, bool)
 
 // rules in rank order: on equal severity the earlier one is shown first.
 var rules = []rule{ruleTableFull, ruleNamespaceFull, ruleEarlyDrop, ruleListenOverflow, ruleInsertDrops, ruleAllowance, rulePortExhaustion,
-	ruleHashChains, ruleStaleTimeouts, ruleGCBehind, ruleClientStalled, ruleCPUBound, ruleDiskBound, ruleNearCap}
+	ruleHashChains, ruleStaleTimeouts, ruleStaleDNAT, ruleGCBehind, ruleClientStalled, ruleCPUBound, ruleDiskBound, ruleNearCap}
 
 // Judge applies every rule and returns the verdicts that hold, most severe
 // first; when none holds it returns a single OK.

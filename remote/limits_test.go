@@ -104,3 +104,28 @@ func TestCensusZonesOnTheWire(t *testing.T) {
 		t.Errorf("%d zones taken: %+v", len(many), got.Census)
 	}
 }
+
+// TestStaleDNATOnTheWire: a census's unanswered DNAT targets arrive with
+// their counts clamped to its total; more than a census keeps is a
+// damaged line.
+func TestStaleDNATOnTheWire(t *testing.T) {
+	decode := func(targets []model.DNATTarget) (*model.Sample, *Decoder) {
+		var b bytes.Buffer
+		enc, _ := NewEncoder(&b, model.Host{Name: "h"}, t0)
+		s := twoCPUSample(1)
+		s.Census = &model.Census{Total: 50, StaleDNAT: targets, DNATChecked: true}
+		enc.Sample(s)
+		dec := NewDecoder(&b)
+		dec.Header()
+		got, _, _ := dec.Next()
+		return got, dec
+	}
+	got, _ := decode([]model.DNATTarget{{Target: "10.244.1.7:53", Unreplied: 1 << 40, Gone: true}, {Target: "10.244.2.9:53", Unreplied: -3}})
+	if got == nil || got.Census == nil || fmt.Sprint(got.Census.StaleDNAT) != "[{10.244.1.7:53 50 true} {10.244.2.9:53 0 false}]" {
+		t.Errorf("targets arrived as %+v", got)
+	}
+	many := make([]model.DNATTarget, model.StaleDNATShown+1)
+	if got, dec := decode(many); dec.Damaged == 0 {
+		t.Errorf("%d targets taken: %+v", len(many), got.Census)
+	}
+}

@@ -104,8 +104,28 @@ func WriteCensus(w io.Writer, c model.Census, took time.Duration, asJSON bool) e
 	if c.TopZones != nil { // only where entries carry zones
 		printTop(w, "conntrack zones", c.TopZones)
 	}
+	printStaleDNAT(w, c)
 	printOwners(w, c.Owners)
 	return nil
+}
+
+// printStaleDNAT lists the DNAT targets that answered none of their UDP
+// entries, and which of them the ruleset no longer names.
+func printStaleDNAT(w io.Writer, c model.Census) {
+	if len(c.StaleDNAT) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "UDP entries DNAT'd to a target that never answered:")
+	for _, t := range c.StaleDNAT {
+		state := "ruleset not read"
+		switch {
+		case c.DNATChecked && t.Gone:
+			state = "gone from the ruleset: conntrack -D -p udp --reply-src " + t.TargetAddr().String()
+		case c.DNATChecked:
+			state = "still in the ruleset"
+		}
+		fmt.Fprintf(w, "  %-40s %10s  %s\n", model.Sanitize(t.Target, 64), model.Int(uint64(max(0, t.Unreplied))), state)
+	}
 }
 
 // printOwners lists who holds the entries; every name is foreign text.

@@ -163,6 +163,10 @@ func boundCensus(c *model.Census) *model.Census {
 	if c.TopZones != nil {
 		out.TopZones = boundList(c.TopZones)
 	}
+	out.StaleDNAT = nil
+	for _, t := range c.StaleDNAT { // a part of the entries, never more
+		out.StaleDNAT = append(out.StaleDNAT, model.DNATTarget{Target: bound(t.Target), Unreplied: max(0, min(t.Unreplied, c.Total)), Gone: t.Gone})
+	}
 	out.Owners = boundOwners(c.Owners)
 	return &out
 }

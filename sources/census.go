@@ -1,6 +1,7 @@
 package sources
 
 import (
+	"context"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -8,6 +9,7 @@ import (
 	"github.com/tablefull/tablefull/sources/ctnetlink"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/owners"
+	"github.com/tablefull/tablefull/sources/ruleset"
 )
 
 // CensusDump counts the conntrack table as ctnetlink.Dump walks it, and
@@ -26,18 +28,23 @@ type CensusDump struct {
 	// sockets (Census.Owners), and reads the count as it begins and ends
 	// (expired entries not yet reaped: Census.CountBefore).
 	Proc string
+	// Ruleset, when set, lists the namespace's ruleset: read only when
+	// the dump found DNAT targets that answered none of their UDP
+	// entries, to tell which are gone (Census.StaleDNAT).
+	Ruleset func(context.Context) ([]byte, error)
 }
 
 // TakeCensus is the census of the table of this network namespace as
 // the console and tablefull census take it: bounded by a minute, joined
 // to the sockets under proc, with the classes' holds (from the last
-// sample's; read from proc when nil).
+// sample's; read from proc when nil), its unanswered DNAT targets checked
+// against the ruleset.
 func TakeCensus(proc string, holds *model.ClassCounts) (model.Census, error) {
 	if holds == nil {
 		h := HoldsNow(proc)
 		holds = &h
 	}
-	return CensusDump{Timeout: time.Minute, Holds: *holds, Proc: proc}.Run(CensusTop)
+	return CensusDump{Timeout: time.Minute, Holds: *holds, Proc: proc, Ruleset: ruleset.List}.Run(CensusTop)
 }
 
 // HoldsNow reads the classes' holds under proc as a sample does; one not
@@ -88,8 +95,28 @@ func (d CensusDump) Run(top int) (model.Census, error) {
 		found = &o
 	}
 	out.Owners = found
+	if len(out.StaleDNAT) > 0 && d.Ruleset != nil {
+		checkDNATTargets(&out, d.Ruleset)
+	}
 	out.At, out.Took = time.Now(), time.Since(start)
 	return out, nil
+}
+
+// checkDNATTargets reads the ruleset (list, bounded by 2 s) and marks
+// the unanswered DNAT targets it no longer names as gone; a ruleset not
+// read leaves them unjudged (DNATChecked false).
+func checkDNATTargets(c *model.Census, list func(context.Context) ([]byte, error)) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	listing, err := list(ctx)
+	if err != nil {
+		return
+	}
+	for i, t := range c.StaleDNAT {
+		a := t.TargetAddr()
+		c.StaleDNAT[i].Gone = a.IsValid() && !ruleset.Names(listing, a)
+	}
+	c.DNATChecked = true
 }
 
 // readCount reads the namespace's count under Proc; false without Proc

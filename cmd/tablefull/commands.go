@@ -74,7 +74,7 @@ var subcommands = []subcommand{
 	{name: "lab", usage: `  tablefull lab SCENARIO [--headless]      reproduce an incident in a throw-away namespace (root):
                                            table-full, listen-overflow, cpu-bound, healthy, no-evict,
                                            hash-chains, nat-ports, stale-timeouts, gc-behind, gc-pinned,
-                                           clash
+                                           clash, stale-dnat
 `, flags: func(fs *flag.FlagSet, v *flagValues) { v.lo.AddFlags(fs) }, positional: "SCENARIO", optional: func(*flagValues) bool { return true },
 		run: func(o options, v *flagValues, stdout, _ io.Writer) error { return runLab(o, v.arg, v.lo, stdout) }},
 	{name: "record", usage: "  tablefull record FILE [--duration D] [--force]\n                                           record this host's stream to FILE (refuses to overwrite without --force)\n", positional: "FILE", flags: func(fs *flag.FlagSet, v *flagValues) {

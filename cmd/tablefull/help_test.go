@@ -11,8 +11,8 @@ import (
 
 // foreignFlags are flags the README names that belong to other programs:
 // kube-proxy's (--config, --conntrack-*), nft's (--noflush), systemctl's
-// (--now), and --help.
-var foreignFlags = map[string]bool{"--help": true, "--config": true, "--conntrack": true, "--noflush": true, "--now": true}
+// (--now), conntrack(8)'s (--reply-src), and --help.
+var foreignFlags = map[string]bool{"--help": true, "--config": true, "--conntrack": true, "--noflush": true, "--now": true, "--reply-src": true}
 
 // TestHelpAndREADMEAgree: every flag of every subcommand is in --help
 // (made from the same flag sets) and in the README, and every flag the

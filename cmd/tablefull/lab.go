@@ -23,6 +23,7 @@ func runLab(o options, scenario string, lo lab.Command, w io.Writer) error {
 			return err
 		}
 		p.Name = "lab " + lo.Scenario
+		p.SetCensus(l.Scenario.Census)
 		p.Start(o.interval)
 		defer p.Stop()
 		tee := &remote.Tee{Feed: p}

@@ -161,6 +161,17 @@ func TestLabScenarios(t *testing.T) {
 		}
 		hostRestored(t, orig)
 	})
+	t.Run("stale-dnat", func(t *testing.T) {
+		lines := labLines(t, "stale-dnat", "13s")
+		saysNotFull(t, lines, "STALE DNAT", "40 UDP entries a DNAT sent to 127.0.0.2:5353 never saw a reply, and the ruleset no longer names that target",
+			"conntrack -D -p udp --reply-src 127.0.0.2")
+		for _, l := range lines[:min(len(lines), 12)] { // the rule still sends there: not answering, not gone
+			if strings.Contains(l, `verdict="STALE DNAT"`) {
+				t.Errorf("STALE DNAT before the rule moved: %s", l)
+			}
+		}
+		hostRestored(t, orig)
+	})
 	t.Run("healthy", func(t *testing.T) {
 		lines := labLines(t, "healthy", "8s")
 		for _, l := range lines {

@@ -19,11 +19,12 @@ import (
 const (
 	ctGet = 1 // IPCTNL_MSG_CT_GET
 
-	ctaTupleOrig = 1
-	ctaStatus    = 3
-	ctaProtoinfo = 4
-	ctaTimeout   = 7
-	ctaZone      = 18
+	ctaTupleOrig  = 1
+	ctaTupleReply = 2
+	ctaStatus     = 3
+	ctaProtoinfo  = 4
+	ctaTimeout    = 7
+	ctaZone       = 18
 
 	ctaTupleIP    = 1
 	ctaTupleProto = 2

@@ -17,7 +17,7 @@ const nfgenmsgLen = 4
 
 // ParseFlow reads the counted parts of one conntrack message: protocol,
 // original addresses and destination port, TCP state, status bits,
-// timeout and zone. A
+// timeout, zone, and where replies come from. A
 // malformed message is an error, never a panic.
 func ParseFlow(m netlink.Message) (model.Flow, error) { return parseFlow(m.Data) }
 
@@ -31,9 +31,17 @@ func parseFlow(data []byte) (model.Flow, error) {
 	for typ, v, ok := top.Next(); ok; typ, v, ok = top.Next() {
 		switch typ {
 		case ctaTupleOrig:
-			if err := parseTuple(v, &f); err != nil {
+			var t tuple
+			if err := parseTuple(v, &t); err != nil {
 				return f, err
 			}
+			f.Proto, f.Src, f.Dst, f.SrcPort, f.DstPort = t.proto, t.src, t.dst, t.srcPort, t.dstPort
+		case ctaTupleReply:
+			var t tuple
+			if err := parseTuple(v, &t); err != nil {
+				return f, err
+			}
+			f.ReplySrc, f.ReplySrcPort = t.src, t.srcPort
 		case ctaStatus:
 			if len(v) == 4 {
 				f.Status = binary.BigEndian.Uint32(v)
@@ -58,7 +66,14 @@ func parseFlow(data []byte) (model.Flow, error) {
 	return f, nil
 }
 
-func parseTuple(b []byte, f *model.Flow) error {
+// tuple is one direction's addresses, protocol and ports.
+type tuple struct {
+	proto            uint8
+	src, dst         netip.Addr
+	srcPort, dstPort uint16
+}
+
+func parseTuple(b []byte, f *tuple) error {
 	t := nldump.AttrsOf(b)
 	for typ, v, ok := t.Next(); ok; typ, v, ok = t.Next() {
 		inner := nldump.AttrsOf(v)
@@ -76,20 +91,20 @@ func parseTuple(b []byte, f *model.Flow) error {
 				}
 				switch ityp {
 				case ctaIPv4Src, ctaIPv6Src:
-					f.Src = a
+					f.src = a
 				case ctaIPv4Dst, ctaIPv6Dst:
-					f.Dst = a
+					f.dst = a
 				}
 			}
 		case ctaTupleProto:
 			for ityp, iv, ok := inner.Next(); ok; ityp, iv, ok = inner.Next() {
 				switch {
 				case ityp == ctaProtoNum && len(iv) == 1:
-					f.Proto = iv[0]
+					f.proto = iv[0]
 				case ityp == ctaProtoSrcPort && len(iv) == 2:
-					f.SrcPort = binary.BigEndian.Uint16(iv)
+					f.srcPort = binary.BigEndian.Uint16(iv)
 				case ityp == ctaProtoDstPort && len(iv) == 2:
-					f.DstPort = binary.BigEndian.Uint16(iv)
+					f.dstPort = binary.BigEndian.Uint16(iv)
 				}
 			}
 		default:

@@ -28,6 +28,19 @@ func flowMessage(t testing.TB) netlink.Message {
 		})
 		return nil
 	})
+	ae.Nested(ctaTupleReply, func(t *netlink.AttributeEncoder) error {
+		t.Nested(ctaTupleIP, func(ip *netlink.AttributeEncoder) error {
+			ip.Bytes(ctaIPv4Src, netip.MustParseAddr("10.244.1.7").AsSlice())
+			ip.Bytes(ctaIPv4Dst, netip.MustParseAddr("10.5.5.15").AsSlice())
+			return nil
+		})
+		t.Nested(ctaTupleProto, func(p *netlink.AttributeEncoder) error {
+			p.Uint8(ctaProtoNum, 6)
+			p.Uint16(ctaProtoSrcPort, 3901)
+			return nil
+		})
+		return nil
+	})
 	ae.Uint32(ctaTimeout, 431000)
 	ae.Uint16(ctaZone, 5)
 	ae.Nested(ctaProtoinfo, func(pi *netlink.AttributeEncoder) error {
@@ -47,7 +60,8 @@ func flowMessage(t testing.TB) netlink.Message {
 func TestParseFlow(t *testing.T) {
 	m := flowMessage(t)
 	f, err := ParseFlow(m)
-	want := model.Flow{Proto: 6, Src: netip.MustParseAddr("10.5.5.15"), Dst: netip.MustParseAddr("10.5.5.14"), DstPort: 3900, TCPState: 7, Timeout: 431000, Zone: 5}
+	want := model.Flow{Proto: 6, Src: netip.MustParseAddr("10.5.5.15"), Dst: netip.MustParseAddr("10.5.5.14"), DstPort: 3900, TCPState: 7, Timeout: 431000, Zone: 5,
+		ReplySrc: netip.MustParseAddr("10.244.1.7"), ReplySrcPort: 3901}
 	if err != nil || f != want {
 		t.Fatalf("ParseFlow = %+v, %v; want %+v", f, err, want)
 	}

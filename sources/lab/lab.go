@@ -50,10 +50,16 @@ type Scenario struct {
 	// under the entries the load made.
 	after time.Duration
 	later map[string]string
-	// lookups: the load is resolvers' lookups over UDP to 127.0.0.53:53
-	// (netns.Lookups), answered by echo servers on 127.0.0.1:5353 and
-	// 127.0.0.2:5353, in place of the HTTP server and its clients.
-	lookups bool
+	// udp, when set, is the scenario's UDP load to LookupsAddr in place of
+	// the HTTP server and its clients, answered by UDP echo servers on
+	// echo.
+	udp  udpLoad
+	echo []string
+	// laterNft is a ruleset applied at after, beside later.
+	laterNft string
+	// Census: the lab asks its agent for censuses from the start (the
+	// scenario's verdict needs one).
+	Census bool
 }
 
 // Lab is a running scenario.
@@ -155,25 +161,6 @@ func Start(name string, o Options) (l *Lab, err error) {
 	return l, nil
 }
 
-// LookupsAddr is where a lookups scenario's resolvers send their queries:
-// an address its ruleset DNATs to the echo servers.
-const LookupsAddr = "127.0.0.53:53"
-
-// serve starts the scenario's servers: the echo servers of a lookups
-// scenario, otherwise the HTTP server on 127.0.0.1:18080.
-func (l *Lab) serve() (err error) {
-	if l.Scenario.lookups {
-		l.echo, err = l.NS.ServeEcho("127.0.0.1:5353", "127.0.0.2:5353")
-		return err
-	}
-	l.server = l.Scenario.server()
-	if err := l.NS.Serve("127.0.0.1:18080", l.server); err != nil {
-		return err
-	}
-	l.serving = true
-	return nil
-}
-
 // saveGlobals writes the state file with the global knobs the scenario
 // changes as they are now, before any change.
 func (l *Lab) saveGlobals() error {
@@ -230,11 +217,18 @@ func (l *Lab) startLoad() {
 				case <-l.stop:
 				case <-time.After(sc.after - Warmup):
 					l.set(sc.later)
+					if sc.laterNft != "" {
+						l.NS.Nft(sc.laterNft)
+					}
 				}
 			}()
 		}
-		if sc.lookups {
+		switch sc.udp {
+		case racingLookups:
 			l.NS.RunLookups(netns.Lookups{Addr: LookupsAddr, Workers: sc.workers, Stop: l.stop, Stats: &l.Clients})
+			return
+		case steadySenders:
+			l.NS.RunSenders(netns.Senders{Addr: LookupsAddr, Sockets: sc.workers, Every: 250 * time.Millisecond, Stop: l.stop, Stats: &l.Clients})
 			return
 		}
 		requests := 1 << 30

@@ -68,11 +68,20 @@ var Scenarios = map[string]Scenario{
 	"clash": {Name: "clash",
 		What:    "2 resolvers send their A and AAAA queries at one instant from one socket, as glibc does, to 127.0.0.53:53, DNAT'd at random to one of two echo servers (nft numgen); the lab's UDP hold lowered to 10 s",
 		LookFor: "clash_resolve (the per-CPU clash column) rises while nothing drops: the kernel resolved each race of the two queries for one entry, harmless (kernels from 5.6); before them the race was insert_failed and drop for UDP/53, INSERT CLASH, the 5 s DNS delay",
-		workers: 2, dialWait: 3 * time.Second, lookups: true,
+		workers: 2, dialWait: 3 * time.Second, udp: racingLookups, echo: []string{"127.0.0.1:5353", "127.0.0.2:5353"},
 		sysctls: map[string]string{"net/netfilter/nf_conntrack_udp_timeout": "10"},
 		nft: `table ip tft-dnat {
 	chain out { type nat hook output priority -100; udp dport 53 dnat to numgen random mod 2 map { 0 : 127.0.0.1, 1 : 127.0.0.2 } : 5353; }
 }`},
+	"stale-dnat": {Name: "stale-dnat",
+		What:    "40 clients each keep one UDP socket and send on it every 250 ms to 127.0.0.53:53, DNAT'd to a backend (127.0.0.2:5353) that died before the rules were updated; 6 s in, the rule is moved to a live one (127.0.0.1:5353)",
+		LookFor: "the clients stay blackholed after the rule moved: their entries still go to the gone backend, none ever answered, each send refreshing them; STALE DNAT names it and conntrack -D -p udp --reply-src 127.0.0.2",
+		workers: 40, dialWait: 3 * time.Second, udp: steadySenders, echo: []string{"127.0.0.1:5353"}, Census: true,
+		nft: `table ip tft-dnat {
+	chain out { type nat hook output priority -100; udp dport 53 dnat to 127.0.0.2:5353; }
+}`,
+		after: 6 * time.Second, laterNft: `flush chain ip tft-dnat out
+add rule ip tft-dnat out udp dport 53 dnat to 127.0.0.1:5353`},
 	"cpu-bound": {Name: "cpu-bound",
 		What:    "a table big enough, and a server that burns CPU on every request (the write-up's end state)",
 		LookFor: "CPU saturated, no drops: the work itself is the limit",

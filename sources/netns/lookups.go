@@ -148,3 +148,55 @@ func sendAtOnce(fd int) {
 	}
 	sent.Wait()
 }
+
+// Senders are clients that each keep one UDP socket and send on it every
+// Every, as a stub resolver or a metrics agent reusing its port does:
+// each datagram refreshes its conntrack entry, answered or not.
+type Senders struct {
+	Addr    string
+	Sockets int
+	Every   time.Duration
+	// Stop ends the sending.
+	Stop <-chan struct{}
+	// Stats, when set, counts each datagram sent.
+	Stats *Stats
+}
+
+// RunSenders opens the sockets inside the namespace and sends until Stop.
+func (n *NS) RunSenders(s Senders) error {
+	to, err := net.ResolveUDPAddr("udp", s.Addr)
+	if err != nil {
+		return err
+	}
+	var conns []net.PacketConn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	if err := n.Do(func() error {
+		for range s.Sockets {
+			c, err := net.ListenPacket("udp", "127.0.0.1:0") // not connected: an ICMP error stops no send
+			if err != nil {
+				return err
+			}
+			conns = append(conns, c)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	tick := time.NewTicker(s.Every)
+	defer tick.Stop()
+	for {
+		for _, c := range conns {
+			_, err := c.WriteTo([]byte("q"), to)
+			s.Stats.record(0, err)
+		}
+		select {
+		case <-s.Stop:
+			return nil
+		case <-tick.C:
+		}
+	}
+}

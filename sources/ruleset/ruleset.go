@@ -38,7 +38,7 @@ type Reader struct {
 }
 
 // NewReader reads through the nft program.
-func NewReader() *Reader { return &Reader{List: listWithNft} }
+func NewReader() *Reader { return &Reader{List: List} }
 
 // Read is the source NAT at now: read again once RereadEvery passed.
 func (r *Reader) Read(now time.Time) *model.NAT {
@@ -57,7 +57,9 @@ func (r *Reader) Read(now time.Time) *model.NAT {
 	return nat
 }
 
-func listWithNft(ctx context.Context) ([]byte, error) {
+// List prints this namespace's ruleset as `nft list ruleset` does,
+// bounded.
+func List(ctx context.Context) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "nft", "list", "ruleset")
 	var out bytes.Buffer
 	cmd.Stdout = &limited{w: &out, n: maxListing}

@@ -1,0 +1,22 @@
+package model
+
+// topZones is the n zones holding the most entries, zone 0 among them,
+// or nil when every entry is in zone 0.
+func (c *CensusCounter) topZones(n int) []Count {
+	if len(c.zones) == 0 {
+		return nil
+	}
+	zoned := 0
+	zs := make([]Count, 0, len(c.zones)+1)
+	for z, v := range c.zones {
+		zs = append(zs, Count{ZoneKey(z), v})
+		zoned += v
+	}
+	if rest := c.total - zoned; rest > 0 {
+		zs = append(zs, Count{ZoneKey(0), rest})
+	}
+	return top(zs, n)
+}
+
+// ZoneKey names conntrack zone z in the census's zone list.
+func ZoneKey(z uint16) string { return "zone " + itoa(int(z)) }
