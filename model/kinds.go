@@ -10,7 +10,7 @@ var kindOrder = []struct {
 }{
 	{TableFull, SevCrit}, {EarlyDropping, SevCrit}, {ListenOverflow, SevCrit}, {NATPorts, SevCrit},
 	{InstanceAllowance, SevCrit},
-	{InsertClash, SevWarn}, {PortExhaustion, SevWarn}, {HashChains, SevWarn}, {StaleTimeouts, SevWarn}, {StaleDNAT, SevWarn}, {GCBehind, SevWarn},
+	{InsertClash, SevWarn}, {CiliumCT, SevWarn}, {PortExhaustion, SevWarn}, {HashChains, SevWarn}, {StaleTimeouts, SevWarn}, {StaleDNAT, SevWarn}, {GCBehind, SevWarn},
 	{ClientStalled, SevWarn},
 	{CPUBound, SevWarn}, {DiskBound, SevWarn}, {NearCap, SevWarn}, {OK, SevOK},
 }

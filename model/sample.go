@@ -41,6 +41,9 @@ type Sample struct {
 	// Allowance are the cloud NICs that keep their own connection
 	// tracking (ENA), when any does (nil: none, or not read).
 	Allowance []Allowance `json:"allowance,omitempty"`
+	// Cilium is Cilium's conntrack maps, where Cilium runs (nil: none
+	// pinned here).
+	Cilium *CiliumMaps `json:"cilium,omitempty"`
 	// NAT is the source NAT of the ruleset, read when entries failed to
 	// insert since the previous sample (nil: not read).
 	NAT *NAT `json:"nat,omitempty"`

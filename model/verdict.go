@@ -34,6 +34,7 @@ const (
 	StaleTimeouts     Kind = "STALE TIMEOUTS"
 	GCBehind          Kind = "GC BEHIND"
 	StaleDNAT         Kind = "STALE DNAT"
+	CiliumCT          Kind = "CILIUM CT MAP"
 	InstanceAllowance Kind = "INSTANCE ALLOWANCE"
 	CPUBound          Kind = "SERVER CPU-BOUND"
 	DiskBound         Kind = "DISK-BOUND"
@@ -95,7 +96,7 @@ const RetransLadder = 15 * time.Second
 type rule func(in Inputs) (Verdict, bool)
 
 // rules in rank order: on equal severity the earlier one is shown first.
-var rules = []rule{ruleTableFull, ruleNamespaceFull, ruleEarlyDrop, ruleListenOverflow, ruleInsertDrops, ruleAllowance, rulePortExhaustion,
+var rules = []rule{ruleTableFull, ruleNamespaceFull, ruleEarlyDrop, ruleListenOverflow, ruleInsertDrops, ruleAllowance, ruleCiliumMap, rulePortExhaustion,
 	ruleHashChains, ruleStaleTimeouts, ruleStaleDNAT, ruleGCBehind, ruleClientStalled, ruleCPUBound, ruleDiskBound, ruleNearCap}
 
 // Judge applies every rule and returns the verdicts that hold, most severe

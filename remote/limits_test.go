@@ -129,3 +129,22 @@ func TestStaleDNATOnTheWire(t *testing.T) {
 		t.Errorf("%d targets taken: %+v", len(many), got.Census)
 	}
 }
+
+// TestCiliumOnTheWire: Cilium's maps arrive bounded: at most
+// model.MaxCiliumMaps, none holding more entries than its size.
+func TestCiliumOnTheWire(t *testing.T) {
+	var b bytes.Buffer
+	enc, _ := NewEncoder(&b, model.Host{Name: "h"}, t0)
+	s := twoCPUSample(1)
+	s.Cilium = &model.CiliumMaps{}
+	for i := range 20 {
+		s.Cilium.Maps = append(s.Cilium.Maps, model.CiliumMap{Name: fmt.Sprintf("cilium_ct%d", i), Entries: 1 << 50, Max: 1024})
+	}
+	enc.Sample(s)
+	dec := NewDecoder(&b)
+	dec.Header()
+	got, _, err := dec.Next()
+	if err != nil || got.Cilium == nil || len(got.Cilium.Maps) != model.MaxCiliumMaps || got.Cilium.Maps[0].Entries != 1024 {
+		t.Errorf("maps arrived as %+v (%v)", got.Cilium, err)
+	}
+}

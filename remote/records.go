@@ -122,6 +122,8 @@ func (d *lineDecoder) field(s *scan, rec *record, key []byte) bool {
 		into = &w.NAT
 	case "al":
 		into = &w.Al
+	case "cil":
+		into = &w.Cil
 	default:
 		return false
 	}

@@ -52,6 +52,12 @@ func WriteSnapshot(w io.Writer, d Snapshot, asJSON bool) error {
 	} else {
 		fmt.Fprintf(tw, "kernel log\t\t%s\n", s.Kernel.Note)
 	}
+	if s.Cilium != nil { // only where Cilium pins its maps
+		for _, m := range s.Cilium.Maps {
+			fmt.Fprintf(tw, "cilium\t%s\t%s of %s entries (%.0f %%): sized by %s\n", model.Sanitize(m.Name, 64),
+				model.Int(m.Entries), model.Int(m.Max), model.Percent(m.Entries, m.Max), model.CiliumKnob(m.Name))
+		}
+	}
 	for _, n := range s.Notes {
 		fmt.Fprintf(tw, "note\t\t%s\n", n)
 	}

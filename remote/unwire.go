@@ -19,7 +19,8 @@ func fromWire(w wireSample) (model.Sample, error) {
 		return model.Sample{}, err
 	}
 	s := model.Sample{Time: fromMS(w.T), Interval: time.Duration(w.IV) * time.Millisecond, Census: boundCensus(w.Cen), Absent: w.Ab.Valid(),
-		Namespaces: boundNamespaces(w.NS), Drift: boundDrift(w.Dr), Listeners: boundListeners(w.Ls), Who: boundWho(w.Who), NAT: boundNAT(w.NAT), Allowance: boundAllowance(w.Al)}
+		Namespaces: boundNamespaces(w.NS), Drift: boundDrift(w.Dr), Listeners: boundListeners(w.Ls), Who: boundWho(w.Who), NAT: boundNAT(w.NAT), Allowance: boundAllowance(w.Al),
+		Cilium: boundCilium(w.Cil)}
 	for _, n := range w.Notes {
 		s.Notes = append(s.Notes, bound(n))
 	}
@@ -267,6 +268,19 @@ func boundAllowance(as []model.Allowance) []model.Allowance {
 	for _, a := range as[:min(len(as), model.MaxAllowances)] {
 		a.Iface, a.Driver = bound(a.Iface), bound(a.Driver)
 		out = append(out, a)
+	}
+	return out
+}
+
+// boundCilium copies Cilium's maps: at most model.MaxCiliumMaps, their
+// names and note bounded, no map holding more than its size.
+func boundCilium(c *model.CiliumMaps) *model.CiliumMaps {
+	if c == nil {
+		return nil
+	}
+	out := &model.CiliumMaps{Note: bound(c.Note)}
+	for _, m := range c.Maps[:min(len(c.Maps), model.MaxCiliumMaps)] {
+		out.Maps = append(out.Maps, model.CiliumMap{Name: bound(m.Name), Entries: min(m.Entries, m.Max), Max: m.Max})
 	}
 	return out
 }

@@ -51,6 +51,8 @@ type wireSample struct {
 	Ls *model.Listeners `json:"ls,omitempty"`
 	// Al is the cloud NICs' own connection tracking, when any keeps it.
 	Al []model.Allowance `json:"al,omitempty"`
+	// Cil is Cilium's conntrack maps, where Cilium runs.
+	Cil *model.CiliumMaps `json:"cil,omitempty"`
 	// NAT is the ruleset's source NAT (model.NAT as JSON), when read.
 	NAT *model.NAT `json:"nat,omitempty"`
 	// Who is what the kernel probes counted (model.Who as JSON).
@@ -121,7 +123,7 @@ func ms(t time.Time) int64 { return t.UnixMilli() }
 func centis(s float64) int64 { return int64(s*100 + 0.5) }
 
 func toWire(s model.Sample) wireSample {
-	w := wireSample{T: ms(s.Time), IV: s.Interval.Milliseconds(), Notes: s.Notes, Cen: s.Census, Ab: s.Absent, NS: s.Namespaces, Dr: s.Drift, Ls: s.Listeners, Who: s.Who, NAT: s.NAT, Al: s.Allowance}
+	w := wireSample{T: ms(s.Time), IV: s.Interval.Milliseconds(), Notes: s.Notes, Cen: s.Census, Ab: s.Absent, NS: s.Namespaces, Dr: s.Drift, Ls: s.Listeners, Who: s.Who, NAT: s.NAT, Al: s.Allowance, Cil: s.Cilium}
 	c := s.Conntrack
 	w.CT = &wireTable{S: c.Status, N: c.Count, PK: c.Peak, Max: c.Max, B: c.Buckets, TW: c.TimeWaitHold}
 	if c.Holds != (model.ClassCounts{}) {

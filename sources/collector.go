@@ -2,9 +2,11 @@ package sources
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/cilium"
 	"github.com/tablefull/tablefull/sources/counters"
 	"github.com/tablefull/tablefull/sources/ctnetlink"
 	"github.com/tablefull/tablefull/sources/kernelfs"
@@ -41,8 +43,10 @@ type Collector struct {
 	listen owners.ListenWatch
 	// insert reads the ruleset's source NAT when entries fail to insert.
 	insert insertWatch
-	// nic reads the cloud NICs' own connection tracking (ENA).
-	nic *nic.Reader
+	// nic reads the cloud NICs' own connection tracking (ENA); cilium
+	// Cilium's conntrack maps, where it runs.
+	nic    *nic.Reader
+	cilium *cilium.Reader
 	// who loads the eBPF probes near the cap (Live drives it).
 	who attribution
 	// The attribution runs beside the sample (aside): what a local user
@@ -67,7 +71,7 @@ func NewCollector(roots kernelfs.Roots) (*Collector, error) {
 	c := &Collector{table: counters.NewTable(roots.Proc), ctFile: counters.NewCTStatFile(roots.Proc), events: ctnetlink.NewEventsSwitch(ctnetlink.NewEntryEvents(roots.Proc)),
 		ctNL: ctnetlink.CTStatNetlink{Timeout: 2 * time.Second}, kmsg: counters.NewKmsg(roots), procRoot: roots.Proc,
 		listen: owners.NewListenWatch(roots.Proc), who: probes.NewSwitch(roots.Proc), insert: insertWatch{nat: ruleset.NewReader()},
-		nic: nic.NewReader(roots.Sys)}
+		nic: nic.NewReader(roots.Sys), cilium: cilium.NewReader(roots.Sys)}
 	var err error
 	if c.cpu, err = counters.NewCPU(roots.Proc); err != nil {
 		return nil, err
@@ -154,6 +158,9 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 	s.CTStats = c.readCTStats(s.Conntrack.Status)
 	s.NAT = c.insert.read(s.CTStats, now)
 	s.Allowance = c.nic.Read(now)
+	if s.Cilium = c.cilium.Read(now); s.Cilium != nil && s.Cilium.Note != "" {
+		note(fmt.Errorf("cilium: %s", s.Cilium.Note)) // pinned but not read: unknown, not empty
+	}
 	if s.Conntrack.Status == model.TableTracked && s.Conntrack.Peak == 0 && untouched(s.CTStats) {
 		s.Conntrack.Status = model.TableUntracked
 	}

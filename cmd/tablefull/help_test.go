@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	flag "github.com/spf13/pflag"
+	"github.com/tablefull/tablefull/model"
 )
 
 // foreignFlags are flags the README names that belong to other programs:
@@ -86,5 +87,25 @@ func TestREADMECommandBlock(t *testing.T) {
 	}
 	if !strings.Contains(string(readme), "## Commands and flags\n\n```\n"+want.String()+"```") {
 		t.Errorf("the README's command block is not --help's; it should read:\n%s", want.String())
+	}
+}
+
+// TestREADMEListsEveryVerdictKind: the README's tablefull_verdict row
+// names every kind the exporter serves a series for.
+func TestREADMEListsEveryVerdictKind(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var row string
+	for _, l := range strings.Split(string(readme), "\n") {
+		if strings.HasPrefix(l, "| `tablefull_verdict{kind}`") {
+			row = l
+		}
+	}
+	for _, k := range model.ProblemKinds() {
+		if !strings.Contains(row, "`"+k.Label()+"`") {
+			t.Errorf("the README's tablefull_verdict row lacks %s", k.Label())
+		}
 	}
 }

@@ -29,6 +29,7 @@ func TestFixElsewhereNamesTheVerdictsFix(t *testing.T) {
 		{model.InstanceAllowance, 5, "larger instance type", "", true},
 		{model.StaleTimeouts, 0, "", "STALE TIMEOUTS: entries keep timeouts given before their hold was lowered: conntrack -D frees them", true},
 		{model.StaleDNAT, 0, "", "STALE DNAT: UDP entries keep a DNAT target that is gone, refreshed by every send: conntrack -D -p udp --reply-src TARGET frees them", true},
+		{model.CiliumCT, 0, "", "CILIUM CT MAP: Cilium's conntrack map is near its size: Cilium's configuration sizes it", true},
 		{model.HashChains, 0, "", "room to spare", false},
 	} {
 		f := model.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}, Verdicts: []model.Verdict{{Kind: tc.kind, Evidence: "…"}}}
