@@ -28,6 +28,10 @@ type Census struct {
 	// SketchSize addresses exist, otherwise lower bounds (Misra-Gries).
 	TopSources []Count `json:"top_sources"`
 	TopDests   []Count `json:"top_destinations"`
+	// TopTimeWaitDests are the destinations of the most TCP entries in
+	// TIME_WAIT (each still holds its tuple: behind a source NAT, a port
+	// of the pool), counted as TopDests are.
+	TopTimeWaitDests []Count `json:"top_time_wait_destinations"`
 	// TopZones are the conntrack zones holding the most entries ("zone
 	// 5", zone 0 as "zone 0"), when any entry carries a zone other than
 	// 0 (OVS, some CNIs); nil when none does.
@@ -123,7 +127,9 @@ type CensusCounter struct {
 	tcpPorts [65536]uint32
 	udpPorts [65536]uint32
 	src, dst Sketch[netip.Addr]
-	partial  bool
+	// twDst counts the TIME_WAIT entries' destinations.
+	twDst   Sketch[netip.Addr]
+	partial bool
 	// IdleBelow, when set (see IdleBelow), counts the ESTABLISHED entries
 	// whose remaining timeout is under it as idle.
 	IdleBelow uint32
@@ -200,6 +206,9 @@ func (c *CensusCounter) Add(f Flow) {
 	}
 	if f.Dst.IsValid() {
 		c.dst.Add(f.Dst)
+		if f.TCPState == tcpTimeWait {
+			c.twDst.Add(f.Dst)
+		}
 	}
 }
 
@@ -245,6 +254,8 @@ func (c *CensusCounter) Census(n int) Census {
 	out.StaleDNAT = c.staleDNAT()
 	out.TopSources = c.src.Top(n, netip.Addr.String)
 	out.TopDests = c.dst.Top(n, netip.Addr.String)
+	out.TopTimeWaitDests = c.twDst.Top(n, netip.Addr.String)
+	out.Approximate = out.Approximate || c.twDst.overflowed
 	return out
 }
 

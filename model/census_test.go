@@ -32,6 +32,9 @@ func TestCensusCounter(t *testing.T) {
 	if got.TopZones != nil {
 		t.Errorf("zones %v where no entry carries one", got.TopZones)
 	}
+	if fmt.Sprint(got.TopTimeWaitDests) != "[{10.5.5.14 300}]" {
+		t.Errorf("TIME_WAIT destinations %v", got.TopTimeWaitDests)
+	}
 }
 
 // TestCensusZones: where entries carry zones, the census splits by zone,
@@ -101,5 +104,24 @@ func TestCensusIdleOpen(t *testing.T) {
 	}
 	if IdleBelow(3000) != 0 || IdleBelow(0) != 0 || IdleBelow(7200) != 3600 {
 		t.Errorf("IdleBelow: %d %d %d", IdleBelow(3000), IdleBelow(0), IdleBelow(7200))
+	}
+}
+
+// TestTimeWaitTo: the TIME_WAIT entries to a destination are its count,
+// 0 only when an exact census lists none, and unknown otherwise.
+func TestTimeWaitTo(t *testing.T) {
+	tw := []Count{{"10.0.0.9", 4}}
+	for _, tc := range []struct {
+		c    Census
+		want string
+	}{
+		{Census{TopTimeWaitDests: tw}, "4"},
+		{Census{TopTimeWaitDests: []Count{}}, "0"},
+		{Census{TopTimeWaitDests: []Count{}, Approximate: true}, "an unknown number"},
+		{Census{}, "an unknown number"}, // a census from before they were counted
+	} {
+		if got := timeWaitTo(&tc.c, "10.0.0.9"); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.c, got, tc.want)
+		}
 	}
 }

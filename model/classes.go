@@ -152,6 +152,7 @@ const (
 	tcpSynRecv     = 2
 	tcpEstablished = 3
 	TCPCloseWait   = 5 // exported: tuning names what holds a table of standing connections
+	tcpTimeWait    = 7
 	tcpSynSent2    = 9
 )
 

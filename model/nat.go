@@ -180,5 +180,21 @@ func busiest(c *Census) string {
 	if len(c.TopPorts) > 0 {
 		s += fmt.Sprintf(", %s (%s)", c.TopPorts[0].Key, Int(uint64(max(0, c.TopPorts[0].N))))
 	}
-	return s + fmt.Sprintf("; %s entries in TIME_WAIT still hold their tuples", Int(uint64(max(0, c.TCPState["TIME_WAIT"]))))
+	return s + fmt.Sprintf("; %s to it in TIME_WAIT still hold their tuples (%s in all)", timeWaitTo(c, c.TopDests[0].Key),
+		Int(uint64(max(0, c.TCPState["TIME_WAIT"]))))
+}
+
+// timeWaitTo is how many TIME_WAIT entries the census found to dest:
+// its count, 0 when an exact census lists none, "some" when a census
+// past its sketch's size may have left it out.
+func timeWaitTo(c *Census, dest string) string {
+	for _, d := range c.TopTimeWaitDests {
+		if d.Key == dest {
+			return Int(uint64(max(0, d.N)))
+		}
+	}
+	if c.Approximate || c.TopTimeWaitDests == nil { // nil: a census from before they were counted
+		return "an unknown number"
+	}
+	return "0"
 }

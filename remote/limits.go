@@ -65,7 +65,7 @@ func checkRows(w *wireSample) error {
 		return fmt.Errorf("%w: %d notes (at most %d)", ErrTooBig, len(w.Notes), MaxNotes)
 	case w.Cen != nil && (len(w.Cen.ByProto) > maxCensusKeys || len(w.Cen.TCPState) > maxCensusKeys ||
 		len(w.Cen.TopPorts) > maxCensusKeys || len(w.Cen.TopSources) > maxCensusKeys || len(w.Cen.TopDests) > maxCensusKeys ||
-		len(w.Cen.TopZones) > maxCensusKeys || len(w.Cen.StaleDNAT) > model.StaleDNATShown):
+		len(w.Cen.TopZones) > maxCensusKeys || len(w.Cen.TopTimeWaitDests) > maxCensusKeys || len(w.Cen.StaleDNAT) > model.StaleDNATShown):
 		return fmt.Errorf("%w: census over %d keys", ErrTooBig, maxCensusKeys)
 	case w.Cen != nil && w.Cen.Owners != nil && len(w.Cen.Owners.Top) > model.OwnersShown:
 		return fmt.Errorf("%w: %d owners (at most %d)", ErrTooBig, len(w.Cen.Owners.Top), model.OwnersShown)

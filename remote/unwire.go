@@ -164,6 +164,9 @@ func boundCensus(c *model.Census) *model.Census {
 	if c.TopZones != nil {
 		out.TopZones = boundList(c.TopZones)
 	}
+	if c.TopTimeWaitDests != nil {
+		out.TopTimeWaitDests = boundList(c.TopTimeWaitDests)
+	}
 	out.StaleDNAT = nil
 	for _, t := range c.StaleDNAT { // a part of the entries, never more
 		out.StaleDNAT = append(out.StaleDNAT, model.DNATTarget{Target: bound(t.Target), Unreplied: max(0, min(t.Unreplied, c.Total)), Gone: t.Gone})
