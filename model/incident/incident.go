@@ -44,8 +44,10 @@ type Incident struct {
 	EpisodeCount int
 	// WhilePinned is the server's load over the pinned frames.
 	WhilePinned Load
-	// Held is how long each verdict held.
-	Held map[model.Kind]time.Duration
+	// Held is how long each verdict held; Evidence what each said the
+	// last time it held.
+	Held     map[model.Kind]time.Duration
+	Evidence map[model.Kind]string
 	// Changes are the knob changes seen (at most 32, SkippedChanges
 	// more); UnseenApplies the apply results no sample showed.
 	Changes        []KnobChange
@@ -123,7 +125,7 @@ type FoldedLine struct {
 
 // New starts an incident of host sampled every interval.
 func New(h model.Host, interval time.Duration) *Incident {
-	return &Incident{Host: h, Interval: interval, Held: map[model.Kind]time.Duration{}, watch: newChangeWatch(interval),
+	return &Incident{Host: h, Interval: interval, Held: map[model.Kind]time.Duration{}, Evidence: map[model.Kind]string{}, watch: newChangeWatch(interval),
 		episodes: model.NewEpisodes(model.KeptEpisodes), maxFolded: 32}
 }
 
@@ -213,6 +215,7 @@ func (in *Incident) Add(f model.Frame) {
 	for _, v := range f.Verdicts {
 		if !counted[v.Kind] {
 			in.Held[v.Kind] += held
+			in.Evidence[v.Kind] = v.Evidence
 		}
 		counted[v.Kind] = true
 	}

@@ -54,6 +54,7 @@ func (r *Report) sections() []section {
 	t := narrator{in: in, days: in.From.UTC().Format("20060102") != in.To.UTC().Format("20060102")}
 	out := []section{
 		{Title: "What happened", Paras: t.whatHappened(r)},
+		{Title: "Each verdict, in its words", Paras: t.evidence()},
 		{Title: "Charts", Charts: r.Charts},
 		t.episodes(),
 		t.tuning(),
@@ -131,6 +132,24 @@ func (t narrator) whatHappened(r *Report) []string {
 	}
 	if in.Absent != 0 {
 		out = append(out, "Not in the recording for all of it: "+in.Absent.String()+" (not read when it was recorded, or not scraped); what this report says of them covers only the samples that had them, and no verdict was judged from them.")
+	}
+	return out
+}
+
+// evidence is each verdict that held, most severe first, with how long
+// and what it said the last time it held: its evidence and its fix, as
+// the console said them.
+func (t narrator) evidence() []string {
+	in := t.in
+	var out []string
+	for _, k := range in.HeldKinds() {
+		if k == model.OK {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s, held %s: %s.", k, model.Dur(in.Held[k]), model.Sanitize(in.Evidence[k], model.MaxText)))
+	}
+	if len(out) == 0 {
+		return []string{"No verdict but OK held: nothing in the recording called for one."}
 	}
 	return out
 }
