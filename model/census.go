@@ -36,6 +36,10 @@ type Census struct {
 	// 5", zone 0 as "zone 0"), when any entry carries a zone other than
 	// 0 (OVS, some CNIs); nil when none does.
 	TopZones []Count `json:"top_zones,omitempty"`
+	// ZoneLimits are OVS's limits per zone, read when the census found
+	// zones and OVS sets limits here; ZoneLimitsNote says why not.
+	ZoneLimits     *ZoneLimits `json:"zone_limits,omitempty"`
+	ZoneLimitsNote string      `json:"zone_limits_note,omitempty"`
 	// StaleDNAT are the DNAT targets none of whose UDP entries saw a
 	// reply (StaleDNATMin or more), most first; DNATChecked when the
 	// ruleset was read after the dump to tell which are gone.

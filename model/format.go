@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"strconv"
+	"time"
 )
 
 // Int formats n with thousands separators: 4096 → "4,096".
@@ -50,4 +51,16 @@ func Bytes(b uint64) string {
 		return fmt.Sprintf("%.0f %s", v, suffix)
 	}
 	return fmt.Sprintf("%.1f %s", v, suffix)
+}
+
+// Dur formats a duration the way the verdicts speak: "11 s", "2 m 5 s".
+func Dur(d time.Duration) string {
+	s := int64(d.Round(time.Second) / time.Second)
+	if s < 60 {
+		return fmt.Sprintf("%d s", s)
+	}
+	if s < 3600 {
+		return fmt.Sprintf("%d m %d s", s/60, s%60)
+	}
+	return fmt.Sprintf("%d h %d m", s/3600, s%3600/60)
 }

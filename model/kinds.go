@@ -9,7 +9,7 @@ var kindOrder = []struct {
 	sev  Severity
 }{
 	{TableFull, SevCrit}, {EarlyDropping, SevCrit}, {ListenOverflow, SevCrit}, {NATPorts, SevCrit},
-	{InstanceAllowance, SevCrit},
+	{InstanceAllowance, SevCrit}, {ZoneFull, SevCrit},
 	{InsertClash, SevWarn}, {CiliumCT, SevWarn}, {PortExhaustion, SevWarn}, {HashChains, SevWarn}, {StaleTimeouts, SevWarn}, {StaleDNAT, SevWarn}, {GCBehind, SevWarn},
 	{ClientStalled, SevWarn},
 	{CPUBound, SevWarn}, {DiskBound, SevWarn}, {NearCap, SevWarn}, {OK, SevOK},

@@ -35,6 +35,7 @@ const (
 	GCBehind          Kind = "GC BEHIND"
 	StaleDNAT         Kind = "STALE DNAT"
 	CiliumCT          Kind = "CILIUM CT MAP"
+	ZoneFull          Kind = "ZONE FULL"
 	InstanceAllowance Kind = "INSTANCE ALLOWANCE"
 	CPUBound          Kind = "SERVER CPU-BOUND"
 	DiskBound         Kind = "DISK-BOUND"
@@ -96,7 +97,7 @@ const RetransLadder = 15 * time.Second
 type rule func(in Inputs) (Verdict, bool)
 
 // rules in rank order: on equal severity the earlier one is shown first.
-var rules = []rule{ruleTableFull, ruleNamespaceFull, ruleEarlyDrop, ruleListenOverflow, ruleInsertDrops, ruleAllowance, ruleCiliumMap, rulePortExhaustion,
+var rules = []rule{ruleTableFull, ruleNamespaceFull, ruleEarlyDrop, ruleListenOverflow, ruleInsertDrops, ruleAllowance, ruleZoneFull, ruleCiliumMap, rulePortExhaustion,
 	ruleHashChains, ruleStaleTimeouts, ruleStaleDNAT, ruleGCBehind, ruleClientStalled, ruleCPUBound, ruleDiskBound, ruleNearCap}
 
 // Judge applies every rule and returns the verdicts that hold, most severe
@@ -335,16 +336,4 @@ func ruleOK(in Inputs) Verdict {
 	}
 	return Verdict{Kind: OK, Severity: SevOK, Evidence: fmt.Sprintf("%s%s, %s, %s",
 		table, namespacesNote(in.Sample), cpuText(in.Rates), in.Rates.Entries.RateText())}
-}
-
-// Dur formats a duration the way the verdicts speak: "11 s", "2 m 5 s".
-func Dur(d time.Duration) string {
-	s := int64(d.Round(time.Second) / time.Second)
-	if s < 60 {
-		return fmt.Sprintf("%d s", s)
-	}
-	if s < 3600 {
-		return fmt.Sprintf("%d m %d s", s/60, s%60)
-	}
-	return fmt.Sprintf("%d h %d m", s/3600, s%3600/60)
 }

@@ -17,7 +17,8 @@ func everyFieldLines(t testing.TB) [][]byte {
 	s := twoCPUSample(0)
 	s.Census = &model.Census{Total: 4096, ByProto: map[string]int{"tcp": 4000, "udp": 96}, TCPState: map[string]int{"TIME_WAIT": 3900},
 		TopPorts: []model.Count{{Key: "tcp/3900", N: 3900}}, TopZones: []model.Count{{Key: "zone\x1b 5", N: 96}}, At: t0,
-		StaleDNAT: []model.DNATTarget{{Target: "10.244.1.7:53", Unreplied: 40, Gone: true}}, DNATChecked: true, Took: time.Second,
+		StaleDNAT: []model.DNATTarget{{Target: "10.244.1.7:53", Unreplied: 40, Gone: true}}, DNATChecked: true,
+		ZoneLimits: &model.ZoneLimits{Default: 1000, Zones: []model.ZoneLimit{{Zone: 5, Limit: 150}}}, ZoneLimitsNote: "", Took: time.Second,
 		Owners: &model.Owners{Top: []model.OwnerCount{{Owner: model.Owner{Comm: "duck\"db\x1b", PID: 42, Group: "a b.service", Kind: "unit"}, N: 3, Peer: "10.0.0.1:80", PeerN: 3}},
 			Unowned: model.ClassCounts{model.ClassTCPDone: 1}, Sockets: 4}}
 	s.Namespaces = &model.Namespaces{Rows: []model.NetNS{{Inode: 9, Name: "cni-1", Kind: "netns", PID: 7, Count: 40, DropsRead: true}}, Others: 2}

@@ -109,10 +109,33 @@ func WriteCensus(w io.Writer, c model.Census, took time.Duration, asJSON bool) e
 	printTop(w, "top destinations", c.TopDests)
 	if c.TopZones != nil { // only where entries carry zones
 		printTop(w, "conntrack zones", c.TopZones)
+		printZoneLimits(w, c)
 	}
 	printStaleDNAT(w, c)
 	printOwners(w, c.Owners)
 	return nil
+}
+
+// printZoneLimits says OVS's limits for the zones listed, or why they
+// were not read.
+func printZoneLimits(w io.Writer, c model.Census) {
+	if c.ZoneLimits == nil {
+		if c.ZoneLimitsNote != "" {
+			fmt.Fprintf(w, "  zone limits: %s\n", model.Sanitize(c.ZoneLimitsNote, 200))
+		}
+		return
+	}
+	var parts []string
+	for _, z := range c.TopZones {
+		if id, ok := model.ZoneOf(z.Key); ok {
+			limit := "none"
+			if l := c.ZoneLimits.Of(id); l > 0 {
+				limit = model.Int(uint64(l))
+			}
+			parts = append(parts, fmt.Sprintf("zone %d: %s", id, limit))
+		}
+	}
+	fmt.Fprintf(w, "  OVS limits: %s\n", strings.Join(parts, ", "))
 }
 
 // printStaleDNAT lists the DNAT targets that answered none of their UDP

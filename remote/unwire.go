@@ -167,6 +167,10 @@ func boundCensus(c *model.Census) *model.Census {
 	if c.TopTimeWaitDests != nil {
 		out.TopTimeWaitDests = boundList(c.TopTimeWaitDests)
 	}
+	out.ZoneLimitsNote = bound(c.ZoneLimitsNote)
+	if l := c.ZoneLimits; l != nil {
+		out.ZoneLimits = &model.ZoneLimits{Default: l.Default, Zones: l.Zones[:min(len(l.Zones), model.MaxZoneLimits)]}
+	}
 	out.StaleDNAT = nil
 	for _, t := range c.StaleDNAT { // a part of the entries, never more
 		out.StaleDNAT = append(out.StaleDNAT, model.DNATTarget{Target: bound(t.Target), Unreplied: max(0, min(t.Unreplied, c.Total)), Gone: t.Gone})

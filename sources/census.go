@@ -8,6 +8,7 @@ import (
 	"github.com/tablefull/tablefull/sources/counters"
 	"github.com/tablefull/tablefull/sources/ctnetlink"
 	"github.com/tablefull/tablefull/sources/kernelfs"
+	"github.com/tablefull/tablefull/sources/ovs"
 	"github.com/tablefull/tablefull/sources/owners"
 	"github.com/tablefull/tablefull/sources/ruleset"
 )
@@ -32,19 +33,23 @@ type CensusDump struct {
 	// the dump found DNAT targets that answered none of their UDP
 	// entries, to tell which are gone (Census.StaleDNAT).
 	Ruleset func(context.Context) ([]byte, error)
+	// ZoneLimits, when set, reads OVS's limits per zone: asked only when
+	// the dump found entries in zones.
+	ZoneLimits func() (*model.ZoneLimits, error)
 }
 
 // TakeCensus is the census of the table of this network namespace as
 // the console and tablefull census take it: bounded by a minute, joined
 // to the sockets under proc, with the classes' holds (from the last
 // sample's; read from proc when nil), its unanswered DNAT targets checked
-// against the ruleset.
+// against the ruleset and its zones against OVS's limits.
 func TakeCensus(proc string, holds *model.ClassCounts) (model.Census, error) {
 	if holds == nil {
 		h := HoldsNow(proc)
 		holds = &h
 	}
-	return CensusDump{Timeout: time.Minute, Holds: *holds, Proc: proc, Ruleset: ruleset.List}.Run(CensusTop)
+	return CensusDump{Timeout: time.Minute, Holds: *holds, Proc: proc, Ruleset: ruleset.List,
+		ZoneLimits: ovs.ReadZoneLimits}.Run(CensusTop)
 }
 
 // HoldsNow reads the classes' holds under proc as a sample does; one not
@@ -97,6 +102,13 @@ func (d CensusDump) Run(top int) (model.Census, error) {
 	out.Owners = found
 	if len(out.StaleDNAT) > 0 && d.Ruleset != nil {
 		checkDNATTargets(&out, d.Ruleset)
+	}
+	if out.TopZones != nil && d.ZoneLimits != nil {
+		if l, err := d.ZoneLimits(); err != nil {
+			out.ZoneLimitsNote = err.Error()
+		} else {
+			out.ZoneLimits = l
+		}
 	}
 	out.At, out.Took = time.Now(), time.Since(start)
 	return out, nil

@@ -31,14 +31,18 @@ func TestCensusSplitsZones(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "[{zone 5 150} {zone 0 70} {zone 7 30}]"
-	if got := fmt.Sprint(censusIn(t, ns).TopZones); got != want {
+	c := censusIn(t, ns)
+	if got := fmt.Sprint(c.TopZones); got != want {
 		t.Errorf("census zones %s, want %s", got, want)
+	}
+	if _, err := os.Stat("/sys/module/openvswitch"); err != nil && (c.ZoneLimits != nil || !strings.Contains(c.ZoneLimitsNote, "openvswitch module is not loaded")) {
+		t.Errorf("no openvswitch here, yet zone limits %+v, note %q", c.ZoneLimits, c.ZoneLimitsNote)
 	}
 	exe, _ := os.Executable()
 	cmd := ns.Command(exe, "census")
 	cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
 	out, err := cmd.Output()
-	if err != nil || !strings.Contains(string(out), "conntrack zones:") || !strings.Contains(string(out), "zone 5") {
+	if err != nil || !strings.Contains(string(out), "conntrack zones:") || !strings.Contains(string(out), "zone 5") || !strings.Contains(string(out), "zone limits: ") {
 		t.Errorf("census text (%v):\n%s", err, out)
 	}
 	t.Setenv("TABLEFULL_AS_MAIN", "1")

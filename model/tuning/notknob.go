@@ -14,6 +14,7 @@ var notAKnob = map[model.Kind]string{
 	model.InsertClash:       "entries clash on insert: the fix is the clients' (single-request-reopen, a node-local DNS cache, DNS over TCP), not a knob tablefull sets",
 	model.InstanceAllowance: "the instance's own connection tracking is over its allowance: a larger instance type (or fewer tracked flows) raises it, not a knob here",
 	model.StaleTimeouts:     "entries keep timeouts given before their hold was lowered: conntrack -D frees them (or they run out), not a knob",
+	model.ZoneFull:          "a conntrack zone is at its OVS limit: OVS sets it (ovs-appctl dpctl/ct-set-limits), not a knob tablefull sets",
 	model.CiliumCT:          "Cilium's conntrack map is near its size: Cilium's configuration sizes it (bpf-ct-global-tcp-max, bpf-ct-global-any-max), not a knob tablefull sets",
 	model.StaleDNAT:         "UDP entries keep a DNAT target that is gone, refreshed by every send: conntrack -D -p udp --reply-src TARGET frees them, not a knob",
 }

@@ -29,6 +29,7 @@ func TestFixElsewhereNamesTheVerdictsFix(t *testing.T) {
 		{model.InstanceAllowance, 5, "larger instance type", "", true},
 		{model.StaleTimeouts, 0, "", "STALE TIMEOUTS: entries keep timeouts given before their hold was lowered: conntrack -D frees them", true},
 		{model.StaleDNAT, 0, "", "STALE DNAT: UDP entries keep a DNAT target that is gone, refreshed by every send: conntrack -D -p udp --reply-src TARGET frees them", true},
+		{model.ZoneFull, 0, "", "ZONE FULL: a conntrack zone is at its OVS limit: OVS sets it", true},
 		{model.CiliumCT, 0, "", "CILIUM CT MAP: Cilium's conntrack map is near its size: Cilium's configuration sizes it", true},
 		{model.HashChains, 0, "", "room to spare", false},
 	} {
