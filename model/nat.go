@@ -153,8 +153,26 @@ func ruleInsertDrops(in Inputs) (Verdict, bool) {
 		}
 	}
 	return Verdict{Kind: InsertClash, Severity: SevWarn, Evidence: fmt.Sprintf(
-		"%s: two flows raced for one tuple (%s) — parallel UDP lookups behind a DNAT, the 5 s DNS delay: single-request-reopen, a node-local DNS cache or DNS over TCP; not a full table%s",
-		counts, why, resolvedClashes(in.Rates, "more "))}, true
+		"%s: two flows raced for one tuple (%s)%s — parallel UDP lookups behind a DNAT, the 5 s DNS delay: single-request-reopen, a node-local DNS cache or DNS over TCP; not a full table%s",
+		counts, why, dnsShare(in.Census), resolvedClashes(in.Rates, "more "))}, true
+}
+
+// dnsShare says what the census found of UDP/53, the lookups whose race
+// is the classic clash: "; the census holds 40 UDP/53 entries (DNS)", or
+// that it holds none (a race of other flows), "" with no census.
+func dnsShare(c *Census) string {
+	if c == nil || c.Error != "" {
+		return ""
+	}
+	for _, p := range c.TopPorts {
+		if p.Key == DestKey(17, 53) {
+			return fmt.Sprintf("; the census holds %s UDP/53 entries (DNS lookups)", Int(uint64(max(0, p.N))))
+		}
+	}
+	if len(c.TopPorts) < CensusTop { // every port listed: none is UDP/53
+		return "; the census holds no UDP/53 entries: flows other than DNS lookups raced"
+	}
+	return ""
 }
 
 // resolvedClashes says the interval's clashes the kernel resolved (two

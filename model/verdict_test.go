@@ -278,3 +278,34 @@ func TestHashChainsProposeBuckets(t *testing.T) {
 		t.Errorf("%s", v)
 	}
 }
+
+// TestInsertClashSaysDNS: INSERT CLASH says what the census found of
+// UDP/53: DNS lookups racing, none (other flows), or nothing without a
+// census.
+func TestInsertClashSaysDNS(t *testing.T) {
+	drops := idle()
+	drops.CTTotal.Set(Drop, 5)
+	drops.CTTotal.Set(InsertFailed, 5)
+	s := table(300, 300, 262144)
+	s.NAT = &NAT{}
+	for _, tc := range []struct {
+		cen  *Census
+		want string
+	}{
+		{&Census{TopPorts: []Count{{"tcp/443", 90}, {"udp/53", 40}}}, "(no source NAT in the ruleset); the census holds 40 UDP/53 entries (DNS lookups) — parallel"},
+		{&Census{TopPorts: []Count{{"tcp/443", 90}}}, "the census holds no UDP/53 entries: flows other than DNS lookups raced"},
+		{nil, "(no source NAT in the ruleset) — parallel"},
+	} {
+		v, ok := ruleInsertDrops(Inputs{Sample: s, Rates: drops, Census: tc.cen})
+		if !ok || v.Kind != InsertClash || !strings.Contains(v.Evidence, tc.want) {
+			t.Errorf("%+v: %q, want %q", tc.cen, v.Evidence, tc.want)
+		}
+	}
+	full := &Census{}
+	for p := range CensusTop {
+		full.TopPorts = append(full.TopPorts, Count{DestKey(6, uint16(1000+p)), 10})
+	}
+	if v, _ := ruleInsertDrops(Inputs{Sample: s, Rates: drops, Census: full}); strings.Contains(v.Evidence, "UDP/53") {
+		t.Errorf("a census whose top ports are full may have left UDP/53 out, yet: %q", v.Evidence)
+	}
+}

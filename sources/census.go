@@ -49,7 +49,7 @@ func TakeCensus(proc string, holds *model.ClassCounts) (model.Census, error) {
 		holds = &h
 	}
 	return CensusDump{Timeout: time.Minute, Holds: *holds, Proc: proc, Ruleset: ruleset.List,
-		ZoneLimits: ovs.ReadZoneLimits}.Run(CensusTop)
+		ZoneLimits: ovs.ReadZoneLimits}.Run(model.CensusTop)
 }
 
 // HoldsNow reads the classes' holds under proc as a sample does; one not
@@ -60,9 +60,6 @@ func HoldsNow(proc string) model.ClassCounts {
 	c, _ := t.Read()
 	return c.Holds
 }
-
-// CensusTop is the length of each of a census's top lists.
-const CensusTop = 10
 
 // Run dumps and counts; top is the length of each top list.
 func (d CensusDump) Run(top int) (model.Census, error) {
