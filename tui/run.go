@@ -30,7 +30,7 @@ func HonourNoColor() {
 // It draws 10 frames a second, which is still instant to a key: wake-ups
 // dominate the console's CPU (about 175 µs each on a small VM, measured
 // for make bench), so the caller runs it on one P where nothing else in
-// the process needs more (cmd's onScreen).
+// the process needs more (cmd's oneP, from the process's start).
 func Run(m tea.Model) error {
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(10))
 	hup := make(chan os.Signal, 1)

@@ -5,8 +5,6 @@ import (
 	"runtime"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/remote"
@@ -20,6 +18,7 @@ import (
 // console opens the live console on this host, or a tab on each remote
 // named by --ssh, --via and --netns.
 func console(o options, ds remote.Dests) error {
+	oneP()
 	dests, stop, err := ds.Start(o.interval)
 	if err != nil {
 		return err
@@ -45,12 +44,12 @@ func console(o options, ds remote.Dests) error {
 		apps = append(apps, tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tune.NewLocal(o.roots, o.stateDir),
 			OpenNamespace: openNamespace(o, &opened)}))
 	}
-	return onScreen(tui.NewRoot(apps...))
+	return tui.Run(tui.NewRoot(apps...))
 }
 
-// onScreen runs a console on one P, so that a wake-up does not also wake
-// idle threads (tui.Run). The lab keeps every P: its load races threads.
-func onScreen(m tea.Model) error { runtime.GOMAXPROCS(1); return tui.Run(m) }
+// oneP puts the process on one P from its start (later it waits out a GC:
+// 70 ms before a console's first frame): a wake-up wakes no idle thread.
+func oneP() { runtime.GOMAXPROCS(1) }
 
 // appOf is the console of a stream's process, recordable, tuned by tuner.
 func appOf(o options, p *remote.Process, tuner tuning.Tuner, source string) *tui.App {
@@ -96,6 +95,7 @@ func fleet(o options, c promread.Config) error {
 	if o.intervalSet && o.interval < minFleetRefresh {
 		return usageError{fmt.Errorf("--interval %s: the fleet refreshes at least every %s (one query round per refresh)", o.interval, minFleetRefresh)}
 	}
+	oneP()
 	c.SecretsFromEnv()
 	r, err := promread.New(c)
 	if err != nil {
@@ -103,7 +103,7 @@ func fleet(o options, c promread.Config) error {
 	}
 	var opened remote.Processes
 	defer opened.Stop()
-	return onScreen(tui.NewFleet(r, tui.FleetOptions{Interval: max(o.interval, minFleetRefresh), Window: c.Window, Live: liveOverSSH(o, &opened)}))
+	return tui.Run(tui.NewFleet(r, tui.FleetOptions{Interval: max(o.interval, minFleetRefresh), Window: c.Window, Live: liveOverSSH(o, &opened)}))
 }
 
 // liveOverSSH opens an instance's host as --ssh would.

@@ -32,6 +32,7 @@ func demo(speed float64) error {
 // play shows a recording, one hour of history around the view (a longer
 // recording is read as the view moves on).
 func play(feed *remote.Replay, speed float64, captions bool) error {
+	oneP()
 	defer feed.Stop()
 	first, ok := feed.First()
 	if !ok {
@@ -39,7 +40,7 @@ func play(feed *remote.Replay, speed float64, captions bool) error {
 	}
 	app := tui.New(feed, tui.Options{Interval: first.Interval, Speed: speed, Captions: captions,
 		History: model.HistoryFor(time.Hour, first.Interval)})
-	return onScreen(tui.NewRoot(app))
+	return tui.Run(tui.NewRoot(app))
 }
 
 // writeReport turns a recording (or the embedded demo) into report.html,
