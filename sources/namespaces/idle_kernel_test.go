@@ -2,10 +2,12 @@ package namespaces
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/tablefull/tablefull/sources/kernelfs"
+	"github.com/tablefull/tablefull/sources/netns"
 )
 
 // TestIdleNamespacesBudgeted: of many empty namespaces no process is in,
@@ -68,5 +70,76 @@ func TestIdleNamespacesBudgeted(t *testing.T) {
 	}
 	if got != 700 {
 		t.Errorf("the idle namespace that gained 700 entries reads %d at the next read, want 700", got)
+	}
+}
+
+// TestQuietNamespacesBudgeted: namespaces with a process in them whose
+// count did not change between two reads are read again on the idle
+// budget, not at every read; one that then fills is read at the next
+// read, through the kernel's count of every namespace's entries.
+func TestQuietNamespacesBudgeted(t *testing.T) {
+	if _, ok := slabEntries(kernelfs.DefaultRoots().Sys); !ok {
+		t.Skip("no nf_conntrack slab count in sysfs: no namespace is quiet here")
+	}
+	const many = 10
+	var names []string
+	var fills *netns.NS
+	for i := range many {
+		ns := kernelNS(t, fmt.Sprintf("p%d", i), 20)
+		c := ns.Command("sleep", "600")
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Process.Kill(); c.Wait() })
+		names, fills = append(names, ns.Name), ns
+	}
+	n := NewNamespaces(kernelfs.DefaultRoots())
+	t0 := time.Now()
+	n.Read(t0, 2000)
+	n.Read(t0.Add(time.Second), 2000) // unchanged: quiet from now
+	ours := map[uint64]bool{}
+	for ino, p := range n.known {
+		if slices.Contains(names, p.name) && p.pid != 0 {
+			ours[ino] = true
+			if p.idleFor == 0 {
+				t.Errorf("%s unchanged over two reads, yet read at every one", p.name)
+			}
+		}
+	}
+	if len(ours) != many {
+		t.Fatalf("found %d of the %d namespaces with a process", len(ours), many)
+	}
+	for ino := range ours {
+		n.known[ino].idleUntil = t0 // all due
+	}
+	before := map[uint64]time.Time{}
+	for ino := range ours {
+		before[ino] = n.known[ino].idleUntil
+	}
+	n.Read(t0.Add(2*time.Second), 2000)
+	reread := 0
+	for ino := range ours {
+		if !n.known[ino].idleUntil.Equal(before[ino]) {
+			reread++
+		}
+	}
+	if reread > IdleReadsPerRead {
+		t.Errorf("%d quiet namespaces read at one read, want at most %d", reread, IdleReadsPerRead)
+	}
+	for ino := range ours {
+		n.known[ino].idleUntil = t0.Add(time.Hour) // none due
+	}
+	n.Read(t0.Add(3*time.Second), 2000) // the check's baseline
+	if err := fills.Insert(udpFlowsFrom(1000, 700)); err != nil {
+		t.Fatal(err)
+	}
+	var got uint64
+	for _, r := range n.Read(t0.Add(4*time.Second), 2000).Rows {
+		if r.Name == fills.Name {
+			got = r.Count
+		}
+	}
+	if got != 720 {
+		t.Errorf("the quiet namespace that gained 700 entries reads %d at the next read, want 720", got)
 	}
 }

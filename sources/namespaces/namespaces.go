@@ -75,13 +75,26 @@ type nsProc struct {
 	hot  bool
 	peak uint64
 	// idleUntil, for a namespace no process is in whose table was empty
-	// at its last read, is when it is read again: entering one costs a
-	// thread's setns and a netlink dump, and a thousand idle ones made
-	// by ip netns add must not cost a thousand of those every sample.
+	// at its last read, or one with a process whose count and drops did
+	// not change between its last two reads, is when it is read again:
+	// entering one costs a thread's setns and a netlink dump, a stat file
+	// an open and a read, and a thousand idle ones made by ip netns add
+	// (or 110 quiet pods) must not cost a thousand of those every sample.
 	idleUntil time.Time
 	idleFor   time.Duration
-	// count is the count at its last read.
+	// count is the count at its last read; read that it was read once.
 	count uint64
+	read  bool
+}
+
+// row is the namespace as last read.
+func (p *nsProc) row(ino uint64) model.NetNS {
+	var path string
+	if p.pid == 0 {
+		path = p.netnsPath
+	}
+	return model.NetNS{Inode: ino, Name: model.Sanitize(p.name, 64), Kind: p.kind, PID: p.pid, Path: path,
+		Count: p.count, Drops: p.drops, DropsRead: p.dropsRead}
 }
 
 // NewNamespaces reads the namespaces under roots; the namespace of this
@@ -113,9 +126,10 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 	var rows []model.NetNS
 	notEntered := 0
 	due := n.dueIdle(now, capMax)
+	_, slabRead := slabEntries(n.sys) // without it, a quiet namespace that fills would go unseen: none is quiet
 	for ino, p := range n.known {
-		if p.pid == 0 && p.idleFor > 0 && !due[ino] { // empty at its last read: as it was read
-			rows = append(rows, model.NetNS{Inode: ino, Name: model.Sanitize(p.name, 64), Kind: p.kind, Path: p.netnsPath, DropsRead: p.dropsRead, Drops: p.drops})
+		if p.idleFor > 0 && !due[ino] { // idle at its last reads: as it was read
+			rows = append(rows, p.row(ino))
 			continue
 		}
 		count, drops, whole, err := n.readStat(p, dropsFrom(p, capMax))
@@ -130,7 +144,8 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 			continue
 		}
 		p.dropping = whole && drops > p.drops && p.dropsRead
-		p.drops, p.dropsRead, p.count = drops, whole, count
+		unchanged := p.read && count == p.count && drops == p.drops && !p.dropping
+		p.drops, p.dropsRead, p.count, p.read = drops, whole, count, true
 		var peak uint64
 		if p.hot {
 			peak = max(p.peak, count)
@@ -138,16 +153,18 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 		p.hot, p.peak = model.Percent(max(count, peak), capMax) >= model.FastWithinPct, 0
 		idle := p.idleFor
 		p.idleUntil, p.idleFor = time.Time{}, 0
-		if p.pid == 0 && count == 0 {
+		switch {
+		case p.pid == 0 && count == 0:
 			p.idleFor = min(max(2*idle, NamespacesEvery), EmptyRereadEvery)
+		case p.pid != 0 && unchanged && !p.hot && slabRead:
+			p.idleFor = min(max(2*idle, NamespacesEvery), QuietRereadEvery)
+		}
+		if p.idleFor > 0 {
 			p.idleUntil = now.Add(p.idleFor + time.Duration(ino%10_000)*NamespacesEvery/10_000)
 		}
-		var path string
-		if p.pid == 0 {
-			path = p.netnsPath
-		}
-		rows = append(rows, model.NetNS{Inode: ino, Name: model.Sanitize(p.name, 64), Kind: p.kind, PID: p.pid, Path: path,
-			Count: count, Peak: peak, Drops: drops, DropsRead: whole})
+		row := p.row(ino)
+		row.Peak = peak
+		rows = append(rows, row)
 	}
 	out := model.SortNamespaces(rows)
 	out.Note, out.Unread, out.Denied = n.note, n.unread, n.denied || notEntered > 0

@@ -19,20 +19,27 @@ import (
 // the kernel's count of every namespace's entries (unaccounted).
 const EmptyRereadEvery = 10 * time.Minute
 
-// IdleReadsPerRead bounds how many empty namespaces no process is in are
-// entered again at one read, those due longest first: entering one costs
-// a thread's setns and a read, and a host with thousands of them pays a
-// few a sample, not one per namespace.
+// QuietRereadEvery is how often, at the most, a namespace with a process
+// in it whose count and drops did not change between its last two reads
+// is read again (after NamespacesEvery at first, twice as long after each
+// next unchanged read, up to this). One that fills meanwhile shows in the
+// kernel's count of every namespace's entries (unaccounted) and every
+// namespace is read at once; without that count, none is quiet.
+const QuietRereadEvery = 2 * time.Minute
+
+// IdleReadsPerRead bounds how many idle namespaces (empty with no process
+// in them, or quiet) are read again at one read, those due longest
+// first: entering one costs a thread's setns and a read, and a host with
+// thousands of them pays a few a sample, not one per namespace.
 const IdleReadsPerRead = 4
 
-// dueIdle is the set of empty namespaces no process is in to read at
-// this read: at most IdleReadsPerRead of those due, or every one when
+// dueIdle is the set of idle namespaces to read at this read: at most IdleReadsPerRead of those due, or every one when
 // the kernel holds entries no namespace read accounts for
 // (unaccountedFor).
 func (n *Namespaces) dueIdle(now time.Time, capMax uint64) map[uint64]bool {
 	var idle, due []uint64
 	for ino, p := range n.known {
-		if p.pid != 0 || p.idleFor == 0 {
+		if p.idleFor == 0 {
 			continue
 		}
 		idle = append(idle, ino)
@@ -60,8 +67,7 @@ func (n *Namespaces) dueIdle(now time.Time, capMax uint64) map[uint64]bool {
 // (nf_conntrack's slab objects, in SLUB's sysfs) exceed
 // this namespace's count and every other one's as last read by a tenth
 // of the cap (512 at least) more than at the last time it said so: an
-// empty namespace no process is in has gained entries, and every one is
-// read now. Objects in per-CPU caches count as active, so the sum reads
+// idle namespace has gained entries, and every one is read now. Objects in per-CPU caches count as active, so the sum reads
 // high by a few hundred; the baseline absorbs that.
 func (n *Namespaces) unaccountedFor(capMax uint64) bool {
 	slab, ok := slabEntries(n.sys)

@@ -15,9 +15,12 @@ import (
 )
 
 // udpFlows are n UDP entries to a resolver, as a namespace's clients make.
-func udpFlows(n int) []conntrack.Flow {
+func udpFlows(n int) []conntrack.Flow { return udpFlowsFrom(0, n) }
+
+// udpFlowsFrom is udpFlows' flows from the from'th on.
+func udpFlowsFrom(from, n int) []conntrack.Flow {
 	var flows []conntrack.Flow
-	for i := range n {
+	for i := from; i < from+n; i++ {
 		flows = append(flows, conntrack.NewFlow(17, conntrack.StatusConfirmed, netip.MustParseAddr("10.9.0.2"),
 			netip.MustParseAddr("10.9.0.53"), uint16(40000+i), 53, 120, 0))
 	}
