@@ -54,6 +54,27 @@ func censusIn(t *testing.T, ns *netns.NS) model.Census {
 	return c
 }
 
+// censusViaAgent is the first census the agent inside ns streams, asked
+// for as the console asks (nil if none came within 10 s).
+func censusViaAgent(t *testing.T, ns *netns.NS) *model.Census {
+	t.Helper()
+	t.Setenv("TABLEFULL_AS_MAIN", "1")
+	argv, err := remote.NetnsArgv(ns.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &remote.Process{Argv: argv, MinBackoff: time.Hour}
+	p.SetCensus(true)
+	p.Start(200 * time.Millisecond)
+	defer p.Stop()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+		if c := nextSample(t, p).Census; c != nil {
+			return c
+		}
+	}
+	return nil
+}
+
 // TestCensusKnownMix: counts on a namespace holding a known mix of
 // entries inserted through netlink match exactly, and agree with
 // conntrack -L.
@@ -77,20 +98,7 @@ func TestCensusKnownMix(t *testing.T) {
 		t.Errorf("top destinations %v approximate=%v", c.TopDests, c.Approximate)
 	}
 	// The same census through the agent, as the console asks for it.
-	t.Setenv("TABLEFULL_AS_MAIN", "1")
-	argv, err := remote.NetnsArgv(ns.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &remote.Process{Argv: argv, MinBackoff: time.Hour}
-	p.SetCensus(true)
-	p.Start(200 * time.Millisecond)
-	defer p.Stop()
-	var viaAgent *model.Census
-	for deadline := time.Now().Add(10 * time.Second); viaAgent == nil && time.Now().Before(deadline); {
-		viaAgent = nextSample(t, p).Census
-	}
-	if viaAgent == nil || viaAgent.Total != 250 || viaAgent.TCPState["TIME_WAIT"] != 70 {
+	if viaAgent := censusViaAgent(t, ns); viaAgent == nil || viaAgent.Total != 250 || viaAgent.TCPState["TIME_WAIT"] != 70 {
 		t.Errorf("census through the agent: %+v", viaAgent)
 	}
 	list, err := ns.Output("conntrack", "-L")

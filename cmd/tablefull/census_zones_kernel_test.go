@@ -5,10 +5,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
 )
 
 // TestCensusSplitsZones: entries the kernel holds in conntrack zones (as
@@ -45,19 +41,7 @@ func TestCensusSplitsZones(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "conntrack zones:") || !strings.Contains(string(out), "zone 5") || !strings.Contains(string(out), "zone limits: ") {
 		t.Errorf("census text (%v):\n%s", err, out)
 	}
-	t.Setenv("TABLEFULL_AS_MAIN", "1")
-	argv, err := remote.NetnsArgv(ns.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &remote.Process{Argv: argv, MinBackoff: time.Hour}
-	p.SetCensus(true)
-	p.Start(200 * time.Millisecond)
-	defer p.Stop()
-	var viaAgent *model.Census
-	for deadline := time.Now().Add(10 * time.Second); viaAgent == nil && time.Now().Before(deadline); {
-		viaAgent = nextSample(t, p).Census
-	}
+	viaAgent := censusViaAgent(t, ns)
 	if viaAgent == nil || fmt.Sprint(viaAgent.TopZones) != want {
 		t.Errorf("census through the agent: %+v", viaAgent)
 	}

@@ -2,6 +2,7 @@ package namespaces
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"testing"
 	"time"
@@ -9,6 +10,22 @@ import (
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/netns"
 )
+
+// rereadWhenAllDue makes every one of ours due at t0, reads at t0+after
+// and returns how many of them that read read again.
+func rereadWhenAllDue(n *Namespaces, ours map[uint64]bool, t0 time.Time, after time.Duration, capMax uint64) int {
+	for ino := range ours {
+		n.known[ino].idleUntil = t0
+	}
+	n.Read(t0.Add(after), capMax)
+	reread := 0
+	for ino := range ours {
+		if !n.known[ino].idleUntil.Equal(t0) {
+			reread++
+		}
+	}
+	return reread
+}
 
 // TestIdleNamespacesBudgeted: of many empty namespaces no process is in,
 // at most IdleReadsPerRead are entered again at a read, however many are
@@ -37,21 +54,7 @@ func TestIdleNamespacesBudgeted(t *testing.T) {
 	if len(ours) != many {
 		t.Fatalf("found %d of the %d namespaces", len(ours), many)
 	}
-	for ino := range ours {
-		n.known[ino].idleUntil = t0 // all due
-	}
-	before := map[uint64]time.Time{}
-	for ino := range ours {
-		before[ino] = n.known[ino].idleUntil
-	}
-	n.Read(t0.Add(time.Second), 262144)
-	reread := 0
-	for ino := range ours {
-		if !n.known[ino].idleUntil.Equal(before[ino]) {
-			reread++
-		}
-	}
-	if reread > IdleReadsPerRead {
+	if reread := rereadWhenAllDue(n, ours, t0, time.Second, 262144); reread > IdleReadsPerRead {
 		t.Errorf("%d idle namespaces entered at one read, want at most %d", reread, IdleReadsPerRead)
 	}
 
@@ -91,6 +94,7 @@ func TestQuietNamespacesBudgeted(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { c.Process.Kill(); c.Wait() })
+		waitInside(t, c.Process.Pid, ns)
 		names, fills = append(names, ns.Name), ns
 	}
 	n := NewNamespaces(kernelfs.DefaultRoots())
@@ -109,21 +113,7 @@ func TestQuietNamespacesBudgeted(t *testing.T) {
 	if len(ours) != many {
 		t.Fatalf("found %d of the %d namespaces with a process", len(ours), many)
 	}
-	for ino := range ours {
-		n.known[ino].idleUntil = t0 // all due
-	}
-	before := map[uint64]time.Time{}
-	for ino := range ours {
-		before[ino] = n.known[ino].idleUntil
-	}
-	n.Read(t0.Add(2*time.Second), 2000)
-	reread := 0
-	for ino := range ours {
-		if !n.known[ino].idleUntil.Equal(before[ino]) {
-			reread++
-		}
-	}
-	if reread > IdleReadsPerRead {
+	if reread := rereadWhenAllDue(n, ours, t0, 2*time.Second, 2000); reread > IdleReadsPerRead {
 		t.Errorf("%d quiet namespaces read at one read, want at most %d", reread, IdleReadsPerRead)
 	}
 	for ino := range ours {
@@ -142,4 +132,20 @@ func TestQuietNamespacesBudgeted(t *testing.T) {
 	if got != 720 {
 		t.Errorf("the quiet namespace that gained 700 entries reads %d at the next read, want 720", got)
 	}
+}
+
+// waitInside waits until process pid is in namespace ns (ip netns exec
+// enters it after it starts).
+func waitInside(t *testing.T, pid int, ns *netns.NS) {
+	t.Helper()
+	want, err := os.Stat(ns.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if got, err := os.Stat(fmt.Sprintf("/proc/%d/ns/net", pid)); err == nil && os.SameFile(got, want) {
+			return
+		}
+	}
+	t.Fatalf("process %d never entered %s", pid, ns.Name)
 }
