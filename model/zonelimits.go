@@ -26,22 +26,20 @@ const MaxZoneLimits = 64
 
 // Of is zone z's limit (its own, else the default; 0: none).
 func (l *ZoneLimits) Of(z uint16) uint32 {
-	for _, x := range l.Zones {
-		if x.Zone == z {
-			return x.Limit
-		}
+	if v, ok := l.own(z); ok {
+		return v
 	}
 	return l.Default
 }
 
-// own reports whether zone z has a limit of its own.
-func (l *ZoneLimits) own(z uint16) bool {
+// own is zone z's own limit, ok false when it has none.
+func (l *ZoneLimits) own(z uint16) (uint32, bool) {
 	for _, x := range l.Zones {
 		if x.Zone == z {
-			return true
+			return x.Limit, true
 		}
 	}
-	return false
+	return 0, false
 }
 
 // zoneFullPct is the share of its limit at which a zone counts as at it:
@@ -64,8 +62,8 @@ func ruleZoneFull(in Inputs) (Verdict, bool) {
 			continue
 		}
 		limit := c.ZoneLimits.Of(id)
-		if id == 0 && !c.ZoneLimits.own(0) {
-			limit = 0 // the default zone holds the host's own flows too: only a limit set for it counts
+		if id == 0 {
+			limit, _ = c.ZoneLimits.own(0) // the default zone holds the host's own flows too: only a limit set for it counts
 		}
 		if limit == 0 || Percent(uint64(max(0, z.N)), uint64(limit)) < zoneFullPct {
 			continue

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/ti-mo/conntrack"
 )
 
 // rereadWhenAllDue makes every one of ours due at t0, reads at t0+after
@@ -25,6 +26,26 @@ func rereadWhenAllDue(n *Namespaces, ours map[uint64]bool, t0 time.Time, after t
 		}
 	}
 	return reread
+}
+
+// countAfterFilling makes none of ours due, reads at at (the check's
+// baseline: the slack of the per-CPU caches), inserts flows into fills
+// and returns the count of fills the next read reads.
+func countAfterFilling(t *testing.T, n *Namespaces, ours map[uint64]bool, fills *netns.NS, flows []conntrack.Flow, at time.Time) uint64 {
+	t.Helper()
+	for ino := range ours {
+		n.known[ino].idleUntil = at.Add(time.Hour)
+	}
+	n.Read(at, 2000)
+	if err := fills.Insert(flows); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range n.Read(at.Add(time.Second), 2000).Rows {
+		if r.Name == fills.Name {
+			return r.Count
+		}
+	}
+	return 0
 }
 
 // TestIdleNamespacesBudgeted: of many empty namespaces no process is in,
@@ -58,20 +79,7 @@ func TestIdleNamespacesBudgeted(t *testing.T) {
 		t.Errorf("%d idle namespaces entered at one read, want at most %d", reread, IdleReadsPerRead)
 	}
 
-	for ino := range ours {
-		n.known[ino].idleUntil = t0.Add(time.Hour) // none due
-	}
-	n.Read(t0.Add(2*time.Second), 2000) // the check's baseline: the slack of the per-CPU caches
-	if err := fills.Insert(udpFlows(700)); err != nil {
-		t.Fatal(err)
-	}
-	var got uint64
-	for _, r := range n.Read(t0.Add(3*time.Second), 2000).Rows {
-		if r.Name == fills.Name {
-			got = r.Count
-		}
-	}
-	if got != 700 {
+	if got := countAfterFilling(t, n, ours, fills, udpFlows(700), t0.Add(2*time.Second)); got != 700 {
 		t.Errorf("the idle namespace that gained 700 entries reads %d at the next read, want 700", got)
 	}
 }
@@ -116,20 +124,7 @@ func TestQuietNamespacesBudgeted(t *testing.T) {
 	if reread := rereadWhenAllDue(n, ours, t0, 2*time.Second, 2000); reread > IdleReadsPerRead {
 		t.Errorf("%d quiet namespaces read at one read, want at most %d", reread, IdleReadsPerRead)
 	}
-	for ino := range ours {
-		n.known[ino].idleUntil = t0.Add(time.Hour) // none due
-	}
-	n.Read(t0.Add(3*time.Second), 2000) // the check's baseline
-	if err := fills.Insert(udpFlowsFrom(1000, 700)); err != nil {
-		t.Fatal(err)
-	}
-	var got uint64
-	for _, r := range n.Read(t0.Add(4*time.Second), 2000).Rows {
-		if r.Name == fills.Name {
-			got = r.Count
-		}
-	}
-	if got != 720 {
+	if got := countAfterFilling(t, n, ours, fills, udpFlowsFrom(1000, 700), t0.Add(3*time.Second)); got != 720 {
 		t.Errorf("the quiet namespace that gained 700 entries reads %d at the next read, want 720", got)
 	}
 }

@@ -125,8 +125,8 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 	}
 	var rows []model.NetNS
 	notEntered := 0
-	due := n.dueIdle(now, capMax)
-	_, slabRead := slabEntries(n.sys) // without it, a quiet namespace that fills would go unseen: none is quiet
+	slab, slabRead := slabEntries(n.sys) // without it, a quiet namespace that fills would go unseen: none is quiet
+	due := n.dueIdle(now, capMax, slab, slabRead)
 	for ino, p := range n.known {
 		if p.idleFor > 0 && !due[ino] { // idle at its last reads: as it was read
 			rows = append(rows, p.row(ino))

@@ -35,8 +35,8 @@ const IdleReadsPerRead = 4
 
 // dueIdle is the set of idle namespaces to read at this read: at most IdleReadsPerRead of those due, or every one when
 // the kernel holds entries no namespace read accounts for
-// (unaccountedFor).
-func (n *Namespaces) dueIdle(now time.Time, capMax uint64) map[uint64]bool {
+// (unaccountedFor, from slab: the slab's count read once a read).
+func (n *Namespaces) dueIdle(now time.Time, capMax, slab uint64, slabRead bool) map[uint64]bool {
 	var idle, due []uint64
 	for ino, p := range n.known {
 		if p.idleFor == 0 {
@@ -50,7 +50,7 @@ func (n *Namespaces) dueIdle(now time.Time, capMax uint64) map[uint64]bool {
 	if len(idle) == 0 {
 		return nil
 	}
-	if n.unaccountedFor(capMax) {
+	if slabRead && n.unaccountedFor(capMax, slab) {
 		due = idle
 	} else if len(due) > IdleReadsPerRead {
 		slices.SortFunc(due, func(a, b uint64) int { return n.known[a].idleUntil.Compare(n.known[b].idleUntil) })
@@ -69,11 +69,7 @@ func (n *Namespaces) dueIdle(now time.Time, capMax uint64) map[uint64]bool {
 // of the cap (512 at least) more than at the last time it said so: an
 // idle namespace has gained entries, and every one is read now. Objects in per-CPU caches count as active, so the sum reads
 // high by a few hundred; the baseline absorbs that.
-func (n *Namespaces) unaccountedFor(capMax uint64) bool {
-	slab, ok := slabEntries(n.sys)
-	if !ok {
-		return false
-	}
+func (n *Namespaces) unaccountedFor(capMax, slab uint64) bool {
 	known, _ := kernelfs.ReadSysctlUint(kernelfs.SysctlPath(n.proc, "net.netfilter.nf_conntrack_count"))
 	for _, p := range n.known {
 		known += p.count
