@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -9,12 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cilium/ebpf"
-	"github.com/cilium/ebpf/rlimit"
-	"golang.org/x/sys/unix"
-
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/sources/cilium/ciliumtest"
 )
 
 // TestSnapshotReadsCiliumMaps: with a conntrack map pinned where Cilium
@@ -23,16 +19,7 @@ import (
 // with none pinned it says nothing of Cilium.
 func TestSnapshotReadsCiliumMaps(t *testing.T) {
 	needKernel(t)
-	if err := rlimit.RemoveMemlock(); err != nil {
-		t.Fatal(err)
-	}
-	sys := t.TempDir()
-	fs := filepath.Join(sys, "fs", "bpf")
-	os.MkdirAll(fs, 0o755)
-	if err := unix.Mount("bpf", fs, "bpf", 0, ""); err != nil {
-		t.Skipf("mount bpf: %v", err)
-	}
-	defer unix.Unmount(fs, unix.MNT_DETACH)
+	sys, globals := ciliumtest.BPFFS(t)
 	snapshot := func(args ...string) []byte {
 		exe, _ := os.Executable()
 		cmd := exec.Command(exe, append([]string{"snapshot", "--sysfs", sys}, args...)...)
@@ -46,20 +33,7 @@ func TestSnapshotReadsCiliumMaps(t *testing.T) {
 	if out := snapshot(); strings.Contains(string(out), "cilium") {
 		t.Errorf("no map pinned, yet:\n%s", out)
 	}
-	os.MkdirAll(filepath.Join(fs, "tc", "globals"), 0o755)
-	m, err := ebpf.NewMap(&ebpf.MapSpec{Type: ebpf.LRUHash, KeySize: 14, ValueSize: 8, MaxEntries: 1024})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	for i := range uint32(1000) {
-		key := make([]byte, 14)
-		binary.BigEndian.PutUint32(key, i)
-		m.Put(key, make([]byte, 8))
-	}
-	if err := m.Pin(filepath.Join(fs, "tc", "globals", "cilium_ct4_global")); err != nil {
-		t.Fatal(err)
-	}
+	ciliumtest.PinMap(t, filepath.Join(globals, "cilium_ct4_global"), 1024, 1000)
 	var snap remote.Snapshot
 	if err := json.Unmarshal(snapshot("--json"), &snap); err != nil {
 		t.Fatal(err)
