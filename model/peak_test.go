@@ -42,6 +42,25 @@ func TestRingKeepsNewest(t *testing.T) {
 	}
 }
 
+// TestRingGrowsWithWhatItHolds: the ring's memory follows what it holds,
+// never past its capacity, and it keeps the newest values across the
+// grows and the wrap.
+func TestRingGrowsWithWhatItHolds(t *testing.T) {
+	r := NewRing[int](100)
+	for i := range 250 {
+		r.Push(i)
+		if held := r.Len(); cap(r.buf) > max(8, 2*held) || cap(r.buf) > r.Cap() {
+			t.Fatalf("holding %d of %d, the ring took room for %d", held, r.Cap(), cap(r.buf))
+		}
+		if r.At(0) != max(0, i-99) || r.At(r.Len()-1) != i {
+			t.Fatalf("after %d pushes the ring holds %d..%d", i+1, r.At(0), r.At(r.Len()-1))
+		}
+	}
+	if r.Len() != 100 || r.Cap() != 100 {
+		t.Errorf("len %d cap %d, want 100 of 100", r.Len(), r.Cap())
+	}
+}
+
 func TestFastSampling(t *testing.T) {
 	table := func(count, peak, max uint64, drops uint64) Sample {
 		return Sample{Conntrack: Conntrack{Status: TableTracked, Count: count, Peak: peak, Max: max},
