@@ -56,21 +56,35 @@ func TestQuietLiveWakesForTheCap(t *testing.T) {
 			}
 			time.Sleep(250 * time.Millisecond)
 			change()
-			got := make(chan time.Duration, 3)
+			changed := time.Now()
+			// Sample 0 may be the one taken before the change (the feed
+			// starts at the full rate); the glance must then take sample 1
+			// soon after the change, not an hour on, and sample 2 an
+			// interval after it. The bounds leave room for a loaded
+			// machine (CI read a sample 400 ms after the one before it,
+			// 150 ms of which came before the change).
+			type arrival struct {
+				interval time.Duration
+				at       time.Time
+			}
+			got := make(chan arrival, 3)
 			go func() {
 				for range 3 {
 					s, err := l.Next()
 					if err != nil {
 						return
 					}
-					got <- s.Interval
+					got <- arrival{s.Interval, time.Now()}
 				}
 			}()
 			for i := range 3 {
 				select {
-				case d := <-got:
-					if i > 0 && d > 300*time.Millisecond {
-						t.Errorf("sample %d came %v after the one before, want the full rate (100ms)", i, d)
+				case a := <-got:
+					if i == 1 && a.at.Sub(changed) > time.Second {
+						t.Errorf("sample 1 came %v after the change, want at once", a.at.Sub(changed))
+					}
+					if i == 2 && a.interval > 500*time.Millisecond {
+						t.Errorf("sample 2 came %v after the one before, want the full rate (100ms)", a.interval)
 					}
 				case <-time.After(3 * time.Second):
 					t.Fatalf("no sample %d within 3 s of the change: the glance did not wake the quiet feed", i)
