@@ -23,7 +23,34 @@ type Guide struct {
 
 // Pressed reports whether the table needs a proposal or a refusal: it is
 // pinned or dropping now.
-func (g Guide) Pressed() bool { return g.Now.Pinned || g.Now.Rates.Drops() > 0 }
+func (g Guide) Pressed() bool { return pressed(g.Now) }
+
+// PressWindow is how far back a pin still counts for sizing on it: a
+// pinned table's clients retry a dropped SYN after 1, 2, 4 and 8 s, so
+// an interval between their retries can neither drop nor peak at the
+// cap while the pin goes on.
+const PressWindow = 8 * time.Second
+
+// pressedRecently reports whether the table was pinned or dropping now
+// or in a measured frame within PressWindow before now.
+func (g Guide) pressedRecently() (pinned, pressedAtAll bool) {
+	pinned, pressedAtAll = g.Now.Pinned, g.Pressed()
+	if g.Measured == nil {
+		return pinned, pressedAtAll
+	}
+	for i := g.Measured.Len() - 1; i >= 0; i-- {
+		f := g.Measured.At(i)
+		if g.Now.Sample.Time.Sub(f.Sample.Time) > PressWindow {
+			break
+		}
+		pinned = pinned || f.Pinned
+		pressedAtAll = pressedAtAll || pressed(f)
+	}
+	return pinned, pressedAtAll
+}
+
+// pressed reports whether frame f was pinned or dropping.
+func pressed(f model.Frame) bool { return f.Pinned || f.Rates.Drops() > 0 }
 
 // ProposeNext is the one plan of every surface: the demand's plan, after
 // an apply sized on the fill measured since it (the guided loop: the
@@ -35,11 +62,15 @@ func ProposeNext(g Guide) (Plan, LoopStatus) {
 	in := NewInputs(g.Knobs.Current, g.Host, g.Knobs.EntryBytes, g.Measured, g.Now)
 	var loop LoopStatus
 	var notes []string
+	// A one-shot plan sizes on its last step, and says its demand is a
+	// lower bound, while the pin goes on, not only in an interval that
+	// dropped (its clients back off between retries).
+	pinnedRecently, pressedRecently := g.pressedRecently()
 	switch {
 	case !g.AppliedAt.IsZero():
 		loop = JudgeLoop(g.AppliedAt, g.Measured)
 		in = NextStep(in, loop)
-	case g.Knobs.LastStep != nil && g.Pressed():
+	case g.Knobs.LastStep != nil && pressedRecently:
 		if l, ok := StepSince(*g.Knobs.LastStep, g.Now, in.Fill); ok {
 			in = NextStep(in, l)
 			notes = append(notes, l.SayStep(*g.Knobs.LastStep))
@@ -55,7 +86,7 @@ func ProposeNext(g Guide) (Plan, LoopStatus) {
 			p = Plan{WorkingSet: loop.PeakWorkingSet(), Cost: CostOf(g.Knobs.Current, nil, g.Knobs.EntryBytes, g.Host.MemTotal)}
 		}
 	}
-	if g.Pressed() && g.AppliedAt.IsZero() && len(notes) == 0 && g.Now.Pinned {
+	if g.AppliedAt.IsZero() && len(notes) == 0 && pinnedRecently {
 		notes = append(notes, fmt.Sprintf("demand ≥ %s new/s is a lower bound (a full table admits only its ceiling): each apply is watched and the next step sized on what the count does (the panel's loop, tablefull tune --until-free)",
 			model.Num(in.PeakRate)))
 	}

@@ -149,3 +149,44 @@ func TestPlanNamesWhereItsRateIsFrom(t *testing.T) {
 		t.Fatalf("no plan on the burst: %+v", p)
 	}
 }
+
+// TestOneShotSizesOnItsStepBetweenRetries: a one-shot plan whose last
+// interval neither dropped nor peaked at the cap (the clients backing off
+// between SYN retries) while an interval seconds before it was pinned is
+// still sized on the last step's record; once the pin is PressWindow
+// behind, it is not (CI: a dry run between retries lost its step record).
+func TestOneShotSizesOnItsStepBetweenRetries(t *testing.T) {
+	at := time.Unix(10000, 0)
+	frame := func(sec int, pinned bool) model.Frame {
+		c := model.Conntrack{Status: model.TableTracked, Count: 1000, Peak: 1000, Max: 1024, Buckets: 1024, TimeWaitHold: 120}
+		if pinned {
+			c.Count, c.Peak = 1024, 1024
+		}
+		f := model.Frame{Sample: model.Sample{Time: at.Add(time.Duration(sec) * time.Second), Conntrack: c}, Pinned: pinned}
+		f.Rates.Elapsed = time.Second
+		return f
+	}
+	knobs := KnobState{Current: map[string]string{model.KnobMax: "1024", model.KnobHashsize: "1024", model.KnobTimeWait: "120"}, Global: true,
+		LastStep: &Step{At: at.Add(-20 * time.Second), From: 500, To: 1024, Count: 500}}
+	host := model.Host{Kernel: "6.1.0", MemTotal: 2 << 30}
+	for _, tc := range []struct {
+		name     string
+		pinnedAt int
+		sized    bool
+	}{
+		{"pinned 2 s before", 3, true},
+		{"pinned 8 s before", 0, true},
+		{"pinned 12 s before", -7, false},
+	} {
+		measured := model.NewRing[model.Frame](30)
+		for sec := -7; sec <= 5; sec++ {
+			measured.Push(frame(sec, sec == tc.pinnedAt))
+		}
+		now, _ := measured.Last()
+		p, _ := ProposeNext(Guide{Knobs: knobs, Host: host, Measured: measured, Now: now})
+		sized := strings.Contains(strings.Join(p.Notes, " "), "the last step raised the cap 500 → 1,024")
+		if sized != tc.sized {
+			t.Errorf("%s: sized on the step %v, want %v: %+v", tc.name, sized, tc.sized, p)
+		}
+	}
+}
