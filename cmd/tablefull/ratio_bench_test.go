@@ -80,6 +80,30 @@ func median(v []float64) float64 {
 	return s[len(s)/2]
 }
 
+// firstFrame is how long after start the pane of tmux server socket
+// first shows "LIVE" and "conntrack"; it fails after 5 s.
+func firstFrame(t *testing.T, socket string, start time.Time) time.Duration {
+	t.Helper()
+	for time.Since(start) < 5*time.Second {
+		out, _ := exec.Command("tmux", "-L", socket, "capture-pane", "-p").Output()
+		if strings.Contains(string(out), "LIVE") && strings.Contains(string(out), "conntrack") {
+			return time.Since(start)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("no first frame within 5 s")
+	return 0
+}
+
+// medianDuration is the median of v.
+func medianDuration(v []time.Duration) time.Duration {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// consoleArgv is the console to measure: make build's binary, else this
+// test binary as tablefull.
 func consoleArgv(t *testing.T) (argv, env []string) {
 	if bin, err := filepath.Abs("../../tablefull"); err == nil {
 		if _, err := os.Stat(bin); err == nil {
@@ -113,18 +137,17 @@ func TestRatioConsole(t *testing.T) {
 	}
 	var ours, theirs, floor []float64
 	var rss, hwm int
-	var first time.Duration
-	for round := range rounds {
+	var firsts, echoes []time.Duration
+	for range rounds {
+		start := time.Now()
+		_, socket, stop := alone(nil, "sh", "-c", "echo LIVE conntrack; exec sleep 60")
+		echoes = append(echoes, firstFrame(t, socket, start))
+		stop()
+	}
+	for range rounds {
 		start := time.Now()
 		pid, socket, stop := alone(env, append(slices.Clone(argv), "--interval", "1s")...)
-		for round == 0 && time.Since(start) < 5*time.Second {
-			out, _ := exec.Command("tmux", "-L", socket, "capture-pane", "-p").Output()
-			if strings.Contains(string(out), "LIVE") && strings.Contains(string(out), "conntrack") {
-				first = time.Since(start)
-				break
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
+		firsts = append(firsts, firstFrame(t, socket, start))
 		ours = append(ours, cpuPercent(t, pid, span))
 		rss, hwm = max(rss, statusKB(t, pid, "VmRSS")), max(hwm, statusKB(t, pid, "VmHWM"))
 		stop()
@@ -141,5 +164,7 @@ func TestRatioConsole(t *testing.T) {
 	fmt.Printf("    rounds: console %.2f, htop %.2f\n", ours, theirs)
 	fmt.Printf("    floor: an idle bubbletea program at 10 frames/s costs %.2f %% (%.0f %% of htop's); the console's own work is %.2f %%\n", f, 100*f/max(h, 0.01), o-f)
 	goal(t, hwm <= 30*1024, "console RSS %.1f MB (peak %.1f MB), goal ≤ 30 MB", float64(rss)/1024, float64(hwm)/1024)
-	goal(t, first > 0 && first <= 150*time.Millisecond, "first frame %d ms after start (including tmux), goal ≤ 150 ms", first.Milliseconds())
+	first, echo := medianDuration(firsts), medianDuration(echoes)
+	goal(t, first-echo <= 150*time.Millisecond, "first frame %d ms after start: %d ms in tmux, less the %d ms a shell's echo takes to show in a pane alike (medians of %d), goal ≤ 150 ms",
+		(first - echo).Milliseconds(), first.Milliseconds(), echo.Milliseconds(), rounds)
 }
