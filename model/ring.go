@@ -2,34 +2,42 @@ package model
 
 // Ring is a bounded history: it keeps the last Cap values pushed and drops
 // the oldest, so memory stays bounded however long it runs. Its memory
-// grows with the values it holds, up to Cap: a console's hour of frames
-// (4.6 MB) is not paid in its first minute.
+// grows with the values it holds, a chunk at a time, up to Cap: a
+// console's hour of frames (4.6 MB) is not paid in its first minute, and
+// growing copies nothing (a copy's garbage would raise the peak).
 type Ring[T any] struct {
-	buf      []T // until full: the values in order, start 0
+	chunks   [][]T // slot s is chunks[s/ringChunk][s%ringChunk]
 	start    int
 	n        int
 	capacity int
 }
+
+// ringChunk is how many slots a ring allocates at a time.
+const ringChunk = 256
 
 // NewRing returns an empty ring holding at most capacity values.
 func NewRing[T any](capacity int) *Ring[T] {
 	return &Ring[T]{capacity: max(1, capacity)}
 }
 
+// slot is the i-th oldest value's place.
+func (r *Ring[T]) slot(i int) *T {
+	s := (r.start + i) % r.capacity
+	return &r.chunks[s/ringChunk][s%ringChunk]
+}
+
 // Push appends v, dropping the oldest value when full.
 func (r *Ring[T]) Push(v T) {
-	if r.n < r.capacity {
-		if r.n == cap(r.buf) { // double, never past the capacity
-			grown := make([]T, r.n, min(r.capacity, max(8, 2*r.n)))
-			copy(grown, r.buf)
-			r.buf = grown
+	if r.n < r.capacity { // start is 0 until full
+		if r.n/ringChunk == len(r.chunks) {
+			r.chunks = append(r.chunks, make([]T, min(ringChunk, r.capacity-r.n)))
 		}
-		r.buf = append(r.buf, v)
 		r.n++
+		*r.slot(r.n - 1) = v
 		return
 	}
-	r.buf[r.start] = v
-	r.start = (r.start + 1) % len(r.buf)
+	*r.slot(0) = v
+	r.start = (r.start + 1) % r.capacity
 }
 
 // Len is the number of values held.
@@ -39,7 +47,7 @@ func (r *Ring[T]) Len() int { return r.n }
 func (r *Ring[T]) Cap() int { return r.capacity }
 
 // At returns the i-th oldest value; At(Len()-1) is the newest.
-func (r *Ring[T]) At(i int) T { return r.buf[(r.start+i)%len(r.buf)] }
+func (r *Ring[T]) At(i int) T { return *r.slot(i) }
 
 // Last returns the newest value and whether there is one.
 func (r *Ring[T]) Last() (T, bool) {
@@ -51,4 +59,4 @@ func (r *Ring[T]) Last() (T, bool) {
 }
 
 // Set replaces the i-th oldest value.
-func (r *Ring[T]) Set(i int, v T) { r.buf[(r.start+i)%len(r.buf)] = v }
+func (r *Ring[T]) Set(i int, v T) { *r.slot(i) = v }
