@@ -103,7 +103,7 @@ bench: build
 	@# one package at a time (each measures a program against its peer: a
 	@# second package's bench beside it would load both); the make fails
 	@# when the tests do (a missed goal), not when grep does
-	@rc=$$(mktemp); { $(GO) test -p 1 -tags bench -count=1 -run 'Ratio' -v ./sources ./remote ./cmd/tablefull; echo $$? > $$rc; } | \
+	@rc=$$(mktemp); { $(GO) test -p 1 -timeout 60m -tags bench -count=1 -run 'Ratio' -v ./sources ./remote ./cmd/tablefull; echo $$? > $$rc; } | \
 		grep -E '^(=== RUN|    |--- |ok|FAIL)'; status=$$(cat $$rc); rm -f $$rc; exit $$status
 
 fuzz:
