@@ -125,7 +125,11 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 	}
 	var rows []model.NetNS
 	notEntered := 0
-	slab, slabRead := slabEntries(n.sys) // without it, a quiet namespace that fills would go unseen: none is quiet
+	var slab uint64
+	var slabRead bool     // without the slab's count a quiet namespace that fills would go unseen: none is quiet
+	if len(n.known) > 0 { // read only when there is a namespace to judge by it
+		slab, slabRead = slabEntries(n.sys)
+	}
 	due := n.dueIdle(now, capMax, slab, slabRead)
 	for ino, p := range n.known {
 		if p.idleFor > 0 && !due[ino] { // idle at its last reads: as it was read

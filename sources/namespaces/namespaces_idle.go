@@ -33,9 +33,10 @@ const QuietRereadEvery = 2 * time.Minute
 // thousands of them pays a few a sample, not one per namespace.
 const IdleReadsPerRead = 4
 
-// dueIdle is the set of idle namespaces to read at this read: at most IdleReadsPerRead of those due, or every one when
-// the kernel holds entries no namespace read accounts for
-// (unaccountedFor, from slab: the slab's count read once a read).
+// dueIdle is the set of idle namespaces to read at this read: at most
+// IdleReadsPerRead of those due, or every one when the kernel holds
+// entries no namespace read accounts for (unaccountedFor, from slab: the
+// slab's count read once a read).
 func (n *Namespaces) dueIdle(now time.Time, capMax, slab uint64, slabRead bool) map[uint64]bool {
 	var idle, due []uint64
 	for ino, p := range n.known {
@@ -67,8 +68,9 @@ func (n *Namespaces) dueIdle(now time.Time, capMax, slab uint64, slabRead bool) 
 // (nf_conntrack's slab objects, in SLUB's sysfs) exceed
 // this namespace's count and every other one's as last read by a tenth
 // of the cap (512 at least) more than at the last time it said so: an
-// idle namespace has gained entries, and every one is read now. Objects in per-CPU caches count as active, so the sum reads
-// high by a few hundred; the baseline absorbs that.
+// idle namespace has gained entries, and every one is read now. Objects
+// in per-CPU caches count as active, so the sum reads high by a few
+// hundred; the baseline absorbs that.
 func (n *Namespaces) unaccountedFor(capMax, slab uint64) bool {
 	known, _ := kernelfs.ReadSysctlUint(kernelfs.SysctlPath(n.proc, "net.netfilter.nf_conntrack_count"))
 	for _, p := range n.known {
