@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"runtime"
+	"runtime/debug"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -50,6 +52,20 @@ func console(o options, ds remote.Dests) error {
 // oneP puts the process on one P from its start (later it waits out a GC:
 // 70 ms before a console's first frame): a wake-up wakes no idle thread.
 func oneP() { runtime.GOMAXPROCS(1) }
+
+// alwaysOnGCPercent is the heap growth an always-on process allows before
+// a collection. Its live heap is under 1 MB, and Go's default (100, and a
+// 4 MB floor) let garbage grow the heap to 4 MB between collections: at
+// 50 the floor is 2 MB, for a collection of under a millisecond every
+// few tens of seconds.
+const alwaysOnGCPercent = 50
+
+// smallHeap sets alwaysOnGCPercent unless the user set GOGC.
+func smallHeap() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(alwaysOnGCPercent)
+	}
+}
 
 // appOf is the console of a stream's process, recordable, tuned by tuner.
 func appOf(o options, p *remote.Process, tuner tuning.Tuner, source string) *tui.App {

@@ -23,6 +23,10 @@ import (
 // first frame; the backlog arrives over the next few samples.
 const maxRecordsPerPoll = 1000
 
+// maxPartial bounds a line still waiting for its end: a kernel record is
+// at most a few kB, so more than this never ends and is dropped.
+const maxPartial = 64 << 10
+
 var (
 	tableFullRe  = regexp.MustCompile(`table full(?: in netns (\d+))?, dropping packet`)
 	suppressedRe = regexp.MustCompile(`(\d+) callbacks suppressed`)
@@ -92,6 +96,9 @@ func (k *Kmsg) Poll(now time.Time) model.KernelLog {
 			k.More = false
 			break
 		}
+		if len(k.partial) > maxPartial { // no record is this long: drop what never ended
+			k.partial = k.partial[:0]
+		}
 		k.partial = append(k.partial, k.buf[:n]...)
 		k.consume(now, &out)
 	}
@@ -111,39 +118,55 @@ func (k *Kmsg) open() {
 	}
 }
 
-// consume parses the complete lines buffered so far.
+// consume parses the complete lines buffered so far and moves what is left
+// of a line to the buffer's start: a backlog of thousands of records
+// reuses one buffer, and a record is made a string only when it is one we
+// keep (a ring buffer of unrelated lines costs no garbage).
 func (k *Kmsg) consume(now time.Time, out *model.KernelLog) {
+	rest := k.partial
 	for {
-		i := bytes.IndexByte(k.partial, '\n')
+		i := bytes.IndexByte(rest, '\n')
 		if i < 0 {
-			return
+			break
 		}
-		line := string(k.partial[:i])
-		k.partial = k.partial[i+1:]
-		if strings.HasPrefix(line, " ") { // continuation: KEY=value dictionary
+		line := rest[:i]
+		rest = rest[i+1:]
+		if bytes.HasPrefix(line, []byte(" ")) { // continuation: KEY=value dictionary
 			continue
 		}
 		k.parseRecord(now, line, out)
 	}
+	k.partial = k.partial[:copy(k.partial, rest)]
 }
 
+var (
+	suppressedMark = []byte("callbacks suppressed")
+	tableFullMark  = []byte("table full")
+)
+
 // parseRecord handles "prio,seq,usec,flags;text".
-func (k *Kmsg) parseRecord(now time.Time, line string, out *model.KernelLog) {
-	head, text, ok := strings.Cut(line, ";")
+func (k *Kmsg) parseRecord(now time.Time, line []byte, out *model.KernelLog) {
+	head, body, ok := bytes.Cut(line, []byte(";"))
 	if !ok {
 		return
 	}
-	if m := suppressedRe.FindStringSubmatch(text); m != nil {
-		n, _ := strconv.ParseUint(m[1], 10, 64)
-		out.Suppressed += n
+	if bytes.Contains(body, suppressedMark) {
+		if m := suppressedRe.FindSubmatch(body); m != nil {
+			n, _ := strconv.ParseUint(string(m[1]), 10, 64)
+			out.Suppressed += n
+			return
+		}
+	}
+	if !bytes.Contains(body, tableFullMark) {
 		return
 	}
+	text := string(body)
 	m := tableFullRe.FindStringSubmatch(text)
 	if m == nil {
 		return
 	}
 	kl := model.KernelLine{Text: text, Time: now}
-	if f := strings.Split(head, ","); len(f) >= 3 {
+	if f := strings.Split(string(head), ","); len(f) >= 3 {
 		if usec, err := strconv.ParseInt(f[2], 10, 64); err == nil {
 			kl.Time = now.Add(time.Duration(usec)*time.Microsecond - k.Monotonic()).Truncate(time.Millisecond)
 		}

@@ -18,7 +18,7 @@ func FuzzKmsgRecord(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		k := &Kmsg{netnsDir: t.TempDir(), fd: -1, Monotonic: func() time.Duration { return time.Hour }}
 		var out model.KernelLog
-		k.parseRecord(time.Unix(1e9, 0), line, &out)
+		k.parseRecord(time.Unix(1e9, 0), []byte(line), &out)
 		for _, l := range out.Lines {
 			if !strings.Contains(l.Text, "table full") {
 				t.Fatalf("kept %q", l.Text)
