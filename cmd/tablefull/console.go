@@ -2,9 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"runtime"
-	"runtime/debug"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -20,7 +17,7 @@ import (
 // console opens the live console on this host, or a tab on each remote
 // named by --ssh, --via and --netns.
 func console(o options, ds remote.Dests) error {
-	oneP()
+	longRunning()
 	dests, stop, err := ds.Start(o.interval)
 	if err != nil {
 		return err
@@ -47,24 +44,6 @@ func console(o options, ds remote.Dests) error {
 			OpenNamespace: openNamespace(o, &opened)}))
 	}
 	return tui.Run(tui.NewRoot(apps...))
-}
-
-// oneP puts the process on one P from its start (later it waits out a GC:
-// 70 ms before a console's first frame): a wake-up wakes no idle thread.
-func oneP() { runtime.GOMAXPROCS(1) }
-
-// alwaysOnGCPercent is the heap growth an always-on process allows before
-// a collection. Its live heap is under 1 MB, and Go's default (100, and a
-// 4 MB floor) let garbage grow the heap to 4 MB between collections: at
-// 50 the floor is 2 MB, for a collection of under a millisecond every
-// few tens of seconds.
-const alwaysOnGCPercent = 50
-
-// smallHeap sets alwaysOnGCPercent unless the user set GOGC.
-func smallHeap() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(alwaysOnGCPercent)
-	}
 }
 
 // appOf is the console of a stream's process, recordable, tuned by tuner.
@@ -111,7 +90,7 @@ func fleet(o options, c promread.Config) error {
 	if o.intervalSet && o.interval < minFleetRefresh {
 		return usageError{fmt.Errorf("--interval %s: the fleet refreshes at least every %s (one query round per refresh)", o.interval, minFleetRefresh)}
 	}
-	oneP()
+	longRunning()
 	c.SecretsFromEnv()
 	r, err := promread.New(c)
 	if err != nil {

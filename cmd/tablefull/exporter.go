@@ -18,8 +18,7 @@ func exportMetrics(o options, c exporter.Config, stderr io.Writer) error {
 	if c.Window < o.interval {
 		return usageError{fmt.Errorf("--window %s is shorter than --interval %s", c.Window, o.interval)}
 	}
-	oneP() // an exporter on every host should not wake more
-	smallHeap()
+	longRunning() // an exporter on every host should not wake more
 	for _, missing := range sources.MissingCapabilities(o.roots) {
 		fmt.Fprintf(stderr, "tablefull exporter: %s\n", missing)
 	}

@@ -32,7 +32,7 @@ func demo(speed float64) error {
 // play shows a recording, one hour of history around the view (a longer
 // recording is read as the view moves on).
 func play(feed *remote.Replay, speed float64, captions bool) error {
-	oneP()
+	longRunning()
 	defer feed.Stop()
 	first, ok := feed.First()
 	if !ok {

@@ -18,7 +18,7 @@ import (
 // A session cut mid-apply (stdin closed, stdout broken, a hangup) ends
 // the agent only once the write under way is done, with its undo record.
 func agent(o options, stdin io.Reader, stdout, stderr io.Writer) error {
-	oneP()                         // it runs on the box in trouble: fewer wake-ups
+	longRunning()                  // it runs on the box in trouble: fewer wake-ups
 	signal.Ignore(syscall.SIGPIPE) // a broken stdout is an error to end on, not a kill mid-apply
 	ctx, stop := untilStopped(0)
 	defer stop()
