@@ -184,6 +184,9 @@ func manKeys(b *strings.Builder) {
 // manTail is the page's sections that are not made from the table.
 const manTail = `.SH ENVIRONMENT
 .TP
+.B GOGC
+Go's collector setting. Unset, the console, a replay, the agent and the exporter collect at 50, half Go's default heap growth: a smaller peak RSS for little CPU.
+.TP
 .B NO_COLOR
 Present (even empty): the console draws without colour.
 .TP
