@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/prometheus/common/version"
 	"github.com/spf13/cobra"
+	"github.com/tablefull/tablefull/remote/exporter"
 )
 
 // commandLine is the subcommand table as a cobra tree: the console at
@@ -28,7 +28,7 @@ func commandLine(stdout, stderr io.Writer) *cobra.Command {
 		}
 		c.RunE = func(c *cobra.Command, _ []string) error {
 			if o.version {
-				_, err := fmt.Fprintln(stdout, versionText())
+				_, err := fmt.Fprintln(stdout, exporter.VersionText())
 				return err
 			}
 			if err := o.check(c); err != nil {
@@ -107,27 +107,4 @@ func (o *options) check(c *cobra.Command) error {
 		return usageError{fmt.Errorf("--speed must be above 0")}
 	}
 	return nil
-}
-
-// versionText is what --version and tablefull version print: the
-// version, the commit it was built from and when that commit was made
-// (the build's date, reproducibly), the Go version and the platform, as a
-// bug report needs them. The build sets them as it does Prometheus's
-// exporters': -ldflags "-X github.com/prometheus/common/version.Version=…"
-// (and .Revision, .BuildDate); the revision is otherwise the one the Go
-// toolchain stamped.
-func versionText() string {
-	date := version.BuildDate
-	if date == "" {
-		date = "unknown"
-	}
-	return fmt.Sprintf("tablefull %s (revision %s, built %s, %s, %s/%s)", buildVersion(), version.GetRevision(), date, version.GoVersion, version.GoOS, version.GoArch)
-}
-
-// buildVersion is the version built, "dev" when the build set none.
-func buildVersion() string {
-	if version.Version == "" {
-		return "dev"
-	}
-	return version.Version
 }

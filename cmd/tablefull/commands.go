@@ -96,7 +96,7 @@ var subcommands = []subcommand{
 		}},
 	{name: "version", usage: "  tablefull version                        print the version, revision, build date, Go version and platform\n",
 		run: func(_ options, _ *flagValues, stdout, _ io.Writer) error {
-			_, err := fmt.Fprintln(stdout, versionText())
+			_, err := fmt.Fprintln(stdout, exporter.VersionText())
 			return err
 		}},
 	{name: "man", usage: "  tablefull man                            print this manual page, tablefull(1), in roff\n",

@@ -39,7 +39,7 @@ func exportMetrics(o options, c exporter.Config, stderr io.Writer) error {
 		defer live.Stop()
 		feed = live
 	}
-	c.Version, c.Revision = buildVersion(), version.GetRevision()
+	c.Version, c.Revision = exporter.BuildVersion(), version.GetRevision()
 	ctx, stop := untilStopped(0)
 	defer stop()
 	return exporter.Run(ctx, feed, c, stderr)

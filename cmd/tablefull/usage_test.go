@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/tablefull/tablefull/remote/exporter"
 )
 
 func TestUsageErrors(t *testing.T) {
@@ -44,7 +46,7 @@ func TestCommandLineConventions(t *testing.T) {
 		{[]string{"tune", "--help"}, 0, []string{"tablefull tune", "--until-free", "--interval"}, "tablefull census"},
 		{[]string{"help", "tune"}, 0, []string{"tablefull tune", "--until-free"}, "tablefull census"},
 		{[]string{"help"}, 0, []string{"tablefull census", "tablefull completion"}, ""},
-		{[]string{"--interval", "2s", "version"}, 0, []string{"tablefull " + buildVersion(), "revision", "built ", runtime.Version(), runtime.GOARCH}, ""},
+		{[]string{"--interval", "2s", "version"}, 0, []string{"tablefull " + exporter.BuildVersion(), "revision", "built ", runtime.Version(), runtime.GOARCH}, ""},
 		{[]string{"snapshot", "--version"}, 0, []string{"revision"}, ""},
 		{[]string{"completion", "bash"}, 0, []string{"bash completion"}, ""},
 		{[]string{"--interval", "1ms", "version"}, 2, nil, ""},
