@@ -6,6 +6,7 @@ import (
 	"os/signal"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -30,8 +31,18 @@ func HonourNoColor() {
 // It draws 10 frames a second, which is still instant to a key: wake-ups
 // dominate the console's CPU (about 175 µs each on a small VM, measured
 // for make bench), so the caller runs it on one P where nothing else in
-// the process needs more (cmd's oneP, from the process's start).
-func Run(m tea.Model) error {
+// the process needs more (cmd's longRunning, from the process's start).
+func Run(m tea.Model) error { return RunFor(m, 0) }
+
+// RunFor is Run that also quits, as q does, once d has passed (0: never):
+// a lab's --duration.
+func RunFor(m tea.Model, d time.Duration) error {
+	var until <-chan time.Time
+	if d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		until = t.C
+	}
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(10))
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
@@ -43,6 +54,8 @@ func Run(m tea.Model) error {
 		select {
 		case <-hup:
 			hungUp.Store(true)
+			p.Quit()
+		case <-until:
 			p.Quit()
 		case <-done:
 		}

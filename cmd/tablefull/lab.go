@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"io"
 
 	"github.com/tablefull/tablefull/remote"
@@ -11,7 +12,8 @@ import (
 
 // runLab builds the scenario and shows it, in the console or as headless
 // lines, through the agent inside it. A closed terminal (SIGHUP) ends it
-// as q, ctrl-c or SIGTERM do, and lab.Run restores the host.
+// as q, ctrl-c or SIGTERM do, and lab.Run restores the host. --duration
+// and --fix-after hold in the console as they do headless.
 func runLab(o options, scenario string, lo lab.Command, w io.Writer) error {
 	lo.Scenario = scenario
 	if err := lo.Check(); err != nil {
@@ -39,7 +41,9 @@ func runLab(o options, scenario string, lo lab.Command, w io.Writer) error {
 			return l.Headless(tee, stopped.Done(), lo.FixAfter, w)
 		}
 		tuner := &tune.Lab{Host: tune.NewSysctls(o.roots), Lab: l}
-		return tui.Run(tui.NewRoot(tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tuner, Captions: true,
-			Intro: "lab " + lo.Scenario + ": " + l.Scenario.LookFor, Live: l.Clients.String, Source: "lab " + lo.Scenario})))
+		fixed := l.FixAfter(lo.FixAfter)
+		err = tui.RunFor(tui.NewRoot(tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tuner, Captions: true,
+			Intro: "lab " + lo.Scenario + ": " + l.Scenario.LookFor, Live: l.Clients.String, Source: "lab " + lo.Scenario})), lo.Duration)
+		return errors.Join(err, fixed())
 	})
 }

@@ -11,7 +11,7 @@ import (
 
 // Headless prints one line per sample of feed, judged by the console's
 // analyzer, with the captions, until stopped; fixAfter that long (0:
-// never) it raises nf_conntrack_max to 16384 (the write-up's fix, for
+// never) it raises nf_conntrack_max to FixMax (the write-up's fix, for
 // recordings).
 func (l *Lab) Headless(feed model.Feed, stopped <-chan struct{}, fixAfter time.Duration, w io.Writer) error {
 	var fix <-chan time.Time
@@ -45,10 +45,10 @@ func (l *Lab) Headless(feed model.Feed, stopped <-chan struct{}, fixAfter time.D
 		case <-stopped:
 			return nil
 		case <-fix:
-			if err := l.Fix(16384); err != nil {
+			if err := l.Fix(FixMax); err != nil {
 				return err
 			}
-			fmt.Fprintln(w, "fix: nf_conntrack_max raised to 16384")
+			fmt.Fprintf(w, "fix: nf_conntrack_max raised to %d\n", FixMax)
 		case s := <-samples:
 			f := an.Add(s)
 			c := f.Sample.Conntrack

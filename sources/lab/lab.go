@@ -308,15 +308,3 @@ func (l *Lab) Remember(g Global) error {
 	}
 	return nil
 }
-
-// Fix raises the global nf_conntrack_max during the lab (the write-up's
-// fix, for recordings); Close restores the value from before the lab.
-func (l *Lab) Fix(max uint64) error {
-	if err := l.Remember(GlobalMax); err != nil {
-		return err
-	}
-	if err := os.WriteFile(l.paths.max(), []byte(strconv.FormatUint(max, 10)), 0o644); err != nil {
-		return fmt.Errorf("raise nf_conntrack_max: %w", err)
-	}
-	return nil
-}

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestLabConsoleDurationAndFix: --fix-after and --duration hold in the
+// lab's console as they do headless (they were taken and ignored): the
+// cap is raised to 16,384 while the table is pinned, the console ends by
+// itself with the terminal restored, and the host is restored.
+func TestLabConsoleDurationAndFix(t *testing.T) {
+	needKernel(t, "tmux", "conntrack")
+	orig := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
+	t.Cleanup(func() { os.WriteFile(maxPath, []byte(orig), 0o644) })
+	start := time.Now()
+	s := startTmux(t, 160, 45, "", "lab", "table-full", "--fix-after", "15s", "--duration", "25s")
+	s.waitFor("TABLE FULL")
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		if screen := s.capture(false); strings.Contains(screen, "/ 16,384 (") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no count / 16,384 on screen %s after --fix-after 15s:\n%s", time.Since(start).Round(time.Second), s.capture(false))
+		}
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		if strings.Contains(s.capture(false), "EXIT=0") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the console still runs %s after --duration 25s:\n%s", time.Since(start).Round(time.Second), s.capture(false))
+		}
+	}
+	if took := time.Since(start); took < 25*time.Second {
+		t.Errorf("the console ended after %s, before --duration 25s", took.Round(time.Second))
+	}
+	s.waitFor("TERMINAL-RESTORED")
+	hostRestored(t, orig)
+}
