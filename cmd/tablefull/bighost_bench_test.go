@@ -54,8 +54,9 @@ func settledRSS(t *testing.T, argv ...string) (rss, peak float64) {
 
 // TestRatioBigHost prints what an hour of a 384-CPU, 24-disk host at 1 s
 // costs the console, live (the stream through --via) and replayed (goal
-// ≤ 64 MB RSS each, the medians; it fails on a miss), the ingest rate against decoding alone, and the RSS
-// of a 12-hour recording's replay (read as it plays).
+// ≤ 64 MB RSS each, the medians; it fails on a miss), the ingest rate
+// against decoding alone, and the RSS of a 12-hour recording's replay
+// (read as it plays).
 func TestRatioBigHost(t *testing.T) {
 	argv, _ := consoleArgv(t)
 	if len(argv) != 1 || filepath.Base(argv[0]) != "tablefull" {
