@@ -154,6 +154,16 @@ type CensusCounter struct {
 	dnat map[netip.AddrPort]dnatCount
 }
 
+// NewCensusCounter is a counter for a table whose classes are held holds
+// (seconds; 0 unknown), counting an open entry as idle by the open
+// class's hold. Take a counter from here, not from a literal: a literal
+// of its size (512 kB of port counts) is built on the stack and copied.
+func NewCensusCounter(holds ClassCounts) *CensusCounter {
+	c := new(CensusCounter)
+	c.IdleBelow, c.Holds = IdleBelow(holds[ClassTCPOpen]), holds
+	return c
+}
+
 // numTCPStates is len(TCPStates).
 const numTCPStates = 10
 
@@ -231,7 +241,7 @@ func (c *CensusCounter) Census(n int) Census {
 		Approximate: c.partial || c.src.overflowed || c.dst.overflowed, ByClass: c.class,
 		IdleOpen: c.idle, IdleCounted: c.IdleBelow > 0, Assured: c.assured, Unreplied: c.unreplied, AssuredCounted: true,
 		OverHold: c.overHold, OverLeft: c.overLeft, HoldsCounted: c.Holds != ClassCounts{}}
-	for p, v := range c.proto {
+	for p, v := range &c.proto {
 		if v == 0 {
 			continue
 		}
@@ -247,12 +257,14 @@ func (c *CensusCounter) Census(n int) Census {
 		}
 	}
 	var ports []Count
-	for p, v := range c.tcpPorts {
+	// Ranging over the arrays' addresses: ranging over an array value
+	// copies it (256 kB each) onto the stack first.
+	for p, v := range &c.tcpPorts {
 		if v > 0 {
 			ports = append(ports, Count{DestKey(6, uint16(p)), int(v)})
 		}
 	}
-	for p, v := range c.udpPorts {
+	for p, v := range &c.udpPorts {
 		if v > 0 {
 			ports = append(ports, Count{DestKey(17, uint16(p)), int(v)})
 		}

@@ -88,7 +88,7 @@ func TestSketchBoundedAndKeepsHeavyHitters(t *testing.T) {
 func TestCensusIdleOpen(t *testing.T) {
 	est := func(left uint32) Flow { return Flow{Proto: 6, TCPState: 3, Timeout: left} }
 	flows := []Flow{est(431990), est(428000), est(100), est(0), {Proto: 6, TCPState: 7, Timeout: 5}}
-	c := CensusCounter{IdleBelow: IdleBelow(432000)}
+	c := NewCensusCounter(ClassCounts{ClassTCPOpen: 432000})
 	for _, f := range flows {
 		c.Add(f)
 	}

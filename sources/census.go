@@ -64,7 +64,7 @@ func HoldsNow(proc string) model.ClassCounts {
 // Run dumps and counts; top is the length of each top list.
 func (d CensusDump) Run(top int) (model.Census, error) {
 	start := time.Now()
-	c := model.CensusCounter{IdleBelow: model.IdleBelow(d.Holds[model.ClassTCPOpen]), Holds: d.Holds}
+	c := model.NewCensusCounter(d.Holds)
 	var ix *owners.SocketIndex
 	var found *model.Owners
 	if d.Proc != "" {

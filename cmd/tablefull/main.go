@@ -15,6 +15,8 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	// First of the program to initialize: see its doc.
+	_ "github.com/tablefull/tablefull/cmd/tablefull/internal/stackroom"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/tui"
 )

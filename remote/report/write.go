@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote"
@@ -17,10 +18,15 @@ import (
 //go:embed templates/report.html.tmpl
 var templates embed.FS
 
-var page = template.Must(template.New("report.html.tmpl").Funcs(template.FuncMap{
-	"svg":     inlineSVG,
-	"numeric": numeric,
-}).ParseFS(templates, "templates/report.html.tmpl"))
+// page is parsed when a report is first written, not as the program
+// starts: every subcommand would pay for the parse (its code and a deeper
+// stack) otherwise.
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report.html.tmpl").Funcs(template.FuncMap{
+		"svg":     inlineSVG,
+		"numeric": numeric,
+	}).ParseFS(templates, "templates/report.html.tmpl"))
+})
 
 // inlineSVG is a chart for the page: its SVG without the XML
 // prolog. It is our own drawing (its text escaped by svg.go),
@@ -56,7 +62,7 @@ func (r *Report) meta() string {
 // HTML is report.html: one file, charts inline, no script, no network.
 func (r *Report) HTML() ([]byte, error) {
 	var b bytes.Buffer
-	err := page.Execute(&b, struct {
+	err := page().Execute(&b, struct {
 		Heading, Meta string
 		Sections      []section
 	}{r.Heading(), r.meta(), r.sections()})
