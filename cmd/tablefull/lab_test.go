@@ -325,7 +325,9 @@ func TestLabRestoresGlobalsItChanged(t *testing.T) {
 	})
 
 	exe, _ := os.Executable()
-	cmd := exec.Command(exe, "lab", "healthy", "--headless", "--interval", "500ms", "--fix-after", "1s")
+	// table-full lowers the cap to 256, so --fix-after (which only raises)
+	// changes it.
+	cmd := exec.Command(exe, "lab", "table-full", "--headless", "--interval", "500ms", "--fix-after", "1s")
 	cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strconv"
 	"time"
+
+	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
 // FixMax is the cap --fix-after raises nf_conntrack_max to: the
@@ -20,7 +22,10 @@ func (l *Lab) FixAfter(d time.Duration) (wait func() error) {
 		return func() error { return nil }
 	}
 	done := make(chan error, 1)
-	t := time.AfterFunc(d, func() { done <- l.Fix(FixMax) })
+	t := time.AfterFunc(d, func() {
+		_, err := l.Fix(FixMax)
+		done <- err
+	})
 	return func() error {
 		if t.Stop() {
 			return nil
@@ -32,14 +37,24 @@ func (l *Lab) FixAfter(d time.Duration) (wait func() error) {
 	}
 }
 
-// Fix raises the global nf_conntrack_max during the lab (the write-up's
-// fix, for recordings); Close restores the value from before the lab.
-func (l *Lab) Fix(max uint64) error {
+// Fix raises the global nf_conntrack_max to max during the lab (the
+// write-up's fix, for recordings) and returns the cap it found. It only
+// raises: a cap already at max or above (the host's own, or an operator's
+// larger fix from the t panel) is left as it is. Close restores the value
+// from before the lab.
+func (l *Lab) Fix(max uint64) (was uint64, err error) {
+	was, err = kernelfs.ReadSysctlUint(l.paths.max())
+	if err != nil {
+		return 0, fmt.Errorf("read nf_conntrack_max: %w", err)
+	}
+	if was >= max {
+		return was, nil
+	}
 	if err := l.Remember(GlobalMax); err != nil {
-		return err
+		return was, err
 	}
 	if err := os.WriteFile(l.paths.max(), []byte(strconv.FormatUint(max, 10)), 0o644); err != nil {
-		return fmt.Errorf("raise nf_conntrack_max: %w", err)
+		return was, fmt.Errorf("raise nf_conntrack_max: %w", err)
 	}
-	return nil
+	return was, nil
 }

@@ -11,9 +11,15 @@ import (
 // root holding 256; it returns that file.
 func fixtureLab(t *testing.T) (*Lab, string) {
 	t.Helper()
+	return fixtureLabAt(t, "256\n")
+}
+
+// fixtureLabAt is fixtureLab with the cap holding max.
+func fixtureLabAt(t *testing.T, max string) (*Lab, string) {
+	t.Helper()
 	paths := Paths{RunDir: t.TempDir(), Proc: t.TempDir(), Sys: t.TempDir()}
 	os.MkdirAll(filepath.Dir(paths.max()), 0o755)
-	if err := os.WriteFile(paths.max(), []byte("256\n"), 0o644); err != nil {
+	if err := os.WriteFile(paths.max(), []byte(max), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return &Lab{paths: paths, state: State{Globals: map[Global]string{}}}, paths.max()
@@ -42,5 +48,32 @@ func TestFixAfter(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(path); string(b) != "256\n" {
 		t.Errorf("the cap is %q after a lab that ended before the fix, want it untouched", b)
+	}
+}
+
+// TestFixOnlyRaises: a cap already at FixMax or above (the host's, or an
+// operator's larger fix from the t panel) is neither lowered nor
+// remembered for the restore; a smaller one is raised.
+func TestFixOnlyRaises(t *testing.T) {
+	for _, tc := range []struct {
+		cap  string
+		want string
+		was  uint64
+	}{
+		{"262144\n", "262144\n", 262144},
+		{"16384\n", "16384\n", 16384},
+		{"16383\n", "16384", 16383},
+	} {
+		l, path := fixtureLabAt(t, tc.cap)
+		was, err := l.Fix(FixMax)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(path); string(b) != tc.want || was != tc.was {
+			t.Errorf("cap %q: now %q (found %d), want %q (found %d)", tc.cap, b, was, tc.want, tc.was)
+		}
+		if _, remembered := l.state.Globals[GlobalMax]; remembered != (tc.was < FixMax) {
+			t.Errorf("cap %q: remembered for the restore %v", tc.cap, remembered)
+		}
 	}
 }

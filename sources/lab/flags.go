@@ -29,7 +29,7 @@ func (c *Command) AddFlags(fs *flag.FlagSet) {
 	fs.Float64Var(&c.Rate, "rate", 0, "requests per second over all workers (default: the scenario's)")
 	fs.BoolVar(&c.Headless, "headless", false, "print one line per sample instead of the console")
 	fs.StringVar(&c.RecordTo, "record", "", "record the lab's stream to `FILE` (e.g. to re-record the demo)")
-	fs.DurationVar(&c.FixAfter, "fix-after", 0, "raise nf_conntrack_max to 16384 after `D` (for recordings)")
+	fs.DurationVar(&c.FixAfter, "fix-after", 0, "raise nf_conntrack_max to 16384 after `D`, never lowering it (for recordings)")
 }
 
 // Check refuses a scenario that is not one and negative durations.

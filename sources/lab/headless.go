@@ -45,10 +45,15 @@ func (l *Lab) Headless(feed model.Feed, stopped <-chan struct{}, fixAfter time.D
 		case <-stopped:
 			return nil
 		case <-fix:
-			if err := l.Fix(FixMax); err != nil {
+			was, err := l.Fix(FixMax)
+			if err != nil {
 				return err
 			}
-			fmt.Fprintf(w, "fix: nf_conntrack_max raised to %d\n", FixMax)
+			if was < FixMax {
+				fmt.Fprintf(w, "fix: nf_conntrack_max raised to %d\n", FixMax)
+			} else {
+				fmt.Fprintf(w, "fix: nf_conntrack_max is %d already, not lowered to %d\n", was, FixMax)
+			}
 		case s := <-samples:
 			f := an.Add(s)
 			c := f.Sample.Conntrack
