@@ -136,6 +136,7 @@ func (c *Collector) Close() error {
 	c.ctFile.Close()
 	c.tcp.Close()
 	c.cpu.Close()
+	c.disk.Close()
 	return c.kmsg.Close()
 }
 

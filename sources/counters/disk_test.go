@@ -4,12 +4,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
 // TestDiskListing: the disk list is reused between reads, a new disk
-// shows within relistEvery reads, and a disk that disappears fails one
-// read and is gone from the next.
+// shows within relistEvery reads, and a disk that disappears is gone
+// within as many. (On sysfs its open file fails at once:
+// TestDiskGoneFailsAtOnce. A fixture's file, deleted, stays readable.)
 func TestDiskListing(t *testing.T) {
 	proc, sys := t.TempDir(), t.TempDir()
 	addDisk := func(name string) {
@@ -60,10 +62,47 @@ func TestDiskListing(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(sys, "block", "vda")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.Read(); err == nil {
-		t.Errorf("a removed disk's read did not fail")
+	for range relistEvery {
+		d.Read()
 	}
 	if got := names(d); !slices.Equal(got, []string{"vdb"}) {
 		t.Errorf("after removal disks %v, want [vdb]", got)
+	}
+}
+
+// TestDiskGoneFailsAtOnce: a disk removed from the kernel fails its next
+// read though its stat file is kept open (sysfs answers ENODEV), so the
+// listing is read again at once. A zram device is added and removed
+// through /sys/class/zram-control for it.
+func TestDiskGoneFailsAtOnce(t *testing.T) {
+	const control = "/sys/class/zram-control"
+	b, err := os.ReadFile(filepath.Join(control, "hot_add"))
+	if err != nil {
+		t.Skipf("needs root and zram's hot_add: %v", err)
+	}
+	n := strings.TrimSpace(string(b))
+	removed := false
+	remove := func() error {
+		removed = true
+		return os.WriteFile(filepath.Join(control, "hot_remove"), []byte(n), 0o200)
+	}
+	t.Cleanup(func() {
+		if !removed {
+			remove()
+		}
+	})
+	d, err := NewDisk("/proc", "/sys")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if _, err := d.read("zram" + n); err != nil {
+		t.Fatalf("read zram%s: %v", n, err)
+	}
+	if err := remove(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.read("zram" + n); err == nil {
+		t.Errorf("zram%s, removed, still read", n)
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/prometheus/procfs"
-
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
@@ -14,7 +12,7 @@ import (
 // TCP reads the TCP signals of the caller's network namespace:
 // /proc/self/net/{netstat,snmp,sockstat} and ip_local_port_range.
 type TCP struct {
-	fs        procfs.FS
+	sockstat  sockstatFile
 	netstat   *pairFile
 	snmp      *pairFile
 	portRange *kernelfs.OpenFile
@@ -23,12 +21,8 @@ type TCP struct {
 
 // NewTCP reads under procRoot (normally /proc).
 func NewTCP(procRoot string) (*TCP, error) {
-	fs, err := procfs.NewFS(procRoot)
-	if err != nil {
-		return nil, fmt.Errorf("open procfs %s: %w", procRoot, err)
-	}
 	net := filepath.Join(procRoot, "self", "net")
-	return &TCP{fs: fs, portRange: kernelfs.NewOpenFile(kernelfs.SysctlPath(procRoot, "net.ipv4.ip_local_port_range"), 64),
+	return &TCP{sockstat: sockstatFile{kernelfs.NewOpenFile(filepath.Join(procRoot, "net", "sockstat"), 1024)}, portRange: kernelfs.NewOpenFile(kernelfs.SysctlPath(procRoot, "net.ipv4.ip_local_port_range"), 64),
 		netstat: newPairFile(filepath.Join(net, "netstat"), "TcpExt: ", "TCPSynRetrans", "ListenOverflows", "ListenDrops"),
 		snmp:    newPairFile(filepath.Join(net, "snmp"), "Tcp: ", "ActiveOpens", "PassiveOpens", "OutRsts", "CurrEstab")}, nil
 }
@@ -48,14 +42,10 @@ func (t *TCP) Read() (model.TCP, error) {
 	} else {
 		out.ActiveOpens, out.PassiveOpens, out.OutRsts, out.Established = v[0], v[1], v[2], v[3]
 	}
-	if ss, err := t.fs.NetSockstat(); err != nil {
+	if tw, _, err := t.sockstat.timeWait(); err != nil {
 		errs = append(errs, fmt.Errorf("read sockstat: %w", err))
 	} else {
-		for _, p := range ss.Protocols {
-			if p.Protocol == "TCP" && p.TW != nil {
-				out.TimeWait = uint64(max(0, *p.TW))
-			}
-		}
+		out.TimeWait = tw
 	}
 	if b, err := t.portRange.Read(); err == nil {
 		if r, err := kernelfs.ParseFields(b); err == nil && len(r) == 2 {
@@ -68,6 +58,7 @@ func (t *TCP) Read() (model.TCP, error) {
 // Close releases the files kept open between reads.
 func (t *TCP) Close() {
 	t.portRange.Close()
+	t.sockstat.f.Close()
 	t.netstat.close()
 	t.snmp.close()
 }

@@ -1,0 +1,34 @@
+package counters
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tablefull/tablefull/sources/kernelfs"
+)
+
+func TestSockstatTimeWait(t *testing.T) {
+	for _, tc := range []struct {
+		text  string
+		tw    uint64
+		found bool
+	}{
+		{"sockets: used 9\nTCP: inuse 1 orphan 0 tw 37 alloc 1 mem 0\nUDP: inuse 0 mem 0\n", 37, true},
+		{"sockets: used 9\nTCP: inuse 1 orphan 0 alloc 1 mem 0\n", 0, false},
+		{"sockets: used 9\nUDP: inuse 0 mem 0 tw 5\n", 0, false},
+		{"TCP: tw -3\n", 0, true},
+		{"TCP: inuse 1 tw\n", 0, false},
+	} {
+		path := filepath.Join(t.TempDir(), "sockstat")
+		if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s := sockstatFile{kernelfs.NewOpenFile(path, 64)}
+		tw, found, err := s.timeWait()
+		s.f.Close()
+		if err != nil || tw != tc.tw || found != tc.found {
+			t.Errorf("%q: tw %d found %v (%v), want %d %v", tc.text, tw, found, err, tc.tw, tc.found)
+		}
+	}
+}
