@@ -21,8 +21,6 @@ type Live struct {
 	once     sync.Once
 	done     chan struct{}
 	census   censusRunner
-	// realign asks run to restart its tick as a Go ticker (RestartTimer).
-	realign chan struct{}
 	// period is the ticker's period now: pollEvery(interval) while the
 	// count is read at FastRate, the interval otherwise (model.FastSampling).
 	period atomic.Int64
@@ -63,25 +61,13 @@ func StartLive(roots kernelfs.Roots, interval time.Duration) (*Live, error) {
 // each sample's peak.
 func NewLive(c *Collector, interval time.Duration) *Live {
 	l := &Live{c: c, out: make(chan model.Sample, 16), stop: make(chan struct{}),
-		wake: make(chan struct{}, 1), realign: make(chan struct{}, 1), done: make(chan struct{})}
+		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	l.interval.Store(int64(interval))
 	l.census.dump = func() (model.Census, error) { return TakeCensus(c.procRoot, l.holds.Load()) }
 	c.OpenPeak()
 	l.period.Store(int64(pollEvery(interval)))
 	go l.run()
 	return l
-}
-
-// RestartTimer restarts the tick from now, keeping its period, as a Go
-// ticker: a caller with a Go timer of the same period started just before
-// (the console's frame ticker) then wakes together with this one, since
-// Go runs the timers due in one wake-up. (Alone, the feed ticks from a
-// timerfd: see newPace.)
-func (l *Live) RestartTimer() {
-	select {
-	case l.realign <- struct{}{}:
-	default:
-	}
 }
 
 // pollEvery is the tick for interval d: FastRate, or the largest divisor
@@ -148,14 +134,14 @@ func (l *Live) run() {
 	l.c.who.Set(last, model.FastSampling(prev, prev))
 	next := last.Add(d)
 	t := newPace(time.Duration(l.period.Load()))
-	defer func() { t.Stop() }()
+	defer t.Stop()
 	fast := true
 	setPeriod := func() {
 		p := d
 		if fast {
 			p = pollEvery(d)
 		}
-		if time.Duration(l.period.Load()) != p { // same period: keep the phase RestartTimer set
+		if time.Duration(l.period.Load()) != p { // same period: keep the phase
 			l.period.Store(int64(p))
 			t.Reset(p)
 		}
@@ -172,9 +158,6 @@ func (l *Live) run() {
 		select {
 		case <-l.stop:
 			return
-		case <-l.realign:
-			t.Stop()
-			t = goPace{time.NewTicker(time.Duration(l.period.Load()))}
 		case <-l.wake:
 			d = time.Duration(l.interval.Load())
 			next = last.Add(step())

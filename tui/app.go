@@ -133,9 +133,6 @@ func (a *App) label() string {
 
 // Init implements tea.Model: start waiting for samples and ticking.
 func (a *App) Init() tea.Cmd {
-	if p, ok := a.feed.(Pacer); ok {
-		p.RestartTimer() // bubbletea started its frame ticker just before Init
-	}
 	a.player.waiting = true
 	cmds := []tea.Cmd{waitForSampleCmd(a.id, a.feed), tickCmd(a.id, time.Second)}
 	if a.player.on() {

@@ -13,13 +13,6 @@ type IntervalSetter interface {
 	SetInterval(d time.Duration)
 }
 
-// Pacer is a Feed with a timer of its own. Init restarts it right after
-// bubbletea starts its frame ticker, so both fire in the same wake-up of
-// the process instead of two (most of an idle console's CPU is wake-ups).
-type Pacer interface {
-	RestartTimer()
-}
-
 // CensusSetter is a Feed that can take table censuses.
 type CensusSetter interface {
 	SetCensus(on bool)

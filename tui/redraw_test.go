@@ -43,24 +43,6 @@ func TestQuietTickKeepsScreen(t *testing.T) {
 	}
 }
 
-// pacedFeed counts RestartTimer calls.
-type pacedFeed struct {
-	*scriptFeed
-	repaced int
-}
-
-func (f *pacedFeed) RestartTimer() { f.repaced++ }
-
-// TestInitRepacesFeed: Init lines the feed's timer up with bubbletea's
-// frame ticker, which starts just before Init.
-func TestInitRepacesFeed(t *testing.T) {
-	f := &pacedFeed{scriptFeed: newScriptFeed(t, nil)}
-	New(f, Options{}).Init()
-	if f.repaced != 1 {
-		t.Errorf("Init repaced the feed %d times, want 1", f.repaced)
-	}
-}
-
 // TestKernelPanelFollowsNewLines: the kernel log panel is remembered
 // between frames, but a line that arrives shows on the next screen.
 func TestKernelPanelFollowsNewLines(t *testing.T) {

@@ -28,10 +28,10 @@ func HonourNoColor() {
 // restored where there still is one, and the caller's deferred stops end
 // every remote command.
 //
-// It draws 10 frames a second, which is still instant to a key: wake-ups
-// dominate the console's CPU (about 175 µs each on a small VM, measured
-// for make bench), so the caller runs it on one P where nothing else in
-// the process needs more (cmd's longRunning, from the process's start).
+// bubbletea reads the keys and runs the model; the painter draws each
+// frame as it changes, so a console at rest wakes only for its samples
+// (wake-ups dominate its CPU: about 150 µs each on a small VM, measured
+// for make bench). The caller runs it on one P (cmd's longRunning).
 func Run(m tea.Model) error { return RunFor(m, 0) }
 
 // RunFor is Run that also quits, as q does, once d has passed (0: never):
@@ -43,12 +43,20 @@ func RunFor(m tea.Model, d time.Duration) error {
 		defer t.Stop()
 		until = t.C
 	}
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(10))
+	term, err := openTerminal()
+	if err != nil {
+		return fmt.Errorf("console: %w", err)
+	}
+	defer term.close()
+	paint := newPainter(term.out)
+	defer paint.stop()
+	p := tea.NewProgram(painted{m, paint}, tea.WithoutRenderer(), tea.WithInput(term.in))
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
 	done := make(chan struct{})
 	defer close(done)
+	term.watchSize(p, done)
 	var hungUp atomic.Bool
 	go func() {
 		select {

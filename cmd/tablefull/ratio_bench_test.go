@@ -119,7 +119,7 @@ func consoleArgv(t *testing.T) (argv, env []string) {
 // (make bench). Goals: CPU ≤ htop's, RSS ≤ 30 MB, first frame ≤ 150 ms.
 // Each program runs alone (its own tmux server, the others' gone), in
 // alternating rounds, and the medians are compared. It also prints the
-// floor: an idle bubbletea program set up as the console is.
+// floor: an idle program run as the console is (tui.Run).
 func TestRatioConsole(t *testing.T) {
 	if _, err := exec.LookPath("htop"); err != nil {
 		t.Skip("needs htop for the reference")
@@ -162,7 +162,7 @@ func TestRatioConsole(t *testing.T) {
 	goal(t, o <= h, "console CPU %.2f %% of a core, htop %.2f %% at the same 1 s refresh: %.2f× (goal ≤ 1×); medians of %d rounds of %s each, each program alone",
 		o, h, o/max(h, 0.01), rounds, span)
 	fmt.Printf("    rounds: console %.2f, htop %.2f\n", ours, theirs)
-	fmt.Printf("    floor: an idle bubbletea program at 10 frames/s costs %.2f %% (%.0f %% of htop's); the console's own work is %.2f %%\n", f, 100*f/max(h, 0.01), o-f)
+	fmt.Printf("    floor: an idle program run as the console is (tui.Run) costs %.2f %% (%.0f %% of htop's); the console's own work is %.2f %%\n", f, 100*f/max(h, 0.01), o-f)
 	goal(t, hwm <= 30*1024, "console RSS %.1f MB (peak %.1f MB), goal ≤ 30 MB", float64(rss)/1024, float64(hwm)/1024)
 	first, echo := medianDuration(firsts), medianDuration(echoes)
 	goal(t, first-echo <= 150*time.Millisecond, "first frame %d ms after start: %d ms in tmux, less the %d ms a shell's echo takes to show in a pane alike (medians of %d), goal ≤ 150 ms",

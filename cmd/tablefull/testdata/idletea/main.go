@@ -1,7 +1,7 @@
-// Command idletea is the bench's floor reference: a bubbletea program set
-// up as the console is (alternate screen, 10 frames a second, one P) that
-// shows a fixed 200×50 screen and does nothing else. What it costs is what
-// any console on this stack costs before doing any work.
+// Command idletea is the bench's floor reference: a program run as the
+// console is (tui.Run: the painter, the alternate screen, one P) that shows
+// a fixed 200×50 screen and does nothing else. What it costs is what any
+// console on this stack costs before doing any work.
 package main
 
 import (
@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tablefull/tablefull/tui"
 )
 
 type idle struct{ screen string }
@@ -29,7 +31,7 @@ func (m idle) View() string { return m.screen }
 func main() {
 	runtime.GOMAXPROCS(1)
 	screen := strings.Repeat(strings.Repeat("·", 199)+"\n", 49)
-	if _, err := tea.NewProgram(idle{screen}, tea.WithAltScreen(), tea.WithFPS(10)).Run(); err != nil {
+	if err := tui.Run(idle{screen}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
