@@ -1,6 +1,10 @@
 package model
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -53,6 +57,42 @@ func TestSortNamespacesBounds(t *testing.T) {
 	ns := SortNamespaces(rows)
 	if len(ns.Rows) != MaxNamespaceRows || ns.Rows[0].Count != 499 || ns.Others != 480 {
 		t.Errorf("%d rows, first %d, others %d", len(ns.Rows), ns.Rows[0].Count, ns.Others)
+	}
+}
+
+// TestSortNamespacesKeepsWhatAWholeSortWould: keeping the fullest rows
+// without sorting the rest gives the rows, in the order, a whole stable
+// sort gives, ties (equal counts and names) included.
+func TestSortNamespacesKeepsWhatAWholeSortWould(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 19, 20, 21, 110, 1000} {
+		for round := range 20 {
+			rows := make([]NetNS, n)
+			var total uint64
+			for i := range rows {
+				rows[i] = NetNS{Inode: uint64(i), Name: fmt.Sprintf("ns-%d", rng.IntN(8)), Count: uint64(rng.IntN(30))}
+				total += rows[i].Count
+			}
+			whole := slices.Clone(rows)
+			sort.SliceStable(whole, func(i, j int) bool {
+				if whole[i].Count != whole[j].Count {
+					return whole[i].Count > whole[j].Count
+				}
+				return whole[i].Name < whole[j].Name
+			})
+			got := SortNamespaces(rows)
+			keep := min(n, MaxNamespaceRows)
+			if !slices.Equal(got.Rows, whole[:keep]) {
+				t.Fatalf("%d rows, round %d:\n got %v\nwant %v", n, round, got.Rows, whole[:keep])
+			}
+			var kept uint64
+			for _, r := range got.Rows {
+				kept += r.Count
+			}
+			if got.Others != n-keep || got.OthersEntries != total-kept {
+				t.Fatalf("%d rows: others %d with %d entries, want %d with %d", n, got.Others, got.OthersEntries, n-keep, total-kept)
+			}
+		}
 	}
 }
 

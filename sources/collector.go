@@ -137,6 +137,9 @@ func (c *Collector) Close() error {
 	c.tcp.Close()
 	c.cpu.Close()
 	c.disk.Close()
+	if c.namespaces != nil {
+		c.namespaces.Close()
+	}
 	return c.kmsg.Close()
 }
 

@@ -89,7 +89,7 @@ func TestIdleNamespacesBudgeted(t *testing.T) {
 // budget, not at every read; one that then fills is read at the next
 // read, through the kernel's count of every namespace's entries.
 func TestQuietNamespacesBudgeted(t *testing.T) {
-	if _, ok := slabEntries(kernelfs.DefaultRoots().Sys); !ok {
+	if _, ok := NewNamespaces(kernelfs.DefaultRoots()).slabEntries(); !ok {
 		t.Skip("no nf_conntrack slab count in sysfs: no namespace is quiet here")
 	}
 	const many = 10
@@ -143,4 +143,41 @@ func waitInside(t *testing.T, pid int, ns *netns.NS) {
 		}
 	}
 	t.Fatalf("process %d never entered %s", pid, ns.Name)
+}
+
+// TestWalkSeesNewMountAtOnce: the mount table is watched, so a namespace
+// ip netns adds is in the next walk's rows, not MountsEvery later; and a
+// table that did not change is not read again (a thousand ip netns mounts
+// make it a thousand lines).
+func TestWalkSeesNewMountAtOnce(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root")
+	}
+	n := NewNamespaces(kernelfs.DefaultRoots())
+	defer n.Close()
+	t0 := time.Now()
+	n.Read(t0, 262144)
+	if n.mountWatch == nil {
+		t.Fatal("the mount table is not watched")
+	}
+	late := kernelNS(t, "late", 0)
+	others := kernelfs.WatchMounts("/proc/self/mountinfo") // other packages' tests mount too
+	defer others.Close()
+	found := false
+	ns := n.Read(t0.Add(NamespacesEvery), 262144)
+	for _, r := range ns.Rows {
+		found = found || r.Name == late.Name
+	}
+	if !found {
+		t.Fatalf("ip netns add %s: not in the next walk's rows %v", late.Name, ns.Rows)
+	}
+	read := n.mountsRead
+	n.Read(t0.Add(2*NamespacesEvery), 262144)
+	if others.Changed() {
+		t.Log("another test changed the mount table meanwhile: whether a walk reads it only on a change is not judged")
+		return
+	}
+	if !n.mountsRead.Equal(read) {
+		t.Errorf("a walk read the mount table again though it did not change")
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -48,11 +49,17 @@ type Namespaces struct {
 	unread   int                         // how many were over it at the last walk
 	denied   bool                        // other users' processes were not readable at the last walk
 	mounts   map[uint64]kernelfs.NSMount // bind-mounted namespaces by inode: ip netns names
-	// mountsRead is when the mount table was read (MountsEvery).
+	// mountsRead is when the mount table was read (MountsEvery, without
+	// a mountWatch); mountWatch, when the table is procfs's, says when
+	// it changed.
 	mountsRead time.Time
-	sys        string // the sysfs root: the slab's count of every namespace's entries
-	note       string
-	buf        []byte
+	mountWatch *kernelfs.MountWatch
+	// slab is the slab's count of every namespace's entries, ownCount
+	// this one's: held open (unaccountedFor reads them at each read).
+	slab, ownCount *kernelfs.OpenFile
+	note           string
+	buf            []byte
+	rows           []model.NetNS // every namespace's row at a read, reused
 	// slabBaseline is the kernel's entries no namespace read accounted for
 	// at the last check (unaccountedFor).
 	slabBaseline uint64
@@ -60,8 +67,9 @@ type Namespaces struct {
 
 // nsProc is the process a namespace is read through, and its name.
 type nsProc struct {
-	pid        int
-	name, kind string
+	pid  int
+	name string // sanitized once, when the walk finds it
+	kind string
 	// netnsPath, when set, is the namespace's file its table is read
 	// through over ctnetlink (readTableNetlink): its bind mount when no
 	// process is inside, or /proc/PID/ns/net when the stat file is absent.
@@ -82,6 +90,7 @@ type nsProc struct {
 	// (or 110 quiet pods) must not cost a thousand of those every sample.
 	idleUntil time.Time
 	idleFor   time.Duration
+	due       bool // idle, and read at this read (markDue)
 	// count is the count at its last read; read that it was read once.
 	count uint64
 	read  bool
@@ -93,7 +102,7 @@ func (p *nsProc) row(ino uint64) model.NetNS {
 	if p.pid == 0 {
 		path = p.netnsPath
 	}
-	return model.NetNS{Inode: ino, Name: model.Sanitize(p.name, 64), Kind: p.kind, PID: p.pid, Path: path,
+	return model.NetNS{Inode: ino, Name: p.name, Kind: p.kind, PID: p.pid, Path: path,
 		Count: p.count, Drops: p.drops, DropsRead: p.dropsRead}
 }
 
@@ -101,8 +110,22 @@ func (p *nsProc) row(ino uint64) model.NetNS {
 // process is its own table, not one of the others.
 func NewNamespaces(roots kernelfs.Roots) *Namespaces {
 	caps, _ := kernelfs.EffectiveCaps(roots.Proc)
-	return &Namespaces{proc: roots.Proc, sys: roots.Sys, statFile: filepath.Join("net", "stat", "nf_conntrack"),
-		root: os.Geteuid() == 0 || caps&(1<<kernelfs.CapSysPtrace) != 0, buf: make([]byte, 64<<10), max: maxNamespaces}
+	return &Namespaces{proc: roots.Proc, statFile: filepath.Join("net", "stat", "nf_conntrack"),
+		root: os.Geteuid() == 0 || caps&(1<<kernelfs.CapSysPtrace) != 0, buf: make([]byte, 64<<10), max: maxNamespaces,
+		slab:     kernelfs.NewOpenFile(filepath.Join(roots.Sys, "kernel", "slab", "nf_conntrack", "objects"), 64),
+		ownCount: kernelfs.NewOpenFile(kernelfs.SysctlPath(roots.Proc, "net.netfilter.nf_conntrack_count"), 32)}
+}
+
+// Close releases the files held open between reads.
+func (n *Namespaces) Close() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.slab.Close()
+	n.ownCount.Close()
+	if n.mountWatch != nil {
+		n.mountWatch.Close()
+		n.mountWatch = nil
+	}
 }
 
 // DropsFromPct is how full a namespace's table must be (percent of the
@@ -123,19 +146,20 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 	if n.known == nil || n.stale || now.Sub(n.walked) >= NamespacesEvery {
 		n.walk(now)
 	}
-	var rows []model.NetNS
 	notEntered := 0
 	var slab uint64
 	var slabRead bool     // without the slab's count a quiet namespace that fills would go unseen: none is quiet
 	if len(n.known) > 0 { // read only when there is a namespace to judge by it
-		slab, slabRead = slabEntries(n.sys)
+		slab, slabRead = n.slabEntries()
 	}
-	due := n.dueIdle(now, capMax, slab, slabRead)
+	n.markDue(now, capMax, slab, slabRead)
+	rows := n.rows[:0]
 	for ino, p := range n.known {
-		if p.idleFor > 0 && !due[ino] { // idle at its last reads: as it was read
+		if p.idleFor > 0 && !p.due { // idle at its last reads: as it was read
 			rows = append(rows, p.row(ino))
 			continue
 		}
+		p.due = false
 		count, drops, whole, err := n.readStat(p, dropsFrom(p, capMax))
 		if err != nil {
 			switch {
@@ -170,7 +194,9 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 		row.Peak = peak
 		rows = append(rows, row)
 	}
+	n.rows = rows // the next read's, once the sample has its own copy of the rows it keeps
 	out := model.SortNamespaces(rows)
+	out.Rows = slices.Clone(out.Rows)
 	out.Note, out.Unread, out.Denied = n.note, n.unread, n.denied || notEntered > 0
 	if notEntered > 0 {
 		out.Note = joinNote(out.Note, fmt.Sprintf("%d namespaces no process is in (kept by a bind mount) not read: entering one needs CAP_SYS_ADMIN and setns", notEntered))

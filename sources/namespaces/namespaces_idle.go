@@ -1,10 +1,7 @@
 package namespaces
 
 import (
-	"path/filepath"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/tablefull/tablefull/sources/kernelfs"
@@ -33,35 +30,43 @@ const QuietRereadEvery = 2 * time.Minute
 // thousands of them pays a few a sample, not one per namespace.
 const IdleReadsPerRead = 4
 
-// dueIdle is the set of idle namespaces to read at this read: at most
-// IdleReadsPerRead of those due, or every one when the kernel holds
-// entries no namespace read accounts for (unaccountedFor, from slab: the
-// slab's count read once a read).
-func (n *Namespaces) dueIdle(now time.Time, capMax, slab uint64, slabRead bool) map[uint64]bool {
-	var idle, due []uint64
-	for ino, p := range n.known {
+// markDue marks the idle namespaces to read at this read (nsProc.due):
+// at most IdleReadsPerRead of those due, those due longest first, or
+// every one when the kernel holds entries no namespace read accounts for
+// (unaccountedFor, from slab: the slab's count read once a read). One
+// pass, no sort: a host of a thousand idle namespaces pays a comparison
+// or two for each.
+func (n *Namespaces) markDue(now time.Time, capMax, slab uint64, slabRead bool) {
+	var first [IdleReadsPerRead]*nsProc // due longest first
+	due, idle := 0, 0
+	for _, p := range n.known {
 		if p.idleFor == 0 {
 			continue
 		}
-		idle = append(idle, ino)
-		if !now.Before(p.idleUntil) {
-			due = append(due, ino)
+		idle++
+		if now.Before(p.idleUntil) {
+			continue
 		}
+		if due < len(first) {
+			due++
+		} else if !p.idleUntil.Before(first[len(first)-1].idleUntil) {
+			continue
+		}
+		j := due - 1
+		for ; j > 0 && p.idleUntil.Before(first[j-1].idleUntil); j-- {
+			first[j] = first[j-1]
+		}
+		first[j] = p
 	}
-	if len(idle) == 0 {
-		return nil
+	if idle > 0 && slabRead && n.unaccountedFor(capMax, slab) {
+		for _, p := range n.known {
+			p.due = p.idleFor > 0
+		}
+		return
 	}
-	if slabRead && n.unaccountedFor(capMax, slab) {
-		due = idle
-	} else if len(due) > IdleReadsPerRead {
-		slices.SortFunc(due, func(a, b uint64) int { return n.known[a].idleUntil.Compare(n.known[b].idleUntil) })
-		due = due[:IdleReadsPerRead]
+	for _, p := range first[:due] {
+		p.due = true
 	}
-	out := make(map[uint64]bool, len(due))
-	for _, ino := range due {
-		out[ino] = true
-	}
-	return out
 }
 
 // unaccountedFor reports whether the kernel's entries of every namespace
@@ -72,7 +77,7 @@ func (n *Namespaces) dueIdle(now time.Time, capMax, slab uint64, slabRead bool) 
 // in per-CPU caches count as active, so the sum reads high by a few
 // hundred; the baseline absorbs that.
 func (n *Namespaces) unaccountedFor(capMax, slab uint64) bool {
-	known, _ := kernelfs.ReadSysctlUint(kernelfs.SysctlPath(n.proc, "net.netfilter.nf_conntrack_count"))
+	known, _ := leadingUint(n.ownCount)
 	for _, p := range n.known {
 		known += p.count
 	}
@@ -91,14 +96,22 @@ func (n *Namespaces) unaccountedFor(capMax, slab uint64) bool {
 }
 
 // slabEntries reads how many objects nf_conntrack's slab holds, from
-// SLUB's sysfs under sys ("144 N0=144"): every namespace's entries (and
-// the per-CPU caches'). false where the kernel has no such file.
-func slabEntries(sys string) (uint64, bool) {
-	v, err := kernelfs.ReadSysctl(filepath.Join(sys, "kernel", "slab", "nf_conntrack", "objects"))
+// SLUB's sysfs ("144 N0=144"): every namespace's entries (and the per-CPU
+// caches'). false where the kernel has no such file.
+func (n *Namespaces) slabEntries() (uint64, bool) {
+	return leadingUint(n.slab)
+}
+
+// leadingUint reads the number a held-open file starts with.
+func leadingUint(f *kernelfs.OpenFile) (uint64, bool) {
+	b, err := f.Read()
 	if err != nil {
 		return 0, false
 	}
-	first, _, _ := strings.Cut(v, " ")
-	n, err := strconv.ParseUint(first, 10, 64)
-	return n, err == nil
+	end := 0
+	for end < len(b) && b[end] >= '0' && b[end] <= '9' {
+		end++
+	}
+	v, err := strconv.ParseUint(string(b[:end]), 10, 64)
+	return v, err == nil
 }

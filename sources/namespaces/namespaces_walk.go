@@ -25,9 +25,10 @@ type pidNS struct {
 }
 
 // MountsEvery is how often a walk reads the mount table again for the
-// namespaces ip netns (or a CNI) bind-mounted: a thousand of them make
-// it long, and one no process is in is empty until traffic is routed to
-// it. A namespace gone is read again at once.
+// namespaces ip netns (or a CNI) bind-mounted, where the table cannot be
+// watched (kernelfs.MountWatch): a thousand of them make it long, and one
+// no process is in is empty until traffic is routed to it. A namespace
+// gone is read again at once; a watched table is read when it changed.
 const MountsEvery = time.Minute
 
 // walk finds one process per namespace and the ip netns names. Over the
@@ -38,13 +39,13 @@ const MountsEvery = time.Minute
 // namespaces a user makes pushes out one root made; the note says how
 // many were not read.
 func (n *Namespaces) walk(now time.Time) {
-	if n.mounts == nil || n.stale || now.Sub(n.mountsRead) >= MountsEvery {
+	if n.mountsChanged(now) {
 		n.mounts, n.mountsRead = kernelfs.NetnsMounts(filepath.Join(n.proc, "self", "mountinfo")), now
 	}
 	n.walked, n.stale = now, false
 	n.self, _ = kernelfs.NetnsInode(filepath.Join(n.proc, "self", "ns", "net"))
 	sc := n.scanProcesses()
-	found := map[uint64]*nsProc{}
+	found := make(map[uint64]*nsProc, len(n.known))
 	for ino := range n.mounts { // a mounted one through a process in it, else its mount
 		if ino != n.self {
 			n.keep(found, ino, sc.first[ino])
@@ -72,6 +73,26 @@ func (n *Namespaces) walk(now time.Time) {
 	case sc.denied > 0:
 		n.note = joinNote(n.note, "other users' processes not readable: their namespaces need CAP_SYS_PTRACE")
 	}
+}
+
+// mountsChanged reports whether the mount table is to be read again: not
+// read yet, a namespace read went away, or it changed (MountWatch), else
+// MountsEvery since it was read. The watch starts before the first read,
+// so a change during that read is seen by the next walk.
+func (n *Namespaces) mountsChanged(now time.Time) bool {
+	if n.mounts == nil && n.mountWatch == nil {
+		n.mountWatch = kernelfs.WatchMounts(filepath.Join(n.proc, "self", "mountinfo"))
+	}
+	switch {
+	case n.mounts == nil || n.stale:
+		if n.mountWatch != nil {
+			n.mountWatch.Changed() // read now: what changed before is in this read
+		}
+		return true
+	case n.mountWatch != nil:
+		return n.mountWatch.Changed()
+	}
+	return now.Sub(n.mountsRead) >= MountsEvery
 }
 
 // processScan is what one pass over /proc found: each process's
@@ -142,12 +163,11 @@ func (n *Namespaces) keep(found map[uint64]*nsProc, ino uint64, pid int) {
 	}
 	if pid == 0 {
 		m := n.mounts[ino]
-		found[ino] = &nsProc{netnsPath: m.Path, name: m.Name, kind: "netns"}
+		found[ino] = &nsProc{netnsPath: m.Path, name: model.Sanitize(m.Name, 64), kind: "netns"}
 		return
 	}
-	p := &nsProc{pid: pid}
-	p.name, p.kind = n.nameOf(ino, pid)
-	found[ino] = p
+	name, kind := n.nameOf(ino, pid)
+	found[ino] = &nsProc{pid: pid, name: model.Sanitize(name, 64), kind: kind}
 }
 
 // pressed reports whether namespace ino was near the cap or dropping at

@@ -94,7 +94,8 @@ func (p Persister) laterWriters(keys []string, procRoot string) map[string][]str
 }
 
 // DriftCheck compares what tablefull persisted with the live knobs, on
-// every DriftEvery: the value that did not apply at boot, or that
+// every DriftEvery (the persisted knobs only: on a host where nothing was
+// persisted, the check reads tablefull's two files and no knob): the value that did not apply at boot, or that
 // something wrote since, is seen on every run. The later writers (a walk
 // of every process for kube-proxy) are looked up again only when what
 // drifted changes.
@@ -121,7 +122,7 @@ func (d *DriftCheck) Read(now time.Time) *model.Drifts {
 		d.last = nil
 		return nil
 	}
-	drifts := model.DriftOf(persisted, d.Sysctls.Read())
+	drifts := model.DriftOf(persisted, d.Sysctls.ReadOf(persisted)) // nothing persisted: nothing to read
 	if key := fmt.Sprint(drifts.Drifted); key != d.writersOf {
 		d.writersOf, d.writers = key, d.Pers.writersOf(drifts, d.Proc)
 	}

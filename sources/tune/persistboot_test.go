@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -98,6 +99,36 @@ func TestOwnedLinesKept(t *testing.T) {
 	want := "# mine\nw /sys/kernel/mm/transparent_hugepage/enabled - - - - never\nw /sys/module/nf_conntrack/parameters/hashsize - - - - 65536\n"
 	if got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestDriftReadsOnlyPersistedKnobs: the check reads the knobs tablefull
+// persisted and no other. Here a knob it did not persist is a FIFO, whose
+// open would wait for a writer: reading every knob would hang.
+func TestDriftReadsOnlyPersistedKnobs(t *testing.T) {
+	r := bootRoots(t, true)
+	p := PersisterAt(r)
+	plan, _ := p.Plan(tuneChanges)
+	if _, err := p.Write(plan); err != nil {
+		t.Fatal(err)
+	}
+	unpersisted := filepath.Join(r.Proc, "sys", "net", "netfilter", "nf_conntrack_udp_timeout")
+	os.Remove(unpersisted)
+	if err := syscall.Mkfifo(unpersisted, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(unpersisted)
+	done := make(chan *model.Drifts, 1)
+	go func() { done <- (&DriftCheck{Pers: p, Sysctls: NewSysctls(r), Proc: r.Proc}).Read(time.Unix(100, 0)) }()
+	select {
+	case d := <-done:
+		if d == nil || len(d.Checked) != 3 {
+			t.Errorf("drift %+v, want the 3 persisted knobs checked", d)
+		}
+	case <-time.After(3 * time.Second):
+		f, _ := os.OpenFile(unpersisted, os.O_WRONLY, 0) // let the stuck read go
+		f.Close()
+		t.Fatal("the check read a knob nothing persisted")
 	}
 }
 

@@ -41,15 +41,35 @@ func (t *Sysctls) path(key string) string {
 func (t *Sysctls) Read() map[string]string {
 	out := map[string]string{}
 	for _, k := range tuning.Knobs {
-		v, err := kernelfs.ReadSysctl(t.path(k.Key))
-		if err != nil && k.Key == model.KnobHashsize {
-			v, err = kernelfs.ReadSysctl(kernelfs.SysctlPath(t.Proc, counters.KeyBuckets))
-		}
-		if err == nil {
+		if v, ok := t.readKnob(k.Key); ok {
 			out[k.Key] = v
 		}
 	}
 	return out
+}
+
+// ReadOf is Read of the knobs keys names only (a knob tablefull does not
+// tune is left out).
+func (t *Sysctls) ReadOf(keys map[string]string) map[string]string {
+	out := make(map[string]string, len(keys))
+	for key := range keys {
+		if _, known := tuning.Spec(key); !known {
+			continue
+		}
+		if v, ok := t.readKnob(key); ok {
+			out[key] = v
+		}
+	}
+	return out
+}
+
+// readKnob reads one knob (see Read).
+func (t *Sysctls) readKnob(key string) (string, bool) {
+	v, err := kernelfs.ReadSysctl(t.path(key))
+	if err != nil && key == model.KnobHashsize {
+		v, err = kernelfs.ReadSysctl(kernelfs.SysctlPath(t.Proc, counters.KeyBuckets))
+	}
+	return v, err == nil
 }
 
 // EntryBytes is the memory of one conntrack entry: the slab's per-object
