@@ -35,6 +35,7 @@ type painter struct {
 
 	wake    chan struct{}
 	done    chan struct{}
+	ended   sync.Once // closes done
 	stopped chan struct{}
 
 	// Owned by the painting goroutine (by stop once it has ended).
@@ -82,11 +83,24 @@ func (p *painter) poke() {
 	}
 }
 
-// stop ends the painting goroutine and draws the last frame handed over.
+// stop ends the painting goroutine and draws the last frame handed over,
+// unless halt came first.
 func (p *painter) stop() {
-	close(p.done)
+	if p.end() {
+		p.paint()
+	}
+}
+
+// halt ends the painting goroutine, leaving the screen as it is: the
+// terminal is being given back (a panic), and no frame may follow.
+func (p *painter) halt() { p.end() }
+
+// end ends the painting goroutine; true the first time.
+func (p *painter) end() bool {
+	first := false
+	p.ended.Do(func() { first = true; close(p.done) })
 	<-p.stopped
-	p.paint()
+	return first
 }
 
 func (p *painter) run() {
@@ -162,27 +176,44 @@ func (p *painter) paint() {
 
 // painted is a console's model as bubbletea runs it (without a renderer
 // of its own): each View is handed to the painter, and each size to both.
+// A panic in the model gives the terminal back (restore) before bubbletea
+// prints it: printed on the alternate screen, it would vanish with it.
 type painted struct {
-	m tea.Model
-	p *painter
+	m       tea.Model
+	p       *painter
+	restore func()
 }
 
 // Init implements tea.Model.
-func (w painted) Init() tea.Cmd { return w.m.Init() }
+func (w painted) Init() tea.Cmd {
+	defer w.restoreOnPanic()
+	return w.m.Init()
+}
 
 // Update implements tea.Model: the painter learns the size, the model
 // gets every message.
 func (w painted) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	defer w.restoreOnPanic()
 	if s, ok := msg.(tea.WindowSizeMsg); ok {
 		w.p.resize(s.Width, s.Height)
 	}
 	m, cmd := w.m.Update(msg)
-	return painted{m, w.p}, cmd
+	w.m = m
+	return w, cmd
 }
 
 // View implements tea.Model: the frame goes to the painter; bubbletea,
 // running without a renderer, is given nothing to draw.
 func (w painted) View() string {
+	defer w.restoreOnPanic()
 	w.p.frame(w.m.View())
 	return ""
+}
+
+// restoreOnPanic, deferred, gives the terminal back and panics on.
+func (w painted) restoreOnPanic() {
+	if r := recover(); r != nil {
+		w.restore()
+		panic(r)
+	}
 }

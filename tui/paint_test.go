@@ -112,6 +112,15 @@ func TestPaintCoalescesBursts(t *testing.T) {
 	if !strings.Contains(w.last, "goodbye") {
 		t.Errorf("stop did not draw the last frame: %q", w.last)
 	}
+	halted := newPainter(w)
+	halted.frame("first")
+	time.Sleep(3 * minPaintGap)
+	halted.halt()
+	halted.frame("after the terminal was given back")
+	halted.stop()
+	if strings.Contains(w.last, "given back") {
+		t.Errorf("a frame was drawn after halt: %q", w.last)
+	}
 }
 
 // TestPaintedHandsFramesToThePainter: bubbletea is given nothing to draw;
@@ -119,7 +128,7 @@ func TestPaintCoalescesBursts(t *testing.T) {
 func TestPaintedHandsFramesToThePainter(t *testing.T) {
 	var out bytes.Buffer
 	p := stillPainter(&out, 0, 0)
-	var m tea.Model = painted{fixedView("hello"), p}
+	var m tea.Model = painted{fixedView("hello"), p, func() {}}
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 30, Height: 7})
 	if v := m.View(); v != "" {
 		t.Errorf("bubbletea was given %q to draw", v)
@@ -134,3 +143,36 @@ type fixedView string
 func (v fixedView) Init() tea.Cmd                       { return nil }
 func (v fixedView) Update(tea.Msg) (tea.Model, tea.Cmd) { return v, nil }
 func (v fixedView) View() string                        { return string(v) }
+
+// TestPaintedRestoresOnPanic: a panic in the model gives the terminal back
+// before it goes on to bubbletea, which prints it (on the alternate
+// screen it would vanish).
+func TestPaintedRestoresOnPanic(t *testing.T) {
+	var out bytes.Buffer
+	restored := 0
+	m := painted{panicky{}, stillPainter(&out, 0, 0), func() { restored++ }}
+	for name, call := range map[string]func(){
+		"Init":   func() { m.Init() },
+		"Update": func() { m.Update(tea.KeyMsg{}) },
+		"View":   func() { m.View() },
+	} {
+		restored = 0
+		func() {
+			defer func() {
+				if r := recover(); r != "boom" {
+					t.Errorf("%s: panic %v went on, want boom", name, r)
+				}
+			}()
+			call()
+		}()
+		if restored != 1 {
+			t.Errorf("%s: the terminal was given back %d times, want 1", name, restored)
+		}
+	}
+}
+
+type panicky struct{}
+
+func (panicky) Init() tea.Cmd                       { panic("boom") }
+func (panicky) Update(tea.Msg) (tea.Model, tea.Cmd) { panic("boom") }
+func (panicky) View() string                        { panic("boom") }

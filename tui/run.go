@@ -50,7 +50,8 @@ func RunFor(m tea.Model, d time.Duration) error {
 	defer term.close()
 	paint := newPainter(term.out)
 	defer paint.stop()
-	p := tea.NewProgram(painted{m, paint}, tea.WithoutRenderer(), tea.WithInput(term.in))
+	giveBack := func() { paint.halt(); term.close() } // a panic: no frame after it, its text on the screen
+	p := tea.NewProgram(painted{m, paint, giveBack}, tea.WithoutRenderer(), tea.WithInput(term.in))
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -19,6 +20,7 @@ type terminal struct {
 	in, out *os.File
 	ownIn   bool // in is /dev/tty, opened here
 	raw     *term.State
+	once    sync.Once
 }
 
 // openTerminal readies the terminal: keys from standard input, or from
@@ -64,8 +66,11 @@ func (t *terminal) watchSize(p *tea.Program, done <-chan struct{}) {
 	}()
 }
 
-// close gives the terminal back as it was found.
-func (t *terminal) close() {
+// close gives the terminal back as it was found; once, however often
+// it is called (a panic, then the deferred close).
+func (t *terminal) close() { t.once.Do(t.giveBack) }
+
+func (t *terminal) giveBack() {
 	if t.raw != nil {
 		_, _ = t.out.WriteString(ansi.ResetModeBracketedPaste + ansi.ShowCursor + ansi.ResetModeAltScreenSaveCursor)
 		_ = term.Restore(t.in.Fd(), t.raw) // a hung-up terminal cannot be restored, nor needs to be
