@@ -94,15 +94,17 @@ func TestPaintCoalescesBursts(t *testing.T) {
 	w := &countingWriter{}
 	p := newPainter(w)
 	p.resize(20, 5)
+	start := time.Now()
 	for i := range 200 {
 		p.frame(fmt.Sprintf("frame %d", i))
 	}
+	burst := time.Since(start) // a loaded machine may stretch it: a write per gap is allowed
 	time.Sleep(3 * minPaintGap)
 	w.mu.Lock()
 	writes, last := w.writes, w.last
 	w.mu.Unlock()
-	if writes > 3 {
-		t.Errorf("200 frames in a burst took %d writes, want at most 3", writes)
+	if allowed := 3 + int(burst/minPaintGap); writes > allowed {
+		t.Errorf("200 frames in a burst of %v took %d writes, want at most %d", burst, writes, allowed)
 	}
 	if !strings.Contains(last, "frame 199") {
 		t.Errorf("the last write was not the last frame: %q", last)
