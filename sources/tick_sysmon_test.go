@@ -1,13 +1,11 @@
 package sources
 
 import (
-	"os"
-	"path/filepath"
 	"runtime"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 )
 
 // TestPaceLetsSysmonSleep: 200 ticks of the timerfd pace switch this
@@ -21,11 +19,11 @@ func TestPaceLetsSysmonSleep(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1)) // as the agent and the exporter run
 	count := func(p pace) int {
 		time.Sleep(20 * time.Millisecond) // let the monitor settle into its long sleep
-		before := switches(t)
+		before := kernelfstest.VoluntarySwitches(t, "self")
 		for range ticks {
 			<-p.C()
 		}
-		n := switches(t) - before
+		n := kernelfstest.VoluntarySwitches(t, "self") - before
 		p.Stop()
 		return n
 	}
@@ -35,27 +33,4 @@ func TestPaceLetsSysmonSleep(t *testing.T) {
 	if fd*3 > goTicker*2 {
 		t.Errorf("the timerfd's ticks switched threads %d times, a Go ticker's %d: want a third fewer at least", fd, goTicker)
 	}
-}
-
-// switches is the context switches of all this process's threads so far.
-func switches(t *testing.T) int {
-	t.Helper()
-	tasks, err := filepath.Glob("/proc/self/task/*/status")
-	if err != nil || len(tasks) == 0 {
-		t.Skipf("no /proc/self/task: %v", err)
-	}
-	total := 0
-	for _, path := range tasks {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			continue // a thread that ended
-		}
-		for _, line := range strings.Split(string(b), "\n") {
-			if v, ok := strings.CutPrefix(line, "voluntary_ctxt_switches:"); ok {
-				n, _ := strconv.Atoi(strings.TrimSpace(v))
-				total += n
-			}
-		}
-	}
-	return total
 }

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 )
 
 // TestConsoleSleepsAtRest: a console at rest wakes for its samples, not on
@@ -28,37 +28,13 @@ func TestConsoleSleepsAtRest(t *testing.T) {
 	pid := strings.Fields(string(out))[0]
 	time.Sleep(2 * time.Second) // past the first interval's polls for the peak
 	const span = 3 * time.Second
-	before := voluntarySwitches(t, pid)
+	before := kernelfstest.VoluntarySwitches(t, pid)
 	time.Sleep(span)
-	woke := voluntarySwitches(t, pid) - before
+	woke := kernelfstest.VoluntarySwitches(t, pid) - before
 	t.Logf("%d voluntary context switches in %v", woke, span)
 	if perSecond := float64(woke) / span.Seconds(); perSecond > 12 {
 		t.Errorf("the console at rest woke %.0f times a second (%d in %v), want ≤ 12: a sample a second and its frame", perSecond, woke, span)
 	}
 	s.keys("q")
 	s.waitFor("EXIT=0", "TERMINAL-RESTORED")
-}
-
-// voluntarySwitches sums the voluntary context switches of every thread
-// of process pid: each is a wake-up after a sleep.
-func voluntarySwitches(t *testing.T, pid string) int {
-	t.Helper()
-	tasks, err := filepath.Glob(filepath.Join("/proc", pid, "task", "*", "status"))
-	if err != nil || len(tasks) == 0 {
-		t.Fatalf("threads of %s: %v", pid, err)
-	}
-	sum := 0
-	for _, status := range tasks {
-		b, err := os.ReadFile(status)
-		if err != nil {
-			continue // a thread that ended
-		}
-		for _, line := range strings.Split(string(b), "\n") {
-			if v, ok := strings.CutPrefix(line, "voluntary_ctxt_switches:"); ok {
-				n, _ := strconv.Atoi(strings.TrimSpace(v))
-				sum += n
-			}
-		}
-	}
-	return sum
 }

@@ -102,16 +102,23 @@ func TestOwnedLinesKept(t *testing.T) {
 	}
 }
 
-// TestDriftReadsOnlyPersistedKnobs: the check reads the knobs tablefull
-// persisted and no other. Here a knob it did not persist is a FIFO, whose
-// open would wait for a writer: reading every knob would hang.
-func TestDriftReadsOnlyPersistedKnobs(t *testing.T) {
+// persistedRoots is a booted fixture host where tuneChanges are persisted.
+func persistedRoots(t *testing.T) (kernelfs.Roots, Persister) {
+	t.Helper()
 	r := bootRoots(t, true)
 	p := PersisterAt(r)
 	plan, _ := p.Plan(tuneChanges)
 	if _, err := p.Write(plan); err != nil {
 		t.Fatal(err)
 	}
+	return r, p
+}
+
+// TestDriftReadsOnlyPersistedKnobs: the check reads the knobs tablefull
+// persisted and no other. Here a knob it did not persist is a FIFO, whose
+// open would wait for a writer: reading every knob would hang.
+func TestDriftReadsOnlyPersistedKnobs(t *testing.T) {
+	r, p := persistedRoots(t)
 	unpersisted := filepath.Join(r.Proc, "sys", "net", "netfilter", "nf_conntrack_udp_timeout")
 	os.Remove(unpersisted)
 	if err := syscall.Mkfifo(unpersisted, 0o644); err != nil {
@@ -137,12 +144,7 @@ func TestDriftReadsOnlyPersistedKnobs(t *testing.T) {
 // holds is checked and not drifted; an unreadable persisted file is no
 // check at all rather than "no drift".
 func TestDriftCheck(t *testing.T) {
-	r := bootRoots(t, true)
-	p := PersisterAt(r)
-	plan, _ := p.Plan(tuneChanges)
-	if _, err := p.Write(plan); err != nil {
-		t.Fatal(err)
-	}
+	r, p := persistedRoots(t)
 	check := &DriftCheck{Pers: p, Sysctls: NewSysctls(r), Proc: r.Proc}
 	if d := check.Read(time.Unix(100, 0)); d == nil || len(d.Checked) != 3 || len(d.Drifted) != 0 {
 		t.Fatalf("all held: %+v, want 3 checked, none drifted", d)
