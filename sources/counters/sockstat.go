@@ -11,12 +11,11 @@ import (
 // place like the other files a sample reads every interval.
 type sockstatFile struct{ f *kernelfs.OpenFile }
 
-// timeWait is the "tw" of the TCP line; found is false when the kernel
-// gives none.
-func (s sockstatFile) timeWait() (tw uint64, found bool, err error) {
+// timeWait is the "tw" of the TCP line, 0 when the kernel gives none.
+func (s sockstatFile) timeWait() (uint64, error) {
 	b, err := s.f.Read()
 	if err != nil {
-		return 0, false, err
+		return 0, err
 	}
 	for line := range bytes.Lines(b) {
 		rest, ok := bytes.CutPrefix(line, []byte("TCP: "))
@@ -29,10 +28,10 @@ func (s sockstatFile) timeWait() (tw uint64, found bool, err error) {
 			if name {
 				key = f
 			} else if string(key) == "tw" {
-				return parseDecimal(f), true, nil
+				return parseDecimal(f), nil
 			}
 			name = !name
 		}
 	}
-	return 0, false, nil
+	return 0, nil
 }

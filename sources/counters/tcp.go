@@ -42,7 +42,7 @@ func (t *TCP) Read() (model.TCP, error) {
 	} else {
 		out.ActiveOpens, out.PassiveOpens, out.OutRsts, out.Established = v[0], v[1], v[2], v[3]
 	}
-	if tw, _, err := t.sockstat.timeWait(); err != nil {
+	if tw, err := t.sockstat.timeWait(); err != nil {
 		errs = append(errs, fmt.Errorf("read sockstat: %w", err))
 	} else {
 		out.TimeWait = tw

@@ -94,11 +94,12 @@ func (p Persister) laterWriters(keys []string, procRoot string) map[string][]str
 }
 
 // DriftCheck compares what tablefull persisted with the live knobs, on
-// every DriftEvery (the persisted knobs only: on a host where nothing was
-// persisted, the check reads tablefull's two files and no knob): the value that did not apply at boot, or that
-// something wrote since, is seen on every run. The later writers (a walk
-// of every process for kube-proxy) are looked up again only when what
-// drifted changes.
+// every DriftEvery: the value that did not apply at boot, or that
+// something wrote since, is seen on every run. Only the persisted knobs
+// are read: on a host where nothing was persisted, the check reads
+// tablefull's two files and no knob. The later writers (a walk of every
+// process for kube-proxy) are looked up again only when what drifted
+// changes.
 type DriftCheck struct {
 	Pers    Persister
 	Sysctls *Sysctls
