@@ -195,7 +195,7 @@ func ruleTableFull(in Inputs) (Verdict, bool) {
 	if d := in.Demand.String(); d != "" {
 		ev += "; " + d
 	}
-	if d := nothingToEvict(in); d != "" {
+	if d := evictionNote(in); d != "" {
 		ev += "; " + d
 	}
 	if d := expiredUnreaped(in); d != "" {
@@ -305,10 +305,9 @@ func ruleNearCap(in Inputs) (Verdict, bool) {
 	if c.Status != TableTracked || c.Max == 0 || Pinned(c) || Percent(c.Peak, c.Max) < NearCapPct {
 		return Verdict{}, false
 	}
-	ceiling, why := CeilingOf(c, in.Fill)
 	return Verdict{Kind: NearCap, Severity: SevWarn, Evidence: fmt.Sprintf(
-		"peak %s of max %s (%.0f %%); ceiling %s new/s (%s), observed %s",
-		Int(c.Peak), Int(c.Max), Percent(c.Peak, c.Max), Num(ceiling), why, in.Rates.Entries.RateText())}, true
+		"peak %s of max %s (%.0f %%); ceiling %s, observed %s",
+		Int(c.Peak), Int(c.Max), Percent(c.Peak, c.Max), CeilingText(c, in.Fill), in.Rates.Entries.RateText())}, true
 }
 
 // dropsText is "no drops" only for an interval that dropped nothing.

@@ -2,20 +2,68 @@ package model
 
 import "fmt"
 
-// nothingToEvict says why a full table drops without evicting: its
-// entries are assured (established), which early drop never frees; ""
-// when it evicted, or when that is not known.
-func nothingToEvict(in Inputs) string {
+// gcEvictableStates are the TCP states whose assured entries the
+// kernel's garbage collector still evicts once a failed early drop has
+// asked it to, while the count is over 95 % of max
+// (gc_worker_can_early_drop → tcp_can_early_drop): the closing states.
+var gcEvictableStates = []string{"FIN_WAIT", "CLOSE_WAIT", "LAST_ACK", "TIME_WAIT", "CLOSE"}
+
+// BeyondEviction is how many of the census's entries neither the packet
+// path's early drop (unassured entries only) nor the garbage collector's
+// eviction near the cap (those and assured TCP in a closing state) can
+// free: established TCP and assured UDP streams. It is the assured count
+// less the closing TCP states; a closing entry that was never assured is
+// evictable anyway, so this is a lower bound. ok is false when the
+// census did not count what was assured.
+func (c *Census) BeyondEviction() (n int, ok bool) {
+	if c == nil || !c.AssuredCounted {
+		return 0, false
+	}
+	n = c.Assured
+	for _, s := range gcEvictableStates {
+		n -= c.TCPState[s]
+	}
+	return max(n, 0), true
+}
+
+// GCEvictable counts the census's TCP entries in the closing states the
+// garbage collector evicts near the cap, even assured.
+func (c *Census) GCEvictable() int {
+	if c == nil {
+		return 0
+	}
+	n := 0
+	for _, s := range gcEvictableStates {
+		n += c.TCPState[s]
+	}
+	return n
+}
+
+// evictionNote says what a full table that drops with early_drop at 0
+// can and cannot have evicted. Only established TCP and assured UDP
+// streams are beyond eviction: then "nothing to evict", and the fix is
+// max or the established timeout. When closing TCP entries fill it, the
+// collector evicts them near the cap uncounted, so early_drop at 0 says
+// nothing of them. "" when it evicted, or when that is not known.
+func evictionNote(in Inputs) string {
 	r := in.Rates
 	if r.CTTotal.Get(Drop) == 0 || r.CTTotal.Get(EarlyDrop) > 0 {
 		return ""
 	}
-	if cs := in.Census; cs != nil && cs.AssuredCounted && cs.Total > 0 && cs.Assured*10 >= cs.Total*9 {
-		return fmt.Sprintf("nothing to evict: %s of %s entries are assured (%s unreplied), which early drop never frees: raise nf_conntrack_max or lower the established timeout, not the TIME_WAIT hold",
-			Int(uint64(cs.Assured)), Int(uint64(cs.Total)), Int(uint64(cs.Unreplied)))
+	if cs := in.Census; cs != nil && cs.AssuredCounted && cs.Total > 0 {
+		beyond, _ := cs.BeyondEviction()
+		if beyond*10 >= cs.Total*9 {
+			return fmt.Sprintf("nothing to evict: %s of %s entries are established TCP or assured UDP streams (%s unreplied), which neither early drop nor the garbage collector frees: raise nf_conntrack_max or lower the established timeout, not the TIME_WAIT hold",
+				Int(uint64(beyond)), Int(uint64(cs.Total)), Int(uint64(cs.Unreplied)))
+		}
+		if closing := cs.GCEvictable(); closing*2 >= cs.Total {
+			return fmt.Sprintf("early_drop stays 0 though %s of %s entries are closing TCP: the garbage collector evicts those near the cap without counting them, and their hold (TIME_WAIT's most often) is what frees the table",
+				Int(uint64(closing)), Int(uint64(cs.Total)))
+		}
+		return ""
 	}
 	if cf, ok := in.Fill.Top(); ok && cf.Class.Standing() && in.Fill.Counted {
-		return fmt.Sprintf("nothing to evict: %s entries stand open (established), which early drop never frees: raise nf_conntrack_max or lower the established timeout, not the TIME_WAIT hold",
+		return fmt.Sprintf("nothing to evict: %s entries stand open (established), which neither early drop nor the garbage collector frees: raise nf_conntrack_max or lower the established timeout, not the TIME_WAIT hold",
 			Int(cf.Entries))
 	}
 	return ""

@@ -95,7 +95,7 @@ func TestVerdictRules(t *testing.T) {
 			Inputs{Sample: table(400, 400, 400), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 30000); r.Entries.TopDests = []Count{{"udp/53", 700}} }),
 				Fill:   Fill{Basis: BasisEvents, Classes: []ClassFill{{Class: ClassUDPSingle, RatePS: 700, Hold: 30, Entries: 400}}},
 				Demand: Demand{AtLeast: 3100, Basis: "the rate before the pin"}},
-			TableFull, nil, "400 of 400 entries: ~400 udp/53, 700 new/s held 30 s each; pinned 1 s, 30,000 drops, server idle (CPU 4 %, disk 0 IO/s); demand ≥ 3,100 new/s"},
+			TableFull, nil, "400 of 400 entries: ~400 udp/53, 700/s × 30 s needs 21,000; pinned 1 s, 30,000 drops, server idle (CPU 4 %, disk 0 IO/s); demand ≥ 3,100 new/s"},
 		{"a source NAT out of ports: insert drops far from the cap, never TABLE FULL",
 			Inputs{Sample: func() Sample {
 				s := table(12, 12, 262144)
@@ -232,36 +232,60 @@ func TestCPUBoundBesideDrops(t *testing.T) {
 	}
 }
 
-// TestNothingToEvict: a full table whose entries are assured drops with
-// early_drop at 0; its TABLE FULL says there is nothing to evict and
-// points at max or the established timeout, from the census's split or
-// from a counted table of standing connections; a table that evicts, or
-// a census that says most entries are not assured, says nothing of it.
+// TestNothingToEvict: a full table that drops with early_drop at 0 says
+// there is nothing to evict, pointing at max or the established timeout,
+// only when its entries are established TCP or assured UDP streams (the
+// census's split, or a counted table of standing connections). A table
+// of assured TIME_WAIT entries is evicted by the garbage collector near
+// the cap (tcp_can_early_drop), uncounted: it says so and never
+// "nothing to evict"; a table that evicts, or one mostly unassured, says
+// nothing of it.
 func TestNothingToEvict(t *testing.T) {
 	drops := idle()
 	drops.CTTotal.Set(Drop, 40)
 	evicting := drops
 	evicting.CTTotal.Set(EarlyDrop, 3)
-	assured := &Census{Total: 256, Assured: 250, Unreplied: 2, AssuredCounted: true}
+	established := &Census{Total: 256, Assured: 250, Unreplied: 2, AssuredCounted: true, TCPState: map[string]int{"ESTABLISHED": 250}}
+	timeWait := &Census{Total: 256, Assured: 250, Unreplied: 2, AssuredCounted: true, TCPState: map[string]int{"TIME_WAIT": 240, "ESTABLISHED": 10}}
 	churning := &Census{Total: 256, Assured: 20, Unreplied: 200, AssuredCounted: true}
 	standing := Fill{Counted: true, Classes: []ClassFill{{Class: ClassTCPOpen, Entries: 250}}}
 	for _, c := range []struct {
-		name string
-		in   Inputs
-		want string
+		name, want, wantNot string
+		in                  Inputs
 	}{
-		{"assured by the census", Inputs{Sample: table(256, 256, 256), Rates: drops, Census: assured}, "nothing to evict: 250 of 256 entries are assured (2 unreplied)"},
-		{"standing by the fill", Inputs{Sample: table(256, 256, 256), Rates: drops, Fill: standing}, "nothing to evict: 250 entries stand open"},
-		{"it evicts", Inputs{Sample: table(256, 256, 256), Rates: evicting, Census: assured}, ""},
-		{"mostly unassured", Inputs{Sample: table(256, 256, 256), Rates: drops, Census: churning}, ""},
+		{"established by the census", "nothing to evict: 250 of 256 entries are established TCP or assured UDP streams (2 unreplied)", "",
+			Inputs{Sample: table(256, 256, 256), Rates: drops, Census: established}},
+		{"standing by the fill", "nothing to evict: 250 entries stand open", "", Inputs{Sample: table(256, 256, 256), Rates: drops, Fill: standing}},
+		{"assured TIME_WAIT", "the garbage collector evicts those near the cap", "nothing to evict",
+			Inputs{Sample: table(256, 256, 256), Rates: drops, Census: timeWait}},
+		{"it evicts", "", "nothing to evict", Inputs{Sample: table(256, 256, 256), Rates: evicting, Census: established}},
+		{"mostly unassured", "", "nothing to evict", Inputs{Sample: table(256, 256, 256), Rates: drops, Census: churning}},
 	} {
 		v := Judge(c.in)[0]
-		has := strings.Contains(v.Evidence, "nothing to evict")
-		if c.want == "" && has || c.want != "" && !strings.Contains(v.Evidence, c.want) {
+		if c.want != "" && !strings.Contains(v.Evidence, c.want) || c.wantNot != "" && strings.Contains(v.Evidence, c.wantNot) {
 			t.Errorf("%s: %s", c.name, v)
 		}
-		if c.want != "" && !strings.Contains(v.Evidence, "not the TIME_WAIT hold") {
+		if strings.HasPrefix(c.want, "nothing to evict") && !strings.Contains(v.Evidence, "not the TIME_WAIT hold") {
 			t.Errorf("%s: the fix is not pointed at: %s", c.name, v)
+		}
+	}
+}
+
+// TestBeyondEviction: assured entries less the closing TCP states the
+// collector evicts; unknown without the assured count.
+func TestBeyondEviction(t *testing.T) {
+	for _, c := range []struct {
+		cs   *Census
+		want int
+		ok   bool
+	}{
+		{nil, 0, false},
+		{&Census{Assured: 9, TCPState: map[string]int{"ESTABLISHED": 9}}, 0, false},
+		{&Census{Assured: 9, AssuredCounted: true, TCPState: map[string]int{"ESTABLISHED": 5, "TIME_WAIT": 3, "CLOSE_WAIT": 1}}, 5, true},
+		{&Census{Assured: 2, AssuredCounted: true, TCPState: map[string]int{"TIME_WAIT": 7}}, 0, true},
+	} {
+		if n, ok := c.cs.BeyondEviction(); n != c.want || ok != c.ok {
+			t.Errorf("%+v: %d %v, want %d %v", c.cs, n, ok, c.want, c.ok)
 		}
 	}
 }
