@@ -139,17 +139,17 @@ func TestFill(t *testing.T) {
 		says    string
 	}{
 		{"DNS fills a table of 400", Sample{Conntrack: ct(400, 400)}, dns, nil, ClassUDPSingle, 400, 400.0 / 30,
-			"400 ÷ 30 s UDP hold", "400 of 400 entries: ~400 udp/53, 700 new/s held 30 s each"},
+			"400 ÷ 30 s UDP hold", "400 of 400 entries: ~400 udp/53, 700/s × 30 s needs 21,000"},
 		{"the write-up: TCP churn", Sample{Conntrack: ct(3000, 4096)}, rates(map[Class]float64{ClassTCPDone: 25}), nil, ClassTCPDone, 3000, 4096.0 / 120,
-			"4,096 ÷ 120 s TIME_WAIT hold", "3,000 of 4,096 entries: ~3,000 tcp-closed, 25 new/s held 120 s each"},
+			"4,096 ÷ 120 s TIME_WAIT hold", "3,000 of 4,096 entries: ~3,000 tcp-closed, 25/s × 120 s = 3,000"},
 		{"standing connections: the rest of the count, as open sockets show it", Sample{Conntrack: ct(500, 500), TCP: TCP{Established: 380}}, rates(map[Class]float64{ClassTCPDone: 1}), nil, ClassTCPOpen, 380, 500.0 / 120,
 			"500 ÷ 120 s TIME_WAIT hold", "500 of 500 entries: ~380 standing open (tcp-open)"},
 		{"a census counts what stands", Sample{Conntrack: ct(500, 500)}, rates(map[Class]float64{ClassTCPUnanswered: 2}),
 			&Census{Total: 500, ByClass: ClassCounts{ClassTCPUnanswered: 490, ClassTCPDone: 10}}, ClassTCPUnanswered, 490, 500.0 / 120,
-			"500 ÷ 120 s SYN_SENT hold", "500 of 500 entries: 490 tcp-unanswered, 2 new/s held 120 s each"},
+			"500 ÷ 120 s SYN_SENT hold", "500 of 500 entries: 490 tcp-unanswered, 2/s × 120 s needs 240"},
 		{"a census counts them all", Sample{Conntrack: ct(500, 500)}, rates(map[Class]float64{ClassTCPUnanswered: 2}),
 			&Census{Total: 500, ByClass: ClassCounts{ClassTCPUnanswered: 500}}, ClassTCPUnanswered, 500, 500.0 / 120,
-			"500 ÷ 120 s SYN_SENT hold", "500 of 500 entries tcp-unanswered, 2 new/s held 120 s each"},
+			"500 ÷ 120 s SYN_SENT hold", "500 of 500 entries tcp-unanswered, 2/s × 120 s needs 240"},
 	} {
 		f := FillOf(c.s, c.r, c.census)
 		top, ok := f.Top()

@@ -187,20 +187,41 @@ func (f Fill) WhilePinned(s Sample, before *[NumClasses]float64) Fill {
 
 // CeilingOf is the sustainable rate of new entries the table takes when
 // it is filled by f's churning class, with the words that say so: "400 ÷
-// 30 s UDP hold". Without classes it is the TIME_WAIT hold's ceiling,
-// the write-up's arithmetic.
+// 30 s UDP hold". A table that standing connections fill has no such
+// ceiling (0): an entry gets in as one closes, whatever the holds.
+// Without classes it is the TIME_WAIT hold's ceiling, the write-up's
+// arithmetic.
 func CeilingOf(c Conntrack, f Fill) (float64, string) {
 	if cf, ok := f.Churn(); ok {
 		return Ceiling(c.Max, cf.Hold), fmt.Sprintf("%s ÷ %d s %s hold", Int(c.Max), cf.Hold, cf.Class.HoldState())
 	}
+	if cf, ok := f.Top(); ok && cf.Class.Standing() {
+		return 0, NoCeiling
+	}
 	return Ceiling(c.Max, c.TimeWaitHold), fmt.Sprintf("%s ÷ %d s TIME_WAIT hold", Int(c.Max), c.TimeWaitHold)
 }
 
+// NoCeiling is CeilingOf's words for a table that standing connections
+// fill.
+const NoCeiling = "standing connections fill it: one gets in as one closes"
+
+// CeilingText is the ceiling as every surface prints it: "34 new/s
+// (4,096 ÷ 120 s TIME_WAIT hold)", or "none (standing connections fill
+// it: …)".
+func CeilingText(c Conntrack, f Fill) string {
+	ceiling, why := CeilingOf(c, f)
+	if why == NoCeiling {
+		return "none (" + why + ")"
+	}
+	return Num(ceiling) + " new/s (" + why + ")"
+}
+
 // Describe says what fills a table of count of max entries in one
-// phrase: "400 of 400 entries udp/53, 700 new/s held 30 s each" when the
-// class holds them all, "256 of 256 entries: 232 tcp-closed, 80/s before
-// the pin × 120 s" when it holds some, "400 of 400 entries: 380 standing
-// open (tcp-open)". The "N of M" is always the frame's count and cap; a
+// phrase: "400 of 400 entries udp/53, 700/s × 30 s needs 21,000" when
+// the class holds them all, "256 of 256 entries: 232 tcp-closed, 80/s
+// before the pin × 120 s needs 9,600" when
+// it holds some (the class's Arithmetic), "400 of 400 entries: 380
+// standing open (tcp-open)". The "N of M" is always the frame's count and cap; a
 // class's share not counted by a census is "~". Empty when nothing is
 // known.
 func (f Fill) Describe(tops []Count, count, max uint64) string {
@@ -224,17 +245,7 @@ func (f Fill) Describe(tops []Count, count, max uint64) string {
 	if cf.Class.Standing() {
 		return fmt.Sprintf("%s%sstanding open (%s)", of, share, name)
 	}
-	lower := ""
-	if f.Lost {
-		lower = "≥ "
-	}
-	switch {
-	case f.Pinned && f.RatesBefore: // what a full table admits is its ceiling: the class's rate is from before
-		return fmt.Sprintf("%s%s%s, %s%s/s before the pin × %d s", of, share, name, lower, Num(cf.RatePS), cf.Hold)
-	case f.Pinned:
-		return fmt.Sprintf("%s%s%s held %d s each", of, share, name, cf.Hold)
-	}
-	return fmt.Sprintf("%s%s%s, %s%s new/s held %d s each", of, share, name, lower, Num(cf.RatePS), cf.Hold)
+	return fmt.Sprintf("%s%s%s, %s", of, share, name, f.Arithmetic(cf))
 }
 
 // RateText says a rate of new entries with what it counts: "80 new/s",

@@ -51,7 +51,7 @@ func TestPinnedRatesSaidHonestly(t *testing.T) {
 		want, lack []string
 	}{
 		{"watched from before the pin", 0, []string{"tcp-closed, 80/s before the pin × 120 s", "admits 2 new/s (pinned)", "demand ≥"}, []string{"2 new/s held", " 0 new/s"}},
-		{"opened during the pin", 10, []string{"tcp-closed held 120 s each", "admits 2 new/s (pinned)", "demand ≥"}, []string{"new/s held", "before the pin ×"}},
+		{"opened during the pin", 10, []string{"tcp-closed, rate unknown while pinned, held 120 s each", "admits 2 new/s (pinned)", "demand ≥"}, []string{"new/s held", "before the pin ×"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			an := NewAnalyzer(100)

@@ -69,7 +69,7 @@ func tableLines(st *styles.Styles, f model.Frame, width int) []string {
 		{"buckets", st.Value.Render(model.Int(c.Buckets)), 4, false},
 		{"depth", st.Value.Render(fmt.Sprintf("%.1f", model.ChainDepth(c.Count, c.Buckets))), 3, false}}
 	l2 := []field{
-		{"ceiling", st.Value.Render(fmt.Sprintf("%s new/s", model.Num(ceiling))), 1, false},
+		ceilingField(st, ceiling, why),
 		{"", st.Dim.Render("(" + why + ")"), 5, true},
 		{"observed", rateStyle.Render(f.Rates.Entries.RateText()), 0, false},
 		{"drops/s", dropStyle.Render(model.Num(dropsPS)), 0, false}}
@@ -83,6 +83,15 @@ func tableLines(st *styles.Styles, f model.Frame, width int) []string {
 		return []string{pairsFit(st, first, append(l1, l2...)...), pairsFit(st, width, l3...)}
 	}
 	return []string{pairsFit(st, first, l1...), pairsFit(st, width, l2...), pairsFit(st, width, l3...)}
+}
+
+// ceilingField is the ceiling's value: none for a table standing
+// connections fill (model.NoCeiling).
+func ceilingField(st *styles.Styles, ceiling float64, why string) field {
+	if why == model.NoCeiling {
+		return field{"ceiling", st.Value.Render("none"), 1, false}
+	}
+	return field{"ceiling", st.Value.Render(model.Num(ceiling) + " new/s"), 1, false}
 }
 
 // driftLines warn of knobs tablefull persisted that read otherwise live:
@@ -136,14 +145,8 @@ func fillLine(st *styles.Styles, f model.Frame) []field {
 		}
 		out = append(out, field{label, st.Value.Render(fmt.Sprintf("%s %s%s", cf.Class, approx, model.Int(cf.Entries))), min(i, 1) * 2, false})
 		note := ""
-		switch {
-		case cf.Class.Standing():
-		case f.Fill.Pinned && f.Fill.RatesBefore:
-			note = fmt.Sprintf("(%s/s before the pin × %d s)", model.Num(cf.RatePS), cf.Hold)
-		case f.Fill.Pinned:
-			note = fmt.Sprintf("(rate unknown while pinned, held %d s)", cf.Hold)
-		default:
-			note = fmt.Sprintf("(%s/s × %d s)", model.Num(cf.RatePS), cf.Hold)
+		if a := f.Fill.Arithmetic(cf); a != "" {
+			note = "(" + a + ")"
 		}
 		if note != "" {
 			out = append(out, field{"", st.Dim.Render(note), 4 + i, true})

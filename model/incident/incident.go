@@ -2,11 +2,9 @@ package incident
 
 import (
 	"sort"
-	"strconv"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/model/tuning"
 )
 
 // Incident is what a recording tells, gathered frame by frame in one
@@ -92,6 +90,7 @@ type Incident struct {
 	Absent model.Parts
 
 	watch     *changeWatch
+	plan      planFrames
 	fix       fixWatch
 	episodes  *model.Episodes
 	everPin   bool
@@ -183,6 +182,7 @@ func (in *Incident) Add(f model.Frame) {
 	in.Timeline.Add(f)
 	in.watch.add(f)
 	in.fix.add(f, len(in.watch.changes))
+	in.plan.add(f)
 	in.addFullNS(f)
 	if f.Gap {
 		in.Gaps++
@@ -290,18 +290,4 @@ func (in *Incident) TimeToPin() time.Duration {
 		return 0
 	}
 	return in.FirstPinned.Sub(in.ClimbFrom)
-}
-
-// Plan is the tuning the incident calls for, sized from its peak rate
-// and count against the knobs at the first pin: the write-up's
-// arithmetic (working set = rate × hold, the ceiling, the proposed max
-// and its memory cost). entryBytes is the slab's object size (0: assumed).
-func (in *Incident) Plan(entryBytes uint64) tuning.Plan {
-	c := in.Start
-	cur := map[string]string{model.KnobMax: strconv.FormatUint(c.Max, 10), model.KnobHashsize: strconv.FormatUint(c.Buckets, 10),
-		model.KnobTimeWait: strconv.FormatUint(c.TimeWaitHold, 10)}
-	kinds := in.HeldKinds()
-	return tuning.ProposePlan(tuning.Inputs{Current: cur, PeakRate: max(in.PeakNewConnsPS, in.PeakDemand.AtLeast), PeakCount: in.PeakCount,
-		Established: in.PeakOpen, Kernel: in.Host.Kernel, MemTotal: in.Host.MemTotal, EntryBytes: entryBytes, Verdicts: kinds,
-		Fill: in.PeakFill})
 }

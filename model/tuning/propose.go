@@ -61,6 +61,10 @@ func ProposePlan(in Inputs) Plan {
 	var sizing string
 	if top, ok := in.Fill.Churn(); ok {
 		ws, sizing = proposeByClass(in, top, curMax, add)
+	} else if top, ok := in.Fill.Top(); ok && top.Class.Standing() {
+		// Standing connections fill it: no hold frees what is live, and
+		// the TIME_WAIT arithmetic below would size on a class not there.
+		ws, sizing = proposeByClass(in, top, curMax, add)
 	} else {
 		ws = model.WorkingSet(in.PeakRate, hold, in.Established)
 		sizing = fmt.Sprintf("%s/s × %d s + %s open", model.Num(in.PeakRate), hold, model.Int(in.Established))

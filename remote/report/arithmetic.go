@@ -41,7 +41,7 @@ func (t narrator) arithmetic() section {
 			if cf.Class.Standing() {
 				terms = append(terms, fmt.Sprintf("%s standing open (%s)", model.Int(cf.Entries), cf.Class))
 			} else if cf.RatePS > 0 {
-				terms = append(terms, fmt.Sprintf("%s %s/s × %d s", cf.Class, model.Num(cf.RatePS), cf.Hold))
+				terms = append(terms, fmt.Sprintf("%s %s", cf.Class, pf.Arithmetic(cf)))
 			}
 		}
 		p = append(p, fmt.Sprintf("By class, counted from the kernel's events (at %s): %s = %s entries. Each class is held by its own timeout, so the table's room is shared by what each admits times how long it is kept.",
@@ -51,7 +51,9 @@ func (t narrator) arithmetic() section {
 		p = append(p, fmt.Sprintf("Demand while pinned: at least %s new entries/s at %s (%s). A full table admits only its ceiling, so what got in is not what was wanted; the proposal is sized on the demand.",
 			model.Num(d.AtLeast), t.at(in.PeakDemandAt), d.Basis))
 	}
-	if c, why := model.CeilingOf(st, in.PeakFill); c > 0 && in.PeakFill.Known() {
+	if c, why := model.CeilingOf(st, in.PeakFill); why == model.NoCeiling {
+		p = append(p, "No ceiling of new entries: standing connections fill it, so one gets in only as another closes; no hold frees what is live.")
+	} else if c > 0 && in.PeakFill.Known() {
 		p = append(p, fmt.Sprintf("Ceiling of the class that fills it: %s = %s new entries/s sustained.", why, model.Num(c)))
 	} else if c := model.Ceiling(st.Max, hold); c > 0 {
 		s := fmt.Sprintf("Ceiling: nf_conntrack_max ÷ hold = %s ÷ %d s = %s new connections/s sustained", model.Int(st.Max), hold, model.Num(c))
@@ -72,18 +74,28 @@ func (t narrator) arithmetic() section {
 		sec.Paras = append(p, t.freed(fr)...)
 		return sec
 	}
-	plan := in.Plan(0)
+	plan, ok := in.Plan(0)
+	if !ok {
+		p = append(p, "The table never pinned or dropped before a knob changed: there is no plan to propose.")
+		sec.Paras = p
+		return sec
+	}
+	p = append(p, plan.Notes...)
+	if plan.Refusal != "" {
+		p = append(p, "Nothing proposed: "+plan.Refusal+".")
+	}
 	if len(plan.Changes) == 0 {
-		p = append(p, fmt.Sprintf("The knobs at the start (max %s, TIME_WAIT hold %d s) already fit the peak working set of %s entries: nothing to propose.",
-			model.Int(st.Max), hold, model.Int(plan.WorkingSet)))
+		if plan.Refusal == "" {
+			p = append(p, fmt.Sprintf("The knobs at the first pin already fit the peak working set of %s entries: nothing to propose.", model.Int(plan.WorkingSet)))
+		}
 		sec.Paras = p
 		return sec
 	}
 	c := plan.Cost
-	p = append(p, fmt.Sprintf("Proposed, from the knobs at the first pin: a table of %s entries and %s buckets costs %.1f MiB of kernel memory (%.2f %% of RAM) at about %d bytes an entry%s.",
-		model.Int(c.Entries), model.Int(c.Buckets), c.MiB(), c.PctOfRAM, c.EntryBytes, assumed(c)))
+	p = append(p, fmt.Sprintf("Proposed, as tablefull tune --dry-run would have at %s, from the knobs then: a table of %s entries and %s buckets costs %.1f MiB of kernel memory (%.2f %% of RAM) at about %d bytes an entry%s.",
+		t.at(in.PlanAt()), model.Int(c.Entries), model.Int(c.Buckets), c.MiB(), c.PctOfRAM, c.EntryBytes, assumed(c)))
 	sec.Paras = p
-	tb := table{Head: []string{"knob", "at the first pin", "proposed", "why"},
+	tb := table{Head: []string{"knob", "then", "proposed", "why"},
 		Note: "tablefull tune --set KEY=VALUE applies a change and reads it back; --persist keeps it across a reboot."}
 	for _, ch := range plan.Changes {
 		tb.Rows = append(tb.Rows, []string{ch.Key, knobValue(ch.Current), knobValue(ch.Proposed), ch.Why})

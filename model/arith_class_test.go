@@ -1,0 +1,46 @@
+package model
+
+import "testing"
+
+// TestArithmeticComputes: a class's arithmetic prints "=" only when the
+// product of the numbers it prints is its entries; otherwise the product
+// reads as what the class needs, and a class with no rate prints no
+// product at all (never "0/s × 120 s").
+func TestArithmeticComputes(t *testing.T) {
+	done := func(rate float64, entries uint64) ClassFill {
+		return ClassFill{Class: ClassTCPDone, RatePS: rate, Hold: 120, Entries: entries}
+	}
+	for _, c := range []struct {
+		name string
+		f    Fill
+		cf   ClassFill
+		want string
+	}{
+		{"the product holds", Fill{}, done(25, 3000), "25/s × 120 s = 3,000"},
+		{"a census counted fewer", Fill{Counted: true}, done(80, 710), "80/s × 120 s needs 9,600"},
+		{"printed rate rounds", Fill{}, done(2.46, 295), "2.5/s × 120 s needs 300"},
+		{"events lost", Fill{Lost: true}, done(25, 3000), "≥ 25/s × 120 s needs 3,000"},
+		{"no rate", Fill{Counted: true}, done(0, 256), "none new, held 120 s each"},
+		{"before the pin", Fill{Pinned: true, RatesBefore: true}, done(80, 256), "80/s before the pin × 120 s needs 9,600"},
+		{"none before the pin", Fill{Pinned: true, RatesBefore: true}, done(0, 256), "no rate counted before the pin, held 120 s each"},
+		{"pinned, rate unknown", Fill{Pinned: true}, done(0, 256), "rate unknown while pinned, held 120 s each"},
+		{"standing", Fill{}, ClassFill{Class: ClassTCPOpen, Entries: 400}, ""},
+	} {
+		if got := c.f.Arithmetic(c.cf); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestNoCeilingForStanding: a table standing connections fill has no
+// ceiling of new entries: no TIME_WAIT arithmetic is drawn for it.
+func TestNoCeilingForStanding(t *testing.T) {
+	c := Conntrack{Max: 400, TimeWaitHold: 120}
+	standing := Fill{Counted: true, Classes: []ClassFill{{Class: ClassTCPOpen, Entries: 400}}}
+	if got := CeilingText(c, standing); got != "none ("+NoCeiling+")" {
+		t.Errorf("standing: %q", got)
+	}
+	if got := CeilingText(c, Fill{}); got != "3.3 new/s (400 ÷ 120 s TIME_WAIT hold)" {
+		t.Errorf("no classes: %q", got)
+	}
+}

@@ -1,0 +1,134 @@
+package incident
+
+import (
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
+)
+
+// planFrames keeps, in one pass and bounded, the frames tuning.ProposeNext
+// reads of a recording: the ones that set the peak rate of new entries
+// (or demand), the peak count, the largest fill and the newest census,
+// and the last pinned frame, as they stood at the newest pressed
+// (pinned or dropping) frame. Frames after the first knob change are
+// another table's: the plan is the one offered before anyone tuned (a
+// change before the first press starts the set again).
+type planFrames struct {
+	peakRate, peakCount, fill, census, pinned *model.Frame
+	// at is the set as of now, the newest pressed frame (nil: none yet).
+	at     *planSet
+	first  *model.Conntrack
+	frozen bool
+}
+
+// planSet is the frames the plan is asked for at one moment.
+type planSet struct {
+	now      model.Frame
+	measured []model.Frame
+}
+
+func (s *planSet) Len() int                 { return len(s.measured) }
+func (s *planSet) At(i int) model.Frame     { return s.measured[i] }
+func frameRate(f *model.Frame) float64      { return max(f.Rates.NewEntriesPS(), f.Demand.AtLeast) }
+func keep(f model.Frame) *model.Frame       { return &f }
+func knobChanged(a, b model.Conntrack) bool { return knobsOf(a) != knobsOf(b) }
+
+// add folds one frame in.
+func (p *planFrames) add(f model.Frame) {
+	c := f.Sample.Conntrack
+	if p.frozen || c.Status != model.TableTracked {
+		return
+	}
+	if p.first == nil {
+		p.first = &c
+	} else if knobChanged(*p.first, c) {
+		if p.at != nil {
+			p.frozen = true
+			return
+		}
+		*p = planFrames{first: &c} // tuned before it was ever pressed: the table to plan for starts here
+	}
+	// Each is replaced as NewInputs picks it from a history: the first
+	// frame of a strictly larger rate, count or fill; the newest census.
+	if p.peakRate == nil || frameRate(&f) > frameRate(p.peakRate) {
+		p.peakRate = keep(f)
+	}
+	if p.peakCount == nil || c.Peak > p.peakCount.Sample.Conntrack.Peak {
+		p.peakCount = keep(f)
+	}
+	if f.Fill.Known() && (p.fill == nil || f.Fill.WorkingSet() > p.fill.Fill.WorkingSet()) {
+		p.fill = keep(f)
+	}
+	if cs := f.Sample.Census; cs != nil && cs.Error == "" {
+		p.census = keep(f)
+	}
+	if f.Pinned {
+		p.pinned = keep(f)
+	}
+	if f.Pinned || f.Rates.Drops() > 0 {
+		p.at = &planSet{now: f, measured: p.sorted()}
+	}
+}
+
+// sorted is the kept frames once each, in time order.
+func (p *planFrames) sorted() []model.Frame {
+	var out []model.Frame
+	for _, f := range []*model.Frame{p.peakRate, p.peakCount, p.fill, p.census, p.pinned} {
+		if f != nil && !slices.ContainsFunc(out, func(o model.Frame) bool { return o.Sample.Time.Equal(f.Sample.Time) }) {
+			out = append(out, *f)
+		}
+	}
+	slices.SortFunc(out, func(a, b model.Frame) int { return a.Sample.Time.Compare(b.Sample.Time) })
+	return out
+}
+
+// knobValues is the knobs a sample carries, as their values.
+type knobValues [6]uint64
+
+func knobsOf(c model.Conntrack) knobValues {
+	var v knobValues
+	for i, k := range knobsInSamples {
+		v[i] = k.get(c)
+	}
+	return v
+}
+
+// KnobsAt is the knobs a sample's table carries, as a tuner reads them
+// (the ones not read are left out).
+func KnobsAt(c model.Conntrack) map[string]string {
+	out := map[string]string{}
+	for _, k := range knobsInSamples {
+		if v := k.get(c); v > 0 {
+			out[k.key] = strconv.FormatUint(v, 10)
+		}
+	}
+	return out
+}
+
+// Plan is the tuning the incident calls for: the one plan of every
+// surface (tuning.ProposeNext) on the recording's frames up to its
+// newest pinned or dropping frame before a knob changed, from the knobs
+// of that table, as tablefull tune --dry-run would have proposed there.
+// entryBytes is the slab's object size (0: assumed). ok is false when
+// the table was never pressed before a change.
+func (in *Incident) Plan(entryBytes uint64) (tuning.Plan, bool) {
+	at := in.plan.at
+	if at == nil {
+		return tuning.Plan{}, false
+	}
+	knobs := tuning.KnobState{Current: KnobsAt(at.now.Sample.Conntrack), EntryBytes: entryBytes, Global: true}
+	p, _ := tuning.ProposeNext(tuning.Guide{Knobs: knobs, Host: in.Host, Measured: at, Now: at.now})
+	return p, true
+}
+
+// PlanAt is when the plan was asked for: the newest pressed frame before
+// a knob changed (zero: never).
+func (in *Incident) PlanAt() time.Time {
+	if in.plan.at == nil {
+		return time.Time{}
+	}
+	return in.plan.at.now.Sample.Time
+}

@@ -1,0 +1,80 @@
+package report
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/incident"
+	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/remote"
+)
+
+// frameList is frames as model.Frames.
+type frameList []model.Frame
+
+func (l frameList) Len() int             { return len(l) }
+func (l frameList) At(i int) model.Frame { return l[i] }
+
+// TestReportPlanIsTheOnePlan: over every recording we have, the report's
+// plan is the one tuning.ProposeNext makes from every frame up to the
+// moment the report says it was asked for, with the knobs of that
+// moment: what tablefull tune --dry-run shows for the same frames. The
+// report keeps only the frames the planner reads; this holds it to the
+// whole history.
+func TestReportPlanIsTheOnePlan(t *testing.T) {
+	paths, _ := filepath.Glob("../../testdata/incidents/*.jsonl")
+	more, _ := filepath.Glob("testdata/*.jsonl")
+	demo, _ := filepath.Glob("../demo/*.jsonl")
+	more = append(more, demo...)
+	paths = append(paths, more...)
+	if len(paths) < 3 {
+		t.Fatalf("recordings not found: %v", paths)
+	}
+	for _, path := range paths {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			r := buildFile(t, path, Options{})
+			got, ok := r.Incident.Plan(0)
+			if !ok {
+				t.Skip("never pressed before a knob changed")
+			}
+			at := r.Incident.PlanAt()
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			d := remote.NewDecoder(f)
+			if err := d.Header(); err != nil {
+				t.Fatal(err)
+			}
+			an := model.NewAnalyzer(2)
+			var frames frameList
+			for {
+				s, ev, err := d.Next()
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ev != nil {
+					continue
+				}
+				if fr := an.Add(*s); !s.Time.After(at) {
+					frames = append(frames, fr)
+				}
+			}
+			now := frames[len(frames)-1]
+			knobs := tuning.KnobState{Current: incident.KnobsAt(now.Sample.Conntrack), Global: true}
+			want, _ := tuning.ProposeNext(tuning.Guide{Knobs: knobs, Host: d.Host, Measured: frames, Now: now})
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("the report's plan differs from the one plan at %v:\nreport %+v\nplan   %+v", at, got, want)
+			}
+		})
+	}
+}
