@@ -97,28 +97,45 @@ func drawCaps(st *styles.Styles, ts *timeserieslinechart.Model, runs []capRun, c
 		}
 		rows = append(rows, row)
 	}
-	// The names go on the highest row no cap line is drawn on.
-	nameRow := 0
-	for slices.Contains(rows, nameRow) && nameRow+1 < origin {
-		nameRow++
-	}
-	next := 0 // the name row's columns taken, from the left
-	for _, r := range named {
-		label := "max " + model.Int(uint64(r.v))
-		if !r.near() {
-			label = "↑ " + label
-		}
-		x := max(cols.left+1+cols.at(r.from), next)
-		if x+len([]rune(label)) <= cols.left+cols.last && !slices.Contains(rows, nameRow) {
-			ts.Canvas.SetStringWithStyle(canvas.Point{X: x, Y: nameRow}, label, st.ChartCap)
-			next = x + len([]rune(label)) + 1
-			rows = append(rows, nameRow)
-		}
-	}
+	rows = nameCaps(st, ts, named, rows, cols, origin)
 	if top >= 0 && peak <= topV { // the count never passed the cap: no number above it
 		for y := 0; y < top && w > 0; y++ {
 			ts.Canvas.SetStringWithStyle(canvas.Point{X: 0, Y: y}, fmt.Sprintf("%*s", w, ""), st.ChartLabels)
 		}
+	}
+	return rows
+}
+
+// nameCaps names the caps not drawn as lines ("↑ max 16,384") on the
+// highest row no cap line is drawn on, newest first: each at its
+// stretch's column, or moved left to end before the name after it; an
+// older name with no room left is dropped. It returns rows with the
+// name row added when a name was written.
+func nameCaps(st *styles.Styles, ts *timeserieslinechart.Model, named []capRun, rows []int, cols plotColumns, origin int) []int {
+	nameRow := 0
+	for slices.Contains(rows, nameRow) && nameRow+1 < origin {
+		nameRow++
+	}
+	if slices.Contains(rows, nameRow) {
+		return rows
+	}
+	limit, placed := cols.left+cols.last, false // the columns right of limit are taken
+	for i := len(named) - 1; i >= 0; i-- {
+		r := named[i]
+		label := "max " + model.Int(uint64(r.v))
+		if !r.near() {
+			label = "↑ " + label
+		}
+		n := len([]rune(label))
+		x := min(cols.left+1+cols.at(r.from), limit-n)
+		if x < cols.left+1 {
+			continue
+		}
+		ts.Canvas.SetStringWithStyle(canvas.Point{X: x, Y: nameRow}, label, st.ChartCap)
+		limit, placed = x-1, true
+	}
+	if placed {
+		rows = append(rows, nameRow)
 	}
 	return rows
 }

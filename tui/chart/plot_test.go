@@ -2,6 +2,7 @@ package chart
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -94,5 +95,33 @@ func TestChartBurstReachesCap(t *testing.T) {
 	}
 	if r := runeAt(capRow + 1); r != '│' {
 		t.Errorf("the burst's column has %q under the cap, want the line's │:\n%s", r, ansi.Strip(c.view))
+	}
+}
+
+// TestChartNamesEveryCap: a cap raised twice above the count's scale
+// (400 → 32,768 → 65,536) is named at each raise, the newest too; the
+// first name does not keep the row to itself.
+func TestChartNamesEveryCap(t *testing.T) {
+	var frames []model.Frame
+	for i := range 60 {
+		capAt := uint64(400)
+		switch {
+		case i >= 40:
+			capAt = 65536
+		case i >= 20:
+			capAt = 32768
+		}
+		frames = append(frames, model.Frame{Sample: model.Sample{Time: scriptStart.Add(time.Duration(i) * time.Second),
+			Conntrack: model.Conntrack{Peak: 400 + uint64(i)*10, Max: capAt}}})
+	}
+	for _, w := range []int{80, 200} {
+		var c Chart
+		c.Rebuild(styles.DefaultStyles(), frames, w, 18, time.Time{})
+		view := ansi.Strip(c.view)
+		for _, want := range []string{"max 32,768", "max 65,536"} {
+			if !strings.Contains(view, want) {
+				t.Errorf("%d columns: the chart does not name %q:\n%s", w, want, view)
+			}
+		}
 	}
 }
