@@ -76,6 +76,9 @@ type Incident struct {
 	// counted classes.
 	PeakFill   model.Fill
 	PeakFillAt time.Time
+	// PeakFillCount is the table's count then: the working set is a
+	// projection of the rates, this is what the table held.
+	PeakFillCount uint64
 	// PeakDemand is the highest demand while pinned (a lower bound).
 	PeakDemand   model.Demand
 	PeakDemandAt time.Time
@@ -221,7 +224,7 @@ func (in *Incident) Add(f model.Frame) {
 	}
 	if secs > 0 && !in.fix.refilling() { // a refill after a raise is not the demand
 		if f.Fill.Known() && r.Entries.Basis == model.BasisEvents && f.Fill.WorkingSet() > in.PeakFill.WorkingSet() {
-			in.PeakFill, in.PeakFillAt = f.Fill, s.Time
+			in.PeakFill, in.PeakFillAt, in.PeakFillCount = f.Fill, s.Time, max(c.Count, c.Peak)
 		}
 		if f.Demand.AtLeast > in.PeakDemand.AtLeast {
 			in.PeakDemand, in.PeakDemandAt = f.Demand, s.Time

@@ -35,17 +35,8 @@ func (t narrator) arithmetic() section {
 	default:
 		p = append(p, "No new connections were counted, so there is no rate to size the table by.")
 	}
-	if pf := in.PeakFill; pf.Known() {
-		var terms []string
-		for _, cf := range pf.Classes {
-			if cf.Class.Standing() {
-				terms = append(terms, fmt.Sprintf("%s standing open (%s)", model.Int(cf.Entries), cf.Class))
-			} else if cf.RatePS > 0 {
-				terms = append(terms, fmt.Sprintf("%s %s", cf.Class, pf.Arithmetic(cf)))
-			}
-		}
-		p = append(p, fmt.Sprintf("By class, counted from the kernel's events (at %s): %s = %s entries. Each class is held by its own timeout, so the table's room is shared by what each admits times how long it is kept.",
-			t.at(in.PeakFillAt), strings.Join(terms, " + "), model.Int(pf.WorkingSet())))
+	if s := t.byClass(); s != "" {
+		p = append(p, s)
 	}
 	if d := in.PeakDemand; d.AtLeast > 0 {
 		p = append(p, fmt.Sprintf("Demand while pinned: at least %s new entries/s at %s (%s). A full table admits only its ceiling, so what got in is not what was wanted; the proposal is sized on the demand.",
@@ -75,21 +66,13 @@ func (t narrator) arithmetic() section {
 		return sec
 	}
 	plan, ok := in.Plan(0)
-	if !ok {
-		p = append(p, "The table never pinned or dropped before a knob changed: there is no plan to propose.")
-		sec.Paras = p
+	if said := planSaid(plan, ok); said != nil {
+		sec.Paras = append(p, said...)
 		return sec
 	}
 	p = append(p, plan.Notes...)
 	if plan.Refusal != "" {
-		p = append(p, "Nothing proposed: "+plan.Refusal+".")
-	}
-	if len(plan.Changes) == 0 {
-		if plan.Refusal == "" {
-			p = append(p, fmt.Sprintf("The knobs at the first pin already fit the peak working set of %s entries: nothing to propose.", model.Int(plan.WorkingSet)))
-		}
-		sec.Paras = p
-		return sec
+		p = append(p, "Refused as it stands: "+plan.Refusal+".")
 	}
 	c := plan.Cost
 	p = append(p, fmt.Sprintf("Proposed, as tablefull tune --dry-run would have at %s, from the knobs then: a table of %s entries and %s buckets costs %.1f MiB of kernel memory (%.2f %% of RAM) at about %d bytes an entry%s.",
@@ -102,6 +85,48 @@ func (t narrator) arithmetic() section {
 	}
 	sec.Tables = []table{tb}
 	return sec
+}
+
+// byClass is the working set by class at the recording's largest fill:
+// a projection of its rates (each class's rate × its own hold, plus what
+// stands open), said as one beside the count the table held then. ""
+// when no frame counted classes.
+func (t narrator) byClass() string {
+	in := t.in
+	pf := in.PeakFill
+	if !pf.Known() {
+		return ""
+	}
+	var terms []string
+	for _, cf := range pf.Classes {
+		if cf.Class.Standing() {
+			terms = append(terms, fmt.Sprintf("%s standing open (%s)", model.Int(cf.Entries), cf.Class))
+		} else if cf.RatePS > 0 {
+			terms = append(terms, fmt.Sprintf("%s %s/s × %d s", cf.Class, model.Num(cf.RatePS), cf.Hold))
+		}
+	}
+	return fmt.Sprintf("By class, counted from the kernel's events (at %s): %s = %s entries at steady state, a projection of those rates; the table held %s then. Each class is held by its own timeout, so the table's room is shared by what each admits times how long it is kept.",
+		t.at(in.PeakFillAt), strings.Join(terms, " + "), model.Int(pf.WorkingSet()), model.Int(in.PeakFillCount))
+}
+
+// planSaid is what the section says in place of a proposal table: why
+// there is no plan, the planner's notes and refusal when it changes
+// nothing; nil when there is a plan to show.
+func planSaid(plan tuning.Plan, ok bool) []string {
+	if !ok {
+		return []string{"The table never pinned or dropped before a knob changed: there is no plan to propose."}
+	}
+	if len(plan.Changes) > 0 {
+		return nil
+	}
+	out := plan.Notes
+	switch {
+	case plan.Refusal != "":
+		out = append(out, "Nothing proposed: "+plan.Refusal+".")
+	default:
+		out = append(out, fmt.Sprintf("The knobs at the first pin already fit the peak working set of %s entries: nothing to propose.", model.Int(plan.WorkingSet)))
+	}
+	return out
 }
 
 // freed says what freed the table within the recording and whether the
