@@ -35,6 +35,21 @@ const EntriesEvents = "events"
 // Counted reports whether the events were counted.
 func (e Entries) Counted() bool { return e.Source == EntriesEvents }
 
+// Why a sample carries no event counts by design, not for a failure: far
+// from the cap they are not subscribed to, and a single sample has no
+// interval to count over.
+const (
+	EntriesFarFromCap = "counted near the cap only; the table is far from it"
+	EntriesOneShot    = "counted between samples; a single sample has none"
+)
+
+// OffByDesign reports that the events were not counted because tablefull
+// does not count them here, not because counting failed: a part off by
+// design is not a part that failed.
+func (e Entries) OffByDesign() bool {
+	return !e.Counted() && (e.Note == EntriesFarFromCap || e.Note == EntriesOneShot)
+}
+
 // MaxEntryTops bounds the top lists an Entries carries.
 const MaxEntryTops = 8
 

@@ -202,15 +202,18 @@ func (w *Who) DominantText(secs float64) string {
 		}
 	}
 	drops += w.OtherDrops
+	// The probes' counts are the window's, not the pin's: said with their
+	// scope, so they are never a second total beside the episode's.
+	window := Dur(time.Duration(secs * float64(time.Second)))
 	switch {
 	case theirs == 0:
 	case w.TableDropsRead && w.TableDrops > 0: // the table's own count is the whole
-		s += "; " + Int(min(theirs, w.TableDrops)) + " of the table's " + Int(w.TableDrops) + " drops are its packets"
+		s += "; " + Int(min(theirs, w.TableDrops)) + " of the table's " + Int(w.TableDrops) + " drops in the last " + window + " are its packets"
 		if drops > w.TableDrops*11/10 {
 			s += " (the probes saw " + Int(drops-w.TableDrops) + " more dropped before conntrack, by other rules)"
 		}
 	case !w.TableDropsRead && drops > 0:
-		s += "; " + pct(float64(theirs)*100/float64(drops)) + " of the table's drops are its packets"
+		s += "; " + pct(float64(theirs)*100/float64(drops)) + " of the table's drops in the last " + window + " are its packets"
 	}
 	return s
 }

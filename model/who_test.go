@@ -53,16 +53,16 @@ func TestWhoDominantText(t *testing.T) {
 		Drops: []DropFlow{{Owner: Owner{Group: "user.slice", Kind: "cgroup"}, N: 900}, {N: 100}}}
 	got := w.DominantText(30)
 	want := "97 % of new connections from duckdb (pid 4242, user.slice) to 10.5.5.14:3900 (120/s, median life under 8 ms): " + OnePerRequest +
-		"; 90 % of the table's drops are its packets"
+		"; 90 % of the table's drops in the last 30 s are its packets"
 	if got != want {
 		t.Errorf("%q\nwant %q", got, want)
 	}
 	w.TableDrops, w.TableDropsRead = 950, true // the table's own counter: the probes saw 50 more (a raw table's DROP)
-	if got, want := w.DominantText(30), "; 900 of the table's 950 drops are its packets"; !strings.HasSuffix(got, want) {
+	if got, want := w.DominantText(30), "; 900 of the table's 950 drops in the last 30 s are its packets"; !strings.HasSuffix(got, want) {
 		t.Errorf("%q\nwant it to end %q", got, want)
 	}
 	w.TableDrops = 500
-	if got, want := w.DominantText(30), "; 500 of the table's 500 drops are its packets (the probes saw 500 more dropped before conntrack, by other rules)"; !strings.HasSuffix(got, want) {
+	if got, want := w.DominantText(30), "; 500 of the table's 500 drops in the last 30 s are its packets (the probes saw 500 more dropped before conntrack, by other rules)"; !strings.HasSuffix(got, want) {
 		t.Errorf("%q\nwant it to end %q", got, want)
 	}
 	w.TableDrops = 0

@@ -33,7 +33,7 @@ var (
 	descClassHold = desc(remote.MetricClassHold, "How long the kernel holds an entry of the class now (its nf_conntrack_*_timeout); absent when not read.", "class")
 	descVerdictS  = desc(remote.MetricVerdictSeconds, "Seconds each verdict held since the exporter started (by the console's own rules): increase() over any range sees what held, whoever else scrapes.", "kind")
 	descVerdict   = desc(remote.MetricVerdict, "1 when the verdict held at any sample in the trailing window (--window, default 1m; every scraper reads the same), by the console's own rules and thresholds, else 0 (kind: "+kindLabels()+").", "kind")
-	descUp        = desc(remote.MetricUp, "1 when this part of the host's numbers could be read: conntrack (the table), ctstats (per-CPU counters), cpu, disks and tcp (/proc/stat, diskstats, netstat), kernel_log (/dev/kmsg, with CAP_SYSLOG), namespaces (the host's other network namespaces: 0 when other users' processes could not be read, without CAP_SYS_PTRACE), entries (new entries by class, counted near the cap), stream (samples arriving).", "part")
+	descUp        = desc(remote.MetricUp, "1 when this part of the host's numbers could be read: conntrack (the table), ctstats (per-CPU counters), cpu, disks and tcp (/proc/stat, diskstats, netstat), kernel_log (/dev/kmsg, with CAP_SYSLOG), namespaces (the host's other network namespaces: 0 when other users' processes could not be read, without CAP_SYS_PTRACE), entries (new entries by class: counted near the cap only, so absent far from it, 0 only when counting failed), stream (samples arriving).", "part")
 	descNSEntries = desc(remote.MetricNSEntries, "Entries in another network namespace's conntrack table (the cap is the host's tablefull_conntrack_entries_limit), for the 20 fullest; the rest are in tablefull_netns_others.", "netns", "kind", "inode")
 	descNSDrops   = desc(remote.MetricNSDrops, "drop and early_drop of another network namespace's table, summed over CPUs, for the 20 fullest; read once its table is half full (absent before).", "netns", "kind", "inode")
 	descNSOthers  = desc(remote.MetricNSOthers, "Network namespaces read beyond the 20 with series of their own.")
@@ -139,7 +139,9 @@ func (m emit) table(c model.Conntrack, peak uint64) {
 // totals are the counters the exporter sums over its samples; a part
 // never read is left out, not counted as zero.
 func (m emit) totals(s snapshot) {
-	m.gauge(descUp, b(s.frame.Rates.Entries.Basis == model.BasisEvents), "entries")
+	if !s.frame.Sample.Entries.OffByDesign() { // far from the cap they are not counted: not a failure
+		m.gauge(descUp, b(s.frame.Rates.Entries.Basis == model.BasisEvents), "entries")
+	}
 	if s.frame.Rates.Entries.Basis == model.BasisEvents {
 		for _, cl := range model.AllClasses {
 			m.counter(descNew, s.newEntries[cl], cl.String())

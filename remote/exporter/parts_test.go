@@ -184,3 +184,33 @@ func TestExporterNamespacesUp(t *testing.T) {
 		srv.Close()
 	}
 }
+
+// TestExporterEntriesUpOffByDesign: new entries are counted near the cap
+// only, so a quiet host exports no up{part="entries"} at all (a generic
+// tablefull_up == 0 alert does not fire on every quiet host); counting
+// that failed is 0, counting that ran is 1.
+func TestExporterEntriesUpOffByDesign(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		entries tf.Entries
+		has     bool
+		want    float64
+	}{
+		{"far from the cap", tf.Entries{Note: tf.EntriesFarFromCap}, false, 0},
+		{"failed", tf.Entries{Note: "need CAP_NET_ADMIN (ctnetlink events); TCP opens only"}, true, 0},
+		{"counted", tf.Entries{Source: tf.EntriesEvents}, true, 1},
+	} {
+		e := New("test")
+		srv := httptest.NewServer(Handler(e, ""))
+		for i := range 2 {
+			s := sample(i, 500, 500, 0)
+			s.Entries = c.entries
+			e.Observe(s)
+		}
+		m := scrape(t, srv.URL)["tablefull_up"]
+		if has := m.has("part=entries,"); has != c.has || has && m.v("part=entries,") != c.want {
+			t.Errorf("%s: exported %v, up %v; want exported %v, up %v", c.name, has, m.v("part=entries,"), c.has, c.want)
+		}
+		srv.Close()
+	}
+}

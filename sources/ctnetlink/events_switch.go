@@ -10,9 +10,9 @@ import (
 
 // Why a sample carries no event counts.
 const (
-	NoteEventsOff     = "counted near the cap only; the table is far from it"
+	NoteEventsOff     = model.EntriesFarFromCap
 	NoteEventsNoCap   = "need CAP_NET_ADMIN (ctnetlink events); TCP opens only"
-	NoteEventsOneShot = "counted between samples; a single sample has none"
+	NoteEventsOneShot = model.EntriesOneShot
 )
 
 // EventsLinger is how long events stay subscribed after the rule that
