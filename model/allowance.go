@@ -60,7 +60,7 @@ func ruleAllowance(in Inputs) (Verdict, bool) {
 	if c.Status != TableTracked {
 		table = "nf_conntrack not read"
 	}
-	return Verdict{Kind: InstanceAllowance, Severity: SevCrit, Evidence: fmt.Sprintf(
+	return Verdict{Evidence: fmt.Sprintf(
 		"the instance's connection tracking refused %s packets (%s conntrack_allowance_exceeded on %s%s) with %s: the limit is the instance type's, not this kernel's; a larger instance type raises it, or fewer tracked flows (security-group rules that need no tracking)",
 		Int(n), a.Driver, a.Iface, left, table)}, true
 }

@@ -67,7 +67,7 @@ func ruleCiliumMap(in Inputs) (Verdict, bool) {
 	if ct.Status != TableTracked {
 		table = "nf_conntrack not read"
 	}
-	return Verdict{Kind: CiliumCT, Severity: SevWarn, Evidence: fmt.Sprintf(
+	return Verdict{Evidence: fmt.Sprintf(
 		"Cilium's conntrack map %s holds %s of its %s entries (%.0f %%) with %s: the limit is Cilium's, not this kernel's table; near its size Cilium evicts live flows or fails to track new ones: raise %s (or bpf-map-dynamic-size-ratio) in Cilium's configuration",
 		m.Name, Int(m.Entries), Int(m.Max), Percent(m.Entries, m.Max), table, CiliumKnob(m.Name))}, true
 }

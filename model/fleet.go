@@ -103,9 +103,9 @@ func (k Kind) Label() string {
 
 // KindOfLabel is the kind whose Label is l.
 func KindOfLabel(l string) (Kind, bool) {
-	for _, o := range kindOrder {
-		if o.kind.Label() == l {
-			return o.kind, true
+	for _, s := range kindTable {
+		if s.Kind.Label() == l {
+			return s.Kind, true
 		}
 	}
 	return "", false

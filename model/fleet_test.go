@@ -2,23 +2,7 @@ package model
 
 import (
 	"testing"
-	"time"
 )
-
-// TestKindOrderFollowsRules: the fleet's severity table says what the
-// verdict rules say.
-func TestKindOrderFollowsRules(t *testing.T) {
-	for _, in := range []Inputs{
-		{Sample: Sample{Conntrack: Conntrack{Status: TableTracked, Count: 4096, Peak: 4096, Max: 4096}}, Rates: Rates{Elapsed: time.Second, CTTotal: CountersOf(map[Counter]uint64{Drop: 5, EarlyDrop: 3, ChainTooLong: 1})}},
-		{Sample: Sample{Conntrack: Conntrack{Status: TableTracked, Count: 3900, Peak: 3900, Max: 4096}}, Rates: Rates{Elapsed: time.Second, ListenOverflowsPS: 3}},
-	} {
-		for _, v := range Judge(in) {
-			if sev, _ := KindSeverity(v.Kind); sev != v.Severity {
-				t.Errorf("%s: the fleet says severity %v, the rule %v", v.Kind, sev, v.Severity)
-			}
-		}
-	}
-}
 
 func TestSortFleet(t *testing.T) {
 	rows := []FleetRow{

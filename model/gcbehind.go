@@ -23,7 +23,7 @@ func ruleGCBehind(in Inputs) (Verdict, bool) {
 	if c.CountAfter >= listed+StaleMin {
 		after = fmt.Sprintf("the count still read %s after it", Int(c.CountAfter))
 	}
-	return Verdict{Kind: GCBehind, Severity: SevWarn, Evidence: fmt.Sprintf(
+	return Verdict{Evidence: fmt.Sprintf(
 		"the count read %s as the census began but its dump listed %s live entries: %s had expired and waited for the garbage collector (the count drains lazily; arithmetic on it overstated the table); %s; nothing to fix: the GC reaps them in its time, a dump or conntrack -F sooner",
 		Int(c.CountBefore), Int(listed), Int(expired), after)}, true
 }

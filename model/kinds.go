@@ -2,28 +2,80 @@ package model
 
 import "sort"
 
-// kindOrder ranks the verdict kinds most severe first, as the verdict
-// rules do; TestKindOrderFollowsRules keeps the two in step.
-var kindOrder = []struct {
-	kind Kind
-	sev  Severity
-}{
-	{TableFull, SevCrit}, {EarlyDropping, SevCrit}, {ListenOverflow, SevCrit}, {NATPorts, SevCrit},
-	{InstanceAllowance, SevCrit}, {ZoneFull, SevCrit},
-	{InsertClash, SevWarn}, {CiliumCT, SevWarn}, {PortExhaustion, SevWarn}, {HashChains, SevWarn}, {StaleTimeouts, SevWarn}, {StaleDNAT, SevWarn}, {GCBehind, SevWarn},
-	{ClientStalled, SevWarn},
-	{CPUBound, SevWarn}, {DiskBound, SevWarn}, {NearCap, SevWarn}, {OK, SevOK},
+// KindSpec is one verdict kind as every surface knows it: how severe it
+// is, the knobs a plan may change for it, where its fix is when no knob
+// tablefull sets is, and the rules that decide it.
+type KindSpec struct {
+	Kind     Kind
+	Severity Severity
+	// Knobs are the knobs a plan may change because this kind holds
+	// (the table's own for a table that fills, somaxconn for a listen
+	// queue); none for a kind whose fix is elsewhere.
+	Knobs []string
+	// FixElsewhere says where the fix is when it is not a knob tablefull
+	// sets: the panel and tablefull tune say it instead of "nothing to
+	// propose". "" when a knob fixes it, or it needs no fix.
+	FixElsewhere string
+	rules        []rule
+}
+
+// tableKnobs are the knobs that size the table and free its classes.
+var tableKnobs = []string{KnobMax, KnobHashsize, KnobTimeWait, KnobUDPTimeout, KnobSynSent, KnobUDPStream}
+
+// kindTable is the one table of verdict kinds, most severe first; of
+// equal severity the earlier is shown first. A new kind is a row here,
+// its rule and its tests; nothing else lists kinds.
+var kindTable []KindSpec
+
+func init() { // a rule may read the table (a severity), so it is built after them
+	kindTable = []KindSpec{
+		{Kind: TableFull, Severity: SevCrit, Knobs: tableKnobs, rules: []rule{ruleTableFull, ruleNamespaceFull}},
+		{Kind: EarlyDropping, Severity: SevCrit, Knobs: tableKnobs, rules: []rule{ruleEarlyDrop}},
+		{Kind: ListenOverflow, Severity: SevCrit, Knobs: []string{KnobSomaxconn, KnobSynBacklog}, rules: []rule{ruleListenOverflow}},
+		{Kind: NATPorts, Severity: SevCrit, rules: []rule{ruleNATPorts},
+			FixElsewhere: "the source NAT is out of ports: the fix is in the ruleset (a wider pool, more egress addresses, random-fully) or the clients (connection reuse), not a knob tablefull sets"},
+		{Kind: InstanceAllowance, Severity: SevCrit, rules: []rule{ruleAllowance},
+			FixElsewhere: "the instance's own connection tracking is over its allowance: a larger instance type (or fewer tracked flows) raises it, not a knob here"},
+		{Kind: ZoneFull, Severity: SevCrit, rules: []rule{ruleZoneFull},
+			FixElsewhere: "a conntrack zone is at its OVS limit: OVS sets it (ovs-appctl dpctl/ct-set-limits), not a knob tablefull sets"},
+		{Kind: InsertClash, Severity: SevWarn, rules: []rule{ruleInsertClash},
+			FixElsewhere: "entries clash on insert: the fix is the clients' (single-request-reopen, a node-local DNS cache, DNS over TCP), not a knob tablefull sets"},
+		{Kind: CiliumCT, Severity: SevWarn, rules: []rule{ruleCiliumMap},
+			FixElsewhere: "Cilium's conntrack map is near its size: Cilium's configuration sizes it (bpf-ct-global-tcp-max, bpf-ct-global-any-max), not a knob tablefull sets"},
+		{Kind: PortExhaustion, Severity: SevWarn, Knobs: []string{KnobPortRange, KnobTwReuse}, rules: []rule{rulePortExhaustion}},
+		{Kind: HashChains, Severity: SevWarn, Knobs: []string{KnobHashsize}, rules: []rule{ruleHashChains}},
+		{Kind: StaleTimeouts, Severity: SevWarn, rules: []rule{ruleStaleTimeouts},
+			FixElsewhere: "entries keep timeouts given before their hold was lowered: conntrack -D frees them (or they run out), not a knob"},
+		{Kind: StaleDNAT, Severity: SevWarn, rules: []rule{ruleStaleDNAT},
+			FixElsewhere: "UDP entries keep a DNAT target that is gone, refreshed by every send: conntrack -D -p udp --reply-src TARGET frees them, not a knob"},
+		{Kind: GCBehind, Severity: SevWarn, rules: []rule{ruleGCBehind}},
+		{Kind: ClientStalled, Severity: SevWarn, rules: []rule{ruleClientStalled}},
+		{Kind: CPUBound, Severity: SevWarn, rules: []rule{ruleCPUBound}},
+		{Kind: DiskBound, Severity: SevWarn, rules: []rule{ruleDiskBound}},
+		{Kind: NearCap, Severity: SevWarn, Knobs: tableKnobs, rules: []rule{ruleNearCap}},
+		{Kind: OK, Severity: SevOK},
+	}
+}
+
+// SpecOf is kind k's row of the table; ok is false for a kind not in it.
+func SpecOf(k Kind) (KindSpec, bool) {
+	for _, s := range kindTable {
+		if s.Kind == k {
+			return s, true
+		}
+	}
+	return KindSpec{}, false
 }
 
 // KindSeverity is the severity of a verdict kind, and its rank among
-// kinds of that severity (lower first); an unknown kind ranks last.
+// kinds (lower first); an unknown kind ranks last.
 func KindSeverity(k Kind) (Severity, int) {
-	for i, o := range kindOrder {
-		if o.kind == k {
-			return o.sev, i
+	for i, s := range kindTable {
+		if s.Kind == k {
+			return s.Severity, i
 		}
 	}
-	return SevOK, len(kindOrder)
+	return SevOK, len(kindTable)
 }
 
 // SortKinds orders kinds most severe first.
@@ -39,10 +91,10 @@ func SortKinds(ks []Kind) {
 // the one list every surface that names them all uses (the exporter's
 // tablefull_verdict series, its help text).
 func ProblemKinds() []Kind {
-	out := make([]Kind, 0, len(kindOrder)-1)
-	for _, o := range kindOrder {
-		if o.kind != OK {
-			out = append(out, o.kind)
+	out := make([]Kind, 0, len(kindTable)-1)
+	for _, s := range kindTable {
+		if s.Kind != OK {
+			out = append(out, s.Kind)
 		}
 	}
 	return out

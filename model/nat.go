@@ -127,23 +127,42 @@ func (r Rates) InsertDrops() uint64 {
 // packets a full table refused.
 func (r Rates) FullDrops() uint64 { return r.CTTotal.Get(Drop) - r.InsertDrops() }
 
-// ruleInsertDrops: packets dropped on inserting their entry while the
-// table is not at its cap. With source NAT in the ruleset, the pool ran
-// out of tuples (critical: every new flow to that destination fails);
-// without, flows raced for one tuple (parallel UDP lookups behind a DNAT:
-// warning). Never a full table.
-func ruleInsertDrops(in Inputs) (Verdict, bool) {
+// insertDropCounts says the interval's insert drops while the table is
+// not at its cap; ok is false when there were none, or it is pinned (a
+// full table's drops are its own).
+func insertDropCounts(in Inputs) (string, bool) {
 	n := in.Rates.InsertDrops()
 	c := in.Sample.Conntrack
 	if n == 0 || Pinned(c) {
+		return "", false
+	}
+	return fmt.Sprintf("%s packets dropped on inserting their entry (insert_failed and drop) while the count is %s of max %s",
+		Int(n), Int(c.Count), Int(c.Max)), true
+}
+
+// ruleNATPorts: packets dropped on inserting their entry while the table
+// is not at its cap, with source NAT in the ruleset: the pool ran out of
+// tuples, and every new flow to that destination fails. Never a full
+// table.
+func ruleNATPorts(in Inputs) (Verdict, bool) {
+	counts, ok := insertDropCounts(in)
+	p, nat := in.Sample.NAT.Narrowest()
+	if !ok || !nat {
 		return Verdict{}, false
 	}
-	counts := fmt.Sprintf("%s packets dropped on inserting their entry (insert_failed and drop) while the count is %s of max %s",
-		Int(n), Int(c.Count), Int(c.Max))
-	if p, ok := in.Sample.NAT.Narrowest(); ok {
-		return Verdict{Kind: NATPorts, Severity: SevCrit, Evidence: fmt.Sprintf(
-			"%s: the source NAT %s finds no free source port for new flows%s: widen its ports, add egress addresses, use random-fully, shorten TIME_WAIT on that path or reuse connections; not a full table",
-			counts, p, busiest(in.Census))}, true
+	return Verdict{Evidence: fmt.Sprintf(
+		"%s: the source NAT %s finds no free source port for new flows%s: widen its ports, add egress addresses, use random-fully, shorten TIME_WAIT on that path or reuse connections; not a full table",
+		counts, p, busiest(in.Census))}, true
+}
+
+// ruleInsertClash: packets dropped on inserting their entry while the
+// table is not at its cap, with no source NAT in the ruleset: flows
+// raced for one tuple (parallel UDP lookups behind a DNAT). Never a full
+// table.
+func ruleInsertClash(in Inputs) (Verdict, bool) {
+	counts, ok := insertDropCounts(in)
+	if _, nat := in.Sample.NAT.Narrowest(); !ok || nat {
+		return Verdict{}, false
 	}
 	why := "the ruleset was not read"
 	if nat := in.Sample.NAT; nat != nil {
@@ -152,7 +171,7 @@ func ruleInsertDrops(in Inputs) (Verdict, bool) {
 			why = "the ruleset was not read: " + nat.Note
 		}
 	}
-	return Verdict{Kind: InsertClash, Severity: SevWarn, Evidence: fmt.Sprintf(
+	return Verdict{Evidence: fmt.Sprintf(
 		"%s: two flows raced for one tuple (%s)%s — parallel UDP lookups behind a DNAT, the 5 s DNS delay: single-request-reopen, a node-local DNS cache or DNS over TCP; not a full table%s",
 		counts, why, dnsShare(in.Census), resolvedClashes(in.Rates, "more "))}, true
 }

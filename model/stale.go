@@ -48,7 +48,7 @@ func ruleStaleTimeouts(in Inputs) (Verdict, bool) {
 	if n < StaleMin || float64(n) < StaleShareMin*float64(c.Total) {
 		return Verdict{}, false
 	}
-	return Verdict{Kind: StaleTimeouts, Severity: SevWarn, Evidence: fmt.Sprintf(
+	return Verdict{Evidence: fmt.Sprintf(
 		"%s of the census's %s entries keep timeouts given before their class's hold was lowered (%s: %s, up to %s left; its hold now %s): the count falls only as they run out or see a packet, not by the knob; conntrack -D drops them now",
 		Int(n), Int(uint64(max(0, c.Total))), most, Int(c.OverHold[most]), Dur(time.Duration(c.OverLeft[most])*time.Second),
 		Dur(time.Duration(in.Sample.Conntrack.Holds[most])*time.Second))}, true

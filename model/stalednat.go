@@ -114,7 +114,7 @@ func ruleStaleDNAT(in Inputs) (Verdict, bool) {
 			break
 		}
 	}
-	return Verdict{Kind: StaleDNAT, Severity: SevWarn, Evidence: fmt.Sprintf(
+	return Verdict{Evidence: fmt.Sprintf(
 		"%s UDP entries a DNAT sent to %s never saw a reply, and the ruleset no longer names that target: each packet their clients send refreshes them, so those flows stay blackholed while the clients keep their sockets; conntrack -D -p udp --reply-src %s drops them now; not a full table",
 		Int(uint64(n)), strings.Join(gone, ", "), first)}, true
 }

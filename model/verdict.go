@@ -94,31 +94,29 @@ type Inputs struct {
 // 1, 2, 4, 8 s ladder.
 const RetransLadder = 15 * time.Second
 
+// rule decides one verdict kind from the inputs: the evidence when it
+// holds. The kind's severity and rank are the table's (kindTable).
 type rule func(in Inputs) (Verdict, bool)
 
-// rules in rank order: on equal severity the earlier one is shown first.
-var rules = []rule{ruleTableFull, ruleNamespaceFull, ruleEarlyDrop, ruleListenOverflow, ruleInsertDrops, ruleAllowance, ruleZoneFull, ruleCiliumMap, rulePortExhaustion,
-	ruleHashChains, ruleStaleTimeouts, ruleStaleDNAT, ruleGCBehind, ruleClientStalled, ruleCPUBound, ruleDiskBound, ruleNearCap}
-
-// Judge applies every rule and returns the verdicts that hold, most severe
-// first; when none holds it returns a single OK.
+// Judge applies every kind's rules and returns the verdicts that hold,
+// most severe first (the table's order); when none holds it returns a
+// single OK.
 func Judge(in Inputs) []Verdict {
 	var out []Verdict
-	for i, r := range rules {
-		if v, ok := r(in); ok {
-			v.rank = i
-			out = append(out, v)
+	for i, spec := range kindTable {
+		for _, r := range spec.rules {
+			if v, ok := r(in); ok {
+				v.Kind, v.Severity, v.rank = spec.Kind, spec.Severity, i
+				out = append(out, v)
+			}
 		}
 	}
 	if len(out) == 0 {
-		return []Verdict{ruleOK(in)}
+		v := ruleOK(in)
+		v.Kind, v.Severity = OK, SevOK
+		return []Verdict{v}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Severity != out[j].Severity {
-			return out[i].Severity > out[j].Severity
-		}
-		return out[i].rank < out[j].rank
-	})
+	sort.SliceStable(out, func(i, j int) bool { return out[i].rank < out[j].rank })
 	return out
 }
 
@@ -177,7 +175,7 @@ func ruleTableFull(in Inputs) (Verdict, bool) {
 		what = fmt.Sprintf("the table filled between reads (peak %s of max %s)", Int(c.Peak), Int(c.Max))
 	}
 	if ep := in.Episode; !Pinned(c) && ep != nil && ep.Max < c.Max { // the drops are the old cap's
-		return Verdict{Kind: TableFull, Severity: SevCrit, Evidence: fmt.Sprintf(
+		return Verdict{Evidence: fmt.Sprintf(
 			"pinned at max %s for %s, until it was raised to %s in this interval; %s drops, %s",
 			Int(ep.Max), Dur(ep.Duration()), Int(c.Max), Int(drops), serverState(in.Rates))}, true
 	}
@@ -206,7 +204,7 @@ func ruleTableFull(in Inputs) (Verdict, bool) {
 	} else if d := in.Owners.DominantText(); d != "" {
 		ev += "; " + d // who holds them, from the census
 	}
-	return Verdict{Kind: TableFull, Severity: SevCrit, Evidence: ev}, true
+	return Verdict{Evidence: ev}, true
 }
 
 // ruleEarlyDrop: early_drop rose, so the kernel evicted unassured entries to
@@ -217,7 +215,7 @@ func ruleEarlyDrop(in Inputs) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	c := in.Sample.Conntrack
-	return Verdict{Kind: EarlyDropping, Severity: SevCrit, Evidence: fmt.Sprintf(
+	return Verdict{Evidence: fmt.Sprintf(
 		"kernel evicted %s unassured entries to make room (count %s of max %s)",
 		Int(n), Int(c.Peak), Int(c.Max))}, true
 }
@@ -231,7 +229,7 @@ func ruleHashChains(in Inputs) (Verdict, bool) {
 	}
 	c := in.Sample.Conntrack
 	want := BucketsFor(max(c.Count, c.Peak))
-	return Verdict{Kind: HashChains, Severity: SevWarn, Evidence: fmt.Sprintf(
+	return Verdict{Evidence: fmt.Sprintf(
 		"%s chain-too-long events (each a packet dropped, counted in insert_failed) while the count is %s of max %s, average depth %.1f (2 × %s entries ÷ %s buckets): raise the hashsize to %s buckets (%s of kernel memory), not max",
 		Int(n), Int(c.Count), Int(c.Max), ChainDepth(c.Count, c.Buckets), Int(c.Count), Int(c.Buckets), Int(want), Bytes(want*BucketBytes))}, true
 }
@@ -259,7 +257,7 @@ func ruleClientStalled(in Inputs) (Verdict, bool) {
 		r.ListenOverflowsPS > 0 || r.ListenDropsPS > 0 {
 		return Verdict{}, false
 	}
-	return Verdict{Kind: ClientStalled, Severity: SevWarn, Evidence: fmt.Sprintf(
+	return Verdict{Evidence: fmt.Sprintf(
 		"%s SYN retransmits/s with CPU %.0f %% and no local drops: connection attempts are lost beyond this host; clients wait 1, 2, 4, 8 s",
 		Num(r.SynRetransPS), r.CPUAll.Busy())}, true
 }
@@ -273,10 +271,10 @@ func ruleCPUBound(in Inputs) (Verdict, bool) {
 	}
 	busy := fmt.Sprintf("CPU %.0f %% busy (user %.0f %%, system %.0f %%, softirq %.0f %%)", u.Busy(), u.User, u.System, u.SoftIRQ)
 	if in.Rates.Drops() > 0 || Pinned(in.Sample.Conntrack) { // whose CPU is not read: it need not be the server's
-		return Verdict{Kind: CPUBound, Severity: SevWarn, Evidence: busy +
+		return Verdict{Evidence: busy +
 			" while the table drops: whose is not read, and clients on this host retrying what it drops spend CPU too; free the table first"}, true
 	}
-	return Verdict{Kind: CPUBound, Severity: SevWarn, Evidence: busy + " with no table drops: the work itself is the limit"}, true
+	return Verdict{Evidence: busy + " with no table drops: the work itself is the limit"}, true
 }
 
 // ruleDiskBound: a disk is busy 90 % of the time, or iowait is 30 % or
@@ -293,7 +291,7 @@ func ruleDiskBound(in Inputs) (Verdict, bool) {
 	if util < DiskBoundPct && iowait < DiskIOWaitPct {
 		return Verdict{}, false
 	}
-	return Verdict{Kind: DiskBound, Severity: SevWarn, Evidence: fmt.Sprintf(
+	return Verdict{Evidence: fmt.Sprintf(
 		"disk busy %.0f %%, iowait %.0f %%, %s IO/s: storage is the limit",
 		util, iowait, Num(r.DiskIOPS()))}, true
 }
@@ -305,7 +303,7 @@ func ruleNearCap(in Inputs) (Verdict, bool) {
 	if c.Status != TableTracked || c.Max == 0 || Pinned(c) || Percent(c.Peak, c.Max) < NearCapPct {
 		return Verdict{}, false
 	}
-	return Verdict{Kind: NearCap, Severity: SevWarn, Evidence: fmt.Sprintf(
+	return Verdict{Evidence: fmt.Sprintf(
 		"peak %s of max %s (%.0f %%); ceiling %s, observed %s",
 		Int(c.Peak), Int(c.Max), Percent(c.Peak, c.Max), CeilingText(c, in.Fill), in.Rates.Entries.RateText())}, true
 }
@@ -333,6 +331,6 @@ func ruleOK(in Inputs) Verdict {
 	default:
 		table = "no conntrack table"
 	}
-	return Verdict{Kind: OK, Severity: SevOK, Evidence: fmt.Sprintf("%s%s, %s, %s",
+	return Verdict{Evidence: fmt.Sprintf("%s%s, %s, %s",
 		table, namespacesNote(in.Sample), cpuText(in.Rates), in.Rates.Entries.RateText())}
 }

@@ -22,7 +22,7 @@ func ruleListenOverflow(in Inputs) (Verdict, bool) {
 			ev += "; " + ls.Note
 		}
 	}
-	return Verdict{Kind: ListenOverflow, Severity: SevCrit, Evidence: ev}, true
+	return Verdict{Evidence: ev}, true
 }
 
 // rulePortExhaustion: sockets in TIME_WAIT plus established connections
@@ -39,7 +39,7 @@ func rulePortExhaustion(in Inputs) (Verdict, bool) {
 	if float64(used) < PortExhaustFrac*float64(ports) {
 		return Verdict{}, false
 	}
-	return Verdict{Kind: PortExhaustion, Severity: SevWarn, Evidence: fmt.Sprintf(
+	return Verdict{Evidence: fmt.Sprintf(
 		"%s sockets in TIME_WAIT and %s established against %s local ports (%d-%d): outgoing connects may fail",
 		Int(t.TimeWait), Int(t.Established), Int(ports), lo, hi)}, true
 }

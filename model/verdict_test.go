@@ -320,8 +320,8 @@ func TestInsertClashSaysDNS(t *testing.T) {
 		{&Census{TopPorts: []Count{{"tcp/443", 90}}}, "the census holds no UDP/53 entries: flows other than DNS lookups raced"},
 		{nil, "(no source NAT in the ruleset) — parallel"},
 	} {
-		v, ok := ruleInsertDrops(Inputs{Sample: s, Rates: drops, Census: tc.cen})
-		if !ok || v.Kind != InsertClash || !strings.Contains(v.Evidence, tc.want) {
+		v, ok := ruleInsertClash(Inputs{Sample: s, Rates: drops, Census: tc.cen})
+		if !ok || !strings.Contains(v.Evidence, tc.want) {
 			t.Errorf("%+v: %q, want %q", tc.cen, v.Evidence, tc.want)
 		}
 	}
@@ -329,7 +329,7 @@ func TestInsertClashSaysDNS(t *testing.T) {
 	for p := range CensusTop {
 		full.TopPorts = append(full.TopPorts, Count{DestKey(6, uint16(1000+p)), 10})
 	}
-	if v, _ := ruleInsertDrops(Inputs{Sample: s, Rates: drops, Census: full}); strings.Contains(v.Evidence, "UDP/53") {
+	if v, _ := ruleInsertClash(Inputs{Sample: s, Rates: drops, Census: full}); strings.Contains(v.Evidence, "UDP/53") {
 		t.Errorf("a census whose top ports are full may have left UDP/53 out, yet: %q", v.Evidence)
 	}
 }

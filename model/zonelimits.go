@@ -77,7 +77,7 @@ func ruleZoneFull(in Inputs) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	ct := in.Sample.Conntrack
-	return Verdict{Kind: ZoneFull, Severity: SevCrit, Evidence: fmt.Sprintf(
+	return Verdict{Evidence: fmt.Sprintf(
 		"%s (the table at %s of max %s): OVS refuses that zone's new connections, whatever nf_conntrack_max says; raise it with ovs-appctl dpctl/ct-set-limits %s,limit=N",
 		strings.Join(full, "; "), Int(ct.Count), Int(ct.Max), first)}, true
 }

@@ -28,15 +28,40 @@ var (
 	// refusing are captions that are only true of a table refusing
 	// connections.
 	refusing = regexp.MustCompile(`retransmit|Pinned at|counts the damage`)
+	// products are a class's arithmetic, "80/s × 120 s = 9,600" or
+	// "… needs 9,600": the printed product must be its printed result
+	// (a number cut by "…" is not matched).
+	products = regexp.MustCompile(`([0-9][0-9,.]*)/s(?: before the pin)? × ([0-9]+) s (?:=|needs) ([0-9][0-9,]*)(?:[^0-9,…]|$)`)
+	// zeroProducts are products of a rate not counted: never printed.
+	zeroProducts = regexp.MustCompile(`(^|[^0-9.,])0/s(?: before the pin)? ×|\b0 new/s held`)
 )
+
+// checkArithmetic reports every product in text that does not compute,
+// and any product of a zero rate.
+func checkArithmetic(t *testing.T, at, what, text string) {
+	t.Helper()
+	flat := strings.Join(strings.Fields(text), " ") // a wrapped line is one sentence
+	for _, g := range products.FindAllStringSubmatch(flat, -1) {
+		rate, err1 := strconv.ParseFloat(strings.ReplaceAll(g[1], ",", ""), 64)
+		hold, err2 := strconv.ParseFloat(g[2], 64)
+		got, err3 := strconv.ParseFloat(strings.ReplaceAll(g[3], ",", ""), 64)
+		if err1 != nil || err2 != nil || err3 != nil || math.Abs(rate*hold-got) > 0.5 {
+			t.Errorf("%s: %s prints %q, whose product is %s", at, what, strings.TrimSpace(g[0]), model.Num(rate*hold))
+		}
+	}
+	if m := zeroProducts.FindString(flat); m != "" {
+		t.Errorf("%s: %s prints a product of a rate not counted: %q in %s", at, what, m, flat)
+	}
+}
 
 // TestEveryFrameAgreesWithItself: over every frame of every recording, at
 // 80×24, 120×35 and 200×50, played with captions and stepped with `.`:
 // the verdict's numbers are the frame's count, peak and cap; TABLE FULL
 // only while the table is pinned or dropping; a caption that speaks of
 // refused connections only under TABLE FULL; the count line reads the
-// frame's count and cap; and the chart names the cap wherever the count
-// came near it.
+// frame's count and cap; the chart names the cap wherever the count
+// came near it; and every rate × hold printed, in the verdicts and on
+// the screen, computes.
 func TestEveryFrameAgreesWithItself(t *testing.T) {
 	for _, path := range recordings {
 		f, err := os.Open(path)
@@ -96,10 +121,14 @@ func checkFrame(t *testing.T, path string, size [2]int, a *App, caps map[uint64]
 	if line := a.captionLine(); refusing.MatchString(line) && v.Kind != model.TableFull {
 		t.Errorf("%s: caption %q under %s", at, line, v.Kind)
 	}
+	for _, vv := range fr.Verdicts {
+		checkArithmetic(t, at, "the verdict", vv.Evidence)
+	}
+	view := ansi.Strip(a.View())
+	checkArithmetic(t, at, "the screen", view)
 	if c.Status != model.TableTracked || c.Max == 0 {
 		return
 	}
-	view := ansi.Strip(a.View())
 	if want := "count " + model.Int(c.Count) + " / " + model.Int(c.Max); !strings.Contains(view, want) {
 		t.Errorf("%s: the count line does not read %q:\n%s", at, want, view)
 	}

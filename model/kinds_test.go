@@ -1,0 +1,63 @@
+package model
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestKindTable: the one table of kinds holds every kind once, most
+// severe first, ends with OK, gives every other kind a rule, and a kind
+// whose fix is elsewhere names no knob a plan may change for it; the
+// verdicts Judge returns carry their row's severity and come in the
+// table's order.
+func TestKindTable(t *testing.T) {
+	seen := map[Kind]bool{}
+	knobs := []string{KnobMax, KnobTimeWait, KnobSynSent, KnobUDPTimeout, KnobUDPStream, KnobHashsize, KnobSomaxconn, KnobSynBacklog, KnobPortRange, KnobTwReuse}
+	for i, s := range kindTable {
+		if seen[s.Kind] {
+			t.Errorf("%s is in the table twice", s.Kind)
+		}
+		seen[s.Kind] = true
+		if i > 0 && s.Severity > kindTable[i-1].Severity {
+			t.Errorf("%s (%v) ranks below %s (%v)", s.Kind, s.Severity, kindTable[i-1].Kind, kindTable[i-1].Severity)
+		}
+		if s.Kind != OK && len(s.rules) == 0 {
+			t.Errorf("%s has no rule", s.Kind)
+		}
+		if s.FixElsewhere != "" && len(s.Knobs) > 0 {
+			t.Errorf("%s says its fix is not a knob, yet names %v", s.Kind, s.Knobs)
+		}
+		for _, k := range s.Knobs {
+			if !slices.Contains(knobs, k) {
+				t.Errorf("%s names an unknown knob %q", s.Kind, k)
+			}
+		}
+	}
+	if last := kindTable[len(kindTable)-1]; last.Kind != OK || last.Severity != SevOK {
+		t.Errorf("the table ends with %s, want OK", last.Kind)
+	}
+	if got := len(ProblemKinds()); got != len(kindTable)-1 {
+		t.Errorf("%d problem kinds of %d rows", got, len(kindTable))
+	}
+	for _, in := range []Inputs{
+		{Sample: Sample{Conntrack: Conntrack{Status: TableTracked, Count: 4096, Peak: 4096, Max: 4096}}, Rates: Rates{Elapsed: time.Second, CTTotal: CountersOf(map[Counter]uint64{Drop: 5, EarlyDrop: 3, ChainTooLong: 1})}},
+		{Sample: Sample{Conntrack: Conntrack{Status: TableTracked, Count: 3900, Peak: 3900, Max: 4096}}, Rates: Rates{Elapsed: time.Second, ListenOverflowsPS: 3}},
+		{Sample: Sample{Conntrack: Conntrack{Status: TableTracked, Count: 300, Peak: 300, Max: 262144}, NAT: &NAT{}},
+			Rates: Rates{Elapsed: time.Second, CTTotal: CountersOf(map[Counter]uint64{Drop: 5, InsertFailed: 5})}},
+	} {
+		vs := Judge(in)
+		if len(vs) < 2 && vs[0].Kind != InsertClash {
+			t.Errorf("want several verdicts: %v", vs)
+		}
+		for i, v := range vs {
+			sev, rank := KindSeverity(v.Kind)
+			if sev != v.Severity {
+				t.Errorf("%s: the table says %v, the verdict %v", v.Kind, sev, v.Severity)
+			}
+			if _, prev := KindSeverity(vs[max(i-1, 0)].Kind); prev > rank {
+				t.Errorf("%s comes after %s: not the table's order", v.Kind, vs[i-1].Kind)
+			}
+		}
+	}
+}
