@@ -91,7 +91,7 @@ func TestTuneScreens(t *testing.T) {
 		{"nothing", loopback, false, nil, []string{"nothing to propose: the current values hold"}},
 		{"loop-pinned", redis, true, func(max uint64) []model.Sample { return after(redis, 8, max, max, 300, 130) },
 			[]string{"still pinned:", "(a applies it)"}},
-		{"loop-freed", redis, true, func(max uint64) []model.Sample { return after(redis, 14, 3100, max, 0, 100) },
+		{"loop-freed", redis, true, func(max uint64) []model.Sample { return after(redis, 34, 3100, max, 0, 100) },
 			[]string{"freed: no drops for", "headroom"}},
 		{"loop-settle", redis, true, func(max uint64) []model.Sample { return after(redis, 75, 1500, max, 0, 50) },
 			[]string{"settle: free for", "8192 → 4096", "the write-up's way back down"}},

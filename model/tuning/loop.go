@@ -14,8 +14,17 @@ import (
 // the smallest table that held. JudgeLoop says where an apply has got to.
 
 // LoopWatch is how long after an apply the loop watches before it calls
-// the table freed.
-const LoopWatch = 10 * time.Second
+// the table freed: the clients' SYN retry ladder (1, 2, 4, 8 and 16 s).
+// A client whose SYN the full table dropped comes back only on its next
+// rung, so a quiet stretch shorter than the ladder can be clients
+// backing off from a table that is still full (measured: "freed" after
+// 10 s at a count that had not moved, then 56 drops in the next 30 s).
+const LoopWatch = 31 * time.Second
+
+// HeadingWatch is how long after an apply the loop watches before it
+// judges where the count is heading: a count heading for the cap is
+// still pinned then, without waiting out the ladder.
+const HeadingWatch = 10 * time.Second
 
 // SettleMin is the shortest time a table must stay free before the loop
 // offers to settle down; it also waits out the churning class's hold, so
@@ -130,10 +139,12 @@ func JudgeLoop(appliedAt time.Time, frames model.Frames) LoopStatus {
 		l.State = LoopWatching
 	case l.Drops > 0 || l.Pinned > 0:
 		l.State = LoopPinned
-	case l.Watched < LoopWatch: // a count still climbing to its level is not yet heading anywhere
+	case l.Watched < HeadingWatch: // a count still climbing to its level is not yet heading anywhere
 		l.State = LoopWatching
 	case l.Max > 0 && l.Heading >= l.Max:
 		l.State = LoopPinned
+	case l.Watched < LoopWatch: // quiet is not free until the clients' retries have come back
+		l.State = LoopWatching
 	case l.Watched >= l.SettleAfter && SettleMax(l) < l.Max:
 		l.State, l.SettleMax = LoopSettle, SettleMax(l)
 	default:

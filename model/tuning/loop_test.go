@@ -127,7 +127,7 @@ func followLoop(t *testing.T, sim *simTable, an *model.Analyzer, last *model.Fra
 		}
 		sim.apply(p.Changes)
 		applied := last.Sample.Time
-		for w := 0; w < 30; w++ {
+		for w := 0; w < int(LoopWatch/time.Second)+5; w++ {
 			*last = an.Add(sim.next())
 			if st = JudgeLoop(applied, an.Frames()); st.State != LoopWatching {
 				break
@@ -217,8 +217,9 @@ func TestJudgeLoop(t *testing.T) {
 			LoopPinned, "40 drops"},
 		{"no drops, but heading for the cap at the rate since", climbing(1, 12, 5000, 570, 16384), LoopPinned, "heading for ~17,100"},
 		{"climbing, not yet watched long enough to say", climbing(1, 5, 5000, 570, 16384), LoopWatching, "no drops yet"},
-		{"a flat count at a high rate: the entries end as fast as they are made", steady(1, 12, 5000, 8192, 9000), LoopFreed, "peak working set 5,000"},
-		{"free for 20 s", steady(1, 21, 3000, 8192, 100), LoopFreed, "headroom 5,192"},
+		{"a flat count at a high rate: the entries end as fast as they are made", steady(1, 33, 5000, 8192, 9000), LoopFreed, "peak working set 5,000"},
+		{"quiet for 20 s: clients may still be backing off", steady(1, 21, 3000, 8192, 100), LoopWatching, "watching: 20 s of 31 s"},
+		{"free for the whole retry ladder", steady(1, 33, 3000, 8192, 100), LoopFreed, "headroom 5,192"},
 		{"free for two holds at 17,100 of 262,144: settle to 32,768", steady(1, 70, 17100, 262144, 570), LoopSettle, "32,768"},
 		{"free for long, nothing smaller holds it", steady(1, 70, 3000, 4096, 30), LoopFreed, "headroom 1,096"},
 	} {

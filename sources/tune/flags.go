@@ -21,6 +21,6 @@ func (t *CommandOptions) AddFlags(fs *flag.FlagSet) {
 	fs.StringVar(&t.SysctlConf, "sysctl-conf", "", "`file` read after the drop-ins (default --etc's sysctl.conf)")
 	fs.BoolVar(&t.UntilFree, "until-free", false, "apply (with --yes), watch, and again while still pinned: the guided loop")
 	fs.IntVar(&t.Steps, "steps", 3, "--until-free: at most `N` steps")
-	fs.DurationVar(&t.Watch, "watch", 30*time.Second, "--until-free: watch each step up to `D` (at least 12s)")
+	fs.DurationVar(&t.Watch, "watch", 45*time.Second, "--until-free: watch each step up to `D` (at least 33s: the clients' SYN retry ladder)")
 	fs.StringVar(&t.Netns, "netns", "", "tune network namespace `NAME|PATH` from the host: global knobs here, its own inside, measured through its agent")
 }
