@@ -242,7 +242,8 @@ func killedThenRepaired(t *testing.T, lab *exec.Cmd, left, orig string) {
 	exe, _ := os.Executable()
 	next := exec.Command(exe, "lab", "healthy", "--headless", "--duration", "1s")
 	next.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
-	if out, err := next.CombinedOutput(); err != nil || !strings.Contains(string(out), "repaired what an earlier lab left: net.netfilter.nf_conntrack_max="+orig) {
+	if out, err := next.CombinedOutput(); err != nil || !strings.Contains(string(out), "repaired what an earlier lab left: ") ||
+		!strings.Contains(string(out), "net.netfilter.nf_conntrack_max="+orig) {
 		t.Errorf("the next lab did not repair: %v\n%s", err, out)
 	}
 }

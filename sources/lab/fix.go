@@ -40,8 +40,9 @@ func (l *Lab) FixAfter(d time.Duration) (wait func() error) {
 // Fix raises the global nf_conntrack_max to max during the lab (the
 // write-up's fix, for recordings) and returns the cap it found. It only
 // raises: a cap already at max or above (the host's own, or an operator's
-// larger fix from the t panel) is left as it is. Close restores the value
-// from before the lab.
+// larger fix from the t panel) is left as it is. A lab that set the
+// hashsize keeps its proportions: buckets under max are raised to it, as
+// a plan would. Close restores the values from before the lab.
 func (l *Lab) Fix(max uint64) (was uint64, err error) {
 	was, err = kernelfs.ReadSysctlUint(l.paths.max())
 	if err != nil {
@@ -56,5 +57,50 @@ func (l *Lab) Fix(max uint64) (was uint64, err error) {
 	if err := os.WriteFile(l.paths.max(), []byte(strconv.FormatUint(max, 10)), 0o644); err != nil {
 		return was, fmt.Errorf("raise nf_conntrack_max: %w", err)
 	}
+	if l.Buckets > 0 && l.Buckets < max {
+		if err := os.WriteFile(l.paths.global(GlobalHashsize), []byte(strconv.FormatUint(max, 10)), 0o644); err != nil {
+			return was, fmt.Errorf("raise the hashsize with it: %w", err)
+		}
+	}
 	return was, nil
 }
+
+// labBuckets is the hashsize a lab sets (0: none): asked, the
+// scenario's own, or for a scenario that lowers the cap the cap itself
+// (max = buckets, the kernel's proportions since 5.15: a lowered cap over
+// the host's 262,144 buckets leaves hundreds of buckets an entry, where
+// the packet path's 8-bucket early drop almost never finds one).
+func labBuckets(sc Scenario, asked uint64) uint64 {
+	switch {
+	case asked > 0:
+		return asked
+	case sc.labBuckets > 0:
+		return sc.labBuckets
+	case sc.hostBuckets:
+		return 0
+	}
+	return sc.labMax
+}
+
+// Proportions says which proportions the lab's table has: "max 256 over
+// 512 buckets (max = buckets, the kernel's proportions; it rounds buckets
+// up to 512)"; "" when the lab changes neither.
+func (l *Lab) Proportions() string {
+	switch {
+	case l.Max == 0 && l.Buckets == 0:
+		return ""
+	case l.Buckets == 0:
+		return fmt.Sprintf("max %d over the host's buckets: the collector's pass over a large, sparse hash, as on a big host (--buckets sets them)", l.Max)
+	case l.Max == 0:
+		return fmt.Sprintf("the host's max over %d buckets", l.Buckets)
+	case l.Buckets <= l.Max:
+		return fmt.Sprintf("max %d over %d buckets: max = buckets, the kernel's own proportions since 5.15", l.Max, l.Buckets)
+	case l.Buckets < 2*l.Max+kernelBucketPage:
+		return fmt.Sprintf("max %d over %d buckets: max = buckets as near as the kernel allows (it sizes the hash a page of %d buckets at a time)", l.Max, l.Buckets, kernelBucketPage)
+	}
+	return fmt.Sprintf("max %d over %d buckets: %d buckets an entry, not the kernel's proportions (--buckets %d gives max = buckets)", l.Max, l.Buckets, l.Buckets/l.Max, l.Max)
+}
+
+// kernelBucketPage is how many buckets the kernel allocates at a time:
+// a page of 8-byte list heads (nf_ct_alloc_hashtable rounds up to it).
+const kernelBucketPage = 512

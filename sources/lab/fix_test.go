@@ -3,6 +3,7 @@ package lab
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -75,5 +76,51 @@ func TestFixOnlyRaises(t *testing.T) {
 		if _, remembered := l.state.Globals[GlobalMax]; remembered != (tc.was < FixMax) {
 			t.Errorf("cap %q: remembered for the restore %v", tc.cap, remembered)
 		}
+	}
+}
+
+// TestLabBucketsKeepProportions: a scenario that lowers the cap sets the
+// hashsize to it (max = buckets) unless asked otherwise, says which
+// proportions it runs at, and --fix-after raises the buckets with the cap.
+func TestLabBucketsKeepProportions(t *testing.T) {
+	full := Scenarios["table-full"]
+	for _, c := range []struct {
+		sc    Scenario
+		asked uint64
+		want  uint64
+	}{
+		{full, 0, 256},
+		{full, 262144, 262144},
+		{Scenarios["hash-chains"], 0, 512},
+		{Scenarios["healthy"], 0, 0},
+		{Scenarios["gc-behind"], 0, 0},
+	} {
+		if got := labBuckets(c.sc, c.asked); got != c.want {
+			t.Errorf("%s --buckets %d: %d, want %d", c.sc.Name, c.asked, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		max, buckets uint64
+		says         string
+	}{
+		{4096, 4096, "max = buckets, the kernel's own proportions"},
+		{256, 512, "as near as the kernel allows"},
+		{256, 262144, "1024 buckets an entry, not the kernel's proportions (--buckets 256"},
+		{0, 512, "the host's max over 512 buckets"},
+	} {
+		if got := (&Lab{Max: c.max, Buckets: c.buckets}).Proportions(); !strings.Contains(got, c.says) {
+			t.Errorf("max %d over %d: %q, want %q", c.max, c.buckets, got, c.says)
+		}
+	}
+	l, _ := fixtureLab(t)
+	l.Buckets = 512
+	hash := l.paths.global(GlobalHashsize)
+	os.MkdirAll(filepath.Dir(hash), 0o755)
+	os.WriteFile(hash, []byte("512\n"), 0o644)
+	if _, err := l.Fix(FixMax); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(hash); string(b) != "16384" {
+		t.Errorf("the hashsize after the fix: %q, want 16384 (max = buckets)", b)
 	}
 }

@@ -29,6 +29,7 @@ func (c *Command) AddFlags(fs *flag.FlagSet) {
 	fs.Float64Var(&c.Rate, "rate", 0, "requests per second over all workers (default: the scenario's)")
 	fs.BoolVar(&c.Headless, "headless", false, "print one line per sample instead of the console")
 	fs.StringVar(&c.RecordTo, "record", "", "record the lab's stream to `FILE` (e.g. to re-record the demo)")
+	fs.Uint64Var(&c.Buckets, "buckets", 0, "the global hashsize during a lab that lowers nf_conntrack_max (default: max = buckets, the kernel's proportions; 262144 for the old labs)")
 	fs.DurationVar(&c.FixAfter, "fix-after", 0, "raise nf_conntrack_max to 16384 after `D`, never lowering it (for recordings)")
 }
 

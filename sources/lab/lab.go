@@ -18,6 +18,10 @@ import (
 type Options struct {
 	Workers int
 	Rate    float64 // requests per second over all workers
+	// Buckets is the global hashsize during a lab that lowers the cap
+	// (0: the scenario's, max = buckets as the kernel sizes them since
+	// 5.15; the host's 262,144 for the old proportions).
+	Buckets uint64
 	Paths   Paths
 }
 
@@ -33,6 +37,11 @@ type Scenario struct {
 	// labBuckets the global hashsize.
 	labMax     uint64
 	labBuckets uint64
+	// hostBuckets keeps the host's hashsize under a lowered cap: the
+	// scenario shows the collector's pass over a large, sparse hash (a
+	// big host's 262,144 buckets holding few entries), which max =
+	// buckets would not.
+	hostBuckets bool
 	server     func() *netns.Server
 	sysctls    map[string]string // per-namespace, set inside the lab
 	dialWait   time.Duration
@@ -66,8 +75,9 @@ type Scenario struct {
 type Lab struct {
 	Scenario Scenario
 	NS       *netns.NS
-	// Max is the global nf_conntrack_max during the lab (0: unchanged).
-	Max uint64
+	// Max is the global nf_conntrack_max during the lab (0: unchanged);
+	// Buckets the global hashsize (0: unchanged).
+	Max, Buckets uint64
 	// Note says what Start repaired first, if anything.
 	Note string
 	// Clients counts the lab's client requests as they finish.
@@ -127,6 +137,7 @@ func Start(name string, o Options) (l *Lab, err error) {
 		}
 		l.Max = sc.labMax
 	}
+	l.Buckets = labBuckets(sc, o.Buckets)
 	if err := l.saveGlobals(); err != nil {
 		return l, err
 	}
@@ -149,9 +160,12 @@ func Start(name string, o Options) (l *Lab, err error) {
 			return l, fmt.Errorf("lower nf_conntrack_max: %w", err)
 		}
 	}
-	if sc.labBuckets > 0 {
-		if err := os.WriteFile(o.Paths.global(GlobalHashsize), []byte(strconv.FormatUint(sc.labBuckets, 10)), 0o644); err != nil {
-			return l, fmt.Errorf("lower the hashsize: %w", err)
+	if l.Buckets > 0 {
+		if err := os.WriteFile(o.Paths.global(GlobalHashsize), []byte(strconv.FormatUint(l.Buckets, 10)), 0o644); err != nil {
+			return l, fmt.Errorf("set the hashsize: %w", err)
+		}
+		if n, err := kernelfs.ReadSysctlUint(o.Paths.global(GlobalHashsize)); err == nil {
+			l.Buckets = n // the kernel rounds it up to a page of buckets
 		}
 	}
 	if err := l.serve(); err != nil {
@@ -169,7 +183,7 @@ func (l *Lab) saveGlobals() error {
 			return err
 		}
 	}
-	if l.Scenario.labBuckets > 0 {
+	if l.Buckets > 0 {
 		if err := l.Remember(GlobalHashsize); err != nil {
 			return err
 		}

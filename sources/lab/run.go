@@ -26,5 +26,8 @@ func Run(name string, o Options, w io.Writer, show func(*Lab) error) (err error)
 		fmt.Fprintln(w, l.Note)
 	}
 	fmt.Fprintf(w, "lab %s: %s\nlook for: %s\n", name, l.Scenario.What, l.Scenario.LookFor)
+	if p := l.Proportions(); p != "" {
+		fmt.Fprintf(w, "proportions: %s\n", p)
+	}
 	return show(l)
 }
