@@ -40,6 +40,8 @@ func init() { // a rule may read the table (a severity), so it is built after th
 			FixElsewhere: "a conntrack zone is at its OVS limit: OVS sets it (ovs-appctl dpctl/ct-set-limits), not a knob tablefull sets"},
 		{Kind: InsertClash, Severity: SevWarn, rules: []rule{ruleInsertClash},
 			FixElsewhere: "entries clash on insert: the fix is the clients' (single-request-reopen, a node-local DNS cache, DNS over TCP), not a knob tablefull sets"},
+		{Kind: InvalidPackets, Severity: SevWarn, rules: []rule{ruleInvalid},
+			FixElsewhere: "conntrack finds packets invalid: nf_conntrack_tcp_be_liberal=1 keeps out-of-window TCP tracked, or the ruleset's ct state invalid drop is what stalls them; find why the tracker lost the flows (a flush, asymmetric routing), not the table's size"},
 		{Kind: CiliumCT, Severity: SevWarn, rules: []rule{ruleCiliumMap},
 			FixElsewhere: "Cilium's conntrack map is near its size: Cilium's configuration sizes it (bpf-ct-global-tcp-max, bpf-ct-global-any-max), not a knob tablefull sets"},
 		{Kind: PortExhaustion, Severity: SevWarn, Knobs: []string{KnobPortRange, KnobTwReuse}, rules: []rule{rulePortExhaustion}},

@@ -31,6 +31,7 @@ const (
 	PortExhaustion    Kind = "PORT EXHAUSTION"
 	NATPorts          Kind = "NAT PORTS"
 	InsertClash       Kind = "INSERT CLASH"
+	InvalidPackets    Kind = "INVALID"
 	StaleTimeouts     Kind = "STALE TIMEOUTS"
 	GCBehind          Kind = "GC BEHIND"
 	StaleDNAT         Kind = "STALE DNAT"
@@ -157,7 +158,7 @@ func cpuText(r Rates) string {
 // the table and, while pinned, the demand.
 func ruleTableFull(in Inputs) (Verdict, bool) {
 	c := in.Sample.Conntrack
-	full := in.Rates.FullDrops() // a clash's or a NAT's drops are not a full table's
+	full := in.Rates.FullDrops() - trackerDrops(in) // a clash's, a NAT's or a tracker's drops are not a full table's
 	if !Pinned(c) && full == 0 {
 		return Verdict{}, false
 	}

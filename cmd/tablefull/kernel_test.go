@@ -38,8 +38,9 @@ func needKernel(t *testing.T, tools ...string) {
 	}
 }
 
-// lowerMax sets the global nf_conntrack_max and restores the original when
-// the test ends, pass or fail.
+// lowerMax sets the global nf_conntrack_max, and the hashsize with it
+// (max = buckets, the proportions real hosts have), and restores both
+// when the test ends, pass or fail.
 func lowerMax(t *testing.T, v uint64) {
 	t.Helper()
 	b, err := os.ReadFile(maxPath)
@@ -56,8 +57,31 @@ func lowerMax(t *testing.T, v uint64) {
 			t.Errorf("restore nf_conntrack_max=%s: %v", orig, err)
 		}
 	})
+	setBuckets(t, v)
 	if err := os.WriteFile(maxPath, []byte(strconv.FormatUint(v, 10)), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// setBuckets sets the global hashsize to v for the test, restored after:
+// a lowered cap keeps the kernel's own proportions (max = buckets since
+// 5.15, rounded up by it to a page of 512 buckets), not hundreds of
+// buckets an entry.
+func setBuckets(t *testing.T, v uint64) {
+	t.Helper()
+	b, err := os.ReadFile(hashsizePath)
+	if err != nil {
+		t.Logf("the hashsize is not writable here (%v): the test runs over the host's buckets", err)
+		return
+	}
+	orig := strings.TrimSpace(string(b))
+	t.Cleanup(func() {
+		if err := os.WriteFile(hashsizePath, []byte(orig), 0o644); err != nil {
+			t.Errorf("restore the hashsize %s: %v", orig, err)
+		}
+	})
+	if err := os.WriteFile(hashsizePath, []byte(strconv.FormatUint(v, 10)), 0o644); err != nil {
+		t.Fatalf("set the hashsize to %d: %v", v, err)
 	}
 }
 

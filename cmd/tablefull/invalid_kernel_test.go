@@ -1,0 +1,100 @@
+package main
+
+import (
+	"net"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// TestInvalidReadsInvalid: established connections whose entries were
+// flushed, with nf_conntrack_tcp_loose 0 (the tracker does not pick a
+// flow up mid-stream) and a ruleset that drops ct state invalid, stall:
+// every segment they send is invalid. That reads INVALID, never TABLE
+// FULL, with the table far from its cap.
+func TestInvalidReadsInvalid(t *testing.T) {
+	needKernel(t, "conntrack")
+	ns := labNS(t)
+	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_loose", 0)
+	if err := ns.Nft(`table inet tft-invalid {
+	chain input { type filter hook input priority -10; policy accept; ct state invalid counter drop; }
+}`); err != nil {
+		t.Fatal(err)
+	}
+	var ln net.Listener
+	if err := ns.Do(func() (err error) { ln, err = net.Listen("tcp", "127.0.0.1:18097"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				buf := make([]byte, 64)
+				for {
+					if _, err := c.Read(buf); err != nil {
+						c.Close()
+						return
+					}
+				}
+			}()
+		}
+	}()
+	var conns []net.Conn
+	if err := ns.Do(func() error {
+		for range 20 {
+			c, err := net.DialTimeout("tcp", "127.0.0.1:18097", time.Second)
+			if err != nil {
+				return err
+			}
+			conns = append(conns, c)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	defer func() {
+		close(stop)
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	go func() { // a byte on every connection, ten times a second
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			for _, c := range conns {
+				c.SetWriteDeadline(time.Now().Add(50 * time.Millisecond))
+				c.Write([]byte("x"))
+			}
+		}
+	}()
+	time.Sleep(500 * time.Millisecond)
+	if out, err := ns.Output("conntrack", "-F"); err != nil {
+		t.Fatalf("conntrack -F: %v %s", err, out)
+	}
+	feed := startClassFeed(t, ns, 500*time.Millisecond)
+	f := feed.until(t, 20*time.Second, func(f model.Frame) bool { return hasKind(f, model.InvalidPackets) })
+	if hasKind(f, model.TableFull) {
+		t.Errorf("invalid packets read TABLE FULL: %v", f.Verdicts)
+	}
+	t.Logf("%s", f.Verdict())
+}
+
+// hasKind reports whether one of f's verdicts is k.
+func hasKind(f model.Frame, k model.Kind) bool {
+	for _, v := range f.Verdicts {
+		if v.Kind == k {
+			return true
+		}
+	}
+	return false
+}
