@@ -42,9 +42,9 @@ type Scenario struct {
 	// big host's 262,144 buckets holding few entries), which max =
 	// buckets would not.
 	hostBuckets bool
-	server     func() *netns.Server
-	sysctls    map[string]string // per-namespace, set inside the lab
-	dialWait   time.Duration
+	server      func() *netns.Server
+	sysctls     map[string]string // per-namespace, set inside the lab
+	dialWait    time.Duration
 	// keep: the clients keep every connection open (a leaking pool).
 	keep bool
 	// nft is a ruleset the scenario adds inside the lab (after the one
