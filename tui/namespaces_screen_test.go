@@ -40,7 +40,7 @@ func TestNamespaceScreens(t *testing.T) {
 			view := a.View()
 			checkSize(t, view, size[0], size[1])
 			flat := strings.Join(strings.Fields(view), " ")
-			for _, want := range []string{"TABLE FULL — in pod 3f2a9c1e-1b2c-4d5e (pid 4242)", "namespaces", "FULL, 120 drops", "more namespaces"} {
+			for _, want := range []string{"TABLE FULL — in pod 3f2a9c1e-1b2c-4d5e (pid 4242)", "namespaces", "FULL, 120 drops", "more namespaces", "host table count", "none in the host table"} {
 				if !strings.Contains(flat, want) {
 					t.Errorf("the screen does not say %q:\n%s", want, view)
 				}

@@ -14,8 +14,21 @@ func pressureLines(st *styles.Styles, f model.Frame, width int) []string {
 	return append(tableLines(st, f, width), driftLines(st, f.Sample.Drift, width)...)
 }
 
-// tableTitle heads the first of the table's lines.
-const tableTitle = "conntrack "
+// tableTitle heads the first of the table's lines; hostTableTitle does
+// when another namespace's table is at the cap, so that the numbers and
+// the chart below a verdict about that one read as the host's own.
+const (
+	tableTitle     = "conntrack "
+	hostTableTitle = "host table "
+)
+
+// titleOf is the title of f's table lines.
+func titleOf(f model.Frame) string {
+	if len(f.FullNS) > 0 {
+		return hostTableTitle
+	}
+	return tableTitle
+}
 
 // tableLines are the table's numbers, or why there are none.
 func tableLines(st *styles.Styles, f model.Frame, width int) []string {
@@ -78,7 +91,7 @@ func tableLines(st *styles.Styles, f model.Frame, width int) []string {
 		l3 = append([]field{{"demand", st.Crit.Render("≥ " + model.Num(f.Demand.AtLeast) + " new/s"), 0, false},
 			{"", st.Dim.Render("(" + f.Demand.Basis + ")"), 7, true}}, l3...)
 	}
-	first := width - len(tableTitle) // the view puts the title before the first line
+	first := width - len(titleOf(f)) // the view puts the title before the first line
 	if width >= 150 {
 		return []string{pairsFit(st, first, append(l1, l2...)...), pairsFit(st, width, l3...)}
 	}
@@ -162,9 +175,12 @@ func fillLine(st *styles.Styles, f model.Frame) []field {
 }
 
 // episodeLines lists pinned episodes, newest first, one per line.
-func episodeLines(st *styles.Styles, eps []model.Episode, n int) []string {
+func episodeLines(st *styles.Styles, eps []model.Episode, n int, others []model.FullNS) []string {
 	if n <= 0 {
 		return nil
+	}
+	if len(eps) == 0 && len(others) > 0 {
+		return []string{st.Label.Render("episodes ") + st.Dim.Render("none in the host table; another namespace's is at its cap (N)")}
 	}
 	if len(eps) == 0 {
 		return []string{st.Label.Render("episodes ") + st.Dim.Render("none: the table has not been pinned at its cap")}

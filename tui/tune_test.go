@@ -151,7 +151,7 @@ func TestNothingToPropose(t *testing.T) {
 	cur := map[string]string{model.KnobMax: "262144", model.KnobTimeWait: "120"}
 	p := &tunePanel{loaded: true, knobs: tuning.KnobState{Current: cur}, plan: tuning.ProposePlan(tuning.Inputs{Current: cur, PeakRate: 10, PeakCount: 525})}
 	view := strings.Join(p.View(styles.DefaultStyles(), 20, 200, func() []model.Frame { return nil }), "\n")
-	if !strings.Contains(view, "nothing to propose: the current values hold the peak working set of 1,200 entries") {
+	if !strings.Contains(view, "nothing to propose: the current values hold this table's peak working set") || !strings.Contains(view, "(1,200 entries)") {
 		t.Errorf("no proposal, no reason:\n%s", view)
 	}
 }

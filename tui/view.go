@@ -61,7 +61,7 @@ func (a *App) render() string {
 
 	stats := pressureLines(a.st, f, w)
 	if len(stats) > 0 {
-		stats[0] = a.st.PanelTitle.Render(tableTitle) + stats[0]
+		stats[0] = a.st.PanelTitle.Render(titleOf(f)) + stats[0]
 	}
 	parts = append(parts, block(stats, w, l.stats))
 	if v := a.chart.View(); v != "" && charted(f) {
@@ -69,7 +69,7 @@ func (a *App) render() string {
 	} else {
 		parts = append(parts, block(nil, w, l.chart+1))
 	}
-	parts = append(parts, block(episodeLines(a.st, a.episodesUpTo(f), l.episodes), w, l.episodes))
+	parts = append(parts, block(episodeLines(a.st, a.episodesUpTo(f), l.episodes, f.FullNS), w, l.episodes))
 
 	switch {
 	case a.panel == panelTuning:

@@ -91,6 +91,9 @@ func ProposeNext(g Guide) (Plan, LoopStatus) {
 			model.Num(in.PeakRate)))
 	}
 	p.Notes = notes
+	if g.Measured != nil && g.Measured.Len() > 0 {
+		p.MeasuredFor = max(0, g.Now.Sample.Time.Sub(g.Measured.At(0).Sample.Time))
+	}
 	if kind, where, ok := FixElsewhere(g.Now); ok {
 		p.FixElsewhere = string(kind) + ": " + where
 	}

@@ -2,6 +2,7 @@ package tuning
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/tablefull/tablefull/model"
 )
@@ -19,11 +20,29 @@ func FixElsewhere(now model.Frame) (model.Kind, string, bool) {
 	return "", "", false
 }
 
+// over says the span a working set was measured over: "over the last
+// 5 s", "now" for one frame.
+func over(d time.Duration) string {
+	if d <= 0 {
+		return "now"
+	}
+	return "over the last " + model.Dur(d)
+}
+
+// entries is "1 entry", "240 entries".
+func entries(n uint64) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return model.Int(n) + " entries"
+}
+
 // Nothing is what a surface says of a plan that changes nothing and
 // refuses nothing: that the knobs hold the working set, and where the fix
 // is when it is not a knob.
 func (p Plan) Nothing() string {
-	say := fmt.Sprintf("nothing to propose: the current values hold the peak working set of %s entries with room to spare", model.Int(p.WorkingSet))
+	say := fmt.Sprintf("nothing to propose: the current values hold this table's peak working set %s (%s) with room to spare",
+		over(p.MeasuredFor), entries(p.WorkingSet))
 	if p.FixElsewhere != "" {
 		say += "; " + p.FixElsewhere
 	}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tablefull/tablefull/model"
 )
@@ -215,9 +216,11 @@ type Change struct {
 // Plan is the proposed tuning and what it costs.
 type Plan struct {
 	Changes []Change `json:"changes"`
-	// WorkingSet is the peak working set the proposal is sized for.
-	WorkingSet uint64 `json:"working_set"`
-	Cost       Cost   `json:"cost"`
+	// WorkingSet is the peak working set the proposal is sized for, over
+	// the frames measured: MeasuredFor before now (0: now's frame alone).
+	WorkingSet  uint64        `json:"working_set"`
+	MeasuredFor time.Duration `json:"measured_for_ns,omitempty"`
+	Cost        Cost          `json:"cost"`
 	// FromHost are the global changes this tuner cannot write (it runs
 	// in a child namespace): HostCommand applies them on the host.
 	FromHost    []Change `json:"from_host,omitempty"`

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
@@ -25,7 +26,8 @@ func (l frameList) At(i int) model.Frame { return l[i] }
 // moment the report says it was asked for, with the knobs of that
 // moment: what tablefull tune --dry-run shows for the same frames. The
 // report keeps only the frames the planner reads; this holds it to the
-// whole history.
+// whole history. A recording that holds its own fix is proposed no more
+// than twice the cap that freed it.
 func TestReportPlanIsTheOnePlan(t *testing.T) {
 	paths, _ := filepath.Glob("../../testdata/incidents/*.jsonl")
 	more, _ := filepath.Glob("testdata/*.jsonl")
@@ -74,6 +76,14 @@ func TestReportPlanIsTheOnePlan(t *testing.T) {
 			want, _ := tuning.ProposeNext(tuning.Guide{Knobs: knobs, Host: d.Host, Measured: frames, Now: now})
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("the report's plan differs from the one plan at %v:\nreport %+v\nplan   %+v", at, got, want)
+			}
+			if fr, ok := r.Incident.FreedBy(); ok && fr.By.Key == model.KnobMax {
+				freed, _ := strconv.ParseUint(fr.By.After, 10, 64)
+				for _, c := range got.Changes {
+					if v, _ := strconv.ParseUint(c.Proposed, 10, 64); c.Key == model.KnobMax && v > 2*freed {
+						t.Errorf("the recording was freed at %d and the plan proposes %d: more than twice what freed it", freed, v)
+					}
+				}
 			}
 		})
 	}
