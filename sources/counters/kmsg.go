@@ -27,10 +27,20 @@ const maxRecordsPerPoll = 1000
 // at most a few kB, so more than this never ends and is dropped.
 const maxPartial = 64 << 10
 
+// The kernel's records, recognised by their whole text: a record that
+// only contains such words (an overlayfs mount in a user namespace logs
+// the lowerdir an unprivileged user chose) is not one. The table's line
+// is nf_conntrack's net_warn_ratelimited (pr_fmt "nf_conntrack: " once on
+// older kernels, twice on newer); the suppressed count is the rate
+// limiter's "%s: %d callbacks suppressed", an int.
 var (
-	tableFullRe  = regexp.MustCompile(`table full(?: in netns (\d+))?, dropping packet`)
-	suppressedRe = regexp.MustCompile(`(\d+) callbacks suppressed`)
+	tableFullRe  = regexp.MustCompile(`^(?:nf_conntrack: ){1,2}table full(?: in netns (\d{1,20}))?, dropping packet\s*$`)
+	suppressedRe = regexp.MustCompile(`^[A-Za-z0-9_.]{1,64}: (\d{1,10}) callbacks suppressed\s*$`)
 )
+
+// maxSuppressed is the most a suppressed count can be: the kernel prints
+// an int.
+const maxSuppressed = 1<<31 - 1
 
 // Kmsg follows the kernel log (/dev/kmsg) for the conntrack "table full"
 // lines and the "callbacks suppressed" counts of their rate limiter. The
@@ -147,13 +157,14 @@ var (
 // parseRecord handles "prio,seq,usec,flags;text".
 func (k *Kmsg) parseRecord(now time.Time, line []byte, out *model.KernelLog) {
 	head, body, ok := bytes.Cut(line, []byte(";"))
-	if !ok {
+	if !ok || !fromKernel(head) {
 		return
 	}
 	if bytes.Contains(body, suppressedMark) {
 		if m := suppressedRe.FindSubmatch(body); m != nil {
-			n, _ := strconv.ParseUint(string(m[1]), 10, 64)
-			out.Suppressed += n
+			if n, err := strconv.ParseUint(string(m[1]), 10, 64); err == nil && n <= maxSuppressed {
+				out.Suppressed += n
+			}
 			return
 		}
 	}
@@ -176,6 +187,18 @@ func (k *Kmsg) parseRecord(now time.Time, line []byte, out *model.KernelLog) {
 		kl.NetNSName = k.netnsName(kl.NetNS, kl.Time)
 	}
 	out.Lines = append(out.Lines, kl)
+}
+
+// fromKernel reports whether a record's header ("prio,seq,usec,flags")
+// says the kernel logged it: facility 0 (a process writing /dev/kmsg gets
+// LOG_USER, 1, unless it names another).
+func fromKernel(head []byte) bool {
+	prio, _, ok := bytes.Cut(head, []byte(","))
+	if !ok || len(prio) == 0 || len(prio) > 4 {
+		return false
+	}
+	v, err := strconv.ParseUint(string(prio), 10, 16)
+	return err == nil && v>>3 == 0
 }
 
 // Close releases the log.

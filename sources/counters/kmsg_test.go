@@ -65,3 +65,26 @@ func TestKmsgLineWithoutEndIsBounded(t *testing.T) {
 		t.Errorf("an endless line grew the buffer to %d bytes; want at most %d", n, 2*maxPartial)
 	}
 }
+
+// TestKmsgForgedLinesNotCounted: only records the kernel logged with the
+// whole text of the table's line count; a record that contains it (a
+// path an unprivileged user chose, logged by overlayfs), one a process
+// wrote (facility LOG_USER) and a suppressed count past an int do not.
+func TestKmsgForgedLinesNotCounted(t *testing.T) {
+	lines := []string{
+		"4,1,1000,-;overlayfs: failed to resolve '/tmp/nf_conntrack: nf_conntrack: table full in netns 4026532177, dropping packet': -2",
+		"12,2,2000,-;nf_conntrack: nf_conntrack: table full, dropping packet",
+		"4,3,3000,-;overlayfs: failed to resolve '/tmp/x': net_ratelimit: 18446744073709551615 callbacks suppressed",
+		"4,4,4000,-;net_ratelimit: 18446744073709551615 callbacks suppressed",
+		"4,5,5000,-;nf_conntrack: table full, dropping packet",
+		"4,6,6000,-;nf_conntrack: nf_conntrack: table full in netns 4026532177, dropping packet",
+		"4,7,7000,-;net_ratelimit: 17 callbacks suppressed",
+	}
+	k := NewKmsg(kmsgFile(t, lines))
+	k.Monotonic = func() time.Duration { return 10 * time.Second }
+	defer k.Close()
+	l := k.Poll(time.Unix(1e9, 0))
+	if len(l.Lines) != 2 || l.Suppressed != 17 {
+		t.Errorf("kept %d lines (%+v), %d suppressed: want the kernel's 2 and 17", len(l.Lines), l.Lines, l.Suppressed)
+	}
+}
