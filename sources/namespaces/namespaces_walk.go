@@ -1,6 +1,7 @@
 package namespaces
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -185,17 +186,41 @@ func joinNote(a, b string) string {
 	return a + "; " + b
 }
 
-// kernelThread reports whether the process at dir is a kernel thread
-// (an empty command line): it belongs to no namespace anyone made.
+// kernelThread reports whether the process at dir is a kernel thread: it
+// belongs to no namespace anyone made. The kernel's flag says so
+// (PF_KTHREAD in /proc/PID/stat's flags), never the command line, which
+// any process can empty for itself (prctl PR_SET_MM_MAP needs no
+// privilege) to hide its namespace. A stat that cannot be read is not a
+// kernel thread's.
 func kernelThread(dir string) bool {
-	f, err := os.Open(filepath.Join(dir, "cmdline"))
+	f, err := os.Open(filepath.Join(dir, "stat"))
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	var one [1]byte // whether it is empty: one byte, whatever argv a user gave
-	n, err := f.Read(one[:])
-	return n == 0 && (err == nil || errors.Is(err, io.EOF))
+	var buf [256]byte // pid, (comm: 16 bytes at most), and eight fields to the flags
+	n, _ := io.ReadFull(f, buf[:])
+	flags, ok := statFlags(buf[:n])
+	return ok && flags&pfKthread != 0
+}
+
+// pfKthread is the kernel's PF_KTHREAD task flag.
+const pfKthread = 0x00200000
+
+// statFlags is the flags field of a /proc/PID/stat line: the seventh
+// field after the command name, whose parentheses may hold any bytes, so
+// counting starts after the last ')'.
+func statFlags(b []byte) (uint64, bool) {
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, false
+	}
+	fields := bytes.Fields(b[i+1:])
+	if len(fields) < 7 {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(string(fields[6]), 10, 64)
+	return v, err == nil
 }
 
 // nameOf names a namespace the one way (owners.NetnsName).
