@@ -66,8 +66,12 @@ func (k *tempKnobs) tuner() *tune.Local {
 
 // serve runs the agent's control loop, as root, over input.
 func (k *tempKnobs) serve(t testing.TB, input string) []remote.Reply {
+	return k.serveWith(t, &tune.Control{Tuner: k.tuner()}, input)
+}
+
+// serveWith runs ag's control loop, as root, over input.
+func (k *tempKnobs) serveWith(t testing.TB, ag *tune.Control, input string) []remote.Reply {
 	var replies []remote.Reply
-	ag := &tune.Control{Tuner: k.tuner()}
 	remote.Serve(strings.NewReader(input), ag, true, func(ev remote.Event) error {
 		var r remote.Reply
 		if err := json.Unmarshal([]byte(ev.Text), &r); err != nil {
@@ -175,5 +179,43 @@ func TestAgentJunkStdin(t *testing.T) {
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() == 0 || !strings.Contains(stderr.String(), "request line too long") {
 		t.Errorf("agent < zeros: %v, stderr %q", err, stderr.String())
+	}
+}
+
+// TestAgentEnforcesItsOwnLimits: an agent takes neither the request's
+// count nor its silence on memory: it re-reads the live count and refuses
+// a cap below it (nf_conntrack_max=1 with a count of 0 in the request),
+// refuses a table over the memory rule (a 2 GiB hashsize on 512 MiB),
+// for an apply and for a persist that would survive a reboot, and writes
+// nothing for either; a sound change still goes through.
+func TestAgentEnforcesItsOwnLimits(t *testing.T) {
+	k := newTempKnobs(t)
+	ag := &tune.Control{Tuner: k.tuner(), MemTotal: 512 << 20, CountNow: func() (uint64, error) { return 3000, nil }}
+	replies := k.serveWith(t, ag, strings.Join([]string{
+		`{"op":"apply","id":1,"confirm":true,"count":0,"changes":[{"key":"net.netfilter.nf_conntrack_max","proposed":"1"}]}`,
+		`{"op":"apply","id":2,"confirm":true,"changes":[{"key":"nf_conntrack.hashsize","proposed":"268435456"}]}`,
+		`{"op":"persist","id":3,"confirm":true,"changes":[{"key":"net.netfilter.nf_conntrack_max","proposed":"1"}]}`,
+		`{"op":"persist","id":4,"confirm":true,"changes":[{"key":"nf_conntrack.hashsize","proposed":"268435456"}]}`,
+	}, "\n"))
+	if len(replies) != 4 {
+		t.Fatalf("%d replies, want 4", len(replies))
+	}
+	for _, r := range replies {
+		if !strings.Contains(r.Error, "refused on the agent") || len(r.Results) > 0 || len(r.Files) > 0 {
+			t.Errorf("request %d: %+v, want refused on the agent with nothing written", r.ID, r)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(k.root, "proc/sys/net/netfilter/nf_conntrack_max")); string(b) != "4096\n" {
+		t.Errorf("nf_conntrack_max now %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(k.root, "sys/module/nf_conntrack/parameters/hashsize")); string(b) != "4096\n" {
+		t.Errorf("hashsize now %q", b)
+	}
+	if ents, _ := os.ReadDir(k.sysctlDir); len(ents) > 0 {
+		t.Errorf("persisted %v", ents)
+	}
+	ok := k.serveWith(t, ag, `{"op":"apply","id":5,"confirm":true,"changes":[{"key":"net.netfilter.nf_conntrack_max","proposed":"8192"}]}`)
+	if len(ok) != 1 || ok[0].Error != "" || len(ok[0].Results) != 1 || !ok[0].Results[0].Verified {
+		t.Errorf("a sound change: %+v", ok)
 	}
 }

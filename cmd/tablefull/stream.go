@@ -10,6 +10,7 @@ import (
 
 	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/counters"
 	"github.com/tablefull/tablefull/sources/tune"
 )
 
@@ -31,7 +32,9 @@ func agent(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ag := &tune.Control{Live: live, Tuner: tune.NewLocal(o.roots, o.stateDir)}
+	table := counters.NewTable(o.roots.Proc)
+	ag := &tune.Control{Live: live, Tuner: tune.NewLocal(o.roots, o.stateDir), MemTotal: live.Host().MemTotal,
+		CountNow: func() (uint64, error) { c, err := table.Read(); return max(c.Count, c.Peak), err }}
 	defer ag.Wait()
 	return st.ServeControl(ctx, stdin, ag, os.Geteuid() == 0, stderr)
 }

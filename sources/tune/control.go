@@ -1,6 +1,9 @@
 package tune
 
 import (
+	"errors"
+	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -16,7 +19,50 @@ import (
 type Control struct {
 	Live  Sampler
 	Tuner tuning.Tuner
-	busy  sync.Mutex
+	// The agent's own limits, whatever a request says: CountNow re-reads
+	// the live count (nil: the request's count is all there is), and
+	// MemTotal bounds the table's memory (0: not read, no bound).
+	CountNow func() (uint64, error)
+	MemTotal uint64
+	busy     sync.Mutex
+}
+
+// ErrRefusedHere reports a change the agent refuses on its own, whatever
+// the request said: a cap below the live count, or a table over the
+// memory rule.
+var ErrRefusedHere = errors.New("refused on the agent")
+
+// limit checks changes against the agent's own reading of the host: the
+// live count (a cap below it refuses every new entry) and the memory a
+// table of those values would take (over tuning.MemRefusePct of RAM). It
+// returns the count the tuner is to keep: the request's or the live one,
+// whichever is higher.
+func (a *Control) limit(changes []tuning.Change, count uint64) (uint64, error) {
+	if a.CountNow != nil {
+		live, err := a.CountNow()
+		if err != nil {
+			return 0, fmt.Errorf("%w: the live count cannot be read: %w", ErrRefusedHere, err)
+		}
+		count = max(count, live)
+	}
+	for _, c := range changes {
+		if c.Key != model.KnobMax {
+			continue
+		}
+		if n, err := strconv.ParseUint(c.Proposed, 10, 64); err == nil && n < count {
+			return 0, fmt.Errorf("%w: %s = %s is below the live count %s: the table would refuse every new entry", ErrRefusedHere, c.Key, c.Proposed, model.Int(count))
+		}
+	}
+	if a.MemTotal > 0 {
+		knobs, err := a.Tuner.Read()
+		if err != nil {
+			return 0, fmt.Errorf("%w: the knobs cannot be read: %w", ErrRefusedHere, err)
+		}
+		if cost := tuning.CostOf(knobs.Current, changes, knobs.EntryBytes, a.MemTotal); cost.Level() == model.SevCrit {
+			return 0, fmt.Errorf("%w: the table would take %.0f %% of RAM (over %.0f %%)", ErrRefusedHere, cost.PctOfRAM, tuning.MemRefusePct)
+		}
+	}
+	return count, nil
 }
 
 // Sampler is the agent's sampler, as control requests change it
@@ -39,6 +85,10 @@ func (a *Control) Read() (tuning.KnobState, error) { return a.Tuner.Read() }
 func (a *Control) Apply(changes []tuning.Change, count uint64) ([]model.KnobResult, error) {
 	a.busy.Lock()
 	defer a.busy.Unlock()
+	count, err := a.limit(changes, count)
+	if err != nil {
+		return nil, err
+	}
 	return a.Tuner.Apply(changes, count)
 }
 
@@ -46,6 +96,9 @@ func (a *Control) Apply(changes []tuning.Change, count uint64) ([]model.KnobResu
 func (a *Control) Persist(changes []tuning.Change) ([]string, []string, error) {
 	a.busy.Lock()
 	defer a.busy.Unlock()
+	if _, err := a.limit(changes, 0); err != nil { // what survives a reboot is held to the same rules
+		return nil, nil, err
+	}
 	return a.Tuner.Persist(changes)
 }
 
