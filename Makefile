@@ -80,7 +80,7 @@ FUZZ := ./sources/counters:FuzzParseCTStat:20000 ./sources/ctnetlink:FuzzParseFl
 	./sources/counters:FuzzKmsgRecord:20000 ./sources/ctnetlink:FuzzNetlinkStats:20000 ./sources/tune:FuzzSlabinfo:20000 \
 	./sources/lab:FuzzLabState:1000 ./remote:FuzzDecoder:20000 ./remote:FuzzScanAgrees:50000 ./model:FuzzSanitize:20000 ./model:FuzzParseValue:20000 \
 	./tui:FuzzDecodeRender:2000 ./cmd/tablefull:FuzzControlRequest:300 ./remote:FuzzSSHArgv:20000 \
-	./remote:FuzzViaArgv:20000 ./remote:FuzzNetnsArgv:20000 ./remote/report:FuzzReport:2000
+	./remote:FuzzViaArgv:20000 ./remote:FuzzNetnsArgv:20000 ./remote/report:FuzzReport:2000 ./sources/nic:FuzzEthtoolCountGrows:5000
 FUZZTIME ?= 2m
 
 # lint runs before the tests, not beside them: its go mod tidy rewrites

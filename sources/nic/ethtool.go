@@ -29,6 +29,19 @@ type ifreqData struct {
 // statistics by name (ETHTOOL_GDRVINFO, ETHTOOL_GSTRINGS, ETHTOOL_GSTATS:
 // `ethtool -i` and `ethtool -S`).
 func EthtoolStats(iface string) (string, map[string]uint64, error) {
+	return new(ethtoolBuffers).stats(iface)
+}
+
+// ethtoolBuffers are the strings' and the values' buffers, sized for
+// maxStats whatever the driver said: the kernel writes the count it has
+// at the strings and stats calls, not the one asked for, so a driver
+// whose count grew since the driver-info call (ethtool -L, an XDP
+// attach) would write past buffers sized to the first count. Kept
+// between reads: a NIC read every sample allocates them once.
+type ethtoolBuffers struct{ names, values []byte }
+
+// stats reads iface's driver and statistics through the ioctl.
+func (b *ethtoolBuffers) stats(iface string) (string, map[string]uint64, error) {
 	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return "", nil, fmt.Errorf("ethtool socket: %w", err)
@@ -39,30 +52,47 @@ func EthtoolStats(iface string) (string, map[string]uint64, error) {
 		return "", nil, fmt.Errorf("ethtool driver info of %s: %w", iface, err)
 	}
 	driver := unix.ByteSliceToString(info.Driver[:])
-	n := info.N_stats
-	if n == 0 || n > maxStats {
-		return driver, nil, nil
-	}
-	names := make([]byte, 12+int(n)*ethStringLen) // struct ethtool_gstrings
-	binary.NativeEndian.PutUint32(names[0:], unix.ETHTOOL_GSTRINGS)
-	binary.NativeEndian.PutUint32(names[4:], ethSSStats)
-	binary.NativeEndian.PutUint32(names[8:], n)
-	if err := ethtool(fd, iface, names); err != nil {
-		return driver, nil, fmt.Errorf("ethtool statistics' names of %s: %w", iface, err)
-	}
-	values := make([]byte, 8+int(n)*8) // struct ethtool_stats
-	binary.NativeEndian.PutUint32(values[0:], unix.ETHTOOL_GSTATS)
-	binary.NativeEndian.PutUint32(values[4:], n)
-	if err := ethtool(fd, iface, values); err != nil {
+	stats, err := b.read(info.N_stats, func(buf []byte) error { return ethtool(fd, iface, buf) })
+	if err != nil {
 		return driver, nil, fmt.Errorf("ethtool statistics of %s: %w", iface, err)
 	}
-	got := min(n, binary.NativeEndian.Uint32(names[8:]), binary.NativeEndian.Uint32(values[4:]))
+	return driver, stats, nil
+}
+
+// read asks for n statistics' names and values through call (one
+// SIOCETHTOOL command whose struct is its buffer) and returns them by
+// name; nil for a driver with none or more than maxStats. A count the
+// kernel returns past what the buffers hold is an error, never read.
+func (b *ethtoolBuffers) read(n uint32, call func(buf []byte) error) (map[string]uint64, error) {
+	if n == 0 || n > maxStats {
+		return nil, nil
+	}
+	if b.names == nil {
+		b.names, b.values = make([]byte, 12+maxStats*ethStringLen), make([]byte, 8+maxStats*8)
+	}
+	names, values := b.names, b.values
+	binary.NativeEndian.PutUint32(names[0:], unix.ETHTOOL_GSTRINGS) // struct ethtool_gstrings
+	binary.NativeEndian.PutUint32(names[4:], ethSSStats)
+	binary.NativeEndian.PutUint32(names[8:], n)
+	if err := call(names); err != nil {
+		return nil, fmt.Errorf("names: %w", err)
+	}
+	binary.NativeEndian.PutUint32(values[0:], unix.ETHTOOL_GSTATS) // struct ethtool_stats
+	binary.NativeEndian.PutUint32(values[4:], n)
+	if err := call(values); err != nil {
+		return nil, err
+	}
+	gotNames, gotValues := binary.NativeEndian.Uint32(names[8:]), binary.NativeEndian.Uint32(values[4:])
+	if gotNames > maxStats || gotValues > maxStats {
+		return nil, fmt.Errorf("the driver returned %d names and %d values, past the %d read", gotNames, gotValues, maxStats)
+	}
+	got := min(gotNames, gotValues)
 	stats := make(map[string]uint64, got)
 	for i := range int(got) {
 		name := unix.ByteSliceToString(names[12+i*ethStringLen : 12+(i+1)*ethStringLen])
 		stats[name] = binary.NativeEndian.Uint64(values[8+i*8:])
 	}
-	return driver, stats, nil
+	return stats, nil
 }
 
 // ethtool runs one SIOCETHTOOL command whose struct is buf.

@@ -39,7 +39,7 @@ type Reader struct {
 
 // NewReader reads through the ethtool ioctl, finding the NICs under the
 // sysfs root sys.
-func NewReader(sys string) *Reader { return &Reader{sys: sys, Stats: EthtoolStats} }
+func NewReader(sys string) *Reader { return &Reader{sys: sys, Stats: new(ethtoolBuffers).stats} }
 
 // Read is the allowance of each NIC that keeps one, nil when none does.
 func (r *Reader) Read(now time.Time) []model.Allowance {
