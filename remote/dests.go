@@ -108,6 +108,11 @@ func InstanceAgent(instance string) (*Process, error) {
 	if i := strings.LastIndexByte(instance, ':'); i > 0 && !strings.HasSuffix(instance, "]") {
 		host = instance[:i]
 	}
+	// The label is Prometheus's word: a user part in it would choose who
+	// ssh logs in as. The operator's ssh config and defaults choose that.
+	if i := strings.LastIndexByte(host, '@'); i >= 0 {
+		host = host[i+1:]
+	}
 	argv, err := SSHArgv(host, "tablefull", "agent")
 	if err != nil {
 		return nil, err

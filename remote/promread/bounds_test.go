@@ -2,6 +2,7 @@ package promread
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -155,5 +156,33 @@ func TestRangeAnswerBounded(t *testing.T) {
 	}
 	if len(samples) == 0 || !strings.Contains(strings.Join(samples[0].Notes, " "), "did not ask for") {
 		t.Errorf("the cut is not said: %d samples, notes %v", len(samples), samples)
+	}
+}
+
+// TestHostileVectorRefusedWhileDecoding: an answer of far more series
+// than a fleet can have, within MaxAnswerBytes, is refused as it is
+// decoded: the series past the bound are never made, so the memory it
+// takes stays near the answer's own size, not several times it.
+func TestHostileVectorRefusedWhileDecoding(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`[`)
+	for i := range 300000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"metric":{"i":"%d"},"value":[1,"1"]}`, i)
+	}
+	b.WriteString(`]`)
+	raw := json.RawMessage(b.String())
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := decodeResult("vector", raw)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrAnswerTooBig) {
+		t.Fatalf("300,000 series: %v, want refused", err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 12*uint64(len(raw)) {
+		t.Errorf("decoding a refused answer of %d bytes allocated %d: its series were made first", len(raw), grew)
 	}
 }

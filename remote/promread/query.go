@@ -1,6 +1,7 @@
 package promread
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -91,21 +92,52 @@ func (c apiClient) do(ctx context.Context, endpoint string, form url.Values) (pm
 	return decodeResult(a.Data.ResultType, a.Data.Result)
 }
 
+// decodeSeries reads a JSON array of series one at a time and refuses it
+// at its max+1st: a hostile answer within MaxAnswerBytes is never decoded
+// whole into far more series, and memory, than the query can want.
+func decodeSeries[T any](raw json.RawMessage, maxSeries int) ([]T, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		if err == nil {
+			err = errors.New("not an array")
+		}
+		return nil, err
+	}
+	var out []T
+	for dec.More() {
+		if len(out) == maxSeries {
+			return nil, fmt.Errorf("%w: more than %d series", ErrAnswerTooBig, maxSeries)
+		}
+		var x T
+		if err := dec.Decode(&x); err != nil {
+			return nil, err
+		}
+		out = append(out, x)
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // decodeResult reads a result of its type.
 func decodeResult(kind string, raw json.RawMessage) (pmodel.Value, error) {
 	switch kind {
 	case "vector":
-		var x pmodel.Vector
-		if err := json.Unmarshal(raw, &x); err != nil {
+		x, err := decodeSeries[*pmodel.Sample](raw, MaxFleetInstances*MaxSeriesPerInstance)
+		if errors.Is(err, ErrAnswerTooBig) {
+			return nil, fmt.Errorf("%w, more than %d instances can have: narrow --selector", err, MaxFleetInstances)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("decode a vector: %w", err)
 		}
-		return x, nil
+		return pmodel.Vector(x), nil
 	case "matrix":
-		var x pmodel.Matrix
-		if err := json.Unmarshal(raw, &x); err != nil {
+		x, err := decodeSeries[*pmodel.SampleStream](raw, MaxRangeSeries)
+		if err != nil {
 			return nil, fmt.Errorf("decode a matrix: %w", err)
 		}
-		return x, nil
+		return pmodel.Matrix(x), nil
 	case "scalar":
 		var x pmodel.Scalar
 		if err := json.Unmarshal(raw, &x); err != nil {
