@@ -2,6 +2,11 @@ package model
 
 import "fmt"
 
+// EvictPct is how full a table must be for the garbage collector to
+// evict on a failed early drop's behalf: over 95 % of max. From there on
+// the count touches the cap rather than resting on it.
+const EvictPct = 95.0
+
 // gcEvictableStates are the TCP states whose assured entries the
 // kernel's garbage collector still evicts once a failed early drop has
 // asked it to, while the count is over 95 % of max

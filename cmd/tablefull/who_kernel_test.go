@@ -189,7 +189,7 @@ func TestWhoNamesTheChurner(t *testing.T) {
 	for _, v := range pin.full.Verdicts {
 		t.Logf("%s — %s", v.Kind, v.Evidence)
 		if v.Kind == model.TableFull && (!strings.Contains(v.Evidence, "of new connections from "+churner) ||
-			!strings.Contains(v.Evidence, model.OnePerRequest) || !strings.Contains(v.Evidence, "drops are its packets")) {
+			!strings.Contains(v.Evidence, model.OnePerRequest) || !strings.Contains(v.Evidence, "are its packets")) {
 			t.Errorf("TABLE FULL does not name the churner and its drops: %s", v.Evidence)
 		}
 	}

@@ -10,17 +10,19 @@ import (
 )
 
 // planFrames keeps, in one pass and bounded, the frames tuning.ProposeNext
-// reads of a recording: the ones that set the peak rate of new entries
+// reads of a recording: the first (what the plan was measured over),
+// the ones that set the peak rate of new entries
 // (or demand), the peak count, the largest fill and the newest census,
 // and the last pinned frame, as they stood at the newest pressed
 // (pinned or dropping) frame. Frames after the first knob change are
 // another table's: the plan is the one offered before anyone tuned (a
 // change before the first press starts the set again).
 type planFrames struct {
-	peakRate, peakCount, fill, census, pinned *model.Frame
+	first, peakRate, peakCount, fill, census, pinned *model.Frame
 	// at is the set as of now, the newest pressed frame (nil: none yet).
-	at     *planSet
-	first  *model.Conntrack
+	at *planSet
+	// table is the knobs the frames are planned for.
+	table  *model.Conntrack
 	frozen bool
 }
 
@@ -39,17 +41,20 @@ func knobChanged(a, b model.Conntrack) bool { return knobsOf(a) != knobsOf(b) }
 // add folds one frame in.
 func (p *planFrames) add(f model.Frame) {
 	c := f.Sample.Conntrack
+	if p.first == nil {
+		p.first = keep(f)
+	}
 	if p.frozen || c.Status != model.TableTracked {
 		return
 	}
-	if p.first == nil {
-		p.first = &c
-	} else if knobChanged(*p.first, c) {
+	if p.table == nil {
+		p.table = &c
+	} else if knobChanged(*p.table, c) {
 		if p.at != nil {
 			p.frozen = true
 			return
 		}
-		*p = planFrames{first: &c} // tuned before it was ever pressed: the table to plan for starts here
+		*p = planFrames{table: &c, first: keep(f)} // tuned before it was ever pressed: the table to plan for starts here
 	}
 	// Each is replaced as NewInputs picks it from a history: the first
 	// frame of a strictly larger rate, count or fill; the newest census.
@@ -76,7 +81,7 @@ func (p *planFrames) add(f model.Frame) {
 // sorted is the kept frames once each, in time order.
 func (p *planFrames) sorted() []model.Frame {
 	var out []model.Frame
-	for _, f := range []*model.Frame{p.peakRate, p.peakCount, p.fill, p.census, p.pinned} {
+	for _, f := range []*model.Frame{p.first, p.peakRate, p.peakCount, p.fill, p.census, p.pinned} {
 		if f != nil && !slices.ContainsFunc(out, func(o model.Frame) bool { return o.Sample.Time.Equal(f.Sample.Time) }) {
 			out = append(out, *f)
 		}

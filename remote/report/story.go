@@ -93,8 +93,14 @@ func (t narrator) whatHappened(r *Report) []string {
 			drops = fmt.Sprintf(", and %s packets were dropped, the first at %s", model.Int(in.Drops), t.at(in.FirstDrop))
 		}
 		pinned := fmt.Sprintf("the table was pinned at nf_conntrack_max = %s from %s", model.Int(in.Start.Max), t.at(in.FirstPinned))
-		if in.FirstPinned.Equal(in.From) { // the climb, if any, was before the recording
+		switch {
+		case in.FirstPinned.Equal(in.From): // the climb, if any, was before the recording
 			climb, pinned = "", fmt.Sprintf("the table was already pinned at nf_conntrack_max = %s when the recording began", model.Int(in.Start.Max))
+		case in.ClimbFrom.Equal(in.From) && model.Percent(in.ClimbCount, in.Start.Max) > model.EvictPct && in.TimeToPin() <= 2*in.Interval:
+			// Near a full table the kernel evicts to make room: a first
+			// sample a few entries short of the cap was at it already.
+			climb, pinned = "", fmt.Sprintf("the table was already pinned at nf_conntrack_max = %s when the recording began (its first sample read %s: near a full table the kernel evicts to make room, so the count touches the cap rather than resting on it)",
+				model.Int(in.Start.Max), model.Int(in.ClimbCount))
 		}
 		s = append(s, capitalise(fmt.Sprintf("%s%s, %s at the cap in all (%s)%s.",
 			climb, pinned, model.Dur(in.Pinned), plural(in.EpisodeCount, "episode", "episodes"), drops)))
