@@ -44,6 +44,10 @@ type Sample struct {
 	// Cilium is Cilium's conntrack maps, where Cilium runs (nil: none
 	// pinned here).
 	Cilium *CiliumMaps `json:"cilium,omitempty"`
+	// Ports are the local ports connect() took, by destination, read
+	// when the host's TCP sockets come near the port range (nil: not
+	// read).
+	Ports *PortUse `json:"ports,omitempty"`
 	// NAT is the source NAT of the ruleset, read when entries failed to
 	// insert since the previous sample (nil: not read).
 	NAT *NAT `json:"nat,omitempty"`

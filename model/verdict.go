@@ -63,7 +63,7 @@ const (
 	IdleCPUPct      = 20.0 // "idle": average busy below 20 %
 	DiskBoundPct    = 90.0 // DISK-BOUND: a disk busy ≥ 90 % of the time
 	DiskIOWaitPct   = 30.0 // DISK-BOUND: iowait ≥ 30 %
-	PortExhaustFrac = 0.9  // PORT EXHAUSTION: TIME_WAIT + established ≥ 90 % of local ports
+	PortExhaustFrac = 0.9  // PORT EXHAUSTION: one destination's sockets hold 90 % of the local ports
 )
 
 // Inputs is everything a verdict is decided from: the newest sample, the

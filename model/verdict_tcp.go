@@ -25,21 +25,25 @@ func ruleListenOverflow(in Inputs) (Verdict, bool) {
 	return Verdict{Evidence: ev}, true
 }
 
-// rulePortExhaustion: sockets in TIME_WAIT plus established connections
-// reach 90 % of the local port range: new outgoing connections may fail
-// with EADDRNOTAVAIL. Warning.
+// rulePortExhaustion: the sockets this host opened towards one
+// destination from one source address hold 90 % of the local port range:
+// connect() to it fails with EADDRNOTAVAIL once they are all taken. Ports
+// are per destination (the 4-tuple must be unique), and an accepted
+// connection takes none, so the host's TIME_WAIT and established totals
+// measure nothing here: only the sockets' own tuples (Sample.Ports) are
+// judged. Warning.
 func rulePortExhaustion(in Inputs) (Verdict, bool) {
-	t := in.Sample.TCP
+	t, u := in.Sample.TCP, in.Sample.Ports
 	lo, hi := t.PortRange[0], t.PortRange[1]
-	if hi <= lo || in.Sample.Absent.Has(PartTCP) {
+	if hi <= lo || u == nil || len(u.Dests) == 0 {
 		return Verdict{}, false
 	}
 	ports := hi - lo + 1
-	used := t.TimeWait + t.Established
-	if float64(used) < PortExhaustFrac*float64(ports) {
+	top := u.Dests[0]
+	if float64(top.Ports) < PortExhaustFrac*float64(ports) {
 		return Verdict{}, false
 	}
 	return Verdict{Evidence: fmt.Sprintf(
-		"%s sockets in TIME_WAIT and %s established against %s local ports (%d-%d): outgoing connects may fail",
-		Int(t.TimeWait), Int(t.Established), Int(ports), lo, hi)}, true
+		"%s of the %s local ports (%d-%d) are taken by sockets from %s to %s (%s in TIME_WAIT): connect() to it fails once they are all taken, whatever the host's totals; widen ip_local_port_range, add source addresses, reuse connections, tcp_tw_reuse for outbound, IP_BIND_ADDRESS_NO_PORT before bind()",
+		Int(uint64(top.Ports)), Int(ports), lo, hi, Sanitize(top.Src, 46), Sanitize(top.Dst, 54), Int(uint64(top.TimeWait)))}, true
 }

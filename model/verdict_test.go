@@ -64,8 +64,9 @@ func TestVerdictRules(t *testing.T) {
 		{"port exhaustion", Inputs{Sample: func() Sample {
 			s := table(100, 100, 262144)
 			s.TCP = TCP{TimeWait: 27000, Established: 100, PortRange: [2]uint64{32768, 60999}}
+			s.Ports = &PortUse{Dests: []DestPorts{{Src: "10.0.0.2", Dst: "10.0.0.9:80", Ports: 27050, TimeWait: 27000}}, Outbound: 27050}
 			return s
-		}(), Rates: idle()}, PortExhaustion, nil, "27,000 sockets in TIME_WAIT"},
+		}(), Rates: idle()}, PortExhaustion, nil, "27,050 of the 28,232 local ports (32768-60999) are taken by sockets from 10.0.0.2 to 10.0.0.9:80 (27,000 in TIME_WAIT)"},
 		{"ports fine", Inputs{Sample: func() Sample {
 			s := table(100, 100, 262144)
 			s.TCP = TCP{TimeWait: 2000, PortRange: [2]uint64{32768, 60999}}
@@ -331,5 +332,40 @@ func TestInsertClashSaysDNS(t *testing.T) {
 	}
 	if v, _ := ruleInsertClash(Inputs{Sample: s, Rates: drops, Census: full}); strings.Contains(v.Evidence, "UDP/53") {
 		t.Errorf("a census whose top ports are full may have left UDP/53 out, yet: %q", v.Evidence)
+	}
+}
+
+// TestPortsAreJudgedByDestination: the local ports run out towards one
+// destination, from the sockets' own tuples: a server holding 30,000
+// inbound connections (the host's established count far past the old
+// 90 % line) reads no port trouble; a client whose connects to one
+// blackholed destination hold the range while the host's TIME_WAIT and
+// established totals stay near zero reads PORT EXHAUSTION naming it;
+// ports not read say nothing.
+func TestPortsAreJudgedByDestination(t *testing.T) {
+	portRange := [2]uint64{32768, 60999}
+	for _, c := range []struct {
+		name  string
+		tcp   TCP
+		ports *PortUse
+		want  bool
+		says  string
+	}{
+		{"30,000 inbound", TCP{Established: 30000, PortRange: portRange}, &PortUse{Inbound: 30000}, false, ""},
+		{"one destination's connects", TCP{Established: 3, PortRange: portRange},
+			&PortUse{Dests: []DestPorts{{Src: "10.0.0.2", Dst: "10.9.9.9:443", Ports: 28000}, {Src: "10.0.0.2", Dst: "10.0.0.5:80", Ports: 20}}, Outbound: 28020}, true, "to 10.9.9.9:443"},
+		{"spread over destinations", TCP{Established: 28000, PortRange: portRange},
+			&PortUse{Dests: []DestPorts{{Src: "10.0.0.2", Dst: "10.9.9.9:443", Ports: 9000}, {Src: "10.0.0.2", Dst: "10.9.9.8:443", Ports: 9000}}, Outbound: 28000}, false, ""},
+		{"not read", TCP{TimeWait: 27000, PortRange: portRange}, nil, false, ""},
+	} {
+		s := table(100, 100, 262144)
+		s.TCP, s.Ports = c.tcp, c.ports
+		v, ok := rulePortExhaustion(Inputs{Sample: s, Rates: idle()})
+		if ok != c.want || !strings.Contains(v.Evidence, c.says) {
+			t.Errorf("%s: %v %q, want %v with %q", c.name, ok, v.Evidence, c.want, c.says)
+		}
+	}
+	if !PortsWorthReading(TCP{PortRange: portRange}, 14200) || PortsWorthReading(TCP{TimeWait: 100, PortRange: portRange}, 100) {
+		t.Errorf("the read is gated on sockets in use (connects in SYN_SENT too) against half the range")
 	}
 }

@@ -34,6 +34,7 @@ var recordFields = []recordField{
 	{"al", "sample", "the cloud NICs' own connection tracking (ENA), when any keeps it: the JSON of []model.Allowance"},
 	{"cil", "sample", "Cilium's conntrack maps, where Cilium runs: the JSON of model.CiliumMaps"},
 	{"nat", "sample", "the ruleset's source NAT, when read (entries failed to insert): the JSON of model.NAT"},
+	{"pt", "sample", "the local ports connect() took by destination, when the TCP sockets come near the port range: the JSON of model.PortUse"},
 	{"type", "event", `the event's type: "episode" (a pinned period began or ended), "apply" and "undo" (a tuning change and its read-back), "error" (the agent could not read something), "caption" (a recording's commentary), and the control replies`},
 	{"text", "event", "the event's text (for apply, undo and replies: JSON)"},
 	{"et", "event", "the event's time, unix milliseconds"},

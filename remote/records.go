@@ -88,15 +88,6 @@ func (d *lineDecoder) field(s *scan, rec *record, key []byte) bool {
 	case "notes":
 		w.Notes = strs(s)
 		return true
-	case "cen":
-		s.decodeRaw(&w.Cen)
-		return true
-	case "ns":
-		s.decodeRaw(&w.NS)
-		return true
-	case "dr":
-		s.decodeRaw(&w.Dr)
-		return true
 	case "ab":
 		if raw := s.raw(); s.ok && w.Ab.UnmarshalJSON(raw) != nil {
 			s.fail()
@@ -112,23 +103,37 @@ func (d *lineDecoder) field(s *scan, rec *record, key []byte) bool {
 		rec.ET = s.int()
 		return true
 	}
-	var into any // the parts kept as their model's JSON, decoded whole
-	switch string(key) {
-	case "ls":
-		into = &w.Ls
-	case "who":
-		into = &w.Who
-	case "nat":
-		into = &w.NAT
-	case "al":
-		into = &w.Al
-	case "cil":
-		into = &w.Cil
-	default:
-		return false
+	if into := modelPart(w, key); into != nil {
+		s.decodeRaw(into)
+		return true
 	}
-	s.decodeRaw(into)
-	return true
+	return false
+}
+
+// modelPart is where key's value goes when it is kept as its model's
+// JSON, decoded whole; nil for a key that is not one of those parts.
+func modelPart(w *wireSample, key []byte) any {
+	switch string(key) {
+	case "cen":
+		return &w.Cen
+	case "ns":
+		return &w.NS
+	case "dr":
+		return &w.Dr
+	case "ls":
+		return &w.Ls
+	case "who":
+		return &w.Who
+	case "nat":
+		return &w.NAT
+	case "al":
+		return &w.Al
+	case "cil":
+		return &w.Cil
+	case "pt":
+		return &w.Pt
+	}
+	return nil
 }
 
 // kept is a row array to reuse for the next line, unless a line made it

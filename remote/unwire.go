@@ -20,7 +20,7 @@ func fromWire(w wireSample) (model.Sample, error) {
 	}
 	s := model.Sample{Time: fromMS(w.T), Interval: time.Duration(w.IV) * time.Millisecond, Census: boundCensus(w.Cen), Absent: w.Ab.Valid(),
 		Namespaces: boundNamespaces(w.NS), Drift: boundDrift(w.Dr), Listeners: boundListeners(w.Ls), Who: boundWho(w.Who), NAT: boundNAT(w.NAT), Allowance: boundAllowance(w.Al),
-		Cilium: boundCilium(w.Cil)}
+		Cilium: boundCilium(w.Cil), Ports: boundPorts(w.Pt)}
 	for _, n := range w.Notes {
 		s.Notes = append(s.Notes, bound(n))
 	}
@@ -264,6 +264,19 @@ func boundNAT(n *model.NAT) *model.NAT {
 			q.Flags = append(q.Flags, bound(f))
 		}
 		out.Pools = append(out.Pools, q)
+	}
+	return &out
+}
+
+// boundPorts copies the ports by destination: at most
+// model.MaxPortDests, their addresses bounded, no count below zero.
+func boundPorts(u *model.PortUse) *model.PortUse {
+	if u == nil {
+		return nil
+	}
+	out := model.PortUse{Outbound: max(u.Outbound, 0), Inbound: max(u.Inbound, 0), Approximate: u.Approximate}
+	for _, d := range u.Dests[:min(len(u.Dests), model.MaxPortDests)] {
+		out.Dests = append(out.Dests, model.DestPorts{Src: bound(d.Src), Dst: bound(d.Dst), Ports: max(d.Ports, 0), TimeWait: max(min(d.TimeWait, d.Ports), 0)})
 	}
 	return &out
 }

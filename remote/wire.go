@@ -55,6 +55,9 @@ type wireSample struct {
 	Cil *model.CiliumMaps `json:"cil,omitempty"`
 	// NAT is the ruleset's source NAT (model.NAT as JSON), when read.
 	NAT *model.NAT `json:"nat,omitempty"`
+	// Pt are the local ports by destination (model.PortUse as JSON), when
+	// read.
+	Pt *model.PortUse `json:"pt,omitempty"`
 	// Who is what the kernel probes counted (model.Who as JSON).
 	Who *model.Who `json:"who,omitempty"`
 	// Ab are the parts not read (model.Parts: ["cpu","tcp"]); a stream
@@ -123,7 +126,7 @@ func ms(t time.Time) int64 { return t.UnixMilli() }
 func centis(s float64) int64 { return int64(s*100 + 0.5) }
 
 func toWire(s model.Sample) wireSample {
-	w := wireSample{T: ms(s.Time), IV: s.Interval.Milliseconds(), Notes: s.Notes, Cen: s.Census, Ab: s.Absent, NS: s.Namespaces, Dr: s.Drift, Ls: s.Listeners, Who: s.Who, NAT: s.NAT, Al: s.Allowance, Cil: s.Cilium}
+	w := wireSample{T: ms(s.Time), IV: s.Interval.Milliseconds(), Notes: s.Notes, Cen: s.Census, Ab: s.Absent, NS: s.Namespaces, Dr: s.Drift, Ls: s.Listeners, Who: s.Who, NAT: s.NAT, Al: s.Allowance, Cil: s.Cilium, Pt: s.Ports}
 	c := s.Conntrack
 	w.CT = &wireTable{S: c.Status, N: c.Count, PK: c.Peak, Max: c.Max, B: c.Buckets, TW: c.TimeWaitHold}
 	if c.Holds != (model.ClassCounts{}) {

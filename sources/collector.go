@@ -39,8 +39,10 @@ type Collector struct {
 	drift *tune.DriftCheck
 	// procRoot is where the census finds the owners of entries.
 	procRoot string
-	// listen names the pressed listeners when listen queues overflow.
+	// listen names the pressed listeners when listen queues overflow;
+	// ports counts the local ports by destination near the port range.
 	listen owners.ListenWatch
+	ports  owners.PortWatch
 	// insert reads the ruleset's source NAT when entries fail to insert.
 	insert insertWatch
 	// nic reads the cloud NICs' own connection tracking (ENA); cilium
@@ -52,6 +54,7 @@ type Collector struct {
 	// The attribution runs beside the sample (aside): what a local user
 	// can slow down never holds the count back.
 	listenAside aside[*model.Listeners]
+	portsAside  aside[*model.PortUse]
 	whoAside    aside[*model.Who]
 	nsAside     aside[*model.Namespaces]
 	driftAside  aside[*model.Drifts]
@@ -70,7 +73,7 @@ type ctStatReader interface {
 func NewCollector(roots kernelfs.Roots) (*Collector, error) {
 	c := &Collector{table: counters.NewTable(roots.Proc), ctFile: counters.NewCTStatFile(roots.Proc), events: ctnetlink.NewEventsSwitch(ctnetlink.NewEntryEvents(roots.Proc)),
 		ctNL: ctnetlink.CTStatNetlink{Timeout: 2 * time.Second}, kmsg: counters.NewKmsg(roots), procRoot: roots.Proc,
-		listen: owners.NewListenWatch(roots.Proc), who: probes.NewSwitch(roots.Proc), insert: insertWatch{nat: ruleset.NewReader()},
+		listen: owners.NewListenWatch(roots.Proc), ports: owners.NewPortWatch(roots.Proc), who: probes.NewSwitch(roots.Proc), insert: insertWatch{nat: ruleset.NewReader()},
 		nic: nic.NewReader(roots.Sys), cilium: cilium.NewReader(roots.Sys)}
 	var err error
 	if c.cpu, err = counters.NewCPU(roots.Proc); err != nil {
@@ -182,35 +185,9 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 	absent(model.PartDisks, err)
 	s.TCP, err = c.tcp.Read()
 	absent(model.PartTCP, err)
-	tcp, tcpRead, capMax := s.TCP, err == nil, s.Conntrack.Max
-	listenHere := c.listenAside.start(func() *model.Listeners { return c.listen.Read(tcp, tcpRead) })
-	whoHere := c.whoAside.start(c.who.Read)
-	var nsHere, driftHere bool
-	if c.namespaces != nil {
-		nsHere = c.nsAside.start(func() *model.Namespaces {
-			if ns := c.namespaces.Read(now, capMax); len(ns.Rows) > 0 || ns.Note != "" { // none: nothing to say
-				return ns
-			}
-			return nil
-		})
-	}
-	if c.drift != nil {
-		driftHere = c.driftAside.start(func() *model.Drifts { return c.drift.Read(now) })
-	}
+	started := c.startAsides(now, s, err == nil)
 	s.Entries = c.events.Read(s.Conntrack.Status)
-	var late time.Duration
-	s.Listeners, late = c.listenAside.take(listenHere)
-	lateAs(&notes, "the listener lookup", late)
-	s.Who, late = c.whoAside.take(whoHere)
-	lateAs(&notes, "the probes' owner lookup", late)
-	if c.namespaces != nil {
-		s.Namespaces, late = c.nsAside.take(nsHere)
-		lateAs(&notes, "the namespace walk", late)
-	}
-	if c.drift != nil {
-		s.Drift, late = c.driftAside.take(driftHere)
-		lateAs(&notes, "the drift check", late)
-	}
+	c.takeAsides(started, &s, &notes)
 	s.Kernel = c.kmsg.Poll(now)
 	for c.DrainKernelLog && c.kmsg.More { // a one-shot sample reads the whole backlog
 		more := c.kmsg.Poll(now)

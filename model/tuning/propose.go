@@ -91,7 +91,7 @@ func ProposePlan(in Inputs) Plan {
 		add(model.KnobSynBacklog, strconv.FormatUint(max(num(cur, model.KnobSynBacklog), 8192), 10), "half-open connections during the burst: 8,192")
 	}
 	if hasKind(in.Verdicts, model.PortExhaustion) {
-		add(model.KnobPortRange, "10240 65535", "TIME_WAIT sockets use up the local ports: 55,296 ports instead of the default 28,232")
+		add(model.KnobPortRange, "10240 65535", "one destination's sockets hold nearly every local port: 55,296 ports instead of the default 28,232, for each destination")
 		add(model.KnobTwReuse, "1", "reuse TIME_WAIT ports for new outgoing connections when safe (timestamps)")
 	}
 	p.Cost = MemoryCost(newMax, newBuckets, in.EntryBytes, in.MemTotal)

@@ -17,6 +17,7 @@ type TCP struct {
 	snmp      *pairFile
 	portRange *kernelfs.OpenFile
 	vals      [4]uint64
+	inUse     uint64
 }
 
 // NewTCP reads under procRoot (normally /proc).
@@ -42,10 +43,10 @@ func (t *TCP) Read() (model.TCP, error) {
 	} else {
 		out.ActiveOpens, out.PassiveOpens, out.OutRsts, out.Established = v[0], v[1], v[2], v[3]
 	}
-	if tw, err := t.sockstat.timeWait(); err != nil {
+	if tw, inUse, err := t.sockstat.timeWait(); err != nil {
 		errs = append(errs, fmt.Errorf("read sockstat: %w", err))
 	} else {
-		out.TimeWait = tw
+		out.TimeWait, t.inUse = tw, inUse
 	}
 	if b, err := t.portRange.Read(); err == nil {
 		if r, err := kernelfs.ParseFields(b); err == nil && len(r) == 2 {
@@ -54,6 +55,11 @@ func (t *TCP) Read() (model.TCP, error) {
 	}
 	return out, errors.Join(errs...)
 }
+
+// InUse is the TCP sockets in use at the last Read but TIME_WAIT ones
+// (sockstat's inuse: listeners, connects in SYN_SENT and open
+// connections): what gates the read of the ports by destination.
+func (t *TCP) InUse() uint64 { return t.inUse }
 
 // Close releases the files kept open between reads.
 func (t *TCP) Close() {
