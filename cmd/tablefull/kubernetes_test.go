@@ -74,6 +74,7 @@ func TestKubernetesManifests(t *testing.T) {
 		sc.Capabilities == nil || !slices.Equal(sc.Capabilities.Drop, []corev1.Capability{"ALL"}) {
 		t.Errorf("security context %+v: want a read-only root, no escalation, every capability dropped", sc)
 	}
+	exposure(t, pod, c)
 	if sc != nil && sc.Capabilities != nil {
 		needed := []corev1.Capability{"SYS_PTRACE", "SYSLOG", "NET_ADMIN", "BPF", "PERFMON"} // as the systemd unit grants them
 		for _, cap := range sc.Capabilities.Add {
@@ -201,5 +202,30 @@ func writeEmbedded(t *testing.T, file, marker, indent string, rules []byte) {
 	}
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// exposure checks what the DaemonSet shows and mounts: the node's /etc is
+// never mounted whole (shadow, kubelet's and PKI keys), only the drop-in
+// directories tuning persists to, read-only; and the owners' series are
+// left to --owner-series' default (auto: not over plain HTTP on the
+// node's addresses).
+func exposure(t *testing.T, pod corev1.PodSpec, c corev1.Container) {
+	t.Helper()
+	allowed := []string{"/etc/sysctl.d", "/etc/modprobe.d", "/etc/tmpfiles.d", "/etc/udev/rules.d", "/dev/kmsg"}
+	for _, v := range pod.Volumes {
+		if hp := v.HostPath; hp != nil && !slices.Contains(allowed, hp.Path) {
+			t.Errorf("volume %s mounts the node's %s: only %v", v.Name, hp.Path, allowed)
+		}
+	}
+	for _, m := range c.VolumeMounts {
+		if strings.HasPrefix(m.MountPath, "/host/") && !m.ReadOnly {
+			t.Errorf("%s is mounted writable", m.MountPath)
+		}
+	}
+	for _, a := range c.Args {
+		if strings.HasPrefix(a, "--owner-series") && a != "--owner-series=auto" {
+			t.Errorf("the DaemonSet sets %s: the owners' series would reach every pod on the node", a)
+		}
 	}
 }

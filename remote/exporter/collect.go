@@ -90,8 +90,10 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 	if d := sample.Drift; d != nil {
 		m.drift(d)
 	}
-	s.attribution.collect(m.gauge)
-	s.owners.collect(m.counter, s.probesOn)
+	if e.Owners {
+		s.attribution.collect(m.gauge)
+		s.owners.collect(m.counter, s.probesOn)
+	}
 	m.verdicts(s, tableUp)
 }
 

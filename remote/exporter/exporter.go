@@ -22,6 +22,10 @@ type Exporter struct {
 	// (tablefull_conntrack_cpu_events_total): off by default, as their
 	// number grows with the host's CPUs.
 	PerCPU bool
+	// Owners serves the owners' series (who holds and opens the table's
+	// entries, and whose packets it drops): who talks to whom, for a
+	// scraper that is not just anyone (Config.ownersServed).
+	Owners bool
 
 	mu sync.Mutex // guards every field below
 	an *model.Analyzer
@@ -64,13 +68,14 @@ type Exporter struct {
 
 // New returns an exporter whose peak and held verdicts cover the
 // trailing span (DefaultWindow when 0); version labels
-// tablefull_build_info.
+// tablefull_build_info. It serves the owners' series: Run decides
+// whether a listener's scrapers may see them.
 func New(version string, span ...time.Duration) *Exporter {
 	w := DefaultWindow
 	if len(span) > 0 && span[0] > 0 {
 		w = span[0]
 	}
-	return &Exporter{version: version, an: model.NewAnalyzer(2), window: window{span: w}, verdictSeconds: map[model.Kind]float64{}}
+	return &Exporter{version: version, an: model.NewAnalyzer(2), window: window{span: w}, verdictSeconds: map[model.Kind]float64{}, Owners: true}
 }
 
 // Window is the span the peak and the held verdicts cover.

@@ -27,6 +27,9 @@ type Config struct {
 	// Netns is the network namespace exported through its agent ("":
 	// this host's).
 	Netns string
+	// Owners is when the owners' series are served (OwnersAuto,
+	// OwnersAlways, OwnersNever).
+	Owners string
 	// listen is --listen's addresses, served beside Addresses.
 	listen []string
 }
@@ -43,6 +46,7 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&c.Window, "window", DefaultWindow, "the peak and held verdicts cover this trailing `span`, for every scraper alike")
 	fs.BoolVar(&c.PerCPU, "per-cpu-series", false, "also serve each CPU's conntrack counters (a series per CPU and counter; their sums are always served)")
 	fs.StringVar(&c.Heartbeat, "heartbeat", "", "touch `FILE` at each sample, for `tablefull alive` (a liveness probe that opens no connection)")
+	fs.StringVar(&c.Owners, "owner-series", OwnersAuto, "serve the owners' series (process names, cgroups, pods, destinations): `auto` only on loopback or behind a web config requiring TLS and authentication, always, never")
 	fs.StringVar(&c.Netns, "netns", "", "export network namespace `NAME|PATH` instead of this one (through its agent)")
 }
 
@@ -58,8 +62,15 @@ func Run(ctx context.Context, feed model.Feed, c Config, stderr io.Writer) error
 		feed = hb
 	}
 	c.Addresses = append(c.Addresses, c.listen...)
+	if c.Owners != OwnersAuto && c.Owners != OwnersAlways && c.Owners != OwnersNever && c.Owners != "" {
+		return fmt.Errorf("--owner-series %q: want auto, always or never", c.Owners)
+	}
 	e := New(c.Version, c.Window)
 	e.Revision, e.PerCPU = c.Revision, c.PerCPU
+	var why string
+	if e.Owners, why = c.ownersServed(); !e.Owners {
+		fmt.Fprintf(stderr, "tablefull exporter: the owners' series are not served: %s\n", why)
+	}
 	go e.Follow(feed, time.Now())
 	what := "this host's conntrack table"
 	if c.Netns != "" {
