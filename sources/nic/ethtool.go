@@ -25,13 +25,6 @@ type ifreqData struct {
 	_    [24 - unsafe.Sizeof(uintptr(0))]byte
 }
 
-// EthtoolStats reads an interface's driver name and its driver's
-// statistics by name (ETHTOOL_GDRVINFO, ETHTOOL_GSTRINGS, ETHTOOL_GSTATS:
-// `ethtool -i` and `ethtool -S`).
-func EthtoolStats(iface string) (string, map[string]uint64, error) {
-	return new(ethtoolBuffers).stats(iface)
-}
-
 // ethtoolBuffers are the strings' and the values' buffers, sized for
 // maxStats whatever the driver said: the kernel writes the count it has
 // at the strings and stats calls, not the one asked for, so a driver
@@ -40,7 +33,9 @@ func EthtoolStats(iface string) (string, map[string]uint64, error) {
 // between reads: a NIC read every sample allocates them once.
 type ethtoolBuffers struct{ names, values []byte }
 
-// stats reads iface's driver and statistics through the ioctl.
+// stats reads an interface's driver name and its driver's statistics by
+// name (ETHTOOL_GDRVINFO, ETHTOOL_GSTRINGS, ETHTOOL_GSTATS: `ethtool -i`
+// and `ethtool -S`).
 func (b *ethtoolBuffers) stats(iface string) (string, map[string]uint64, error) {
 	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {

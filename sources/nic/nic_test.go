@@ -33,7 +33,7 @@ func TestEthtoolStatsOfAVeth(t *testing.T) {
 	}
 	var driver string
 	var stats map[string]uint64
-	if err := ns.Do(func() (err error) { driver, stats, err = EthtoolStats("tfta"); return err }); err != nil {
+	if err := ns.Do(func() (err error) { driver, stats, err = new(ethtoolBuffers).stats("tfta"); return err }); err != nil {
 		t.Fatal(err)
 	}
 	want, _ := strconv.ParseUint(string(peer[:len(peer)-1]), 10, 64)
