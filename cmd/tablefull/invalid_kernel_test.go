@@ -22,28 +22,15 @@ func TestInvalidReadsInvalid(t *testing.T) {
 }`); err != nil {
 		t.Fatal(err)
 	}
-	var ln net.Listener
-	if err := ns.Do(func() (err error) { ln, err = net.Listen("tcp", "127.0.0.1:18097"); return err }); err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
+	serveIn(t, ns, "127.0.0.1:18097", func(c net.Conn) { // read and discard until the client goes
+		defer c.Close()
+		buf := make([]byte, 64)
 		for {
-			c, err := ln.Accept()
-			if err != nil {
+			if _, err := c.Read(buf); err != nil {
 				return
 			}
-			go func() {
-				buf := make([]byte, 64)
-				for {
-					if _, err := c.Read(buf); err != nil {
-						c.Close()
-						return
-					}
-				}
-			}()
 		}
-	}()
+	})
 	var conns []net.Conn
 	if err := ns.Do(func() error {
 		for range 20 {

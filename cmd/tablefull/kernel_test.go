@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"regexp"
@@ -255,4 +256,28 @@ func kernelResolvesClashes(t *testing.T) bool {
 	}
 	first, _, _ := strings.Cut(string(head), "\n")
 	return strings.Contains(" "+first+" ", " clashres ")
+}
+
+// serveIn listens on addr inside ns and hands each connection to handle
+// (nil: close it at once), until the test ends.
+func serveIn(t *testing.T, ns *netns.NS, addr string, handle func(net.Conn)) {
+	t.Helper()
+	var ln net.Listener
+	if err := ns.Do(func() (err error) { ln, err = net.Listen("tcp", addr); return err }); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			if handle == nil {
+				c.Close()
+				continue
+			}
+			go handle(c)
+		}
+	}()
 }

@@ -45,22 +45,8 @@ func TestShippedNotrackOpensNothing(t *testing.T) {
 }`); err != nil {
 		t.Fatal(err)
 	}
-	for _, port := range []string{"18022", "9874"} {
-		var ln net.Listener
-		if err := host.Do(func() (err error) { ln, err = net.Listen("tcp", "10.77.0.1:"+port); return err }); err != nil {
-			t.Fatal(err)
-		}
-		defer ln.Close()
-		go func() {
-			for {
-				c, err := ln.Accept()
-				if err != nil {
-					return
-				}
-				c.Close()
-			}
-		}()
-	}
+	serveIn(t, host, "10.77.0.1:18022", nil)
+	serveIn(t, host, "10.77.0.1:9874", nil)
 	dial := func(port int, fromPort int) error {
 		return client.Do(func() error {
 			d := net.Dialer{Timeout: 2 * time.Second, LocalAddr: &net.TCPAddr{IP: net.IPv4(10, 77, 0, 2), Port: fromPort},
