@@ -1,8 +1,6 @@
 package report
 
 import (
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -49,31 +47,21 @@ func TestReportPlanIsTheOnePlan(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer f.Close()
-			d := remote.NewDecoder(f)
-			if err := d.Header(); err != nil {
+			rec, err := remote.ReadRecording(f)
+			f.Close()
+			if err != nil {
 				t.Fatal(err)
 			}
 			an := model.NewAnalyzer(2)
 			var frames frameList
-			for {
-				s, ev, err := d.Next()
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				if ev != nil {
-					continue
-				}
-				if fr := an.Add(*s); !s.Time.After(at) {
+			for _, s := range rec.Samples {
+				if fr := an.Add(s); !s.Time.After(at) {
 					frames = append(frames, fr)
 				}
 			}
 			now := frames[len(frames)-1]
 			knobs := tuning.KnobState{Current: incident.KnobsAt(now.Sample.Conntrack), Global: true}
-			want, _ := tuning.ProposeNext(tuning.Guide{Knobs: knobs, Host: d.Host, Measured: frames, Now: now})
+			want, _ := tuning.ProposeNext(tuning.Guide{Knobs: knobs, Host: rec.Host, Measured: frames, Now: now})
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("the report's plan differs from the one plan at %v:\nreport %+v\nplan   %+v", at, got, want)
 			}
