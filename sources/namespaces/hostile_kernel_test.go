@@ -1,10 +1,12 @@
 package namespaces
 
 import (
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -92,3 +94,62 @@ for _ in range(int(sys.argv[1])):
 print("up", flush=True)
 time.sleep(60)
 `
+
+// emptyArgv empties the calling process's command line as any user may
+// (prctl PR_SET_MM_MAP with the argument area's end at its start), says
+// "empty" and sleeps.
+const emptyArgv = `import ctypes, time
+libc = ctypes.CDLL(None, use_errno=True)
+f = open("/proc/self/stat").read().rsplit(")", 1)[1].split()
+def fld(n): return int(f[n - 3])
+class M(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_uint64) for n in ("start_code", "end_code", "start_data", "end_data", "start_brk", "brk",
+        "start_stack", "arg_start", "arg_end", "env_start", "env_end")] + [("auxv", ctypes.c_void_p), ("auxv_size", ctypes.c_uint32), ("exe_fd", ctypes.c_uint32)]
+libc.sbrk.restype = ctypes.c_void_p
+m = M(fld(26), fld(27), fld(45), fld(46), fld(47), libc.sbrk(0), fld(28), fld(48), fld(48), fld(50), fld(51), None, 0, 0xffffffff)
+if libc.prctl(35, 14, ctypes.byref(m), ctypes.sizeof(m), 0) != 0 or open("/proc/self/cmdline", "rb").read():
+    print("kept", flush=True)
+else:
+    print("empty", flush=True)
+time.sleep(60)
+`
+
+// TestNamespaceOfAnEmptiedArgvShows: an unprivileged user (uid 65534)
+// makes a network namespace of its own and empties its process's command
+// line, which the walk once took for a kernel thread's: the namespace is
+// still found.
+func TestNamespaceOfAnEmptiedArgvShows(t *testing.T) {
+	for _, tool := range []string{"/usr/bin/python3", "unshare"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skip("needs " + tool)
+		}
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("needs root")
+	}
+	cmd := exec.Command("unshare", "-Urn", "/usr/bin/python3", "-c", emptyArgv)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	buf := make([]byte, 5)
+	if _, err := io.ReadFull(out, buf); err != nil || string(buf) != "empty" {
+		t.Skipf("this kernel keeps the command line (%q, %v): nothing to hide with here", buf, err)
+	}
+	ino, err := kernelfs.NetnsInode(filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "ns", "net"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := NewNamespaces(kernelfs.Roots{Proc: "/proc"}).Read(time.Now(), 262144)
+	if ns == nil {
+		t.Fatal("no namespaces read")
+	}
+	for _, r := range ns.Rows {
+		if r.Inode == ino {
+			return
+		}
+	}
+	t.Errorf("the namespace %d of a process with an emptied command line is not among %d rows (+%d others)", ino, len(ns.Rows), ns.Others)
+}
