@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"regexp"
 	"strings"
@@ -107,5 +108,29 @@ func TestREADMEListsEveryVerdictKind(t *testing.T) {
 		if !strings.Contains(row, "`"+k.Label()+"`") {
 			t.Errorf("the README's tablefull_verdict row lacks %s", k.Label())
 		}
+	}
+}
+
+// TestHelpCommand: `tablefull help` and `help help` print the whole help
+// (never cobra's stock text), `help SUBCOMMAND` that subcommand's, and a
+// name that is no subcommand is a usage error (exit 2), not the whole
+// help and success.
+func TestHelpCommand(t *testing.T) {
+	whole := func(args ...string) (string, string, int) {
+		var out, errb bytes.Buffer
+		code := run(args, &out, &errb)
+		return out.String(), errb.String(), code
+	}
+	full, _, _ := whole("--help")
+	for _, args := range [][]string{{"help"}, {"help", "help"}} {
+		if out, _, code := whole(args...); code != 0 || out != full {
+			t.Errorf("%v: exit %d, printed %.60q; want the whole help", args, code, out)
+		}
+	}
+	if out, _, code := whole("help", "tune"); code != 0 || !strings.Contains(out, "tablefull tune [--set K=V]") {
+		t.Errorf("help tune: exit %d, %.80q", code, out)
+	}
+	if out, errText, code := whole("help", "NOSUCH"); code != 2 || out != "" || !strings.Contains(errText, `unknown subcommand "NOSUCH"`) {
+		t.Errorf("help NOSUCH: exit %d, stdout %.60q, stderr %q; want exit 2 naming it", code, out, errText)
 	}
 }
