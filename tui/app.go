@@ -252,6 +252,8 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return tea.Quit
 	case key.Matches(msg, a.keys.Help):
 		a.help.ShowAll = !a.help.ShowAll
+	case a.help.ShowAll && key.Matches(msg, a.keys.Close): // the overlay lists esc as what closes
+		a.help.ShowAll = false
 	case key.Matches(msg, a.keys.Pause):
 		return a.togglePause()
 	case key.Matches(msg, a.keys.Faster):
@@ -294,8 +296,11 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-// panelOpen reports whether a panel holds esc (tuning, namespaces).
-func (a *App) panelOpen() bool { return a.panel == panelTuning || a.panel == panelNamespaces }
+// panelOpen reports whether a panel or the help overlay holds esc
+// (tuning, namespaces, help).
+func (a *App) panelOpen() bool {
+	return a.panel == panelTuning || a.panel == panelNamespaces || a.help.ShowAll
+}
 
 // tuneContext is what the tuning panel reads of the console.
 func (a *App) tuneContext() tuneContext {

@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/tablefull/tablefull/model"
@@ -241,6 +242,28 @@ func TestTallScreenLayout(t *testing.T) {
 	for _, l := range []layout{small, many} {
 		if l.total() != 50 {
 			t.Errorf("layout %+v uses %d rows of 50", l, l.total())
+		}
+	}
+}
+
+// TestEscClosesHelp: the help overlay lists esc as what closes, and esc
+// closes it (as ? does), without closing the console or a panel under it.
+func TestEscClosesHelp(t *testing.T) {
+	a := feedAll(t, incident(21), 80, 24)
+	a.Update(typed("?"))
+	if !a.help.ShowAll {
+		t.Fatal("? did not open the help")
+	}
+	if !strings.Contains(ansi.Strip(a.View()), "esc") {
+		t.Errorf("the help overlay does not list esc:\n%s", ansi.Strip(a.View()))
+	}
+	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	if a.help.ShowAll {
+		t.Error("esc did not close the help")
+	}
+	if cmd != nil {
+		if _, quit := cmd().(tea.QuitMsg); quit {
+			t.Error("esc quit the console")
 		}
 	}
 }
