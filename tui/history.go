@@ -11,7 +11,8 @@ import (
 // scroll moves the view a quarter of the chart back or forward in history;
 // moving past the newest frame follows live again (unless paused).
 func (a *App) scroll(dir int) {
-	a.moveTo(a.cur.at() + dir*max(1, chart.Columns(a.width)/4))
+	shown := min(chart.Columns(a.width), a.an.Frames().Len()) // a short recording fills few columns
+	a.moveTo(a.cur.at() + dir*max(1, shown/4))
 }
 
 // moveTo shows frame idx (absolute), clamped to the history; past the

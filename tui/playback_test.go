@@ -239,3 +239,18 @@ func TestPlayedOutStopsAndGoesBackToTheStart(t *testing.T) {
 		t.Errorf("the end's message stays at the first frame:\n%s", a.View())
 	}
 }
+
+// TestBackStepsAQuarterOfWhatIsShown: in a short recording on a wide
+// pane, ← moves a quarter of the frames the chart shows, not a quarter
+// of its columns (on a 45 s recording at 200 columns every ← landed on
+// the first frame).
+func TestBackStepsAQuarterOfWhatIsShown(t *testing.T) {
+	a := feedAll(t, incident(45), 200, 50)
+	a.Update(typed("p"))
+	end := a.cur.at()
+	a.Update(tea.KeyMsg{Type: tea.KeyLeft})
+	moved := end - a.cur.at()
+	if moved < 5 || moved > 15 {
+		t.Errorf("← moved %d of 45 frames, want about a quarter of them", moved)
+	}
+}
