@@ -1,10 +1,13 @@
 package report
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
@@ -74,5 +77,34 @@ func TestReportPlanIsTheOnePlan(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// products are the report's rate × hold: "80/s × 120 s = 9,600", "…
+// needs 9,600", and the plan's "80/s held 120 s each need 9,600 entries".
+var products = regexp.MustCompile(`([0-9][0-9,.]*)/s(?: before the pin)? (?:× ([0-9]+) s (?:=|needs)|held ([0-9]+) s each need) ([0-9][0-9,]*)`)
+
+// TestReportArithmeticComputes: over every recording we have, each rate
+// × hold the report prints (its story, its arithmetic, its plan's why)
+// computes: the printed product is the printed rate times the hold.
+func TestReportArithmeticComputes(t *testing.T) {
+	paths, _ := filepath.Glob("../../testdata/incidents/*.jsonl")
+	more, _ := filepath.Glob("testdata/*.jsonl")
+	demo, _ := filepath.Glob("../demo/*.jsonl")
+	seen := 0
+	for _, path := range append(append(paths, more...), demo...) {
+		md := strings.ReplaceAll(string(buildFile(t, path, Options{}).Markdown()), `\_`, "_")
+		for _, g := range products.FindAllStringSubmatch(md, -1) {
+			seen++
+			rate, _ := strconv.ParseFloat(strings.ReplaceAll(g[1], ",", ""), 64)
+			hold, _ := strconv.ParseFloat(g[2]+g[3], 64)
+			got, _ := strconv.ParseFloat(strings.ReplaceAll(g[4], ",", ""), 64)
+			if math.Abs(rate*hold-got) > 0.5 {
+				t.Errorf("%s prints %q: %s × %s is %s", filepath.Base(path), g[0], g[1], g[2]+g[3], model.Num(rate*hold))
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no product found in any report: the test reads nothing")
 	}
 }
