@@ -5,7 +5,7 @@ import (
 	"net"
 	"os"
 
-	"sigs.k8s.io/yaml"
+	"go.yaml.in/yaml/v2"
 )
 
 // OwnerSeries says when the owners' series are served: the process
@@ -63,10 +63,10 @@ func loopbackOnly(addrs []string) bool {
 // webAuth is what a web config says of who may scrape.
 type webAuth struct {
 	TLS struct {
-		CertFile   string `json:"cert_file"`
-		ClientAuth string `json:"client_auth_type"`
-	} `json:"tls_server_config"`
-	BasicAuthUsers map[string]string `json:"basic_auth_users"`
+		CertFile   string `yaml:"cert_file"`
+		ClientAuth string `yaml:"client_auth_type"`
+	} `yaml:"tls_server_config"`
+	BasicAuthUsers map[string]string `yaml:"basic_auth_users"`
 }
 
 // authenticates reports whether the web config at path requires TLS and
