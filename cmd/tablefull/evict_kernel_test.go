@@ -1,0 +1,50 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	mincident "github.com/tablefull/tablefull/model/incident"
+	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// TestTimeWaitTableIsNotNothingToEvict: at the kernel's proportions (max
+// = buckets = 4,096), a connection per request without keep-alive fills
+// the table with TIME_WAIT entries, which the garbage collector evicts
+// near the cap though they are assured: in an interval that drops with
+// early_drop at 0, TABLE FULL says so and never "nothing to evict", and
+// the plan's fixes are the TIME_WAIT hold and max.
+func TestTimeWaitTableIsNotNothingToEvict(t *testing.T) {
+	needKernel(t, "conntrack")
+	lowerMax(t, 4096)
+	ns := labNS(t)
+	churn(t, ns, "127.0.0.1:18093", netns.Load{Workers: 8, Rate: 400, DialTimeout: time.Second})
+	feed := startClassFeed(t, ns, 500*time.Millisecond)
+	feed.p.SetCensus(true)
+	f := feed.until(t, 40*time.Second, func(f model.Frame) bool {
+		cs := f.Sample.Census
+		return hasKind(f, model.TableFull) && cs != nil && cs.AssuredCounted && cs.TCPState["TIME_WAIT"] > 2000 &&
+			f.Rates.CTTotal.Get(model.Drop) > 0 && f.Rates.CTTotal.Get(model.EarlyDrop) == 0
+	})
+	for _, v := range f.Verdicts {
+		if strings.Contains(v.Evidence, "nothing to evict") {
+			t.Errorf("a table of %d TIME_WAIT entries says nothing to evict: %s", f.Sample.Census.TCPState["TIME_WAIT"], v.Evidence)
+		}
+		if v.Kind == model.TableFull && !strings.Contains(v.Evidence, "the garbage collector evicts those near the cap") {
+			t.Errorf("drops with early_drop at 0 over closing entries, and TABLE FULL does not say the collector evicts them: %s", v.Evidence)
+		}
+	}
+	knobs := tuning.KnobState{Current: mincident.KnobsAt(f.Sample.Conntrack), Global: true}
+	plan, _ := tuning.ProposeNext(tuning.Guide{Knobs: knobs, Measured: feed.an.Frames(), Now: f})
+	proposes := map[string]bool{}
+	for _, c := range plan.Changes {
+		proposes[c.Key] = true
+	}
+	if !proposes[model.KnobTimeWait] || !proposes[model.KnobMax] {
+		t.Errorf("the plan does not name the TIME_WAIT hold and max: %+v", plan.Changes)
+	}
+	t.Logf("%s", f.Verdict())
+}
