@@ -44,6 +44,9 @@ type subcommand struct {
 	optional func(v *flagValues) bool
 	flags    func(fs *flag.FlagSet, v *flagValues)
 	run      func(o options, v *flagValues, stdout, stderr io.Writer) error
+	// hostless: it reads no host, so the flags of every subcommand do
+	// nothing for it, and its help leaves them out.
+	hostless bool
 }
 
 // subcommands is the command line, one entry a subcommand.
@@ -86,21 +89,21 @@ var subcommands = []subcommand{
 	{name: "report", usage: `  tablefull report FILE|--demo [-o|--output DIR] [--from T] [--to T] [--title S] [--force]
                                            the post-mortem of a recording: DIR/report.html, report.md and its charts
 `, positional: "FILE", optional: func(v *flagValues) bool { return v.report.Demo },
-		flags: func(fs *flag.FlagSet, v *flagValues) { v.report.AddFlags(fs) }, run: func(_ options, v *flagValues, stdout, _ io.Writer) error { return writeReport(v, stdout) }},
-	{name: "demo", usage: "  tablefull demo [--speed N]               play the embedded table-full incident\n", flags: speedFlag, run: func(_ options, v *flagValues, _, _ io.Writer) error { return demo(v.speed) }},
+		flags: func(fs *flag.FlagSet, v *flagValues) { v.report.AddFlags(fs) }, hostless: true, run: func(_ options, v *flagValues, stdout, _ io.Writer) error { return writeReport(v, stdout) }},
+	{name: "demo", usage: "  tablefull demo [--speed N]               play the embedded table-full incident\n", flags: speedFlag, hostless: true, run: func(_ options, v *flagValues, _, _ io.Writer) error { return demo(v.speed) }},
 	{name: "alive", usage: "  tablefull alive FILE [--within D]        exit 0 if an exporter's --heartbeat FILE changed within D: a liveness probe that opens no connection\n",
-		positional: "FILE", flags: func(fs *flag.FlagSet, v *flagValues) {
+		positional: "FILE", hostless: true, flags: func(fs *flag.FlagSet, v *flagValues) {
 			fs.DurationVar(&v.duration, "within", 30*time.Second, "FILE must have changed within `D`")
 		}, run: func(_ options, v *flagValues, stdout, _ io.Writer) error {
 			return exporter.Alive(v.arg, v.duration, stdout)
 		}},
 	{name: "version", usage: "  tablefull version                        print the version, revision, build date, Go version and platform\n",
-		run: func(_ options, _ *flagValues, stdout, _ io.Writer) error {
+		hostless: true, run: func(_ options, _ *flagValues, stdout, _ io.Writer) error {
 			_, err := fmt.Fprintln(stdout, exporter.VersionText())
 			return err
 		}},
 	{name: "man", usage: "  tablefull man                            print this manual page, tablefull(1), in roff\n",
-		run: func(_ options, _ *flagValues, stdout, _ io.Writer) error {
+		hostless: true, run: func(_ options, _ *flagValues, stdout, _ io.Writer) error {
 			_, err := io.WriteString(stdout, manPage)
 			return err
 		}},

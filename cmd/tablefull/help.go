@@ -32,7 +32,7 @@ func usage() string {
 // parses, so the two cannot disagree. For the console (tablefull
 // --help): the whole usage, the flags every subcommand takes, then every
 // subcommand's own. For another subcommand: its usage lines, the shared
-// flags and its own.
+// flags (unless it reads no host) and its own.
 func help(s subcommand) string {
 	var b strings.Builder
 	if s.name == subcommands[0].name {
@@ -40,11 +40,13 @@ func help(s subcommand) string {
 	} else {
 		b.WriteString("Usage:\n" + s.usage)
 	}
-	global := flag.NewFlagSet("tablefull", flag.ContinueOnError)
-	global.SortFlags = false
-	var o options
-	o.register(global)
-	b.WriteString("\nFlags of every subcommand (before or after its name):\n" + global.FlagUsages())
+	if !s.hostless { // one that reads no host takes them and does nothing with them
+		global := flag.NewFlagSet("tablefull", flag.ContinueOnError)
+		global.SortFlags = false
+		var o options
+		o.register(global)
+		b.WriteString("\nFlags of every subcommand (before or after its name):\n" + global.FlagUsages())
+	}
 	for _, c := range subcommands {
 		if c.flags == nil || (s.name != subcommands[0].name && c.name != s.name) {
 			continue

@@ -114,7 +114,8 @@ func TestREADMEListsEveryVerdictKind(t *testing.T) {
 // TestHelpCommand: `tablefull help` and `help help` print the whole help
 // (never cobra's stock text), `help SUBCOMMAND` that subcommand's, and a
 // name that is no subcommand is a usage error (exit 2), not the whole
-// help and success.
+// help and success. A subcommand that reads no host does not list the
+// host's flags.
 func TestHelpCommand(t *testing.T) {
 	whole := func(args ...string) (string, string, int) {
 		var out, errb bytes.Buffer
@@ -129,6 +130,14 @@ func TestHelpCommand(t *testing.T) {
 	}
 	if out, _, code := whole("help", "tune"); code != 0 || !strings.Contains(out, "tablefull tune [--set K=V]") {
 		t.Errorf("help tune: exit %d, %.80q", code, out)
+	}
+	for _, name := range []string{"version", "report", "alive", "man", "demo"} {
+		if out, _, _ := whole(name, "--help"); strings.Contains(out, "--state-dir") || strings.Contains(out, "--etc") {
+			t.Errorf("%s --help lists the host's flags, which it does nothing with:\n%s", name, out)
+		}
+	}
+	if out, _, _ := whole("tune", "--help"); !strings.Contains(out, "--state-dir") {
+		t.Errorf("tune --help lacks the flags every subcommand takes:\n%s", out)
 	}
 	if out, errText, code := whole("help", "NOSUCH"); code != 2 || out != "" || !strings.Contains(errText, `unknown subcommand "NOSUCH"`) {
 		t.Errorf("help NOSUCH: exit %d, stdout %.60q, stderr %q; want exit 2 naming it", code, out, errText)
