@@ -11,7 +11,7 @@ LDFLAGS   := -X $(VERSIONPKG).Version=$(VERSION) -X $(VERSIONPKG).Revision=$(REV
 TEST_DEPS := nftables conntrack tmux iproute2 procps kmod openssh-server openssh-client prometheus chromium dnsmasq-base python3 util-linux redis-server redis-tools qemu-system-x86 debootstrap e2fsprogs man-db systemd clang llvm libbpf-dev lintian buildah zsh fish
 BENCH_DEPS := htop prometheus-node-exporter
 
-.PHONY: build run test deps lint bpf-check bench fuzz package image clean
+.PHONY: build run test unit deps lint bpf-check bench fuzz package image clean
 
 # build makes a static binary (no cgo: the same file runs on any Linux of
 # its architecture, which --deploy relies on, and it maps no libc).
@@ -95,6 +95,13 @@ test: deps lint
 		echo "fuzz $$fn ($$pkg, $${n}x)"; \
 		$(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $${n}x $$pkg >/tmp/tablefull-fuzz.log 2>&1 || { cat /tmp/tablefull-fuzz.log; exit 1; }; \
 	done
+
+# unit is the quick path for a contributor: go vet and every test in
+# -short mode, which skips the kernel tests and the real parts they start
+# (no root, no clang, no test tools installed). make test is the whole.
+unit:
+	$(GO) vet ./...
+	$(GO) test -short -count=1 ./...
 
 bench: build
 	@missing=""; for p in $(BENCH_DEPS); do command -v $$p >/dev/null || missing="$$missing $$p"; done; \

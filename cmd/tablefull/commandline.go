@@ -7,28 +7,10 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/helptext"
 	"github.com/tablefull/tablefull/remote/exporter"
 )
-
-// helpCommand is `tablefull help [SUBCOMMAND]`: the whole help, or a
-// subcommand's; `help help` is the whole help, and a name that is no
-// subcommand is a usage error, as it is anywhere else on the command line.
-func helpCommand(root *cobra.Command) *cobra.Command {
-	return &cobra.Command{Use: "help [SUBCOMMAND]", Short: "this help, or a subcommand's", SilenceErrors: true, SilenceUsage: true,
-		RunE: func(c *cobra.Command, args []string) error {
-			switch {
-			case len(args) > 1:
-				return usageError{fmt.Errorf("help takes one subcommand, not %d", len(args))}
-			case len(args) == 0 || args[0] == "help":
-				return root.Help()
-			}
-			target, rest, err := root.Find(args)
-			if err != nil || target == root || len(rest) > 0 {
-				return usageError{fmt.Errorf("unknown subcommand %q (tablefull help lists them)", args[0])}
-			}
-			return target.Help()
-		}}
-}
 
 // commandLine is the subcommand table as a cobra tree: the console at
 // its root, every other subcommand under it, the shared flags on the
@@ -77,7 +59,7 @@ func commandLine(stdout, stderr io.Writer) *cobra.Command {
 		}
 		fmt.Fprint(c.OutOrStdout(), help(entry(name)))
 	})
-	root.SetHelpCommand(helpCommand(root))
+	root.SetHelpCommand(helptext.Command(root, func(err error) error { return usageError{err} }))
 	return root
 }
 

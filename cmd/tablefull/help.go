@@ -2,30 +2,22 @@ package main
 
 import (
 	_ "embed" // tablefull(1)
-	"strings"
 
 	flag "github.com/spf13/pflag"
+
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/helptext"
 )
 
-// usageHead opens --help; each subcommand's usage lines follow it, then
-// cobraUsage.
-const usageHead = "tablefull: why are connections stalling? A live console for conntrack incidents.\n\nUsage:\n"
-
-// cobraUsage is the usage of the commands cobra adds beside the table's.
-const cobraUsage = `  tablefull help [SUBCOMMAND]              this help, or a subcommand's
-  tablefull completion bash|zsh|fish|powershell
-                                           a completion script for that shell
-`
+// usageHead opens --help (helptext.Head).
+const usageHead = helptext.Head
 
 // usage is the head, every subcommand's lines and cobra's.
 func usage() string {
-	var b strings.Builder
-	b.WriteString(usageHead)
+	var us []string
 	for _, c := range subcommands {
-		b.WriteString(c.usage)
+		us = append(us, c.usage)
 	}
-	b.WriteString(cobraUsage)
-	return b.String()
+	return helptext.Usage(us)
 }
 
 // help is --help for s, made from the same flag sets the command line
@@ -34,30 +26,30 @@ func usage() string {
 // subcommand's own. For another subcommand: its usage lines, the shared
 // flags (unless it reads no host) and its own.
 func help(s subcommand) string {
-	var b strings.Builder
-	if s.name == subcommands[0].name {
-		b.WriteString(usage())
-	} else {
-		b.WriteString("Usage:\n" + s.usage)
+	console := s.name == subcommands[0].name
+	head := "Usage:\n" + s.usage
+	if console {
+		head = usage()
 	}
+	var global *flag.FlagSet
 	if !s.hostless { // one that reads no host takes them and does nothing with them
-		global := flag.NewFlagSet("tablefull", flag.ContinueOnError)
+		global = flag.NewFlagSet("tablefull", flag.ContinueOnError)
 		global.SortFlags = false
 		var o options
 		o.register(global)
-		b.WriteString("\nFlags of every subcommand (before or after its name):\n" + global.FlagUsages())
 	}
+	var own []helptext.Section
 	for _, c := range subcommands {
-		if c.flags == nil || (s.name != subcommands[0].name && c.name != s.name) {
+		if c.flags == nil || (!console && c.name != s.name) {
 			continue
 		}
 		title := "tablefull " + c.name
 		if c.name == subcommands[0].name {
 			title = "tablefull (the console)"
 		}
-		b.WriteString("\n" + title + ":\n" + subcommandFlags(c).FlagUsages())
+		own = append(own, helptext.Section{Title: title, Flags: subcommandFlags(c)})
 	}
-	return b.String()
+	return helptext.Help(head, global, own)
 }
 
 // entry is the table's subcommand called name.

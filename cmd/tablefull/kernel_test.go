@@ -23,6 +23,9 @@ const maxPath = "/proc/sys/net/netfilter/nf_conntrack_max"
 // global conntrack max.
 func needKernel(t *testing.T, tools ...string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short (make unit): no kernel tests")
+	}
 	if os.Geteuid() != 0 {
 		t.Skip("needs root")
 	}
