@@ -24,11 +24,7 @@ func (c *Census) BeyondEviction() (n int, ok bool) {
 	if c == nil || !c.AssuredCounted {
 		return 0, false
 	}
-	n = c.Assured
-	for _, s := range gcEvictableStates {
-		n -= c.TCPState[s]
-	}
-	return max(n, 0), true
+	return max(c.Assured-c.GCEvictable(), 0), true
 }
 
 // GCEvictable counts the census's TCP entries in the closing states the

@@ -18,22 +18,26 @@ import (
 // another table's: the plan is the one offered before anyone tuned (a
 // change before the first press starts the set again).
 type planFrames struct {
-	first, peakRate, peakCount, fill, census, pinned *model.Frame
-	// at is the set as of now, the newest pressed frame (nil: none yet).
-	at *planSet
+	kept planKept
+	// at is the kept frames as of the newest pressed frame (now nil:
+	// none yet). Kept frames are never changed, only replaced, so this is
+	// a copy of pointers, not of frames.
+	at planKept
 	// table is the knobs the frames are planned for.
 	table  *model.Conntrack
 	frozen bool
 }
 
-// planSet is the frames the plan is asked for at one moment.
-type planSet struct {
-	now      model.Frame
-	measured []model.Frame
+// planKept are the frames the planner reads, each nil until seen.
+type planKept struct {
+	now, first, peakRate, peakCount, fill, census, pinned *model.Frame
 }
 
-func (s *planSet) Len() int                 { return len(s.measured) }
-func (s *planSet) At(i int) model.Frame     { return s.measured[i] }
+// frameList is frames in time order, as model.Frames.
+type frameList []model.Frame
+
+func (l frameList) Len() int                { return len(l) }
+func (l frameList) At(i int) model.Frame    { return l[i] }
 func frameRate(f *model.Frame) float64      { return max(f.Rates.NewEntriesPS(), f.Demand.AtLeast) }
 func keep(f model.Frame) *model.Frame       { return &f }
 func knobChanged(a, b model.Conntrack) bool { return knobsOf(a) != knobsOf(b) }
@@ -41,8 +45,9 @@ func knobChanged(a, b model.Conntrack) bool { return knobsOf(a) != knobsOf(b) }
 // add folds one frame in.
 func (p *planFrames) add(f model.Frame) {
 	c := f.Sample.Conntrack
-	if p.first == nil {
-		p.first = keep(f)
+	k := &p.kept
+	if k.first == nil {
+		k.first = keep(f)
 	}
 	if p.frozen || c.Status != model.TableTracked {
 		return
@@ -50,38 +55,39 @@ func (p *planFrames) add(f model.Frame) {
 	if p.table == nil {
 		p.table = &c
 	} else if knobChanged(*p.table, c) {
-		if p.at != nil {
+		if p.at.now != nil {
 			p.frozen = true
 			return
 		}
-		*p = planFrames{table: &c, first: keep(f)} // tuned before it was ever pressed: the table to plan for starts here
+		*p = planFrames{table: &c, kept: planKept{first: keep(f)}} // tuned before it was ever pressed: the table to plan for starts here
 	}
 	// Each is replaced as NewInputs picks it from a history: the first
 	// frame of a strictly larger rate, count or fill; the newest census.
-	if p.peakRate == nil || frameRate(&f) > frameRate(p.peakRate) {
-		p.peakRate = keep(f)
+	if k.peakRate == nil || frameRate(&f) > frameRate(k.peakRate) {
+		k.peakRate = keep(f)
 	}
-	if p.peakCount == nil || c.Peak > p.peakCount.Sample.Conntrack.Peak {
-		p.peakCount = keep(f)
+	if k.peakCount == nil || c.Peak > k.peakCount.Sample.Conntrack.Peak {
+		k.peakCount = keep(f)
 	}
-	if f.Fill.Known() && (p.fill == nil || f.Fill.WorkingSet() > p.fill.Fill.WorkingSet()) {
-		p.fill = keep(f)
+	if f.Fill.Known() && (k.fill == nil || f.Fill.WorkingSet() > k.fill.Fill.WorkingSet()) {
+		k.fill = keep(f)
 	}
 	if cs := f.Sample.Census; cs != nil && cs.Error == "" {
-		p.census = keep(f)
+		k.census = keep(f)
 	}
 	if f.Pinned {
-		p.pinned = keep(f)
+		k.pinned = keep(f)
 	}
 	if f.Pinned || f.Rates.Drops() > 0 {
-		p.at = &planSet{now: f, measured: p.sorted()}
+		k.now = keep(f)
+		p.at = *k
 	}
 }
 
 // sorted is the kept frames once each, in time order.
-func (p *planFrames) sorted() []model.Frame {
+func (k planKept) sorted() []model.Frame {
 	var out []model.Frame
-	for _, f := range []*model.Frame{p.first, p.peakRate, p.peakCount, p.fill, p.census, p.pinned} {
+	for _, f := range []*model.Frame{k.first, k.peakRate, k.peakCount, k.fill, k.census, k.pinned} {
 		if f != nil && !slices.ContainsFunc(out, func(o model.Frame) bool { return o.Sample.Time.Equal(f.Sample.Time) }) {
 			out = append(out, *f)
 		}
@@ -121,18 +127,19 @@ func KnobsAt(c model.Conntrack) map[string]string {
 // the table was never pressed before a change.
 func (in *Incident) Plan(entryBytes uint64) (tuning.Plan, bool) {
 	at := in.plan.at
-	if at == nil {
+	if at.now == nil {
 		return tuning.Plan{}, false
 	}
-	knobs := tuning.KnobState{Current: KnobsAt(at.now.Sample.Conntrack), EntryBytes: entryBytes, Global: true}
-	p, _ := tuning.ProposeNext(tuning.Guide{Knobs: knobs, Host: in.Host, Measured: at, Now: at.now})
+	now := *at.now
+	knobs := tuning.KnobState{Current: KnobsAt(now.Sample.Conntrack), EntryBytes: entryBytes, Global: true}
+	p, _ := tuning.ProposeNext(tuning.Guide{Knobs: knobs, Host: in.Host, Measured: frameList(at.sorted()), Now: now})
 	return p, true
 }
 
 // PlanAt is when the plan was asked for: the newest pressed frame before
 // a knob changed (zero: never).
 func (in *Incident) PlanAt() time.Time {
-	if in.plan.at == nil {
+	if in.plan.at.now == nil {
 		return time.Time{}
 	}
 	return in.plan.at.now.Sample.Time
