@@ -19,6 +19,13 @@ type Entries struct {
 	New [NumProtos]uint64 `json:"new"`
 	// Ended counts DESTROY events by the class the entry ended in.
 	Ended ClassCounts `json:"ended"`
+	// Evicted counts, of those, the entries the kernel ended on its own
+	// with time left on their timeout (the event still carries one; an
+	// entry that ran out carries none, and one user space deleted names
+	// its deleter): near the cap, the garbage collector's evictions, which
+	// no per-CPU counter counts, and the packet path's early drops. A TCP
+	// tuple reopened from TIME_WAIT ends the same way.
+	Evicted ClassCounts `json:"evicted"`
 	// Lost counts events the kernel could not deliver (the socket's
 	// receive queue overran: ENOBUFS); the rates are then lower bounds.
 	Lost uint64 `json:"lost,omitempty"`
@@ -76,12 +83,28 @@ type EntryRates struct {
 	Total    float64
 	// LostPS is events lost per second: Total is then a lower bound.
 	LostPS float64
+	// EvictedPS is the entries evicted per second, by class (see
+	// Entries.Evicted).
+	EvictedPS [NumClasses]float64
 	// TopDests and TopSources are per-interval counts (see Entries).
 	TopDests, TopSources []Count
 }
 
 // Known reports whether the rate was counted at all.
 func (r EntryRates) Known() bool { return r.Basis != BasisUnknown }
+
+// Evicted is the entries evicted per second over every class; ok is
+// false when events did not count the interval (then it is not known,
+// not 0).
+func (r EntryRates) Evicted() (perSec float64, ok bool) {
+	if r.Basis != BasisEvents {
+		return 0, false
+	}
+	for _, v := range r.EvictedPS {
+		perSec += v
+	}
+	return perSec, true
+}
 
 // splitShare is how many DESTROY events of a protocol an interval needs
 // before its own mix is trusted over the subscription's.
@@ -103,6 +126,9 @@ func entryRates(prev, cur Sample, secs float64) EntryRates {
 	}
 	r := EntryRates{Basis: BasisEvents, LostPS: perSec(p.Lost, c.Lost, secs),
 		TopDests: c.TopDests, TopSources: c.TopSources}
+	for cl := range r.EvictedPS {
+		r.EvictedPS[cl] = perSec(p.Evicted[cl], c.Evicted[cl], secs)
+	}
 	for pr := Proto(0); pr < NumProtos; pr++ {
 		n := perSec(p.New[pr], c.New[pr], secs)
 		if n == 0 {

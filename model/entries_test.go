@@ -69,25 +69,33 @@ func TestEntryRates(t *testing.T) {
 	var end0, end1 ClassCounts
 	end1[ClassTCPDone], end1[ClassTCPUnanswered] = 75, 25 // 100 TCP ended, 3:1
 	end1[ClassUDPSingle] = 5
+	evicting := events(1, 200, 1400, end1)
+	evicting.Evicted[ClassTCPDone] = 30
 	for _, c := range []struct {
 		name      string
 		prev, cur Sample
 		basis     Basis
 		total     float64
 		per       map[Class]float64
+		evicted   float64 // per second; -1: not known
 	}{
 		{"events split by the interval's ends", at(0, events(1, 0, 0, end0), TCP{}), at(2, events(1, 200, 1400, end1), TCP{}),
-			BasisEvents, 800, map[Class]float64{ClassTCPDone: 75, ClassTCPUnanswered: 25, ClassUDPSingle: 700}},
+			BasisEvents, 800, map[Class]float64{ClassTCPDone: 75, ClassTCPUnanswered: 25, ClassUDPSingle: 700}, 0},
+		{"evictions per second", at(0, events(1, 0, 0, end0), TCP{}), at(2, evicting, TCP{}),
+			BasisEvents, 800, map[Class]float64{ClassTCPDone: 75}, 15},
 		{"a new subscription: TCP opens", at(0, events(1, 0, 0, end0), TCP{ActiveOpens: 10}), at(2, events(2, 200, 0, end1), TCP{ActiveOpens: 30}),
-			BasisTCPOpens, 10, nil},
+			BasisTCPOpens, 10, nil, -1},
 		{"events switched on: TCP opens until counted end to end", at(0, Entries{Note: "off"}, TCP{PassiveOpens: 10}), at(2, events(1, 200, 0, end1), TCP{PassiveOpens: 50}),
-			BasisTCPOpens, 20, nil},
+			BasisTCPOpens, 20, nil, -1},
 		{"no events: TCP opens, a local connection once", at(0, Entries{}, TCP{ActiveOpens: 100, PassiveOpens: 100}),
-			at(2, Entries{}, TCP{ActiveOpens: 260, PassiveOpens: 260}), BasisTCPOpens, 80, map[Class]float64{ClassTCPDone: 80}},
+			at(2, Entries{}, TCP{ActiveOpens: 260, PassiveOpens: 260}), BasisTCPOpens, 80, map[Class]float64{ClassTCPDone: 80}, -1},
 	} {
 		r := Delta(c.prev, c.cur).Entries
 		if r.Basis != c.basis || math.Abs(r.Total-c.total) > 1e-9 {
 			t.Errorf("%s: basis %q total %v, want %q %v", c.name, r.Basis, r.Total, c.basis, c.total)
+		}
+		if ps, ok := r.Evicted(); ok != (c.evicted >= 0) || ok && ps != c.evicted {
+			t.Errorf("%s: evicted %v/s (known %v), want %v", c.name, ps, ok, c.evicted)
 		}
 		for cl, want := range c.per {
 			if math.Abs(r.PerClass[cl]-want) > 1e-9 {

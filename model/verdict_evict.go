@@ -58,8 +58,12 @@ func evictionNote(in Inputs) string {
 				Int(uint64(beyond)), Int(uint64(cs.Total)), Int(uint64(cs.Unreplied)))
 		}
 		if closing := cs.GCEvictable(); closing*2 >= cs.Total {
-			return fmt.Sprintf("early_drop stays 0 though %s of %s entries are closing TCP: the garbage collector evicts those near the cap without counting them, and their hold (TIME_WAIT's most often) is what frees the table",
-				Int(uint64(closing)), Int(uint64(cs.Total)))
+			seen := ""
+			if ps, ok := r.Entries.Evicted(); ok && ps > 0 {
+				seen = fmt.Sprintf(" (%s/s evicted, seen in DESTROY events)", Num(ps))
+			}
+			return fmt.Sprintf("early_drop stays 0 though %s of %s entries are closing TCP: the garbage collector evicts those near the cap without counting them%s, and their hold (TIME_WAIT's most often) is what frees the table",
+				Int(uint64(closing)), Int(uint64(cs.Total)), seen)
 		}
 		return ""
 	}

@@ -248,6 +248,9 @@ func TestNothingToEvict(t *testing.T) {
 	evicting.CTTotal.Set(EarlyDrop, 3)
 	established := &Census{Total: 256, Assured: 250, Unreplied: 2, AssuredCounted: true, TCPState: map[string]int{"ESTABLISHED": 250}}
 	timeWait := &Census{Total: 256, Assured: 250, Unreplied: 2, AssuredCounted: true, TCPState: map[string]int{"TIME_WAIT": 240, "ESTABLISHED": 10}}
+	seenEvicting := drops
+	seenEvicting.Entries = EntryRates{Basis: BasisEvents}
+	seenEvicting.Entries.EvictedPS[ClassTCPDone] = 12
 	churning := &Census{Total: 256, Assured: 20, Unreplied: 200, AssuredCounted: true}
 	standing := Fill{Counted: true, Classes: []ClassFill{{Class: ClassTCPOpen, Entries: 250}}}
 	for _, c := range []struct {
@@ -259,6 +262,8 @@ func TestNothingToEvict(t *testing.T) {
 		{"standing by the fill", "nothing to evict: 250 entries stand open", "", Inputs{Sample: table(256, 256, 256), Rates: drops, Fill: standing}},
 		{"assured TIME_WAIT", "the garbage collector evicts those near the cap", "nothing to evict",
 			Inputs{Sample: table(256, 256, 256), Rates: drops, Census: timeWait}},
+		{"assured TIME_WAIT, evictions seen", "the garbage collector evicts those near the cap without counting them (12/s evicted, seen in DESTROY events)", "nothing to evict",
+			Inputs{Sample: table(256, 256, 256), Rates: seenEvicting, Census: timeWait}},
 		{"it evicts", "", "nothing to evict", Inputs{Sample: table(256, 256, 256), Rates: evicting, Census: established}},
 		{"mostly unassured", "", "nothing to evict", Inputs{Sample: table(256, 256, 256), Rates: drops, Census: churning}},
 	} {

@@ -22,6 +22,7 @@ func TestEntriesOnTheStream(t *testing.T) {
 		{"not counted, with why", `{"k":"s","t":5,"en":{"note":"needs CAP_NET_ADMIN"}}`, false, "needs CAP_NET_ADMIN", 0},
 		{"a source we do not know", `{"k":"s","t":5,"en":{"src":"guess","n":[5,0,0,0],"e":[0,0,0,0,0,0,0]}}`, false, "", 0},
 		{"counted, a negative top clamped", `{"k":"s","t":5,"en":{"src":"events","ep":2,"n":[5,1,0,0],"e":[1,0,0,0,0,0,0],"td":[["tcp/80",-9]]}}`, true, "", 1},
+		{"evicted, never more than ended", `{"k":"s","t":5,"en":{"src":"events","ep":2,"n":[5,0,0,0],"e":[1,0,0,0,0,0,0],"v":[9,0,0,0,0,0,0]}}`, true, "", 0},
 		{"counted without arrays is not counted", `{"k":"s","t":5,"en":{"src":"events"}}`, false, "", 0},
 	} {
 		d := NewDecoder(strings.NewReader(head + c.line + "\n"))
@@ -41,7 +42,7 @@ func TestEntriesOnTheStream(t *testing.T) {
 				t.Errorf("%s: negative count %+v", c.name, top)
 			}
 		}
-		if c.counted && (e.Epoch != 2 || e.New[model.ProtoTCP] != 5 || e.Ended[model.ClassTCPDone] != 1) {
+		if c.counted && (e.Epoch != 2 || e.New[model.ProtoTCP] != 5 || e.Ended[model.ClassTCPDone] != 1 || e.Evicted[model.ClassTCPDone] > 1) {
 			t.Errorf("%s: counts %+v", c.name, e)
 		}
 	}

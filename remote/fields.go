@@ -23,7 +23,7 @@ var recordFields = []recordField{
 	{"disk", "sample", "disk rows [name, reads, writes, busy_ms]"},
 	{"tcp", "sample", "[syn_retrans, listen_overflows, listen_drops, active_opens, passive_opens, out_rsts, time_wait, established, port_low, port_high]"},
 	{"klog", "sample", `the kernel log: readable "r", "note", "lines" [[unix ms, text, netns, netns name]], suppressed "sup"`},
-	{"en", "sample", `new entries where the kernel makes them: source "src" ("events" when counted), "note" why not, epoch "ep" (a new subscription restarts the counters), "n" NEW events [tcp, udp, icmp, other], "e" DESTROY events by class in the order of "h", lost events "l", the interval's top destinations "td" and sources "ts" as [[key, n]] (at most 8 each); a stream without "en" is older than the classes, which are then unknown`},
+	{"en", "sample", `new entries where the kernel makes them: source "src" ("events" when counted), "note" why not, epoch "ep" (a new subscription restarts the counters), "n" NEW events [tcp, udp, icmp, other], "e" DESTROY events by class in the order of "h", "v" those of them the kernel ended with time left (evicted; absent from an older agent), lost events "l", the interval's top destinations "td" and sources "ts" as [[key, n]] (at most 8 each); a stream without "en" is older than the classes, which are then unknown`},
 	{"notes", "sample", "notes on what could not be read, as strings"},
 	{"cen", "sample", "a table census when one finished: the JSON of model.Census, as `tablefull census --json` prints it"},
 	{"ns", "sample", "the host's other network namespaces, when read: the JSON of model.Namespaces"},

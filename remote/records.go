@@ -308,6 +308,11 @@ func entries(s *scan) *wireEntries {
 			uints(s, ended[:])
 			e.E = &ended
 			return 1 << 4, true
+		case "v":
+			var evicted [model.NumClasses]uint64
+			uints(s, evicted[:])
+			e.V = &evicted
+			return 1 << 8, true
 		case "l":
 			e.L = s.uint()
 			return 1 << 5, true

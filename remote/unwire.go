@@ -229,6 +229,11 @@ func entriesFromWire(w *wireEntries) model.Entries {
 		return e
 	}
 	e.Source, e.Epoch, e.New, e.Ended, e.Lost = model.EntriesEvents, w.Ep, *w.N, model.ClassCounts(*w.E), w.L
+	if w.V != nil { // an agent older than the evicted counts sends none: not known, and never more than ended
+		for cl, v := range w.V {
+			e.Evicted[cl] = min(v, e.Ended[cl])
+		}
+	}
 	tops := func(rows []countRow) []model.Count {
 		var out []model.Count
 		for _, r := range rows {

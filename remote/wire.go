@@ -75,6 +75,7 @@ type wireEntries struct {
 	Ep   uint64                    `json:"ep,omitempty"`
 	N    *[model.NumProtos]uint64  `json:"n,omitempty"`
 	E    *[model.NumClasses]uint64 `json:"e,omitempty"`
+	V    *[model.NumClasses]uint64 `json:"v,omitempty"`
 	L    uint64                    `json:"l,omitempty"`
 	TD   []countRow                `json:"td,omitempty"`
 	TS   []countRow                `json:"ts,omitempty"`
@@ -167,8 +168,8 @@ func toWire(s model.Sample) wireSample {
 func entriesToWire(e model.Entries) *wireEntries {
 	w := &wireEntries{Src: e.Source, Note: e.Note}
 	if e.Counted() {
-		n, ended := e.New, [model.NumClasses]uint64(e.Ended)
-		w.Ep, w.N, w.E, w.L = e.Epoch, &n, &ended, e.Lost
+		n, ended, evicted := e.New, [model.NumClasses]uint64(e.Ended), [model.NumClasses]uint64(e.Evicted)
+		w.Ep, w.N, w.E, w.V, w.L = e.Epoch, &n, &ended, &evicted, e.Lost
 		for _, c := range e.TopDests {
 			w.TD = append(w.TD, countRow{c.Key, c.N})
 		}

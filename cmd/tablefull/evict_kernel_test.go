@@ -47,4 +47,16 @@ func TestTimeWaitTableIsNotNothingToEvict(t *testing.T) {
 		t.Errorf("the plan does not name the TIME_WAIT hold and max: %+v", plan.Changes)
 	}
 	t.Logf("%s", f.Verdict())
+	// The collector's evictions are counted when they happen: DESTROY
+	// events of TIME_WAIT entries with time left, while early_drop counts
+	// none of them; the verdict of such a moment names them.
+	var evictedAt model.Frame
+	feed.until(t, 40*time.Second, func(f model.Frame) bool {
+		if ps, ok := f.Rates.Entries.Evicted(); ok && ps > 0 && f.Rates.Entries.EvictedPS[model.ClassTCPDone] > 0 {
+			evictedAt = f
+		}
+		return evictedAt.Sample.Time.Equal(f.Sample.Time) && f.Rates.CTTotal.Get(model.EarlyDrop) == 0 &&
+			strings.Contains(f.Verdict().Evidence, "evicted, seen in DESTROY events")
+	})
+	t.Logf("evicted %v/s: %s", evictedAt.Rates.Entries.EvictedPS, evictedAt.Verdict())
 }

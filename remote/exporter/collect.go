@@ -29,6 +29,7 @@ var (
 	descKLines    = desc(remote.MetricKernelLines, "Kernel log lines \"nf_conntrack: table full, dropping packet\" seen since the exporter started.")
 	descSuppress  = desc(remote.MetricSuppressed, "Kernel log callbacks suppressed by its rate limit (\"N callbacks suppressed\") since the exporter started.")
 	descNew       = desc(remote.MetricNewEntries, "New conntrack entries by class (tcp-closed, tcp-unanswered, tcp-open, udp, udp-stream, icmp, other), counted from ctnetlink NEW and DESTROY events while the table is near its cap (needs CAP_NET_ADMIN); absent while not counted.", "class")
+	descEvicted   = desc(remote.MetricEvicted, "Conntrack entries the kernel ended with time left on their timeout, by class: near the cap, the garbage collector's evictions (which no per-CPU counter counts) and the packet path's early drops; counted from DESTROY events while the table is near its cap; absent while not counted.", "class")
 	descLost      = desc(remote.MetricNewEntriesLost, "ctnetlink events the kernel could not deliver to the exporter (its socket overran): the new-entry counts are then lower bounds.")
 	descClassHold = desc(remote.MetricClassHold, "How long the kernel holds an entry of the class now (its nf_conntrack_*_timeout); absent when not read.", "class")
 	descVerdictS  = desc(remote.MetricVerdictSeconds, "Seconds each verdict held since the exporter started (by the console's own rules): increase() over any range sees what held, whoever else scrapes.", "kind")
@@ -60,7 +61,7 @@ func kindLabels() string {
 // Describe implements prometheus.Collector.
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descEntries, descPeak, descLimit, descBuckets, descHold, descCPU, descTotal,
-		descNew, descLost, descClassHold, descPinned, descEpisodes, descKLines, descSuppress, descVerdict, descUp, descNSEntries, descNSDrops, descNSOthers, descNSOtherEn, descNSUnread, descDrift, descVerdictS, descLastTime, descBuildInfo,
+		descNew, descEvicted, descLost, descClassHold, descPinned, descEpisodes, descKLines, descSuppress, descVerdict, descUp, descNSEntries, descNSDrops, descNSOthers, descNSOtherEn, descNSUnread, descDrift, descVerdictS, descLastTime, descBuildInfo,
 		descOwner, descOwnerNew, descOwnerDrops, descProbesLost, descListenQueue, descListenBacklog} {
 		ch <- d
 	}
@@ -147,6 +148,7 @@ func (m emit) totals(s snapshot) {
 	if s.frame.Rates.Entries.Basis == model.BasisEvents {
 		for _, cl := range model.AllClasses {
 			m.counter(descNew, s.newEntries[cl], cl.String())
+			m.counter(descEvicted, s.evicted[cl], cl.String())
 		}
 		m.counter(descLost, s.lost)
 	}

@@ -48,6 +48,9 @@ type Exporter struct {
 	// start (rate × interval of each counted frame), lost the events lost.
 	newEntries [model.NumClasses]float64
 	lost       float64
+	// evicted are the entries the kernel evicted per class since start
+	// (Entries.Evicted), counted like newEntries.
+	evicted [model.NumClasses]float64
 	// probesLost is what the eBPF probes could not count since start
 	// (probesRead: they were read at least once).
 	probesLost float64
@@ -98,6 +101,7 @@ func (e *Exporter) Observe(s model.Sample) {
 		secs := f.Rates.Elapsed.Seconds()
 		for i, v := range r.PerClass {
 			e.newEntries[i] += v * secs
+			e.evicted[i] += r.EvictedPS[i] * secs
 		}
 		e.lost += r.LostPS * secs
 	}
@@ -146,7 +150,7 @@ type snapshot struct {
 	pinnedSeconds           float64
 	episodes                uint64
 	kernelLines, suppressed uint64
-	newEntries              [model.NumClasses]float64
+	newEntries, evicted     [model.NumClasses]float64
 	lost                    float64
 	probesLost              float64
 	probesRead              bool
@@ -169,7 +173,7 @@ func (e *Exporter) take() snapshot {
 	}
 	return snapshot{frame: e.last, have: e.have, peak: max(peak, e.last.Sample.Conntrack.Count),
 		pinnedSeconds: e.pinnedSeconds, episodes: e.episodes, kernelLines: e.kernelLines,
-		suppressed: e.suppressed, newEntries: e.newEntries, lost: e.lost, probesLost: e.probesLost, probesRead: e.probesRead, streamUp: e.have && e.streamErr == nil, at: e.at,
+		suppressed: e.suppressed, newEntries: e.newEntries, evicted: e.evicted, lost: e.lost, probesLost: e.probesLost, probesRead: e.probesRead, streamUp: e.have && e.streamErr == nil, at: e.at,
 		held: held, verdictSeconds: seconds, attribution: e.attribution.fresh(e.at),
 		owners: e.owners.copied(), probesOn: e.probesOn}
 }

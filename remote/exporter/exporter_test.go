@@ -302,6 +302,7 @@ func counted(s tf.Sample, i int) tf.Sample {
 	s.Entries = tf.Entries{Source: tf.EntriesEvents, Epoch: 1}
 	s.Entries.New[tf.ProtoUDP] = uint64(700 * i)
 	s.Entries.Ended[tf.ClassUDPSingle] = uint64(700 * i)
+	s.Entries.Evicted[tf.ClassUDPSingle] = uint64(7 * i)
 	return s
 }
 
@@ -314,7 +315,7 @@ func TestExporterClasses(t *testing.T) {
 	e.Observe(sample(0, 500, 500, 0))
 	e.Observe(sample(1, 500, 500, 0))
 	m := scrape(t, srv.URL)
-	if m["tablefull_conntrack_new_entries_total"] != nil || m["tablefull_up"].v("part=entries,") != 0 {
+	if m["tablefull_conntrack_new_entries_total"] != nil || m["tablefull_conntrack_evicted_entries_total"] != nil || m["tablefull_up"].v("part=entries,") != 0 {
 		t.Errorf("not counted, yet new entries %v (up %v)", m["tablefull_conntrack_new_entries_total"], m["tablefull_up"].v("part=entries,"))
 	}
 	for i := 2; i < 6; i++ {
@@ -323,6 +324,9 @@ func TestExporterClasses(t *testing.T) {
 	m = scrape(t, srv.URL)
 	if got := m["tablefull_conntrack_new_entries_total"].v("class=udp,"); got != 2100 {
 		t.Errorf("udp new entries %v, want 3 counted seconds × 700", got)
+	}
+	if got := m["tablefull_conntrack_evicted_entries_total"].v("class=udp,"); got != 21 {
+		t.Errorf("udp evicted %v, want 3 counted seconds × 7", got)
 	}
 	if got := m["tablefull_conntrack_class_hold_seconds"].v("class=udp,"); got != 30 {
 		t.Errorf("udp hold %v, want 30", got)

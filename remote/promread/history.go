@@ -42,7 +42,7 @@ func (r *Reader) History(ctx context.Context, instance string, end time.Time, sp
 	}{
 		{r.with(inst + `,__name__=~"` + remote.AnyOf(remote.MetricEntries, remote.MetricLimit, remote.MetricPeak, remote.MetricBuckets, remote.MetricHold) + `"`), h.table},
 		{r.with(inst + `,__name__=~"` + remote.AnyOf(remote.MetricCPUEvents, remote.MetricEvents) + `"`), h.perCPU},
-		{r.with(inst + `,__name__=~"` + remote.AnyOf(remote.MetricNewEntries, remote.MetricClassHold, remote.MetricNSEntries, remote.MetricNSDrops) + `"`), h.classes},
+		{r.with(inst + `,__name__=~"` + remote.AnyOf(remote.MetricNewEntries, remote.MetricEvicted, remote.MetricClassHold, remote.MetricNSEntries, remote.MetricNSDrops) + `"`), h.classes},
 		{`{` + host + `,__name__=~"` + namesOf(nodeTCP) + `"}`, h.tcp},
 		{`sum by (cpu, mode) (` + nodeCPU + `{` + host + `})`, h.cpu},
 		{`{` + host + `,__name__=~"` + namesOf(nodeDisk) + `"}`, h.disks},
@@ -159,6 +159,8 @@ func (h *history) classes(m pmodel.Matrix) {
 				e.Source, e.Epoch, e.Note = model.EntriesEvents, 1, ""
 				e.Ended[cl] = v
 				e.New[cl.Proto()] += v
+			case remote.MetricEvicted:
+				s.Entries.Evicted[cl] = v
 			}
 		}
 	}

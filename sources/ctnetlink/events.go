@@ -169,12 +169,15 @@ func (e *EntryEvents) countLocked(b []byte) {
 		if l < unix.NLMSG_HDRLEN || l > len(b) {
 			return
 		}
-		e.countOneLocked(typ, b[unix.NLMSG_HDRLEN:l])
+		e.countOneLocked(typ, binary.NativeEndian.Uint32(b[12:]), b[unix.NLMSG_HDRLEN:l])
 		b = b[min(len(b), (l+3)&^3):]
 	}
 }
 
-func (e *EntryEvents) countOneLocked(typ uint16, body []byte) {
+// countOneLocked counts one event; portID is the message's nlmsg_pid,
+// the deleter's netlink port when user space deleted the entry and 0
+// when the kernel ended it.
+func (e *EntryEvents) countOneLocked(typ uint16, portID uint32, body []byte) {
 	kind := int(typ) & 0xff
 	if typ>>8 != ctnetlinkSubsys || (kind != ctMsgNew && kind != ctMsgDelete) {
 		return
@@ -184,7 +187,11 @@ func (e *EntryEvents) countOneLocked(typ uint16, body []byte) {
 		return
 	}
 	if kind == ctMsgDelete {
-		e.counts.Ended[model.ClassOf(f)]++
+		cl := model.ClassOf(f)
+		e.counts.Ended[cl]++
+		if portID == 0 && f.Timeout > 0 { // the kernel ended it with time left: evicted
+			e.counts.Evicted[cl]++
+		}
 		return
 	}
 	e.counts.New[model.ProtoOf(f.Proto)]++

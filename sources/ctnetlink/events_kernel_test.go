@@ -2,6 +2,7 @@ package ctnetlink
 
 import (
 	"net"
+	"os/exec"
 	"testing"
 	"time"
 
@@ -69,5 +70,40 @@ func TestEntryEventsLost(t *testing.T) {
 	e := ev.Read()
 	if e.Lost == 0 || e.New[model.ProtoTCP] >= 500 {
 		t.Errorf("500 connections behind a 4 KiB buffer: %d counted, %d lost", e.New[model.ProtoTCP], e.Lost)
+	}
+}
+
+// TestEntryEventsEndedIsNotEvicted: on the real kernel, entries deleted
+// by conntrack -D and entries that ran out of their TIME_WAIT hold end
+// without being counted as evicted (the collector's evictions are the
+// lab's test in cmd/tablefull, at a full table).
+func TestEntryEventsEndedIsNotEvicted(t *testing.T) {
+	if _, err := exec.LookPath("conntrack"); err != nil {
+		t.Skip("needs conntrack")
+	}
+	ns, addr := nstest.Tracked(t)
+	if out, err := ns.Output("sysctl", "-qw", "net.netfilter.nf_conntrack_tcp_timeout_time_wait=1"); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	ev := NewEntryEvents("/proc")
+	if err := ns.Do(ev.Start); err != nil {
+		t.Fatal(err)
+	}
+	defer ev.Stop()
+	connect(t, ns, addr, 50)
+	time.Sleep(3 * time.Second) // their hold runs out; a dump reaps them
+	ns.Output("conntrack", "-L")
+	if out, err := ns.Output("sysctl", "-qw", "net.netfilter.nf_conntrack_tcp_timeout_time_wait=120"); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	connect(t, ns, addr, 50) // these have time left when deleted
+	if out, err := ns.Output("conntrack", "-D", "-p", "tcp"); err != nil {
+		t.Fatalf("conntrack -D: %v: %s", err, out)
+	}
+	time.Sleep(3 * eventsBatch)
+	e := ev.Read()
+	ended, evicted := e.Ended[model.ClassTCPDone], e.Evicted[model.ClassTCPDone]
+	if ended < 100 || evicted != 0 {
+		t.Errorf("50 entries ran out and 50 were deleted: %d ended, %d evicted (want 100, 0)", ended, evicted)
 	}
 }
