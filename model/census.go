@@ -79,6 +79,12 @@ type Census struct {
 	CountBefore uint64 `json:"count_before,omitempty"`
 	CountAfter  uint64 `json:"count_after,omitempty"`
 	CountRead   bool   `json:"count_read,omitempty"`
+	// Dying is how many of the counted entries were on the dying list,
+	// when DyingRead (read only when the count is well above what the
+	// dump listed): ended but still counted, waiting for a listener that
+	// asked for reliable event delivery to take their DESTROY events.
+	Dying     uint64 `json:"dying,omitempty"`
+	DyingRead bool   `json:"dying_read,omitempty"`
 	// Error says why there is no census (e.g. it needs root).
 	Error string `json:"error,omitempty"`
 }

@@ -20,7 +20,7 @@ func ruleGCBehind(in Inputs) (Verdict, bool) {
 	}
 	listed := uint64(max(0, c.Total))
 	after := fmt.Sprintf("the dump reaped them: the count read %s after it", Int(c.CountAfter))
-	if c.CountAfter >= listed+StaleMin {
+	if c.CountAfter >= listed+c.dying()+StaleMin {
 		after = fmt.Sprintf("the count still read %s after it", Int(c.CountAfter))
 	}
 	return Verdict{Evidence: fmt.Sprintf(
@@ -29,17 +29,52 @@ func ruleGCBehind(in Inputs) (Verdict, bool) {
 }
 
 // unreaped is how many entries the census's count had that its dump did
-// not list, when they are StaleMin or more and StaleShareMin of the count:
-// expired entries the garbage collector had not reaped.
+// not list, less those on the dying list, when they are StaleMin or more
+// and StaleShareMin of the count: expired entries the garbage collector
+// had not reaped.
 func (c *Census) unreaped() (uint64, bool) {
 	if c == nil || c.Error != "" || !c.CountRead || c.Approximate {
 		return 0, false
 	}
-	listed := uint64(max(0, c.Total))
-	if c.CountBefore < listed+StaleMin || float64(c.CountBefore-listed) < StaleShareMin*float64(c.CountBefore) {
+	return c.share(c.CountBefore - min(c.CountBefore, uint64(max(0, c.Total))+c.dying()))
+}
+
+// share reports n when it is StaleMin or more and StaleShareMin of the
+// count the census read as it began.
+func (c *Census) share(n uint64) (uint64, bool) {
+	if n < StaleMin || float64(n) < StaleShareMin*float64(c.CountBefore) {
 		return 0, false
 	}
-	return c.CountBefore - listed, true
+	return n, true
+}
+
+// dying is the census's dying list, 0 when not read.
+func (c *Census) dying() uint64 {
+	if !c.DyingRead {
+		return 0
+	}
+	return min(c.Dying, c.CountBefore)
+}
+
+// ruleDyingList: a good part of the count is on the dying list — entries
+// already ended and out of the table, still counted because a listener
+// that asked for reliable event delivery (conntrackd's, with
+// NETLINK_BROADCAST_ERROR) has not taken their DESTROY events. They are
+// not expired entries the collector has not reached (GC BEHIND), and no
+// dump, hold or max frees them: the listener reading does. Same
+// thresholds as GC BEHIND.
+func ruleDyingList(in Inputs) (Verdict, bool) {
+	c := in.Census
+	if c == nil || c.Error != "" || !c.CountRead || !c.DyingRead {
+		return Verdict{}, false
+	}
+	n, ok := c.share(c.dying())
+	if !ok {
+		return Verdict{}, false
+	}
+	return Verdict{Evidence: fmt.Sprintf(
+		"%s of the %s entries counted are on the dying list (conntrack -L dying): ended and out of the table, still counted until a listener that asked for reliable delivery takes their DESTROY events; it is behind or stuck",
+		Int(n), Int(c.CountBefore))}, true
 }
 
 // expiredUnreaped says, of a full table whose fresh census counted well
@@ -63,6 +98,13 @@ func (c Census) CountText() string {
 		return "the count around the dump not read"
 	}
 	unlisted := c.CountBefore - min(c.CountBefore, uint64(max(0, c.Total)))
-	return fmt.Sprintf("count %s as the dump began, %s after: %s counted but not listed (expired, not yet reaped)",
-		Int(c.CountBefore), Int(c.CountAfter), Int(unlisted))
+	why := "expired, not yet reaped"
+	switch d := min(c.dying(), unlisted); {
+	case d > 0 && d == unlisted:
+		why = "on the dying list"
+	case d > 0:
+		why = fmt.Sprintf("%s on the dying list, the rest expired, not yet reaped", Int(d))
+	}
+	return fmt.Sprintf("count %s as the dump began, %s after: %s counted but not listed (%s)",
+		Int(c.CountBefore), Int(c.CountAfter), Int(unlisted), why)
 }

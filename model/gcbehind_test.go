@@ -73,3 +73,40 @@ func TestFullOfExpiredEntries(t *testing.T) {
 		t.Errorf("a census that listed every entry: %q", v.Evidence)
 	}
 }
+
+// TestDyingListIsNotGCBehind: entries counted but not listed that the
+// dying list holds are EVENTS UNDELIVERED, not expired entries the
+// collector is behind on; GC BEHIND counts only the rest, and a table
+// full of them is not said to free at the collector's pace. Without the
+// dying list read, the excess stays GC BEHIND's.
+func TestDyingListIsNotGCBehind(t *testing.T) {
+	s := table(300, 300, 262144)
+	dying := &Census{Total: 1, CountBefore: 300, CountAfter: 300, CountRead: true, Dying: 299, DyingRead: true}
+	got := Judge(Inputs{Sample: s, Rates: idle(), Census: dying})
+	if v, ok := verdictOf(got, DyingList); !ok || !strings.Contains(v.Evidence, "299 of the 300 entries counted are on the dying list") || hasVerdict(got, GCBehind) {
+		t.Errorf("a census with 299 dying: %v", got)
+	}
+	if got := dying.CountText(); !strings.HasSuffix(got, "299 counted but not listed (on the dying list)") {
+		t.Errorf("count text %q", got)
+	}
+	both := *dying
+	both.Dying = 100 // 199 expired beside them
+	got = Judge(Inputs{Sample: s, Rates: idle(), Census: &both})
+	if v, ok := verdictOf(got, GCBehind); !ok || !hasVerdict(got, DyingList) || !strings.Contains(v.Evidence, "199 had expired") ||
+		!strings.HasSuffix(both.CountText(), "(100 on the dying list, the rest expired, not yet reaped)") {
+		t.Errorf("100 dying, 199 expired: %v", got)
+	}
+	unread := *dying
+	unread.DyingRead = false
+	if got := Judge(Inputs{Sample: s, Rates: idle(), Census: &unread}); !hasVerdict(got, GCBehind) || hasVerdict(got, DyingList) {
+		t.Errorf("the dying list not read: %v", got)
+	}
+	full := table(1024, 1024, 1024)
+	full.Interval = time.Second
+	r := idle()
+	r.CTTotal = CountersOf(map[Counter]uint64{Drop: 8})
+	allDying := &Census{Total: 300, CountBefore: 1024, CountAfter: 1024, CountRead: true, Dying: 724, DyingRead: true}
+	if v, _ := verdictOf(Judge(Inputs{Sample: full, Rates: r, Census: allDying}), TableFull); strings.Contains(v.Evidence, "not reaped") {
+		t.Errorf("a table full of dying entries said to wait for the collector: %q", v.Evidence)
+	}
+}

@@ -51,6 +51,8 @@ func init() { // a rule may read the table (a severity), so it is built after th
 		{Kind: StaleDNAT, Severity: SevWarn, rules: []rule{ruleStaleDNAT},
 			FixElsewhere: "UDP entries keep a DNAT target that is gone, refreshed by every send: conntrack -D -p udp --reply-src TARGET frees them, not a knob"},
 		{Kind: GCBehind, Severity: SevWarn, rules: []rule{ruleGCBehind}},
+		{Kind: DyingList, Severity: SevWarn, rules: []rule{ruleDyingList},
+			FixElsewhere: "entries wait on the dying list for a listener that asked for reliable event delivery (conntrackd's) to take their DESTROY events: that listener is behind or stuck; restarting or fixing it frees them, not a knob"},
 		{Kind: ClientStalled, Severity: SevWarn, rules: []rule{ruleClientStalled}},
 		{Kind: CPUBound, Severity: SevWarn, rules: []rule{ruleCPUBound}},
 		{Kind: DiskBound, Severity: SevWarn, rules: []rule{ruleDiskBound}},

@@ -34,6 +34,7 @@ const (
 	InvalidPackets    Kind = "INVALID"
 	StaleTimeouts     Kind = "STALE TIMEOUTS"
 	GCBehind          Kind = "GC BEHIND"
+	DyingList         Kind = "EVENTS UNDELIVERED"
 	StaleDNAT         Kind = "STALE DNAT"
 	CiliumCT          Kind = "CILIUM CT MAP"
 	ZoneFull          Kind = "ZONE FULL"

@@ -142,6 +142,7 @@ func boundCensus(c *model.Census) *model.Census {
 	out.IdleOpen = max(0, min(c.IdleOpen, c.Total)) // a part of the entries, never more
 	out.Assured, out.Unreplied = max(0, min(c.Assured, c.Total)), max(0, min(c.Unreplied, c.Total))
 	out.CountBefore, out.CountAfter = min(c.CountBefore, math.MaxUint32), min(c.CountAfter, math.MaxUint32) // the kernel's count is an unsigned int
+	out.Dying = min(c.Dying, out.CountBefore)                                                               // a part of the count, never more
 	for i := range out.OverHold {                                                                           // a part of the entries, never more
 		out.OverHold[i] = min(c.OverHold[i], uint64(max(0, c.Total)))
 	}

@@ -91,6 +91,11 @@ func (d CensusDump) Run(top int) (model.Census, error) {
 	out := c.Census(top)
 	if after, afterRead := d.readCount(); beforeRead && afterRead {
 		out.CountBefore, out.CountAfter, out.CountRead = before, after, true
+		if before >= uint64(max(0, out.Total))+model.StaleMin { // counted but not listed: expired, or dying
+			if n, err := ctnetlink.CountDying(d.Timeout); err == nil {
+				out.Dying, out.DyingRead = n, true
+			}
+		}
 	}
 	if ix != nil {
 		o := ix.Owners(owners.NewRoots(d.Proc), model.OwnersShown)
