@@ -87,6 +87,13 @@ type Who struct {
 	// Lost counts what the probes could not count (their maps were
 	// full): the counts are then lower bounds.
 	Lost uint64 `json:"lost,omitempty"`
+	// DropsSplit says the drops were told apart where they were decided:
+	// Drops are the packets conntrack itself refused (the table full, a
+	// tracker's drop), and DroppedByRules the packets without an entry a
+	// rule dropped (ct state invalid drop, or a drop before conntrack).
+	// Without the split, Drops holds both.
+	DropsSplit     bool   `json:"drops_split,omitempty"`
+	DroppedByRules uint64 `json:"dropped_by_rules,omitempty"`
 	// Note says why nothing was counted (no BTF, eBPF refused, the table
 	// far from its cap), when nothing was.
 	Note string `json:"note,omitempty"`
@@ -209,7 +216,9 @@ func (w *Who) DominantText(secs float64) string {
 	case theirs == 0:
 	case w.TableDropsRead && w.TableDrops > 0: // the table's own count is the whole
 		s += "; " + Int(min(theirs, w.TableDrops)) + " of the table's " + Int(w.TableDrops) + " drops in the last " + window + " are its packets"
-		if drops > w.TableDrops*11/10 {
+		if w.DropsSplit && w.DroppedByRules > 0 { // told apart where they were decided: no guess
+			s += " (a rule dropped " + Int(w.DroppedByRules) + " more that conntrack found invalid or never saw)"
+		} else if !w.DropsSplit && drops > w.TableDrops*11/10 {
 			s += " (the probes saw " + Int(drops-w.TableDrops) + " more dropped before conntrack, by other rules)"
 		}
 	case !w.TableDropsRead && drops > 0:

@@ -65,6 +65,12 @@ func TestWhoDominantText(t *testing.T) {
 	if got, want := w.DominantText(30), "; 500 of the table's 500 drops in the last 30 s are its packets (the probes saw 500 more dropped before conntrack, by other rules)"; !strings.HasSuffix(got, want) {
 		t.Errorf("%q\nwant it to end %q", got, want)
 	}
+	split := *w // told apart where decided: the probes' drops are conntrack's, a rule's counted apart
+	split.Drops = []DropFlow{{Owner: Owner{Group: "user.slice", Kind: "cgroup"}, N: 450}, {N: 50}}
+	split.DropsSplit, split.DroppedByRules = true, 500
+	if got, want := split.DominantText(30), "; 450 of the table's 500 drops in the last 30 s are its packets (a rule dropped 500 more that conntrack found invalid or never saw)"; !strings.HasSuffix(got, want) {
+		t.Errorf("%q\nwant it to end %q", got, want)
+	}
 	w.TableDrops = 0
 	if got := w.DominantText(30); strings.Contains(got, "drops") {
 		t.Errorf("the table dropped nothing, yet %q", got)
@@ -125,6 +131,15 @@ func TestWhoWindowSums(t *testing.T) {
 	}
 	if !strings.Contains(sum.Conns[0].Owner.String(), "curl") {
 		t.Errorf("%+v", sum.Conns[0])
+	}
+	split := func(by uint64) *Who { w := frame(50, 1); w.DropsSplit, w.DroppedByRules = true, by; return w }
+	tr.observe(t0.Add(50*time.Second), 1, split(3), 0, true)
+	if sum, _ = tr.observe(t0.Add(51*time.Second), 1, split(4), 0, true); sum.DropsSplit || sum.DroppedByRules != 7 {
+		t.Errorf("a window with an unsplit frame: split %v, %d a rule's (want false, 7)", sum.DropsSplit, sum.DroppedByRules)
+	}
+	tr.observe(t0.Add(90*time.Second), 1, split(1), 0, true) // the unsplit frames aged out
+	if sum, _ = tr.observe(t0.Add(91*time.Second), 1, split(2), 0, true); !sum.DropsSplit || sum.DroppedByRules != 3 {
+		t.Errorf("a split window: split %v, %d a rule's (want true, 3)", sum.DropsSplit, sum.DroppedByRules)
 	}
 }
 

@@ -60,13 +60,15 @@ func (t *whoTracker) sum() (*Who, float64) {
 		proto     uint8
 	}
 	conns, drops := map[connID]*ConnFlow{}, map[dropID]*DropFlow{}
-	out := &Who{TableDropsRead: true}
+	out := &Who{TableDropsRead: true, DropsSplit: len(t.frames) > 0}
 	var secs float64
 	since := map[connID]float64{} // the window's seconds before each flow's first
 	for _, f := range t.frames {
 		out.OtherOpened += f.who.OtherOpened
 		out.OtherDrops += f.who.OtherDrops
 		out.Lost += f.who.Lost
+		out.DroppedByRules += f.who.DroppedByRules
+		out.DropsSplit = out.DropsSplit && f.who.DropsSplit
 		out.Limit = f.who.Limit
 		out.TableDrops += f.tableDrops
 		out.TableDropsRead = out.TableDropsRead && f.dropsRead

@@ -273,8 +273,12 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, a.keys.Namespaces):
 		return a.toggle(panelNamespaces)
 	case key.Matches(msg, a.keys.Back):
-		a.scroll(-1)
+		a.moveTo(a.cur.at() - 1)
 	case key.Matches(msg, a.keys.Forward):
+		a.moveTo(a.cur.at() + 1)
+	case key.Matches(msg, a.keys.JumpBack):
+		a.scroll(-1)
+	case key.Matches(msg, a.keys.JumpAhead):
 		a.scroll(+1)
 	case key.Matches(msg, a.keys.Step):
 		a.cur.paused = true

@@ -8,8 +8,9 @@ import (
 // The view in the history: which frame is on screen, the frames the
 // chart shows, and how far behind live that is.
 
-// scroll moves the view a quarter of the chart back or forward in history;
-// moving past the newest frame follows live again (unless paused).
+// scroll moves the view a quarter of the frames the chart shows back or
+// forward in history ([ and ]; ← and → move one sample); moving past the
+// newest frame follows live again (unless paused).
 func (a *App) scroll(dir int) {
 	shown := min(chart.Columns(a.width), a.an.Frames().Len()) // a short recording fills few columns
 	a.moveTo(a.cur.at() + dir*max(1, shown/4))

@@ -229,28 +229,51 @@ func TestPlayedOutStopsAndGoesBackToTheStart(t *testing.T) {
 		t.Fatalf("played out: paused %v, status %q", a.cur.paused, a.status.said)
 	}
 	for range 10 {
-		a.Update(tea.KeyMsg{Type: tea.KeyLeft})
+		a.Update(typed("["))
 		a.Update(playMsg{}) // a tick still on its way moves nothing
 	}
 	if got := a.frame().Sample.Time; !got.Equal(scriptStart) {
-		t.Errorf("← from the end stops at %v, want the first frame %v (last %v)", got, scriptStart, last)
+		t.Errorf("[ from the end stops at %v, want the first frame %v (last %v)", got, scriptStart, last)
 	}
 	if strings.Contains(a.View(), "end of recording") {
 		t.Errorf("the end's message stays at the first frame:\n%s", a.View())
 	}
 }
 
-// TestBackStepsAQuarterOfWhatIsShown: in a short recording on a wide
-// pane, ← moves a quarter of the frames the chart shows, not a quarter
-// of its columns (on a 45 s recording at 200 columns every ← landed on
-// the first frame).
-func TestBackStepsAQuarterOfWhatIsShown(t *testing.T) {
+// TestJumpStepsAQuarterOfWhatIsShown: in a short recording on a wide
+// pane, [ moves a quarter of the frames the chart shows, not a quarter
+// of its columns (on a 45 s recording at 200 columns every step landed
+// on the first frame); ] comes back as far.
+func TestJumpStepsAQuarterOfWhatIsShown(t *testing.T) {
 	a := feedAll(t, incident(45), 200, 50)
 	a.Update(typed("p"))
 	end := a.cur.at()
-	a.Update(tea.KeyMsg{Type: tea.KeyLeft})
+	a.Update(typed("["))
 	moved := end - a.cur.at()
 	if moved < 5 || moved > 15 {
-		t.Errorf("← moved %d of 45 frames, want about a quarter of them", moved)
+		t.Errorf("[ moved %d of 45 frames, want about a quarter of them", moved)
+	}
+	a.Update(typed("]"))
+	if a.cur.at() != end {
+		t.Errorf("] after [ is at %d, want %d", a.cur.at(), end)
+	}
+}
+
+// TestArrowsStepOneSample: ← and → move one sample, in a replay as live,
+// whatever the pane's width.
+func TestArrowsStepOneSample(t *testing.T) {
+	for _, w := range []int{80, 200} {
+		a := feedAll(t, incident(45), w, 50)
+		a.Update(typed("p"))
+		end := a.cur.at()
+		a.Update(tea.KeyMsg{Type: tea.KeyLeft})
+		a.Update(tea.KeyMsg{Type: tea.KeyLeft})
+		if got := end - a.cur.at(); got != 2 {
+			t.Errorf("%d columns: ← ← moved %d samples, want 2", w, got)
+		}
+		a.Update(tea.KeyMsg{Type: tea.KeyRight})
+		if got := end - a.cur.at(); got != 1 {
+			t.Errorf("%d columns: → after ← ← is %d samples back, want 1", w, got)
+		}
 	}
 }

@@ -69,9 +69,12 @@ type probesUdpSeenKey struct {
 const (
 	probesMapConns        = "conns"
 	probesMapDrops        = "drops"
+	probesMapElsewhere    = "elsewhere"
 	probesMapLost         = "lost"
 	probesMapOpenSocks    = "open_socks"
+	probesMapRefused      = "refused"
 	probesMapUdpSeen      = "udp_seen"
+	probesProgCtRefused   = "ct_refused"
 	probesProgSkbDrop     = "skb_drop"
 	probesProgTcpState    = "tcp_state"
 	probesProgUdpConnect4 = "udp_connect4"
@@ -79,6 +82,7 @@ const (
 	probesProgUdpSendmsg4 = "udp_sendmsg4"
 	probesProgUdpSendmsg6 = "udp_sendmsg6"
 	probesVarNetnsInum    = "netns_inum"
+	probesVarSplitDrops   = "split_drops"
 )
 
 // loadProbes returns the embedded CollectionSpec for probes.
@@ -123,6 +127,7 @@ type probesSpecs struct {
 //
 // It can be passed ebpf.CollectionSpec.Assign.
 type probesProgramSpecs struct {
+	CtRefused   *ebpf.ProgramSpec `ebpf:"ct_refused"`
 	SkbDrop     *ebpf.ProgramSpec `ebpf:"skb_drop"`
 	TcpState    *ebpf.ProgramSpec `ebpf:"tcp_state"`
 	UdpConnect4 *ebpf.ProgramSpec `ebpf:"udp_connect4"`
@@ -137,8 +142,10 @@ type probesProgramSpecs struct {
 type probesMapSpecs struct {
 	Conns     *ebpf.MapSpec `ebpf:"conns"`
 	Drops     *ebpf.MapSpec `ebpf:"drops"`
+	Elsewhere *ebpf.MapSpec `ebpf:"elsewhere"`
 	Lost      *ebpf.MapSpec `ebpf:"lost"`
 	OpenSocks *ebpf.MapSpec `ebpf:"open_socks"`
+	Refused   *ebpf.MapSpec `ebpf:"refused"`
 	UdpSeen   *ebpf.MapSpec `ebpf:"udp_seen"`
 }
 
@@ -146,7 +153,8 @@ type probesMapSpecs struct {
 //
 // It can be passed ebpf.CollectionSpec.Assign.
 type probesVariableSpecs struct {
-	NetnsInum *ebpf.VariableSpec `ebpf:"netns_inum"`
+	NetnsInum  *ebpf.VariableSpec `ebpf:"netns_inum"`
+	SplitDrops *ebpf.VariableSpec `ebpf:"split_drops"`
 }
 
 // probesObjects contains all objects after they have been loaded into the kernel.
@@ -171,8 +179,10 @@ func (o *probesObjects) Close() error {
 type probesMaps struct {
 	Conns     *ebpf.Map `ebpf:"conns"`
 	Drops     *ebpf.Map `ebpf:"drops"`
+	Elsewhere *ebpf.Map `ebpf:"elsewhere"`
 	Lost      *ebpf.Map `ebpf:"lost"`
 	OpenSocks *ebpf.Map `ebpf:"open_socks"`
+	Refused   *ebpf.Map `ebpf:"refused"`
 	UdpSeen   *ebpf.Map `ebpf:"udp_seen"`
 }
 
@@ -180,8 +190,10 @@ func (m *probesMaps) Close() error {
 	return _ProbesClose(
 		m.Conns,
 		m.Drops,
+		m.Elsewhere,
 		m.Lost,
 		m.OpenSocks,
+		m.Refused,
 		m.UdpSeen,
 	)
 }
@@ -190,13 +202,15 @@ func (m *probesMaps) Close() error {
 //
 // It can be passed to loadProbesObjects or ebpf.CollectionSpec.LoadAndAssign.
 type probesVariables struct {
-	NetnsInum *ebpf.Variable `ebpf:"netns_inum"`
+	NetnsInum  *ebpf.Variable `ebpf:"netns_inum"`
+	SplitDrops *ebpf.Variable `ebpf:"split_drops"`
 }
 
 // probesPrograms contains all programs after they have been loaded into the kernel.
 //
 // It can be passed to loadProbesObjects or ebpf.CollectionSpec.LoadAndAssign.
 type probesPrograms struct {
+	CtRefused   *ebpf.Program `ebpf:"ct_refused"`
 	SkbDrop     *ebpf.Program `ebpf:"skb_drop"`
 	TcpState    *ebpf.Program `ebpf:"tcp_state"`
 	UdpConnect4 *ebpf.Program `ebpf:"udp_connect4"`
@@ -207,6 +221,7 @@ type probesPrograms struct {
 
 func (p *probesPrograms) Close() error {
 	return _ProbesClose(
+		p.CtRefused,
 		p.SkbDrop,
 		p.TcpState,
 		p.UdpConnect4,

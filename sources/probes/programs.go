@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/netip"
 	"os"
+	"strings"
 	"syscall"
 
 	"github.com/cilium/ebpf"
@@ -21,7 +22,10 @@ import (
 // each process's new TCP connections (and their lifetimes) by cgroup and
 // destination; skb:kfree_skb the packets netfilter dropped before
 // conntrack gave them an entry, by the sending socket's cgroup and tuple
-// (kernel 5.17+, for the drop reason). Four cgroup hooks on the root of
+// (kernel 5.17+, for the drop reason); and, where the kernel can trace
+// functions, fexit on nf_conntrack_in marks the packets conntrack itself
+// refused, so that a rule's drop of an invalid packet is counted apart
+// (split.go). Four cgroup hooks on the root of
 // the cgroup v2 hierarchy (connect and sendmsg, v4 and v6) count each
 // process's new UDP flows; they allow every call. Their maps have fixed
 // sizes; what did not fit is counted as lost. Close detaches them; so
@@ -36,8 +40,12 @@ type Programs struct {
 	// before it was read), so that they never cost another walk.
 	groups  map[uint64]model.Owner
 	unknown map[uint64]struct{}
-	// lost is the lost counters' last sums.
-	lost [2]uint64
+	// lost is the lost counters' last sums; elsewhere the rule-drop
+	// counter's.
+	lost      [2]uint64
+	ruleDrops uint64
+	// split says ct_refused is attached: the drops are conntrack's own.
+	split bool
 	// limit says what they do not count here ("": everything).
 	limit string
 	// netns is the watched namespace's inode: connections made in
@@ -74,8 +82,12 @@ func Load(proc, netns string) (*Programs, error) {
 		return nil, fmt.Errorf("load eBPF probes: %w", err)
 	}
 	w := &Programs{roots: owners.NewRoots(proc), groups: map[uint64]model.Owner{}, unknown: map[uint64]struct{}{}, netns: st.Ino}
+	spec.Programs[probesProgCtRefused].AttachTo = refusedTarget
 	if err := spec.LoadAndAssign(&w.objs, nil); err != nil {
-		return nil, fmt.Errorf("load eBPF probes: %w", classifyBPF(err))
+		var rest error
+		if w.objs, rest = loadWithoutRefused(spec); rest != nil {
+			return nil, fmt.Errorf("load eBPF probes: %w", classifyBPF(err))
+		}
 	}
 	for _, p := range []*ebpf.Program{w.objs.TcpState, w.objs.SkbDrop} {
 		l, err := link.AttachTracing(link.TracingOptions{Program: p})
@@ -85,9 +97,14 @@ func Load(proc, netns string) (*Programs, error) {
 		}
 		w.links = append(w.links, l)
 	}
-	if err := w.attachUDP(); err != nil { // the census's sockets still name the live UDP flows' owners
-		w.limit = "TCP only: UDP flows are the census's (" + err.Error() + ")"
+	var limits []string
+	if err := w.splitDrops(); err != nil {
+		limits = append(limits, "drops are netfilter's of packets without an entry, a rule's included ("+err.Error()+")")
 	}
+	if err := w.attachUDP(); err != nil { // the census's sockets still name the live UDP flows' owners
+		limits = append(limits, "TCP only: UDP flows are the census's ("+err.Error()+")")
+	}
+	w.limit = strings.Join(limits, "; ")
 	return w, nil
 }
 
@@ -166,6 +183,9 @@ func (w *Programs) Read() *model.Who {
 	}
 	out.Drops, out.OtherDrops = model.TopDrops(drops, model.WhoShown)
 	out.Lost = w.readLost()
+	if w.split {
+		out.DropsSplit, out.DroppedByRules = true, w.readElsewhere()
+	}
 	return out
 }
 

@@ -13,6 +13,8 @@ type KeyMap struct {
 	Slower     key.Binding
 	Back       key.Binding
 	Forward    key.Binding
+	JumpBack   key.Binding
+	JumpAhead  key.Binding
 	Latest     key.Binding
 	Step       key.Binding
 	NextChange key.Binding
@@ -38,8 +40,10 @@ func DefaultKeyMap() KeyMap {
 		Pause:      key.NewBinding(key.WithKeys("p", " "), key.WithHelp("p", "pause/resume")),
 		Faster:     key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "faster")),
 		Slower:     key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "slower")),
-		Back:       key.NewBinding(key.WithKeys("left", "["), key.WithHelp("←/[", "back")),
-		Forward:    key.NewBinding(key.WithKeys("right", "]"), key.WithHelp("→/]", "forward")),
+		Back:       key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "back")),
+		Forward:    key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "forward")),
+		JumpBack:   key.NewBinding(key.WithKeys("[", "shift+left"), key.WithHelp("[", "jump back")),
+		JumpAhead:  key.NewBinding(key.WithKeys("]", "shift+right"), key.WithHelp("]", "jump on")),
 		Latest:     key.NewBinding(key.WithKeys("end", "L"), key.WithHelp("end", "live")),
 		Step:       key.NewBinding(key.WithKeys("."), key.WithHelp(".", "step a frame")),
 		NextChange: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next change")),
@@ -84,7 +88,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	// Three tall columns: at 80 columns bubbles/help shows three.
 	return [][]key.Binding{
 		{k.Quit, k.Help, k.Pause, k.Record, k.Census, k.Namespaces, k.Tune},
-		{k.Faster, k.Slower, k.Back, k.Forward, k.Latest},
-		{k.Step, k.NextChange, k.NextTab, k.PrevTab, k.Tab, k.Close},
+		{k.Faster, k.Slower, k.Back, k.Forward, k.JumpBack, k.JumpAhead},
+		{k.Step, k.NextChange, k.Latest, k.NextTab, k.PrevTab, k.Tab, k.Close},
 	}
 }

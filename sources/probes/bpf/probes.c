@@ -104,6 +104,30 @@ struct {
 	__type(value, u64);
 } lost SEC(".maps");
 
+// refused[0] is, per CPU, the packet nf_conntrack_in last refused
+// (NF_DROP), which netfilter frees next on the same CPU.
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, u64);
+} refused SEC(".maps");
+
+// elsewhere[0] counts, per CPU, the packets without an entry that
+// netfilter dropped though conntrack had not refused them: a rule's drop
+// of a packet conntrack found invalid, or one dropped before conntrack.
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, u64);
+} elsewhere SEC(".maps");
+
+// Set by the loader once ct_refused is attached: drops are then told
+// apart by where they were decided (conntrack, or a rule); until then
+// every netfilter drop of a packet without an entry is the table's.
+volatile u32 split_drops = 0;
+
 static __always_inline void count_lost(u32 i)
 {
 	u64 *n = bpf_map_lookup_elem(&lost, &i);
@@ -250,6 +274,21 @@ int udp_connect6(struct bpf_sock_addr *ctx) { udp_flow(ctx, 1); return 1; }
 SEC("cgroup/sendmsg6")
 int udp_sendmsg6(struct bpf_sock_addr *ctx) { udp_flow(ctx, 1); return 1; }
 
+// nf_conntrack_in's verdict: a packet it refuses (NF_DROP: the table
+// full, or a tracker's drop) is marked for skb_drop, which netfilter
+// calls next to free it.
+SEC("fexit/nf_conntrack_in")
+int BPF_PROG(ct_refused, struct sk_buff *skb, void *state, unsigned int ret)
+{
+	if ((ret & 0xff) != 0 /* NF_DROP */)
+		return 0;
+	u32 zero = 0;
+	u64 *mark = bpf_map_lookup_elem(&refused, &zero);
+	if (mark)
+		*mark = (u64)skb;
+	return 0;
+}
+
 SEC("tp_btf/kfree_skb")
 int BPF_PROG(skb_drop, struct sk_buff *skb, void *location, enum skb_drop_reason reason)
 {
@@ -259,6 +298,17 @@ int BPF_PROG(skb_drop, struct sk_buff *skb, void *location, enum skb_drop_reason
 	// DROP, after conntrack, drops packets that have one.
 	if (BPF_CORE_READ(skb, _nfct) != 0)
 		return 0;
+	u32 zero = 0;
+	u64 *mark = bpf_map_lookup_elem(&refused, &zero);
+	int by_conntrack = mark && *mark == (u64)skb;
+	if (by_conntrack)
+		*mark = 0;
+	if (split_drops && !by_conntrack) { // a rule's drop: counted apart, never the table's
+		u64 *n = bpf_map_lookup_elem(&elsewhere, &zero);
+		if (n)
+			*n += 1;
+		return 0;
+	}
 	struct sock *sk = BPF_CORE_READ(skb, sk);
 	u32 inum = sk ? BPF_CORE_READ(sk, __sk_common.skc_net.net, ns.inum) : BPF_CORE_READ(skb, dev, nd_net.net, ns.inum);
 	if (netns_inum && inum != netns_inum)
