@@ -114,6 +114,8 @@ func checkInstalledExporter(t *testing.T, img string) {
 	journal := guestFile(t, img, "/var/lib/tft/exporter.journal")
 	if probes := guestFile(t, img, "/var/lib/tft/probes.out"); !strings.Contains(probes, "exit=0") || !strings.Contains(probes, "split true") {
 		t.Errorf("the probes' split of the drops on Debian's kernel:\n%s", tail([]byte(probes)))
+	} else {
+		t.Logf("on Debian's kernel: %s", grepLines(probes, "split true"))
 	}
 	if !strings.Contains(out, "dpkg=0") || !strings.Contains(out, "enable=0") || !regexp.MustCompile(`count=(2[89][0-9]|300)\b`).MatchString(out) {
 		t.Fatalf("installing and starting the exporter, filling the namespace:\n%s\njournal:\n%s\nmetrics:\n%s", out, journal, grepLines(metrics, "tablefull_up", "tablefull_netns"))

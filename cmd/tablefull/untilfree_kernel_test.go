@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -110,17 +111,19 @@ func start(t *testing.T, cmd *exec.Cmd) {
 }
 
 // TestUntilFreeRedis: redis-benchmark -k 0 (a new connection per request)
-// against redis in a namespace capped at 500, the loop started during the
-// pin, when only the ceiling gets in: it frees the table within three
-// steps and undo puts everything back.
+// against redis in a namespace at the kernel's proportions (max = buckets
+// = 4,096), the loop started during the pin, when only the ceiling gets
+// in: it frees the table within three steps, and freed means free — no
+// drop in the next 60 s under the same load (a quiet stretch of the
+// clients' backoff is not taken for it); undo puts everything back.
 func TestUntilFreeRedis(t *testing.T) {
 	needKernel(t, "redis-server", "redis-benchmark", "conntrack")
-	lowerMax(t, 500)
+	lowerMax(t, 4096)
 	ns := labNS(t)
 	start(t, ns.Command("redis-server", "--port", "6391", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"))
 	time.Sleep(300 * time.Millisecond)
 	start(t, ns.Command("redis-benchmark", "-p", "6391", "-k", "0", "-c", "8", "-n", "100000000", "-t", "ping_inline", "-q"))
-	waitPinned(t, ns, 500, 15*time.Second)
+	waitPinned(t, ns, 4096, 30*time.Second)
 	time.Sleep(2 * time.Second) // well into the pin
 	dir := t.TempDir()
 	steps := followUntilFree(t, ns.Name, dir)
@@ -130,7 +133,36 @@ func TestUntilFreeRedis(t *testing.T) {
 	if len(steps) < 2 {
 		t.Logf("freed in one step: the demand was read from the pin itself")
 	}
-	undoFromHost(t, ns, dir, "500", model.KnobTimeWait, "120")
+	before := nsDrops(t, ns)
+	time.Sleep(60 * time.Second)
+	count, _ := strconv.ParseUint(readSysctl(t, ns, "net.netfilter.nf_conntrack_count"), 10, 64)
+	if after := nsDrops(t, ns); after != before || count <= 4096 {
+		t.Errorf("after the loop said freed: %d drops in the next 60 s under the same load (which holds %d entries, want more than the old cap)", after-before, count)
+	}
+	undoFromHost(t, ns, dir, "4096", model.KnobTimeWait, "120")
+}
+
+// nsDrops is the namespace's table's drop counter, summed over CPUs
+// (/proc/net/stat/nf_conntrack: hexadecimal columns under a header).
+func nsDrops(t *testing.T, ns *netns.NS) uint64 {
+	t.Helper()
+	out, err := ns.Output("cat", "/proc/net/stat/nf_conntrack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	col := slices.Index(strings.Fields(lines[0]), "drop")
+	if col < 0 {
+		t.Fatalf("no drop column in %q", lines[0])
+	}
+	var sum uint64
+	for _, l := range lines[1:] {
+		if f := strings.Fields(l); col < len(f) {
+			v, _ := strconv.ParseUint(f[col], 16, 64)
+			sum += v
+		}
+	}
+	return sum
 }
 
 // TestUntilFreeDNS: glibc's resolver against dnsmasq, a fresh UDP socket
