@@ -148,4 +148,3 @@ func fillWithOpen(t *testing.T, addr string, open, more int) error {
 	}
 	return nil
 }
-
