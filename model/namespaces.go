@@ -183,7 +183,7 @@ func ruleNamespaceFull(in Inputs) (Verdict, bool) {
 	if n := len(in.FullNS) - 1; n > 0 {
 		ev += fmt.Sprintf("; %d more namespaces full", n)
 	}
-	return Verdict{Evidence: ev}, true
+	return Verdict{Evidence: ev, Table: f.NS.Label()}, true
 }
 
 // namespacesNote is what an OK verdict says of the other namespaces:

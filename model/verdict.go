@@ -50,6 +50,14 @@ type Verdict struct {
 	Severity Severity
 	// Evidence is one sentence of numbers and meaning.
 	Evidence string
+	// Table names the table the evidence's numbers are about when it is
+	// not the one the chart draws ("netns NAME"); "" for that one. The
+	// evidence names it too.
+	Table string `json:",omitempty"`
+	// RulesOut are the knobs the evidence says are not the fix ("not the
+	// TIME_WAIT hold", ", not max"): no plan of the same moment proposes
+	// them (tuning.Diagnosis.Contradictions).
+	RulesOut []string `json:",omitempty"`
 	// rank orders verdicts of equal severity.
 	rank int
 }
@@ -195,8 +203,10 @@ func ruleTableFull(in Inputs) (Verdict, bool) {
 	if d := in.Demand.String(); d != "" {
 		ev += "; " + d
 	}
-	if d := evictionNote(in); d != "" {
+	var rulesOut []string
+	if d, out := evictionNote(in); d != "" {
 		ev += "; " + d
+		rulesOut = out
 	}
 	if d := expiredUnreaped(in); d != "" {
 		ev += "; " + d
@@ -206,7 +216,7 @@ func ruleTableFull(in Inputs) (Verdict, bool) {
 	} else if d := in.Owners.DominantText(); d != "" {
 		ev += "; " + d // who holds them, from the census
 	}
-	return Verdict{Evidence: ev}, true
+	return Verdict{Evidence: ev, RulesOut: rulesOut}, true
 }
 
 // ruleEarlyDrop: early_drop rose, so the kernel evicted unassured entries to
@@ -233,7 +243,7 @@ func ruleHashChains(in Inputs) (Verdict, bool) {
 	want := BucketsFor(max(c.Count, c.Peak))
 	return Verdict{Evidence: fmt.Sprintf(
 		"%s chain-too-long events (each a packet dropped, counted in insert_failed) while the count is %s of max %s, average depth %.1f (2 × %s entries ÷ %s buckets): raise the hashsize to %s buckets (%s of kernel memory), not max",
-		Int(n), Int(c.Count), Int(c.Max), ChainDepth(c.Count, c.Buckets), Int(c.Count), Int(c.Buckets), Int(want), Bytes(want*BucketBytes))}, true
+		Int(n), Int(c.Count), Int(c.Max), ChainDepth(c.Count, c.Buckets), Int(c.Count), Int(c.Buckets), Int(want), Bytes(want*BucketBytes)), RulesOut: []string{KnobMax}}, true
 }
 
 // BucketBytes is one hash bucket's size (an hlist_nulls_head).

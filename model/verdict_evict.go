@@ -45,17 +45,19 @@ func (c *Census) GCEvictable() int {
 // streams are beyond eviction: then "nothing to evict", and the fix is
 // max or the established timeout. When closing TCP entries fill it, the
 // collector evicts them near the cap uncounted, so early_drop at 0 says
-// nothing of them. "" when it evicted, or when that is not known.
-func evictionNote(in Inputs) string {
+// nothing of them. "" when it evicted, or when that is not known. It
+// returns the knobs the note rules out.
+func evictionNote(in Inputs) (string, []string) {
 	r := in.Rates
 	if r.CTTotal.Get(Drop) == 0 || r.CTTotal.Get(EarlyDrop) > 0 {
-		return ""
+		return "", nil
 	}
+	notTimeWait := []string{KnobTimeWait}
 	if cs := in.Census; cs != nil && cs.AssuredCounted && cs.Total > 0 {
 		beyond, _ := cs.BeyondEviction()
 		if beyond*10 >= cs.Total*9 {
 			return fmt.Sprintf("nothing to evict: %s of %s entries are established TCP or assured UDP streams (%s unreplied), which neither early drop nor the garbage collector frees: raise nf_conntrack_max or lower the established timeout, not the TIME_WAIT hold",
-				Int(uint64(beyond)), Int(uint64(cs.Total)), Int(uint64(cs.Unreplied)))
+				Int(uint64(beyond)), Int(uint64(cs.Total)), Int(uint64(cs.Unreplied))), notTimeWait
 		}
 		if closing := cs.GCEvictable(); closing*2 >= cs.Total {
 			seen := ""
@@ -63,13 +65,13 @@ func evictionNote(in Inputs) string {
 				seen = fmt.Sprintf(" (%s/s evicted, seen in DESTROY events)", Num(ps))
 			}
 			return fmt.Sprintf("early_drop stays 0 though %s of %s entries are closing TCP: the garbage collector evicts those near the cap without counting them%s, and their hold (TIME_WAIT's most often) is what frees the table",
-				Int(uint64(closing)), Int(uint64(cs.Total)), seen)
+				Int(uint64(closing)), Int(uint64(cs.Total)), seen), nil
 		}
-		return ""
+		return "", nil
 	}
 	if cf, ok := in.Fill.Top(); ok && cf.Class.Standing() && in.Fill.Counted {
 		return fmt.Sprintf("nothing to evict: %s entries stand open (established), which neither early drop nor the garbage collector frees: raise nf_conntrack_max or lower the established timeout, not the TIME_WAIT hold",
-			Int(cf.Entries))
+			Int(cf.Entries)), notTimeWait
 	}
-	return ""
+	return "", nil
 }

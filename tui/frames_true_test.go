@@ -28,29 +28,15 @@ var (
 	// refusing are captions that are only true of a table refusing
 	// connections.
 	refusing = regexp.MustCompile(`retransmit|Pinned at|counts the damage`)
-	// products are a class's arithmetic, "80/s × 120 s = 9,600" or
-	// "… needs 9,600": the printed product must be its printed result
-	// (a number cut by "…" is not matched).
-	products = regexp.MustCompile(`([0-9][0-9,.]*)/s(?: before the pin)? × ([0-9]+) s (?:=|needs) ([0-9][0-9,]*)(?:[^0-9,…]|$)`)
-	// zeroProducts are products of a rate not counted: never printed.
-	zeroProducts = regexp.MustCompile(`(^|[^0-9.,])0/s(?: before the pin)? ×|\b0 new/s held`)
 )
 
 // checkArithmetic reports every product in text that does not compute,
-// and any product of a zero rate.
+// and any product of a zero rate (model.ArithmeticFaults: the rule every
+// surface's test asks of its text).
 func checkArithmetic(t *testing.T, at, what, text string) {
 	t.Helper()
-	flat := strings.Join(strings.Fields(text), " ") // a wrapped line is one sentence
-	for _, g := range products.FindAllStringSubmatch(flat, -1) {
-		rate, err1 := strconv.ParseFloat(strings.ReplaceAll(g[1], ",", ""), 64)
-		hold, err2 := strconv.ParseFloat(g[2], 64)
-		got, err3 := strconv.ParseFloat(strings.ReplaceAll(g[3], ",", ""), 64)
-		if err1 != nil || err2 != nil || err3 != nil || math.Abs(rate*hold-got) > 0.5 {
-			t.Errorf("%s: %s prints %q, whose product is %s", at, what, strings.TrimSpace(g[0]), model.Num(rate*hold))
-		}
-	}
-	if m := zeroProducts.FindString(flat); m != "" {
-		t.Errorf("%s: %s prints a product of a rate not counted: %q in %s", at, what, m, flat)
+	for _, f := range model.ArithmeticFaults(text) {
+		t.Errorf("%s: %s prints %s", at, what, f)
 	}
 }
 

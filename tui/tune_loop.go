@@ -12,7 +12,7 @@ import (
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
-// propose builds the plan as every surface does (tuning.ProposeNext):
+// propose builds the plan as every surface does (tuning.Diagnose):
 // after an apply the guided loop judges the frames since it, and once
 // the table has stayed free a while the plan is the way back down; the
 // global knobs this tuner cannot write are proposed from the host.
@@ -21,7 +21,8 @@ func (t *tunePanel) propose(ctx tuneContext) {
 	if t.watching {
 		g.AppliedAt = t.appliedAt
 	}
-	t.plan, t.loop = tuning.ProposeNext(g)
+	d := tuning.Diagnose(g)
+	t.plan, t.loop = d.Plan, d.Loop
 }
 
 // followLive keeps the knobs the samples read in step with them: a cap

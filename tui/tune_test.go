@@ -210,7 +210,7 @@ func TestPanelSaysWhereTheFixIs(t *testing.T) {
 		if kind == model.NATPorts {
 			f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: 12})
 		}
-		plan, _ := tuning.ProposeNext(tuning.Guide{Knobs: tuning.KnobState{Current: cur, Global: true}, Measured: model.NewRing[model.Frame](1), Now: f})
+		plan := tuning.Diagnose(tuning.Guide{Knobs: tuning.KnobState{Current: cur, Global: true}, Measured: model.NewRing[model.Frame](1), Now: f}).Plan
 		p := &tunePanel{loaded: true, knobs: tuning.KnobState{Current: cur}, plan: plan}
 		view := strings.Join(p.View(styles.DefaultStyles(), 30, 200, func() []model.Frame { return nil }), "\n")
 		if !strings.Contains(strings.Join(strings.Fields(view), " "), want) {

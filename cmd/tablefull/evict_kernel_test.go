@@ -38,7 +38,7 @@ func TestTimeWaitTableIsNotNothingToEvict(t *testing.T) {
 		}
 	}
 	knobs := tuning.KnobState{Current: mincident.KnobsAt(f.Sample.Conntrack), Global: true}
-	plan, _ := tuning.ProposeNext(tuning.Guide{Knobs: knobs, Measured: feed.an.Frames(), Now: f})
+	plan := tuning.Diagnose(tuning.Guide{Knobs: knobs, Measured: feed.an.Frames(), Now: f}).Plan
 	proposes := map[string]bool{}
 	for _, c := range plan.Changes {
 		proposes[c.Key] = true

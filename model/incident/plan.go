@@ -9,7 +9,7 @@ import (
 	"github.com/tablefull/tablefull/model/tuning"
 )
 
-// planFrames keeps, in one pass and bounded, the frames tuning.ProposeNext
+// planFrames keeps, in one pass and bounded, the frames tuning.Diagnose
 // reads of a recording: the first (what the plan was measured over),
 // the ones that set the peak rate of new entries
 // (or demand), the peak count, the largest fill and the newest census,
@@ -120,7 +120,7 @@ func KnobsAt(c model.Conntrack) map[string]string {
 }
 
 // Plan is the tuning the incident calls for: the one plan of every
-// surface (tuning.ProposeNext) on the recording's frames up to its
+// surface (tuning.Diagnose) on the recording's frames up to its
 // newest pinned or dropping frame before a knob changed, from the knobs
 // of that table, as tablefull tune --dry-run would have proposed there.
 // entryBytes is the slab's object size (0: assumed). ok is false when
@@ -132,7 +132,7 @@ func (in *Incident) Plan(entryBytes uint64) (tuning.Plan, bool) {
 	}
 	now := *at.now
 	knobs := tuning.KnobState{Current: KnobsAt(now.Sample.Conntrack), EntryBytes: entryBytes, Global: true}
-	p, _ := tuning.ProposeNext(tuning.Guide{Knobs: knobs, Host: in.Host, Measured: frameList(at.sorted()), Now: now})
+	p := tuning.Diagnose(tuning.Guide{Knobs: knobs, Host: in.Host, Measured: frameList(at.sorted()), Now: now}).Plan
 	return p, true
 }
 

@@ -52,13 +52,13 @@ func (g Guide) pressedRecently() (pinned, pressedAtAll bool) {
 // pressed reports whether frame f was pinned or dropping.
 func pressed(f model.Frame) bool { return f.Pinned || f.Rates.Drops() > 0 }
 
-// ProposeNext is the one plan of every surface: the demand's plan, after
+// proposeNext is the one plan of every surface (through Diagnose): the demand's plan, after
 // an apply sized on the fill measured since it (the guided loop: the
 // frames this surface watched, or the tuner's record of its last step),
 // once free the way back down; global knobs this tuner cannot write are
 // proposed from the host with the command that applies them. While the
 // table is pinned or dropping there is always a change or a refusal.
-func ProposeNext(g Guide) (Plan, LoopStatus) {
+func proposeNext(g Guide) (Plan, LoopStatus) {
 	in := NewInputs(g.Knobs.Current, g.Host, g.Knobs.EntryBytes, g.Measured, g.Now)
 	var loop LoopStatus
 	var notes []string

@@ -9,11 +9,11 @@ import (
 	"github.com/tablefull/tablefull/model"
 )
 
-// TestProposeNextPressedSaysSomething: at every frame of a pin, from a
+// TestDiagnosePressedSaysSomething: at every frame of a pin, from a
 // tuner that writes the global knobs and from one inside the namespace,
 // the one plan proposes a change or says why not; inside, the cap is
 // proposed from the host with the exact command.
-func TestProposeNextPressedSaysSomething(t *testing.T) {
+func TestDiagnosePressedSaysSomething(t *testing.T) {
 	host := model.Host{Kernel: "6.1.0", MemTotal: 2 << 30}
 	for _, demand := range []float64{30, 570, 5000} {
 		sim := newSim(500, 120, demand)
@@ -21,7 +21,7 @@ func TestProposeNextPressedSaysSomething(t *testing.T) {
 		for range 40 {
 			f := an.Add(sim.next())
 			for _, global := range []bool{true, false} {
-				p, _ := ProposeNext(Guide{Knobs: KnobState{Current: maps.Clone(sim.knobs), Global: global}, Host: host, Measured: an.Frames(), Now: f})
+				p := Diagnose(Guide{Knobs: KnobState{Current: maps.Clone(sim.knobs), Global: global}, Host: host, Measured: an.Frames(), Now: f}).Plan
 				pressed := f.Pinned || f.Rates.Drops() > 0
 				if pressed && p.Empty() && p.Refusal == "" {
 					t.Fatalf("demand %v, %s: pinned or dropping and nothing said: %+v", demand, f.Sample.Time, p)
@@ -42,16 +42,16 @@ func TestProposeNextPressedSaysSomething(t *testing.T) {
 	}
 }
 
-// TestProposeNextRefusesWhatNoKnobFrees: drops with the table far from
+// TestDiagnoseRefusesWhatNoKnobFrees: drops with the table far from
 // its cap are not the cap's: a refusal that says so, never "room to
 // spare".
-func TestProposeNextRefusesWhatNoKnobFrees(t *testing.T) {
+func TestDiagnoseRefusesWhatNoKnobFrees(t *testing.T) {
 	c := model.Conntrack{Status: model.TableTracked, Count: 300, Peak: 300, Max: 262144, Buckets: 262144, TimeWaitHold: 120}
 	f := model.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}}
 	f.Rates.Elapsed = time.Second
 	f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: 12})
 	knobs := KnobState{Current: map[string]string{model.KnobMax: "262144", model.KnobHashsize: "262144", model.KnobTimeWait: "120"}, Global: true}
-	p, _ := ProposeNext(Guide{Knobs: knobs, Host: model.Host{Kernel: "6.1.0", MemTotal: 2 << 30}, Measured: model.NewRing[model.Frame](1), Now: f})
+	p := Diagnose(Guide{Knobs: knobs, Host: model.Host{Kernel: "6.1.0", MemTotal: 2 << 30}, Measured: model.NewRing[model.Frame](1), Now: f}).Plan
 	if !p.Empty() || !strings.Contains(p.Refusal, "12 drops with the count at 300 of 262,144 are not the cap's") {
 		t.Errorf("plan %+v", p)
 	}
@@ -80,7 +80,7 @@ func TestOneShotStepsFreeTheTable(t *testing.T) {
 		if !last.Pinned && last.Rates.Drops() == 0 {
 			t.Fatalf("free before step %d", n)
 		}
-		p, _ := ProposeNext(Guide{Knobs: KnobState{Current: maps.Clone(sim.knobs), Global: true, LastStep: step}, Host: host, Measured: an.Frames(), Now: last})
+		p := Diagnose(Guide{Knobs: KnobState{Current: maps.Clone(sim.knobs), Global: true, LastStep: step}, Host: host, Measured: an.Frames(), Now: last}).Plan
 		if p.Empty() || p.Cost.PctOfRAM > MemWarnPct {
 			t.Fatalf("step %d: %+v", n, p)
 		}
@@ -183,7 +183,7 @@ func TestOneShotSizesOnItsStepBetweenRetries(t *testing.T) {
 			measured.Push(frame(sec, sec == tc.pinnedAt))
 		}
 		now, _ := measured.Last()
-		p, _ := ProposeNext(Guide{Knobs: knobs, Host: host, Measured: measured, Now: now})
+		p := Diagnose(Guide{Knobs: knobs, Host: host, Measured: measured, Now: now}).Plan
 		sized := strings.Contains(strings.Join(p.Notes, " "), "the last step raised the cap 500 → 1,024")
 		if sized != tc.sized {
 			t.Errorf("%s: sized on the step %v, want %v: %+v", tc.name, sized, tc.sized, p)

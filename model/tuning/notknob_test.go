@@ -36,7 +36,7 @@ func TestFixElsewhereNamesTheVerdictsFix(t *testing.T) {
 		f := model.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}, Verdicts: []model.Verdict{{Kind: tc.kind, Evidence: "…"}}}
 		f.Rates.Elapsed = time.Second
 		f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: tc.drops})
-		p, _ := ProposeNext(Guide{Knobs: knobs, Host: host, Measured: model.NewRing[model.Frame](1), Now: f})
+		p := Diagnose(Guide{Knobs: knobs, Host: host, Measured: model.NewRing[model.Frame](1), Now: f}).Plan
 		switch {
 		case tc.refusal != "" && !strings.Contains(p.Refusal, tc.refusal):
 			t.Errorf("%s: refusal %q, want it to say %q", tc.kind, p.Refusal, tc.refusal)

@@ -67,7 +67,12 @@ func ProposePlan(in Inputs) Plan {
 		ws, sizing = proposeByClass(in, top, curMax, add)
 	} else {
 		ws = model.WorkingSet(in.PeakRate, hold, in.Established)
-		sizing = fmt.Sprintf("%s/s × %d s + %s open", model.Num(in.PeakRate), hold, model.Int(in.Established))
+		switch { // a rate not counted is never printed as a product of 0/s
+		case in.PeakRate > 0:
+			sizing = fmt.Sprintf("%s/s × %d s + %s open", model.Num(in.PeakRate), hold, model.Int(in.Established))
+		case in.Established > 0:
+			sizing = model.Int(in.Established) + " open"
+		}
 		if ceiling := model.Ceiling(ProposeMax(max(ws, in.PeakCount), curMax), hold); hold > 30 && ceiling > 0 && in.PeakRate >= 0.8*model.Ceiling(curMax, hold) {
 			add(model.KnobTimeWait, "30", fmt.Sprintf("observed %s/s against a ceiling of %s/s (%s ÷ %d s): at 30 s the ceiling is %s/s%s",
 				model.Num(in.PeakRate), model.Num(model.Ceiling(curMax, hold)), model.Int(curMax), hold, model.Num(model.Ceiling(ProposeMax(max(ws, in.PeakCount), curMax), 30)), rateFrom(in)))
@@ -76,8 +81,12 @@ func ProposePlan(in Inputs) Plan {
 	ws = max(ws, in.PeakCount)
 	p.WorkingSet = ws
 	newMax := ProposeMax(ws, curMax)
+	basis := "the peak count"
+	if sizing != "" {
+		basis = sizing + ", or the peak count"
+	}
 	add(model.KnobMax, strconv.FormatUint(newMax, 10), fmt.Sprintf(
-		"peak working set %s (%s, or the peak count) × 1.5, next power of two%s%s", model.Int(ws), sizing, rateFrom(in), standingNote(in)))
+		"peak working set %s (%s) × 1.5, next power of two%s%s", model.Int(ws), basis, rateFrom(in), standingNote(in)))
 	buckets := num(cur, model.KnobHashsize)
 	rule, ruleWhy := newMax, "1:1 with max, the kernel's own rule since 5.15"
 	if !kernelAtLeast(in.Kernel, 5, 15) {

@@ -250,7 +250,7 @@ func applyPlan(w io.Writer, t CommandOptions, tgt tuning.Tuner, lt *Local, repor
 	return nil
 }
 
-// planFor is the explicit --set changes, or the one plan (tuning.ProposeNext)
+// planFor is the explicit --set changes, or the one plan (tuning.Diagnose)
 // from observing feed for a few seconds, saying to say what it measures
 // and for how long.
 func planFor(t CommandOptions, feed model.Feed, knobs tuning.KnobState, say io.Writer) (tuning.Plan, uint64, error) {
@@ -271,7 +271,7 @@ func planFor(t CommandOptions, feed model.Feed, knobs tuning.KnobState, say io.W
 	}
 	count := last.Sample.Conntrack.Count
 	if len(t.Set) == 0 {
-		plan, _ := tuning.ProposeNext(tuning.Guide{Knobs: knobs, Host: feed.Host(), Measured: an.Frames(), Now: last})
+		plan := tuning.Diagnose(tuning.Guide{Knobs: knobs, Host: feed.Host(), Measured: an.Frames(), Now: last}).Plan
 		if t.Observe > 0 {
 			fmt.Fprintf(say, "measured: peak count %s; at the end %s\n", model.Int(last.Sample.Conntrack.Peak), last.Rates.Entries.RateText())
 		}

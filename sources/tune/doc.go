@@ -4,7 +4,7 @@
 // them, the managers that own knobs (kube-proxy), the tuners behind every
 // surface (Local, Namespaced, Lab, and Control for an agent), and the
 // tune command with its loop until the table is free. The plan and the
-// loop's judgement are model's (tuning.ProposeNext); this package applies
+// loop's judgement are model's (tuning.Diagnose); this package applies
 // them. It writes only the knobs, the files it manages and its state
 // directory, and only when asked.
 package tune

@@ -23,7 +23,7 @@ func TestPrintSaysWhereTheFixIs(t *testing.T) {
 		if kind == model.NATPorts {
 			f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: 12})
 		}
-		plan, _ := tuning.ProposeNext(tuning.Guide{Knobs: tuning.KnobState{Current: cur, Global: true}, Measured: model.NewRing[model.Frame](1), Now: f})
+		plan := tuning.Diagnose(tuning.Guide{Knobs: tuning.KnobState{Current: cur, Global: true}, Measured: model.NewRing[model.Frame](1), Now: f}).Plan
 		var out bytes.Buffer
 		printPlan(&out, plan, nil)
 		if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), string(kind)+": ") {

@@ -26,7 +26,7 @@ type LoopStep struct {
 // (with --yes), watch, and again while the table is still pinned, at most
 // t.Steps times and within the memory rules. Every step is recorded for
 // --undo, which restores the values before the first. Each step is the
-// one plan (tuning.ProposeNext) on the frames since the last apply; global
+// one plan (tuning.Diagnose) on the frames since the last apply; global
 // knobs a tuner in a child namespace cannot write are left to the host.
 func untilFree(w io.Writer, t CommandOptions, tgt tuning.Tuner, feed model.Feed) error {
 	if !t.Yes {
@@ -52,7 +52,7 @@ func untilFree(w io.Writer, t CommandOptions, tgt tuning.Tuner, feed model.Feed)
 			return err
 		}
 		// a stream's host is known after its first sample
-		plan, _ := tuning.ProposeNext(tuning.Guide{Knobs: knobs, Host: feed.Host(), Measured: an.Frames(), Now: last, AppliedAt: applied})
+		plan := tuning.Diagnose(tuning.Guide{Knobs: knobs, Host: feed.Host(), Measured: an.Frames(), Now: last, AppliedAt: applied}).Plan
 		if len(plan.Changes) == 0 {
 			if step == 1 && !last.Pinned && last.Rates.Drops() == 0 {
 				printPlan(w, plan, nil)

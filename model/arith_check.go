@@ -1,0 +1,47 @@
+package model
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// The consistency rules every surface's text obeys, encoded once: the
+// console's, the report's, tablefull tune's and the demo's tests all ask
+// ArithmeticFaults of what they print.
+var (
+	// printedProducts are a class's arithmetic as the surfaces write it,
+	// "80/s × 120 s = 9,600", "… needs 9,600" or "80/s held 120 s each
+	// need 9,600" (a number cut by "…" is not matched).
+	printedProducts = regexp.MustCompile(`([0-9][0-9,.]*)/s(?: before the pin)? (?:× ([0-9]+) s (?:=|needs)|held ([0-9]+) s each need) ([0-9][0-9,]*)(?:[^0-9,…]|$)`)
+	// zeroProducts are products of a rate not counted: never printed.
+	zeroProducts = regexp.MustCompile(`(^|[^0-9.,])0/s(?: before the pin)? ×|\b0 new/s held`)
+)
+
+// ArithmeticFaults are the ways text breaks the arithmetic rule: a
+// printed rate × hold whose printed result is not its product, and a
+// product of a rate not counted (0/s ×). A wrapped line reads as one
+// sentence. Each fault quotes what was printed.
+func ArithmeticFaults(text string) []string {
+	flat := strings.Join(strings.Fields(text), " ")
+	var out []string
+	for _, g := range printedProducts.FindAllStringSubmatch(flat, -1) {
+		rate, err1 := strconv.ParseFloat(strings.ReplaceAll(g[1], ",", ""), 64)
+		hold, err2 := strconv.ParseFloat(g[2]+g[3], 64)
+		got, err3 := strconv.ParseFloat(strings.ReplaceAll(g[4], ",", ""), 64)
+		if err1 != nil || err2 != nil || err3 != nil || math.Abs(rate*hold-got) > 0.5 {
+			out = append(out, strings.TrimSpace(g[0])+" (the product is "+Num(rate*hold)+")")
+		}
+	}
+	if m := zeroProducts.FindString(flat); m != "" {
+		out = append(out, strings.TrimSpace(m)+" (a rate not counted)")
+	}
+	return out
+}
+
+// PrintedProducts counts the rate × hold products text prints, so that a
+// test that finds no fault can say it read some.
+func PrintedProducts(text string) int {
+	return len(printedProducts.FindAllString(strings.Join(strings.Fields(text), " "), -1))
+}

@@ -1,0 +1,85 @@
+package tuning
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// Diagnosis is one moment as every surface draws it — the console's
+// lines and its tuning panel, tablefull tune, its --until-free loop, the
+// report: the frame's verdicts, arithmetic by class and demand (the
+// analyzer's, computed once for the frame) with the one plan and the
+// loop's judgement made from them. No surface builds a plan, a sentence
+// of arithmetic or a severity of its own.
+type Diagnosis struct {
+	Now  model.Frame
+	Plan Plan
+	Loop LoopStatus
+}
+
+// Diagnose is the diagnosis of g's moment: the plan of every surface
+// (the demand's, after an apply sized on what the count did since, once
+// free the way back down; refused where the memory or the cause says).
+func Diagnose(g Guide) Diagnosis {
+	p, l := proposeNext(g)
+	return Diagnosis{Now: g.Now, Plan: p, Loop: l}
+}
+
+// Contradictions are the ways d disagrees with itself, which every
+// surface would then print: a plan that proposes a knob a verdict of the
+// moment rules out, or, where a verdict names trouble, one that no
+// verdict's kind may change (outside the loop's way back down); a verdict about another table whose
+// evidence does not name it; a product in a verdict or a change's
+// arithmetic that does not compute.
+func (d Diagnosis) Contradictions() []string {
+	var out []string
+	changes := append(slices.Clone(d.Plan.Changes), d.Plan.FromHost...)
+	allowed := map[string]bool{}
+	for _, v := range d.Now.Verdicts {
+		if spec, ok := model.SpecOf(v.Kind); ok {
+			for _, k := range spec.Knobs {
+				allowed[k] = true
+			}
+		}
+		for _, c := range changes {
+			if slices.Contains(v.RulesOut, c.Key) {
+				out = append(out, fmt.Sprintf("%s rules %s out, and the plan proposes it (%s → %s)", v.Kind, c.Key, c.Current, c.Proposed))
+			}
+		}
+		if v.Table != "" && !strings.Contains(v.Evidence, v.Table) {
+			out = append(out, fmt.Sprintf("%s is about %s and does not say so: %s", v.Kind, v.Table, v.Evidence))
+		}
+		for _, f := range model.ArithmeticFaults(v.Evidence) {
+			out = append(out, fmt.Sprintf("%s prints %s", v.Kind, f))
+		}
+	}
+	// Where a verdict names trouble, the plan changes only what its kind
+	// may; a quiet moment's plan is headroom, and the loop's way back
+	// down is no verdict's.
+	troubled := slices.ContainsFunc(d.Now.Verdicts, func(v model.Verdict) bool { return v.Severity > model.SevOK })
+	settling := d.Loop.State == LoopSettle
+	for _, c := range changes {
+		if troubled && !allowed[c.Key] && !settling {
+			out = append(out, fmt.Sprintf("the plan proposes %s → %s, which none of the moment's verdicts (%s) may change", c.Key, c.Proposed, kinds(d.Now.Verdicts)))
+		}
+		for _, f := range model.ArithmeticFaults(c.Why) {
+			out = append(out, fmt.Sprintf("the plan's %s prints %s", c.Key, f))
+		}
+	}
+	return out
+}
+
+// kinds lists the verdicts' kinds: "TABLE FULL, NEAR CAP".
+func kinds(vs []model.Verdict) string {
+	s := ""
+	for i, v := range vs {
+		if i > 0 {
+			s += ", "
+		}
+		s += string(v.Kind)
+	}
+	return s
+}

@@ -1,0 +1,44 @@
+package tuning
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// TestDiagnosisContradictions: each way a moment's verdicts and plan can
+// disagree is caught, and a diagnosis that agrees with itself has none.
+func TestDiagnosisContradictions(t *testing.T) {
+	full := model.Verdict{Kind: model.TableFull, Severity: model.SevCrit, Evidence: "400 of 400 entries tcp-open: nothing to evict … not the TIME_WAIT hold",
+		RulesOut: []string{model.KnobTimeWait}}
+	listen := model.Verdict{Kind: model.ListenOverflow, Severity: model.SevCrit, Evidence: "the listen queue of :80 overflowed"}
+	ok := model.Verdict{Kind: model.OK, Evidence: "count 319 of max 400 (80 %)"}
+	ns := model.Verdict{Kind: model.TableFull, Severity: model.SevCrit, Evidence: "in netns full (1 process) — 300 / 300 entries", Table: "netns full"}
+	maxUp := Change{Key: model.KnobMax, Current: "400", Proposed: "1024", Why: "peak working set 400 (the peak count) × 1.5, next power of two"}
+	twDown := Change{Key: model.KnobTimeWait, Current: "120", Proposed: "30", Why: "80/s held 120 s each need 9,600 entries; at 30 s, 2,400"}
+	for _, c := range []struct {
+		name string
+		d    Diagnosis
+		want string // "" none
+	}{
+		{"agrees", Diagnosis{Now: model.Frame{Verdicts: []model.Verdict{full}}, Plan: Plan{Changes: []Change{maxUp}}}, ""},
+		{"a knob ruled out, proposed", Diagnosis{Now: model.Frame{Verdicts: []model.Verdict{full}}, Plan: Plan{Changes: []Change{maxUp, twDown}}}, "rules net.netfilter.nf_conntrack_tcp_timeout_time_wait out"},
+		{"ruled out, proposed from the host", Diagnosis{Now: model.Frame{Verdicts: []model.Verdict{full}}, Plan: Plan{FromHost: []Change{twDown}}}, "rules"},
+		{"a knob the kind may not change", Diagnosis{Now: model.Frame{Verdicts: []model.Verdict{listen}}, Plan: Plan{Changes: []Change{maxUp}}}, "none of the moment's verdicts (LISTEN OVERFLOW)"},
+		{"headroom on a quiet moment", Diagnosis{Now: model.Frame{Verdicts: []model.Verdict{ok}}, Plan: Plan{Changes: []Change{maxUp}}}, ""},
+		{"the way back down", Diagnosis{Now: model.Frame{Verdicts: []model.Verdict{listen}}, Plan: Plan{Changes: []Change{maxUp}}, Loop: LoopStatus{State: LoopSettle}}, ""},
+		{"another table, named", Diagnosis{Now: model.Frame{Verdicts: []model.Verdict{ns}}}, ""},
+		{"another table, unnamed", Diagnosis{Now: model.Frame{Verdicts: []model.Verdict{{Kind: model.TableFull, Severity: model.SevCrit, Evidence: "300 / 300 entries", Table: "netns full"}}}}, "is about netns full and does not say so"},
+		{"a product that does not compute", Diagnosis{Now: model.Frame{Verdicts: []model.Verdict{{Kind: model.TableFull, Severity: model.SevCrit, Evidence: "fills tcp-closed 710 (80/s × 120 s = 710)"}}}}, "80/s × 120 s = 710"},
+		{"a plan's product of a rate not counted", Diagnosis{Now: model.Frame{Verdicts: []model.Verdict{full}}, Plan: Plan{Changes: []Change{{Key: model.KnobMax, Current: "400", Proposed: "512", Why: "peak working set 319 (0/s × 120 s + 0 open, or the peak count)"}}}}, "a rate not counted"},
+	} {
+		got := strings.Join(c.d.Contradictions(), " | ")
+		switch {
+		case c.want == "" && got != "":
+			t.Errorf("%s: %s", c.name, got)
+		case c.want != "" && !strings.Contains(got, c.want):
+			t.Errorf("%s: %q, want one saying %q", c.name, got, c.want)
+		}
+	}
+}
