@@ -188,9 +188,17 @@ type Flow struct {
 	// Zone is the entry's conntrack zone (0: the default).
 	Zone uint16
 	// ReplySrc and ReplySrcPort are where replies come from: not the
-	// original destination when a DNAT changed it.
-	ReplySrc     netip.Addr
-	ReplySrcPort uint16
+	// original destination when a DNAT changed it. ReplyDst and
+	// ReplyDstPort are where they go: not the original source when a SNAT
+	// changed it.
+	ReplySrc, ReplyDst         netip.Addr
+	ReplySrcPort, ReplyDstPort uint16
+	// Mark is the entry's connmark.
+	Mark uint32
+	// Packets and Bytes are each direction's (original, reply), when
+	// Accounted: nf_conntrack_acct was on when the entry was made.
+	Packets, Bytes [2]uint64
+	Accounted      bool
 }
 
 // Add counts one flow.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -57,7 +58,7 @@ func commandLine(stdout, stderr io.Writer) *cobra.Command {
 			cobraHelp(c, args) // cobra's own: help, completion
 			return
 		}
-		fmt.Fprint(c.OutOrStdout(), help(entry(name)))
+		fmt.Fprint(c.OutOrStdout(), help(subcommands[max(0, slices.IndexFunc(subcommands, func(s subcommand) bool { return s.name == name }))]))
 	})
 	root.SetHelpCommand(helptext.Command(root, func(err error) error { return usageError{err} }))
 	return root

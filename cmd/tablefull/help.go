@@ -8,9 +8,6 @@ import (
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/helptext"
 )
 
-// usageHead opens --help (helptext.Head).
-const usageHead = helptext.Head
-
 // usage is the head, every subcommand's lines and cobra's.
 func usage() string {
 	var us []string
@@ -50,16 +47,6 @@ func help(s subcommand) string {
 		own = append(own, helptext.Section{Title: title, Flags: subcommandFlags(c)})
 	}
 	return helptext.Help(head, global, own)
-}
-
-// entry is the table's subcommand called name.
-func entry(name string) subcommand {
-	for _, s := range subcommands {
-		if s.name == name {
-			return s
-		}
-	}
-	return subcommands[0]
 }
 
 // subcommandFlags is c's own flags, without the shared ones.

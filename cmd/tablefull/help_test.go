@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/helptext"
 	"os"
 	"regexp"
 	"strings"
@@ -83,7 +84,7 @@ func TestREADMECommandBlock(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want strings.Builder
-	for _, l := range strings.Split(strings.TrimRight(strings.TrimPrefix(usage(), usageHead), "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimRight(strings.TrimPrefix(usage(), helptext.Head), "\n"), "\n") {
 		want.WriteString(strings.TrimPrefix(l, "  ") + "\n")
 	}
 	if !strings.Contains(string(readme), "## Commands and flags\n\n```\n"+want.String()+"```") {

@@ -35,7 +35,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.DurationVar(&o.interval, "interval", time.Second, "display and sampling `interval` (at least 100ms)")
 	o.roots.AddFlags(fs)
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
-	fs.StringVar(&o.stateDir, "state-dir", "/var/lib/tablefull", "where tuning keeps its undo record")
+	fs.StringVar(&o.stateDir, "state-dir", "/var/lib/tablefull", "where tuning keeps its undo record, and entries its journal of deletions")
 }
 
 func main() {

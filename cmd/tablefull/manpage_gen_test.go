@@ -3,6 +3,7 @@ package main
 import (
 	stdflag "flag"
 	"fmt"
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/helptext"
 	"os"
 	"reflect"
 	"strings"
@@ -96,7 +97,7 @@ func defaultOf(f *flag.Flag) string {
 
 // roffText escapes text inside a line: backslashes and hyphens.
 func roffText(s string) string {
-	return strings.NewReplacer(`\`, `\e`, "-", `\-`, "←", `\(<-`, "→", `\(->`, "↑", `\(ua`, "↓", `\(da`, "–", `\(en`).Replace(s)
+	return strings.NewReplacer(`\`, `\e`, "-", `\-`, "←", `\(<-`, "→", `\(->`, "↑", `\(ua`, "↓", `\(da`, "–", `\(en`, "…", `...`).Replace(s)
 }
 
 // roffLine is roffText for a whole line, guarded against starting a
@@ -119,7 +120,7 @@ func roffQuote(s string) string {
 // runs past 80 columns.
 func manSynopsis(b *strings.Builder, u string) {
 	open := false
-	for _, line := range strings.Split(strings.TrimRight(strings.TrimPrefix(u, usageHead), "\n"), "\n") {
+	for _, line := range strings.Split(strings.TrimRight(strings.TrimPrefix(u, helptext.Head), "\n"), "\n") {
 		line = strings.TrimSpace(line)
 		synopsis, desc := line, ""
 		if i := strings.Index(line, "   "); i >= 0 {

@@ -25,6 +25,9 @@ const (
 	ctaStatus     = 3
 	ctaProtoinfo  = 4
 	ctaTimeout    = 7
+	ctaMark       = 8
+	ctaCountOrig  = 9
+	ctaCountReply = 10
 	ctaZone       = 18
 
 	ctaTupleIP    = 1
@@ -41,6 +44,9 @@ const (
 
 	ctaProtoinfoTCP      = 1
 	ctaProtoinfoTCPState = 1
+
+	ctaCountersPackets = 1
+	ctaCountersBytes   = 2
 )
 
 // Dump walks the conntrack table of the caller's network namespace and

@@ -41,7 +41,7 @@ func parseFlow(data []byte) (model.Flow, error) {
 			if err := parseTuple(v, &t); err != nil {
 				return f, err
 			}
-			f.ReplySrc, f.ReplySrcPort = t.src, t.srcPort
+			f.ReplySrc, f.ReplySrcPort, f.ReplyDst, f.ReplyDstPort = t.src, t.srcPort, t.dst, t.dstPort
 		case ctaStatus:
 			if len(v) == 4 {
 				f.Status = binary.BigEndian.Uint32(v)
@@ -50,6 +50,12 @@ func parseFlow(data []byte) (model.Flow, error) {
 			if len(v) == 4 {
 				f.Timeout = binary.BigEndian.Uint32(v)
 			}
+		case ctaMark:
+			if len(v) == 4 {
+				f.Mark = binary.BigEndian.Uint32(v)
+			}
+		case ctaCountOrig, ctaCountReply:
+			parseCounters(v, &f, int(typ-ctaCountOrig))
 		case ctaZone:
 			if len(v) == 2 {
 				f.Zone = binary.BigEndian.Uint16(v)
@@ -140,4 +146,21 @@ func parseTCPState(b []byte, f *model.Flow) error {
 		return fmt.Errorf("decode protoinfo: %w", pi.Err())
 	}
 	return nil
+}
+
+// parseCounters reads one direction's packets and bytes (dir 0 the
+// original, 1 the reply); present only where accounting was on.
+func parseCounters(b []byte, f *model.Flow, dir int) {
+	c := nldump.AttrsOf(b)
+	for typ, v, ok := c.Next(); ok; typ, v, ok = c.Next() {
+		if len(v) != 8 {
+			continue
+		}
+		switch typ {
+		case ctaCountersPackets:
+			f.Packets[dir], f.Accounted = binary.BigEndian.Uint64(v), true
+		case ctaCountersBytes:
+			f.Bytes[dir], f.Accounted = binary.BigEndian.Uint64(v), true
+		}
+	}
 }

@@ -42,6 +42,14 @@ func flowMessage(t testing.TB) netlink.Message {
 		return nil
 	})
 	ae.Uint32(ctaTimeout, 431000)
+	ae.Uint32(ctaMark, 0x2a)
+	for dir, n := range []uint64{7, 5} { // accounting on: packets and bytes each way
+		ae.Nested(uint16(ctaCountOrig+dir), func(c *netlink.AttributeEncoder) error {
+			c.Uint64(ctaCountersPackets, n)
+			c.Uint64(ctaCountersBytes, n*100)
+			return nil
+		})
+	}
 	ae.Uint16(ctaZone, 5)
 	ae.Nested(ctaProtoinfo, func(pi *netlink.AttributeEncoder) error {
 		pi.Nested(ctaProtoinfoTCP, func(tcp *netlink.AttributeEncoder) error {
@@ -61,7 +69,8 @@ func TestParseFlow(t *testing.T) {
 	m := flowMessage(t)
 	f, err := ParseFlow(m)
 	want := model.Flow{Proto: 6, Src: netip.MustParseAddr("10.5.5.15"), Dst: netip.MustParseAddr("10.5.5.14"), DstPort: 3900, TCPState: 7, Timeout: 431000, Zone: 5,
-		ReplySrc: netip.MustParseAddr("10.244.1.7"), ReplySrcPort: 3901}
+		ReplySrc: netip.MustParseAddr("10.244.1.7"), ReplySrcPort: 3901, ReplyDst: netip.MustParseAddr("10.5.5.15"), Mark: 0x2a,
+		Packets: [2]uint64{7, 5}, Bytes: [2]uint64{700, 500}, Accounted: true}
 	if err != nil || f != want {
 		t.Fatalf("ParseFlow = %+v, %v; want %+v", f, err, want)
 	}

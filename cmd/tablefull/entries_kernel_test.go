@@ -1,0 +1,202 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// entriesIn runs `tablefull entries args…` inside ns and returns its exit
+// code, stdout and stderr.
+func entriesIn(t *testing.T, ns *netns.NS, args ...string) (int, string, string) {
+	t.Helper()
+	exe, _ := os.Executable()
+	cmd := ns.Command(exe, append([]string{"entries"}, args...)...)
+	cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), string(out), stderr.String()
+}
+
+// entryTable makes, in ns, TIME_WAIT entries to 127.0.0.1:7000, UDP
+// entries to :53 and 3 established connections to :7001 (held until the
+// test ends).
+func entryTable(t *testing.T, ns *netns.NS) {
+	t.Helper()
+	serveIn(t, ns, "127.0.0.1:7000", nil)
+	serveIn(t, ns, "127.0.0.1:7001", func(c net.Conn) { time.Sleep(time.Minute); c.Close() })
+	var held []net.Conn
+	t.Cleanup(func() {
+		for _, c := range held {
+			c.Close()
+		}
+	})
+	if err := ns.Do(func() error {
+		for range 5 {
+			c, err := net.Dial("tcp", "127.0.0.1:7000")
+			if err != nil {
+				return err
+			}
+			c.Close()
+		}
+		for range 3 {
+			c, err := net.Dial("tcp", "127.0.0.1:7001")
+			if err != nil {
+				return err
+			}
+			held = append(held, c)
+			u, err := net.Dial("udp", "127.0.0.1:53")
+			if err != nil {
+				return err
+			}
+			u.Write([]byte("q"))
+			u.Close()
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond) // the closes reach TIME_WAIT
+}
+
+// entriesTuples are the entries' original tuples as tablefull entries
+// --json lists them, sorted.
+func entriesTuples(t *testing.T, out string) []string {
+	t.Helper()
+	var doc struct {
+		Matched int `json:"matched"`
+		Entries []struct {
+			Proto, Src, Dst string
+			SPort           int `json:"sport"`
+			DPort           int `json:"dport"`
+		} `json:"entries"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("entries --json: %v\n%s", err, out)
+	}
+	var tuples []string
+	for _, e := range doc.Entries {
+		tuples = append(tuples, strings.Join([]string{e.Proto, e.Src, strconv.Itoa(e.SPort), e.Dst, strconv.Itoa(e.DPort)}, " "))
+	}
+	if doc.Matched != len(tuples) {
+		t.Errorf("%d matched, %d listed under a limit above both", doc.Matched, len(tuples))
+	}
+	slices.Sort(tuples)
+	return tuples
+}
+
+// conntrackTuples are the same as conntrack -L lists them.
+func conntrackTuples(t *testing.T, ns *netns.NS, args ...string) []string {
+	t.Helper()
+	out, err := ns.Output("conntrack", append([]string{"-L"}, args...)...)
+	if err != nil {
+		t.Fatalf("conntrack -L %v: %v: %s", args, err, out)
+	}
+	var tuples []string
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.Fields(l)
+		if len(f) < 3 || (f[0] != "tcp" && f[0] != "udp") {
+			continue
+		}
+		kv := map[string]string{}
+		for _, w := range f {
+			if k, v, ok := strings.Cut(w, "="); ok {
+				if _, seen := kv[k]; !seen { // the original tuple comes first
+					kv[k] = v
+				}
+			}
+		}
+		tuples = append(tuples, strings.Join([]string{f[0], kv["src"], kv["sport"], kv["dst"], kv["dport"]}, " "))
+	}
+	slices.Sort(tuples)
+	return tuples
+}
+
+// TestEntriesMatchConntrackL: for each filter in conntrack(8)'s own
+// words, tablefull entries lists exactly the entries conntrack -L lists
+// for it on the same table.
+func TestEntriesMatchConntrackL(t *testing.T) {
+	needKernel(t, "conntrack")
+	ns := labNS(t)
+	entryTable(t, ns)
+	for _, filter := range [][]string{
+		nil,
+		{"-p", "udp"},
+		{"-p", "tcp", "--dport", "7000"},
+		{"-p", "tcp", "--state", "ESTABLISHED"},
+		{"-p", "udp", "--dport", "53", "--src", "127.0.0.1"},
+		{"-p", "tcp", "--state", "TIME_WAIT", "--dst", "127.0.0.0/8"},
+	} {
+		code, out, errs := entriesIn(t, ns, append([]string{"--json", "--limit", "1000"}, filter...)...)
+		if code != 0 {
+			t.Fatalf("entries %v: exit %d: %s", filter, code, errs)
+		}
+		got, want := entriesTuples(t, out), conntrackTuples(t, ns, filter...)
+		if len(want) == 0 || !slices.Equal(got, want) {
+			t.Errorf("filter %v:\ntablefull entries %v\nconntrack -L      %v", filter, got, want)
+		}
+	}
+	if code, _, errs := entriesIn(t, ns, "--dport", "99999"); code != 2 || !strings.Contains(errs, "--dport") {
+		t.Errorf("a port out of range: exit %d, %q (want 2, naming --dport)", code, errs)
+	}
+}
+
+// TestEntriesDeleteAfterAPreview: a deletion shows what it would delete
+// and deletes nothing without --yes; one that would take established
+// connections is refused without --established, and an empty filter is
+// refused outright; with --yes the matching entries go over ctnetlink,
+// the read-back says none match, and the journal has the line.
+func TestEntriesDeleteAfterAPreview(t *testing.T) {
+	needKernel(t, "conntrack")
+	ns := labNS(t)
+	entryTable(t, ns)
+	state := t.TempDir()
+	journal := filepath.Join(state, "entries.journal")
+	count := func() int { return len(conntrackTuples(t, ns)) }
+	before := count()
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"-p", "udp", "--delete"}, "--yes needed"},
+		{[]string{"-p", "tcp", "--delete", "--yes"}, "3 of the 8 entries are established"},
+		{[]string{"--delete", "--yes"}, "an empty filter matches every entry"},
+	} {
+		code, out, errs := entriesIn(t, ns, append(c.args, "--state-dir", state)...)
+		if code != 3 || !strings.Contains(errs, c.says) || !strings.Contains(out, "entries match") {
+			t.Errorf("%v: exit %d, preview %q, %q (want 3, a preview, %q)", c.args, code, out, errs, c.says)
+		}
+		if n := count(); n != before {
+			t.Fatalf("%v deleted %d entries", c.args, before-n)
+		}
+	}
+	if _, err := os.Stat(journal); err == nil {
+		t.Error("a refused deletion wrote the journal")
+	}
+	code, out, errs := entriesIn(t, ns, "-p", "udp", "--dport", "53", "--delete", "--yes", "--state-dir", state)
+	if code != 0 || !strings.Contains(out, "deleted 3 (0 already gone") || !strings.Contains(out, "0 match now") {
+		t.Fatalf("delete: exit %d: %s%s", code, out, errs)
+	}
+	if left := conntrackTuples(t, ns, "-p", "udp"); len(left) != 0 || count() != before-3 {
+		t.Errorf("after the deletion conntrack -L lists %v udp, %d in all (want none, %d)", left, count(), before-3)
+	}
+	b, err := os.ReadFile(journal)
+	if err != nil || !strings.Contains(string(b), `"filter":"-p udp --dport 53","matched":3,"deleted":3`) {
+		t.Errorf("the journal: %q, %v", b, err)
+	}
+}

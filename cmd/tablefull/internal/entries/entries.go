@@ -1,0 +1,149 @@
+// Package entries is tablefull entries: the conntrack table's entries as
+// rows, filtered in conntrack(8)'s own vocabulary, sorted and bounded,
+// and deleted by the same filter after a preview — without a shell-out.
+package entries
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	flag "github.com/spf13/pflag"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/ctnetlink"
+)
+
+// Options are tablefull entries' flags.
+type Options struct {
+	filter      map[string]*string
+	Sort        string
+	Desc        bool
+	Limit       int
+	JSON        bool
+	Delete, Yes bool
+	// Established lets a deletion take established TCP entries: live
+	// connections, which lose their state (and behind a NAT, their flow).
+	Established bool
+}
+
+// filterFlags are conntrack(8)'s options, with its short names.
+var filterFlags = []struct{ name, short, usage string }{
+	{"proto", "p", "entries of protocol `P` (tcp, udp, icmp, a number)"},
+	{"src", "s", "original source `ADDR` or CIDR"},
+	{"dst", "d", "original destination `ADDR` or CIDR"},
+	{"reply-src", "r", "reply source `ADDR` or CIDR (where a DNAT sent it)"},
+	{"reply-dst", "q", "reply destination `ADDR` or CIDR (the source a SNAT gave it)"},
+	{"sport", "", "original source `PORT`"},
+	{"dport", "", "original destination `PORT`"},
+	{"state", "", "TCP `STATE` (ESTABLISHED, TIME_WAIT, …)"},
+	{"zone", "", "conntrack `ZONE`"},
+	{"mark", "", "connmark `MARK`"},
+}
+
+// AddFlags adds the filter and entries' own flags to fs.
+func (o *Options) AddFlags(fs *flag.FlagSet) {
+	o.filter = map[string]*string{}
+	for _, f := range filterFlags {
+		o.filter[f.name] = fs.StringP(f.name, f.short, "", f.usage)
+	}
+	fs.StringVar(&o.Sort, "sort", model.EntrySorts[0], fmt.Sprintf("sort by `COLUMN` %v", model.EntrySorts))
+	fs.BoolVar(&o.Desc, "reverse", false, "sort descending")
+	fs.IntVar(&o.Limit, "limit", 50, fmt.Sprintf("show at most `N` entries (all are counted; at most %d)", model.MaxEntryRows))
+	fs.BoolVar(&o.JSON, "json", false, "print JSON (schema in README)")
+	fs.BoolVar(&o.Delete, "delete", false, "delete the entries the filter matches, after a preview (needs --yes)")
+	fs.BoolVar(&o.Yes, "yes", false, "with --delete: delete without stopping at the preview")
+	fs.BoolVar(&o.Established, "established", false, "with --delete: established TCP entries too (live connections)")
+}
+
+// ExitError ends tablefull entries with its own exit code: 2 a filter
+// that is not conntrack(8)'s, 3 a deletion refused (nothing deleted).
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e ExitError) Error() string { return e.Err.Error() }
+func (e ExitError) Unwrap() error { return e.Err }
+
+// ExitCode is the process's exit code.
+func (e ExitError) ExitCode() int { return e.Code }
+
+// dumpTimeout bounds one walk of the table.
+const dumpTimeout = time.Minute
+
+// Run lists the entries the filter matches in this network namespace,
+// or with Delete, previews them, deletes them and says what went; a
+// deletion is written to the journal in stateDir.
+func Run(o Options, stateDir string, stdout io.Writer) error {
+	args := model.EntryFilterArgs{}
+	for k, v := range o.filter {
+		args[k] = *v
+	}
+	filter, err := model.ParseEntryFilter(args)
+	if err != nil {
+		return ExitError{2, err}
+	}
+	limit := o.Limit
+	if o.Delete && !o.JSON {
+		limit = min(limit, 10) // a preview, not the listing
+	}
+	list, err := model.NewEntryList(filter, o.Sort, o.Desc, limit)
+	if err != nil {
+		return ExitError{2, err}
+	}
+	var matches []model.Flow
+	if err := ctnetlink.Dump(dumpTimeout, func(f model.Flow, _ bool) {
+		list.Add(f)
+		if o.Delete && filter.Match(f) {
+			matches = append(matches, f)
+		}
+	}); err != nil {
+		return err
+	}
+	if !o.Delete {
+		return write(stdout, list, nil, o.JSON)
+	}
+	if err := refusal(o, list); err != nil {
+		write(stdout, list, nil, o.JSON)
+		return ExitError{3, err}
+	}
+	done, err := ctnetlink.Delete(matches)
+	still := stillMatching(filter)
+	journal(stateDir, filter, list.Matched, done, still, err)
+	out := &outcome{Deleted: done, StillMatch: still}
+	if werr := write(stdout, list, out, o.JSON); err == nil {
+		err = werr
+	}
+	return err
+}
+
+// refusal says why a deletion is refused before anything is deleted.
+func refusal(o Options, l *model.EntryList) error {
+	switch {
+	case l.Filter.String() == "":
+		return errors.New("refused: an empty filter matches every entry (conntrack -F flushes the table; tablefull deletes by a filter)")
+	case l.Established > 0 && !o.Established:
+		return fmt.Errorf("refused: %s of the %s entries are established TCP connections, which would lose their state (--established deletes them too)",
+			model.Int(uint64(l.Established)), model.Int(uint64(l.Matched)))
+	case !o.Yes:
+		return errors.New("--yes needed to delete: nothing deleted")
+	}
+	return nil
+}
+
+// stillMatching counts the entries the filter matches after a deletion
+// (new ones since, or ones the deletion could not take); -1 when the
+// table could not be read back.
+func stillMatching(filter model.EntryFilter) int {
+	n := 0
+	if err := ctnetlink.Dump(dumpTimeout, func(f model.Flow, _ bool) {
+		if filter.Match(f) {
+			n++
+		}
+	}); err != nil {
+		return -1
+	}
+	return n
+}

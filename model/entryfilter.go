@@ -1,0 +1,176 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// EntryFilter selects conntrack entries in conntrack(8)'s own vocabulary:
+// -p, --src, --dst, --reply-src, --reply-dst (an address or a CIDR),
+// --sport, --dport, --state, --zone, --mark. A field left unset matches
+// every entry. It arrives from a command line or a control request, so
+// ParseEntryFilter checks every value before it is used.
+type EntryFilter struct {
+	Proto                        uint8 // 0: any
+	Src, Dst, ReplySrc, ReplyDst netip.Prefix
+	SPort, DPort                 uint16 // 0: any
+	State                        string // a TCP state's name ("": any)
+	Zone, Mark                   *uint32
+}
+
+// EntryFilterArgs are a filter's values as typed, by conntrack(8)'s
+// long option names ("proto", "src", …, "mark"); "" leaves one unset.
+type EntryFilterArgs map[string]string
+
+// entryFilterKeys are the options an EntryFilterArgs may hold.
+var entryFilterKeys = []string{"proto", "src", "dst", "reply-src", "reply-dst", "sport", "dport", "state", "zone", "mark"}
+
+// ErrBadFilter is a filter value that is not one conntrack(8) takes.
+var ErrBadFilter = errors.New("bad entry filter")
+
+// ParseEntryFilter checks and reads a filter's values.
+func ParseEntryFilter(args EntryFilterArgs) (EntryFilter, error) {
+	var f EntryFilter
+	for k, v := range args {
+		if v == "" {
+			continue
+		}
+		if !slices.Contains(entryFilterKeys, k) {
+			return f, fmt.Errorf("%w: no option --%s", ErrBadFilter, Sanitize(k, 40))
+		}
+		if err := f.set(k, v); err != nil {
+			return f, fmt.Errorf("%w: --%s %q: %w", ErrBadFilter, k, Sanitize(v, 80), err)
+		}
+	}
+	return f, nil
+}
+
+func (f *EntryFilter) set(k, v string) error {
+	var err error
+	switch k {
+	case "proto":
+		f.Proto, err = protoNumber(v)
+	case "src":
+		f.Src, err = prefixOf(v)
+	case "dst":
+		f.Dst, err = prefixOf(v)
+	case "reply-src":
+		f.ReplySrc, err = prefixOf(v)
+	case "reply-dst":
+		f.ReplyDst, err = prefixOf(v)
+	case "sport", "dport":
+		var n uint64
+		if n, err = strconv.ParseUint(v, 10, 16); err == nil && n == 0 {
+			err = errors.New("port 0")
+		}
+		if k == "sport" {
+			f.SPort = uint16(n)
+		} else {
+			f.DPort = uint16(n)
+		}
+	case "state":
+		if i := slices.Index(TCPStates, strings.ToUpper(v)); i > 0 {
+			f.State = TCPStates[i]
+		} else {
+			err = errors.New("not a TCP state")
+		}
+	case "zone", "mark":
+		var n uint64
+		bits := 32
+		if k == "zone" {
+			bits = 16
+		}
+		if n, err = strconv.ParseUint(v, 0, bits); err == nil {
+			u := uint32(n)
+			if k == "zone" {
+				f.Zone = &u
+			} else {
+				f.Mark = &u
+			}
+		}
+	}
+	return err
+}
+
+// protoNumber reads a protocol's name or number.
+func protoNumber(v string) (uint8, error) {
+	for n, name := range protoNames {
+		if strings.EqualFold(v, name) {
+			return uint8(n), nil
+		}
+	}
+	n, err := strconv.ParseUint(v, 10, 8)
+	if err != nil || n == 0 {
+		return 0, errors.New("not a protocol")
+	}
+	return uint8(n), nil
+}
+
+// prefixOf reads an address (a one-address prefix) or a CIDR.
+func prefixOf(v string) (netip.Prefix, error) {
+	if strings.Contains(v, "/") {
+		p, err := netip.ParsePrefix(v)
+		return p.Masked(), err
+	}
+	a, err := netip.ParseAddr(v)
+	if err != nil {
+		return netip.Prefix{}, err
+	}
+	return netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()), nil
+}
+
+// Match reports whether e passes the filter.
+func (f EntryFilter) Match(e Flow) bool {
+	in := func(p netip.Prefix, a netip.Addr) bool { return !p.IsValid() || p.Contains(a.Unmap()) }
+	switch {
+	case f.Proto != 0 && e.Proto != f.Proto,
+		!in(f.Src, e.Src), !in(f.Dst, e.Dst), !in(f.ReplySrc, e.ReplySrc), !in(f.ReplyDst, e.ReplyDst),
+		f.SPort != 0 && e.SrcPort != f.SPort, f.DPort != 0 && e.DstPort != f.DPort,
+		f.State != "" && (e.TCPState < 0 || e.TCPState >= len(TCPStates) || TCPStates[e.TCPState] != f.State),
+		f.Zone != nil && uint32(e.Zone) != *f.Zone, f.Mark != nil && e.Mark != *f.Mark:
+		return false
+	}
+	return true
+}
+
+// String is the filter as conntrack(8) would take it: "-p udp
+// --reply-src 10.80.0.2"; "" matches every entry.
+func (f EntryFilter) String() string {
+	var parts []string
+	add := func(opt, v string) { parts = append(parts, opt+" "+v) }
+	if f.Proto != 0 {
+		name, ok := protoNames[int(f.Proto)]
+		if !ok {
+			name = strconv.Itoa(int(f.Proto))
+		}
+		add("-p", name)
+	}
+	for _, p := range []struct {
+		opt string
+		v   netip.Prefix
+	}{{"--src", f.Src}, {"--dst", f.Dst}, {"--reply-src", f.ReplySrc}, {"--reply-dst", f.ReplyDst}} {
+		if p.v.IsValid() {
+			add(p.opt, strings.TrimSuffix(p.v.String(), "/"+strconv.Itoa(p.v.Addr().BitLen())))
+		}
+	}
+	if f.SPort != 0 {
+		add("--sport", strconv.Itoa(int(f.SPort)))
+	}
+	if f.DPort != 0 {
+		add("--dport", strconv.Itoa(int(f.DPort)))
+	}
+	if f.State != "" {
+		add("--state", f.State)
+	}
+	if f.Zone != nil {
+		add("--zone", strconv.FormatUint(uint64(*f.Zone), 10))
+	}
+	if f.Mark != nil {
+		add("--mark", strconv.FormatUint(uint64(*f.Mark), 10))
+	}
+	return strings.Join(parts, " ")
+}

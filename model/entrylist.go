@@ -1,0 +1,154 @@
+package model
+
+import (
+	"cmp"
+	"container/heap"
+	"fmt"
+	"slices"
+)
+
+// EntrySorts are the columns entries sort by, the first the default:
+// the timeout left, as an operator asks which go first.
+var EntrySorts = []string{"timeout", "proto", "state", "src", "dst", "sport", "dport", "zone", "mark", "packets", "bytes"}
+
+// MaxEntryRows bounds the rows an EntryList keeps, whatever is asked.
+const MaxEntryRows = 10000
+
+// EntryList keeps, of the entries a dump streams past it, the first
+// Limit in the chosen order (a bounded heap: a table of 262,144 entries
+// costs Limit rows, not the table), and counts every entry that matched
+// its filter exactly.
+type EntryList struct {
+	Filter EntryFilter
+	Sort   string
+	Desc   bool
+	Limit  int
+	// Matched counts the entries that passed the filter; of them,
+	// Established the established TCP ones, Assured and Unreplied by
+	// their status bits, Accounted those with packet counts.
+	Matched, Established, Assured, Unreplied, Accounted int
+	rows                                                 entryHeap
+}
+
+// NewEntryList keeps limit rows (at most MaxEntryRows) of the entries
+// filter passes, sorted by column sort (one of EntrySorts; "" the
+// first), descending when desc.
+func NewEntryList(filter EntryFilter, sort string, desc bool, limit int) (*EntryList, error) {
+	if sort == "" {
+		sort = EntrySorts[0]
+	}
+	if !slices.Contains(EntrySorts, sort) {
+		return nil, fmt.Errorf("%w: no column %q to sort by (%v)", ErrBadFilter, Sanitize(sort, 40), EntrySorts)
+	}
+	l := &EntryList{Filter: filter, Sort: sort, Desc: desc, Limit: max(0, min(limit, MaxEntryRows))}
+	l.rows.less = func(a, b Flow) bool { // the heap's top is the row to drop first
+		c := compareEntries(a, b, sort)
+		if desc {
+			c = -c
+		}
+		return c > 0
+	}
+	return l, nil
+}
+
+// Add counts e when it passes the filter, and keeps it when it is among
+// the first Limit so far.
+func (l *EntryList) Add(e Flow) {
+	if !l.Filter.Match(e) {
+		return
+	}
+	l.Matched++
+	if e.TCPState == tcpEstablished {
+		l.Established++
+	}
+	if e.Status&StatusAssured != 0 {
+		l.Assured++
+	}
+	if e.Status&StatusSeenReply == 0 {
+		l.Unreplied++
+	}
+	if e.Accounted {
+		l.Accounted++
+	}
+	switch {
+	case l.Limit == 0:
+	case len(l.rows.flows) < l.Limit:
+		heap.Push(&l.rows, e)
+	case l.rows.less(l.rows.flows[0], e): // e comes before the last kept
+		l.rows.flows[0] = e
+		heap.Fix(&l.rows, 0)
+	}
+}
+
+// Rows are the kept entries in order.
+func (l *EntryList) Rows() []Flow {
+	out := slices.Clone(l.rows.flows)
+	slices.SortFunc(out, func(a, b Flow) int {
+		if l.rows.less(a, b) {
+			return 1
+		}
+		if l.rows.less(b, a) {
+			return -1
+		}
+		return 0
+	})
+	return out
+}
+
+// compareEntries orders a and b by column, then by their tuples, so
+// that an order is total and the same on every run.
+func compareEntries(a, b Flow, column string) int {
+	var c int
+	switch column {
+	case "timeout":
+		c = cmp.Compare(a.Timeout, b.Timeout)
+	case "proto":
+		c = cmp.Compare(a.Proto, b.Proto)
+	case "state":
+		c = cmp.Compare(a.TCPState, b.TCPState)
+	case "src":
+		c = a.Src.Compare(b.Src)
+	case "dst":
+		c = a.Dst.Compare(b.Dst)
+	case "sport":
+		c = cmp.Compare(a.SrcPort, b.SrcPort)
+	case "dport":
+		c = cmp.Compare(a.DstPort, b.DstPort)
+	case "zone":
+		c = cmp.Compare(a.Zone, b.Zone)
+	case "mark":
+		c = cmp.Compare(a.Mark, b.Mark)
+	case "packets":
+		c = cmp.Compare(a.Packets[0]+a.Packets[1], b.Packets[0]+b.Packets[1])
+	case "bytes":
+		c = cmp.Compare(a.Bytes[0]+a.Bytes[1], b.Bytes[0]+b.Bytes[1])
+	}
+	if c != 0 {
+		return c
+	}
+	for _, d := range []int{a.Src.Compare(b.Src), cmp.Compare(a.SrcPort, b.SrcPort), a.Dst.Compare(b.Dst), cmp.Compare(a.DstPort, b.DstPort),
+		cmp.Compare(a.Proto, b.Proto), cmp.Compare(a.Zone, b.Zone), cmp.Compare(a.Timeout, b.Timeout), cmp.Compare(a.TCPState, b.TCPState),
+		cmp.Compare(a.Status, b.Status), cmp.Compare(a.Mark, b.Mark), cmp.Compare(a.Packets[0], b.Packets[0]), cmp.Compare(a.Bytes[0], b.Bytes[0])} {
+		if d != 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+// entryHeap is a heap of flows whose top is the one to drop first.
+type entryHeap struct {
+	flows []Flow
+	less  func(a, b Flow) bool
+}
+
+func (h entryHeap) Len() int           { return len(h.flows) }
+func (h entryHeap) Less(i, j int) bool { return h.less(h.flows[i], h.flows[j]) }
+func (h entryHeap) Swap(i, j int)      { h.flows[i], h.flows[j] = h.flows[j], h.flows[i] }
+func (h *entryHeap) Push(x any)        { h.flows = append(h.flows, x.(Flow)) }
+func (h *entryHeap) Pop() any {
+	n := len(h.flows) - 1
+	x := h.flows[n]
+	h.flows = h.flows[:n]
+	return x
+}

@@ -1,0 +1,97 @@
+package model
+
+import (
+	"math/rand/v2"
+	"net/netip"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestEntryFilter: conntrack(8)'s options read and checked, an address or
+// a CIDR, each matching what conntrack -L would list, and written back
+// as conntrack(8) takes them.
+func TestEntryFilter(t *testing.T) {
+	dnat := Flow{Proto: 17, Src: netip.MustParseAddr("10.0.0.5"), Dst: netip.MustParseAddr("10.96.0.10"), SrcPort: 40000, DstPort: 53, TCPState: -1,
+		ReplySrc: netip.MustParseAddr("10.80.0.2"), ReplyDst: netip.MustParseAddr("10.0.0.5"), ReplySrcPort: 53, ReplyDstPort: 40000}
+	est := Flow{Proto: 6, Src: netip.MustParseAddr("10.0.0.5"), Dst: netip.MustParseAddr("10.0.0.9"), SrcPort: 40001, DstPort: 80, TCPState: tcpEstablished, Zone: 3, Mark: 0x10}
+	for _, c := range []struct {
+		args        EntryFilterArgs
+		str         string
+		dnat, est   bool
+		errContains string
+	}{
+		{EntryFilterArgs{}, "", true, true, ""},
+		{EntryFilterArgs{"proto": "udp", "reply-src": "10.80.0.2"}, "-p udp --reply-src 10.80.0.2", true, false, ""},
+		{EntryFilterArgs{"src": "10.0.0.0/24", "dport": "80"}, "--src 10.0.0.0/24 --dport 80", false, true, ""},
+		{EntryFilterArgs{"state": "established", "zone": "3", "mark": "0x10"}, "--state ESTABLISHED --zone 3 --mark 16", false, true, ""},
+		{EntryFilterArgs{"proto": "6", "dst": "10.96.0.10"}, "-p tcp --dst 10.96.0.10", false, false, ""},
+		{EntryFilterArgs{"reply-dst": "10.0.0.5", "sport": "40000"}, "--reply-dst 10.0.0.5 --sport 40000", true, false, ""},
+		{EntryFilterArgs{"dport": "0"}, "", false, false, "port 0"},
+		{EntryFilterArgs{"dport": "70000"}, "", false, false, "--dport"},
+		{EntryFilterArgs{"state": "LISTEN"}, "", false, false, "not a TCP state"},
+		{EntryFilterArgs{"src": "10.0.0.0/99"}, "", false, false, "--src"},
+		{EntryFilterArgs{"proto": "\x1b[31m"}, "", false, false, "not a protocol"},
+		{EntryFilterArgs{"zone": "65536"}, "", false, false, "--zone"},
+		{EntryFilterArgs{"orig-src": "1.2.3.4"}, "", false, false, "no option --orig-src"},
+	} {
+		f, err := ParseEntryFilter(c.args)
+		if c.errContains != "" {
+			if err == nil || !strings.Contains(err.Error(), c.errContains) || strings.Contains(err.Error(), "\x1b") {
+				t.Errorf("%v: error %v, want one saying %q, sanitised", c.args, err, c.errContains)
+			}
+			continue
+		}
+		if err != nil || f.String() != c.str || f.Match(dnat) != c.dnat || f.Match(est) != c.est {
+			t.Errorf("%v: %q (err %v), matches the DNAT %v, the established %v; want %q %v %v", c.args, f.String(), err, f.Match(dnat), f.Match(est), c.str, c.dnat, c.est)
+		}
+	}
+}
+
+// TestEntryListKeepsWhatAWholeSortWould: over random entries, the
+// bounded list's rows are the whole sort's first rows, for every column
+// and both directions, and its counts are of every match.
+func TestEntryListKeepsWhatAWholeSortWould(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var all []Flow
+	for range 2000 {
+		all = append(all, Flow{Proto: []uint8{6, 17}[r.IntN(2)], Src: netip.AddrFrom4([4]byte{10, 0, 0, byte(r.IntN(8))}), Dst: netip.AddrFrom4([4]byte{10, 1, 0, byte(r.IntN(8))}),
+			SrcPort: uint16(r.IntN(50)), DstPort: uint16(r.IntN(5)), TCPState: []int{-1, tcpEstablished, 7}[r.IntN(3)], Timeout: uint32(r.IntN(100)),
+			Status: uint32(r.IntN(8)), Packets: [2]uint64{uint64(r.IntN(9)), 0}, Bytes: [2]uint64{uint64(r.IntN(900)), 0}})
+	}
+	filter, _ := ParseEntryFilter(EntryFilterArgs{"src": "10.0.0.0/30"})
+	for _, col := range EntrySorts {
+		for _, desc := range []bool{false, true} {
+			l, err := NewEntryList(filter, col, desc, 25)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []Flow
+			established := 0
+			for _, f := range all {
+				l.Add(f)
+				if filter.Match(f) {
+					want = append(want, f)
+					if f.TCPState == tcpEstablished {
+						established++
+					}
+				}
+			}
+			slices.SortStableFunc(want, func(a, b Flow) int {
+				if desc {
+					return -compareEntries(a, b, col)
+				}
+				return compareEntries(a, b, col)
+			})
+			if got := l.Rows(); !slices.Equal(got, want[:25]) || l.Matched != len(want) || l.Established != established {
+				t.Errorf("sorted by %s (desc %v): %d matched, %d established; rows differ from the whole sort's: %v", col, desc, l.Matched, l.Established, !slices.Equal(got, want[:25]))
+			}
+		}
+	}
+	if _, err := NewEntryList(filter, "colour", false, 5); err == nil {
+		t.Error("a column that is not one sorts")
+	}
+	if l, _ := NewEntryList(filter, "", false, 1<<30); l.Limit != MaxEntryRows {
+		t.Errorf("a limit of %d kept", l.Limit)
+	}
+}

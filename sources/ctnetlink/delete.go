@@ -1,0 +1,59 @@
+package ctnetlink
+
+import (
+	"errors"
+	"fmt"
+	"syscall"
+
+	"github.com/ti-mo/conntrack"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/kernelfs"
+)
+
+// Deleted is what a deletion did: entries the kernel deleted, entries
+// already gone when asked (ended on their own meanwhile), and entries
+// not asked for because their tuple has no ports (ICMP: its id is not
+// read).
+type Deleted struct {
+	Deleted int `json:"deleted"`
+	Gone    int `json:"gone"`
+	Skipped int `json:"skipped"`
+}
+
+// Delete deletes each entry of the caller's network namespace by its
+// original tuple and zone over ctnetlink (conntrack -D's way, without a
+// shell). It stops at the first error other than an entry already gone
+// and says how far it got. It needs CAP_NET_ADMIN.
+func Delete(flows []model.Flow) (Deleted, error) {
+	var d Deleted
+	c, err := conntrack.Dial(nil)
+	if err != nil {
+		return d, fmt.Errorf("dial ctnetlink: %w", err)
+	}
+	defer c.Close()
+	for _, f := range flows {
+		if f.Proto == 1 || f.Proto == 58 || !f.Src.IsValid() || !f.Dst.IsValid() {
+			d.Skipped++
+			continue
+		}
+		cf := conntrack.Flow{Zone: f.Zone}
+		cf.TupleOrig.IP.SourceAddress, cf.TupleOrig.IP.DestinationAddress = f.Src, f.Dst
+		cf.TupleOrig.Proto.Protocol, cf.TupleOrig.Proto.SourcePort, cf.TupleOrig.Proto.DestinationPort = f.Proto, f.SrcPort, f.DstPort
+		if f.Src.Is6() && f.ReplySrc.IsValid() && f.ReplyDst.IsValid() { // the request's family is IPv6 only with both tuples
+			cf.TupleReply.IP.SourceAddress, cf.TupleReply.IP.DestinationAddress = f.ReplySrc, f.ReplyDst
+			cf.TupleReply.Proto.Protocol, cf.TupleReply.Proto.SourcePort, cf.TupleReply.Proto.DestinationPort = f.Proto, f.ReplySrcPort, f.ReplyDstPort
+		}
+		switch err := c.Delete(cf); {
+		case err == nil:
+			d.Deleted++
+		case errors.Is(err, syscall.ENOENT):
+			d.Gone++
+		case errors.Is(err, syscall.EPERM):
+			return d, fmt.Errorf("delete entries: %w (CAP_NET_ADMIN)", kernelfs.ErrPermission)
+		default:
+			return d, fmt.Errorf("delete entries (%d deleted so far): %w", d.Deleted, err)
+		}
+	}
+	return d, nil
+}
