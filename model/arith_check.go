@@ -22,11 +22,13 @@ var (
 // ArithmeticFaults are the ways text breaks the arithmetic rule: a
 // printed rate × hold whose printed result is not its product, and a
 // product of a rate not counted (0/s ×). A wrapped line reads as one
-// sentence. Each fault quotes what was printed.
-func ArithmeticFaults(text string) []string {
+// sentence. Each fault quotes what was printed; read is how many
+// products the text prints, so that a check that finds no fault can
+// tell that it read some.
+func ArithmeticFaults(text string) (out []string, read int) {
 	flat := strings.Join(strings.Fields(text), " ")
-	var out []string
-	for _, g := range printedProducts.FindAllStringSubmatch(flat, -1) {
+	products := printedProducts.FindAllStringSubmatch(flat, -1)
+	for _, g := range products {
 		rate, err1 := strconv.ParseFloat(strings.ReplaceAll(g[1], ",", ""), 64)
 		hold, err2 := strconv.ParseFloat(g[2]+g[3], 64)
 		got, err3 := strconv.ParseFloat(strings.ReplaceAll(g[4], ",", ""), 64)
@@ -37,11 +39,5 @@ func ArithmeticFaults(text string) []string {
 	if m := zeroProducts.FindString(flat); m != "" {
 		out = append(out, strings.TrimSpace(m)+" (a rate not counted)")
 	}
-	return out
-}
-
-// PrintedProducts counts the rate × hold products text prints, so that a
-// test that finds no fault can say it read some.
-func PrintedProducts(text string) int {
-	return len(printedProducts.FindAllString(strings.Join(strings.Fields(text), " "), -1))
+	return out, len(products)
 }

@@ -27,7 +27,7 @@ type EntryList struct {
 	// Established the established TCP ones, Assured and Unreplied by
 	// their status bits, Accounted those with packet counts.
 	Matched, Established, Assured, Unreplied, Accounted int
-	rows                                                 entryHeap
+	rows                                                entryHeap
 }
 
 // NewEntryList keeps limit rows (at most MaxEntryRows) of the entries

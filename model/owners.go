@@ -48,8 +48,11 @@ func (o Owner) String() string {
 		}
 	}
 	if o.PID == 0 {
-		if group == "" {
+		switch group {
+		case "":
 			return "unknown"
+		case "/": // a socket of no unit, container or pod: said as people say it
+			return "root cgroup"
 		}
 		return group
 	}

@@ -10,7 +10,7 @@ func TestOwnerString(t *testing.T) {
 		{Owner{Comm: "duckdb", PID: 4242, Group: "user.slice", Kind: "cgroup"}, "duckdb (pid 4242, user.slice)"},
 		{Owner{Comm: "curl", PID: 7, Group: "churn.service", Kind: "unit"}, "curl (pid 7, churn.service)"},
 		{Owner{Comm: "envoy", PID: 9, Group: "3f2a-1b", Kind: "pod"}, "pod 3f2a-1b (envoy, pid 9)"}, {Owner{Comm: "timeout", PID: 24297, Group: "dg-pod", Kind: "netns"}, "netns dg-pod (timeout, pid 24297)"},
-		{Owner{Comm: "sh", PID: 1, Group: "/", Kind: "cgroup"}, "sh (pid 1)"},
+		{Owner{Comm: "sh", PID: 1, Group: "/", Kind: "cgroup"}, "sh (pid 1)"}, {Owner{Group: "/", Kind: "cgroup"}, "root cgroup"},
 		{Owner{Group: "0123456789ab", Kind: "container"}, "container 0123456789ab"},
 		{Owner{}, "unknown"},
 		{Owner{Comm: "nginx (pid 1)", PID: 4242}, `"nginx (pid 1)" (pid 4242)`},

@@ -48,7 +48,7 @@ func WriteSnapshot(w io.Writer, d Snapshot, asJSON bool) error {
 		fmt.Fprintf(tw, "disk\t%s\treads %s, writes %s, busy %s since boot\n", d.Name, model.Int(d.Reads), model.Int(d.Writes), model.Dur(time.Duration(d.BusyMillis)*time.Millisecond))
 	}
 	if s.Kernel.Readable {
-		fmt.Fprintf(tw, "kernel log\t\t%d \"table full\" lines in the ring buffer, %d suppressed\n", len(s.Kernel.Lines), s.Kernel.Suppressed)
+		fmt.Fprintf(tw, "kernel log\t\t%s \"table full\" lines in the ring buffer, %s suppressed\n", model.Int(uint64(len(s.Kernel.Lines))), model.Int(s.Kernel.Suppressed))
 	} else {
 		fmt.Fprintf(tw, "kernel log\t\t%s\n", s.Kernel.Note)
 	}

@@ -25,6 +25,11 @@ type mode struct {
 	connecting, disconnected bool
 }
 
+// HeaderStates are the modes the header names (with a duration or a
+// count after some: "HISTORY −12 s", "PAUSED +5"); the README lists
+// every one.
+var HeaderStates = []string{"LIVE", "PAUSED", "HISTORY", "REPLAY", "REPLAY PAUSED", "STALE", "CONNECTING", "DISCONNECTED"}
+
 // renderHeader draws the first line: host facts, source, interval, the
 // clock of the viewed sample, and the mode.
 func renderHeader(st *styles.Styles, h model.Host, f model.Frame, interval time.Duration, m mode, width int) string {

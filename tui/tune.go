@@ -24,18 +24,21 @@ import (
 type tunePanel struct {
 	tuner tuning.Tuner
 	// recorder, when set, keeps applies and undos in the recording.
-	recorder  Recorder
-	keys      keys.KeyMap
-	loaded    bool
-	knobs     tuning.KnobState
-	plan      tuning.Plan
-	sel       int
-	editing   bool
-	input     textinput.Model
-	confirm   tuneAction // awaiting y/n ("" for none)
-	results   []model.KnobResult
-	message   string
-	appliedAt time.Time
+	recorder Recorder
+	keys     keys.KeyMap
+	loaded   bool
+	knobs    tuning.KnobState
+	plan     tuning.Plan
+	// contradictions are the diagnosis's disagreements with itself: a
+	// defect of tablefull's, shown rather than hidden.
+	contradictions []string
+	sel            int
+	editing        bool
+	input          textinput.Model
+	confirm        tuneAction // awaiting y/n ("" for none)
+	results        []model.KnobResult
+	message        string
+	appliedAt      time.Time
 	// edited: the operator changed the plan, so it no longer follows the
 	// demand; watching: the last action was an apply, and loop is where
 	// it has got to.

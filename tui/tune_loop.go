@@ -22,7 +22,7 @@ func (t *tunePanel) propose(ctx tuneContext) {
 		g.AppliedAt = t.appliedAt
 	}
 	d := tuning.Diagnose(g)
-	t.plan, t.loop = d.Plan, d.Loop
+	t.plan, t.loop, t.contradictions = d.Plan, d.Loop, d.Contradictions()
 }
 
 // followLive keeps the knobs the samples read in step with them: a cap
@@ -95,6 +95,11 @@ func (t *tunePanel) loopLines(st *styles.Styles, width int) []string {
 	}
 	if t.plan.Refusal != "" {
 		for _, l := range wrapN("refused: "+foreign(t.plan.Refusal), width, 2) {
+			lines = append(lines, st.Crit.Render(l))
+		}
+	}
+	for _, c := range t.contradictions {
+		for _, l := range wrapN("tablefull disagrees with itself (a defect; please report it): "+foreign(c), width, 2) {
 			lines = append(lines, st.Crit.Render(l))
 		}
 	}

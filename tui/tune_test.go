@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/charmbracelet/x/ansi"
 	"maps"
 	"strings"
 	"testing"
@@ -216,5 +217,21 @@ func TestPanelSaysWhereTheFixIs(t *testing.T) {
 		if !strings.Contains(strings.Join(strings.Fields(view), " "), want) {
 			t.Errorf("%s: the panel does not say %q:\n%s", kind, want, view)
 		}
+	}
+}
+
+// TestPanelSaysItsOwnContradiction: a diagnosis that disagrees with
+// itself (a plan proposing a knob its verdict rules out) is shown on the
+// panel as tablefull's defect, not drawn as if it were true.
+func TestPanelSaysItsOwnContradiction(t *testing.T) {
+	cur := map[string]string{model.KnobMax: "400", model.KnobTimeWait: "120"}
+	full := model.Verdict{Kind: model.TableFull, Severity: model.SevCrit, Evidence: "nothing to evict …, not the TIME_WAIT hold", RulesOut: []string{model.KnobTimeWait}}
+	now := model.Frame{Sample: model.Sample{Conntrack: model.Conntrack{Status: model.TableTracked, Count: 400, Peak: 400, Max: 400, TimeWaitHold: 120}}, Verdicts: []model.Verdict{full}}
+	p := &tunePanel{loaded: true, knobs: tuning.KnobState{Current: cur}}
+	d := tuning.Diagnosis{Now: now, Plan: tuning.Plan{Changes: []tuning.Change{{Key: model.KnobTimeWait, Current: "120", Proposed: "30"}}}}
+	p.plan, p.contradictions = d.Plan, d.Contradictions()
+	view := ansi.Strip(strings.Join(p.View(styles.DefaultStyles(), 20, 200, func() []model.Frame { return nil }), "\n"))
+	if !strings.Contains(view, "tablefull disagrees with itself") || !strings.Contains(view, "rules net.netfilter.nf_conntrack_tcp_timeout_time_wait out") {
+		t.Errorf("the contradiction is not on the panel:\n%s", view)
 	}
 }

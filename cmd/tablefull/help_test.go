@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/helptext"
+	"github.com/tablefull/tablefull/tui"
 	"os"
 	"regexp"
 	"strings"
@@ -142,5 +143,21 @@ func TestHelpCommand(t *testing.T) {
 	}
 	if out, errText, code := whole("help", "NOSUCH"); code != 2 || out != "" || !strings.Contains(errText, `unknown subcommand "NOSUCH"`) {
 		t.Errorf("help NOSUCH: exit %d, stdout %.60q, stderr %q; want exit 2 naming it", code, out, errText)
+	}
+}
+
+// TestREADMEListsEveryHeaderState: the README's account of the header
+// names every mode the header can show.
+func TestREADMEListsEveryHeaderState(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(readme), "- **Header**:")
+	bullet, _, _ := strings.Cut(rest, "\n- **")
+	for _, s := range tui.HeaderStates {
+		if !strings.Contains(bullet, " "+s+" ") {
+			t.Errorf("the README's header bullet does not name %s:\n%s", s, bullet)
+		}
 	}
 }

@@ -218,7 +218,7 @@ Failure; for \fBalive\fR: the heartbeat is stale or missing.
 Bad usage: an unknown flag, subcommand or value.
 .TP
 .B 3
-\fBtune\fR: nothing written (a bad value, \-\-yes missing, the memory cap, no privilege, read\-only, a global knob inside a child namespace).
+\fBtune\fR: nothing written (a bad value, \-\-yes missing, the memory cap, no privilege, read\-only, a global knob inside a child namespace); \fBentries \-\-delete\fR: nothing deleted (\-\-yes missing, established connections without \-\-established, an empty filter).
 .TP
 .B 4
 \fBtune\fR: written, but a value did not read back as asked.

@@ -81,7 +81,8 @@ func TestIncidentStory(t *testing.T) {
 	if d := ch.WindowAfter.To.Sub(ch.WindowAfter.From); d > 8*time.Second {
 		t.Errorf("after window %v: it cannot be longer than the recording after the change", d)
 	}
-	plan, ok := in.Plan(0)
+	d, ok := in.Diagnosis(0)
+	plan := d.Plan
 	if !ok || len(plan.Changes) == 0 || plan.Changes[0].Key != model.KnobMax || !plan.Cost.EntryBytesAssumed {
 		t.Errorf("plan: got %+v", plan)
 	}
@@ -229,7 +230,8 @@ func TestIncidentKeepsWhatFilledIt(t *testing.T) {
 	if in.PeakDemand.AtLeast != 3100 {
 		t.Errorf("peak demand %+v", in.PeakDemand)
 	}
-	p, _ := in.Plan(256)
+	d, _ := in.Diagnosis(256)
+	p := d.Plan
 	for _, ch := range p.Changes {
 		if ch.Key == model.KnobMax && ch.Proposed == "1024" {
 			t.Errorf("max proposed %s: not sized on the demand of 3,100/s", ch.Proposed)

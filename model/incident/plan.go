@@ -119,21 +119,20 @@ func KnobsAt(c model.Conntrack) map[string]string {
 	return out
 }
 
-// Plan is the tuning the incident calls for: the one plan of every
-// surface (tuning.Diagnose) on the recording's frames up to its
-// newest pinned or dropping frame before a knob changed, from the knobs
-// of that table, as tablefull tune --dry-run would have proposed there.
-// entryBytes is the slab's object size (0: assumed). ok is false when
-// the table was never pressed before a change.
-func (in *Incident) Plan(entryBytes uint64) (tuning.Plan, bool) {
+// Diagnosis is the moment the incident's tuning is asked on, as every
+// surface diagnoses it (tuning.Diagnose): the recording's frames up to
+// its newest pinned or dropping frame before a knob changed, from the
+// knobs of that table, as tablefull tune --dry-run would have proposed
+// there. entryBytes is the slab's object size (0: assumed). ok is false
+// when the table was never pressed before a change.
+func (in *Incident) Diagnosis(entryBytes uint64) (tuning.Diagnosis, bool) {
 	at := in.plan.at
 	if at.now == nil {
-		return tuning.Plan{}, false
+		return tuning.Diagnosis{}, false
 	}
 	now := *at.now
 	knobs := tuning.KnobState{Current: KnobsAt(now.Sample.Conntrack), EntryBytes: entryBytes, Global: true}
-	p := tuning.Diagnose(tuning.Guide{Knobs: knobs, Host: in.Host, Measured: frameList(at.sorted()), Now: now}).Plan
-	return p, true
+	return tuning.Diagnose(tuning.Guide{Knobs: knobs, Host: in.Host, Measured: frameList(at.sorted()), Now: now}), true
 }
 
 // PlanAt is when the plan was asked for: the newest pressed frame before

@@ -52,7 +52,8 @@ func (d Diagnosis) Contradictions() []string {
 		if v.Table != "" && !strings.Contains(v.Evidence, v.Table) {
 			out = append(out, fmt.Sprintf("%s is about %s and does not say so: %s", v.Kind, v.Table, v.Evidence))
 		}
-		for _, f := range model.ArithmeticFaults(v.Evidence) {
+		faults, _ := model.ArithmeticFaults(v.Evidence)
+		for _, f := range faults {
 			out = append(out, fmt.Sprintf("%s prints %s", v.Kind, f))
 		}
 	}
@@ -65,7 +66,8 @@ func (d Diagnosis) Contradictions() []string {
 		if troubled && !allowed[c.Key] && !settling {
 			out = append(out, fmt.Sprintf("the plan proposes %s → %s, which none of the moment's verdicts (%s) may change", c.Key, c.Proposed, kinds(d.Now.Verdicts)))
 		}
-		for _, f := range model.ArithmeticFaults(c.Why) {
+		faults, _ := model.ArithmeticFaults(c.Why)
+		for _, f := range faults {
 			out = append(out, fmt.Sprintf("the plan's %s prints %s", c.Key, f))
 		}
 	}

@@ -160,5 +160,6 @@ func maxOf(bs []incident.Bucket, v func(incident.Bucket) float64) float64 {
 	return m
 }
 
-// yTop leaves room above the highest value for a legend of n entries.
-func yTop(m float64, n int) float64 { return max(1, m*(1.1+0.12*float64(n))) }
+// yTop is the value axis's top: a little above the highest value (the
+// legend sits above the data area, so the axis fits what it draws).
+func yTop(m float64) float64 { return max(1, m*1.05) }

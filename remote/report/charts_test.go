@@ -1,6 +1,7 @@
 package report
 
 import (
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -85,5 +86,40 @@ func TestValueTicks(t *testing.T) {
 	}
 	if got := esc(`<script>&"`); got != "&lt;script&gt;&amp;&#34;" {
 		t.Errorf("escaped %q", got)
+	}
+}
+
+// TestChartAxesFitWhatTheyDraw: over every recording we have, the table
+// chart's value axis ends near the highest count or cap (a cap of 400
+// read up to 600 before, to make room for a legend that now sits above
+// the data), the load chart's at 100 %, and the TCP chart's ceiling,
+// far below the rates, is drawn on a log axis rather than on the zero
+// line.
+func TestChartAxesFitWhatTheyDraw(t *testing.T) {
+	paths, _ := filepath.Glob("../../testdata/incidents/*.jsonl")
+	more, _ := filepath.Glob("testdata/*.jsonl")
+	logSeen := false
+	for _, path := range append(paths, more...) {
+		r := buildFile(t, path, Options{})
+		in, bs := r.Incident, r.Incident.Timeline.Buckets()
+		a := axisOf(in)
+		top := func(c *chart) float64 { ts := c.yTicks(); return ts[len(ts)-1].value }
+		high := max(maxOf(bs, func(b incident.Bucket) float64 { return float64(b.Peak) }), maxOf(bs, func(b incident.Bucket) float64 { return float64(b.Cap) }))
+		if c := tableChart(a, in, bs).c; !c.logY && top(c) > 1.05*high {
+			t.Errorf("%s: the table chart's axis runs to %v for a highest value of %v", filepath.Base(path), top(c), high)
+		}
+		if c := loadChart(a, in, bs).c; top(c) != 100 || c.yHi != 100 {
+			t.Errorf("%s: the load chart's axis runs to %v %% (last label %v)", filepath.Base(path), c.yHi, top(c))
+		}
+		c := tcpChart(a, in, bs).c
+		if lo := minOf(bs, func(b incident.Bucket) float64 { return b.Ceiling }); lo > 0 && c.yHi/lo > 8 {
+			logSeen = true
+			if !c.logY {
+				t.Errorf("%s: a ceiling of %v/s under rates up to %v/s on a linear axis", filepath.Base(path), lo, c.yHi)
+			}
+		}
+	}
+	if !logSeen {
+		t.Error("no recording has a ceiling far below its rates: the TCP chart's log axis is not tested")
 	}
 }

@@ -37,12 +37,12 @@ func tableChart(a axis, in *incident.Incident, bs []incident.Bucket) figure {
 	c := a.newChart("entries", chartHeight)
 	high := max(maxOf(bs, func(b incident.Bucket) float64 { return float64(b.Peak) }),
 		maxOf(bs, func(b incident.Bucket) float64 { return float64(b.Cap) }))
-	top := yTop(high, 4)
+	top := yTop(high)
 	floor := func(v float64) float64 { return v }
 	if lo := minCap(bs); lo > 0 && high/lo > 8 {
 		// The cap was raised many times over: on a linear axis the
 		// count pinned at the old cap would lie on the floor.
-		c.logY, c.yLo, top = true, 1, high*30
+		c.logY, c.yLo, top = true, 1, high*1.5
 		floor = func(v float64) float64 { return max(1, v) }
 	}
 	c.yHi = top
@@ -66,7 +66,7 @@ func tableChart(a axis, in *incident.Incident, bs []incident.Bucket) figure {
 func dropsChart(a axis, in *incident.Incident, bs []incident.Bucket) figure {
 	c := a.newChart("drops/s", chartHeight)
 	cpus := in.Timeline.TopDropCPUs(perCPULines)
-	c.yHi = yTop(maxOf(bs, incident.Bucket.DropsPS), 1+len(cpus))
+	c.yHi = yTop(maxOf(bs, incident.Bucket.DropsPS))
 	ss := []series{{name: "all CPUs (drop + early_drop)", colour: critColour, value: incident.Bucket.DropsPS}}
 	for i, cpu := range cpus {
 		ss = append(ss, series{name: fmt.Sprintf("cpu %d", cpu), colour: seriesTones[i%len(seriesTones)], dashed: true,
@@ -88,8 +88,8 @@ func dropsChart(a axis, in *incident.Incident, bs []incident.Bucket) figure {
 // loadChart is CPU and disk: the server idle while its clients stall.
 func loadChart(a axis, in *incident.Incident, bs []incident.Bucket) figure {
 	c := a.newChart("percent", chartHeight)
-	c.yHi = 130
-	shade(c, bs, 0, 130, critShade, func(b incident.Bucket) bool { return b.Pinned > 0 })
+	c.yHi = 100 // busy and utilisation are shares: the axis ends at the whole
+	shade(c, bs, 0, 100, critShade, func(b incident.Bucket) bool { return b.Pinned > 0 })
 	addLines(c, bs,
 		series{name: "CPU busy (all CPUs)", colour: primary, value: incident.Bucket.BusyPct},
 		series{name: "busiest disk's utilisation", colour: warnColour, value: incident.Bucket.DiskUtilPct},
@@ -100,16 +100,34 @@ func loadChart(a axis, in *incident.Incident, bs []incident.Bucket) figure {
 // tcpChart is the TCP signals against the table's ceiling.
 func tcpChart(a axis, in *incident.Incident, bs []incident.Bucket) figure {
 	c := a.newChart("per second", chartHeight)
-	c.yHi = yTop(max(maxOf(bs, incident.Bucket.NewConnsPS), maxOf(bs, incident.Bucket.SynRetransPS), maxOf(bs, incident.Bucket.ListenOverflowsPS)), 4)
+	c.yHi = yTop(max(maxOf(bs, incident.Bucket.NewConnsPS), maxOf(bs, incident.Bucket.SynRetransPS), maxOf(bs, incident.Bucket.ListenOverflowsPS)))
+	floor := func(v float64) float64 { return v }
+	if lo := minOf(bs, func(b incident.Bucket) float64 { return b.Ceiling }); lo > 0 && c.yHi/lo > 8 {
+		// A ceiling far below the rates would lie on the zero line of a
+		// linear axis, where it cannot be told from it.
+		c.logY, c.yLo = true, min(1, lo/2)
+		floor = func(v float64) float64 { return max(c.yLo, v) }
+	}
 	addLines(c, bs,
-		series{name: "new connections/s", colour: primary, value: incident.Bucket.NewConnsPS},
-		series{name: "SYN retransmits/s", colour: warnColour, value: incident.Bucket.SynRetransPS},
-		series{name: "listen overflows/s", colour: contextTone, value: incident.Bucket.ListenOverflowsPS},
+		series{name: "new connections/s", colour: primary, value: func(b incident.Bucket) float64 { return floor(b.NewConnsPS()) }},
+		series{name: "SYN retransmits/s", colour: warnColour, value: func(b incident.Bucket) float64 { return floor(b.SynRetransPS()) }},
+		series{name: "listen overflows/s", colour: contextTone, value: func(b incident.Bucket) float64 { return floor(b.ListenOverflowsPS()) }},
 		series{name: "ceiling (max ÷ TIME_WAIT hold)", colour: critColour, dashed: true, value: func(b incident.Bucket) float64 {
-			return min(b.Ceiling, c.yHi)
+			return floor(min(b.Ceiling, c.yHi))
 		}},
 	)
 	return figure{c: c, name: "tcp", caption: "TCP: new connections per second against the ceiling the table can sustain (cut at the top of the chart), SYN retransmits and listen overflows."}
+}
+
+// minOf is the least positive v over bs (0: none).
+func minOf(bs []incident.Bucket, v func(incident.Bucket) float64) float64 {
+	lo := 0.0
+	for _, b := range bs {
+		if x := v(b); x > 0 && (lo == 0 || x < lo) {
+			lo = x
+		}
+	}
+	return lo
 }
 
 func minCap(bs []incident.Bucket) float64 {

@@ -40,7 +40,8 @@ func TestReportPlanIsTheOnePlan(t *testing.T) {
 	for _, path := range paths {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			r := buildFile(t, path, Options{})
-			got, ok := r.Incident.Plan(0)
+			gd, ok := r.Incident.Diagnosis(0)
+			got := gd.Plan
 			if !ok {
 				t.Skip("never pressed before a knob changed")
 			}
@@ -92,8 +93,9 @@ func TestReportArithmeticComputes(t *testing.T) {
 	seen := 0
 	for _, path := range append(append(paths, more...), demo...) {
 		md := strings.ReplaceAll(string(buildFile(t, path, Options{}).Markdown()), `\_`, "_")
-		seen += model.PrintedProducts(md)
-		for _, f := range model.ArithmeticFaults(md) {
+		faults, read := model.ArithmeticFaults(md)
+		seen += read
+		for _, f := range faults {
 			t.Errorf("%s prints %s", filepath.Base(path), f)
 		}
 	}

@@ -132,8 +132,14 @@ func countLabel(v float64) string {
 func (c *chart) svg(left float64, name string) []byte {
 	clip := "data-" + idSafe(name)
 	var b bytes.Buffer
-	w, h := float64(svgWidth), c.height
-	x0, x1, y0, y1 := left, w-marginRite, h-marginBot, float64(marginTop)
+	// The legend has rows of its own above the data area, so that no
+	// line runs under it and the value axis need not reach above the data.
+	legendH := 0.0
+	if len(c.legend) > 0 {
+		legendH = float64(fontSize+3)*float64(len(c.legend)) + 6
+	}
+	w, h := float64(svgWidth), c.height+legendH
+	x0, x1, y0, y1 := left, w-marginRite, h-marginBot, float64(marginTop)+legendH
 	px := func(v float64) float64 { return x0 + (v-c.x.min)/(c.x.max-c.x.min)*(x1-x0) }
 	py := func(v float64) float64 {
 		lo, hi := c.yLo, c.yHi
@@ -176,7 +182,7 @@ func (c *chart) svg(left float64, name string) []byte {
 	b.WriteString("</g>\n")
 	fmt.Fprintf(&b, "<path d=\"M%.1f %.1fV%.1fH%.1f\" fill=\"none\" stroke=\"#000\"/>\n", x0, y1, y0, x1)
 	if len(c.legend) > 0 {
-		c.writeLegend(&b, x0+6, y1+4)
+		c.writeLegend(&b, x0+6, float64(marginTop))
 	}
 	b.WriteString("</svg>\n")
 	return b.Bytes()
