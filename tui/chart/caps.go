@@ -2,6 +2,7 @@ package chart
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -67,6 +68,51 @@ func yScale(frames []model.Frame, runs []capRun) float64 {
 		return capMax * 1.05
 	}
 	return max(10, peakMax*1.3, capMax*1.05)
+}
+
+// yLabelEvery is how many rows apart the value axis is labelled.
+const yLabelEvery = 2
+
+// roundScale raises top so that the value axis, labelled every `every`
+// of its rows, reads in even steps: the labels of a scale whose step is
+// not round print uneven numbers ("9, 8, 6, 5, 4"), a step skipped where
+// it rounds. A step is 1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 × 10ⁿ, the least
+// that holds top and that the labels print exactly (compact: whole below
+// a thousand, hundreds as "1.5k", thousands as "25k", hundred thousands
+// as "1.5M"), so the cap is not pushed far below the top.
+func roundScale(top float64, rows, every int) float64 {
+	if rows <= 0 || every <= 0 || top <= 0 {
+		return top
+	}
+	labels := float64(rows) / float64(every) // ntcharts labels rows 0, every, 2·every, … of rows
+	raw := top / labels
+	for p := math.Pow(10, math.Floor(math.Log10(raw))); ; p *= 10 {
+		for _, m := range []float64{1, 1.5, 2, 2.5, 3, 4, 5, 6, 8} {
+			step := m * p
+			if step < raw {
+				continue
+			}
+			if printsExactly(step, step*labels) {
+				return step * labels
+			}
+		}
+	}
+}
+
+// printsExactly reports whether compact prints every multiple of step
+// up to scale exactly.
+func printsExactly(step, scale float64) bool {
+	unit := 1.0
+	switch {
+	case scale >= 1e6:
+		unit = 1e5
+	case scale >= 1e4:
+		unit = 1e3
+	case scale >= 1e3:
+		unit = 1e2
+	}
+	q := step / unit
+	return q >= 1 && math.Abs(q-math.Round(q)) < 1e-9
 }
 
 // drawCaps draws each cap the count came near as a line over its own

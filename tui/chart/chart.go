@@ -62,11 +62,11 @@ func (c *Chart) Rebuild(st *styles.Styles, frames []model.Frame, width, height i
 	}
 	c.key = key
 	runs := capRunsOf(frames)
-	yMax := yScale(frames, runs)
 	chartH := height - 1 // the strip
 	first, end := timeRange(frames)
 	c.ensure(st, width, chartH)
 	ts := c.ts
+	yMax := roundScale(yScale(frames, runs), ts.GraphHeight(), yLabelEvery)
 	ts.SetTimeRange(first, end)
 	ts.SetYRange(0, yMax)
 	ts.SetViewTimeRange(first, end)
@@ -113,7 +113,7 @@ func (c *Chart) ensure(st *styles.Styles, width, chartH int) {
 		return
 	}
 	ts := timeserieslinechart.New(width, chartH,
-		timeserieslinechart.WithXYSteps(3, 2),
+		timeserieslinechart.WithXYSteps(3, yLabelEvery),
 		timeserieslinechart.WithXLabelFormatter(func(_ int, v float64) string {
 			return time.Unix(int64(v), 0).Local().Format("15:04:05")
 		}),

@@ -1,7 +1,9 @@
 package chart
 
 import (
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -121,6 +123,46 @@ func TestChartNamesEveryCap(t *testing.T) {
 		for _, want := range []string{"max 32,768", "max 65,536"} {
 			if !strings.Contains(view, want) {
 				t.Errorf("%d columns: the chart does not name %q:\n%s", w, want, view)
+			}
+		}
+	}
+}
+
+// TestValueAxisReadsInEvenSteps: for every height and top a chart may
+// have, the labels the axis prints (every yLabelEvery rows, as ntcharts
+// places them) step evenly, with no value skipped where a label rounds
+// (at 200×50 they read 10, 9, 7, 6, 4, 3 before), and the scale still
+// holds the top.
+func TestValueAxisReadsInEvenSteps(t *testing.T) {
+	parse := func(s string) float64 {
+		mult := 1.0
+		switch {
+		case strings.HasSuffix(s, "k"):
+			s, mult = strings.TrimSuffix(s, "k"), 1e3
+		case strings.HasSuffix(s, "M"):
+			s, mult = strings.TrimSuffix(s, "M"), 1e6
+		}
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("label %q", s)
+		}
+		return v * mult
+	}
+	for rows := 4; rows <= 48; rows++ {
+		for _, top := range []float64{10, 13, 37, 99.5, 287, 455, 1002, 4096 * 1.05, 9001, 31000, 262144 * 1.05, 3.3e6} {
+			scale := roundScale(top, rows, yLabelEvery)
+			if scale < top {
+				t.Fatalf("%d rows, top %v: scale %v below it", rows, top, scale)
+			}
+			var labels []float64
+			for i := 0; i <= rows; i += yLabelEvery {
+				labels = append(labels, parse(compact(float64(i)*scale/float64(rows))))
+			}
+			for i := 2; i < len(labels); i++ {
+				if d0, d1 := labels[1]-labels[0], labels[i]-labels[i-1]; math.Abs(d1-d0) > d0*0.01 {
+					t.Errorf("%d rows, top %v (scale %v): labels %v do not step evenly", rows, top, scale, labels)
+					break
+				}
 			}
 		}
 	}
