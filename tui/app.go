@@ -268,7 +268,7 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		a.moveNamespace(+1)
 	case a.panel == panelNamespaces && key.Matches(msg, a.keys.Open):
 		return a.openNamespaceCmd()
-	case a.panel == panelNamespaces && key.Matches(msg, a.keys.Close):
+	case (a.panel == panelNamespaces || a.panel == panelCensus) && key.Matches(msg, a.keys.Close):
 		return a.show(panelNone)
 	case key.Matches(msg, a.keys.Namespaces):
 		return a.toggle(panelNamespaces)
@@ -303,7 +303,7 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 // panelOpen reports whether a panel or the help overlay holds esc
 // (tuning, namespaces, help).
 func (a *App) panelOpen() bool {
-	return a.panel == panelTuning || a.panel == panelNamespaces || a.help.ShowAll
+	return a.panel != panelNone || a.help.ShowAll
 }
 
 // tuneContext is what the tuning panel reads of the console.

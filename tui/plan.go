@@ -24,7 +24,7 @@ func (a *App) plan() layout {
 		l.caption = 1
 	}
 	if a.help.ShowAll {
-		for _, col := range a.keys.FullHelp() {
+		for _, col := range (panelKeys{a.keys, a.panel}).FullHelp() {
 			l.footer = max(l.footer, len(col))
 		}
 	}

@@ -267,3 +267,50 @@ func TestEscClosesHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpSaysWhatKeysDoHere: with the tuning panel open the full help
+// lists its keys (apply, persist, undo); with the namespaces panel open,
+// ↑/↓ are namespaces there, not knobs; with none, the steps in time.
+// esc closes each panel and the help over it.
+func TestHelpSaysWhatKeysDoHere(t *testing.T) {
+	for _, c := range []struct {
+		open      string
+		want, not []string
+	}{
+		{"", []string{"next change", "jump back"}, []string{"apply live"}},
+		{"t", []string{"apply live", "persist to /etc", "undo last apply"}, []string{"next change"}},
+		{"N", []string{"previous namespace", "its console in a tab"}, []string{"previous knob"}},
+	} {
+		a := New(newScriptFeed(t, nil), Options{Interval: time.Second, Tuner: &fakeTuner{values: map[string]string{model.KnobMax: "4096", model.KnobTimeWait: "120"}}})
+		a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		for _, s := range incident(21) {
+			a.Update(sampleMsg{s: s})
+		}
+		if c.open != "" {
+			runAll(a, typed(c.open))
+		}
+		a.Update(typed("?"))
+		view := ansi.Strip(a.View())
+		for _, w := range c.want {
+			if !strings.Contains(view, w) {
+				t.Errorf("panel %q: the help lacks %q:\n%s", c.open, w, view)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(view, w) {
+				t.Errorf("panel %q: the help says %q, which does not apply here", c.open, w)
+			}
+		}
+	}
+	for _, open := range []string{"c", "N"} {
+		a := feedAll(t, incident(21), 120, 40)
+		a.Update(typed(open))
+		if a.panel == panelNone {
+			t.Fatalf("%s opened no panel", open)
+		}
+		a.Update(tea.KeyMsg{Type: tea.KeyEsc})
+		if a.panel != panelNone {
+			t.Errorf("esc left the panel %s opened open", open)
+		}
+	}
+}

@@ -4,10 +4,12 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/tui/chart"
+	"github.com/tablefull/tablefull/tui/keys"
 )
 
 // refreshChart rebuilds the cached chart for the current data and size:
@@ -158,7 +160,7 @@ func (a *App) bottomWide(f model.Frame, w, h int) string {
 // footer is the help, with the status beside it; a status that does not
 // fit takes the help's place (? still shows the help).
 func (a *App) footer(w, h int) string {
-	helpView := a.helpView.of(a.help, a.keys)
+	helpView := a.helpView.of(a.help, panelKeys{a.keys, a.panel}, a.panel)
 	lines := strings.Split(helpView, "\n")
 	if a.status.link != "" { // why the feed is down, whole, in the help's place
 		var out []string
@@ -183,20 +185,43 @@ func (a *App) footer(w, h int) string {
 }
 
 // helpCache keeps the help's rendering: the keymap never changes, so the
-// help only changes with its width and whether it is shown in full, and
-// bubbles' help measures every binding again on each View.
+// help only changes with its width, whether it is shown in full and the
+// panel open, and bubbles' help measures every binding again on each
+// View.
 type helpCache struct {
 	width int
 	all   bool
+	panel bottomPanel
 	view  string
 }
 
-// of is h's view of km, rendered again only when width or mode changed.
-func (c *helpCache) of(h help.Model, km help.KeyMap) string {
-	if c.view == "" || c.width != h.Width || c.all != h.ShowAll {
-		c.width, c.all, c.view = h.Width, h.ShowAll, h.View(km)
+// of is h's view of km, rendered again only when width, mode or panel
+// changed.
+func (c *helpCache) of(h help.Model, km help.KeyMap, panel bottomPanel) string {
+	if c.view == "" || c.width != h.Width || c.all != h.ShowAll || c.panel != panel {
+		c.width, c.all, c.panel, c.view = h.Width, h.ShowAll, panel, h.View(km)
 	}
 	return c.view
+}
+
+// panelKeys is the help of the keys that work here: with the tuning or
+// the namespaces panel open, its keys take the full help's last column
+// (the steps in time and the tabs wait until it is closed).
+type panelKeys struct {
+	keys.KeyMap
+	panel bottomPanel
+}
+
+// FullHelp implements help.KeyMap.
+func (p panelKeys) FullHelp() [][]key.Binding {
+	cols := p.KeyMap.FullHelp()
+	switch p.panel {
+	case panelTuning:
+		cols[len(cols)-1] = p.TuningHelp()
+	case panelNamespaces:
+		cols[len(cols)-1] = p.NamespacesHelp()
+	}
+	return cols
 }
 
 // block pads or cuts lines to exactly h lines of width w.

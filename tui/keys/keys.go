@@ -73,6 +73,22 @@ func DefaultKeyMap() KeyMap {
 	}
 }
 
+// TuningHelp is the full help's column while the tuning panel is open:
+// its keys, which the console's take second place to there.
+func (k KeyMap) TuningHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.Edit, k.Apply, k.Persist, k.Undo, k.Confirm, k.Close}
+}
+
+// NamespacesHelp is the full help's column while the namespaces panel is
+// open: ↑/↓ move between namespaces there, not knobs.
+func (k KeyMap) NamespacesHelp() []key.Binding {
+	relabel := func(b key.Binding, what string) key.Binding {
+		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, what))
+	}
+	return []key.Binding{relabel(k.Up, "previous namespace"), relabel(k.Down, "next namespace"),
+		relabel(k.Open, "its console in a tab"), relabel(k.Close, "close the panel")}
+}
+
 // FleetHelp is the fleet view's help line.
 func (k KeyMap) FleetHelp() []key.Binding {
 	return []key.Binding{k.Quit, k.RowUp, k.RowDown, k.Filter, k.Open, k.Live}
