@@ -11,7 +11,7 @@ LDFLAGS   := -X $(VERSIONPKG).Version=$(VERSION) -X $(VERSIONPKG).Revision=$(REV
 TEST_DEPS := nftables conntrack tmux iproute2 procps kmod openssh-server openssh-client prometheus chromium dnsmasq-base python3 util-linux redis-server redis-tools qemu-system-x86 debootstrap e2fsprogs man-db systemd clang llvm libbpf-dev lintian buildah zsh fish
 BENCH_DEPS := htop prometheus-node-exporter
 
-.PHONY: build run test unit deps lint bpf-check bench fuzz package image clean
+.PHONY: build run test check deps lint lint-go bpf-check bench fuzz package image clean
 
 # build makes a static binary (no cgo: the same file runs on any Linux of
 # its architecture, which --deploy relies on, and it maps no libc).
@@ -43,17 +43,20 @@ deps:
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
 
-# lint: gofmt, go vet, staticcheck, deadcode, and go mod tidy changing
-# nothing (the tools run at pinned versions through go run). The test
-# helpers (nstest, ciliumtest: packages whose names end in "test") are
-# imported by tests only, which deadcode does not read.
-lint:
+# lint: lint-go and bpf-check. lint-go: gofmt, go vet, staticcheck,
+# deadcode, and go mod tidy changing nothing (the tools run at pinned
+# versions through go run); it needs no clang. The test helpers (nstest,
+# ciliumtest: packages whose names end in "test") are imported by tests
+# only, which deadcode does not read.
+lint: lint-go
+	@$(MAKE) -s bpf-check
+
+lint-go:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) vet -tags bench ./cmd/tablefull ./remote ./sources # the packages with bench-tagged files
 	$(GO) run $(STATICCHECK) ./...
 	@out=$$($(GO) run $(DEADCODE) ./... | grep -vE "^sources/[a-z/]+test/"); if [ -n "$$out" ]; then echo "deadcode:"; echo "$$out"; exit 1; fi
-	@$(MAKE) -s bpf-check
 	@cp go.mod /tmp/tablefull-go.mod; cp go.sum /tmp/tablefull-go.sum; $(GO) mod tidy; \
 	if ! cmp -s go.mod /tmp/tablefull-go.mod || ! cmp -s go.sum /tmp/tablefull-go.sum; then \
 		echo "go mod tidy changes go.mod or go.sum"; cp /tmp/tablefull-go.mod go.mod; cp /tmp/tablefull-go.sum go.sum; exit 1; fi
@@ -96,11 +99,10 @@ test: deps lint
 		$(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $${n}x $$pkg >/tmp/tablefull-fuzz.log 2>&1 || { cat /tmp/tablefull-fuzz.log; exit 1; }; \
 	done
 
-# unit is the quick path for a contributor: go vet and every test in
-# -short mode, which skips the kernel tests and the real parts they start
-# (no root, no clang, no test tools installed). make test is the whole.
-unit:
-	$(GO) vet ./...
+# check is the quick path for a contributor: lint-go (no clang) and every
+# test in -short mode (the kernel tests skip: no root, clang or test tools
+# needed). sudo make test stays the whole suite, and CI's command.
+check: lint-go
 	$(GO) test -short -count=1 ./...
 
 bench: build

@@ -24,7 +24,7 @@ const maxPath = "/proc/sys/net/netfilter/nf_conntrack_max"
 func needKernel(t *testing.T, tools ...string) {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("-short (make unit): no kernel tests")
+		t.Skip("-short (make check): no kernel tests")
 	}
 	if os.Geteuid() != 0 {
 		t.Skip("needs root")
