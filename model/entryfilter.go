@@ -174,3 +174,35 @@ func (f EntryFilter) String() string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// entryShortOptions are conntrack(8)'s one-letter names of the options.
+var entryShortOptions = map[string]string{"p": "proto", "s": "src", "d": "dst", "r": "reply-src", "q": "reply-dst"}
+
+// EntryFilterWords reads a filter typed as conntrack(8) takes it on its
+// command line ("-p udp --reply-src 10.80.0.2", "--dport=53"): an
+// option and its value each, long or short. ParseEntryFilter checks the
+// values.
+func EntryFilterWords(text string) (EntryFilterArgs, error) {
+	args := EntryFilterArgs{}
+	words := strings.Fields(text)
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		name, value, hasValue := strings.Cut(strings.TrimLeft(w, "-"), "=")
+		switch {
+		case strings.HasPrefix(w, "--"):
+		case strings.HasPrefix(w, "-") && entryShortOptions[name] != "":
+			name = entryShortOptions[name]
+		default:
+			return nil, fmt.Errorf("%w: %q is not an option (-p udp, --dport 53, …)", ErrBadFilter, Sanitize(w, 40))
+		}
+		if !hasValue {
+			if i+1 >= len(words) {
+				return nil, fmt.Errorf("%w: --%s needs a value", ErrBadFilter, Sanitize(name, 40))
+			}
+			i++
+			value = words[i]
+		}
+		args[name] = value
+	}
+	return args, nil
+}

@@ -95,3 +95,28 @@ func TestEntryListKeepsWhatAWholeSortWould(t *testing.T) {
 		t.Errorf("a limit of %d kept", l.Limit)
 	}
 }
+
+// TestEntryFilterWords: a filter typed as conntrack(8) takes it, long or
+// short, with = or a space, reads back to the same filter; what is not
+// an option, or lacks its value, is refused.
+func TestEntryFilterWords(t *testing.T) {
+	for _, c := range []struct{ text, want, err string }{
+		{"-p udp --reply-src 10.80.0.2", "-p udp --reply-src 10.80.0.2", ""},
+		{"--proto=tcp -d 10.0.0.0/8 --state time_wait", "-p tcp --dst 10.0.0.0/8 --state TIME_WAIT", ""},
+		{"", "", ""},
+		{"udp", "", "is not an option"},
+		{"--dport", "", "needs a value"},
+		{"-x 5", "", "is not an option"},
+	} {
+		args, err := EntryFilterWords(c.text)
+		if err == nil {
+			var f EntryFilter
+			if f, err = ParseEntryFilter(args); err == nil && f.String() != c.want {
+				t.Errorf("%q: %q, want %q", c.text, f.String(), c.want)
+			}
+		}
+		if (err != nil) != (c.err != "") || err != nil && !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%q: error %v, want %q", c.text, err, c.err)
+		}
+	}
+}

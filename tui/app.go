@@ -40,6 +40,8 @@ type Options struct {
 	History int
 	// Tuner, when set, makes t open the tuning panel.
 	Tuner tuning.Tuner
+	// Entries, when set, makes E list the table's entries.
+	Entries EntriesLister
 	// Intro is shown in the status line until something replaces it.
 	Intro string
 	// Live, when set, is shown in the status line once a second after
@@ -79,6 +81,7 @@ type App struct {
 	panel       bottomPanel
 	nsSel       int
 	tune        tunePanel
+	ents        entriesPanel
 	census      *model.Census
 	caption     string
 	captionAt   int
@@ -162,6 +165,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, tea.Batch(a.play(), a.resume())
 	case recordMsg:
 		a.recorded(msg)
+	case entriesMsg:
+		a.listed(msg)
 	case tuneReadMsg, tuneDoneMsg:
 		cmd, _ := a.tune.Update(msg, a.tuneContext())
 		return a, cmd
@@ -212,7 +217,7 @@ func (a *App) addSample(s model.Sample) tea.Cmd {
 	}
 	a.lastArrival = time.Now()
 	a.now = a.lastArrival
-	return tea.Batch(observed, a.wantMore())
+	return tea.Batch(observed, a.entriesDue(), a.wantMore())
 }
 
 func (a *App) feedError(err error) tea.Cmd {
@@ -247,6 +252,11 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if cmd, mine := a.tune.Update(msg, a.tuneContext()); mine {
 		return cmd
 	}
+	if a.panel == panelEntries {
+		if cmd, mine := a.entriesKey(msg); mine {
+			return cmd
+		}
+	}
 	switch {
 	case key.Matches(msg, a.keys.Quit):
 		return tea.Quit
@@ -268,7 +278,12 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		a.moveNamespace(+1)
 	case a.panel == panelNamespaces && key.Matches(msg, a.keys.Open):
 		return a.openNamespaceCmd()
-	case (a.panel == panelNamespaces || a.panel == panelCensus) && key.Matches(msg, a.keys.Close):
+	case key.Matches(msg, a.keys.Entries):
+		if a.panel == panelEntries {
+			return a.show(panelNone)
+		}
+		return a.openEntries()
+	case (a.panel == panelNamespaces || a.panel == panelCensus || a.panel == panelEntries) && key.Matches(msg, a.keys.Close):
 		return a.show(panelNone)
 	case key.Matches(msg, a.keys.Namespaces):
 		return a.toggle(panelNamespaces)

@@ -12,6 +12,7 @@ const (
 	panelTuning
 	panelNamespaces
 	panelCensus
+	panelEntries
 )
 
 // show makes p the bottom panel (panelNone closes it) and returns what the

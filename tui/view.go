@@ -88,6 +88,9 @@ func (a *App) render() string {
 		h := l.ctstats + l.bottom
 		lines := append(whoLines(a.st, f.Who, f.WhoSecs, w), censusLines(a.st, cen, w, h-1)...)
 		parts = append(parts, section(a.st, "census: what fills the table, and who", w, h, lines[:min(len(lines), h-1)]))
+	case a.panel == panelEntries:
+		h := l.ctstats + l.bottom
+		parts = append(parts, section(a.st, "entries: the table's, one a row", w, h, entriesLines(a.st, a.ents, w, h-1)))
 	case l.wide:
 		parts = append(parts, a.bottomWide(f, w, l.bottom))
 	default:
@@ -220,6 +223,8 @@ func (p panelKeys) FullHelp() [][]key.Binding {
 		cols[len(cols)-1] = p.TuningHelp()
 	case panelNamespaces:
 		cols[len(cols)-1] = p.NamespacesHelp()
+	case panelEntries:
+		cols[len(cols)-1] = p.EntriesHelp()
 	}
 	return cols
 }

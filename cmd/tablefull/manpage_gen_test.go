@@ -163,7 +163,8 @@ func manKeys(b *strings.Builder) {
 		bindings []key.Binding
 	}{
 		{"The console", console},
-		{"The tuning panel (t)", []key.Binding{k.Up, k.Down, k.Edit, k.Apply, k.Confirm, k.Persist, k.Undo, k.Close}},
+		{"The tuning panel (t)", k.TuningHelp()},
+		{"The entries panel (E)", []key.Binding{k.EntrySort, k.EntryReverse}},
 		{"The fleet view (--prometheus)", []key.Binding{k.RowUp, k.RowDown, k.PageUp, k.PageDown, k.Filter, k.Open, k.Live, k.Leave}},
 	}
 	listed := map[string]bool{} // a binding listed in two groups (esc) is one

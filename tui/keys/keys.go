@@ -22,8 +22,11 @@ type KeyMap struct {
 	Census     key.Binding
 	Namespaces key.Binding
 	Tune       key.Binding
-	NextTab    key.Binding
-	PrevTab    key.Binding
+	Entries    key.Binding
+	// The entries panel: sort by the next column, the other way.
+	EntrySort, EntryReverse key.Binding
+	NextTab                 key.Binding
+	PrevTab                 key.Binding
 	// Tab is 1–9: the host (tab) of that number.
 	Tab key.Binding
 	// Tuning panel.
@@ -35,41 +38,44 @@ type KeyMap struct {
 // DefaultKeyMap returns the console's bindings.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Pause:      key.NewBinding(key.WithKeys("p", " "), key.WithHelp("p", "pause/resume")),
-		Faster:     key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "faster")),
-		Slower:     key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "slower")),
-		Back:       key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "back")),
-		Forward:    key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "forward")),
-		JumpBack:   key.NewBinding(key.WithKeys("[", "shift+left"), key.WithHelp("[", "jump back")),
-		JumpAhead:  key.NewBinding(key.WithKeys("]", "shift+right"), key.WithHelp("]", "jump on")),
-		Latest:     key.NewBinding(key.WithKeys("end", "L"), key.WithHelp("end", "live")),
-		Step:       key.NewBinding(key.WithKeys("."), key.WithHelp(".", "step a frame")),
-		NextChange: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next change")),
-		Record:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "record on/off")),
-		Census:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "census")),
-		Namespaces: key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "namespaces")),
-		Tune:       key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tuning")),
-		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "previous knob")),
-		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "next knob")),
-		Edit:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "edit value")),
-		Apply:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "apply live")),
-		Persist:    key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "persist to /etc")),
-		Undo:       key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo last apply")),
-		Close:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close a panel, leave a namespace")),
-		Confirm:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
-		NextTab:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next host")),
-		PrevTab:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous host")),
-		Tab:        key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1–9", "host N")),
-		RowUp:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "previous host")),
-		RowDown:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "next host")),
-		PageUp:     key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown:   key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		Filter:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		Open:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "history")),
-		Live:       key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "live over ssh")),
-		Leave:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the fleet")),
+		Quit:         key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Help:         key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Pause:        key.NewBinding(key.WithKeys("p", " "), key.WithHelp("p", "pause/resume")),
+		Faster:       key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "faster")),
+		Slower:       key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "slower")),
+		Back:         key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "back")),
+		Forward:      key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "forward")),
+		JumpBack:     key.NewBinding(key.WithKeys("[", "shift+left"), key.WithHelp("[", "jump back")),
+		JumpAhead:    key.NewBinding(key.WithKeys("]", "shift+right"), key.WithHelp("]", "jump on")),
+		Latest:       key.NewBinding(key.WithKeys("end", "L"), key.WithHelp("end", "live")),
+		Step:         key.NewBinding(key.WithKeys("."), key.WithHelp(".", "step a frame")),
+		NextChange:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next change")),
+		Record:       key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "record on/off")),
+		Census:       key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "census")),
+		Namespaces:   key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "namespaces")),
+		Tune:         key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tuning")),
+		Entries:      key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "entries")),
+		EntrySort:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort by the next column")),
+		EntryReverse: key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse the order")),
+		Up:           key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "previous knob")),
+		Down:         key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "next knob")),
+		Edit:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "edit value")),
+		Apply:        key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "apply live")),
+		Persist:      key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "persist to /etc")),
+		Undo:         key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo last apply")),
+		Close:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close a panel, leave a namespace")),
+		Confirm:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
+		NextTab:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next host")),
+		PrevTab:      key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous host")),
+		Tab:          key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1–9", "host N")),
+		RowUp:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "previous host")),
+		RowDown:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "next host")),
+		PageUp:       key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown:     key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		Filter:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Open:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "history")),
+		Live:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "live over ssh")),
+		Leave:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the fleet")),
 	}
 }
 
@@ -89,6 +95,12 @@ func (k KeyMap) NamespacesHelp() []key.Binding {
 		relabel(k.Open, "its console in a tab"), relabel(k.Close, "close the panel")}
 }
 
+// EntriesHelp is the full help's column while the entries panel is open.
+func (k KeyMap) EntriesHelp() []key.Binding {
+	filter := key.NewBinding(key.WithKeys(k.Filter.Keys()...), key.WithHelp(k.Filter.Help().Key, "filter, in conntrack's words"))
+	return []key.Binding{k.EntrySort, k.EntryReverse, filter, k.Close}
+}
+
 // FleetHelp is the fleet view's help line.
 func (k KeyMap) FleetHelp() []key.Binding {
 	return []key.Binding{k.Quit, k.RowUp, k.RowDown, k.Filter, k.Open, k.Live}
@@ -103,7 +115,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	// Three tall columns: at 80 columns bubbles/help shows three.
 	return [][]key.Binding{
-		{k.Quit, k.Help, k.Pause, k.Record, k.Census, k.Namespaces, k.Tune},
+		{k.Quit, k.Help, k.Pause, k.Record, k.Census, k.Entries, k.Namespaces, k.Tune},
 		{k.Faster, k.Slower, k.Back, k.Forward, k.JumpBack, k.JumpAhead},
 		{k.Step, k.NextChange, k.Latest, k.NextTab, k.PrevTab, k.Tab, k.Close},
 	}

@@ -12,6 +12,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/ctnetlink"
 )
 
@@ -85,8 +86,17 @@ func Run(o Options, stateDir string, stdout io.Writer) error {
 	if err != nil {
 		return ExitError{2, err}
 	}
+	if !o.Delete {
+		list, err := sources.ListEntries(filter, o.Sort, o.Desc, o.Limit)
+		if errors.Is(err, model.ErrBadFilter) {
+			return ExitError{2, err}
+		} else if err != nil {
+			return err
+		}
+		return write(stdout, list, nil, o.JSON)
+	}
 	limit := o.Limit
-	if o.Delete && !o.JSON {
+	if !o.JSON {
 		limit = min(limit, 10) // a preview, not the listing
 	}
 	list, err := model.NewEntryList(filter, o.Sort, o.Desc, limit)
@@ -96,14 +106,11 @@ func Run(o Options, stateDir string, stdout io.Writer) error {
 	var matches []model.Flow
 	if err := ctnetlink.Dump(dumpTimeout, func(f model.Flow, _ bool) {
 		list.Add(f)
-		if o.Delete && filter.Match(f) {
+		if filter.Match(f) {
 			matches = append(matches, f)
 		}
 	}); err != nil {
 		return err
-	}
-	if !o.Delete {
-		return write(stdout, list, nil, o.JSON)
 	}
 	if err := refusal(o, list); err != nil {
 		write(stdout, list, nil, o.JSON)

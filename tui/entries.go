@@ -1,0 +1,139 @@
+package tui
+
+import (
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// EntriesLister lists the table's entries a filter matches, every one
+// counted and the first limit kept in order (sources.ListEntries for the
+// host's own table). Nil where the feed cannot (a remote host, a
+// recording): E then says so.
+type EntriesLister func(filter model.EntryFilter, sort string, desc bool, limit int) (*model.EntryList, error)
+
+// entriesEvery is how often the shown entries are listed again: a walk of
+// the table, as the census's, is not free for the kernel.
+const entriesEvery = 5 * time.Second
+
+// entriesPanel is the table's entries as rows: the last listing, the
+// order asked, the filter, and the filter being typed after /.
+type entriesPanel struct {
+	list    *model.EntryList
+	err     error
+	at      time.Time
+	sortIdx int
+	desc    bool
+	filter  model.EntryFilter
+	// typing is the filter being typed after / (editing: its keys go
+	// there until enter or esc).
+	typing  string
+	editing bool
+	pending bool
+}
+
+// entriesMsg is a listing done.
+type entriesMsg struct {
+	id   int
+	list *model.EntryList
+	err  error
+	at   time.Time
+}
+
+func (m entriesMsg) hostID() int { return m.id }
+
+// listEntriesCmd lists in the background: a dump is I/O, never Update's.
+func listEntriesCmd(id int, ls EntriesLister, p entriesPanel, limit int) tea.Cmd {
+	return func() tea.Msg {
+		l, err := ls(p.filter, model.EntrySorts[p.sortIdx], p.desc, limit)
+		return entriesMsg{id: id, list: l, err: err, at: time.Now()}
+	}
+}
+
+// openEntries shows the entries panel and lists the table, or says why
+// it cannot.
+func (a *App) openEntries() tea.Cmd {
+	if a.opts.Entries == nil {
+		a.status.say("the entries list works on the local host's table; not over this feed yet")
+		return nil
+	}
+	cmd := a.show(panelEntries)
+	return tea.Batch(cmd, a.listEntries())
+}
+
+// listEntries asks for a listing unless one is on its way.
+func (a *App) listEntries() tea.Cmd {
+	if a.ents.pending || a.opts.Entries == nil {
+		return nil
+	}
+	a.ents.pending = true
+	return listEntriesCmd(a.id, a.opts.Entries, a.ents, max(1, a.height))
+}
+
+// entriesDue lists again while the panel is shown, every entriesEvery.
+func (a *App) entriesDue() tea.Cmd {
+	if a.panel != panelEntries || time.Since(a.ents.at) < entriesEvery {
+		return nil
+	}
+	return a.listEntries()
+}
+
+// entriesKey handles the panel's keys: s the next sort column, S the
+// other direction, / a filter in conntrack(8)'s words (enter applies it,
+// esc leaves it as it was). mine says the key was the panel's.
+func (a *App) entriesKey(msg tea.KeyMsg) (cmd tea.Cmd, mine bool) {
+	p := &a.ents
+	if p.editing {
+		switch msg.Type {
+		case tea.KeyEnter:
+			args, err := model.EntryFilterWords(p.typing)
+			var f model.EntryFilter
+			if err == nil {
+				f, err = model.ParseEntryFilter(args)
+			}
+			if err != nil {
+				a.status.say(err.Error())
+				return nil, true
+			}
+			p.filter, p.editing = f, false
+			return a.listEntries(), true
+		case tea.KeyEsc:
+			p.editing = false
+		case tea.KeyBackspace:
+			if r := []rune(p.typing); len(r) > 0 {
+				p.typing = string(r[:len(r)-1])
+			}
+		case tea.KeyRunes, tea.KeySpace:
+			if len(p.typing) < 200 { // a filter, not a document
+				p.typing += string(msg.Runes)
+			}
+		}
+		return nil, true
+	}
+	switch {
+	case key.Matches(msg, a.keys.EntrySort):
+		p.sortIdx = (p.sortIdx + 1) % len(model.EntrySorts)
+	case key.Matches(msg, a.keys.EntryReverse):
+		p.desc = !p.desc
+	case key.Matches(msg, a.keys.Filter):
+		p.editing, p.typing = true, p.filter.String()
+		return nil, true
+	default:
+		return nil, false
+	}
+	return a.listEntries(), true
+}
+
+// listed takes a listing in.
+func (a *App) listed(msg entriesMsg) {
+	p := &a.ents
+	p.pending, p.at = false, msg.at
+	if msg.err != nil {
+		p.err = msg.err
+		return
+	}
+	p.list, p.err = msg.list, nil
+}

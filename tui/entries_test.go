@@ -1,0 +1,89 @@
+package tui
+
+import (
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// fakeTable is a table of entries for the panel, and the asks it had.
+type fakeTable struct {
+	flows []model.Flow
+	asked []string // "filter|sort|desc"
+}
+
+func (f *fakeTable) list(filter model.EntryFilter, sort string, desc bool, limit int) (*model.EntryList, error) {
+	f.asked = append(f.asked, filter.String()+"|"+sort+"|"+map[bool]string{true: "desc", false: "asc"}[desc])
+	l, err := model.NewEntryList(filter, sort, desc, limit)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range f.flows {
+		l.Add(e)
+	}
+	return l, nil
+}
+
+// TestEntriesPanel: E lists the table's entries as rows (a DNAT's target
+// visible), s sorts by the next column and S reverses, / takes a filter
+// in conntrack's words and lists again with it, a filter conntrack would
+// not take is said and not applied, esc closes; a feed that cannot list
+// says so.
+func TestEntriesPanel(t *testing.T) {
+	tbl := &fakeTable{flows: []model.Flow{
+		{Proto: 17, Src: netip.MustParseAddr("10.0.0.5"), Dst: netip.MustParseAddr("10.96.0.10"), SrcPort: 40000, DstPort: 53, TCPState: -1, Timeout: 25,
+			ReplySrc: netip.MustParseAddr("10.80.0.2"), ReplySrcPort: 53, ReplyDst: netip.MustParseAddr("10.0.0.5"), ReplyDstPort: 40000},
+		{Proto: 6, Src: netip.MustParseAddr("10.0.0.5"), Dst: netip.MustParseAddr("10.0.0.9"), SrcPort: 40001, DstPort: 80, TCPState: 7, Timeout: 110, Status: model.StatusAssured | model.StatusSeenReply,
+			ReplySrc: netip.MustParseAddr("10.0.0.9"), ReplySrcPort: 80, ReplyDst: netip.MustParseAddr("10.0.0.5"), ReplyDstPort: 40001},
+	}}
+	a := New(newScriptFeed(t, nil), Options{Interval: time.Second, Entries: tbl.list})
+	a.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	for _, s := range incident(5) {
+		a.Update(sampleMsg{s: s})
+	}
+	runAll(a, typed("E"))
+	view := ansi.Strip(a.View())
+	for _, want := range []string{"entries 2 match no filter", "by timeout", "udp  -", "10.0.0.5:40000 → 10.96.0.10:53  DNAT to 10.80.0.2:53", "TIME_WAIT", "assured"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the panel lacks %q:\n%s", want, view)
+		}
+	}
+	runAll(a, typed("s"))
+	runAll(a, typed("S"))
+	if got := tbl.asked[len(tbl.asked)-1]; got != "|proto|desc" {
+		t.Errorf("after s and S the listing asked %q, want proto descending", got)
+	}
+	runAll(a, typed("/"))
+	for _, r := range "-p udp" {
+		a.Update(typed(string(r)))
+	}
+	runAll(a, tea.KeyMsg{Type: tea.KeyEnter})
+	if got := tbl.asked[len(tbl.asked)-1]; got != "-p udp|proto|desc" {
+		t.Errorf("the typed filter asked %q", got)
+	}
+	if view := ansi.Strip(a.View()); !strings.Contains(view, "entries 1 match -p udp") || strings.Contains(view, "TIME_WAIT") {
+		t.Errorf("filtered to udp:\n%s", view)
+	}
+	runAll(a, typed("/"))
+	a.Update(typed(" --dport 99999"))
+	runAll(a, tea.KeyMsg{Type: tea.KeyEnter})
+	if !strings.Contains(a.status.text(), "--dport") || tbl.asked[len(tbl.asked)-1] != "-p udp|proto|desc" {
+		t.Errorf("a bad filter: status %q, last asked %q", a.status.text(), tbl.asked[len(tbl.asked)-1])
+	}
+	a.Update(tea.KeyMsg{Type: tea.KeyEsc}) // leaves the typing
+	a.Update(tea.KeyMsg{Type: tea.KeyEsc}) // closes the panel
+	if a.panel != panelNone {
+		t.Error("esc did not close the entries panel")
+	}
+	b := feedAll(t, incident(5), 120, 40)
+	runAll(b, typed("E"))
+	if b.panel == panelEntries || !strings.Contains(b.status.text(), "local host's table") {
+		t.Errorf("a feed that cannot list: panel %v, status %q", b.panel, b.status.text())
+	}
+}
