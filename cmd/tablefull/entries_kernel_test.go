@@ -200,3 +200,35 @@ func TestEntriesDeleteAfterAPreview(t *testing.T) {
 		t.Errorf("the journal: %q, %v", b, err)
 	}
 }
+
+// TestEntriesPanelInTmux: the console running inside a namespace, at
+// 80×24 and 200×50: E lists its table's entries, / filters them in
+// conntrack's words, s sorts by the next column, esc closes the panel.
+func TestEntriesPanelInTmux(t *testing.T) {
+	needKernel(t, "tmux", "conntrack")
+	ns := labNS(t)
+	entryTable(t, ns)
+	exe, _ := os.Executable()
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		s := startTmuxArgv(t, size[0], size[1], []string{"ip", "netns", "exec", ns.Name, "env", "TABLEFULL_AS_MAIN=1", exe, "--state-dir", t.TempDir()})
+		s.waitFor("LIVE")
+		s.keys("E")
+		s.waitFor("entries 11 match", "3 established", "TIME_WAIT")
+		s.keys("/")
+		s.waitFor("filter ")
+		s.keys("-l", "--", "-p udp") // literal: tmux would read -p as its own flag
+		s.keys("Enter")
+		screen := s.waitFor("entries 3 match -p udp")
+		if strings.Contains(screen, "tcp  TIME_WAIT") {
+			t.Errorf("%v: filtered to udp, TCP rows still shown:\n%s", size, screen)
+		}
+		s.keys("s")
+		s.waitFor("by proto")
+		s.keys("Escape")
+		s.waitFor("q quit")
+		if screen := s.capture(false); strings.Contains(screen, "entries 3 match") {
+			t.Errorf("%v: esc left the entries panel open:\n%s", size, screen)
+		}
+		s.keys("q")
+	}
+}
