@@ -1,11 +1,18 @@
 package sources
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/ctnetlink"
 )
+
+// entriesDump bounds one walk of the table.
+const entriesDump = time.Minute
 
 // ListEntries is this network namespace's entries that filter matches,
 // every one counted and the first limit kept in the order of sort (desc:
@@ -16,8 +23,86 @@ func ListEntries(filter model.EntryFilter, sort string, desc bool, limit int) (*
 	if err != nil {
 		return nil, err
 	}
-	if err := ctnetlink.Dump(time.Minute, func(f model.Flow, _ bool) { l.Add(f) }); err != nil {
+	if err := ctnetlink.Dump(entriesDump, func(f model.Flow, _ bool) { l.Add(f) }); err != nil {
 		return nil, err
 	}
 	return l, nil
+}
+
+// DeleteEntries deletes this network namespace's entries that filter
+// matches, over ctnetlink, as every surface does (tablefull entries
+// --delete, the console's D): refused, nothing deleted, for an empty
+// filter or established connections unless established
+// (model.DeleteRefusal, decided on this dump's own counts); then the
+// table is read back, and the deletion appended to the journal in
+// stateDir (JournalName): when, by whom, the filter and the counts.
+func DeleteEntries(filter model.EntryFilter, established bool, stateDir string) (model.Deletion, error) {
+	d := model.Deletion{StillMatch: -1}
+	l, err := model.NewEntryList(filter, "", false, 0)
+	if err != nil {
+		return d, err
+	}
+	var matches []model.Flow
+	if err := ctnetlink.Dump(entriesDump, func(f model.Flow, _ bool) {
+		l.Add(f)
+		if filter.Match(f) {
+			matches = append(matches, f)
+		}
+	}); err != nil {
+		return d, err
+	}
+	d.Matched = l.Matched
+	if err := model.DeleteRefusal(l, established); err != nil {
+		return d, err
+	}
+	err = ctnetlink.Delete(matches, &d)
+	if after, rerr := ListEntries(filter, "", false, 0); rerr == nil {
+		d.StillMatch = after.Matched
+	}
+	if jerr := journal(stateDir, filter, d, err); jerr != nil && err == nil {
+		err = fmt.Errorf("the deletion went, but is not in the journal: %w", jerr)
+	}
+	return d, err
+}
+
+// JournalName is the deletions' journal in the state directory.
+const JournalName = "entries.journal"
+
+// journal appends one line for a deletion: when, by which uid, the
+// filter, what it did and its error.
+func journal(stateDir string, filter model.EntryFilter, d model.Deletion, failed error) error {
+	line := struct {
+		At     time.Time `json:"at"`
+		UID    int       `json:"uid"`
+		Filter string    `json:"filter"`
+		model.Deletion
+		Error string `json:"error,omitempty"`
+	}{At: time.Now().UTC(), UID: os.Getuid(), Filter: filter.String(), Deletion: d}
+	if failed != nil {
+		line.Error = failed.Error()
+	}
+	b, err := json.Marshal(line)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(stateDir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(filepath.Join(stateDir, JournalName), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(b, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// EntriesDeleterIn is DeleteEntries journalling in stateDir, for a
+// console's D.
+func EntriesDeleterIn(stateDir string) func(model.EntryFilter, bool) (model.Deletion, error) {
+	return func(f model.EntryFilter, established bool) (model.Deletion, error) {
+		return DeleteEntries(f, established, stateDir)
+	}
 }

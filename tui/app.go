@@ -40,8 +40,10 @@ type Options struct {
 	History int
 	// Tuner, when set, makes t open the tuning panel.
 	Tuner tuning.Tuner
-	// Entries, when set, makes E list the table's entries.
-	Entries EntriesLister
+	// Entries, when set, makes E list the table's entries;
+	// DeleteEntries, when set, lets D there delete what the filter matches.
+	Entries       EntriesLister
+	DeleteEntries EntriesDeleter
 	// Intro is shown in the status line until something replaces it.
 	Intro string
 	// Live, when set, is shown in the status line once a second after
@@ -167,6 +169,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.recorded(msg)
 	case entriesMsg:
 		a.listed(msg)
+	case entriesDeletedMsg:
+		return a, a.deleted(msg)
 	case tuneReadMsg, tuneDoneMsg:
 		cmd, _ := a.tune.Update(msg, a.tuneContext())
 		return a, cmd

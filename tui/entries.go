@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -14,6 +15,11 @@ import (
 // host's own table). Nil where the feed cannot (a remote host, a
 // recording): E then says so.
 type EntriesLister func(filter model.EntryFilter, sort string, desc bool, limit int) (*model.EntryList, error)
+
+// EntriesDeleter deletes the entries a filter matches, as tablefull
+// entries --delete does (sources.DeleteEntries: refused for an empty
+// filter or established connections unless established; journalled).
+type EntriesDeleter func(filter model.EntryFilter, established bool) (model.Deletion, error)
 
 // entriesEvery is how often the shown entries are listed again: a walk of
 // the table, as the census's, is not free for the kernel.
@@ -33,6 +39,8 @@ type entriesPanel struct {
 	typing  string
 	editing bool
 	pending bool
+	// asking is the deletion's question while it waits for y or n.
+	asking string
 }
 
 // entriesMsg is a listing done.
@@ -44,6 +52,57 @@ type entriesMsg struct {
 }
 
 func (m entriesMsg) hostID() int { return m.id }
+
+// entriesDeletedMsg is a deletion done.
+type entriesDeletedMsg struct {
+	id  int
+	d   model.Deletion
+	err error
+}
+
+func (m entriesDeletedMsg) hostID() int { return m.id }
+
+// deleteEntriesCmd deletes in the background. The console never deletes
+// established connections: the command line's --established does.
+func deleteEntriesCmd(id int, del EntriesDeleter, filter model.EntryFilter) tea.Cmd {
+	return func() tea.Msg {
+		d, err := del(filter, false)
+		return entriesDeletedMsg{id: id, d: d, err: err}
+	}
+}
+
+// askDelete puts the deletion's question, or says why there is none: a
+// console without a deleter, a listing not yet made, or a refusal.
+func (a *App) askDelete() {
+	p := &a.ents
+	switch {
+	case a.opts.DeleteEntries == nil:
+		a.status.say("deleting entries works on the local host's table; not over this feed yet")
+	case p.list == nil:
+		a.status.say("no listing yet to delete from")
+	default:
+		if err := model.DeleteRefusal(p.list, false); err != nil {
+			a.status.say(err.Error() + " — on the command line: tablefull entries " + p.filter.String() + " --delete --established")
+			return
+		}
+		what := model.Int(uint64(p.list.Matched)) + " entries"
+		if p.list.Matched == 1 {
+			what = "1 entry"
+		}
+		p.asking = fmt.Sprintf("delete what %s matches: %s (%s assured, %s unreplied)? y/n",
+			p.filter.String(), what, model.Int(uint64(p.list.Assured)), model.Int(uint64(p.list.Unreplied)))
+	}
+}
+
+// deleted says what the deletion did, and lists again.
+func (a *App) deleted(msg entriesDeletedMsg) tea.Cmd {
+	if msg.err != nil {
+		a.status.say("delete: " + msg.err.Error())
+	} else {
+		a.status.say(msg.d.String())
+	}
+	return a.listEntries()
+}
 
 // listEntriesCmd lists in the background: a dump is I/O, never Update's.
 func listEntriesCmd(id int, ls EntriesLister, p entriesPanel, limit int) tea.Cmd {
@@ -86,6 +145,14 @@ func (a *App) entriesDue() tea.Cmd {
 // esc leaves it as it was). mine says the key was the panel's.
 func (a *App) entriesKey(msg tea.KeyMsg) (cmd tea.Cmd, mine bool) {
 	p := &a.ents
+	if p.asking != "" {
+		p.asking = ""
+		if key.Matches(msg, a.keys.Confirm) {
+			return deleteEntriesCmd(a.id, a.opts.DeleteEntries, p.filter), true
+		}
+		a.status.say("nothing deleted")
+		return nil, true
+	}
 	if p.editing {
 		switch msg.Type {
 		case tea.KeyEnter:
@@ -120,6 +187,9 @@ func (a *App) entriesKey(msg tea.KeyMsg) (cmd tea.Cmd, mine bool) {
 		p.desc = !p.desc
 	case key.Matches(msg, a.keys.Filter):
 		p.editing, p.typing = true, p.filter.String()
+		return nil, true
+	case key.Matches(msg, a.keys.EntryDelete):
+		a.askDelete()
 		return nil, true
 	default:
 		return nil, false

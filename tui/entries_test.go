@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"net/netip"
 	"strings"
 	"testing"
@@ -85,5 +86,66 @@ func TestEntriesPanel(t *testing.T) {
 	runAll(b, typed("E"))
 	if b.panel == panelEntries || !strings.Contains(b.status.text(), "local host's table") {
 		t.Errorf("a feed that cannot list: panel %v, status %q", b.panel, b.status.text())
+	}
+}
+
+// TestEntriesPanelDeletes: D asks before it deletes what the filter
+// matches, n deletes nothing, y deletes (never established connections:
+// the console passes established false) and says what went; a filter
+// that matches established connections, an empty filter and a console
+// without a deleter are refused with why.
+func TestEntriesPanelDeletes(t *testing.T) {
+	tbl := &fakeTable{flows: []model.Flow{
+		{Proto: 17, Src: netip.MustParseAddr("10.0.0.5"), Dst: netip.MustParseAddr("10.96.0.10"), SrcPort: 40000, DstPort: 53, TCPState: -1, Timeout: 25},
+		{Proto: 6, Src: netip.MustParseAddr("10.0.0.5"), Dst: netip.MustParseAddr("10.0.0.9"), SrcPort: 40001, DstPort: 80, TCPState: 3, Timeout: 400000, Status: model.StatusAssured | model.StatusSeenReply},
+	}}
+	var asked []string
+	del := func(f model.EntryFilter, established bool) (model.Deletion, error) {
+		asked = append(asked, fmt.Sprintf("%s|%v", f, established))
+		return model.Deletion{Matched: 1, Deleted: 1}, nil
+	}
+	a := New(newScriptFeed(t, nil), Options{Interval: time.Second, Entries: tbl.list, DeleteEntries: del})
+	a.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	for _, s := range incident(5) {
+		a.Update(sampleMsg{s: s})
+	}
+	runAll(a, typed("E"))
+	runAll(a, typed("D"))
+	if a.ents.asking != "" || !strings.Contains(a.status.text(), "empty filter") {
+		t.Errorf("D with no filter: asking %q, status %q", a.ents.asking, a.status.text())
+	}
+	runAll(a, typed("/"))
+	a.Update(typed("-p tcp"))
+	runAll(a, tea.KeyMsg{Type: tea.KeyEnter})
+	runAll(a, typed("D"))
+	if a.ents.asking != "" || !strings.Contains(a.status.text(), "established") || !strings.Contains(a.status.text(), "--established") {
+		t.Errorf("D over established connections: asking %q, status %q", a.ents.asking, a.status.text())
+	}
+	runAll(a, typed("/"))
+	a.Update(tea.KeyMsg{Type: tea.KeyBackspace})
+	a.Update(tea.KeyMsg{Type: tea.KeyBackspace})
+	a.Update(tea.KeyMsg{Type: tea.KeyBackspace})
+	a.Update(typed("udp"))
+	runAll(a, tea.KeyMsg{Type: tea.KeyEnter})
+	runAll(a, typed("D"))
+	if view := ansi.Strip(a.View()); !strings.Contains(view, "delete what -p udp matches: 1 entry (0 assured, 1 unreplied)? y/n") {
+		t.Errorf("D asks nothing:\n%s", view)
+	}
+	runAll(a, typed("n"))
+	if len(asked) != 0 || !strings.Contains(a.status.text(), "nothing deleted") {
+		t.Errorf("n: deleter asked %v, status %q", asked, a.status.text())
+	}
+	runAll(a, typed("D"))
+	listings := len(tbl.asked)
+	runAll(a, typed("y"))
+	if len(asked) != 1 || asked[0] != "-p udp|false" || !strings.Contains(a.status.text(), "deleted 1") || len(tbl.asked) != listings+1 {
+		t.Errorf("y: deleter asked %v, status %q, listed again %v", asked, a.status.text(), len(tbl.asked) > listings)
+	}
+	b := New(newScriptFeed(t, nil), Options{Interval: time.Second, Entries: tbl.list})
+	b.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	runAll(b, typed("E"))
+	runAll(b, typed("D"))
+	if !strings.Contains(b.status.text(), "not over this feed") {
+		t.Errorf("no deleter: %q", b.status.text())
 	}
 }

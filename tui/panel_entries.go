@@ -16,6 +16,8 @@ import (
 func entriesLines(st *styles.Styles, p entriesPanel, width, rows int) []string {
 	var out []string
 	switch {
+	case p.asking != "":
+		out = append(out, st.Warn.Render(truncate(foreign(p.asking), width)))
 	case p.editing:
 		out = append(out, st.Label.Render("filter ")+foreign(p.typing)+"▏"+st.Dim.Render("  conntrack's words: -p udp --dport 53 --src 10.0.0.0/8; enter applies, esc keeps the last"))
 	case p.err != nil:
@@ -33,7 +35,7 @@ func entriesLines(st *styles.Styles, p entriesPanel, width, rows int) []string {
 			order += " descending"
 		}
 		out = append(out, st.Label.Render("entries ")+st.Value.Render(model.Int(uint64(l.Matched)))+" match "+foreign(filter)+
-			st.Dim.Render(fmt.Sprintf(" · %s established · by %s · s sort, S reverse, / filter, esc close", model.Int(uint64(l.Established)), order)))
+			st.Dim.Render(fmt.Sprintf(" · %s established · by %s · s sort, S reverse, / filter, D delete, esc close", model.Int(uint64(l.Established)), order)))
 		for _, f := range l.Rows() {
 			if len(out) >= rows {
 				break

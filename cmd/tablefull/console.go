@@ -41,7 +41,7 @@ func console(o options, ds remote.Dests) error {
 		defer opened.Stop()
 		tee := &remote.Tee{Feed: live}
 		apps = append(apps, tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tune.NewLocal(o.roots, o.stateDir),
-			OpenNamespace: openNamespace(o, &opened), Entries: sources.ListEntries}))
+			OpenNamespace: openNamespace(o, &opened), Entries: sources.ListEntries, DeleteEntries: sources.EntriesDeleterIn(o.stateDir)}))
 	}
 	return tui.Run(tui.NewRoot(apps...))
 }

@@ -203,14 +203,17 @@ func TestEntriesDeleteAfterAPreview(t *testing.T) {
 
 // TestEntriesPanelInTmux: the console running inside a namespace, at
 // 80×24 and 200×50: E lists its table's entries, / filters them in
-// conntrack's words, s sorts by the next column, esc closes the panel.
+// conntrack's words, s sorts by the next column, esc closes the panel;
+// at 200×50, D on the filter asks, and y deletes them over ctnetlink and
+// journals it.
 func TestEntriesPanelInTmux(t *testing.T) {
 	needKernel(t, "tmux", "conntrack")
 	ns := labNS(t)
 	entryTable(t, ns)
 	exe, _ := os.Executable()
+	state := t.TempDir()
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
-		s := startTmuxArgv(t, size[0], size[1], []string{"ip", "netns", "exec", ns.Name, "env", "TABLEFULL_AS_MAIN=1", exe, "--state-dir", t.TempDir()})
+		s := startTmuxArgv(t, size[0], size[1], []string{"ip", "netns", "exec", ns.Name, "env", "TABLEFULL_AS_MAIN=1", exe, "--state-dir", state})
 		s.waitFor("LIVE")
 		s.keys("E")
 		s.waitFor("entries 11 match", "3 established", "TIME_WAIT")
@@ -224,10 +227,23 @@ func TestEntriesPanelInTmux(t *testing.T) {
 		}
 		s.keys("s")
 		s.waitFor("by proto")
+		if size[0] == 200 {
+			s.keys("D")
+			s.waitFor("delete what -p udp matches: 3 entries")
+			s.keys("y")
+			s.waitFor("deleted 3 (0 already gone")
+			if left := conntrackTuples(t, ns, "-p", "udp"); len(left) != 0 {
+				t.Errorf("after D y, conntrack -L still lists %v", left)
+			}
+			if b, err := os.ReadFile(filepath.Join(state, "entries.journal")); err != nil || !strings.Contains(string(b), `"filter":"-p udp","matched":3,"deleted":3`) {
+				t.Errorf("the journal: %q %v", b, err)
+			}
+		}
 		s.keys("Escape")
-		s.waitFor("q quit")
-		if screen := s.capture(false); strings.Contains(screen, "entries 3 match") {
-			t.Errorf("%v: esc left the entries panel open:\n%s", size, screen)
+		for end := time.Now().Add(5 * time.Second); strings.Contains(s.capture(false), "match -p udp"); time.Sleep(50 * time.Millisecond) {
+			if time.Now().After(end) {
+				t.Fatalf("%v: esc left the entries panel open:\n%s", size, s.capture(false))
+			}
 		}
 		s.keys("q")
 	}

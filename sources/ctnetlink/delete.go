@@ -11,25 +11,16 @@ import (
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
-// Deleted is what a deletion did: entries the kernel deleted, entries
-// already gone when asked (ended on their own meanwhile), and entries
-// not asked for because their tuple has no ports (ICMP: its id is not
-// read).
-type Deleted struct {
-	Deleted int `json:"deleted"`
-	Gone    int `json:"gone"`
-	Skipped int `json:"skipped"`
-}
-
 // Delete deletes each entry of the caller's network namespace by its
 // original tuple and zone over ctnetlink (conntrack -D's way, without a
-// shell). It stops at the first error other than an entry already gone
-// and says how far it got. It needs CAP_NET_ADMIN.
-func Delete(flows []model.Flow) (Deleted, error) {
-	var d Deleted
+// shell), and counts into d what the kernel deleted, what was already
+// gone and what it did not ask for (no ports: ICMP's id is not read). It
+// stops at the first error other than an entry already gone and says how
+// far it got. It needs CAP_NET_ADMIN.
+func Delete(flows []model.Flow, d *model.Deletion) error {
 	c, err := conntrack.Dial(nil)
 	if err != nil {
-		return d, fmt.Errorf("dial ctnetlink: %w", err)
+		return fmt.Errorf("dial ctnetlink: %w", err)
 	}
 	defer c.Close()
 	for _, f := range flows {
@@ -50,10 +41,10 @@ func Delete(flows []model.Flow) (Deleted, error) {
 		case errors.Is(err, syscall.ENOENT):
 			d.Gone++
 		case errors.Is(err, syscall.EPERM):
-			return d, fmt.Errorf("delete entries: %w (CAP_NET_ADMIN)", kernelfs.ErrPermission)
+			return fmt.Errorf("delete entries: %w (CAP_NET_ADMIN)", kernelfs.ErrPermission)
 		default:
-			return d, fmt.Errorf("delete entries (%d deleted so far): %w", d.Deleted, err)
+			return fmt.Errorf("delete entries (%d deleted so far): %w", d.Deleted, err)
 		}
 	}
-	return d, nil
+	return nil
 }

@@ -7,13 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"time"
 
 	flag "github.com/spf13/pflag"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources"
-	"github.com/tablefull/tablefull/sources/ctnetlink"
 )
 
 // Options are tablefull entries' flags.
@@ -71,12 +69,10 @@ func (e ExitError) Unwrap() error { return e.Err }
 // ExitCode is the process's exit code.
 func (e ExitError) ExitCode() int { return e.Code }
 
-// dumpTimeout bounds one walk of the table.
-const dumpTimeout = time.Minute
-
 // Run lists the entries the filter matches in this network namespace,
-// or with Delete, previews them, deletes them and says what went; a
-// deletion is written to the journal in stateDir.
+// or with Delete, previews them and, with Yes, deletes them
+// (sources.DeleteEntries, which journals it in stateDir) and says what
+// went.
 func Run(o Options, stateDir string, stdout io.Writer) error {
 	args := model.EntryFilterArgs{}
 	for k, v := range o.filter {
@@ -86,71 +82,33 @@ func Run(o Options, stateDir string, stdout io.Writer) error {
 	if err != nil {
 		return ExitError{2, err}
 	}
-	if !o.Delete {
-		list, err := sources.ListEntries(filter, o.Sort, o.Desc, o.Limit)
-		if errors.Is(err, model.ErrBadFilter) {
-			return ExitError{2, err}
-		} else if err != nil {
-			return err
-		}
-		return write(stdout, list, nil, o.JSON)
-	}
 	limit := o.Limit
-	if !o.JSON {
+	if o.Delete && !o.JSON {
 		limit = min(limit, 10) // a preview, not the listing
 	}
-	list, err := model.NewEntryList(filter, o.Sort, o.Desc, limit)
-	if err != nil {
+	list, err := sources.ListEntries(filter, o.Sort, o.Desc, limit)
+	if errors.Is(err, model.ErrBadFilter) {
 		return ExitError{2, err}
-	}
-	var matches []model.Flow
-	if err := ctnetlink.Dump(dumpTimeout, func(f model.Flow, _ bool) {
-		list.Add(f)
-		if filter.Match(f) {
-			matches = append(matches, f)
-		}
-	}); err != nil {
+	} else if err != nil {
 		return err
 	}
-	if err := refusal(o, list); err != nil {
+	if !o.Delete {
+		return write(stdout, list, nil, o.JSON)
+	}
+	refused := model.DeleteRefusal(list, o.Established)
+	if refused == nil && !o.Yes {
+		refused = errors.New("--yes needed to delete: nothing deleted")
+	}
+	if refused != nil {
 		write(stdout, list, nil, o.JSON)
+		return ExitError{3, refused}
+	}
+	done, err := sources.DeleteEntries(filter, o.Established, stateDir)
+	if errors.Is(err, model.ErrDeleteRefused) { // the table changed since the preview
 		return ExitError{3, err}
 	}
-	done, err := ctnetlink.Delete(matches)
-	still := stillMatching(filter)
-	journal(stateDir, filter, list.Matched, done, still, err)
-	out := &outcome{Deleted: done, StillMatch: still}
-	if werr := write(stdout, list, out, o.JSON); err == nil {
+	if werr := write(stdout, list, &done, o.JSON); err == nil {
 		err = werr
 	}
 	return err
-}
-
-// refusal says why a deletion is refused before anything is deleted.
-func refusal(o Options, l *model.EntryList) error {
-	switch {
-	case l.Filter.String() == "":
-		return errors.New("refused: an empty filter matches every entry (conntrack -F flushes the table; tablefull deletes by a filter)")
-	case l.Established > 0 && !o.Established:
-		return fmt.Errorf("refused: %s of the %s entries are established TCP connections, which would lose their state (--established deletes them too)",
-			model.Int(uint64(l.Established)), model.Int(uint64(l.Matched)))
-	case !o.Yes:
-		return errors.New("--yes needed to delete: nothing deleted")
-	}
-	return nil
-}
-
-// stillMatching counts the entries the filter matches after a deletion
-// (new ones since, or ones the deletion could not take); -1 when the
-// table could not be read back.
-func stillMatching(filter model.EntryFilter) int {
-	n := 0
-	if err := ctnetlink.Dump(dumpTimeout, func(f model.Flow, _ bool) {
-		if filter.Match(f) {
-			n++
-		}
-	}); err != nil {
-		return -1
-	}
-	return n
 }

@@ -5,27 +5,15 @@ import (
 	"fmt"
 	"io"
 	"net/netip"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/sources/ctnetlink"
 )
 
 // Schema names the JSON tablefull entries --json prints.
 const Schema = "tablefull.entries/1"
-
-// outcome is what a deletion did.
-type outcome struct {
-	ctnetlink.Deleted
-	// StillMatch is how many entries the filter matched once it was
-	// done (-1: not read back).
-	StillMatch int `json:"still_match"`
-}
 
 // row is one entry as JSON.
 type row struct {
@@ -62,21 +50,21 @@ func rowOf(f model.Flow) row {
 }
 
 // write prints the list, and what a deletion did, as text or JSON.
-func write(w io.Writer, l *model.EntryList, done *outcome, asJSON bool) error {
+func write(w io.Writer, l *model.EntryList, done *model.Deletion, asJSON bool) error {
 	rows := l.Rows()
 	if asJSON {
 		out := struct {
-			Schema      string   `json:"schema"`
-			Filter      string   `json:"filter"`
-			SortedBy    string   `json:"sorted_by"`
-			Descending  bool     `json:"descending"`
-			Matched     int      `json:"matched"`
-			Established int      `json:"established"`
-			Assured     int      `json:"assured"`
-			Unreplied   int      `json:"unreplied"`
-			Accounted   int      `json:"accounted"`
-			Entries     []row    `json:"entries"`
-			Deletion    *outcome `json:"deletion,omitempty"`
+			Schema      string          `json:"schema"`
+			Filter      string          `json:"filter"`
+			SortedBy    string          `json:"sorted_by"`
+			Descending  bool            `json:"descending"`
+			Matched     int             `json:"matched"`
+			Established int             `json:"established"`
+			Assured     int             `json:"assured"`
+			Unreplied   int             `json:"unreplied"`
+			Accounted   int             `json:"accounted"`
+			Entries     []row           `json:"entries"`
+			Deletion    *model.Deletion `json:"deletion,omitempty"`
 		}{Schema, l.Filter.String(), l.Sort, l.Desc, l.Matched, l.Established, l.Assured, l.Unreplied, l.Accounted, []row{}, done}
 		for _, f := range rows {
 			out.Entries = append(out.Entries, rowOf(f))
@@ -99,7 +87,7 @@ func write(w io.Writer, l *model.EntryList, done *outcome, asJSON bool) error {
 
 // summary is the listing's last line: what matched, what is shown, and
 // what a deletion did.
-func summary(l *model.EntryList, shown int, done *outcome) string {
+func summary(l *model.EntryList, shown int, done *model.Deletion) string {
 	filter := l.Filter.String()
 	if filter == "" {
 		filter = "no filter"
@@ -113,10 +101,7 @@ func summary(l *model.EntryList, shown int, done *outcome) string {
 		s += "; packet counts off (nf_conntrack_acct=0; sysctl -w net.netfilter.nf_conntrack_acct=1 counts entries made after it)"
 	}
 	if done != nil {
-		s += fmt.Sprintf("\ndeleted %s (%s already gone, %s without ports not asked)", model.Int(uint64(done.Deleted.Deleted)), model.Int(uint64(done.Gone)), model.Int(uint64(done.Skipped)))
-		if done.StillMatch >= 0 {
-			s += fmt.Sprintf("; %s match now", model.Int(uint64(done.StillMatch)))
-		}
+		s += "\n" + done.String()
 	}
 	return s
 }
@@ -168,39 +153,3 @@ func or(s, alt string) string {
 	}
 	return s
 }
-
-// journal appends one line to stateDir/entries.journal for a deletion:
-// when, by whom, the filter, how many matched, went and still match.
-// A journal that cannot be written is said on stderr; the deletion
-// stands.
-func journal(stateDir string, filter model.EntryFilter, matched int, d ctnetlink.Deleted, still int, failed error) {
-	line := struct {
-		At      time.Time `json:"at"`
-		UID     int       `json:"uid"`
-		Filter  string    `json:"filter"`
-		Matched int       `json:"matched"`
-		ctnetlink.Deleted
-		StillMatch int    `json:"still_match"`
-		Error      string `json:"error,omitempty"`
-	}{At: time.Now().UTC(), UID: os.Getuid(), Filter: filter.String(), Matched: matched, Deleted: d, StillMatch: still}
-	if failed != nil {
-		line.Error = failed.Error()
-	}
-	b, _ := json.Marshal(line)
-	err := os.MkdirAll(stateDir, 0o700)
-	if err == nil {
-		var f *os.File
-		if f, err = os.OpenFile(filepath.Join(stateDir, JournalName), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err == nil {
-			_, err = f.Write(append(b, '\n'))
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-		}
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "tablefull entries: the deletion is not in the journal: %v\n", err)
-	}
-}
-
-// JournalName is the deletions' journal in the state directory.
-const JournalName = "entries.journal"
