@@ -114,7 +114,8 @@ func ruleStaleDNAT(in Inputs) (Verdict, bool) {
 			break
 		}
 	}
+	filter := "-p udp --reply-src " + first.String()
 	return Verdict{Evidence: fmt.Sprintf(
-		"%s UDP entries a DNAT sent to %s never saw a reply, and the ruleset no longer names that target: each packet their clients send refreshes them, so those flows stay blackholed while the clients keep their sockets; conntrack -D -p udp --reply-src %s drops them now; not a full table",
-		Int(uint64(n)), strings.Join(gone, ", "), first)}, true
+		"%s UDP entries a DNAT sent to %s never saw a reply, and the ruleset no longer names that target: each packet their clients send refreshes them, so those flows stay blackholed while the clients keep their sockets; conntrack -D %s drops them now (E then D in the console); not a full table",
+		Int(uint64(n)), strings.Join(gone, ", "), filter), Entries: filter}, true
 }

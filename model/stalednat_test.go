@@ -73,6 +73,8 @@ func TestRuleStaleDNAT(t *testing.T) {
 			t.Errorf("%s: %s", tc.name, v)
 		case tc.want != "" && (!ok || !strings.Contains(v.Evidence, tc.want)):
 			t.Errorf("%s: %v %q, want %q", tc.name, ok, v.Evidence, tc.want)
+		case ok && !strings.HasPrefix(v.Entries, "-p udp --reply-src 10.244.") || ok && !strings.Contains(v.Evidence, "conntrack -D "+v.Entries):
+			t.Errorf("%s: the entries to drop %q are not the ones the evidence names: %s", tc.name, v.Entries, v.Evidence)
 		}
 	}
 }

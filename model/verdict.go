@@ -58,6 +58,10 @@ type Verdict struct {
 	// TIME_WAIT hold", ", not max"): no plan of the same moment proposes
 	// them (tuning.Diagnosis.Contradictions).
 	RulesOut []string `json:",omitempty"`
+	// Entries is the filter, in conntrack(8)'s words, of the entries the
+	// verdict says to drop ("-p udp --reply-src 10.244.1.7"): the
+	// console's E opens on them, and D deletes them. "" for none.
+	Entries string `json:",omitempty"`
 	// rank orders verdicts of equal severity.
 	rank int
 }

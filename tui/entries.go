@@ -113,11 +113,26 @@ func listEntriesCmd(id int, ls EntriesLister, p entriesPanel, limit int) tea.Cmd
 }
 
 // openEntries shows the entries panel and lists the table, or says why
-// it cannot.
+// it cannot. Where a verdict of the frame on screen names entries to
+// drop (STALE DNAT's), it opens on them, and D deletes them.
 func (a *App) openEntries() tea.Cmd {
 	if a.opts.Entries == nil {
 		a.status.say("the entries list works on the local host's table; not over this feed yet")
 		return nil
+	}
+	for _, v := range a.frame().Verdicts {
+		if v.Entries == "" {
+			continue
+		}
+		args, err := model.EntryFilterWords(v.Entries)
+		if err == nil {
+			var f model.EntryFilter
+			if f, err = model.ParseEntryFilter(args); err == nil {
+				a.ents.filter = f
+				a.status.say("the entries " + string(v.Kind) + " names: " + f.String() + " (D deletes them, / changes the filter)")
+			}
+		}
+		break
 	}
 	cmd := a.show(panelEntries)
 	return tea.Batch(cmd, a.listEntries())

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"net/netip"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -147,5 +148,28 @@ func TestEntriesPanelDeletes(t *testing.T) {
 	runAll(b, typed("D"))
 	if !strings.Contains(b.status.text(), "not over this feed") {
 		t.Errorf("no deleter: %q", b.status.text())
+	}
+}
+
+// TestEntriesOpenOnTheVerdictsEntries: under STALE DNAT, E opens on the
+// entries the verdict says to drop (its gone target's), ready for D.
+func TestEntriesOpenOnTheVerdictsEntries(t *testing.T) {
+	tbl := &fakeTable{}
+	a := New(newScriptFeed(t, nil), Options{Interval: time.Second, Entries: tbl.list})
+	a.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	samples := incident(5)
+	samples[4].Census = &model.Census{At: samples[4].Time, Total: 90, StaleDNAT: []model.DNATTarget{{Target: "10.244.1.7:53", Unreplied: 30, Gone: true}}, DNATChecked: true}
+	for _, s := range samples {
+		a.Update(sampleMsg{s: s})
+	}
+	if !slices.ContainsFunc(a.frame().Verdicts, func(v model.Verdict) bool { return v.Kind == model.StaleDNAT }) {
+		t.Fatalf("no STALE DNAT to open from: %v", a.frame().Verdicts)
+	}
+	runAll(a, typed("E"))
+	if got := tbl.asked[len(tbl.asked)-1]; got != "-p udp --reply-src 10.244.1.7|timeout|asc" {
+		t.Errorf("E under STALE DNAT listed %q", got)
+	}
+	if !strings.Contains(a.status.text(), "STALE DNAT") {
+		t.Errorf("status %q", a.status.text())
 	}
 }
