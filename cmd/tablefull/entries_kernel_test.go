@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -246,5 +247,59 @@ func TestEntriesPanelInTmux(t *testing.T) {
 			}
 		}
 		s.keys("q")
+	}
+}
+
+// TestStaleDNATEntriesDeleted: 40 clients keep one UDP socket each and
+// send every 250 ms to a Service address DNAT'd to a backend that died;
+// the rule moves to a live backend, and the clients stay blackholed (their
+// entries keep the dead target). STALE DNAT names the entries to drop;
+// tablefull entries deletes exactly those, and the clients' traffic
+// reaches the new backend within 5 s.
+func TestStaleDNATEntriesDeleted(t *testing.T) {
+	needKernel(t, "conntrack")
+	ns := labNS(t)
+	if err := ns.Nft("table ip tft-dnat {\n\tchain out { type nat hook output priority -100; udp dport 53 dnat to 127.0.0.2:5353; }\n}"); err != nil {
+		t.Fatal(err)
+	}
+	echo, err := ns.ServeEcho("127.0.0.1:5353")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer echo.Close()
+	stop := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- ns.RunSenders(netns.Senders{Addr: "127.0.0.53:53", Sockets: 40, Every: 250 * time.Millisecond, Stop: stop})
+	}()
+	defer func() { close(stop); <-done }()
+	time.Sleep(2 * time.Second)
+	if err := ns.Nft("flush chain ip tft-dnat out\nadd rule ip tft-dnat out udp dport 53 dnat to 127.0.0.1:5353"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second)
+	if n := echo.Answered(); n != 0 {
+		t.Fatalf("the live backend answered %d before anything was deleted: the test would not tell", n)
+	}
+	cen := censusIn(t, ns)
+	cen.At = time.Now()
+	c := model.Conntrack{Status: model.TableTracked, Count: uint64(cen.Total), Peak: uint64(cen.Total), Max: 262144, Buckets: 262144}
+	var filter string
+	for _, v := range model.Judge(model.Inputs{Sample: model.Sample{Time: cen.At, Interval: time.Second, Conntrack: c}, Census: &cen}) {
+		if v.Kind == model.StaleDNAT {
+			filter = v.Entries
+		}
+	}
+	if filter != "-p udp --reply-src 127.0.0.2" {
+		t.Fatalf("STALE DNAT names %q to drop; census %+v", filter, cen.StaleDNAT)
+	}
+	code, out, errs := entriesIn(t, ns, append(strings.Fields(filter), "--delete", "--yes", "--state-dir", t.TempDir())...)
+	if code != 0 || !strings.Contains(out, "deleted 40 (") {
+		t.Fatalf("deleting %s: exit %d: %s%s", filter, code, out, errs)
+	}
+	for end := time.Now().Add(5 * time.Second); echo.Answered() == 0; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("the clients' traffic did not reach the new backend within 5 s of the deletion")
+		}
 	}
 }

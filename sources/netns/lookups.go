@@ -16,7 +16,12 @@ import (
 type Echo struct {
 	conns []net.PacketConn
 	wg    sync.WaitGroup
+	// answered counts the datagrams answered.
+	answered atomic.Int64
 }
+
+// Answered is how many datagrams the echo has answered.
+func (e *Echo) Answered() int64 { return e.answered.Load() }
 
 // ServeEcho starts an Echo on each address inside the namespace.
 func (n *NS) ServeEcho(addrs ...string) (*Echo, error) {
@@ -46,6 +51,7 @@ func (n *NS) ServeEcho(addrs ...string) (*Echo, error) {
 					return
 				}
 				c.WriteTo(buf[:n], from)
+				e.answered.Add(1)
 			}
 		}()
 	}
