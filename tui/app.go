@@ -32,7 +32,7 @@ type Options struct {
 	// Captions shows a sentence at the moments that matter (the demo).
 	Captions bool
 	// Stored says the feed is a store's history (Prometheus's), not a
-	// recording: the header says HISTORY, as the README does.
+	// recording: the header says HISTORY, as the manual does.
 	Stored bool
 	// Recorder, when set, lets r record the feed.
 	Recorder Recorder

@@ -26,7 +26,7 @@ type mode struct {
 }
 
 // HeaderStates are the modes the header names (with a duration or a
-// count after some: "HISTORY −12 s", "PAUSED +5"); the README lists
+// count after some: "HISTORY −12 s", "PAUSED +5"); the manual (docs/console.md) lists
 // every one.
 var HeaderStates = []string{"LIVE", "PAUSED", "HISTORY", "REPLAY", "REPLAY PAUSED", "STALE", "CONNECTING", "DISCONNECTED"}
 

@@ -116,7 +116,7 @@ var subcommands = []subcommand{
 }
 
 func jsonFlag(fs *flag.FlagSet, v *flagValues) {
-	fs.BoolVar(&v.asJSON, "json", false, "print JSON (schema in README)")
+	fs.BoolVar(&v.asJSON, "json", false, "print JSON (schema in docs/commands.md)")
 }
 
 func speedFlag(fs *flag.FlagSet, v *flagValues) {

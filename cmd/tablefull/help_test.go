@@ -22,11 +22,7 @@ var foreignFlags = map[string]bool{"--help": true, "--config": true, "--conntrac
 // (made from the same flag sets) and in the README, and every flag the
 // README names is one of ours or another program's on the list.
 func TestHelpAndREADMEAgree(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(readme)
+	text := manual(t)
 	ours := map[string]bool{}
 	helpText := help(subcommands[0])
 	check := func(where string, fs *flag.FlagSet) {
@@ -64,10 +60,7 @@ func TestREADMEListsTestDeps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := []byte(manual(t))
 	m := regexp.MustCompile(`(?m)^TEST_DEPS := (.*)$`).FindSubmatch(mk)
 	if m == nil {
 		t.Fatal("no TEST_DEPS in the Makefile")
@@ -80,10 +73,7 @@ func TestREADMEListsTestDeps(t *testing.T) {
 // TestREADMECommandBlock: the README's command block is --help's usage
 // lines, word for word.
 func TestREADMECommandBlock(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := []byte(manual(t))
 	var want strings.Builder
 	for _, l := range strings.Split(strings.TrimRight(strings.TrimPrefix(usage(), helptext.Head), "\n"), "\n") {
 		want.WriteString(strings.TrimPrefix(l, "  ") + "\n")
@@ -96,10 +86,7 @@ func TestREADMECommandBlock(t *testing.T) {
 // TestREADMEListsEveryVerdictKind: the README's tablefull_verdict row
 // names every kind the exporter serves a series for.
 func TestREADMEListsEveryVerdictKind(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := []byte(manual(t))
 	var row string
 	for _, l := range strings.Split(string(readme), "\n") {
 		if strings.HasPrefix(l, "| `tablefull_verdict{kind}`") {
@@ -149,11 +136,8 @@ func TestHelpCommand(t *testing.T) {
 // TestREADMEListsEveryHeaderState: the README's account of the header
 // names every mode the header can show.
 func TestREADMEListsEveryHeaderState(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, _ := strings.Cut(string(readme), "- **Header**:")
+	readme := []byte(manual(t))
+	_, rest, _ := strings.Cut(string(readme), "- **Header**:") // docs/console.md
 	bullet, _, _ := strings.Cut(rest, "\n- **")
 	for _, s := range tui.HeaderStates {
 		if !strings.Contains(bullet, " "+s+" ") {

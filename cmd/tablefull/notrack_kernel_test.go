@@ -27,7 +27,7 @@ func TestShippedNotrackOpensNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, _ := os.ReadFile("../../README.md")
+	readme := []byte(manual(t))
 	if !strings.Contains(string(rule), adviceInput) || !strings.Contains(string(readme), adviceInput) {
 		t.Fatalf("the rule's comment and the README do not advise %q", adviceInput)
 	}

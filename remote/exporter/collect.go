@@ -15,7 +15,7 @@ func desc(name, help string, labels ...string) *prometheus.Desc {
 	return prometheus.NewDesc(name, help, labels, nil)
 }
 
-// The metrics, documented in the README with the PromQL to use them.
+// The metrics, documented in docs/exporter.md with the PromQL to use them.
 var (
 	descEntries   = desc(remote.MetricEntries, "Entries in the conntrack table at the last sample (nf_conntrack_count).")
 	descPeak      = desc(remote.MetricPeak, "Highest entry count seen by the fast sampling in the trailing window (--window, default 1m): a burst between two scrapes is not lost, and every scraper reads the same.")

@@ -50,7 +50,7 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.Sort, "sort", model.EntrySorts[0], fmt.Sprintf("sort by `COLUMN` %v", model.EntrySorts))
 	fs.BoolVar(&o.Desc, "reverse", false, "sort descending")
 	fs.IntVar(&o.Limit, "limit", 50, fmt.Sprintf("show at most `N` entries (all are counted; at most %d)", model.MaxEntryRows))
-	fs.BoolVar(&o.JSON, "json", false, "print JSON (schema in README)")
+	fs.BoolVar(&o.JSON, "json", false, "print JSON (schema in docs/what-fills-it.md)")
 	fs.BoolVar(&o.Delete, "delete", false, "delete the entries the filter matches, after a preview (needs --yes)")
 	fs.BoolVar(&o.Yes, "yes", false, "with --delete: delete without stopping at the preview")
 	fs.BoolVar(&o.Established, "established", false, "with --delete: established TCP entries too (live connections)")
