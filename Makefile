@@ -11,7 +11,7 @@ LDFLAGS   := -X $(VERSIONPKG).Version=$(VERSION) -X $(VERSIONPKG).Revision=$(REV
 TEST_DEPS := nftables conntrack tmux iproute2 procps kmod openssh-server openssh-client prometheus chromium dnsmasq-base python3 util-linux redis-server redis-tools qemu-system-x86 debootstrap e2fsprogs man-db systemd clang llvm libbpf-dev lintian buildah zsh fish
 BENCH_DEPS := htop prometheus-node-exporter
 
-.PHONY: build run test check deps lint lint-go bpf-check bench fuzz package image clean
+.PHONY: build run test check deps lint lint-go bpf-check bench fuzz package image pictures clean
 
 # build makes a static binary (no cgo: the same file runs on any Linux of
 # its architecture, which --deploy relies on, and it maps no libc).
@@ -28,6 +28,15 @@ image: build
 
 run: build
 	$(BIN)
+
+# pictures re-draws the README's and the manual's pictures from the
+# program's own frames: the demo, animated, and a recorded incident's
+# last frame (TZ=UTC: the clock reads the same wherever they are made).
+# TestPicturesAreTheProgramsOwn fails when a committed one is not what
+# the program draws now.
+pictures: build
+	TZ=UTC $(BIN) demo --svg docs/pictures/demo.svg
+	TZ=UTC $(BIN) replay testdata/incidents/pool.jsonl --svg docs/pictures/pool.svg --svg-every 0
 
 # deps installs the tools the kernel and tmux tests drive, when missing and
 # when we can (root with apt-get); otherwise those tests skip and say why.

@@ -138,32 +138,6 @@ func Judge(in Inputs) []Verdict {
 // was full, or an unassured entry evicted to make room.
 func (r Rates) Drops() uint64 { return r.CTTotal.Get(Drop) + r.CTTotal.Get(EarlyDrop) }
 
-// serverState describes CPU and disk the way an operator reads them next to
-// drops: "server idle (CPU 4 %, disk 0 IO/s)". A part not read is said to
-// be, and an idle server is claimed only when both were read.
-func serverState(r Rates) string {
-	cpu, disk := "CPU not read", "disk not read"
-	if r.Known(PartCPU) {
-		cpu = fmt.Sprintf("CPU %.0f %%", r.CPUAll.Busy())
-	}
-	if r.Known(PartDisks) {
-		disk = fmt.Sprintf("disk %s IO/s", Num(r.DiskIOPS()))
-	}
-	s := cpu + ", " + disk
-	if r.Known(PartCPU) && r.Known(PartDisks) && r.CPUAll.Busy() < IdleCPUPct && r.MaxDiskUtil() < DiskBoundPct/2 {
-		return "server idle (" + s + ")"
-	}
-	return s
-}
-
-// cpuText is "CPU 4 %", or "CPU not read".
-func cpuText(r Rates) string {
-	if !r.Known(PartCPU) {
-		return "CPU not read"
-	}
-	return fmt.Sprintf("CPU %.0f %%", r.CPUAll.Busy())
-}
-
 // ruleTableFull: the interval's peak count reached nf_conntrack_max and
 // either packets were dropped in it or the table has been pinned for two
 // intervals or more; or the kernel dropped packets for a full table
@@ -322,14 +296,6 @@ func ruleNearCap(in Inputs) (Verdict, bool) {
 	return Verdict{Evidence: fmt.Sprintf(
 		"peak %s of max %s (%.0f %%); ceiling %s, observed %s",
 		Int(c.Peak), Int(c.Max), Percent(c.Peak, c.Max), CeilingText(c, in.Fill), in.Rates.Entries.RateText())}, true
-}
-
-// dropsText is "no drops" only for an interval that dropped nothing.
-func dropsText(r Rates) string {
-	if n := r.Drops(); n > 0 {
-		return Int(n) + " drops"
-	}
-	return "no drops"
 }
 
 func ruleOK(in Inputs) Verdict {

@@ -14,6 +14,7 @@ import (
 	"github.com/tablefull/tablefull/remote/report"
 	"github.com/tablefull/tablefull/sources/lab"
 	"github.com/tablefull/tablefull/sources/tune"
+	"github.com/tablefull/tablefull/tui"
 )
 
 // flagValues are every subcommand's own flags and positional argument.
@@ -21,6 +22,7 @@ type flagValues struct {
 	asJSON, force bool
 	duration      time.Duration
 	speed         float64
+	picture       tui.PictureRequest
 	dests         remote.Dests
 	tu            tune.CommandOptions
 	lo            lab.Command
@@ -90,13 +92,13 @@ var subcommands = []subcommand{
 		fs.DurationVar(&v.duration, "duration", 0, "stop after `D` (default: at ctrl-c)")
 		fs.BoolVar(&v.force, "force", false, "overwrite FILE if it exists")
 	}, run: func(o options, v *flagValues, _, _ io.Writer) error { return record(o, v.arg, v.duration, v.force) }},
-	{name: "replay", usage: "  tablefull replay FILE [--speed N]        play a recording in the console\n", positional: "FILE", flags: speedFlag,
-		run: func(_ options, v *flagValues, _, _ io.Writer) error { return replay(v.arg, v.speed) }},
+	{name: "replay", usage: "  tablefull replay FILE [--speed N] [--svg OUT]\n                                           play a recording in the console, or draw it to an SVG\n", positional: "FILE", flags: speedFlag,
+		run: func(_ options, v *flagValues, _, _ io.Writer) error { return replay(v.arg, v.speed, v.picture) }},
 	{name: "report", usage: `  tablefull report FILE|--demo [-o|--output DIR] [--from T] [--to T] [--title S] [--force]
                                            the post-mortem of a recording: DIR/report.html, report.md and its charts
 `, positional: "FILE", optional: func(v *flagValues) bool { return v.report.Demo },
 		flags: func(fs *flag.FlagSet, v *flagValues) { v.report.AddFlags(fs) }, hostless: true, run: func(_ options, v *flagValues, stdout, _ io.Writer) error { return writeReport(v, stdout) }},
-	{name: "demo", usage: "  tablefull demo [--speed N]               play the embedded table-full incident\n", flags: speedFlag, hostless: true, run: func(_ options, v *flagValues, _, _ io.Writer) error { return demo(v.speed) }},
+	{name: "demo", usage: "  tablefull demo [--speed N] [--svg OUT]   play the embedded table-full incident, or draw it to an SVG\n", flags: speedFlag, hostless: true, run: func(_ options, v *flagValues, _, _ io.Writer) error { return demo(v.speed, v.picture) }},
 	{name: "alive", usage: "  tablefull alive FILE [--within D]        exit 0 if an exporter's --heartbeat FILE changed within D: a liveness probe that opens no connection\n",
 		positional: "FILE", hostless: true, flags: func(fs *flag.FlagSet, v *flagValues) {
 			fs.DurationVar(&v.duration, "within", 30*time.Second, "FILE must have changed within `D`")
@@ -121,6 +123,7 @@ func jsonFlag(fs *flag.FlagSet, v *flagValues) {
 
 func speedFlag(fs *flag.FlagSet, v *flagValues) {
 	fs.Float64Var(&v.speed, "speed", 1, "playback speed `N` (2 = twice as fast)")
+	v.picture.AddFlags(fs)
 }
 
 func consoleFlags(fs *flag.FlagSet, v *flagValues) {

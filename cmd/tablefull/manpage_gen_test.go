@@ -97,7 +97,7 @@ func defaultOf(f *flag.Flag) string {
 
 // roffText escapes text inside a line: backslashes and hyphens.
 func roffText(s string) string {
-	return strings.NewReplacer(`\`, `\e`, "-", `\-`, "←", `\(<-`, "→", `\(->`, "↑", `\(ua`, "↓", `\(da`, "–", `\(en`, "…", `...`).Replace(s)
+	return strings.NewReplacer(`\`, `\e`, "-", `\-`, "←", `\(<-`, "→", `\(->`, "↑", `\(ua`, "↓", `\(da`, "–", `\(en`, "…", `...`, "×", `\(mu`).Replace(s)
 }
 
 // roffLine is roffText for a whole line, guarded against starting a

@@ -12,34 +12,37 @@ import (
 )
 
 // replay plays a recording in the console.
-func replay(path string, speed float64) error {
+func replay(path string, speed float64, pic tui.PictureRequest) error {
 	feed, err := remote.OpenReplay(path, "replay "+path)
 	if err != nil {
 		return err
 	}
-	return play(feed, speed, false)
+	return play(feed, speed, false, pic)
 }
 
 // demo plays the embedded incident with captions.
-func demo(speed float64) error {
+func demo(speed float64, pic tui.PictureRequest) error {
 	feed, err := remote.Demo()
 	if err != nil {
 		return err
 	}
-	return play(feed, speed, true)
+	return play(feed, speed, true, pic)
 }
 
 // play shows a recording, one hour of history around the view (a longer
 // recording is read as the view moves on).
-func play(feed *remote.Replay, speed float64, captions bool) error {
+func play(feed *remote.Replay, speed float64, captions bool, pic tui.PictureRequest) error {
 	longRunning()
 	defer feed.Stop()
 	first, ok := feed.First()
 	if !ok {
 		return fmt.Errorf("%s: the recording holds no samples", feed.Host().Source)
 	}
-	app := tui.New(feed, tui.Options{Interval: first.Interval, Speed: speed, Captions: captions,
-		History: model.HistoryFor(time.Hour, first.Interval)})
+	o := tui.Options{Interval: first.Interval, Speed: speed, Captions: captions, History: model.HistoryFor(time.Hour, first.Interval)}
+	if pic.File != "" {
+		return pic.Write(feed, o)
+	}
+	app := tui.New(feed, o)
 	return tui.Run(tui.NewRoot(app))
 }
 
