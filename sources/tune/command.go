@@ -79,7 +79,9 @@ func (t CommandOptions) persister(roots kernelfs.Roots) Persister {
 	return p
 }
 
-// ExitError carries tune's exit code with its message.
+// ExitError carries a subcommand's own exit code with its message:
+// tune's, and tablefull entries' (2 a bad filter, ExitRefused a
+// deletion refused).
 type ExitError struct {
 	Code int
 	Err  error

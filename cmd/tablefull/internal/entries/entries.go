@@ -12,6 +12,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/tune"
 )
 
 // Options are tablefull entries' flags.
@@ -56,23 +57,12 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.Established, "established", false, "with --delete: established TCP entries too (live connections)")
 }
 
-// ExitError ends tablefull entries with its own exit code: 2 a filter
-// that is not conntrack(8)'s, 3 a deletion refused (nothing deleted).
-type ExitError struct {
-	Code int
-	Err  error
-}
-
-func (e ExitError) Error() string { return e.Err.Error() }
-func (e ExitError) Unwrap() error { return e.Err }
-
-// ExitCode is the process's exit code.
-func (e ExitError) ExitCode() int { return e.Code }
-
 // Run lists the entries the filter matches in this network namespace,
 // or with Delete, previews them and, with Yes, deletes them
 // (sources.DeleteEntries, which journals it in stateDir) and says what
-// went.
+// went. Its exit codes are tune's type: 2 for a filter conntrack(8)
+// would not take, tune.ExitRefused for a deletion refused (nothing
+// deleted).
 func Run(o Options, stateDir string, stdout io.Writer) error {
 	args := model.EntryFilterArgs{}
 	for k, v := range o.filter {
@@ -80,7 +70,7 @@ func Run(o Options, stateDir string, stdout io.Writer) error {
 	}
 	filter, err := model.ParseEntryFilter(args)
 	if err != nil {
-		return ExitError{2, err}
+		return tune.ExitError{Code: 2, Err: err}
 	}
 	limit := o.Limit
 	if o.Delete && !o.JSON {
@@ -88,7 +78,7 @@ func Run(o Options, stateDir string, stdout io.Writer) error {
 	}
 	list, err := sources.ListEntries(filter, o.Sort, o.Desc, limit)
 	if errors.Is(err, model.ErrBadFilter) {
-		return ExitError{2, err}
+		return tune.ExitError{Code: 2, Err: err}
 	} else if err != nil {
 		return err
 	}
@@ -101,11 +91,11 @@ func Run(o Options, stateDir string, stdout io.Writer) error {
 	}
 	if refused != nil {
 		write(stdout, list, nil, o.JSON)
-		return ExitError{3, refused}
+		return tune.ExitError{Code: tune.ExitRefused, Err: refused}
 	}
 	done, err := sources.DeleteEntries(filter, o.Established, stateDir)
 	if errors.Is(err, model.ErrDeleteRefused) { // the table changed since the preview
-		return ExitError{3, err}
+		return tune.ExitError{Code: tune.ExitRefused, Err: err}
 	}
 	if werr := write(stdout, list, &done, o.JSON); err == nil {
 		err = werr
