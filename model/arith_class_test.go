@@ -33,14 +33,30 @@ func TestArithmeticComputes(t *testing.T) {
 }
 
 // TestNoCeilingForStanding: a table standing connections fill has no
-// ceiling of new entries: no TIME_WAIT arithmetic is drawn for it.
+// ceiling of new entries: no TIME_WAIT arithmetic is drawn for it; where
+// nothing is counted of what fills it, TIME_WAIT's ceiling is said as
+// the guess it is (a table of UDP lookups is not held by TIME_WAIT).
 func TestNoCeilingForStanding(t *testing.T) {
 	c := Conntrack{Max: 400, TimeWaitHold: 120}
 	standing := Fill{Counted: true, Classes: []ClassFill{{Class: ClassTCPOpen, Entries: 400}}}
 	if got := CeilingText(c, standing); got != "none ("+NoCeiling+")" {
 		t.Errorf("standing: %q", got)
 	}
-	if got := CeilingText(c, Fill{}); got != "3.3 new/s (400 ÷ 120 s TIME_WAIT hold)" {
+	if got := CeilingText(c, Fill{}); got != "3.3 new/s if closing TCP fills it (400 ÷ 120 s TIME_WAIT hold; what fills it is not counted)" {
 		t.Errorf("no classes: %q", got)
+	}
+}
+
+// TestCeilingOfAMomentIsItsOwn: the ceiling at the start of a recording
+// is the start's cap over the start's hold, though the fill was counted
+// after the hold was lowered.
+func TestCeilingOfAMomentIsItsOwn(t *testing.T) {
+	start := Conntrack{Max: 4096, TimeWaitHold: 120, Holds: [NumClasses]uint64{ClassTCPDone: 120}}
+	later := Fill{Classes: []ClassFill{{Class: ClassTCPDone, RatePS: 500, Hold: 30, Entries: 15000}}}
+	if c, why := CeilingOf(start, later.WithHolds(start)); Num(c) != "34" || why != "4,096 ÷ 120 s TIME_WAIT hold" {
+		t.Errorf("the start's ceiling: %s (%s), want 34 (4,096 ÷ 120 s TIME_WAIT hold)", Num(c), why)
+	}
+	if later.Classes[0].Hold != 30 {
+		t.Errorf("WithHolds changed the fill it was given")
 	}
 }

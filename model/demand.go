@@ -37,16 +37,17 @@ const DemandLookback = time.Minute
 type demandTracker struct {
 	recent *Ring[timedRate]
 	// before is the highest rate in DemandLookback before the pin began;
-	// beforeClasses that frame's rates by class.
+	// beforeClasses that frame's rates by class (and which protocols no
+	// ended entry split).
 	before        float64
-	beforeClasses *[NumClasses]float64
+	beforeClasses *EntryRates
 	inPin         bool
 }
 
 type timedRate struct {
-	at       time.Time
-	rate     float64
-	perClass [NumClasses]float64
+	at      time.Time
+	rate    float64
+	classes EntryRates
 }
 
 func newDemandTracker() *demandTracker { return &demandTracker{recent: NewRing[timedRate](128)} }
@@ -58,7 +59,7 @@ func (d *demandTracker) observe(f Frame) Demand {
 	if !f.Pinned {
 		d.inPin = false
 		if r.Entries.Known() {
-			d.recent.Push(timedRate{at: f.Sample.Time, rate: admitted, perClass: r.Entries.PerClass})
+			d.recent.Push(timedRate{at: f.Sample.Time, rate: admitted, classes: EntryRates{PerClass: r.Entries.PerClass, Unsplit: r.Entries.Unsplit}})
 		}
 		return Demand{}
 	}
@@ -67,7 +68,7 @@ func (d *demandTracker) observe(f Frame) Demand {
 		for i := range d.recent.Len() {
 			if t := d.recent.At(i); f.Sample.Time.Sub(t.at) <= DemandLookback && t.rate >= d.before {
 				d.before = t.rate
-				pc := t.perClass
+				pc := t.classes
 				d.beforeClasses = &pc
 			}
 		}
@@ -87,7 +88,7 @@ func (d *demandTracker) observe(f Frame) Demand {
 
 // classesBefore is the rates by class of the frame before the pin whose
 // rate was highest (nil: no frame before the pin was seen).
-func (d *demandTracker) classesBefore() *[NumClasses]float64 {
+func (d *demandTracker) classesBefore() *EntryRates {
 	if !d.inPin {
 		return nil
 	}

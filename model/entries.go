@@ -88,6 +88,11 @@ type EntryRates struct {
 	EvictedPS [NumClasses]float64
 	// TopDests and TopSources are per-interval counts (see Entries).
 	TopDests, TopSources []Count
+	// Unsplit are the protocols whose new entries no ended entry could
+	// split into classes (none of that protocol ended yet): their rate
+	// is put in the protocol's first class until a census's mix says
+	// better (FillOf).
+	Unsplit [NumProtos]bool
 }
 
 // Known reports whether the rate was counted at all.
@@ -149,6 +154,7 @@ func entryRates(prev, cur Sample, secs float64) EntryRates {
 				mix[i] = float64(c.Ended[cl]) / all
 			case i == 0:
 				mix[i] = 1
+				r.Unsplit[pr] = true
 			}
 		}
 		for i, cl := range classes {
@@ -165,6 +171,7 @@ func tcpOpenRates(p, c TCP, secs float64) EntryRates {
 	n := max(perSec(p.ActiveOpens, c.ActiveOpens, secs), perSec(p.PassiveOpens, c.PassiveOpens, secs))
 	r := EntryRates{Basis: BasisTCPOpens, Total: n}
 	r.PerClass[ClassTCPDone] = n
+	r.Unsplit[ProtoTCP] = true // an open does not say how it ends
 	return r
 }
 

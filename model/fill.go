@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -28,6 +29,10 @@ type Fill struct {
 	Counted bool
 	// Lost reports that events were lost: the rates are lower bounds.
 	Lost bool
+	// Guessed says a protocol's new entries were put in its first class
+	// for want of anything that splits them (no entry of it ended, no
+	// census): the classes are a guess until one is counted (Outweighs).
+	Guessed bool
 	// Pinned says the table is at its cap: it admits only its ceiling,
 	// so what gets in is not the classes' rate. RatePS is then each
 	// class's rate before the pin (RatesBefore), or unknown (0).
@@ -87,8 +92,16 @@ func FillOf(s Sample, r Rates, census *Census) Fill {
 		return f
 	}
 	f.Counted = counted
+	perClass := r.Entries.PerClass
+	if counted {
+		perClass = census.splitUnsplit(r.Entries)
+	} else {
+		for pr, unsplit := range r.Entries.Unsplit {
+			f.Guessed = f.Guessed || unsplit && r.Entries.PerClass[Proto(pr).classes()[0]] > 0
+		}
+	}
 	for _, cl := range AllClasses {
-		cf := ClassFill{Class: cl, RatePS: r.Entries.PerClass[cl], Hold: c.Holds[cl]}
+		cf := ClassFill{Class: cl, RatePS: perClass[cl], Hold: c.Holds[cl]}
 		if cl == ClassTCPDone && cf.Hold == 0 {
 			cf.Hold = c.TimeWaitHold
 		}
@@ -143,19 +156,29 @@ func (f *Fill) setEntries(s Sample, census *Census, counted bool) {
 // WhilePinned is f for a pinned table: the rates a full table admits are
 // its ceiling, not what each class asks, so each class keeps its rate
 // from before the pin (before), or its
-// rate is unknown (before nil). A census's counts stay.
-func (f Fill) WhilePinned(s Sample, before *[NumClasses]float64) Fill {
+// rate is unknown (before nil). A census's counts stay, and split the
+// rates before the pin that no ended entry could (splitUnsplit).
+func (f Fill) WhilePinned(s Sample, before *EntryRates) Fill {
 	if !f.Known() {
 		return f
 	}
-	out := Fill{Basis: f.Basis, Counted: f.Counted, Lost: f.Lost, Pinned: true, RatesBefore: before != nil}
+	out := Fill{Basis: f.Basis, Counted: f.Counted, Lost: f.Lost, Pinned: true, RatesBefore: before != nil, Guessed: f.Guessed}
+	var rates [NumClasses]float64
+	if before != nil {
+		rates = before.PerClass
+		out.Guessed = out.Guessed || !f.Counted && slices.Contains(before.Unsplit[:], true)
+		if f.Counted {
+			standing := &Census{}
+			for _, cf := range f.Classes {
+				standing.ByClass[cf.Class] = cf.Entries
+			}
+			rates = standing.splitUnsplit(*before)
+		}
+	}
 	for _, cl := range AllClasses {
-		cf := ClassFill{Class: cl, Hold: s.Conntrack.Holds[cl]}
+		cf := ClassFill{Class: cl, Hold: s.Conntrack.Holds[cl], RatePS: rates[cl]}
 		if cl == ClassTCPDone && cf.Hold == 0 {
 			cf.Hold = s.Conntrack.TimeWaitHold
-		}
-		if before != nil {
-			cf.RatePS = before[cl]
 		}
 		for _, old := range f.Classes {
 			if old.Class == cl {
@@ -212,6 +235,9 @@ func CeilingText(c Conntrack, f Fill) string {
 	ceiling, why := CeilingOf(c, f)
 	if why == NoCeiling {
 		return "none (" + why + ")"
+	}
+	if !f.Known() { // TIME_WAIT's is a guess until the classes are counted
+		return Num(ceiling) + " new/s if closing TCP fills it (" + why + "; what fills it is not counted)"
 	}
 	return Num(ceiling) + " new/s (" + why + ")"
 }

@@ -62,6 +62,9 @@ type Verdict struct {
 	// verdict says to drop ("-p udp --reply-src 10.244.1.7"): the
 	// console's E opens on them, and D deletes them. "" for none.
 	Entries string `json:",omitempty"`
+	// Facts are the numbers of this table the evidence prints, each with
+	// its source and scope (none for a verdict about another table).
+	Facts []Fact `json:",omitempty"`
 	// rank orders verdicts of equal severity.
 	rank int
 }
@@ -117,17 +120,21 @@ type rule func(in Inputs) (Verdict, bool)
 // single OK.
 func Judge(in Inputs) []Verdict {
 	var out []Verdict
+	facts := factsOf(in)
 	for i, spec := range kindTable {
 		for _, r := range spec.rules {
 			if v, ok := r(in); ok {
 				v.Kind, v.Severity, v.rank = spec.Kind, spec.Severity, i
+				if v.Table == "" {
+					v.Facts = citedFacts(v.Evidence, facts)
+				}
 				out = append(out, v)
 			}
 		}
 	}
 	if len(out) == 0 {
 		v := ruleOK(in)
-		v.Kind, v.Severity = OK, SevOK
+		v.Kind, v.Severity, v.Facts = OK, SevOK, citedFacts(v.Evidence, facts)
 		return []Verdict{v}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].rank < out[j].rank })

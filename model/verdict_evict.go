@@ -56,7 +56,7 @@ func evictionNote(in Inputs) (string, []string) {
 	if cs := in.Census; cs != nil && cs.AssuredCounted && cs.Total > 0 {
 		beyond, _ := cs.BeyondEviction()
 		if beyond*10 >= cs.Total*9 {
-			return fmt.Sprintf("nothing to evict: %s of %s entries are established TCP or assured UDP streams (%s unreplied), which neither early drop nor the garbage collector frees: raise nf_conntrack_max or lower the established timeout, not the TIME_WAIT hold",
+			return fmt.Sprintf("nothing to evict: %s of the census's %s entries are established TCP or assured UDP streams (%s unreplied), which neither early drop nor the garbage collector frees: raise nf_conntrack_max or lower the established timeout, not the TIME_WAIT hold",
 				Int(uint64(beyond)), Int(uint64(cs.Total)), Int(uint64(cs.Unreplied))), notTimeWait
 		}
 		if closing := cs.GCEvictable(); closing*2 >= cs.Total {
@@ -64,7 +64,7 @@ func evictionNote(in Inputs) (string, []string) {
 			if ps, ok := r.Entries.Evicted(); ok && ps > 0 {
 				seen = fmt.Sprintf(" (%s/s evicted, seen in DESTROY events)", Num(ps))
 			}
-			return fmt.Sprintf("early_drop stays 0 though %s of %s entries are closing TCP: the garbage collector evicts those near the cap without counting them%s, and their hold (TIME_WAIT's most often) is what frees the table",
+			return fmt.Sprintf("early_drop stays 0 though %s of the census's %s entries are closing TCP: the garbage collector evicts those near the cap without counting them%s, and their hold (TIME_WAIT's most often) is what frees the table",
 				Int(uint64(closing)), Int(uint64(cs.Total)), seen), nil
 		}
 		return "", nil

@@ -257,7 +257,7 @@ func TestNothingToEvict(t *testing.T) {
 		name, want, wantNot string
 		in                  Inputs
 	}{
-		{"established by the census", "nothing to evict: 250 of 256 entries are established TCP or assured UDP streams (2 unreplied)", "",
+		{"established by the census", "nothing to evict: 250 of the census's 256 entries are established TCP or assured UDP streams (2 unreplied)", "",
 			Inputs{Sample: table(256, 256, 256), Rates: drops, Census: established}},
 		{"standing by the fill", "nothing to evict: 250 entries stand open", "", Inputs{Sample: table(256, 256, 256), Rates: drops, Fill: standing}},
 		{"assured TIME_WAIT", "the garbage collector evicts those near the cap", "nothing to evict",

@@ -1,60 +1,24 @@
 package main
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/tune"
 )
 
-// TestReportOfAFreedDNSIncident: glibc's resolver against dnsmasq in a
-// namespace capped at 400, recorded with `tablefull record` from inside
-// it while `tune --until-free` frees it from the host; then `tablefull
-// report`. The report tells it as the test knows it happened: the table
-// was already at its cap when the recording began; the episode's cap as
-// it was, with the raises inside it; the tuning the loop applied; the
-// entries the resolver's clients make, not dnsmasq's; the arithmetic of
-// UDP entries from their own hold, what freed the table, and no
-// proposal larger than what freed it.
-func TestReportOfAFreedDNSIncident(t *testing.T) {
-	needKernel(t, "dnsmasq", "python3", "unshare", "conntrack")
-	lowerMax(t, 400)
-	ns := labNS(t)
-	dir := t.TempDir()
-	resolveAt(t, ns, dir, 300, 3*time.Minute)
-	waitPinned(t, ns, 400, 15*time.Second)
-	time.Sleep(2 * time.Second)
-	exe, _ := os.Executable()
-	rec := filepath.Join(dir, "dns.jsonl")
-	record := ns.Command(exe, "record", rec, "--duration", "30s")
-	record.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
-	if err := record.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { record.Process.Kill(); record.Wait() })
-	time.Sleep(4 * time.Second) // the recording begins pinned
-	state := filepath.Join(dir, "state")
-	steps := followUntilFree(t, ns.Name, state)
-	if err := record.Wait(); err != nil {
-		t.Fatalf("record: %v", err)
-	}
-	out := filepath.Join(dir, "report")
-	report := exec.Command(exe, "report", rec, "-o", out)
-	report.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
-	if b, err := report.CombinedOutput(); err != nil {
-		t.Fatalf("report: %v: %s", err, b)
-	}
-	md, err := os.ReadFile(filepath.Join(out, "report.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(md)
-	t.Log(text)
+// checkDNSReport: the report of glibc's resolver against dnsmasq,
+// recorded from inside its namespace while tune --until-free freed it
+// from the host (TestOneDiagnosisOnTheKernel), tells it as the test
+// knows it happened: the table was already at its cap when the
+// recording began; the episode's cap as it was, with the raises inside
+// it; the tuning the loop applied; the entries the resolver's clients
+// make, not dnsmasq's; the arithmetic of UDP entries from their own
+// hold, what freed the table, and no proposal larger than what freed it.
+func checkDNSReport(t *testing.T, text string, steps []tune.LoopStep) {
+	t.Helper()
 	section := func(title string) string {
 		_, rest, ok := strings.Cut(text, "## "+title+"\n")
 		if !ok {
@@ -72,12 +36,12 @@ func TestReportOfAFreedDNSIncident(t *testing.T) {
 			}
 		}
 	}
-	if story := section("What happened"); !strings.Contains(story, "already pinned at nf\\_conntrack\\_max = 400 when the recording began") || strings.Contains(story, "in 0 s") {
+	if story := section("What happened"); !strings.Contains(story, "already pinned at nf\\_conntrack\\_max = 4,096 when the recording began") || strings.Contains(story, "in 0 s") {
 		t.Errorf("the story does not say the pin began before the recording:\n%s", story)
 	}
 	eps := section("Pinned episodes")
-	if !strings.Contains(eps, "400 → ") {
-		t.Errorf("the episode's cap is not 400 with its raises:\n%s", eps)
+	if !strings.Contains(eps, "4,096 → ") {
+		t.Errorf("the episode's cap is not 4,096 with its raises:\n%s", eps)
 	}
 	tuning := section("Tuning")
 	for _, m := range maxes {
@@ -102,7 +66,6 @@ func TestReportOfAFreedDNSIncident(t *testing.T) {
 	if strings.Contains(text, "| TCP state |") || strings.Contains(text, "dropped SYNs") {
 		t.Errorf("a table of UDP entries is told as TCP:\n%s", text)
 	}
-	undoFromHost(t, ns, state, "400", model.KnobUDPTimeout, "30")
 }
 
 // parseU is a decimal number, 0 when it is not one.

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -110,38 +109,6 @@ func start(t *testing.T, cmd *exec.Cmd) {
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 }
 
-// TestUntilFreeRedis: redis-benchmark -k 0 (a new connection per request)
-// against redis in a namespace at the kernel's proportions (max = buckets
-// = 4,096), the loop started during the pin, when only the ceiling gets
-// in: it frees the table within three steps, and freed means free — no
-// drop in the next 60 s under the same load (a quiet stretch of the
-// clients' backoff is not taken for it); undo puts everything back.
-func TestUntilFreeRedis(t *testing.T) {
-	needKernel(t, "redis-server", "redis-benchmark", "conntrack")
-	lowerMax(t, 4096)
-	ns := labNS(t)
-	start(t, ns.Command("redis-server", "--port", "6391", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"))
-	time.Sleep(300 * time.Millisecond)
-	start(t, ns.Command("redis-benchmark", "-p", "6391", "-k", "0", "-c", "8", "-n", "100000000", "-t", "ping_inline", "-q"))
-	waitPinned(t, ns, 4096, 30*time.Second)
-	time.Sleep(2 * time.Second) // well into the pin
-	dir := t.TempDir()
-	steps := followUntilFree(t, ns.Name, dir)
-	if tw := readSysctl(t, ns, model.KnobTimeWait); tw != "30" {
-		t.Errorf("TIME_WAIT hold in the namespace %s after the loop, want 30", tw)
-	}
-	if len(steps) < 2 {
-		t.Logf("freed in one step: the demand was read from the pin itself")
-	}
-	before := nsDrops(t, ns)
-	time.Sleep(60 * time.Second)
-	count, _ := strconv.ParseUint(readSysctl(t, ns, "net.netfilter.nf_conntrack_count"), 10, 64)
-	if after := nsDrops(t, ns); after != before || count <= 4096 {
-		t.Errorf("after the loop said freed: %d drops in the next 60 s under the same load (which holds %d entries, want more than the old cap)", after-before, count)
-	}
-	undoFromHost(t, ns, dir, "4096", model.KnobTimeWait, "120")
-}
-
 // nsDrops is the namespace's table's drop counter, summed over CPUs
 // (/proc/net/stat/nf_conntrack: hexadecimal columns under a header).
 func nsDrops(t *testing.T, ns *netns.NS) uint64 {
@@ -163,30 +130,6 @@ func nsDrops(t *testing.T, ns *netns.NS) uint64 {
 		}
 	}
 	return sum
-}
-
-// TestUntilFreeDNS: glibc's resolver against dnsmasq, a fresh UDP socket
-// a lookup, capped at 400: the loop lowers the UDP timeout and frees the
-// table within three steps.
-func TestUntilFreeDNS(t *testing.T) {
-	needKernel(t, "dnsmasq", "python3", "unshare")
-	lowerMax(t, 400)
-	ns := labNS(t)
-	dir := t.TempDir()
-	resolveAt(t, ns, dir, 200, 2*time.Minute)
-	waitPinned(t, ns, 400, 15*time.Second)
-	state := filepath.Join(dir, "state")
-	steps := followUntilFree(t, ns.Name, state)
-	lowered := false
-	for _, s := range steps {
-		for _, c := range s.Plan.Changes {
-			lowered = lowered || (c.Key == model.KnobUDPTimeout && c.Proposed == "10")
-		}
-	}
-	if !lowered {
-		t.Errorf("the loop never lowered nf_conntrack_udp_timeout to 10 s")
-	}
-	undoFromHost(t, ns, state, "400", model.KnobUDPTimeout, "30")
 }
 
 // TestUntilFreeLab: the lab's table-full incident, followed by the loop

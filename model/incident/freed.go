@@ -59,7 +59,20 @@ func (in *Incident) FreedBy() (Freed, bool) {
 	if in.FirstPinned.IsZero() || len(in.Changes) == 0 || in.fix.troubleAfter || in.fix.changes != len(in.Changes) {
 		return Freed{}, false
 	}
-	return Freed{By: in.Changes[len(in.Changes)-1], Peak: in.fix.peak, End: in.End.Count, Max: in.End.Max}, true
+	return Freed{By: freeingChange(in.Changes), Peak: in.fix.peak, End: in.End.Count, Max: in.End.Max}, true
+}
+
+// freeingChange is the last change, or max when it changed at the same
+// moment (the hashsize raised with it frees nothing: buckets decide how
+// fast a lookup is, max how many entries exist).
+func freeingChange(changes []KnobChange) KnobChange {
+	last := changes[len(changes)-1]
+	for i := len(changes) - 1; i >= 0 && changes[i].At.Equal(last.At); i-- {
+		if changes[i].Key == model.KnobMax {
+			return changes[i]
+		}
+	}
+	return last
 }
 
 // Filler is the protocol of what filled the table: the heaviest class of
@@ -72,9 +85,14 @@ func (in *Incident) Filler() (model.Proto, bool) {
 
 // FillerHold is how long the kernel holds an entry of what filled the
 // table, in seconds, at the end of the recording: that class's timeout,
-// or the TIME_WAIT hold when nothing was counted by class.
+// or the TIME_WAIT hold when nothing was counted by class; 0 when
+// standing connections filled it (their entries live as long as they
+// do: no rate × hold sizes them).
 func (in *Incident) FillerHold() uint64 {
 	c, ok := in.fillerClass()
+	if ok && c.Standing() {
+		return 0
+	}
 	if h := in.End.Holds[c]; ok && h > 0 && c != model.ClassTCPDone {
 		return h
 	}

@@ -42,10 +42,10 @@ type Incident struct {
 	EpisodeCount int
 	// WhilePinned is the server's load over the pinned frames.
 	WhilePinned Load
-	// Held is how long each verdict held; Evidence what each said the
-	// last time it held.
-	Held     map[model.Kind]time.Duration
-	Evidence map[model.Kind]string
+	// Held is how long each verdict held; Last the verdict itself the
+	// last time it held (its evidence and the facts it cites).
+	Held map[model.Kind]time.Duration
+	Last map[model.Kind]model.Verdict
 	// Changes are the knob changes seen (at most 32, SkippedChanges
 	// more); UnseenApplies the apply results no sample showed.
 	Changes        []KnobChange
@@ -127,7 +127,7 @@ type FoldedLine struct {
 
 // New starts an incident of host sampled every interval.
 func New(h model.Host, interval time.Duration) *Incident {
-	return &Incident{Host: h, Interval: interval, Held: map[model.Kind]time.Duration{}, Evidence: map[model.Kind]string{}, watch: newChangeWatch(interval),
+	return &Incident{Host: h, Interval: interval, Held: map[model.Kind]time.Duration{}, Last: map[model.Kind]model.Verdict{}, watch: newChangeWatch(interval),
 		episodes: model.NewEpisodes(model.KeptEpisodes), maxFolded: 32}
 }
 
@@ -218,12 +218,12 @@ func (in *Incident) Add(f model.Frame) {
 	for _, v := range f.Verdicts {
 		if !counted[v.Kind] {
 			in.Held[v.Kind] += held
-			in.Evidence[v.Kind] = v.Evidence
+			in.Last[v.Kind] = v
 		}
 		counted[v.Kind] = true
 	}
 	if secs > 0 && !in.fix.refilling() { // a refill after a raise is not the demand
-		if f.Fill.Known() && r.Entries.Basis == model.BasisEvents && f.Fill.WorkingSet() > in.PeakFill.WorkingSet() {
+		if f.Fill.Known() && r.Entries.Basis == model.BasisEvents && f.Fill.Outweighs(in.PeakFill) {
 			in.PeakFill, in.PeakFillAt, in.PeakFillCount = f.Fill, s.Time, max(c.Count, c.Peak)
 		}
 		if f.Demand.AtLeast > in.PeakDemand.AtLeast {

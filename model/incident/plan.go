@@ -69,7 +69,7 @@ func (p *planFrames) add(f model.Frame) {
 	if k.peakCount == nil || c.Peak > k.peakCount.Sample.Conntrack.Peak {
 		k.peakCount = keep(f)
 	}
-	if f.Fill.Known() && (k.fill == nil || f.Fill.WorkingSet() > k.fill.Fill.WorkingSet()) {
+	if f.Fill.Known() && (k.fill == nil || f.Fill.Outweighs(k.fill.Fill)) {
 		k.fill = keep(f)
 	}
 	if cs := f.Sample.Census; cs != nil && cs.Error == "" {

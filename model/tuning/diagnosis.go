@@ -33,7 +33,8 @@ func Diagnose(g Guide) Diagnosis {
 // moment rules out, or, where a verdict names trouble, one that no
 // verdict's kind may change (outside the loop's way back down); a verdict about another table whose
 // evidence does not name it; a product in a verdict or a change's
-// arithmetic that does not compute.
+// arithmetic that does not compute; a count, peak or cap a verdict
+// prints that is not the one read (model.Verdict.FactFaults).
 func (d Diagnosis) Contradictions() []string {
 	var out []string
 	changes := append(slices.Clone(d.Plan.Changes), d.Plan.FromHost...)
@@ -56,6 +57,7 @@ func (d Diagnosis) Contradictions() []string {
 		for _, f := range faults {
 			out = append(out, fmt.Sprintf("%s prints %s", v.Kind, f))
 		}
+		out = append(out, v.FactFaults()...)
 	}
 	// Where a verdict names trouble, the plan changes only what its kind
 	// may; a quiet moment's plan is headroom, and the loop's way back
@@ -82,6 +84,26 @@ func kinds(vs []model.Verdict) string {
 			s += ", "
 		}
 		s += string(v.Kind)
+	}
+	return s
+}
+
+// Said is a diagnosis as the command line's --json prints it beside its
+// plan: the kind, the class that fills the table and every verdict of
+// the moment, so a script reads the same diagnosis the console draws.
+type Said struct {
+	Kind model.Kind `json:"kind"`
+	// Fills is the class that fills the table most ("tcp-closed"); ""
+	// when nothing is known of the classes.
+	Fills    string          `json:"fills,omitempty"`
+	Verdicts []model.Verdict `json:"verdicts,omitempty"`
+}
+
+// Said is d's moment as --json prints it.
+func (d Diagnosis) Said() *Said {
+	s := &Said{Kind: d.Now.Verdict().Kind, Verdicts: d.Now.Verdicts}
+	if top, ok := d.Now.Fill.Top(); ok {
+		s.Fills = top.Class.String()
 	}
 	return s
 }

@@ -52,7 +52,11 @@ func ProposePlan(in Inputs) Plan {
 	hold := num(cur, model.KnobTimeWait)
 	curMax := num(cur, model.KnobMax)
 	var p Plan
+	may := mayChange(in.Verdicts)
 	add := func(key, proposed, why string) {
+		if may != nil && !may[key] {
+			return // a knob none of the moment's troubles is fixed by
+		}
 		if c, ok := cur[key]; ok && c != proposed {
 			p.Changes = append(p.Changes, Change{Key: key, Current: c, Proposed: proposed, Why: why})
 		}
@@ -81,6 +85,9 @@ func ProposePlan(in Inputs) Plan {
 	ws = max(ws, in.PeakCount)
 	p.WorkingSet = ws
 	newMax := ProposeMax(ws, curMax)
+	if may != nil && !may[model.KnobMax] {
+		newMax = curMax // not the fix: the buckets are sized on what the table holds
+	}
 	basis := "the peak count"
 	if sizing != "" {
 		basis = sizing + ", or the peak count"
@@ -91,6 +98,9 @@ func ProposePlan(in Inputs) Plan {
 	rule, ruleWhy := newMax, "1:1 with max, the kernel's own rule since 5.15"
 	if !kernelAtLeast(in.Kernel, 5, 15) {
 		rule, ruleWhy = newMax/4, "max ÷ 4, the rule before 5.15"
+	}
+	if newMax == curMax && hasKind(in.Verdicts, model.HashChains) { // as HASH CHAINS says
+		rule, ruleWhy = model.BucketsFor(in.PeakCount), "the next power of two at or above the peak count "+model.Int(in.PeakCount)+" (max is not the fix)"
 	}
 	newBuckets := max(buckets, rule)
 	add(model.KnobHashsize, strconv.FormatUint(newBuckets, 10), fmt.Sprintf("%s: chain depth %.1f at the working set (only ever raised)",
@@ -118,6 +128,26 @@ func CostOf(current map[string]string, changes []Change, entryBytes, memTotal ui
 		v[c.Key] = c.Proposed
 	}
 	return MemoryCost(num(v, model.KnobMax), num(v, model.KnobHashsize), entryBytes, memTotal)
+}
+
+// mayChange is the knobs the moment's troubles may change (their kinds'
+// knobs, model.KindSpec); nil when nothing troubles it, and any knob may
+// be proposed for headroom.
+func mayChange(kinds []model.Kind) map[string]bool {
+	var may map[string]bool
+	for _, k := range kinds {
+		spec, ok := model.SpecOf(k)
+		if !ok || spec.Severity == model.SevOK {
+			continue
+		}
+		if may == nil {
+			may = map[string]bool{}
+		}
+		for _, knob := range spec.Knobs {
+			may[knob] = true
+		}
+	}
+	return may
 }
 
 func hasKind(ks []model.Kind, k model.Kind) bool {

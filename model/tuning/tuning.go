@@ -167,7 +167,7 @@ func NewInputs(current map[string]string, h model.Host, entryBytes uint64, measu
 	in := Inputs{Current: current, Kernel: h.Kernel, MemTotal: h.MemTotal, EntryBytes: entryBytes,
 		Established: now.Sample.TCP.Established}
 	fill := func(f model.Frame) {
-		if f.Fill.Known() && (!in.Fill.Known() || f.Fill.WorkingSet() > in.Fill.WorkingSet()) {
+		if f.Fill.Known() && f.Fill.Outweighs(in.Fill) {
 			in.Fill, in.TopDest = f.Fill, ""
 			if tops := f.Rates.Entries.TopDests; len(tops) > 0 {
 				in.TopDest = model.Sanitize(tops[0].Key, 32)

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,7 +43,7 @@ func (t narrator) arithmetic() section {
 		p = append(p, fmt.Sprintf("Demand while pinned: at least %s new entries/s at %s (%s). A full table admits only its ceiling, so what got in is not what was wanted; the proposal is sized on the demand.",
 			model.Num(d.AtLeast), t.at(in.PeakDemandAt), d.Basis))
 	}
-	if c, why := model.CeilingOf(st, in.PeakFill); why == model.NoCeiling {
+	if c, why := model.CeilingOf(st, in.PeakFill.WithHolds(st)); why == model.NoCeiling {
 		p = append(p, "No ceiling of new entries: standing connections fill it, so one gets in only as another closes; no hold frees what is live.")
 	} else if c > 0 && in.PeakFill.Known() {
 		p = append(p, fmt.Sprintf("Ceiling of the class that fills it: %s = %s new entries/s sustained.", why, model.Num(c)))
@@ -53,13 +54,8 @@ func (t narrator) arithmetic() section {
 		}
 		p = append(p, s+".")
 	}
-	if st.Buckets > 0 {
-		depth := fmt.Sprintf("%.1f entries", model.ChainDepth(in.PeakCount, st.Buckets))
-		if model.ChainDepth(in.PeakCount, st.Buckets) < 0.1 {
-			depth = "under 0.1 entries"
-		}
-		p = append(p, fmt.Sprintf("Buckets: %s; at the peak count of %s the chains are %s deep on average (2 × count ÷ buckets: each entry is hashed in both directions; buckets decide how fast a lookup is, max how many entries exist at all).",
-			model.Int(st.Buckets), model.Int(in.PeakCount), depth))
+	if b := t.buckets(); b != "" {
+		p = append(p, b)
 	}
 	if fr, ok := in.FreedBy(); ok {
 		sec.Paras = append(p, t.freed(fr)...)
@@ -91,6 +87,27 @@ func (t narrator) arithmetic() section {
 	return sec
 }
 
+// buckets is the chain depth at the peak count, under the buckets in
+// force then; "" when the hashsize was not read.
+func (t narrator) buckets() string {
+	in := t.in
+	st, end := in.Start, in.End
+	if b := st.Buckets; b > 0 {
+		said := model.Int(b)
+		if in.PeakCount > st.Max && end.Buckets > b { // the peak came under the raised hashsize
+			b = end.Buckets
+			said += ", " + model.Int(b) + " after the raise"
+		}
+		depth := fmt.Sprintf("%.1f entries", model.ChainDepth(in.PeakCount, b))
+		if model.ChainDepth(in.PeakCount, b) < 0.1 {
+			depth = "under 0.1 entries"
+		}
+		return fmt.Sprintf("Buckets: %s; at the peak count of %s the chains are %s deep on average (2 × count ÷ buckets: each entry is hashed in both directions; buckets decide how fast a lookup is, max how many entries exist at all).",
+			said, model.Int(in.PeakCount), depth)
+	}
+	return ""
+}
+
 // byClass is the working set by class at the recording's largest fill:
 // a projection of its rates (each class's rate × its own hold, plus what
 // stands open), said as one beside the count the table held then. ""
@@ -106,11 +123,15 @@ func (t narrator) byClass() string {
 		if cf.Class.Standing() {
 			terms = append(terms, fmt.Sprintf("%s standing open (%s)", model.Int(cf.Entries), cf.Class))
 		} else if cf.RatePS > 0 {
-			terms = append(terms, fmt.Sprintf("%s %s/s × %d s", cf.Class, model.Num(cf.RatePS), cf.Hold))
+			terms = append(terms, cf.Class.String()+" "+pf.Arithmetic(cf))
 		}
 	}
-	return fmt.Sprintf("By class, counted from the kernel's events (at %s): %s = %s entries at steady state, a projection of those rates; the table held %s then. Each class is held by its own timeout, so the table's room is shared by what each admits times how long it is kept.",
-		t.at(in.PeakFillAt), strings.Join(terms, " + "), model.Int(pf.WorkingSet()), model.Int(in.PeakFillCount))
+	if churning := slices.ContainsFunc(pf.Classes, func(cf model.ClassFill) bool { return !cf.Class.Standing() && cf.RatePS > 0 }); !churning {
+		return fmt.Sprintf("By class (at %s): %s, connections that live as long as their owners keep them: no rate × hold projects them; the table held %s then.",
+			t.at(in.PeakFillAt), strings.Join(terms, " + "), model.Int(in.PeakFillCount))
+	}
+	return fmt.Sprintf("By class, counted from the kernel's events (at %s): %s; in all %s entries at steady state, a projection of those rates; the table held %s then. Each class is held by its own timeout, so the table's room is shared by what each admits times how long it is kept.",
+		t.at(in.PeakFillAt), strings.Join(terms, "; "), model.Int(pf.WorkingSet()), model.Int(in.PeakFillCount))
 }
 
 // planSaid is what the section says in place of a proposal table: why

@@ -152,12 +152,27 @@ func (t narrator) evidence() []string {
 		if k == model.OK {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s, held %s: %s.", k, model.Dur(in.Held[k]), model.Sanitize(in.Evidence[k], model.MaxText)))
+		v := in.Last[k]
+		out = append(out, fmt.Sprintf("%s, held %s: %s.%s", k, model.Dur(in.Held[k]), model.Sanitize(v.Evidence, model.MaxText), readFrom(v.Facts)))
 	}
 	if len(out) == 0 {
 		return []string{"No verdict but OK held: nothing in the recording called for one."}
 	}
 	return out
+}
+
+// readFrom says where a verdict's numbers were read: " Read from:
+// count 4,096 (nf_conntrack_count; this table), …"; "" when it cites
+// none.
+func readFrom(facts []model.Fact) string {
+	if len(facts) == 0 {
+		return ""
+	}
+	said := make([]string, len(facts))
+	for i, f := range facts {
+		said[i] = f.String()
+	}
+	return " Read from: " + strings.Join(said, "; ") + "."
 }
 
 // whilePinned is what the server and its clients did while the table was

@@ -132,11 +132,11 @@ func Command(roots kernelfs.Roots, t CommandOptions, w io.Writer) error {
 		}
 		printDrift(say, drift)
 	}
-	plan, count, err := planFor(t, feed, knobs, say)
+	plan, said, count, err := planFor(t, feed, knobs, say)
 	if err != nil {
 		return err
 	}
-	report, files, err := reportOf(roots, t, lt.Pers, tuneReport{Plan: plan, Drift: drift})
+	report, files, err := reportOf(roots, t, lt.Pers, tuneReport{Plan: plan, Diagnosis: said, Drift: drift})
 	if err != nil {
 		return err
 	}
@@ -254,36 +254,37 @@ func applyPlan(w io.Writer, t CommandOptions, tgt tuning.Tuner, lt *Local, repor
 
 // planFor is the explicit --set changes, or the one plan (tuning.Diagnose)
 // from observing feed for a few seconds, saying to say what it measures
-// and for how long.
-func planFor(t CommandOptions, feed model.Feed, knobs tuning.KnobState, say io.Writer) (tuning.Plan, uint64, error) {
+// and for how long; with the moment's diagnosis as --json prints it (nil
+// for --set, which asks none).
+func planFor(t CommandOptions, feed model.Feed, knobs tuning.KnobState, say io.Writer) (tuning.Plan, *tuning.Said, uint64, error) {
 	an := model.NewAnalyzer(model.HistoryFor(t.Observe, time.Second))
 	var last model.Frame
 	if len(t.Set) > 0 || t.Observe <= 0 {
 		s, err := feed.Next()
 		if err != nil {
-			return tuning.Plan{}, 0, fmt.Errorf("measure the table: %w", err)
+			return tuning.Plan{}, nil, 0, fmt.Errorf("measure the table: %w", err)
 		}
 		last = an.Add(s)
 	} else {
 		fmt.Fprintf(say, "measuring %s for %s (--observe): new entries, the count's peak, what fills the table…\n", measuredName(t), t.Observe)
 		var err error
 		if last, err = observe(feed, an, t.Observe); err != nil {
-			return tuning.Plan{}, 0, err
+			return tuning.Plan{}, nil, 0, err
 		}
 	}
 	count := last.Sample.Conntrack.Count
 	if len(t.Set) == 0 {
-		plan := tuning.Diagnose(tuning.Guide{Knobs: knobs, Host: feed.Host(), Measured: an.Frames(), Now: last}).Plan
+		d := tuning.Diagnose(tuning.Guide{Knobs: knobs, Host: feed.Host(), Measured: an.Frames(), Now: last})
 		if t.Observe > 0 {
 			fmt.Fprintf(say, "measured: peak count %s; at the end %s\n", model.Int(last.Sample.Conntrack.Peak), last.Rates.Entries.RateText())
 		}
-		return plan, count, nil
+		return d.Plan, d.Said(), count, nil
 	}
 	changes, err := parseSet(t.Set, knobs.Current)
 	if err != nil {
-		return tuning.Plan{}, 0, err
+		return tuning.Plan{}, nil, 0, err
 	}
-	return tuning.Plan{Changes: changes, Cost: tuning.CostOf(knobs.Current, changes, knobs.EntryBytes, feed.Host().MemTotal)}, count, nil
+	return tuning.Plan{Changes: changes, Cost: tuning.CostOf(knobs.Current, changes, knobs.EntryBytes, feed.Host().MemTotal)}, nil, count, nil
 }
 
 // parseSet is the changes --set asks for, each checked.

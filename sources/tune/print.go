@@ -14,10 +14,12 @@ import (
 
 // tuneReport is what tune prints with --json.
 type tuneReport struct {
-	Plan     tuning.Plan `json:"plan"`
-	Results  []Result    `json:"results,omitempty"`
-	Files    []string    `json:"files_written,omitempty"`
-	Warnings []string    `json:"warnings,omitempty"`
+	Plan tuning.Plan `json:"plan"`
+	// Diagnosis is the moment the plan was made for (none for --set).
+	Diagnosis *tuning.Said `json:"diagnosis,omitempty"`
+	Results   []Result     `json:"results,omitempty"`
+	Files     []string     `json:"files_written,omitempty"`
+	Warnings  []string     `json:"warnings,omitempty"`
 	// DryRun are the files a persist would change (a dry run), Refused
 	// why an apply of the plan would be refused.
 	DryRun  []string `json:"files_to_change,omitempty"`

@@ -11,11 +11,13 @@ import (
 
 // LoopStep is one step of --until-free as --json prints it, a line each.
 type LoopStep struct {
-	Step    int                `json:"step"`
-	Plan    tuning.Plan        `json:"plan"`
-	Results []model.KnobResult `json:"results,omitempty"`
-	State   string             `json:"state"`
-	Said    string             `json:"said"`
+	Step int         `json:"step"`
+	Plan tuning.Plan `json:"plan"`
+	// Diagnosis is the moment the step's plan was made for.
+	Diagnosis *tuning.Said       `json:"diagnosis,omitempty"`
+	Results   []model.KnobResult `json:"results,omitempty"`
+	State     string             `json:"state"`
+	Said      string             `json:"said"`
 	// SettleMax is the smaller table the loop would settle down to, once
 	// the table has stayed free SettleAfterS seconds (0: none smaller).
 	SettleMax    uint64  `json:"settle_max,omitempty"`
@@ -52,26 +54,26 @@ func untilFree(w io.Writer, t CommandOptions, tgt tuning.Tuner, feed model.Feed)
 			return err
 		}
 		// a stream's host is known after its first sample
-		plan := tuning.Diagnose(tuning.Guide{Knobs: knobs, Host: feed.Host(), Measured: an.Frames(), Now: last, AppliedAt: applied}).Plan
-		if len(plan.Changes) == 0 {
+		d := tuning.Diagnose(tuning.Guide{Knobs: knobs, Host: feed.Host(), Measured: an.Frames(), Now: last, AppliedAt: applied})
+		if len(d.Plan.Changes) == 0 {
 			if step == 1 && !last.Pinned && last.Rates.Drops() == 0 {
-				printPlan(w, plan, nil)
+				printPlan(w, d.Plan, nil)
 				return nil
 			}
-			if plan.HostCommand != "" {
-				return ExitError{ExitPinned, fmt.Errorf("step %d: still pinned; the global knobs are the host's: run on the host: %s", step, plan.HostCommand)}
+			if d.Plan.HostCommand != "" {
+				return ExitError{ExitPinned, fmt.Errorf("step %d: still pinned; the global knobs are the host's: run on the host: %s", step, d.Plan.HostCommand)}
 			}
-			return ExitError{ExitPinned, fmt.Errorf("step %d: still pinned and nothing left to propose here (%s)", step, plan.Refusal)}
+			return ExitError{ExitPinned, fmt.Errorf("step %d: still pinned and nothing left to propose here (%s)", step, d.Plan.Refusal)}
 		}
-		if plan.Cost.Level() == model.SevCrit && !t.Force {
-			return refused(fmt.Errorf("step %d: the table would take %.0f %% of RAM (over %.0f %%): stopped; pass --force if you mean it", step, plan.Cost.PctOfRAM, tuning.MemRefusePct))
+		if d.Plan.Cost.Level() == model.SevCrit && !t.Force {
+			return refused(fmt.Errorf("step %d: the table would take %.0f %% of RAM (over %.0f %%): stopped; pass --force if you mean it", step, d.Plan.Cost.PctOfRAM, tuning.MemRefusePct))
 		}
 		say("step %d of at most %d:", step, steps)
 		if !t.JSON {
-			printPlan(w, plan, nil)
+			printPlan(w, d.Plan, nil)
 		}
 		applied = time.Now()
-		res, err := tgt.Apply(plan.Changes, last.Sample.Conntrack.Count)
+		res, err := tgt.Apply(d.Plan.Changes, last.Sample.Conntrack.Count)
 		if !t.JSON {
 			printResults(w, tuneReport{Results: res})
 		}
@@ -89,7 +91,7 @@ func untilFree(w io.Writer, t CommandOptions, tgt tuning.Tuner, feed model.Feed)
 		}
 		st, last = watchStep(feed, an, applied, watch, last)
 		say("step %d: %s", step, st.Say())
-		out := LoopStep{Step: step, Plan: plan, Results: res, State: st.State.String(), Said: st.Say()}
+		out := LoopStep{Step: step, Plan: d.Plan, Diagnosis: d.Said(), Results: res, State: st.State.String(), Said: st.Say()}
 		if settle := tuning.SettleMax(st); settle < st.Max {
 			out.SettleMax, out.SettleAfterS = settle, st.SettleAfter.Seconds()
 		}

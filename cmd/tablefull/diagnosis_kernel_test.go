@@ -1,0 +1,248 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/report"
+	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/tune"
+)
+
+var updateIncidents = flag.Bool("update-incidents", false, "copy the real incidents TestOneDiagnosisOnTheKernel records to testdata/incidents")
+
+// realIncident is an incident made by real servers and clients in a
+// namespace at the kernel's proportions (max = buckets = incidentMax).
+type realIncident struct {
+	name  string
+	tools []string
+	// start starts the servers and the clients that fill the table.
+	start func(t *testing.T, ns *netns.NS, dir string)
+	kind  model.Kind
+	fills model.Class
+	// knob is what the plan changes to free it (besides max, or max).
+	knob string
+	// freedFor is how long, after the loop said freed, no drop may come
+	// under the same load (0: not watched).
+	freedFor time.Duration
+	// report checks the report's text beside what every incident's must
+	// say (nil: nothing more).
+	report func(t *testing.T, md string, steps []tune.LoopStep)
+}
+
+// incidentMax is the cap of the real incidents, with as many buckets.
+const incidentMax = 4096
+
+// TestOneDiagnosisOnTheKernel: nginx with ApacheBench without keep-alive
+// (TIME_WAIT churn, the seed's shape), a redis pool that leaks its
+// connections (a table of standing connections) and glibc's resolver
+// against dnsmasq (UDP churn), each pinned at max = buckets = 4,096 and
+// recorded while tune --until-free frees it. The live tune --dry-run
+// --json, the loop's first step and the report of the recording agree
+// on the kind, the class and the knobs the plan changes; the recording
+// has no contradiction on any frame (tuning.Diagnosis.Contradictions);
+// the loop frees the table within three steps, and the report says what
+// freed it and proposes no more than twice that. With -update-incidents
+// the recordings become testdata/incidents, where the console's tests
+// (every frame at three sizes, the t panel against tune --dry-run) and
+// the report's step through them.
+func TestOneDiagnosisOnTheKernel(t *testing.T) {
+	for _, c := range []realIncident{
+		{name: "nginx-ab", tools: []string{"nginx", "ab"}, start: nginxAB, kind: model.TableFull, fills: model.ClassTCPDone,
+			knob: model.KnobMax, freedFor: 33 * time.Second},
+		{name: "redis-pool", tools: []string{"redis-server", "python3"}, start: redisPool, kind: model.TableFull, fills: model.ClassTCPOpen,
+			knob: model.KnobMax},
+		{name: "dnsmasq-glibc", tools: []string{"dnsmasq", "python3", "unshare"}, start: func(t *testing.T, ns *netns.NS, dir string) {
+			resolveAt(t, ns, dir, 300, 4*time.Minute)
+		}, kind: model.TableFull, fills: model.ClassUDPSingle, knob: model.KnobUDPTimeout, report: checkDNSReport},
+	} {
+		t.Run(c.name, func(t *testing.T) { oneDiagnosis(t, c) })
+	}
+}
+
+// oneDiagnosis reproduces c, records it while the loop frees it, and
+// checks that every surface tells the one diagnosis.
+func oneDiagnosis(t *testing.T, c realIncident) {
+	needKernel(t, append([]string{"conntrack"}, c.tools...)...)
+	lowerMax(t, incidentMax)
+	ns := labNS(t)
+	dir := t.TempDir()
+	c.start(t, ns, dir)
+	waitPinned(t, ns, incidentMax, 45*time.Second)
+	exe, _ := os.Executable()
+	rec := filepath.Join(dir, c.name+".jsonl")
+	t.Cleanup(func() { // a failed run's recording is kept to read
+		if t.Failed() {
+			copyFile(t, rec, filepath.Join(os.TempDir(), "tablefull-failed-"+c.name+".jsonl"))
+			t.Logf("the recording is kept in %s", filepath.Join(os.TempDir(), "tablefull-failed-"+c.name+".jsonl"))
+		}
+	})
+	record := ns.Command(exe, "record", rec)
+	record.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	start(t, record)
+	time.Sleep(3 * time.Second) // the recording begins pinned
+	state := filepath.Join(dir, "state")
+	code, out, errs := tuneFromHost(t, ns.Name, "--dry-run", "--json", "--observe", "3s", "--state-dir", state)
+	var dry struct {
+		Plan      tuning.Plan  `json:"plan"`
+		Diagnosis *tuning.Said `json:"diagnosis"`
+	}
+	if err := json.Unmarshal([]byte(out), &dry); err != nil || dry.Diagnosis == nil {
+		t.Fatalf("tune --dry-run --json: exit %d, %v: %s%s", code, err, out, errs)
+	}
+	steps := followUntilFree(t, ns.Name, state)
+	surfaces := map[string]said{"tune --dry-run": saidOf(dry.Diagnosis, dry.Plan), "the loop's first step": saidOf(steps[0].Diagnosis, steps[0].Plan)}
+	if c.freedFor > 0 {
+		before := nsDrops(t, ns)
+		time.Sleep(c.freedFor)
+		if after := nsDrops(t, ns); after != before {
+			t.Errorf("%d drops in the %s after the loop said freed, under the same load", after-before, c.freedFor)
+		}
+	} else {
+		time.Sleep(3 * time.Second)
+	}
+	record.Process.Signal(syscall.SIGINT)
+	if err := record.Wait(); err != nil {
+		t.Fatalf("record: %v", err)
+	}
+	report := reportOfRecording(t, rec)
+	surfaces["the report"] = saidOf(report.diagnosis.Said(), report.diagnosis.Plan)
+	for name, s := range surfaces {
+		if s.kind != c.kind || s.fills != c.fills.String() || !slices.Contains(s.knobs, c.knob) {
+			t.Errorf("%s says %s, fills %q, changes %v; want %s, %s, %s", name, s.kind, s.fills, s.knobs, c.kind, c.fills, c.knob)
+		}
+		if want := surfaces["tune --dry-run"]; !slices.Equal(s.knobs, want.knobs) {
+			t.Errorf("%s changes %v, tune --dry-run %v", name, s.knobs, want.knobs)
+		}
+	}
+	for _, f := range report.faults {
+		t.Errorf("the recording: %s", f)
+	}
+	if c.report != nil {
+		c.report(t, report.markdown, steps)
+	}
+	if t.Failed() {
+		t.Log(report.markdown)
+	}
+	if report.freedAt == 0 {
+		t.Errorf("the loop freed the table and the report does not say what freed it")
+	} else if report.plannedMax > 2*report.freedAt {
+		t.Errorf("the report proposes max %s, more than twice the %s that held the table once freed", model.Int(report.plannedMax), model.Int(report.freedAt))
+	}
+	undoFromHost(t, ns, state, fmt.Sprint(incidentMax), c.knob, readSysctlBefore(c.knob))
+	if *updateIncidents {
+		copyFile(t, rec, filepath.Join("../../testdata/incidents", c.name+".jsonl"))
+	}
+}
+
+// said is what a surface says of the moment: the kind, the class, and
+// the knobs its plan changes, sorted.
+type said struct {
+	kind  model.Kind
+	fills string
+	knobs []string
+}
+
+func saidOf(s *tuning.Said, p tuning.Plan) said {
+	var out said
+	if s != nil {
+		out.kind, out.fills = s.Kind, s.Fills
+	}
+	for _, c := range append(slices.Clone(p.Changes), p.FromHost...) {
+		out.knobs = append(out.knobs, c.Key)
+	}
+	slices.Sort(out.knobs)
+	out.knobs = slices.Compact(out.knobs)
+	return out
+}
+
+// readSysctlBefore is the namespace's value of key before any test wrote
+// it: the kernel's default.
+func readSysctlBefore(key string) string {
+	return map[string]string{model.KnobTimeWait: "120", model.KnobUDPTimeout: "30", model.KnobMax: fmt.Sprint(incidentMax)}[key]
+}
+
+// startGroup runs cmd in a process group of its own until the test
+// ends, and then stops the whole group (a shell's loop and its children).
+func startGroup(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
+}
+
+// reportRead is what the test reads of a recording's report.
+type reportRead struct {
+	markdown  string
+	diagnosis tuning.Diagnosis
+	// faults are contradictions on a frame, or in the report's text.
+	faults []string
+	// freedAt is the cap that held the table once freed (0: the report
+	// does not say it was freed); plannedMax the max the report proposes
+	// (0: none).
+	freedAt, plannedMax uint64
+}
+
+// reportOfRecording builds the report of the recording at path, as
+// tablefull report does, and checks every frame of it on the way.
+func reportOfRecording(t *testing.T, path string) reportRead {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rec, err := remote.ReadRecording(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	var out reportRead
+	an := model.NewAnalyzer(len(rec.Samples))
+	for _, s := range rec.Samples {
+		fr := an.Add(s)
+		for _, c := range (tuning.Diagnosis{Now: fr}).Contradictions() {
+			out.faults = append(out.faults, s.Time.Format("15:04:05")+": "+c)
+		}
+	}
+	f.Seek(0, 0)
+	r, err := report.Build(f, report.Options{Source: filepath.Base(path)})
+	if err != nil {
+		t.Fatalf("report of %s: %v", path, err)
+	}
+	out.markdown = string(r.Markdown())
+	faults, _ := model.ArithmeticFaults(out.markdown)
+	for _, fl := range faults {
+		out.faults = append(out.faults, "the report prints "+fl)
+	}
+	d, ok := r.Incident.Diagnosis(0)
+	if !ok {
+		t.Fatalf("the report of %s has no pressed moment to plan on", path)
+	}
+	out.diagnosis = d
+	for _, c := range d.Contradictions() {
+		out.faults = append(out.faults, "the report's moment: "+c)
+	}
+	for _, c := range d.Plan.Changes {
+		if c.Key == model.KnobMax {
+			out.plannedMax, _ = strconv.ParseUint(c.Proposed, 10, 64)
+		}
+	}
+	if fr, ok := r.Incident.FreedBy(); ok {
+		out.freedAt = fr.Max
+	}
+	return out
+}

@@ -1,0 +1,56 @@
+package model
+
+import "slices"
+
+// Outweighs reports whether f is the fill to size a table on rather
+// than g: one whose classes were split (by ended entries or a census)
+// over one whose classes are a guess, else the larger working set.
+func (f Fill) Outweighs(g Fill) bool {
+	switch {
+	case !g.Known():
+		return f.Known()
+	case f.Guessed != g.Guessed:
+		return !f.Guessed
+	}
+	return f.WorkingSet() > g.WorkingSet()
+}
+
+// splitUnsplit is r's rates by class, with each protocol that no ended
+// entry could split (a pool whose connections never closed) split by
+// the census's mix of that protocol's classes instead: entries of a
+// class that stands in the table are that class's, not TIME_WAIT's by
+// default.
+func (cs *Census) splitUnsplit(r EntryRates) [NumClasses]float64 {
+	out := r.PerClass
+	for pr := Proto(0); pr < NumProtos; pr++ {
+		var total float64
+		for _, cl := range pr.classes() {
+			total += float64(cs.ByClass[cl])
+		}
+		if !r.Unsplit[pr] || total == 0 {
+			continue
+		}
+		var rate float64
+		for _, cl := range pr.classes() {
+			rate += out[cl]
+		}
+		for _, cl := range pr.classes() {
+			out[cl] = rate * float64(cs.ByClass[cl]) / total
+		}
+	}
+	return out
+}
+
+// WithHolds is f with each class held as c holds it: the ceiling of a
+// moment is that moment's cap over that moment's holds, not a later
+// hold's.
+func (f Fill) WithHolds(c Conntrack) Fill {
+	f.Classes = slices.Clone(f.Classes)
+	for i := range f.Classes {
+		cf := &f.Classes[i]
+		if cf.Hold = c.Holds[cf.Class]; cf.Class == ClassTCPDone && cf.Hold == 0 {
+			cf.Hold = c.TimeWaitHold
+		}
+	}
+	return f
+}

@@ -1,0 +1,116 @@
+package exporter
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	promdto "github.com/prometheus/client_model/go"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/remote"
+)
+
+// TestEverySampleExportsItsFrame: over every sample of every recording
+// we have, the exporter says what the console's frame says: the entries
+// and the limit are its count and cap; tablefull_verdict is 1 for
+// exactly the kinds of its verdicts (a window shorter than a sample), 0
+// for the others, and left out for a kind judged from a part not read;
+// each kind's seconds never fall; and every series is exported once (the
+// pedantic registry refuses two of one name and labels).
+func TestEverySampleExportsItsFrame(t *testing.T) {
+	paths, _ := filepath.Glob("../../testdata/incidents/*.jsonl")
+	more, _ := filepath.Glob("../report/testdata/*.jsonl")
+	demo, _ := filepath.Glob("../demo/*.jsonl")
+	paths = append(append(paths, more...), demo...)
+	if len(paths) < 4 {
+		t.Fatalf("recordings not found: %v", paths)
+	}
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := remote.ReadRecording(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		e := New("test", time.Millisecond)
+		reg := prometheus.NewPedanticRegistry()
+		reg.MustRegister(e)
+		an := model.NewAnalyzer(2)
+		seconds := map[string]float64{}
+		for _, s := range rec.Samples {
+			fr := an.Add(s)
+			e.Observe(s)
+			fams, err := reg.Gather()
+			if err != nil {
+				t.Fatalf("%s %s: %v", path, s.Time.Format("15:04:05"), err)
+			}
+			checkExported(t, path+" "+s.Time.Format("15:04:05"), fr, families(fams), seconds)
+		}
+	}
+}
+
+// families is the gathered series by name, each by its label values.
+func families(fams []*promdto.MetricFamily) map[string]map[string]float64 {
+	out := map[string]map[string]float64{}
+	for _, f := range fams {
+		series := map[string]float64{}
+		for _, m := range f.Metric {
+			key := ""
+			for _, l := range m.Label {
+				key += l.GetValue() + ","
+			}
+			switch {
+			case m.Gauge != nil:
+				series[key] = m.Gauge.GetValue()
+			case m.Counter != nil:
+				series[key] = m.Counter.GetValue()
+			}
+		}
+		out[f.GetName()] = series
+	}
+	return out
+}
+
+// checkExported checks one scrape against the frame it was taken at;
+// seconds are each kind's seconds at the scrape before.
+func checkExported(t *testing.T, at string, fr model.Frame, m map[string]map[string]float64, seconds map[string]float64) {
+	t.Helper()
+	c := fr.Sample.Conntrack
+	if c.Status == model.TableTracked {
+		if got := m[remote.MetricEntries][""]; got != float64(c.Count) {
+			t.Errorf("%s: entries %v, the frame's count %d", at, got, c.Count)
+		}
+		if got := m[remote.MetricLimit][""]; got != float64(c.Max) {
+			t.Errorf("%s: limit %v, the frame's max %d", at, got, c.Max)
+		}
+	}
+	kinds := map[string]bool{}
+	for _, v := range fr.Verdicts {
+		kinds[v.Kind.Label()] = true
+	}
+	for _, k := range verdictKinds {
+		label := k.Label() + ","
+		v, exported := m[remote.MetricVerdict][label]
+		notRead := fr.Sample.Absent&k.Needs() != 0 || (k.Needs() == 0 && c.Status != model.TableTracked && c.Status != model.TableUntracked)
+		switch {
+		case notRead && exported:
+			t.Errorf("%s: %s is judged from a part not read and exported as %v", at, k, v)
+		case !notRead && !exported:
+			t.Errorf("%s: %s not exported", at, k)
+		case exported && (v == 1) != kinds[k.Label()]:
+			t.Errorf("%s: tablefull_verdict{kind=%q} = %v, the frame's verdicts %v", at, k.Label(), v, fr.Verdicts)
+		}
+		if s, ok := m[remote.MetricVerdictSeconds][label]; ok {
+			if s < seconds[label] {
+				t.Errorf("%s: %s's seconds fell from %v to %v", at, k, seconds[label], s)
+			}
+			seconds[label] = s
+		}
+	}
+}
