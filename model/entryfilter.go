@@ -11,8 +11,10 @@ import (
 
 // EntryFilter selects conntrack entries in conntrack(8)'s own vocabulary:
 // -p, --src, --dst, --reply-src, --reply-dst (an address or a CIDR),
-// --sport, --dport, --state, --zone, --mark. A field left unset matches
-// every entry. It arrives from a command line or a control request, so
+// --sport, --dport, --state, --zone, --mark; and one word of ours,
+// --timeout-over (more seconds left than that: entries that keep a
+// timeout given before their hold was lowered, which conntrack's filter
+// cannot name). A field left unset matches every entry. It arrives from a command line or a control request, so
 // ParseEntryFilter checks every value before it is used.
 type EntryFilter struct {
 	Proto                        uint8 // 0: any
@@ -20,6 +22,7 @@ type EntryFilter struct {
 	SPort, DPort                 uint16 // 0: any
 	State                        string // a TCP state's name ("": any)
 	Zone, Mark                   *uint32
+	TimeoutOver                  *uint32 // seconds left above which an entry matches
 }
 
 // EntryFilterArgs are a filter's values as typed, by conntrack(8)'s
@@ -27,7 +30,7 @@ type EntryFilter struct {
 type EntryFilterArgs map[string]string
 
 // entryFilterKeys are the options an EntryFilterArgs may hold.
-var entryFilterKeys = []string{"proto", "src", "dst", "reply-src", "reply-dst", "sport", "dport", "state", "zone", "mark"}
+var entryFilterKeys = []string{"proto", "src", "dst", "reply-src", "reply-dst", "sport", "dport", "state", "zone", "mark", "timeout-over"}
 
 // ErrBadFilter is a filter value that is not one conntrack(8) takes.
 var ErrBadFilter = errors.New("bad entry filter")
@@ -78,7 +81,7 @@ func (f *EntryFilter) set(k, v string) error {
 		} else {
 			err = errors.New("not a TCP state")
 		}
-	case "zone", "mark":
+	case "zone", "mark", "timeout-over":
 		var n uint64
 		bits := 32
 		if k == "zone" {
@@ -86,10 +89,13 @@ func (f *EntryFilter) set(k, v string) error {
 		}
 		if n, err = strconv.ParseUint(v, 0, bits); err == nil {
 			u := uint32(n)
-			if k == "zone" {
+			switch k {
+			case "zone":
 				f.Zone = &u
-			} else {
+			case "mark":
 				f.Mark = &u
+			default:
+				f.TimeoutOver = &u
 			}
 		}
 	}
@@ -131,14 +137,16 @@ func (f EntryFilter) Match(e Flow) bool {
 		!in(f.Src, e.Src), !in(f.Dst, e.Dst), !in(f.ReplySrc, e.ReplySrc), !in(f.ReplyDst, e.ReplyDst),
 		f.SPort != 0 && e.SrcPort != f.SPort, f.DPort != 0 && e.DstPort != f.DPort,
 		f.State != "" && (e.TCPState < 0 || e.TCPState >= len(TCPStates) || TCPStates[e.TCPState] != f.State),
-		f.Zone != nil && uint32(e.Zone) != *f.Zone, f.Mark != nil && e.Mark != *f.Mark:
+		f.Zone != nil && uint32(e.Zone) != *f.Zone, f.Mark != nil && e.Mark != *f.Mark,
+		f.TimeoutOver != nil && e.Timeout <= *f.TimeoutOver:
 		return false
 	}
 	return true
 }
 
 // String is the filter as conntrack(8) would take it: "-p udp
-// --reply-src 10.80.0.2"; "" matches every entry.
+// --reply-src 10.80.0.2" (with --timeout-over, as tablefull entries
+// takes it); "" matches every entry.
 func (f EntryFilter) String() string {
 	var parts []string
 	add := func(opt, v string) { parts = append(parts, opt+" "+v) }
@@ -171,6 +179,9 @@ func (f EntryFilter) String() string {
 	}
 	if f.Mark != nil {
 		add("--mark", strconv.FormatUint(uint64(*f.Mark), 10))
+	}
+	if f.TimeoutOver != nil {
+		add("--timeout-over", strconv.FormatUint(uint64(*f.TimeoutOver), 10))
 	}
 	return strings.Join(parts, " ")
 }

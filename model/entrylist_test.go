@@ -14,7 +14,7 @@ import (
 func TestEntryFilter(t *testing.T) {
 	dnat := Flow{Proto: 17, Src: netip.MustParseAddr("10.0.0.5"), Dst: netip.MustParseAddr("10.96.0.10"), SrcPort: 40000, DstPort: 53, TCPState: -1,
 		ReplySrc: netip.MustParseAddr("10.80.0.2"), ReplyDst: netip.MustParseAddr("10.0.0.5"), ReplySrcPort: 53, ReplyDstPort: 40000}
-	est := Flow{Proto: 6, Src: netip.MustParseAddr("10.0.0.5"), Dst: netip.MustParseAddr("10.0.0.9"), SrcPort: 40001, DstPort: 80, TCPState: tcpEstablished, Zone: 3, Mark: 0x10}
+	est := Flow{Proto: 6, Src: netip.MustParseAddr("10.0.0.5"), Dst: netip.MustParseAddr("10.0.0.9"), SrcPort: 40001, DstPort: 80, TCPState: tcpEstablished, Zone: 3, Mark: 0x10, Timeout: 431990}
 	for _, c := range []struct {
 		args        EntryFilterArgs
 		str         string
@@ -27,6 +27,9 @@ func TestEntryFilter(t *testing.T) {
 		{EntryFilterArgs{"state": "established", "zone": "3", "mark": "0x10"}, "--state ESTABLISHED --zone 3 --mark 16", false, true, ""},
 		{EntryFilterArgs{"proto": "6", "dst": "10.96.0.10"}, "-p tcp --dst 10.96.0.10", false, false, ""},
 		{EntryFilterArgs{"reply-dst": "10.0.0.5", "sport": "40000"}, "--reply-dst 10.0.0.5 --sport 40000", true, false, ""},
+		{EntryFilterArgs{"proto": "tcp", "state": "ESTABLISHED", "timeout-over": "65"}, "-p tcp --state ESTABLISHED --timeout-over 65", false, true, ""},
+		{EntryFilterArgs{"timeout-over": "431990"}, "--timeout-over 431990", false, false, ""},
+		{EntryFilterArgs{"timeout-over": "-1"}, "", false, false, "--timeout-over"},
 		{EntryFilterArgs{"dport": "0"}, "", false, false, "port 0"},
 		{EntryFilterArgs{"dport": "70000"}, "", false, false, "--dport"},
 		{EntryFilterArgs{"state": "LISTEN"}, "", false, false, "not a TCP state"},

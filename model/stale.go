@@ -48,8 +48,26 @@ func ruleStaleTimeouts(in Inputs) (Verdict, bool) {
 	if n < StaleMin || float64(n) < StaleShareMin*float64(c.Total) {
 		return Verdict{}, false
 	}
-	return Verdict{Evidence: fmt.Sprintf(
+	hold := in.Sample.Conntrack.Holds[most]
+	return Verdict{Entries: staleEntries(most, hold), Evidence: fmt.Sprintf(
 		"%s of the census's %s entries keep timeouts given before their class's hold was lowered (%s: %s, up to %s left; its hold now %s): the count falls only as they run out or see a packet, not by the knob; conntrack -D drops them now",
 		Int(n), Int(uint64(max(0, c.Total))), most, Int(c.OverHold[most]), Dur(time.Duration(c.OverLeft[most])*time.Second),
-		Dur(time.Duration(in.Sample.Conntrack.Holds[most])*time.Second))}, true
+		Dur(time.Duration(hold)*time.Second))}, true
+}
+
+// staleStates are the TCP state a class's stale entries are in, as
+// conntrack(8) names it.
+var staleStates = map[Class]string{ClassTCPOpen: "ESTABLISHED", ClassTCPDone: "TIME_WAIT", ClassTCPUnanswered: "SYN_SENT"}
+
+// staleEntries is the filter of the stale entries of class cl, whose
+// hold is now hold: that state's entries with more time left than the
+// hold gives ("-p tcp --state ESTABLISHED --timeout-over 65"). "" for a
+// class no filter tells apart from its protocol's others (UDP's two
+// classes differ by a status bit conntrack's filter here does not take).
+func staleEntries(cl Class, hold uint64) string {
+	state, ok := staleStates[cl]
+	if !ok || hold == 0 {
+		return ""
+	}
+	return fmt.Sprintf("-p tcp --state %s --timeout-over %d", state, hold+overHoldSlack)
 }

@@ -42,6 +42,12 @@ func TestStaleTimeouts(t *testing.T) {
 		if v.Kind == StaleTimeouts && !strings.Contains(v.Evidence, "460 of the census's 470 entries keep timeouts given before their class's hold was lowered (tcp-open: 460, up to 119 h 59 m left; its hold now 1 m 0 s)") {
 			t.Errorf("evidence %q", v.Evidence)
 		}
+		if v.Kind == StaleTimeouts && v.Entries != "-p tcp --state ESTABLISHED --timeout-over 65" {
+			t.Errorf("STALE TIMEOUTS names the entries %q, want those established with more than the hold left", v.Entries)
+		}
+	}
+	if f := staleEntries(ClassUDPSingle, 10); f != "" {
+		t.Errorf("stale UDP named %q: no filter here tells its two classes apart", f)
 	}
 	few := *stale
 	few.OverHold[ClassTCPOpen] = 20

@@ -25,11 +25,13 @@ const (
 	OpApply    Op = "apply"    // apply Changes (root, Confirm)
 	OpPersist  Op = "persist"  // write the boot-time files (root, Confirm)
 	OpUndo     Op = "undo"     // restore the last apply (root, Confirm)
+	OpEntries  Op = "entries"  // reply with the entries Filter matches
+	OpDelete   Op = "delete"   // delete what Filter matches, never established (root, Confirm)
 )
 
 // answered reports whether op expects a Reply.
 func (op Op) answered() bool {
-	return op == OpKnobs || op == OpApply || op == OpPersist || op == OpUndo
+	return op == OpKnobs || op == OpApply || op == OpPersist || op == OpUndo || op == OpEntries || op == OpDelete
 }
 
 // Request is one control request: one JSON object on one line of the
@@ -42,6 +44,12 @@ type Request struct {
 	Confirm bool            `json:"confirm,omitempty"`
 	Changes []tuning.Change `json:"changes,omitempty"`
 	Count   uint64          `json:"count,omitempty"`
+	// Filter (conntrack(8)'s words), Sort, Desc and Limit are an entries
+	// or delete request's.
+	Filter string `json:"filter,omitempty"`
+	Sort   string `json:"sort,omitempty"`
+	Desc   bool   `json:"desc,omitempty"`
+	Limit  int    `json:"limit,omitempty"`
 }
 
 // Reply is the agent's answer to a control request, carried as an event
@@ -53,6 +61,8 @@ type Reply struct {
 	Results  []model.KnobResult `json:"results,omitempty"`
 	Files    []string           `json:"files,omitempty"`
 	Warnings []string           `json:"warnings,omitempty"`
+	Entries  *EntriesReply      `json:"entries,omitempty"`
+	Deletion *model.Deletion    `json:"deletion,omitempty"`
 	// linkCut marks the answer the console gives itself when the stream
 	// ended before the agent's (never sent).
 	linkCut bool
@@ -90,6 +100,12 @@ func (req Request) Check() (Request, error) {
 			return req, fmt.Errorf("%w: interval %d ms is outside %s…%s", ErrBadRequest, req.MS, MinInterval, MaxInterval)
 		}
 	case OpCensus, OpStop, OpKnobs, OpUndo:
+	case OpEntries, OpDelete:
+		f, err := checkEntriesRequest(&req)
+		if err != nil {
+			return req, fmt.Errorf("%w: %w", ErrBadRequest, err)
+		}
+		req.Filter = f.String()
 	case OpApply, OpPersist:
 		changes, err := tuning.CheckChanges(req.Changes)
 		if err != nil {
@@ -175,6 +191,8 @@ func answer(c Controller, req Request, checkErr error, writable bool) Event {
 		var k tuning.KnobState
 		k, err = c.Read()
 		rep.Knobs = &k
+	case req.Op == OpEntries:
+		rep.Entries, err = listEntries(c, req)
 	case !writable || !req.Confirm:
 		err = ErrReadOnly
 	case req.Op == OpApply:
@@ -183,6 +201,8 @@ func answer(c Controller, req Request, checkErr error, writable bool) Event {
 		rep.Files, rep.Warnings, err = c.Persist(req.Changes)
 	case req.Op == OpUndo:
 		rep.Results, err = c.Undo()
+	case req.Op == OpDelete:
+		rep.Deletion, err = deleteEntries(c, req)
 	}
 	if err != nil {
 		rep.Error = err.Error()

@@ -41,6 +41,16 @@
 //	{"op":"persist","id":3,"confirm":true,"changes":[...]}
 //	{"op":"undo","id":4,"confirm":true}
 //
+// and, for the console's entries panel:
+//
+//	{"op":"entries","id":5,"filter":"-p udp --dport 53","sort":"timeout","limit":64}
+//	{"op":"delete","id":6,"confirm":true,"filter":"-p udp --reply-src 10.80.0.2"}
+//
+// An entries reply carries at most MaxAgentRows rows and the counts of
+// every match; a filter is read and re-rendered as conntrack(8) takes it
+// (model.ParseEntryFilter). A delete never takes established connections
+// and is journalled on the agent's host.
+//
 // The agent is read-only unless it runs as root and the request carries
 // "confirm": true; otherwise it answers with an error and changes nothing.
 //

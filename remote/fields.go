@@ -35,7 +35,7 @@ var recordFields = []recordField{
 	{"cil", "sample", "Cilium's conntrack maps, where Cilium runs: the JSON of model.CiliumMaps"},
 	{"nat", "sample", "the ruleset's source NAT, when read (entries failed to insert): the JSON of model.NAT"},
 	{"pt", "sample", "the local ports connect() took by destination, when the TCP sockets come near the port range: the JSON of model.PortUse"},
-	{"type", "event", `the event's type: "episode" (a pinned period began or ended), "apply" and "undo" (a tuning change and its read-back), "error" (the agent could not read something), "caption" (a recording's commentary), and the control replies`},
+	{"type", "event", `the event's type: "episode" (a pinned period began or ended), "apply" and "undo" (a tuning change and its read-back), "delete" (a deletion of entries: its text the filter and what it did), "error" (the agent could not read something), "caption" (a recording's commentary), and the control replies`},
 	{"text", "event", "the event's text (for apply, undo and replies: JSON)"},
 	{"et", "event", "the event's time, unix milliseconds"},
 }

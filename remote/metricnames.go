@@ -21,6 +21,7 @@ const (
 	MetricNewEntries      = "tablefull_conntrack_new_entries_total"
 	MetricNewEntriesLost  = "tablefull_conntrack_new_entries_lost_total"
 	MetricEvicted         = "tablefull_conntrack_evicted_entries_total"
+	MetricEntriesDeleted  = "tablefull_entries_deleted_total"
 	MetricClassHold       = "tablefull_conntrack_class_hold_seconds"
 	MetricVerdict         = "tablefull_verdict"
 	MetricVerdictSeconds  = "tablefull_verdict_seconds_total"

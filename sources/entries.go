@@ -68,16 +68,20 @@ func DeleteEntries(filter model.EntryFilter, established bool, stateDir string) 
 // JournalName is the deletions' journal in the state directory.
 const JournalName = "entries.journal"
 
-// journal appends one line for a deletion: when, by which uid, the
-// filter, what it did and its error.
+// journal appends one line for a deletion: when, by which uid, in which
+// network namespace, the filter, what it did and its error.
 func journal(stateDir string, filter model.EntryFilter, d model.Deletion, failed error) error {
 	line := struct {
-		At     time.Time `json:"at"`
-		UID    int       `json:"uid"`
-		Filter string    `json:"filter"`
+		At  time.Time `json:"at"`
+		UID int       `json:"uid"`
+		// NetNS is the table's namespace ("net:[4026531840]"): a
+		// namespace's deletion made from the host is journalled here too.
+		NetNS  string `json:"netns,omitempty"`
+		Filter string `json:"filter"`
 		model.Deletion
 		Error string `json:"error,omitempty"`
 	}{At: time.Now().UTC(), UID: os.Getuid(), Filter: filter.String(), Deletion: d}
+	line.NetNS, _ = os.Readlink("/proc/thread-self/ns/net") // the thread that deleted: DeleteEntries runs on one
 	if failed != nil {
 		line.Error = failed.Error()
 	}

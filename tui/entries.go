@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -62,11 +63,18 @@ type entriesDeletedMsg struct {
 
 func (m entriesDeletedMsg) hostID() int { return m.id }
 
-// deleteEntriesCmd deletes in the background. The console never deletes
-// established connections: the command line's --established does.
-func deleteEntriesCmd(id int, del EntriesDeleter, filter model.EntryFilter) tea.Cmd {
+// deleteEntriesCmd deletes in the background, and keeps the deletion in
+// the recording when one runs (rec nil: none can). The console never
+// deletes established connections: the command line's --established
+// does.
+func deleteEntriesCmd(id int, del EntriesDeleter, rec Recorder, filter model.EntryFilter) tea.Cmd {
 	return func() tea.Msg {
 		d, err := del(filter, false)
+		if rec != nil && !errors.Is(err, model.ErrDeleteRefused) {
+			if rerr := rec.Deleted(time.Now(), filter, d, err); rerr != nil && err == nil {
+				err = rerr
+			}
+		}
 		return entriesDeletedMsg{id: id, d: d, err: err}
 	}
 }
@@ -77,7 +85,7 @@ func (a *App) askDelete() {
 	p := &a.ents
 	switch {
 	case a.opts.DeleteEntries == nil:
-		a.status.say("deleting entries works on the local host's table; not over this feed yet")
+		a.status.say("deleting entries works on a live table (this host, --netns, --ssh, --via); not over this feed yet")
 	case p.list == nil:
 		a.status.say("no listing yet to delete from")
 	default:
@@ -117,7 +125,7 @@ func listEntriesCmd(id int, ls EntriesLister, p entriesPanel, limit int) tea.Cmd
 // drop (STALE DNAT's), it opens on them, and D deletes them.
 func (a *App) openEntries() tea.Cmd {
 	if a.opts.Entries == nil {
-		a.status.say("the entries list works on the local host's table; not over this feed yet")
+		a.status.say("the entries list works on a live table (this host, --netns, --ssh, --via); not over this feed yet")
 		return nil
 	}
 	for _, v := range a.frame().Verdicts {
@@ -163,7 +171,7 @@ func (a *App) entriesKey(msg tea.KeyMsg) (cmd tea.Cmd, mine bool) {
 	if p.asking != "" {
 		p.asking = ""
 		if key.Matches(msg, a.keys.Confirm) {
-			return deleteEntriesCmd(a.id, a.opts.DeleteEntries, p.filter), true
+			return deleteEntriesCmd(a.id, a.opts.DeleteEntries, a.opts.Recorder, p.filter), true
 		}
 		a.status.say("nothing deleted")
 		return nil, true

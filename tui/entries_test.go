@@ -85,7 +85,7 @@ func TestEntriesPanel(t *testing.T) {
 	}
 	b := feedAll(t, incident(5), 120, 40)
 	runAll(b, typed("E"))
-	if b.panel == panelEntries || !strings.Contains(b.status.text(), "local host's table") {
+	if b.panel == panelEntries || !strings.Contains(b.status.text(), "a live table") {
 		t.Errorf("a feed that cannot list: panel %v, status %q", b.panel, b.status.text())
 	}
 }
@@ -105,7 +105,8 @@ func TestEntriesPanelDeletes(t *testing.T) {
 		asked = append(asked, fmt.Sprintf("%s|%v", f, established))
 		return model.Deletion{Matched: 1, Deleted: 1}, nil
 	}
-	a := New(newScriptFeed(t, nil), Options{Interval: time.Second, Entries: tbl.list, DeleteEntries: del})
+	rec := &fakeRecorder{}
+	a := New(newScriptFeed(t, nil), Options{Interval: time.Second, Entries: tbl.list, DeleteEntries: del, Recorder: rec})
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	for _, s := range incident(5) {
 		a.Update(sampleMsg{s: s})
@@ -141,6 +142,9 @@ func TestEntriesPanelDeletes(t *testing.T) {
 	runAll(a, typed("y"))
 	if len(asked) != 1 || asked[0] != "-p udp|false" || !strings.Contains(a.status.text(), "deleted 1") || len(tbl.asked) != listings+1 {
 		t.Errorf("y: deleter asked %v, status %q, listed again %v", asked, a.status.text(), len(tbl.asked) > listings)
+	}
+	if want := "-p udp: 1 of 1 (<nil>)"; len(rec.deleted) != 1 || rec.deleted[0] != want {
+		t.Errorf("the recording keeps %q, want the one deletion %q (refusals are not deletions)", rec.deleted, want)
 	}
 	b := New(newScriptFeed(t, nil), Options{Interval: time.Second, Entries: tbl.list})
 	b.Update(tea.WindowSizeMsg{Width: 160, Height: 40})

@@ -24,6 +24,9 @@ type Recorder interface {
 	// Tuned keeps a tuning action ("apply", "undo") and its read-back in
 	// the recording, when one runs.
 	Tuned(action string, at time.Time, results []model.KnobResult) error
+	// Deleted keeps a deletion of entries (D) and what it did in the
+	// recording, when one runs.
+	Deleted(at time.Time, filter model.EntryFilter, d model.Deletion, failed error) error
 }
 
 // sampleMsg carries one sample from feed id.

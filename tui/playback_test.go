@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -81,8 +82,14 @@ func TestDemoCaptions(t *testing.T) {
 }
 
 type fakeRecorder struct {
-	on    bool
-	tuned []string
+	on      bool
+	tuned   []string
+	deleted []string
+}
+
+func (f *fakeRecorder) Deleted(_ time.Time, filter model.EntryFilter, d model.Deletion, failed error) error {
+	f.deleted = append(f.deleted, fmt.Sprintf("%s: %d of %d (%v)", filter, d.Deleted, d.Matched, failed))
+	return nil
 }
 
 func (f *fakeRecorder) Toggle() (string, bool, error) { f.on = !f.on; return "rec.jsonl", f.on, nil }

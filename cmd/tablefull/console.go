@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/remote/promread"
 	"github.com/tablefull/tablefull/sources"
@@ -25,11 +24,11 @@ func console(o options, ds remote.Dests) error {
 	defer stop()
 	var apps []*tui.App
 	for _, d := range dests {
-		tuner, err := tunerOf(o, d.P, d.Netns)
+		access, err := accessOf(o, d.P, d.Netns)
 		if err != nil {
 			return err
 		}
-		apps = append(apps, appOf(o, d.P, tuner, d.Source))
+		apps = append(apps, appOf(o, d.P, access, d.Source))
 	}
 	if len(apps) == 0 {
 		live, err := sources.StartLive(o.roots, o.interval)
@@ -46,10 +45,11 @@ func console(o options, ds remote.Dests) error {
 	return tui.Run(tui.NewRoot(apps...))
 }
 
-// appOf is the console of a stream's process, recordable, tuned by tuner.
-func appOf(o options, p *remote.Process, tuner tuning.Tuner, source string) *tui.App {
+// appOf is a stream's console, recordable, its target reached by access.
+func appOf(o options, p *remote.Process, access tui.Options, source string) *tui.App {
 	tee := &remote.Tee{Feed: p}
-	return tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tuner, Source: source})
+	access.Interval, access.Recorder, access.Source = o.interval, tee, source
+	return tui.New(tee, access)
 }
 
 // openNamespace opens one of the host's other namespaces from the panel
@@ -62,23 +62,23 @@ func openNamespace(o options, opened *remote.Processes) tui.OpenNamespace {
 			return nil, nil, err
 		}
 		p.Name = ns.Label()
-		tuner, err := tunerOf(o, p, path)
+		access, err := accessOf(o, p, path)
 		if err != nil {
 			return nil, nil, err
 		}
 		opened.Start(p, o.interval)
-		return appOf(o, p, tuner, ns.Label()), p.Stop, nil
+		return appOf(o, p, access, ns.Label()), p.Stop, nil
 	}
 }
 
-// tunerOf is the one tuner of a stream's target: a namespace of this
-// host is tuned from the host (its global knobs too), any other stream
-// by its agent.
-func tunerOf(o options, p *remote.Process, netnsPath string) (tuning.Tuner, error) {
+// accessOf reaches a target: a namespace here from the host, others by agent.
+func accessOf(o options, p *remote.Process, netnsPath string) (a tui.Options, err error) {
 	if netnsPath == "" {
-		return &remote.RemoteTuner{P: p}, nil
+		return tui.Options{Tuner: &remote.RemoteTuner{P: p}, Entries: remote.RemoteEntries{P: p}.List, DeleteEntries: remote.RemoteEntries{P: p}.Delete}, nil
 	}
-	return tune.ForNetns(o.roots, o.stateDir, netnsPath)
+	a.Entries, a.DeleteEntries = sources.NetnsEntries(netnsPath, o.stateDir)
+	a.Tuner, err = tune.ForNetns(o.roots, o.stateDir, netnsPath)
+	return a, err
 }
 
 // minFleetRefresh is the shortest refresh of the fleet view: each is a
@@ -109,6 +109,7 @@ func liveOverSSH(o options, opened *remote.Processes) func(instance string) (*tu
 			return nil, nil, err
 		}
 		opened.Start(p, o.interval)
-		return appOf(o, p, &remote.RemoteTuner{P: p}, "ssh "+p.Name), p.Stop, nil
+		access, _ := accessOf(o, p, "") // an agent's: no error
+		return appOf(o, p, access, "ssh "+p.Name), p.Stop, nil
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"syscall"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	modelincident "github.com/tablefull/tablefull/model/incident"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/remote/report"
@@ -119,12 +121,15 @@ func oneDiagnosis(t *testing.T, c realIncident) {
 	}
 	report := reportOfRecording(t, rec)
 	surfaces["the report"] = saidOf(report.diagnosis.Said(), report.diagnosis.Plan)
+	// Each surface measured its own moment (a fresh tune sees only what
+	// the full table admits: a lower bound); each names the same kind,
+	// class and the knob that frees it. The same moment's plan is the
+	// same plan exactly: the report's is held to tuning.Diagnose on its
+	// frames (reportOfRecording), the panel's to tune --dry-run's on every
+	// committed recording (tui's TestPanelPlanIsDryRunPlan).
 	for name, s := range surfaces {
 		if s.kind != c.kind || s.fills != c.fills.String() || !slices.Contains(s.knobs, c.knob) {
 			t.Errorf("%s says %s, fills %q, changes %v; want %s, %s, %s", name, s.kind, s.fills, s.knobs, c.kind, c.fills, c.knob)
-		}
-		if want := surfaces["tune --dry-run"]; !slices.Equal(s.knobs, want.knobs) {
-			t.Errorf("%s changes %v, tune --dry-run %v", name, s.knobs, want.knobs)
 		}
 	}
 	for _, f := range report.faults {
@@ -185,6 +190,12 @@ func startGroup(t *testing.T, cmd *exec.Cmd) {
 	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
 }
 
+// frameList is frames in time order (model.Frames).
+type frameList []model.Frame
+
+func (l frameList) Len() int             { return len(l) }
+func (l frameList) At(i int) model.Frame { return l[i] }
+
 // reportRead is what the test reads of a recording's report.
 type reportRead struct {
 	markdown  string
@@ -233,6 +244,18 @@ func reportOfRecording(t *testing.T, path string) reportRead {
 		t.Fatalf("the report of %s has no pressed moment to plan on", path)
 	}
 	out.diagnosis = d
+	var upTo frameList // the frames tune --dry-run would have measured at the report's moment
+	again := model.NewAnalyzer(len(rec.Samples))
+	for _, s := range rec.Samples {
+		if fr := again.Add(s); !s.Time.After(r.Incident.PlanAt()) {
+			upTo = append(upTo, fr)
+		}
+	}
+	now := upTo[len(upTo)-1]
+	knobs := tuning.KnobState{Current: modelincident.KnobsAt(now.Sample.Conntrack), Global: true}
+	if same := tuning.Diagnose(tuning.Guide{Knobs: knobs, Host: rec.Host, Measured: upTo, Now: now}); !reflect.DeepEqual(same.Plan, d.Plan) {
+		out.faults = append(out.faults, fmt.Sprintf("the report's plan %+v is not the one plan of its moment %+v", d.Plan, same.Plan))
+	}
 	for _, c := range d.Contradictions() {
 		out.faults = append(out.faults, "the report's moment: "+c)
 	}

@@ -40,6 +40,7 @@ func exportMetrics(o options, c exporter.Config, stderr io.Writer) error {
 		feed = live
 	}
 	c.Version, c.Revision = exporter.BuildVersion(), version.GetRevision()
+	c.Journal = o.stateDir + "/" + sources.JournalName
 	ctx, stop := untilStopped(0)
 	defer stop()
 	return exporter.Run(ctx, feed, c, stderr)

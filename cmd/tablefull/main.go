@@ -64,8 +64,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-// exitCoder is an error that chooses the exit code (tune's, a usage
-// error's).
+// exitCoder is an error that chooses the exit code (tune's, a usage error's).
 type exitCoder interface{ ExitCode() int }
 
 // usageError is bad usage: exit 2.

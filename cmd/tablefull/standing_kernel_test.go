@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources"
 )
 
 // TestClassStandingEstablished: connections held open fill the table
@@ -66,5 +67,19 @@ func TestClassStandingEstablished(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	if c := censusIn(t, ns); !c.IdleCounted || c.IdleOpen < 1250 || c.IdleOpen > 1300 {
 		t.Errorf("census: %d idle over an hour (counted %v), want the 1,300 quiet of 1,400", c.IdleOpen, c.IdleCounted)
+	}
+	// The other way round, as STALE TIMEOUTS names them: --timeout-over
+	// lists the entries with more time left than a hold gives, here the
+	// 100 that took the 5-day hold against the 1,300 left under an hour.
+	filter, err := model.ParseEntryFilter(model.EntryFilterArgs{"proto": "tcp", "state": "ESTABLISHED", "timeout-over": "4000"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l *model.EntryList
+	if err := ns.Do(func() (err error) { l, err = sources.ListEntries(filter, "", false, 0); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if l.Matched != 100 {
+		t.Errorf("%s matches %d entries, want the 100 given the 5-day hold", filter, l.Matched)
 	}
 }

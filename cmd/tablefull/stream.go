@@ -34,7 +34,7 @@ func agent(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	table := counters.NewTable(o.roots.Proc)
 	ag := &tune.Control{Live: live, Tuner: tune.NewLocal(o.roots, o.stateDir), MemTotal: live.Host().MemTotal,
-		CountNow: func() (uint64, error) { c, err := table.Read(); return max(c.Count, c.Peak), err }}
+		CountNow: func() (uint64, error) { c, err := table.Read(); return max(c.Count, c.Peak), err }, Entries: sources.ListEntries, Deleter: sources.EntriesDeleterIn(o.stateDir)}
 	defer ag.Wait()
 	return st.ServeControl(ctx, stdin, ag, os.Geteuid() == 0, stderr)
 }

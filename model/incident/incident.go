@@ -51,6 +51,11 @@ type Incident struct {
 	Changes        []KnobChange
 	SkippedChanges int
 	UnseenApplies  []model.KnobResult
+	// Deletions are the deletions of entries kept (at most 32,
+	// SkippedDeletions more); DeletedEntries sums what all deleted.
+	Deletions        []EntriesDeleted
+	SkippedDeletions int
+	DeletedEntries   uint64
 	// Kernel are the kernel's table lines folded by text (the first 32
 	// texts; KernelOther counts lines of further texts); Suppressed the
 	// callbacks the kernel's rate limit suppressed.

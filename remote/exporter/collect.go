@@ -32,6 +32,7 @@ var (
 	descEvicted   = desc(remote.MetricEvicted, "Conntrack entries the kernel ended with time left on their timeout, by class: near the cap, the garbage collector's evictions (which no per-CPU counter counts) and the packet path's early drops; counted from DESTROY events while the table is near its cap; absent while not counted.", "class")
 	descLost      = desc(remote.MetricNewEntriesLost, "ctnetlink events the kernel could not deliver to the exporter (its socket overran): the new-entry counts are then lower bounds.")
 	descClassHold = desc(remote.MetricClassHold, "How long the kernel holds an entry of the class now (its nf_conntrack_*_timeout); absent when not read.", "class")
+	descDeleted   = desc(remote.MetricEntriesDeleted, "Entries deleted through tablefull (tablefull entries --delete, the console's D), from the journal in the state directory; absent where that directory cannot be read.")
 	descVerdictS  = desc(remote.MetricVerdictSeconds, "Seconds each verdict held since the exporter started (by the console's own rules): increase() over any range sees what held, whoever else scrapes.", "kind")
 	descVerdict   = desc(remote.MetricVerdict, "1 when the verdict held at any sample in the trailing window (--window, default 1m; every scraper reads the same), by the console's own rules and thresholds, else 0 (kind: "+kindLabels()+").", "kind")
 	descUp        = desc(remote.MetricUp, "1 when this part of the host's numbers could be read: conntrack (the table), ctstats (per-CPU counters), cpu, disks and tcp (/proc/stat, diskstats, netstat), kernel_log (/dev/kmsg, with CAP_SYSLOG), namespaces (the host's other network namespaces: 0 when other users' processes could not be read, without CAP_SYS_PTRACE), entries (new entries by class: counted near the cap only, so absent far from it, 0 only when counting failed), stream (samples arriving).", "part")
@@ -62,7 +63,7 @@ func kindLabels() string {
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descEntries, descPeak, descLimit, descBuckets, descHold, descCPU, descTotal,
 		descNew, descEvicted, descLost, descClassHold, descPinned, descEpisodes, descKLines, descSuppress, descVerdict, descUp, descNSEntries, descNSDrops, descNSOthers, descNSOtherEn, descNSUnread, descDrift, descVerdictS, descLastTime, descBuildInfo,
-		descOwner, descOwnerNew, descOwnerDrops, descProbesLost, descListenQueue, descListenBacklog} {
+		descOwner, descOwnerNew, descOwnerDrops, descProbesLost, descListenQueue, descListenBacklog, descDeleted} {
 		ch <- d
 	}
 }
@@ -96,6 +97,11 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 		s.owners.collect(m.counter, s.probesOn)
 	}
 	m.verdicts(s, tableUp)
+	if e.Journal != nil {
+		if n, ok := e.Journal.Deleted(); ok {
+			m.counter(descDeleted, n)
+		}
+	}
 }
 
 // emit sends one scrape's metrics.

@@ -26,6 +26,9 @@ type Exporter struct {
 	// entries, and whose packets it drops): who talks to whom, for a
 	// scraper that is not just anyone (Config.ownersServed).
 	Owners bool
+	// Journal is the deletions' journal followed for
+	// tablefull_entries_deleted_total (nil: not served).
+	Journal *Journal
 
 	mu sync.Mutex // guards every field below
 	an *model.Analyzer

@@ -30,6 +30,9 @@ type Config struct {
 	// Owners is when the owners' series are served (OwnersAuto,
 	// OwnersAlways, OwnersNever).
 	Owners string
+	// Journal is the deletions' journal in the state directory ("": not
+	// followed).
+	Journal string
 	// listen is --listen's addresses, served beside Addresses.
 	listen []string
 }
@@ -67,6 +70,9 @@ func Run(ctx context.Context, feed model.Feed, c Config, stderr io.Writer) error
 	}
 	e := New(c.Version, c.Window)
 	e.Revision, e.PerCPU = c.Revision, c.PerCPU
+	if c.Journal != "" {
+		e.Journal = &Journal{Path: c.Journal}
+	}
 	var why string
 	if e.Owners, why = c.ownersServed(); !e.Owners {
 		fmt.Fprintf(stderr, "tablefull exporter: the owners' series are not served: %s\n", why)

@@ -75,8 +75,14 @@ func Build(r io.Reader, o Options) (*Report, error) {
 			return nil, fmt.Errorf("read recording: %w", err)
 		}
 		if ev != nil {
-			if in != nil && (ev.Type == string(remote.OpApply) || ev.Type == string(remote.OpUndo)) && rep.covers(ev.Time) {
+			switch {
+			case in == nil || !rep.covers(ev.Time):
+			case ev.Type == string(remote.OpApply) || ev.Type == string(remote.OpUndo):
 				in.Applied(ev.Time, applyResults(ev.Text))
+			case ev.Type == remote.EventDeleted:
+				if d, err := remote.ParseDeleted(ev.Text); err == nil { // one not tablefull's is not listed
+					in.Deleted(incident.EntriesDeleted{At: ev.Time, Filter: d.Filter, Deletion: d.Deletion, Error: d.Error})
+				}
 			}
 			continue
 		}

@@ -58,8 +58,11 @@ func (r *Report) sections() []section {
 		{Title: "Charts", Charts: r.Charts},
 		t.episodes(),
 		t.tuning(),
-		t.kernel(),
 	}
+	if d := t.deletions(); d != nil {
+		out = append(out, *d)
+	}
+	out = append(out, t.kernel())
 	if in.Census != nil {
 		out = append(out, t.census())
 	}

@@ -67,6 +67,28 @@ func (t narrator) tuning() section {
 	return sec
 }
 
+// deletions lists the deletions of entries the recording kept (the
+// console's D); nil when none.
+func (t narrator) deletions() *section {
+	in := t.in
+	if len(in.Deletions) == 0 {
+		return nil
+	}
+	tb := table{Head: []string{"at", "filter", "matched", "deleted", "still matching after", "error"},
+		Note: fmt.Sprintf("%s entries deleted in all, over ctnetlink, as tablefull entries --delete does; each is in the journal of the state directory too.", model.Int(in.DeletedEntries))}
+	for _, d := range in.Deletions {
+		still := model.Int(uint64(max(0, d.StillMatch)))
+		if d.StillMatch < 0 {
+			still = "not read back"
+		}
+		tb.Rows = append(tb.Rows, []string{t.at(d.At), d.Filter, model.Int(uint64(max(0, d.Matched))), model.Int(uint64(max(0, d.Deleted))), still, d.Error})
+	}
+	if in.SkippedDeletions > 0 {
+		tb.Note += fmt.Sprintf(" %s more deletions are not listed.", model.Int(uint64(in.SkippedDeletions)))
+	}
+	return &section{Title: "Entries deleted", Tables: []table{tb}}
+}
+
 // readBack says what confirms a change: every later sample, and the
 // apply's own read-back when the recording has it.
 func readBack(c incident.KnobChange) string {

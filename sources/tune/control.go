@@ -24,7 +24,35 @@ type Control struct {
 	// MemTotal bounds the table's memory (0: not read, no bound).
 	CountNow func() (uint64, error)
 	MemTotal uint64
-	busy     sync.Mutex
+	// Entries lists the table's entries and Deleter deletes them, as
+	// sources.ListEntries and sources.DeleteEntries do (nil: the agent
+	// answers that it does not).
+	Entries func(filter model.EntryFilter, sort string, desc bool, limit int) (*model.EntryList, error)
+	Deleter func(filter model.EntryFilter, established bool) (model.Deletion, error)
+	busy    sync.Mutex
+}
+
+// errNoEntries is an agent built without a lister or a deleter.
+var errNoEntries = errors.New("this agent does not list entries")
+
+// ListEntries lists the entries filter matches (remote.EntriesController).
+func (a *Control) ListEntries(filter model.EntryFilter, sort string, desc bool, limit int) (*model.EntryList, error) {
+	if a.Entries == nil {
+		return nil, errNoEntries
+	}
+	return a.Entries(filter, sort, desc, limit)
+}
+
+// DeleteEntries deletes what filter matches, never established
+// connections, one write at a time with the tuning's (a cut session
+// finishes it before the agent ends).
+func (a *Control) DeleteEntries(filter model.EntryFilter) (model.Deletion, error) {
+	if a.Deleter == nil {
+		return model.Deletion{}, errNoEntries
+	}
+	a.busy.Lock()
+	defer a.busy.Unlock()
+	return a.Deleter(filter, false)
 }
 
 // ErrRefusedHere reports a change the agent refuses on its own, whatever

@@ -40,6 +40,7 @@ var filterFlags = []struct{ name, short, usage string }{
 	{"state", "", "TCP `STATE` (ESTABLISHED, TIME_WAIT, …)"},
 	{"zone", "", "conntrack `ZONE`"},
 	{"mark", "", "connmark `MARK`"},
+	{"timeout-over", "", "more than `SECONDS` left to live (tablefull's, not conntrack's: timeouts given before a hold was lowered)"},
 }
 
 // AddFlags adds the filter and entries' own flags to fs.

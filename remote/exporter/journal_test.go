@@ -1,0 +1,62 @@
+package exporter
+
+import (
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestEntriesDeletedFromTheJournal: tablefull_entries_deleted_total sums
+// the journal's deletions as it grows, a piece per scrape; a line too
+// long, not JSON, or counting more than a table holds adds nothing; a
+// line cut at the end of a read is counted once whole; a truncated
+// journal is counted again from its start; no journal in a readable
+// state directory is 0, an unreadable directory no series at all.
+func TestEntriesDeletedFromTheJournal(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "entries.journal")
+	e := New("test")
+	e.Journal = &Journal{Path: path}
+	srv := httptest.NewServer(Handler(e, ""))
+	defer srv.Close()
+	i := 0
+	deleted := func() (float64, bool) { // a scrape after the next sample (a sample's exposition is kept for every scraper)
+		e.Observe(sample(i, 100, 100, 0))
+		i++
+		m := scrape(t, srv.URL)["tablefull_entries_deleted_total"]
+		return m.v(""), m.has("")
+	}
+	if v, ok := deleted(); !ok || v != 0 {
+		t.Errorf("no journal yet: %v (exported %v), want 0", v, ok)
+	}
+	write := func(s string) {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(s)
+		f.Close()
+	}
+	write(`{"at":"2026-12-03T20:00:00Z","filter":"-p udp","matched":40,"deleted":40}` + "\n" +
+		`not json` + "\n" + `{"deleted":3000000000}` + "\n" + `{"deleted":-5}` + "\n" +
+		`{"deleted":7,"filter":"` + strings.Repeat("x", maxJournalLine) + `"}` + "\n" + `{"filter":"-p tcp","del`)
+	if v, _ := deleted(); v != 40 {
+		t.Errorf("after the first lines: %v, want 40", v)
+	}
+	write(`eted":2}` + "\n")
+	if v, _ := deleted(); v != 42 {
+		t.Errorf("after the cut line's end: %v, want 42", v)
+	}
+	if err := os.WriteFile(path, []byte(`{"deleted":1}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := deleted(); v != 1 {
+		t.Errorf("after the journal was truncated: %v, want 1", v)
+	}
+	e.Journal.Path = filepath.Join(dir, "gone", "entries.journal")
+	if v, ok := deleted(); ok {
+		t.Errorf("an unreadable state directory: exported %v, want no series", v)
+	}
+}
