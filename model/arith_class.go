@@ -36,15 +36,16 @@ func (f Fill) Arithmetic(cf ClassFill) string {
 	case f.Pinned:
 		rate += " before the pin"
 	}
-	product := uint64(shownNum(cf.RatePS)*float64(cf.Hold) + 0.5)
+	product := uint64(ShownNum(cf.RatePS)*float64(cf.Hold) + 0.5)
 	if product == cf.Entries && !f.Lost {
 		return fmt.Sprintf("%s × %d s = %s", rate, cf.Hold, Int(product))
 	}
 	return fmt.Sprintf("%s × %d s needs %s", rate, cf.Hold, Int(product))
 }
 
-// shownNum is v as Num prints it.
-func shownNum(v float64) float64 {
+// ShownNum is v as Num prints it: a product printed beside it is taken
+// of this, so that what is read computes.
+func ShownNum(v float64) float64 {
 	s := Num(v)
 	var digits []byte
 	for i := 0; i < len(s); i++ {

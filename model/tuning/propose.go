@@ -175,8 +175,9 @@ func proposeByClass(in Inputs, top model.ClassFill, curMax uint64, add func(key,
 		if cf.Class == top.Class {
 			rate = topRate
 			if k, ok := classKnobs[cf.Class]; ok && hold > k.to && (cf.Class != model.ClassTCPDone || rate >= 0.8*model.Ceiling(curMax, hold)) {
+				shown := model.ShownNum(rate) // the products are of the rate as printed
 				why := fmt.Sprintf("%s: %s/s held %d s each need %s entries; at %d s, %s%s", cf.Class.Describe(), model.Num(rate), hold,
-					model.Int(uint64(rate*float64(hold))), k.to, model.Int(uint64(rate*float64(k.to))), rateFrom(in))
+					model.Int(uint64(shown*float64(hold)+0.5)), k.to, model.Int(uint64(shown*float64(k.to)+0.5)), rateFrom(in))
 				if cf.Class == model.ClassTCPUnanswered && in.TopDest != "" {
 					why += fmt.Sprintf("; %s never answers: the fix is there, not in the table", in.TopDest)
 				}
