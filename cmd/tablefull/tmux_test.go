@@ -62,7 +62,14 @@ func (s *tmuxSession) keys(keys ...string) {
 // waitFor polls the screen until every want is on it.
 func (s *tmuxSession) waitFor(want ...string) string {
 	s.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	return s.waitWithin(10*time.Second, want...)
+}
+
+// waitWithin waits up to d for the screen to show every one of want, and
+// returns it; the test fails with the screen when it does not.
+func (s *tmuxSession) waitWithin(d time.Duration, want ...string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(d)
 	for {
 		screen := s.capture(false)
 		missing := ""

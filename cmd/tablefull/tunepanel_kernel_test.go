@@ -198,8 +198,8 @@ func TestPanelFreesNamespaceFromHost(t *testing.T) {
 var hostCommandRe = regexp.MustCompile(`on the host run: (tablefull tune(?: --set \S+)+ --yes)`)
 
 // TestPanelInsideNamespaceGivesHostCommand: the console inside the
-// namespace (ip netns exec), and over --via running the agent as root in
-// it, cannot write the global cap: the panel proposes it with the exact
+// namespace (ip netns exec; for each incident), and over --via running
+// the agent as root in it (for one), cannot write the global cap: the panel proposes it with the exact
 // host command, the test runs that command on the host as the operator
 // would, applies the rest with a, and the table is free within three
 // steps.
@@ -216,7 +216,10 @@ func TestPanelInsideNamespaceGivesHostCommand(t *testing.T) {
 			return []string{"env", "TABLEFULL_AS_MAIN=1", exe, "--interval", "500ms", "--via", fmt.Sprintf("'ip netns exec %s %s agent --state-dir %s'", ns, exe, state)}
 		}},
 	} {
-		for _, inc := range panelIncidents {
+		for i, inc := range panelIncidents {
+			if c.name == "via" && i > 0 {
+				continue // the agent's transport is the same for every incident: one shows it
+			}
 			t.Run(c.name+"/"+inc.name, func(t *testing.T) {
 				needKernel(t, "tmux", "conntrack")
 				ns := inc.pin(t, nil)
