@@ -49,8 +49,8 @@ func journalLines(dir string) int {
 // its agent (a real agent, over a stream), which lists a screen's rows
 // with every match counted, deletes and journals on its own host, and
 // refuses established connections. A link cut while the agent holds a
-// deletion: the console is told the link was cut, and the agent still
-// deletes and journals it (what a cut session leaves is whole).
+// deletion: the console is told the link was cut, and the agent deletes
+// and journals all of it or none (what a cut session leaves is whole).
 func TestEntriesOfOtherTables(t *testing.T) {
 	needKernel(t, "conntrack", "cat")
 	ns := labNS(t)
@@ -121,10 +121,18 @@ func TestEntriesOfOtherTables(t *testing.T) {
 		t.Errorf("the console was told %v, want that the link was cut", err)
 	}
 	exec.Command("kill", "-CONT", agentPID).Run()
-	for end := time.Now().Add(10 * time.Second); time.Now().Before(end) && journalLines(agentDir) < 2; time.Sleep(100 * time.Millisecond) {
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end) && syscall.Kill(mustAtoi(t, agentPID), 0) == nil; time.Sleep(100 * time.Millisecond) {
 	}
-	if left, n := udpLeft(t, ns, 55), journalLines(agentDir); left != 0 || n != 2 {
-		t.Errorf("after the cut: %d entries left, %d deletions journalled; want the deletion done whole (0, 2)", left, n)
+	// The cut agent ends: it took the request first and deleted and
+	// journalled all of it, or found its stream gone first and did
+	// nothing; never a part, never a deletion not journalled.
+	switch left, n := udpLeft(t, ns, 55), journalLines(agentDir); {
+	case left == 0 && n == 2:
+		t.Logf("the agent deleted and journalled the request it held when the link was cut")
+	case left == 20 && n == 1:
+		t.Logf("the agent ended on its cut stream before it took the request: nothing deleted")
+	default:
+		t.Errorf("after the cut: %d of 20 entries left, %d deletions journalled: a part, or one not journalled", left, n)
 	}
 	if syscall.Kill(mustAtoi(t, agentPID), 0) == nil {
 		time.Sleep(time.Second)
