@@ -56,7 +56,7 @@ var Scenarios = map[string]Scenario{
 	"gc-behind": {Name: "gc-behind",
 		What:    "8 clients make 800 short connections (400/s) and stop, the TIME_WAIT hold lowered to 1 s; nf_conntrack_max lowered to 1,536 over the host's buckets (the collector's pass over a large, sparse hash)",
 		LookFor: "the count stays up after the entries expired: the census's dump lists none of them (GC BEHIND); the garbage collector reaps them in its time, a dump at once",
-		workers: 8, rate: 400, labMax: 1536, hostBuckets: true, dialWait: 3 * time.Second, requests: 800, oneRound: true,
+		workers: 8, rate: 400, labMax: 1536, hostBuckets: true, dialWait: 3 * time.Second, requests: 800, oneRound: true, Census: true,
 		server:  smallObjects,
 		sysctls: map[string]string{"net/netfilter/nf_conntrack_tcp_timeout_time_wait": "1"}},
 	"gc-pinned": {Name: "gc-pinned",
