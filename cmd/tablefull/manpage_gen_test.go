@@ -40,10 +40,11 @@ func renderManPage() string {
 	b.WriteString(".SH SYNOPSIS\n")
 	manSynopsis(&b, usage())
 	b.WriteString(".SH DESCRIPTION\n")
-	b.WriteString(roffLine("tablefull shows, within seconds, why connections stall on a Linux host: the conntrack table's count against its cap, "+
-		"per-CPU drops, CPU and disk, TCP signals and the kernel's \"table full\" lines, a verdict, what fills the table, "+
-		"and the tuning that frees it (proposed, applied, verified, persisted and undone). It runs as a console, "+
-		"an agent for remote consoles, and a Prometheus exporter.") + "\n")
+	desc, err := manDescription()
+	if err != nil {
+		panic(err)
+	}
+	b.WriteString(desc)
 	b.WriteString(".SH OPTIONS\n.SS \"Flags of every subcommand (before or after its name)\"\n")
 	global := flag.NewFlagSet("tablefull", flag.ContinueOnError)
 	global.SortFlags = false
@@ -62,7 +63,12 @@ func renderManPage() string {
 		manFlags(&b, subcommandFlags(c))
 	}
 	manKeys(&b)
-	b.WriteString(manTail)
+	prose, err := manProseSections()
+	if err != nil {
+		panic(err)
+	}
+	b.WriteString(prose)
+	b.WriteString(manSeeAlso)
 	return b.String()
 }
 
@@ -97,7 +103,7 @@ func defaultOf(f *flag.Flag) string {
 
 // roffText escapes text inside a line: backslashes and hyphens.
 func roffText(s string) string {
-	return strings.NewReplacer(`\`, `\e`, "-", `\-`, "←", `\(<-`, "→", `\(->`, "↑", `\(ua`, "↓", `\(da`, "–", `\(en`, "…", `...`, "×", `\(mu`).Replace(s)
+	return strings.NewReplacer(`\`, `\e`, "-", `\-`, "←", `\(<-`, "→", `\(->`, "↑", `\(ua`, "↓", `\(da`, "–", `\(en`, "—", `\(em`, "…", `...`, "×", `\(mu`).Replace(s)
 }
 
 // roffLine is roffText for a whole line, guarded against starting a
@@ -183,69 +189,9 @@ func manKeys(b *strings.Builder) {
 	}
 }
 
-// manTail is the page's sections that are not made from the table.
-const manTail = `.SH ENVIRONMENT
-.TP
-.B GOGC
-Go's collector setting. Unset, the console, a replay, the agent and the exporter collect at 50, half Go's default heap growth: a smaller peak RSS for little CPU.
-.TP
-.B NO_COLOR
-Present (even empty): the console draws without colour.
-.TP
-.B TABLEFULL_PROMETHEUS_PASSWORD
-The basic-auth password of \-\-prometheus (with \-\-prometheus\-user): a flag would show it in ps.
-.TP
-.B TABLEFULL_PROMETHEUS_TOKEN
-A bearer token for \-\-prometheus.
-.SH FILES
-.TP
-.I /etc/default/tablefull\-exporter
-ARGS for the packaged exporter unit (a sample is in /usr/share/tablefull/).
-.TP
-.I /usr/share/tablefull/
-Prometheus rules and their tests, a scrape configuration, an exporter\-toolkit web configuration, the notrack rules.
-.TP
-.I /var/lib/tablefull/
-The undo record of the last tuning (\-\-state\-dir).
-.SH EXIT STATUS
-.TP 4
-.B 0
-Success; for \fBalive\fR: the heartbeat changed within \-\-within.
-.TP
-.B 1
-Failure; for \fBalive\fR: the heartbeat is stale or missing.
-.TP
-.B 2
-Bad usage: an unknown flag, subcommand or value.
-.TP
-.B 3
-\fBtune\fR: nothing written (a bad value, \-\-yes missing, the memory cap, no privilege, read\-only, a global knob inside a child namespace); \fBentries \-\-delete\fR: nothing deleted (\-\-yes missing, established connections without \-\-established, an empty filter).
-.TP
-.B 4
-\fBtune\fR: written, but a value did not read back as asked.
-.TP
-.B 5
-\fBtune\fR: some changes written (and recorded for \-\-undo), then one failed.
-.TP
-.B 6
-\fBtune \-\-until\-free\fR: still pinned after its steps (each applied, verified and recorded for \-\-undo).
-.SH EXAMPLES
-.TP
-.B tablefull
-The console on this host; press \fBt\fR for the tuning that frees a full table, \fB?\fR for the keys.
-.TP
-.B tablefull \-\-ssh web1 \-\-ssh web2 \-\-deploy
-A tab for each host, over the system ssh; tablefull is copied where it is missing.
-.TP
-.B tablefull tune \-\-until\-free \-\-yes \-\-persist
-Raise the table's cap in steps until it is free, and keep it across reboots; \fBtablefull tune \-\-undo\fR restores it.
-.TP
-.B tablefull record incident.jsonl \-\-duration 10m
-Record the incident; \fBtablefull report incident.jsonl\fR writes its post\-mortem.
-.TP
-.B tablefull exporter \-\-web.listen\-address 0.0.0.0:9874
-Serve the table to Prometheus; the rules are in /usr/share/tablefull/.
-.SH SEE ALSO
+// manSeeAlso is the page's last section, which the manual has no
+// table for.
+const manSeeAlso = `.SH SEE ALSO
 .BR conntrack (8),
 .BR sysctl (8),
 .BR prometheus (1)
