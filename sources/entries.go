@@ -103,6 +103,19 @@ func journal(stateDir string, filter model.EntryFilter, d model.Deletion, failed
 	return err
 }
 
+// EntriesFollower follows this network namespace's entries as the
+// kernel makes and ends them (the entries panel's f); procRoot is where
+// the event socket's drops are read. It needs CAP_NET_ADMIN.
+func EntriesFollower(procRoot string) func(model.EntryFilter) (model.EntryFollowing, error) {
+	return func(f model.EntryFilter) (model.EntryFollowing, error) {
+		fol, err := ctnetlink.Follow(procRoot, f)
+		if err != nil {
+			return nil, err
+		}
+		return fol, nil
+	}
+}
+
 // EntriesDeleterIn is DeleteEntries journalling in stateDir, for a
 // console's D.
 func EntriesDeleterIn(stateDir string) func(model.EntryFilter, bool) (model.Deletion, error) {

@@ -5,11 +5,15 @@ import (
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
-// NetnsEntries lists and deletes the entries of the network namespace
-// at path from this host, as ListEntries and DeleteEntries do in their
-// own: a namespace of this host is read and changed from the host, as it
-// is tuned, and its deletions journal in this host's stateDir.
-func NetnsEntries(path, stateDir string) (list func(model.EntryFilter, string, bool, int) (*model.EntryList, error), del func(model.EntryFilter, bool) (model.Deletion, error)) {
+// NetnsEntries lists, deletes and follows the entries of the network
+// namespace at path from this host, as ListEntries, DeleteEntries and
+// EntriesFollower do in their own: a namespace of this host is read and
+// changed from the host, as it is tuned, and its deletions journal in
+// this host's stateDir. A follow's socket is opened inside the namespace
+// and read from anywhere; the events it lost are counted from its
+// overruns (/proc/net/netlink here lists the host's sockets).
+func NetnsEntries(path, stateDir string) (list func(model.EntryFilter, string, bool, int) (*model.EntryList, error), del func(model.EntryFilter, bool) (model.Deletion, error),
+	follow func(model.EntryFilter) (model.EntryFollowing, error)) {
 	list = func(f model.EntryFilter, sort string, desc bool, limit int) (l *model.EntryList, err error) {
 		err = netns.Enter(path, func() (err error) { l, err = ListEntries(f, sort, desc, limit); return err })
 		return l, err
@@ -18,5 +22,9 @@ func NetnsEntries(path, stateDir string) (list func(model.EntryFilter, string, b
 		err = netns.Enter(path, func() (err error) { d, err = DeleteEntries(f, established, stateDir); return err })
 		return d, err
 	}
-	return list, del
+	follow = func(f model.EntryFilter) (fol model.EntryFollowing, err error) {
+		err = netns.Enter(path, func() (err error) { fol, err = EntriesFollower("/proc")(f); return err })
+		return fol, err
+	}
+	return list, del, follow
 }

@@ -41,9 +41,11 @@ type Options struct {
 	// Tuner, when set, makes t open the tuning panel.
 	Tuner tuning.Tuner
 	// Entries, when set, makes E list the table's entries;
-	// DeleteEntries, when set, lets D there delete what the filter matches.
+	// DeleteEntries, when set, lets D there delete what the filter
+	// matches; FollowEntries lets f there follow it live.
 	Entries       EntriesLister
 	DeleteEntries EntriesDeleter
+	FollowEntries EntriesFollower
 	// Intro is shown in the status line until something replaces it.
 	Intro string
 	// Live, when set, is shown in the status line once a second after
@@ -171,6 +173,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.listed(msg)
 	case entriesDeletedMsg:
 		return a, a.deleted(msg)
+	case followStartedMsg:
+		return a, a.followStarted(msg)
+	case followReadMsg:
+		a.followRead(msg)
 	case tuneReadMsg, tuneDoneMsg:
 		cmd, _ := a.tune.Update(msg, a.tuneContext())
 		return a, cmd

@@ -40,8 +40,16 @@ type entriesPanel struct {
 	typing  string
 	editing bool
 	pending bool
-	// asking is the deletion's question while it waits for y or n.
-	asking string
+	// asking is the deletion's question while it waits for y or n;
+	// askAfterList puts it when the listing D asked for arrives.
+	asking       string
+	askAfterList bool
+	// following is the follow under way (f), follow what it saw last;
+	// followStarting says one is being started.
+	following      model.EntryFollowing
+	follow         *model.EntryFollow
+	followStarting bool
+	followFailed   bool
 }
 
 // entriesMsg is a listing done.
@@ -79,15 +87,24 @@ func deleteEntriesCmd(id int, del EntriesDeleter, rec Recorder, filter model.Ent
 	}
 }
 
-// askDelete puts the deletion's question, or says why there is none: a
-// console without a deleter, a listing not yet made, or a refusal.
-func (a *App) askDelete() {
+// askDelete lists the table again and then asks: the question counts
+// what the filter matches now, not at the last listing.
+func (a *App) askDelete() tea.Cmd {
+	if a.opts.DeleteEntries == nil {
+		a.status.say("deleting entries works on a live table (this host, --netns, --ssh, --via); not over this feed yet")
+		return nil
+	}
+	a.ents.askAfterList = true
+	return a.listEntries()
+}
+
+// askDeleteNow puts the deletion's question, or says why there is none:
+// a listing that failed, or a refusal.
+func (a *App) askDeleteNow() {
 	p := &a.ents
 	switch {
-	case a.opts.DeleteEntries == nil:
-		a.status.say("deleting entries works on a live table (this host, --netns, --ssh, --via); not over this feed yet")
-	case p.list == nil:
-		a.status.say("no listing yet to delete from")
+	case p.list == nil || p.err != nil:
+		a.status.say("no listing to delete from")
 	default:
 		if err := model.DeleteRefusal(p.list, false); err != nil {
 			a.status.say(err.Error() + " — on the command line: tablefull entries " + p.filter.String() + " --delete --established")
@@ -155,12 +172,13 @@ func (a *App) listEntries() tea.Cmd {
 	return listEntriesCmd(a.id, a.opts.Entries, a.ents, max(1, a.height))
 }
 
-// entriesDue lists again while the panel is shown, every entriesEvery.
+// entriesDue lists again while the panel is shown, every entriesEvery,
+// and reads its follow with each sample.
 func (a *App) entriesDue() tea.Cmd {
 	if a.panel != panelEntries || time.Since(a.ents.at) < entriesEvery {
-		return nil
+		return a.followDue()
 	}
-	return a.listEntries()
+	return tea.Batch(a.listEntries(), a.followDue())
 }
 
 // entriesKey handles the panel's keys: s the next sort column, S the
@@ -189,7 +207,7 @@ func (a *App) entriesKey(msg tea.KeyMsg) (cmd tea.Cmd, mine bool) {
 				return nil, true
 			}
 			p.filter, p.editing = f, false
-			return a.listEntries(), true
+			return tea.Batch(a.listEntries(), a.refollow()), true
 		case tea.KeyEsc:
 			p.editing = false
 		case tea.KeyBackspace:
@@ -212,8 +230,9 @@ func (a *App) entriesKey(msg tea.KeyMsg) (cmd tea.Cmd, mine bool) {
 		p.editing, p.typing = true, p.filter.String()
 		return nil, true
 	case key.Matches(msg, a.keys.EntryDelete):
-		a.askDelete()
-		return nil, true
+		return a.askDelete(), true
+	case key.Matches(msg, a.keys.EntryFollow):
+		return a.toggleFollow(), true
 	default:
 		return nil, false
 	}
@@ -226,7 +245,11 @@ func (a *App) listed(msg entriesMsg) {
 	p.pending, p.at = false, msg.at
 	if msg.err != nil {
 		p.err = msg.err
-		return
+	} else {
+		p.list, p.err = msg.list, nil
 	}
-	p.list, p.err = msg.list, nil
+	if p.askAfterList {
+		p.askAfterList = false
+		a.askDeleteNow()
+	}
 }

@@ -25,6 +25,9 @@ func entriesLines(st *styles.Styles, p entriesPanel, width, rows int) []string {
 	case p.list == nil:
 		out = append(out, st.Dim.Render("listing the table…"))
 	}
+	if p.following != nil {
+		return followLines(st, p, width, rows, out)
+	}
 	if l := p.list; l != nil {
 		filter := l.Filter.String()
 		if filter == "" {
@@ -35,13 +38,52 @@ func entriesLines(st *styles.Styles, p entriesPanel, width, rows int) []string {
 			order += " descending"
 		}
 		out = append(out, st.Label.Render("entries ")+st.Value.Render(model.Int(uint64(l.Matched)))+" match "+foreign(filter)+
-			st.Dim.Render(fmt.Sprintf(" · %s established · by %s · s sort, S reverse, / filter, D delete, esc close", model.Int(uint64(l.Established)), order)))
+			st.Dim.Render(fmt.Sprintf(" · %s established · by %s · s sort, S reverse, / filter, f follow, D delete, esc close", model.Int(uint64(l.Established)), order)))
 		for _, f := range l.Rows() {
 			if len(out) >= rows {
 				break
 			}
 			out = append(out, truncate(entryRow(f), width))
 		}
+	}
+	return out[:min(len(out), rows)]
+}
+
+// followLines are the panel while it follows: what the follow counted
+// since it started, what the kernel's buffer made it lose, then the
+// events newest first, each + made or − ended.
+func followLines(st *styles.Styles, p entriesPanel, width, rows int, out []string) []string {
+	f := p.follow
+	if f == nil {
+		return append(out, st.Dim.Render("joining the table's events…"))[:min(len(out)+1, rows)]
+	}
+	head := st.Label.Render("following ") + foreign(describeFilter(f.Filter)) + st.Dim.Render(" since "+f.Since.Format("15:04:05")+" · ") +
+		st.Value.Render(model.Int(f.New)) + " new · " + st.Value.Render(model.Int(f.Gone)) + " ended"
+	switch {
+	case p.followFailed:
+		head += " · " + st.Crit.Render("the event socket failed: nothing since is shown")
+	case f.Lost > 0:
+		head += " · " + st.Warn.Render(model.Int(f.Lost)+" lost (the kernel's event buffer overflowed)")
+	default:
+		head += st.Dim.Render(" · none lost")
+	}
+	out = append(out, truncate(head, width)+st.Dim.Render(" · f stops"))
+	switch f.Events {
+	case 0:
+		out = append(out, st.Warn.Render(truncate("nf_conntrack_events is 0: the kernel reports no entry made or ended (sysctl -w net.netfilter.nf_conntrack_events=2)", width)))
+	case 2:
+		out = append(out, st.Dim.Render(truncate("entries made before a listener joined end unreported (nf_conntrack_events 2, the kernel's default): ended counts the rest", width)))
+	}
+	if len(f.Recent) == 0 {
+		out = append(out, st.Dim.Render("no entry made or ended yet"))
+	}
+	for i := len(f.Recent) - 1; i >= 0 && len(out) < rows; i-- {
+		e := f.Recent[i]
+		sign := "+"
+		if e.Gone {
+			sign = "−"
+		}
+		out = append(out, truncate(e.At.Format("15:04:05")+" "+sign+" "+entryRow(e.Flow), width))
 	}
 	return out[:min(len(out), rows)]
 }

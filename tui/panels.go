@@ -21,14 +21,18 @@ const (
 func (a *App) show(p bottomPanel) tea.Cmd {
 	was := a.panel
 	a.panel = p
+	var unfollow tea.Cmd
+	if was == panelEntries && p != panelEntries {
+		unfollow = a.stopFollow()
+	}
 	if (was == panelCensus) == (p == panelCensus) {
-		return nil
+		return unfollow
 	}
 	s, ok := a.feed.(CensusSetter)
 	if !ok || a.player.on() {
-		return nil
+		return unfollow
 	}
-	return setCensusCmd(s, p == panelCensus)
+	return tea.Batch(unfollow, setCensusCmd(s, p == panelCensus))
 }
 
 // toggle shows p, or closes it when it is shown.

@@ -40,7 +40,7 @@ func console(o options, ds remote.Dests) error {
 		defer opened.Stop()
 		tee := &remote.Tee{Feed: live}
 		apps = append(apps, tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tune.NewLocal(o.roots, o.stateDir),
-			OpenNamespace: openNamespace(o, &opened), Entries: sources.ListEntries, DeleteEntries: sources.EntriesDeleterIn(o.stateDir)}))
+			OpenNamespace: openNamespace(o, &opened), Entries: sources.ListEntries, DeleteEntries: sources.EntriesDeleterIn(o.stateDir), FollowEntries: sources.EntriesFollower(o.roots.Proc)}))
 	}
 	return tui.Run(tui.NewRoot(apps...))
 }
@@ -76,7 +76,7 @@ func accessOf(o options, p *remote.Process, netnsPath string) (a tui.Options, er
 	if netnsPath == "" {
 		return tui.Options{Tuner: &remote.RemoteTuner{P: p}, Entries: remote.RemoteEntries{P: p}.List, DeleteEntries: remote.RemoteEntries{P: p}.Delete}, nil
 	}
-	a.Entries, a.DeleteEntries = sources.NetnsEntries(netnsPath, o.stateDir)
+	a.Entries, a.DeleteEntries, a.FollowEntries = sources.NetnsEntries(netnsPath, o.stateDir)
 	a.Tuner, err = tune.ForNetns(o.roots, o.stateDir, netnsPath)
 	return a, err
 }

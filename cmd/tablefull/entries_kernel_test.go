@@ -204,9 +204,10 @@ func TestEntriesDeleteAfterAPreview(t *testing.T) {
 
 // TestEntriesPanelInTmux: the console running inside a namespace, at
 // 80×24 and 200×50: E lists its table's entries, / filters them in
-// conntrack's words, s sorts by the next column, esc closes the panel;
-// at 200×50, D on the filter asks, and y deletes them over ctnetlink and
-// journals it.
+// conntrack's words, s sorts by the next column, f follows the filter
+// live (and again stops), esc closes the panel; at 200×50, D on the
+// filter asks, y deletes them over ctnetlink and journals it, and the
+// follow shows the two entries made while it listened, made and ended.
 func TestEntriesPanelInTmux(t *testing.T) {
 	needKernel(t, "tmux", "conntrack")
 	ns := labNS(t)
@@ -228,15 +229,25 @@ func TestEntriesPanelInTmux(t *testing.T) {
 		}
 		s.keys("s")
 		s.waitFor("by proto")
+		s.keys("f")
+		s.waitFor("following -p udp since", "0 new · 0 ended · none lost")
+		if size[0] == 80 {
+			s.keys("f")
+			s.waitFor("entries 3 match -p udp")
+		}
 		if size[0] == 200 {
+			sendUDP(t, ns, "127.0.0.1:9", 2) // two entries made while the follow listens
+			s.waitFor("2 new · 0 ended · none lost", "+ udp  -", "127.0.0.1:9")
 			s.keys("D")
-			s.waitFor("delete what -p udp matches: 3 entries")
+			s.waitFor("delete what -p udp matches: 5 entries")
 			s.keys("y")
-			s.waitFor("deleted 3 (0 already gone")
+			s.waitFor("deleted 5 (0 already gone")
+			// the three made before anyone listened end unreported (nf_conntrack_events 2)
+			s.waitFor("2 new · 2 ended · none lost", "− udp")
 			if left := conntrackTuples(t, ns, "-p", "udp"); len(left) != 0 {
 				t.Errorf("after D y, conntrack -L still lists %v", left)
 			}
-			if b, err := os.ReadFile(filepath.Join(state, "entries.journal")); err != nil || !strings.Contains(string(b), `"filter":"-p udp","matched":3,"deleted":3`) {
+			if b, err := os.ReadFile(filepath.Join(state, "entries.journal")); err != nil || !strings.Contains(string(b), `"filter":"-p udp","matched":5,"deleted":5`) {
 				t.Errorf("the journal: %q %v", b, err)
 			}
 		}
@@ -301,5 +312,24 @@ func TestStaleDNATEntriesDeleted(t *testing.T) {
 		if time.Now().After(end) {
 			t.Fatal("the clients' traffic did not reach the new backend within 5 s of the deletion")
 		}
+	}
+}
+
+// sendUDP sends one datagram from each of n sockets in ns to addr: n
+// UDP entries, whether anything listens there or not.
+func sendUDP(t *testing.T, ns *netns.NS, addr string, n int) {
+	t.Helper()
+	if err := ns.Do(func() error {
+		for range n {
+			c, err := net.Dial("udp", addr)
+			if err != nil {
+				return err
+			}
+			c.Write([]byte("x"))
+			c.Close()
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -64,7 +64,7 @@ func TestEntriesOfOtherTables(t *testing.T) {
 	}
 
 	insertUDP(t, ns, 53, 30)
-	list, del := sources.NetnsEntries(ns.Path(), filepath.Join(dir, "host"))
+	list, del, _ := sources.NetnsEntries(ns.Path(), filepath.Join(dir, "host"))
 	if l, err := list(udp("53"), "", false, 10); err != nil || l.Matched != 30 || len(l.Rows()) != 10 {
 		t.Fatalf("from the host: %+v, %v; want 30 matched, 10 rows", l, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/lab"
 	"github.com/tablefull/tablefull/sources/tune"
 	"github.com/tablefull/tablefull/tui"
@@ -40,10 +41,10 @@ func runLab(o options, scenario string, lo lab.Command, w io.Writer) error {
 			defer stop()
 			return l.Headless(tee, stopped.Done(), lo.FixAfter, w)
 		}
-		tuner := &tune.Lab{Host: tune.NewSysctls(o.roots), Lab: l}
+		a := tui.Options{Interval: o.interval, Recorder: tee, Tuner: &tune.Lab{Host: tune.NewSysctls(o.roots), Lab: l}, Captions: true,
+			Intro: "lab " + lo.Scenario + ": " + l.Scenario.LookFor, Live: l.Clients.String, Source: "lab " + lo.Scenario}
+		a.Entries, a.DeleteEntries, a.FollowEntries = sources.NetnsEntries(l.NS.Path(), o.stateDir) // E: the lab's table, from the host
 		fixed := l.FixAfter(lo.FixAfter)
-		err = tui.RunFor(tui.NewRoot(tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tuner, Captions: true,
-			Intro: "lab " + lo.Scenario + ": " + l.Scenario.LookFor, Live: l.Clients.String, Source: "lab " + lo.Scenario})), lo.Duration)
-		return errors.Join(err, fixed())
+		return errors.Join(tui.RunFor(tui.NewRoot(tui.New(tee, a)), lo.Duration), fixed())
 	})
 }

@@ -8,8 +8,8 @@ import (
 )
 
 // TestLabConsoleDurationAndFix: --fix-after and --duration hold in the
-// lab's console as they do headless (they were taken and ignored): the
-// cap is raised to 16,384 while the table is pinned, the console ends by
+// lab's console as they do headless (they were taken and ignored), and E
+// there lists and f follows the lab's table: the cap is raised to 16,384 while the table is pinned, the console ends by
 // itself with the terminal restored, and the host is restored.
 func TestLabConsoleDurationAndFix(t *testing.T) {
 	needKernel(t, "tmux", "conntrack")
@@ -18,6 +18,11 @@ func TestLabConsoleDurationAndFix(t *testing.T) {
 	start := time.Now()
 	s := startTmux(t, 160, 45, "", "lab", "table-full", "--fix-after", "15s", "--duration", "25s")
 	s.waitFor("TABLE FULL")
+	s.keys("E") // the lab's own table, listed and followed from the host
+	s.waitFor("match no filter", "TIME_WAIT")
+	s.keys("f")
+	s.waitFor("following every entry since", "+ tcp")
+	s.keys("Escape")
 	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(200 * time.Millisecond) {
 		if screen := s.capture(false); strings.Contains(screen, "/ 16,384 (") {
 			break

@@ -23,9 +23,8 @@ import (
 
 // options are the flags every subcommand shares.
 type options struct {
-	interval time.Duration
-	// intervalSet says --interval was given (not its default).
-	intervalSet bool
+	interval    time.Duration
+	intervalSet bool // --interval was given, not its default
 	roots       kernelfs.Roots
 	version     bool
 	stateDir    string

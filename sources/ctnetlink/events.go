@@ -1,24 +1,12 @@
 package ctnetlink
 
 import (
-	"bufio"
-	"encoding/binary"
-	"errors"
-	"fmt"
 	"net/netip"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
 // ctnetlink multicast groups and message types
@@ -81,26 +69,11 @@ func (e *EntryEvents) Start() error {
 	if e.fd >= 0 {
 		return nil
 	}
-	fd, err := unix.Socket(unix.AF_NETLINK, unix.SOCK_RAW|unix.SOCK_CLOEXEC, unix.NETLINK_NETFILTER)
+	fd, portID, err := joinEvents(e.readBuffer)
 	if err != nil {
-		return fmt.Errorf("open ctnetlink socket: %w", err)
+		return err
 	}
-	groups := uint32(1<<(groupCTNew-1) | 1<<(groupCTDestroy-1))
-	if err := unix.Bind(fd, &unix.SockaddrNetlink{Family: unix.AF_NETLINK, Groups: groups}); err != nil {
-		unix.Close(fd)
-		if errors.Is(err, syscall.EPERM) {
-			return fmt.Errorf("join conntrack events: %w (CAP_NET_ADMIN)", kernelfs.ErrPermission)
-		}
-		return fmt.Errorf("join conntrack events: %w", err)
-	}
-	if unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUFFORCE, e.readBuffer) != nil {
-		_ = unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUF, e.readBuffer)
-	}
-	if sa, err := unix.Getsockname(fd); err == nil {
-		if nl, ok := sa.(*unix.SockaddrNetlink); ok {
-			e.portID = nl.Pid
-		}
-	}
+	e.portID = portID
 	e.fd, e.stop, e.done = fd, new(atomic.Bool), make(chan struct{})
 	e.counts = model.Entries{Source: model.EntriesEvents, Epoch: e.epochs.Add(1)}
 	e.overruns = 0
@@ -130,48 +103,21 @@ func (e *EntryEvents) On() bool {
 }
 
 func (e *EntryEvents) receive(fd int, stop *atomic.Bool, done chan struct{}) {
-	defer close(done)
-	defer unix.Close(fd)
-	buf := make([]byte, 64<<10)
-	for !stop.Load() {
-		n, _, err := unix.Recvfrom(fd, buf, unix.MSG_DONTWAIT)
-		switch {
-		case errors.Is(err, unix.EAGAIN):
-			time.Sleep(eventsBatch)
-			continue
-		case errors.Is(err, unix.EINTR):
-			continue
-		case errors.Is(err, unix.ENOBUFS):
-			e.mu.Lock()
-			e.overruns++
-			e.mu.Unlock()
-			continue
-		case err != nil: // the socket failed: not subscribed any more, so no sample reads stale counts as counted
-			e.mu.Lock()
-			if e.fd == fd {
-				e.fd = -1
-			}
-			e.mu.Unlock()
-			return
-		}
+	receiveEvents(fd, stop, done, func(b []byte) {
 		e.mu.Lock()
-		e.countLocked(buf[:n])
+		eachMessage(b, e.countOneLocked)
 		e.mu.Unlock()
-	}
-}
-
-// countLocked counts the event messages of one datagram; a malformed one
-// is skipped.
-func (e *EntryEvents) countLocked(b []byte) {
-	for len(b) >= unix.NLMSG_HDRLEN {
-		l := int(binary.NativeEndian.Uint32(b))
-		typ := binary.NativeEndian.Uint16(b[4:])
-		if l < unix.NLMSG_HDRLEN || l > len(b) {
-			return
+	}, func() {
+		e.mu.Lock()
+		e.overruns++
+		e.mu.Unlock()
+	}, func() { // the socket failed: not subscribed any more, so no sample reads stale counts as counted
+		e.mu.Lock()
+		if e.fd == fd {
+			e.fd = -1
 		}
-		e.countOneLocked(typ, binary.NativeEndian.Uint32(b[12:]), b[unix.NLMSG_HDRLEN:l])
-		b = b[min(len(b), (l+3)&^3):]
-	}
+		e.mu.Unlock()
+	})
 }
 
 // countOneLocked counts one event; portID is the message's nlmsg_pid,
@@ -211,30 +157,8 @@ func (e *EntryEvents) Read() model.Entries {
 	out.TopDests = e.dests.Top(model.MaxEntryTops, func(k uint32) string { return model.DestKey(uint8(k>>16), uint16(k)) })
 	out.TopSources = e.sources.Top(model.MaxEntryTops, netip.Addr.String)
 	if e.overruns > 0 && e.fd >= 0 {
-		lost := e.overruns
-		if d, err := socketDrops(e.procRoot, e.portID); err == nil && d >= e.dropsAt {
-			lost = max(lost, d-e.dropsAt)
-		}
+		lost := lostEvents(e.procRoot, e.portID, e.dropsAt, e.overruns)
 		e.counts.Lost, out.Lost = lost, lost
 	}
 	return out
-}
-
-// socketDrops reads a NETLINK_NETFILTER socket's drop count from
-// /proc/net/netlink ("sk Eth Pid Groups Rmem Wmem Dump Locks Drops Inode").
-func socketDrops(procRoot string, pid uint32) (uint64, error) {
-	f, err := os.Open(filepath.Join(procRoot, "net", "netlink"))
-	if err != nil {
-		return 0, fmt.Errorf("read netlink sockets: %w", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	want := strconv.FormatUint(uint64(pid), 10)
-	for sc.Scan() {
-		col := strings.Fields(sc.Text())
-		if len(col) >= 9 && col[1] == strconv.Itoa(unix.NETLINK_NETFILTER) && col[2] == want {
-			return strconv.ParseUint(col[8], 10, 64)
-		}
-	}
-	return 0, fmt.Errorf("netlink socket %d not listed", pid)
 }

@@ -65,7 +65,7 @@ func TestEvictedIsTheKernelsOwnEarlyEnd(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := NewEntryEvents("/proc")
-			e.countLocked(destroyEvent(t, c.timeout, c.portID))
+			eachMessage(destroyEvent(t, c.timeout, c.portID), e.countOneLocked)
 			cl := model.ClassTCPDone
 			if e.counts.Ended[cl] != 1 || e.counts.Evicted[cl] != c.evicted {
 				t.Errorf("ended %v, evicted %v; want 1 ended in %s, %d evicted", e.counts.Ended, e.counts.Evicted, cl, c.evicted)

@@ -24,9 +24,9 @@ type KeyMap struct {
 	Tune       key.Binding
 	Entries    key.Binding
 	// The entries panel: sort by the next column, the other way.
-	EntrySort, EntryReverse, EntryDelete key.Binding
-	NextTab                              key.Binding
-	PrevTab                              key.Binding
+	EntrySort, EntryReverse, EntryDelete, EntryFollow key.Binding
+	NextTab                                           key.Binding
+	PrevTab                                           key.Binding
 	// Tab is 1–9: the host (tab) of that number.
 	Tab key.Binding
 	// Tuning panel.
@@ -58,6 +58,7 @@ func DefaultKeyMap() KeyMap {
 		EntrySort:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort by the next column")),
 		EntryReverse: key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse the order")),
 		EntryDelete:  key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete what the filter matches (asks y/n)")),
+		EntryFollow:  key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow new and ended entries live, or stop")),
 		Up:           key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "previous knob")),
 		Down:         key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "next knob")),
 		Edit:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "edit value")),
@@ -99,7 +100,7 @@ func (k KeyMap) NamespacesHelp() []key.Binding {
 // EntriesHelp is the full help's column while the entries panel is open.
 func (k KeyMap) EntriesHelp() []key.Binding {
 	filter := key.NewBinding(key.WithKeys(k.Filter.Keys()...), key.WithHelp(k.Filter.Help().Key, "filter, in conntrack's words"))
-	return []key.Binding{k.EntrySort, k.EntryReverse, filter, k.EntryDelete, k.Close}
+	return []key.Binding{k.EntrySort, k.EntryReverse, filter, k.EntryFollow, k.EntryDelete, k.Close}
 }
 
 // FleetHelp is the fleet view's help line.
