@@ -19,6 +19,7 @@ import (
 	"github.com/ti-mo/conntrack"
 
 	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/netns"
 )
 
 // measure runs cmd and returns its wall time and peak RSS in kB, polling
@@ -80,36 +81,13 @@ func vmHWM(pid int) int64 {
 func TestRatioCensus(t *testing.T) {
 	needKernel(t, "conntrack")
 	const n = 262144
-	b, _ := os.ReadFile(maxPath)
-	var orig uint64
-	fmt.Sscan(string(b), &orig)
-	if orig < n+1000 {
-		t.Cleanup(func() { os.WriteFile(maxPath, b, 0o644) })
-		os.WriteFile(maxPath, []byte(fmt.Sprint(n+1000)), 0o644)
-	}
-	ns := labNS(t)
-	var flows []conntrack.Flow
-	for i := range n {
-		f := conntrack.NewFlow(6, conntrack.StatusConfirmed|conntrack.StatusAssured,
-			netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)}), netip.MustParseAddr("10.255.0.1"),
-			uint16(1024+i%60000), uint16(80+i%4), 600, 0)
-		f.ProtoInfo.TCP = &conntrack.ProtoInfoTCP{State: uint8(3 + 4*(i%2))} // ESTABLISHED / TIME_WAIT
-		flows = append(flows, f)
-	}
-	start := time.Now()
-	if err := ns.Insert(flows); err != nil {
-		t.Fatal(err)
-	}
-	flows = nil
-	runtime.GC()
-	debug.FreeOSMemory() // a child's peak RSS starts from ours at fork
+	ns := fullTable(t, n)
 	if p := os.Getenv("CENSUS_CPUPROFILE"); p != "" {
 		f, _ := os.Create(p)
 		pprof.StartCPUProfile(f)
 		ns.Do(func() error { _, err := sources.CensusDump{}.Run(10); return err })
 		pprof.StopCPUProfile()
 	}
-	fmt.Printf("    inserted %d entries in %s\n", n, time.Since(start).Round(time.Millisecond))
 
 	peerWall, peerRSS := measure(t, ns.Command("conntrack", "-L"))
 	argv, env := consoleArgv(t) // the program make bench built, not this test binary
@@ -133,4 +111,36 @@ func TestRatioCensus(t *testing.T) {
 		}
 		fmt.Printf("    %s: census %d, conntrack -L %d (%s)\n", state, c.TCPState[state], peer, verdict)
 	}
+}
+
+// fullTable is a namespace holding n TCP entries, half ESTABLISHED and
+// half TIME_WAIT, inserted through netlink with the cap raised above n
+// (restored after): a full table at the proportions a big host has.
+func fullTable(t *testing.T, n int) *netns.NS {
+	t.Helper()
+	b, _ := os.ReadFile(maxPath)
+	var orig uint64
+	fmt.Sscan(string(b), &orig)
+	if orig < uint64(n)+1000 {
+		t.Cleanup(func() { os.WriteFile(maxPath, b, 0o644) })
+		os.WriteFile(maxPath, []byte(fmt.Sprint(n+1000)), 0o644)
+	}
+	ns := labNS(t)
+	var flows []conntrack.Flow
+	for i := range n {
+		f := conntrack.NewFlow(6, conntrack.StatusConfirmed|conntrack.StatusAssured,
+			netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)}), netip.MustParseAddr("10.255.0.1"),
+			uint16(1024+i%60000), uint16(80+i%4), 600, 0)
+		f.ProtoInfo.TCP = &conntrack.ProtoInfoTCP{State: uint8(3 + 4*(i%2))} // ESTABLISHED / TIME_WAIT
+		flows = append(flows, f)
+	}
+	start := time.Now()
+	if err := ns.Insert(flows); err != nil {
+		t.Fatal(err)
+	}
+	flows = nil
+	runtime.GC()
+	debug.FreeOSMemory() // a child's peak RSS starts from ours at fork
+	fmt.Printf("    inserted %d entries in %s\n", n, time.Since(start).Round(time.Millisecond))
+	return ns
 }

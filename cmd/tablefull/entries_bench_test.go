@@ -1,0 +1,69 @@
+//go:build bench
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRatioEntries measures the entries view on a full table of 262,144
+// entries (make bench): tablefull entries (its first screen of rows, every
+// entry counted) beside conntrack -L on the same table, wall and peak RSS;
+// then the console's E in a 200×50 pane. Goals: the view's first screen
+// within 1 s on both, peak RSS within the console's 30 MB (beside
+// conntrack -L's, which streams the table to its output).
+func TestRatioEntries(t *testing.T) {
+	needKernel(t, "conntrack", "tmux")
+	const n = 262144
+	ns := fullTable(t, n)
+	argv, env := consoleArgv(t)
+	if len(env) > 0 {
+		t.Skip("needs the built binary (make bench builds it): the test binary's own footprint is not the program's")
+	}
+	var ourWall, peerWall []time.Duration
+	var ourRSS, peerRSS int64
+	for range 3 { // alternating rounds, medians
+		w, r := measure(t, ns.Command("conntrack", "-L"))
+		peerWall, peerRSS = append(peerWall, w), max(peerRSS, r)
+		w, r = measure(t, ns.Command(argv[0], "entries"))
+		ourWall, ourRSS = append(ourWall, w), max(ourRSS, r)
+	}
+	ours, peer := medianDuration(ourWall), medianDuration(peerWall)
+	goal(t, ours <= time.Second, "tablefull entries over %d entries: %s, conntrack -L %s: %.2f× (goal: the first screen ≤ 1 s)", n,
+		ours.Round(time.Millisecond), peer.Round(time.Millisecond), ours.Seconds()/peer.Seconds())
+	goal(t, ourRSS <= 30*1024, "tablefull entries peak RSS %.1f MB, conntrack -L %.1f MB: %.1f× (goal ≤ 30 MB, the console's: rows kept, not the table)",
+		float64(ourRSS)/1024, float64(peerRSS)/1024, float64(ourRSS)/float64(peerRSS))
+
+	s := startTmuxArgv(t, 200, 50, []string{"ip", "netns", "exec", ns.Name, argv[0]})
+	s.waitWithin(20*time.Second, "LIVE")
+	pid := programIn(t, argv[0])
+	start := time.Now()
+	s.keys("E")
+	s.waitWithin(10*time.Second, "entries 262,144 match")
+	first := time.Since(start)
+	goal(t, first <= time.Second, "the console's E over %d entries: first screen in %s (goal ≤ 1 s)", n, first.Round(time.Millisecond))
+	time.Sleep(6 * time.Second) // the panel lists again every 5 s: its peak is of two walks, not one
+	rss := vmHWM(pid)
+	goal(t, rss <= 30*1024, "the console with E open over %d entries: peak RSS %.1f MB (goal ≤ 30 MB, the console's)", n, float64(rss)/1024)
+	s.keys("q")
+}
+
+// programIn is the pid of the one process running exe (the pane's shell
+// runs it as its child, through ip netns exec).
+func programIn(t *testing.T, exe string) int {
+	t.Helper()
+	dirs, _ := filepath.Glob("/proc/[0-9]*/exe")
+	for _, d := range dirs {
+		if target, err := os.Readlink(d); err == nil && target == exe {
+			pid, _ := strconv.Atoi(strings.Split(d, "/")[2])
+			return pid
+		}
+	}
+	t.Fatalf("no process runs %s", exe)
+	return 0
+}
