@@ -40,11 +40,14 @@ type Census struct {
 	// zones and OVS sets limits here; ZoneLimitsNote says why not.
 	ZoneLimits     *ZoneLimits `json:"zone_limits,omitempty"`
 	ZoneLimitsNote string      `json:"zone_limits_note,omitempty"`
-	// StaleDNAT are the DNAT targets none of whose UDP entries saw a
-	// reply (StaleDNATMin or more), most first; DNATChecked when the
-	// ruleset was read after the dump to tell which are gone.
+	// StaleDNAT are the DNAT targets to doubt: before the ruleset is
+	// read, those none of whose UDP entries saw a reply (StaleDNATMin or
+	// more); once it is (DNATChecked, JudgeDNAT), every target it no
+	// longer names, whatever its count, first.
 	StaleDNAT   []DNATTarget `json:"stale_dnat,omitempty"`
 	DNATChecked bool         `json:"dnat_checked,omitempty"`
+	// dnatAll is every DNAT target the dump counted, for JudgeDNAT.
+	dnatAll []DNATTarget
 	// Approximate is set when the kernel flagged the dump as interrupted
 	// (the table changed under it) or the address sketch overflowed.
 	Approximate bool `json:"approximate"`
@@ -285,7 +288,8 @@ func (c *CensusCounter) Census(n int) Census {
 	}
 	out.TopPorts = top(ports, n)
 	out.TopZones = c.topZones(n)
-	out.StaleDNAT = c.staleDNAT()
+	out.dnatAll = c.dnatTargets()
+	out.StaleDNAT = unanswered(out.dnatAll)
 	out.TopSources = c.src.Top(n, netip.Addr.String)
 	out.TopDests = c.dst.Top(n, netip.Addr.String)
 	out.TopTimeWaitDests = c.twDst.Top(n, netip.Addr.String)

@@ -7,30 +7,47 @@ import (
 	"strings"
 )
 
-// DNATTarget is where a DNAT sent UDP entries, none of which ever saw a
-// reply: a target that never answered them.
+// DNATTarget is where a DNAT sent UDP entries: a target that may have
+// gone from the ruleset while its clients' entries still point at it.
 type DNATTarget struct {
 	// Target is the DNAT's destination, address and port
 	// ("10.244.1.7:53").
 	Target string `json:"target"`
-	// Unreplied counts its UDP entries (all of them unreplied).
+	// Entries counts its UDP entries, Unreplied those of them that
+	// never saw a reply (recordings from before Entries was counted hold
+	// only never-answered targets: Entries 0, all Unreplied).
+	Entries   int `json:"entries,omitempty"`
 	Unreplied int `json:"unreplied"`
+	// Via is the destination its first entry asked for, before the DNAT
+	// ("10.96.0.10:53": a Service's address).
+	Via string `json:"via,omitempty"`
+	// Service is the Service kube-proxy's ruleset names for Via or
+	// Target ("kube-system/kube-dns:dns"), where it names one.
+	Service string `json:"service,omitempty"`
 	// Gone: the ruleset, read after the dump, no longer names the
 	// target's address anywhere (Census.DNATChecked).
 	Gone bool `json:"gone,omitempty"`
 }
 
-// Bounds of the census's unanswered DNAT targets: StaleDNATMin entries
-// make a target worth naming, StaleDNATShown are kept (most first), and
-// dnatTracked targets are counted (the rest are not).
+// Count is how many entries point at the target.
+func (t DNATTarget) Count() int { return max(t.Entries, t.Unreplied, 0) }
+
+// Bounds of the census's DNAT targets: StaleDNATMin entries never
+// answered make a target worth naming before the ruleset is read,
+// StaleDNATShown are kept (gone ones first), and dnatTracked targets are
+// counted (the rest are not).
 const (
 	StaleDNATMin   = 10
 	StaleDNATShown = 4
 	dnatTracked    = 256
 )
 
-// dnatCount is one DNAT target's UDP entries, by whether they saw a reply.
-type dnatCount struct{ unreplied, replied int }
+// dnatCount is one DNAT target's UDP entries, by whether they saw a
+// reply, and the destination its first entry asked for.
+type dnatCount struct {
+	unreplied, replied int
+	via                netip.AddrPort
+}
 
 // countDNAT counts a UDP entry whose reply comes from another address or
 // port than its original destination: a DNAT sent it there.
@@ -46,6 +63,9 @@ func (c *CensusCounter) countDNAT(f Flow) {
 	if c.dnat == nil {
 		c.dnat = map[netip.AddrPort]dnatCount{}
 	}
+	if !ok {
+		n.via = netip.AddrPortFrom(f.Dst, f.DstPort)
+	}
 	if f.Status&StatusSeenReply == 0 {
 		n.unreplied++
 	} else {
@@ -54,22 +74,78 @@ func (c *CensusCounter) countDNAT(f Flow) {
 	c.dnat[to] = n
 }
 
-// staleDNAT is the DNAT targets none of whose UDP entries saw a reply,
-// StaleDNATMin of them or more, most first.
-func (c *CensusCounter) staleDNAT() []DNATTarget {
-	var out []DNATTarget
+// dnatTargets is every DNAT target counted, most entries first: the
+// ruleset judges each (JudgeDNAT), whatever its count.
+func (c *CensusCounter) dnatTargets() []DNATTarget {
+	out := make([]DNATTarget, 0, len(c.dnat))
 	for to, n := range c.dnat {
-		if n.replied == 0 && n.unreplied >= StaleDNATMin {
-			out = append(out, DNATTarget{Target: to.String(), Unreplied: n.unreplied})
+		t := DNATTarget{Target: to.String(), Entries: n.unreplied + n.replied, Unreplied: n.unreplied}
+		if n.via.IsValid() {
+			t.Via = n.via.String()
+		}
+		out = append(out, t)
+	}
+	sortDNAT(out)
+	return out
+}
+
+// sortDNAT orders targets gone ones first, then by entries, then by name.
+func sortDNAT(ts []DNATTarget) {
+	sort.Slice(ts, func(i, j int) bool {
+		a, b := ts[i], ts[j]
+		switch {
+		case a.Gone != b.Gone:
+			return a.Gone
+		case a.Count() != b.Count():
+			return a.Count() > b.Count()
+		}
+		return a.Target < b.Target
+	})
+}
+
+// unanswered is the targets none of whose entries saw a reply,
+// StaleDNATMin of them or more: what is worth naming before the ruleset
+// says which are gone.
+func unanswered(ts []DNATTarget) []DNATTarget {
+	var out []DNATTarget
+	for _, t := range ts {
+		if t.Unreplied == t.Count() && t.Unreplied >= StaleDNATMin {
+			out = append(out, t)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Unreplied != out[j].Unreplied {
-			return out[i].Unreplied > out[j].Unreplied
-		}
-		return out[i].Target < out[j].Target
-	})
 	return out[:min(len(out), StaleDNATShown)]
+}
+
+// HasDNAT reports whether the dump counted UDP entries a DNAT sent
+// somewhere: only then is the ruleset worth reading.
+func (c *Census) HasDNAT() bool { return len(c.dnatAll) > 0 || len(c.StaleDNAT) > 0 }
+
+// JudgeDNAT judges every DNAT target the census counted by the ruleset
+// read after its dump: names says whether the ruleset still names an
+// address, service the Service it names for a target (its Via or the
+// target itself; "" for none). A gone target is kept whatever its count
+// and whether it answered before — one long-lived socket is one entry,
+// answered while the backend lived — then the unanswered ones still
+// named; StaleDNATShown in all.
+func (c *Census) JudgeDNAT(names func(netip.Addr) bool, service func(DNATTarget) string) {
+	all := c.dnatAll
+	if all == nil {
+		all = c.StaleDNAT
+	}
+	var kept []DNATTarget
+	for _, t := range all {
+		a := t.TargetAddr()
+		t.Gone = a.IsValid() && !names(a)
+		if !t.Gone && !(t.Unreplied == t.Count() && t.Unreplied >= StaleDNATMin) {
+			continue
+		}
+		if service != nil {
+			t.Service = service(t)
+		}
+		kept = append(kept, t)
+	}
+	sortDNAT(kept)
+	c.StaleDNAT, c.DNATChecked, c.dnatAll = kept[:min(len(kept), StaleDNATShown)], true, nil
 }
 
 // TargetAddr is the address of a DNAT target ("10.244.1.7" of
@@ -83,39 +159,58 @@ func (t DNATTarget) TargetAddr() netip.Addr {
 }
 
 // ruleStaleDNAT: UDP entries a DNAT sent to a target that no longer is
-// one. None ever saw a reply, and each packet their clients send
-// refreshes them, so the flows stay blackholed for as long as the clients
-// keep their sockets, however the rules changed: the stale-UDP blackhole
-// of a backend gone from a service. Warning.
+// one. Each packet their clients send refreshes them, so the flows stay
+// blackholed for as long as the clients keep their sockets, however the
+// rules changed: the stale-UDP blackhole of a backend gone from a
+// Service, one entry or thousands, answered before or never. Warning.
 func ruleStaleDNAT(in Inputs) (Verdict, bool) {
 	c := in.Census
 	if c == nil || c.Error != "" || !c.DNATChecked {
 		return Verdict{}, false
 	}
-	var gone, counted []string
-	n := 0
+	var gone []DNATTarget
+	n, unreplied := 0, 0
 	for _, t := range c.StaleDNAT {
 		if t.Gone {
-			gone = append(gone, t.Target)
-			counted = append(counted, fmt.Sprintf("%s (%s)", t.Target, Int(uint64(max(0, t.Unreplied)))))
-			n += max(0, t.Unreplied)
+			gone = append(gone, t)
+			n += t.Count()
+			unreplied += max(0, t.Unreplied)
 		}
 	}
 	if len(gone) == 0 {
 		return Verdict{}, false
 	}
-	if len(gone) > 1 { // which holds how many
-		gone = counted
-	}
-	first := c.StaleDNAT[0].TargetAddr()
-	for _, t := range c.StaleDNAT {
-		if t.Gone {
-			first = t.TargetAddr()
-			break
+	var named []string
+	for _, t := range gone {
+		s := t.Target
+		var about []string
+		if t.Service != "" {
+			about = append(about, "Service "+Sanitize(t.Service, 120))
 		}
+		if t.Via != "" {
+			about = append(about, "asked as "+t.Via)
+		}
+		if len(gone) > 1 { // which holds how many
+			about = append(about, Int(uint64(t.Count())))
+		}
+		if len(about) > 0 {
+			s += " (" + strings.Join(about, ", ") + ")"
+		}
+		named = append(named, s)
 	}
-	filter := "-p udp --reply-src " + first.String()
+	what := Int(uint64(n)) + " UDP entries"
+	if n == 1 {
+		what = "1 UDP entry"
+	}
+	answered := "none ever saw a reply"
+	switch {
+	case unreplied == 0 && n == 1:
+		answered = "it saw replies before its target went"
+	case unreplied < n:
+		answered = fmt.Sprintf("%s saw replies before their target went", Int(uint64(n-unreplied)))
+	}
+	filter := "-p udp --reply-src " + gone[0].TargetAddr().String()
 	return Verdict{Evidence: fmt.Sprintf(
-		"%s UDP entries a DNAT sent to %s never saw a reply, and the ruleset no longer names that target: each packet their clients send refreshes them, so those flows stay blackholed while the clients keep their sockets; conntrack -D %s drops them now (E then D in the console); not a full table",
-		Int(uint64(n)), strings.Join(gone, ", "), filter), Entries: filter}, true
+		"%s a DNAT sent to %s, which the ruleset no longer names (%s): each packet their clients send refreshes them, so those flows stay blackholed while the clients keep their sockets; conntrack -D %s drops them now (E then D in the console); not a full table",
+		what, strings.Join(named, ", "), answered, filter), Entries: filter}, true
 }

@@ -45,7 +45,7 @@ func TestCensusUnansweredDNATTargets(t *testing.T) {
 		c.Add(dnatFlow(50000, fmt.Sprintf("10.9.%d.%d:53", i/250, i%250), false))
 	}
 	got := c.Census(10).StaleDNAT
-	want := "[{10.244.1.7:53 30 false} {10.244.2.9:53 12 false}]"
+	want := "[{10.244.1.7:53 30 30 10.96.0.10:53  false} {10.244.2.9:53 12 12 10.96.0.10:53  false}]"
 	if fmt.Sprint(got) != want || len(c.dnat) > dnatTracked {
 		t.Errorf("stale DNAT %v (%d tracked), want %s", got, len(c.dnat), want)
 	}
@@ -59,10 +59,13 @@ func TestRuleStaleDNAT(t *testing.T) {
 		want string // "" for no verdict
 	}{
 		{"a gone target", &Census{Total: 90, StaleDNAT: targets, DNATChecked: true},
-			"30 UDP entries a DNAT sent to 10.244.1.7:53 never saw a reply, and the ruleset no longer names that target"},
+			"30 UDP entries a DNAT sent to 10.244.1.7:53, which the ruleset no longer names (none ever saw a reply)"},
 		{"its fix names the gone one", &Census{Total: 90, StaleDNAT: targets, DNATChecked: true}, "conntrack -D -p udp --reply-src 10.244.1.7 drops them now"},
 		{"two gone: how many each", &Census{Total: 90, StaleDNAT: []DNATTarget{{Target: "10.244.2.9:53", Unreplied: 40, Gone: true}, targets[1]}, DNATChecked: true},
-			"70 UDP entries a DNAT sent to 10.244.2.9:53 (40), 10.244.1.7:53 (30) never saw a reply"},
+			"70 UDP entries a DNAT sent to 10.244.2.9:53 (40), 10.244.1.7:53 (30), which the ruleset no longer names (none ever saw a reply)"},
+		{"one entry answered before, its Service named", &Census{Total: 1, StaleDNAT: []DNATTarget{{Target: "10.244.1.7:53", Entries: 1, Via: "10.96.0.10:53",
+			Service: "kube-system/kube-dns:dns", Gone: true}}, DNATChecked: true},
+			"1 UDP entry a DNAT sent to 10.244.1.7:53 (Service kube-system/kube-dns:dns, asked as 10.96.0.10:53), which the ruleset no longer names (it saw replies before its target went)"},
 		{"a target still in the ruleset: not answering, not gone", &Census{Total: 90, StaleDNAT: targets[:1], DNATChecked: true}, ""},
 		{"the ruleset not read: unknown, no verdict", &Census{Total: 90, StaleDNAT: targets}, ""},
 		{"no census", nil, ""},
@@ -76,5 +79,51 @@ func TestRuleStaleDNAT(t *testing.T) {
 		case ok && !strings.HasPrefix(v.Entries, "-p udp --reply-src 10.244.") || ok && !strings.Contains(v.Evidence, "conntrack -D "+v.Entries):
 			t.Errorf("%s: the entries to drop %q are not the ones the evidence names: %s", tc.name, v.Entries, v.Evidence)
 		}
+	}
+}
+
+// TestJudgeDNAT: the ruleset judges every DNAT target the dump counted,
+// whatever its count: one entry answered while its backend lived is stale
+// once the ruleset no longer names it, and named by its Service; a target
+// still named is kept only when none of its many entries was answered;
+// gone ones come first, StaleDNATShown in all.
+func TestJudgeDNAT(t *testing.T) {
+	var c CensusCounter
+	c.Add(dnatFlow(40000, "10.244.1.7:53", true)) // the one long-lived socket, answered before
+	for i := range 30 {
+		c.Add(dnatFlow(uint16(41000+i), "10.244.2.9:53", false)) // never answered, still in the ruleset
+	}
+	for i := range 5 {
+		c.Add(dnatFlow(uint16(42000+i), "10.244.3.3:53", true)) // alive
+	}
+	for i := range 8 {
+		c.Add(dnatFlow(uint16(43000+i), fmt.Sprintf("10.244.9.%d:53", i), true)) // gone too, more than shown
+	}
+	cen := c.Census(10)
+	if got := fmt.Sprint(cen.StaleDNAT); got != "[{10.244.2.9:53 30 30 10.96.0.10:53  false}]" {
+		t.Errorf("before the ruleset: %s", got)
+	}
+	named := map[string]bool{"10.244.2.9": true, "10.244.3.3": true}
+	cen.JudgeDNAT(func(a netip.Addr) bool { return named[a.String()] }, func(t DNATTarget) string {
+		if t.Via == "10.96.0.10:53" {
+			return "kube-system/kube-dns:dns"
+		}
+		return ""
+	})
+	if !cen.DNATChecked || len(cen.StaleDNAT) != StaleDNATShown {
+		t.Fatalf("judged %v: %v", cen.DNATChecked, cen.StaleDNAT)
+	}
+	for _, d := range cen.StaleDNAT {
+		if !d.Gone || d.Service != "kube-system/kube-dns:dns" || d.Count() != 1 {
+			t.Errorf("kept %+v: gone ones first, each named", d)
+		}
+	}
+	one := CensusCounter{}
+	one.Add(dnatFlow(40000, "10.244.1.7:53", true))
+	cen = one.Census(10)
+	cen.JudgeDNAT(func(netip.Addr) bool { return false }, nil)
+	v, ok := ruleStaleDNAT(Inputs{Sample: table(1, 1, 262144), Census: &cen})
+	if !ok || v.Entries != "-p udp --reply-src 10.244.1.7" || !strings.HasPrefix(v.Evidence, "1 UDP entry a DNAT sent to 10.244.1.7:53 (asked as 10.96.0.10:53)") {
+		t.Errorf("one stale entry: %v %q", ok, v.Evidence)
 	}
 }

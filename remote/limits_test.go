@@ -120,9 +120,10 @@ func TestStaleDNATOnTheWire(t *testing.T) {
 		got, _, _ := dec.Next()
 		return got, dec
 	}
-	got, _ := decode([]model.DNATTarget{{Target: "10.244.1.7:53", Unreplied: 1 << 40, Gone: true}, {Target: "10.244.2.9:53", Unreplied: -3}})
-	if got == nil || got.Census == nil || fmt.Sprint(got.Census.StaleDNAT) != "[{10.244.1.7:53 50 true} {10.244.2.9:53 0 false}]" {
-		t.Errorf("targets arrived as %+v", got)
+	got, _ := decode([]model.DNATTarget{{Target: "10.244.1.7:53", Entries: 1 << 41, Unreplied: 1 << 40, Via: "10.96.0.10:53", Service: "kube-system/kube-dns:dns\x1b[2J", Gone: true},
+		{Target: "10.244.2.9:53", Unreplied: -3}})
+	if got == nil || got.Census == nil || fmt.Sprint(got.Census.StaleDNAT) != "[{10.244.1.7:53 50 50 10.96.0.10:53 kube-system/kube-dns:dns\\x1b[2J true} {10.244.2.9:53 0 0   false}]" {
+		t.Errorf("targets arrived as %v", got.Census.StaleDNAT)
 	}
 	many := make([]model.DNATTarget, model.StaleDNATShown+1)
 	if got, dec := decode(many); dec.Damaged == 0 {

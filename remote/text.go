@@ -138,22 +138,26 @@ func printZoneLimits(w io.Writer, c model.Census) {
 	fmt.Fprintf(w, "  OVS limits: %s\n", strings.Join(parts, ", "))
 }
 
-// printStaleDNAT lists the DNAT targets that answered none of their UDP
-// entries, and which of them the ruleset no longer names.
+// printStaleDNAT lists the DNAT targets to doubt: before the ruleset is
+// read, those that answered none of their UDP entries; after, every one
+// it no longer names, with the Service its clients asked for.
 func printStaleDNAT(w io.Writer, c model.Census) {
 	if len(c.StaleDNAT) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "UDP entries DNAT'd to a target that never answered:")
+	fmt.Fprintln(w, "UDP entries DNAT'd to a target that is gone or never answered:")
 	for _, t := range c.StaleDNAT {
-		state := "ruleset not read"
+		state := "never answered; ruleset not read"
 		switch {
 		case c.DNATChecked && t.Gone:
 			state = "gone from the ruleset: conntrack -D -p udp --reply-src " + t.TargetAddr().String()
 		case c.DNATChecked:
-			state = "still in the ruleset"
+			state = "never answered; still in the ruleset"
 		}
-		fmt.Fprintf(w, "  %-40s %10s  %s\n", model.Sanitize(t.Target, 64), model.Int(uint64(max(0, t.Unreplied))), state)
+		if t.Service != "" {
+			state = "Service " + model.Sanitize(t.Service, 120) + ", " + state
+		}
+		fmt.Fprintf(w, "  %-40s %10s  %s\n", model.Sanitize(t.Target, 64), model.Int(uint64(t.Count())), state)
 	}
 }
 

@@ -174,7 +174,9 @@ func boundCensus(c *model.Census) *model.Census {
 	}
 	out.StaleDNAT = nil
 	for _, t := range c.StaleDNAT { // a part of the entries, never more
-		out.StaleDNAT = append(out.StaleDNAT, model.DNATTarget{Target: bound(t.Target), Unreplied: max(0, min(t.Unreplied, c.Total)), Gone: t.Gone})
+		entries := max(0, min(t.Entries, c.Total))
+		out.StaleDNAT = append(out.StaleDNAT, model.DNATTarget{Target: bound(t.Target), Entries: entries, Unreplied: max(0, min(t.Unreplied, c.Total)),
+			Via: bound(t.Via), Service: model.Sanitize(t.Service, 253), Gone: t.Gone})
 	}
 	out.Owners = boundOwners(c.Owners)
 	return &out

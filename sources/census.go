@@ -2,6 +2,7 @@ package sources
 
 import (
 	"context"
+	"net/netip"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -30,9 +31,12 @@ type CensusDump struct {
 	// (expired entries not yet reaped: Census.CountBefore).
 	Proc string
 	// Ruleset, when set, lists the namespace's ruleset: read only when
-	// the dump found DNAT targets that answered none of their UDP
-	// entries, to tell which are gone (Census.StaleDNAT).
-	Ruleset func(context.Context) ([]byte, error)
+	// the dump found UDP entries a DNAT sent somewhere, to tell which
+	// targets are gone (Census.StaleDNAT). IptablesRules, when set, lists
+	// iptables' nat table then, for the Service names kube-proxy's
+	// iptables mode writes in comments nft does not print.
+	Ruleset       func(context.Context) ([]byte, error)
+	IptablesRules func(context.Context) ([]byte, error)
 	// ZoneLimits, when set, reads OVS's limits per zone: asked only when
 	// the dump found entries in zones.
 	ZoneLimits func() (*model.ZoneLimits, error)
@@ -48,7 +52,7 @@ func TakeCensus(proc string, holds *model.ClassCounts) (model.Census, error) {
 		h := HoldsNow(proc)
 		holds = &h
 	}
-	return CensusDump{Timeout: time.Minute, Holds: *holds, Proc: proc, Ruleset: ruleset.List,
+	return CensusDump{Timeout: time.Minute, Holds: *holds, Proc: proc, Ruleset: ruleset.List, IptablesRules: ruleset.ListIptablesNAT,
 		ZoneLimits: ovs.ReadZoneLimits}.Run(model.CensusTop)
 }
 
@@ -102,8 +106,8 @@ func (d CensusDump) Run(top int) (model.Census, error) {
 		found = &o
 	}
 	out.Owners = found
-	if len(out.StaleDNAT) > 0 && d.Ruleset != nil {
-		checkDNATTargets(&out, d.Ruleset)
+	if d.Ruleset != nil {
+		checkDNATTargets(&out, d.Ruleset, d.IptablesRules)
 	}
 	if out.TopZones != nil && d.ZoneLimits != nil {
 		if l, err := d.ZoneLimits(); err != nil {
@@ -116,21 +120,29 @@ func (d CensusDump) Run(top int) (model.Census, error) {
 	return out, nil
 }
 
-// checkDNATTargets reads the ruleset (list, bounded by 2 s) and marks
-// the unanswered DNAT targets it no longer names as gone; a ruleset not
-// read leaves them unjudged (DNATChecked false).
-func checkDNATTargets(c *model.Census, list func(context.Context) ([]byte, error)) {
+// checkDNATTargets reads the ruleset (list, bounded by 2 s) when the
+// dump found DNAT targets, and judges each by it (model.JudgeDNAT),
+// naming their Services where kube-proxy wrote them (iptables, when set,
+// lists iptables' nat table for the comments of its iptables mode). A
+// ruleset not read, or one that holds no DNAT at all (the DNAT is IPVS's
+// or a BPF program's, which no rule names), leaves them unjudged
+// (DNATChecked false).
+func checkDNATTargets(c *model.Census, list, iptables func(context.Context) ([]byte, error)) {
+	if !c.HasDNAT() {
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	listing, err := list(ctx)
-	if err != nil {
+	if err != nil || !ruleset.HasDNAT(listing) {
 		return
 	}
-	for i, t := range c.StaleDNAT {
-		a := t.TargetAddr()
-		c.StaleDNAT[i].Gone = a.IsValid() && !ruleset.Names(listing, a)
+	var saved []byte
+	if iptables != nil {
+		saved, _ = iptables(ctx) // no names without it, the judgement stands
 	}
-	c.DNATChecked = true
+	services := ruleset.ParseServices(listing, saved)
+	c.JudgeDNAT(func(a netip.Addr) bool { return ruleset.Names(listing, a) }, services.Of)
 }
 
 // readCount reads the namespace's count under Proc; false without Proc

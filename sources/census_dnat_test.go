@@ -18,13 +18,20 @@ func TestCheckDNATTargets(t *testing.T) {
 	c := targets()
 	checkDNATTargets(c, func(context.Context) ([]byte, error) {
 		return []byte("table ip nat { chain svc { udp dport 53 dnat to 10.244.2.9:53 } }"), nil
-	})
-	if !c.DNATChecked || fmt.Sprint(c.StaleDNAT) != "[{10.244.1.7:53 30 true} {10.244.2.9:53 12 false}]" {
+	}, nil)
+	if !c.DNATChecked || fmt.Sprint(c.StaleDNAT) != "[{10.244.1.7:53 0 30   true} {10.244.2.9:53 0 12   false}]" {
 		t.Errorf("checked %v: %v", c.DNATChecked, c.StaleDNAT)
 	}
 	c = targets()
-	checkDNATTargets(c, func(context.Context) ([]byte, error) { return nil, errors.New("nft is not installed") })
+	checkDNATTargets(c, func(context.Context) ([]byte, error) { return nil, errors.New("nft is not installed") }, nil)
 	if c.DNATChecked || c.StaleDNAT[0].Gone || c.StaleDNAT[1].Gone {
 		t.Errorf("an unread ruleset judged: %v %v", c.DNATChecked, c.StaleDNAT)
+	}
+	c = targets()
+	checkDNATTargets(c, func(context.Context) ([]byte, error) { // IPVS's DNAT: no rule names any target
+		return []byte("table ip filter { chain input { type filter hook input priority 0; } }"), nil
+	}, nil)
+	if c.DNATChecked {
+		t.Errorf("a ruleset without any DNAT judged the targets gone: %v", c.StaleDNAT)
 	}
 }

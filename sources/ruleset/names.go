@@ -46,7 +46,10 @@ func namedAsWord(listing []byte, a netip.Addr) bool {
 		if end := i + len(word); end < len(rest) {
 			after = rest[end]
 		}
-		if !addrByte(a, before) && !addrByte(a, after) {
+		// after "__", an address is part of a chain's name (kube-proxy's
+		// endpoint chains, "…__10.244.1.7/53"), kept flushed for a while
+		// after the endpoint went: a name, not a rule sending flows there
+		if !addrByte(a, before) && !addrByte(a, after) && before != '_' {
 			return true
 		}
 		rest = rest[i+1:]

@@ -1,8 +1,10 @@
-// Package ruleset reads the source NAT of this network namespace's
-// ruleset — the masquerade and snat rules, nftables' own and
-// iptables-nft's — from `nft list ruleset`: the pools a NAT maps new flows
-// into, read only when entries failed to insert (a NAT with no free
-// source port drops the packet). It never changes the ruleset.
+// Package ruleset reads this network namespace's ruleset — nftables' own
+// rules and iptables-nft's — from `nft list ruleset`: the source NAT's
+// pools, read only when entries failed to insert (a NAT with no free
+// source port drops the packet); whether a DNAT target is still named
+// (Names); and the Services kube-proxy wrote (ParseServices, with
+// `iptables-save -t nat` for its iptables mode's comments). It never
+// changes the ruleset.
 package ruleset
 
 import (
@@ -13,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -71,6 +74,27 @@ func List(ctx context.Context) ([]byte, error) {
 	}
 	return out.Bytes(), nil
 }
+
+// ListIptablesNAT prints iptables' nat table as `iptables-save -t nat`
+// does, bounded: kube-proxy's iptables mode names its Services in
+// comments there.
+func ListIptablesNAT(ctx context.Context) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "iptables-save", "-t", "nat")
+	var out bytes.Buffer
+	cmd.Stdout = &limited{w: &out, n: maxListing}
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("iptables-save -t nat: %w", err)
+	}
+	return out.Bytes(), nil
+}
+
+// HasDNAT reports whether a listing holds a DNAT statement: where none
+// does, the entries' DNAT is not the ruleset's to name (IPVS, a BPF
+// program), so a target it does not name is not gone.
+func HasDNAT(listing []byte) bool { return dnatWord.Match(listing) }
+
+// dnatWord is a dnat statement: the word, not a chain named after it.
+var dnatWord = regexp.MustCompile(`(^|\s)dnat\s`)
 
 // limited keeps at most n bytes and drops the rest.
 type limited struct {

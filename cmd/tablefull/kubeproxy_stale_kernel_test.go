@@ -1,0 +1,216 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// kubeProxyModes are kube-proxy's rules for the Service
+// kube-system/kube-dns:dns (10.96.0.10:53/udp) with one endpoint, in each
+// of its nftables-backed modes, written in its own formats
+// (pkg/proxy/iptables: the KUBE-SERVICES rule's "cluster IP" comment, a
+// KUBE-SEP chain's comment and DNAT; pkg/proxy/nftables: the service-ips
+// map, service- and endpoint- chains). to moves the Service to the
+// endpoint at ip as kube-proxy does: iptables mode replaces its chains,
+// nftables mode flushes the old endpoint chain (deleted later) and adds
+// the new one.
+var kubeProxyModes = []struct {
+	name  string
+	first func(ns *netns.NS, ip string) error
+	to    func(ns *netns.NS, old, ip string) error
+}{
+	{"iptables-nft", iptablesEndpoint, func(ns *netns.NS, _, ip string) error { return iptablesEndpoint(ns, ip) }},
+	{"nftables", func(ns *netns.NS, ip string) error {
+		return ns.Nft(`table ip kube-proxy {
+	comment "rules for kube-proxy"
+	map service-ips {
+		type ipv4_addr . inet_proto . inet_service : verdict
+	}
+	chain mark-for-masquerade { mark set mark or 0x4000; }
+	chain services { ip daddr . meta l4proto . th dport vmap @service-ips; }
+	chain nat-output { type nat hook output priority -100; policy accept; jump services; }
+}
+` + nftEndpoint(ip))
+	}, func(ns *netns.NS, old, ip string) error {
+		return ns.Nft("flush chain ip kube-proxy " + endpointChain(old) + "\n" + nftEndpoint(ip))
+	}},
+}
+
+// endpointChain is kube-proxy's nftables chain of the endpoint ip:53.
+func endpointChain(ip string) string {
+	return "endpoint-" + map[string]string{"10.244.1.7": "5OJB2KTY", "10.244.1.8": "QX3ZK2MA"}[ip] + "-kube-system/kube-dns/udp/dns__" + ip + "/53"
+}
+
+// nftEndpoint adds the endpoint's chain and points the Service at it.
+func nftEndpoint(ip string) string {
+	return "add chain ip kube-proxy " + endpointChain(ip) + "\n" +
+		"add rule ip kube-proxy " + endpointChain(ip) + " ip saddr " + ip + " jump mark-for-masquerade\n" +
+		"add rule ip kube-proxy " + endpointChain(ip) + " meta l4proto udp dnat to " + ip + ":53\n" +
+		"add chain ip kube-proxy service-ULMVA6XW-kube-system/kube-dns/udp/dns\n" +
+		"flush chain ip kube-proxy service-ULMVA6XW-kube-system/kube-dns/udp/dns\n" +
+		"add rule ip kube-proxy service-ULMVA6XW-kube-system/kube-dns/udp/dns numgen random mod 1 vmap { 0 : goto " + endpointChain(ip) + " }\n" +
+		"flush map ip kube-proxy service-ips\n" +
+		"add element ip kube-proxy service-ips { 10.96.0.10 . udp . 53 : goto service-ULMVA6XW-kube-system/kube-dns/udp/dns }\n"
+}
+
+// iptablesEndpoint writes kube-proxy's iptables-mode nat rules with the
+// one endpoint ip, as its iptables-restore does (the whole table).
+func iptablesEndpoint(ns *netns.NS, ip string) error {
+	sep := "KUBE-SEP-" + map[string]string{"10.244.1.7": "IT2ZTR26TO4XFPTO", "10.244.1.8": "ZXMNUKOKXUTL2MK2"}[ip]
+	cmd := ns.Command("iptables-nft-restore")
+	cmd.Stdin = strings.NewReader(`*nat
+:KUBE-SERVICES - [0:0]
+:KUBE-MARK-MASQ - [0:0]
+:KUBE-SVC-TCOU7JCQXEZGVUNU - [0:0]
+:` + sep + ` - [0:0]
+-A OUTPUT -m comment --comment "kubernetes service portals" -j KUBE-SERVICES
+-A KUBE-MARK-MASQ -j MARK --or-mark 0x4000
+-A KUBE-SERVICES -m comment --comment "kube-system/kube-dns:dns cluster IP" -m udp -p udp -d 10.96.0.10 --dport 53 -j KUBE-SVC-TCOU7JCQXEZGVUNU
+-A KUBE-SVC-TCOU7JCQXEZGVUNU -m comment --comment "kube-system/kube-dns:dns -> ` + ip + `:53" -j ` + sep + `
+-A ` + sep + ` -m comment --comment kube-system/kube-dns:dns -s ` + ip + ` -j KUBE-MARK-MASQ
+-A ` + sep + ` -m comment --comment kube-system/kube-dns:dns -m udp -p udp -j DNAT --to-destination ` + ip + `:53
+COMMIT
+`)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("iptables-nft-restore in %s: %w: %s", ns.Name, err, out)
+	}
+	return nil
+}
+
+// TestStaleUDPServiceKubeProxy: a client with one long-lived UDP socket
+// asks the Service kube-system/kube-dns:dns (10.96.0.10:53) every 200 ms
+// and dnsmasq A answers through kube-proxy's DNAT; A goes, the Service
+// moves to B as kube-proxy moves it, and nobody deletes the one entry,
+// answered while A lived and refreshed by every send. In both of
+// kube-proxy's nftables-backed modes: the census names the gone backend
+// and the Service (STALE DNAT, one entry), and deleting what it names
+// brings the client's answers back, from B, within 5 s.
+func TestStaleUDPServiceKubeProxy(t *testing.T) {
+	needKernel(t, "conntrack", "dnsmasq", "iptables-nft-restore")
+	for _, mode := range kubeProxyModes {
+		t.Run(mode.name, func(t *testing.T) {
+			ns := labNS(t)
+			dir := t.TempDir()
+			for _, a := range []string{"10.96.0.10", "10.244.1.7", "10.244.1.8"} {
+				if _, err := ns.Output("ip", "addr", "add", a+"/32", "dev", "lo"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			backendA := serveDNS(t, ns, dir, "10.244.1.7", "10.1.1.1")
+			serveDNS(t, ns, dir, "10.244.1.8", "10.2.2.2")
+			if err := mode.first(ns, "10.244.1.7"); err != nil {
+				t.Fatal(err)
+			}
+			c := askForever(t, ns, "10.96.0.10:53")
+			c.waitFor(t, "10.1.1.1", 5*time.Second)
+			backendA.Process.Kill()
+			backendA.Wait()
+			if err := mode.to(ns, "10.244.1.7", "10.244.1.8"); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(time.Second)
+			if n := c.from("10.2.2.2"); n != 0 {
+				t.Fatalf("B answered %d times before anything was deleted: the test would not tell", n)
+			}
+			cen := censusIn(t, ns)
+			c2 := model.Conntrack{Status: model.TableTracked, Count: uint64(cen.Total), Peak: uint64(cen.Total), Max: 262144, Buckets: 262144}
+			var v model.Verdict
+			for _, got := range model.Judge(model.Inputs{Sample: model.Sample{Time: cen.At, Interval: time.Second, Conntrack: c2}, Census: &cen}) {
+				if got.Kind == model.StaleDNAT {
+					v = got
+				}
+			}
+			if v.Entries != "-p udp --reply-src 10.244.1.7" || !strings.Contains(v.Evidence, "1 UDP entry a DNAT sent to 10.244.1.7:53 (Service kube-system/kube-dns:dns, asked as 10.96.0.10:53)") {
+				t.Fatalf("STALE DNAT: %q %q; the census's targets %+v", v.Entries, v.Evidence, cen.StaleDNAT)
+			}
+			code, out, errs := entriesIn(t, ns, append(strings.Fields(v.Entries), "--delete", "--yes", "--state-dir", dir)...)
+			if code != 0 || !strings.Contains(out, "deleted 1 (") {
+				t.Fatalf("deleting %s: exit %d: %s%s", v.Entries, code, out, errs)
+			}
+			c.waitFor(t, "10.2.2.2", 5*time.Second)
+		})
+	}
+}
+
+// serveDNS runs dnsmasq on ip:53 in ns, answering every name under
+// svc.test with answer; it ends with the test.
+func serveDNS(t *testing.T, ns *netns.NS, dir, ip, answer string) *exec.Cmd {
+	t.Helper()
+	cmd := ns.Command("dnsmasq", "--keep-in-foreground", "--port=53", "--listen-address="+ip, "--bind-interfaces",
+		"--no-resolv", "--no-hosts", "--user=root", "--pid-file="+filepath.Join(dir, ip+".pid"), "--address=/svc.test/"+answer)
+	start(t, cmd)
+	return cmd
+}
+
+// asker is a client that keeps one UDP socket and asks a DNS server for
+// svc.test every 200 ms, counting the answers by the address answered.
+type asker struct {
+	answers map[string]*atomic.Int64
+}
+
+// from is how many answers said addr.
+func (a *asker) from(addr string) int64 { return a.answers[addr].Load() }
+
+// waitFor waits until an answer says addr.
+func (a *asker) waitFor(t *testing.T, addr string, d time.Duration) {
+	t.Helper()
+	for end := time.Now().Add(d); a.from(addr) == 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("no answer %s within %s", addr, d)
+		}
+	}
+}
+
+// askForever starts the client in ns; it stops with the test.
+func askForever(t *testing.T, ns *netns.NS, server string) *asker {
+	t.Helper()
+	var conn net.PacketConn
+	if err := ns.Do(func() (err error) { conn, err = net.ListenPacket("udp", "0.0.0.0:0"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	to, _ := net.ResolveUDPAddr("udp", server)
+	a := &asker{answers: map[string]*atomic.Int64{"10.1.1.1": {}, "10.2.2.2": {}}}
+	stop := make(chan struct{})
+	t.Cleanup(func() { close(stop); conn.Close() })
+	query := []byte{0x12, 0x34, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 'x', 3, 's', 'v', 'c', 4, 't', 'e', 's', 't', 0, 0, 1, 0, 1}
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(200 * time.Millisecond):
+				conn.WriteTo(query, to)
+			}
+		}
+	}()
+	go func() {
+		buf := make([]byte, 512)
+		for {
+			n, _, err := conn.ReadFrom(buf)
+			if err != nil {
+				select {
+				case <-stop:
+					return
+				default:
+					continue // an ICMP error from the gone backend
+				}
+			}
+			if n >= 4 && n > len(query) {
+				ip := net.IP(buf[n-4 : n]).String()
+				if c := a.answers[ip]; c != nil {
+					c.Add(1)
+				}
+			}
+		}
+	}()
+	return a
+}

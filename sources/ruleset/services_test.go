@@ -1,0 +1,73 @@
+package ruleset
+
+import (
+	"net/netip"
+	"os"
+	"testing"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// TestParseServices: both of kube-proxy's nftables-backed modes name
+// their Services — nftables mode in its service-ips map and endpoint
+// chains, iptables mode in the comments iptables-save prints — by the
+// Service's address and by each endpoint. The fixtures are what nft and
+// iptables-save print for rules written in kube-proxy's own formats on
+// this kernel.
+func TestParseServices(t *testing.T) {
+	nft, err := os.ReadFile("testdata/kube-proxy-nftables.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := os.ReadFile("testdata/kube-proxy-iptables-save.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		nft, ipt []byte
+		want     map[string]string
+	}{
+		{"nftables mode", nft, nil, map[string]string{"udp 10.96.0.10:53": "kube-system/kube-dns:dns", "udp 10.244.1.8:53": "kube-system/kube-dns:dns"}},
+		{"iptables mode", nil, saved, map[string]string{"udp 10.96.0.10:53": "kube-system/kube-dns:dns", "udp 10.244.1.7:53": "kube-system/kube-dns:dns"}},
+	} {
+		got := ParseServices(tc.nft, tc.ipt)
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+		for k, v := range tc.want {
+			if got[k] != v {
+				t.Errorf("%s: %s is %q, want %q", tc.name, k, got[k], v)
+			}
+		}
+	}
+	s := ParseServices(nft, saved)
+	gone := model.DNATTarget{Target: "10.244.1.9:53", Via: "10.96.0.10:53"} // a target no rule names: by the address asked for
+	if s.Of(gone) != "kube-system/kube-dns:dns" || s.Of(model.DNATTarget{Target: "10.1.1.1:53"}) != "" {
+		t.Errorf("Of: %q", s.Of(gone))
+	}
+	for _, hostile := range []string{
+		`-A KUBE-SERVICES -d 10.96.0.10/32 -p udp -m comment --comment "evil name cluster IP" -m udp --dport 53 -j X`, // not NS/NAME
+		`-A KUBE-SEP-X -p udp -m comment --comment "a/b" -j DNAT --to-destination nonsense`,
+		`-A KUBE-SEP-X -p udp -m comment --comment "a/b`,
+	} {
+		if got := ParseServices(nil, []byte(hostile)); len(got) != 0 {
+			t.Errorf("%q read as %v", hostile, got)
+		}
+	}
+}
+
+// TestNamesLeavesOutChainNames: an endpoint's address in the name of
+// kube-proxy's endpoint chain, flushed but not yet deleted when the
+// endpoint goes, does not name it: only a rule's dnat does.
+func TestNamesLeavesOutChainNames(t *testing.T) {
+	listing := []byte("chain endpoint-5OJB2KTY-kube-system/kube-dns/udp/dns__10.244.1.7/53 {\n}\n" +
+		"chain service-X { numgen random mod 1 vmap { 0 : goto endpoint-5OJB2KTY-kube-system/kube-dns/udp/dns__10.244.1.7/53 } }\n" +
+		"chain endpoint-AAAAAAAA-kube-system/kube-dns/udp/dns__10.244.1.8/53 {\n meta l4proto udp dnat to 10.244.1.8:53\n}\n")
+	if Names(listing, netip.MustParseAddr("10.244.1.7")) {
+		t.Error("a flushed endpoint chain's name named its address")
+	}
+	if !Names(listing, netip.MustParseAddr("10.244.1.8")) {
+		t.Error("a dnat to the address did not name it")
+	}
+}
