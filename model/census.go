@@ -46,8 +46,14 @@ type Census struct {
 	// longer names, whatever its count, first.
 	StaleDNAT   []DNATTarget `json:"stale_dnat,omitempty"`
 	DNATChecked bool         `json:"dnat_checked,omitempty"`
-	// dnatAll is every DNAT target the dump counted, for JudgeDNAT.
+	// DestServices names the TopDests addresses kube-proxy's ruleset
+	// names a Service for ("10.96.0.10" → "kube-system/kube-dns"), read
+	// with the ruleset when the dump found DNAT'd entries.
+	DestServices map[string]string `json:"dest_services,omitempty"`
+	// dnatAll is every DNAT target the dump counted, for JudgeDNAT;
+	// dnatAny says an entry of any protocol was DNAT'd.
 	dnatAll []DNATTarget
+	dnatAny bool
 	// Approximate is set when the kernel flagged the dump as interrupted
 	// (the table changed under it) or the address sketch overflowed.
 	Approximate bool `json:"approximate"`
@@ -160,7 +166,8 @@ type CensusCounter struct {
 	// zones counts the entries of each zone but 0 (nil until one is seen).
 	zones map[uint16]int
 	// dnat counts UDP entries by the target a DNAT sent them to.
-	dnat map[netip.AddrPort]dnatCount
+	dnat    map[netip.AddrPort]dnatCount
+	dnatAny bool
 }
 
 // NewCensusCounter is a counter for a table whose classes are held holds
@@ -288,7 +295,7 @@ func (c *CensusCounter) Census(n int) Census {
 	}
 	out.TopPorts = top(ports, n)
 	out.TopZones = c.topZones(n)
-	out.dnatAll = c.dnatTargets()
+	out.dnatAll, out.dnatAny = c.dnatTargets(), c.dnatAny
 	out.StaleDNAT = unanswered(out.dnatAll)
 	out.TopSources = c.src.Top(n, netip.Addr.String)
 	out.TopDests = c.dst.Top(n, netip.Addr.String)

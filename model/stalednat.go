@@ -52,7 +52,10 @@ type dnatCount struct {
 // countDNAT counts a UDP entry whose reply comes from another address or
 // port than its original destination: a DNAT sent it there.
 func (c *CensusCounter) countDNAT(f Flow) {
-	if f.Proto != 17 || !f.ReplySrc.IsValid() || (f.ReplySrc == f.Dst && f.ReplySrcPort == f.DstPort) {
+	if !f.ReplySrc.IsValid() || (f.ReplySrc == f.Dst && f.ReplySrcPort == f.DstPort) {
+		return
+	}
+	if c.dnatAny = true; f.Proto != 17 {
 		return
 	}
 	to := netip.AddrPortFrom(f.ReplySrc, f.ReplySrcPort)
@@ -116,9 +119,22 @@ func unanswered(ts []DNATTarget) []DNATTarget {
 	return out[:min(len(out), StaleDNATShown)]
 }
 
-// HasDNAT reports whether the dump counted UDP entries a DNAT sent
+// HasDNAT reports whether the dump counted entries a DNAT sent
 // somewhere: only then is the ruleset worth reading.
-func (c *Census) HasDNAT() bool { return len(c.dnatAll) > 0 || len(c.StaleDNAT) > 0 }
+func (c *Census) HasDNAT() bool { return c.dnatAny || len(c.dnatAll) > 0 || len(c.StaleDNAT) > 0 }
+
+// NameDests names the top destinations a Service is known for (service:
+// "" for none).
+func (c *Census) NameDests(service func(addr string) string) {
+	for _, d := range c.TopDests {
+		if name := service(d.Key); name != "" {
+			if c.DestServices == nil {
+				c.DestServices = map[string]string{}
+			}
+			c.DestServices[d.Key] = name
+		}
+	}
+}
 
 // JudgeDNAT judges every DNAT target the census counted by the ruleset
 // read after its dump: names says whether the ruleset still names an

@@ -125,6 +125,17 @@ func TestStaleDNATOnTheWire(t *testing.T) {
 	if got == nil || got.Census == nil || fmt.Sprint(got.Census.StaleDNAT) != "[{10.244.1.7:53 50 50 10.96.0.10:53 kube-system/kube-dns:dns\\x1b[2J true} {10.244.2.9:53 0 0   false}]" {
 		t.Errorf("targets arrived as %v", got.Census.StaleDNAT)
 	}
+	var b bytes.Buffer
+	enc, _ := NewEncoder(&b, model.Host{Name: "h"}, t0)
+	s := twoCPUSample(1)
+	s.Census = &model.Census{Total: 50, TopDests: []model.Count{{Key: "10.96.0.10", N: 50}},
+		DestServices: map[string]string{"10.96.0.10": "kube-system/kube-dns\x1b[2J", "10.1.1.1": "not/shown"}}
+	enc.Sample(s)
+	dec := NewDecoder(&b)
+	dec.Header()
+	if named, _, _ := dec.Next(); named == nil || fmt.Sprint(named.Census.DestServices) != `map[10.96.0.10:kube-system/kube-dns\x1b[2J]` {
+		t.Errorf("destinations' Services arrived as %v", named)
+	}
 	many := make([]model.DNATTarget, model.StaleDNATShown+1)
 	if got, dec := decode(many); dec.Damaged == 0 {
 		t.Errorf("%d targets taken: %+v", len(many), got.Census)

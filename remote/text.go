@@ -106,7 +106,13 @@ func WriteCensus(w io.Writer, c model.Census, took time.Duration, asJSON bool) e
 	fmt.Fprintf(w, "garbage collector: %s\n", c.CountText())
 	printTop(w, "top destination ports", c.TopPorts)
 	printTop(w, "top sources", c.TopSources)
-	printTop(w, "top destinations", c.TopDests)
+	dests := make([]model.Count, len(c.TopDests))
+	for i, d := range c.TopDests {
+		if dests[i] = d; c.DestServices[d.Key] != "" {
+			dests[i].Key += " (Service " + model.Sanitize(c.DestServices[d.Key], 120) + ")"
+		}
+	}
+	printTop(w, "top destinations", dests)
 	if c.TopZones != nil { // only where entries carry zones
 		printTop(w, "conntrack zones", c.TopZones)
 		printZoneLimits(w, c)

@@ -178,6 +178,15 @@ func boundCensus(c *model.Census) *model.Census {
 		out.StaleDNAT = append(out.StaleDNAT, model.DNATTarget{Target: bound(t.Target), Entries: entries, Unreplied: max(0, min(t.Unreplied, c.Total)),
 			Via: bound(t.Via), Service: model.Sanitize(t.Service, 253), Gone: t.Gone})
 	}
+	out.DestServices = nil
+	for _, d := range out.TopDests { // names of the destinations shown, never more
+		if name, ok := c.DestServices[d.Key]; ok {
+			if out.DestServices == nil {
+				out.DestServices = map[string]string{}
+			}
+			out.DestServices[d.Key] = model.Sanitize(name, 253)
+		}
+	}
 	out.Owners = boundOwners(c.Owners)
 	return &out
 }

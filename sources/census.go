@@ -143,6 +143,7 @@ func checkDNATTargets(c *model.Census, list, iptables func(context.Context) ([]b
 	}
 	services := ruleset.ParseServices(listing, saved)
 	c.JudgeDNAT(func(a netip.Addr) bool { return ruleset.Names(listing, a) }, services.Of)
+	c.NameDests(services.ByAddr)
 }
 
 // readCount reads the namespace's count under Proc; false without Proc

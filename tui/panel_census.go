@@ -28,7 +28,7 @@ func censusLines(st *styles.Styles, c *model.Census, width, rows int) []string {
 		st.Label.Render("TCP states ") + joinCounts(st, model.SortedCounts(c.TCPState), width) + st.Dim.Render("  "+c.IdleText()),
 		st.Label.Render("dst ports ") + joinCounts(st, c.TopPorts, width),
 		st.Label.Render("sources ") + joinCounts(st, c.TopSources, width),
-		st.Label.Render("destinations ") + joinCounts(st, c.TopDests, width),
+		st.Label.Render("destinations ") + joinCounts(st, namedDests(c), width),
 	}
 	if c.TopZones != nil { // where entries carry zones, which fill the table comes first
 		lines = append(lines[:2], append([]string{st.Label.Render("zones ") + joinCounts(st, c.TopZones, width)}, lines[2:]...)...)
@@ -40,6 +40,19 @@ func censusLines(st *styles.Styles, c *model.Census, width, rows int) []string {
 		lines = append(lines, st.Dim.Render(c.CountText()))
 	}
 	return lines[:min(len(lines), rows)]
+}
+
+// namedDests are the top destinations, each with the Service kube-proxy
+// names for it where it names one ("10.96.0.10 kube-system/kube-dns").
+func namedDests(c *model.Census) []model.Count {
+	out := make([]model.Count, len(c.TopDests))
+	for i, d := range c.TopDests {
+		out[i] = d
+		if name := c.DestServices[d.Key]; name != "" {
+			out[i].Key += " " + name
+		}
+	}
+	return out
 }
 
 func joinCounts(st *styles.Styles, cs []model.Count, width int) string {

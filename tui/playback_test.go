@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tablefull/tablefull/model"
 )
@@ -200,6 +201,11 @@ func TestCensusPanel(t *testing.T) {
 	unzoned.TopZones = nil
 	if lines := strings.Join(censusLines(a.st, &unzoned, 100, 10), "\n"); strings.Contains(lines, "zones") {
 		t.Errorf("a census without zones shows a zones line:\n%s", lines)
+	}
+	unzoned.TopDests = []model.Count{{Key: "10.96.0.10", N: 4000}, {Key: "10.0.0.9", N: 96}}
+	unzoned.DestServices = map[string]string{"10.96.0.10": "kube-system/kube-dns"}
+	if lines := ansi.Strip(strings.Join(censusLines(a.st, &unzoned, 200, 10), "\n")); !strings.Contains(lines, "10.96.0.10 kube-system/kube-dns 4,000") || strings.Contains(lines, "10.0.0.9 kube") {
+		t.Errorf("a destination kube-proxy names is not named by its Service:\n%s", lines)
 	}
 	_, cmd = a.Update(typed("c"))
 	cmd()

@@ -92,7 +92,8 @@ COMMIT
 // moves to B as kube-proxy moves it, and nobody deletes the one entry,
 // answered while A lived and refreshed by every send. In both of
 // kube-proxy's nftables-backed modes: the census names the gone backend
-// and the Service (STALE DNAT, one entry), and deleting what it names
+// and the Service (STALE DNAT, one entry), names the Service's address
+// among the top destinations, and deleting what it names
 // brings the client's answers back, from B, within 5 s.
 func TestStaleUDPServiceKubeProxy(t *testing.T) {
 	needKernel(t, "conntrack", "dnsmasq", "iptables-nft-restore")
@@ -131,6 +132,9 @@ func TestStaleUDPServiceKubeProxy(t *testing.T) {
 			}
 			if v.Entries != "-p udp --reply-src 10.244.1.7" || !strings.Contains(v.Evidence, "1 UDP entry a DNAT sent to 10.244.1.7:53 (Service kube-system/kube-dns:dns, asked as 10.96.0.10:53)") {
 				t.Fatalf("STALE DNAT: %q %q; the census's targets %+v", v.Entries, v.Evidence, cen.StaleDNAT)
+			}
+			if name := cen.DestServices["10.96.0.10"]; name != "kube-system/kube-dns" {
+				t.Errorf("the top destination 10.96.0.10 is named %q, want the Service (top %v)", name, cen.TopDests)
 			}
 			code, out, errs := entriesIn(t, ns, append(strings.Fields(v.Entries), "--delete", "--yes", "--state-dir", dir)...)
 			if code != 0 || !strings.Contains(out, "deleted 1 (") {

@@ -36,6 +36,27 @@ func (s Services) Of(t model.DNATTarget) string {
 	return ""
 }
 
+// ByAddr is the Service named for an address on any port ("NS/NAME",
+// the port's name left out: one address serves a Service's ports), or
+// "" where none is.
+func (s Services) ByAddr(addr string) string {
+	a, err := netip.ParseAddr(addr)
+	if err != nil {
+		return ""
+	}
+	best := ""
+	for k, name := range s { // the least name: a map's order is not stable
+		ap, err := netip.ParseAddrPort(k[strings.IndexByte(k, ' ')+1:])
+		if err != nil || ap.Addr() != a {
+			continue
+		}
+		if svc, _, _ := strings.Cut(name, ":"); best == "" || svc < best {
+			best = svc
+		}
+	}
+	return best
+}
+
 // nftServiceElement is an element of kube-proxy's service-ips map in
 // nftables mode: "ADDR . PROTO . PORT : goto service-HASH-NS/NAME/PROTO/PORTNAME"
 // (servicePortChainNameBase in kube-proxy's pkg/proxy/nftables).

@@ -42,6 +42,9 @@ func TestParseServices(t *testing.T) {
 		}
 	}
 	s := ParseServices(nft, saved)
+	if s.ByAddr("10.96.0.10") != "kube-system/kube-dns" || s.ByAddr("10.244.1.8") != "kube-system/kube-dns" || s.ByAddr("10.9.9.9") != "" || s.ByAddr("nonsense") != "" {
+		t.Errorf("ByAddr: %q %q", s.ByAddr("10.96.0.10"), s.ByAddr("10.244.1.8"))
+	}
 	gone := model.DNATTarget{Target: "10.244.1.9:53", Via: "10.96.0.10:53"} // a target no rule names: by the address asked for
 	if s.Of(gone) != "kube-system/kube-dns:dns" || s.Of(model.DNATTarget{Target: "10.1.1.1:53"}) != "" {
 		t.Errorf("Of: %q", s.Of(gone))
