@@ -11,6 +11,7 @@ import (
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/ovs"
 	"github.com/tablefull/tablefull/sources/owners"
+	"github.com/tablefull/tablefull/sources/pods"
 	"github.com/tablefull/tablefull/sources/ruleset"
 )
 
@@ -45,15 +46,17 @@ type CensusDump struct {
 // TakeCensus is the census of the table of this network namespace as
 // the console and tablefull census take it: bounded by a minute, joined
 // to the sockets under proc, with the classes' holds (from the last
-// sample's; read from proc when nil), its unanswered DNAT targets checked
-// against the ruleset and its zones against OVS's limits.
+// sample's; read from proc when nil), its DNAT targets judged by the
+// ruleset, its zones checked against OVS's limits and its pods named.
 func TakeCensus(proc string, holds *model.ClassCounts) (model.Census, error) {
 	if holds == nil {
 		h := HoldsNow(proc)
 		holds = &h
 	}
-	return CensusDump{Timeout: time.Minute, Holds: *holds, Proc: proc, Ruleset: ruleset.List, IptablesRules: ruleset.ListIptablesNAT,
+	c, err := CensusDump{Timeout: time.Minute, Holds: *holds, Proc: proc, Ruleset: ruleset.List, IptablesRules: ruleset.ListIptablesNAT,
 		ZoneLimits: ovs.ReadZoneLimits}.Run(model.CensusTop)
+	c.NamePods(pods.OnNode(proc).Of)
+	return c, err
 }
 
 // HoldsNow reads the classes' holds under proc as a sample does; one not

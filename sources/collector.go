@@ -13,6 +13,7 @@ import (
 	"github.com/tablefull/tablefull/sources/namespaces"
 	"github.com/tablefull/tablefull/sources/nic"
 	"github.com/tablefull/tablefull/sources/owners"
+	"github.com/tablefull/tablefull/sources/pods"
 	"github.com/tablefull/tablefull/sources/probes"
 	"github.com/tablefull/tablefull/sources/ruleset"
 	"github.com/tablefull/tablefull/sources/tune"
@@ -31,6 +32,9 @@ type Collector struct {
 	events  ctnetlink.EventsSwitch
 	host    model.Host
 	hostErr error // said once, in the first sample's notes
+	// pods names the pods the sample knows by UID (a census Live adds
+	// later is named there).
+	pods *pods.Names
 	// namespaces reads the host's other network namespaces (nil in a
 	// child namespace: its agent reports its own table only).
 	namespaces *namespaces.Namespaces
@@ -74,7 +78,7 @@ func NewCollector(roots kernelfs.Roots) (*Collector, error) {
 	c := &Collector{table: counters.NewTable(roots.Proc), ctFile: counters.NewCTStatFile(roots.Proc), events: ctnetlink.NewEventsSwitch(ctnetlink.NewEntryEvents(roots.Proc)),
 		ctNL: ctnetlink.CTStatNetlink{Timeout: 2 * time.Second}, kmsg: counters.NewKmsg(roots), procRoot: roots.Proc,
 		listen: owners.NewListenWatch(roots.Proc), ports: owners.NewPortWatch(roots.Proc), who: probes.NewSwitch(roots.Proc), insert: insertWatch{nat: ruleset.NewReader()},
-		nic: nic.NewReader(roots.Sys), cilium: cilium.NewReader(roots.Sys)}
+		nic: nic.NewReader(roots.Sys), cilium: cilium.NewReader(roots.Sys), pods: pods.OnNode(roots.Proc)}
 	var err error
 	if c.cpu, err = counters.NewCPU(roots.Proc); err != nil {
 		return nil, err
@@ -199,6 +203,7 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 		c.hostErr = nil
 	}
 	s.Notes = notes
+	s.NamePods(c.pods.Of)
 	return s
 }
 

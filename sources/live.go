@@ -200,6 +200,7 @@ func (l *Live) emit(now time.Time, interval time.Duration) model.Sample {
 	holds := s.Conntrack.Holds
 	l.holds.Store(&holds)
 	s.Census = l.census.poll(now)
+	s.Census.NamePods(l.c.pods.Of) // the rest of the sample was named as it was read
 	for {
 		select {
 		case l.out <- s:
