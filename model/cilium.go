@@ -15,12 +15,24 @@ type CiliumMaps struct {
 	Note string `json:"note,omitempty"`
 }
 
-// CiliumMap is one map: its pinned name, its entries and its size.
+// CiliumMap is one map: its pinned name, its entries and its size, and
+// who fills it, read from its keys: the endpoints that opened most of
+// its flows and the destinations most of them go to (MaxCiliumTops each;
+// nil where the keys' layout is not one tablefull knows).
 type CiliumMap struct {
-	Name    string `json:"name"`
-	Entries uint64 `json:"entries"`
-	Max     uint64 `json:"max"`
+	Name      string  `json:"name"`
+	Entries   uint64  `json:"entries"`
+	Max       uint64  `json:"max"`
+	Endpoints []Count `json:"endpoints,omitempty"`
+	Dests     []Count `json:"dests,omitempty"`
 }
+
+// MaxCiliumTops bounds the endpoints and destinations a map names.
+const MaxCiliumTops = 3
+
+// CiliumNAT reports whether a map is one of Cilium's SNAT maps
+// (cilium_snat_v4_external), not a conntrack map.
+func CiliumNAT(name string) bool { return strings.Contains(name, "_snat_") }
 
 // MaxCiliumMaps bounds the maps a sample carries.
 const MaxCiliumMaps = 8
@@ -41,9 +53,12 @@ func (c *CiliumMaps) fullest() (CiliumMap, bool) {
 	return top, found
 }
 
-// CiliumKnob is the Cilium setting that sizes a map: the TCP maps' and
-// the others'.
+// CiliumKnob is the Cilium setting that sizes a map: the TCP conntrack
+// maps', the others', and the NAT maps'.
 func CiliumKnob(name string) string {
+	if CiliumNAT(name) {
+		return "bpf-nat-global-max"
+	}
 	if strings.Contains(name, "_any") {
 		return "bpf-ct-global-any-max"
 	}
@@ -67,7 +82,30 @@ func ruleCiliumMap(in Inputs) (Verdict, bool) {
 	if ct.Status != TableTracked {
 		table = "nf_conntrack not read"
 	}
+	what, near := "conntrack map", "Cilium evicts live flows or fails to track new ones"
+	if CiliumNAT(m.Name) {
+		what, near = "NAT map", "Cilium finds no free source port for new flows and drops them (its drop reason: no mapping for NAT masquerade)"
+	}
 	return Verdict{Evidence: fmt.Sprintf(
-		"Cilium's conntrack map %s holds %s of its %s entries (%.0f %%) with %s: the limit is Cilium's, not this kernel's table; near its size Cilium evicts live flows or fails to track new ones: raise %s (or bpf-map-dynamic-size-ratio) in Cilium's configuration",
-		m.Name, Int(m.Entries), Int(m.Max), Percent(m.Entries, m.Max), table, CiliumKnob(m.Name))}, true
+		"Cilium's %s %s holds %s of its %s entries (%.0f %%) with %s%s: the limit is Cilium's, not this kernel's table; near its size %s: raise %s (or bpf-map-dynamic-size-ratio) in Cilium's configuration",
+		what, m.Name, Int(m.Entries), Int(m.Max), Percent(m.Entries, m.Max), table, m.filledBy(), near, CiliumKnob(m.Name))}, true
+}
+
+// filledBy says who fills the map, where its keys said: ", opened most
+// by 10.0.1.5 (800), to 10.96.0.10:53 (700)"; "" where they did not.
+func (m CiliumMap) filledBy() string {
+	join := func(cs []Count) string {
+		var parts []string
+		for _, c := range cs {
+			parts = append(parts, fmt.Sprintf("%s (%s)", Sanitize(c.Key, 48), Int(uint64(max(0, c.N)))))
+		}
+		return strings.Join(parts, ", ")
+	}
+	switch {
+	case len(m.Endpoints) > 0 && len(m.Dests) > 0:
+		return ", opened most by " + join(m.Endpoints) + ", to " + join(m.Dests)
+	case len(m.Endpoints) > 0:
+		return ", opened most by " + join(m.Endpoints)
+	}
+	return ""
 }

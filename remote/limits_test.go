@@ -143,7 +143,8 @@ func TestStaleDNATOnTheWire(t *testing.T) {
 }
 
 // TestCiliumOnTheWire: Cilium's maps arrive bounded: at most
-// model.MaxCiliumMaps, none holding more entries than its size.
+// model.MaxCiliumMaps, none holding more entries than its size, who fills
+// each at most model.MaxCiliumTops, none counting more than the map holds.
 func TestCiliumOnTheWire(t *testing.T) {
 	var b bytes.Buffer
 	enc, _ := NewEncoder(&b, model.Host{Name: "h"}, t0)
@@ -152,11 +153,17 @@ func TestCiliumOnTheWire(t *testing.T) {
 	for i := range 20 {
 		s.Cilium.Maps = append(s.Cilium.Maps, model.CiliumMap{Name: fmt.Sprintf("cilium_ct%d", i), Entries: 1 << 50, Max: 1024})
 	}
+	for i := range 10 {
+		s.Cilium.Maps[0].Endpoints = append(s.Cilium.Maps[0].Endpoints, model.Count{Key: fmt.Sprintf("10.0.0.%d\x1b", i), N: 1 << 40})
+	}
 	enc.Sample(s)
 	dec := NewDecoder(&b)
 	dec.Header()
 	got, _, err := dec.Next()
 	if err != nil || got.Cilium == nil || len(got.Cilium.Maps) != model.MaxCiliumMaps || got.Cilium.Maps[0].Entries != 1024 {
-		t.Errorf("maps arrived as %+v (%v)", got.Cilium, err)
+		t.Fatalf("maps arrived as %+v (%v)", got.Cilium, err)
+	}
+	if e := got.Cilium.Maps[0].Endpoints; len(e) != model.MaxCiliumTops || e[0].N != 1024 {
+		t.Errorf("who fills it arrived as %+v", e)
 	}
 }

@@ -317,7 +317,14 @@ func boundCilium(c *model.CiliumMaps) *model.CiliumMaps {
 	}
 	out := &model.CiliumMaps{Note: bound(c.Note)}
 	for _, m := range c.Maps[:min(len(c.Maps), model.MaxCiliumMaps)] {
-		out.Maps = append(out.Maps, model.CiliumMap{Name: bound(m.Name), Entries: min(m.Entries, m.Max), Max: m.Max})
+		top := func(cs []model.Count) []model.Count { // a part of the map's entries, never more
+			var o []model.Count
+			for _, c := range cs[:min(len(cs), model.MaxCiliumTops)] {
+				o = append(o, model.Count{Key: bound(c.Key), N: max(0, min(c.N, int(min(m.Entries, m.Max, math.MaxInt32))))})
+			}
+			return o
+		}
+		out.Maps = append(out.Maps, model.CiliumMap{Name: bound(m.Name), Entries: min(m.Entries, m.Max), Max: m.Max, Endpoints: top(m.Endpoints), Dests: top(m.Dests)})
 	}
 	return out
 }

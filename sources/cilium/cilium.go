@@ -1,7 +1,8 @@
-// Package cilium reads Cilium's BPF connection-tracking maps where Cilium
-// runs: pinned under the BPF filesystem's tc/globals, each map's size
-// from the kernel and its entries by walking its keys, so that a map near
-// its size — flows evicted while nf_conntrack is healthy — is named. It
+// Package cilium reads Cilium's BPF connection-tracking and SNAT maps
+// where Cilium runs: pinned under the BPF filesystem's tc/globals, each
+// map's size from the kernel and its entries by walking its keys, so that
+// a map near its size — flows evicted, or source ports not found, while
+// nf_conntrack is healthy — is named, with who fills it. It
 // finds nothing (and says nothing) where no map is pinned, walks the maps
 // at most every CountEvery, and never changes a map.
 package cilium
@@ -22,8 +23,10 @@ import (
 // system call per entry.
 const CountEvery = 30 * time.Second
 
-// Maps are the conntrack maps Cilium pins, by their pinned names.
-var Maps = []string{"cilium_ct4_global", "cilium_ct_any4_global", "cilium_ct6_global", "cilium_ct_any6_global"}
+// Maps are the conntrack and SNAT maps Cilium pins, by their pinned
+// names.
+var Maps = []string{"cilium_ct4_global", "cilium_ct_any4_global", "cilium_ct6_global", "cilium_ct_any6_global",
+	"cilium_snat_v4_external", "cilium_snat_v6_external"}
 
 // Reader reads the maps pinned under a BPF filesystem.
 type Reader struct {
@@ -70,9 +73,9 @@ func read(dir string) *model.CiliumMaps {
 	return out
 }
 
-// count opens a pinned map read-only and counts its keys, at most its
-// size (a walk that a concurrent delete sends back to the start stops
-// there).
+// count opens a pinned map read-only, counts its keys, at most its size
+// (a walk that a concurrent delete sends back to the start stops there),
+// and tallies who fills it from the keys (owners.go).
 func count(path string) (model.CiliumMap, error) {
 	m, err := ebpf.LoadPinnedMap(path, &ebpf.LoadPinOptions{ReadOnly: true})
 	if err != nil {
@@ -82,6 +85,7 @@ func count(path string) (model.CiliumMap, error) {
 	max := uint64(m.MaxEntries())
 	key := make([]byte, m.KeySize())
 	next := make([]byte, m.KeySize())
+	t := newTally(filepath.Base(path), int(m.KeySize()))
 	var n uint64
 	for prev := any(nil); n < max; prev = key {
 		err := m.NextKey(prev, &next)
@@ -93,6 +97,9 @@ func count(path string) (model.CiliumMap, error) {
 		}
 		n++
 		copy(key, next)
+		t.add(key)
 	}
-	return model.CiliumMap{Entries: n, Max: max}, nil
+	out := model.CiliumMap{Entries: n, Max: max}
+	t.top(&out)
+	return out, nil
 }

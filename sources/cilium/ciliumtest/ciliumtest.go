@@ -70,6 +70,38 @@ func PinMap(t testing.TB, path string, max, n uint32) {
 	}
 }
 
+// PinKeys pins at path an LRU hash map of size max holding keys, as
+// PinMap does: a map whose keys say who fills it.
+func PinKeys(t testing.TB, path string, max uint32, keys [][]byte) {
+	t.Helper()
+	defer onOneCPU(t)()
+	m, err := ebpf.NewMap(&ebpf.MapSpec{Type: ebpf.LRUHash, KeySize: uint32(len(keys[0])), ValueSize: 8, MaxEntries: max})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for _, k := range keys {
+		if err := m.Put(k, make([]byte, 8)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := m.Pin(path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Tuple4 is Cilium's struct ipv4_ct_tuple as a map key: daddr, saddr,
+// dport, sport (network order), nexthdr, flags.
+func Tuple4(daddr, saddr [4]byte, dport, sport uint16, nexthdr, flags uint8) []byte {
+	k := make([]byte, 14)
+	copy(k, daddr[:])
+	copy(k[4:], saddr[:])
+	binary.BigEndian.PutUint16(k[8:], dport)
+	binary.BigEndian.PutUint16(k[10:], sport)
+	k[12], k[13] = nexthdr, flags
+	return k
+}
+
 // onOneCPU keeps the calling goroutine on its thread and that thread on
 // one of the CPUs it may run on, until the returned func is called.
 func onOneCPU(t testing.TB) (restore func()) {
