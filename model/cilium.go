@@ -88,12 +88,12 @@ func ruleCiliumMap(in Inputs) (Verdict, bool) {
 	}
 	return Verdict{Evidence: fmt.Sprintf(
 		"Cilium's %s %s holds %s of its %s entries (%.0f %%) with %s%s: the limit is Cilium's, not this kernel's table; near its size %s: raise %s (or bpf-map-dynamic-size-ratio) in Cilium's configuration",
-		what, m.Name, Int(m.Entries), Int(m.Max), Percent(m.Entries, m.Max), table, m.filledBy(), near, CiliumKnob(m.Name))}, true
+		what, m.Name, Int(m.Entries), Int(m.Max), Percent(m.Entries, m.Max), table, m.FilledBy(), near, CiliumKnob(m.Name))}, true
 }
 
-// filledBy says who fills the map, where its keys said: ", opened most
+// FilledBy says who fills the map, where its keys said: ", opened most
 // by 10.0.1.5 (800), to 10.96.0.10:53 (700)"; "" where they did not.
-func (m CiliumMap) filledBy() string {
+func (m CiliumMap) FilledBy() string {
 	join := func(cs []Count) string {
 		var parts []string
 		for _, c := range cs {

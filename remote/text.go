@@ -54,8 +54,8 @@ func WriteSnapshot(w io.Writer, d Snapshot, asJSON bool) error {
 	}
 	if s.Cilium != nil { // only where Cilium pins its maps
 		for _, m := range s.Cilium.Maps {
-			fmt.Fprintf(tw, "cilium\t%s\t%s of %s entries (%.0f %%): sized by %s\n", model.Sanitize(m.Name, 64),
-				model.Int(m.Entries), model.Int(m.Max), model.Percent(m.Entries, m.Max), model.CiliumKnob(m.Name))
+			fmt.Fprintf(tw, "cilium\t%s\t%s of %s entries (%.0f %%): sized by %s%s\n", model.Sanitize(m.Name, 64),
+				model.Int(m.Entries), model.Int(m.Max), model.Percent(m.Entries, m.Max), model.CiliumKnob(m.Name), m.FilledBy())
 		}
 	}
 	for _, n := range s.Notes {
