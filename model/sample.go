@@ -44,6 +44,10 @@ type Sample struct {
 	// Cilium is Cilium's conntrack maps, where Cilium runs (nil: none
 	// pinned here).
 	Cilium *CiliumMaps `json:"cilium,omitempty"`
+	// IPVS is the kernel's IP Virtual Server: its services and
+	// connection table where ip_vs is loaded, Present false where it is
+	// not (nil: not read).
+	IPVS *IPVS `json:"ipvs,omitempty"`
 	// Ports are the local ports connect() took, by destination, read
 	// when the host's TCP sockets come near the port range (nil: not
 	// read).

@@ -110,32 +110,6 @@ func (d *lineDecoder) field(s *scan, rec *record, key []byte) bool {
 	return false
 }
 
-// modelPart is where key's value goes when it is kept as its model's
-// JSON, decoded whole; nil for a key that is not one of those parts.
-func modelPart(w *wireSample, key []byte) any {
-	switch string(key) {
-	case "cen":
-		return &w.Cen
-	case "ns":
-		return &w.NS
-	case "dr":
-		return &w.Dr
-	case "ls":
-		return &w.Ls
-	case "who":
-		return &w.Who
-	case "nat":
-		return &w.NAT
-	case "al":
-		return &w.Al
-	case "cil":
-		return &w.Cil
-	case "pt":
-		return &w.Pt
-	}
-	return nil
-}
-
 // kept is a row array to reuse for the next line, unless a line made it
 // larger than a sample within the limits needs (then it is let go).
 func kept[T any](rows []T) []T {

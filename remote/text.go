@@ -52,6 +52,13 @@ func WriteSnapshot(w io.Writer, d Snapshot, asJSON bool) error {
 	} else {
 		fmt.Fprintf(tw, "kernel log\t\t%s\n", s.Kernel.Note)
 	}
+	if s.IPVS != nil {
+		fmt.Fprintf(tw, "ipvs\t\t%s\n", s.IPVS.Text(h.Kernel))
+		for _, r := range s.IPVS.Rows {
+			fmt.Fprintf(tw, "\t\t%s %s → %s → %s %s, %d s left\n", model.Sanitize(r.Proto, 8), model.Sanitize(r.From, 64), model.Sanitize(r.To, 64),
+				model.Sanitize(r.Dest, 64), model.Sanitize(r.State, 16), r.Expires)
+		}
+	}
 	if s.Cilium != nil { // only where Cilium pins its maps
 		for _, m := range s.Cilium.Maps {
 			fmt.Fprintf(tw, "cilium\t%s\t%s of %s entries (%.0f %%): sized by %s%s\n", model.Sanitize(m.Name, 64),

@@ -53,6 +53,9 @@ type wireSample struct {
 	Al []model.Allowance `json:"al,omitempty"`
 	// Cil is Cilium's conntrack maps, where Cilium runs.
 	Cil *model.CiliumMaps `json:"cil,omitempty"`
+	// IPV is IPVS: its services and table where loaded, "not present"
+	// where not.
+	IPV *model.IPVS `json:"ipv,omitempty"`
 	// NAT is the ruleset's source NAT (model.NAT as JSON), when read.
 	NAT *model.NAT `json:"nat,omitempty"`
 	// Pt are the local ports by destination (model.PortUse as JSON), when
@@ -127,7 +130,7 @@ func ms(t time.Time) int64 { return t.UnixMilli() }
 func centis(s float64) int64 { return int64(s*100 + 0.5) }
 
 func toWire(s model.Sample) wireSample {
-	w := wireSample{T: ms(s.Time), IV: s.Interval.Milliseconds(), Notes: s.Notes, Cen: s.Census, Ab: s.Absent, NS: s.Namespaces, Dr: s.Drift, Ls: s.Listeners, Who: s.Who, NAT: s.NAT, Al: s.Allowance, Cil: s.Cilium, Pt: s.Ports}
+	w := wireSample{T: ms(s.Time), IV: s.Interval.Milliseconds(), Notes: s.Notes, Cen: s.Census, Ab: s.Absent, NS: s.Namespaces, Dr: s.Drift, Ls: s.Listeners, Who: s.Who, NAT: s.NAT, Al: s.Allowance, Cil: s.Cilium, IPV: s.IPVS, Pt: s.Ports}
 	c := s.Conntrack
 	w.CT = &wireTable{S: c.Status, N: c.Count, PK: c.Peak, Max: c.Max, B: c.Buckets, TW: c.TimeWaitHold}
 	if c.Holds != (model.ClassCounts{}) {
@@ -178,4 +181,32 @@ func entriesToWire(e model.Entries) *wireEntries {
 		}
 	}
 	return w
+}
+
+// modelPart is where key's value goes when it is kept as its model's
+// JSON, decoded whole; nil for a key that is not one of those parts.
+func modelPart(w *wireSample, key []byte) any {
+	switch string(key) {
+	case "cen":
+		return &w.Cen
+	case "ns":
+		return &w.NS
+	case "dr":
+		return &w.Dr
+	case "ls":
+		return &w.Ls
+	case "who":
+		return &w.Who
+	case "nat":
+		return &w.NAT
+	case "al":
+		return &w.Al
+	case "cil":
+		return &w.Cil
+	case "ipv":
+		return &w.IPV
+	case "pt":
+		return &w.Pt
+	}
+	return nil
 }

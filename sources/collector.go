@@ -9,6 +9,7 @@ import (
 	"github.com/tablefull/tablefull/sources/cilium"
 	"github.com/tablefull/tablefull/sources/counters"
 	"github.com/tablefull/tablefull/sources/ctnetlink"
+	"github.com/tablefull/tablefull/sources/ipvs"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/namespaces"
 	"github.com/tablefull/tablefull/sources/nic"
@@ -35,6 +36,7 @@ type Collector struct {
 	// pods names the pods the sample knows by UID (a census Live adds
 	// later is named there).
 	pods *pods.Names
+	ipvs *ipvs.Reader
 	// namespaces reads the host's other network namespaces (nil in a
 	// child namespace: its agent reports its own table only).
 	namespaces *namespaces.Namespaces
@@ -78,7 +80,7 @@ func NewCollector(roots kernelfs.Roots) (*Collector, error) {
 	c := &Collector{table: counters.NewTable(roots.Proc), ctFile: counters.NewCTStatFile(roots.Proc), events: ctnetlink.NewEventsSwitch(ctnetlink.NewEntryEvents(roots.Proc)),
 		ctNL: ctnetlink.CTStatNetlink{Timeout: 2 * time.Second}, kmsg: counters.NewKmsg(roots), procRoot: roots.Proc,
 		listen: owners.NewListenWatch(roots.Proc), ports: owners.NewPortWatch(roots.Proc), who: probes.NewSwitch(roots.Proc), insert: insertWatch{nat: ruleset.NewReader()},
-		nic: nic.NewReader(roots.Sys), cilium: cilium.NewReader(roots.Sys), pods: pods.OnNode(roots.Proc)}
+		nic: nic.NewReader(roots.Sys), cilium: cilium.NewReader(roots.Sys), ipvs: ipvs.NewReader(roots.Proc), pods: pods.OnNode(roots.Proc)}
 	var err error
 	if c.cpu, err = counters.NewCPU(roots.Proc); err != nil {
 		return nil, err
@@ -169,6 +171,7 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 	s.CTStats = c.readCTStats(s.Conntrack.Status)
 	s.NAT = c.insert.read(s.CTStats, now)
 	s.Allowance = c.nic.Read(now)
+	s.IPVS = c.ipvs.Read(now)
 	if s.Cilium = c.cilium.Read(now); s.Cilium != nil && s.Cilium.Note != "" {
 		note(fmt.Errorf("cilium: %s", s.Cilium.Note)) // pinned but not read: unknown, not empty
 	}

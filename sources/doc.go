@@ -12,6 +12,8 @@
 //   - owners: sockets and cgroups, who holds an entry or a listener
 //   - probes: the eBPF programs that count connects and drops as they happen
 //   - namespaces: every network namespace of the host
+//   - pods, ruleset, ipvs, cilium: Kubernetes' words — pods' names, the
+//     Services kube-proxy wrote, IPVS's table, Cilium's maps
 //   - tune: the knobs, and writing, persisting and undoing them
 //
 // Every reader takes its filesystem roots from its constructor, so tests

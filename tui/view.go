@@ -86,7 +86,11 @@ func (a *App) render() string {
 			cen = a.censusUpTo(a.cur.at())
 		}
 		h := l.ctstats + l.bottom
-		lines := append(whoLines(a.st, f.Who, f.WhoSecs, w), censusLines(a.st, cen, w, h-1)...)
+		lines := whoLines(a.st, f.Who, f.WhoSecs, w)
+		if v := f.Sample.IPVS; v != nil && v.Present { // IPVS's own table, where kube-proxy's IPVS mode keeps its Services
+			lines = append(lines, a.st.Label.Render("IPVS ")+truncate(v.Text(a.host.Kernel), w-5))
+		}
+		lines = append(lines, censusLines(a.st, cen, w, h-1)...)
 		parts = append(parts, section(a.st, "census: what fills the table, and who", w, h, lines[:min(len(lines), h-1)]))
 	case a.panel == panelEntries:
 		h := l.ctstats + l.bottom

@@ -15,8 +15,8 @@ import (
 
 // The guest root holds, beyond minbase, the packages listed in
 // testdata/guest-packages: the kernel and an initramfs for it, systemd and
-// udev, nft for the late rule, and ip for the namespace the installed
-// exporter must see. testdata/guest-root makes it.
+// udev, nft for the late rule, ip for the namespace the installed
+// exporter must see, and ipvsadm for an IPVS service. testdata/guest-root makes it.
 
 // guestCtLate loads a ct rule after systemd-sysctl ran, as dockerd and
 // kube-proxy do: nf_conntrack is autoloaded then, too late for sysctl.d.
@@ -89,6 +89,14 @@ journalctl -u tablefull-exporter.service --no-pager -o cat > /var/lib/tft/export
 # probes' split of the drops is tested here.
 TFT_GUEST_PROBES=1 /usr/local/libexec/tablefull.test -test.run '^TestDropsToldApartWhereDecided$' -test.v > /var/lib/tft/probes.out 2>&1
 echo "exit=$?" >> /var/lib/tft/probes.out
+# IPVS, as kube-proxy's IPVS mode uses it (Debian's kernel has ip_vs): a
+# service whose real server is the exporter on loopback, a few
+# connections through it, and what tablefull reads of it.
+modprobe ip_vs; ip addr add 10.9.9.9/32 dev lo
+ipvsadm -A -t 10.9.9.9:80 -s rr && ipvsadm -a -t 10.9.9.9:80 -r 127.0.0.1:9874 -m; echo "ipvsadm=$?" > /var/lib/tft/ipvs.out
+for i in 1 2 3; do timeout 2 bash -c 'exec 3<>/dev/tcp/10.9.9.9/80 && printf "GET /metrics HTTP/1.0\r\n\r\n" >&3 && cat <&3 >/dev/null'; done
+ipvsadm -L -n >> /var/lib/tft/ipvs.out 2>&1
+tablefull snapshot --json > /var/lib/tft/ipvs.json 2>>/var/lib/tft/ipvs.out
 `
 
 // guestUnits order the two: the late rule after systemd-sysctl, the check

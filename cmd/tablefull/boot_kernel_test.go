@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/model"
 )
 
 // bootTimeout bounds one boot to power-off under TCG (about 45 s here).
@@ -128,6 +131,7 @@ func checkInstalledExporter(t *testing.T, img string) {
 	if !regexp.MustCompile(`tablefull_netns_conntrack_drops_total\{[^}]*netns="full"\} [1-9]`).MatchString(metrics) {
 		t.Errorf("the full namespace's drops are not on /metrics:\n%s", grepLines(metrics, "tablefull_netns"))
 	}
+	checkGuestIPVS(t, img)
 	// The unit grants every capability but CAP_SYS_ADMIN (namespaces no
 	// process is in), deliberately: its log says so, and nothing else.
 	if !strings.Contains(journal, "without CAP_SYS_ADMIN") || strings.Count(journal, "without CAP_") != 1 {
@@ -147,4 +151,26 @@ func grepLines(text string, words ...string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// checkGuestIPVS: on Debian's kernel, an IPVS service with a few
+// connections through it is read by tablefull snapshot: its service, its
+// connections against its table, and its table's rows.
+func checkGuestIPVS(t *testing.T, img string) {
+	t.Helper()
+	log := guestFile(t, img, "/var/lib/tft/ipvs.out")
+	var snap struct {
+		Sample model.Sample `json:"sample"`
+	}
+	if err := json.Unmarshal([]byte(guestFile(t, img, "/var/lib/tft/ipvs.json")), &snap); err != nil {
+		t.Fatalf("the guest's snapshot: %v\n%s", err, log)
+	}
+	v := snap.Sample.IPVS
+	if v == nil || !v.Present || v.Services != 1 || v.Conns == 0 || v.Size == 0 || len(v.Top) != 1 || v.Top[0].Key != "TCP 10.9.9.9:80" {
+		t.Fatalf("IPVS in the guest read as %+v\n%s", v, log)
+	}
+	if len(v.Rows) == 0 || v.Rows[0].To != "10.9.9.9:80" || v.Rows[0].Dest != "127.0.0.1:9874" {
+		t.Errorf("IPVS's table in the guest: %+v\n%s", v.Rows, log)
+	}
+	t.Logf("IPVS on Debian's kernel: %s", v.Text(""))
 }
