@@ -60,7 +60,11 @@ func (v *IPVS) Text(kernel string) string {
 	if !v.Present {
 		return "not present (ip_vs not loaded)"
 	}
-	s := fmt.Sprintf("%s connections in a table of %s buckets, %d services", Int(v.Conns), Int(v.Size), v.Services)
+	services := fmt.Sprintf("%d services", v.Services)
+	if v.Services == 1 {
+		services = "1 service"
+	}
+	s := fmt.Sprintf("%s connections in a table of %s buckets, %s", Int(v.Conns), Int(v.Size), services)
 	if len(v.Top) > 0 {
 		var parts []string
 		for _, c := range v.Top {

@@ -17,7 +17,7 @@ func TestIPVSText(t *testing.T) {
 		t.Errorf("nil: %q", got)
 	}
 	v := &IPVS{Present: true, Size: 4096, Conns: 3, Services: 1, Top: []Count{{Key: "TCP 10.9.9.9:80", N: 3}}, ReuseMode: "1"}
-	if got := v.Text("6.1.0-28-amd64"); got != "3 connections in a table of 4,096 buckets, 1 services (TCP 10.9.9.9:80 3); conn_reuse_mode 1" {
+	if got := v.Text("6.1.0-28-amd64"); got != "3 connections in a table of 4,096 buckets, 1 service (TCP 10.9.9.9:80 3); conn_reuse_mode 1" {
 		t.Errorf("loaded: %q", got)
 	}
 	if got := v.Text("5.4.0-150-generic"); !strings.Contains(got, "waits 1 s") {

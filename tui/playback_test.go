@@ -193,7 +193,7 @@ func TestCensusPanel(t *testing.T) {
 	samples[4].IPVS = &model.IPVS{Present: true, Size: 4096, Conns: 3, Services: 1}
 	a.Update(sampleMsg{s: samples[4]})
 	flat := strings.Join(strings.Fields(a.View()), " ")
-	for _, want := range []string{"4,096 entries", "TIME_WAIT 3,900", "tcp/3900 4,090", "next in 5 s", "zones zone 5 3,000", "IPVS 3 connections in a table of 4,096 buckets, 1 services"} {
+	for _, want := range []string{"4,096 entries", "TIME_WAIT 3,900", "tcp/3900 4,090", "next in 5 s", "zones zone 5 3,000", "IPVS 3 connections in a table of 4,096 buckets, 1 service"} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("census panel lacks %q:\n%s", want, a.View())
 		}
