@@ -213,7 +213,11 @@ func busiest(c *Census) string {
 	if c == nil || c.Error != "" || len(c.TopDests) == 0 {
 		return ""
 	}
-	s := fmt.Sprintf("; the census's busiest destination %s (%s entries)", c.TopDests[0].Key, Int(uint64(max(0, c.TopDests[0].N))))
+	dest := c.TopDests[0].Key
+	if svc := c.DestServices[dest]; svc != "" { // where kube-proxy's ruleset names it
+		dest += " (Service " + Sanitize(svc, 120) + ")"
+	}
+	s := fmt.Sprintf("; the census's busiest destination %s (%s entries)", dest, Int(uint64(max(0, c.TopDests[0].N))))
 	if len(c.TopPorts) > 0 {
 		s += fmt.Sprintf(", %s (%s)", c.TopPorts[0].Key, Int(uint64(max(0, c.TopPorts[0].N))))
 	}

@@ -106,6 +106,15 @@ func TestVerdictRules(t *testing.T) {
 				Census: &Census{Total: 12, TopDests: []Count{{"127.0.0.1", 8}}, TopPorts: []Count{{"tcp/18080", 8}}, TCPState: map[string]int{"TIME_WAIT": 3},
 					TopTimeWaitDests: []Count{{"10.0.0.9", 1}, {"127.0.0.1", 2}}}},
 			NATPorts, nil, "12 packets dropped on inserting their entry (insert_failed and drop) while the count is 12 of max 262,144: the source NAT snat to 127.0.0.1:20000-20007 in ip natlab post (8 flows to one destination at once) finds no free source port for new flows; the census's busiest destination 127.0.0.1 (8 entries), tcp/18080 (8); 2 to it in TIME_WAIT still hold their tuples (3 in all): widen"},
+		{"a source NAT out of ports to a Service: its busiest destination named by the Service kube-proxy wrote",
+			Inputs{Sample: func() Sample {
+				s := table(12, 12, 262144)
+				s.NAT = &NAT{Pools: []NATPool{{Rule: "masquerade", Chain: "ip nat KUBE-POSTROUTING", Ports: [2]uint16{20000, 20007}}}}
+				return s
+			}(), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 12); r.CTTotal.Set(InsertFailed, 12) }),
+				Census: &Census{Total: 12, TopDests: []Count{{"10.96.0.1", 8}}, TopPorts: []Count{{"tcp/443", 8}}, DestServices: map[string]string{"10.96.0.1": "default/kubernetes"},
+					TCPState: map[string]int{"TIME_WAIT": 3}, TopTimeWaitDests: []Count{{"10.96.0.1", 2}}}},
+			NATPorts, nil, "the census's busiest destination 10.96.0.1 (Service default/kubernetes) (8 entries), tcp/443 (8)"},
 		{"insert drops without source NAT: a clash",
 			Inputs{Sample: func() Sample { s := table(300, 300, 262144); s.NAT = &NAT{}; return s }(),
 				Rates: with(idle(), func(r *Rates) {
