@@ -9,7 +9,7 @@ import (
 // reflection: no whitespace inside a line, exact keys, integers without
 // fraction or exponent, strings plain or escaped. Anything else, valid
 // JSON or not, makes it fail (ok false), and the line is decoded by
-// encoding/json instead (decodeRecord): what scan accepts, encoding/json
+// encoding/json instead (lineDecoder.decode): what scan accepts, encoding/json
 // reads to the same values, so errors and odd-but-valid lines keep the
 // reflection decoder's behaviour word for word.
 type scan struct {

@@ -29,7 +29,10 @@ func TestQuietLiveWakesForTheCap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s.Interval < 800*time.Millisecond || s.Interval > 1500*time.Millisecond {
+		// Samples keep their phase: after one delivered late (a loaded
+		// CI machine), the next comes that much sooner. Quiet is a whole
+		// sample every second or so, never every interval (100 ms).
+		if s.Interval < 400*time.Millisecond || s.Interval > 1500*time.Millisecond {
 			t.Errorf("a quiet sample %v after the last, want about 1s", s.Interval)
 		}
 	}

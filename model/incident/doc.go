@@ -4,6 +4,7 @@
 // demand and of what filled the table, the knob changes seen and their
 // before and after, the other namespaces that filled, and a timeline of
 // the verdicts' changes. The report reads it; the exporter counts held
-// time by the same rule (model.Frame.HeldFor). Standard library and
-// model only.
+// time by the same rule (model.Frame.HeldFor). Standard library, model
+// and model/tuning only (the plan of an incident's moment is the one
+// tuning.Diagnose makes).
 package incident

@@ -31,7 +31,7 @@ func NewPeakSampler(path string) (*PeakSampler, error) {
 	return &PeakSampler{f: f}, nil
 }
 
-// Poll takes one reading now: one pread of the open file (see openFile).
+// Poll takes one reading now: one pread of the file NewPeakSampler opened.
 // A failed read is skipped; the sample still reads the count itself.
 func (p *PeakSampler) Poll() {
 	b, err := p.f.Read()

@@ -71,7 +71,7 @@ type nsProc struct {
 	name string // sanitized once, when the walk finds it
 	kind string
 	// netnsPath, when set, is the namespace's file its table is read
-	// through over ctnetlink (readTableNetlink): its bind mount when no
+	// through, entered (readEntered): its bind mount when no
 	// process is inside, or /proc/PID/ns/net when the stat file is absent.
 	netnsPath string
 	// drops are the drops at the last whole read; dropping that they

@@ -48,7 +48,7 @@ type SocketIndex struct {
 	// sockets a process holds (only those carry one).
 	cgroups, held bool
 	// away names the host's other namespaces' addresses (ownersInOtherNetns,
-	// read under awayProc at the first entry that needs it: a census
+	// read under AwayProc at the first entry that needs it: a census
 	// whose entries all have sockets here never looks); fromAway counts
 	// the entries they opened, by source and peer.
 	AwayProc string

@@ -1,6 +1,8 @@
 // Package pods names Kubernetes pods by their UID, the only name a pod's
 // cgroup carries: "kube-system/coredns-5d78c9869d-abcde" for
-// "3f2a…". It reads the kubelet's pod log directories
+// "3f2a…". It asks the CRI runtime (containerd's or CRI-O's socket,
+// ListPodSandbox only) where one answers, and reads the kubelet's pod log
+// directories
 // (/var/log/pods/NAMESPACE_NAME_UID, one per pod the node runs), which
 // every kubelet writes whatever its runtime — the node's own, or through
 // /proc/1/root from a pod that shares the host's PIDs; where none is
@@ -8,6 +10,7 @@
 package pods
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,38 +28,75 @@ const (
 	maxPods      = 4096
 )
 
-// Names finds pods' names by UID from the kubelet's directories.
+// Names finds pods' names by UID: from a CRI runtime's socket where one
+// answers, and from the kubelet's directories.
 type Names struct {
-	dirs []string
-	mu   sync.Mutex
-	at   time.Time
-	uid  map[string]string
+	dirs, sockets []string
+	mu            sync.Mutex
+	at            time.Time
+	uid           map[string]string
+	refreshing    bool
 }
 
 // New reads the kubelet's pod directories in the first of dirs that is
 // there at each read.
 func New(dirs ...string) *Names { return &Names{dirs: dirs} }
 
-// OnNode reads KubeletLogDir here, else the node's through its first
-// process's root under proc: a DaemonSet's pod with the host's PIDs
-// reads the node's without mounting it.
+// OnNode asks the CRI runtime's socket (CRISockets) and reads
+// KubeletLogDir, here or else the node's through its first process's
+// root under proc: a DaemonSet's pod with the host's PIDs reads the
+// node's without mounting them.
 func OnNode(proc string) *Names {
-	return New(KubeletLogDir, filepath.Join(proc, "1", "root", KubeletLogDir))
+	n := New(KubeletLogDir, filepath.Join(proc, "1", "root", KubeletLogDir))
+	for _, s := range CRISockets {
+		n.sockets = append(n.sockets, s, filepath.Join(proc, "1", "root", s))
+	}
+	return n
 }
 
-// Of is the pod's "namespace/name", or "" when no directory names uid.
-// It reads the directory again when its last read is older than
-// refreshEvery.
+// Of is the pod's "namespace/name", or "" when nothing names uid. The
+// first call reads (a runtime's answer bounded by a second); later ones
+// answer from what was read and read again in the background once that
+// is older than refreshEvery, so a slow runtime never holds a sample.
 func (n *Names) Of(uid string) string {
 	if n == nil || uid == "" {
 		return ""
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if now := time.Now(); n.uid == nil || now.Sub(n.at) >= refreshEvery {
-		n.uid, n.at = read(n.dirs), now
+	switch {
+	case n.uid == nil:
+		n.uid, n.at = n.read(), time.Now()
+	case time.Since(n.at) >= refreshEvery && !n.refreshing:
+		n.refreshing = true
+		go func() {
+			m := n.read()
+			n.mu.Lock()
+			n.uid, n.at, n.refreshing = m, time.Now(), false
+			n.mu.Unlock()
+		}()
 	}
 	return n.uid[uid]
+}
+
+// read is every pod named: the kubelet's directories, then the first
+// runtime that answers, whose names win.
+func (n *Names) read() map[string]string {
+	out := read(n.dirs)
+	for _, s := range n.sockets {
+		if _, err := os.Stat(s); err != nil {
+			continue
+		}
+		if m, err := listPodSandboxes(context.Background(), s); err == nil {
+			for uid, name := range m {
+				if len(out) < maxPods || out[uid] != "" {
+					out[uid] = name
+				}
+			}
+			break
+		}
+	}
+	return out
 }
 
 // read lists the pod directories of the first of dirs there:

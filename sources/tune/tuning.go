@@ -24,7 +24,7 @@ type Sysctls struct {
 	Proc, Sys string
 }
 
-// NewTuner works under roots.
+// NewSysctls reads and writes the knobs under roots.
 func NewSysctls(r kernelfs.Roots) *Sysctls { return &Sysctls{Proc: r.Proc, Sys: r.Sys} }
 
 // path is where a knob lives.
