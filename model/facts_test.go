@@ -41,6 +41,15 @@ func TestVerdictsCiteTheirFacts(t *testing.T) {
 			t.Errorf("%q: faults %v, want one that %q", c.evidence, f, c.want)
 		}
 	}
+	early := Inputs{Sample: Sample{Interval: time.Second, Conntrack: Conntrack{Status: TableTracked, Count: 4096, Peak: 4097, Max: 4096, Buckets: 4096}}}
+	early.Rates.CTTotal.Set(EarlyDrop, 13)
+	for _, v := range Judge(early) { // the kernel's count raced past max: the peak printed is the peak read
+		if v.Kind == EarlyDropping {
+			if f := v.FactFaults(); len(f) > 0 || !strings.Contains(v.Evidence, "peak 4,097 of max 4,096") {
+				t.Errorf("EARLY DROP %q: faults %v", v.Evidence, f)
+			}
+		}
+	}
 	other := Verdict{Kind: TableFull, Table: "netns lab", Evidence: "in netns lab: 400 of 400 entries", Facts: nil}
 	if f := other.FactFaults(); len(f) > 0 {
 		t.Errorf("another table's numbers checked against this one's: %v", f)

@@ -205,7 +205,9 @@ func ruleTableFull(in Inputs) (Verdict, bool) {
 }
 
 // ruleEarlyDrop: early_drop rose, so the kernel evicted unassured entries to
-// make room for new ones. Critical.
+// make room for new ones. It prints the interval's peak, as what it is: the
+// count at the moment the table was fullest can stand above the count read
+// at the sample (and, racing, above max). Critical.
 func ruleEarlyDrop(in Inputs) (Verdict, bool) {
 	n := in.Rates.CTTotal.Get(EarlyDrop)
 	if n == 0 {
@@ -213,7 +215,7 @@ func ruleEarlyDrop(in Inputs) (Verdict, bool) {
 	}
 	c := in.Sample.Conntrack
 	return Verdict{Evidence: fmt.Sprintf(
-		"kernel evicted %s unassured entries to make room (count %s of max %s)",
+		"kernel evicted %s unassured entries to make room (peak %s of max %s)",
 		Int(n), Int(c.Peak), Int(c.Max))}, true
 }
 
