@@ -16,19 +16,19 @@ func TestLabConsoleDurationAndFix(t *testing.T) {
 	orig := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
 	t.Cleanup(func() { os.WriteFile(maxPath, []byte(orig), 0o644) })
 	start := time.Now()
-	s := startTmux(t, 160, 45, "", "lab", "table-full", "--fix-after", "15s", "--duration", "25s")
+	s := startTmux(t, 160, 45, "", "lab", "table-full", "--fix-after", "10s", "--duration", "18s")
 	s.waitFor("TABLE FULL")
 	s.keys("E") // the lab's own table, listed and followed from the host
 	s.waitFor("match no filter", "TIME_WAIT")
 	s.keys("f")
 	s.waitFor("following every entry since", "+ tcp")
 	s.keys("Escape")
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+	for deadline := time.Now().Add(12 * time.Second); ; time.Sleep(200 * time.Millisecond) {
 		if screen := s.capture(false); strings.Contains(screen, "/ 16,384 (") {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no count / 16,384 on screen %s after --fix-after 15s:\n%s", time.Since(start).Round(time.Second), s.capture(false))
+			t.Fatalf("no count / 16,384 on screen %s after --fix-after 10s:\n%s", time.Since(start).Round(time.Second), s.capture(false))
 		}
 	}
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
@@ -36,11 +36,11 @@ func TestLabConsoleDurationAndFix(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the console still runs %s after --duration 25s:\n%s", time.Since(start).Round(time.Second), s.capture(false))
+			t.Fatalf("the console still runs %s after --duration 18s:\n%s", time.Since(start).Round(time.Second), s.capture(false))
 		}
 	}
-	if took := time.Since(start); took < 25*time.Second {
-		t.Errorf("the console ended after %s, before --duration 25s", took.Round(time.Second))
+	if took := time.Since(start); took < 18*time.Second {
+		t.Errorf("the console ended after %s, before --duration 18s", took.Round(time.Second))
 	}
 	s.waitFor("TERMINAL-RESTORED")
 	hostRestored(t, orig)
