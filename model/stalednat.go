@@ -32,6 +32,12 @@ type DNATTarget struct {
 // Count is how many entries point at the target.
 func (t DNATTarget) Count() int { return max(t.Entries, t.Unreplied, 0) }
 
+// neverAnswered: none of the target's entries saw a reply, and there are
+// StaleDNATMin of them or more — worth doubting before the ruleset says.
+func (t DNATTarget) neverAnswered() bool {
+	return t.Unreplied == t.Count() && t.Unreplied >= StaleDNATMin
+}
+
 // Bounds of the census's DNAT targets: StaleDNATMin entries never
 // answered make a target worth naming before the ruleset is read,
 // StaleDNATShown are kept (gone ones first), and dnatTracked targets are
@@ -112,7 +118,7 @@ func sortDNAT(ts []DNATTarget) {
 func unanswered(ts []DNATTarget) []DNATTarget {
 	var out []DNATTarget
 	for _, t := range ts {
-		if t.Unreplied == t.Count() && t.Unreplied >= StaleDNATMin {
+		if t.neverAnswered() {
 			out = append(out, t)
 		}
 	}
@@ -152,7 +158,7 @@ func (c *Census) JudgeDNAT(names func(netip.Addr) bool, service func(DNATTarget)
 	for _, t := range all {
 		a := t.TargetAddr()
 		t.Gone = a.IsValid() && !names(a)
-		if !t.Gone && !(t.Unreplied == t.Count() && t.Unreplied >= StaleDNATMin) {
+		if !t.Gone && !t.neverAnswered() {
 			continue
 		}
 		if service != nil {

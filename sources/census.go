@@ -2,7 +2,6 @@ package sources
 
 import (
 	"context"
-	"net/netip"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -145,7 +144,7 @@ func checkDNATTargets(c *model.Census, list, iptables func(context.Context) ([]b
 		saved, _ = iptables(ctx) // no names without it, the judgement stands
 	}
 	services := ruleset.ParseServices(listing, saved)
-	c.JudgeDNAT(func(a netip.Addr) bool { return ruleset.Names(listing, a) }, services.Of)
+	c.JudgeDNAT(ruleset.NamedIn(listing).Names, services.Of)
 	c.NameDests(services.ByAddr)
 }
 

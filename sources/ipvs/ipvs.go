@@ -87,7 +87,6 @@ func services(v *model.IPVS, listing []byte) {
 		case len(f) >= 3 && (f[0] == "TCP" || f[0] == "UDP" || f[0] == "SCTP"):
 			svc = f[0] + " " + addrPort(f[1])
 			v.Services++
-			per[svc] += 0
 		case len(f) >= 6 && f[0] == "->" && svc != "":
 			active, err1 := strconv.ParseUint(f[4], 10, 64)
 			inactive, err2 := strconv.ParseUint(f[5], 10, 64)

@@ -31,7 +31,7 @@ table ip6 v6 { chain o { dnat ip6 to [fd00::1]:53 } }`)
 			}
 			continue
 		}
-		if got := Names(listing, a); got != tc.want {
+		if got := NamedIn(listing).Names(a); got != tc.want {
 			t.Errorf("Names(%s) = %v, want %v", tc.addr, got, tc.want)
 		}
 	}

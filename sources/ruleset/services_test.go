@@ -67,10 +67,10 @@ func TestNamesLeavesOutChainNames(t *testing.T) {
 	listing := []byte("chain endpoint-5OJB2KTY-kube-system/kube-dns/udp/dns__10.244.1.7/53 {\n}\n" +
 		"chain service-X { numgen random mod 1 vmap { 0 : goto endpoint-5OJB2KTY-kube-system/kube-dns/udp/dns__10.244.1.7/53 } }\n" +
 		"chain endpoint-AAAAAAAA-kube-system/kube-dns/udp/dns__10.244.1.8/53 {\n meta l4proto udp dnat to 10.244.1.8:53\n}\n")
-	if Names(listing, netip.MustParseAddr("10.244.1.7")) {
+	if NamedIn(listing).Names(netip.MustParseAddr("10.244.1.7")) {
 		t.Error("a flushed endpoint chain's name named its address")
 	}
-	if !Names(listing, netip.MustParseAddr("10.244.1.8")) {
+	if !NamedIn(listing).Names(netip.MustParseAddr("10.244.1.8")) {
 		t.Error("a dnat to the address did not name it")
 	}
 }
