@@ -50,6 +50,8 @@ func init() { // a rule may read the table (a severity), so it is built after th
 			FixElsewhere: "entries keep timeouts given before their hold was lowered: conntrack -D frees them (or they run out), not a knob"},
 		{Kind: StaleDNAT, Severity: SevWarn, rules: []rule{ruleStaleDNAT},
 			FixElsewhere: "UDP entries keep a DNAT target that is gone, refreshed by every send: conntrack -D -p udp --reply-src TARGET frees them, not a knob"},
+		{Kind: EntriesFlushed, Severity: SevWarn, rules: []rule{ruleFlushed},
+			FixElsewhere: "user space deleted many entries at once (a kube-proxy restart or an endpoint change, conntrack -F): nothing in the table to fix; if it was not meant, find the deleter"},
 		{Kind: GCBehind, Severity: SevWarn, rules: []rule{ruleGCBehind}},
 		{Kind: DyingList, Severity: SevWarn, rules: []rule{ruleDyingList},
 			FixElsewhere: "entries wait on the dying list for a listener that asked for reliable event delivery (conntrackd's) to take their DESTROY events: that listener is behind or stuck; restarting or fixing it frees them, not a knob"},

@@ -94,3 +94,16 @@ func (k Kind) Needs() Parts {
 	}
 	return 0
 }
+
+// JudgedIn reports whether kind k could be judged from s: every part it
+// needs was read, and for ENTRIES FLUSHED the flush watch ran (where it
+// does not, the kind is unknown, not absent).
+func (k Kind) JudgedIn(s Sample) bool {
+	if s.Absent&k.Needs() != 0 {
+		return false
+	}
+	if k == EntriesFlushed {
+		return s.Flushes != nil && s.Flushes.Watching
+	}
+	return true
+}

@@ -48,6 +48,9 @@ type Sample struct {
 	// connection table where ip_vs is loaded, Present false where it is
 	// not (nil: not read).
 	IPVS *IPVS `json:"ipvs,omitempty"`
+	// Flushes are the bursts of entries user space deleted, where they
+	// are watched (nil: not read).
+	Flushes *Flushes `json:"flushes,omitempty"`
 	// Ports are the local ports connect() took, by destination, read
 	// when the host's TCP sockets come near the port range (nil: not
 	// read).

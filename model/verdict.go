@@ -36,6 +36,7 @@ const (
 	GCBehind          Kind = "GC BEHIND"
 	DyingList         Kind = "EVENTS UNDELIVERED"
 	StaleDNAT         Kind = "STALE DNAT"
+	EntriesFlushed    Kind = "ENTRIES FLUSHED"
 	CiliumCT          Kind = "CILIUM CT MAP"
 	ZoneFull          Kind = "ZONE FULL"
 	InstanceAllowance Kind = "INSTANCE ALLOWANCE"

@@ -34,6 +34,7 @@ var recordFields = []recordField{
 	{"al", "sample", "the cloud NICs' own connection tracking (ENA), when any keeps it: the JSON of []model.Allowance"},
 	{"cil", "sample", "Cilium's conntrack and SNAT maps, where Cilium runs: the JSON of model.CiliumMaps"},
 	{"ipv", "sample", `IPVS, read at most every 30 s: the JSON of model.IPVS ({"present":false} where ip_vs is not loaded)`},
+	{"fl", "sample", `the entries user space deleted at once, where kube-proxy runs and a live feed watches: the JSON of model.Flushes (its "recent" bursts at most 4, each with at most 3 destinations)`},
 	{"nat", "sample", "the ruleset's source NAT, when read (entries failed to insert): the JSON of model.NAT"},
 	{"pt", "sample", "the local ports connect() took by destination, when the TCP sockets come near the port range: the JSON of model.PortUse"},
 	{"type", "event", `the event's type: "episode" (a pinned period began or ended), "apply" and "undo" (a tuning change and its read-back), "delete" (a deletion of entries: its text the filter and what it did), "error" (the agent could not read something), "caption" (a recording's commentary), and the control replies`},

@@ -22,6 +22,7 @@ const (
 	MetricNewEntriesLost  = "tablefull_conntrack_new_entries_lost_total"
 	MetricEvicted         = "tablefull_conntrack_evicted_entries_total"
 	MetricEntriesDeleted  = "tablefull_entries_deleted_total"
+	MetricUserDeleted     = "tablefull_conntrack_user_deleted_entries_total"
 	MetricClassHold       = "tablefull_conntrack_class_hold_seconds"
 	MetricVerdict         = "tablefull_verdict"
 	MetricVerdictSeconds  = "tablefull_verdict_seconds_total"

@@ -35,6 +35,8 @@ func everyFieldLines(t testing.TB) [][]byte {
 	s.Ports = &model.PortUse{Dests: []model.DestPorts{{Src: "10.0.0.2", Dst: "10.0.0.9:80\x1b", Ports: 28000, TimeWait: 12}}, Outbound: 28000, Inbound: 3}
 	s.IPVS = &model.IPVS{Present: true, Size: 4096, Conns: 3, Services: 1, Top: []model.Count{{Key: "TCP 10.9.9.9:80\x1b", N: 3}}, ReuseMode: "1",
 		Rows: []model.IPVSConn{{Proto: "TCP", From: "10.0.0.5:40000", To: "10.9.9.9:80", Dest: "127.0.0.1:80", State: "SYN_RECV", Expires: 59}}}
+	s.Flushes = &model.Flushes{Watching: true, Deleted: 1000, Recent: []model.Flush{{From: t0, To: t0, Entries: 1000, UDP: 1000,
+		Dests: []model.FlushDest{{Dest: "udp 10.96.0.10:53", Entries: 1000, Service: "kube-system/kube\x1b-dns:dns"}}}}}
 	s.Absent = model.Parts(model.PartDisks)
 	s.Kernel.Lines = append(s.Kernel.Lines, model.KernelLine{Time: t0, Text: "a <tag> & \"quote\" \\ é \u2028 \x01 \xff end", NetNSName: "ns\tname"})
 	s.Notes = append(s.Notes, "", "naïve", "bad \xfe\xfe utf-8")

@@ -20,7 +20,7 @@ func fromWire(w wireSample) (model.Sample, error) {
 	}
 	s := model.Sample{Time: fromMS(w.T), Interval: time.Duration(w.IV) * time.Millisecond, Census: boundCensus(w.Cen), Absent: w.Ab.Valid(),
 		Namespaces: boundNamespaces(w.NS), Drift: boundDrift(w.Dr), Listeners: boundListeners(w.Ls), Who: boundWho(w.Who), NAT: boundNAT(w.NAT), Allowance: boundAllowance(w.Al),
-		Cilium: boundCilium(w.Cil), IPVS: boundIPVS(w.IPV), Ports: boundPorts(w.Pt)}
+		Cilium: boundCilium(w.Cil), IPVS: boundIPVS(w.IPV), Flushes: boundFlushes(w.Fl), Ports: boundPorts(w.Pt)}
 	for _, n := range w.Notes {
 		s.Notes = append(s.Notes, bound(n))
 	}
@@ -325,22 +325,6 @@ func boundCilium(c *model.CiliumMaps) *model.CiliumMaps {
 			return o
 		}
 		out.Maps = append(out.Maps, model.CiliumMap{Name: bound(m.Name), Entries: min(m.Entries, m.Max), Max: m.Max, Endpoints: top(m.Endpoints), Dests: top(m.Dests)})
-	}
-	return out
-}
-
-// boundIPVS copies IPVS with its lists cut to what a sample carries and
-// its text bounded.
-func boundIPVS(v *model.IPVS) *model.IPVS {
-	if v == nil {
-		return nil
-	}
-	out := &model.IPVS{Present: v.Present, Size: v.Size, Conns: v.Conns, Services: max(0, v.Services), ReuseMode: bound(v.ReuseMode), Note: bound(v.Note)}
-	for _, c := range v.Top[:min(len(v.Top), model.MaxIPVSTop)] {
-		out.Top = append(out.Top, model.Count{Key: bound(c.Key), N: max(0, c.N)})
-	}
-	for _, r := range v.Rows[:min(len(v.Rows), model.MaxIPVSRows)] {
-		out.Rows = append(out.Rows, model.IPVSConn{Proto: bound(r.Proto), From: bound(r.From), To: bound(r.To), Dest: bound(r.Dest), State: bound(r.State), Expires: r.Expires})
 	}
 	return out
 }

@@ -56,6 +56,8 @@ type wireSample struct {
 	// IPV is IPVS: its services and table where loaded, "not present"
 	// where not.
 	IPV *model.IPVS `json:"ipv,omitempty"`
+	// Fl are the bursts of entries user space deleted, where watched.
+	Fl *model.Flushes `json:"fl,omitempty"`
 	// NAT is the ruleset's source NAT (model.NAT as JSON), when read.
 	NAT *model.NAT `json:"nat,omitempty"`
 	// Pt are the local ports by destination (model.PortUse as JSON), when
@@ -130,7 +132,7 @@ func ms(t time.Time) int64 { return t.UnixMilli() }
 func centis(s float64) int64 { return int64(s*100 + 0.5) }
 
 func toWire(s model.Sample) wireSample {
-	w := wireSample{T: ms(s.Time), IV: s.Interval.Milliseconds(), Notes: s.Notes, Cen: s.Census, Ab: s.Absent, NS: s.Namespaces, Dr: s.Drift, Ls: s.Listeners, Who: s.Who, NAT: s.NAT, Al: s.Allowance, Cil: s.Cilium, IPV: s.IPVS, Pt: s.Ports}
+	w := wireSample{T: ms(s.Time), IV: s.Interval.Milliseconds(), Notes: s.Notes, Cen: s.Census, Ab: s.Absent, NS: s.Namespaces, Dr: s.Drift, Ls: s.Listeners, Who: s.Who, NAT: s.NAT, Al: s.Allowance, Cil: s.Cilium, IPV: s.IPVS, Fl: s.Flushes, Pt: s.Ports}
 	c := s.Conntrack
 	w.CT = &wireTable{S: c.Status, N: c.Count, PK: c.Peak, Max: c.Max, B: c.Buckets, TW: c.TimeWaitHold}
 	if c.Holds != (model.ClassCounts{}) {
@@ -205,6 +207,8 @@ func modelPart(w *wireSample, key []byte) any {
 		return &w.Cil
 	case "ipv":
 		return &w.IPV
+	case "fl":
+		return &w.Fl
 	case "pt":
 		return &w.Pt
 	}

@@ -37,6 +37,9 @@ type Collector struct {
 	// later is named there).
 	pods *pods.Names
 	ipvs *ipvs.Reader
+	// flushes watches for entries user space deletes at once, in a live
+	// feed where kube-proxy runs.
+	flushes *flushSwitch
 	// namespaces reads the host's other network namespaces (nil in a
 	// child namespace: its agent reports its own table only).
 	namespaces *namespaces.Namespaces
@@ -80,7 +83,8 @@ func NewCollector(roots kernelfs.Roots) (*Collector, error) {
 	c := &Collector{table: counters.NewTable(roots.Proc), ctFile: counters.NewCTStatFile(roots.Proc), events: ctnetlink.NewEventsSwitch(ctnetlink.NewEntryEvents(roots.Proc)),
 		ctNL: ctnetlink.CTStatNetlink{Timeout: 2 * time.Second}, kmsg: counters.NewKmsg(roots), procRoot: roots.Proc,
 		listen: owners.NewListenWatch(roots.Proc), ports: owners.NewPortWatch(roots.Proc), who: probes.NewSwitch(roots.Proc), insert: insertWatch{nat: ruleset.NewReader()},
-		nic: nic.NewReader(roots.Sys), cilium: cilium.NewReader(roots.Sys), ipvs: ipvs.NewReader(roots.Proc), pods: pods.OnNode(roots.Proc)}
+		nic: nic.NewReader(roots.Sys), cilium: cilium.NewReader(roots.Sys), ipvs: ipvs.NewReader(roots.Proc), pods: pods.OnNode(roots.Proc),
+		flushes: newFlushSwitch(roots.Proc)}
 	var err error
 	if c.cpu, err = counters.NewCPU(roots.Proc); err != nil {
 		return nil, err
@@ -118,6 +122,10 @@ func (c *Collector) OpenPeak() {
 	c.peak = p
 }
 
+// WatchFlushes lets the samples watch for flushes (where kube-proxy
+// runs): a live feed's, which has a past to watch.
+func (c *Collector) WatchFlushes() { c.flushes.live = true }
+
 // PollPeak reads the count once for the next sample's peak; without
 // OpenPeak it does nothing.
 func (c *Collector) PollPeak() {
@@ -137,6 +145,7 @@ func (c *Collector) Close() error {
 	c.nsAside.wait()
 	c.driftAside.wait()
 	c.events.Stop()
+	c.flushes.close()
 	c.who.Stop()
 	if c.peak != nil {
 		c.peak.Close()
@@ -172,10 +181,11 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 	s.NAT = c.insert.read(s.CTStats, now)
 	s.Allowance = c.nic.Read(now)
 	s.IPVS = c.ipvs.Read(now)
+	s.Flushes = c.flushes.read(now)
 	if s.Cilium = c.cilium.Read(now); s.Cilium != nil && s.Cilium.Note != "" {
 		note(fmt.Errorf("cilium: %s", s.Cilium.Note)) // pinned but not read: unknown, not empty
 	}
-	if s.Conntrack.Status == model.TableTracked && s.Conntrack.Peak == 0 && untouched(s.CTStats) {
+	if s.Conntrack.Status == model.TableTracked && s.Conntrack.Peak == 0 && untouched(s.CTStats) && !s.Flushes.Any() {
 		s.Conntrack.Status = model.TableUntracked
 	}
 	// A part that could not be read is absent, not zero: its rows would

@@ -65,6 +65,7 @@ func NewLive(c *Collector, interval time.Duration) *Live {
 	l.interval.Store(int64(interval))
 	l.census.dump = func() (model.Census, error) { return TakeCensus(c.procRoot, l.holds.Load()) }
 	c.OpenPeak()
+	c.WatchFlushes()
 	l.period.Store(int64(pollEvery(interval)))
 	go l.run()
 	return l

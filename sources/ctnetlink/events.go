@@ -69,7 +69,7 @@ func (e *EntryEvents) Start() error {
 	if e.fd >= 0 {
 		return nil
 	}
-	fd, portID, err := joinEvents(e.readBuffer)
+	fd, portID, err := joinEvents(e.readBuffer, newAndDestroy)
 	if err != nil {
 		return err
 	}

@@ -18,15 +18,18 @@ import (
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
+// newAndDestroy are the groups joinEvents joins for counting and
+// following: NEW and DESTROY.
+const newAndDestroy = uint32(1<<(groupCTNew-1) | 1<<(groupCTDestroy-1))
+
 // joinEvents opens a ctnetlink socket in the caller's network namespace
-// joined to the NEW and DESTROY groups, its receive buffer readBuffer
+// joined to groups (a bit per group), its receive buffer readBuffer
 // bytes, and returns it with its netlink port.
-func joinEvents(readBuffer int) (fd int, portID uint32, err error) {
+func joinEvents(readBuffer int, groups uint32) (fd int, portID uint32, err error) {
 	fd, err = unix.Socket(unix.AF_NETLINK, unix.SOCK_RAW|unix.SOCK_CLOEXEC, unix.NETLINK_NETFILTER)
 	if err != nil {
 		return -1, 0, fmt.Errorf("open ctnetlink socket: %w", err)
 	}
-	groups := uint32(1<<(groupCTNew-1) | 1<<(groupCTDestroy-1))
 	if err := unix.Bind(fd, &unix.SockaddrNetlink{Family: unix.AF_NETLINK, Groups: groups}); err != nil {
 		unix.Close(fd)
 		if errors.Is(err, syscall.EPERM) {

@@ -39,7 +39,7 @@ func Follow(procRoot string, filter model.EntryFilter) (*Follower, error) {
 // follow is Follow with a receive buffer of readBuffer bytes (tests make
 // it small to see events lost).
 func follow(procRoot string, filter model.EntryFilter, readBuffer int) (*Follower, error) {
-	fd, portID, err := joinEvents(readBuffer)
+	fd, portID, err := joinEvents(readBuffer, newAndDestroy)
 	if err != nil {
 		return nil, err
 	}

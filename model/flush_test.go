@@ -1,0 +1,136 @@
+package model
+
+import (
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestFlushCounterFindsBursts(t *testing.T) {
+	t0 := time.Date(2026, 12, 4, 14, 2, 3, 0, time.UTC)
+	dns := netip.MustParseAddrPort("10.96.0.10:53")
+	web := netip.MustParseAddrPort("10.96.0.20:80")
+	at := func(sec, i, n int) time.Time { // the i-th of n deletions spread over second sec
+		return t0.Add(time.Duration(sec)*time.Second + time.Duration(i)*time.Second/time.Duration(n+1))
+	}
+	for _, c := range []struct {
+		name string
+		// perSec is the deletions in each second from t0: UDP to dns,
+		// then tcp to web.
+		perSec  [][2]int
+		wantN   int
+		entries uint64
+		udp     uint64
+		seconds int
+		topDest string
+	}{
+		{"one second of 1,000", [][2]int{{1000, 0}}, 1, 1000, 1000, 1, "udp 10.96.0.10:53"},
+		{"under the minimum each second", [][2]int{{99, 0}, {99, 0}, {99, 0}}, 0, 0, 0, 0, ""},
+		{"three seconds, one burst", [][2]int{{300, 0}, {200, 100}, {150, 0}}, 1, 750, 650, 3, "udp 10.96.0.10:53"},
+		{"a quiet second splits them", [][2]int{{300, 0}, {5, 0}, {0, 400}}, 2, 400, 0, 1, "tcp 10.96.0.20:80"},
+		{"steady trickle is no burst", [][2]int{{50, 40}, {50, 40}}, 0, 0, 0, 0, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var fc FlushCounter
+			total := 0
+			for sec, n := range c.perSec {
+				for i := range n[0] {
+					fc.Deleted(at(sec, i, n[0]+n[1]), 17, dns)
+				}
+				for i := range n[1] {
+					fc.Deleted(at(sec, n[0]+i, n[0]+n[1]), 6, web)
+				}
+				total += n[0] + n[1]
+			}
+			fc.Tick(t0.Add(time.Duration(len(c.perSec)+1) * time.Second))
+			got := fc.Ended()
+			if fc.Deletions() != uint64(total) || len(got) != c.wantN {
+				t.Fatalf("%d deletions, %d bursts %+v; want %d, %d", fc.Deletions(), len(got), got, total, c.wantN)
+			}
+			if c.wantN == 0 {
+				return
+			}
+			last := got[len(got)-1]
+			var sum uint64
+			for _, d := range last.Dests {
+				sum += d.Entries
+			}
+			if last.Entries != c.entries || last.UDP != c.udp || sum != last.Entries || last.Dests[0].Dest != c.topDest ||
+				int(last.To.Sub(last.From)/time.Second)+1 != c.seconds {
+				t.Errorf("burst %+v: want %d entries (%d UDP) over %d s, first %s, its destinations summing to its entries", last, c.entries, c.udp, c.seconds, c.topDest)
+			}
+		})
+	}
+}
+
+func TestFlushCounterIsBounded(t *testing.T) {
+	var fc FlushCounter
+	t0 := time.Date(2026, 12, 4, 14, 0, 0, 0, time.UTC)
+	for b := range 2 * MaxFlushes {
+		for i := range 200 {
+			port := uint16(i) // 200 destinations, more than flushKeys
+			fc.Deleted(t0.Add(time.Duration(3*b)*time.Second+time.Duration(i)*time.Millisecond), 17, netip.AddrPortFrom(netip.MustParseAddr("10.0.0.1"), port))
+		}
+	}
+	fc.Tick(t0.Add(time.Hour))
+	got := fc.Ended()
+	if len(got) != MaxFlushes || len(got[0].Dests) != MaxFlushDests || len(fc.burstDests) != 0 || len(fc.secDests) != 0 {
+		t.Errorf("%d bursts kept, %d destinations said, %d and %d tallied", len(got), len(got[0].Dests), len(fc.burstDests), len(fc.secDests))
+	}
+	if !got[len(got)-1].From.Equal(t0.Add(time.Duration(3*(2*MaxFlushes-1)) * time.Second)) {
+		t.Errorf("the newest burst is not kept last: %v", got[len(got)-1].From)
+	}
+}
+
+func TestFlushedVerdict(t *testing.T) {
+	t0 := time.Date(2026, 12, 4, 14, 2, 3, 0, time.UTC)
+	burst := Flush{From: t0, To: t0, Entries: 1000, UDP: 1000, Dests: []FlushDest{{Dest: "udp 10.96.0.10:53", Entries: 1000, Service: "kube-system/kube-dns:dns"}}}
+	for _, c := range []struct {
+		name string
+		f    *Flushes
+		now  time.Time
+		want bool
+	}{
+		{"not read", nil, t0, false},
+		{"watched, none", &Flushes{Watching: true}, t0, false},
+		{"just now", &Flushes{Watching: true, Recent: []Flush{burst}}, t0.Add(2 * time.Second), true},
+		{"a minute ago", &Flushes{Watching: true, Recent: []Flush{burst}}, t0.Add(FlushShown), true},
+		{"long ago", &Flushes{Watching: true, Recent: []Flush{burst}}, t0.Add(FlushShown + time.Second), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := Inputs{Sample: Sample{Time: c.now, Flushes: c.f}}
+			v, ok := ruleFlushed(in)
+			if ok != c.want {
+				t.Fatalf("holds %v, want %v: %s", ok, c.want, v.Evidence)
+			}
+			if ok && !strings.Contains(v.Evidence, "user space deleted 1,000 entries (1,000 UDP) in 1 s at 14:02:03: kube-system/kube-dns:dns (udp 10.96.0.10:53) 1,000") {
+				t.Errorf("evidence %q", v.Evidence)
+			}
+			if ok {
+				vs := Judge(in)
+				if vs[0].Kind != EntriesFlushed {
+					t.Errorf("Judge says %v", vs)
+				}
+			}
+		})
+	}
+}
+
+func TestFlushedJudgedOnlyWhereWatched(t *testing.T) {
+	for _, c := range []struct {
+		f    *Flushes
+		want bool
+	}{
+		{nil, false},
+		{&Flushes{Note: "not watched: no kube-proxy runs here"}, false},
+		{&Flushes{Watching: true}, true},
+	} {
+		if got := EntriesFlushed.JudgedIn(Sample{Flushes: c.f}); got != c.want {
+			t.Errorf("%+v: judged %v, want %v", c.f, got, c.want)
+		}
+	}
+	if !TableFull.JudgedIn(Sample{}) || ListenOverflow.JudgedIn(Sample{Absent: Parts(PartTCP)}) {
+		t.Errorf("the other kinds: judged by the parts they need")
+	}
+}

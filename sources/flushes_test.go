@@ -1,0 +1,30 @@
+package sources
+
+import (
+	"testing"
+	"time"
+)
+
+// TestFlushSwitchOnlyLiveWhereKubeProxyRuns: a one-shot sample carries no
+// flushes (not read); a live one where kube-proxy does not run says why
+// it does not watch, and looks again only every FlushRecheck.
+func TestFlushSwitchOnlyLiveWhereKubeProxyRuns(t *testing.T) {
+	looked := 0
+	f := newFlushSwitch("/proc")
+	f.present = func() bool { looked++; return false }
+	now := time.Now()
+	if got := f.read(now); got != nil || looked != 0 {
+		t.Fatalf("a one-shot sample read flushes %+v (looked %d)", got, looked)
+	}
+	f.live = true
+	for i := range 3 {
+		got := f.read(now.Add(time.Duration(i) * time.Second))
+		if got == nil || got.Watching || got.Note != noKubeProxy {
+			t.Fatalf("no kube-proxy: %+v", got)
+		}
+	}
+	f.read(now.Add(FlushRecheck))
+	if looked != 2 {
+		t.Errorf("looked for kube-proxy %d times in %s, want 2", looked, FlushRecheck)
+	}
+}
