@@ -151,8 +151,20 @@ func ruleNATPorts(in Inputs) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	return Verdict{Evidence: fmt.Sprintf(
-		"%s: the source NAT %s finds no free source port for new flows%s: widen its ports, add egress addresses, use random-fully, shorten TIME_WAIT on that path or reuse connections; not a full table",
-		counts, p, busiest(in.Census))}, true
+		"%s: the source NAT %s finds no free source port for new flows%s: %s; not a full table",
+		counts, p, busiest(in.Census), natRemedies(p))}, true
+}
+
+// natRemedies are the ways to free a pool's ports, leaving out
+// randomising them where the rule already does (nft prints
+// iptables' random-fully as fully-random).
+func natRemedies(p NATPool) string {
+	for _, f := range p.Flags {
+		if f == "fully-random" || f == "random-fully" {
+			return "widen its ports, add egress addresses, shorten TIME_WAIT on that path or reuse connections"
+		}
+	}
+	return "widen its ports, add egress addresses, use random-fully, shorten TIME_WAIT on that path or reuse connections"
 }
 
 // ruleInsertClash: packets dropped on inserting their entry while the

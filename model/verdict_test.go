@@ -115,6 +115,13 @@ func TestVerdictRules(t *testing.T) {
 				Census: &Census{Total: 12, TopDests: []Count{{"10.96.0.1", 8}}, TopPorts: []Count{{"tcp/443", 8}}, DestServices: map[string]string{"10.96.0.1": "default/kubernetes"},
 					TCPState: map[string]int{"TIME_WAIT": 3}, TopTimeWaitDests: []Count{{"10.96.0.1", 2}}}},
 			NATPorts, nil, "the census's busiest destination 10.96.0.1 (Service default/kubernetes) (8 entries), tcp/443 (8)"},
+		{"a fully-random masquerade out of ports: not told to use random-fully",
+			Inputs{Sample: func() Sample {
+				s := table(12, 12, 262144)
+				s.NAT = &NAT{Pools: []NATPool{{Rule: "masquerade", Chain: "ip kube-proxy masquerading", Flags: []string{"fully-random"}}}}
+				return s
+			}(), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 12); r.CTTotal.Set(InsertFailed, 12) })},
+			NATPorts, nil, "fully-random in ip kube-proxy masquerading (64,512 flows to one destination at once) finds no free source port for new flows: widen its ports, add egress addresses, shorten TIME_WAIT"},
 		{"insert drops without source NAT: a clash",
 			Inputs{Sample: func() Sample { s := table(300, 300, 262144); s.NAT = &NAT{}; return s }(),
 				Rates: with(idle(), func(r *Rates) {

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// kubeProxyMasquerade adds kube-proxy's masquerade of Service traffic to
+// the rules kubeProxyModes wrote, as it writes it with --masquerade-all:
+// the Service's cluster IP marked for masquerade, and every marked flow
+// masqueraded fully-random (pkg/proxy/nftables setupNFTables and the
+// service chain's rule; pkg/proxy/iptables KUBE-POSTROUTING and the
+// KUBE-MARK-MASQ rule of the Service's chain).
+var kubeProxyMasquerade = map[string]func(ns *netns.NS) error{
+	"iptables-nft": func(ns *netns.NS) error {
+		cmd := ns.Command("iptables-nft-restore", "--noflush")
+		cmd.Stdin = strings.NewReader(`*nat
+:KUBE-POSTROUTING - [0:0]
+-A POSTROUTING -m comment --comment "kubernetes postrouting rules" -j KUBE-POSTROUTING
+-A KUBE-POSTROUTING -m mark ! --mark 0x4000/0x4000 -j RETURN
+-A KUBE-POSTROUTING -j MARK --xor-mark 0x4000
+-A KUBE-POSTROUTING -m comment --comment "kubernetes service traffic requiring SNAT" -j MASQUERADE --random-fully
+-I KUBE-SVC-TCOU7JCQXEZGVUNU -d 10.96.0.10/32 -p udp -m comment --comment "kube-system/kube-dns:dns cluster IP" -m udp --dport 53 -j KUBE-MARK-MASQ
+COMMIT
+`)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return &exitError{err, string(out)}
+		}
+		return nil
+	},
+	"nftables": func(ns *netns.NS) error {
+		return ns.Nft(`add chain ip kube-proxy masquerading
+add rule ip kube-proxy masquerading mark and 0x4000 == 0 return
+add rule ip kube-proxy masquerading mark set mark xor 0x4000
+add rule ip kube-proxy masquerading masquerade fully-random
+add chain ip kube-proxy nat-postrouting { type nat hook postrouting priority srcnat; policy accept; }
+add rule ip kube-proxy nat-postrouting jump masquerading
+insert rule ip kube-proxy service-ULMVA6XW-kube-system/kube-dns/udp/dns ip daddr 10.96.0.10 udp dport 53 jump mark-for-masquerade
+`)
+	},
+}
+
+// exitError is a command's failure with what it printed.
+type exitError struct {
+	err error
+	out string
+}
+
+func (e *exitError) Error() string { return e.err.Error() + ": " + e.out }
+
+// floodService sends one datagram from each of flows source ports
+// (1024-65535 of each of from in turn) to the Service at to, a socket
+// each: more flows to one endpoint than a masquerade has source ports.
+func floodService(t *testing.T, ns *netns.NS, to netip.AddrPort, flows int, from ...netip.Addr) {
+	t.Helper()
+	dst := &unix.SockaddrInet4{Port: int(to.Port()), Addr: to.Addr().As4()}
+	if err := ns.Do(func() error {
+		for _, a := range from {
+			for port := 1024; port <= 65535 && flows > 0; port, flows = port+1, flows-1 {
+				fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+				if err != nil {
+					return err
+				}
+				if unix.Bind(fd, &unix.SockaddrInet4{Port: port, Addr: a.As4()}) == nil {
+					unix.Sendto(fd, []byte{0}, 0, dst)
+				}
+				unix.Close(fd)
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestNATPortsOfAServiceKubeProxy: kube-proxy's masquerade (fully-random,
+// no port range: 64,512 source ports) runs out when more flows than that
+// go to one endpoint of kube-system/kube-dns:dns. In both of kube-proxy's
+// nftables-backed modes, a recording of the namespace says NAT PORTS,
+// names the masquerade rule and the census's busiest destination by the
+// Service.
+func TestNATPortsOfAServiceKubeProxy(t *testing.T) {
+	needKernel(t, "conntrack", "iptables-nft-restore")
+	for _, mode := range kubeProxyModes {
+		t.Run(mode.name, func(t *testing.T) {
+			ns := labNS(t)
+			for _, a := range []string{"10.96.0.10", "10.244.1.7", "10.0.0.1", "10.0.0.2"} {
+				if _, err := ns.Output("ip", "addr", "add", a+"/32", "dev", "lo"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := mode.first(ns, "10.244.1.7"); err != nil {
+				t.Fatal(err)
+			}
+			if err := kubeProxyMasquerade[mode.name](ns); err != nil {
+				t.Fatal(err)
+			}
+			exe, _ := os.Executable()
+			rec := filepath.Join(t.TempDir(), "natports.jsonl")
+			record := ns.Command(exe, "record", rec, "--interval", "500ms")
+			record.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+			start(t, record)
+			time.Sleep(time.Second)
+			floodService(t, ns, netip.MustParseAddrPort("10.96.0.10:53"), 70000, netip.MustParseAddr("10.0.0.1"), netip.MustParseAddr("10.0.0.2"))
+			time.Sleep(3 * time.Second) // the census the drops start ends within it
+			record.Process.Signal(syscall.SIGINT)
+			if err := record.Wait(); err != nil {
+				t.Fatalf("record: %v", err)
+			}
+			f, err := os.Open(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := remote.ReadRecording(f)
+			f.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			an := model.NewAnalyzer(len(got.Samples))
+			var said []string
+			for _, s := range got.Samples {
+				for _, v := range an.Add(s).Verdicts {
+					said = append(said, v.String())
+				}
+			}
+			all := strings.Join(said, "\n")
+			rule := "masquerade to :1024-65535 fully-random in " + map[string]string{"iptables-nft": "ip nat KUBE-POSTROUTING", "nftables": "ip kube-proxy masquerading"}[mode.name]
+			if !strings.Contains(all, "NAT PORTS") || !strings.Contains(all, rule) || strings.Contains(all, "use random-fully") ||
+				!strings.Contains(all, "busiest destination 10.96.0.10 (Service kube-system/kube-dns)") {
+				t.Errorf("no NAT PORTS naming %q and the Service, without proposing the random-fully it has, in:\n%s", rule, all)
+			}
+		})
+	}
+}
