@@ -13,6 +13,11 @@ type CiliumMaps struct {
 	Maps []CiliumMap `json:"maps,omitempty"`
 	// Note says why a map pinned here was not read.
 	Note string `json:"note,omitempty"`
+	// Drops are the drop reasons of Cilium's metrics map, most packets
+	// first (at most MaxCiliumDrops); DropsNote says why they were not
+	// read (a layout tablefull does not know, no metrics map).
+	Drops     []CiliumDrop `json:"drops,omitempty"`
+	DropsNote string       `json:"drops_note,omitempty"`
 }
 
 // CiliumMap is one map: its pinned name, its entries and its size, and
@@ -65,16 +70,19 @@ func CiliumKnob(name string) string {
 	return "bpf-ct-global-tcp-max"
 }
 
-// ruleCiliumMap: one of Cilium's conntrack maps is at CiliumPressurePct
-// of its size or more: Cilium evicts (or fails to insert) its endpoints'
-// flows, a limit that is Cilium's, not this kernel's table. Warning.
+// ruleCiliumMap: one of Cilium's conntrack or NAT maps is at
+// CiliumPressurePct of its size or more, or Cilium counted drops of its
+// own maps refusing an entry (CT: Map insertion failed, no mapping for
+// NAT masquerade) since its previous read, whatever their fill now: a
+// limit that is Cilium's, not this kernel's table. Warning.
 func ruleCiliumMap(in Inputs) (Verdict, bool) {
 	c := in.Sample.Cilium
 	if c == nil {
 		return Verdict{}, false
 	}
 	m, ok := c.fullest()
-	if !ok || Percent(m.Entries, m.Max) < CiliumPressurePct {
+	refused := c.mapDrops()
+	if (!ok || Percent(m.Entries, m.Max) < CiliumPressurePct) && len(refused) == 0 {
 		return Verdict{}, false
 	}
 	ct := in.Sample.Conntrack
@@ -82,13 +90,17 @@ func ruleCiliumMap(in Inputs) (Verdict, bool) {
 	if ct.Status != TableTracked {
 		table = "nf_conntrack not read"
 	}
+	if !ok {
+		return Verdict{Evidence: fmt.Sprintf("%s, with %s (its maps not read): the limit is Cilium's, not this kernel's table",
+			strings.TrimPrefix(refusals(refused), "; since its previous read "), table)}, true
+	}
 	what, near := "conntrack map", "Cilium evicts live flows or fails to track new ones"
 	if CiliumNAT(m.Name) {
 		what, near = "NAT map", "Cilium finds no free source port for new flows and drops them (its drop reason: no mapping for NAT masquerade)"
 	}
 	return Verdict{Evidence: fmt.Sprintf(
-		"Cilium's %s %s holds %s of its %s entries (%.0f %%) with %s%s: the limit is Cilium's, not this kernel's table; near its size %s: raise %s (or bpf-map-dynamic-size-ratio) in Cilium's configuration",
-		what, m.Name, Int(m.Entries), Int(m.Max), Percent(m.Entries, m.Max), table, m.FilledBy(), near, CiliumKnob(m.Name))}, true
+		"Cilium's %s %s holds %s of its %s entries (%.0f %%) with %s%s%s: the limit is Cilium's, not this kernel's table; near its size %s: raise %s (or bpf-map-dynamic-size-ratio) in Cilium's configuration",
+		what, m.Name, Int(m.Entries), Int(m.Max), Percent(m.Entries, m.Max), table, m.FilledBy(), refusals(refused), near, CiliumKnob(m.Name))}, true
 }
 
 // FilledBy says who fills the map, where its keys said: ", opened most

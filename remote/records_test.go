@@ -31,7 +31,8 @@ func everyFieldLines(t testing.TB) [][]byte {
 		OtherOpened: 4, Lost: 1}
 	s.NAT = &model.NAT{Pools: []model.NATPool{{Rule: "snat", Chain: "ip nat\u202e post", Addrs: []string{"10.0.0.1-10.0.0.4"}, Ports: [2]uint16{20000, 20007}, Flags: []string{"random-fully"}}}}
 	s.Allowance = []model.Allowance{{Iface: "ens5\x1b", Driver: "ena", Exceeded: 1 << 40, Available: 3, AvailableRead: true}}
-	s.Cilium = &model.CiliumMaps{Maps: []model.CiliumMap{{Name: "cilium_ct4\x1b_global", Entries: 510000, Max: 524288}}, Note: "open cilium_ct6_global: permission denied"}
+	s.Cilium = &model.CiliumMaps{Maps: []model.CiliumMap{{Name: "cilium_ct4\x1b_global", Entries: 510000, Max: 524288}}, Note: "open cilium_ct6_global: permission denied",
+		Drops: []model.CiliumDrop{{Reason: 155, Name: "CT: Map insertion failed\x1b", Packets: 42, Rose: 20}}}
 	s.Ports = &model.PortUse{Dests: []model.DestPorts{{Src: "10.0.0.2", Dst: "10.0.0.9:80\x1b", Ports: 28000, TimeWait: 12}}, Outbound: 28000, Inbound: 3}
 	s.IPVS = &model.IPVS{Present: true, Size: 4096, Conns: 3, Services: 1, Top: []model.Count{{Key: "TCP 10.9.9.9:80\x1b", N: 3}}, ReuseMode: "1",
 		Rows: []model.IPVSConn{{Proto: "TCP", From: "10.0.0.5:40000", To: "10.9.9.9:80", Dest: "127.0.0.1:80", State: "SYN_RECV", Expires: 59}}}

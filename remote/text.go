@@ -64,6 +64,7 @@ func WriteSnapshot(w io.Writer, d Snapshot, asJSON bool) error {
 			fmt.Fprintf(tw, "cilium\t%s\t%s of %s entries (%.0f %%): sized by %s%s\n", model.Sanitize(m.Name, 64),
 				model.Int(m.Entries), model.Int(m.Max), model.Percent(m.Entries, m.Max), model.CiliumKnob(m.Name), m.FilledBy())
 		}
+		fmt.Fprintf(tw, "cilium\tdrops\t%s\n", s.Cilium.DropsText())
 	}
 	for _, n := range s.Notes {
 		fmt.Fprintf(tw, "note\t\t%s\n", n)

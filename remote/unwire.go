@@ -315,7 +315,10 @@ func boundCilium(c *model.CiliumMaps) *model.CiliumMaps {
 	if c == nil {
 		return nil
 	}
-	out := &model.CiliumMaps{Note: bound(c.Note)}
+	out := &model.CiliumMaps{Note: bound(c.Note), DropsNote: bound(c.DropsNote)}
+	for _, d := range c.Drops[:min(len(c.Drops), model.MaxCiliumDrops)] {
+		out.Drops = append(out.Drops, model.CiliumDrop{Reason: d.Reason, Name: bound(d.Name), Packets: d.Packets, Rose: min(d.Rose, d.Packets)})
+	}
 	for _, m := range c.Maps[:min(len(c.Maps), model.MaxCiliumMaps)] {
 		top := func(cs []model.Count) []model.Count { // a part of the map's entries, never more
 			var o []model.Count

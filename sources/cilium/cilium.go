@@ -2,9 +2,11 @@
 // where Cilium runs: pinned under the BPF filesystem's tc/globals, each
 // map's size from the kernel and its entries by walking its keys, so that
 // a map near its size — flows evicted, or source ports not found, while
-// nf_conntrack is healthy — is named, with who fills it. It
-// finds nothing (and says nothing) where no map is pinned, walks the maps
-// at most every CountEvery, and never changes a map.
+// nf_conntrack is healthy — is named, with who fills it; and the drop
+// reasons Cilium counts in its metrics map, where its layout is one
+// tablefull knows. It finds nothing (and says nothing) where no map is
+// pinned, walks the maps at most every CountEvery, and never changes a
+// map.
 package cilium
 
 import (
@@ -30,9 +32,10 @@ var Maps = []string{"cilium_ct4_global", "cilium_ct_any4_global", "cilium_ct6_gl
 
 // Reader reads the maps pinned under a BPF filesystem.
 type Reader struct {
-	dir  string
-	last time.Time
-	have *model.CiliumMaps
+	dir   string
+	last  time.Time
+	have  *model.CiliumMaps
+	drops dropReader
 }
 
 // NewReader reads the maps pinned under the sysfs root sys's BPF
@@ -48,6 +51,9 @@ func (r *Reader) Read(now time.Time) *model.CiliumMaps {
 		return r.have
 	}
 	r.last, r.have = now, read(r.dir)
+	if r.have != nil { // Cilium runs here: its drop reasons too
+		r.have.Drops, r.have.DropsNote = r.drops.read(r.dir)
+	}
 	return r.have
 }
 

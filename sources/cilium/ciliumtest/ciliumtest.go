@@ -127,3 +127,54 @@ func onOneCPU(t testing.TB) (restore func()) {
 		runtime.UnlockOSThread()
 	}
 }
+
+// Metric is one row of Cilium's metrics map: a reason (0 forwarded, else
+// a drop reason), a direction, and the packets counted on each CPU.
+type Metric struct {
+	Reason, Dir uint8
+	PerCPU      []uint64
+}
+
+// PinMetrics pins at path a per-CPU hash keyed and valued as Cilium's
+// cilium_metrics (struct metrics_key: reason, direction, 6 more bytes;
+// struct metrics_value: packets, bytes), or, with keySize other than 8,
+// a map of a layout tablefull does not know. It returns the map, open,
+// for the test to update.
+func PinMetrics(t testing.TB, path string, keySize uint32, rows []Metric) *ebpf.Map {
+	t.Helper()
+	m, err := ebpf.NewMap(&ebpf.MapSpec{Type: ebpf.PerCPUHash, KeySize: keySize, ValueSize: 16, MaxEntries: 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	PutMetrics(t, m, rows)
+	if err := m.Pin(path); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// PutMetrics writes rows into a map PinMetrics made, each CPU's packets
+// with as many bytes times 100.
+func PutMetrics(t testing.TB, m *ebpf.Map, rows []Metric) {
+	t.Helper()
+	cpus, err := ebpf.PossibleCPU()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		key := make([]byte, m.KeySize())
+		key[0], key[1] = r.Reason, r.Dir
+		values := make([][]byte, cpus)
+		for i := range values {
+			values[i] = make([]byte, 16)
+			if i < len(r.PerCPU) {
+				binary.NativeEndian.PutUint64(values[i], r.PerCPU[i])
+				binary.NativeEndian.PutUint64(values[i][8:], 100*r.PerCPU[i])
+			}
+		}
+		if err := m.Put(key, values); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
