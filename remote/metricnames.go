@@ -23,6 +23,8 @@ const (
 	MetricEvicted         = "tablefull_conntrack_evicted_entries_total"
 	MetricEntriesDeleted  = "tablefull_entries_deleted_total"
 	MetricUserDeleted     = "tablefull_conntrack_user_deleted_entries_total"
+	MetricIPVSConns       = "tablefull_ipvs_connections"
+	MetricIPVSBuckets     = "tablefull_ipvs_connection_table_buckets"
 	MetricClassHold       = "tablefull_conntrack_class_hold_seconds"
 	MetricVerdict         = "tablefull_verdict"
 	MetricVerdictSeconds  = "tablefull_verdict_seconds_total"

@@ -34,6 +34,8 @@ var (
 	descClassHold = desc(remote.MetricClassHold, "How long the kernel holds an entry of the class now (its nf_conntrack_*_timeout); absent when not read.", "class")
 	descDeleted   = desc(remote.MetricEntriesDeleted, "Entries deleted through tablefull (tablefull entries --delete, the console's D), from the journal in the state directory; absent where that directory cannot be read.")
 	descUserDel   = desc(remote.MetricUserDeleted, "Conntrack entries user space deleted (kube-proxy's cleanup of a gone endpoint, a kube-proxy restart, conntrack -D and -F: DESTROY events that carry a deleter) since the flush watch began; the watch runs where kube-proxy runs, and the series is absent elsewhere. Bursts of 100 a second or more are ENTRIES FLUSHED.")
+	descIPVS      = desc(remote.MetricIPVSConns, "Connections IPVS holds for its services (kube-proxy's IPVS mode), each real server's active and inactive ones summed, read at most every 30 s; absent where ip_vs is not loaded.")
+	descIPVSSize  = desc(remote.MetricIPVSBuckets, "Buckets of IPVS's connection table (2^ip_vs_conn_tab_bits): more connections than that make long chains, never refusals; absent where ip_vs is not loaded.")
 	descVerdictS  = desc(remote.MetricVerdictSeconds, "Seconds each verdict held since the exporter started (by the console's own rules): increase() over any range sees what held, whoever else scrapes.", "kind")
 	descVerdict   = desc(remote.MetricVerdict, "1 when the verdict held at any sample in the trailing window (--window, default 1m; every scraper reads the same), by the console's own rules and thresholds, else 0 (kind: "+kindLabels()+").", "kind")
 	descUp        = desc(remote.MetricUp, "1 when this part of the host's numbers could be read: conntrack (the table), ctstats (per-CPU counters), cpu, disks and tcp (/proc/stat, diskstats, netstat), kernel_log (/dev/kmsg, with CAP_SYSLOG), namespaces (the host's other network namespaces: 0 when other users' processes could not be read, without CAP_SYS_PTRACE), entries (new entries by class: counted near the cap only, so absent far from it, 0 only when counting failed), stream (samples arriving).", "part")
@@ -96,6 +98,10 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 	if e.Owners {
 		s.attribution.collect(m.gauge)
 		s.owners.collect(m.counter, s.probesOn)
+	}
+	if v := sample.IPVS; v != nil && v.Present {
+		m.gauge(descIPVS, float64(v.Conns))
+		m.gauge(descIPVSSize, float64(v.Size))
 	}
 	if f := sample.Flushes; f != nil && f.Watching {
 		m.counter(descUserDel, float64(f.Deleted))

@@ -34,3 +34,24 @@ func TestExporterFlushes(t *testing.T) {
 		t.Errorf("ENTRIES FLUSHED %v, want 1", got)
 	}
 }
+
+// TestExporterIPVS: IPVS's connections and table size are gauges where
+// ip_vs is loaded, and absent where it is not.
+func TestExporterIPVS(t *testing.T) {
+	e := New("test")
+	srv := httptest.NewServer(Handler(e, ""))
+	defer srv.Close()
+	s := sample(0, 500, 500, 0)
+	s.IPVS = &tf.IPVS{}
+	e.Observe(s)
+	if m := scrape(t, srv.URL); m["tablefull_ipvs_connections"] != nil || m["tablefull_ipvs_connection_table_buckets"] != nil {
+		t.Errorf("not present, yet exported")
+	}
+	s = sample(1, 500, 500, 0)
+	s.IPVS = &tf.IPVS{Present: true, Size: 4096, Conns: 3, Services: 1}
+	e.Observe(s)
+	m := scrape(t, srv.URL)
+	if m["tablefull_ipvs_connections"].v("") != 3 || m["tablefull_ipvs_connection_table_buckets"].v("") != 4096 {
+		t.Errorf("ipvs %v of %v", m["tablefull_ipvs_connections"].v(""), m["tablefull_ipvs_connection_table_buckets"].v(""))
+	}
+}
