@@ -24,17 +24,29 @@ const (
 	maxCRIReply = 4 << 20
 )
 
-// errCRIReply is a reply that is not a CRI ListPodSandbox response.
-var errCRIReply = errors.New("not a CRI ListPodSandbox reply")
+// errCRIReply is a reply that is not a CRI response.
+var errCRIReply = errors.New("not a CRI reply")
 
 // listPodSandboxes asks the CRI runtime at socket for its pod sandboxes
 // (runtime.v1.RuntimeService/ListPodSandbox, read-only) and returns them
-// by UID as "namespace/name". It speaks gRPC itself — HTTP/2 without TLS
-// on the unix socket, one unary call — rather than link gRPC's client for
-// one question. The reply is foreign: bounded, and every name checked.
+// by UID as "namespace/name". The reply is foreign: bounded, and every
+// name checked.
 func listPodSandboxes(ctx context.Context, socket string) (map[string]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, criTimeout)
 	defer cancel()
+	reply, err := Unary(ctx, socket, "runtime.v1.RuntimeService/ListPodSandbox", nil)
+	if err != nil {
+		return nil, err
+	}
+	return parseSandboxes(reply)
+}
+
+// Unary makes one unary gRPC call of method ("package.Service/Method")
+// to the runtime at socket with the encoded request req, and returns the
+// encoded reply, at most maxCRIReply bytes. It speaks gRPC itself —
+// HTTP/2 without TLS on the unix socket — rather than link gRPC's client
+// for a question or two; ctx bounds it.
+func Unary(ctx context.Context, socket, method string, req []byte) ([]byte, error) {
 	var protocols http.Protocols
 	protocols.SetUnencryptedHTTP2(true)
 	tr := &http.Transport{Protocols: &protocols, DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
@@ -42,21 +54,22 @@ func listPodSandboxes(ctx context.Context, socket string) (map[string]string, er
 		return d.DialContext(ctx, "unix", socket)
 	}}
 	defer tr.CloseIdleConnections()
-	// an empty ListPodSandboxRequest in gRPC's frame: not compressed, length 0
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://cri/runtime.v1.RuntimeService/ListPodSandbox", bytes.NewReader(make([]byte, 5)))
+	frame := make([]byte, 5, 5+len(req)) // gRPC's frame: not compressed, the length, the message
+	binary.BigEndian.PutUint32(frame[1:], uint32(len(req)))
+	r, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://cri/"+method, bytes.NewReader(append(frame, req...)))
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Content-Type", "application/grpc")
-	req.Header.Set("TE", "trailers")
-	resp, err := tr.RoundTrip(req)
+	r.Header.Set("Content-Type", "application/grpc")
+	r.Header.Set("TE", "trailers")
+	resp, err := tr.RoundTrip(r)
 	if err != nil {
-		return nil, fmt.Errorf("ask %s for its pods: %w", socket, err)
+		return nil, fmt.Errorf("ask %s: %w", socket, err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxCRIReply+1))
 	if err != nil {
-		return nil, fmt.Errorf("read %s's pods: %w", socket, err)
+		return nil, fmt.Errorf("read %s's reply: %w", socket, err)
 	}
 	status := resp.Trailer.Get("Grpc-Status")
 	if status == "" {
@@ -68,7 +81,7 @@ func listPodSandboxes(ctx context.Context, socket string) (map[string]string, er
 	if len(body) < 5 || body[0] != 0 || int(binary.BigEndian.Uint32(body[1:5])) != len(body)-5 {
 		return nil, fmt.Errorf("%s: %w", socket, errCRIReply)
 	}
-	return parseSandboxes(body[5:])
+	return body[5:], nil
 }
 
 // parseSandboxes reads a ListPodSandboxResponse (cri-api's api.proto:
