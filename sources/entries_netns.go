@@ -2,7 +2,7 @@ package sources
 
 import (
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/nsenter"
 )
 
 // NetnsEntries lists, deletes and follows the entries of the network
@@ -15,15 +15,15 @@ import (
 func NetnsEntries(path, stateDir string) (list func(model.EntryFilter, string, bool, int) (*model.EntryList, error), del func(model.EntryFilter, bool) (model.Deletion, error),
 	follow func(model.EntryFilter) (model.EntryFollowing, error)) {
 	list = func(f model.EntryFilter, sort string, desc bool, limit int) (l *model.EntryList, err error) {
-		err = netns.Enter(path, func() (err error) { l, err = ListEntries(f, sort, desc, limit); return err })
+		err = nsenter.Net(path, func() (err error) { l, err = ListEntries(f, sort, desc, limit); return err })
 		return l, err
 	}
 	del = func(f model.EntryFilter, established bool) (d model.Deletion, err error) {
-		err = netns.Enter(path, func() (err error) { d, err = DeleteEntries(f, established, stateDir); return err })
+		err = nsenter.Net(path, func() (err error) { d, err = DeleteEntries(f, established, stateDir); return err })
 		return d, err
 	}
 	follow = func(f model.EntryFilter) (fol model.EntryFollowing, err error) {
-		err = netns.Enter(path, func() (err error) { fol, err = EntriesFollower("/proc")(f); return err })
+		err = nsenter.Net(path, func() (err error) { fol, err = EntriesFollower("/proc")(f); return err })
 		return fol, err
 	}
 	return list, del, follow

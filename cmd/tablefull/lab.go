@@ -41,7 +41,7 @@ func runLab(o options, scenario string, lo lab.Command, w io.Writer) error {
 			defer stop()
 			return l.Headless(tee, stopped.Done(), lo.FixAfter, w)
 		}
-		a := tui.Options{Interval: o.interval, Recorder: tee, Tuner: &tune.Lab{Host: tune.NewSysctls(o.roots), Lab: l}, Captions: true,
+		a := tui.Options{Interval: o.interval, Recorder: tee, Tuner: l.Tuning(tune.NewSysctls(o.roots)), Captions: true,
 			Intro: "lab " + lo.Scenario + ": " + l.Scenario.LookFor, Live: l.Clients.String, Source: "lab " + lo.Scenario}
 		a.Entries, a.DeleteEntries, a.FollowEntries = sources.NetnsEntries(l.NS.Path(), o.stateDir) // E: the lab's table, from the host
 		fixed := l.FixAfter(lo.FixAfter)

@@ -351,7 +351,7 @@ func TestLabRestoresGlobalsItChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tu := &tune.Lab{Host: tune.NewSysctls(kernelfs.DefaultRoots()), Lab: l}
+	tu := l.Tuning(tune.NewSysctls(kernelfs.DefaultRoots()))
 	hash, _ := strconv.ParseUint(origHash, 10, 64)
 	if _, err := tu.Apply([]tuning.Change{{Key: model.KnobMax, Proposed: "131072"}, {Key: model.KnobHashsize, Proposed: strconv.FormatUint(hash*2, 10)}}, 0); err != nil {
 		l.Close()

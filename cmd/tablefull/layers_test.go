@@ -11,7 +11,10 @@ import (
 // remote never import each other, tui or cmd; tui imports model's rooms
 // and its own; sources' concerns never import the collector that
 // composes them; nothing imports cmd but cmd (main, its internal
-// packages).
+// packages); no production package imports a test helper (a package
+// named …test, which only tests and other helpers import) or the lab's
+// helpers (sources/lab and the namespaces it builds, sources/netns),
+// which only cmd and the lab itself import.
 func TestLayers(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \",\"}}", "github.com/tablefull/tablefull/...").Output()
 	if err != nil {
@@ -44,9 +47,21 @@ func TestLayers(t *testing.T) {
 			if ours && under(imp, "cmd") && !under(pkg, "cmd") {
 				bad = true
 			}
+			if ours && testHelper(imp) && !testHelper(pkg) {
+				bad = true
+			}
+			if ours && (imp == "sources/lab" || imp == "sources/netns") && !under(pkg, "cmd") && pkg != "sources/lab" && !testHelper(pkg) {
+				bad = true
+			}
 			if bad {
 				t.Errorf("%s imports %s", pkg, imp)
 			}
 		}
 	}
+}
+
+// testHelper reports whether pkg is a test helper: its name ends in
+// "test" (nstest, ciliumtest, critest).
+func testHelper(pkg string) bool {
+	return strings.HasSuffix(pkg[strings.LastIndex(pkg, "/")+1:], "test")
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/tune"
 )
 
 // Options adjust a scenario; zero values take the scenario's defaults.
@@ -321,4 +322,10 @@ func (l *Lab) Remember(g Global) error {
 		return err
 	}
 	return nil
+}
+
+// Tuning tunes the lab's namespace from the host through host: each
+// global knob's value kept (Remember) before its first write.
+func (l *Lab) Tuning(host *tune.Sysctls) *tune.LabTuning {
+	return &tune.LabTuning{Host: host, Path: l.NS.Path(), Remember: func(key string) error { return l.Remember(Global(key)) }}
 }

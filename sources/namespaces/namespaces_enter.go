@@ -12,7 +12,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/ctnetlink"
 	"github.com/tablefull/tablefull/sources/kernelfs"
-	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/nsenter"
 )
 
 // enteredNetlinkTimeout bounds a namespace's ctnetlink stats request.
@@ -27,7 +27,7 @@ const enteredNetlinkTimeout = 2 * time.Second
 // nf_conntrack_count and the drops its ctnetlink stats, read when the
 // count is at least dropsFrom. Entering needs CAP_SYS_ADMIN.
 func (n *Namespaces) readEntered(nsPath string, dropsFrom uint64) (count, drops uint64, whole bool, err error) {
-	err = netns.Enter(nsPath, func() error {
+	err = nsenter.Net(nsPath, func() error {
 		f, err := os.Open(filepath.Join(n.proc, "thread-self", n.statFile))
 		if err == nil {
 			defer f.Close()

@@ -6,12 +6,10 @@ package netns
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"os/exec"
-	"runtime"
 	"strings"
 
-	"golang.org/x/sys/unix"
+	"github.com/tablefull/tablefull/sources/nsenter"
 )
 
 // NS is a named network namespace created with `ip netns add`.
@@ -81,50 +79,5 @@ const TrackRuleset = `table inet tablefull {
 }
 `
 
-// Do runs fn on an OS thread switched into the namespace (Enter).
-func (n *NS) Do(fn func() error) error { return Enter(n.Path(), fn) }
-
-// Enter runs fn on an OS thread switched into the network namespace at
-// path (/run/netns/NAME, /proc/PID/ns/net). Sockets fn creates belong to
-// the namespace for their whole life, whichever thread uses them later;
-// /proc/sys/net opened by fn is the namespace's. The thread is switched
-// back before it is released; one that cannot be is never reused (it
-// dies with its goroutine). The main thread is never the one: /proc/self
-// — the process's own namespace and table — follows the main thread, and
-// would read the namespace's while fn runs.
-func Enter(path string, fn func() error) error {
-	errc := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread()
-		if unix.Gettid() == unix.Getpid() { // the main thread: /proc/self follows it wherever it goes
-			err := Enter(path, fn) // this goroutine holds it, so the nested one runs on another
-			runtime.UnlockOSThread()
-			errc <- err
-			return
-		}
-		home, err := os.Open("/proc/thread-self/ns/net")
-		if err != nil {
-			errc <- fmt.Errorf("open this thread's namespace: %w", err)
-			return // still locked: the thread dies with the goroutine
-		}
-		defer home.Close()
-		f, err := os.Open(path)
-		if err != nil {
-			runtime.UnlockOSThread()
-			errc <- fmt.Errorf("open %s: %w", path, err)
-			return
-		}
-		defer f.Close()
-		if err := unix.Setns(int(f.Fd()), unix.CLONE_NEWNET); err != nil {
-			runtime.UnlockOSThread()
-			errc <- fmt.Errorf("setns %s: %w", path, err)
-			return
-		}
-		err = fn()
-		if unix.Setns(int(home.Fd()), unix.CLONE_NEWNET) == nil {
-			runtime.UnlockOSThread() // home again: the thread may serve others
-		}
-		errc <- err
-	}()
-	return <-errc
-}
+// Do runs fn on an OS thread switched into the namespace (nsenter.Net).
+func (n *NS) Do(fn func() error) error { return nsenter.Net(n.Path(), fn) }

@@ -5,33 +5,38 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
-	"github.com/tablefull/tablefull/sources/lab"
 )
 
-// Lab tunes a lab: global knobs from the host namespace (they are
-// read-only inside the lab), per-namespace knobs inside it. Persisting to
-// /etc is disabled: the lab restores the host when it ends.
-type Lab struct {
-	Host   *Sysctls
-	Lab    *lab.Lab
-	before map[string]string
+// LabTuning tunes the incident lab's namespace: global knobs from the
+// host namespace (they are read-only inside the lab), per-namespace
+// knobs inside it. Persisting to /etc is disabled: the lab restores the
+// host when it ends.
+type LabTuning struct {
+	Host *Sysctls
+	// Path is the lab's namespace file.
+	Path string
+	// Remember keeps a global knob's value before the lab first changes
+	// it, for the lab's end (and a repair after a kill) to restore; it
+	// is called before the knob is written.
+	Remember func(key string) error
+	before   map[string]string
 }
 
 // labNote says where the lab writes.
 const labNote = "lab: nf_conntrack_max is written from the host namespace; persisting to /etc is disabled and the lab restores the host when it ends"
 
 // split is the lab's namespace tuned from the host, as any namespace is.
-func (t *Lab) split() *Namespaced { return &Namespaced{Host: t.Host, Path: t.Lab.NS.Path()} }
+func (t *LabTuning) split() *Namespaced { return &Namespaced{Host: t.Host, Path: t.Path} }
 
 // Read returns the host's global knobs and the lab's own (tuning.Tuner).
-func (t *Lab) Read() (tuning.KnobState, error) {
+func (t *LabTuning) Read() (tuning.KnobState, error) {
 	cur, err := t.split().read()
 	return tuning.KnobState{Current: cur, EntryBytes: t.Host.EntryBytes(), Global: true, Note: labNote}, err
 }
 
 // Apply writes global knobs from the host, recorded for the lab's end,
 // and the others inside the lab (tuning.Tuner).
-func (t *Lab) Apply(changes []tuning.Change, count uint64) ([]model.KnobResult, error) {
+func (t *LabTuning) Apply(changes []tuning.Change, count uint64) ([]model.KnobResult, error) {
 	global, _ := splitGlobal(changes)
 	if t.before == nil {
 		cur, err := t.split().read()
@@ -41,7 +46,7 @@ func (t *Lab) Apply(changes []tuning.Change, count uint64) ([]model.KnobResult, 
 		t.before = cur
 	}
 	for _, c := range global { // recorded before the write: the lab's end and a repair restore it
-		if err := t.Lab.Remember(lab.Global(c.Key)); err != nil {
+		if err := t.Remember(c.Key); err != nil {
 			return nil, err
 		}
 	}
@@ -52,12 +57,12 @@ func (t *Lab) Apply(changes []tuning.Change, count uint64) ([]model.KnobResult, 
 var ErrPersistDisabled = errors.New("persisting to /etc is disabled here (the lab restores the host when it ends)")
 
 // Persist refuses: the lab restores the host when it ends (tuning.Tuner).
-func (t *Lab) Persist([]tuning.Change) ([]string, []string, error) {
+func (t *LabTuning) Persist([]tuning.Change) ([]string, []string, error) {
 	return nil, nil, ErrPersistDisabled
 }
 
 // Undo restores the values before the lab's first apply (tuning.Tuner).
-func (t *Lab) Undo() ([]model.KnobResult, error) {
+func (t *LabTuning) Undo() ([]model.KnobResult, error) {
 	if t.before == nil {
 		return nil, ErrNothingToUndo
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/kernelfs"
-	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/nsenter"
 )
 
 // Namespaced tunes another network namespace of this host from the
@@ -65,7 +65,7 @@ func (n *Namespaced) Read() (tuning.KnobState, error) {
 func (n *Namespaced) read() (map[string]string, error) {
 	cur := n.Host.Read()
 	var inside map[string]string
-	if err := netns.Enter(n.Path, func() error { inside = n.Host.Read(); return nil }); err != nil {
+	if err := nsenter.Net(n.Path, func() error { inside = n.Host.Read(); return nil }); err != nil {
 		return cur, fmt.Errorf("read the namespace's knobs: %w", err)
 	}
 	for _, k := range tuning.Knobs {
@@ -88,7 +88,7 @@ func (n *Namespaced) write(changes []tuning.Change, count uint64) ([]model.KnobR
 		return res, err
 	}
 	var inside []model.KnobResult
-	err = netns.Enter(n.Path, func() error {
+	err = nsenter.Net(n.Path, func() error {
 		var err error
 		inside, err = n.Host.Apply(local, count)
 		return err
