@@ -126,8 +126,7 @@ func (req Request) Check() (Request, error) {
 // only with checked requests, and calls Apply, Persist and Undo only when
 // the agent may write.
 type Controller interface {
-	SetInterval(d time.Duration)
-	SetCensus(on bool)
+	model.Sampler
 	tuning.Tuner
 }
 

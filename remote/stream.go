@@ -34,7 +34,7 @@ func StartStream(feed model.Feed, w io.Writer, source string) (*Stream, error) {
 	go func() {
 		for {
 			s, err := feed.Next()
-			if err != nil {
+			if err != nil { // the agent's own collector: its only error is its end
 				st.Done <- nil
 				return
 			}

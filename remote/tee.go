@@ -53,14 +53,14 @@ func (t *Tee) Next() (model.Sample, error) {
 
 // SetInterval passes an interval change to the source.
 func (t *Tee) SetInterval(d time.Duration) {
-	if s, ok := t.Feed.(interface{ SetInterval(time.Duration) }); ok {
+	if s, ok := t.Feed.(model.IntervalSetter); ok {
 		s.SetInterval(d)
 	}
 }
 
 // SetCensus passes a census request to the source.
 func (t *Tee) SetCensus(on bool) {
-	if s, ok := t.Feed.(interface{ SetCensus(bool) }); ok {
+	if s, ok := t.Feed.(model.CensusSetter); ok {
 		s.SetCensus(on)
 	}
 }

@@ -4,7 +4,6 @@ package tui
 
 import (
 	"errors"
-	"io"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -231,7 +230,7 @@ func (a *App) addSample(s model.Sample) tea.Cmd {
 }
 
 func (a *App) feedError(err error) tea.Cmd {
-	if errors.Is(err, io.EOF) {
+	if model.FeedEnded(err) {
 		a.player.waiting = false
 		a.player.ended = true
 		return nil // the feed ended (a recording played out, or stopped)

@@ -1,6 +1,10 @@
 package tui
 
-import tea "github.com/charmbracelet/bubbletea"
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tablefull/tablefull/model"
+)
 
 // The console's controls of its feed: record, pause, interval, census.
 
@@ -39,7 +43,7 @@ func (a *App) stepInterval(dir int) tea.Cmd {
 	}
 	i = min(len(Intervals)-1, max(0, i+dir))
 	a.interval = Intervals[i]
-	s, ok := a.feed.(IntervalSetter)
+	s, ok := a.feed.(model.IntervalSetter)
 	if !ok {
 		a.status.say("this feed has a fixed interval")
 		return nil

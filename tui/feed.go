@@ -8,16 +8,6 @@ import (
 	"github.com/tablefull/tablefull/model"
 )
 
-// IntervalSetter is a Feed whose sampling interval can change.
-type IntervalSetter interface {
-	SetInterval(d time.Duration)
-}
-
-// CensusSetter is a Feed that can take table censuses.
-type CensusSetter interface {
-	SetCensus(on bool)
-}
-
 // Recorder starts and stops recording the feed to a file.
 type Recorder interface {
 	Toggle() (path string, on bool, err error)
@@ -76,11 +66,11 @@ func playCmd(id int, d time.Duration) tea.Cmd {
 
 // setIntervalCmd asks the feed for a new interval (a remote feed writes
 // to its agent: I/O, so not in Update).
-func setIntervalCmd(s IntervalSetter, d time.Duration) tea.Cmd {
+func setIntervalCmd(s model.IntervalSetter, d time.Duration) tea.Cmd {
 	return func() tea.Msg { s.SetInterval(d); return nil }
 }
 
-func setCensusCmd(s CensusSetter, on bool) tea.Cmd {
+func setCensusCmd(s model.CensusSetter, on bool) tea.Cmd {
 	return func() tea.Msg { s.SetCensus(on); return nil }
 }
 

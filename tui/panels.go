@@ -1,6 +1,10 @@
 package tui
 
-import tea "github.com/charmbracelet/bubbletea"
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tablefull/tablefull/model"
+)
 
 // bottomPanel is the panel that holds the bottom of the screen in place
 // of the per-CPU table: one at a time, or none.
@@ -28,7 +32,7 @@ func (a *App) show(p bottomPanel) tea.Cmd {
 	if (was == panelCensus) == (p == panelCensus) {
 		return unfollow
 	}
-	s, ok := a.feed.(CensusSetter)
+	s, ok := a.feed.(model.CensusSetter)
 	if !ok || a.player.on() {
 		return unfollow
 	}

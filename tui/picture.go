@@ -3,7 +3,6 @@ package tui
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"time"
 
@@ -35,7 +34,7 @@ func Picture(feed model.Feed, o Options, cols, rows int, every time.Duration) ([
 	a.Update(tea.WindowSizeMsg{Width: cols, Height: rows})
 	for {
 		s, err := feed.Next()
-		if errors.Is(err, io.EOF) || errors.Is(err, model.ErrFeedStopped) {
+		if model.FeedEnded(err) {
 			break
 		}
 		if err != nil {

@@ -1,8 +1,6 @@
 package exporter
 
 import (
-	"errors"
-	"io"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -20,7 +18,7 @@ func (e *Exporter) Follow(feed model.Feed, start time.Time) {
 	for {
 		s, err := feed.Next()
 		switch {
-		case errors.Is(err, model.ErrFeedStopped) || errors.Is(err, io.EOF):
+		case model.FeedEnded(err):
 			return
 		case err != nil:
 			e.Fail(err)

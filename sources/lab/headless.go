@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -24,7 +23,7 @@ func (l *Lab) Headless(feed model.Feed, stopped <-chan struct{}, fixAfter time.D
 	go func() {
 		for {
 			s, err := feed.Next()
-			if errors.Is(err, io.EOF) {
+			if model.FeedEnded(err) {
 				return // stopped
 			}
 			if err != nil {

@@ -17,7 +17,7 @@ import (
 // before the agent ends (Wait): a cut session leaves the host unchanged
 // or fully applied with its undo record, never half.
 type Control struct {
-	Live  Sampler
+	Live  model.Sampler
 	Tuner tuning.Tuner
 	// The agent's own limits, whatever a request says: CountNow re-reads
 	// the live count (nil: the request's count is all there is), and
@@ -91,13 +91,6 @@ func (a *Control) limit(changes []tuning.Change, count uint64) (uint64, error) {
 		}
 	}
 	return count, nil
-}
-
-// Sampler is the agent's sampler, as control requests change it
-// (sources.Live).
-type Sampler interface {
-	SetInterval(d time.Duration)
-	SetCensus(on bool)
 }
 
 // SetInterval implements remote.Controller.

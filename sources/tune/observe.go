@@ -3,7 +3,6 @@ package tune
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -27,7 +26,7 @@ func feedOf(t CommandOptions) (model.Feed, error) {
 
 // stopFeed stops feed when it holds resources (a collector, an agent).
 func stopFeed(feed model.Feed) {
-	if s, ok := feed.(interface{ Stop() }); ok {
+	if s, ok := feed.(model.Stopper); ok {
 		s.Stop()
 	}
 }
@@ -41,7 +40,7 @@ func observe(feed model.Feed, an *model.Analyzer, d time.Duration) (model.Frame,
 	got := 0
 	for end := time.Now().Add(d); time.Now().Before(end); {
 		s, err := feed.Next()
-		if errors.Is(err, io.EOF) {
+		if model.FeedEnded(err) {
 			break
 		}
 		if err != nil {

@@ -117,6 +117,9 @@ func watchStep(feed model.Feed, an *model.Analyzer, applied time.Time, watch tim
 	var st tuning.LoopStatus
 	for end := time.Now().Add(watch); time.Now().Before(end); {
 		s, err := feed.Next()
+		if model.FeedEnded(err) {
+			break // nothing more to watch: the status so far
+		}
 		if err != nil {
 			continue
 		}
