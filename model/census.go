@@ -2,7 +2,6 @@ package model
 
 import (
 	"net/netip"
-	"sort"
 	"strconv"
 	"time"
 )
@@ -293,7 +292,7 @@ func (c *CensusCounter) Census(n int) Census {
 			ports = append(ports, Count{DestKey(17, uint16(p)), int(v)})
 		}
 	}
-	out.TopPorts = top(ports, n)
+	out.TopPorts = TopCounts(ports, n)
 	out.TopZones = c.topZones(n)
 	out.dnatAll, out.dnatAny = c.dnatTargets(), c.dnatAny
 	out.StaleDNAT = unanswered(out.dnatAll)
@@ -302,20 +301,6 @@ func (c *CensusCounter) Census(n int) Census {
 	out.TopTimeWaitDests = c.twDst.Top(n, netip.Addr.String)
 	out.Approximate = out.Approximate || c.twDst.overflowed
 	return out
-}
-
-// top is the n heaviest of cs, never nil: an empty list is [] in JSON.
-func top(cs []Count, n int) []Count {
-	if cs == nil {
-		cs = []Count{}
-	}
-	sort.Slice(cs, func(i, j int) bool {
-		if cs[i].N != cs[j].N {
-			return cs[i].N > cs[j].N
-		}
-		return cs[i].Key < cs[j].Key
-	})
-	return cs[:min(n, len(cs))]
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
@@ -327,7 +312,7 @@ func SortedCounts(m map[string]int) []Count {
 	for k, n := range m {
 		out = append(out, Count{Key: k, N: n})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].N > out[j].N || (out[i].N == out[j].N && out[i].Key < out[j].Key) })
+	out, _ = TopN(out, len(out), countWeight, byKey)
 	return out
 }
 

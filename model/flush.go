@@ -181,7 +181,7 @@ func (c *FlushCounter) endBurst() {
 	for k, n := range c.burstDests {
 		ds = append(ds, Count{Key: k, N: int(min(n, 1<<31-1))})
 	}
-	for _, d := range top(ds, MaxFlushDests) {
+	for _, d := range TopCounts(ds, MaxFlushDests) {
 		c.burst.Dests = append(c.burst.Dests, FlushDest{Dest: d.Key, Entries: uint64(d.N)})
 	}
 	c.ended = append(c.ended, c.burst)

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -152,13 +151,8 @@ const OwnersShown = 10
 
 // TopOwners orders counts most first (ties by name) and keeps n.
 func TopOwners(cs []OwnerCount, n int) []OwnerCount {
-	sort.Slice(cs, func(i, j int) bool {
-		if cs[i].N != cs[j].N {
-			return cs[i].N > cs[j].N
-		}
-		return cs[i].String() < cs[j].String()
-	})
-	return cs[:min(n, len(cs))]
+	out, _ := TopN(cs, n, func(c OwnerCount) uint64 { return uint64(max(0, c.N)) }, func(a, b OwnerCount) bool { return a.String() < b.String() })
+	return out
 }
 
 // UnownedText says which entries have no owner and why, largest class

@@ -40,5 +40,5 @@ func (s *Sketch[K]) Top(n int, name func(K) string) []Count {
 	}
 	clear(s.m)
 	s.overflowed = false
-	return top(out, n)
+	return TopCounts(out, n)
 }

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -117,42 +116,26 @@ func (w *Who) On() bool { return w != nil && w.Note == "" }
 // TopConns orders flows by connections opened (ties by owner, then
 // destination), keeps n and returns the opened count of the rest.
 func TopConns(cs []ConnFlow, n int) ([]ConnFlow, uint64) {
-	sort.Slice(cs, func(i, j int) bool {
-		if cs[i].Opened != cs[j].Opened {
-			return cs[i].Opened > cs[j].Opened
-		}
-		if a, b := cs[i].Owner.String(), cs[j].Owner.String(); a != b {
+	return TopN(cs, n, func(c ConnFlow) uint64 { return c.Opened }, func(a, b ConnFlow) bool {
+		if a, b := a.Owner.String(), b.Owner.String(); a != b {
 			return a < b
 		}
-		if cs[i].Dest != cs[j].Dest {
-			return cs[i].Dest < cs[j].Dest
+		if a.Dest != b.Dest {
+			return a.Dest < b.Dest
 		}
-		return cs[i].Proto < cs[j].Proto
+		return a.Proto < b.Proto
 	})
-	var rest uint64
-	for _, c := range cs[min(n, len(cs)):] {
-		rest += c.Opened
-	}
-	return cs[:min(n, len(cs))], rest
 }
 
 // TopDrops orders drop flows most first (ties by destination, source),
 // keeps n and returns the count of the rest.
 func TopDrops(ds []DropFlow, n int) ([]DropFlow, uint64) {
-	sort.Slice(ds, func(i, j int) bool {
-		if ds[i].N != ds[j].N {
-			return ds[i].N > ds[j].N
+	return TopN(ds, n, func(d DropFlow) uint64 { return d.N }, func(a, b DropFlow) bool {
+		if a.Dest != b.Dest {
+			return a.Dest < b.Dest
 		}
-		if ds[i].Dest != ds[j].Dest {
-			return ds[i].Dest < ds[j].Dest
-		}
-		return ds[i].Src < ds[j].Src
+		return a.Src < b.Src
 	})
-	var rest uint64
-	for _, d := range ds[min(n, len(ds)):] {
-		rest += d.N
-	}
-	return ds[:min(n, len(ds))], rest
 }
 
 // OnePerRequest is the finding for an owner that opens connection after

@@ -17,7 +17,7 @@ func (c *CensusCounter) topZones(n int) []Count {
 	if rest := c.total - zoned; rest > 0 {
 		zs = append(zs, Count{ZoneKey(0), rest})
 	}
-	return top(zs, n)
+	return TopCounts(zs, n)
 }
 
 // ZoneKey names conntrack zone z in the census's zone list.

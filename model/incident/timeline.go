@@ -2,7 +2,6 @@ package incident
 
 import (
 	"math"
-	"sort"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -276,11 +275,8 @@ func (t *Timeline) TopDropCPUs(n int) []int {
 	for c := range t.cpuTotals {
 		cpus = append(cpus, c)
 	}
-	sort.Slice(cpus, func(i, j int) bool {
-		a, b := t.cpuTotals[cpus[i]], t.cpuTotals[cpus[j]]
-		return a > b || (a == b && cpus[i] < cpus[j])
-	})
-	return cpus[:min(n, len(cpus))]
+	out, _ := model.TopN(cpus, n, func(c int) uint64 { return t.cpuTotals[c] }, func(a, b int) bool { return a < b })
+	return out
 }
 
 // DropCPUs is how many CPUs dropped at all.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/cilium/ebpf"
 
@@ -79,10 +78,9 @@ func (r *dropReader) read(dir string) ([]model.CiliumDrop, string) {
 		out = append(out, d)
 	}
 	r.last = packets
-	sort.Slice(out, func(i, j int) bool {
-		return out[i].Packets > out[j].Packets || out[i].Packets == out[j].Packets && out[i].Reason < out[j].Reason
-	})
-	return out[:min(len(out), model.MaxCiliumDrops)], ""
+	out, _ = model.TopN(out, model.MaxCiliumDrops, func(d model.CiliumDrop) uint64 { return d.Packets },
+		func(a, b model.CiliumDrop) bool { return a.Reason < b.Reason })
+	return out, ""
 }
 
 // dropReasons are the names Cilium gives its drop reasons

@@ -15,7 +15,6 @@ import (
 	"io/fs"
 	"net/netip"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -101,13 +100,7 @@ func services(v *model.IPVS, listing []byte) {
 			v.Top = append(v.Top, model.Count{Key: k, N: int(min(n, 1<<31-1))})
 		}
 	}
-	sort.Slice(v.Top, func(i, j int) bool {
-		if v.Top[i].N != v.Top[j].N {
-			return v.Top[i].N > v.Top[j].N
-		}
-		return v.Top[i].Key < v.Top[j].Key
-	})
-	v.Top = v.Top[:min(len(v.Top), model.MaxIPVSTop)]
+	v.Top = model.TopCounts(v.Top, model.MaxIPVSTop)
 }
 
 // rows reads the first connections of /proc/net/ip_vs_conn: "TCP
