@@ -114,7 +114,7 @@ func Increase(before, after uint64) uint64 {
 func perSec(a, b uint64, secs float64) float64 { return float64(Increase(a, b)) / secs }
 
 func ctDelta(prev, cur CTStats) ([]CPUCounters, CounterValues) {
-	before := previous[CPUCounters, int]{rows: prev.PerCPU, key: func(r CPUCounters) int { return r.CPU }}
+	before := earlierRows[CPUCounters, int]{rows: prev.PerCPU, key: func(r CPUCounters) int { return r.CPU }}
 	var total CounterValues
 	rows := make([]CPUCounters, 0, len(cur.PerCPU))
 	for at, row := range cur.PerCPU {
@@ -133,7 +133,7 @@ func ctDelta(prev, cur CTStats) ([]CPUCounters, CounterValues) {
 }
 
 func cpuDelta(prev, cur []CPUTimes) ([]CPUUse, CPUUse) {
-	before := previous[CPUTimes, int]{rows: prev, key: func(c CPUTimes) int { return c.CPU }}
+	before := earlierRows[CPUTimes, int]{rows: prev, key: func(c CPUTimes) int { return c.CPU }}
 	var all CPUTimes
 	var allPrev CPUTimes
 	out := make([]CPUUse, 0, len(cur))
@@ -172,7 +172,7 @@ func cpuUse(id int, p, c CPUTimes) CPUUse {
 }
 
 func diskDelta(prev, cur []DiskIO, secs float64) []DiskRate {
-	before := previous[DiskIO, string]{rows: prev, key: func(d DiskIO) string { return d.Name }}
+	before := earlierRows[DiskIO, string]{rows: prev, key: func(d DiskIO) string { return d.Name }}
 	out := make([]DiskRate, 0, len(cur))
 	for at, d := range cur {
 		p, ok := before.find(at, d.Name)

@@ -60,13 +60,13 @@ type Collector struct {
 	cilium *cilium.Reader
 	// who loads the eBPF probes near the cap (Live drives it).
 	who attribution
-	// The attribution runs beside the sample (aside): what a local user
+	// The attribution runs beside the sample (offPath): what a local user
 	// can slow down never holds the count back.
-	listenAside aside[*model.Listeners]
-	portsAside  aside[*model.PortUse]
-	whoAside    aside[*model.Who]
-	nsAside     aside[*model.Namespaces]
-	driftAside  aside[*model.Drifts]
+	listenRun offPath[*model.Listeners]
+	portsRun  offPath[*model.PortUse]
+	whoRun    offPath[*model.Who]
+	nsRun     offPath[*model.Namespaces]
+	driftRun  offPath[*model.Drifts]
 	// DrainKernelLog makes each sample read the kernel log to its end,
 	// for one-shot samples (snapshot); a live feed takes the backlog in
 	// bounded steps so the first frame is not delayed.
@@ -140,10 +140,10 @@ func (c *Collector) PollPeak() {
 // Close releases the peak sampler, the events, the table files and the
 // kernel log, once the attribution under way is done.
 func (c *Collector) Close() error {
-	c.listenAside.wait()
-	c.whoAside.wait()
-	c.nsAside.wait()
-	c.driftAside.wait()
+	c.listenRun.wait()
+	c.whoRun.wait()
+	c.nsRun.wait()
+	c.driftRun.wait()
 	c.events.Stop()
 	c.flushes.close()
 	c.who.Stop()
@@ -202,9 +202,9 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 	absent(model.PartDisks, err)
 	s.TCP, err = c.tcp.Read()
 	absent(model.PartTCP, err)
-	started := c.startAsides(now, s, err == nil)
+	started := c.startOffPath(now, s, err == nil)
 	s.Entries = c.events.Read(s.Conntrack.Status)
-	c.takeAsides(started, &s, &notes)
+	c.takeOffPath(started, &s, &notes)
 	s.Kernel = c.kmsg.Poll(now)
 	for c.DrainKernelLog && c.kmsg.More { // a one-shot sample reads the whole backlog
 		more := c.kmsg.Poll(now)

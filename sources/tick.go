@@ -22,11 +22,11 @@ type pace interface {
 //
 // Not a Go timer, because Go's monitor thread (sysmon) sleeps until the
 // process's next timer: each tick of a time.Ticker woke it too, and it
-// then slept in 20 µs steps and at times signalled the running thread to
-// preempt it, two to four more context switches a tick. With no Go timer
-// it sleeps a minute at a time. An exporter far from its cap, which
-// wakes once a second to glance at the count, spent 149 of its 439 µs/s
-// in that thread.
+// then slept in short steps and at times signalled the running thread to
+// preempt it, a few more context switches a tick. With no Go timer it
+// sleeps a minute at a time. An exporter far from its cap, which wakes
+// once a second to glance at the count, spent about a third of its CPU
+// in that thread (docs/development.md).
 func newPace(d time.Duration) pace {
 	fd, err := unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC)
 	if err != nil {

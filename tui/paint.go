@@ -18,9 +18,9 @@ const minPaintGap = time.Second / 30
 
 // painter draws the console's frames when they change, not on a clock.
 // bubbletea v1's renderer flushes on a ticker, and at rest those wake-ups
-// were most of the console's CPU: an idle bubbletea program at 10 frames a
-// second cost 0.15 % of a core here, as much as htop at a 1 s refresh, and
-// 0.014 % at 1 frame a second (make bench). The painter's goroutine sleeps
+// were most of the console's CPU: an idle bubbletea program at its frame
+// rate cost as much as htop at a 1 s refresh (docs/development.md has
+// what make bench measured). The painter's goroutine sleeps
 // until a new frame is handed to it, writes only the lines that differ
 // from the screen, and waits out minPaintGap after a write only when the
 // next frame comes sooner.

@@ -30,8 +30,8 @@ func HonourNoColor() {
 //
 // bubbletea reads the keys and runs the model; the painter draws each
 // frame as it changes, so a console at rest wakes only for its samples
-// (wake-ups dominate its CPU: about 150 µs each on a small VM, measured
-// for make bench). The caller runs it on one P (cmd's longRunning).
+// (wake-ups dominate its CPU at rest; docs/development.md has what make
+// bench measured). The caller runs it on one P (cmd's longRunning).
 func Run(m tea.Model) error { return RunFor(m, 0) }
 
 // RunFor is Run that also quits, as q does, once d has passed (0: never):

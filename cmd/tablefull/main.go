@@ -16,7 +16,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	// First of the program to initialize: see its doc.
-	_ "github.com/tablefull/tablefull/cmd/tablefull/internal/stackroom"
+	_ "github.com/tablefull/tablefull/cmd/tablefull/internal/growstack"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/tui"
 )

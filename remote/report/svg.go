@@ -14,9 +14,9 @@ import (
 // chart is one figure before it is written: a data area on the shared
 // time axis and a value axis, and what is drawn on it in order. It is
 // written as SVG by hand: gonum/plot, which drew it before, parses its
-// twelve embedded fonts in its init, in every tablefull subcommand — 4 MB
-// of resident memory for an agent, a census or an exporter that never
-// draws a chart.
+// twelve embedded fonts in its init, in every tablefull subcommand:
+// megabytes of resident memory for an agent, a census or an exporter that
+// never draws a chart (docs/development.md).
 type chart struct {
 	x      axis
 	yLo    float64

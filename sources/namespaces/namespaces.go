@@ -34,7 +34,7 @@ const maxNamespaces = 4096
 // is that namespace's count and per-CPU counters, no setns needed. A
 // namespace no process is in is read from a thread entered into it.
 type Namespaces struct {
-	// mu guards the rest: Read runs beside the sample (aside), PollPeaks
+	// mu guards the rest: Read runs beside the sample (offPath), PollPeaks
 	// on the sampler's goroutine, which skips a poll while a read runs.
 	mu       sync.Mutex
 	proc     string

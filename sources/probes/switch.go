@@ -23,7 +23,7 @@ const (
 // them when it no longer holds. A failed load is tried again after
 // EventsRetry.
 type Switch struct {
-	// mu guards the fields below: read runs beside the sample (aside),
+	// mu guards the fields below: read runs beside the sample (offPath),
 	// set on the sampler's goroutine, which never waits for it.
 	mu       sync.Mutex
 	proc     string

@@ -100,7 +100,7 @@ func TestCheckRefuses(t *testing.T) {
 		if out, err := exec.Command("mount", "--bind", "-o", "ro", proc, proc).CombinedOutput(); err == nil {
 			defer exec.Command("umount", proc).Run()
 			exec.Command("mount", "-o", "remount,bind,ro", proc).Run()
-			if err := tu.Check([]tuning.Change{{Key: model.KnobTimeWait, Proposed: "30"}}, 0); !errors.Is(err, ErrReadOnly) {
+			if err := tu.Check([]tuning.Change{{Key: model.KnobTimeWait, Proposed: "30"}}, 0); !errors.Is(err, ErrReadOnlyFS) {
 				t.Errorf("read-only /proc/sys: %v", err)
 			}
 		} else {

@@ -103,7 +103,7 @@ var (
 	// the results name those written.
 	ErrPartial       = errors.New("partly written")
 	ErrGlobalInChild = errors.New("global knob: read-only inside a child network namespace; set it from the host namespace")
-	ErrReadOnly      = errors.New("read-only")
+	ErrReadOnlyFS    = errors.New("read-only")
 	ErrBelowCount    = errors.New("below the current count")
 )
 
@@ -141,7 +141,7 @@ func (t *Sysctls) Check(changes []tuning.Change, count uint64) error {
 		f, err := os.OpenFile(t.path(c.Key), os.O_WRONLY, 0)
 		switch {
 		case errors.Is(err, syscall.EROFS):
-			return fmt.Errorf("%s: %w filesystem (a container?): %w", c.Key, ErrReadOnly, err)
+			return fmt.Errorf("%s: %w filesystem (a container?): %w", c.Key, ErrReadOnlyFS, err)
 		case errors.Is(err, fs.ErrPermission):
 			return fmt.Errorf("%s: %w: %w", c.Key, kernelfs.ErrPermission, err)
 		case errors.Is(err, fs.ErrNotExist):

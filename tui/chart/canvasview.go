@@ -68,7 +68,7 @@ func (s *columnShade) on(x, y int) bool {
 // canvasView renders an ntcharts canvas as canvas.Model.View does, but
 // styles each run of equally styled cells once, with the escape sequences
 // of each style computed once. ntcharts renders every cell through
-// lipgloss on its own, which at 200×30 was most of the console's CPU.
+// lipgloss on its own, which on a large pane was most of the console's CPU.
 // shade, when not nil, sets the background of the columns it marks as
 // ntcharts' SetColumnBackgroundStyle would, without restyling each cell.
 // A cell without a rune is drawn unstyled: on our charts only ntcharts'

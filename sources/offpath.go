@@ -19,11 +19,11 @@ const (
 	FirstAnswerBudget = 5 * time.Second
 )
 
-// aside runs one kind of attribution off the sampling path: at most one
+// offPath runs one kind of attribution off the sampling path: at most one
 // run at a time, started by a sample when none is under way; the sample
 // waits for the run it started up to its budget, and for one started
 // earlier not at all.
-type aside[T any] struct {
+type offPath[T any] struct {
 	mu      sync.Mutex
 	running bool
 	started time.Time
@@ -33,7 +33,7 @@ type aside[T any] struct {
 }
 
 // start begins run unless a run is under way; it reports whether it did.
-func (a *aside[T]) start(run func() T) bool {
+func (a *offPath[T]) start(run func() T) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.running {
@@ -56,7 +56,7 @@ func (a *aside[T]) start(run func() T) bool {
 // until its budget from started, FirstAnswerBudget while there has never
 // been one), or the last one finished. late is how long the run under
 // way has taken when it is past its budget (0 otherwise).
-func (a *aside[T]) take(startedHere bool) (v T, late time.Duration) {
+func (a *offPath[T]) take(startedHere bool) (v T, late time.Duration) {
 	a.mu.Lock()
 	done, started, have := a.done, a.started, a.have
 	a.mu.Unlock()
@@ -81,7 +81,7 @@ func (a *aside[T]) take(startedHere bool) (v T, late time.Duration) {
 }
 
 // wait returns once no run is under way (Close).
-func (a *aside[T]) wait() {
+func (a *offPath[T]) wait() {
 	a.mu.Lock()
 	done, running := a.done, a.running
 	a.mu.Unlock()

@@ -8,7 +8,7 @@ import (
 )
 
 // TestStackRoomInitializesFirst: the program's packages initialize after
-// stackroom has grown the main goroutine's stack (see its doc), so none of
+// growstack has grown the main goroutine's stack (see its doc), so none of
 // their initializers copies it. Go's own trace of the initializers
 // (GODEBUG=inittrace=1) says the order.
 func TestStackRoomInitializesFirst(t *testing.T) {
@@ -29,12 +29,12 @@ func TestStackRoomInitializesFirst(t *testing.T) {
 		}
 	}
 	for i, pkg := range order {
-		if strings.HasSuffix(pkg, "/cmd/tablefull/internal/stackroom") {
+		if strings.HasSuffix(pkg, "/cmd/tablefull/internal/growstack") {
 			if i > 8 {
-				t.Errorf("stackroom initialized %dth, after %v", i+1, order[:i])
+				t.Errorf("growstack initialized %dth, after %v", i+1, order[:i])
 			}
 			return
 		}
 	}
-	t.Errorf("stackroom never initialized; the order was %v", order)
+	t.Errorf("growstack never initialized; the order was %v", order)
 }

@@ -1,4 +1,4 @@
-package stackroom
+package growstack
 
 import (
 	"runtime"

@@ -54,17 +54,17 @@ func TestStalledAttributionNeverHoldsTheCount(t *testing.T) {
 	}
 	probes.mu.Unlock()
 	stuck = false
-	c.whoAside.wait()
+	c.whoRun.wait()
 	if s := c.Sample(fixtureTime.Add(10*time.Second), time.Second); s.Who == nil || s.Who.Note != "probe answer two" {
 		t.Errorf("after the lookup returned: %+v", s.Who)
 	}
 }
 
-// TestAsideFirstAnswerIsWaitedFor: with no earlier answer a sample waits
+// TestOffPathFirstAnswerIsWaitedFor: with no earlier answer a sample waits
 // for the first (a one-shot snapshot has nothing else to show), up to
 // FirstAnswerBudget.
-func TestAsideFirstAnswerIsWaitedFor(t *testing.T) {
-	var a aside[*model.Who]
+func TestOffPathFirstAnswerIsWaitedFor(t *testing.T) {
+	var a offPath[*model.Who]
 	here := a.start(func() *model.Who {
 		time.Sleep(AttributionBudget + 300*time.Millisecond)
 		return &model.Who{Note: "slow"}

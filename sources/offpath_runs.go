@@ -6,7 +6,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 )
 
-// started are the attribution runs (aside) one sample started, to take
+// started are the attribution runs (offPath) one sample started, to take
 // once its own counts are read.
 type started struct {
 	listen, ports, who, ns, drift bool
@@ -15,20 +15,20 @@ type started struct {
 	nearRange bool
 }
 
-// startAsides starts the attribution s calls for beside the sample: the
+// startOffPath starts the attribution s calls for beside the sample: the
 // pressed listeners, the ports by destination, the probes' owners, the
 // other namespaces and the drift check. tcpRead says s's TCP was read.
-func (c *Collector) startAsides(now time.Time, s model.Sample, tcpRead bool) started {
+func (c *Collector) startOffPath(now time.Time, s model.Sample, tcpRead bool) started {
 	tcp, capMax := s.TCP, s.Conntrack.Max
 	var st started
-	st.listen = c.listenAside.start(func() *model.Listeners { return c.listen.Read(tcp, tcpRead) })
+	st.listen = c.listenRun.start(func() *model.Listeners { return c.listen.Read(tcp, tcpRead) })
 	inUse := c.tcp.InUse()
 	if st.nearRange = tcpRead && model.PortsWorthReading(tcp, inUse); st.nearRange {
-		st.ports = c.portsAside.start(func() *model.PortUse { return c.ports.Read(now, tcp, tcpRead, inUse) })
+		st.ports = c.portsRun.start(func() *model.PortUse { return c.ports.Read(now, tcp, tcpRead, inUse) })
 	}
-	st.who = c.whoAside.start(c.who.Read)
+	st.who = c.whoRun.start(c.who.Read)
 	if c.namespaces != nil {
-		st.ns = c.nsAside.start(func() *model.Namespaces {
+		st.ns = c.nsRun.start(func() *model.Namespaces {
 			if ns := c.namespaces.Read(now, capMax); len(ns.Rows) > 0 || ns.Note != "" { // none: nothing to say
 				return ns
 			}
@@ -36,29 +36,29 @@ func (c *Collector) startAsides(now time.Time, s model.Sample, tcpRead bool) sta
 		})
 	}
 	if c.drift != nil {
-		st.drift = c.driftAside.start(func() *model.Drifts { return c.drift.Read(now) })
+		st.drift = c.driftRun.start(func() *model.Drifts { return c.drift.Read(now) })
 	}
 	return st
 }
 
-// takeAsides puts the newest attribution into s, noting each past its
+// takeOffPath puts the newest attribution into s, noting each past its
 // budget.
-func (c *Collector) takeAsides(st started, s *model.Sample, notes *[]string) {
+func (c *Collector) takeOffPath(st started, s *model.Sample, notes *[]string) {
 	var late time.Duration
-	s.Listeners, late = c.listenAside.take(st.listen)
+	s.Listeners, late = c.listenRun.take(st.listen)
 	lateAs(notes, "the listener lookup", late)
 	if st.nearRange {
-		s.Ports, late = c.portsAside.take(st.ports)
+		s.Ports, late = c.portsRun.take(st.ports)
 		lateAs(notes, "the ports by destination", late)
 	}
-	s.Who, late = c.whoAside.take(st.who)
+	s.Who, late = c.whoRun.take(st.who)
 	lateAs(notes, "the probes' owner lookup", late)
 	if c.namespaces != nil {
-		s.Namespaces, late = c.nsAside.take(st.ns)
+		s.Namespaces, late = c.nsRun.take(st.ns)
 		lateAs(notes, "the namespace walk", late)
 	}
 	if c.drift != nil {
-		s.Drift, late = c.driftAside.take(st.drift)
+		s.Drift, late = c.driftRun.take(st.drift)
 		lateAs(notes, "the drift check", late)
 	}
 }

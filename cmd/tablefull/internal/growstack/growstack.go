@@ -1,4 +1,4 @@
-// Package stackroom grows the main goroutine's stack to 64 kB before the
+// Package growstack grows the main goroutine's stack to 64 kB before the
 // program's other packages initialize, while the stack holds three
 // frames.
 //
@@ -10,7 +10,7 @@
 // deepest chain is about 16 kB) never copy it: `tablefull census` peaked
 // 1 MB lower. The package imports nothing, so it initializes among the
 // first (Go initializes ready packages in import-path order).
-package stackroom
+package growstack
 
 func init() { grow() }
 
