@@ -74,7 +74,7 @@ func DriftOf(persisted, live map[string]string) Drifts {
 // loaded late? another writer?)", naming a known later writer.
 func (d Drift) Say() string {
 	s := fmt.Sprintf("persisted %s %s, live %s — the persisted value did not apply (reboot? module loaded late? another writer?)",
-		ShortKnob(d.Knob), Sanitize(d.Persisted, 32), Sanitize(d.Live, 32))
+		KnobName(d.Knob), Sanitize(d.Persisted, 32), Sanitize(d.Live, 32))
 	if len(d.Writers) > 0 {
 		var w []string
 		for _, x := range d.Writers {
@@ -84,9 +84,6 @@ func (d Drift) Say() string {
 	}
 	return s
 }
-
-// ShortKnob is a knob's name without its "net.netfilter." prefix.
-func ShortKnob(key string) string { return strings.TrimPrefix(key, "net.netfilter.") }
 
 // hashsizeRound is what the kernel rounds a hashsize up to: a page of
 // bucket heads (4096 B ÷ 8 B).

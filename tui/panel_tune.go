@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -82,7 +81,7 @@ func (t *tunePanel) knobRows(st *styles.Styles, width int) (lines []string, quie
 		}
 		line := mark + fmt.Sprintf("%-48s %12s", k.Key, cur)
 		if narrow {
-			line = mark + fmt.Sprintf("%-34s %12s", strings.TrimPrefix(k.Key, "net.netfilter."), cur)
+			line = mark + fmt.Sprintf("%-34s %12s", model.KnobName(k.Key), cur)
 		}
 		c, isProposed := proposed[k.Key]
 		if isProposed {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/incident"
@@ -52,7 +51,7 @@ func tableChart(a axis, in *incident.Incident, bs []incident.Bucket) figure {
 		series{name: "count (peak in each interval)", colour: primary, value: func(b incident.Bucket) float64 { return floor(float64(b.Peak)) }},
 	)
 	for _, ch := range in.Changes {
-		c.mark(unix(ch.At), markHeight(c.yLo, top), knobShort(ch.Key)+" "+knobValue(ch.Before)+"→"+knobValue(ch.After), primary)
+		c.mark(unix(ch.At), markHeight(c.yLo, top), model.KnobName(ch.Key)+" "+knobValue(ch.Before)+"→"+knobValue(ch.After), primary)
 	}
 	if len(in.Changes) > 0 {
 		c.legend = append(c.legend, legendEntry{name: "▲ a knob changed", colour: primary, kind: swatchMark})
@@ -147,12 +146,6 @@ func markHeight(lo, hi float64) float64 {
 		return lo * math.Pow(hi/lo, 0.7)
 	}
 	return lo + (hi-lo)*0.7
-}
-
-// knobShort names a knob in a chart's mark: "max", "hashsize".
-func knobShort(key string) string {
-	key = strings.TrimPrefix(key, "net.netfilter.nf_conntrack_")
-	return strings.TrimPrefix(key, "nf_conntrack.")
 }
 
 // knobValue is a knob's value as every number in the report is written:

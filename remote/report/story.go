@@ -240,12 +240,13 @@ func (t narrator) droppedWhat() string {
 	return "the dropped packets"
 }
 
-// knobName is how the story names a knob: the sysctl, or hashsize.
+// knobName is how the story names a knob: its name (model.KnobName),
+// with what hashsize counts.
 func knobName(key string) string {
 	if key == model.KnobHashsize {
-		return "hashsize (the bucket count)"
+		return model.KnobName(key) + " (the bucket count)"
 	}
-	return strings.TrimPrefix(strings.TrimPrefix(key, "net.netfilter."), "net.ipv4.")
+	return model.KnobName(key)
 }
 
 // number is a knob value seen in a sample (always one number).

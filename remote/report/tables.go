@@ -45,7 +45,7 @@ func (t narrator) tuning() section {
 		for _, c := range in.Changes {
 			tb.Rows = append(tb.Rows, []string{t.at(c.At), knobName(c.Key), model.Int(number(c.Before)), model.Int(number(c.After)), readBack(c)})
 			b, a := c.WindowBefore, c.WindowAfter
-			name := knobShort(c.Key) + " at " + t.at(c.At)
+			name := model.KnobName(c.Key) + " at " + t.at(c.At)
 			cmp.Rows = append(cmp.Rows,
 				[]string{name, "before, " + model.Dur(b.To.Sub(b.From)), model.Num(b.DropsPS), model.Num(b.NewConnsPS), model.Dur(b.Pinned), model.Num(b.SynRetransPS), model.Num(b.ListenOverflowsPS)},
 				[]string{name, "after, " + model.Dur(a.To.Sub(a.From)), model.Num(a.DropsPS), model.Num(a.NewConnsPS), model.Dur(a.Pinned), model.Num(a.SynRetransPS), model.Num(a.ListenOverflowsPS)})

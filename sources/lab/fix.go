@@ -2,7 +2,6 @@ package lab
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"time"
 
@@ -54,11 +53,11 @@ func (l *Lab) Fix(max uint64) (was uint64, err error) {
 	if err := l.Remember(GlobalMax); err != nil {
 		return was, err
 	}
-	if err := os.WriteFile(l.paths.max(), []byte(strconv.FormatUint(max, 10)), 0o644); err != nil {
-		return was, fmt.Errorf("raise nf_conntrack_max: %w", err)
+	if err := setGlobal(l.paths, GlobalMax, strconv.FormatUint(max, 10)); err != nil {
+		return was, err
 	}
 	if l.Buckets > 0 && l.Buckets < max {
-		if err := os.WriteFile(l.paths.global(GlobalHashsize), []byte(strconv.FormatUint(max, 10)), 0o644); err != nil {
+		if err := setGlobal(l.paths, GlobalHashsize, strconv.FormatUint(max, 10)); err != nil {
 			return was, fmt.Errorf("raise the hashsize with it: %w", err)
 		}
 	}

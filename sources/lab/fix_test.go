@@ -36,7 +36,7 @@ func TestFixAfter(t *testing.T) {
 	if err := wait(); err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := os.ReadFile(path); string(b) != "16384" {
+	if b, _ := os.ReadFile(path); strings.TrimSpace(string(b)) != "16384" {
 		t.Errorf("the cap after --fix-after: %q, want 16384", b)
 	}
 	if l.state.Globals[GlobalMax] != "256" {
@@ -70,7 +70,7 @@ func TestFixOnlyRaises(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b, _ := os.ReadFile(path); string(b) != tc.want || was != tc.was {
+		if b, _ := os.ReadFile(path); strings.TrimSpace(string(b)) != strings.TrimSpace(tc.want) || was != tc.was {
 			t.Errorf("cap %q: now %q (found %d), want %q (found %d)", tc.cap, b, was, tc.want, tc.was)
 		}
 		if _, remembered := l.state.Globals[GlobalMax]; remembered != (tc.was < FixMax) {
@@ -120,7 +120,7 @@ func TestLabBucketsKeepProportions(t *testing.T) {
 	if _, err := l.Fix(FixMax); err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := os.ReadFile(hash); string(b) != "16384" {
+	if b, _ := os.ReadFile(hash); strings.TrimSpace(string(b)) != "16384" {
 		t.Errorf("the hashsize after the fix: %q, want 16384 (max = buckets)", b)
 	}
 }

@@ -157,13 +157,13 @@ func Start(name string, o Options) (l *Lab, err error) {
 		return l, err
 	}
 	if l.Max > 0 {
-		if err := os.WriteFile(o.Paths.max(), []byte(strconv.FormatUint(l.Max, 10)), 0o644); err != nil {
+		if err := setGlobal(o.Paths, GlobalMax, strconv.FormatUint(l.Max, 10)); err != nil {
 			return l, fmt.Errorf("lower nf_conntrack_max: %w", err)
 		}
 	}
 	if l.Buckets > 0 {
-		if err := os.WriteFile(o.Paths.global(GlobalHashsize), []byte(strconv.FormatUint(l.Buckets, 10)), 0o644); err != nil {
-			return l, fmt.Errorf("set the hashsize: %w", err)
+		if err := setGlobal(o.Paths, GlobalHashsize, strconv.FormatUint(l.Buckets, 10)); err != nil {
+			return l, err
 		}
 		if n, err := kernelfs.ReadSysctlUint(o.Paths.global(GlobalHashsize)); err == nil {
 			l.Buckets = n // the kernel rounds it up to a page of buckets

@@ -155,8 +155,8 @@ func restoreGlobals(p Paths, s State) ([]string, error) {
 		if !ok {
 			continue
 		}
-		if err := os.WriteFile(p.global(g), []byte(v), 0o644); err != nil {
-			errs = append(errs, fmt.Errorf("restore %s=%s: %w", g, v, err))
+		if err := setGlobal(p, g, v); err != nil {
+			errs = append(errs, fmt.Errorf("restore: %w", err))
 			continue
 		}
 		did = append(did, string(g)+"="+v)

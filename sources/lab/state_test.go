@@ -59,7 +59,7 @@ func TestRepairRestoresGlobals(t *testing.T) {
 		t.Fatalf("repair: %q %v", note, err)
 	}
 	for g, want := range map[Global]string{GlobalMax: "262144", GlobalHashsize: "65536"} {
-		if b, _ := os.ReadFile(paths.global(g)); string(b) != want {
+		if b, _ := os.ReadFile(paths.global(g)); strings.TrimSpace(string(b)) != want {
 			t.Errorf("%s = %q, want %s", g, b, want)
 		}
 	}
@@ -90,7 +90,7 @@ func FuzzLabState(f *testing.F) {
 		}
 		for _, g := range []Global{GlobalMax, GlobalHashsize} {
 			b, _ := os.ReadFile(paths.global(g))
-			if strings.Trim(string(b), "0123456789") != "" || len(b) == 0 {
+			if strings.Trim(string(b), "0123456789\n") != "" || len(strings.TrimSpace(string(b))) == 0 {
 				t.Fatalf("%s = %q after repair", g, b)
 			}
 		}
