@@ -55,6 +55,9 @@ func hostRestored(t *testing.T, origMax string) {
 	if _, err := os.Stat("/run/tablefull-lab.json"); err == nil {
 		t.Errorf("the lab state file is still there")
 	}
+	if _, err := os.Stat("/run/tablefull-lab"); err == nil {
+		t.Errorf("the lab's undo record is still there")
+	}
 	time.Sleep(200 * time.Millisecond)
 	exe, _ := os.Executable()
 	if out, _ := exec.Command("pgrep", "-f", "^"+regexp.QuoteMeta(exe)+" (agent|lab)").Output(); len(out) > 0 {
@@ -255,6 +258,9 @@ func killedThenRepaired(t *testing.T, lab *exec.Cmd, left, orig string) {
 	}
 }
 
+// TestLabKilledThenRepaired: one lab at a time; a lab killed with kill -9
+// is repaired by the next lab and by tablefull tune --undo, and SIGTERM
+// and SIGHUP are normal ways out.
 func TestLabKilledThenRepaired(t *testing.T) {
 	needKernel(t)
 	orig := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
@@ -262,6 +268,7 @@ func TestLabKilledThenRepaired(t *testing.T) {
 		os.WriteFile(maxPath, []byte(orig), 0o644)
 		exec.Command("ip", "netns", "del", "tablefull-lab").Run()
 		os.Remove("/run/tablefull-lab.json")
+		os.RemoveAll("/run/tablefull-lab") // the undo record of a failed run
 	})
 	first := startLab(t, "table-full")
 	second, _ := os.Executable()
@@ -286,6 +293,24 @@ func TestLabKilledThenRepaired(t *testing.T) {
 		t.Errorf("lab after SIGHUP: %v (a closed terminal is a normal way out)", err)
 	}
 	hostRestored(t, orig)
+
+	// kill -9 again, and tablefull tune --undo puts the host back from the
+	// lab's undo record, as it would after any tablefull change.
+	killed := startLab(t, "table-full")
+	killed.Process.Signal(syscall.SIGKILL)
+	killed.Wait()
+	if got := readSysctl(t, nil, model.KnobMax); got != "256" {
+		t.Fatalf("after kill -9 max is %s, want 256: the test did not leave the host changed", got)
+	}
+	code, out := tuneIn(t, nil, "--undo", "--state-dir", t.TempDir())
+	if code != 0 || !strings.Contains(out, "repaired what an earlier lab left: net.netfilter.nf_conntrack_max="+orig) ||
+		!strings.Contains(out, "namespace tablefull-lab deleted") {
+		t.Errorf("tablefull tune --undo after a killed lab: exit %d\n%s", code, out)
+	}
+	hostRestored(t, orig)
+	if _, err := os.Stat("/run/tablefull-lab"); err == nil {
+		t.Errorf("the lab's undo record's directory is still there")
+	}
 }
 
 // TestLabFixLive: in the lab's console, t, then a and y up to three
@@ -330,6 +355,7 @@ func TestLabRestoresGlobalsItChanged(t *testing.T) {
 		os.WriteFile(hashPath, []byte(origHash), 0o644)
 		exec.Command("ip", "netns", "del", "tablefull-lab").Run()
 		os.Remove("/run/tablefull-lab.json")
+		os.RemoveAll("/run/tablefull-lab") // the undo record of a failed run
 	})
 
 	exe, _ := os.Executable()

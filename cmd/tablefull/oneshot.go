@@ -7,6 +7,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/lab"
 	"github.com/tablefull/tablefull/sources/tune"
 )
 
@@ -21,8 +22,7 @@ func snapshot(o options, asJSON bool, w io.Writer) error {
 	return remote.WriteSnapshot(w, remote.Snapshot{Schema: remote.SnapshotSchema, Host: c.Host(), Sample: c.Sample(time.Now(), 0)}, asJSON)
 }
 
-// census prints what fills the table of this network namespace, taken
-// as the console takes it.
+// census prints what fills this namespace's table, as the console takes it.
 func census(o options, asJSON bool, w io.Writer) error {
 	start := time.Now()
 	c, err := sources.TakeCensus(o.roots.Proc, nil)
@@ -32,11 +32,11 @@ func census(o options, asJSON bool, w io.Writer) error {
 	return remote.WriteCensus(w, c, time.Since(start), asJSON)
 }
 
-// tuneCommand is tablefull tune measuring this host at 1 s, or with
-// --netns the namespace's agent.
+// tuneCommand is tablefull tune measuring this host at 1 s, or --netns's agent.
 func tuneCommand(o options, t tune.CommandOptions, stdout io.Writer) error {
 	t.StateDir = o.stateDir
 	t.Feed = func() (model.Feed, error) { return sources.StartLive(o.roots, time.Second) }
+	t.UndoAlso = func() (string, error) { return lab.RepairIdle(lab.Paths{Proc: o.roots.Proc, Sys: o.roots.Sys}) }
 	if t.Netns != "" {
 		path, err := remote.NetnsPath(t.Netns)
 		if err != nil {

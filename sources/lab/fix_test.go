@@ -1,11 +1,14 @@
 package lab
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/sources/tune"
 )
 
 // fixtureLab is a lab whose nf_conntrack_max is a file under a temporary
@@ -23,7 +26,7 @@ func fixtureLabAt(t *testing.T, max string) (*Lab, string) {
 	if err := os.WriteFile(paths.max(), []byte(max), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return &Lab{paths: paths, state: State{Globals: map[Global]string{}}}, paths.max()
+	return &Lab{paths: paths}, paths.max()
 }
 
 // TestFixAfter: the raise comes once the delay has passed, the wait
@@ -39,8 +42,8 @@ func TestFixAfter(t *testing.T) {
 	if b, _ := os.ReadFile(path); strings.TrimSpace(string(b)) != "16384" {
 		t.Errorf("the cap after --fix-after: %q, want 16384", b)
 	}
-	if l.state.Globals[GlobalMax] != "256" {
-		t.Errorf("the lab remembers %q to restore, want 256", l.state.Globals[GlobalMax])
+	if got := remembered(t, l)[string(GlobalMax)]; got != "256" {
+		t.Errorf("the lab remembers %q to restore, want 256", got)
 	}
 
 	l, path = fixtureLab(t)
@@ -73,8 +76,8 @@ func TestFixOnlyRaises(t *testing.T) {
 		if b, _ := os.ReadFile(path); strings.TrimSpace(string(b)) != strings.TrimSpace(tc.want) || was != tc.was {
 			t.Errorf("cap %q: now %q (found %d), want %q (found %d)", tc.cap, b, was, tc.want, tc.was)
 		}
-		if _, remembered := l.state.Globals[GlobalMax]; remembered != (tc.was < FixMax) {
-			t.Errorf("cap %q: remembered for the restore %v", tc.cap, remembered)
+		if _, kept := remembered(t, l)[string(GlobalMax)]; kept != (tc.was < FixMax) {
+			t.Errorf("cap %q: remembered for the restore %v", tc.cap, kept)
 		}
 	}
 }
@@ -123,4 +126,14 @@ func TestLabBucketsKeepProportions(t *testing.T) {
 	if b, _ := os.ReadFile(hash); strings.TrimSpace(string(b)) != "16384" {
 		t.Errorf("the hashsize after the fix: %q, want 16384 (max = buckets)", b)
 	}
+}
+
+// remembered is what the lab's undo record keeps to restore.
+func remembered(t *testing.T, l *Lab) map[string]string {
+	t.Helper()
+	rec, err := tune.LoadUndo(l.paths.undoDir())
+	if err != nil && !errors.Is(err, tune.ErrNothingToUndo) {
+		t.Fatal(err)
+	}
+	return rec.Live
 }

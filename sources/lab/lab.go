@@ -129,7 +129,7 @@ func Start(name string, o Options) (l *Lab, err error) {
 	if l.Note, err = Repair(o.Paths); err != nil {
 		return l, err
 	}
-	l.state = State{PID: os.Getpid(), NS: NSName, Globals: map[Global]string{}}
+	l.state = State{PID: os.Getpid(), NS: NSName}
 	if sc.labMax > 0 {
 		// The max is global but counted per namespace: the host's own
 		// traffic would hit the lowered cap if it tracks that much.
@@ -280,7 +280,7 @@ func (l *Lab) Close() error {
 			l.echo.Close()
 		}
 		l.mu.Lock()
-		if _, err := restoreGlobals(l.paths, l.state); err != nil {
+		if _, err := restoreGlobals(l.paths); err != nil {
 			errs = append(errs, err)
 		}
 		l.mu.Unlock()
@@ -300,26 +300,15 @@ func (l *Lab) Close() error {
 	return l.err
 }
 
-// Remember records, in the state file and before any change, the value a
-// global knob has now, unless it is recorded already: Close and a Repair
-// after kill -9 put it back. Call it before changing g.
+// Remember records, in tune's undo record in the lab's directory and
+// before any change, the value a global knob has now, unless it is
+// recorded already: Close, a Repair after kill -9 and tablefull tune
+// --undo put it back. Call it before changing g.
 func (l *Lab) Remember(g Global) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if _, ok := l.state.Globals[g]; ok {
-		return nil
-	}
-	v, err := kernelfs.ReadSysctlUint(l.paths.global(g))
-	if err != nil {
-		return fmt.Errorf("read %s: %w", g, err)
-	}
-	l.state.Globals[g] = strconv.FormatUint(v, 10)
-	if !l.saved {
-		return nil // Start saves the state before its first change
-	}
-	if err := saveState(l.paths, l.state); err != nil {
-		delete(l.state.Globals, g)
-		return err
+	if err := tune.RecordLive(l.paths.undoDir(), l.paths.sysctls(), string(g)); err != nil {
+		return fmt.Errorf("record %s before changing it: %w", g, err)
 	}
 	return nil
 }

@@ -19,19 +19,19 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/kernelfs"
+	"github.com/tablefull/tablefull/sources/tune"
 )
 
 // NSName is the lab's namespace.
 const NSName = "tablefull-lab"
 
-// State is what the lab changed on the host, written before the change.
+// State is what the lab made on the host, written before it is made: its
+// process and its namespace. The global knobs it changes are kept apart,
+// in tune's undo record in the lab's directory (Paths.undoDir), before
+// each first change.
 type State struct {
 	PID int    `json:"pid"`
 	NS  string `json:"netns"`
-	// Globals holds the value each global knob had before the lab first
-	// changed it (the scenario's lowered max, a max or hashsize set from
-	// the lab's tuning panel, --fix-after).
-	Globals map[Global]string `json:"globals,omitempty"`
 }
 
 // Global names a global knob the lab may change, by its model key.
@@ -66,7 +66,15 @@ func (p Paths) orHost() Paths {
 
 func (p Paths) state() string { return filepath.Join(p.RunDir, "tablefull-lab.json") }
 func (p Paths) lock() string  { return filepath.Join(p.RunDir, "tablefull-lab.lock") }
-func (p Paths) max() string   { return p.global(GlobalMax) }
+
+// undoDir keeps the undo record of the global knobs the lab changed.
+func (p Paths) undoDir() string { return filepath.Join(p.RunDir, "tablefull-lab") }
+
+// sysctls writes and reads the knobs under p's roots.
+func (p Paths) sysctls() *tune.Sysctls {
+	return tune.NewSysctls(kernelfs.Roots{Proc: p.Proc, Sys: p.Sys})
+}
+func (p Paths) max() string { return p.global(GlobalMax) }
 
 // global is where a global knob lives; "" for an unknown one.
 func (p Paths) global(g Global) string {
@@ -122,20 +130,13 @@ func saveState(p Paths, s State) error {
 // kept for the user to check.
 var ErrDamaged = errors.New("lab state is damaged")
 
-// loadState reads and checks the state file: owner and mode, known knobs,
-// values that are plain numbers (re-rendered before they are written).
+// loadState reads and checks the state file: owner and mode, and the
+// namespace it names.
 func loadState(p Paths) (State, error) {
 	var s State
 	b, err := kernelfs.ReadPrivate(p.state(), maxState)
 	if err == nil {
 		err = json.Unmarshal(b, &s)
-	}
-	for g, v := range s.Globals {
-		n, perr := strconv.ParseUint(v, 10, 64)
-		if err == nil && (p.global(g) == "" || perr != nil || n == 0) {
-			err = fmt.Errorf("knob %q = %q", g, v)
-		}
-		s.Globals[g] = strconv.FormatUint(n, 10)
 	}
 	if err == nil && s.NS != "" && s.NS != NSName {
 		err = fmt.Errorf("namespace %q is not the lab's", s.NS)
@@ -146,22 +147,24 @@ func loadState(p Paths) (State, error) {
 	return s, nil
 }
 
-// restoreGlobals writes back every global knob recorded in s.
-func restoreGlobals(p Paths, s State) ([]string, error) {
-	var did []string
-	var errs []error
-	for _, g := range []Global{GlobalHashsize, GlobalMax} {
-		v, ok := s.Globals[g]
-		if !ok {
-			continue
-		}
-		if err := setGlobal(p, g, v); err != nil {
-			errs = append(errs, fmt.Errorf("restore: %w", err))
-			continue
-		}
-		did = append(did, string(g)+"="+v)
+// restoreGlobals puts back every global knob the undo record in the
+// lab's directory keeps (tune.UndoLive: checked, written, read back).
+func restoreGlobals(p Paths) ([]string, error) {
+	res, err := tune.UndoLive(p.undoDir(), p.sysctls())
+	if errors.Is(err, tune.ErrNothingToUndo) {
+		return nil, nil
 	}
-	return did, errors.Join(errs...)
+	if err == nil {
+		os.Remove(p.undoDir()) // empty once the record is dropped
+	}
+	var did []string
+	for _, r := range res {
+		did = append(did, r.Key+"="+r.Wanted)
+	}
+	if err != nil {
+		return did, fmt.Errorf("restore: %w", err)
+	}
+	return did, nil
 }
 
 // Repair undoes what a lab killed before it could clean up left behind:
@@ -169,14 +172,14 @@ func restoreGlobals(p Paths, s State) ([]string, error) {
 // left. Call it with the lock held. A damaged state file is kept and
 // named in the error.
 func Repair(p Paths) (string, error) {
-	if _, err := os.Lstat(p.state()); errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	s, err := loadState(p)
+	did, err := restoreGlobals(p)
 	if err != nil {
 		return "", err
 	}
-	did, err := restoreGlobals(p, s)
+	if _, err := os.Lstat(p.state()); errors.Is(err, fs.ErrNotExist) {
+		return repaired(did), nil
+	}
+	s, err := loadState(p)
 	if err != nil {
 		return "", err
 	}
@@ -191,8 +194,32 @@ func Repair(p Paths) (string, error) {
 	if err := os.Remove(p.state()); err != nil {
 		return "", fmt.Errorf("remove lab state: %w", err)
 	}
+	return repaired(did), nil
+}
+
+// repaired says what a repair did, "" for nothing.
+func repaired(did []string) string {
 	if len(did) == 0 {
-		return "", nil
+		return ""
 	}
-	return "repaired what an earlier lab left: " + strings.Join(did, ", "), nil
+	return "repaired what an earlier lab left: " + strings.Join(did, ", ")
+}
+
+// RepairIdle is Repair when no lab runs (its lock is free): what tablefull
+// tune --undo does after a lab was killed. ErrRunning when one runs: it
+// restores the host itself when it ends.
+func RepairIdle(p Paths) (string, error) {
+	p = p.orHost()
+	if _, err := os.Lstat(p.lock()); errors.Is(err, fs.ErrNotExist) {
+		return "", nil // no lab ever ran here
+	}
+	f, err := lock(p)
+	if errors.Is(err, ErrRunning) {
+		return "", tune.ErrLabRunning
+	}
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	return Repair(p)
 }

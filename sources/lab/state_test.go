@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tablefull/tablefull/sources/tune"
 )
 
 // TestDamagedStateIsKept: a state file the lab cannot trust or read stops
@@ -19,11 +21,9 @@ func TestDamagedStateIsKept(t *testing.T) {
 		text string
 		mode os.FileMode
 	}{
-		"not json":       {`{"pid":1,"globals":{"net.netfilter.nf_conntrack_max":"4096"`, 0o600},
-		"loose mode":     {`{"pid":1,"netns":"tablefull-lab","globals":{"net.netfilter.nf_conntrack_max":"4096"}}`, 0o644},
-		"smuggled value": {`{"pid":1,"globals":{"net.netfilter.nf_conntrack_max":"4096\n1"}}`, 0o600},
-		"unknown knob":   {`{"pid":1,"globals":{"../../etc/passwd":"1"}}`, 0o600},
-		"foreign netns":  {`{"pid":1,"netns":"prod"}`, 0o600},
+		"not json":      {`{"pid":1,"netns":"tablefull-lab"`, 0o600},
+		"loose mode":    {`{"pid":1,"netns":"tablefull-lab"}`, 0o644},
+		"foreign netns": {`{"pid":1,"netns":"prod"}`, 0o600},
 	} {
 		t.Run(name, func(t *testing.T) {
 			run := t.TempDir()
@@ -42,16 +42,26 @@ func TestDamagedStateIsKept(t *testing.T) {
 	}
 }
 
-// TestRepairRestoresGlobals: a state file left by a killed lab brings
-// back every global knob it recorded, re-rendered, and is removed.
-func TestRepairRestoresGlobals(t *testing.T) {
-	run, proc, sys := t.TempDir(), t.TempDir(), t.TempDir()
-	paths := Paths{RunDir: run, Proc: proc, Sys: sys}
+// fixturePaths are a lab's paths under temporary roots where both
+// global knobs hold 256.
+func fixturePaths(t testing.TB) Paths {
+	paths := Paths{RunDir: t.TempDir(), Proc: t.TempDir(), Sys: t.TempDir()}
 	for _, g := range []Global{GlobalMax, GlobalHashsize} {
 		os.MkdirAll(filepath.Dir(paths.global(g)), 0o755)
 		os.WriteFile(paths.global(g), []byte("256\n"), 0o644)
 	}
-	if err := saveState(paths, State{PID: 1, Globals: map[Global]string{GlobalMax: "262144", GlobalHashsize: "65536"}}); err != nil {
+	return paths
+}
+
+// TestRepairRestoresGlobals: what a killed lab left — its state file and
+// the undo record of the knobs it changed — brings back every global
+// knob the record keeps, and both are removed.
+func TestRepairRestoresGlobals(t *testing.T) {
+	paths := fixturePaths(t)
+	if err := saveState(paths, State{PID: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tune.SaveUndo(paths.undoDir(), tune.UndoRecord{Live: map[string]string{string(GlobalMax): "262144", string(GlobalHashsize): "65536"}}); err != nil {
 		t.Fatal(err)
 	}
 	note, err := Repair(paths)
@@ -66,26 +76,44 @@ func TestRepairRestoresGlobals(t *testing.T) {
 	if _, err := os.Stat(paths.state()); !os.IsNotExist(err) {
 		t.Errorf("state file left after repair: %v", err)
 	}
+	if _, err := tune.LoadUndo(paths.undoDir()); !errors.Is(err, tune.ErrNothingToUndo) {
+		t.Errorf("undo record left after repair: %v", err)
+	}
 }
 
-// FuzzLabState: whatever the state file holds, a repair writes only
-// numbers, only into the knobs the lab knows, or refuses and keeps the
-// file.
+// TestRememberKeepsTheFirstValue: the lab records a knob's value before
+// its first change only, in tune's undo record: a second change keeps
+// the value from before the first.
+func TestRememberKeepsTheFirstValue(t *testing.T) {
+	l, path := fixtureLab(t)
+	if err := l.Remember(GlobalMax); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(path, []byte("512\n"), 0o644)
+	if err := l.Remember(GlobalMax); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := tune.LoadUndo(l.paths.undoDir())
+	if err != nil || rec.Live[string(GlobalMax)] != "256" {
+		t.Errorf("the record: %+v %v, want max 256", rec, err)
+	}
+}
+
+// FuzzLabState: whatever the undo record a killed lab left holds, a
+// repair writes only numbers, only into the knobs it knows, or refuses
+// and keeps the record.
 func FuzzLabState(f *testing.F) {
-	f.Add(`{"pid":1,"netns":"tablefull-lab","globals":{"net.netfilter.nf_conntrack_max":"262144","nf_conntrack.hashsize":"65536"}}`)
-	f.Add(`{"globals":{"net.netfilter.nf_conntrack_max":"1\n2"}}`)
-	f.Add(`{"globals":{"../../x":"1"}}`)
+	f.Add(`{"live":{"net.netfilter.nf_conntrack_max":"262144","nf_conntrack.hashsize":"65536"}}`)
+	f.Add(`{"live":{"net.netfilter.nf_conntrack_max":"1\n2"}}`)
+	f.Add(`{"live":{"../../x":"1"}}`)
 	f.Fuzz(func(t *testing.T, text string) {
-		run, proc, sys := t.TempDir(), t.TempDir(), t.TempDir()
-		paths := Paths{RunDir: run, Proc: proc, Sys: sys}
-		for _, g := range []Global{GlobalMax, GlobalHashsize} {
-			os.MkdirAll(filepath.Dir(paths.global(g)), 0o755)
-			os.WriteFile(paths.global(g), []byte("256"), 0o644)
-		}
-		os.WriteFile(paths.state(), []byte(text), 0o600)
+		paths := fixturePaths(t)
+		os.MkdirAll(paths.undoDir(), 0o700)
+		record := filepath.Join(paths.undoDir(), "undo.json")
+		os.WriteFile(record, []byte(text), 0o600)
 		if _, err := Repair(paths); err != nil {
-			if _, serr := os.Stat(paths.state()); serr != nil {
-				t.Fatalf("a refused state file was removed: %v", err)
+			if _, serr := os.Stat(record); serr != nil {
+				t.Fatalf("a refused record was removed: %v", err)
 			}
 		}
 		for _, g := range []Global{GlobalMax, GlobalHashsize} {
@@ -94,7 +122,7 @@ func FuzzLabState(f *testing.F) {
 				t.Fatalf("%s = %q after repair", g, b)
 			}
 		}
-		for _, dir := range []string{proc, sys} {
+		for _, dir := range []string{paths.Proc, paths.Sys} {
 			filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
 				if err == nil && !info.IsDir() && p != paths.global(GlobalMax) && p != paths.global(GlobalHashsize) {
 					t.Fatalf("repair created %s", p)

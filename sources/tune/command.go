@@ -44,7 +44,16 @@ type CommandOptions struct {
 	UntilFree bool
 	Steps     int
 	Watch     time.Duration
+	// UndoAlso puts back, with --undo on this host, what else tablefull
+	// changed and left recorded: a lab killed before it restored the host
+	// (the command line wires the lab's repair). It says what it did;
+	// ErrLabRunning, when the lab still runs and will restore the host
+	// itself, is said, not failed.
+	UndoAlso func() (string, error)
 }
+
+// ErrLabRunning is UndoAlso's answer while a lab runs.
+var ErrLabRunning = errors.New("a lab is running: it restores the host when it ends")
 
 // targetOf is the tuner of t's target, this host (Local) or a namespace
 // of it from the host (Namespaced), and the host's own tuner.
@@ -107,7 +116,7 @@ func Command(roots kernelfs.Roots, t CommandOptions, w io.Writer) error {
 		return err
 	}
 	if t.Undo {
-		return undoTuning(tgt, lt, w)
+		return undoAll(t, tgt, lt, w)
 	}
 	knobs, err := tgt.Read()
 	if err != nil {

@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 
+	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
@@ -108,4 +110,59 @@ func DropUndo(dir string) error {
 		return nil
 	}
 	return err
+}
+
+// UndoLive restores through w the live values the record in dir keeps
+// and drops the record: a record of knobs only (the lab's). Nothing
+// recorded is ErrNothingToUndo.
+func UndoLive(dir string, w *Sysctls) ([]model.KnobResult, error) {
+	rec, err := LoadUndo(dir)
+	if err != nil {
+		return nil, err
+	}
+	res, err := w.Apply(changesTo(rec.Live), 0)
+	if err != nil {
+		return res, err
+	}
+	return res, DropUndo(dir)
+}
+
+// RecordLive adds to the record in dir the value key has now through w,
+// unless the record holds one already: the value to put back.
+func RecordLive(dir string, w *Sysctls, key string) error {
+	rec, err := LoadUndo(dir)
+	if err != nil && !errors.Is(err, ErrNothingToUndo) {
+		return err
+	}
+	if _, ok := rec.Live[key]; ok {
+		return nil
+	}
+	v, ok := w.Read()[key]
+	if !ok {
+		return fmt.Errorf("read %s: %w", key, kernelfs.ErrUnavailable)
+	}
+	rec.AddLive(map[string]string{key: v})
+	return SaveUndo(dir, rec)
+}
+
+// undoAll is --undo: t.UndoAlso's repair on this host first, then the
+// undo record of the host (or the namespace); nothing to undo in the
+// record is no failure when the repair put something back.
+func undoAll(t CommandOptions, tgt tuning.Tuner, lt *Local, w io.Writer) error {
+	note, also := "", error(nil)
+	if t.UndoAlso != nil && t.NetnsPath == "" && t.Target == nil {
+		note, also = t.UndoAlso()
+	}
+	switch {
+	case errors.Is(also, ErrLabRunning):
+		fmt.Fprintln(w, "lab:", also)
+		also = nil
+	case note != "":
+		fmt.Fprintln(w, note)
+	}
+	err := undoTuning(tgt, lt, w)
+	if note != "" && errors.Is(err, ErrNothingToUndo) {
+		err = nil
+	}
+	return errors.Join(err, also)
 }
