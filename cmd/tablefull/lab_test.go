@@ -264,8 +264,12 @@ func killedThenRepaired(t *testing.T, lab *exec.Cmd, left, orig string) {
 func TestLabKilledThenRepaired(t *testing.T) {
 	needKernel(t)
 	orig := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
+	buckets, _ := os.ReadFile(hashsizePath)
 	t.Cleanup(func() {
 		os.WriteFile(maxPath, []byte(orig), 0o644)
+		if len(buckets) > 0 {
+			os.WriteFile(hashsizePath, buckets, 0o644) // table-full sets max = buckets
+		}
 		exec.Command("ip", "netns", "del", "tablefull-lab").Run()
 		os.Remove("/run/tablefull-lab.json")
 		os.RemoveAll("/run/tablefull-lab") // the undo record of a failed run
