@@ -44,7 +44,7 @@ func runLab(o options, scenario string, lo lab.Command, w io.Writer) error {
 		a := tui.Options{Interval: o.interval, Recorder: tee, Tuner: l.Tuning(tune.NewSysctls(o.roots)), Captions: true,
 			Intro: "lab " + lo.Scenario + ": " + l.Scenario.LookFor, Live: l.Clients.String, Source: "lab " + lo.Scenario}
 		a.Entries, a.DeleteEntries, a.FollowEntries = sources.NetnsEntries(l.NS.Path(), o.stateDir) // E: the lab's table, from the host
-		fixed := l.FixAfter(lo.FixAfter)
+		fixed := l.FixAfter(lo.FixAfter, nil)
 		return errors.Join(tui.RunFor(tui.NewRoot(tui.New(tee, a)), lo.Duration), fixed())
 	})
 }

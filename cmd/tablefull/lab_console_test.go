@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -9,14 +10,18 @@ import (
 
 // TestLabConsoleDurationAndFix: --fix-after and --duration hold in the
 // lab's console as they do headless (they were taken and ignored), and E
-// there lists and f follows the lab's table: the cap is raised to 16,384 while the table is pinned, the console ends by
-// itself with the terminal restored, and the host is restored.
+// there lists and f follows the lab's table: the cap is raised to 16,384
+// while the table is pinned, the console ends by itself with the
+// terminal restored, and the host is restored. Its --record recording
+// makes the report of the incident (reportSaysTheLabsIncident).
 func TestLabConsoleDurationAndFix(t *testing.T) {
 	needKernel(t, "tmux", "conntrack")
 	orig := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
 	t.Cleanup(func() { os.WriteFile(maxPath, []byte(orig), 0o644) })
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "incident.jsonl")
 	start := time.Now()
-	s := startTmux(t, 160, 45, "", "lab", "table-full", "--fix-after", "10s", "--duration", "18s")
+	s := startTmux(t, 160, 45, "", "lab", "table-full", "--fix-after", "10s", "--duration", "18s", "--record", rec)
 	s.waitFor("TABLE FULL")
 	s.keys("E") // the lab's own table, listed and followed from the host
 	s.waitFor("match no filter", "TIME_WAIT")
@@ -44,4 +49,5 @@ func TestLabConsoleDurationAndFix(t *testing.T) {
 	}
 	s.waitFor("TERMINAL-RESTORED")
 	hostRestored(t, orig)
+	reportSaysTheLabsIncident(t, dir, rec)
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -77,22 +76,12 @@ func TestReportUsage(t *testing.T) {
 	}
 }
 
-// TestLabRecordingToReport: a real table-full incident, recorded by the
-// lab with its fix, becomes a report that tells it: pinned at the lab's
-// cap, packets dropped, the kernel's lines, the fix read back.
-func TestLabRecordingToReport(t *testing.T) {
-	needKernel(t)
-	orig := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
-	t.Cleanup(func() { os.WriteFile(maxPath, []byte(orig), 0o644) })
-	dir := t.TempDir()
-	rec := filepath.Join(dir, "incident.jsonl")
-	exe, _ := os.Executable()
-	cmd := exec.Command(exe, "lab", "table-full", "--headless", "--duration", "18s", "--fix-after", "10s", "--record", rec)
-	cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("lab: %v\n%s", err, out)
-	}
-	hostRestored(t, orig)
+// reportSaysTheLabsIncident: a real table-full incident, recorded by the
+// lab (rec, in dir) with its fix, becomes a report that tells it: pinned
+// at the lab's cap, packets dropped, the kernel's lines, the fix read
+// back.
+func reportSaysTheLabsIncident(t *testing.T, dir, rec string) {
+	t.Helper()
 	var out, errb bytes.Buffer
 	if code := run([]string{"report", rec, "-o", filepath.Join(dir, "report")}, &out, &errb); code != 0 {
 		t.Fatalf("report: exit %d: %s", code, errb.String())

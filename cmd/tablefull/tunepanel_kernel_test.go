@@ -170,11 +170,18 @@ time.sleep(600)
 `
 
 // TestPanelFreesNamespaceFromHost: the console on --netns NS from the
-// host, t during the pin, then a and y up to three times: each incident's
-// table is freed (its global cap applied from the host), and u restores
-// the cap.
+// host, t during the pin, then a and y up to three times: the TCP
+// incidents' tables are freed (the global cap applied from the host), and
+// u restores the cap.
 func TestPanelFreesNamespaceFromHost(t *testing.T) {
 	for _, inc := range panelIncidents {
+		if inc.name == "dns" {
+			// UDP churn is freed on real dnsmasq and glibc by the loop
+			// (TestOneDiagnosisOnTheKernel), and the panel's plan for it is
+			// the dry run's on its recording (tui's TestPanelPlanIsDryRunPlan):
+			// the keys are the same for every incident.
+			continue
+		}
 		t.Run(inc.name, func(t *testing.T) {
 			needKernel(t, "tmux", "conntrack")
 			ns := inc.pin(t, nil)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/sources/lab"
 	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/sources/tune"
@@ -132,14 +134,16 @@ func nsDrops(t *testing.T, ns *netns.NS) uint64 {
 	return sum
 }
 
-// TestUntilFreeLab: the lab's table-full incident says TABLE FULL as it
-// pins, and is followed by the loop in text: each step printed with its
-// undo, the table freed; undo, then the lab's end puts the host back.
+// TestUntilFreeLab: the lab's table-full incident, headless and recorded,
+// says TABLE FULL as it pins, and is followed by the loop in text: each
+// step printed with its undo, the table freed; undo, then the lab's end
+// puts the host back and leaves its recording.
 func TestUntilFreeLab(t *testing.T) {
 	needKernel(t)
 	orig := readSysctl(t, nil, model.KnobMax)
 	exe, _ := os.Executable()
-	l := exec.Command(exe, "lab", "table-full", "--headless", "--duration", "3m", "--interval", "500ms")
+	rec := filepath.Join(t.TempDir(), "lab.jsonl")
+	l := exec.Command(exe, "lab", "table-full", "--headless", "--duration", "3m", "--interval", "500ms", "--record", rec)
 	l.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
 	var labOut bytes.Buffer
 	l.Stdout, l.Stderr = &labOut, &labOut
@@ -185,4 +189,15 @@ func TestUntilFreeLab(t *testing.T) {
 		}
 	}
 	pinThenFull(t, lines)
+	// the headless lab's --record: every sample it printed, in a recording
+	// that reads back (the console's is TestLabConsoleDurationAndFix's)
+	f, err := os.Open(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, err := remote.ReadRecording(f)
+	if err != nil || len(got.Samples) < len(lines) {
+		t.Errorf("the headless lab's recording: %v, %d samples for %d printed", err, len(got.Samples), len(lines))
+	}
 }

@@ -12,17 +12,21 @@ import (
 // write-up's fix.
 const FixMax = 16384
 
-// FixAfter raises nf_conntrack_max to FixMax once d has passed (0: never),
-// from the console as Headless does. The returned wait stops a raise not
-// yet started, or waits for one under way (the lab restores the host only
-// after it), and returns the raise's error.
-func (l *Lab) FixAfter(d time.Duration) (wait func() error) {
+// FixAfter raises nf_conntrack_max to FixMax once d has passed (0: never):
+// --fix-after, for the console and Headless alike. fixed, when not nil,
+// is told the cap found once the raise is done. The returned wait stops a
+// raise not yet started, or waits for one under way (the lab restores the
+// host only after it), and returns the raise's error.
+func (l *Lab) FixAfter(d time.Duration, fixed func(was uint64)) (wait func() error) {
 	if d <= 0 {
 		return func() error { return nil }
 	}
 	done := make(chan error, 1)
 	t := time.AfterFunc(d, func() {
-		_, err := l.Fix(FixMax)
+		was, err := l.Fix(FixMax)
+		if err == nil && fixed != nil {
+			fixed(was)
+		}
 		done <- err
 	})
 	return func() error {

@@ -34,7 +34,7 @@ func fixtureLabAt(t *testing.T, max string) (*Lab, string) {
 // ends before the delay writes nothing.
 func TestFixAfter(t *testing.T) {
 	l, path := fixtureLab(t)
-	wait := l.FixAfter(time.Millisecond)
+	wait := l.FixAfter(time.Millisecond, nil)
 	time.Sleep(50 * time.Millisecond)
 	if err := wait(); err != nil {
 		t.Fatal(err)
@@ -47,7 +47,7 @@ func TestFixAfter(t *testing.T) {
 	}
 
 	l, path = fixtureLab(t)
-	if err := l.FixAfter(time.Hour)(); err != nil {
+	if err := l.FixAfter(time.Hour, nil)(); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(path); string(b) != "256\n" {

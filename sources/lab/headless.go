@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -12,11 +13,10 @@ import (
 // analyzer, with the captions, until stopped; fixAfter that long (0:
 // never) it raises nf_conntrack_max to FixMax (the write-up's fix, for
 // recordings).
-func (l *Lab) Headless(feed model.Feed, stopped <-chan struct{}, fixAfter time.Duration, w io.Writer) error {
-	var fix <-chan time.Time
-	if fixAfter > 0 {
-		fix = time.After(fixAfter)
-	}
+func (l *Lab) Headless(feed model.Feed, stopped <-chan struct{}, fixAfter time.Duration, w io.Writer) (err error) {
+	fix := make(chan uint64, 1)
+	wait := l.FixAfter(fixAfter, func(was uint64) { fix <- was })
+	defer func() { err = errors.Join(err, wait()) }()
 	samples := make(chan model.Sample)
 	done := make(chan struct{})
 	defer close(done)
@@ -43,11 +43,7 @@ func (l *Lab) Headless(feed model.Feed, stopped <-chan struct{}, fixAfter time.D
 		select {
 		case <-stopped:
 			return nil
-		case <-fix:
-			was, err := l.Fix(FixMax)
-			if err != nil {
-				return err
-			}
+		case was := <-fix:
 			if was < FixMax {
 				fmt.Fprintf(w, "fix: nf_conntrack_max raised to %d\n", FixMax)
 			} else {
