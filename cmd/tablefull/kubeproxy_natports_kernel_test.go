@@ -95,7 +95,7 @@ func TestNATPortsOfAServiceKubeProxy(t *testing.T) {
 	for _, mode := range kubeProxyModes {
 		t.Run(mode.name, func(t *testing.T) {
 			ns := labNS(t)
-			for _, a := range []string{"10.96.0.10", "10.244.1.7", "10.0.0.1", "10.0.0.2"} {
+			for _, a := range []string{"10.96.0.10", "10.244.1.7", "10.0.0.1", "10.0.0.2", "10.0.0.3"} {
 				if _, err := ns.Output("ip", "addr", "add", a+"/32", "dev", "lo"); err != nil {
 					t.Fatal(err)
 				}
@@ -113,7 +113,12 @@ func TestNATPortsOfAServiceKubeProxy(t *testing.T) {
 			start(t, record)
 			time.Sleep(time.Second)
 			floodService(t, ns, netip.MustParseAddrPort("10.96.0.10:53"), 70000, netip.MustParseAddr("10.0.0.1"), netip.MustParseAddr("10.0.0.2"))
-			time.Sleep(3 * time.Second) // the census the drops start ends within it
+			// and more flows for 3 s, every one refused: the census the drops
+			// start ends while they go on
+			for range 6 {
+				floodService(t, ns, netip.MustParseAddrPort("10.96.0.10:53"), 500, netip.MustParseAddr("10.0.0.3"))
+				time.Sleep(500 * time.Millisecond)
+			}
 			record.Process.Signal(syscall.SIGINT)
 			if err := record.Wait(); err != nil {
 				t.Fatalf("record: %v", err)
