@@ -32,8 +32,11 @@ type flushSwitch struct {
 	watch    *ctnetlink.FlushWatch
 	checked  time.Time
 	note     string
-	// present finds kube-proxy (tests replace it).
-	present func() bool
+	// present finds kube-proxy (tests replace it): a walk of every
+	// process, run off the sampling path (offPath) like the attribution.
+	present  func() bool
+	presence offPath[bool]
+	found    bool // the last look's answer
 
 	mu     sync.Mutex // guards names and asking
 	names  map[string]string
@@ -54,9 +57,16 @@ func (f *flushSwitch) read(now time.Time) *model.Flushes {
 	if !f.live {
 		return nil
 	}
+	started := false
 	if f.checked.IsZero() || now.Sub(f.checked) >= FlushRecheck || now.Before(f.checked) {
 		f.checked = now
-		f.turn(f.present())
+		started = f.presence.start(f.present)
+	}
+	// turned when a look ends: a failed watch is tried again at the next
+	// look, not at every sample
+	if found, _ := f.presence.take(started); started || found != f.found {
+		f.found = found
+		f.turn(found)
 	}
 	if f.watch == nil {
 		return &model.Flushes{Note: f.note}
@@ -126,8 +136,9 @@ func (f *flushSwitch) name(bursts []model.Flush) {
 	}()
 }
 
-// close stops the watch.
+// close stops the watch, once a look for kube-proxy under way is done.
 func (f *flushSwitch) close() {
+	f.presence.wait()
 	if f.watch != nil {
 		f.watch.Close()
 		f.watch = nil

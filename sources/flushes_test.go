@@ -28,3 +28,23 @@ func TestFlushSwitchOnlyLiveWhereKubeProxyRuns(t *testing.T) {
 		t.Errorf("looked for kube-proxy %d times in %s, want 2", looked, FlushRecheck)
 	}
 }
+
+// TestFlushLookNeverHoldsTheSample: the walk of every process that finds
+// kube-proxy runs off the sampling path: a slow one leaves the sample on
+// time, with the last answer, and its own answer is taken once it ends.
+func TestFlushLookNeverHoldsTheSample(t *testing.T) {
+	f := newFlushSwitch("/proc")
+	f.live = true
+	f.present = func() bool { return false }
+	now := time.Now()
+	f.read(now)
+	release := make(chan struct{})
+	f.present = func() bool { <-release; return false }
+	start := time.Now()
+	got := f.read(now.Add(FlushRecheck))
+	if took := time.Since(start); took > 2*AttributionBudget || got.Note != noKubeProxy {
+		t.Errorf("a slow look held the sample %s: %+v", took, got)
+	}
+	close(release)
+	f.close()
+}

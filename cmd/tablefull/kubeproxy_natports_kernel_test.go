@@ -12,7 +12,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -123,12 +122,7 @@ func TestNATPortsOfAServiceKubeProxy(t *testing.T) {
 			if err := record.Wait(); err != nil {
 				t.Fatalf("record: %v", err)
 			}
-			f, err := os.Open(rec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := remote.ReadRecording(f)
-			f.Close()
+			got, err := readRecording(rec)
 			if err != nil {
 				t.Fatal(err)
 			}
