@@ -44,29 +44,55 @@ type Encoder struct {
 // NewEncoder writes the header for host and returns the encoder.
 func NewEncoder(w io.Writer, host model.Host, started time.Time) (*Encoder, error) {
 	e := &Encoder{w: w}
-	return e, e.write(header{Magic: "stream", V: Version, Host: host, Started: started})
+	return e, e.write(header{Magic: "stream", V: Version, Host: host, Started: started}, nil)
 }
 
 // Sample writes one sample.
 func (e *Encoder) Sample(s model.Sample) error {
-	return e.write(record{K: "s", wireSample: toWire(s)})
+	return e.write(record{Kind: "s", wireSample: toWire(s)}, &s)
 }
 
 // Event writes one event.
 func (e *Encoder) Event(ev Event) error {
-	return e.write(record{K: "e", wireEvent: wireEvent{Type: ev.Type, Text: ev.Text, ET: ms(ev.Time)}})
+	return e.write(record{Kind: "e", wireEvent: wireEvent{Type: ev.Type, Text: ev.Text, EventMS: ms(ev.Time)}}, nil)
 }
 
-func (e *Encoder) write(v any) error {
+// write encodes v as one line, with the vocabulary's parts of the sample
+// s (when given) after its rows, and writes it.
+func (e *Encoder) write(v any, s *model.Sample) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.buf.Reset()
-	if err := json.NewEncoder(&e.buf).Encode(v); err != nil {
+	enc := json.NewEncoder(&e.buf)
+	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("encode: %w", err)
+	}
+	if s != nil {
+		if err := e.appendParts(enc, s); err != nil {
+			return err
+		}
 	}
 	if _, err := e.w.Write(e.buf.Bytes()); err != nil {
 		return fmt.Errorf("write stream: %w", err)
 	}
+	return nil
+}
+
+// appendParts writes, into the line v's encoding left in buf, each part
+// of the vocabulary s has: the line's closing brace moves after them.
+func (e *Encoder) appendParts(enc *json.Encoder, s *model.Sample) error {
+	e.buf.Truncate(e.buf.Len() - len("}\n"))
+	for _, f := range vocabulary {
+		if f.part == nil || !f.part.present(s) {
+			continue
+		}
+		e.buf.WriteString(`,"` + f.Key + `":`)
+		if err := enc.Encode(f.part.at(s)); err != nil {
+			return fmt.Errorf("encode %s: %w", f.Key, err)
+		}
+		e.buf.Truncate(e.buf.Len() - len("\n"))
+	}
+	e.buf.WriteString("}\n")
 	return nil
 }
 
@@ -164,15 +190,15 @@ func (d *Decoder) record() (*model.Sample, *Event, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w: line %d: %s", ErrGarbage, d.line, snippet(line))
 		}
-		switch rec.K {
+		switch rec.Kind {
 		case "s":
-			s, err := fromWire(rec.wireSample)
+			s, err := fromWire(&rec)
 			if err != nil {
 				return nil, nil, fmt.Errorf("%w: line %d: %w", ErrGarbage, d.line, err)
 			}
 			return &s, nil, nil
 		case "e":
-			return nil, &Event{Time: fromMS(rec.ET), Type: bound(rec.Type), Text: rec.Text}, nil
+			return nil, &Event{Time: fromMS(rec.EventMS), Type: bound(rec.Type), Text: rec.Text}, nil
 		}
 		// A kind from a newer 1.x writer: skip it.
 	}

@@ -12,12 +12,14 @@
 //
 // Every further line is a record with a "k" (kind) field:
 //
-//	{"k":"s", ...}   a sample (see wireSample: short keys, counters as arrays)
+//	{"k":"s", ...}   a sample (short keys, counters as arrays)
 //	{"k":"e","et":<unix ms>,"type":"...","text":"..."}   an event
 //
 // The fields of a record, each with what it holds, are listed in
-// FORMAT.md, written from recordFields (fields.go): the one description
-// the encoder's keys and the scanner's are checked against.
+// FORMAT.md, written from the vocabulary (vocabulary.go): the stream's
+// one vocabulary, which also writes, reads and bounds the sample's fields
+// it carries as their model's JSON, and against which the encoder's row
+// keys and the scanner's are checked.
 //
 // Compatibility: readers ignore fields and record kinds they do not know,
 // so a version 1 reader reads any 1.x stream; a header with a larger "v"

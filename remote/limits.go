@@ -51,32 +51,54 @@ func checkShape(line []byte) error {
 // checkRows refuses a decoded sample with more rows than the limits.
 func checkRows(w *wireSample) error {
 	cpus := len(w.CPU)
-	if w.CS != nil {
-		cpus = max(cpus, len(w.CS.CPU))
+	if w.Counters != nil {
+		cpus = max(cpus, len(w.Counters.PerCPU))
 	}
 	switch {
 	case cpus > MaxCPUs:
 		return fmt.Errorf("%w: %d CPUs (at most %d)", ErrTooBig, cpus, MaxCPUs)
 	case len(w.Disk) > MaxDisks:
 		return fmt.Errorf("%w: %d disks (at most %d)", ErrTooBig, len(w.Disk), MaxDisks)
-	case w.KLog != nil && len(w.KLog.Lines) > MaxKernelLines:
-		return fmt.Errorf("%w: %d kernel log lines (at most %d)", ErrTooBig, len(w.KLog.Lines), MaxKernelLines)
+	case w.KernelLog != nil && len(w.KernelLog.Lines) > MaxKernelLines:
+		return fmt.Errorf("%w: %d kernel log lines (at most %d)", ErrTooBig, len(w.KernelLog.Lines), MaxKernelLines)
 	case len(w.Notes) > MaxNotes:
 		return fmt.Errorf("%w: %d notes (at most %d)", ErrTooBig, len(w.Notes), MaxNotes)
-	case w.Cen != nil && (len(w.Cen.ByProto) > maxCensusKeys || len(w.Cen.TCPState) > maxCensusKeys ||
-		len(w.Cen.TopPorts) > maxCensusKeys || len(w.Cen.TopSources) > maxCensusKeys || len(w.Cen.TopDests) > maxCensusKeys ||
-		len(w.Cen.TopZones) > maxCensusKeys || len(w.Cen.TopTimeWaitDests) > maxCensusKeys || len(w.Cen.StaleDNAT) > model.StaleDNATShown):
-		return fmt.Errorf("%w: census over %d keys", ErrTooBig, maxCensusKeys)
-	case w.Cen != nil && w.Cen.Owners != nil && len(w.Cen.Owners.Top) > model.OwnersShown:
-		return fmt.Errorf("%w: %d owners (at most %d)", ErrTooBig, len(w.Cen.Owners.Top), model.OwnersShown)
-	case w.Ls != nil && len(w.Ls.Pressed) > model.ListenersShown:
-		return fmt.Errorf("%w: %d listeners (at most %d)", ErrTooBig, len(w.Ls.Pressed), model.ListenersShown)
-	case w.Who != nil && (len(w.Who.Conns) > model.WhoShown || len(w.Who.Drops) > model.WhoShown):
-		return fmt.Errorf("%w: probe flows over %d", ErrTooBig, model.WhoShown)
-	case w.En != nil && (len(w.En.TD) > model.MaxEntryTops || len(w.En.TS) > model.MaxEntryTops):
+	case w.Entries != nil && (len(w.Entries.TopDests) > model.MaxEntryTops || len(w.Entries.TopSources) > model.MaxEntryTops):
 		return fmt.Errorf("%w: new-entry top lists over %d", ErrTooBig, model.MaxEntryTops)
 	}
 	return nil
+}
+
+// keepCensus refuses a stream's census with more keys or rows than the
+// limits, and bounds the rest.
+func keepCensus(c *model.Census) (*model.Census, error) {
+	switch {
+	case c == nil:
+		return nil, nil
+	case len(c.ByProto) > maxCensusKeys || len(c.TCPState) > maxCensusKeys ||
+		len(c.TopPorts) > maxCensusKeys || len(c.TopSources) > maxCensusKeys || len(c.TopDests) > maxCensusKeys ||
+		len(c.TopZones) > maxCensusKeys || len(c.TopTimeWaitDests) > maxCensusKeys || len(c.StaleDNAT) > model.StaleDNATShown:
+		return nil, fmt.Errorf("%w: census over %d keys", ErrTooBig, maxCensusKeys)
+	case c.Owners != nil && len(c.Owners.Top) > model.OwnersShown:
+		return nil, fmt.Errorf("%w: %d owners (at most %d)", ErrTooBig, len(c.Owners.Top), model.OwnersShown)
+	}
+	return boundCensus(c), nil
+}
+
+// keepListeners refuses more pressed listeners than a sample shows.
+func keepListeners(l *model.Listeners) (*model.Listeners, error) {
+	if l != nil && len(l.Pressed) > model.ListenersShown {
+		return nil, fmt.Errorf("%w: %d listeners (at most %d)", ErrTooBig, len(l.Pressed), model.ListenersShown)
+	}
+	return boundListeners(l), nil
+}
+
+// keepWho refuses more probe flows than a sample shows.
+func keepWho(w *model.Who) (*model.Who, error) {
+	if w != nil && (len(w.Conns) > model.WhoShown || len(w.Drops) > model.WhoShown) {
+		return nil, fmt.Errorf("%w: probe flows over %d", ErrTooBig, model.WhoShown)
+	}
+	return boundWho(w), nil
 }
 
 // bound cuts s to MaxString bytes on a rune boundary. It copies, so a

@@ -22,9 +22,35 @@ func (d *lineDecoder) decode(line []byte) (record, error) {
 	if rec, ok := d.scan(line); ok {
 		return rec, nil
 	}
+	return decodeJSON(line)
+}
+
+// decodeJSON is the decoder for lines of any other shape: encoding/json
+// reads the rows into a record, and each of the vocabulary's parts the
+// line carries into its field of the sample.
+func decodeJSON(line []byte) (record, error) {
 	var rec record
-	err := json.Unmarshal(line, &rec)
-	return rec, err
+	if err := json.Unmarshal(line, &rec); err != nil {
+		return rec, err
+	}
+	return rec, decodeParts(line, &rec.parts)
+}
+
+// decodeParts reads, with encoding/json, the vocabulary's parts a line
+// carries into s.
+func decodeParts(line []byte, s *model.Sample) error {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(line, &top); err != nil {
+		return err
+	}
+	for key, raw := range top {
+		if p := partOf([]byte(key)); p != nil {
+			if err := json.Unmarshal(raw, p.at(s)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // scan decodes line as our Encoder writes it; ok is false for any other
@@ -34,7 +60,7 @@ func (d *lineDecoder) scan(line []byte) (rec record, ok bool) {
 		d.names = map[string]string{}
 	}
 	s := &scan{b: line, ok: true}
-	s.object(func(key []byte) (uint32, bool) {
+	s.object(func(key []byte) (uint64, bool) {
 		bit, known := fieldBits[string(key)]
 		if !known {
 			return 0, false
@@ -48,25 +74,25 @@ func (d *lineDecoder) scan(line []byte) (rec record, ok bool) {
 	return rec, s.ok
 }
 
-// field reads the value of key, one of recordFields, into rec; false for
+// field reads the value of key, one of the vocabulary's, into rec; false for
 // a key the scanner does not read.
 func (d *lineDecoder) field(s *scan, rec *record, key []byte) bool {
 	w := &rec.wireSample
 	switch string(key) {
 	case "k":
-		rec.K = s.str()
+		rec.Kind = s.str()
 		return true
 	case "t":
-		w.T = s.int()
+		w.TimeMS = s.int()
 		return true
 	case "iv":
-		w.IV = s.int()
+		w.IntervalMS = s.int()
 		return true
 	case "ct":
-		w.CT = d.table(s)
+		w.Table = d.table(s)
 		return true
 	case "cs":
-		w.CS = d.counters(s)
+		w.Counters = d.counters(s)
 		return true
 	case "cpu":
 		w.CPU = d.cpuRows(s)
@@ -80,16 +106,16 @@ func (d *lineDecoder) field(s *scan, rec *record, key []byte) bool {
 		w.TCP = &r
 		return true
 	case "klog":
-		w.KLog = klog(s)
+		w.KernelLog = klog(s)
 		return true
 	case "en":
-		w.En = entries(s)
+		w.Entries = entries(s)
 		return true
 	case "notes":
 		w.Notes = strs(s)
 		return true
 	case "ab":
-		if raw := s.raw(); s.ok && w.Ab.UnmarshalJSON(raw) != nil {
+		if raw := s.raw(); s.ok && w.Absent.UnmarshalJSON(raw) != nil {
 			s.fail()
 		}
 		return true
@@ -100,11 +126,11 @@ func (d *lineDecoder) field(s *scan, rec *record, key []byte) bool {
 		rec.Text = s.str()
 		return true
 	case "et":
-		rec.ET = s.int()
+		rec.EventMS = s.int()
 		return true
 	}
-	if into := modelPart(w, key); into != nil {
-		s.decodeRaw(into)
+	if p := partOf(key); p != nil {
+		s.decodeRaw(p.at(&rec.parts))
 		return true
 	}
 	return false
@@ -171,30 +197,30 @@ func nonNil[T any](rows []T) []T {
 
 func (d *lineDecoder) table(s *scan) *wireTable {
 	t := &wireTable{}
-	s.object(func(key []byte) (uint32, bool) {
+	s.object(func(key []byte) (uint64, bool) {
 		switch string(key) {
 		case "s":
-			t.S = model.TableStatus(s.str())
+			t.Status = model.TableStatus(s.str())
 			return 1 << 0, true
 		case "n":
-			t.N = s.uint()
+			t.Count = s.uint()
 			return 1 << 1, true
 		case "pk":
-			t.PK = s.uint()
+			t.Peak = s.uint()
 			return 1 << 2, true
 		case "max":
 			t.Max = s.uint()
 			return 1 << 3, true
 		case "b":
-			t.B = s.uint()
+			t.Buckets = s.uint()
 			return 1 << 4, true
 		case "tw":
-			t.TW = s.uint()
+			t.TimeWaitHold = s.uint()
 			return 1 << 5, true
 		case "h":
 			var h [model.NumClasses]uint64
 			uints(s, h[:])
-			t.H = &h
+			t.Holds = &h
 			return 1 << 6, true
 		}
 		return 0, false
@@ -204,19 +230,19 @@ func (d *lineDecoder) table(s *scan) *wireTable {
 
 func (d *lineDecoder) counters(s *scan) *wireStats {
 	st := &wireStats{}
-	s.object(func(key []byte) (uint32, bool) {
+	s.object(func(key []byte) (uint64, bool) {
 		switch string(key) {
 		case "src":
-			st.Src = s.str()
+			st.Source = s.str()
 			return 1 << 0, true
 		case "note":
 			st.Note = s.str()
 			return 1 << 1, true
 		case "rep":
-			st.Rep = uint(s.uint())
+			st.Reported = uint(s.uint())
 			return 1 << 2, true
 		case "cpu":
-			st.CPU = d.statsRows(s)
+			st.PerCPU = d.statsRows(s)
 			return 1 << 3, true
 		}
 		return 0, false
@@ -226,16 +252,16 @@ func (d *lineDecoder) counters(s *scan) *wireStats {
 
 func klog(s *scan) *wireKLog {
 	k := &wireKLog{}
-	s.object(func(key []byte) (uint32, bool) {
+	s.object(func(key []byte) (uint64, bool) {
 		switch string(key) {
 		case "r":
-			k.R = s.bool()
+			k.Readable = s.bool()
 			return 1 << 0, true
 		case "note":
 			k.Note = s.str()
 			return 1 << 1, true
 		case "sup":
-			k.Sup = s.uint()
+			k.Suppressed = s.uint()
 			return 1 << 2, true
 		case "lines":
 			k.Lines = []klogRow{}
@@ -261,40 +287,40 @@ func klog(s *scan) *wireKLog {
 
 func entries(s *scan) *wireEntries {
 	e := &wireEntries{}
-	s.object(func(key []byte) (uint32, bool) {
+	s.object(func(key []byte) (uint64, bool) {
 		switch string(key) {
 		case "src":
-			e.Src = s.str()
+			e.Source = s.str()
 			return 1 << 0, true
 		case "note":
 			e.Note = s.str()
 			return 1 << 1, true
 		case "ep":
-			e.Ep = s.uint()
+			e.Epoch = s.uint()
 			return 1 << 2, true
 		case "n":
 			var n [model.NumProtos]uint64
 			uints(s, n[:])
-			e.N = &n
+			e.New = &n
 			return 1 << 3, true
 		case "e":
 			var ended [model.NumClasses]uint64
 			uints(s, ended[:])
-			e.E = &ended
+			e.Ended = &ended
 			return 1 << 4, true
 		case "v":
 			var evicted [model.NumClasses]uint64
 			uints(s, evicted[:])
-			e.V = &evicted
+			e.Evicted = &evicted
 			return 1 << 8, true
 		case "l":
-			e.L = s.uint()
+			e.Lost = s.uint()
 			return 1 << 5, true
 		case "td":
-			e.TD = countRows(s)
+			e.TopDests = countRows(s)
 			return 1 << 6, true
 		case "ts":
-			e.TS = countRows(s)
+			e.TopSources = countRows(s)
 			return 1 << 7, true
 		}
 		return 0, false

@@ -2,7 +2,6 @@ package remote
 
 import (
 	"bytes"
-	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -64,8 +63,8 @@ func TestScanReadsWhatWeWrite(t *testing.T) {
 		if !ok {
 			t.Fatalf("line %d is not read by the scanner: %s", i, line)
 		}
-		var want record
-		if err := json.Unmarshal(line, &want); err != nil {
+		want, err := decodeJSON(line)
+		if err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(got, want) {
@@ -91,8 +90,7 @@ func TestScanLeavesOddLinesToJSON(t *testing.T) {
 	} {
 		var d lineDecoder
 		got, err := d.decode([]byte(line))
-		var want record
-		wantErr := json.Unmarshal([]byte(line), &want)
+		want, wantErr := decodeJSON([]byte(line))
 		if (err != nil) != (wantErr != nil) || !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: decode %+v %v, encoding/json %+v %v", line, got, err, want, wantErr)
 		}
@@ -113,8 +111,8 @@ func FuzzScanAgrees(f *testing.F) {
 		if !ok {
 			return
 		}
-		var want record
-		if err := json.Unmarshal(line, &want); err != nil {
+		want, err := decodeJSON(line)
+		if err != nil {
 			t.Fatalf("the scanner read %q, encoding/json refuses it: %v", line, err)
 		}
 		if !reflect.DeepEqual(got, want) {

@@ -56,13 +56,13 @@ func (s *scan) more(end byte) bool {
 // keys only) positioned at its value. field returns false for a key it
 // does not take; seen catches a key given twice (encoding/json merges
 // those: scan leaves them to it).
-func (s *scan) object(field func(key []byte) (bit uint32, ok bool)) {
+func (s *scan) object(field func(key []byte) (bit uint64, ok bool)) {
 	s.expect('{')
 	if s.peek() == '}' {
 		s.i++
 		return
 	}
-	var seen uint32
+	var seen uint64
 	for s.ok {
 		key := s.key()
 		s.expect(':')

@@ -14,38 +14,45 @@ func fromMS(v int64) time.Time { return time.UnixMilli(v) }
 // array's shape so that a damaged line is an error, not a panic.
 // Rows, strings and the census are bounded (limits.go): a sample over the
 // limits is an ErrTooBig error and is dropped.
-func fromWire(w wireSample) (model.Sample, error) {
-	if err := checkRows(&w); err != nil {
+func fromWire(rec *record) (model.Sample, error) {
+	w := &rec.wireSample
+	if err := checkRows(w); err != nil {
 		return model.Sample{}, err
 	}
-	s := model.Sample{Time: fromMS(w.T), Interval: time.Duration(w.IV) * time.Millisecond, Census: boundCensus(w.Cen), Absent: w.Ab.Valid(),
-		Namespaces: boundNamespaces(w.NS), Drift: boundDrift(w.Dr), Listeners: boundListeners(w.Ls), Who: boundWho(w.Who), NAT: boundNAT(w.NAT), Allowance: boundAllowance(w.Al),
-		Cilium: boundCilium(w.Cil), IPVS: boundIPVS(w.IPV), Flushes: boundFlushes(w.Fl), Ports: boundPorts(w.Pt)}
+	s := rec.parts
+	for _, f := range vocabulary {
+		if f.part != nil {
+			if err := f.part.keep(&s); err != nil {
+				return model.Sample{}, err
+			}
+		}
+	}
+	s.Time, s.Interval, s.Absent = fromMS(w.TimeMS), time.Duration(w.IntervalMS)*time.Millisecond, w.Absent.Valid()
 	for _, n := range w.Notes {
 		s.Notes = append(s.Notes, bound(n))
 	}
-	if w.CT != nil {
-		c := w.CT
-		s.Conntrack = model.Conntrack{Status: model.TableStatus(bound(string(c.S))), Count: c.N, Peak: c.PK, Max: c.Max, Buckets: c.B, TimeWaitHold: c.TW}
-		if c.H != nil {
-			s.Conntrack.Holds = model.ClassCounts(*c.H)
+	if w.Table != nil {
+		c := w.Table
+		s.Conntrack = model.Conntrack{Status: model.TableStatus(bound(string(c.Status))), Count: c.Count, Peak: c.Peak, Max: c.Max, Buckets: c.Buckets, TimeWaitHold: c.TimeWaitHold}
+		if c.Holds != nil {
+			s.Conntrack.Holds = model.ClassCounts(*c.Holds)
 		}
 	}
-	s.Entries = entriesFromWire(w.En)
-	if w.CS != nil {
-		s.CTStats = model.CTStats{Source: bound(w.CS.Src), Note: bound(w.CS.Note)}
+	s.Entries = entriesFromWire(w.Entries)
+	if w.Counters != nil {
+		s.CTStats = model.CTStats{Source: bound(w.Counters.Source), Note: bound(w.Counters.Note)}
 		for i, ctr := range model.AllCounters {
-			if w.CS.Rep&(1<<i) != 0 {
+			if w.Counters.Reported&(1<<i) != 0 {
 				s.CTStats.Reported = append(s.CTStats.Reported, ctr)
 			}
 		}
-		if len(w.CS.CPU) > 0 {
-			s.CTStats.PerCPU = make([]model.CPUCounters, 0, len(w.CS.CPU))
+		if len(w.Counters.PerCPU) > 0 {
+			s.CTStats.PerCPU = make([]model.CPUCounters, 0, len(w.Counters.PerCPU))
 		}
-		for _, r := range w.CS.CPU {
+		for _, r := range w.Counters.PerCPU {
 			row := model.CPUCounters{CPU: int(r[0])}
 			for i := range model.AllCounters {
-				if w.CS.Rep&(1<<i) != 0 {
+				if w.Counters.Reported&(1<<i) != 0 {
 					row.Values[i] = r[1+i]
 				}
 			}
@@ -70,8 +77,8 @@ func fromWire(w wireSample) (model.Sample, error) {
 		s.TCP = model.TCP{SynRetrans: t[0], ListenOverflows: t[1], ListenDrops: t[2], ActiveOpens: t[3],
 			PassiveOpens: t[4], OutRsts: t[5], TimeWait: t[6], Established: t[7], PortRange: [2]uint64{t[8], t[9]}}
 	}
-	if k := w.KLog; k != nil {
-		s.Kernel = model.KernelLog{Readable: k.R, Note: bound(k.Note), Suppressed: k.Sup}
+	if k := w.KernelLog; k != nil {
+		s.Kernel = model.KernelLog{Readable: k.Readable, Note: bound(k.Note), Suppressed: k.Suppressed}
 		for _, l := range k.Lines {
 			s.Kernel.Lines = append(s.Kernel.Lines, model.KernelLine{Time: fromMS(l.at), Text: bound(l.text), NetNS: l.netns, NetNSName: bound(l.name)})
 		}
@@ -237,12 +244,12 @@ func entriesFromWire(w *wireEntries) model.Entries {
 		return model.Entries{Note: NoteNoClasses}
 	}
 	e := model.Entries{Note: bound(w.Note)}
-	if w.Src != model.EntriesEvents || w.N == nil || w.E == nil {
+	if w.Source != model.EntriesEvents || w.New == nil || w.Ended == nil {
 		return e
 	}
-	e.Source, e.Epoch, e.New, e.Ended, e.Lost = model.EntriesEvents, w.Ep, *w.N, model.ClassCounts(*w.E), w.L
-	if w.V != nil { // an agent older than the evicted counts sends none: not known, and never more than ended
-		for cl, v := range w.V {
+	e.Source, e.Epoch, e.New, e.Ended, e.Lost = model.EntriesEvents, w.Epoch, *w.New, model.ClassCounts(*w.Ended), w.Lost
+	if w.Evicted != nil { // an agent older than the evicted counts sends none: not known, and never more than ended
+		for cl, v := range w.Evicted {
 			e.Evicted[cl] = min(v, e.Ended[cl])
 		}
 	}
@@ -253,7 +260,7 @@ func entriesFromWire(w *wireEntries) model.Entries {
 		}
 		return out
 	}
-	e.TopDests, e.TopSources = tops(w.TD), tops(w.TS)
+	e.TopDests, e.TopSources = tops(w.TopDests), tops(w.TopSources)
 	return e
 }
 
