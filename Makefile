@@ -56,20 +56,21 @@ DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
 
 # lint: lint-go and bpf-check. lint-go: gofmt, go vet, staticcheck,
 # deadcode, and go mod tidy changing nothing (the tools run at pinned
-# versions through go run); it needs no clang. The test helpers (nstest,
-# ciliumtest, critest: packages whose names end in "test") are imported by
-# tests only, which deadcode does not read, and the lab's namespace
-# builder (sources/netns) serves the tests beside the lab: what only the
-# tests call of it is not dead.
+# versions through go run); it needs no clang. deadcode runs twice: over
+# what the binary reaches, where the test helpers (nstest, ciliumtest,
+# critest, streamtest: packages whose names end in "test") and what only
+# the tests call of the lab's namespace builder (sources/netns) are left
+# out, and with -test, where nothing is.
 lint: lint-go
 	@$(MAKE) -s bpf-check
 
 lint-go:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) vet -tags bench ./cmd/tablefull ./remote ./sources # the packages with bench-tagged files
+	$(GO) vet -tags bench ./cmd/tablefull ./remote/stream ./sources # the packages with bench-tagged files
 	$(GO) run $(STATICCHECK) ./...
-	@out=$$($(GO) run $(DEADCODE) ./... | grep -vE "^sources/([a-z/]+test|netns)/"); if [ -n "$$out" ]; then echo "deadcode:"; echo "$$out"; exit 1; fi
+	@out=$$($(GO) run $(DEADCODE) ./... | grep -vE "^[a-z/]*[a-z]+test/|^sources/netns/"); if [ -n "$$out" ]; then echo "deadcode:"; echo "$$out"; exit 1; fi
+	@out=$$($(GO) run $(DEADCODE) -test ./...); if [ -n "$$out" ]; then echo "deadcode -test:"; echo "$$out"; exit 1; fi
 	@cp go.mod /tmp/tablefull-go.mod; cp go.sum /tmp/tablefull-go.sum; $(GO) mod tidy; \
 	if ! cmp -s go.mod /tmp/tablefull-go.mod || ! cmp -s go.sum /tmp/tablefull-go.sum; then \
 		echo "go mod tidy changes go.mod or go.sum"; cp /tmp/tablefull-go.mod go.mod; cp /tmp/tablefull-go.sum go.sum; exit 1; fi
@@ -94,9 +95,9 @@ bpf-check:
 # in go1.27). make fuzz runs each for FUZZTIME.
 FUZZ := ./sources/counters:FuzzParseCTStat:20000 ./sources/ctnetlink:FuzzParseFlow:20000 ./sources/tune:FuzzUndoRecord:1000 \
 	./sources/counters:FuzzKmsgRecord:20000 ./sources/ctnetlink:FuzzNetlinkStats:20000 ./sources/tune:FuzzSlabinfo:20000 \
-	./sources/lab:FuzzLabState:1000 ./remote:FuzzDecoder:20000 ./remote:FuzzScanAgrees:50000 ./model:FuzzSanitize:20000 ./model:FuzzParseValue:20000 \
-	./tui:FuzzDecodeRender:2000 ./cmd/tablefull:FuzzControlRequest:300 ./remote:FuzzSSHArgv:20000 \
-	./remote:FuzzViaArgv:20000 ./remote:FuzzNetnsArgv:20000 ./remote/report:FuzzReport:2000 ./sources/nic:FuzzEthtoolCountGrows:5000
+	./sources/lab:FuzzLabState:1000 ./remote/stream:FuzzDecoder:20000 ./remote/stream:FuzzScanAgrees:50000 ./model:FuzzSanitize:20000 ./model:FuzzParseValue:20000 \
+	./tui:FuzzDecodeRender:2000 ./cmd/tablefull:FuzzControlRequest:300 ./remote/agent:FuzzSSHArgv:20000 \
+	./remote/agent:FuzzViaArgv:20000 ./remote/agent:FuzzNetnsArgv:20000 ./remote/report:FuzzReport:2000 ./sources/nic:FuzzEthtoolCountGrows:5000
 FUZZTIME ?= 2m
 
 # lint runs before the tests, not beside them: its go mod tidy rewrites
@@ -121,11 +122,11 @@ check: lint-go
 bench: build
 	@missing=""; for p in $(BENCH_DEPS); do command -v $$p >/dev/null || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ]; then apt-get install -y -qq $$missing >/dev/null; fi
-	$(GO) test -p 1 -run '^$$' -bench . -benchmem ./model ./sources ./remote ./tui
+	$(GO) test -p 1 -run '^$$' -bench . -benchmem ./model ./sources ./remote/... ./tui
 	@# one package at a time (each measures a program against its peer: a
 	@# second package's bench beside it would load both); the make fails
 	@# when the tests do (a missed goal), not when grep does
-	@rc=$$(mktemp); { $(GO) test -p 1 -timeout 60m -tags bench -count=1 -run 'Ratio' -v ./sources ./remote ./cmd/tablefull; echo $$? > $$rc; } | \
+	@rc=$$(mktemp); { $(GO) test -p 1 -timeout 60m -tags bench -count=1 -run 'Ratio' -v ./sources ./remote/stream ./cmd/tablefull; echo $$? > $$rc; } | \
 		grep -E '^(=== RUN|    |--- |ok|FAIL)'; status=$$(cat $$rc); rm -f $$rc; exit $$status
 
 fuzz:

@@ -3,7 +3,6 @@ package tui
 import (
 	"math"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -15,20 +14,14 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/model/tuning/surfacetest"
+	"github.com/tablefull/tablefull/remote/recording"
 )
 
 // recordings are the incidents the property tests step through: the
 // demo, the lab's, and every one recorded here (testdata/incidents: the
 // lab's scenarios and the real servers' incidents at max = buckets).
-func recordings(t *testing.T) []string {
-	t.Helper()
-	here, err := filepath.Glob("../testdata/incidents/*.jsonl")
-	if err != nil || len(here) == 0 {
-		t.Fatalf("no recorded incidents in ../testdata/incidents: %v", err)
-	}
-	return append([]string{"../remote/demo/table-full.jsonl", "../remote/report/testdata/lab-table-full.jsonl"}, here...)
-}
+func recordings(t *testing.T) []string { return surfacetest.Recordings(t, "..") }
 
 var (
 	entriesOf = regexp.MustCompile(`([0-9,]+) of ([0-9,]+) entries`)
@@ -69,7 +62,7 @@ func TestEveryFrameAgreesWithItself(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec, err := remote.ReadRecording(f)
+		rec, err := recording.ReadRecording(f)
 		f.Close()
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)

@@ -11,7 +11,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/recording"
+	"github.com/tablefull/tablefull/remote/stream"
 )
 
 // evil is text a hostile remote sends: an OSC 52 clipboard write, a title
@@ -22,7 +23,7 @@ const evil = "\x1b]52;c;cm0gLXJmIH4=\x07\x1b]0;owned\x07\x1b[2J\x1b[H\u009b31m\u
 // as a remote would send it.
 func hostileStream(t testing.TB) []byte {
 	var buf bytes.Buffer
-	enc, err := remote.NewEncoder(&buf, model.Host{Name: evil + strings.Repeat("h", 300), Kernel: evil, CPUs: 1, Source: evil}, scriptStart)
+	enc, err := stream.NewEncoder(&buf, model.Host{Name: evil + strings.Repeat("h", 300), Kernel: evil, CPUs: 1, Source: evil}, scriptStart)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,12 +48,12 @@ func hostileStream(t testing.TB) []byte {
 // renderStream decodes a stream, analyses it in a console of w×h, and
 // returns the screens a user sees: the host's and the tabs over it.
 func renderStream(t testing.TB, stream []byte, w, h int) []string {
-	rec, err := remote.ReadRecording(bytes.NewReader(stream))
+	rec, err := recording.ReadRecording(bytes.NewReader(stream))
 	if err != nil {
 		return nil
 	}
-	a := New(remote.NewReplay(rec, "replay "+evil), Options{Interval: 1e9})
-	root := NewRoot(a, New(remote.NewReplay(rec, "second"), Options{Interval: 1e9}))
+	a := New(recording.NewReplay(rec, "replay "+evil), Options{Interval: 1e9})
+	root := NewRoot(a, New(recording.NewReplay(rec, "second"), Options{Interval: 1e9}))
 	root.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	a.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	for _, s := range rec.Samples {

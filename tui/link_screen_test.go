@@ -12,7 +12,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 )
 
-// downErr is a stream that went down, as remote.Process reports it.
+// downErr is a stream that went down, as agent.Process reports it.
 type downErr string
 
 func (e downErr) Error() string    { return string(e) }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
+
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/tui/styles"
 )

@@ -1,11 +1,12 @@
 package tui
 
 import (
-	"github.com/charmbracelet/x/ansi"
 	"maps"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
 
 	tea "github.com/charmbracelet/bubbletea"
 

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/stream"
 )
 
 // bigHostStream writes testdata/bighost's stream of samples samples of a
@@ -93,7 +93,7 @@ func ingest(t *testing.T, path string, an *model.Analyzer) float64 {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	d := remote.NewDecoder(f)
+	d := stream.NewDecoder(f)
 	if err := d.Header(); err != nil {
 		t.Fatal(err)
 	}

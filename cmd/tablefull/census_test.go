@@ -11,7 +11,7 @@ import (
 	"github.com/ti-mo/conntrack"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -59,11 +59,11 @@ func censusIn(t *testing.T, ns *netns.NS) model.Census {
 func censusViaAgent(t *testing.T, ns *netns.NS) *model.Census {
 	t.Helper()
 	t.Setenv("TABLEFULL_AS_MAIN", "1")
-	argv, err := remote.NetnsArgv(ns.Name)
+	argv, err := agent.NetnsArgv(ns.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &remote.Process{Argv: argv, MinBackoff: time.Hour}
+	p := &agent.Process{Argv: argv, MinBackoff: time.Hour}
 	p.SetCensus(true)
 	p.Start(200 * time.Millisecond)
 	defer p.Stop()

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/oneshot"
 	"github.com/tablefull/tablefull/sources/cilium/ciliumtest"
 )
 
@@ -34,7 +34,7 @@ func TestSnapshotReadsCiliumMaps(t *testing.T) {
 		t.Errorf("no map pinned, yet:\n%s", out)
 	}
 	ciliumtest.PinMap(t, filepath.Join(globals, "cilium_ct4_global"), 1024, 1000)
-	var snap remote.Snapshot
+	var snap oneshot.Snapshot
 	if err := json.Unmarshal(snapshot("--json"), &snap); err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/sources/ctnetlink"
 	"github.com/tablefull/tablefull/sources/netns"
 )
@@ -21,7 +21,7 @@ import (
 // classFeed runs the agent inside ns at interval and analyses its
 // samples.
 type classFeed struct {
-	p  *remote.Process
+	p  *agent.Process
 	an *model.Analyzer
 	// active and passive are the TCP opens/s over the last window.
 	active, passive float64
@@ -30,11 +30,11 @@ type classFeed struct {
 func startClassFeed(t *testing.T, ns *netns.NS, interval time.Duration) *classFeed {
 	t.Helper()
 	t.Setenv("TABLEFULL_AS_MAIN", "1")
-	argv, err := remote.NetnsArgv(ns.Name)
+	argv, err := agent.NetnsArgv(ns.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &remote.Process{Argv: argv, Name: ns.Name, MinBackoff: 100 * time.Millisecond}
+	p := &agent.Process{Argv: argv, Name: ns.Name, MinBackoff: 100 * time.Millisecond}
 	p.Start(interval)
 	t.Cleanup(p.Stop)
 	return &classFeed{p: p, an: model.NewAnalyzer(600)}
@@ -257,7 +257,7 @@ func TestClassesUnprivileged(t *testing.T) {
 	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait", 10)
 	churn(t, ns, "127.0.0.1:18097", netns.Load{Workers: 2, Rate: 150, DialTimeout: time.Second})
 	bin := nobodyBinary(t)
-	p := &remote.Process{Argv: []string{"ip", "netns", "exec", ns.Name, "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin, "agent"},
+	p := &agent.Process{Argv: []string{"ip", "netns", "exec", ns.Name, "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin, "agent"},
 		Name: ns.Name, MinBackoff: time.Hour}
 	t.Setenv("TABLEFULL_AS_MAIN", "1")
 	p.Start(500 * time.Millisecond)

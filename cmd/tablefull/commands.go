@@ -7,13 +7,14 @@ import (
 	"time"
 
 	flag "github.com/spf13/pflag"
+
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/entries"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/labcmd"
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/tunecmd"
+	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/remote/exporter"
 	"github.com/tablefull/tablefull/remote/promread"
 	"github.com/tablefull/tablefull/remote/report"
-	"github.com/tablefull/tablefull/sources/lab"
-	"github.com/tablefull/tablefull/sources/tune"
 	"github.com/tablefull/tablefull/tui"
 )
 
@@ -23,9 +24,9 @@ type flagValues struct {
 	duration      time.Duration
 	speed         float64
 	picture       tui.PictureRequest
-	dests         remote.Dests
-	tu            tune.CommandOptions
-	lo            lab.Command
+	dests         agent.Dests
+	tu            tunecmd.CommandOptions
+	lo            labcmd.Command
 	ex            exporter.Config
 	fleet         promread.Config
 	report        report.Request
@@ -74,7 +75,7 @@ var subcommands = []subcommand{
 			return entries.Run(v.entries, o.stateDir, stdout)
 		}},
 	{name: "agent", usage: "  tablefull agent                          write this host's stream to stdout (for --ssh/--via)\n", run: func(o options, _ *flagValues, stdout, stderr io.Writer) error {
-		return agent(o, os.Stdin, stdout, stderr)
+		return runAgent(o, os.Stdin, stdout, stderr)
 	}},
 	{name: "exporter", usage: "  tablefull exporter [--web.listen-address ADDR] [--web.config.file FILE] [--netns NAME|PATH]\n                                           serve this host's table to Prometheus on /metrics (default " + exporter.DefaultListen + ")\n", flags: func(fs *flag.FlagSet, v *flagValues) { v.ex.AddFlags(fs) },
 		run: func(o options, v *flagValues, _, stderr io.Writer) error { return exportMetrics(o, v.ex, stderr) }},

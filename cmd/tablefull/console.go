@@ -5,8 +5,9 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/remote/promread"
+	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/namespaces"
 	"github.com/tablefull/tablefull/sources/tune"
@@ -15,7 +16,7 @@ import (
 
 // console opens the live console on this host, or a tab on each remote
 // named by --ssh, --via and --netns.
-func console(o options, ds remote.Dests) error {
+func console(o options, ds agent.Dests) error {
 	longRunning()
 	dests, stop, err := ds.Start(o.interval)
 	if err != nil {
@@ -36,9 +37,9 @@ func console(o options, ds remote.Dests) error {
 			return err
 		}
 		defer live.Stop()
-		var opened remote.Processes
+		var opened agent.Processes
 		defer opened.Stop()
-		tee := &remote.Tee{Feed: live}
+		tee := &recording.Tee{Feed: live}
 		apps = append(apps, tui.New(tee, tui.Options{Interval: o.interval, Recorder: tee, Tuner: tune.NewLocal(o.roots, o.stateDir),
 			OpenNamespace: openNamespace(o, &opened), Entries: sources.ListEntries, DeleteEntries: sources.EntriesDeleterIn(o.stateDir), FollowEntries: sources.EntriesFollower(o.roots.Proc)}))
 	}
@@ -46,18 +47,18 @@ func console(o options, ds remote.Dests) error {
 }
 
 // appOf is a stream's console, recordable, its target reached by access.
-func appOf(o options, p *remote.Process, access tui.Options, source string) *tui.App {
-	tee := &remote.Tee{Feed: p}
+func appOf(o options, p *agent.Process, access tui.Options, source string) *tui.App {
+	tee := &recording.Tee{Feed: p}
 	access.Interval, access.Recorder, access.Source = o.interval, tee, source
 	return tui.New(tee, access)
 }
 
 // openNamespace opens one of the host's other namespaces from the panel
 // as --netns does: the agent inside it.
-func openNamespace(o options, opened *remote.Processes) tui.OpenNamespace {
+func openNamespace(o options, opened *agent.Processes) tui.OpenNamespace {
 	return func(ns model.NetNS) (*tui.App, func(), error) {
 		path := namespaces.File(o.roots.Proc, ns)
-		p, err := remote.NetnsAgent(path)
+		p, err := agent.NetnsAgent(path)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -72,9 +73,9 @@ func openNamespace(o options, opened *remote.Processes) tui.OpenNamespace {
 }
 
 // accessOf reaches a target: a namespace here from the host, others by agent.
-func accessOf(o options, p *remote.Process, netnsPath string) (a tui.Options, err error) {
+func accessOf(o options, p *agent.Process, netnsPath string) (a tui.Options, err error) {
 	if netnsPath == "" {
-		return tui.Options{Tuner: &remote.RemoteTuner{P: p}, Entries: remote.RemoteEntries{P: p}.List, DeleteEntries: remote.RemoteEntries{P: p}.Delete}, nil
+		return tui.Options{Tuner: &agent.RemoteTuner{P: p}, Entries: agent.RemoteEntries{P: p}.List, DeleteEntries: agent.RemoteEntries{P: p}.Delete}, nil
 	}
 	a.Entries, a.DeleteEntries, a.FollowEntries = sources.NetnsEntries(netnsPath, o.stateDir)
 	a.Tuner, err = tune.ForNetns(o.roots, o.stateDir, netnsPath)
@@ -96,15 +97,15 @@ func fleet(o options, c promread.Config) error {
 	if err != nil {
 		return err
 	}
-	var opened remote.Processes
+	var opened agent.Processes
 	defer opened.Stop()
 	return tui.Run(tui.NewFleet(r, tui.FleetOptions{Interval: max(o.interval, minFleetRefresh), Window: c.Window, Live: liveOverSSH(o, &opened)}))
 }
 
 // liveOverSSH opens an instance's host as --ssh would.
-func liveOverSSH(o options, opened *remote.Processes) func(instance string) (*tui.App, func(), error) {
+func liveOverSSH(o options, opened *agent.Processes) func(instance string) (*tui.App, func(), error) {
 	return func(instance string) (*tui.App, func(), error) {
-		p, err := remote.InstanceAgent(instance)
+		p, err := agent.InstanceAgent(instance)
 		if err != nil {
 			return nil, nil, err
 		}

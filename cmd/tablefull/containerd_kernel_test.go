@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/remote/exporter"
+	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
 	"github.com/tablefull/tablefull/sources/pods/critest"
 )
@@ -117,7 +117,7 @@ func TestPodNamedByContainerd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := remote.ReadRecording(bytes.NewReader(b))
+	got, err := recording.ReadRecording(bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,8 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/agent"
+	"github.com/tablefull/tablefull/remote/stream"
 	"github.com/tablefull/tablefull/sources/tune"
 )
 
@@ -65,15 +66,15 @@ func (k *tempKnobs) tuner() *tune.Local {
 }
 
 // serve runs the agent's control loop, as root, over input.
-func (k *tempKnobs) serve(t testing.TB, input string) []remote.Reply {
+func (k *tempKnobs) serve(t testing.TB, input string) []agent.Reply {
 	return k.serveWith(t, &tune.Control{Tuner: k.tuner()}, input)
 }
 
 // serveWith runs ag's control loop, as root, over input.
-func (k *tempKnobs) serveWith(t testing.TB, ag *tune.Control, input string) []remote.Reply {
-	var replies []remote.Reply
-	remote.Serve(strings.NewReader(input), ag, true, func(ev remote.Event) error {
-		var r remote.Reply
+func (k *tempKnobs) serveWith(t testing.TB, ag *tune.Control, input string) []agent.Reply {
+	var replies []agent.Reply
+	agent.Serve(strings.NewReader(input), ag, true, func(ev stream.Event) error {
+		var r agent.Reply
 		if err := json.Unmarshal([]byte(ev.Text), &r); err != nil {
 			t.Fatalf("reply %q: %v", ev.Text, err)
 		}

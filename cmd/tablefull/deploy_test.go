@@ -9,15 +9,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/agent"
 )
 
 // deployLocally runs the deploy script in a local shell whose cache is
 // cache and whose PATH has no tablefull, and returns the first sample's
 // error (nil when the agent streams).
-func deployLocally(t *testing.T, dep *remote.Deployer, cache string) error {
+func deployLocally(t *testing.T, dep *agent.Deployer, cache string) error {
 	t.Helper()
-	p := &remote.Process{Argv: []string{"env", "XDG_CACHE_HOME=" + cache, "PATH=/usr/bin:/bin", "sh", "-c", dep.Script()},
+	p := &agent.Process{Argv: []string{"env", "XDG_CACHE_HOME=" + cache, "PATH=/usr/bin:/bin", "sh", "-c", dep.Script()},
 		MinBackoff: time.Hour, Handshake: dep.Handshake}
 	p.Start(200 * time.Millisecond)
 	defer p.Stop()
@@ -40,7 +40,7 @@ func TestDeployVerifiesCache(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to chown the cache to another user")
 	}
-	dep, err := remote.NewDeployer()
+	dep, err := agent.NewDeployer()
 	if err != nil {
 		t.Fatal(err)
 	}

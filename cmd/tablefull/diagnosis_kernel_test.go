@@ -14,13 +14,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/tunecmd"
 	"github.com/tablefull/tablefull/model"
 	modelincident "github.com/tablefull/tablefull/model/incident"
 	"github.com/tablefull/tablefull/model/tuning"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/remote/report"
 	"github.com/tablefull/tablefull/sources/netns"
-	"github.com/tablefull/tablefull/sources/tune"
 )
 
 var updateIncidents = flag.Bool("update-incidents", false, "copy the real incidents TestOneDiagnosisOnTheKernel records to testdata/incidents")
@@ -45,7 +45,7 @@ type realIncident struct {
 	freedFor time.Duration
 	// report checks the report's text beside what every incident's must
 	// say (nil: nothing more).
-	report func(t *testing.T, md string, steps []tune.LoopStep)
+	report func(t *testing.T, md string, steps []tunecmd.LoopStep)
 }
 
 // incidentMax is the cap of the real incidents, with as many buckets.
@@ -221,7 +221,7 @@ func reportOfRecording(t *testing.T, path string) reportRead {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rec, err := remote.ReadRecording(f)
+	rec, err := recording.ReadRecording(f)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

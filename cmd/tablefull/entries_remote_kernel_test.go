@@ -13,7 +13,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/netns"
 )
@@ -83,19 +83,19 @@ func TestEntriesOfOtherTables(t *testing.T) {
 	agentDir := filepath.Join(dir, "agent")
 	marker := "tablefull-entries-agent-" + fmt.Sprint(os.Getpid())
 	// A relay stands for the transport (ssh): cutting it leaves the agent.
-	p := &remote.Process{Name: "relay", MinBackoff: 200 * time.Millisecond, Argv: []string{"sh", "-c",
+	p := &agent.Process{Name: "relay", MinBackoff: 200 * time.Millisecond, Argv: []string{"sh", "-c",
 		fmt.Sprintf("cat | ip netns exec %s env TABLEFULL_AS_MAIN=1 %s agent --state-dir %s | cat # %s", ns.Name, exe, agentDir, marker)}}
 	p.Start(500 * time.Millisecond)
 	t.Cleanup(p.Stop)
 	if _, err := p.Next(); err != nil {
 		t.Fatal(err)
 	}
-	agent := remote.RemoteEntries{P: p}
+	remoteEntries := agent.RemoteEntries{P: p}
 	insertUDP(t, ns, 54, 100)
-	if l, err := agent.List(udp("54"), "sport", true, 200); err != nil || l.Matched != 100 || len(l.Rows()) != remote.MaxAgentRows || l.Rows()[0].SrcPort != 1099 {
-		t.Fatalf("through the agent: %v; want 100 matched, %d rows from port 1099 down", err, remote.MaxAgentRows)
+	if l, err := remoteEntries.List(udp("54"), "sport", true, 200); err != nil || l.Matched != 100 || len(l.Rows()) != agent.MaxAgentRows || l.Rows()[0].SrcPort != 1099 {
+		t.Fatalf("through the agent: %v; want 100 matched, %d rows from port 1099 down", err, agent.MaxAgentRows)
 	}
-	if d, err := agent.Delete(udp("54"), false); err != nil || d.Deleted != 100 || udpLeft(t, ns, 54) != 0 || journalLines(agentDir) != 1 {
+	if d, err := remoteEntries.Delete(udp("54"), false); err != nil || d.Deleted != 100 || udpLeft(t, ns, 54) != 0 || journalLines(agentDir) != 1 {
 		t.Fatalf("deleted through the agent: %+v, %v; %d left, %d journalled in its state directory", d, err, udpLeft(t, ns, 54), journalLines(agentDir))
 	}
 	if out, err := ns.Output("conntrack", "-I", "-p", "tcp", "--src", "10.1.1.1", "--dst", "10.2.2.2", "--sport", "2000", "--dport", "80",
@@ -103,7 +103,7 @@ func TestEntriesOfOtherTables(t *testing.T) {
 		t.Fatalf("conntrack -I: %v %s", err, out)
 	}
 	tcp, _ := model.ParseEntryFilter(model.EntryFilterArgs{"proto": "tcp"})
-	if _, err := agent.Delete(tcp, false); err == nil || !strings.Contains(err.Error(), "established") {
+	if _, err := remoteEntries.Delete(tcp, false); err == nil || !strings.Contains(err.Error(), "established") {
 		t.Errorf("the agent deleted established connections, or said otherwise: %v", err)
 	}
 
@@ -111,7 +111,7 @@ func TestEntriesOfOtherTables(t *testing.T) {
 	agentPID := strings.TrimSpace(pgrep(t, "-f", "^"+exe+" agent --state-dir "+agentDir))
 	exec.Command("kill", "-STOP", agentPID).Run() // it will have the request, not yet done
 	done := make(chan error, 1)
-	go func() { _, err := agent.Delete(udp("55"), false); done <- err }()
+	go func() { _, err := remoteEntries.Delete(udp("55"), false); done <- err }()
 	time.Sleep(500 * time.Millisecond) // the relay hands the request over
 	sh := strings.TrimSpace(pgrep(t, "-f", marker))
 	for _, cat := range strings.Fields(pgrep(t, "-P", strings.Fields(sh)[0], "-x", "cat")) {

@@ -7,7 +7,7 @@ import (
 	"github.com/prometheus/common/version"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/remote/exporter"
 	"github.com/tablefull/tablefull/sources"
 )
@@ -24,7 +24,7 @@ func exportMetrics(o options, c exporter.Config, stderr io.Writer) error {
 	}
 	var feed model.Feed
 	if c.Netns != "" {
-		p, err := remote.StartNetnsAgent(c.Netns, o.interval)
+		p, err := agent.StartNetnsAgent(c.Netns, o.interval)
 		if err != nil {
 			return err
 		}

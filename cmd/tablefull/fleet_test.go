@@ -10,7 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -80,7 +80,7 @@ func TestLiveOverSSHHost(t *testing.T) {
 	if _, err := exec.LookPath("ssh"); err != nil {
 		t.Skip("needs ssh")
 	}
-	app, stop, err := liveOverSSH(options{interval: time.Second}, &remote.Processes{})("web-3.invalid:9874")
+	app, stop, err := liveOverSSH(options{interval: time.Second}, &agent.Processes{})("web-3.invalid:9874")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestLiveOverSSHHost(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Error("stopping the live feed hung")
 	}
-	if _, _, err := liveOverSSH(options{interval: time.Second}, &remote.Processes{})("-oProxyCommand=x:9874"); err == nil {
+	if _, _, err := liveOverSSH(options{interval: time.Second}, &agent.Processes{})("-oProxyCommand=x:9874"); err == nil {
 		t.Error("an instance label that is an ssh option was taken")
 	}
 }

@@ -2,14 +2,16 @@ package main
 
 import (
 	"bytes"
-	"github.com/tablefull/tablefull/cmd/tablefull/internal/helptext"
-	"github.com/tablefull/tablefull/tui"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/helptext"
+	"github.com/tablefull/tablefull/tui"
+
 	flag "github.com/spf13/pflag"
+
 	"github.com/tablefull/tablefull/model"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/agent"
 )
 
 // keeperScript (argv[1] a unix socket path) takes listening sockets
@@ -102,11 +102,11 @@ func TestRotatingHandedOffListeners(t *testing.T) {
 	asNobody(keeper, fillScript)
 	asNobody(keeper, keeperScript)
 	asNobody(maker, rotateScript)
-	argv, err := remote.NetnsArgv(ns.Name)
+	argv, err := agent.NetnsArgv(ns.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &remote.Process{Argv: append(argv, "--state-dir", t.TempDir()), MinBackoff: time.Hour}
+	p := &agent.Process{Argv: append(argv, "--state-dir", t.TempDir()), MinBackoff: time.Hour}
 	p.Start(500 * time.Millisecond)
 	defer p.Stop()
 	prev := nextSample(t, p).Time

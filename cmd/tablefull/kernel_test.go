@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/oneshot"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -109,7 +109,7 @@ func labNS(t *testing.T) *netns.NS {
 
 // snapshotIn runs `tablefull snapshot --json` inside ns (this test binary
 // acting as the command).
-func snapshotIn(t *testing.T, ns *netns.NS) remote.Snapshot {
+func snapshotIn(t *testing.T, ns *netns.NS) oneshot.Snapshot {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -121,7 +121,7 @@ func snapshotIn(t *testing.T, ns *netns.NS) remote.Snapshot {
 	if err != nil {
 		t.Fatalf("snapshot in %s: %v", ns.Name, err)
 	}
-	var doc remote.Snapshot
+	var doc oneshot.Snapshot
 	if err := json.Unmarshal(out, &doc); err != nil {
 		t.Fatalf("decode snapshot: %v\n%s", err, out)
 	}

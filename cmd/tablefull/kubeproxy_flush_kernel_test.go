@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/remote/exporter"
+	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/remote/report"
 )
 
@@ -90,7 +90,7 @@ func TestFlushNamesTheService(t *testing.T) {
 	if md := string(r.Markdown()); !strings.Contains(md, said) || !strings.Contains(md, service) {
 		t.Errorf("the report does not say the flush and its Service:\n%s", md)
 	}
-	got, err := remote.ReadRecording(bytes.NewReader(b))
+	got, err := recording.ReadRecording(bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,14 +3,16 @@ package main
 import (
 	stdflag "flag"
 	"fmt"
-	"github.com/tablefull/tablefull/cmd/tablefull/internal/helptext"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/helptext"
+
 	"github.com/charmbracelet/bubbles/key"
 	flag "github.com/spf13/pflag"
+
 	keymap "github.com/tablefull/tablefull/tui/keys"
 )
 

@@ -18,7 +18,7 @@ import (
 	"github.com/ti-mo/conntrack"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -86,7 +86,7 @@ func TestRatioPodNode(t *testing.T) {
 	lowerMax(t, podCap)
 	spaces, stop := podNode(t)
 	t.Cleanup(stop) // also on a failure half-way
-	p := &remote.Process{Argv: []string{argv[0], "agent"}, MinBackoff: time.Hour}
+	p := &agent.Process{Argv: []string{argv[0], "agent"}, MinBackoff: time.Hour}
 	p.Start(time.Second)
 	an := model.NewAnalyzer(60)
 	for range 3 { // the walk has found the pods

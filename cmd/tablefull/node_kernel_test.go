@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
 	"github.com/tablefull/tablefull/remote/exporter"
 	"github.com/tablefull/tablefull/remote/report"
+	"github.com/tablefull/tablefull/remote/stream"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -109,7 +109,7 @@ func TestNodeNamesPodsAndNamespaces(t *testing.T) {
 	console.waitFor("tablefull")
 
 	var rec bytes.Buffer
-	enc, err := remote.NewEncoder(&rec, model.Host{Name: "node"}, time.Now())
+	enc, err := stream.NewEncoder(&rec, model.Host{Name: "node"}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,11 +4,12 @@ import (
 	"io"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/tunecmd"
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/agent"
+	"github.com/tablefull/tablefull/remote/oneshot"
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/lab"
-	"github.com/tablefull/tablefull/sources/tune"
 )
 
 // snapshot prints one sample of the host and exits.
@@ -19,7 +20,7 @@ func snapshot(o options, asJSON bool, w io.Writer) error {
 	}
 	defer c.Close()
 	c.DrainKernelLog = true
-	return remote.WriteSnapshot(w, remote.Snapshot{Schema: remote.SnapshotSchema, Host: c.Host(), Sample: c.Sample(time.Now(), 0)}, asJSON)
+	return oneshot.WriteSnapshot(w, oneshot.Snapshot{Schema: oneshot.SnapshotSchema, Host: c.Host(), Sample: c.Sample(time.Now(), 0)}, asJSON)
 }
 
 // census prints what fills this namespace's table, as the console takes it.
@@ -29,21 +30,21 @@ func census(o options, asJSON bool, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return remote.WriteCensus(w, c, time.Since(start), asJSON)
+	return oneshot.WriteCensus(w, c, time.Since(start), asJSON)
 }
 
 // tuneCommand is tablefull tune measuring this host at 1 s, or --netns's agent.
-func tuneCommand(o options, t tune.CommandOptions, stdout io.Writer) error {
+func tuneCommand(o options, t tunecmd.CommandOptions, stdout io.Writer) error {
 	t.StateDir = o.stateDir
 	t.Feed = func() (model.Feed, error) { return sources.StartLive(o.roots, time.Second) }
 	t.UndoAlso = func() (string, error) { return lab.RepairIdle(lab.Paths{Proc: o.roots.Proc, Sys: o.roots.Sys}) }
 	if t.Netns != "" {
-		path, err := remote.NetnsPath(t.Netns)
+		path, err := agent.NetnsPath(t.Netns)
 		if err != nil {
 			return usageError{err}
 		}
 		t.NetnsPath = path
-		t.Feed = func() (model.Feed, error) { return remote.StartNetnsAgent(t.Netns, time.Second) }
+		t.Feed = func() (model.Feed, error) { return agent.StartNetnsAgent(t.Netns, time.Second) }
 	}
-	return tune.Command(o.roots, t, stdout)
+	return tunecmd.Command(o.roots, t, stdout)
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/recording"
 )
 
 // TestRecordKilled: kill -9 in the middle of a recording leaves a file
@@ -89,11 +89,11 @@ func TestRecordStops(t *testing.T) {
 }
 
 // readRecording reads a whole recording file.
-func readRecording(path string) (*remote.Recording, error) {
+func readRecording(path string) (*recording.Recording, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return remote.ReadRecording(f)
+	return recording.ReadRecording(f)
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/agent"
 )
 
 // TestTuneThroughAgent: the console's tuning reaches an agent (here in a
@@ -18,16 +18,16 @@ func TestTuneThroughAgent(t *testing.T) {
 	needKernel(t)
 	t.Setenv("TABLEFULL_AS_MAIN", "1")
 	ns := labNS(t)
-	argv, err := remote.NetnsArgv(ns.Name)
+	argv, err := agent.NetnsArgv(ns.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	argv = append(argv, "--state-dir", t.TempDir())
-	p := &remote.Process{Argv: argv, MinBackoff: time.Hour}
+	p := &agent.Process{Argv: argv, MinBackoff: time.Hour}
 	p.Start(500 * time.Millisecond)
 	defer p.Stop()
 	nextSample(t, p) // connected
-	tu := &remote.RemoteTuner{P: p}
+	tu := &agent.RemoteTuner{P: p}
 	k, err := tu.Read()
 	if err != nil || k.Current[model.KnobTimeWait] != "120" {
 		t.Fatalf("read through the agent: %v %v", k, err)
@@ -54,11 +54,11 @@ func TestTuneThroughAgent(t *testing.T) {
 
 	// Not root: read-only.
 	bin := nobodyBinary(t)
-	nobody := &remote.Process{Argv: []string{"ip", "netns", "exec", ns.Name, "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin, "agent"}, MinBackoff: time.Hour}
+	nobody := &agent.Process{Argv: []string{"ip", "netns", "exec", ns.Name, "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin, "agent"}, MinBackoff: time.Hour}
 	nobody.Start(500 * time.Millisecond)
 	defer nobody.Stop()
 	nextSample(t, nobody)
-	ntu := &remote.RemoteTuner{P: nobody}
+	ntu := &agent.RemoteTuner{P: nobody}
 	if _, err := ntu.Apply([]tuning.Change{{Key: model.KnobTimeWait, Proposed: "30"}}, 0); err == nil || !strings.Contains(err.Error(), "read-only") {
 		t.Errorf("an unprivileged agent applied: %v", err)
 	}

@@ -7,13 +7,13 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/tui"
 )
 
 // replay plays a recording in the console.
 func replay(path string, speed float64, pic tui.PictureRequest) error {
-	feed, err := remote.OpenReplay(path, "replay "+path)
+	feed, err := recording.OpenReplay(path, "replay "+path)
 	if err != nil {
 		return err
 	}
@@ -22,7 +22,7 @@ func replay(path string, speed float64, pic tui.PictureRequest) error {
 
 // demo plays the embedded incident with captions.
 func demo(speed float64, pic tui.PictureRequest) error {
-	feed, err := remote.Demo()
+	feed, err := recording.Demo()
 	if err != nil {
 		return err
 	}
@@ -31,7 +31,7 @@ func demo(speed float64, pic tui.PictureRequest) error {
 
 // play shows a recording, one hour of history around the view (a longer
 // recording is read as the view moves on).
-func play(feed *remote.Replay, speed float64, captions bool, pic tui.PictureRequest) error {
+func play(feed *recording.Replay, speed float64, captions bool, pic tui.PictureRequest) error {
 	longRunning()
 	defer feed.Stop()
 	first, ok := feed.First()

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/tunecmd"
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/sources/tune"
 )
 
 // checkDNSReport: the report of glibc's resolver against dnsmasq,
@@ -21,7 +21,7 @@ import (
 // second.
 var climbedFrom = regexp.MustCompile(`count climbed from ([0-9,]+) to the cap in 1 s`)
 
-func checkDNSReport(t *testing.T, text string, steps []tune.LoopStep) {
+func checkDNSReport(t *testing.T, text string, steps []tunecmd.LoopStep) {
 	t.Helper()
 	section := func(title string) string {
 		_, rest, ok := strings.Cut(text, "## "+title+"\n")

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -109,12 +109,12 @@ func TestSSHAgent(t *testing.T) {
 	holdEntries(t, ns, entries)
 	srv := startSSHD(t, ns)
 	exe, _ := os.Executable()
-	argv, err := remote.SSHArgv("root@"+srv.listenAddr, "env", "TABLEFULL_AS_MAIN=1", exe, "agent")
+	argv, err := agent.SSHArgv("root@"+srv.listenAddr, "env", "TABLEFULL_AS_MAIN=1", exe, "agent")
 	if err != nil {
 		t.Fatal(err)
 	}
 	argv = append([]string{"ip", "netns", "exec", ns.Name, "ssh", "-F", srv.clientCfg}, argv[1:]...)
-	p := &remote.Process{Argv: argv, Name: "lab", MinBackoff: 200 * time.Millisecond, MaxBackoff: 500 * time.Millisecond, Hint: remote.FullTableHint}
+	p := &agent.Process{Argv: argv, Name: "lab", MinBackoff: 200 * time.Millisecond, MaxBackoff: 500 * time.Millisecond, Hint: agent.FullTableHint}
 	p.Start(200 * time.Millisecond)
 	defer p.Stop()
 
@@ -128,7 +128,7 @@ func TestSSHAgent(t *testing.T) {
 
 	srv.stop() // sshd and the session (and so the agent) die
 	exec.Command("pkill", "-KILL", "-f", "^"+regexp.QuoteMeta(exe)+" agent").Run()
-	if err := nextError(t, p); !errors.Is(err, remote.ErrDisconnected) || !strings.Contains(err.Error(), "may not get in") {
+	if err := nextError(t, p); !errors.Is(err, agent.ErrDisconnected) || !strings.Contains(err.Error(), "may not get in") {
 		t.Errorf("after killing sshd: %v, want a disconnection with the full-table hint", err)
 	}
 	srv.start()
@@ -146,7 +146,7 @@ func TestSSHAgent(t *testing.T) {
 }
 
 // nextError waits for the feed's next error, skipping samples.
-func nextError(t *testing.T, p *remote.Process) error {
+func nextError(t *testing.T, p *agent.Process) error {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
@@ -164,7 +164,7 @@ func TestSSHDeploy(t *testing.T) {
 	needKernel(t)
 	ns := labNS(t)
 	srv := startSSHD(t, ns)
-	dep, err := remote.NewDeployer()
+	dep, err := agent.NewDeployer()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,10 +174,10 @@ func TestSSHDeploy(t *testing.T) {
 	os.Remove(cached)
 	t.Cleanup(func() { os.Remove(cached) })
 	// PATH without tablefull on the remote: the script must deploy.
-	argv, _ := remote.SSHArgv("root@"+srv.listenAddr, "sh -c '"+dep.Script()+"'")
+	argv, _ := agent.SSHArgv("root@"+srv.listenAddr, "sh -c '"+dep.Script()+"'")
 	argv = append([]string{"ip", "netns", "exec", ns.Name, "ssh", "-F", srv.clientCfg}, argv[1:]...)
 	for round := range 2 { // the second round finds the cached copy
-		p := &remote.Process{Argv: argv, MinBackoff: time.Hour, Handshake: dep.Handshake}
+		p := &agent.Process{Argv: argv, MinBackoff: time.Hour, Handshake: dep.Handshake}
 		p.Start(200 * time.Millisecond)
 		s := nextSample(t, p)
 		p.Stop()

@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/agent"
+	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -66,25 +67,25 @@ func TestNetnsAgentAndRecording(t *testing.T) {
 	ns := labNS(t)
 	const entries = 37
 	holdEntries(t, ns, entries)
-	argv, err := remote.NetnsArgv(ns.Name)
+	argv, err := agent.NetnsArgv(ns.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &remote.Process{Argv: argv, Name: ns.Name, MinBackoff: 100 * time.Millisecond}
+	p := &agent.Process{Argv: argv, Name: ns.Name, MinBackoff: 100 * time.Millisecond}
 	p.Start(200 * time.Millisecond)
 	defer p.Stop()
 	dir := t.TempDir()
-	tee := &remote.Tee{Feed: p, Dir: dir}
+	tee := &recording.Tee{Feed: p, Dir: dir}
 	first := nextSample(t, tee)
 	if first.Conntrack.Count < entries || first.Conntrack.Count > entries+5 {
 		t.Errorf("namespace count %d, want about %d (host namespace is untracked)", first.Conntrack.Count, entries)
 	}
 	// The same namespace named by its path (nsenter), as for a container.
-	byPath, err := remote.NetnsArgv(ns.Path())
+	byPath, err := agent.NetnsArgv(ns.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
-	pp := &remote.Process{Argv: byPath, MinBackoff: time.Hour}
+	pp := &agent.Process{Argv: byPath, MinBackoff: time.Hour}
 	pp.Start(200 * time.Millisecond)
 	if s := nextSample(t, pp); s.Conntrack.Count < entries || s.Conntrack.Count > entries+5 {
 		t.Errorf("--netns %s: count %d, want about %d", ns.Path(), s.Conntrack.Count, entries)

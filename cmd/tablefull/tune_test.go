@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/exitcode"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/netns"
@@ -83,7 +84,7 @@ func TestTuneInNamespace(t *testing.T) {
 		t.Errorf("after undo somaxconn is %s, want %s", got, before)
 	}
 	code, out = tuneIn(t, ns, "--set", "net.netfilter.nf_conntrack_max=8192", "--yes", "--state-dir", state)
-	if code != tune.ExitRefused || !strings.Contains(out, "child network namespace") {
+	if code != exitcode.Refused || !strings.Contains(out, "child network namespace") {
 		t.Errorf("global max from a child namespace: code %d %s", code, out)
 	}
 }
@@ -107,7 +108,7 @@ func TestTuneHostMaxAndUndo(t *testing.T) {
 		t.Fatalf("dry run: code %d, max %s\n%s", code, readSysctl(t, nil, "net.netfilter.nf_conntrack_max"), out)
 	}
 	code, out = tuneIn(t, nil, append([]string{"--set", "net.netfilter.nf_conntrack_max=300000"}, flags...)...)
-	if code != tune.ExitRefused || readSysctl(t, nil, "net.netfilter.nf_conntrack_max") != orig {
+	if code != exitcode.Refused || readSysctl(t, nil, "net.netfilter.nf_conntrack_max") != orig {
 		t.Fatalf("without --yes: code %d\n%s", code, out)
 	}
 	code, out = tuneIn(t, nil, append([]string{"--set", "net.netfilter.nf_conntrack_max=300000", "--yes", "--persist"}, flags...)...)
@@ -126,7 +127,7 @@ func TestTuneHostMaxAndUndo(t *testing.T) {
 		t.Errorf("undo left %q", b)
 	}
 	for _, bad := range [][]string{{"--set", "net.ipv4.ip_local_port_range=60000 1024"}, {"--set", "net.netfilter.nf_conntrack_max=lots"}, {"--set", "kernel.panic=1"}} {
-		if code, out := tuneIn(t, nil, append(append(bad, "--yes"), flags...)...); code != tune.ExitRefused {
+		if code, out := tuneIn(t, nil, append(append(bad, "--yes"), flags...)...); code != exitcode.Refused {
 			t.Errorf("%v: code %d %s", bad, code, out)
 		}
 	}
@@ -143,7 +144,7 @@ func TestTuneUnprivileged(t *testing.T) {
 	cmd.Env = []string{"TABLEFULL_AS_MAIN=1"}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	out, err := cmd.CombinedOutput()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != tune.ExitRefused || !strings.Contains(string(out), "needs root") {
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitcode.Refused || !strings.Contains(string(out), "needs root") {
 		t.Errorf("tune as nobody: %v %s", err, out)
 	}
 }
@@ -192,7 +193,7 @@ func TestTuneDryRunSaysWhatApplyWould(t *testing.T) {
 	}
 	code, out = tuneIn(t, nil, append([]string{"--set", "net.netfilter.nf_conntrack_max=2147483647", "--dry-run", "--json"}, flags...)...)
 	doc.Refused = ""
-	if err := json.NewDecoder(strings.NewReader(out)).Decode(&doc); err != nil || code != tune.ExitRefused || !strings.Contains(doc.Refused, "of RAM") {
+	if err := json.NewDecoder(strings.NewReader(out)).Decode(&doc); err != nil || code != exitcode.Refused || !strings.Contains(doc.Refused, "of RAM") {
 		t.Errorf("a dry run of a plan over 25 %% of RAM: code %d, refused %q\n%s", code, doc.Refused, out)
 	}
 	if got := readSysctl(t, nil, "net.netfilter.nf_conntrack_max"); got != orig {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/exitcode"
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/tunecmd"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/kernelfs"
@@ -32,20 +34,20 @@ func (k *tempKnobs) failWrites(t *testing.T, rel string) {
 }
 
 // TestPartialApplyIsUndone: the second knob fails after the first was
-// written: the first is in the undo record, tune exits with ExitPartial
+// written: the first is in the undo record, tune exits with exitcode.Partial
 // naming it, and --undo restores it.
 func TestPartialApplyIsUndone(t *testing.T) {
 	k := newTempKnobs(t)
 	k.failWrites(t, "proc/sys/net/ipv4/tcp_tw_reuse")
 	o := options{roots: kernelfs.Roots{Proc: filepath.Join(k.root, "proc"), Sys: filepath.Join(k.root, "sys"), Dev: filepath.Join(k.root, "dev")},
 		stateDir: k.stateDir}
-	topts := tune.CommandOptions{Set: []string{model.KnobMax + "=8192", model.KnobTwReuse + "=1"}, Yes: true,
+	topts := tunecmd.CommandOptions{Set: []string{model.KnobMax + "=8192", model.KnobTwReuse + "=1"}, Yes: true,
 		SysctlDir: k.sysctlDir, ModprobeDir: k.modprobeDir}
 	var out bytes.Buffer
 	err := tuneCommand(o, topts, &out)
-	var ee tune.ExitError
-	if !errors.As(err, &ee) || ee.Code != tune.ExitPartial || !errors.Is(err, tune.ErrPartial) {
-		t.Fatalf("got %v (%s), want exit %d", err, out.String(), tune.ExitPartial)
+	var ee exitcode.Error
+	if !errors.As(err, &ee) || ee.Code != exitcode.Partial || !errors.Is(err, tune.ErrPartial) {
+		t.Fatalf("got %v (%s), want exit %d", err, out.String(), exitcode.Partial)
 	}
 	if !strings.Contains(err.Error(), model.KnobMax+" written") || !strings.Contains(out.String(), "--undo") {
 		t.Errorf("the message does not say what was written: %v\n%s", err, out.String())
@@ -54,7 +56,7 @@ func TestPartialApplyIsUndone(t *testing.T) {
 		t.Fatalf("max reads %s after the partial apply", got)
 	}
 	out.Reset()
-	if err := tune.Command(o.roots, tune.CommandOptions{Undo: true, SysctlDir: k.sysctlDir, ModprobeDir: k.modprobeDir, StateDir: k.stateDir}, &out); err != nil {
+	if err := tunecmd.Command(o.roots, tunecmd.CommandOptions{Undo: true, SysctlDir: k.sysctlDir, ModprobeDir: k.modprobeDir, StateDir: k.stateDir}, &out); err != nil {
 		t.Fatalf("undo: %v\n%s", err, out.String())
 	}
 	if got := k.knob(t, model.KnobMax); got != "4096" {

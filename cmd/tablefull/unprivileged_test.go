@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/oneshot"
 )
 
 // TestSnapshotUnprivileged runs the snapshot as nobody: everything
@@ -28,7 +28,7 @@ func TestSnapshotUnprivileged(t *testing.T) {
 	if err != nil {
 		t.Fatalf("snapshot as nobody: %v", err)
 	}
-	var doc remote.Snapshot
+	var doc oneshot.Snapshot
 	if err := json.Unmarshal(out, &doc); err != nil {
 		t.Fatal(err)
 	}

@@ -14,11 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/tunecmd"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/lab"
 	"github.com/tablefull/tablefull/sources/netns"
-	"github.com/tablefull/tablefull/sources/tune"
 )
 
 // tuneFromHost runs `tablefull tune --netns name args…` on the host and
@@ -43,13 +43,13 @@ func tuneFromHost(t *testing.T, name string, args ...string) (int, string, strin
 // followUntilFree runs the guided loop on namespace name, JSON, and
 // checks what the issue asks of it: freed within 3 steps, each verified,
 // no plan over 5 % of RAM. It returns the steps.
-func followUntilFree(t *testing.T, name, stateDir string) []tune.LoopStep {
+func followUntilFree(t *testing.T, name, stateDir string) []tunecmd.LoopStep {
 	t.Helper()
 	code, out, errs := tuneFromHost(t, name, "--until-free", "--yes", "--json", "--observe", "4s", "--state-dir", stateDir)
-	var steps []tune.LoopStep
+	var steps []tunecmd.LoopStep
 	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
-		var s tune.LoopStep
+		var s tunecmd.LoopStep
 		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
 			t.Fatalf("step line %q: %v", sc.Text(), err)
 		}

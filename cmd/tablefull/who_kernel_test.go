@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/sources/probes"
 )
@@ -215,7 +215,7 @@ func TestWhoRefusedFallsBackToSockets(t *testing.T) {
 	_, pid := pythonIn(t, ns, testPodCgroup(t, "kubepods-besteffort-pod5e6f7a8b_"+tag+".slice"), netns.HoldScript, hold, "200")
 
 	t.Setenv("TABLEFULL_AS_MAIN", "1")
-	argv, err := remote.NetnsArgv(ns.Name)
+	argv, err := agent.NetnsArgv(ns.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func TestWhoRefusedFallsBackToSockets(t *testing.T) {
 			dropped = append(dropped, "setpriv", "--bounding-set="+drop, "--inh-caps="+drop)
 		}
 	}
-	p := &remote.Process{Argv: dropped, Name: ns.Name, MinBackoff: 100 * time.Millisecond}
+	p := &agent.Process{Argv: dropped, Name: ns.Name, MinBackoff: 100 * time.Millisecond}
 	p.Start(500 * time.Millisecond)
 	t.Cleanup(p.Stop)
 	an := model.NewAnalyzer(60)

@@ -3,70 +3,61 @@ package exporter
 import (
 	"runtime"
 	"strconv"
-	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/metrics"
 )
 
-func desc(name, help string, labels ...string) *prometheus.Desc {
-	return prometheus.NewDesc(name, help, labels, nil)
+// desc is a metric's description, from its one home.
+func desc(m metrics.Metric) *prometheus.Desc {
+	return prometheus.NewDesc(m.Name, m.Help, m.Labels, nil)
 }
 
 // The metrics, documented in docs/exporter.md with the PromQL to use them.
 var (
-	descEntries   = desc(remote.MetricEntries, "Entries in the conntrack table at the last sample (nf_conntrack_count).")
-	descPeak      = desc(remote.MetricPeak, "Highest entry count seen by the fast sampling in the trailing window (--window, default 1m): a burst between two scrapes is not lost, and every scraper reads the same.")
-	descLimit     = desc(remote.MetricLimit, "The table's cap (nf_conntrack_max).")
-	descBuckets   = desc(remote.MetricBuckets, "Hash buckets (nf_conntrack_buckets).")
-	descHold      = desc(remote.MetricHold, "How long a TIME_WAIT entry is held (nf_conntrack_tcp_timeout_time_wait).")
-	descCPU       = desc(remote.MetricCPUEvents, "Per-CPU conntrack counter, by name as conntrack -S prints it (read by header name from /proc/net/stat/nf_conntrack, or over ctnetlink). Served only with --per-cpu-series: a series per CPU and counter the kernel reports (up to 8 a CPU, about 3,000 on a 384-CPU host); tablefull_conntrack_events_total is the same summed.", "cpu", "counter")
-	descTotal     = desc(remote.MetricEvents, "A conntrack counter summed over all CPUs.", "counter")
-	descPinned    = desc(remote.MetricPinned, "Seconds the table spent at its cap (the peak of an interval reached nf_conntrack_max) since the exporter started.")
-	descEpisodes  = desc(remote.MetricEpisodes, "Pinned episodes begun since the exporter started.")
-	descKLines    = desc(remote.MetricKernelLines, "Kernel log lines \"nf_conntrack: table full, dropping packet\" seen since the exporter started.")
-	descSuppress  = desc(remote.MetricSuppressed, "Kernel log callbacks suppressed by its rate limit (\"N callbacks suppressed\") since the exporter started.")
-	descNew       = desc(remote.MetricNewEntries, "New conntrack entries by class (tcp-closed, tcp-unanswered, tcp-open, udp, udp-stream, icmp, other), counted from ctnetlink NEW and DESTROY events while the table is near its cap (needs CAP_NET_ADMIN); absent while not counted.", "class")
-	descEvicted   = desc(remote.MetricEvicted, "Conntrack entries the kernel ended with time left on their timeout, by class: near the cap, the garbage collector's evictions (which no per-CPU counter counts) and the packet path's early drops; counted from DESTROY events while the table is near its cap; absent while not counted.", "class")
-	descLost      = desc(remote.MetricNewEntriesLost, "ctnetlink events the kernel could not deliver to the exporter (its socket overran): the new-entry counts are then lower bounds.")
-	descClassHold = desc(remote.MetricClassHold, "How long the kernel holds an entry of the class now (its nf_conntrack_*_timeout); absent when not read.", "class")
-	descDeleted   = desc(remote.MetricEntriesDeleted, "Entries deleted through tablefull (tablefull entries --delete, the console's D), from the journal in the state directory; absent where that directory cannot be read.")
-	descUserDel   = desc(remote.MetricUserDeleted, "Conntrack entries user space deleted (kube-proxy's cleanup of a gone endpoint, a kube-proxy restart, conntrack -D and -F: DESTROY events that carry a deleter) since the flush watch began; the watch runs where kube-proxy runs, and the series is absent elsewhere. Bursts of 100 a second or more are ENTRIES FLUSHED.")
-	descIPVS      = desc(remote.MetricIPVSConns, "Connections IPVS holds for its services (kube-proxy's IPVS mode), each real server's active and inactive ones summed, read at most every 30 s; absent where ip_vs is not loaded.")
-	descIPVSSize  = desc(remote.MetricIPVSBuckets, "Buckets of IPVS's connection table (2^ip_vs_conn_tab_bits): more connections than that make long chains, never refusals; absent where ip_vs is not loaded.")
-	descVerdictS  = desc(remote.MetricVerdictSeconds, "Seconds each verdict held since the exporter started (by the console's own rules): increase() over any range sees what held, whoever else scrapes.", "kind")
-	descVerdict   = desc(remote.MetricVerdict, "1 when the verdict held at any sample in the trailing window (--window, default 1m; every scraper reads the same), by the console's own rules and thresholds, else 0 (kind: "+kindLabels()+").", "kind")
-	descUp        = desc(remote.MetricUp, "1 when this part of the host's numbers could be read: conntrack (the table), ctstats (per-CPU counters), cpu, disks and tcp (/proc/stat, diskstats, netstat), kernel_log (/dev/kmsg, with CAP_SYSLOG), namespaces (the host's other network namespaces: 0 when other users' processes could not be read, without CAP_SYS_PTRACE), entries (new entries by class: counted near the cap only, so absent far from it, 0 only when counting failed), stream (samples arriving).", "part")
-	descNSEntries = desc(remote.MetricNSEntries, "Entries in another network namespace's conntrack table (the cap is the host's tablefull_conntrack_entries_limit), for the 20 fullest; the rest are in tablefull_netns_others.", "netns", "kind", "inode")
-	descNSDrops   = desc(remote.MetricNSDrops, "drop and early_drop of another network namespace's table, summed over CPUs, for the 20 fullest; read once its table is half full (absent before).", "netns", "kind", "inode")
-	descNSOthers  = desc(remote.MetricNSOthers, "Network namespaces read beyond the 20 with series of their own.")
-	descNSUnread  = desc(remote.MetricNSUnread, "Network namespaces not read at all: over the cap of 4,096 kept between walks (those users made in their own user namespaces are left out first). Absent when the namespaces were not read.")
-	descNSOtherEn = desc(remote.MetricNSOthersEntries, "Entries in the namespaces beyond the 20, together.")
-	descDrift     = desc(remote.MetricTuningDrift, "1 when a knob tablefull persisted (tune --persist) reads live other than its persisted value: it did not apply at boot (the module loaded late?), or something wrote it since; 0 while it holds; absent for a knob not persisted or not readable.", "knob")
-	descLastTime  = desc(remote.MetricLastSample, "When the newest sample was taken (Unix time).")
-	descBuildInfo = desc(remote.MetricBuildInfo, "tablefull's version, the commit it was built from, the Go version and platform; always 1.", "version", "revision", "goversion", "goos", "goarch")
+	descEntries   = desc(metrics.Entries)
+	descPeak      = desc(metrics.Peak)
+	descLimit     = desc(metrics.Limit)
+	descBuckets   = desc(metrics.Buckets)
+	descHold      = desc(metrics.Hold)
+	descCPU       = desc(metrics.CPUEvents)
+	descTotal     = desc(metrics.Events)
+	descPinned    = desc(metrics.Pinned)
+	descEpisodes  = desc(metrics.Episodes)
+	descKLines    = desc(metrics.KernelLines)
+	descSuppress  = desc(metrics.Suppressed)
+	descNew       = desc(metrics.NewEntries)
+	descEvicted   = desc(metrics.Evicted)
+	descLost      = desc(metrics.NewEntriesLost)
+	descClassHold = desc(metrics.ClassHold)
+	descDeleted   = desc(metrics.EntriesDeleted)
+	descUserDel   = desc(metrics.UserDeleted)
+	descIPVS      = desc(metrics.IPVSConns)
+	descIPVSSize  = desc(metrics.IPVSBuckets)
+	descVerdictS  = desc(metrics.VerdictSeconds)
+	descVerdict   = desc(metrics.Verdict)
+	descUp        = desc(metrics.Up)
+	descNSEntries = desc(metrics.NSEntries)
+	descNSDrops   = desc(metrics.NSDrops)
+	descNSOthers  = desc(metrics.NSOthers)
+	descNSUnread  = desc(metrics.NSUnread)
+	descNSOtherEn = desc(metrics.NSOthersEntries)
+	descDrift     = desc(metrics.TuningDrift)
+	descLastTime  = desc(metrics.LastSample)
+	descBuildInfo = desc(metrics.BuildInfo)
 )
 
 // verdictKinds are the kinds a tablefull_verdict series exists for:
 // every kind but OK, from model's one list.
 var verdictKinds = model.ProblemKinds()
 
-// kindLabels lists the kinds' labels for the help text.
-func kindLabels() string {
-	l := make([]string, len(verdictKinds))
-	for i, k := range verdictKinds {
-		l[i] = k.Label()
-	}
-	return strings.Join(l, ", ")
-}
-
 // Describe implements prometheus.Collector.
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descEntries, descPeak, descLimit, descBuckets, descHold, descCPU, descTotal,
 		descNew, descEvicted, descLost, descClassHold, descPinned, descEpisodes, descKLines, descSuppress, descVerdict, descUp, descNSEntries, descNSDrops, descNSOthers, descNSOtherEn, descNSUnread, descDrift, descVerdictS, descLastTime, descBuildInfo,
-		descOwner, descOwnerNew, descOwnerDrops, descProbesLost, descListenQueue, descListenBacklog, descDeleted} {
+		descOwner, descOwnerNew, descOwnerDrops, descProbesLost, descListenQueue, descListenBacklog, descDeleted, descUserDel, descIPVS, descIPVSSize} {
 		ch <- d
 	}
 }

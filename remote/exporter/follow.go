@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/stream"
 )
 
 // Follow observes every sample of feed until it ends (stopped, or the
@@ -24,7 +24,7 @@ func (e *Exporter) Follow(feed model.Feed, start time.Time) {
 			e.Fail(err)
 			continue
 		}
-		s = remote.SinceStart(s, start)
+		s = stream.SinceStart(s, start)
 		if first {
 			s.Kernel.Suppressed, first = 0, false
 		}

@@ -10,7 +10,8 @@ import (
 	promdto "github.com/prometheus/client_model/go"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/metrics"
+	"github.com/tablefull/tablefull/remote/recording"
 )
 
 // TestEverySampleExportsItsFrame: over every sample of every recording
@@ -23,7 +24,7 @@ import (
 func TestEverySampleExportsItsFrame(t *testing.T) {
 	paths, _ := filepath.Glob("../../testdata/incidents/*.jsonl")
 	more, _ := filepath.Glob("../report/testdata/*.jsonl")
-	demo, _ := filepath.Glob("../demo/*.jsonl")
+	demo, _ := filepath.Glob("../recording/demo/*.jsonl")
 	paths = append(append(paths, more...), demo...)
 	if len(paths) < 4 {
 		t.Fatalf("recordings not found: %v", paths)
@@ -33,7 +34,7 @@ func TestEverySampleExportsItsFrame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec, err := remote.ReadRecording(f)
+		rec, err := recording.ReadRecording(f)
 		f.Close()
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
@@ -83,10 +84,10 @@ func checkExported(t *testing.T, at string, fr model.Frame, m map[string]map[str
 	t.Helper()
 	c := fr.Sample.Conntrack
 	if c.Status == model.TableTracked {
-		if got := m[remote.MetricEntries][""]; got != float64(c.Count) {
+		if got := m[metrics.Entries.Name][""]; got != float64(c.Count) {
 			t.Errorf("%s: entries %v, the frame's count %d", at, got, c.Count)
 		}
-		if got := m[remote.MetricLimit][""]; got != float64(c.Max) {
+		if got := m[metrics.Limit.Name][""]; got != float64(c.Max) {
 			t.Errorf("%s: limit %v, the frame's max %d", at, got, c.Max)
 		}
 	}
@@ -96,7 +97,7 @@ func checkExported(t *testing.T, at string, fr model.Frame, m map[string]map[str
 	}
 	for _, k := range verdictKinds {
 		label := k.Label() + ","
-		v, exported := m[remote.MetricVerdict][label]
+		v, exported := m[metrics.Verdict.Name][label]
 		notRead := !k.JudgedIn(fr.Sample) || (k.Needs() == 0 && c.Status != model.TableTracked && c.Status != model.TableUntracked)
 		switch {
 		case notRead && exported:
@@ -106,7 +107,7 @@ func checkExported(t *testing.T, at string, fr model.Frame, m map[string]map[str
 		case exported && (v == 1) != kinds[k.Label()]:
 			t.Errorf("%s: tablefull_verdict{kind=%q} = %v, the frame's verdicts %v", at, k.Label(), v, fr.Verdicts)
 		}
-		if s, ok := m[remote.MetricVerdictSeconds][label]; ok {
+		if s, ok := m[metrics.VerdictSeconds.Name][label]; ok {
 			if s < seconds[label] {
 				t.Errorf("%s: %s's seconds fell from %v to %v", at, k, seconds[label], s)
 			}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/remote/report"
 )
 
@@ -36,7 +36,7 @@ func TestHeldTimeAgreesWithTheReport(t *testing.T) {
 		}
 		gapped.WriteString(line + "\n")
 	}
-	rec, err := remote.ReadRecording(bytes.NewReader(gapped.Bytes()))
+	rec, err := recording.ReadRecording(bytes.NewReader(gapped.Bytes()))
 	if err != nil {
 		t.Fatal(err)
 	}

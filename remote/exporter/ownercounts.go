@@ -6,14 +6,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/metrics"
 )
 
 var (
-	descOwnerNew = desc(remote.MetricOwnerNew, "New TCP connections an owner opened to a peer, counted by the eBPF probes as they were made, since the exporter started (use rate()): the busiest 10 of each interval are counted, at most 50 label sets kept (the one longest without a new count goes first, and one quiet for 15 min). Exported while the probes count (they are loaded near the cap; absent otherwise or where eBPF is refused): where they do not, nothing is known.",
-		"comm", "cgroup", "pod", "netns", "peer")
-	descOwnerDrops = desc(remote.MetricOwnerDrops, "Packets the conntrack table refused (no entry could be made) from an owner's sockets, by the eBPF probes, since the exporter started (use rate()), for the 10 most of each interval, at most 50 label sets kept as for tablefull_owner_new_connections_total; cgroup and pod empty for packets with no local socket (forwarded, or from a peer). A firewall's own DROP is not counted. Exported while the probes count.",
-		"cgroup", "pod", "netns")
+	descOwnerNew   = desc(metrics.OwnerNew)
+	descOwnerDrops = desc(metrics.OwnerDrops)
 )
 
 // Bounds of the owners' counters: how many label sets each keeps, and how

@@ -6,15 +6,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/metrics"
 )
 
 var (
-	descOwner = desc(remote.MetricOwnerEntries, "Entries of the conntrack table held by one owner, by the newest census (taken while the table is near its cap, at most a minute old): the 10 owners holding most, by process name, cgroup (the systemd unit, container id or cgroup), pod UID and network namespace (another namespace of the host named by its bind mount or inode; empty when none); role is opened (the connections it opens), accepted (those it took in as a server), served (UDP requests it answered whose senders' sockets are gone: its clients make them, a resolver's lookups to a DNS server) or forwarded (another namespace of the host opened them, through this one: a pod's on its node). Absent when no fresh census attributed them.",
-		"comm", "cgroup", "pod", "netns", "role")
-	descListenQueue   = desc(remote.MetricListenQueue, "Connections waiting in a pressed listener's accept queue (at least 80 % of its backlog), read when listen queues overflowed, for the 5 fullest; absent for the others and when none is pressed.", "listen", "comm")
-	descProbesLost    = desc(remote.MetricProbesLost, "Connections and refused packets the eBPF probes could not count since the exporter started, their maps being full (one user's flows can fill them): the owners' series are then lower bounds. Absent until the probes have been loaded once.")
-	descListenBacklog = desc(remote.MetricListenBacklog, "The backlog of a pressed listener (what it asked listen(2) for, capped by net.core.somaxconn), beside tablefull_listener_queue.", "listen", "comm")
+	descOwner         = desc(metrics.OwnerEntries)
+	descListenQueue   = desc(metrics.ListenQueue)
+	descProbesLost    = desc(metrics.ProbesLost)
+	descListenBacklog = desc(metrics.ListenBacklog)
 )
 
 // attribution is the newest census's owners and pressed listeners the

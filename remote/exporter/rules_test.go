@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablefull/tablefull/remote/metrics"
+
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -55,15 +57,28 @@ func TestShippedRules(t *testing.T) {
 }
 
 // TestRulesUseExportedNames: every tablefull_ metric the rules name is one
-// the exporter serves (a renamed metric would leave an alert silent).
+// of the metrics' one home, and the exporter describes exactly those (a
+// renamed metric would leave an alert silent).
 func TestRulesUseExportedNames(t *testing.T) {
 	ch := make(chan *prometheus.Desc, 64)
 	New("x").Describe(ch)
 	close(ch)
-	served := map[string]bool{}
+	described := map[string]bool{}
 	nameRe := regexp.MustCompile(`fqName: "([^"]+)"`)
 	for d := range ch {
-		served[nameRe.FindStringSubmatch(d.String())[1]] = true
+		described[nameRe.FindStringSubmatch(d.String())[1]] = true
+	}
+	served := map[string]bool{}
+	for _, m := range metrics.All {
+		served[m.Name] = true
+		if !described[m.Name] {
+			t.Errorf("%s is in remote/metrics, the exporter does not describe it", m.Name)
+		}
+	}
+	for name := range described {
+		if !served[name] {
+			t.Errorf("the exporter describes %s, which remote/metrics does not hold", name)
+		}
 	}
 	b, err := os.ReadFile(rulesDir + "/tablefull.rules.yml")
 	if err != nil {

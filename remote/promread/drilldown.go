@@ -6,7 +6,7 @@ import (
 	pmodel "github.com/prometheus/common/model"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/metrics"
 )
 
 // What a drill-down's samples lack (the parts node_exporter did not give)
@@ -55,7 +55,7 @@ func (h *history) netns(ss *pmodel.SampleStream) {
 			h.ns[t][ino] = &model.NetNS{Inode: n, Name: bound(string(ss.Metric["netns"])), Kind: bound(string(ss.Metric["kind"]))}
 		}
 		v := uint64(max(0, float64(p.Value)))
-		if ss.Metric[pmodel.MetricNameLabel] == remote.MetricNSDrops {
+		if string(ss.Metric[pmodel.MetricNameLabel]) == metrics.NSDrops.Name {
 			h.ns[t][ino].Drops, h.ns[t][ino].DropsRead = v, true
 		} else {
 			h.ns[t][ino].Count = v

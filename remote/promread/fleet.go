@@ -11,7 +11,8 @@ import (
 	pmodel "github.com/prometheus/common/model"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/metrics"
+	"github.com/tablefull/tablefull/remote/stream"
 )
 
 // StaleAfter is how long an instance may go unscraped before its row
@@ -23,15 +24,15 @@ const StaleAfter = time.Minute
 func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]model.FleetRow, error) {
 	w := pmodel.Duration(r.window).String()
 	queries := []string{
-		r.with(`__name__=~"` + remote.AnyOf(remote.MetricEntries, remote.MetricLimit, remote.MetricVerdict) + `"`),
-		"max by (instance) (max_over_time(" + remote.MetricPeak + r.with("") + "[" + w + "]))",
-		"sum by (instance) (rate(" + remote.MetricEvents + r.with(`counter=~"drop|early_drop"`) + "[2m])) or " +
-			`label_replace(sum by (instance) (rate(` + remote.MetricNSDrops + r.with("") + `[2m])), "m", "ns", "", "")`,
-		`label_replace(sum by (instance) (increase(` + remote.MetricPinned + r.with("") + "[" + w + `])), "m", "pinned", "", "") or ` +
-			`label_replace(sum by (instance) (increase(` + remote.MetricEpisodes + r.with("") + "[" + w + `])), "m", "episodes", "", "") or ` +
+		r.with(`__name__=~"` + metrics.AnyOf(metrics.Entries.Name, metrics.Limit.Name, metrics.Verdict.Name) + `"`),
+		"max by (instance) (max_over_time(" + metrics.Peak.Name + r.with("") + "[" + w + "]))",
+		"sum by (instance) (rate(" + metrics.Events.Name + r.with(`counter=~"drop|early_drop"`) + "[2m])) or " +
+			`label_replace(sum by (instance) (rate(` + metrics.NSDrops.Name + r.with("") + `[2m])), "m", "ns", "", "")`,
+		`label_replace(sum by (instance) (increase(` + metrics.Pinned.Name + r.with("") + "[" + w + `])), "m", "pinned", "", "") or ` +
+			`label_replace(sum by (instance) (increase(` + metrics.Episodes.Name + r.with("") + "[" + w + `])), "m", "episodes", "", "") or ` +
 			// the fullest other namespace of each host, in the same query: a refresh stays at five
-			`label_replace(topk by (instance) (1, ` + remote.MetricNSEntries + r.with("") + `), "m", "worstns", "", "")`,
-		"max by (instance) (last_over_time(" + remote.MetricLastSample + r.with("") + "[" + w + "]))",
+			`label_replace(topk by (instance) (1, ` + metrics.NSEntries.Name + r.with("") + `), "m", "worstns", "", "")`,
+		"max by (instance) (last_over_time(" + metrics.LastSample.Name + r.with("") + "[" + w + "]))",
 	}
 	var vecs [5]pmodel.Vector
 	for i, q := range queries {
@@ -103,12 +104,12 @@ func tableOf(rw *model.FleetRow, s *pmodel.Sample, v float64) {
 	if rw.Labels == "" {
 		rw.Labels = bound(otherLabels(s.Metric))
 	}
-	switch s.Metric[pmodel.MetricNameLabel] {
-	case remote.MetricEntries:
+	switch string(s.Metric[pmodel.MetricNameLabel]) {
+	case metrics.Entries.Name:
 		rw.Count, rw.HasTable = uint64(v), true
-	case remote.MetricLimit:
+	case metrics.Limit.Name:
 		rw.Limit = uint64(v)
-	case remote.MetricVerdict:
+	case metrics.Verdict.Name:
 		if k, ok := model.KindOfLabel(string(s.Metric["kind"])); ok && v == 1 {
 			rw.Kinds = append(rw.Kinds, k)
 		}
@@ -144,11 +145,11 @@ func otherLabels(m pmodel.Metric) string {
 	return strings.Join(parts, " ")
 }
 
-// bound cuts a label text to remote.MaxString bytes, as a stream's
+// bound cuts a label text to stream.MaxString bytes, as a stream's
 // strings are: a row's memory does not grow with what a label says.
 func bound(s string) string {
-	if len(s) <= remote.MaxString {
+	if len(s) <= stream.MaxString {
 		return s
 	}
-	return strings.Clone(strings.ToValidUTF8(s[:remote.MaxString], ""))
+	return strings.Clone(strings.ToValidUTF8(s[:stream.MaxString], ""))
 }

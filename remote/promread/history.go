@@ -12,7 +12,8 @@ import (
 	pmodel "github.com/prometheus/common/model"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/metrics"
+	"github.com/tablefull/tablefull/remote/stream"
 )
 
 // MaxHistoryPoints bounds one drill-down: an instance's span at its step
@@ -40,9 +41,9 @@ func (r *Reader) History(ctx context.Context, instance string, end time.Time, sp
 		q    string
 		into func(pmodel.Matrix)
 	}{
-		{r.with(inst + `,__name__=~"` + remote.AnyOf(remote.MetricEntries, remote.MetricLimit, remote.MetricPeak, remote.MetricBuckets, remote.MetricHold) + `"`), h.table},
-		{r.with(inst + `,__name__=~"` + remote.AnyOf(remote.MetricCPUEvents, remote.MetricEvents) + `"`), h.perCPU},
-		{r.with(inst + `,__name__=~"` + remote.AnyOf(remote.MetricNewEntries, remote.MetricEvicted, remote.MetricClassHold, remote.MetricNSEntries, remote.MetricNSDrops) + `"`), h.classes},
+		{r.with(inst + `,__name__=~"` + metrics.AnyOf(metrics.Entries.Name, metrics.Limit.Name, metrics.Peak.Name, metrics.Buckets.Name, metrics.Hold.Name) + `"`), h.table},
+		{r.with(inst + `,__name__=~"` + metrics.AnyOf(metrics.CPUEvents.Name, metrics.Events.Name) + `"`), h.perCPU},
+		{r.with(inst + `,__name__=~"` + metrics.AnyOf(metrics.NewEntries.Name, metrics.Evicted.Name, metrics.ClassHold.Name, metrics.NSEntries.Name, metrics.NSDrops.Name) + `"`), h.classes},
 		{`{` + host + `,__name__=~"` + namesOf(nodeTCP) + `"}`, h.tcp},
 		{`sum by (cpu, mode) (` + nodeCPU + `{` + host + `})`, h.cpu},
 		{`{` + host + `,__name__=~"` + namesOf(nodeDisk) + `"}`, h.disks},
@@ -65,7 +66,7 @@ func (r *Reader) History(ctx context.Context, instance string, end time.Time, sp
 // spacing of its newest raw samples (one query), 15 s when unknown.
 func (r *Reader) scrapeInterval(ctx context.Context, inst string, at time.Time) time.Duration {
 	r.queries++
-	v, err := r.api.query(ctx, remote.MetricLimit+r.with(inst)+"[5m]", at)
+	v, err := r.api.query(ctx, metrics.Limit.Name+r.with(inst)+"[5m]", at)
 	m, ok := v.(pmodel.Matrix)
 	if err != nil || !ok || len(m) == 0 || len(m[0].Values) < 2 {
 		return 15 * time.Second
@@ -108,7 +109,7 @@ func (h *history) sample(t pmodel.Time) *model.Sample {
 	s := h.at[int64(t)]
 	if s == nil {
 		s = &model.Sample{Time: t.Time(), Interval: h.step,
-			Kernel: model.KernelLog{Note: "its lines are counted in " + remote.MetricKernelLines + "; Prometheus keeps no text"}}
+			Kernel: model.KernelLog{Note: "its lines are counted in " + metrics.KernelLines.Name + "; Prometheus keeps no text"}}
 		h.at[int64(t)] = s
 	}
 	return s
@@ -120,16 +121,16 @@ func (h *history) table(m pmodel.Matrix) {
 			s, v := h.sample(p.Timestamp), uint64(p.Value) // in range: boundMatrix
 			c := &s.Conntrack
 			c.Status = model.TableTracked
-			switch ss.Metric[pmodel.MetricNameLabel] {
-			case remote.MetricEntries:
+			switch string(ss.Metric[pmodel.MetricNameLabel]) {
+			case metrics.Entries.Name:
 				c.Count = v
-			case remote.MetricLimit:
+			case metrics.Limit.Name:
 				c.Max = v
-			case remote.MetricPeak:
+			case metrics.Peak.Name:
 				c.Peak = v
-			case remote.MetricBuckets:
+			case metrics.Buckets.Name:
 				c.Buckets = v
-			case remote.MetricHold:
+			case metrics.Hold.Name:
 				c.TimeWaitHold = v
 			}
 		}
@@ -141,7 +142,7 @@ func (h *history) table(m pmodel.Matrix) {
 // and DESTROY events by class, which split back into the same rates.
 func (h *history) classes(m pmodel.Matrix) {
 	for _, ss := range m {
-		if name := ss.Metric[pmodel.MetricNameLabel]; name == remote.MetricNSEntries || name == remote.MetricNSDrops {
+		if name := string(ss.Metric[pmodel.MetricNameLabel]); name == metrics.NSEntries.Name || name == metrics.NSDrops.Name {
 			h.netns(ss)
 			continue
 		}
@@ -151,15 +152,15 @@ func (h *history) classes(m pmodel.Matrix) {
 		}
 		for _, p := range ss.Values {
 			s, v := h.sample(p.Timestamp), uint64(p.Value) // in range: boundMatrix
-			switch ss.Metric[pmodel.MetricNameLabel] {
-			case remote.MetricClassHold:
+			switch string(ss.Metric[pmodel.MetricNameLabel]) {
+			case metrics.ClassHold.Name:
 				s.Conntrack.Holds[cl] = v
-			case remote.MetricNewEntries:
+			case metrics.NewEntries.Name:
 				e := &s.Entries
 				e.Source, e.Epoch, e.Note = model.EntriesEvents, 1, ""
 				e.Ended[cl] = v
 				e.New[cl.Proto()] += v
-			case remote.MetricEvicted:
+			case metrics.Evicted.Name:
 				s.Entries.Evicted[cl] = v
 			}
 		}
@@ -172,7 +173,7 @@ func (h *history) classes(m pmodel.Matrix) {
 func (h *history) perCPU(m pmodel.Matrix) {
 	summed := true
 	for _, ss := range m {
-		if string(ss.Metric[pmodel.MetricNameLabel]) == remote.MetricCPUEvents {
+		if string(ss.Metric[pmodel.MetricNameLabel]) == metrics.CPUEvents.Name {
 			summed = false
 		}
 	}
@@ -180,13 +181,13 @@ func (h *history) perCPU(m pmodel.Matrix) {
 	seen := map[model.Counter]bool{}
 	for _, ss := range m {
 		cpu, err := strconv.Atoi(string(ss.Metric["cpu"]))
-		if name := string(ss.Metric[pmodel.MetricNameLabel]); name == remote.MetricEvents && summed {
+		if name := string(ss.Metric[pmodel.MetricNameLabel]); name == metrics.Events.Name && summed {
 			cpu, err = 0, nil
-		} else if name != remote.MetricCPUEvents {
+		} else if name != metrics.CPUEvents.Name {
 			continue
 		}
 		ctr := model.Counter(ss.Metric["counter"])
-		if err != nil || cpu < 0 || cpu >= remote.MaxCPUs {
+		if err != nil || cpu < 0 || cpu >= stream.MaxCPUs {
 			continue
 		}
 		seen[ctr] = true
@@ -236,7 +237,7 @@ func (h *history) tcp(m pmodel.Matrix) {
 func (h *history) cpu(m pmodel.Matrix) {
 	for _, ss := range m {
 		cpu, err := strconv.Atoi(string(ss.Metric["cpu"]))
-		if err != nil || cpu < 0 || cpu >= remote.MaxCPUs {
+		if err != nil || cpu < 0 || cpu >= stream.MaxCPUs {
 			continue
 		}
 		for _, p := range ss.Values {
@@ -279,7 +280,7 @@ func (h *history) disks(m pmodel.Matrix) {
 	byDisk := map[int64]map[string]*model.DiskIO{}
 	for _, ss := range m {
 		dev := string(ss.Metric["device"])
-		if dev == "" || len(dev) > remote.MaxString {
+		if dev == "" || len(dev) > stream.MaxString {
 			continue
 		}
 		for _, p := range ss.Values {
@@ -302,7 +303,7 @@ func (h *history) disks(m pmodel.Matrix) {
 			h.disksAt = map[int64]bool{}
 		}
 		h.disksAt[t] = true
-		if s := h.at[t]; s != nil && len(ds) <= remote.MaxDisks {
+		if s := h.at[t]; s != nil && len(ds) <= stream.MaxDisks {
 			for _, d := range ds {
 				s.Disks = append(s.Disks, *d)
 			}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/stream"
 )
 
 // TestReaderErrors: refused credentials, an empty fleet and a selector
@@ -67,7 +67,7 @@ func TestFleetBoundsLabels(t *testing.T) {
 	if err != nil || len(rows) != 1 {
 		t.Fatalf("%d rows, %v", len(rows), err)
 	}
-	if n := len(rows[0].Instance) + len(rows[0].Labels); n > 2*remote.MaxString {
+	if n := len(rows[0].Instance) + len(rows[0].Labels); n > 2*stream.MaxString {
 		t.Errorf("a row keeps %d bytes of labels", n)
 	}
 }

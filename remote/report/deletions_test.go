@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/recording"
+	"github.com/tablefull/tablefull/remote/stream"
 )
 
 // TestReportListsDeletions: deletions of entries the console kept in its
@@ -20,24 +21,24 @@ func TestReportListsDeletions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := remote.ReadRecording(bytes.NewReader(lab))
+	rec, err := recording.ReadRecording(bytes.NewReader(lab))
 	if err != nil {
 		t.Fatal(err)
 	}
 	at := rec.Samples[len(rec.Samples)/2].Time
 	var events bytes.Buffer
-	enc, err := remote.NewEncoder(&events, rec.Host, at)
+	enc, err := stream.NewEncoder(&events, rec.Host, at)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range []remote.DeletedRecord{
+	for _, r := range []recording.DeletedRecord{
 		{Filter: "-p udp --reply-src 127.0.0.2", Deletion: model.Deletion{Matched: 40, Deleted: 40}},
 		{Filter: "-p tcp --state ESTABLISHED --timeout-over 65", Deletion: model.Deletion{Matched: 3, Deleted: 2, StillMatch: 1}, Error: "one was gone\x1b[31m"},
 		{Filter: "--orig-src 1.2.3.4", Deletion: model.Deletion{Matched: 1, Deleted: 1}},
 		{Filter: "-p udp", Deletion: model.Deletion{Matched: 1 << 40, Deleted: 1 << 40}},
 	} {
 		b, _ := json.Marshal(r)
-		if err := enc.Event(remote.Event{Time: at, Type: remote.EventDeleted, Text: string(b)}); err != nil {
+		if err := enc.Event(stream.Event{Time: at, Type: recording.EventDeleted, Text: string(b)}); err != nil {
 			t.Fatal(err)
 		}
 	}

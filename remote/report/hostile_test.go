@@ -10,7 +10,8 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/incident"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/agent"
+	"github.com/tablefull/tablefull/remote/stream"
 )
 
 // hostile is text a recording may carry: HTML, Markdown links and
@@ -22,7 +23,7 @@ func hostileRecording(t testing.TB) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	t0 := time.Date(2026, 11, 29, 21, 0, 0, 0, time.UTC)
-	enc, err := remote.NewEncoder(&b, model.Host{Name: hostile, Kernel: hostile, CPUs: 2, MemTotal: 1 << 30, Source: hostile}, t0)
+	enc, err := stream.NewEncoder(&b, model.Host{Name: hostile, Kernel: hostile, CPUs: 2, MemTotal: 1 << 30, Source: hostile}, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,11 +43,11 @@ func hostileRecording(t testing.TB) []byte {
 				TopPorts: []model.Count{{Key: hostile, N: 60}}, TopSources: []model.Count{{Key: hostile, N: 30}}, TopDests: []model.Count{{Key: hostile, N: 30}}, At: s.Time}
 		}
 		if i == 7 {
-			reply, _ := json.Marshal(remote.Reply{ID: 1, Error: hostile, Results: []model.KnobResult{
+			reply, _ := json.Marshal(agent.Reply{ID: 1, Error: hostile, Results: []model.KnobResult{
 				{Key: model.KnobMax, Before: "64", Wanted: "4096", After: "4096", Verified: true},
 				{Key: hostile, Before: hostile, Wanted: hostile, After: hostile},
 				{Key: model.KnobSomaxconn, Before: hostile, Wanted: "4096; rm -rf /", After: "4096", Verified: true}}})
-			if err := enc.Event(remote.Event{Time: s.Time.Add(500 * time.Millisecond), Type: "apply", Text: string(reply)}); err != nil {
+			if err := enc.Event(stream.Event{Time: s.Time.Add(500 * time.Millisecond), Type: "apply", Text: string(reply)}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -132,7 +133,7 @@ func tableWidth(md []byte, i int) int {
 func TestHostileClock(t *testing.T) {
 	var b bytes.Buffer
 	t0 := time.Date(2026, 11, 29, 21, 0, 0, 0, time.UTC)
-	enc, _ := remote.NewEncoder(&b, model.Host{Name: "clock"}, t0)
+	enc, _ := stream.NewEncoder(&b, model.Host{Name: "clock"}, t0)
 	at := []time.Time{t0, t0.Add(time.Second), t0.Add(time.Second), t0, t0.Add(2 * time.Second), t0.Add(200 * 365 * 24 * time.Hour), t0.Add(3 * time.Second)}
 	for i, ts := range at {
 		capMax := uint64(64)

@@ -11,7 +11,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/incident"
 	"github.com/tablefull/tablefull/model/tuning"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/recording"
 )
 
 // frameList is frames as model.Frames.
@@ -31,7 +31,7 @@ func (l frameList) At(i int) model.Frame { return l[i] }
 func TestReportPlanIsTheOnePlan(t *testing.T) {
 	paths, _ := filepath.Glob("../../testdata/incidents/*.jsonl")
 	more, _ := filepath.Glob("testdata/*.jsonl")
-	demo, _ := filepath.Glob("../demo/*.jsonl")
+	demo, _ := filepath.Glob("../recording/demo/*.jsonl")
 	more = append(more, demo...)
 	paths = append(paths, more...)
 	if len(paths) < 3 {
@@ -50,7 +50,7 @@ func TestReportPlanIsTheOnePlan(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rec, err := remote.ReadRecording(f)
+			rec, err := recording.ReadRecording(f)
 			f.Close()
 			if err != nil {
 				t.Fatal(err)
@@ -89,7 +89,7 @@ func TestReportPlanIsTheOnePlan(t *testing.T) {
 func TestReportArithmeticComputes(t *testing.T) {
 	paths, _ := filepath.Glob("../../testdata/incidents/*.jsonl")
 	more, _ := filepath.Glob("testdata/*.jsonl")
-	demo, _ := filepath.Glob("../demo/*.jsonl")
+	demo, _ := filepath.Glob("../recording/demo/*.jsonl")
 	seen := 0
 	for _, path := range append(append(paths, more...), demo...) {
 		md := strings.ReplaceAll(string(buildFile(t, path, Options{}).Markdown()), `\_`, "_")

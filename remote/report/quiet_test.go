@@ -7,14 +7,14 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/stream"
 )
 
 // recordingOf encodes samples as a recording of host.
 func recordingOf(t *testing.T, host model.Host, samples []model.Sample) *bytes.Buffer {
 	t.Helper()
 	var b bytes.Buffer
-	enc, err := remote.NewEncoder(&b, host, time.Now())
+	enc, err := stream.NewEncoder(&b, host, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

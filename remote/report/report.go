@@ -8,7 +8,6 @@
 package report
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,7 +16,8 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/incident"
 	"github.com/tablefull/tablefull/model/tuning"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/recording"
+	"github.com/tablefull/tablefull/remote/stream"
 )
 
 // Options choose what a report covers and what it is called.
@@ -54,7 +54,7 @@ const maxResults = 16
 
 // Build reads a recording from r in one pass and tells its story.
 func Build(r io.Reader, o Options) (*Report, error) {
-	d := remote.NewDecoder(r)
+	d := stream.NewDecoder(r)
 	if err := d.Header(); err != nil {
 		return nil, fmt.Errorf("read recording: %w", err)
 	}
@@ -77,10 +77,10 @@ func Build(r io.Reader, o Options) (*Report, error) {
 		if ev != nil {
 			switch {
 			case in == nil || !rep.covers(ev.Time):
-			case ev.Type == string(remote.OpApply) || ev.Type == string(remote.OpUndo):
+			case ev.Type == recording.EventApply || ev.Type == recording.EventUndo:
 				in.Applied(ev.Time, applyResults(ev.Text))
-			case ev.Type == remote.EventDeleted:
-				if d, err := remote.ParseDeleted(ev.Text); err == nil { // one not tablefull's is not listed
+			case ev.Type == recording.EventDeleted:
+				if d, err := recording.ParseDeleted(ev.Text); err == nil { // one not tablefull's is not listed
 					in.Deleted(incident.EntriesDeleted{At: ev.Time, Filter: d.Filter, Deletion: d.Deletion, Error: d.Error})
 				}
 			}
@@ -134,12 +134,12 @@ func (r *Report) window() string {
 // that does not parse is shown as "?"); nothing else of the reply's text
 // is kept.
 func applyResults(text string) []model.KnobResult {
-	var rep remote.Reply
-	if json.Unmarshal([]byte(text), &rep) != nil {
+	results, ok := recording.ParseTuned(text)
+	if !ok {
 		return nil
 	}
 	var out []model.KnobResult
-	for _, r := range rep.Results {
+	for _, r := range results {
 		if _, ok := tuning.Spec(r.Key); !ok || len(out) == maxResults {
 			continue
 		}

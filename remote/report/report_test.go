@@ -14,7 +14,8 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/recording"
+	"github.com/tablefull/tablefull/remote/stream"
 )
 
 func buildFile(t *testing.T, path string, o Options) *Report {
@@ -158,7 +159,7 @@ func TestWriteRefusesOverwrite(t *testing.T) {
 // report.
 func TestEmptyRecording(t *testing.T) {
 	var b bytes.Buffer
-	if _, err := remote.NewEncoder(&b, model.Host{Name: "x"}, time.Now()); err != nil {
+	if _, err := stream.NewEncoder(&b, model.Host{Name: "x"}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Build(&b, Options{}); !errors.Is(err, ErrNoSamples) {
@@ -188,7 +189,7 @@ func (s *samplesSource) Next() (model.Sample, error) {
 // in the report with the agent's read-back: the max change it made, and
 // a knob no sample carries in a table of its own.
 func TestRecordedApplyIsTold(t *testing.T) {
-	tee := &remote.Tee{Feed: &samplesSource{}, Dir: t.TempDir()}
+	tee := &recording.Tee{Feed: &samplesSource{}, Dir: t.TempDir()}
 	path, on, err := tee.Toggle()
 	if err != nil || !on {
 		t.Fatalf("start recording: %v", err)
@@ -227,7 +228,7 @@ func TestRecordedApplyIsTold(t *testing.T) {
 // idle, and says what it lacked.
 func TestReportSaysWhatItDidNotHave(t *testing.T) {
 	var b bytes.Buffer
-	enc, err := remote.NewEncoder(&b, model.Host{Name: "drill"}, time.Now())
+	enc, err := stream.NewEncoder(&b, model.Host{Name: "drill"}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +265,7 @@ func TestReportSaysWhatItDidNotHave(t *testing.T) {
 // drops.
 func TestReportNamesFullNamespace(t *testing.T) {
 	var b bytes.Buffer
-	enc, err := remote.NewEncoder(&b, model.Host{Name: "node-7"}, time.Now())
+	enc, err := stream.NewEncoder(&b, model.Host{Name: "node-7"}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/recording"
 )
 
 // Request is what tablefull report is asked for: the recording (a file,
@@ -48,7 +48,7 @@ func (q Request) Run(stdout io.Writer) error {
 	if o.To, err = ParseWhen(q.To); err != nil {
 		return fmt.Errorf("--to: %w", err)
 	}
-	var in io.Reader = bytes.NewReader(remote.DemoRecording)
+	var in io.Reader = bytes.NewReader(recording.DemoRecording)
 	o.Source = "the embedded demo"
 	if !q.Demo {
 		f, err := os.Open(q.File)

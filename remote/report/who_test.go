@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/stream"
 )
 
 // TestReportNamesWhoChurns: a recording whose samples carry the probes'
@@ -15,7 +15,7 @@ import (
 // finding, and whose packets were dropped, with the names escaped.
 func TestReportNamesWhoChurns(t *testing.T) {
 	var b bytes.Buffer
-	enc, err := remote.NewEncoder(&b, model.Host{Name: "node-7"}, time.Now())
+	enc, err := stream.NewEncoder(&b, model.Host{Name: "node-7"}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

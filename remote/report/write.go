@@ -12,7 +12,7 @@ import (
 	"sync"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/recording"
 )
 
 //go:embed templates/report.html.tmpl
@@ -112,7 +112,7 @@ func (r *Report) Write(dir string, force bool) ([]string, error) {
 	sort.Strings(names)
 	for _, name := range names {
 		path := filepath.Join(dir, name)
-		f, err := remote.CreateFile(path, force)
+		f, err := recording.CreateFile(path, force)
 		if err != nil {
 			return written, err
 		}

@@ -198,13 +198,12 @@ func (l *Lab) saveGlobals() error {
 
 func (l *Lab) setSysctls() error { return l.set(l.Scenario.sysctls) }
 
-// set writes the lab's own sysctls (its namespace's, never the host's).
+// set writes the lab's own sysctls (its namespace's, never the host's)
+// through tune's one writer of sysctls, from inside the namespace.
 func (l *Lab) set(sysctls map[string]string) error {
 	return l.NS.Do(func() error {
-		for k, v := range sysctls {
-			if err := os.WriteFile("/proc/sys/"+k, []byte(v), 0o644); err != nil {
-				return fmt.Errorf("set %s in the lab: %w", k, err)
-			}
+		if err := tune.NewSysctls(kernelfs.Roots{Proc: "/proc", Sys: "/sys"}).Settle(sysctls); err != nil {
+			return fmt.Errorf("set the lab's sysctls: %w", err)
 		}
 		return nil
 	})

@@ -214,9 +214,6 @@ func RepairIdle(p Paths) (string, error) {
 		return "", nil // no lab ever ran here
 	}
 	f, err := lock(p)
-	if errors.Is(err, ErrRunning) {
-		return "", tune.ErrLabRunning
-	}
 	if err != nil {
 		return "", err
 	}

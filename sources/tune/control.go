@@ -12,7 +12,7 @@ import (
 )
 
 // Control is what the agent does for checked control requests
-// (remote.Controller): the sampler's interval and census, and the
+// (agent.Controller): the sampler's interval and census, and the
 // host's tuning through the one tuner. A write under way is finished
 // before the agent ends (Wait): a cut session leaves the host unchanged
 // or fully applied with its undo record, never half.
@@ -35,7 +35,7 @@ type Control struct {
 // errNoEntries is an agent built without a lister or a deleter.
 var errNoEntries = errors.New("this agent does not list entries")
 
-// ListEntries lists the entries filter matches (remote.EntriesController).
+// ListEntries lists the entries filter matches (agent.EntriesController).
 func (a *Control) ListEntries(filter model.EntryFilter, sort string, desc bool, limit int) (*model.EntryList, error) {
 	if a.Entries == nil {
 		return nil, errNoEntries
@@ -93,10 +93,10 @@ func (a *Control) limit(changes []tuning.Change, count uint64) (uint64, error) {
 	return count, nil
 }
 
-// SetInterval implements remote.Controller.
+// SetInterval implements agent.Controller.
 func (a *Control) SetInterval(d time.Duration) { a.Live.SetInterval(d) }
 
-// SetCensus implements remote.Controller.
+// SetCensus implements agent.Controller.
 func (a *Control) SetCensus(on bool) { a.Live.SetCensus(on) }
 
 // Read implements tuning.Tuner.

@@ -131,15 +131,15 @@ func written(res []model.KnobResult, key string) bool {
 // them to the undo record, also when a later file failed; its first note
 // says how they apply at boot on this kernel.
 func (l *Local) Persist(changes []tuning.Change) ([]string, []string, error) {
-	paths, warnings, err := l.persist(changes)
+	paths, warnings, err := l.PersistFiles(changes)
 	if len(paths) > 0 {
 		warnings = append([]string{l.Pers.BootNote()}, warnings...)
 	}
 	return paths, warnings, err
 }
 
-// persist writes the files and records them for undo (Persist).
-func (l *Local) persist(changes []tuning.Change) ([]string, []string, error) {
+// PersistFiles writes the files and records them for undo (Persist).
+func (l *Local) PersistFiles(changes []tuning.Change) ([]string, []string, error) {
 	rec, err := l.undoRecord()
 	if err != nil {
 		return nil, nil, err

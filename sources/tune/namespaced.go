@@ -3,6 +3,9 @@ package tune
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
@@ -131,4 +134,19 @@ func (n *Namespaced) Undo() ([]model.KnobResult, error) {
 		return res, err
 	}
 	return res, DropUndo(n.StateDir)
+}
+
+// netnsStateDir is the state dir of a namespace's undo record: named by
+// the namespace's inode, the one name both its /run/netns file and its
+// processes' /proc/PID/ns/net share.
+func netnsStateDir(stateDir, path string) (string, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("network namespace: %w", err)
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return "", fmt.Errorf("network namespace %s: no inode", path)
+	}
+	return filepath.Join(stateDir, fmt.Sprintf("netns-%d", st.Ino)), nil
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -143,26 +142,4 @@ func RecordLive(dir string, w *Sysctls, key string) error {
 	}
 	rec.AddLive(map[string]string{key: v})
 	return SaveUndo(dir, rec)
-}
-
-// undoAll is --undo: t.UndoAlso's repair on this host first, then the
-// undo record of the host (or the namespace); nothing to undo in the
-// record is no failure when the repair put something back.
-func undoAll(t CommandOptions, tgt tuning.Tuner, lt *Local, w io.Writer) error {
-	note, also := "", error(nil)
-	if t.UndoAlso != nil && t.NetnsPath == "" && t.Target == nil {
-		note, also = t.UndoAlso()
-	}
-	switch {
-	case errors.Is(also, ErrLabRunning):
-		fmt.Fprintln(w, "lab:", also)
-		also = nil
-	case note != "":
-		fmt.Fprintln(w, note)
-	}
-	err := undoTuning(tgt, lt, w)
-	if note != "" && errors.Is(err, ErrNothingToUndo) {
-		err = nil
-	}
-	return errors.Join(err, also)
 }

@@ -10,9 +10,9 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/exitcode"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources"
-	"github.com/tablefull/tablefull/sources/tune"
 )
 
 // Options are tablefull entries' flags.
@@ -62,7 +62,7 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 // or with Delete, previews them and, with Yes, deletes them
 // (sources.DeleteEntries, which journals it in stateDir) and says what
 // went. Its exit codes are tune's type: 2 for a filter conntrack(8)
-// would not take, tune.ExitRefused for a deletion refused (nothing
+// would not take, exitcode.Refused for a deletion refused (nothing
 // deleted).
 func Run(o Options, stateDir string, stdout io.Writer) error {
 	args := model.EntryFilterArgs{}
@@ -71,7 +71,7 @@ func Run(o Options, stateDir string, stdout io.Writer) error {
 	}
 	filter, err := model.ParseEntryFilter(args)
 	if err != nil {
-		return tune.ExitError{Code: 2, Err: err}
+		return exitcode.Error{Code: 2, Err: err}
 	}
 	limit := o.Limit
 	if o.Delete && !o.JSON {
@@ -79,7 +79,7 @@ func Run(o Options, stateDir string, stdout io.Writer) error {
 	}
 	list, err := sources.ListEntries(filter, o.Sort, o.Desc, limit)
 	if errors.Is(err, model.ErrBadFilter) {
-		return tune.ExitError{Code: 2, Err: err}
+		return exitcode.Error{Code: 2, Err: err}
 	} else if err != nil {
 		return err
 	}
@@ -92,11 +92,11 @@ func Run(o Options, stateDir string, stdout io.Writer) error {
 	}
 	if refused != nil {
 		write(stdout, list, nil, o.JSON)
-		return tune.ExitError{Code: tune.ExitRefused, Err: refused}
+		return exitcode.Error{Code: exitcode.Refused, Err: refused}
 	}
 	done, err := sources.DeleteEntries(filter, o.Established, stateDir)
 	if errors.Is(err, model.ErrDeleteRefused) { // the table changed since the preview
-		return tune.ExitError{Code: tune.ExitRefused, Err: err}
+		return exitcode.Error{Code: exitcode.Refused, Err: err}
 	}
 	if werr := write(stdout, list, &done, o.JSON); err == nil {
 		err = werr

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote"
+	"github.com/tablefull/tablefull/remote/stream"
 )
 
 func main() {
@@ -23,7 +23,7 @@ func main() {
 	flag.Parse()
 	w := bufio.NewWriterSize(os.Stdout, 1<<20)
 	start := time.Date(2026, 12, 1, 3, 0, 0, 0, time.UTC)
-	enc, err := remote.NewEncoder(w, model.Host{Name: "bighost", Kernel: "6.18.0", CPUs: *cpus, MemTotal: 512 << 30, Source: "agent"}, start)
+	enc, err := stream.NewEncoder(w, model.Host{Name: "bighost", Kernel: "6.18.0", CPUs: *cpus, MemTotal: 512 << 30, Source: "agent"}, start)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

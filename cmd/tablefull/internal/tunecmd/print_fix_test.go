@@ -1,0 +1,33 @@
+package tunecmd
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
+)
+
+// TestPrintSaysWhereTheFixIs: tablefull tune prints the one plan's words
+// for a NAT's drops far from the cap (refused: the ruleset's fix) and for
+// stale timeouts with no drops (nothing to propose, and conntrack -D), as
+// the panel does.
+func TestPrintSaysWhereTheFixIs(t *testing.T) {
+	cur := map[string]string{model.KnobMax: "262144", model.KnobHashsize: "262144", model.KnobTimeWait: "120"}
+	c := model.Conntrack{Status: model.TableTracked, Count: 300, Peak: 300, Max: 262144, Buckets: 262144, TimeWaitHold: 120}
+	for kind, want := range map[model.Kind]string{model.NATPorts: "refused: no knob frees it: 12 drops", model.StaleTimeouts: "nothing to propose: the current values hold"} {
+		f := model.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}, Verdicts: []model.Verdict{{Kind: kind}}}
+		f.Rates.Elapsed = time.Second
+		if kind == model.NATPorts {
+			f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: 12})
+		}
+		plan := tuning.Diagnose(tuning.Guide{Knobs: tuning.KnobState{Current: cur, Global: true}, Measured: model.NewRing[model.Frame](1), Now: f}).Plan
+		var out bytes.Buffer
+		printPlan(&out, plan, nil)
+		if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), string(kind)+": ") {
+			t.Errorf("%s: tune prints %q, want %q and where the fix is", kind, out.String(), want)
+		}
+	}
+}

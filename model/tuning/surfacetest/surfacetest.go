@@ -1,0 +1,155 @@
+// Package surfacetest is the ground the tuning surfaces' tests share: the
+// moments of recorded incidents a plan is asked at, the knobs a tuner of
+// that host reads, and the file of the plans recorded for them, to which
+// the console's panel and tune --dry-run are each held.
+package surfacetest
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
+)
+
+// PlansFile is the recorded plans, under the repository's root.
+const PlansFile = "testdata/plans/surfaces.jsonl"
+
+// Recordings are the recorded incidents under the repository's root: the
+// demo, the lab's, and those in testdata/incidents.
+func Recordings(t testing.TB, root string) []string {
+	t.Helper()
+	here, err := filepath.Glob(filepath.Join(root, "testdata/incidents/*.jsonl"))
+	if err != nil || len(here) == 0 {
+		t.Fatalf("no recorded incidents in %s/testdata/incidents: %v", root, err)
+	}
+	return append([]string{filepath.Join(root, "remote/recording/demo/table-full.jsonl"), filepath.Join(root, "remote/report/testdata/lab-table-full.jsonl")}, here...)
+}
+
+// Moments calls at with each moment of samples a plan is asked at, as the
+// number of samples so far and the frame of the last: every prefix of a
+// short recording; of a long one, 40 spread over it and its last.
+func Moments(samples []model.Sample, at func(k int, last model.Frame)) {
+	an := model.NewAnalyzer(len(samples))
+	stride := max(1, len(samples)/40)
+	for k := 1; k <= len(samples); k++ {
+		last := an.Add(samples[k-1])
+		if k%stride == 0 || k == len(samples) {
+			at(k, last)
+		}
+	}
+}
+
+// KnobsOf are the knobs a recorded sample read, as a tuner of that host
+// would read them.
+func KnobsOf(s model.Sample) map[string]string {
+	c := s.Conntrack
+	u := func(v uint64) string { return strconv.FormatUint(v, 10) }
+	return map[string]string{model.KnobMax: u(c.Max), model.KnobHashsize: u(c.Buckets), model.KnobTimeWait: u(c.TimeWaitHold),
+		model.KnobUDPTimeout: u(c.Holds[model.ClassUDPSingle]), model.KnobSynSent: u(c.Holds[model.ClassTCPUnanswered]),
+		model.KnobUDPStream: u(c.Holds[model.ClassUDPStream]), model.KnobSomaxconn: "4096", model.KnobSynBacklog: "512",
+		model.KnobPortRange: "32768 60999", model.KnobTwReuse: "2"}
+}
+
+// Plan is the plan recorded for one moment: a recording (by its path
+// under the repository's root), how many of its samples, whether the
+// tuner was inside the namespace (it does not write the global knobs),
+// and the plan's digest (Digest).
+type Plan struct {
+	File    string `json:"file"`
+	Samples int    `json:"samples"`
+	Child   bool   `json:"child"`
+	Digest  string `json:"plan"`
+}
+
+// Key names the moment.
+func (p Plan) Key() string { return fmt.Sprintf("%s %d %v", p.File, p.Samples, p.Child) }
+
+// Name is a recording's path under the repository's root, as Plan keeps
+// it.
+func Name(t testing.TB, root, path string) string {
+	t.Helper()
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// Normal is p as JSON reads it back (nil and empty lists alike).
+func Normal(t testing.TB, p tuning.Plan) tuning.Plan {
+	t.Helper()
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out tuning.Plan
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Digest is a plan's fingerprint: its JSON, as Normal reads it back,
+// hashed. Two surfaces whose plans have one digest show one plan.
+func Digest(t testing.TB, p tuning.Plan) string {
+	t.Helper()
+	b, err := json.Marshal(Normal(t, p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}
+
+// Read reads the recorded plans' digests by their moments' keys.
+func Read(t testing.TB, path string) map[string]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]string{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var p Plan
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out[p.Key()] = p.Digest
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Write writes plans, one a line.
+func Write(t testing.TB, path string, plans []Plan) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := json.NewEncoder(f)
+	for _, p := range plans {
+		if err := enc.Encode(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

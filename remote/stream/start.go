@@ -1,0 +1,63 @@
+package stream
+
+import (
+	"io"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// Stream writes a feed's samples to a writer as a stream: what the agent
+// prints and what a recording holds.
+type Stream struct {
+	// Enc is the stream's encoder, for events beside the samples.
+	Enc *Encoder
+	// Done reports the end of the samples: nil when the feed ended, the
+	// write error when the reader went away.
+	Done chan error
+}
+
+// Start writes a header naming source, then every sample of feed
+// (its times since the start: SinceStart), until the feed ends or
+// a write fails.
+func Start(feed model.Feed, w io.Writer, source string) (*Stream, error) {
+	host := feed.Host()
+	host.Source = source
+	start := time.Now()
+	enc, err := NewEncoder(w, host, start)
+	if err != nil {
+		return nil, err
+	}
+	st := &Stream{Enc: enc, Done: make(chan error, 1)}
+	go func() {
+		for {
+			s, err := feed.Next()
+			if err != nil { // the agent's own collector: its only error is its end
+				st.Done <- nil
+				return
+			}
+			if err := enc.Sample(SinceStart(s, start)); err != nil {
+				st.Done <- err
+				return
+			}
+		}
+	}()
+	return st, nil
+}
+
+// SinceStart drops the kernel log lines a sample carries from before
+// start: the first read of the kernel log returns its whole ring buffer,
+// which a recording should not replay as if it happened during it.
+func SinceStart(s model.Sample, start time.Time) model.Sample {
+	if len(s.Kernel.Lines) == 0 || s.Kernel.Lines[0].Time.After(start) {
+		return s
+	}
+	var kept []model.KernelLine
+	for _, l := range s.Kernel.Lines {
+		if !l.Time.Before(start) {
+			kept = append(kept, l)
+		}
+	}
+	s.Kernel.Lines = kept
+	return s
+}
