@@ -281,7 +281,9 @@ func (p *Process) read(cmd *exec.Cmd, br *bufio.Reader, stderr *bytes.Buffer) (b
 		if err != nil {
 			return got, p.explain(cmd, err, stderr)
 		}
-		if ev != nil {
+		if ev != nil && ev.Type == stream.EventError { // the agent could not read something: said, the session goes on
+			p.send(item{err: fmt.Errorf("%s: %s", p.Argv[0], model.Sanitize(ev.Text, model.MaxText))})
+		} else if ev != nil {
 			p.replies.deliver(*ev)
 		}
 		if s != nil {

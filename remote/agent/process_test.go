@@ -185,3 +185,26 @@ func streamFile(t testing.TB, n int) string {
 	}
 	return path
 }
+
+// TestProcessSaysTheAgentsErrors: an error event of the agent's stream
+// (something it could not read) reaches the console as an error of the
+// feed, sanitised, and the samples go on.
+func TestProcessSaysTheAgentsErrors(t *testing.T) {
+	var buf bytes.Buffer
+	enc, _ := stream.NewEncoder(&buf, model.Host{Name: "remote-box"}, streamtest.T0)
+	enc.Event(stream.Event{Time: streamtest.T0, Type: stream.EventError, Text: "read disk \x1b[2J: gone"})
+	enc.Sample(streamtest.TwoCPUSample(0))
+	path := filepath.Join(t.TempDir(), "stream.jsonl")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := &Process{Argv: []string{"sh", "-c", "cat " + path + "; sleep 5"}}
+	p.Start(time.Second)
+	defer p.Stop()
+	if _, err := next(t, p); err == nil || !strings.Contains(err.Error(), "read disk") || strings.Contains(err.Error(), "\x1b") || errors.Is(err, ErrDisconnected) {
+		t.Fatalf("first: %v, want the agent's error, sanitised, not a disconnection", err)
+	}
+	if s, err := next(t, p); err != nil || s.Conntrack.Count != 4096 {
+		t.Fatalf("then %+v %v, want the sample", s, err)
+	}
+}

@@ -113,3 +113,12 @@ func bound(s string) string {
 	}
 	return string([]byte(s[:cut]))
 }
+
+// boundStrings copies the first n of ss, each bounded (nil for none).
+func boundStrings(ss []string, n int) []string {
+	var out []string
+	for _, x := range ss[:min(len(ss), n)] {
+		out = append(out, bound(x))
+	}
+	return out
+}

@@ -17,9 +17,14 @@ type Stream struct {
 	Done chan error
 }
 
+// EventError is the type of the event a stream carries for an error of
+// its feed that did not end it: the text says what could not be read.
+const EventError = "error"
+
 // Start writes a header naming source, then every sample of feed
-// (its times since the start: SinceStart), until the feed ends or
-// a write fails.
+// (its times since the start: SinceStart), until the feed ends
+// (model.FeedEnded) or a write fails. Any other error of the feed is
+// written as an EventError event and the stream goes on.
 func Start(feed model.Feed, w io.Writer, source string) (*Stream, error) {
 	host := feed.Host()
 	host.Source = source
@@ -32,11 +37,16 @@ func Start(feed model.Feed, w io.Writer, source string) (*Stream, error) {
 	go func() {
 		for {
 			s, err := feed.Next()
-			if err != nil { // the agent's own collector: its only error is its end
+			if model.FeedEnded(err) {
 				st.Done <- nil
 				return
 			}
-			if err := enc.Sample(SinceStart(s, start)); err != nil {
+			if err != nil {
+				err = enc.Event(Event{Time: time.Now(), Type: EventError, Text: err.Error()})
+			} else {
+				err = enc.Sample(SinceStart(s, start))
+			}
+			if err != nil {
 				st.Done <- err
 				return
 			}

@@ -28,9 +28,7 @@ func fromWire(rec *record) (model.Sample, error) {
 		}
 	}
 	s.Time, s.Interval, s.Absent = fromMS(w.TimeMS), time.Duration(w.IntervalMS)*time.Millisecond, w.Absent.Valid()
-	for _, n := range w.Notes {
-		s.Notes = append(s.Notes, bound(n))
-	}
+	s.Notes = boundStrings(w.Notes, MaxNotes)
 	if w.Table != nil {
 		c := w.Table
 		s.Conntrack = model.Conntrack{Status: model.TableStatus(bound(string(c.Status))), Count: c.Count, Peak: c.Peak, Max: c.Max, Buckets: c.Buckets, TimeWaitHold: c.TimeWaitHold}
@@ -128,12 +126,7 @@ func boundDrift(d *model.Drifts) *model.Drifts {
 		}
 		drifted[x.Knob] = true
 		y := model.Drift{Knob: x.Knob, Persisted: bound(x.Persisted), Live: bound(x.Live)}
-		for i, w := range x.Writers {
-			if i == maxDriftWriters {
-				break
-			}
-			y.Writers = append(y.Writers, bound(w))
-		}
+		y.Writers = boundStrings(x.Writers, maxDriftWriters)
 		out.Drifted = append(out.Drifted, y)
 	}
 	return &out
@@ -281,12 +274,7 @@ func boundNAT(n *model.NAT) *model.NAT {
 		if q.Ports[1] < q.Ports[0] {
 			q.Ports = [2]uint16{}
 		}
-		for _, a := range p.Addrs[:min(len(p.Addrs), model.MaxNATAddrs)] {
-			q.Addrs = append(q.Addrs, bound(a))
-		}
-		for _, f := range p.Flags[:min(len(p.Flags), model.MaxNATFlags)] {
-			q.Flags = append(q.Flags, bound(f))
-		}
+		q.Addrs, q.Flags = boundStrings(p.Addrs, model.MaxNATAddrs), boundStrings(p.Flags, model.MaxNATFlags)
 		out.Pools = append(out.Pools, q)
 	}
 	return &out

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -113,4 +114,18 @@ func socketDrops(procRoot string, pid uint32) (uint64, error) {
 		}
 	}
 	return 0, fmt.Errorf("netlink socket %d not listed", pid)
+}
+
+// socketFaults are the overrun and failure callbacks of receiveEvents for
+// a receiver whose mu guards its overruns and failed.
+func socketFaults(mu *sync.Mutex, overruns *uint64, failed *bool) (overrun, fail func()) {
+	return func() {
+			mu.Lock()
+			*overruns++
+			mu.Unlock()
+		}, func() {
+			mu.Lock()
+			*failed = true
+			mu.Unlock()
+		}
 }

@@ -49,15 +49,8 @@ func WatchFlushes() (*FlushWatch, error) {
 		return nil, err
 	}
 	w := &FlushWatch{stop: new(atomic.Bool), done: make(chan struct{})}
-	go receiveEvents(fd, w.stop, w.done, w.got, func() {
-		w.mu.Lock()
-		w.overruns++
-		w.mu.Unlock()
-	}, func() {
-		w.mu.Lock()
-		w.failed = true
-		w.mu.Unlock()
-	})
+	overrun, fail := socketFaults(&w.mu, &w.overruns, &w.failed)
+	go receiveEvents(fd, w.stop, w.done, w.got, overrun, fail)
 	return w, nil
 }
 

@@ -51,15 +51,8 @@ func follow(procRoot string, filter model.EntryFilter, readBuffer int) (*Followe
 			f.followed.Events = n // read in the namespace followed: /proc/sys/net is the reader's
 		}
 	}
-	go receiveEvents(fd, f.stop, f.done, f.got, func() {
-		f.mu.Lock()
-		f.overruns++
-		f.mu.Unlock()
-	}, func() {
-		f.mu.Lock()
-		f.failed = true
-		f.mu.Unlock()
-	})
+	overrun, fail := socketFaults(&f.mu, &f.overruns, &f.failed)
+	go receiveEvents(fd, f.stop, f.done, f.got, overrun, fail)
 	return f, nil
 }
 

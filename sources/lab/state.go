@@ -1,8 +1,11 @@
 // Package lab reproduces real incidents in a throw-away network
-// namespace: the ground our tests stand on, and a stage for talks. It
-// changes the host (the global nf_conntrack_max) only after recording
-// what it changes, and puts everything back on every exit path; a run
-// after a kill -9 finds the record and repairs the host first.
+// namespace: the ground our tests stand on, and a stage for talks. Every
+// knob it writes, the host's global ones and its namespace's own, goes
+// through sources/tune; it changes the host only after tune's undo
+// record holds what it changes, and puts everything back on every exit
+// path; a run after a kill -9, or tablefull tune --undo, finds the
+// record and repairs the host first. tablefull lab's command line is
+// cmd/tablefull/internal/labcmd's.
 package lab
 
 import (
