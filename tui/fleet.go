@@ -179,14 +179,15 @@ func (f *Fleet) opened(msg historyMsg) tea.Cmd {
 }
 
 // staticFeed is the host of a drill-down: its samples are all given at
-// once, so Next is never asked.
+// once, so it has none to wait for.
 type staticFeed struct{ host model.Host }
 
 // Host implements Feed.
 func (s staticFeed) Host() model.Host { return s.host }
 
-// Next implements Feed; a drill-down never waits for a sample.
-func (staticFeed) Next() (model.Sample, error) { select {} }
+// Next implements Feed: the drill-down's samples were all given, so the
+// feed has ended.
+func (staticFeed) Next() (model.Sample, error) { return model.Sample{}, model.ErrFeedStopped }
 
 func (f *Fleet) key(msg tea.KeyMsg) tea.Cmd {
 	if f.detail != nil {

@@ -208,3 +208,18 @@ func TestShortenMiddle(t *testing.T) {
 		}
 	}
 }
+
+// TestDrillDownFeedEnds: a drill-down's feed, whose samples were all
+// given, says it ended when asked (it never blocks a reader).
+func TestDrillDownFeedEnds(t *testing.T) {
+	done := make(chan error, 1)
+	go func() { _, err := staticFeed{}.Next(); done <- err }()
+	select {
+	case err := <-done:
+		if !model.FeedEnded(err) {
+			t.Errorf("Next: %v, want the end of the feed", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("Next blocks")
+	}
+}

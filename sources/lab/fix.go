@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"time"
-
-	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
 // FixMax is the cap --fix-after raises nf_conntrack_max to: the
@@ -47,7 +45,7 @@ func (l *Lab) FixAfter(d time.Duration, fixed func(was uint64)) (wait func() err
 // hashsize keeps its proportions: buckets under max are raised to it, as
 // a plan would. Close restores the values from before the lab.
 func (l *Lab) Fix(max uint64) (was uint64, err error) {
-	was, err = kernelfs.ReadSysctlUint(l.paths.max())
+	was, err = l.paths.read(GlobalMax)
 	if err != nil {
 		return 0, fmt.Errorf("read nf_conntrack_max: %w", err)
 	}

@@ -22,11 +22,11 @@ func fixtureLab(t *testing.T) (*Lab, string) {
 func fixtureLabAt(t *testing.T, max string) (*Lab, string) {
 	t.Helper()
 	paths := Paths{RunDir: t.TempDir(), Proc: t.TempDir(), Sys: t.TempDir()}
-	os.MkdirAll(filepath.Dir(paths.max()), 0o755)
-	if err := os.WriteFile(paths.max(), []byte(max), 0o644); err != nil {
+	os.MkdirAll(filepath.Dir(knobPath(paths, GlobalMax)), 0o755)
+	if err := os.WriteFile(knobPath(paths, GlobalMax), []byte(max), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return &Lab{paths: paths}, paths.max()
+	return &Lab{paths: paths}, knobPath(paths, GlobalMax)
 }
 
 // TestFixAfter: the raise comes once the delay has passed, the wait
@@ -117,7 +117,7 @@ func TestLabBucketsKeepProportions(t *testing.T) {
 	}
 	l, _ := fixtureLab(t)
 	l.Buckets = 512
-	hash := l.paths.global(GlobalHashsize)
+	hash := knobPath(l.paths, GlobalHashsize)
 	os.MkdirAll(filepath.Dir(hash), 0o755)
 	os.WriteFile(hash, []byte("512\n"), 0o644)
 	if _, err := l.Fix(FixMax); err != nil {

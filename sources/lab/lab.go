@@ -165,7 +165,7 @@ func Start(name string, o Options) (l *Lab, err error) {
 		if err := setGlobal(o.Paths, GlobalHashsize, strconv.FormatUint(l.Buckets, 10)); err != nil {
 			return l, err
 		}
-		if n, err := kernelfs.ReadSysctlUint(o.Paths.global(GlobalHashsize)); err == nil {
+		if n, err := o.Paths.read(GlobalHashsize); err == nil {
 			l.Buckets = n // the kernel rounds it up to a page of buckets
 		}
 	}

@@ -77,17 +77,14 @@ func (p Paths) undoDir() string { return filepath.Join(p.RunDir, "tablefull-lab"
 func (p Paths) sysctls() *tune.Sysctls {
 	return tune.NewSysctls(kernelfs.Roots{Proc: p.Proc, Sys: p.Sys})
 }
-func (p Paths) max() string { return p.global(GlobalMax) }
 
-// global is where a global knob lives; "" for an unknown one.
-func (p Paths) global(g Global) string {
-	switch g {
-	case GlobalMax:
-		return filepath.Join(p.Proc, "sys", "net", "netfilter", "nf_conntrack_max")
-	case GlobalHashsize:
-		return filepath.Join(p.Sys, "module", "nf_conntrack", "parameters", "hashsize")
+// read reads a global knob as a number, through tune's reader.
+func (p Paths) read(g Global) (uint64, error) {
+	v, ok := p.sysctls().ReadOf(map[string]string{string(g): ""})[string(g)]
+	if !ok {
+		return 0, fmt.Errorf("read %s: %w", g, kernelfs.ErrUnavailable)
 	}
-	return ""
+	return strconv.ParseUint(v, 10, 64)
 }
 
 // maxState bounds the state file read back.

@@ -47,8 +47,8 @@ func TestDamagedStateIsKept(t *testing.T) {
 func fixturePaths(t testing.TB) Paths {
 	paths := Paths{RunDir: t.TempDir(), Proc: t.TempDir(), Sys: t.TempDir()}
 	for _, g := range []Global{GlobalMax, GlobalHashsize} {
-		os.MkdirAll(filepath.Dir(paths.global(g)), 0o755)
-		os.WriteFile(paths.global(g), []byte("256\n"), 0o644)
+		os.MkdirAll(filepath.Dir(knobPath(paths, g)), 0o755)
+		os.WriteFile(knobPath(paths, g), []byte("256\n"), 0o644)
 	}
 	return paths
 }
@@ -69,7 +69,7 @@ func TestRepairRestoresGlobals(t *testing.T) {
 		t.Fatalf("repair: %q %v", note, err)
 	}
 	for g, want := range map[Global]string{GlobalMax: "262144", GlobalHashsize: "65536"} {
-		if b, _ := os.ReadFile(paths.global(g)); strings.TrimSpace(string(b)) != want {
+		if b, _ := os.ReadFile(knobPath(paths, g)); strings.TrimSpace(string(b)) != want {
 			t.Errorf("%s = %q, want %s", g, b, want)
 		}
 	}
@@ -117,18 +117,26 @@ func FuzzLabState(f *testing.F) {
 			}
 		}
 		for _, g := range []Global{GlobalMax, GlobalHashsize} {
-			b, _ := os.ReadFile(paths.global(g))
+			b, _ := os.ReadFile(knobPath(paths, g))
 			if strings.Trim(string(b), "0123456789\n") != "" || len(strings.TrimSpace(string(b))) == 0 {
 				t.Fatalf("%s = %q after repair", g, b)
 			}
 		}
 		for _, dir := range []string{paths.Proc, paths.Sys} {
 			filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-				if err == nil && !info.IsDir() && p != paths.global(GlobalMax) && p != paths.global(GlobalHashsize) {
+				if err == nil && !info.IsDir() && p != knobPath(paths, GlobalMax) && p != knobPath(paths, GlobalHashsize) {
 					t.Fatalf("repair created %s", p)
 				}
 				return nil
 			})
 		}
 	})
+}
+
+// knobPath is where a global knob lives under p's roots, for fixtures.
+func knobPath(p Paths, g Global) string {
+	if g == GlobalHashsize {
+		return filepath.Join(p.Sys, "module", "nf_conntrack", "parameters", "hashsize")
+	}
+	return filepath.Join(p.Proc, "sys", "net", "netfilter", "nf_conntrack_max")
 }
