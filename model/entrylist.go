@@ -7,9 +7,44 @@ import (
 	"slices"
 )
 
-// EntrySorts are the columns entries sort by, the first the default:
-// the timeout left, as an operator asks which go first.
-var EntrySorts = []string{"timeout", "proto", "state", "src", "dst", "sport", "dport", "zone", "mark", "packets", "bytes"}
+// entryColumns are the columns entries sort by, each with its order, the
+// first the default: the timeout left, as an operator asks which go
+// first.
+var entryColumns = []struct {
+	name  string
+	order func(a, b Flow) int
+}{
+	{"timeout", func(a, b Flow) int { return cmp.Compare(a.Timeout, b.Timeout) }},
+	{"proto", func(a, b Flow) int { return cmp.Compare(a.Proto, b.Proto) }},
+	{"state", func(a, b Flow) int { return cmp.Compare(a.TCPState, b.TCPState) }},
+	{"src", func(a, b Flow) int { return a.Src.Compare(b.Src) }},
+	{"dst", func(a, b Flow) int { return a.Dst.Compare(b.Dst) }},
+	{"sport", func(a, b Flow) int { return cmp.Compare(a.SrcPort, b.SrcPort) }},
+	{"dport", func(a, b Flow) int { return cmp.Compare(a.DstPort, b.DstPort) }},
+	{"zone", func(a, b Flow) int { return cmp.Compare(a.Zone, b.Zone) }},
+	{"mark", func(a, b Flow) int { return cmp.Compare(a.Mark, b.Mark) }},
+	{"packets", func(a, b Flow) int { return cmp.Compare(a.Packets[0]+a.Packets[1], b.Packets[0]+b.Packets[1]) }},
+	{"bytes", func(a, b Flow) int { return cmp.Compare(a.Bytes[0]+a.Bytes[1], b.Bytes[0]+b.Bytes[1]) }},
+}
+
+// EntrySorts are the columns' names, the default first.
+var EntrySorts = func() []string {
+	names := make([]string, len(entryColumns))
+	for i, c := range entryColumns {
+		names[i] = c.name
+	}
+	return names
+}()
+
+// columnOrder is the order of column; nil for no column of entryColumns.
+func columnOrder(column string) func(a, b Flow) int {
+	for _, c := range entryColumns {
+		if c.name == column {
+			return c.order
+		}
+	}
+	return nil
+}
 
 // MaxEntryRows bounds the rows an EntryList keeps, whatever is asked.
 const MaxEntryRows = 10000
@@ -37,12 +72,13 @@ func NewEntryList(filter EntryFilter, sort string, desc bool, limit int) (*Entry
 	if sort == "" {
 		sort = EntrySorts[0]
 	}
-	if !slices.Contains(EntrySorts, sort) {
+	order := columnOrder(sort)
+	if order == nil {
 		return nil, fmt.Errorf("%w: no column %q to sort by (%v)", ErrBadFilter, Sanitize(sort, 40), EntrySorts)
 	}
 	l := &EntryList{Filter: filter, Sort: sort, Desc: desc, Limit: max(0, min(limit, MaxEntryRows))}
 	l.rows.less = func(a, b Flow) bool { // the heap's top is the row to drop first
-		c := compareEntries(a, b, sort)
+		c := compareEntries(a, b, order)
 		if desc {
 			c = -c
 		}
@@ -95,34 +131,10 @@ func (l *EntryList) Rows() []Flow {
 	return out
 }
 
-// compareEntries orders a and b by column, then by their tuples, so
-// that an order is total and the same on every run.
-func compareEntries(a, b Flow, column string) int {
-	var c int
-	switch column {
-	case "timeout":
-		c = cmp.Compare(a.Timeout, b.Timeout)
-	case "proto":
-		c = cmp.Compare(a.Proto, b.Proto)
-	case "state":
-		c = cmp.Compare(a.TCPState, b.TCPState)
-	case "src":
-		c = a.Src.Compare(b.Src)
-	case "dst":
-		c = a.Dst.Compare(b.Dst)
-	case "sport":
-		c = cmp.Compare(a.SrcPort, b.SrcPort)
-	case "dport":
-		c = cmp.Compare(a.DstPort, b.DstPort)
-	case "zone":
-		c = cmp.Compare(a.Zone, b.Zone)
-	case "mark":
-		c = cmp.Compare(a.Mark, b.Mark)
-	case "packets":
-		c = cmp.Compare(a.Packets[0]+a.Packets[1], b.Packets[0]+b.Packets[1])
-	case "bytes":
-		c = cmp.Compare(a.Bytes[0]+a.Bytes[1], b.Bytes[0]+b.Bytes[1])
-	}
+// compareEntries orders a and b by a column's order, then by their
+// tuples, so that an order is total and the same on every run.
+func compareEntries(a, b Flow, order func(a, b Flow) int) int {
+	c := order(a, b)
 	if c != 0 {
 		return c
 	}

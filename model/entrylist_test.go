@@ -82,9 +82,9 @@ func TestEntryListKeepsWhatAWholeSortWould(t *testing.T) {
 			}
 			slices.SortStableFunc(want, func(a, b Flow) int {
 				if desc {
-					return -compareEntries(a, b, col)
+					return -compareEntries(a, b, columnOrder(col))
 				}
-				return compareEntries(a, b, col)
+				return compareEntries(a, b, columnOrder(col))
 			})
 			if got := l.Rows(); !slices.Equal(got, want[:25]) || l.Matched != len(want) || l.Established != established {
 				t.Errorf("sorted by %s (desc %v): %d matched, %d established; rows differ from the whole sort's: %v", col, desc, l.Matched, l.Established, !slices.Equal(got, want[:25]))

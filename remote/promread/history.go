@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -237,7 +238,8 @@ func (h *history) tcp(m pmodel.Matrix) {
 func (h *history) cpu(m pmodel.Matrix) {
 	for _, ss := range m {
 		cpu, err := strconv.Atoi(string(ss.Metric["cpu"]))
-		if err != nil || cpu < 0 || cpu >= stream.MaxCPUs {
+		mode := slices.Index(model.CPUModes[:], string(ss.Metric["mode"]))
+		if err != nil || cpu < 0 || cpu >= stream.MaxCPUs || mode < 0 {
 			continue
 		}
 		for _, p := range ss.Values {
@@ -253,25 +255,9 @@ func (h *history) cpu(m pmodel.Matrix) {
 				c = &model.CPUTimes{CPU: cpu}
 				h.cpus[t][cpu] = c
 			}
-			v := float64(p.Value)
-			switch ss.Metric["mode"] {
-			case "user":
-				c.User = v
-			case "nice":
-				c.Nice = v
-			case "system":
-				c.System = v
-			case "idle":
-				c.Idle = v
-			case "iowait":
-				c.IOWait = v
-			case "irq":
-				c.IRQ = v
-			case "softirq":
-				c.SoftIRQ = v
-			case "steal":
-				c.Steal = v
-			}
+			times := c.Times()
+			times[mode] = float64(p.Value)
+			*c = model.CPUTimesOf(cpu, times)
 		}
 	}
 }

@@ -61,9 +61,11 @@ func fromWire(rec *record) (model.Sample, error) {
 		s.CPU = make([]model.CPUTimes, 0, len(w.CPU))
 	}
 	for _, r := range w.CPU {
-		c := func(i int) float64 { return float64(r[i]) / 100 }
-		s.CPU = append(s.CPU, model.CPUTimes{CPU: int(r[0]), User: c(1), Nice: c(2), System: c(3), Idle: c(4),
-			IOWait: c(5), IRQ: c(6), SoftIRQ: c(7), Steal: c(8)})
+		var t [len(model.CPUModes)]float64
+		for i := range t {
+			t[i] = float64(r[1+i]) / 100
+		}
+		s.CPU = append(s.CPU, model.CPUTimesOf(int(r[0]), t))
 	}
 	if len(w.Disk) > 0 {
 		s.Disks = make([]model.DiskIO, 0, len(w.Disk))

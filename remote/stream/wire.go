@@ -130,8 +130,11 @@ func toWire(s model.Sample) wireSample {
 	}
 	w.Counters = st
 	for _, t := range s.CPU {
-		w.CPU = append(w.CPU, cpuRow{int64(t.CPU), centis(t.User), centis(t.Nice), centis(t.System),
-			centis(t.Idle), centis(t.IOWait), centis(t.IRQ), centis(t.SoftIRQ), centis(t.Steal)})
+		r := cpuRow{int64(t.CPU)}
+		for i, v := range t.Times() {
+			r[1+i] = centis(v)
+		}
+		w.CPU = append(w.CPU, r)
 	}
 	for _, d := range s.Disks {
 		w.Disk = append(w.Disk, diskRow{name: d.Name, reads: d.Reads, writes: d.Writes, busy: d.BusyMillis})

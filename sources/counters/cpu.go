@@ -51,9 +51,11 @@ func (c *CPU) Read() ([]model.CPUTimes, error) {
 		if n < len(v) || rest[0] == ' ' { // the total line ("cpu  …"), or a short one
 			continue
 		}
-		t := func(i int) float64 { return float64(v[i]) / userHZ }
-		out = append(out, model.CPUTimes{CPU: int(v[0]), User: t(1), Nice: t(2), System: t(3), Idle: t(4),
-			IOWait: t(5), IRQ: t(6), SoftIRQ: t(7), Steal: t(8)})
+		var t [len(model.CPUModes)]float64
+		for i := range t {
+			t[i] = float64(v[1+i]) / userHZ
+		}
+		out = append(out, model.CPUTimesOf(int(v[0]), t))
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("read cpu times: no cpu lines in %s", c.f.Path())
