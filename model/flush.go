@@ -36,6 +36,9 @@ type Flush struct {
 	// most first (at most MaxFlushDests), each with its Service where
 	// kube-proxy's rules name one.
 	Dests []FlushDest `json:"dests,omitempty"`
+	// UnderWay is a burst still going on at To's second: said as it
+	// happens, not only once a second falls short.
+	UnderWay bool `json:"under_way,omitempty"`
 }
 
 // FlushDest is a destination of a burst's deleted entries.
@@ -88,6 +91,9 @@ func (f *Flushes) Latest(now time.Time) *Flush {
 func (f Flush) Text() string {
 	secs := int(f.To.Sub(f.From)/time.Second) + 1
 	s := fmt.Sprintf("user space deleted %s entries (%s UDP) in %d s at %s", Int(f.Entries), Int(f.UDP), secs, f.From.Format("15:04:05"))
+	if f.UnderWay {
+		s = fmt.Sprintf("user space is deleting entries: %s (%s UDP) in %d s since %s, under way", Int(f.Entries), Int(f.UDP), secs, f.From.Format("15:04:05"))
+	}
 	var parts []string
 	for _, d := range f.Dests {
 		to := Sanitize(d.Dest, 60)
@@ -174,17 +180,24 @@ func (c *FlushCounter) Tick(now time.Time) {
 	clear(c.secDests)
 }
 
-// endBurst moves the burst under way to the ended ones, its top
-// destinations kept.
-func (c *FlushCounter) endBurst() {
+// withDests is the burst under way with its top destinations.
+func (c *FlushCounter) withDests() Flush {
 	var ds []Count
 	for k, n := range c.burstDests {
 		ds = append(ds, Count{Key: k, N: int(min(n, 1<<31-1))})
 	}
+	b := c.burst
+	b.Dests = nil
 	for _, d := range TopCounts(ds, MaxFlushDests) {
-		c.burst.Dests = append(c.burst.Dests, FlushDest{Dest: d.Key, Entries: uint64(d.N)})
+		b.Dests = append(b.Dests, FlushDest{Dest: d.Key, Entries: uint64(d.N)})
 	}
-	c.ended = append(c.ended, c.burst)
+	return b
+}
+
+// endBurst moves the burst under way to the ended ones, its top
+// destinations kept.
+func (c *FlushCounter) endBurst() {
+	c.ended = append(c.ended, c.withDests())
 	if len(c.ended) > MaxFlushes {
 		c.ended = c.ended[len(c.ended)-MaxFlushes:]
 	}
@@ -195,15 +208,20 @@ func (c *FlushCounter) endBurst() {
 // Deletions is every deletion counted.
 func (c *FlushCounter) Deletions() uint64 { return c.total }
 
-// Ended is the bursts that ended, the last MaxFlushes of them, oldest
-// first (a copy).
-func (c *FlushCounter) Ended() []Flush {
-	out := make([]Flush, len(c.ended))
-	for i, f := range c.ended {
-		out[i] = f
-		out[i].Dests = append([]FlushDest(nil), f.Dests...)
+// Recent is the bursts that ended and the one under way (UnderWay, its
+// seconds so far), the last MaxFlushes of them, oldest first (a copy).
+func (c *FlushCounter) Recent() []Flush {
+	out := make([]Flush, 0, len(c.ended)+1)
+	for _, f := range c.ended {
+		f.Dests = append([]FlushDest(nil), f.Dests...)
+		out = append(out, f)
 	}
-	return out
+	if c.open {
+		b := c.withDests()
+		b.UnderWay = true
+		out = append(out, b)
+	}
+	return out[max(0, len(out)-MaxFlushes):]
 }
 
 // addCapped adds n to key in *m, made when nil; a key beyond flushKeys

@@ -44,7 +44,7 @@ func TestFlushCounterFindsBursts(t *testing.T) {
 				total += n[0] + n[1]
 			}
 			fc.Tick(t0.Add(time.Duration(len(c.perSec)+1) * time.Second))
-			got := fc.Ended()
+			got := fc.Recent()
 			if fc.Deletions() != uint64(total) || len(got) != c.wantN {
 				t.Fatalf("%d deletions, %d bursts %+v; want %d, %d", fc.Deletions(), len(got), got, total, c.wantN)
 			}
@@ -74,7 +74,7 @@ func TestFlushCounterIsBounded(t *testing.T) {
 		}
 	}
 	fc.Tick(t0.Add(time.Hour))
-	got := fc.Ended()
+	got := fc.Recent()
 	if len(got) != MaxFlushes || len(got[0].Dests) != MaxFlushDests || len(fc.burstDests) != 0 || len(fc.secDests) != 0 {
 		t.Errorf("%d bursts kept, %d destinations said, %d and %d tallied", len(got), len(got[0].Dests), len(fc.burstDests), len(fc.secDests))
 	}
@@ -132,5 +132,33 @@ func TestFlushedJudgedOnlyWhereWatched(t *testing.T) {
 	}
 	if !TableFull.JudgedIn(Sample{}) || ListenOverflow.JudgedIn(Sample{Absent: Parts(PartTCP)}) {
 		t.Errorf("the other kinds: judged by the parts they need")
+	}
+}
+
+// TestFlushUnderWay: a burst is said while it goes on: after two full
+// seconds of deletions, in the third, the counter gives it under way
+// with its seconds so far, and the verdict says so; when a second falls
+// short it ends, said as ended.
+func TestFlushUnderWay(t *testing.T) {
+	t0 := time.Date(2026, 12, 4, 14, 2, 3, 0, time.UTC)
+	dns := netip.MustParseAddrPort("10.96.0.10:53")
+	var fc FlushCounter
+	for sec := range 3 {
+		for i := range 500 {
+			fc.Deleted(t0.Add(time.Duration(sec)*time.Second+time.Duration(i)*time.Millisecond), 17, dns)
+		}
+	}
+	got := fc.Recent()
+	if len(got) != 1 || !got[0].UnderWay || got[0].Entries != 1000 || !got[0].To.Equal(t0.Add(time.Second)) || len(got[0].Dests) != 1 {
+		t.Fatalf("during the third second: %+v, want the first two seconds under way", got)
+	}
+	s := Sample{Time: t0.Add(2500 * time.Millisecond), Flushes: &Flushes{Watching: true, Deleted: fc.Deletions(), Recent: got}}
+	v, ok := ruleFlushed(Inputs{Sample: s})
+	if !ok || !strings.Contains(v.Evidence, "under way") || !strings.Contains(v.Evidence, "since 14:02:03") {
+		t.Errorf("verdict %+v %v, want the burst said under way", v, ok)
+	}
+	fc.Tick(t0.Add(5 * time.Second))
+	if got := fc.Recent(); len(got) != 1 || got[0].UnderWay || got[0].Entries != 1500 {
+		t.Errorf("after it: %+v, want one burst of 1,500, ended", got)
 	}
 }

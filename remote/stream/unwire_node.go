@@ -26,7 +26,7 @@ func boundFlushes(f *model.Flushes) *model.Flushes {
 	}
 	out := &model.Flushes{Watching: f.Watching, Note: bound(f.Note), Deleted: f.Deleted}
 	for _, b := range f.Recent[max(0, len(f.Recent)-model.MaxFlushes):] {
-		c := model.Flush{From: b.From, To: b.To, Entries: b.Entries, UDP: min(b.UDP, b.Entries)}
+		c := model.Flush{From: b.From, To: b.To, Entries: b.Entries, UDP: min(b.UDP, b.Entries), UnderWay: b.UnderWay}
 		for _, d := range b.Dests[:min(len(b.Dests), model.MaxFlushDests)] {
 			c.Dests = append(c.Dests, model.FlushDest{Dest: bound(d.Dest), Entries: min(d.Entries, b.Entries), Service: bound(d.Service)})
 		}

@@ -85,13 +85,13 @@ func (w *FlushWatch) got(b []byte) {
 	})
 }
 
-// Read is what the watch saw up to now: every deletion, and the bursts
-// that ended (a burst under way is said once a second falls short).
+// Read is what the watch saw up to now: every deletion, the bursts that
+// ended and the one under way.
 func (w *FlushWatch) Read(now time.Time) model.Flushes {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.counter.Tick(now)
-	out := model.Flushes{Watching: !w.failed, Deleted: w.counter.Deletions(), Recent: w.counter.Ended()}
+	out := model.Flushes{Watching: !w.failed, Deleted: w.counter.Deletions(), Recent: w.counter.Recent()}
 	switch {
 	case w.failed:
 		out.Note = "the event socket failed"
