@@ -14,14 +14,14 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
-	"github.com/tablefull/tablefull/model/tuning/surfacetest"
 	"github.com/tablefull/tablefull/remote/recording"
+	"github.com/tablefull/tablefull/remote/recording/recordingtest"
 )
 
 // recordings are the incidents the property tests step through: the
 // demo, the lab's, and every one recorded here (testdata/incidents: the
 // lab's scenarios and the real servers' incidents at max = buckets).
-func recordings(t *testing.T) []string { return surfacetest.Recordings(t, "..") }
+func recordings(t *testing.T) []string { return recordingtest.Incidents(t, "..") }
 
 var (
 	entriesOf = regexp.MustCompile(`([0-9,]+) of ([0-9,]+) entries`)

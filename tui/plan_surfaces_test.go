@@ -2,7 +2,6 @@ package tui
 
 import (
 	"flag"
-	"os"
 	"testing"
 	"time"
 
@@ -11,7 +10,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/tuning/surfacetest"
-	"github.com/tablefull/tablefull/remote/recording"
+	"github.com/tablefull/tablefull/remote/recording/recordingtest"
 )
 
 // panelPlan is the plan the tuning panel shows when t is pressed after
@@ -55,15 +54,7 @@ func TestPanelPlanIsTheRecordedPlan(t *testing.T) {
 	}
 	var got []surfacetest.Plan
 	for _, file := range files {
-		f, err := os.Open(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec, err := recording.ReadRecording(f)
-		f.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
+		rec := recordingtest.Read(t, file)
 		pressedSeen := false
 		surfacetest.Moments(rec.Samples, func(k int, last model.Frame) {
 			pressed := last.Pinned || last.Rates.Drops() > 0

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os/exec"
+	"path"
 	"strings"
 	"testing"
 )
@@ -79,15 +80,20 @@ var remoteRooms = map[string][]string{
 }
 
 // remoteMayImport reports whether remote's room pkg may import imp: a
-// room of model or one remoteRooms lists for it (a test helper of the
-// stream may import the stream). A package of remote not listed there
-// may import nothing of ours but model's rooms: a new room is said here.
+// room of model or one remoteRooms lists for it. A test helper of a room
+// may import the room, what the room may, and those rooms' helpers. A
+// package of remote not listed there may import nothing of ours but
+// model's rooms: a new room is said here.
 func remoteMayImport(pkg, imp string) bool {
 	if imp == "model" || strings.HasPrefix(imp, "model/") {
 		return true
 	}
-	if testHelper(pkg) && strings.HasPrefix(pkg, imp+"/") {
-		return true
+	if testHelper(pkg) {
+		room := path.Dir(pkg)
+		if testHelper(imp) {
+			imp = path.Dir(imp)
+		}
+		return imp == room || remoteMayImport(room, imp)
 	}
 	for _, may := range remoteRooms[pkg] {
 		if imp == may {

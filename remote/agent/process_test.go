@@ -11,6 +11,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote/recording"
+	"github.com/tablefull/tablefull/remote/recording/recordingtest"
 	"github.com/tablefull/tablefull/remote/stream"
 	"github.com/tablefull/tablefull/remote/stream/streamtest"
 )
@@ -34,7 +35,7 @@ func next(t *testing.T, p *Process) (model.Sample, error) {
 }
 
 func TestProcessReconnects(t *testing.T) {
-	path := streamFile(t, 2)
+	path := recordingtest.StreamFile(t, 2)
 	p := &Process{Argv: []string{"sh", "-c", "cat " + path + "; echo 'agent: boom' >&2; exit 3"},
 		MinBackoff: 50 * time.Millisecond, Hint: "table may be full"}
 	p.Start(time.Second)
@@ -60,7 +61,7 @@ func TestProcessReconnects(t *testing.T) {
 }
 
 func TestProcessBadStreams(t *testing.T) {
-	path := streamFile(t, 1)
+	path := recordingtest.StreamFile(t, 1)
 	tests := []struct {
 		name, script, want string
 	}{
@@ -91,7 +92,7 @@ func TestProcessBadStreams(t *testing.T) {
 
 func TestProcessSendsInterval(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "requests")
-	path := streamFile(t, 1)
+	path := recordingtest.StreamFile(t, 1)
 	p := &Process{Argv: []string{"sh", "-c", "cat " + path + "; cat > " + out}, MinBackoff: time.Hour}
 	p.Start(2 * time.Second)
 	if _, err := next(t, p); err != nil {
@@ -108,7 +109,7 @@ func TestProcessSendsInterval(t *testing.T) {
 }
 
 func TestRecordingTornAndNotARecording(t *testing.T) {
-	path := streamFile(t, 3)
+	path := recordingtest.StreamFile(t, 3)
 	b, _ := os.ReadFile(path)
 	torn := filepath.Join(t.TempDir(), "torn.jsonl")
 	os.WriteFile(torn, b[:len(b)-15], 0o644) // killed mid-line
@@ -170,20 +171,6 @@ func TestHintOnlyWhereTrue(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "Could not resolve hostname") || strings.Contains(err.Error(), FullTableHint) {
 		t.Errorf("an unresolvable name: %v", err)
 	}
-}
-
-// streamFile writes a stream of n samples and returns its path.
-func streamFile(t testing.TB, n int) string {
-	var buf bytes.Buffer
-	enc, _ := stream.NewEncoder(&buf, model.Host{Name: "remote-box"}, streamtest.T0)
-	for i := range n {
-		enc.Sample(streamtest.TwoCPUSample(i))
-	}
-	path := filepath.Join(t.TempDir(), "stream.jsonl")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }
 
 // TestProcessSaysTheAgentsErrors: an error event of the agent's stream

@@ -131,7 +131,7 @@ func (r *Replay) First() (model.Sample, bool) {
 	return model.Sample{}, false
 }
 
-// Next returns the next sample; after the last it blocks until Stop.
+// Next returns the next sample; after the last, io.EOF: the feed ended.
 func (r *Replay) Next() (model.Sample, error) {
 	switch {
 	case r.first != nil:

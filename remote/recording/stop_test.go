@@ -1,14 +1,13 @@
 package recording
 
 import (
-	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote/stream"
 	"github.com/tablefull/tablefull/remote/stream/streamtest"
 )
 
@@ -38,7 +37,7 @@ func (fixedSource) Next() (model.Sample, error) { return model.Sample{}, nil }
 // TestOpenReplayStreams: a recording is read as it plays, not loaded
 // whole; damaged lines are skipped and a torn end ends it.
 func TestOpenReplayStreams(t *testing.T) {
-	path := streamFile(t, 5000)
+	path := recordedFile(t, 5000)
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString("{garbage\n{\"k\":\"s\",\"t\":")
 	f.Close()
@@ -82,15 +81,21 @@ func TestOpenReplayStreams(t *testing.T) {
 	}
 }
 
-// streamFile writes a stream of n samples and returns its path.
-func streamFile(t testing.TB, n int) string {
-	var buf bytes.Buffer
-	enc, _ := stream.NewEncoder(&buf, model.Host{Name: "remote-box"}, streamtest.T0)
+// recordedFile is a recording of n of the fixture's samples, as
+// tablefull record writes one.
+func recordedFile(t testing.TB, n int) string {
+	t.Helper()
+	rec := &Recording{Host: model.Host{Name: "remote-box"}}
 	for i := range n {
-		enc.Sample(streamtest.TwoCPUSample(i))
+		rec.Samples = append(rec.Samples, streamtest.TwoCPUSample(i))
 	}
 	path := filepath.Join(t.TempDir(), "stream.jsonl")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := Record(context.Background(), NewReplay(rec, "fixture"), f); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -22,17 +22,6 @@ import (
 // PlansFile is the recorded plans, under the repository's root.
 const PlansFile = "testdata/plans/surfaces.jsonl"
 
-// Recordings are the recorded incidents under the repository's root: the
-// demo, the lab's, and those in testdata/incidents.
-func Recordings(t testing.TB, root string) []string {
-	t.Helper()
-	here, err := filepath.Glob(filepath.Join(root, "testdata/incidents/*.jsonl"))
-	if err != nil || len(here) == 0 {
-		t.Fatalf("no recorded incidents in %s/testdata/incidents: %v", root, err)
-	}
-	return append([]string{filepath.Join(root, "remote/recording/demo/table-full.jsonl"), filepath.Join(root, "remote/report/testdata/lab-table-full.jsonl")}, here...)
-}
-
 // Moments calls at with each moment of samples a plan is asked at, as the
 // number of samples so far and the frame of the last: every prefix of a
 // short recording; of a long one, 40 spread over it and its last.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"maps"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/tuning/surfacetest"
 	"github.com/tablefull/tablefull/remote/recording"
+	"github.com/tablefull/tablefull/remote/recording/recordingtest"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
@@ -73,16 +73,8 @@ func dryRunPlan(t *testing.T, host model.Host, samples []model.Sample, knobs map
 func TestDryRunPlanIsTheRecordedPlan(t *testing.T) {
 	want := surfacetest.Read(t, filepath.Join(repoRoot, surfacetest.PlansFile))
 	asked := 0
-	for _, file := range surfacetest.Recordings(t, repoRoot) {
-		f, err := os.Open(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec, err := recording.ReadRecording(f)
-		f.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
+	for _, file := range recordingtest.Incidents(t, repoRoot) {
+		rec := recordingtest.Read(t, file)
 		surfacetest.Moments(rec.Samples, func(k int, last model.Frame) {
 			for _, child := range []bool{false, true} {
 				samples := rec.Samples[:k]
