@@ -214,7 +214,7 @@ func (m emit) namespaces(ns *model.Namespaces) {
 }
 
 // drift is each checked knob, 1 when its live value left the persisted
-// one; a stream's knobs are tablefull's, each once (remote.boundDrift).
+// one; a stream's knobs are tablefull's, each once (the stream's boundDrift).
 func (m emit) drift(d *model.Drifts) {
 	drifted := map[string]bool{}
 	for _, x := range d.Drifted {
