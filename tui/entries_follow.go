@@ -64,7 +64,7 @@ func (a *App) toggleFollow() tea.Cmd {
 		return a.stopFollow()
 	}
 	if a.opts.FollowEntries == nil {
-		a.status.say("following entries works on this host's table and its namespaces; not over this feed yet")
+		a.status.say("following entries works on a live table (this host, --netns, --ssh, --via); not over this feed yet")
 		return nil
 	}
 	p.followStarting = true

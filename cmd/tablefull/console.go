@@ -75,7 +75,8 @@ func openNamespace(o options, opened *agent.Processes) tui.OpenNamespace {
 // accessOf reaches a target: a namespace here from the host, others by agent.
 func accessOf(o options, p *agent.Process, netnsPath string) (a tui.Options, err error) {
 	if netnsPath == "" {
-		return tui.Options{Tuner: &agent.RemoteTuner{P: p}, Entries: agent.RemoteEntries{P: p}.List, DeleteEntries: agent.RemoteEntries{P: p}.Delete}, nil
+		re := agent.RemoteEntries{P: p}
+		return tui.Options{Tuner: &agent.RemoteTuner{P: p}, Entries: re.List, DeleteEntries: re.Delete, FollowEntries: re.Follow}, nil
 	}
 	a.Entries, a.DeleteEntries, a.FollowEntries = sources.NetnsEntries(netnsPath, o.stateDir)
 	a.Tuner, err = tune.ForNetns(o.roots, o.stateDir, netnsPath)

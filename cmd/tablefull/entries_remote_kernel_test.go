@@ -43,12 +43,12 @@ func journalLines(dir string) int {
 	return strings.Count(string(b), "\n")
 }
 
-// TestEntriesOfOtherTables: the console's E and D on a table that is not
-// its own. A namespace of this host is listed and deleted from the host
+// TestEntriesOfOtherTables: the console's E, D and f on a table that is
+// not its own. A namespace of this host is listed and deleted from the host
 // (journalled in the console's state directory); a remote one through
 // its agent (a real agent, over a stream), which lists a screen's rows
-// with every match counted, deletes and journals on its own host, and
-// refuses established connections. A link cut while the agent holds a
+// with every match counted, follows the entries made and deleted, deletes
+// and journals on its own host, and refuses established connections. A link cut while the agent holds a
 // deletion: the console is told the link was cut, and the agent deletes
 // and journals all of it or none (what a cut session leaves is whole).
 func TestEntriesOfOtherTables(t *testing.T) {
@@ -91,6 +91,10 @@ func TestEntriesOfOtherTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	remoteEntries := agent.RemoteEntries{P: p}
+	fol, err := remoteEntries.Follow(udp("54"))
+	if err != nil {
+		t.Fatalf("follow through the agent: %v", err)
+	}
 	insertUDP(t, ns, 54, 100)
 	if l, err := remoteEntries.List(udp("54"), "sport", true, 200); err != nil || l.Matched != 100 || len(l.Rows()) != agent.MaxAgentRows || l.Rows()[0].SrcPort != 1099 {
 		t.Fatalf("through the agent: %v; want 100 matched, %d rows from port 1099 down", err, agent.MaxAgentRows)
@@ -98,6 +102,16 @@ func TestEntriesOfOtherTables(t *testing.T) {
 	if d, err := remoteEntries.Delete(udp("54"), false); err != nil || d.Deleted != 100 || udpLeft(t, ns, 54) != 0 || journalLines(agentDir) != 1 {
 		t.Fatalf("deleted through the agent: %+v, %v; %d left, %d journalled in its state directory", d, err, udpLeft(t, ns, 54), journalLines(agentDir))
 	}
+	var seen model.EntryFollow
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+		if seen, _ = fol.Read(); seen.New == 100 && seen.Gone == 100 {
+			break
+		}
+	}
+	if seen.New != 100 || seen.Gone != 100 || len(seen.Recent) != 200 || !seen.Recent[199].Gone {
+		t.Errorf("followed through the agent: %d made, %d ended, %d events; want the 100 made and deleted", seen.New, seen.Gone, len(seen.Recent))
+	}
+	fol.Close()
 	if out, err := ns.Output("conntrack", "-I", "-p", "tcp", "--src", "10.1.1.1", "--dst", "10.2.2.2", "--sport", "2000", "--dport", "80",
 		"--state", "ESTABLISHED", "--timeout", "600"); err != nil {
 		t.Fatalf("conntrack -I: %v %s", err, out)

@@ -36,7 +36,7 @@ func runAgent(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	table := counters.NewTable(o.roots.Proc)
 	ag := &tune.Control{Live: live, Tuner: tune.NewLocal(o.roots, o.stateDir), MemTotal: live.Host().MemTotal,
-		CountNow: func() (uint64, error) { c, err := table.Read(); return max(c.Count, c.Peak), err }, Entries: sources.ListEntries, Deleter: sources.EntriesDeleterIn(o.stateDir)}
+		CountNow: func() (uint64, error) { c, err := table.Read(); return max(c.Count, c.Peak), err }, Entries: sources.ListEntries, Deleter: sources.EntriesDeleterIn(o.stateDir), Follow: sources.EntriesFollower(o.roots.Proc)}
 	defer ag.Wait()
 	return agent.ServeControl(ctx, st, stdin, ag, os.Geteuid() == 0, stderr)
 }

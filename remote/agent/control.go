@@ -28,11 +28,13 @@ const (
 	OpUndo     Op = "undo"     // restore the last apply (root, Confirm)
 	OpEntries  Op = "entries"  // reply with the entries Filter matches
 	OpDelete   Op = "delete"   // delete what Filter matches, never established (root, Confirm)
+	OpFollow   Op = "follow"   // follow the entries Filter matches (On), or stop
+	OpFollowed Op = "followed" // reply with what the follow saw so far
 )
 
 // answered reports whether op expects a Reply.
 func (op Op) answered() bool {
-	return op == OpKnobs || op == OpApply || op == OpPersist || op == OpUndo || op == OpEntries || op == OpDelete
+	return op == OpKnobs || op == OpApply || op == OpPersist || op == OpUndo || op == OpEntries || op == OpDelete || op == OpFollow || op == OpFollowed
 }
 
 // Request is one control request: one JSON object on one line of the
@@ -64,6 +66,7 @@ type Reply struct {
 	Warnings []string           `json:"warnings,omitempty"`
 	Entries  *EntriesReply      `json:"entries,omitempty"`
 	Deletion *model.Deletion    `json:"deletion,omitempty"`
+	Follow   *FollowReply       `json:"follow,omitempty"`
 	// linkCut marks the answer the console gives itself when the stream
 	// ended before the agent's (never sent).
 	linkCut bool
@@ -100,8 +103,8 @@ func (req Request) Check() (Request, error) {
 		if req.MS <= 0 || d < MinInterval || d > MaxInterval {
 			return req, fmt.Errorf("%w: interval %d ms is outside %s…%s", ErrBadRequest, req.MS, MinInterval, MaxInterval)
 		}
-	case OpCensus, OpStop, OpKnobs, OpUndo:
-	case OpEntries, OpDelete:
+	case OpCensus, OpStop, OpKnobs, OpUndo, OpFollowed:
+	case OpEntries, OpDelete, OpFollow:
 		f, err := checkEntriesRequest(&req)
 		if err != nil {
 			return req, fmt.Errorf("%w: %w", ErrBadRequest, err)
@@ -141,6 +144,8 @@ type Controller interface {
 // A line longer than MaxRequest, or input that ends in the middle of a
 // request, is an error: the caller exits non-zero.
 func Serve(r io.Reader, c Controller, writable bool, reply func(stream.Event) error, warn io.Writer) error {
+	var fol following
+	defer fol.stop()
 	br := bufio.NewReaderSize(r, 4096)
 	for n := 1; ; n++ {
 		line, err := readRequestLine(br)
@@ -175,14 +180,14 @@ func Serve(r io.Reader, c Controller, writable bool, reply func(stream.Event) er
 		case OpStop:
 			return nil
 		}
-		if err := reply(answer(c, checked, err, writable)); err != nil {
+		if err := reply(answer(c, &fol, checked, err, writable)); err != nil {
 			return err
 		}
 	}
 }
 
 // answer runs a checked request that expects a reply.
-func answer(c Controller, req Request, checkErr error, writable bool) stream.Event {
+func answer(c Controller, fol *following, req Request, checkErr error, writable bool) stream.Event {
 	rep := Reply{ID: req.ID}
 	err := checkErr
 	switch {
@@ -193,6 +198,10 @@ func answer(c Controller, req Request, checkErr error, writable bool) stream.Eve
 		rep.Knobs = &k
 	case req.Op == OpEntries:
 		rep.Entries, err = listEntries(c, req)
+	case req.Op == OpFollow:
+		err = fol.start(c, req)
+	case req.Op == OpFollowed:
+		rep.Follow, err = fol.read()
 	case !writable || !req.Confirm:
 		err = ErrReadOnly
 	case req.Op == OpApply:

@@ -24,6 +24,8 @@
 //
 //	{"op":"entries","id":5,"filter":"-p udp --dport 53","sort":"timeout","limit":64}
 //	{"op":"delete","id":6,"confirm":true,"filter":"-p udp --reply-src 10.80.0.2"}
+//	{"op":"follow","id":7,"on":true,"filter":"-p udp --dport 53"}   (one follow at a time; "on":false ends it)
+//	{"op":"followed","id":8}   what the follow saw so far (FollowReply)
 //
 // An entries reply carries at most MaxAgentRows rows and the counts of
 // every match; a filter is read and re-rendered as conntrack(8) takes it

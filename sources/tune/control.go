@@ -29,11 +29,19 @@ type Control struct {
 	// answers that it does not).
 	Entries func(filter model.EntryFilter, sort string, desc bool, limit int) (*model.EntryList, error)
 	Deleter func(filter model.EntryFilter, established bool) (model.Deletion, error)
-	busy    sync.Mutex
+	// Follow follows the entries a filter matches, as
+	// sources.EntriesFollower does (nil: the agent answers that it does
+	// not).
+	Follow func(filter model.EntryFilter) (model.EntryFollowing, error)
+	busy   sync.Mutex
 }
 
-// errNoEntries is an agent built without a lister or a deleter.
-var errNoEntries = errors.New("this agent does not list entries")
+// errNoEntries is an agent built without a lister or a deleter, and
+// errNoFollow one without a follower.
+var (
+	errNoEntries = errors.New("this agent does not list entries")
+	errNoFollow  = errors.New("this agent does not follow entries")
+)
 
 // ListEntries lists the entries filter matches (agent.EntriesController).
 func (a *Control) ListEntries(filter model.EntryFilter, sort string, desc bool, limit int) (*model.EntryList, error) {
@@ -41,6 +49,15 @@ func (a *Control) ListEntries(filter model.EntryFilter, sort string, desc bool, 
 		return nil, errNoEntries
 	}
 	return a.Entries(filter, sort, desc, limit)
+}
+
+// FollowEntries follows the entries filter matches
+// (agent.EntriesFollowController).
+func (a *Control) FollowEntries(filter model.EntryFilter) (model.EntryFollowing, error) {
+	if a.Follow == nil {
+		return nil, errNoFollow
+	}
+	return a.Follow(filter)
 }
 
 // DeleteEntries deletes what filter matches, never established
