@@ -3,6 +3,7 @@ package agent
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -75,30 +76,31 @@ func (fol *following) stop() {
 // Follow follows the entries filter matches on the agent's table: the
 // agent follows, and each Read asks it what it saw.
 func (r RemoteEntries) Follow(filter model.EntryFilter) (model.EntryFollowing, error) {
-	rep, err := r.P.Request(Request{Op: OpFollow, On: true, Filter: filter.String()}, tuneTimeout)
-	if err != nil {
+	if _, err := r.P.Request(Request{Op: OpFollow, On: true, Filter: filter.String()}, tuneTimeout); err != nil {
 		return nil, err
 	}
-	if rep.Error != "" {
-		return nil, errors.New(model.Sanitize(rep.Error, model.MaxText))
-	}
-	return &remoteFollowing{p: r.P, filter: filter}, nil
+	return &remoteFollowing{p: r.P, last: model.EntryFollow{Filter: filter, Events: -1}}, nil
 }
 
 // remoteFollowing is a follow an agent holds.
 type remoteFollowing struct {
-	p      *Process
-	filter model.EntryFilter
+	p    *Process
+	mu   sync.Mutex // guards last: Reads may overlap on a slow link
+	last model.EntryFollow
 }
 
-// Read asks the agent what its follow saw; a link that is down, or an
-// answer that is not one, reads as failed.
+// Read asks the agent what its follow saw. A link that is down, or an
+// answer that is not one, reads as failed with what was seen before.
 func (f *remoteFollowing) Read() (model.EntryFollow, bool) {
 	rep, err := f.p.Request(Request{Op: OpFollowed}, tuneTimeout)
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if err != nil || rep.Follow == nil {
-		return model.EntryFollow{Filter: f.filter, Events: -1}, true
+		return f.last, true
 	}
-	return followOf(f.filter, *rep.Follow)
+	got, failed := followOf(f.last.Filter, *rep.Follow)
+	f.last = got
+	return got, failed
 }
 
 // Close ends the agent's follow.

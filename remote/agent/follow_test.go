@@ -101,3 +101,16 @@ func TestFollowCheckedWhereItLands(t *testing.T) {
 			len(got.Recent), got.New, got.Events, model.MaxFollowed/2)
 	}
 }
+
+// TestFollowKeepsWhatItSawWhenTheLinkIsDown: a Read while the agent
+// cannot be asked says failed, with what the follow saw before, not an
+// empty follow.
+func TestFollowKeepsWhatItSawWhenTheLinkIsDown(t *testing.T) {
+	udp, _ := model.ParseEntryFilter(model.EntryFilterArgs{"proto": "udp"})
+	seen := model.EntryFollow{Filter: udp, New: 7, Events: 2}
+	f := &remoteFollowing{p: &Process{}, last: seen}
+	got, failed := f.Read()
+	if !failed || got.New != 7 || got.Events != 2 {
+		t.Errorf("Read with the link down: %+v, failed %v; want what was seen, failed", got, failed)
+	}
+}

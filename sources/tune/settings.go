@@ -18,14 +18,25 @@ import (
 // never writes a global knob: those go through Apply from the host.
 func (t *Sysctls) Settle(values map[string]string) error {
 	var knobs []tuning.Change
-	for key, v := range values {
-		if spec, known := tuning.Spec(key); known {
-			if spec.Global {
-				return fmt.Errorf("%s: a global knob, written from the host", key)
-			}
+	others := map[string]string{}
+	for key, v := range values { // every setting checked before any is written
+		spec, known := tuning.Spec(key)
+		switch {
+		case known && spec.Global:
+			return fmt.Errorf("%s: a global knob, written from the host", key)
+		case known:
 			knobs = append(knobs, tuning.Change{Key: key, Proposed: v})
-			continue
+		default:
+			if err := checkOther(key, v); err != nil {
+				return err
+			}
+			others[key] = v
 		}
+	}
+	if _, err := tuning.CheckChanges(knobs); err != nil {
+		return err
+	}
+	for key, v := range others {
 		if err := t.settleOther(key, v); err != nil {
 			return err
 		}
@@ -45,15 +56,21 @@ func (t *Sysctls) Settle(values map[string]string) error {
 	return nil
 }
 
-// settleOther writes a sysctl that is not a knob: a number, under the
-// network's sysctls only, read back.
-func (t *Sysctls) settleOther(key, v string) error {
+// checkOther checks a sysctl that is not a knob: a number, under the
+// network's sysctls only.
+func checkOther(key, v string) error {
 	if !strings.HasPrefix(key, "net.netfilter.") && !strings.HasPrefix(key, "net.core.") && !strings.HasPrefix(key, "net.ipv4.") || strings.Contains(key, "/") {
 		return fmt.Errorf("%s: not a network sysctl", key)
 	}
 	if _, err := strconv.ParseUint(v, 10, 64); err != nil {
 		return fmt.Errorf("%s = %q: %w", key, v, err)
 	}
+	return nil
+}
+
+// settleOther writes a checked sysctl that is not a knob and reads it
+// back.
+func (t *Sysctls) settleOther(key, v string) error {
 	path := kernelfs.SysctlPath(t.Proc, key)
 	if err := os.WriteFile(path, []byte(v+"\n"), 0); err != nil {
 		return fmt.Errorf("write %s: %w", key, err)
