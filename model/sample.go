@@ -88,6 +88,18 @@ type Conntrack struct {
 	Holds ClassCounts `json:"holds_s"`
 }
 
+// CutToCap is c with its count and peak no higher than its cap. The
+// kernel counts an entry before it checks the cap (__nf_conntrack_alloc:
+// atomic_inc_return, then a count over nf_conntrack_max drops the packet
+// and decrements), so a read while packets are refused can see the cap
+// plus the allocations being refused: those never were entries.
+func (c Conntrack) CutToCap() Conntrack {
+	if c.Max > 0 {
+		c.Count, c.Peak = min(c.Count, c.Max), min(c.Peak, c.Max)
+	}
+	return c
+}
+
 // TableStatus says whether the conntrack numbers of a sample can be used.
 type TableStatus string
 

@@ -390,3 +390,18 @@ func TestPortsAreJudgedByDestination(t *testing.T) {
 		t.Errorf("the read is gated on sockets in use (connects in SYN_SENT too) against half the range")
 	}
 }
+
+// TestCutToCap: a count or peak read above the cap (allocations the
+// kernel counted while refusing them) is the cap; a table without a cap
+// read keeps what was read.
+func TestCutToCap(t *testing.T) {
+	for _, c := range []struct{ in, want Conntrack }{
+		{Conntrack{Count: 65, Peak: 66, Max: 64}, Conntrack{Count: 64, Peak: 64, Max: 64}},
+		{Conntrack{Count: 10, Peak: 64, Max: 64}, Conntrack{Count: 10, Peak: 64, Max: 64}},
+		{Conntrack{Count: 70, Peak: 70}, Conntrack{Count: 70, Peak: 70}},
+	} {
+		if got := c.in.CutToCap(); got != c.want {
+			t.Errorf("%+v: %+v, want %+v", c.in, got, c.want)
+		}
+	}
+}

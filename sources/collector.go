@@ -177,6 +177,7 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 	if c.peak != nil && s.Conntrack.Status == model.TableTracked {
 		s.Conntrack.Peak = c.peak.Take(s.Conntrack.Count)
 	}
+	s.Conntrack = s.Conntrack.CutToCap()
 	s.CTStats = c.readCTStats(s.Conntrack.Status)
 	s.NAT = c.insert.read(s.CTStats, now)
 	s.Allowance = c.nic.Read(now)
