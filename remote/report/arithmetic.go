@@ -16,11 +16,10 @@ import (
 // and what it costs.
 func (t narrator) arithmetic() section {
 	in := t.in
-	sec := section{Title: "The arithmetic"}
 	st, end := in.Start, in.End
+	sec := section{Title: "The arithmetic"}
 	if st.Status != model.TableTracked {
-		sec.Paras = []string{"There is no table to size: nothing was tracked."}
-		return sec
+		return sec.saying("There is no table to size: nothing was tracked.")
 	}
 	hold := st.TimeWaitHold
 	var p []string

@@ -19,6 +19,13 @@ type section struct {
 	Tables []table
 }
 
+// saying is the section with one sentence: what a section with nothing
+// to show says instead.
+func (s section) saying(sentence string) section {
+	s.Paras = []string{sentence}
+	return s
+}
+
 // table is a table of plain text cells.
 type table struct {
 	Head []string

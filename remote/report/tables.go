@@ -13,8 +13,7 @@ func (t narrator) episodes() section {
 	in := t.in
 	sec := section{Title: "Pinned episodes"}
 	if len(in.Episodes) == 0 {
-		sec.Paras = []string{"The table was never pinned at its cap."}
-		return sec
+		return sec.saying("The table was never pinned at its cap.")
 	}
 	tb := table{Head: []string{"#", "from", "last pinned", "pinned for", "cap (→ its raises)", "drops"}}
 	first := in.EpisodeCount - len(in.Episodes)
@@ -36,8 +35,7 @@ func (t narrator) tuning() section {
 	in := t.in
 	sec := section{Title: "Tuning"}
 	if len(in.Changes) == 0 && len(in.UnseenApplies) == 0 {
-		sec.Paras = []string{"No knob the samples carry (nf_conntrack_max, hashsize, the TIME_WAIT hold) changed during the recording."}
-		return sec
+		return sec.saying("No knob the samples carry (nf_conntrack_max, hashsize, the TIME_WAIT hold) changed during the recording.")
 	}
 	if len(in.Changes) > 0 {
 		tb := table{Head: []string{"at", "knob", "before", "after", "read back"}}
@@ -124,8 +122,7 @@ func (t narrator) kernel() section {
 	in := t.in
 	sec := section{Title: "Kernel log"}
 	if in.KernelLines == 0 {
-		sec.Paras = []string{"No \"table full\" line was recorded (the kernel log may not have been readable: it needs root)."}
-		return sec
+		return sec.saying("No \"table full\" line was recorded (the kernel log may not have been readable: it needs root).")
 	}
 	tb := table{Head: []string{"lines", "first", "last", "namespace", "text"}}
 	for _, l := range in.Kernel {

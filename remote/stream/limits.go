@@ -115,10 +115,24 @@ func bound(s string) string {
 }
 
 // boundStrings copies the first n of ss, each bounded (nil for none).
-func boundStrings(ss []string, n int) []string {
-	var out []string
-	for _, x := range ss[:min(len(ss), n)] {
-		out = append(out, bound(x))
+func boundStrings(ss []string, n int) []string { return firstOf(ss, n, bound) }
+
+// firstOf copies the first n of xs, each through bounded (nil for none):
+// a stream's list cut to what a sample carries.
+func firstOf[T, U any](xs []T, n int, bounded func(T) U) []U {
+	var out []U
+	for _, x := range xs[:min(len(xs), n)] {
+		out = append(out, bounded(x))
+	}
+	return out
+}
+
+// eachOf copies every one of xs through bounded, an empty list for none
+// (never nil): a list the stream's other checks have already cut.
+func eachOf[T, U any](xs []T, bounded func(T) U) []U {
+	out := make([]U, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, bounded(x))
 	}
 	return out
 }

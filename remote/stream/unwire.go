@@ -198,12 +198,10 @@ func boundListeners(l *model.Listeners) *model.Listeners {
 	if l == nil {
 		return nil
 	}
-	out := model.Listeners{Somaxconn: l.Somaxconn, Listening: max(0, l.Listening), Error: bound(l.Error), Note: bound(l.Note),
-		Pressed: make([]model.Listener, 0, len(l.Pressed))}
-	for _, x := range l.Pressed {
-		out.Pressed = append(out.Pressed, model.Listener{Addr: bound(x.Addr), Queue: x.Queue, Backlog: x.Backlog, Owner: boundOwner(x.Owner)})
-	}
-	return &out
+	return &model.Listeners{Somaxconn: l.Somaxconn, Listening: max(0, l.Listening), Error: bound(l.Error), Note: bound(l.Note),
+		Pressed: eachOf(l.Pressed, func(x model.Listener) model.Listener {
+			return model.Listener{Addr: bound(x.Addr), Queue: x.Queue, Backlog: x.Backlog, Owner: boundOwner(x.Owner)}
+		})}
 }
 
 // boundOwner copies an owner with its strings bounded, its pid never
@@ -222,13 +220,11 @@ func boundOwners(o *model.Owners) *model.Owners {
 	if o == nil {
 		return nil
 	}
-	out := model.Owners{Unowned: o.Unowned, Sockets: max(0, o.Sockets), Note: bound(o.Note), Error: bound(o.Error),
-		Top: make([]model.OwnerCount, 0, len(o.Top))}
-	for _, c := range o.Top {
-		out.Top = append(out.Top, model.OwnerCount{Owner: boundOwner(c.Owner),
-			Accepted: c.Accepted, Forwarded: c.Forwarded, Served: c.Served, N: max(0, c.N), Peer: bound(c.Peer), PeerN: max(0, c.PeerN)})
-	}
-	return &out
+	return &model.Owners{Unowned: o.Unowned, Sockets: max(0, o.Sockets), Note: bound(o.Note), Error: bound(o.Error),
+		Top: eachOf(o.Top, func(c model.OwnerCount) model.OwnerCount {
+			return model.OwnerCount{Owner: boundOwner(c.Owner), Accepted: c.Accepted, Forwarded: c.Forwarded, Served: c.Served,
+				N: max(0, c.N), Peer: bound(c.Peer), PeerN: max(0, c.PeerN)}
+		})}
 }
 
 // entriesFromWire reads the new-entry counts: a source other than events
@@ -288,22 +284,19 @@ func boundPorts(u *model.PortUse) *model.PortUse {
 	if u == nil {
 		return nil
 	}
-	out := model.PortUse{Outbound: max(u.Outbound, 0), Inbound: max(u.Inbound, 0), Approximate: u.Approximate}
-	for _, d := range u.Dests[:min(len(u.Dests), model.MaxPortDests)] {
-		out.Dests = append(out.Dests, model.DestPorts{Src: bound(d.Src), Dst: bound(d.Dst), Ports: max(d.Ports, 0), TimeWait: max(min(d.TimeWait, d.Ports), 0)})
-	}
-	return &out
+	return &model.PortUse{Outbound: max(u.Outbound, 0), Inbound: max(u.Inbound, 0), Approximate: u.Approximate,
+		Dests: firstOf(u.Dests, model.MaxPortDests, func(d model.DestPorts) model.DestPorts {
+			return model.DestPorts{Src: bound(d.Src), Dst: bound(d.Dst), Ports: max(d.Ports, 0), TimeWait: max(min(d.TimeWait, d.Ports), 0)}
+		})}
 }
 
 // boundAllowance copies the NICs' allowances: at most
 // model.MaxAllowances, their names bounded.
 func boundAllowance(as []model.Allowance) []model.Allowance {
-	var out []model.Allowance
-	for _, a := range as[:min(len(as), model.MaxAllowances)] {
+	return firstOf(as, model.MaxAllowances, func(a model.Allowance) model.Allowance {
 		a.Iface, a.Driver = bound(a.Iface), bound(a.Driver)
-		out = append(out, a)
-	}
-	return out
+		return a
+	})
 }
 
 // boundCilium copies Cilium's maps: at most model.MaxCiliumMaps, their
@@ -312,19 +305,21 @@ func boundCilium(c *model.CiliumMaps) *model.CiliumMaps {
 	if c == nil {
 		return nil
 	}
-	out := &model.CiliumMaps{Note: bound(c.Note), DropsNote: bound(c.DropsNote)}
-	for _, d := range c.Drops[:min(len(c.Drops), model.MaxCiliumDrops)] {
-		out.Drops = append(out.Drops, model.CiliumDrop{Reason: d.Reason, Name: bound(d.Name), Packets: d.Packets, Rose: min(d.Rose, d.Packets)})
+	return &model.CiliumMaps{Note: bound(c.Note), DropsNote: bound(c.DropsNote),
+		Drops: firstOf(c.Drops, model.MaxCiliumDrops, func(d model.CiliumDrop) model.CiliumDrop {
+			return model.CiliumDrop{Reason: d.Reason, Name: bound(d.Name), Packets: d.Packets, Rose: min(d.Rose, d.Packets)}
+		}),
+		Maps: firstOf(c.Maps, model.MaxCiliumMaps, boundCiliumMap)}
+}
+
+// boundCiliumMap copies a map with no more entries than its size and its
+// endpoints' and destinations' counts a part of them, never more.
+func boundCiliumMap(m model.CiliumMap) model.CiliumMap {
+	most := int(min(m.Entries, m.Max, math.MaxInt32))
+	top := func(cs []model.Count) []model.Count {
+		return firstOf(cs, model.MaxCiliumTops, func(c model.Count) model.Count {
+			return model.Count{Key: bound(c.Key), N: max(0, min(c.N, most))}
+		})
 	}
-	for _, m := range c.Maps[:min(len(c.Maps), model.MaxCiliumMaps)] {
-		top := func(cs []model.Count) []model.Count { // a part of the map's entries, never more
-			var o []model.Count
-			for _, c := range cs[:min(len(cs), model.MaxCiliumTops)] {
-				o = append(o, model.Count{Key: bound(c.Key), N: max(0, min(c.N, int(min(m.Entries, m.Max, math.MaxInt32))))})
-			}
-			return o
-		}
-		out.Maps = append(out.Maps, model.CiliumMap{Name: bound(m.Name), Entries: min(m.Entries, m.Max), Max: m.Max, Endpoints: top(m.Endpoints), Dests: top(m.Dests)})
-	}
-	return out
+	return model.CiliumMap{Name: bound(m.Name), Entries: min(m.Entries, m.Max), Max: m.Max, Endpoints: top(m.Endpoints), Dests: top(m.Dests)}
 }

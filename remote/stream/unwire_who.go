@@ -8,14 +8,12 @@ func boundWho(w *model.Who) *model.Who {
 	if w == nil {
 		return nil
 	}
-	out := model.Who{OtherOpened: w.OtherOpened, OtherDrops: w.OtherDrops, Lost: w.Lost, Note: bound(w.Note), Limit: bound(w.Limit),
-		Conns: make([]model.ConnFlow, 0, len(w.Conns)), Drops: make([]model.DropFlow, 0, len(w.Drops))}
-	for _, c := range w.Conns {
-		out.Conns = append(out.Conns, model.ConnFlow{Owner: boundOwner(c.Owner), Proto: c.Proto, Dest: bound(c.Dest), Opened: c.Opened,
-			Closed: c.Closed, Failed: c.Failed, LifeSum: max(0, c.LifeSum), Life: c.Life, Secs: max(0, c.Secs)})
-	}
-	for _, d := range w.Drops {
-		out.Drops = append(out.Drops, model.DropFlow{Owner: boundOwner(d.Owner), Src: bound(d.Src), Dest: bound(d.Dest), Proto: d.Proto, N: d.N})
-	}
-	return &out
+	return &model.Who{OtherOpened: w.OtherOpened, OtherDrops: w.OtherDrops, Lost: w.Lost, Note: bound(w.Note), Limit: bound(w.Limit),
+		Conns: eachOf(w.Conns, func(c model.ConnFlow) model.ConnFlow {
+			return model.ConnFlow{Owner: boundOwner(c.Owner), Proto: c.Proto, Dest: bound(c.Dest), Opened: c.Opened,
+				Closed: c.Closed, Failed: c.Failed, LifeSum: max(0, c.LifeSum), Life: c.Life, Secs: max(0, c.Secs)}
+		}),
+		Drops: eachOf(w.Drops, func(d model.DropFlow) model.DropFlow {
+			return model.DropFlow{Owner: boundOwner(d.Owner), Src: bound(d.Src), Dest: bound(d.Dest), Proto: d.Proto, N: d.N}
+		})}
 }
