@@ -26,9 +26,12 @@ type Flushes struct {
 // Flush is one burst: FlushMin or more entries deleted by user space in
 // each second from From to To.
 type Flush struct {
-	From    time.Time `json:"from"`
-	To      time.Time `json:"to"`
-	Entries uint64    `json:"entries"`
+	From time.Time `json:"from"`
+	To   time.Time `json:"to"`
+	// UnderWay is a burst still going on at To's second: said as it
+	// happens, not only once a second falls short.
+	UnderWay bool   `json:"under_way,omitempty"`
+	Entries  uint64 `json:"entries"`
 	// UDP is how many of them were UDP: the entries whose loss a
 	// client's long-lived socket does not notice.
 	UDP uint64 `json:"udp,omitempty"`
@@ -36,9 +39,6 @@ type Flush struct {
 	// most first (at most MaxFlushDests), each with its Service where
 	// kube-proxy's rules name one.
 	Dests []FlushDest `json:"dests,omitempty"`
-	// UnderWay is a burst still going on at To's second: said as it
-	// happens, not only once a second falls short.
-	UnderWay bool `json:"under_way,omitempty"`
 }
 
 // FlushDest is a destination of a burst's deleted entries.

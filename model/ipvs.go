@@ -32,6 +32,12 @@ type IPVS struct {
 	Note string `json:"note,omitempty"`
 }
 
+// Bounds of what a sample carries of IPVS.
+const (
+	MaxIPVSRows = 8
+	MaxIPVSTop  = 4
+)
+
 // IPVSConn is one connection of IPVS's table: the client, the service
 // it asked for, the real server IPVS sent it to, its state and the
 // seconds it has left.
@@ -43,12 +49,6 @@ type IPVSConn struct {
 	State   string `json:"state"`
 	Expires int    `json:"expires"`
 }
-
-// Bounds of what a sample carries of IPVS.
-const (
-	MaxIPVSRows = 8
-	MaxIPVSTop  = 4
-)
 
 // Text says IPVS in a line: "not present", or its connections against
 // its table, its busiest services and conn_reuse_mode's trap where the

@@ -18,11 +18,13 @@ type Listener struct {
 // backlog, most pressed first, read when the namespace's listen queues
 // overflowed.
 type Listeners struct {
+	// Listening is how many listeners there were in all.
+	Listening int `json:"listening"`
+	// Pressed are those at or near their backlog, most pressed first
+	// (at most ListenersShown).
 	Pressed []Listener `json:"pressed"`
 	// Somaxconn is the namespace's net.core.somaxconn (0: not read).
 	Somaxconn uint64 `json:"somaxconn,omitempty"`
-	// Listening is how many listeners there were in all.
-	Listening int `json:"listening"`
 	// Error says why they were not read.
 	Error string `json:"error,omitempty"`
 	// Note says what limited the owners' lookup (its budget of file

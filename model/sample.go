@@ -58,14 +58,14 @@ type Sample struct {
 	// NAT is the source NAT of the ruleset, read when entries failed to
 	// insert since the previous sample (nil: not read).
 	NAT *NAT `json:"nat,omitempty"`
-	// Notes are read errors of parts of the sample; the rest is valid.
-	Notes []string `json:"notes,omitempty"`
 	// Namespaces are the host's other network namespaces, when this
 	// sample is the host's and they were read.
 	Namespaces *Namespaces `json:"namespaces,omitempty"`
 	// Drift compares the values tablefull persisted with the live ones
 	// (nil: not checked, as in a child namespace or with /etc unreadable).
 	Drift *Drifts `json:"drift,omitempty"`
+	// Notes are read errors of parts of the sample; the rest is valid.
+	Notes []string `json:"notes,omitempty"`
 	// Absent are the parts not read at all (not scraped, unreadable): not
 	// zero, unknown. Notes say why.
 	Absent Parts `json:"absent,omitempty"`
