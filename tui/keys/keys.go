@@ -2,7 +2,11 @@
 // binding.
 package keys
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+)
 
 // KeyMap is every key the console handles.
 type KeyMap struct {
@@ -38,47 +42,68 @@ type KeyMap struct {
 // DefaultKeyMap returns the console's bindings.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Quit:         key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Help:         key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Pause:        key.NewBinding(key.WithKeys("p", " "), key.WithHelp("p", "pause/resume")),
-		Faster:       key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "faster")),
-		Slower:       key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "slower")),
-		Back:         key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "back")),
-		Forward:      key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "forward")),
-		JumpBack:     key.NewBinding(key.WithKeys("[", "shift+left"), key.WithHelp("[", "jump back")),
-		JumpAhead:    key.NewBinding(key.WithKeys("]", "shift+right"), key.WithHelp("]", "jump on")),
-		Latest:       key.NewBinding(key.WithKeys("end", "L"), key.WithHelp("end", "live")),
-		Step:         key.NewBinding(key.WithKeys("."), key.WithHelp(".", "step a frame")),
-		NextChange:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next change")),
-		Record:       key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "record on/off")),
-		Census:       key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "census")),
-		Namespaces:   key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "namespaces")),
-		Tune:         key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tuning")),
-		Entries:      key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "entries")),
-		EntrySort:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort by the next column")),
-		EntryReverse: key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse the order")),
-		EntryDelete:  key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete what the filter matches (asks y/n)")),
-		EntryFollow:  key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow new and ended entries live, or stop")),
-		Up:           key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "previous knob")),
-		Down:         key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "next knob")),
-		Edit:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "edit value")),
-		Apply:        key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "apply live")),
-		Persist:      key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "persist to /etc")),
-		Undo:         key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo last apply")),
-		Close:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close a panel, leave a namespace")),
-		Confirm:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
-		NextTab:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next host")),
-		PrevTab:      key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous host")),
+		Quit:         bind("q ctrl+c", "quit"),
+		Help:         bind("?", "help"),
+		Pause:        bind("p space", "pause/resume"),
+		Faster:       bind("- _", "faster"),
+		Slower:       bind("+ =", "slower"),
+		Back:         bind("left", "back"),
+		Forward:      bind("right", "forward"),
+		JumpBack:     bind("[ shift+left", "jump back"),
+		JumpAhead:    bind("] shift+right", "jump on"),
+		Latest:       bind("end L", "live"),
+		Step:         bind(".", "step a frame"),
+		NextChange:   bind("n", "next change"),
+		Record:       bind("r", "record on/off"),
+		Census:       bind("c", "census"),
+		Namespaces:   bind("N", "namespaces"),
+		Tune:         bind("t", "tuning"),
+		Entries:      bind("E", "entries"),
+		EntrySort:    bind("s", "sort by the next column"),
+		EntryReverse: bind("S", "reverse the order"),
+		EntryDelete:  bind("D", "delete what the filter matches (asks y/n)"),
+		EntryFollow:  bind("f", "follow new and ended entries live, or stop"),
+		Up:           bind("up k", "previous knob"),
+		Down:         bind("down j", "next knob"),
+		Edit:         bind("enter", "edit value"),
+		Apply:        bind("a", "apply live"),
+		Persist:      bind("w", "persist to /etc"),
+		Undo:         bind("u", "undo last apply"),
+		Close:        bind("esc", "close a panel, leave a namespace"),
+		Confirm:      bind("y", "yes"),
+		NextTab:      bind("tab", "next host"),
+		PrevTab:      bind("shift+tab", "previous host"),
 		Tab:          key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1–9", "host N")),
-		RowUp:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "previous host")),
-		RowDown:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "next host")),
-		PageUp:       key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown:     key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		Filter:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		Open:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "history")),
-		Live:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "live over ssh")),
-		Leave:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the fleet")),
+		RowUp:        bind("up k", "previous host"),
+		RowDown:      bind("down j", "next host"),
+		PageUp:       bind("pgup", "page up"),
+		PageDown:     bind("pgdown", "page down"),
+		Filter:       bind("/", "filter"),
+		Open:         bind("enter", "history"),
+		Live:         bind("s", "live over ssh"),
+		Leave:        bind("esc", "back to the fleet"),
 	}
+}
+
+// bind is a binding of keys, named as bubbletea names them and
+// separated by spaces ("space" is the space bar), shown in the help as
+// the first of them.
+func bind(keys, what string) key.Binding {
+	ks := strings.Fields(keys)
+	for i, k := range ks {
+		if k == "space" {
+			ks[i] = " "
+		}
+	}
+	return key.NewBinding(key.WithKeys(ks...), key.WithHelp(shown(ks[0]), what))
+}
+
+// shown is how the help writes a key: an arrow as an arrow.
+func shown(k string) string {
+	if s, ok := map[string]string{"left": "←", "right": "→", "up": "↑", "down": "↓", "pgdown": "pgdn"}[k]; ok {
+		return s
+	}
+	return k
 }
 
 // TuningHelp is the full help's column while the tuning panel is open:
