@@ -60,80 +60,26 @@ func (d *lineDecoder) scan(line []byte) (rec record, ok bool) {
 		d.names = map[string]string{}
 	}
 	s := &scan{b: line, ok: true}
-	s.object(func(key []byte) (uint64, bool) {
-		bit, known := fieldBits[string(key)]
-		if !known {
-			return 0, false
+	w := &rec.wireSample
+	s.object([]slot{{"k", &rec.Kind}, {"t", &w.TimeMS}, {"iv", &w.IntervalMS}, {"notes", &w.Notes},
+		{"ct", func() { w.Table = d.table(s) }}, {"cs", func() { w.Counters = d.counters(s) }},
+		{"cpu", func() { w.CPU = rows(s, &d.cpu, func(r *cpuRow) { ints(s, r[:]) }) }},
+		{"disk", func() {
+			w.Disk = rows(s, &d.disk, func(r *diskRow) { s.tuple(func() { r.name = s.name(d.names) }, &r.reads, &r.writes, &r.busy) })
+		}},
+		{"tcp", func() { w.TCP = new(tcpRow); uints(s, w.TCP[:]) }},
+		{"klog", func() { w.KernelLog = klog(s) }}, {"en", func() { w.Entries = entries(s) }},
+		{"ab", func() { s.decodeRaw(&w.Absent) }},
+		{"type", &rec.Type}, {"text", &rec.Text}, {"et", &rec.EventMS},
+	}, func(key []byte) bool {
+		p := partOf(key)
+		if p != nil {
+			s.decodeRaw(p.at(&rec.parts))
 		}
-		if !d.field(s, &rec, key) {
-			return 0, false
-		}
-		return bit, true
+		return p != nil
 	})
 	s.end()
 	return rec, s.ok
-}
-
-// field reads the value of key, one of the vocabulary's, into rec; false for
-// a key the scanner does not read.
-func (d *lineDecoder) field(s *scan, rec *record, key []byte) bool {
-	w := &rec.wireSample
-	switch string(key) {
-	case "k":
-		rec.Kind = s.str()
-		return true
-	case "t":
-		w.TimeMS = s.int()
-		return true
-	case "iv":
-		w.IntervalMS = s.int()
-		return true
-	case "ct":
-		w.Table = d.table(s)
-		return true
-	case "cs":
-		w.Counters = d.counters(s)
-		return true
-	case "cpu":
-		w.CPU = d.cpuRows(s)
-		return true
-	case "disk":
-		w.Disk = d.diskRows(s)
-		return true
-	case "tcp":
-		var r tcpRow
-		uints(s, r[:])
-		w.TCP = &r
-		return true
-	case "klog":
-		w.KernelLog = klog(s)
-		return true
-	case "en":
-		w.Entries = entries(s)
-		return true
-	case "notes":
-		w.Notes = strs(s)
-		return true
-	case "ab":
-		if raw := s.raw(); s.ok && w.Absent.UnmarshalJSON(raw) != nil {
-			s.fail()
-		}
-		return true
-	case "type":
-		rec.Type = s.str()
-		return true
-	case "text":
-		rec.Text = s.str()
-		return true
-	case "et":
-		rec.EventMS = s.int()
-		return true
-	}
-	if p := partOf(key); p != nil {
-		s.decodeRaw(p.at(&rec.parts))
-		return true
-	}
-	return false
 }
 
 // kept is a row array to reuse for the next line, unless a line made it
@@ -145,45 +91,18 @@ func kept[T any](rows []T) []T {
 	return rows
 }
 
-func (d *lineDecoder) cpuRows(s *scan) []cpuRow {
-	rows := d.cpu[:0]
+// rows reads an array of rows, each by read, into buf's array: kept for
+// the next line (fromWire copies what it keeps), so a row costs no
+// allocation.
+func rows[T any](s *scan, buf *[]T, read func(r *T)) []T {
+	rs := (*buf)[:0]
 	s.array(func() {
-		var r cpuRow
-		ints(s, r[:])
-		rows = append(rows, r)
+		var zero T
+		rs = append(rs, zero)
+		read(&rs[len(rs)-1]) // in place: a row read through a pointer of its own would escape
 	})
-	d.cpu = kept(rows)
-	return nonNil(rows)
-}
-
-func (d *lineDecoder) statsRows(s *scan) []statsRow {
-	rows := d.stats[:0]
-	s.array(func() {
-		var r statsRow
-		uints(s, r[:])
-		rows = append(rows, r)
-	})
-	d.stats = kept(rows)
-	return nonNil(rows)
-}
-
-func (d *lineDecoder) diskRows(s *scan) []diskRow {
-	rows := d.disk[:0]
-	s.array(func() {
-		var r diskRow
-		s.expect('[')
-		r.name = s.name(d.names)
-		s.expect(',')
-		r.reads = s.uint()
-		s.expect(',')
-		r.writes = s.uint()
-		s.expect(',')
-		r.busy = s.uint()
-		s.expect(']')
-		rows = append(rows, r)
-	})
-	d.disk = kept(rows)
-	return nonNil(rows)
+	*buf = kept(rs)
+	return nonNil(rs)
 }
 
 // nonNil is rows, or an empty slice for none: encoding/json makes "[]"
@@ -197,153 +116,35 @@ func nonNil[T any](rows []T) []T {
 
 func (d *lineDecoder) table(s *scan) *wireTable {
 	t := &wireTable{}
-	s.object(func(key []byte) (uint64, bool) {
-		switch string(key) {
-		case "s":
-			t.Status = model.TableStatus(s.str())
-			return 1 << 0, true
-		case "n":
-			t.Count = s.uint()
-			return 1 << 1, true
-		case "pk":
-			t.Peak = s.uint()
-			return 1 << 2, true
-		case "max":
-			t.Max = s.uint()
-			return 1 << 3, true
-		case "b":
-			t.Buckets = s.uint()
-			return 1 << 4, true
-		case "tw":
-			t.TimeWaitHold = s.uint()
-			return 1 << 5, true
-		case "h":
-			var h [model.NumClasses]uint64
-			uints(s, h[:])
-			t.Holds = &h
-			return 1 << 6, true
-		}
-		return 0, false
-	})
+	s.object([]slot{{"s", &t.Status}, {"n", &t.Count}, {"pk", &t.Peak}, {"max", &t.Max}, {"b", &t.Buckets},
+		{"tw", &t.TimeWaitHold}, {"h", &t.Holds}}, nil)
 	return t
 }
 
 func (d *lineDecoder) counters(s *scan) *wireStats {
 	st := &wireStats{}
-	s.object(func(key []byte) (uint64, bool) {
-		switch string(key) {
-		case "src":
-			st.Source = s.str()
-			return 1 << 0, true
-		case "note":
-			st.Note = s.str()
-			return 1 << 1, true
-		case "rep":
-			st.Reported = uint(s.uint())
-			return 1 << 2, true
-		case "cpu":
-			st.PerCPU = d.statsRows(s)
-			return 1 << 3, true
-		}
-		return 0, false
-	})
+	s.object([]slot{{"src", &st.Source}, {"note", &st.Note}, {"rep", &st.Reported},
+		{"cpu", func() { st.PerCPU = rows(s, &d.stats, func(r *statsRow) { uints(s, r[:]) }) }}}, nil)
 	return st
 }
 
 func klog(s *scan) *wireKLog {
 	k := &wireKLog{}
-	s.object(func(key []byte) (uint64, bool) {
-		switch string(key) {
-		case "r":
-			k.Readable = s.bool()
-			return 1 << 0, true
-		case "note":
-			k.Note = s.str()
-			return 1 << 1, true
-		case "sup":
-			k.Suppressed = s.uint()
-			return 1 << 2, true
-		case "lines":
-			k.Lines = []klogRow{}
-			s.array(func() {
-				var l klogRow
-				s.expect('[')
-				l.at = s.int()
-				s.expect(',')
-				l.text = s.str()
-				s.expect(',')
-				l.netns = s.uint()
-				s.expect(',')
-				l.name = s.str()
-				s.expect(']')
-				k.Lines = append(k.Lines, l)
-			})
-			return 1 << 3, true
-		}
-		return 0, false
-	})
+	lines := func() {
+		k.Lines = []klogRow{}
+		s.array(func() {
+			var l klogRow
+			s.tuple(&l.at, &l.text, &l.netns, &l.name)
+			k.Lines = append(k.Lines, l)
+		})
+	}
+	s.object([]slot{{"r", &k.Readable}, {"note", &k.Note}, {"sup", &k.Suppressed}, {"lines", lines}}, nil)
 	return k
 }
 
 func entries(s *scan) *wireEntries {
 	e := &wireEntries{}
-	s.object(func(key []byte) (uint64, bool) {
-		switch string(key) {
-		case "src":
-			e.Source = s.str()
-			return 1 << 0, true
-		case "note":
-			e.Note = s.str()
-			return 1 << 1, true
-		case "ep":
-			e.Epoch = s.uint()
-			return 1 << 2, true
-		case "n":
-			var n [model.NumProtos]uint64
-			uints(s, n[:])
-			e.New = &n
-			return 1 << 3, true
-		case "e":
-			var ended [model.NumClasses]uint64
-			uints(s, ended[:])
-			e.Ended = &ended
-			return 1 << 4, true
-		case "v":
-			var evicted [model.NumClasses]uint64
-			uints(s, evicted[:])
-			e.Evicted = &evicted
-			return 1 << 8, true
-		case "l":
-			e.Lost = s.uint()
-			return 1 << 5, true
-		case "td":
-			e.TopDests = countRows(s)
-			return 1 << 6, true
-		case "ts":
-			e.TopSources = countRows(s)
-			return 1 << 7, true
-		}
-		return 0, false
-	})
+	s.object([]slot{{"src", &e.Source}, {"note", &e.Note}, {"ep", &e.Epoch}, {"n", &e.New}, {"e", &e.Ended},
+		{"v", &e.Evicted}, {"l", &e.Lost}, {"td", &e.TopDests}, {"ts", &e.TopSources}}, nil)
 	return e
-}
-
-func countRows(s *scan) []countRow {
-	rows := []countRow{}
-	s.array(func() {
-		var r countRow
-		s.expect('[')
-		r.key = s.str()
-		s.expect(',')
-		r.n = int(s.int())
-		s.expect(']')
-		rows = append(rows, r)
-	})
-	return rows
-}
-
-func strs(s *scan) []string {
-	out := []string{}
-	s.array(func() { out = append(out, s.str()) })
-	return out
 }

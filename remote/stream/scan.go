@@ -52,35 +52,6 @@ func (s *scan) more(end byte) bool {
 	return false
 }
 
-// object reads an object, calling field with each key's bytes (plain ASCII
-// keys only) positioned at its value. field returns false for a key it
-// does not take; seen catches a key given twice (encoding/json merges
-// those: scan leaves them to it).
-func (s *scan) object(field func(key []byte) (bit uint64, ok bool)) {
-	s.expect('{')
-	if s.peek() == '}' {
-		s.i++
-		return
-	}
-	var seen uint64
-	for s.ok {
-		key := s.key()
-		s.expect(':')
-		if !s.ok {
-			return
-		}
-		bit, ok := field(key)
-		if !ok || seen&bit != 0 {
-			s.fail()
-			return
-		}
-		seen |= bit
-		if !s.more('}') {
-			return
-		}
-	}
-}
-
 // key reads a key without escapes.
 func (s *scan) key() []byte {
 	s.expect('"')

@@ -97,16 +97,6 @@ var vocabulary = []field{
 	{Key: "et", In: "event", Doc: "the event's time, unix milliseconds"},
 }
 
-// fieldBits gives each key of the vocabulary its bit, by its place
-// there: the scanner refuses a key twice in one line by these bits.
-var fieldBits = func() map[string]uint64 {
-	m := make(map[string]uint64, len(vocabulary))
-	for i, f := range vocabulary {
-		m[f.Key] = 1 << i
-	}
-	return m
-}()
-
 // partOf is the part a key carries; nil for a row key or an unknown one.
 func partOf(key []byte) *part {
 	for i := range vocabulary {
