@@ -11,7 +11,7 @@ LDFLAGS   := -X $(VERSIONPKG).Version=$(VERSION) -X $(VERSIONPKG).Revision=$(REV
 TEST_DEPS := nftables conntrack tmux iproute2 procps kmod openssh-server openssh-client prometheus chromium dnsmasq-base python3 util-linux redis-server redis-tools nginx apache2-utils qemu-system-x86 debootstrap e2fsprogs man-db systemd clang llvm libbpf-dev lintian buildah zsh fish containerd containernetworking-plugins
 BENCH_DEPS := htop prometheus-node-exporter
 
-.PHONY: build run test check deps lint lint-go bpf-check bench fuzz package image pictures clean
+.PHONY: build run test check deps lint lint-go bpf-check bench fuzz duplicates package image pictures clean
 
 # build makes a static binary (no cgo: the same file runs on any Linux of
 # its architecture, which --deploy relies on, and it maps no libc).
@@ -132,6 +132,15 @@ bench: build
 fuzz:
 	@for t in $(FUZZ); do pkg=$${t%%:*}; rest=$${t#*:}; fn=$${rest%%:*}; echo "fuzz $$fn ($$pkg, $(FUZZTIME))"; \
 		$(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; done
+
+# duplicates runs the duplicates tool, where this machine has one, over
+# the tree without its tests, their data and bpf2go's generated files: a
+# pair it lists beyond import blocks is code to make one.
+duplicates:
+	@command -v duplicates >/dev/null || { echo "duplicates: the tool is not on this machine"; exit 1; }
+	@d=$$(mktemp -d); git ls-files '*.go' | grep -vE '_test\.go$$|/testdata/|_bpfe[lb]\.go$$' | \
+		while read f; do mkdir -p "$$d/$$(dirname "$$f")"; cp "$$f" "$$d/$$f"; done; \
+		(cd "$$d" && duplicates --most 60 --seconds 120); rm -rf "$$d"
 
 # package builds dist/tablefull_VERSION_ARCH.deb from a staged tree with
 # dpkg-deb (offline, reproducible): the binary, tablefull(1), the
