@@ -27,13 +27,25 @@ func TestConsoleSleepsAtRest(t *testing.T) {
 	}
 	pid := strings.Fields(string(out))[0]
 	time.Sleep(2 * time.Second) // past the first interval's polls for the peak
+	// The quietest of up to three spans: the machine's other work (tests
+	// beside this one) wakes the runtime's threads too, and a console
+	// that woke on a clock would wake on it in every span.
 	const span = 3 * time.Second
-	before := kernelfstest.VoluntarySwitches(t, pid)
-	time.Sleep(span)
-	woke := kernelfstest.VoluntarySwitches(t, pid) - before
-	t.Logf("%d voluntary context switches in %v", woke, span)
-	if perSecond := float64(woke) / span.Seconds(); perSecond > 12 {
-		t.Errorf("the console at rest woke %.0f times a second (%d in %v), want ≤ 12: a sample a second and its frame", perSecond, woke, span)
+	least := -1
+	for range 3 {
+		before := kernelfstest.VoluntarySwitches(t, pid)
+		time.Sleep(span)
+		woke := kernelfstest.VoluntarySwitches(t, pid) - before
+		t.Logf("%d voluntary context switches in %v", woke, span)
+		if least < 0 || woke < least {
+			least = woke
+		}
+		if float64(least)/span.Seconds() <= 12 {
+			break
+		}
+	}
+	if perSecond := float64(least) / span.Seconds(); perSecond > 12 {
+		t.Errorf("the console at rest woke %.0f times a second (%d in %v at the quietest), want ≤ 12: a sample a second and its frame", perSecond, least, span)
 	}
 	s.keys("q")
 	s.waitFor("EXIT=0", "TERMINAL-RESTORED")

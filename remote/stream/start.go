@@ -24,7 +24,9 @@ const EventError = "error"
 // Start writes a header naming source, then every sample of feed
 // (its times since the start: SinceStart), until the feed ends
 // (model.FeedEnded) or a write fails. Any other error of the feed is
-// written as an EventError event and the stream goes on.
+// written as an EventError event and the stream goes on, after a wait
+// that doubles with each error in a row (errorWait): a feed that fails
+// at once, again and again, does not spin or fill the stream with them.
 func Start(feed model.Feed, w io.Writer, source string) (*Stream, error) {
 	host := feed.Host()
 	host.Source = source
@@ -35,6 +37,7 @@ func Start(feed model.Feed, w io.Writer, source string) (*Stream, error) {
 	}
 	st := &Stream{Enc: enc, Done: make(chan error, 1)}
 	go func() {
+		wait := time.Duration(0)
 		for {
 			s, err := feed.Next()
 			if model.FeedEnded(err) {
@@ -43,7 +46,10 @@ func Start(feed model.Feed, w io.Writer, source string) (*Stream, error) {
 			}
 			if err != nil {
 				err = enc.Event(Event{Time: time.Now(), Type: EventError, Text: err.Error()})
+				wait = min(max(2*wait, errorWait), maxErrorWait)
+				time.Sleep(wait)
 			} else {
+				wait = 0
 				err = enc.Sample(SinceStart(s, start))
 			}
 			if err != nil {
@@ -54,6 +60,10 @@ func Start(feed model.Feed, w io.Writer, source string) (*Stream, error) {
 	}()
 	return st, nil
 }
+
+// errorWait is the wait after a feed's first error in a row, doubling
+// for each after it up to maxErrorWait.
+var errorWait, maxErrorWait = 100 * time.Millisecond, 10 * time.Second
 
 // SinceStart drops the kernel log lines a sample carries from before
 // start: the first read of the kernel log returns its whole ring buffer,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"testing"
+	"time"
 
 	"github.com/tablefull/tablefull/model"
 )
@@ -50,5 +51,34 @@ func TestStartGoesOnAfterAnError(t *testing.T) {
 	}
 	if _, _, err := d.Next(); !errors.Is(err, io.EOF) {
 		t.Fatalf("then %v, want the end", err)
+	}
+}
+
+// failingFeed fails at once on every call until its deadline, then ends.
+type failingFeed struct{ until time.Time }
+
+func (*failingFeed) Host() model.Host { return model.Host{Name: "h"} }
+func (f *failingFeed) Next() (model.Sample, error) {
+	if time.Now().After(f.until) {
+		return model.Sample{}, model.ErrFeedStopped
+	}
+	return model.Sample{}, errors.New("unreadable")
+}
+
+// TestStartWaitsOutAFailingFeed: a feed that fails at once, again and
+// again, is asked less and less often, not in a loop that fills the
+// stream with its errors.
+func TestStartWaitsOutAFailingFeed(t *testing.T) {
+	var buf bytes.Buffer
+	st, err := Start(&failingFeed{until: time.Now().Add(time.Second)}, &buf, "agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-st.Done; err != nil {
+		t.Fatalf("done: %v", err)
+	}
+	// 100, 200, 400 ms: four errors in a second, and a few more on a slow machine.
+	if n := bytes.Count(buf.Bytes(), []byte(`"type":"error"`)); n < 2 || n > 6 {
+		t.Errorf("%d error events in a second of a failing feed, want 2 to 6", n)
 	}
 }
