@@ -243,7 +243,7 @@ func planFor(t CommandOptions, feed model.Feed, knobs tuning.KnobState, say io.W
 	an := model.NewAnalyzer(model.HistoryFor(t.Observe, time.Second))
 	var last model.Frame
 	if len(t.Set) > 0 || t.Observe <= 0 {
-		s, err := feed.Next()
+		s, err := oneSample(feed)
 		if err != nil {
 			return tuning.Plan{}, nil, 0, fmt.Errorf("measure the table: %w", err)
 		}

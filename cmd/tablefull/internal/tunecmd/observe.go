@@ -56,6 +56,23 @@ func observe(feed model.Feed, an *model.Analyzer, d time.Duration) (model.Frame,
 	return last, nil
 }
 
+// sampleTries is how often oneSample asks its feed.
+const sampleTries = 3
+
+// oneSample is the feed's next sample, asked up to sampleTries times: a
+// read that fails once (a busy netlink socket) is not the table's
+// answer, as observe does not take it for one either.
+func oneSample(feed model.Feed) (model.Sample, error) {
+	var err error
+	for range sampleTries {
+		var s model.Sample
+		if s, err = feed.Next(); err == nil || model.FeedEnded(err) {
+			return s, err
+		}
+	}
+	return model.Sample{}, err
+}
+
 // measuredName is what tune says it measures.
 func measuredName(t CommandOptions) string {
 	if t.NetnsPath != "" {
