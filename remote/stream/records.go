@@ -62,7 +62,7 @@ func (d *lineDecoder) scan(line []byte) (rec record, ok bool) {
 	s := &scan{b: line, ok: true}
 	w := &rec.wireSample
 	s.object([]slot{{"k", &rec.Kind}, {"t", &w.TimeMS}, {"iv", &w.IntervalMS}, {"notes", &w.Notes},
-		{"ct", func() { w.Table = d.table(s) }}, {"cs", func() { w.Counters = d.counters(s) }},
+		{"ct", func() { w.Table = table(s) }}, {"cs", func() { w.Counters = d.counters(s) }},
 		{"cpu", func() { w.CPU = rows(s, &d.cpu, func(r *cpuRow) { ints(s, r[:]) }) }},
 		{"disk", func() {
 			w.Disk = rows(s, &d.disk, func(r *diskRow) { s.tuple(func() { r.name = s.name(d.names) }, &r.reads, &r.writes, &r.busy) })
@@ -114,7 +114,7 @@ func nonNil[T any](rows []T) []T {
 	return rows
 }
 
-func (d *lineDecoder) table(s *scan) *wireTable {
+func table(s *scan) *wireTable {
 	t := &wireTable{}
 	s.object([]slot{{"s", &t.Status}, {"n", &t.Count}, {"pk", &t.Peak}, {"max", &t.Max}, {"b", &t.Buckets},
 		{"tw", &t.TimeWaitHold}, {"h", &t.Holds}}, nil)
