@@ -67,22 +67,35 @@ func nftEndpoint(ip string) string {
 // one endpoint ip, as its iptables-restore does (the whole table).
 func iptablesEndpoint(ns *netns.NS, ip string) error {
 	sep := "KUBE-SEP-" + map[string]string{"10.244.1.7": "IT2ZTR26TO4XFPTO", "10.244.1.8": "ZXMNUKOKXUTL2MK2"}[ip]
-	cmd := ns.Command("iptables-nft-restore")
-	cmd.Stdin = strings.NewReader(`*nat
+	return restoreIn(ns, "iptables-nft-restore", kubeProxyNAT("10.96.0.10", sep, ip, ip+":53"))
+}
+
+// kubeProxyNAT is kube-proxy's iptables-mode nat table for
+// kube-system/kube-dns:dns at vip with one endpoint: its KUBE-SEP chain
+// sep, the endpoint's address ip and where its DNAT sends (dest).
+func kubeProxyNAT(vip, sep, ip, dest string) string {
+	return `*nat
 :KUBE-SERVICES - [0:0]
 :KUBE-MARK-MASQ - [0:0]
 :KUBE-SVC-TCOU7JCQXEZGVUNU - [0:0]
 :` + sep + ` - [0:0]
 -A OUTPUT -m comment --comment "kubernetes service portals" -j KUBE-SERVICES
 -A KUBE-MARK-MASQ -j MARK --or-mark 0x4000
--A KUBE-SERVICES -m comment --comment "kube-system/kube-dns:dns cluster IP" -m udp -p udp -d 10.96.0.10 --dport 53 -j KUBE-SVC-TCOU7JCQXEZGVUNU
--A KUBE-SVC-TCOU7JCQXEZGVUNU -m comment --comment "kube-system/kube-dns:dns -> ` + ip + `:53" -j ` + sep + `
+-A KUBE-SERVICES -m comment --comment "kube-system/kube-dns:dns cluster IP" -m udp -p udp -d ` + vip + ` --dport 53 -j KUBE-SVC-TCOU7JCQXEZGVUNU
+-A KUBE-SVC-TCOU7JCQXEZGVUNU -m comment --comment "kube-system/kube-dns:dns -> ` + dest + `" -j ` + sep + `
 -A ` + sep + ` -m comment --comment kube-system/kube-dns:dns -s ` + ip + ` -j KUBE-MARK-MASQ
--A ` + sep + ` -m comment --comment kube-system/kube-dns:dns -m udp -p udp -j DNAT --to-destination ` + ip + `:53
+-A ` + sep + ` -m comment --comment kube-system/kube-dns:dns -m udp -p udp -j DNAT --to-destination ` + dest + `
 COMMIT
-`)
+`
+}
+
+// restoreIn loads rules into ns with tool (iptables-nft-restore,
+// ip6tables-nft-restore).
+func restoreIn(ns *netns.NS, tool, rules string) error {
+	cmd := ns.Command(tool)
+	cmd.Stdin = strings.NewReader(rules)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("iptables-nft-restore in %s: %w: %s", ns.Name, err, out)
+		return fmt.Errorf("%s in %s: %w: %s", tool, ns.Name, err, out)
 	}
 	return nil
 }
@@ -125,13 +138,7 @@ func TestStaleUDPServiceKubeProxy(t *testing.T) {
 				t.Fatalf("B answered %d times before anything was deleted: the test would not tell", n)
 			}
 			cen := censusIn(t, ns)
-			c2 := model.Conntrack{Status: model.TableTracked, Count: uint64(cen.Total), Peak: uint64(cen.Total), Max: 262144, Buckets: 262144}
-			var v model.Verdict
-			for _, got := range model.Judge(model.Inputs{Sample: model.Sample{Time: cen.At, Interval: time.Second, Conntrack: c2}, Census: &cen}) {
-				if got.Kind == model.StaleDNAT {
-					v = got
-				}
-			}
+			v := staleDNATOf(cen)
 			if v.Entries != "-p udp --reply-src 10.244.1.7" || !strings.Contains(v.Evidence, "1 UDP entry a DNAT sent to 10.244.1.7:53 (Service kube-system/kube-dns:dns, asked as 10.96.0.10:53)") {
 				t.Fatalf("STALE DNAT: %q %q; the census's targets %+v", v.Entries, v.Evidence, cen.StaleDNAT)
 			}
@@ -143,6 +150,21 @@ func TestStaleUDPServiceKubeProxy(t *testing.T) {
 		})
 	}
 }
+
+// staleDNATOf is the STALE DNAT verdict of a census taken of a table far
+// from its cap (none: the zero verdict).
+func staleDNATOf(cen model.Census) model.Verdict {
+	c := model.Conntrack{Status: model.TableTracked, Count: uint64(cen.Total), Peak: uint64(cen.Total), Max: 262144, Buckets: 262144}
+	for _, v := range model.Judge(model.Inputs{Sample: model.Sample{Time: cen.At, Interval: time.Second, Conntrack: c}, Census: &cen}) {
+		if v.Kind == model.StaleDNAT {
+			return v
+		}
+	}
+	return model.Verdict{}
+}
+
+// dnsQuery asks for x.svc.test, type A.
+var dnsQuery = []byte{0x12, 0x34, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 'x', 3, 's', 'v', 'c', 4, 't', 'e', 's', 't', 0, 0, 1, 0, 1}
 
 // serveDNS runs dnsmasq on ip:53 in ns, answering every name under
 // svc.test with answer; it ends with the test.
@@ -184,14 +206,13 @@ func askForever(t *testing.T, ns *netns.NS, server string) *asker {
 	a := &asker{answers: map[string]*atomic.Int64{"10.1.1.1": {}, "10.2.2.2": {}}}
 	stop := make(chan struct{})
 	t.Cleanup(func() { close(stop); conn.Close() })
-	query := []byte{0x12, 0x34, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 'x', 3, 's', 'v', 'c', 4, 't', 'e', 's', 't', 0, 0, 1, 0, 1}
 	go func() {
 		for {
 			select {
 			case <-stop:
 				return
 			case <-time.After(200 * time.Millisecond):
-				conn.WriteTo(query, to)
+				conn.WriteTo(dnsQuery, to)
 			}
 		}
 	}()
@@ -207,7 +228,7 @@ func askForever(t *testing.T, ns *netns.NS, server string) *asker {
 					continue // an ICMP error from the gone backend
 				}
 			}
-			if n >= 4 && n > len(query) {
+			if n >= 4 && n > len(dnsQuery) {
 				ip := net.IP(buf[n-4 : n]).String()
 				if c := a.answers[ip]; c != nil {
 					c.Add(1)

@@ -2,9 +2,9 @@
 // rules and iptables-nft's — from `nft list ruleset`: the source NAT's
 // pools, read only when entries failed to insert (a NAT with no free
 // source port drops the packet); whether a DNAT target is still named
-// (Names); and the Services kube-proxy wrote (ParseServices, with
-// `iptables-save -t nat` for its iptables mode's comments). It never
-// changes the ruleset.
+// (Names); and the Services kube-proxy wrote, IPv4 and IPv6
+// (ParseServices, with `iptables-save -t nat` and `ip6tables-save -t nat`
+// for its iptables mode's comments). It never changes the ruleset.
 package ruleset
 
 import (
@@ -75,15 +75,23 @@ func List(ctx context.Context) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// ListIptablesNAT prints iptables' nat table as `iptables-save -t nat`
-// does, bounded: kube-proxy's iptables mode names its Services in
-// comments there.
+// ListIptablesNAT prints iptables' nat tables as `iptables-save -t nat`
+// and then `ip6tables-save -t nat` do, bounded: kube-proxy's iptables mode
+// names its Services in comments there, IPv6 ones in the second. A
+// family that cannot be listed (no ip6tables, no nat table) leaves the
+// other's; an error only when neither is.
 func ListIptablesNAT(ctx context.Context) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "iptables-save", "-t", "nat")
 	var out bytes.Buffer
-	cmd.Stdout = &limited{w: &out, n: maxListing}
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("iptables-save -t nat: %w", err)
+	var errs []error
+	for _, tool := range []string{"iptables-save", "ip6tables-save"} {
+		cmd := exec.CommandContext(ctx, tool, "-t", "nat")
+		cmd.Stdout = &limited{w: &out, n: maxListing - out.Len()}
+		if err := cmd.Run(); err != nil {
+			errs = append(errs, fmt.Errorf("%s -t nat: %w", tool, err))
+		}
+	}
+	if len(errs) == 2 {
+		return nil, errors.Join(errs...)
 	}
 	return out.Bytes(), nil
 }

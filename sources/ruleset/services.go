@@ -60,25 +60,36 @@ func (s Services) ByAddr(addr string) string {
 // nftServiceElement is an element of kube-proxy's service-ips map in
 // nftables mode: "ADDR . PROTO . PORT : goto service-HASH-NS/NAME/PROTO/PORTNAME"
 // (servicePortChainNameBase in kube-proxy's pkg/proxy/nftables).
-var nftServiceElement = regexp.MustCompile(`([0-9.]+) \. (tcp|udp|sctp) \. ([0-9]+) : goto service-[A-Z2-7]{8}-([a-z0-9.-]+)/([a-z0-9.-]+)/(?:tcp|udp|sctp)/([a-z0-9-]*)`)
+var nftServiceElement = regexp.MustCompile(`([0-9a-f.:]+) \. (tcp|udp|sctp) \. ([0-9]+) : goto service-[A-Z2-7]{8}-([a-z0-9.-]+)/([a-z0-9.-]+)/(?:tcp|udp|sctp)/([a-z0-9-]*)`)
 
 // nftEndpointChain is a chain of kube-proxy's endpoint in nftables mode:
-// "endpoint-HASH-NS/NAME/PROTO/PORTNAME__IP/PORT"
-// (servicePortEndpointChainNameBase there).
-var nftEndpointChain = regexp.MustCompile(`chain endpoint-[A-Z2-7]{8}-([a-z0-9.-]+)/([a-z0-9.-]+)/(tcp|udp|sctp)/([a-z0-9-]*)__([0-9.]+)/([0-9]+) \{`)
+// "endpoint-HASH-NS/NAME/PROTO/PORTNAME__IP/PORT", an IPv6 address's
+// colons written as dots there (servicePortEndpointChainNameBase).
+var nftEndpointChain = regexp.MustCompile(`chain endpoint-[A-Z2-7]{8}-([a-z0-9.-]+)/([a-z0-9.-]+)/(tcp|udp|sctp)/([a-z0-9-]*)__([0-9a-f.]+)/([0-9]+) \{`)
+
+// chainAddr is the address an endpoint chain's name holds: an IPv4
+// address as it is, an IPv6 one with its dots made colons again.
+func chainAddr(s string) string {
+	if a, err := netip.ParseAddr(s); err == nil && a.Is4() {
+		return s
+	}
+	return strings.ReplaceAll(s, ".", ":")
+}
 
 // ParseServices reads the Services of kube-proxy's two nftables-backed
 // modes: nftables mode from `nft list ruleset` (its service-ips map and
 // endpoint chains), iptables mode (iptables-nft included) from
 // `iptables-save -t nat` (the comments it writes: "NS/NAME:PORT cluster
 // IP" on KUBE-SERVICES rules, "NS/NAME:PORT" on each KUBE-SEP's DNAT),
-// since nft does not print an iptables rule's comment. Either may be nil.
-// IPv6 Services are not read.
+// since nft does not print an iptables rule's comment (and
+// `ip6tables-save -t nat` after it for IPv6 Services). Either may be nil.
 func ParseServices(nftListing, iptablesSave []byte) Services {
 	s := Services{}
 	add := func(proto, addr, port, name string) {
-		ap, err := netip.ParseAddrPort(addr + ":" + port)
-		if err == nil && len(s) < maxServices {
+		a, err := netip.ParseAddr(addr)
+		n, perr := strconv.ParseUint(port, 10, 16)
+		if err == nil && perr == nil && len(s) < maxServices {
+			ap := netip.AddrPortFrom(a, uint16(n))
 			s[serviceKey(proto, ap)] = name
 		}
 	}
@@ -86,7 +97,7 @@ func ParseServices(nftListing, iptablesSave []byte) Services {
 		add(string(m[2]), string(m[1]), string(m[3]), portName(string(m[4])+"/"+string(m[5]), string(m[6])))
 	}
 	for _, m := range nftEndpointChain.FindAllSubmatch(nftListing, -1) {
-		add(string(m[3]), string(m[5]), string(m[6]), portName(string(m[1])+"/"+string(m[2]), string(m[4])))
+		add(string(m[3]), chainAddr(string(m[5])), string(m[6]), portName(string(m[1])+"/"+string(m[2]), string(m[4])))
 	}
 	sc := bufio.NewScanner(bytes.NewReader(iptablesSave))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
@@ -110,7 +121,7 @@ func portName(service, port string) string {
 // serviceRule is what one kube-proxy rule of iptables mode says.
 type serviceRule struct{ proto, addr, port, name string }
 
-// iptablesServiceRule reads "-A KUBE-SERVICES -d VIP/32 -p udp -m comment
+// iptablesServiceRule reads "-A KUBE-SERVICES -d VIP/32 (/128) -p udp -m comment
 // --comment "NS/NAME:PORT cluster IP" ... --dport N -j KUBE-SVC-…" and
 // "-A KUBE-SEP-… -p udp -m comment --comment NS/NAME:PORT ... -j DNAT
 // --to-destination IP:PORT", as kube-proxy's pkg/proxy/iptables writes
@@ -127,7 +138,7 @@ func iptablesServiceRule(line string) (serviceRule, bool) {
 		case "-p":
 			r.proto = w[i+1]
 		case "-d":
-			r.addr = strings.TrimSuffix(w[i+1], "/32")
+			r.addr = strings.TrimSuffix(strings.TrimSuffix(w[i+1], "/32"), "/128")
 		case "--dport":
 			dport = w[i+1]
 		case "--to-destination":
