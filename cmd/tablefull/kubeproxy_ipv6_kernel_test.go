@@ -9,6 +9,43 @@ import (
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
+// TestIPv6ServicesNamed: a client with one UDP socket sends to the IPv6
+// Service kube-system/kube-dns:dns ([fd00:10:96::a]:53) every 200 ms
+// through kube-proxy's DNAT, in each of its nftables-backed modes. The
+// census names the Service among the top destinations; when kube-proxy
+// moves the Service to another endpoint, STALE DNAT names the gone one,
+// the Service and the address its client asked for.
+func TestIPv6ServicesNamed(t *testing.T) {
+	needKernel(t, "conntrack", "ip6tables-nft-restore")
+	for _, mode := range kubeProxyIPv6Modes {
+		t.Run(mode.name, func(t *testing.T) {
+			ns := labNS(t)
+			for _, a := range []string{"fd00:10:96::a", "fd00:10:244:1::7", "fd00:10:244:1::8"} {
+				if out, err := ns.Output("ip", "-6", "addr", "add", a+"/128", "dev", "lo", "nodad"); err != nil {
+					t.Fatalf("%v: %s", err, out)
+				}
+			}
+			if err := mode.write(ns, "fd00:10:244:1::7"); err != nil {
+				t.Fatal(err)
+			}
+			sendForever(t, ns, "[fd00:10:96::a]:53")
+			time.Sleep(time.Second)
+			cen := censusIn(t, ns)
+			if name := cen.DestServices["fd00:10:96::a"]; name != "kube-system/kube-dns" {
+				t.Errorf("the top destination fd00:10:96::a is named %q, want the Service (top %v, named %v)", name, cen.TopDests, cen.DestServices)
+			}
+			if err := mode.write(ns, "fd00:10:244:1::8"); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(time.Second)
+			cen = censusIn(t, ns)
+			if v := staleDNATOf(cen); !strings.Contains(v.Evidence, "a DNAT sent to [fd00:10:244:1::7]:53 (Service kube-system/kube-dns:dns, asked as [fd00:10:96::a]:53)") {
+				t.Errorf("STALE DNAT: %q; the census's targets %+v", v.Evidence, cen.StaleDNAT)
+			}
+		})
+	}
+}
+
 // kubeProxyIPv6Modes are kube-proxy's rules for the IPv6 Service
 // kube-system/kube-dns:dns ([fd00:10:96::a]:53/udp) with one endpoint at
 // ip, in each of its nftables-backed modes and formats: nftables mode's
@@ -47,43 +84,6 @@ add element ip6 kube-proxy service-ips { fd00:10:96::a . udp . 53 : goto service
 		sep := "KUBE-SEP-" + map[string]string{"fd00:10:244:1::7": "XG3NYPO6PYGJTJAR", "fd00:10:244:1::8": "T5DZVWIKKJU2OVEX"}[ip]
 		return restoreIn(ns, "ip6tables-nft-restore", kubeProxyNAT("fd00:10:96::a", sep, ip, "["+ip+"]:53"))
 	}},
-}
-
-// TestIPv6ServicesNamed: a client with one UDP socket sends to the IPv6
-// Service kube-system/kube-dns:dns ([fd00:10:96::a]:53) every 200 ms
-// through kube-proxy's DNAT, in each of its nftables-backed modes. The
-// census names the Service among the top destinations; when kube-proxy
-// moves the Service to another endpoint, STALE DNAT names the gone one,
-// the Service and the address its client asked for.
-func TestIPv6ServicesNamed(t *testing.T) {
-	needKernel(t, "conntrack", "ip6tables-nft-restore")
-	for _, mode := range kubeProxyIPv6Modes {
-		t.Run(mode.name, func(t *testing.T) {
-			ns := labNS(t)
-			for _, a := range []string{"fd00:10:96::a", "fd00:10:244:1::7", "fd00:10:244:1::8"} {
-				if out, err := ns.Output("ip", "-6", "addr", "add", a+"/128", "dev", "lo", "nodad"); err != nil {
-					t.Fatalf("%v: %s", err, out)
-				}
-			}
-			if err := mode.write(ns, "fd00:10:244:1::7"); err != nil {
-				t.Fatal(err)
-			}
-			sendForever(t, ns, "[fd00:10:96::a]:53")
-			time.Sleep(time.Second)
-			cen := censusIn(t, ns)
-			if name := cen.DestServices["fd00:10:96::a"]; name != "kube-system/kube-dns" {
-				t.Errorf("the top destination fd00:10:96::a is named %q, want the Service (top %v, named %v)", name, cen.TopDests, cen.DestServices)
-			}
-			if err := mode.write(ns, "fd00:10:244:1::8"); err != nil {
-				t.Fatal(err)
-			}
-			time.Sleep(time.Second)
-			cen = censusIn(t, ns)
-			if v := staleDNATOf(cen); !strings.Contains(v.Evidence, "a DNAT sent to [fd00:10:244:1::7]:53 (Service kube-system/kube-dns:dns, asked as [fd00:10:96::a]:53)") {
-				t.Errorf("STALE DNAT: %q; the census's targets %+v", v.Evidence, cen.StaleDNAT)
-			}
-		})
-	}
 }
 
 // sendForever sends a DNS query from one UDP socket in ns to server every
