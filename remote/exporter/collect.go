@@ -10,55 +10,29 @@ import (
 	"github.com/tablefull/tablefull/remote/metrics"
 )
 
-// desc is a metric's description, from its one home.
-func desc(m metrics.Metric) *prometheus.Desc {
-	return prometheus.NewDesc(m.Name, m.Help, m.Labels, nil)
-}
+// descs are the exporter's descriptions, each made once from its metric's
+// one home (metrics.All), documented in docs/exporter.md with the PromQL
+// to use them.
+var descs = func() map[string]*prometheus.Desc {
+	d := make(map[string]*prometheus.Desc, len(metrics.All))
+	for _, m := range metrics.All {
+		d[m.Name] = prometheus.NewDesc(m.Name, m.Help, m.Labels, nil)
+	}
+	return d
+}()
 
-// The metrics, documented in docs/exporter.md with the PromQL to use them.
-var (
-	descEntries   = desc(metrics.Entries)
-	descPeak      = desc(metrics.Peak)
-	descLimit     = desc(metrics.Limit)
-	descBuckets   = desc(metrics.Buckets)
-	descHold      = desc(metrics.Hold)
-	descCPU       = desc(metrics.CPUEvents)
-	descTotal     = desc(metrics.Events)
-	descPinned    = desc(metrics.Pinned)
-	descEpisodes  = desc(metrics.Episodes)
-	descKLines    = desc(metrics.KernelLines)
-	descSuppress  = desc(metrics.Suppressed)
-	descNew       = desc(metrics.NewEntries)
-	descEvicted   = desc(metrics.Evicted)
-	descLost      = desc(metrics.NewEntriesLost)
-	descClassHold = desc(metrics.ClassHold)
-	descDeleted   = desc(metrics.EntriesDeleted)
-	descUserDel   = desc(metrics.UserDeleted)
-	descIPVS      = desc(metrics.IPVSConns)
-	descIPVSSize  = desc(metrics.IPVSBuckets)
-	descVerdictS  = desc(metrics.VerdictSeconds)
-	descVerdict   = desc(metrics.Verdict)
-	descUp        = desc(metrics.Up)
-	descNSEntries = desc(metrics.NSEntries)
-	descNSDrops   = desc(metrics.NSDrops)
-	descNSOthers  = desc(metrics.NSOthers)
-	descNSUnread  = desc(metrics.NSUnread)
-	descNSOtherEn = desc(metrics.NSOthersEntries)
-	descDrift     = desc(metrics.TuningDrift)
-	descLastTime  = desc(metrics.LastSample)
-	descBuildInfo = desc(metrics.BuildInfo)
-)
+// descOf is m's description (nil for a metric All does not list, which
+// the exporter's tests catch).
+func descOf(m metrics.Metric) *prometheus.Desc { return descs[m.Name] }
 
 // verdictKinds are the kinds a tablefull_verdict series exists for:
 // every kind but OK, from model's one list.
 var verdictKinds = model.ProblemKinds()
 
-// Describe implements prometheus.Collector.
+// Describe implements prometheus.Collector: every metric of metrics.All.
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descEntries, descPeak, descLimit, descBuckets, descHold, descCPU, descTotal,
-		descNew, descEvicted, descLost, descClassHold, descPinned, descEpisodes, descKLines, descSuppress, descVerdict, descUp, descNSEntries, descNSDrops, descNSOthers, descNSOtherEn, descNSUnread, descDrift, descVerdictS, descLastTime, descBuildInfo,
-		descOwner, descOwnerNew, descOwnerDrops, descProbesLost, descListenQueue, descListenBacklog, descDeleted, descUserDel, descIPVS, descIPVSSize} {
-		ch <- d
+	for _, m := range metrics.All {
+		ch <- descs[m.Name]
 	}
 }
 
@@ -67,14 +41,14 @@ func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 	s := e.take()
 	m := emit{ch}
-	m.gauge(descBuildInfo, 1, e.version, e.Revision, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	m.gauge(descOf(metrics.BuildInfo), 1, e.version, e.Revision, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	sample := s.frame.Sample
 	tableUp := sample.Conntrack.Status == model.TableTracked || sample.Conntrack.Status == model.TableUntracked
 	m.up(s, tableUp)
 	if !s.have {
 		return
 	}
-	m.gauge(descLastTime, float64(s.at.UnixMilli())/1000)
+	m.gauge(descOf(metrics.LastSample), float64(s.at.UnixMilli())/1000)
 	if tableUp {
 		m.table(sample.Conntrack, s.peak)
 	}
@@ -91,16 +65,16 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 		s.owners.collect(m.counter, s.probesOn)
 	}
 	if v := sample.IPVS; v != nil && v.Present {
-		m.gauge(descIPVS, float64(v.Conns))
-		m.gauge(descIPVSSize, float64(v.Size))
+		m.gauge(descOf(metrics.IPVSConns), float64(v.Conns))
+		m.gauge(descOf(metrics.IPVSBuckets), float64(v.Size))
 	}
 	if f := sample.Flushes; f != nil && f.Watching {
-		m.counter(descUserDel, float64(f.Deleted))
+		m.counter(descOf(metrics.UserDeleted), float64(f.Deleted))
 	}
 	m.verdicts(s, tableUp)
 	if e.Journal != nil {
 		if n, ok := e.Journal.Deleted(); ok {
-			m.counter(descDeleted, n)
+			m.counter(descOf(metrics.EntriesDeleted), n)
 		}
 	}
 }
@@ -119,29 +93,29 @@ func (m emit) counter(d *prometheus.Desc, v float64, labels ...string) {
 // up says which parts were read at the last sample.
 func (m emit) up(s snapshot, tableUp bool) {
 	sample := s.frame.Sample
-	m.gauge(descUp, b(s.streamUp), "stream")
-	m.gauge(descUp, b(s.have && tableUp), "conntrack")
-	m.gauge(descUp, b(s.have && sample.CTStats.Source != ""), "ctstats")
-	m.gauge(descUp, b(s.have && sample.Kernel.Readable), "kernel_log")
-	m.gauge(descUp, b(s.have && sample.Namespaces != nil && !sample.Namespaces.Denied), "namespaces")
+	m.gauge(descOf(metrics.Up), b(s.streamUp), "stream")
+	m.gauge(descOf(metrics.Up), b(s.have && tableUp), "conntrack")
+	m.gauge(descOf(metrics.Up), b(s.have && sample.CTStats.Source != ""), "ctstats")
+	m.gauge(descOf(metrics.Up), b(s.have && sample.Kernel.Readable), "kernel_log")
+	m.gauge(descOf(metrics.Up), b(s.have && sample.Namespaces != nil && !sample.Namespaces.Denied), "namespaces")
 	for _, p := range []struct {
 		part model.Part
 		name string
 	}{{model.PartCPU, "cpu"}, {model.PartDisks, "disks"}, {model.PartTCP, "tcp"}} {
-		m.gauge(descUp, b(s.have && !sample.Absent.Has(p.part)), p.name)
+		m.gauge(descOf(metrics.Up), b(s.have && !sample.Absent.Has(p.part)), p.name)
 	}
 }
 
 // table is the table's numbers, when it was read.
 func (m emit) table(c model.Conntrack, peak uint64) {
-	m.gauge(descEntries, float64(c.Count))
-	m.gauge(descPeak, float64(peak))
-	m.gauge(descLimit, float64(c.Max))
-	m.gauge(descBuckets, float64(c.Buckets))
-	m.gauge(descHold, float64(c.TimeWaitHold))
+	m.gauge(descOf(metrics.Entries), float64(c.Count))
+	m.gauge(descOf(metrics.Peak), float64(peak))
+	m.gauge(descOf(metrics.Limit), float64(c.Max))
+	m.gauge(descOf(metrics.Buckets), float64(c.Buckets))
+	m.gauge(descOf(metrics.Hold), float64(c.TimeWaitHold))
 	for _, cl := range model.AllClasses {
 		if h := c.Holds[cl]; h > 0 {
-			m.gauge(descClassHold, float64(h), cl.String())
+			m.gauge(descOf(metrics.ClassHold), float64(h), cl.String())
 		}
 	}
 }
@@ -150,23 +124,23 @@ func (m emit) table(c model.Conntrack, peak uint64) {
 // never read is left out, not counted as zero.
 func (m emit) totals(s snapshot) {
 	if !s.frame.Sample.Entries.OffByDesign() { // far from the cap they are not counted: not a failure
-		m.gauge(descUp, b(s.frame.Rates.Entries.Basis == model.BasisEvents), "entries")
+		m.gauge(descOf(metrics.Up), b(s.frame.Rates.Entries.Basis == model.BasisEvents), "entries")
 	}
 	if s.frame.Rates.Entries.Basis == model.BasisEvents {
 		for _, cl := range model.AllClasses {
-			m.counter(descNew, s.newEntries[cl], cl.String())
-			m.counter(descEvicted, s.evicted[cl], cl.String())
+			m.counter(descOf(metrics.NewEntries), s.newEntries[cl], cl.String())
+			m.counter(descOf(metrics.Evicted), s.evicted[cl], cl.String())
 		}
-		m.counter(descLost, s.lost)
+		m.counter(descOf(metrics.NewEntriesLost), s.lost)
 	}
 	if s.probesRead { // never loaded is not zero lost
-		m.counter(descProbesLost, s.probesLost)
+		m.counter(descOf(metrics.ProbesLost), s.probesLost)
 	}
-	m.counter(descPinned, s.pinnedSeconds)
-	m.counter(descEpisodes, float64(s.episodes))
+	m.counter(descOf(metrics.Pinned), s.pinnedSeconds)
+	m.counter(descOf(metrics.Episodes), float64(s.episodes))
 	if s.frame.Sample.Kernel.Readable { // not read is not zero lines
-		m.counter(descKLines, float64(s.kernelLines))
-		m.counter(descSuppress, float64(s.suppressed))
+		m.counter(descOf(metrics.KernelLines), float64(s.kernelLines))
+		m.counter(descOf(metrics.Suppressed), float64(s.suppressed))
 	}
 }
 
@@ -179,7 +153,7 @@ func (m emit) perCPU(st model.CTStats, rows bool) {
 		cpu := strconv.Itoa(row.CPU)
 		for _, c := range st.Reported {
 			if rows {
-				m.counter(descCPU, float64(row.Values.Get(c)), cpu, string(c))
+				m.counter(descOf(metrics.CPUEvents), float64(row.Values.Get(c)), cpu, string(c))
 			}
 		}
 		for i := range totals {
@@ -188,7 +162,7 @@ func (m emit) perCPU(st model.CTStats, rows bool) {
 	}
 	if len(st.PerCPU) > 0 {
 		for _, c := range st.Reported {
-			m.counter(descTotal, float64(totals.Get(c)), string(c))
+			m.counter(descOf(metrics.Events), float64(totals.Get(c)), string(c))
 		}
 	}
 }
@@ -203,14 +177,14 @@ func (m emit) namespaces(ns *model.Namespaces) {
 		}
 		seen[r.Inode] = true
 		ino, name, kind := strconv.FormatUint(r.Inode, 10), model.Sanitize(r.Name, 64), model.Sanitize(r.Kind, 16)
-		m.gauge(descNSEntries, float64(r.Count), name, kind, ino)
+		m.gauge(descOf(metrics.NSEntries), float64(r.Count), name, kind, ino)
 		if r.DropsRead { // read near the cap only: not read is not 0
-			m.counter(descNSDrops, float64(r.Drops), name, kind, ino)
+			m.counter(descOf(metrics.NSDrops), float64(r.Drops), name, kind, ino)
 		}
 	}
-	m.gauge(descNSOthers, float64(ns.Others))
-	m.gauge(descNSOtherEn, float64(ns.OthersEntries))
-	m.gauge(descNSUnread, float64(ns.Unread))
+	m.gauge(descOf(metrics.NSOthers), float64(ns.Others))
+	m.gauge(descOf(metrics.NSOthersEntries), float64(ns.OthersEntries))
+	m.gauge(descOf(metrics.NSUnread), float64(ns.Unread))
 }
 
 // drift is each checked knob, 1 when its live value left the persisted
@@ -224,7 +198,7 @@ func (m emit) drift(d *model.Drifts) {
 	for _, k := range d.Checked {
 		if !seen[k] { // a duplicate would fail the whole scrape
 			seen[k] = true
-			m.gauge(descDrift, b(drifted[k]), k)
+			m.gauge(descOf(metrics.TuningDrift), b(drifted[k]), k)
 		}
 	}
 }
@@ -237,8 +211,8 @@ func (m emit) verdicts(s snapshot, tableUp bool) {
 		if !k.JudgedIn(s.frame.Sample) || (k.Needs() == 0 && !tableUp) {
 			continue
 		}
-		m.gauge(descVerdict, b(s.held[k]), k.Label())
-		m.counter(descVerdictS, s.verdictSeconds[k], k.Label())
+		m.gauge(descOf(metrics.Verdict), b(s.held[k]), k.Label())
+		m.counter(descOf(metrics.VerdictSeconds), s.verdictSeconds[k], k.Label())
 	}
 }
 

@@ -9,11 +9,6 @@ import (
 	"github.com/tablefull/tablefull/remote/metrics"
 )
 
-var (
-	descOwnerNew   = desc(metrics.OwnerNew)
-	descOwnerDrops = desc(metrics.OwnerDrops)
-)
-
 // Bounds of the owners' counters: how many label sets each keeps, and how
 // long one that counts nothing more is kept.
 const (
@@ -111,9 +106,9 @@ func (c ownerCounters) collect(counter func(*prometheus.Desc, float64, ...string
 		return
 	}
 	for k, v := range c.conns {
-		counter(descOwnerNew, v.n, k.comm, k.cgroup, k.pod, k.netns, k.peer)
+		counter(descOf(metrics.OwnerNew), v.n, k.comm, k.cgroup, k.pod, k.netns, k.peer)
 	}
 	for k, v := range c.drops {
-		counter(descOwnerDrops, v.n, k.cgroup, k.pod, k.netns)
+		counter(descOf(metrics.OwnerDrops), v.n, k.cgroup, k.pod, k.netns)
 	}
 }

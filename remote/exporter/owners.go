@@ -9,13 +9,6 @@ import (
 	"github.com/tablefull/tablefull/remote/metrics"
 )
 
-var (
-	descOwner         = desc(metrics.OwnerEntries)
-	descListenQueue   = desc(metrics.ListenQueue)
-	descProbesLost    = desc(metrics.ProbesLost)
-	descListenBacklog = desc(metrics.ListenBacklog)
-)
-
 // attribution is the newest census's owners and pressed listeners the
 // exporter still stands by.
 type attribution struct {
@@ -69,7 +62,7 @@ func (a attribution) collect(gauge func(*prometheus.Desc, float64, ...string)) {
 			sums[k] += c.N
 		}
 		for _, k := range order {
-			gauge(descOwner, float64(sums[k]), k.comm, k.cgroup, k.pod, k.netns, k.role)
+			gauge(descOf(metrics.OwnerEntries), float64(sums[k]), k.comm, k.cgroup, k.pod, k.netns, k.role)
 		}
 	}
 	if l := a.listeners; l != nil {
@@ -80,8 +73,8 @@ func (a attribution) collect(gauge func(*prometheus.Desc, float64, ...string)) {
 				continue
 			}
 			seen[k] = true
-			gauge(descListenQueue, float64(p.Queue), k[0], k[1])
-			gauge(descListenBacklog, float64(p.Backlog), k[0], k[1])
+			gauge(descOf(metrics.ListenQueue), float64(p.Queue), k[0], k[1])
+			gauge(descOf(metrics.ListenBacklog), float64(p.Backlog), k[0], k[1])
 		}
 	}
 }
