@@ -40,10 +40,19 @@ func (f *fakeController) Persist(c []tuning.Change) ([]string, []string, error) 
 }
 func (f *fakeController) Undo() ([]model.KnobResult, error) { f.undone++; return nil, nil }
 
-// serve runs Serve over input and returns the replies and the warnings.
+// serve runs Serve over input with a fake controller and returns it, the
+// replies and the warnings.
 func serve(t *testing.T, input string, writable bool) (*fakeController, []Reply, string, error) {
 	t.Helper()
 	c := &fakeController{}
+	replies, warn, err := serveTo(t, c, input, writable)
+	return c, replies, warn, err
+}
+
+// serveTo runs Serve over input with c and returns the replies and the
+// warnings.
+func serveTo(t *testing.T, c Controller, input string, writable bool) ([]Reply, string, error) {
+	t.Helper()
 	var replies []Reply
 	var warn bytes.Buffer
 	err := Serve(strings.NewReader(input), c, writable, func(ev stream.Event) error {
@@ -54,7 +63,7 @@ func serve(t *testing.T, input string, writable bool) (*fakeController, []Reply,
 		replies = append(replies, r)
 		return nil
 	}, &warn)
-	return c, replies, warn.String(), err
+	return replies, warn.String(), err
 }
 
 // TestServeRefusesHostileChanges: the review's persist requests (a

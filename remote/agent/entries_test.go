@@ -1,14 +1,11 @@
 package agent
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/netip"
 	"strings"
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote/stream"
 )
 
 // entriesController is a fakeController whose table is flows.
@@ -54,16 +51,8 @@ func TestServeEntries(t *testing.T) {
 		`{"op":"delete","id":5,"filter":"-p udp  --reply-src 10.80.0.2"}`,
 		`{"op":"delete","id":6,"filter":"-p udp  --reply-src 10.80.0.2","confirm":true}`,
 	}, "\n") + "\n"
-	var replies []Reply
-	var warn bytes.Buffer
-	if err := Serve(strings.NewReader(input), c, true, func(ev stream.Event) error {
-		var r Reply
-		if err := json.Unmarshal([]byte(ev.Text), &r); err != nil {
-			t.Fatalf("reply %q: %v", ev.Text, err)
-		}
-		replies = append(replies, r)
-		return nil
-	}, &warn); err != nil {
+	replies, _, err := serveTo(t, c, input, true)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if len(replies) != 6 {

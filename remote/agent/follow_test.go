@@ -1,15 +1,12 @@
 package agent
 
 import (
-	"encoding/json"
-	"io"
 	"net/netip"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote/stream"
 )
 
 // fakeFollowing is a follow that saw events and counts its closes.
@@ -50,15 +47,8 @@ func TestServeFollow(t *testing.T) {
 		`{"op":"follow","id":5,"on":false}`,
 		`{"op":"follow","id":6,"on":true,"filter":"-p tcp"}`,
 	}, "\n") + "\n"
-	var replies []Reply
-	if err := Serve(strings.NewReader(input), c, false, func(ev stream.Event) error {
-		var r Reply
-		if err := json.Unmarshal([]byte(ev.Text), &r); err != nil {
-			t.Fatalf("reply %q: %v", ev.Text, err)
-		}
-		replies = append(replies, r)
-		return nil
-	}, io.Discard); err != nil {
+	replies, _, err := serveTo(t, c, input, false)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if len(replies) != 6 {
