@@ -75,3 +75,13 @@ func evictionNote(in Inputs) (string, []string) {
 	}
 	return "", nil
 }
+
+// GCEvictFrom is the count over which the kernel's garbage collector,
+// once a failed early drop has asked it to, evicts what it can of a
+// table capped at max: gc_worker's nf_conntrack_max / 100u * 95u, in
+// unsigned integers, so a cap under 100 gives 0 and the collector evicts
+// nothing (256 gives 190, 777 gives 665). It evicts down to this count,
+// not below it.
+func GCEvictFrom(max uint64) uint64 {
+	return max / 100 * 95
+}

@@ -1,6 +1,11 @@
 package incident
 
-import "github.com/tablefull/tablefull/model"
+import (
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tuning"
+)
 
 // Freed is how a recording's table was freed within it: the last knob
 // change, after which it never pinned or dropped again, and what the
@@ -10,6 +15,9 @@ type Freed struct {
 	// Peak is the highest count after the change; End the count at the
 	// last sample, under the cap Max.
 	Peak, End, Max uint64
+	// Steady is where the count was heading at the end (the loop's
+	// rule): the table is freed only when it fits.
+	Steady tuning.Steady
 }
 
 // RefillFrames is how many frames after a raise of the cap the rate of
@@ -27,6 +35,11 @@ type fixWatch struct {
 	troubleAfter bool
 	prevMax      uint64
 	refill       int
+	// since is when the last change was seen; baseAt and base the first
+	// frame after it that no refill leads, the climb's start; lastAt the
+	// last frame.
+	since, baseAt, lastAt time.Time
+	base                  uint64
 }
 
 // add folds a frame in; changes is how many knob changes were seen so far.
@@ -43,10 +56,26 @@ func (w *fixWatch) add(f model.Frame, changes int) {
 	}
 	if changes != w.changes {
 		w.changes, w.peak, w.troubleAfter = changes, 0, false
+		w.since, w.baseAt = f.Sample.Time, time.Time{}
 	} else if f.Pinned || f.Rates.Drops() > 0 {
 		w.troubleAfter = true
 	}
+	if w.baseAt.IsZero() || w.refilling() {
+		w.baseAt, w.base = f.Sample.Time, c.Count
+	}
+	w.lastAt = f.Sample.Time
 	w.peak = max(w.peak, c.Peak, c.Count)
+}
+
+// steady is where the count was heading at its last frame, count, under
+// a cap of max: its climb since the refill after the change, over the
+// rest of the hold.
+func (w *fixWatch) steady(count, max, hold uint64) tuning.Steady {
+	s := tuning.Steady{Count: count, Max: max, Hold: time.Duration(hold) * time.Second, Watched: w.lastAt.Sub(w.since)}
+	if secs := w.lastAt.Sub(w.baseAt).Seconds(); secs > 0 && count > w.base {
+		s.Climb = float64(count-w.base) / secs
+	}
+	return s
 }
 
 // refilling reports whether the frame just added is within RefillFrames
@@ -54,12 +83,18 @@ func (w *fixWatch) add(f model.Frame, changes int) {
 func (w *fixWatch) refilling() bool { return w.refill > 0 }
 
 // FreedBy is the change that freed the table, when it pinned before the
-// last knob change and never pinned or dropped after it.
+// last knob change, never pinned or dropped after it, and the count's
+// steady state fits (tuning.Steady, the loop's rule: a quiet stretch
+// while the count still climbs toward the cap is not a free table).
 func (in *Incident) FreedBy() (Freed, bool) {
 	if in.FirstPinned.IsZero() || len(in.Changes) == 0 || in.fix.troubleAfter || in.fix.changes != len(in.Changes) {
 		return Freed{}, false
 	}
-	return Freed{By: freeingChange(in.Changes), Peak: in.fix.peak, End: in.End.Count, Max: in.End.Max}, true
+	st := in.fix.steady(in.End.Count, in.End.Max, in.FillerHold())
+	if !st.Fits() {
+		return Freed{}, false
+	}
+	return Freed{By: freeingChange(in.Changes), Peak: in.fix.peak, End: in.End.Count, Max: in.End.Max, Steady: st}, true
 }
 
 // freeingChange is the last change, or max when it changed at the same

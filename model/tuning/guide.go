@@ -142,11 +142,12 @@ func StepSince(s Step, now model.Frame, fill model.Fill) (LoopStatus, bool) {
 	count := max(c.Count, c.Peak)
 	growth := max(0, float64(count)-float64(s.Count)) / elapsed.Seconds()
 	l := LoopStatus{State: LoopPinned, Watched: elapsed, Max: c.Max, Count: c.Count, PeakCount: count,
-		Heading: count + uint64(growth*float64(hold)+0.5), Climb: growth, Drops: now.Rates.Drops()}
+		Climb: growth, Hold: time.Duration(hold) * time.Second, Drops: now.Rates.Drops()}
+	l.Heading = Steady{Count: count, Max: c.Max, Climb: growth, Hold: l.Hold, Watched: elapsed}.Projected()
 	if now.Pinned {
 		l.Pinned = now.Rates.Elapsed
 	}
-	l.SettleAfter = max(SettleMin, time.Duration(hold)*time.Second)
+	l.SettleAfter = max(SettleMin, l.Hold)
 	return l, true
 }
 

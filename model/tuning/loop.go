@@ -61,17 +61,19 @@ type LoopStatus struct {
 	Watched time.Duration
 	// Max and Count are the cap and the count at the last frame.
 	Max, Count uint64
-	// PeakCount is the highest count since the apply; Heading the working
-	// set the count is heading for at the rates since: rate × hold by
-	// class (0 when the rates are not counted), but no more than the
-	// count climbing as fast as it has for another hold — entries that end
-	// as fast as they are made (a loopback client reusing its ports, whose
-	// SYN ends the TIME_WAIT entry of the same tuple) hold a flat count.
-	// The peak working set is the larger of the two.
+	// PeakCount is the highest count since the apply; Heading the steady
+	// state the count is heading for (Steady: its recent climb over the
+	// rest of the hold; where no climb could be measured, rate × hold by
+	// class). A flat count is its own steady state, whatever the rate:
+	// entries that end as fast as they are made (a loopback client
+	// reusing its ports) hold it flat. The peak working set is the larger
+	// of the two.
 	PeakCount, Heading uint64
-	// Climb is how fast the count rose since the apply, entries/s: a
-	// lower bound on the rate the table admits.
+	// Climb is how fast the count rose lately, entries/s: a lower bound
+	// on the rate the table admits.
 	Climb float64
+	// Hold is how long the class that fills the table is held.
+	Hold time.Duration
 	// Drops is how many packets were dropped since the apply; Pinned how
 	// long the count stood at the cap.
 	Drops  uint64
@@ -80,6 +82,11 @@ type LoopStatus struct {
 	// SettleMax, in LoopSettle, the smaller table offered.
 	SettleAfter time.Duration
 	SettleMax   uint64
+}
+
+// Steady is the steady state the loop judges by.
+func (l LoopStatus) Steady() Steady {
+	return Steady{Count: l.Count, Max: l.Max, Climb: l.Climb, Hold: l.Hold, Watched: l.Watched}
 }
 
 // PeakWorkingSet is the larger of the peak count and the working set the
@@ -95,8 +102,9 @@ func (l LoopStatus) Headroom() uint64 { return model.Increase(l.PeakWorkingSet()
 func JudgeLoop(appliedAt time.Time, frames model.Frames) LoopStatus {
 	var l LoopStatus
 	var from time.Time
-	var headings []uint64
-	var hold, firstCount uint64
+	var headings, counts []uint64
+	var times []time.Time
+	var hold uint64
 	seen := 0
 	for i := range frames.Len() {
 		f := frames.At(i)
@@ -108,9 +116,7 @@ func JudgeLoop(appliedAt time.Time, frames model.Frames) LoopStatus {
 			continue
 		}
 		c := f.Sample.Conntrack
-		if seen == 2 {
-			firstCount = c.Count
-		}
+		times, counts = append(times, f.Sample.Time), append(counts, c.Count)
 		l.Watched = f.Sample.Time.Sub(from)
 		l.Max, l.Count = c.Max, c.Count
 		l.PeakCount = max(l.PeakCount, c.Peak, c.Count)
@@ -127,13 +133,13 @@ func JudgeLoop(appliedAt time.Time, frames model.Frames) LoopStatus {
 			hold = max(hold, c.TimeWaitHold)
 		}
 	}
+	l.Hold = time.Duration(hold) * time.Second
 	l.Heading = median(headings)
-	if secs := l.Watched.Seconds(); secs >= 1 && hold > 0 { // no faster than the count climbs
-		growth := max(0, float64(l.Count)-float64(firstCount)) / secs
-		l.Heading = min(l.Heading, l.Count+uint64(growth*float64(hold)+0.5))
-		l.Climb = growth
+	if l.Watched >= time.Second && hold > 0 { // the count says where it goes better than a rate
+		l.Climb = recentClimb(times, counts)
+		l.Heading = l.Steady().Projected()
 	}
-	l.SettleAfter = max(SettleMin, time.Duration(hold)*time.Second)
+	l.SettleAfter = max(SettleMin, l.Hold)
 	switch {
 	case seen < 2:
 		l.State = LoopWatching
@@ -141,7 +147,7 @@ func JudgeLoop(appliedAt time.Time, frames model.Frames) LoopStatus {
 		l.State = LoopPinned
 	case l.Watched < HeadingWatch: // a count still climbing to its level is not yet heading anywhere
 		l.State = LoopWatching
-	case l.Max > 0 && l.Heading >= l.Max:
+	case l.Max > 0 && l.Heading > l.Steady().Room(): // a climbing count that will not fit is the next step's evidence
 		l.State = LoopPinned
 	case l.Watched < LoopWatch: // quiet is not free until the clients' retries have come back
 		l.State = LoopWatching
@@ -213,20 +219,36 @@ func (l LoopStatus) Say() string {
 	switch l.State {
 	case LoopPinned:
 		if l.Drops == 0 && l.Pinned == 0 {
-			return fmt.Sprintf("still pinned: no drops yet, but the count (%s of %s) is heading for ~%s at the rates since: the next step is proposed, not applied",
-				model.Int(l.Count), model.Int(l.Max), model.Int(l.Heading))
+			return fmt.Sprintf("still pinned: no drops yet, but the count (%s of %s) is heading for ~%s%s, over %s (where the collector evicts): the next step is proposed, not applied",
+				model.Int(l.Count), model.Int(l.Max), model.Int(l.Heading), l.climbNote(), model.Int(l.Steady().Room()))
 		}
 		return fmt.Sprintf("still pinned: %s drops and %s at the cap in %s since the apply (count %s of %s): the next step is proposed, not applied",
 			model.Int(l.Drops), model.Dur(l.Pinned), model.Dur(l.Watched), model.Int(l.Count), model.Int(l.Max))
 	case LoopFreed:
-		return fmt.Sprintf("freed: no drops for %s; count %s of %s, peak working set %s, headroom %s%s",
-			model.Dur(l.Watched), model.Int(l.Count), model.Int(l.Max), model.Int(l.PeakWorkingSet()), model.Int(l.Headroom()), l.settleNote())
+		return fmt.Sprintf("freed: no drops for %s; count %s of %s, steady ~%s%s under %s (where the collector evicts); headroom %s%s",
+			model.Dur(l.Watched), model.Int(l.Count), model.Int(l.Max), model.Int(l.Heading), l.climbNote(), model.Int(l.Steady().Room()),
+			model.Int(l.Headroom()), l.settleNote())
 	case LoopSettle:
 		return fmt.Sprintf("settle: free for %s at a peak working set of %s: %s holds it with half again to spare — offered, not applied",
 			model.Dur(l.Watched), model.Int(l.PeakWorkingSet()), model.Int(l.SettleMax))
 	}
 	return fmt.Sprintf("watching: %s of %s since the apply, no drops yet (count %s of %s)",
 		model.Dur(l.Watched), model.Dur(LoopWatch), model.Int(l.Count), model.Int(l.Max))
+}
+
+// climbNote says how the heading was reached: the count's climb over the
+// rest of the hold, or that the hold has passed and the count is where it
+// settled.
+func (l LoopStatus) climbNote() string {
+	switch {
+	case l.Hold == 0:
+		return " at the rates since"
+	case l.Steady().Remaining() == 0:
+		return fmt.Sprintf(" (its %s hold has passed)", model.Dur(l.Hold))
+	case l.Climb < 0.5:
+		return " (flat)"
+	}
+	return fmt.Sprintf(" (+%s/s for the %s left of its %s hold)", model.Num(l.Climb), model.Dur(l.Steady().Remaining()), model.Dur(l.Hold))
 }
 
 // settleNote says when settling down will be offered.

@@ -161,12 +161,10 @@ func (t narrator) freed(fr incident.Freed) []string {
 	out := []string{fmt.Sprintf("What freed it: at %s %s went from %s to %s; from then to the end of the recording the table never pinned and dropped nothing. Its count peaked at %s after it (%.0f %% of the cap of %s) and stood at %s at the end.",
 		t.at(c.At), knobName(c.Key), model.Int(number(c.Before)), model.Int(number(c.After)), model.Int(fr.Peak),
 		model.Percent(fr.Peak, fr.Max), model.Int(fr.Max), model.Int(fr.End))}
-	settle := fr.Peak
-	hold, after := t.in.FillerHold(), c.WindowAfter
-	if span := after.To.Sub(after.From); hold > 0 && span < time.Duration(hold)*time.Second && after.NewConnsPS > 0 {
-		settle = max(settle, uint64(after.NewConnsPS*float64(hold)+0.5))
-		out = append(out, fmt.Sprintf("The count had not settled: an entry is held %d s, longer than the %s the recording ran after the change; at the %s new entries/s after it, it settles near %s (%.0f %% of the cap).",
-			hold, model.Dur(span), model.Num(after.NewConnsPS), model.Int(settle), model.Percent(settle, fr.Max)))
+	settle := max(fr.Peak, fr.Steady.Projected())
+	if st := fr.Steady; st.Remaining() > 0 && st.Projected() > fr.End {
+		out = append(out, fmt.Sprintf("The count had not settled: an entry is held %s, longer than the %s the recording ran after the change; climbing %s/s since, it heads for %s by the end of the hold (%.0f %% of the cap).",
+			model.Dur(st.Hold), model.Dur(st.Watched), model.Num(st.Climb), model.Int(st.Projected()), model.Percent(st.Projected(), fr.Max)))
 	}
 	if model.Percent(settle, fr.Max) <= settledPct {
 		return append(out, fmt.Sprintf("That table holds its working set with room (under %.0f %% of its cap): nothing more to propose. tablefull tune --persist keeps it across a reboot.", settledPct))

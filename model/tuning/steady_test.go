@@ -1,0 +1,84 @@
+package tuning
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// TestJudgeLoopSteadyState: the loop calls a table freed only when its
+// steady state — the count's recent climb over the rest of the hold of
+// the class that fills it — fits under the count the collector evicts
+// from. The first case is the seed's ingest as it was tried: the cap
+// raised 4,096 → 8,192, no drops for 31 s, the count at 7,086 and still
+// climbing ~96/s with 89 s of tcp-closed's 120 s hold to go, while the
+// rates' rate × hold read under the cap. It was called freed, and the
+// next ingest pinned the new cap again.
+func TestJudgeLoopSteadyState(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	frames := func(secs int, max uint64, hold uint64, rate float64, count func(s int) uint64) *model.Ring[model.Frame] {
+		r := model.NewRing[model.Frame](400)
+		for s := 1; s <= secs; s++ {
+			c := model.Conntrack{Status: model.TableTracked, Count: count(s), Peak: count(s), Max: max, TimeWaitHold: hold}
+			f := model.Frame{Sample: model.Sample{Time: t0.Add(time.Duration(s) * time.Second), Conntrack: c}, Pinned: model.Pinned(c)}
+			f.Rates.Elapsed = time.Second
+			f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: 0})
+			f.Rates.Entries = tcpRate(rate)
+			r.Push(f)
+		}
+		return r
+	}
+	line := func(from uint64, perSec float64) func(int) uint64 {
+		return func(s int) uint64 { return from + uint64(perSec*float64(s)) }
+	}
+	for _, c := range []struct {
+		name  string
+		ring  *model.Ring[model.Frame]
+		want  LoopState
+		say   string
+		ahead uint64 // the heading at least this
+	}{
+		{"the seed's ingest: quiet 31 s, still climbing toward a steady state over the cap",
+			frames(32, 8192, 120, 50, line(4096, 96)), LoopPinned, "heading for ~", 8192},
+		{"a retry burst right after the raise, then flat: the burst is the backlog, not the rate",
+			frames(35, 8192, 120, 50, func(s int) uint64 { return 4096 + uint64(min(s, 5))*300 }), LoopFreed, "(flat)", 5596},
+		{"a slow climb whose steady state fits", frames(35, 8192, 120, 10, line(4096, 10)), LoopFreed, "under 7,695 (where", 5000},
+		{"flat at 95 %: over the count the collector evicts from", frames(35, 8192, 120, 10, line(7800, 0)), LoopPinned, "over 7,695", 7800},
+		{"a whole hold passed: the count is its steady state", frames(40, 8192, 30, 10, line(3000, 0)), LoopFreed, "(its 30 s hold has passed)", 3000},
+		{"a cap under 100: the collector evicts nothing, the cap is the room", frames(35, 64, 120, 1, line(60, 0)), LoopFreed, "under 64", 60},
+	} {
+		st := JudgeLoop(t0, c.ring)
+		if st.State != c.want || !strings.Contains(st.Say(), c.say) || st.Heading < c.ahead {
+			t.Errorf("%s: %v heading %d %q, want %v with %q heading ≥ %d", c.name, st.State, st.Heading, st.Say(), c.want, c.say, c.ahead)
+		}
+	}
+}
+
+// TestGCEvictFrom: the collector's threshold is integer arithmetic, as
+// gc_worker computes it.
+func TestGCEvictFrom(t *testing.T) {
+	for max, want := range map[uint64]uint64{64: 0, 99: 0, 100: 95, 256: 190, 777: 665, 4096: 3800, 8192: 7695, 262144: 248995} {
+		if got := model.GCEvictFrom(max); got != want {
+			t.Errorf("GCEvictFrom(%d) = %d, want %d", max, got, want)
+		}
+	}
+}
+
+// TestRecentClimb: the climb is read over the latter half of the window.
+func TestRecentClimb(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	var times []time.Time
+	var counts []uint64
+	for s := range 21 {
+		times = append(times, t0.Add(time.Duration(s)*time.Second))
+		counts = append(counts, uint64(1000+min(s, 4)*500+max(0, s-4)*20))
+	}
+	if got := recentClimb(times, counts); got < 19 || got > 21 {
+		t.Errorf("recentClimb = %.1f, want the 20/s after the burst", got)
+	}
+	if got := recentClimb(times[:1], counts[:1]); got != 0 {
+		t.Errorf("one frame: %.1f", got)
+	}
+}
