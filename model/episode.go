@@ -18,7 +18,7 @@ type Episode struct {
 	Last time.Time
 	// Open is true while the episode has not ended.
 	Open bool
-	// Drops counts conntrack drops (drop + early_drop) during the episode.
+	// Drops counts the packets the table dropped (conntrack -S drop) during the episode.
 	Drops uint64
 	// Max is the cap the table was pinned at (the last).
 	Max uint64

@@ -50,12 +50,12 @@ func factsOf(in Inputs) []Fact {
 	add("peak", float64(c.Peak), "the interval's highest nf_conntrack_count read", table+", "+interval)
 	add("max", float64(c.Max), "nf_conntrack_max", table)
 	add("buckets", float64(c.Buckets), "nf_conntrack_buckets", table)
-	add("drops", float64(in.Rates.Drops()), "conntrack -S drop + early_drop, summed over CPUs", table+", "+interval)
+	add("drops", float64(in.Rates.Drops()), "conntrack -S drop, summed over CPUs", table+", "+interval)
 	for _, k := range []Counter{EarlyDrop, InsertFailed, Invalid, ChainTooLong, ClashResolve} {
 		add(string(k), float64(in.Rates.CTTotal.Get(k)), "conntrack -S "+string(k)+", summed over CPUs", table+", "+interval)
 	}
 	if ep := in.Episode; ep != nil {
-		add("drops while pinned", float64(ep.Drops), "conntrack -S drop + early_drop, summed over CPUs", table+", the pin since "+ep.Seen.Format("15:04:05"))
+		add("drops while pinned", float64(ep.Drops), "conntrack -S drop, summed over CPUs", table+", the pin since "+ep.Seen.Format("15:04:05"))
 	}
 	if r := in.Rates.Entries; r.Known() {
 		source := "ctnetlink NEW events"

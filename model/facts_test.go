@@ -22,7 +22,7 @@ func TestVerdictsCiteTheirFacts(t *testing.T) {
 	for _, f := range v.Facts {
 		cites[f.Name] = f
 	}
-	for name, source := range map[string]string{"max": "nf_conntrack_max", "drops": "drop + early_drop"} {
+	for name, source := range map[string]string{"max": "nf_conntrack_max", "drops": "conntrack -S drop,"} {
 		if f, ok := cites[name]; !ok || !strings.Contains(f.Source, source) || f.Scope == "" {
 			t.Errorf("%s: cites %+v, want %s read from %s with its scope: %s", v.Kind, f, name, source, v.Evidence)
 		}

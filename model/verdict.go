@@ -142,9 +142,15 @@ func Judge(in Inputs) []Verdict {
 	return out
 }
 
-// Drops is the packets the table lost in the interval: dropped because it
-// was full, or an unassured entry evicted to make room.
-func (r Rates) Drops() uint64 { return r.CTTotal.Get(Drop) + r.CTTotal.Get(EarlyDrop) }
+// Drops is the packets the table lost in the interval (conntrack -S's
+// drop). An early drop is not one: it evicts an unassured entry to make
+// room and the new packet goes through (__nf_conntrack_alloc tries
+// early_drop first and drops only when that fails), so early_drop counts
+// evictions, said apart (EarlyDrops).
+func (r Rates) Drops() uint64 { return r.CTTotal.Get(Drop) }
+
+// EarlyDrops is the entries evicted in the interval to let a new one in.
+func (r Rates) EarlyDrops() uint64 { return r.CTTotal.Get(EarlyDrop) }
 
 // ruleTableFull: the interval's peak count reached nf_conntrack_max and
 // either packets were dropped in it or the table has been pinned for two

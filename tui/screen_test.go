@@ -64,7 +64,7 @@ func TestIncidentScreenSaysWhy(t *testing.T) {
 	view := feedAll(t, incident(21), 80, 24).View()
 	flat := strings.Join(strings.Fields(view), " ") // verdicts wrap
 	for _, want := range []string{
-		"TABLE FULL — 4,096 of 4,096 entries: ~3,960 tcp-closed, 33/s before the pin × 120 s = 3,960; pinned 11 s, 6,017 drops, server idle (CPU 4 %",
+		"TABLE FULL — 4,096 of 4,096 entries: ~3,960 tcp-closed, 33/s before the pin × 120 s = 3,960; pinned 11 s, 5,940 drops, server idle (CPU 4 %",
 		"4,096 / 4,096 (100 %)",
 		"ceiling 34 new/s",
 		"20:53:44–now",

@@ -66,13 +66,13 @@ func dropsChart(a axis, in *incident.Incident, bs []incident.Bucket) figure {
 	c := a.newChart("drops/s", chartHeight)
 	cpus := in.Timeline.TopDropCPUs(perCPULines)
 	c.yHi = yTop(maxOf(bs, incident.Bucket.DropsPS))
-	ss := []series{{name: "all CPUs (drop + early_drop)", colour: critColour, value: incident.Bucket.DropsPS}}
+	ss := []series{{name: "all CPUs (drop)", colour: critColour, value: incident.Bucket.DropsPS}}
 	for i, cpu := range cpus {
 		ss = append(ss, series{name: fmt.Sprintf("cpu %d", cpu), colour: seriesTones[i%len(seriesTones)], dashed: true,
 			value: func(b incident.Bucket) float64 { return b.CPUDropsPS(cpu) }})
 	}
 	addLines(c, bs, ss...)
-	caption := "Drops per second: packets the table lost (conntrack -S drop + early_drop)"
+	caption := "Drops per second: packets the table lost (conntrack -S drop; early drops let the packet in)"
 	switch n := in.Timeline.DropCPUs(); {
 	case n == 0:
 		caption += "; no CPU dropped."
