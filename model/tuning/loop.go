@@ -62,15 +62,17 @@ type LoopStatus struct {
 	// Max and Count are the cap and the count at the last frame.
 	Max, Count uint64
 	// PeakCount is the highest count since the apply; Heading the steady
-	// state the count is heading for (Steady: its recent climb over the
+	// state the count is heading for (Steady: its climb over the
 	// rest of the hold; where no climb could be measured, rate × hold by
 	// class). A flat count is its own steady state, whatever the rate:
 	// entries that end as fast as they are made (a loopback client
 	// reusing its ports) hold it flat. The peak working set is the larger
 	// of the two.
 	PeakCount, Heading uint64
-	// Climb is how fast the count rose lately, entries/s: a lower bound
-	// on the rate the table admits.
+	// Climb is how fast the count rose since the apply, entries/s: a
+	// lower bound on the rate the table admits. It is read over the whole
+	// watch, not its latest part: an ingest that ended within the watch
+	// comes again, and the table must hold it then.
 	Climb float64
 	// Hold is how long the class that fills the table is held.
 	Hold time.Duration
@@ -101,10 +103,9 @@ func (l LoopStatus) Headroom() uint64 { return model.Increase(l.PeakWorkingSet()
 // its interval began before the apply, and its drops are the old table's.
 func JudgeLoop(appliedAt time.Time, frames model.Frames) LoopStatus {
 	var l LoopStatus
-	var from time.Time
-	var headings, counts []uint64
-	var times []time.Time
-	var hold uint64
+	var from, firstAt time.Time
+	var headings []uint64
+	var hold, firstCount uint64
 	seen := 0
 	for i := range frames.Len() {
 		f := frames.At(i)
@@ -116,7 +117,9 @@ func JudgeLoop(appliedAt time.Time, frames model.Frames) LoopStatus {
 			continue
 		}
 		c := f.Sample.Conntrack
-		times, counts = append(times, f.Sample.Time), append(counts, c.Count)
+		if seen == 2 {
+			firstCount, firstAt = c.Count, f.Sample.Time
+		}
 		l.Watched = f.Sample.Time.Sub(from)
 		l.Max, l.Count = c.Max, c.Count
 		l.PeakCount = max(l.PeakCount, c.Peak, c.Count)
@@ -136,7 +139,9 @@ func JudgeLoop(appliedAt time.Time, frames model.Frames) LoopStatus {
 	l.Hold = time.Duration(hold) * time.Second
 	l.Heading = median(headings)
 	if l.Watched >= time.Second && hold > 0 { // the count says where it goes better than a rate
-		l.Climb = recentClimb(times, counts)
+		if secs := l.Watched.Seconds() - firstAt.Sub(from).Seconds(); secs > 0 {
+			l.Climb = max(0, float64(l.Count)-float64(firstCount)) / secs
+		}
 		l.Heading = l.Steady().Projected()
 	}
 	l.SettleAfter = max(SettleMin, l.Hold)

@@ -9,7 +9,7 @@ import (
 // Steady is where a table's count settles after a change: a quiet
 // stretch is not a free table while the count still climbs, since every
 // entry admitted since the change is held the class's whole hold. The
-// count's recent climb goes on until the entries from before the change
+// count's climb goes on until the entries from before the change
 // have left (a hold after it), so the steady state is the count now plus
 // that climb over the rest of the hold. A table is freed when that fits
 // under the count the kernel's collector starts evicting from: above it
@@ -17,7 +17,7 @@ import (
 type Steady struct {
 	// Count is the count now, Max the cap.
 	Count, Max uint64
-	// Climb is how fast the count rose lately, entries/s (≥ 0).
+	// Climb is how fast the count rose since the change, entries/s.
 	Climb float64
 	// Hold is how long the class that fills the table is held; Watched
 	// how long since the change.
@@ -46,26 +46,3 @@ func (s Steady) Room() uint64 {
 
 // Fits reports whether the steady state fits the room the cap leaves.
 func (s Steady) Fits() bool { return s.Max > 0 && s.Projected() <= s.Room() }
-
-// recentClimb is how fast the count rose over the latter half of the
-// frames since an apply (at least the last HeadingWatch ÷ 2): the burst
-// of retried SYNs let in right after a raise is the backlog, not the
-// rate the table will go on filling at. counts and times are oldest
-// first; it is 0 for fewer than two.
-func recentClimb(times []time.Time, counts []uint64) float64 {
-	n := len(times)
-	if n < 2 {
-		return 0
-	}
-	last := times[n-1]
-	window := max(last.Sub(times[0])/2, HeadingWatch/2)
-	i := 0
-	for i < n-2 && last.Sub(times[i+1]) >= window {
-		i++
-	}
-	secs := last.Sub(times[i]).Seconds()
-	if secs <= 0 {
-		return 0
-	}
-	return max(0, float64(counts[n-1])-float64(counts[i])) / secs
-}
