@@ -111,8 +111,8 @@ func (a *Analyzer) Add(s Sample) Frame {
 	if a.prev != nil {
 		prevNS = a.prev.Namespaces
 	}
-	in := Inputs{Sample: s, Rates: r, Fill: f.Fill, Demand: f.Demand, FullNS: FullNamespaces(prevNS, s.Namespaces, s.Conntrack.Max),
-		RecentDrops: !a.lastDrop.IsZero() && s.Time.Sub(a.lastDrop) <= RetransLadder}
+	in := Inputs{Sample: s, Rates: r, Fill: f.Fill, Demand: f.Demand, RecentDrops: !a.lastDrop.IsZero() && s.Time.Sub(a.lastDrop) <= RetransLadder}
+	in.FullNS, in.InsertNS = FullNamespaces(prevNS, s.Namespaces, s.Conntrack.Max)
 	if a.census != nil {
 		in.Owners, in.Census = a.census.Owners, a.census
 	}

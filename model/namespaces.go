@@ -29,10 +29,15 @@ type NetNS struct {
 	// 0): what it is read and opened through. Local only: a stream's is
 	// never taken.
 	Path string `json:"path,omitempty"`
-	// Count is the namespace's entries; Drops its drop and early_drop
-	// counters summed over CPUs (cumulative, since the namespace began).
-	Count uint64 `json:"count"`
-	Drops uint64 `json:"drops"`
+	// Count is the namespace's entries; Drops its drop counter summed
+	// over CPUs (cumulative, since the namespace began): the packets its
+	// table lost. InsertDrops are those of Drops that insert_failed
+	// accounts for (an unresolved clash, or a NAT that found no free
+	// tuple: the kernel counts both), not a full table's. early_drop is
+	// in neither: an eviction lets the packet in.
+	Count       uint64 `json:"count"`
+	Drops       uint64 `json:"drops"`
+	InsertDrops uint64 `json:"insert_drops,omitempty"`
 	// Peak is the highest count the fast sampling saw since the previous
 	// sample (0: not sampled fast, the count is all there is).
 	Peak uint64 `json:"peak,omitempty"`
@@ -130,38 +135,50 @@ func compareFullness(a, b NetNS) int {
 // FullNS is a namespace whose table is full: at the cap, or dropping.
 type FullNS struct {
 	NS NetNS
-	// Drops are the drops since the previous sample (0 when it only sits
-	// at the cap).
-	Drops uint64
+	// Drops are the drops its full table made since the previous sample
+	// (0 when it only sits at the cap); InsertDrops those made on
+	// inserting an entry (a clash, a NAT out of tuples).
+	Drops, InsertDrops uint64
 }
 
-// FullNamespaces are the namespaces of cur at the cap or dropping since
-// prev, most dropping first. A namespace new since prev counts only its
-// count: its drops since it began are not this interval's.
-func FullNamespaces(prev, cur *Namespaces, max uint64) []FullNS {
+// TableDrops are the drops a namespace's table made for being full: its
+// drop counter less what insert_failed accounts for.
+func (n NetNS) TableDrops() uint64 { return n.Drops - min(n.InsertDrops, n.Drops) }
+
+// FullNamespaces are the namespaces of cur that are full — at the cap, or
+// dropping for a full table since prev — most dropping first; insert are
+// the others that dropped on inserting an entry, which no cap frees. A
+// namespace new since prev counts only its count: its drops since it
+// began are not this interval's. A count that touched the cap between
+// reads with nothing dropped is not full: the kernel let every packet in.
+func FullNamespaces(prev, cur *Namespaces, max uint64) (full, insert []FullNS) {
 	if cur == nil || max == 0 {
-		return nil
+		return nil, nil
 	}
-	before := map[uint64]uint64{}
+	before := map[uint64]NetNS{}
 	if prev != nil {
 		for _, r := range prev.Rows {
 			if r.DropsRead {
-				before[r.Inode] = r.Drops
+				before[r.Inode] = r
 			}
 		}
 	}
-	var out []FullNS
 	for _, r := range cur.Rows {
-		var d uint64
-		if b, ok := before[r.Inode]; ok && r.DropsRead && r.Drops > b {
-			d = r.Drops - b
+		var d FullNS
+		if b, ok := before[r.Inode]; ok && r.DropsRead {
+			d.Drops, d.InsertDrops = Increase(b.TableDrops(), r.TableDrops()), Increase(b.InsertDrops, r.InsertDrops)
 		}
-		if r.Count >= max || r.Peak >= max || d > 0 {
-			out = append(out, FullNS{NS: r, Drops: d})
+		d.NS = r
+		switch {
+		case r.Count >= max || d.Drops > 0:
+			full = append(full, d)
+		case d.InsertDrops > 0:
+			insert = append(insert, d)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Drops > out[j].Drops })
-	return out
+	sort.SliceStable(full, func(i, j int) bool { return full[i].Drops > full[j].Drops })
+	sort.SliceStable(insert, func(i, j int) bool { return insert[i].InsertDrops > insert[j].InsertDrops })
+	return full, insert
 }
 
 // Describe is the full namespace in the verdict's words: "in pod 3f2a…
@@ -182,6 +199,23 @@ func ruleNamespaceFull(in Inputs) (Verdict, bool) {
 	ev := f.Describe(c.Max) + ": new flows into it are dropped while this namespace reads fine"
 	if n := len(in.FullNS) - 1; n > 0 {
 		ev += fmt.Sprintf("; %d more namespaces full", n)
+	}
+	return Verdict{Evidence: ev, Table: f.NS.Label()}, true
+}
+
+// ruleNamespaceInsertDrops: another namespace dropped packets on
+// inserting their entry, below its cap: a clash or a source NAT out of
+// tuples in its ruleset, which tablefull does not read there. Never a
+// full table: no cap frees it.
+func ruleNamespaceInsertDrops(in Inputs) (Verdict, bool) {
+	if len(in.InsertNS) == 0 {
+		return Verdict{}, false
+	}
+	f := in.InsertNS[0]
+	ev := fmt.Sprintf("in %s (%s) — %s packets dropped on inserting their entry (insert_failed: a clash, or a source NAT that found no free tuple; its ruleset is not read) at %s / %s entries; not a full table",
+		f.NS.Label(), f.NS.Within(), Int(f.InsertDrops), Int(f.NS.Count), Int(in.Sample.Conntrack.Max))
+	if n := len(in.InsertNS) - 1; n > 0 {
+		ev += fmt.Sprintf("; %d more namespaces dropping so", n)
 	}
 	return Verdict{Evidence: ev, Table: f.NS.Label()}, true
 }

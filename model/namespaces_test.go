@@ -21,7 +21,7 @@ func TestNamespaceFull(t *testing.T) {
 	host := table(0, 0, 300)
 	host.Conntrack.Status = TableUntracked
 	host.Namespaces = cur
-	full := FullNamespaces(prev, cur, 300)
+	full, _ := FullNamespaces(prev, cur, 300)
 	if len(full) != 1 || full[0].Drops != 120 {
 		t.Fatalf("full %+v, want the pod with 120 drops", full)
 	}
@@ -29,12 +29,13 @@ func TestNamespaceFull(t *testing.T) {
 	if v[0].Kind != TableFull || !strings.Contains(v[0].Evidence, "in pod 3f2a9c1e (pid 4242) — 300 / 300 entries, 120 drops") {
 		t.Errorf("verdict %+v", v[0])
 	}
-	if f := FullNamespaces(nil, cur, 300); len(f) != 1 || f[0].Drops != 0 {
+	if f, _ := FullNamespaces(nil, cur, 300); len(f) != 1 || f[0].Drops != 0 {
 		t.Errorf("a namespace first seen now: %+v, want at the cap with no drops of this interval", f)
 	}
 	calm := &Namespaces{Rows: []NetNS{{Inode: 8, Name: "lab", Kind: "netns", PID: 99, Count: 12}}, Others: 11}
 	host.Namespaces = calm
-	ok := Judge(Inputs{Sample: host, Rates: idle(), FullNS: FullNamespaces(calm, calm, 300)})
+	calmFull, _ := FullNamespaces(calm, calm, 300)
+	ok := Judge(Inputs{Sample: host, Rates: idle(), FullNS: calmFull})
 	if ok[0].Kind != OK || !strings.Contains(ok[0].Evidence, "no namespace near its cap (12 others, the fullest netns lab at 12)") {
 		t.Errorf("calm host: %+v", ok[0])
 	}
@@ -44,6 +45,41 @@ func TestNamespaceFull(t *testing.T) {
 	alone := Judge(Inputs{Sample: host, Rates: idle()})
 	if alone[0].Kind != OK || !strings.Contains(alone[0].Evidence, "no other namespace read") || strings.Contains(alone[0].Evidence, "root needed") {
 		t.Errorf("a host alone: %+v", alone[0])
+	}
+}
+
+// TestNamespaceDropsByCause: a namespace is full only at its cap or
+// with drops its table made for being full. One at 60 % of the cap whose
+// drops insert_failed accounts for (a NAT out of tuples, a clash) is
+// named for that, never TABLE FULL; one at 94 % with no drop, though its
+// count touched the cap between reads, is neither.
+func TestNamespaceDropsByCause(t *testing.T) {
+	nat := func(drops, insert uint64) NetNS {
+		return NetNS{Inode: 9, Name: "node", Kind: "netns", PID: 77, Count: 2458, Drops: drops, InsertDrops: insert, DropsRead: true}
+	}
+	near := NetNS{Inode: 10, Name: "web-1", Kind: "netns", PID: 26887, Count: 3839, Peak: 4096, Drops: 0, DropsRead: true}
+	prev := &Namespaces{Rows: []NetNS{nat(100, 100), near}}
+	cur := &Namespaces{Rows: []NetNS{nat(400, 400), near}}
+	full, insert := FullNamespaces(prev, cur, 4096)
+	if len(full) != 0 || len(insert) != 1 || insert[0].InsertDrops != 300 {
+		t.Fatalf("full %+v insert %+v: want none full, the node namespace's 300 insert drops", full, insert)
+	}
+	host := table(10, 10, 4096)
+	host.Namespaces = cur
+	vs := Judge(Inputs{Sample: host, Rates: idle(), FullNS: full, InsertNS: insert})
+	for _, v := range vs {
+		if v.Kind == TableFull {
+			t.Errorf("TABLE FULL from a NAT's drops or a touch of the cap: %s", v.Evidence)
+		}
+	}
+	if vs[0].Kind != InsertClash || !strings.Contains(vs[0].Evidence, "in netns node (pid 77) — 300 packets dropped on inserting their entry") ||
+		!strings.Contains(vs[0].Evidence, "not a full table") {
+		t.Errorf("the NAT's drops: %+v", vs[0])
+	}
+	// the same namespace's table drops (drop beyond insert_failed) are a full table's
+	cur = &Namespaces{Rows: []NetNS{nat(700, 450), near}}
+	if full, insert = FullNamespaces(prev, cur, 4096); len(full) != 1 || full[0].Drops != 250 || full[0].InsertDrops != 350 || len(insert) != 0 {
+		t.Errorf("full %+v insert %+v: want the node namespace full with 250 table drops", full, insert)
 	}
 }
 

@@ -96,8 +96,9 @@ type Inputs struct {
 	// RetransLadder before this interval: SYN retransmits now are its
 	// own clients retrying, not a network beyond the host.
 	RecentDrops bool
-	// FullNS are the host's other namespaces at the cap or dropping.
-	FullNS []FullNS
+	// FullNS are the host's other namespaces at the cap or dropping for
+	// it; InsertNS the others that dropped on inserting an entry.
+	FullNS, InsertNS []FullNS
 	// Owners is who holds the entries, by the newest fresh census (nil:
 	// not known); Census that census.
 	Owners *Owners

@@ -179,7 +179,8 @@ func (m emit) namespaces(ns *model.Namespaces) {
 		ino, name, kind := strconv.FormatUint(r.Inode, 10), model.Sanitize(r.Name, 64), model.Sanitize(r.Kind, 16)
 		m.gauge(descOf(metrics.NSEntries), float64(r.Count), name, kind, ino)
 		if r.DropsRead { // read near the cap only: not read is not 0
-			m.counter(descOf(metrics.NSDrops), float64(r.Drops), name, kind, ino)
+			m.counter(descOf(metrics.NSDrops), float64(r.TableDrops()), name, kind, ino)
+			m.counter(descOf(metrics.NSInsertDrops), float64(min(r.InsertDrops, r.Drops)), name, kind, ino)
 		}
 	}
 	m.gauge(descOf(metrics.NSOthers), float64(ns.Others))

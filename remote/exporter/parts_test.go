@@ -93,6 +93,7 @@ func TestExporterNamespaces(t *testing.T) {
 	s.Namespaces = &tf.Namespaces{Rows: []tf.NetNS{
 		{Inode: 7, Name: "3f2a9c1e", Kind: "pod", PID: 42, Count: 4096, Drops: 900, DropsRead: true},
 		{Inode: 7, Name: "3f2a9c1e", Kind: "pod", PID: 42, Count: 4096, Drops: 900, DropsRead: true},
+		{Inode: 9, Name: "node", Kind: "netns", PID: 44, Count: 2458, Drops: 300, InsertDrops: 280, DropsRead: true},
 		{Inode: 8, Name: "bad\xffname", Kind: "process", PID: 43, Count: 3}}, Others: 480, OthersEntries: 1200}
 	e.Observe(s)
 	m := scrape(t, srv.URL)
@@ -102,7 +103,12 @@ func TestExporterNamespaces(t *testing.T) {
 	if got := m["tablefull_netns_conntrack_drops_total"].v("inode=7,kind=pod,netns=3f2a9c1e,"); got != 900 {
 		t.Errorf("pod drops %v", got)
 	}
-	if len(m["tablefull_netns_conntrack_entries"].values) != 2 || m["tablefull_netns_others"].v("") != 480 {
+	// a NAT's or a clash's drops are not a full table's: the alert on
+	// drops_total does not fire for them
+	if d, i := m["tablefull_netns_conntrack_drops_total"].v("inode=9,kind=netns,netns=node,"), m["tablefull_netns_conntrack_insert_drops_total"].v("inode=9,kind=netns,netns=node,"); d != 20 || i != 280 {
+		t.Errorf("a namespace's 300 drops, 280 on insert: drops_total %v, insert_drops_total %v; want 20 and 280", d, i)
+	}
+	if len(m["tablefull_netns_conntrack_entries"].values) != 3 || m["tablefull_netns_others"].v("") != 480 {
 		t.Errorf("series %v, others %v", m["tablefull_netns_conntrack_entries"].values, m["tablefull_netns_others"])
 	}
 }

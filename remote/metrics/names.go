@@ -66,7 +66,8 @@ var (
 // The host's other network namespaces.
 var (
 	NSEntries       = Metric{Name: "tablefull_netns_conntrack_entries", Help: "Entries in another network namespace's conntrack table (the cap is the host's tablefull_conntrack_entries_limit), for the 20 fullest; the rest are in tablefull_netns_others.", Labels: []string{"netns", "kind", "inode"}}
-	NSDrops         = Metric{Name: "tablefull_netns_conntrack_drops_total", Help: "drop and early_drop of another network namespace's table, summed over CPUs, for the 20 fullest; read once its table is half full (absent before).", Labels: []string{"netns", "kind", "inode"}}
+	NSDrops         = Metric{Name: "tablefull_netns_conntrack_drops_total", Help: "Packets another network namespace's table dropped for being full (drop less what insert_failed accounts for; early_drop lets the packet in), summed over CPUs, for the 20 fullest; read once its table is half full (absent before).", Labels: []string{"netns", "kind", "inode"}}
+	NSInsertDrops   = Metric{Name: "tablefull_netns_conntrack_insert_drops_total", Help: "Packets another network namespace's table dropped on inserting their entry (insert_failed: a clash, or a NAT that found no free tuple), not for being full; summed over CPUs, for the 20 fullest, read as the drops are.", Labels: []string{"netns", "kind", "inode"}}
 	NSOthers        = Metric{Name: "tablefull_netns_others", Help: "Network namespaces read beyond the 20 with series of their own."}
 	NSOthersEntries = Metric{Name: "tablefull_netns_others_entries", Help: "Entries in the namespaces beyond the 20, together."}
 	NSUnread        = Metric{Name: "tablefull_netns_unread", Help: "Network namespaces not read at all: over the cap of 4,096 kept between walks (those users made in their own user namespaces are left out first). Absent when the namespaces were not read."}
@@ -96,7 +97,7 @@ var (
 
 // All is every metric the exporter serves, in the order of its
 // exposition's descriptions.
-var All = []Metric{Entries, Peak, Limit, Buckets, Hold, CPUEvents, Events, Pinned, Episodes, KernelLines, Suppressed, NewEntries, NewEntriesLost, Evicted, EntriesDeleted, UserDeleted, IPVSConns, IPVSBuckets, ClassHold, Verdict, VerdictSeconds, Up, NSEntries, NSDrops, NSOthers, NSOthersEntries, NSUnread, TuningDrift, LastSample, BuildInfo, ProbesLost, OwnerNew, OwnerDrops, OwnerEntries, ListenQueue, ListenBacklog}
+var All = []Metric{Entries, Peak, Limit, Buckets, Hold, CPUEvents, Events, Pinned, Episodes, KernelLines, Suppressed, NewEntries, NewEntriesLost, Evicted, EntriesDeleted, UserDeleted, IPVSConns, IPVSBuckets, ClassHold, Verdict, VerdictSeconds, Up, NSEntries, NSDrops, NSInsertDrops, NSOthers, NSOthersEntries, NSUnread, TuningDrift, LastSample, BuildInfo, ProbesLost, OwnerNew, OwnerDrops, OwnerEntries, ListenQueue, ListenBacklog}
 
 // verdictKindLabels are the kinds a tablefull_verdict series exists for,
 // as its label reads them.

@@ -76,7 +76,7 @@ type nsProc struct {
 	netnsPath string
 	// drops are the drops at the last whole read; dropping that they
 	// rose at it, so the next read is whole again.
-	drops               uint64
+	drops               dropCounts
 	dropsRead, dropping bool
 	// hot: near the cap at the last read, so PollPeaks reads its count
 	// between samples; peak the highest it saw since.
@@ -103,7 +103,7 @@ func (p *nsProc) row(ino uint64) model.NetNS {
 		path = p.netnsPath
 	}
 	return model.NetNS{Inode: ino, Name: p.name, Kind: p.kind, PID: p.pid, Path: path,
-		Count: p.count, Drops: p.drops, DropsRead: p.dropsRead}
+		Count: p.count, Drops: p.drops.drop, InsertDrops: p.drops.insert, DropsRead: p.dropsRead}
 }
 
 // NewNamespaces reads the namespaces under roots; the namespace of this
@@ -171,7 +171,7 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 			}
 			continue
 		}
-		p.dropping = whole && drops > p.drops && p.dropsRead
+		p.dropping = whole && drops.drop > p.drops.drop && p.dropsRead
 		unchanged := p.read && count == p.count && drops == p.drops && !p.dropping
 		p.drops, p.dropsRead, p.count, p.read = drops, whole, count, true
 		var peak uint64
@@ -230,7 +230,7 @@ func (n *Namespaces) readCount(p *nsProc) (uint64, error) {
 // readStat reads a namespace's count, and its drops (whole) when the
 // count is at least dropsFrom: from a process inside it, else from a
 // thread entered into it through its namespace file.
-func (n *Namespaces) readStat(p *nsProc, dropsFrom uint64) (count, drops uint64, whole bool, err error) {
+func (n *Namespaces) readStat(p *nsProc, dropsFrom uint64) (count uint64, drops dropCounts, whole bool, err error) {
 	if p.netnsPath == "" {
 		f, err := os.Open(filepath.Join(n.proc, strconv.Itoa(p.pid), n.statFile))
 		if err == nil {
@@ -239,7 +239,7 @@ func (n *Namespaces) readStat(p *nsProc, dropsFrom uint64) (count, drops uint64,
 		}
 		link := filepath.Join(n.proc, strconv.Itoa(p.pid), "ns", "net")
 		if _, serr := os.Lstat(link); !errors.Is(err, fs.ErrNotExist) || serr != nil {
-			return 0, 0, false, err // unreadable, or the process went away
+			return 0, dropCounts{}, false, err // unreadable, or the process went away
 		}
 		p.netnsPath = link // the process is there, its stat file is not: no conntrack procfs
 	}
@@ -258,14 +258,14 @@ func dropsFrom(p *nsProc, capMax uint64) uint64 {
 // readStatOpen reads an open stat file: its first rows for the count,
 // and the whole of it, for every CPU's drops, when the count is at least
 // dropsFrom.
-func (n *Namespaces) readStatOpen(f *os.File, dropsFrom uint64) (count, drops uint64, whole bool, err error) {
+func (n *Namespaces) readStatOpen(f *os.File, dropsFrom uint64) (count uint64, drops dropCounts, whole bool, err error) {
 	k, err := f.Read(n.buf[:4096]) // the header and the first rows: the count
 	if err != nil {
-		return 0, 0, false, err
+		return 0, dropCounts{}, false, err
 	}
 	count, _, err = parseNSStat(n.buf[:k])
 	if err != nil || count < dropsFrom {
-		return count, 0, false, err
+		return count, dropCounts{}, false, err
 	}
 	for k < maxStat {
 		if k == len(n.buf) {
@@ -281,9 +281,21 @@ func (n *Namespaces) readStatOpen(f *os.File, dropsFrom uint64) (count, drops ui
 	return count, drops, err == nil, err
 }
 
+// dropCounts are a namespace's drop counter and the part of it that
+// insert_failed accounts for (beyond chaintoolong, which drops without
+// counting drop), summed over CPUs; early_drop is neither (an eviction
+// lets the packet in).
+type dropCounts struct{ drop, insert uint64 }
+
+// dropsOf is dropCounts from the three counters' sums.
+func dropsOf(drop, insertFailed, chainTooLong uint64) dropCounts {
+	return dropCounts{drop: drop, insert: min(model.Increase(chainTooLong, insertFailed), drop)}
+}
+
 // parseNSStat reads the entries column (the namespace's count, the same
-// in every row) and sums drop and early_drop over the CPUs.
-func parseNSStat(b []byte) (count, drops uint64, err error) {
+// in every row) and sums drop, insert_failed and chaintoolong over the
+// CPUs.
+func parseNSStat(b []byte) (count uint64, drops dropCounts, err error) {
 	lines := bytes.Split(b, []byte("\n"))
 	header := strings.Fields(string(lines[0]))
 	col := map[string]int{}
@@ -292,9 +304,10 @@ func parseNSStat(b []byte) (count, drops uint64, err error) {
 	}
 	ent, ok := col["entries"]
 	if !ok {
-		return 0, 0, errors.New("no entries column")
+		return 0, dropCounts{}, errors.New("no entries column")
 	}
 	first := true
+	var sums [3]uint64
 	for _, l := range lines[1:] {
 		fields := bytes.Fields(l)
 		if len(fields) != len(header) {
@@ -304,15 +317,15 @@ func parseNSStat(b []byte) (count, drops uint64, err error) {
 			count, _ = strconv.ParseUint(string(fields[ent]), 16, 64)
 			first = false
 		}
-		for _, name := range []string{"drop", "early_drop"} {
+		for k, name := range [...]string{"drop", "insert_failed", "chaintoolong"} {
 			if i, ok := col[name]; ok {
 				v, _ := strconv.ParseUint(string(fields[i]), 16, 64)
-				drops += v
+				sums[k] += v
 			}
 		}
 	}
 	if first {
-		return 0, 0, errors.New("no rows")
+		return 0, dropCounts{}, errors.New("no rows")
 	}
-	return count, drops, nil
+	return count, dropsOf(sums[0], sums[1], sums[2]), nil
 }

@@ -26,7 +26,7 @@ const enteredNetlinkTimeout = 2 * time.Second
 // kernel without conntrack's procfs) the count is the namespace's
 // nf_conntrack_count and the drops its ctnetlink stats, read when the
 // count is at least dropsFrom. Entering needs CAP_SYS_ADMIN.
-func (n *Namespaces) readEntered(nsPath string, dropsFrom uint64) (count, drops uint64, whole bool, err error) {
+func (n *Namespaces) readEntered(nsPath string, dropsFrom uint64) (count uint64, drops dropCounts, whole bool, err error) {
 	err = nsenter.Net(nsPath, func() error {
 		f, err := os.Open(filepath.Join(n.proc, "thread-self", n.statFile))
 		if err == nil {
@@ -47,7 +47,7 @@ func (n *Namespaces) readEntered(nsPath string, dropsFrom uint64) (count, drops 
 		if err != nil {
 			return err
 		}
-		drops, whole = s.Total(model.Drop)+s.Total(model.EarlyDrop), true
+		drops, whole = dropsOf(s.Total(model.Drop), s.Total(model.InsertFailed), s.Total(model.ChainTooLong)), true
 		return nil
 	})
 	return count, drops, whole, err

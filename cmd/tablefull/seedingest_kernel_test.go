@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// The seed's incident at its proportions: 6,600 objects of 1.4 KB, each
+// over a fresh connection, from 8 workers, against a server whose table
+// is max = buckets = 4,096. The server serves 600 objects a second (an
+// nginx rate limit: the server's own pace, not the table's).
+const (
+	seedObjects  = 6600
+	seedObjBytes = 1400
+	seedWorkers  = 8
+	seedRate     = 600
+	seedMax      = 4096
+	seedRuns     = 5
+	// seedBeforeWindow is how long the pinned ingest's pace is counted.
+	seedBeforeWindow = 15 * time.Second
+)
+
+// TestSeedIngestFreedTenfold: the guided loop says freed only when the
+// table holds the ingest. In each of 5 runs, on a fresh namespace: an
+// ingest pins the table and its pace is counted from nginx's access log
+// (the "before"); tune --until-free --yes runs while it goes on; once it
+// says freed, that ingest stops and the same ingest is run again, whole,
+// and must run at least 10× faster than the pinned one did. A loop that
+// says freed on a climbing count (the 31 quiet seconds of the issue)
+// leaves a table the next ingest pins again, and fails this.
+func TestSeedIngestFreedTenfold(t *testing.T) {
+	needKernel(t, "nginx", "curl")
+	lowerMax(t, seedMax)
+	for run := 1; run <= seedRuns; run++ {
+		t.Run(fmt.Sprint(run), func(t *testing.T) {
+			origMax := readSysctl(t, nil, model.KnobMax)
+			ns := labNS(t)
+			dir := t.TempDir()
+			seedServer(t, ns, dir)
+			log := filepath.Join(dir, "access.log")
+			stop := startIngestLoop(t, ns)
+			waitPinned(t, ns, seedMax, 60*time.Second)
+			from := logLines(t, log)
+			time.Sleep(seedBeforeWindow)
+			beforePS := float64(logLines(t, log)-from) / seedBeforeWindow.Seconds()
+			state := t.TempDir()
+			steps := followUntilFree(t, ns.Name, state)
+			stop()
+			from = logLines(t, log)
+			took := timeIngest(t, ns)
+			if got := logLines(t, log) - from; got < seedObjects {
+				t.Fatalf("the ingest after the loop served %d of %d objects", got, seedObjects)
+			}
+			afterPS := seedObjects / took.Seconds()
+			last := steps[len(steps)-1]
+			t.Logf("pinned: %.1f objects/s over %s; after %d steps (%s): %d objects in %s, %.0f/s", beforePS, seedBeforeWindow, len(steps), last.Said, seedObjects, took, afterPS)
+			// with none served while pinned, the before is under one per window
+			if afterPS < 10*max(beforePS, 1/seedBeforeWindow.Seconds()) {
+				t.Errorf("after the loop said %q the ingest ran %.0f/s, not 10× the pinned %.1f/s", last.Said, afterPS, beforePS)
+			}
+			undoFromHost(t, ns, state, origMax, model.KnobTimeWait, "120")
+		})
+	}
+}
+
+// seedServer runs nginx in ns serving one object of seedObjBytes at
+// seedRate a second (limit_req delays the rest, as a busy server does),
+// each request logged to dir/access.log.
+func seedServer(t *testing.T, ns *netns.NS, dir string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "obj"), bytes.Repeat([]byte("s"), seedObjBytes), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	conf := filepath.Join(dir, "nginx.conf")
+	if err := os.WriteFile(conf, fmt.Appendf(nil, `daemon off;
+worker_processes 2;
+pid %[1]s/nginx.pid;
+error_log %[1]s/error.log;
+events { worker_connections 1024; }
+http {
+	access_log %[1]s/access.log;
+	limit_req_zone $binary_remote_addr zone=ingest:1m rate=%[2]dr/s;
+	client_body_temp_path %[1]s/body;
+	proxy_temp_path %[1]s/proxy;
+	fastcgi_temp_path %[1]s/fastcgi;
+	uwsgi_temp_path %[1]s/uwsgi;
+	scgi_temp_path %[1]s/scgi;
+	server { listen 127.0.0.1:18181; root %[1]s; limit_req zone=ingest burst=64; }
+}
+`, dir, seedRate), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	startGroup(t, ns.Command("nginx", "-p", dir, "-e", filepath.Join(dir, "error.log"), "-c", conf))
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(dir, "nginx.pid")); err == nil {
+			return
+		}
+		if time.Now().After(end) {
+			t.Fatal("nginx did not start")
+		}
+	}
+}
+
+// seedIngest is curl fetching the seed's objects, seedWorkers at a time,
+// a fresh connection each (the server closes it).
+func seedIngest(ns *netns.NS) *exec.Cmd {
+	return ns.Command("curl", "-s", "--parallel", "--parallel-max", fmt.Sprint(seedWorkers), "-H", "Connection: close",
+		"-o", "/dev/null", fmt.Sprintf("http://127.0.0.1:18181/obj?[1-%d]", seedObjects))
+}
+
+// startIngestLoop runs the ingest again and again (an ingest that retries
+// until it is done) until stop is called or the test ends.
+func startIngestLoop(t *testing.T, ns *netns.NS) (stop func()) {
+	t.Helper()
+	args := strings.Join(seedIngest(ns).Args, "' '")
+	cmd := exec.Command("sh", "-c", "while :; do '"+args+"' >/dev/null 2>&1; done")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stopped := false
+	stop = func() {
+		if !stopped {
+			stopped = true
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			cmd.Wait()
+		}
+	}
+	t.Cleanup(stop)
+	return stop
+}
+
+// timeIngest runs one whole ingest and returns how long it took.
+func timeIngest(t *testing.T, ns *netns.NS) time.Duration {
+	t.Helper()
+	cmd := seedIngest(ns)
+	var errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = io.Discard, &errb // the objects after the first come to stdout
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("the ingest: %v: %s", err, errb.String())
+	}
+	return time.Since(start)
+}
+
+// logLines counts the lines of nginx's access log: the objects served.
+func logLines(t *testing.T, path string) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return bytes.Count(b, []byte("\n"))
+}
