@@ -107,7 +107,7 @@ FUZZTIME ?= 2m
 # kernel tests (and its own healthy lab) must not meet.
 test: deps lint
 	$(GO) test -count=1 -timeout 10m $$($(GO) list ./... | grep -v '/cmd/tablefull$$')
-	$(GO) test -count=1 -timeout 25m ./cmd/tablefull
+	$(GO) test -count=1 -timeout 40m ./cmd/tablefull
 	@for t in $(FUZZ); do pkg=$${t%%:*}; rest=$${t#*:}; fn=$${rest%%:*}; n=$${rest##*:}; \
 		echo "fuzz $$fn ($$pkg, $${n}x)"; \
 		$(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $${n}x $$pkg >/tmp/tablefull-fuzz.log 2>&1 || { cat /tmp/tablefull-fuzz.log; exit 1; }; \

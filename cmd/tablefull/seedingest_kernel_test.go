@@ -28,7 +28,7 @@ const (
 	seedMax      = 4096
 	seedRuns     = 5
 	// seedBeforeWindow is how long the pinned ingest's pace is counted.
-	seedBeforeWindow = 15 * time.Second
+	seedBeforeWindow = 10 * time.Second
 )
 
 // TestSeedIngestFreedTenfold: the guided loop says freed only when the

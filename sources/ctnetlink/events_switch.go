@@ -62,15 +62,16 @@ func (s *EventsSwitch) Set(now time.Time, want bool) {
 }
 
 // Read is the sample's Entries: the counts while subscribed, otherwise
-// why not.
-func (s *EventsSwitch) Read(status model.TableStatus) model.Entries {
+// why not. A table that tracks nothing is as far from its cap as a table
+// can be: off by design, like any other far from it, not a count that
+// failed (the exporter read tablefull_up{part="entries"} 0 on an idle
+// host).
+func (s *EventsSwitch) Read() model.Entries {
 	switch {
 	case s.ev.On():
 		return s.ev.Read()
 	case s.note != "":
 		return model.Entries{Note: s.note}
-	case status != model.TableTracked:
-		return model.Entries{}
 	case !s.ran:
 		return model.Entries{Note: NoteEventsOneShot}
 	}
