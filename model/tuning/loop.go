@@ -227,8 +227,8 @@ func (l LoopStatus) Say() string {
 			return fmt.Sprintf("still pinned: no drops yet, but the count (%s of %s) is heading for ~%s%s, over %s (where the collector evicts): the next step is proposed, not applied",
 				model.Int(l.Count), model.Int(l.Max), model.Int(l.Heading), l.climbNote(), model.Int(l.Steady().Room()))
 		}
-		return fmt.Sprintf("still pinned: %s drops and %s at the cap in %s since the apply (count %s of %s): the next step is proposed, not applied",
-			model.Int(l.Drops), model.Dur(l.Pinned), model.Dur(l.Watched), model.Int(l.Count), model.Int(l.Max))
+		return fmt.Sprintf("still pinned: %s and %s at the cap in %s since the apply (count %s of %s): the next step is proposed, not applied",
+			dropsSaid(l.Drops), model.Dur(l.Pinned), model.Dur(l.Watched), model.Int(l.Count), model.Int(l.Max))
 	case LoopFreed:
 		return fmt.Sprintf("freed: no drops for %s; count %s of %s, steady ~%s%s under %s (where the collector evicts); headroom %s%s",
 			model.Dur(l.Watched), model.Int(l.Count), model.Int(l.Max), model.Int(l.Heading), l.climbNote(), model.Int(l.Steady().Room()),
@@ -239,6 +239,14 @@ func (l LoopStatus) Say() string {
 	}
 	return fmt.Sprintf("watching: %s of %s since the apply, no drops yet (count %s of %s)",
 		model.Dur(l.Watched), model.Dur(LoopWatch), model.Int(l.Count), model.Int(l.Max))
+}
+
+// dropsSaid is a count of drops with its noun: "1 drop", "40 drops".
+func dropsSaid(n uint64) string {
+	if n == 1 {
+		return "1 drop"
+	}
+	return model.Int(n) + " drops"
 }
 
 // climbNote says how the heading was reached: the count's climb over the

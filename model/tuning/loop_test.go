@@ -219,6 +219,8 @@ func TestJudgeLoop(t *testing.T) {
 			append([]model.Frame{frame(1, 4096, 8192, 500, 100)}, steady(2, 5, 3000, 8192, 100)...), LoopWatching, "no drops yet"},
 		{"drops after the apply", append(steady(1, 4, 8000, 8192, 250), frame(5, 8192, 8192, 40, 250)),
 			LoopPinned, "40 drops"},
+		{"one drop after the apply", append(steady(1, 4, 8000, 8192, 250), frame(5, 8192, 8192, 1, 250)),
+			LoopPinned, "still pinned: 1 drop and"},
 		{"no drops, but heading for the cap at the rate since", climbing(1, 12, 5000, 570, 16384), LoopPinned, "heading for ~22,100 (+570/s for the 19 s left of its 30 s hold), over 15,485"},
 		{"climbing, not yet watched long enough to say", climbing(1, 5, 5000, 570, 16384), LoopWatching, "no drops yet"},
 		{"a flat count at a high rate: the entries end as fast as they are made", steady(1, 33, 5000, 8192, 9000), LoopFreed, "steady ~5,000"},
