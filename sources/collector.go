@@ -204,7 +204,7 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 	s.TCP, err = c.tcp.Read()
 	absent(model.PartTCP, err)
 	started := c.startOffPath(now, s, err == nil)
-	s.Entries = c.events.Read()
+	s.Entries = c.events.Read(s.Conntrack.Status)
 	c.takeOffPath(started, &s, &notes)
 	s.Kernel = c.kmsg.Poll(now)
 	for c.DrainKernelLog && c.kmsg.More { // a one-shot sample reads the whole backlog

@@ -62,16 +62,19 @@ func (s *EventsSwitch) Set(now time.Time, want bool) {
 }
 
 // Read is the sample's Entries: the counts while subscribed, otherwise
-// why not. A table that tracks nothing is as far from its cap as a table
-// can be: off by design, like any other far from it, not a count that
-// failed (the exporter read tablefull_up{part="entries"} 0 on an idle
-// host).
-func (s *EventsSwitch) Read() model.Entries {
+// why not; nothing where there is no table to count (no module, or
+// unreadable). A table that tracks nothing is as far from its cap as a
+// table can be: off by design, like any other far from it, not a count
+// that failed (the exporter read tablefull_up{part="entries"} 0 on an
+// idle host).
+func (s *EventsSwitch) Read(status model.TableStatus) model.Entries {
 	switch {
 	case s.ev.On():
 		return s.ev.Read()
 	case s.note != "":
 		return model.Entries{Note: s.note}
+	case status != model.TableTracked && status != model.TableUntracked:
+		return model.Entries{}
 	case !s.ran:
 		return model.Entries{Note: NoteEventsOneShot}
 	}

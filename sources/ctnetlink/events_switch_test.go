@@ -3,6 +3,8 @@ package ctnetlink
 import (
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/model"
 )
 
 // TestEventsSwitchSaysWhyOff: a switch that never subscribed says why —
@@ -12,11 +14,16 @@ import (
 // 0 on an idle host, whose table tracks nothing).
 func TestEventsSwitchSaysWhyOff(t *testing.T) {
 	sw := NewEventsSwitch(NewEntryEvents(t.TempDir()))
-	if e := sw.Read(); !e.OffByDesign() || e.Note != NoteEventsOneShot {
+	if e := sw.Read(model.TableTracked); !e.OffByDesign() || e.Note != NoteEventsOneShot {
 		t.Errorf("one-shot: %+v, want off by design between samples", e)
 	}
 	sw.Set(time.Unix(100, 0), false)
-	if e := sw.Read(); !e.OffByDesign() || e.Note != NoteEventsOff {
-		t.Errorf("live, far from the cap or tracking nothing: %+v, want off by design", e)
+	for _, st := range []model.TableStatus{model.TableTracked, model.TableUntracked} {
+		if e := sw.Read(st); !e.OffByDesign() || e.Note != NoteEventsOff {
+			t.Errorf("live, %s and far from the cap: %+v, want off by design", st, e)
+		}
+	}
+	if e := sw.Read(model.TableNoModule); e.Note != "" {
+		t.Errorf("no table at all: %+v, want nothing said of entries", e)
 	}
 }
