@@ -50,17 +50,31 @@ func (p NATPool) PortRange() [2]uint16 {
 	return p.Ports
 }
 
-// Tuples is how many flows to one destination (address, port, protocol)
-// the pool holds at once: its addresses times its ports.
+// Tuples is how many flows one source can have through the pool to one
+// destination (address, port, protocol) at once: its ports. The kernel
+// maps each source–destination pair to one of the pool's addresses by a
+// hash (find_best_ips_proto) and varies only the port for it
+// (nf_nat_l4proto_unique_tuple), so more addresses spread other pairs
+// over the pool and never widen one.
 func (p NATPool) Tuples() uint64 {
 	r := p.PortRange()
-	ports := uint64(r[1]) - uint64(r[0]) + 1
-	addrs := uint64(0)
-	for _, a := range p.Addrs {
-		addrs += addrCount(a)
-	}
-	return max(addrs, 1) * ports
+	return uint64(r[1]) - uint64(r[0]) + 1
 }
+
+// Addresses is how many addresses the pool maps to (1: the outgoing
+// interface's).
+func (p NATPool) Addresses() uint64 {
+	n := uint64(0)
+	for _, a := range p.Addrs {
+		n += addrCount(a)
+	}
+	return max(n, 1)
+}
+
+// NATTries is how many source ports the kernel tries for a flow before
+// it drops the packet: 128, then 64, 32 and 16 from new random offsets
+// (since 5.0), so drops begin before every port is taken.
+const NATTries = 128 + 64 + 32 + 16
 
 // addrCount is how many IPv4 addresses "a", "a-b" or "a/len" names (1
 // otherwise).
@@ -79,7 +93,7 @@ func addrCount(a string) uint64 {
 }
 
 // String is the rule as an operator reads it: "snat to 127.0.0.1:20000-20007
-// in ip natlab post (8 flows to one destination at once)".
+// in ip natlab post (8 ports for each source–destination pair)".
 func (p NATPool) String() string {
 	to := "" // masquerade: the outgoing interface's address
 	if len(p.Addrs) > 0 {
@@ -93,7 +107,11 @@ func (p NATPool) String() string {
 	if len(p.Flags) > 0 {
 		s += " " + strings.Join(p.Flags, ",")
 	}
-	return fmt.Sprintf("%s in %s (%s flows to one destination at once)", s, p.Chain, Int(p.Tuples()))
+	s = fmt.Sprintf("%s in %s (%s ports for each source–destination pair", s, p.Chain, Int(p.Tuples()))
+	if n := p.Addresses(); n > 1 {
+		s += fmt.Sprintf("; its %s addresses take other pairs, not more of one", Int(n))
+	}
+	return s + ")"
 }
 
 // Narrowest is the pool with the fewest tuples, false with none.
@@ -151,20 +169,27 @@ func ruleNATPorts(in Inputs) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	return Verdict{Evidence: fmt.Sprintf(
-		"%s: the source NAT %s finds no free source port for new flows%s: %s; not a full table",
-		counts, p, busiest(in.Census), natRemedies(p))}, true
+		"%s: the source NAT %s finds no free source port for new flows (it tries %d before it drops, so drops begin before every port is taken)%s: %s; not a full table",
+		counts, p, NATTries, busiest(in.Census), natRemedies(p))}, true
 }
 
-// natRemedies are the ways to free a pool's ports, leaving out
-// randomising them where the rule already does (nft prints
-// iptables' random-fully as fully-random).
+// natRemedies are the ways to free a pool's ports for the busiest pair:
+// more ports, fewer new connections, more destinations; randomising them
+// is left out where the rule already does (nft prints iptables'
+// random-fully as fully-random); more addresses only for the pairs of
+// other sources, which the kernel may map elsewhere.
 func natRemedies(p NATPool) string {
+	r := "widen its ports, reuse connections (keep-alive) or spread them over more destinations, shorten TIME_WAIT on that path"
+	random := true
 	for _, f := range p.Flags {
 		if f == "fully-random" || f == "random-fully" {
-			return "widen its ports, add egress addresses, shorten TIME_WAIT on that path or reuse connections"
+			random = false
 		}
 	}
-	return "widen its ports, add egress addresses, use random-fully, shorten TIME_WAIT on that path or reuse connections"
+	if random {
+		r += ", use random-fully"
+	}
+	return r + "; more egress addresses help only other sources' pairs (each source–destination pair gets one address)"
 }
 
 // ruleInsertClash: packets dropped on inserting their entry while the

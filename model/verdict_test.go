@@ -105,7 +105,7 @@ func TestVerdictRules(t *testing.T) {
 			}(), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 12); r.CTTotal.Set(InsertFailed, 12) }),
 				Census: &Census{Total: 12, TopDests: []Count{{"127.0.0.1", 8}}, TopPorts: []Count{{"tcp/18080", 8}}, TCPState: map[string]int{"TIME_WAIT": 3},
 					TopTimeWaitDests: []Count{{"10.0.0.9", 1}, {"127.0.0.1", 2}}}},
-			NATPorts, nil, "12 packets dropped on inserting their entry (insert_failed and drop) while the count is 12 of max 262,144: the source NAT snat to 127.0.0.1:20000-20007 in ip natlab post (8 flows to one destination at once) finds no free source port for new flows; the census's busiest destination 127.0.0.1 (8 entries), tcp/18080 (8); 2 to it in TIME_WAIT still hold their tuples (3 in all): widen"},
+			NATPorts, nil, "12 packets dropped on inserting their entry (insert_failed and drop) while the count is 12 of max 262,144: the source NAT snat to 127.0.0.1:20000-20007 in ip natlab post (8 ports for each source–destination pair) finds no free source port for new flows (it tries 240 before it drops, so drops begin before every port is taken); the census's busiest destination 127.0.0.1 (8 entries), tcp/18080 (8); 2 to it in TIME_WAIT still hold their tuples (3 in all): widen"},
 		{"a source NAT out of ports to a Service: its busiest destination named by the Service kube-proxy wrote",
 			Inputs{Sample: func() Sample {
 				s := table(12, 12, 262144)
@@ -121,7 +121,14 @@ func TestVerdictRules(t *testing.T) {
 				s.NAT = &NAT{Pools: []NATPool{{Rule: "masquerade", Chain: "ip kube-proxy masquerading", Flags: []string{"fully-random"}}}}
 				return s
 			}(), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 12); r.CTTotal.Set(InsertFailed, 12) })},
-			NATPorts, nil, "fully-random in ip kube-proxy masquerading (64,512 flows to one destination at once) finds no free source port for new flows: widen its ports, add egress addresses, shorten TIME_WAIT"},
+			NATPorts, nil, "fully-random in ip kube-proxy masquerading (64,512 ports for each source–destination pair) finds no free source port for new flows (it tries 240 before it drops, so drops begin before every port is taken): widen its ports, reuse connections (keep-alive) or spread them over more destinations, shorten TIME_WAIT on that path; more egress addresses help only other sources' pairs"},
+		{"a pool of two addresses: one pair's capacity is its ports, not addresses × ports",
+			Inputs{Sample: func() Sample {
+				s := table(12, 12, 262144)
+				s.NAT = &NAT{Pools: []NATPool{{Rule: "snat", Chain: "ip natlab post", Addrs: []string{"10.0.0.1-10.0.0.2"}, Ports: [2]uint16{20000, 20007}}}}
+				return s
+			}(), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 12); r.CTTotal.Set(InsertFailed, 12) })},
+			NATPorts, nil, "(8 ports for each source–destination pair; its 2 addresses take other pairs, not more of one)"},
 		{"insert drops without source NAT: a clash",
 			Inputs{Sample: func() Sample { s := table(300, 300, 262144); s.NAT = &NAT{}; return s }(),
 				Rates: with(idle(), func(r *Rates) {

@@ -16,6 +16,15 @@ import (
 // answers. ab gives up on a connection the full table never answers, so
 // a loop starts it again, as a retrying ingest would.
 func nginxAB(t *testing.T, ns *netns.NS, dir string) {
+	startNginx(t, ns, dir, "access_log off;", `listen 127.0.0.1:18180; location / { return 200 "a small object\n"; }`)
+	time.Sleep(300 * time.Millisecond)
+	startGroup(t, ns.Command("sh", "-c", "while :; do ab -q -r -s 3 -c 8 -n 10000000 http://127.0.0.1:18180/ >/dev/null 2>&1; done"))
+}
+
+// startNginx runs nginx in ns until the test ends, with everything it
+// writes under dir: http's own lines, then one server of server's.
+func startNginx(t *testing.T, ns *netns.NS, dir, http, server string) {
+	t.Helper()
 	conf := filepath.Join(dir, "nginx.conf")
 	if err := os.WriteFile(conf, fmt.Appendf(nil, `daemon off;
 worker_processes 2;
@@ -23,20 +32,18 @@ pid %[1]s/nginx.pid;
 error_log %[1]s/error.log;
 events { worker_connections 1024; }
 http {
-	access_log off;
+	%[2]s
 	client_body_temp_path %[1]s/body;
 	proxy_temp_path %[1]s/proxy;
 	fastcgi_temp_path %[1]s/fastcgi;
 	uwsgi_temp_path %[1]s/uwsgi;
 	scgi_temp_path %[1]s/scgi;
-	server { listen 127.0.0.1:18180; location / { return 200 "a small object\n"; } }
+	server { %[3]s }
 }
-`, dir), 0o644); err != nil {
+`, dir, http, server), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	startGroup(t, ns.Command("nginx", "-p", dir, "-e", filepath.Join(dir, "error.log"), "-c", conf))
-	time.Sleep(300 * time.Millisecond)
-	startGroup(t, ns.Command("sh", "-c", "while :; do ab -q -r -s 3 -c 8 -n 10000000 http://127.0.0.1:18180/ >/dev/null 2>&1; done"))
 }
 
 // redisPool is a client's connection pool that leaks: eight workers

@@ -82,26 +82,8 @@ func seedServer(t *testing.T, ns *netns.NS, dir string) {
 	if err := os.WriteFile(filepath.Join(dir, "obj"), bytes.Repeat([]byte("s"), seedObjBytes), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	conf := filepath.Join(dir, "nginx.conf")
-	if err := os.WriteFile(conf, fmt.Appendf(nil, `daemon off;
-worker_processes 2;
-pid %[1]s/nginx.pid;
-error_log %[1]s/error.log;
-events { worker_connections 1024; }
-http {
-	access_log %[1]s/access.log;
-	limit_req_zone $binary_remote_addr zone=ingest:1m rate=%[2]dr/s;
-	client_body_temp_path %[1]s/body;
-	proxy_temp_path %[1]s/proxy;
-	fastcgi_temp_path %[1]s/fastcgi;
-	uwsgi_temp_path %[1]s/uwsgi;
-	scgi_temp_path %[1]s/scgi;
-	server { listen 127.0.0.1:18181; root %[1]s; limit_req zone=ingest burst=64; }
-}
-`, dir, seedRate), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	startGroup(t, ns.Command("nginx", "-p", dir, "-e", filepath.Join(dir, "error.log"), "-c", conf))
+	startNginx(t, ns, dir, fmt.Sprintf("access_log %s/access.log;\n\tlimit_req_zone $binary_remote_addr zone=ingest:1m rate=%dr/s;", dir, seedRate),
+		fmt.Sprintf("listen 127.0.0.1:18181; root %s; limit_req zone=ingest burst=64;", dir))
 	for end := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		if _, err := os.Stat(filepath.Join(dir, "nginx.pid")); err == nil {
 			return

@@ -26,14 +26,14 @@ func TestParseListing(t *testing.T) {
 		got = append(got, p.String())
 	}
 	want := []string{
-		"snat to 127.0.0.1:20000-20007 in ip natlab post (8 flows to one destination at once)",
-		"masquerade to :7000-7010 in ip nat POSTROUTING (11 flows to one destination at once)",
-		"snat to 192.0.2.1:1000-1999 in inet x p (1,000 flows to one destination at once)",
-		"masquerade to :5000-5999 in inet x p (1,000 flows to one destination at once)",
-		"snat to [2001:db8::1]:1000-1999 in inet x p (1,000 flows to one destination at once)",
-		"masquerade to :1024-65535 fully-random in ip natlab post (64,512 flows to one destination at once)",
-		"snat to 10.0.0.1-10.0.0.4:1024-65535 in ip natlab post (258,048 flows to one destination at once)",
-		"snat to 10.1.0.0/30:1024-65535 random,persistent in ip natlab post (258,048 flows to one destination at once)",
+		"snat to 127.0.0.1:20000-20007 in ip natlab post (8 ports for each source–destination pair)",
+		"masquerade to :7000-7010 in ip nat POSTROUTING (11 ports for each source–destination pair)",
+		"snat to 192.0.2.1:1000-1999 in inet x p (1,000 ports for each source–destination pair)",
+		"masquerade to :5000-5999 in inet x p (1,000 ports for each source–destination pair)",
+		"snat to [2001:db8::1]:1000-1999 in inet x p (1,000 ports for each source–destination pair)",
+		"masquerade to :1024-65535 fully-random in ip natlab post (64,512 ports for each source–destination pair)",
+		"snat to 10.0.0.1-10.0.0.4:1024-65535 in ip natlab post (64,512 ports for each source–destination pair; its 4 addresses take other pairs, not more of one)",
+		"snat to 10.1.0.0/30:1024-65535 random,persistent in ip natlab post (64,512 ports for each source–destination pair; its 4 addresses take other pairs, not more of one)",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") || nat.Note != "" {
 		t.Errorf("pools:\n%s\nwant:\n%s\nnote %q", strings.Join(got, "\n"), strings.Join(want, "\n"), nat.Note)
