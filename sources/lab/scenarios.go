@@ -35,7 +35,7 @@ var Scenarios = byName([]Scenario{
 		sysctls: timeWaitHold("120")},
 	{Name: "nat-ports", workers: 16, rate: 20, dialWait: 3 * time.Second, keep: true,
 		What:    "16 clients keep connections open (20/s) through a source NAT into 8 ports (snat to 127.0.0.1:20000-20007), the table at its full size",
-		LookFor: "insert_failed and drop rise while the count is far from max: NAT PORTS names the rule and its 8 flows to one destination; the fix is the pool, not max",
+		LookFor: "insert_failed and drop rise while the count is far from max: NAT PORTS names the rule and the 8 ports each source–destination pair has; the fix is the pool, not max",
 		server:  keptOpen,
 		nft: `table ip tft-nat {
 	chain post { type nat hook postrouting priority srcnat; oif "lo" tcp dport 18080 snat to 127.0.0.1:20000-20007; }

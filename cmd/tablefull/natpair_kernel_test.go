@@ -1,0 +1,77 @@
+package main
+
+import (
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
+
+// TestNATPortsPerPair: one client through a source NAT of two addresses
+// and 8 ports to one destination gets 8 flows, not 16 — the kernel maps
+// a source–destination pair to one address and varies only the port —
+// and NAT PORTS says that capacity, read from the same ruleset, with the
+// fix for that pair and no "add egress addresses" as its remedy.
+func TestNATPortsPerPair(t *testing.T) {
+	needKernel(t, "conntrack")
+	ns := labNS(t)
+	for _, a := range []string{"10.0.0.1", "10.0.0.2", "10.0.0.5", "10.0.0.9"} {
+		if _, err := ns.Output("ip", "addr", "add", a+"/32", "dev", "lo"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ns.Nft(`table ip tft-pair {
+	chain post { type nat hook postrouting priority srcnat; oif "lo" udp dport 53 snat to 10.0.0.1-10.0.0.2:20000-20007; }
+}`); err != nil {
+		t.Fatal(err)
+	}
+	exe, _ := os.Executable()
+	rec := filepath.Join(t.TempDir(), "natpair.jsonl")
+	record := ns.Command(exe, "record", rec, "--interval", "500ms")
+	record.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	start(t, record)
+	time.Sleep(time.Second)
+	for range 4 { // 40 flows from one client to one destination, again while recorded
+		floodService(t, ns, netip.MustParseAddrPort("10.0.0.5:53"), 40, netip.MustParseAddr("10.0.0.9"))
+		time.Sleep(500 * time.Millisecond)
+	}
+	out, err := ns.Output("conntrack", "-L", "-p", "udp", "--dport", "53")
+	if err != nil {
+		t.Fatal(err)
+	}
+	admitted := strings.Count(out, "dport=53")
+	record.Process.Signal(syscall.SIGINT)
+	if err := record.Wait(); err != nil {
+		t.Fatalf("record: %v", err)
+	}
+	got, err := readRecording(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	an := model.NewAnalyzer(len(got.Samples))
+	var said []string
+	var pool model.NATPool
+	for _, s := range got.Samples {
+		if p, ok := s.NAT.Narrowest(); ok {
+			pool = p
+		}
+		for _, v := range an.Add(s).Verdicts {
+			if v.Kind == model.NATPorts {
+				said = append(said, v.String())
+			}
+		}
+	}
+	if uint64(admitted) != pool.Tuples() || admitted != 8 {
+		t.Errorf("the kernel admitted %d flows of one pair; the pool %q says %d", admitted, pool, pool.Tuples())
+	}
+	all := strings.Join(said, "\n")
+	if !strings.Contains(all, "(8 ports for each source–destination pair; its 2 addresses take other pairs, not more of one)") ||
+		strings.Contains(all, "add egress addresses") || !strings.Contains(all, "widen its ports") {
+		t.Errorf("NAT PORTS does not say the pair's 8 ports and its fix:\n%s", all)
+	}
+}
