@@ -141,6 +141,23 @@ type FullNS struct {
 	Drops, InsertDrops uint64
 }
 
+// OtherEntries is how many entries the host's other namespaces hold, as
+// read: every namespace's entries go into one hash table
+// (nf_conntrack_hash; hash_conntrack_raw mixes the namespace into the
+// hash), so chains are as deep as the sum over namespaces makes them.
+// ok is false when the namespaces were not read; namespaces not read at
+// all (Unread) are not in it.
+func OtherEntries(s Sample) (n uint64, ok bool) {
+	ns := s.Namespaces
+	if ns == nil {
+		return 0, false
+	}
+	for _, r := range ns.Rows {
+		n += r.Count
+	}
+	return n + ns.OthersEntries, true
+}
+
 // TableDrops are the drops a namespace's table made for being full: its
 // drop counter less what insert_failed accounts for.
 func (n NetNS) TableDrops() uint64 { return n.Drops - min(n.InsertDrops, n.Drops) }

@@ -235,10 +235,19 @@ func ruleHashChains(in Inputs) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	c := in.Sample.Conntrack
-	want := BucketsFor(max(c.Count, c.Peak))
+	others, read := OtherEntries(in.Sample)
+	all := c.Count + others
+	want := BucketsFor(max(c.Count, c.Peak) + others)
+	whose := Int(c.Count) + " entries"
+	switch {
+	case others > 0:
+		whose = fmt.Sprintf("%s entries of every namespace: this one's %s and the others' %s, one hash for all", Int(all), Int(c.Count), Int(others))
+	case !read:
+		whose += ", the other namespaces' not read"
+	}
 	return Verdict{Evidence: fmt.Sprintf(
-		"%s chain-too-long events (each a packet dropped, counted in insert_failed) while the count is %s of max %s, average depth %.1f (2 × %s entries ÷ %s buckets): raise the hashsize to %s buckets (%s of kernel memory), not max",
-		Int(n), Int(c.Count), Int(c.Max), ChainDepth(c.Count, c.Buckets), Int(c.Count), Int(c.Buckets), Int(want), Bytes(want*BucketBytes)), RulesOut: []string{KnobMax}}, true
+		"%s chain-too-long events (each a packet dropped, counted in insert_failed) while the count is %s of max %s, average depth %.1f (2 × %s ÷ %s buckets): raise the hashsize to %s buckets (%s of kernel memory), not max",
+		Int(n), Int(c.Count), Int(c.Max), ChainDepth(all, c.Buckets), whose, Int(c.Buckets), Int(want), Bytes(want*BucketBytes)), RulesOut: []string{KnobMax}}, true
 }
 
 // BucketBytes is one hash bucket's size (an hlist_nulls_head).

@@ -327,8 +327,17 @@ func TestHashChainsProposeBuckets(t *testing.T) {
 	s := table(10000, 10000, 262144)
 	s.Conntrack.Buckets = 512
 	v := Judge(Inputs{Sample: s, Rates: r})[0]
-	if v.Kind != HashChains || !strings.Contains(v.Evidence, "average depth 39.1") || !strings.Contains(v.Evidence, "raise the hashsize to 16,384 buckets (128 KiB of kernel memory), not max") {
+	if v.Kind != HashChains || !strings.Contains(v.Evidence, "average depth 39.1") || !strings.Contains(v.Evidence, "raise the hashsize to 16,384 buckets (128 KiB of kernel memory), not max") ||
+		!strings.Contains(v.Evidence, "the other namespaces' not read") {
 		t.Errorf("%s", v)
+	}
+	// three namespaces of 10,000 entries each: one hash holds them all,
+	// so the chains are three times as deep and the fix three times the size
+	s.Namespaces = &Namespaces{Rows: []NetNS{{Inode: 7, Name: "a", Count: 10000}, {Inode: 8, Name: "b", Count: 10000}}}
+	v = Judge(Inputs{Sample: s, Rates: r})[0]
+	if v.Kind != HashChains || !strings.Contains(v.Evidence, "average depth 117.2 (2 × 30,000 entries of every namespace: this one's 10,000 and the others' 20,000, one hash for all ÷ 512 buckets)") ||
+		!strings.Contains(v.Evidence, "raise the hashsize to 32,768 buckets") {
+		t.Errorf("over three namespaces: %s", v)
 	}
 }
 

@@ -100,11 +100,13 @@ func ProposePlan(in Inputs) Plan {
 		rule, ruleWhy = newMax/4, "max ÷ 4, the rule before 5.15"
 	}
 	if newMax == curMax && hasKind(in.Verdicts, model.HashChains) { // as HASH CHAINS says
-		rule, ruleWhy = model.BucketsFor(in.PeakCount), "the next power of two at or above the peak count "+model.Int(in.PeakCount)+" (max is not the fix)"
+		rule, ruleWhy = model.BucketsFor(in.PeakCount+in.OtherEntries), "the next power of two at or above the peak count "+model.Int(in.PeakCount)+otherNote(in)+" (max is not the fix)"
+	} else if shared := model.BucketsFor(ws + in.OtherEntries); in.OtherEntries > 0 && shared > rule {
+		rule, ruleWhy = shared, "the next power of two at or above the working set with the other namespaces' entries (one hash for every namespace)"
 	}
 	newBuckets := max(buckets, rule)
-	add(model.KnobHashsize, strconv.FormatUint(newBuckets, 10), fmt.Sprintf("%s: chain depth %.1f at the working set (only ever raised)",
-		ruleWhy, model.ChainDepth(ws, newBuckets)))
+	add(model.KnobHashsize, strconv.FormatUint(newBuckets, 10), fmt.Sprintf("%s: chain depth %.1f at the working set%s (only ever raised)",
+		ruleWhy, model.ChainDepth(ws+in.OtherEntries, newBuckets), otherNote(in)))
 	if hasKind(in.Verdicts, model.ListenOverflow) {
 		add(model.KnobSomaxconn, strconv.FormatUint(max(num(cur, model.KnobSomaxconn), 4096), 10), "listen queues overflowed: 4,096 lets a burst wait instead of being dropped")
 		add(model.KnobSynBacklog, strconv.FormatUint(max(num(cur, model.KnobSynBacklog), 8192), 10), "half-open connections during the burst: 8,192")
@@ -116,6 +118,15 @@ func ProposePlan(in Inputs) Plan {
 	p.Cost = MemoryCost(newMax, newBuckets, in.EntryBytes, in.MemTotal)
 	SortChanges(p.Changes)
 	return p
+}
+
+// otherNote says the other namespaces' entries a size counts with its
+// own: " and the other namespaces' 9,000"; "" with none.
+func otherNote(in Inputs) string {
+	if in.OtherEntries == 0 {
+		return ""
+	}
+	return " and the other namespaces' " + model.Int(in.OtherEntries)
 }
 
 // CostOf is the memory of the table as changes would leave it.

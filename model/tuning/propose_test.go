@@ -72,3 +72,36 @@ func TestProposeByClass(t *testing.T) {
 		}
 	}
 }
+
+// TestBucketsOnEveryNamespace: the hash is one for every namespace, so
+// the buckets a plan proposes hold this table's entries and the other
+// namespaces' together — for HASH CHAINS and for a raise of max alike.
+func TestBucketsOnEveryNamespace(t *testing.T) {
+	cur := map[string]string{model.KnobMax: "262144", model.KnobHashsize: "512", model.KnobTimeWait: "120"}
+	for _, c := range []struct {
+		name   string
+		others uint64
+		want   string
+	}{
+		{"alone", 0, "16384"},
+		{"beside two namespaces of 10,000", 20000, "32768"},
+	} {
+		p := ProposePlan(Inputs{Current: cur, PeakCount: 10000, MemTotal: 1 << 34, OtherEntries: c.others, Verdicts: []model.Kind{model.HashChains}})
+		var got Change
+		for _, ch := range p.Changes {
+			if ch.Key == model.KnobHashsize {
+				got = ch
+			}
+		}
+		if got.Proposed != c.want || (c.others > 0 && !strings.Contains(got.Why, "and the other namespaces' 20,000")) {
+			t.Errorf("%s: hashsize %+v, want %s", c.name, got, c.want)
+		}
+	}
+	small := map[string]string{model.KnobMax: "4096", model.KnobHashsize: "4096", model.KnobTimeWait: "120"}
+	p := ProposePlan(Inputs{Current: small, PeakCount: 4096, PeakRate: 30, MemTotal: 1 << 34, OtherEntries: 30000, Verdicts: []model.Kind{model.TableFull}})
+	for _, ch := range p.Changes {
+		if ch.Key == model.KnobHashsize && ch.Proposed != "65536" {
+			t.Errorf("a raise beside 30,000 other entries: hashsize %+v, want 65,536 (the working set and theirs)", ch)
+		}
+	}
+}

@@ -157,6 +157,9 @@ type Inputs struct {
 	// Census is the newest census measured (nil: none), for what holds a
 	// table of standing connections.
 	Census *model.Census
+	// OtherEntries are the host's other namespaces' entries now: they
+	// share the one hash the buckets size.
+	OtherEntries uint64
 }
 
 // NewInputs is what a plan is computed from: the knobs now, the
@@ -166,6 +169,7 @@ type Inputs struct {
 func NewInputs(current map[string]string, h model.Host, entryBytes uint64, measured model.Frames, now model.Frame) Inputs {
 	in := Inputs{Current: current, Kernel: h.Kernel, MemTotal: h.MemTotal, EntryBytes: entryBytes,
 		Established: now.Sample.TCP.Established}
+	in.OtherEntries, _ = model.OtherEntries(now.Sample)
 	fill := func(f model.Frame) {
 		if f.Fill.Known() && f.Fill.Outweighs(in.Fill) {
 			in.Fill, in.TopDest = f.Fill, ""
