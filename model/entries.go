@@ -26,6 +26,10 @@ type Entries struct {
 	// no per-CPU counter counts, and the packet path's early drops. A TCP
 	// tuple reopened from TIME_WAIT ends the same way.
 	Evicted ClassCounts `json:"evicted"`
+	// EvictedUnknown says Evicted was not counted: the kernel's DESTROY
+	// events carry the time left (CTA_TIMEOUT) only since 5.11, so before
+	// it no event tells an eviction from an expiry. Not known, not 0.
+	EvictedUnknown bool `json:"evicted_unknown,omitempty"`
 	// Lost counts events the kernel could not deliver (the socket's
 	// receive queue overran: ENOBUFS); the rates are then lower bounds.
 	Lost uint64 `json:"lost,omitempty"`
@@ -84,8 +88,9 @@ type EntryRates struct {
 	// LostPS is events lost per second: Total is then a lower bound.
 	LostPS float64
 	// EvictedPS is the entries evicted per second, by class (see
-	// Entries.Evicted).
-	EvictedPS [NumClasses]float64
+	// Entries.Evicted); not known where EvictedUnknown.
+	EvictedPS      [NumClasses]float64
+	EvictedUnknown bool
 	// TopDests and TopSources are per-interval counts (see Entries).
 	TopDests, TopSources []Count
 	// Unsplit are the protocols whose new entries no ended entry could
@@ -99,10 +104,10 @@ type EntryRates struct {
 func (r EntryRates) Known() bool { return r.Basis != BasisUnknown }
 
 // Evicted is the entries evicted per second over every class; ok is
-// false when events did not count the interval (then it is not known,
-// not 0).
+// false when events did not count the interval, or the kernel's events
+// cannot tell an eviction (then it is not known, not 0).
 func (r EntryRates) Evicted() (perSec float64, ok bool) {
-	if r.Basis != BasisEvents {
+	if r.Basis != BasisEvents || r.EvictedUnknown {
 		return 0, false
 	}
 	for _, v := range r.EvictedPS {
@@ -130,7 +135,7 @@ func entryRates(prev, cur Sample, secs float64) EntryRates {
 		return tcpOpenRates(prev.TCP, cur.TCP, secs)
 	}
 	r := EntryRates{Basis: BasisEvents, LostPS: perSec(p.Lost, c.Lost, secs),
-		TopDests: c.TopDests, TopSources: c.TopSources}
+		TopDests: c.TopDests, TopSources: c.TopSources, EvictedUnknown: p.EvictedUnknown || c.EvictedUnknown}
 	for cl := range r.EvictedPS {
 		r.EvictedPS[cl] = perSec(p.Evicted[cl], c.Evicted[cl], secs)
 	}

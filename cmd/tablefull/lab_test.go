@@ -281,7 +281,7 @@ func TestLabKilledThenRepaired(t *testing.T) {
 	if out, err := refused.CombinedOutput(); err == nil || !strings.Contains(string(out), "another lab is running") {
 		t.Errorf("a second lab was not refused: %v %s", err, out)
 	}
-	killedThenRepaired(t, first, "256", orig)
+	killedThenRepaired(t, first, "512", orig)
 	hostRestored(t, orig)
 
 	// SIGTERM is a normal way out; SIGHUP (the terminal closed) too.
@@ -303,8 +303,8 @@ func TestLabKilledThenRepaired(t *testing.T) {
 	killed := startLab(t, "table-full")
 	killed.Process.Signal(syscall.SIGKILL)
 	killed.Wait()
-	if got := readSysctl(t, nil, model.KnobMax); got != "256" {
-		t.Fatalf("after kill -9 max is %s, want 256: the test did not leave the host changed", got)
+	if got := readSysctl(t, nil, model.KnobMax); got != "512" {
+		t.Fatalf("after kill -9 max is %s, want 512: the test did not leave the host changed", got)
 	}
 	code, out := tuneIn(t, nil, "--undo", "--state-dir", t.TempDir())
 	if code != 0 || !strings.Contains(out, "repaired what an earlier lab left: net.netfilter.nf_conntrack_max="+orig) ||
@@ -363,7 +363,7 @@ func TestLabRestoresGlobalsItChanged(t *testing.T) {
 	})
 
 	exe, _ := os.Executable()
-	// table-full lowers the cap to 256, so --fix-after (which only raises)
+	// table-full lowers the cap to 512, so --fix-after (which only raises)
 	// changes it.
 	cmd := exec.Command(exe, "lab", "table-full", "--headless", "--interval", "500ms", "--fix-after", "1s")
 	cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")

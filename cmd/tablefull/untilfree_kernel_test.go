@@ -165,7 +165,7 @@ func TestUntilFreeLab(t *testing.T) {
 			t.Fatalf("no lab namespace: %s", labOut.String())
 		}
 	}
-	waitPinned(t, ns, 256, 20*time.Second)
+	waitPinned(t, ns, 512, 20*time.Second)
 	state := t.TempDir()
 	code, out, errs := tuneFromHost(t, ns.Name, "--until-free", "--yes", "--observe", "4s", "--state-dir", state)
 	t.Log(out)
@@ -176,7 +176,7 @@ func TestUntilFreeLab(t *testing.T) {
 	if n := strings.Count(out, "verified"); n == 0 || strings.Contains(out, "NOT VERIFIED") {
 		t.Errorf("steps not verified:\n%s", out)
 	}
-	undoFromHost(t, ns, state, "256", model.KnobTimeWait, "120")
+	undoFromHost(t, ns, state, "512", model.KnobTimeWait, "120")
 	l.Process.Signal(syscall.SIGINT)
 	l.Wait()
 	ended = true

@@ -15,13 +15,6 @@ func ProposeMax(workingSet, current uint64) uint64 {
 	return max(current, NextPow2(workingSet+workingSet/2))
 }
 
-// kernelAtLeast reports whether release is at least major.minor.
-func kernelAtLeast(release string, major, minor int) bool {
-	var ma, mi int
-	fmt.Sscanf(release, "%d.%d", &ma, &mi)
-	return ma > major || (ma == major && mi >= minor)
-}
-
 func num(m map[string]string, key string) uint64 {
 	v, _ := strconv.ParseUint(strings.Fields(m[key] + " 0")[0], 10, 64)
 	return v
@@ -96,7 +89,7 @@ func ProposePlan(in Inputs) Plan {
 		"peak working set %s (%s) × 1.5, next power of two%s%s", model.Int(ws), basis, rateFrom(in), standingNote(in)))
 	buckets := num(cur, model.KnobHashsize)
 	rule, ruleWhy := newMax, "1:1 with max, the kernel's own rule since 5.15"
-	if !kernelAtLeast(in.Kernel, 5, 15) {
+	if !model.KernelAtLeast(in.Kernel, 5, 15) {
 		rule, ruleWhy = newMax/4, "max ÷ 4, the rule before 5.15"
 	}
 	if newMax == curMax && hasKind(in.Verdicts, model.HashChains) { // as HASH CHAINS says

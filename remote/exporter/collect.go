@@ -129,7 +129,9 @@ func (m emit) totals(s snapshot) {
 	if s.frame.Rates.Entries.Basis == model.BasisEvents {
 		for _, cl := range model.AllClasses {
 			m.counter(descOf(metrics.NewEntries), s.newEntries[cl], cl.String())
-			m.counter(descOf(metrics.Evicted), s.evicted[cl], cl.String())
+			if !s.evictedUnknown {
+				m.counter(descOf(metrics.Evicted), s.evicted[cl], cl.String())
+			}
 		}
 		m.counter(descOf(metrics.NewEntriesLost), s.lost)
 	}

@@ -54,6 +54,9 @@ type Exporter struct {
 	// evicted are the entries the kernel evicted per class since start
 	// (Entries.Evicted), counted like newEntries.
 	evicted [model.NumClasses]float64
+	// evictedUnknown: the kernel's events cannot tell an eviction (before
+	// 5.11), so the evicted series are not served, not served as 0.
+	evictedUnknown bool
 	// probesLost is what the eBPF probes could not count since start
 	// (probesRead: they were read at least once).
 	probesLost float64
@@ -106,6 +109,7 @@ func (e *Exporter) Observe(s model.Sample) {
 			e.newEntries[i] += v * secs
 			e.evicted[i] += r.EvictedPS[i] * secs
 		}
+		e.evictedUnknown = r.EvictedUnknown
 		e.lost += r.LostPS * secs
 	}
 	e.attribution.observe(s)
@@ -154,6 +158,7 @@ type snapshot struct {
 	episodes                uint64
 	kernelLines, suppressed uint64
 	newEntries, evicted     [model.NumClasses]float64
+	evictedUnknown          bool
 	lost                    float64
 	probesLost              float64
 	probesRead              bool
@@ -176,7 +181,7 @@ func (e *Exporter) take() snapshot {
 	}
 	return snapshot{frame: e.last, have: e.have, peak: max(peak, e.last.Sample.Conntrack.Count),
 		pinnedSeconds: e.pinnedSeconds, episodes: e.episodes, kernelLines: e.kernelLines,
-		suppressed: e.suppressed, newEntries: e.newEntries, evicted: e.evicted, lost: e.lost, probesLost: e.probesLost, probesRead: e.probesRead, streamUp: e.have && e.streamErr == nil, at: e.at,
+		suppressed: e.suppressed, newEntries: e.newEntries, evicted: e.evicted, evictedUnknown: e.evictedUnknown, lost: e.lost, probesLost: e.probesLost, probesRead: e.probesRead, streamUp: e.have && e.streamErr == nil, at: e.at,
 		held: held, verdictSeconds: seconds, attribution: e.attribution.fresh(e.at),
 		owners: e.owners.copied(), probesOn: e.probesOn}
 }

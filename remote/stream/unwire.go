@@ -239,7 +239,8 @@ func entriesFromWire(w *wireEntries) model.Entries {
 		return e
 	}
 	e.Source, e.Epoch, e.New, e.Ended, e.Lost = model.EntriesEvents, w.Epoch, *w.New, model.ClassCounts(*w.Ended), w.Lost
-	if w.Evicted != nil { // an agent older than the evicted counts sends none: not known, and never more than ended
+	e.EvictedUnknown = w.Evicted == nil // a kernel before 5.11, or an agent older than the counts: not known
+	if w.Evicted != nil {               // never more than ended
 		for cl, v := range w.Evicted {
 			e.Evicted[cl] = min(v, e.Ended[cl])
 		}

@@ -154,7 +154,10 @@ func entriesToWire(e model.Entries) *wireEntries {
 	w := &wireEntries{Source: e.Source, Note: e.Note}
 	if e.Counted() {
 		n, ended, evicted := e.New, [model.NumClasses]uint64(e.Ended), [model.NumClasses]uint64(e.Evicted)
-		w.Epoch, w.New, w.Ended, w.Evicted, w.Lost = e.Epoch, &n, &ended, &evicted, e.Lost
+		w.Epoch, w.New, w.Ended, w.Lost = e.Epoch, &n, &ended, e.Lost
+		if !e.EvictedUnknown { // absent: not known, as from an agent older than the counts
+			w.Evicted = &evicted
+		}
 		for _, c := range e.TopDests {
 			w.TopDests = append(w.TopDests, countRow{c.Key, c.N})
 		}

@@ -2,11 +2,13 @@ package ctnetlink
 
 import (
 	"net/netip"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
 // ctnetlink multicast groups and message types
@@ -75,11 +77,19 @@ func (e *EntryEvents) Start() error {
 	}
 	e.portID = portID
 	e.fd, e.stop, e.done = fd, new(atomic.Bool), make(chan struct{})
-	e.counts = model.Entries{Source: model.EntriesEvents, Epoch: e.epochs.Add(1)}
+	e.counts = model.Entries{Source: model.EntriesEvents, Epoch: e.epochs.Add(1), EvictedUnknown: !e.destroyHasTimeout()}
 	e.overruns = 0
 	e.dropsAt, _ = socketDrops(e.procRoot, e.portID)
 	go e.receive(fd, e.stop, e.done)
 	return nil
+}
+
+// destroyHasTimeout reports whether this kernel's DESTROY events carry
+// the time left on the entry (CTA_TIMEOUT, since 5.11): without it no
+// event tells an eviction from an entry that ran out.
+func (e *EntryEvents) destroyHasTimeout() bool {
+	b, err := os.ReadFile(kernelfs.SysctlPath(e.procRoot, "kernel.osrelease"))
+	return err == nil && model.KernelAtLeast(string(b), 5, 11)
 }
 
 // Stop unsubscribes; Read then returns the counts of the last epoch.

@@ -1,6 +1,8 @@
 package ctnetlink
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -25,5 +27,20 @@ func TestEventsSwitchSaysWhyOff(t *testing.T) {
 	}
 	if e := sw.Read(model.TableNoModule); e.Note != "" {
 		t.Errorf("no table at all: %+v, want nothing said of entries", e)
+	}
+}
+
+// TestDestroyHasTimeoutByKernel: the evictions are counted only where the
+// kernel's DESTROY events carry the time left, since 5.11.
+func TestDestroyHasTimeoutByKernel(t *testing.T) {
+	for release, want := range map[string]bool{"5.10.0-28-amd64\n": false, "5.11.0\n": true, "6.1.0-41-amd64\n": true, "": false} {
+		proc := t.TempDir()
+		if release != "" {
+			os.MkdirAll(filepath.Join(proc, "sys", "kernel"), 0o755)
+			os.WriteFile(filepath.Join(proc, "sys", "kernel", "osrelease"), []byte(release), 0o644)
+		}
+		if got := NewEntryEvents(proc).destroyHasTimeout(); got != want {
+			t.Errorf("kernel %q: evictions counted %v, want %v", release, got, want)
+		}
 	}
 }

@@ -82,6 +82,24 @@ func TestFixOnlyRaises(t *testing.T) {
 	}
 }
 
+// TestScenariosAtRealProportions: every scenario that lowers the cap
+// lowers it to no less than the kernel's floor of 512 buckets, over as
+// many buckets, unless its point is other buckets (the collector over a
+// big host's sparse hash, chains too long).
+func TestScenariosAtRealProportions(t *testing.T) {
+	for name, sc := range Scenarios {
+		if sc.labMax == 0 {
+			continue
+		}
+		if sc.labMax < 512 {
+			t.Errorf("%s lowers max to %d, under the kernel's 512 buckets", name, sc.labMax)
+		}
+		if b := labBuckets(sc, 0); b != sc.labMax && !sc.hostBuckets {
+			t.Errorf("%s: max %d over %d buckets", name, sc.labMax, b)
+		}
+	}
+}
+
 // TestLabBucketsKeepProportions: a scenario that lowers the cap sets the
 // hashsize to it (max = buckets) unless asked otherwise, says which
 // proportions it runs at, and --fix-after raises the buckets with the cap.
@@ -92,7 +110,7 @@ func TestLabBucketsKeepProportions(t *testing.T) {
 		asked uint64
 		want  uint64
 	}{
-		{full, 0, 256},
+		{full, 0, 512},
 		{full, 262144, 262144},
 		{Scenarios["hash-chains"], 0, 512},
 		{Scenarios["healthy"], 0, 0},

@@ -9,8 +9,8 @@ import (
 
 // Scenarios the lab knows, by name.
 var Scenarios = byName([]Scenario{
-	{Name: "table-full", workers: 8, rate: 80, labMax: 256, dialWait: 10 * time.Second,
-		What:    "after 3 s of quiet, 8 clients open one connection per small object (80/s) against an idle server; nf_conntrack_max lowered to 256 with a 120 s TIME_WAIT hold",
+	{Name: "table-full", workers: 8, rate: 160, labMax: 512, dialWait: 10 * time.Second,
+		What:    "after 3 s of quiet, 8 clients open one connection per small object (160/s) against an idle server; nf_conntrack_max lowered to 512 over as many buckets (the kernel's proportions at its floor) with a 120 s TIME_WAIT hold",
 		LookFor: "count pinned at max, per-CPU drops, SYN retransmits (clients wait 1, 3, 7 s), CPU idle: press t and apply the proposal",
 		server:  smallObjects,
 		sysctls: timeWaitHold("120")},
@@ -24,8 +24,8 @@ var Scenarios = byName([]Scenario{
 		LookFor: "listen overflows and listen drops climb while the conntrack table is fine",
 		server:  func() *netns.Server { return &netns.Server{Body: []byte("ok\n"), AcceptDelay: 50 * time.Millisecond} },
 		sysctls: map[string]string{"net.core.somaxconn": "4", "net.ipv4.tcp_max_syn_backlog": "4"}},
-	{Name: "no-evict", workers: 8, rate: 40, labMax: 256, dialWait: 10 * time.Second, keep: true,
-		What:    "a pool that leaks: 8 clients open persistent connections (40/s) and never close them, against a server that keeps them; nf_conntrack_max lowered to 256",
+	{Name: "no-evict", workers: 8, rate: 80, labMax: 512, dialWait: 10 * time.Second, keep: true,
+		What:    "a pool that leaks: 8 clients open persistent connections (80/s) and never close them, against a server that keeps them; nf_conntrack_max lowered to 512 over as many buckets",
 		LookFor: "count pinned at max, every entry established: drops rise while early_drop stays 0 (nothing to evict); raise max or lower the established timeout, not the TIME_WAIT hold",
 		server:  keptOpen},
 	{Name: "hash-chains", workers: 16, rate: 2000, labBuckets: 512, dialWait: 3 * time.Second,
