@@ -131,6 +131,9 @@ func (t *tunePanel) tailLines(st *styles.Styles, width int) []string {
 	}
 	tail := []string{st.Label.Render("memory ") + severityStyle(st, c.Level()).Render(fmt.Sprintf("%.1f MiB, %.1f %% of RAM", c.MiB(), c.PctOfRAM)) +
 		st.Dim.Render(fmt.Sprintf(" = %s entries × %d B + %s buckets × 8 B%s", model.Int(c.Entries), c.EntryBytes, model.Int(c.Buckets), assumed))}
+	if worst := c.WorstCase(); worst != "" {
+		tail = append(tail, st.Dim.Render(worst))
+	}
 	if t.editing {
 		tail = append(tail, t.input.View(), st.Dim.Render(editHint))
 	}

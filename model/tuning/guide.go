@@ -91,6 +91,7 @@ func proposeNext(g Guide) (Plan, LoopStatus) {
 			model.Num(in.PeakRate)))
 	}
 	p.Notes = notes
+	p.Cost.Namespaces = in.Namespaces
 	if g.Measured != nil && g.Measured.Len() > 0 {
 		p.MeasuredFor = max(0, g.Now.Sample.Time.Sub(g.Measured.At(0).Sample.Time))
 	}

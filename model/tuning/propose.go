@@ -109,6 +109,7 @@ func ProposePlan(in Inputs) Plan {
 		add(model.KnobTwReuse, "1", "reuse TIME_WAIT ports for new outgoing connections when safe (timestamps)")
 	}
 	p.Cost = MemoryCost(newMax, newBuckets, in.EntryBytes, in.MemTotal)
+	p.Cost.Namespaces = in.Namespaces
 	SortChanges(p.Changes)
 	return p
 }

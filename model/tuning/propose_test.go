@@ -105,3 +105,19 @@ func TestBucketsOnEveryNamespace(t *testing.T) {
 		}
 	}
 }
+
+// TestWorstCaseOverNamespaces: the cap holds each namespace's count on
+// its own, so the memory preview says what every namespace filling to it
+// would take, where the host has more than one.
+func TestWorstCaseOverNamespaces(t *testing.T) {
+	cur := map[string]string{model.KnobMax: "4096", model.KnobHashsize: "4096", model.KnobTimeWait: "120"}
+	in := Inputs{Current: cur, PeakCount: 4096, PeakRate: 30, MemTotal: 1 << 30, EntryBytes: 256, Namespaces: 24, Verdicts: []model.Kind{model.TableFull}}
+	p := ProposePlan(in)
+	if w := p.Cost.WorstCase(); w != "each of 24 namespaces may fill to the cap on its own: 24 × 8,192 entries × 256 B = 48.0 MiB at worst (4.7 % of RAM)" {
+		t.Errorf("worst case %q", w)
+	}
+	in.Namespaces = 1
+	if w := ProposePlan(in).Cost.WorstCase(); w != "" {
+		t.Errorf("one namespace: %q", w)
+	}
+}

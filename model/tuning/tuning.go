@@ -158,8 +158,10 @@ type Inputs struct {
 	// table of standing connections.
 	Census *model.Census
 	// OtherEntries are the host's other namespaces' entries now: they
-	// share the one hash the buckets size.
+	// share the one hash the buckets size. Namespaces counts every
+	// namespace read, this one with them (0: not read).
 	OtherEntries uint64
+	Namespaces   int
 }
 
 // NewInputs is what a plan is computed from: the knobs now, the
@@ -170,6 +172,9 @@ func NewInputs(current map[string]string, h model.Host, entryBytes uint64, measu
 	in := Inputs{Current: current, Kernel: h.Kernel, MemTotal: h.MemTotal, EntryBytes: entryBytes,
 		Established: now.Sample.TCP.Established}
 	in.OtherEntries, _ = model.OtherEntries(now.Sample)
+	if ns := now.Sample.Namespaces; ns != nil {
+		in.Namespaces = 1 + len(ns.Rows) + ns.Others + ns.Unread
+	}
 	fill := func(f model.Frame) {
 		if f.Fill.Known() && f.Fill.Outweighs(in.Fill) {
 			in.Fill, in.TopDest = f.Fill, ""
@@ -254,6 +259,30 @@ type Cost struct {
 	EntryBytesAssumed bool    `json:"entry_bytes_assumed"`
 	Bytes             uint64  `json:"bytes"`
 	PctOfRAM          float64 `json:"pct_of_ram"`
+	// Namespaces is how many network namespaces the host was read to
+	// have, this one with them (0: not read): the cap holds each
+	// namespace's count on its own (__nf_conntrack_alloc), so every one
+	// of them may fill to it.
+	Namespaces int `json:"namespaces,omitempty"`
+	// MemTotal is the RAM the percentages are of.
+	MemTotal uint64 `json:"-"`
+}
+
+// WorstCase says what the table could take when every namespace fills
+// to the cap, "" for a host of one namespace: "each of 24 namespaces may
+// fill to the cap on its own: 24 × 8,192 entries × 256 B = 48 MiB at
+// worst (0.3 % of RAM)".
+func (c Cost) WorstCase() string {
+	if c.Namespaces < 2 {
+		return ""
+	}
+	worst := uint64(c.Namespaces)*c.Entries*c.EntryBytes + c.Buckets*8
+	s := fmt.Sprintf("each of %s namespaces may fill to the cap on its own: %s × %s entries × %d B = %.1f MiB at worst",
+		model.Int(uint64(c.Namespaces)), model.Int(uint64(c.Namespaces)), model.Int(c.Entries), c.EntryBytes, float64(worst)/(1<<20))
+	if c.MemTotal > 0 {
+		s += fmt.Sprintf(" (%.1f %% of RAM)", 100*float64(worst)/float64(c.MemTotal))
+	}
+	return s
 }
 
 // MiB is the cost in mebibytes.
@@ -273,7 +302,7 @@ func (c Cost) Level() model.Severity {
 // MemoryCost is entries × the slab object size + buckets × 8 bytes (one
 // list head per bucket).
 func MemoryCost(entries, buckets, entryBytes, memTotal uint64) Cost {
-	c := Cost{Entries: entries, Buckets: buckets, EntryBytes: entryBytes}
+	c := Cost{Entries: entries, Buckets: buckets, EntryBytes: entryBytes, MemTotal: memTotal}
 	if entryBytes == 0 {
 		c.EntryBytes, c.EntryBytesAssumed = FallbackEntryBytes, true
 	}

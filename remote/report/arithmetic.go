@@ -76,6 +76,9 @@ func (t narrator) arithmetic() section {
 	c := plan.Cost
 	p = append(p, fmt.Sprintf("Proposed, as tablefull tune --dry-run would have at %s, from the knobs then: a table of %s entries and %s buckets costs %.1f MiB of kernel memory (%.2f %% of RAM) at about %d bytes an entry%s.",
 		t.at(in.PlanAt()), model.Int(c.Entries), model.Int(c.Buckets), c.MiB(), c.PctOfRAM, c.EntryBytes, assumed(c)))
+	if w := c.WorstCase(); w != "" {
+		p = append(p, "The cap holds in every namespace: "+w+".")
+	}
 	sec.Paras = p
 	tb := table{Head: []string{"knob", "then", "proposed", "why"},
 		Note: "tablefull tune --set KEY=VALUE applies a change and reads it back; --persist keeps it across a reboot."}

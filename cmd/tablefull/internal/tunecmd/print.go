@@ -70,6 +70,9 @@ func printPlan(w io.Writer, p tuning.Plan, warnings []string) {
 	}
 	fmt.Fprintf(w, "memory: %s entries × %d B + %s buckets × 8 B = %.1f MiB, %.1f %% of RAM%s\n",
 		model.Int(c.Entries), c.EntryBytes, model.Int(c.Buckets), c.MiB(), c.PctOfRAM, note)
+	if worst := c.WorstCase(); worst != "" {
+		fmt.Fprintln(w, "memory:", worst)
+	}
 	if c.Level() == model.SevWarn {
 		fmt.Fprintf(w, "warning: over %.0f %% of RAM\n", tuning.MemWarnPct)
 	}

@@ -31,3 +31,22 @@ func TestPrintSaysWhereTheFixIs(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintSaysEveryNamespaceMayFill: on a host of many namespaces tune
+// prints what the table could take when each fills to the cap, from the
+// moment's namespaces.
+func TestPrintSaysEveryNamespaceMayFill(t *testing.T) {
+	cur := map[string]string{model.KnobMax: "4096", model.KnobHashsize: "4096", model.KnobTimeWait: "120"}
+	c := model.Conntrack{Status: model.TableTracked, Count: 4096, Peak: 4096, Max: 4096, Buckets: 4096, TimeWaitHold: 120}
+	f := model.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c, Namespaces: &model.Namespaces{Rows: []model.NetNS{{Inode: 7, Count: 10}}, Others: 22}},
+		Pinned: true, Verdicts: []model.Verdict{{Kind: model.TableFull}}}
+	f.Rates.Elapsed = time.Second
+	f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: 12})
+	plan := tuning.Diagnose(tuning.Guide{Knobs: tuning.KnobState{Current: cur, Global: true}, Host: model.Host{MemTotal: 1 << 30},
+		Measured: model.NewRing[model.Frame](1), Now: f}).Plan
+	var out bytes.Buffer
+	printPlan(&out, plan, nil)
+	if !strings.Contains(out.String(), "memory: each of 24 namespaces may fill to the cap on its own: 24 × ") {
+		t.Errorf("tune prints %q, want what 24 namespaces filling would take", out.String())
+	}
+}
