@@ -91,9 +91,9 @@ func reportSaysTheLabsIncident(t *testing.T, dir, rec string) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"the table was pinned at nf\\_conntrack\\_max = 256",
+		"the table was pinned at nf\\_conntrack\\_max = 512",
 		"packets were dropped",
-		"nf\\_conntrack\\_max was raised from 256 to 16,384 and every later sample read it back",
+		"nf\\_conntrack\\_max was raised from 512 to 16,384 and every later sample read it back",
 		"table full",
 		"| 1 | ",
 	} {

@@ -10,6 +10,11 @@ import (
 	"github.com/tablefull/tablefull/sources/lab"
 )
 
+// headlessEvidence bounds a headless line's evidence: a log line is
+// read whole, not fitted to a screen, so a verdict's last clause (what
+// frees the table) is not cut where a screen would cut it.
+const headlessEvidence = 4 * model.MaxText
+
 // Headless prints one line per sample of the lab l's feed, judged by the console's
 // analyzer, with the captions, until stopped; fixAfter that long (0:
 // never) it raises nf_conntrack_max to lab.FixMax (the write-up's fix, for
@@ -56,7 +61,7 @@ func Headless(l *lab.Lab, feed model.Feed, stopped <-chan struct{}, fixAfter tim
 			fmt.Fprintf(w, "%s count=%d peak=%d max=%d pinned=%v verdict=%q drops=%d early_drops=%d syn_retrans=%.1f listen_overflows=%.1f cpu=%.0f | %s | %s\n",
 				s.Time.Format("15:04:05.000"), c.Count, c.Peak, c.Max, f.Pinned, f.Verdict().Kind,
 				f.Rates.Drops(), f.Rates.CTTotal.Get(model.EarlyDrop), f.Rates.SynRetransPS, f.Rates.ListenOverflowsPS, f.Rates.CPUAll.Busy(),
-				l.Clients.String(), model.Sanitize(f.Verdict().Evidence, model.MaxText))
+				l.Clients.String(), model.Sanitize(f.Verdict().Evidence, headlessEvidence))
 			if cap := model.Caption(prev, f); cap != "" {
 				fmt.Fprintln(w, "  ▶", cap)
 			}
