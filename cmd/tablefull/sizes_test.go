@@ -59,3 +59,33 @@ func TestRoomSizes(t *testing.T) {
 		t.Errorf("cmd is %d lines of Go (at most 800: wiring)", cmdLines)
 	}
 }
+
+// TestNoBuildOutputTracked: no build output is in git — no ELF file but
+// bpf2go's eBPF objects, which are committed and checked by make
+// bpf-check, and no file over 5 MB (a clone downloads every one).
+func TestNoBuildOutputTracked(t *testing.T) {
+	out, err := exec.Command("git", "-C", "../..", "ls-files", "-z").Output()
+	if err != nil {
+		t.Skipf("git ls-files: %v (not a checkout)", err)
+	}
+	for _, rel := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		path := filepath.Join("../..", rel)
+		fi, err := os.Lstat(path)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue // removed in the work tree, or a link
+		}
+		if fi.Size() > 5<<20 {
+			t.Errorf("%s is tracked at %d bytes (over 5 MB)", rel, fi.Size())
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head := make([]byte, 4)
+		n, _ := f.Read(head)
+		f.Close()
+		if n == 4 && bytes.Equal(head, []byte("\x7fELF")) && !strings.HasPrefix(rel, "sources/probes/probes_bpfe") {
+			t.Errorf("%s is a tracked ELF file: build output belongs in .gitignore", rel)
+		}
+	}
+}
