@@ -121,14 +121,25 @@ func (t narrator) byClass() string {
 		return ""
 	}
 	var terms []string
+	standing := false
 	for _, cf := range pf.Classes {
-		if cf.Class.Standing() {
-			terms = append(terms, fmt.Sprintf("%s standing open (%s)", model.Int(cf.Entries), cf.Class))
-		} else if cf.RatePS > 0 {
+		switch {
+		case cf.Class.Standing():
+			terms, standing = append(terms, fmt.Sprintf("%s standing open (%s)", model.Int(cf.Entries), cf.Class)), true
+		case cf.RatePS > 0:
 			terms = append(terms, cf.Class.String()+" "+pf.Arithmetic(cf))
+		case cf.Entries > 0:
+			terms = append(terms, fmt.Sprintf("%s %s entries, no rate of new ones counted", cf.Class, model.Int(cf.Entries)))
 		}
 	}
 	if churning := slices.ContainsFunc(pf.Classes, func(cf model.ClassFill) bool { return !cf.Class.Standing() && cf.RatePS > 0 }); !churning {
+		switch {
+		case len(terms) == 0:
+			return ""
+		case !standing: // a full table's classes, none with a rate: nothing projects them
+			return fmt.Sprintf("By class (at %s): %s: no rate × hold projects them; the table held %s then.",
+				t.at(in.PeakFillAt), strings.Join(terms, " + "), model.Int(in.PeakFillCount))
+		}
 		return fmt.Sprintf("By class (at %s): %s, connections that live as long as their owners keep them: no rate × hold projects them; the table held %s then.",
 			t.at(in.PeakFillAt), strings.Join(terms, " + "), model.Int(in.PeakFillCount))
 	}

@@ -125,7 +125,9 @@ func (t narrator) whatHappened(r *Report) []string {
 			s = append(s, fmt.Sprintf("%s more changes are listed under Tuning.", model.Int(uint64(len(in.Changes)-3))))
 			break
 		}
-		s = append(s, t.changeSentence(c))
+		// changes at one moment share one window: its before and after once
+		last := i+1 == len(in.Changes) || i == 2 || !in.Changes[i+1].At.Equal(c.At)
+		s = append(s, t.changeSentence(c, last))
 	}
 	para := strings.Join(s, " ")
 	out := []string{para}
@@ -216,7 +218,9 @@ func (t narrator) whilePinned() []string {
 	return s
 }
 
-func (t narrator) changeSentence(c incident.KnobChange) string {
+// changeSentence says a knob change and, with window, how the table did
+// before and after its moment (said once for the changes of one moment).
+func (t narrator) changeSentence(c incident.KnobChange, window bool) string {
 	verb := "raised"
 	if number(c.After) < number(c.Before) {
 		verb = "lowered"
@@ -227,7 +231,7 @@ func (t narrator) changeSentence(c incident.KnobChange) string {
 	}
 	s += "."
 	b, a := c.WindowBefore, c.WindowAfter
-	if span := a.To.Sub(a.From); span > 0 {
+	if span := a.To.Sub(a.From); span > 0 && window {
 		s += fmt.Sprintf(" In the %s before, the table dropped %s packets/s at %s new connections/s, pinned %s; in the %s after, %s/s at %s/s, pinned %s.",
 			model.Dur(b.To.Sub(b.From)), model.Num(b.DropsPS), model.Num(b.NewConnsPS), model.Dur(b.Pinned),
 			model.Dur(span), model.Num(a.DropsPS), model.Num(a.NewConnsPS), model.Dur(a.Pinned))
