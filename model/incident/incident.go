@@ -45,6 +45,10 @@ type Incident struct {
 	// Held is how long each verdict held; Last the verdict itself the
 	// last time it held (its evidence and the facts it cites).
 	Held map[model.Kind]time.Duration
+	// Together are the sets of verdicts that held at once (the first
+	// MaxHeldSets); OtherHeld the time of frames whose set came later.
+	Together  []HeldSet
+	OtherHeld time.Duration
 	Last map[model.Kind]model.Verdict
 	// Changes are the knob changes seen (at most 32, SkippedChanges
 	// more); UnseenApplies the apply results no sample showed.
@@ -220,13 +224,16 @@ func (in *Incident) Add(f model.Frame) {
 		in.loadWhilePinned(r, secs)
 	}
 	counted := map[model.Kind]bool{}
+	var kinds []model.Kind
 	for _, v := range f.Verdicts {
 		if !counted[v.Kind] {
 			in.Held[v.Kind] += held
 			in.Last[v.Kind] = v
+			kinds = append(kinds, v.Kind)
 		}
 		counted[v.Kind] = true
 	}
+	in.holdTogether(kinds, held)
 	if secs > 0 && !in.fix.refilling() { // a refill after a raise is not the demand
 		if f.Fill.Known() && r.Entries.Basis == model.BasisEvents && f.Fill.Outweighs(in.PeakFill) {
 			in.PeakFill, in.PeakFillAt, in.PeakFillCount = f.Fill, s.Time, max(c.Count, c.Peak)

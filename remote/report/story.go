@@ -131,10 +131,17 @@ func (t narrator) whatHappened(r *Report) []string {
 	}
 	para := strings.Join(s, " ")
 	out := []string{para}
-	if kinds := in.HeldKinds(); len(kinds) > 0 {
+	if sets := in.HeldSets(); len(sets) > 0 {
 		var held []string
-		for _, k := range kinds {
-			held = append(held, fmt.Sprintf("%s for %s", k, model.Dur(in.Held[k])))
+		for _, hs := range sets { // verdicts that held at once are said together: their times add up to the recording
+			var names []string
+			for _, k := range hs.Kinds {
+				names = append(names, string(k))
+			}
+			held = append(held, fmt.Sprintf("%s for %s", strings.Join(names, " with "), model.Dur(hs.For)))
+		}
+		if in.OtherHeld > 0 {
+			held = append(held, fmt.Sprintf("other verdicts for %s", model.Dur(in.OtherHeld)))
 		}
 		out = append(out, "Verdicts: "+strings.Join(held, ", ")+".")
 	}
