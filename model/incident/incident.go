@@ -49,7 +49,7 @@ type Incident struct {
 	// MaxHeldSets); OtherHeld the time of frames whose set came later.
 	Together  []HeldSet
 	OtherHeld time.Duration
-	Last map[model.Kind]model.Verdict
+	Last      map[model.Kind]model.Verdict
 	// Changes are the knob changes seen (at most 32, SkippedChanges
 	// more); UnseenApplies the apply results no sample showed.
 	Changes        []KnobChange
