@@ -194,8 +194,12 @@ func natRemedies(p NATPool) string {
 
 // ruleInsertClash: packets dropped on inserting their entry while the
 // table is not at its cap, with no source NAT in the ruleset: flows
-// raced for one tuple (parallel UDP lookups behind a DNAT). Never a full
-// table.
+// clashed on a tuple. Never a full table. Which flows, the kernel's
+// version decides: before 5.6 two UDP flows racing for one tuple
+// (parallel lookups behind a DNAT) lost one; since nf_ct_resolve_clash
+// harder the kernel keeps both and counts clash_resolve (a counter from
+// 5.10 on), so on a kernel that reports it the drops are reply-tuple
+// clashes, dying entries or TCP.
 func ruleInsertClash(in Inputs) (Verdict, bool) {
 	counts, ok := insertDropCounts(in)
 	if _, nat := in.Sample.NAT.Narrowest(); !ok || nat {
@@ -208,8 +212,13 @@ func ruleInsertClash(in Inputs) (Verdict, bool) {
 			why = "the ruleset was not read: " + nat.Note
 		}
 	}
+	if in.Sample.CTStats.Reports(ClashResolve) { // a kernel that counts resolved clashes resolves UDP's (5.6 on)
+		return Verdict{Evidence: fmt.Sprintf(
+			"%s: flows clashed on a tuple (%s)%s — this kernel resolves two UDP flows racing for one (clash_resolve, since 5.6), so these are what it cannot: two flows whose replies would share a tuple (a NAT mapping both to one), an entry already dying, or TCP; not the 5 s DNS race, and not a full table%s",
+			counts, why, dnsShare(in.Census), resolvedClashes(in.Rates, "more "))}, true
+	}
 	return Verdict{Evidence: fmt.Sprintf(
-		"%s: two flows raced for one tuple (%s)%s — parallel UDP lookups behind a DNAT, the 5 s DNS delay: single-request-reopen, a node-local DNS cache or DNS over TCP; not a full table%s",
+		"%s: two flows raced for one tuple (%s)%s — parallel UDP lookups behind a DNAT, the 5 s DNS delay on kernels before 5.6 (this one counts no resolved clashes): single-request-reopen, a node-local DNS cache or DNS over TCP; not a full table%s",
 		counts, why, dnsShare(in.Census), resolvedClashes(in.Rates, "more "))}, true
 }
 

@@ -25,7 +25,7 @@ func TestFixElsewhereNamesTheVerdictsFix(t *testing.T) {
 		elsewhere bool
 	}{
 		{model.NATPorts, 12, "NAT PORTS: the source NAT is out of ports: the fix is in the ruleset", "", true},
-		{model.InsertClash, 3, "single-request-reopen", "", true},
+		{model.InsertClash, 3, "the fix is in the flows that clash", "", true},
 		{model.InstanceAllowance, 5, "larger instance type", "", true},
 		{model.StaleTimeouts, 0, "", "STALE TIMEOUTS: entries keep timeouts given before their hold was lowered: conntrack -D frees them", true},
 		{model.StaleDNAT, 0, "", "STALE DNAT: UDP entries keep a DNAT target that is gone, refreshed by every send: conntrack -D -p udp --reply-src TARGET frees them", true},
