@@ -27,3 +27,27 @@ func TestInsertClashByKernel(t *testing.T) {
 		t.Errorf("a kernel that resolves clashes: %s", recent.Evidence)
 	}
 }
+
+// TestNATPortsByKernel: from 6.5 the kernel's source NAT takes back a
+// TIME_WAIT tuple for a new TCP flow in its last tries, so NAT PORTS on
+// such a kernel does not tell shortening TIME_WAIT as the fix; before
+// it, it does; unknown, it says both.
+func TestNATPortsByKernel(t *testing.T) {
+	drops := idle()
+	drops.CTTotal.Set(Drop, 12)
+	drops.CTTotal.Set(InsertFailed, 12)
+	cen := &Census{Total: 12, TopDests: []Count{{"127.0.0.1", 8}}, TCPState: map[string]int{"TIME_WAIT": 3}, TopTimeWaitDests: []Count{{"127.0.0.1", 2}}}
+	for kernel, c := range map[string]struct{ says, never string }{
+		"6.8.0-31-generic": {"hold their tuples until a new flow's last tries take them back (this kernel reclaims TIME_WAIT tuples, 6.5 on)", "shorten TIME_WAIT"},
+		"6.1.0-41-amd64":   {"(3 in all) still hold their tuples: widen its ports, reuse connections (keep-alive) or spread them over more destinations, shorten TIME_WAIT on that path", "6.5"},
+		"":                 {"hold their tuples (before 6.5; from 6.5 a new flow's last tries take them back)", "this kernel reclaims"},
+	} {
+		s := table(12, 12, 262144)
+		s.KernelRelease = kernel
+		s.NAT = &NAT{Pools: []NATPool{{Rule: "snat", Chain: "ip natlab post", Addrs: []string{"127.0.0.1"}, Ports: [2]uint16{20000, 20007}}}}
+		v, ok := ruleNATPorts(Inputs{Sample: s, Rates: drops, Census: cen})
+		if !ok || !strings.Contains(v.Evidence, c.says) || strings.Contains(v.Evidence, c.never) {
+			t.Errorf("kernel %q: %s\nwant %q, never %q", kernel, v.Evidence, c.says, c.never)
+		}
+	}
+}

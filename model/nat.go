@@ -170,7 +170,7 @@ func ruleNATPorts(in Inputs) (Verdict, bool) {
 	}
 	return Verdict{Evidence: fmt.Sprintf(
 		"%s: the source NAT %s finds no free source port for new flows (it tries %d before it drops, so drops begin before every port is taken)%s: %s; not a full table",
-		counts, p, NATTries, busiest(in.Census), natRemedies(p))}, true
+		counts, p, NATTries, busiest(in.Census, in.Sample.KernelRelease), natRemedies(p, in.Sample.KernelRelease))}, true
 }
 
 // natRemedies are the ways to free a pool's ports for the busiest pair:
@@ -178,8 +178,11 @@ func ruleNATPorts(in Inputs) (Verdict, bool) {
 // is left out where the rule already does (nft prints iptables'
 // random-fully as fully-random); more addresses only for the pairs of
 // other sources, which the kernel may map elsewhere.
-func natRemedies(p NATPool) string {
-	r := "widen its ports, reuse connections (keep-alive) or spread them over more destinations, shorten TIME_WAIT on that path"
+func natRemedies(p NATPool, kernel string) string {
+	r := "widen its ports, reuse connections (keep-alive) or spread them over more destinations"
+	if natReclaims(kernel) != reclaimYes { // a kernel that takes TIME_WAIT tuples back is not helped by a shorter one
+		r += ", shorten TIME_WAIT on that path"
+	}
 	random := true
 	for _, f := range p.Flags {
 		if f == "fully-random" || f == "random-fully" {
@@ -252,10 +255,10 @@ func resolvedClashes(r Rates, more string) string {
 }
 
 // busiest is where the census found the most entries going, and how
-// many hold their tuples in TIME_WAIT: "; the census's busiest
-// destination 10.0.0.5 (8 entries), tcp/443 (8); 0 in TIME_WAIT" ("" with
-// no census).
-func busiest(c *Census) string {
+// many hold their tuples in TIME_WAIT, as the kernel holds them: "; the
+// census's busiest destination 10.0.0.5 (8 entries), tcp/443 (8); 0 to
+// it in TIME_WAIT …" ("" with no census).
+func busiest(c *Census, kernel string) string {
 	if c == nil || c.Error != "" || len(c.TopDests) == 0 {
 		return ""
 	}
@@ -267,8 +270,37 @@ func busiest(c *Census) string {
 	if len(c.TopPorts) > 0 {
 		s += fmt.Sprintf(", %s (%s)", c.TopPorts[0].Key, Int(uint64(max(0, c.TopPorts[0].N))))
 	}
-	return s + fmt.Sprintf("; %s to it in TIME_WAIT still hold their tuples (%s in all)", timeWaitTo(c, c.TopDests[0].Key),
-		Int(uint64(max(0, c.TCPState["TIME_WAIT"]))))
+	hold := "still hold their tuples"
+	switch natReclaims(kernel) {
+	case reclaimYes:
+		hold = "hold their tuples until a new flow's last tries take them back (this kernel reclaims TIME_WAIT tuples, 6.5 on)"
+	case reclaimUnknown:
+		hold = "hold their tuples (before 6.5; from 6.5 a new flow's last tries take them back)"
+	}
+	return s + fmt.Sprintf("; %s to it in TIME_WAIT (%s in all) %s", timeWaitTo(c, c.TopDests[0].Key),
+		Int(uint64(max(0, c.TCPState["TIME_WAIT"]))), hold)
+}
+
+// reclaim says whether a kernel's source NAT takes back a tuple held in
+// TIME_WAIT or CLOSE for a new TCP flow that found no free one:
+// nf_nat_used_tuple_harder does in the last tries, since 6.5.
+type reclaim int
+
+const (
+	reclaimUnknown reclaim = iota
+	reclaimNo
+	reclaimYes
+)
+
+// natReclaims is reclaim for a kernel release ("" unknown).
+func natReclaims(kernel string) reclaim {
+	switch {
+	case kernel == "":
+		return reclaimUnknown
+	case KernelAtLeast(kernel, 6, 5):
+		return reclaimYes
+	}
+	return reclaimNo
 }
 
 // timeWaitTo is how many TIME_WAIT entries the census found to dest:

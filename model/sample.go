@@ -26,6 +26,10 @@ type Sample struct {
 	Disks     []DiskIO      `json:"disks"`
 	TCP       TCP           `json:"tcp"`
 	Kernel    KernelLog     `json:"kernel_log"`
+	// KernelRelease is the running kernel's release ("" unknown): the
+	// kernel's rules changed between versions. A stream says it once, in
+	// its header, so it is never on a sample's line.
+	KernelRelease string `json:"-"`
 	// Entries counts new entries where the kernel makes them.
 	Entries Entries `json:"entries"`
 	// Census is the latest table census, when one was asked for and has

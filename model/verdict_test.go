@@ -105,7 +105,7 @@ func TestVerdictRules(t *testing.T) {
 			}(), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 12); r.CTTotal.Set(InsertFailed, 12) }),
 				Census: &Census{Total: 12, TopDests: []Count{{"127.0.0.1", 8}}, TopPorts: []Count{{"tcp/18080", 8}}, TCPState: map[string]int{"TIME_WAIT": 3},
 					TopTimeWaitDests: []Count{{"10.0.0.9", 1}, {"127.0.0.1", 2}}}},
-			NATPorts, nil, "12 packets dropped on inserting their entry (insert_failed and drop) while the count is 12 of max 262,144: the source NAT snat to 127.0.0.1:20000-20007 in ip natlab post (8 ports for each source–destination pair) finds no free source port for new flows (it tries 240 before it drops, so drops begin before every port is taken); the census's busiest destination 127.0.0.1 (8 entries), tcp/18080 (8); 2 to it in TIME_WAIT still hold their tuples (3 in all): widen"},
+			NATPorts, nil, "12 packets dropped on inserting their entry (insert_failed and drop) while the count is 12 of max 262,144: the source NAT snat to 127.0.0.1:20000-20007 in ip natlab post (8 ports for each source–destination pair) finds no free source port for new flows (it tries 240 before it drops, so drops begin before every port is taken); the census's busiest destination 127.0.0.1 (8 entries), tcp/18080 (8); 2 to it in TIME_WAIT (3 in all) hold their tuples (before 6.5; from 6.5 a new flow's last tries take them back): widen"},
 		{"a source NAT out of ports to a Service: its busiest destination named by the Service kube-proxy wrote",
 			Inputs{Sample: func() Sample {
 				s := table(12, 12, 262144)

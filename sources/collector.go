@@ -164,7 +164,7 @@ func (c *Collector) Close() error {
 // Sample reads everything once. Parts that fail are noted in the sample;
 // the rest is still returned.
 func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
-	s := model.Sample{Time: now, Interval: interval}
+	s := model.Sample{Time: now, Interval: interval, KernelRelease: c.host.Kernel}
 	var notes []string
 	note := func(err error) {
 		if err != nil {

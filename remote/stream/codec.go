@@ -167,6 +167,9 @@ func (d *Decoder) Next() (*model.Sample, *Event, error) {
 			d.Torn = err
 			return nil, nil, io.EOF
 		}
+		if s != nil {
+			s.KernelRelease = d.Host.Kernel // the header's, said once for every sample
+		}
 		return s, ev, err
 	}
 }

@@ -34,3 +34,25 @@ func TestEvictedUnknownOnTheWire(t *testing.T) {
 		}
 	}
 }
+
+// TestKernelReleaseFromTheHeader: every decoded sample carries the
+// header's kernel release, which no sample line repeats, so a rule that
+// changed between kernels reads the streamed host's.
+func TestKernelReleaseFromTheHeader(t *testing.T) {
+	var b bytes.Buffer
+	enc, _ := NewEncoder(&b, model.Host{Name: "h", Kernel: "6.1.0-41-amd64"}, t0)
+	s := twoCPUSample(1)
+	s.KernelRelease = "not sent"
+	enc.Sample(s)
+	if bytes.Contains(b.Bytes(), []byte("not sent")) {
+		t.Errorf("a sample's line carries its kernel release: %s", b.String())
+	}
+	dec := NewDecoder(&b)
+	if err := dec.Header(); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := dec.Next()
+	if err != nil || got == nil || got.KernelRelease != "6.1.0-41-amd64" {
+		t.Fatalf("decoded %+v, %v: want the header's kernel", got, err)
+	}
+}
