@@ -160,7 +160,9 @@ type CensusCounter struct {
 	unreplied int
 	// Holds, when set, are the classes' holds now in seconds (0:
 	// unknown): entries with longer timeouts left are counted (OverHold).
+	// AssuredEarly: the kernel assures UDP early (UDPAssuredEarly).
 	Holds              ClassCounts
+	AssuredEarly       bool
 	overHold, overLeft ClassCounts
 	// zones counts the entries of each zone but 0 (nil until one is seen).
 	zones map[uint16]int
@@ -214,7 +216,7 @@ type Flow struct {
 func (c *CensusCounter) Add(f Flow) {
 	c.total++
 	c.proto[f.Proto]++
-	cl := ClassOf(f)
+	cl := ClassHeld(f, c.Holds, c.AssuredEarly)
 	c.class[cl]++
 	c.countOverHold(cl, f.Timeout)
 	if f.Status&StatusAssured != 0 {

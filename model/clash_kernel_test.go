@@ -51,3 +51,40 @@ func TestNATPortsByKernel(t *testing.T) {
 		}
 	}
 }
+
+// TestUDPAssuredEarly: before 5.16 (5.10.80 in the stable line) a third
+// UDP packet within 2 s assured the entry while it kept the single-shot
+// timeout, so glibc's A+AAAA lookups on one socket read as streams; the
+// census classes such an entry by the hold it has left.
+func TestUDPAssuredEarly(t *testing.T) {
+	for release, want := range map[string]bool{"5.4.0-150-generic": true, "5.10.79": true, "5.10.80-1": false, "5.15.0-91-generic": true,
+		"5.16.0": false, "6.1.0-41-amd64": false, "": false, "garbage": false} {
+		if got := UDPAssuredEarly(release); got != want {
+			t.Errorf("UDPAssuredEarly(%q) = %v, want %v", release, got, want)
+		}
+	}
+	holds := ClassCounts{}
+	holds[ClassUDPSingle], holds[ClassUDPStream] = 30, 120
+	lookup := Flow{Proto: 17, Status: StatusAssured | StatusSeenReply, Timeout: 28}
+	stream := Flow{Proto: 17, Status: StatusAssured | StatusSeenReply, Timeout: 110}
+	for _, c := range []struct {
+		f     Flow
+		early bool
+		want  Class
+	}{
+		{lookup, true, ClassUDPSingle},
+		{stream, true, ClassUDPStream},
+		{lookup, false, ClassUDPStream},
+	} {
+		if got := ClassHeld(c.f, holds, c.early); got != c.want {
+			t.Errorf("ClassHeld(%d s left, early %v) = %s, want %s", c.f.Timeout, c.early, got, c.want)
+		}
+	}
+	cc := NewCensusCounter(holds)
+	cc.AssuredEarly = true
+	cc.Add(lookup)
+	cc.Add(stream)
+	if cen := cc.Census(4); cen.ByClass[ClassUDPSingle] != 1 || cen.ByClass[ClassUDPStream] != 1 {
+		t.Errorf("a census on a 5.15 kernel classes %v", cen.ByClass)
+	}
+}

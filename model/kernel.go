@@ -13,3 +13,33 @@ func KernelAtLeast(release string, major, minor int) bool {
 	}
 	return ma > major || (ma == major && mi >= minor)
 }
+
+// UDPAssuredEarly reports whether a kernel assures a UDP entry on any
+// packet after its reply, while its timeout stays the single-shot one
+// for 2 s: before b7b1d02fc439 (5.16, and 5.10.80 in the stable line).
+// There glibc's A and AAAA lookups on one socket are assured, yet held by
+// nf_conntrack_udp_timeout, not the stream's. false for an unknown
+// release: the rule of the kernels since.
+func UDPAssuredEarly(release string) bool {
+	var ma, mi, patch int
+	n, _ := fmt.Sscanf(release, "%d.%d.%d", &ma, &mi, &patch)
+	switch {
+	case n < 2 || KernelAtLeast(release, 5, 16):
+		return false
+	case ma == 5 && mi == 10 && n == 3 && patch >= 80:
+		return false
+	}
+	return true
+}
+
+// ClassHeld is the class of f as the kernel holds it: ClassOf, but on a
+// kernel that assures UDP early (UDPAssuredEarly) an assured UDP entry
+// with no more time left than the single-shot hold (holds, 0 unknown) is
+// held by that hold, not the stream's.
+func ClassHeld(f Flow, holds ClassCounts, assuredEarly bool) Class {
+	c := ClassOf(f)
+	if c == ClassUDPStream && assuredEarly && holds[ClassUDPSingle] > 0 && uint64(f.Timeout) <= holds[ClassUDPSingle] {
+		return ClassUDPSingle
+	}
+	return c
+}

@@ -40,6 +40,17 @@ type CensusDump struct {
 	// ZoneLimits, when set, reads OVS's limits per zone: asked only when
 	// the dump found entries in zones.
 	ZoneLimits func() (*model.ZoneLimits, error)
+	// Kernel is the running kernel's release ("" unknown): a kernel
+	// before 5.16 assures UDP early, so its assured UDP entries are
+	// classed by the hold they have left (model.ClassHeld).
+	Kernel string
+}
+
+// kernelRelease is the running kernel's release under proc ("" when not
+// read).
+func kernelRelease(proc string) string {
+	r, _ := kernelfs.ReadSysctl(kernelfs.SysctlPath(proc, "kernel.osrelease"))
+	return r
 }
 
 // TakeCensus is the census of the table of this network namespace as
@@ -53,7 +64,7 @@ func TakeCensus(proc string, holds *model.ClassCounts) (model.Census, error) {
 		holds = &h
 	}
 	c, err := CensusDump{Timeout: time.Minute, Holds: *holds, Proc: proc, Ruleset: ruleset.List, IptablesRules: ruleset.ListIptablesNAT,
-		ZoneLimits: ovs.ReadZoneLimits}.Run(model.CensusTop)
+		ZoneLimits: ovs.ReadZoneLimits, Kernel: kernelRelease(proc)}.Run(model.CensusTop)
 	c.NamePods(pods.OnNode(proc).Of)
 	return c, err
 }
@@ -71,6 +82,7 @@ func HoldsNow(proc string) model.ClassCounts {
 func (d CensusDump) Run(top int) (model.Census, error) {
 	start := time.Now()
 	c := model.NewCensusCounter(d.Holds)
+	c.AssuredEarly = model.UDPAssuredEarly(d.Kernel)
 	var ix *owners.SocketIndex
 	var found *model.Owners
 	if d.Proc != "" {
