@@ -64,8 +64,12 @@ func evictionNote(in Inputs) (string, []string) {
 			if ps, ok := r.Entries.Evicted(); ok && ps > 0 {
 				seen = fmt.Sprintf(" (%s/s evicted, seen in DESTROY events)", Num(ps))
 			}
-			return fmt.Sprintf("early_drop stays 0 though %s of the census's %s entries are closing TCP: the garbage collector evicts those near the cap without counting them%s, and their hold (TIME_WAIT's most often) is what frees the table",
-				Int(uint64(closing)), Int(uint64(cs.Total)), seen), nil
+			if f := GCEvictFrom(in.Sample.Conntrack.Max); f > 0 {
+				return fmt.Sprintf("early_drop stays 0 though %s of the census's %s entries are closing TCP: the garbage collector evicts those near the cap without counting them%s, only down to %s (max ÷ 100 × 95) and at its next run, and their hold (TIME_WAIT's most often) is what frees the table",
+					Int(uint64(closing)), Int(uint64(cs.Total)), seen, Int(f)), nil
+			}
+			return fmt.Sprintf("early_drop stays 0 though %s of the census's %s entries are closing TCP: under a cap of 100 the garbage collector evicts nothing (max ÷ 100 × 95 is 0), so their hold (TIME_WAIT's most often) alone frees the table",
+				Int(uint64(closing)), Int(uint64(cs.Total))), nil
 		}
 		return "", nil
 	}
