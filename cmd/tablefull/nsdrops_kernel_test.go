@@ -1,0 +1,92 @@
+package main
+
+import (
+	"net/netip"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// TestNamespaceDropsByCauseOnTheKernel: two namespaces under a cap of
+// 4,096 — one at 60 % whose drops are its source NAT's, out of its 8
+// ports, and one at 94 % that drops nothing. Neither is TABLE FULL, on
+// the host's console (its recording, judged) or to the alert (the
+// exporter's full-table drops stay 0); the NAT's drops are said for
+// what they are, an insert failure in that namespace.
+func TestNamespaceDropsByCauseOnTheKernel(t *testing.T) {
+	needKernel(t, "conntrack")
+	lowerMax(t, 4096)
+	nat, web := labNS(t), labNS(t)
+	for _, ns := range []*netns.NS{nat, web} {
+		for _, a := range []string{"10.0.0.5", "10.0.0.9"} {
+			if _, err := ns.Output("ip", "addr", "add", a+"/32", "dev", "lo"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := nat.Nft(`table ip tft-nsnat {
+	chain post { type nat hook postrouting priority srcnat; oif "lo" udp dport 53 snat to 127.0.0.1:20000-20007; }
+}`); err != nil {
+		t.Fatal(err)
+	}
+	client, sink := netip.MustParseAddr("10.0.0.9"), netip.MustParseAddrPort("10.0.0.5:9")
+	fill := func() { // UDP flows held 30 s each: 60 % and 94 % of the cap
+		floodService(t, nat, sink, 2458, client)
+		floodService(t, web, sink, 3850, client)
+	}
+	fill()
+	addr, _ := startExporter(t, "", "1s")
+	exe, _ := os.Executable()
+	rec := filepath.Join(t.TempDir(), "host.jsonl")
+	record := exec.Command(exe, "record", rec, "--interval", "500ms")
+	record.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	start(t, record)
+	for i := range 50 { // 25 s: the NAT out of ports again and again, the fills kept
+		floodService(t, nat, netip.MustParseAddrPort("10.0.0.5:53"), 40, client)
+		if i == 25 {
+			fill()
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	metrics := scrapeText(t, "http://"+addr+"/metrics")
+	record.Process.Signal(syscall.SIGINT)
+	if err := record.Wait(); err != nil {
+		t.Fatalf("record: %v", err)
+	}
+	got, err := readRecording(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	an := model.NewAnalyzer(len(got.Samples))
+	var said []string
+	for _, s := range got.Samples {
+		for _, v := range an.Add(s).Verdicts {
+			said = append(said, v.String())
+		}
+	}
+	all := strings.Join(said, "\n")
+	if strings.Contains(all, string(model.TableFull)) {
+		t.Errorf("TABLE FULL from a NAT's drops at 60 %% or a table at 94 %% with none:\n%s", all)
+	}
+	if !strings.Contains(all, "in netns "+nat.Name) || !strings.Contains(all, "packets dropped on inserting their entry") {
+		t.Errorf("the NAT's drops in %s are not said as insert drops:\n%s", nat.Name, all)
+	}
+	for _, ns := range []*netns.NS{nat, web} {
+		full := regexp.MustCompile(`tablefull_netns_conntrack_drops_total\{[^}]*netns="` + ns.Name + `"\} ([0-9.e+]+)`).FindStringSubmatch(metrics)
+		if full != nil && full[1] != "0" {
+			t.Errorf("%s: the exporter serves %s full-table drops, which the alert pages for", ns.Name, full[1])
+		}
+	}
+	if !regexp.MustCompile(`tablefull_netns_conntrack_insert_drops_total\{[^}]*netns="` + nat.Name + `"\} [1-9]`).MatchString(metrics) {
+		t.Errorf("the exporter does not serve %s's insert drops:\n%s", nat.Name, grepLines(metrics, "netns_conntrack"))
+	}
+}
+
