@@ -89,4 +89,3 @@ func TestNamespaceDropsByCauseOnTheKernel(t *testing.T) {
 		t.Errorf("the exporter does not serve %s's insert drops:\n%s", nat.Name, grepLines(metrics, "netns_conntrack"))
 	}
 }
-
