@@ -1,0 +1,50 @@
+package main
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// TestCollectorEvictsDownToItsFloor: a table of 777 assured TIME_WAIT
+// entries (held 600 s) refuses a SYN; the failed early drop asks the
+// garbage collector, which at its next run evicts closing TCP only while
+// the count is at or over nf_conntrack_max / 100 * 95 in integers — 665,
+// model.GCEvictFrom — so the count settles just under it, not at the
+// cap and not empty (KERNEL.md measured 664).
+func TestCollectorEvictsDownToItsFloor(t *testing.T) {
+	needKernel(t)
+	const capMax = 777
+	lowerMax(t, capMax)
+	ns := labNS(t)
+	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait", 600)
+	srv := &netns.Server{Body: []byte("x\n")}
+	if err := ns.Serve("127.0.0.1:18094", srv); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	res, err := ns.Run(netns.Load{Addr: srv.Addr(), Workers: 4, Requests: 820, DialTimeout: 300 * time.Millisecond, Deadline: 30 * time.Second})
+	if err != nil || res.Failed == 0 {
+		t.Fatalf("load %+v %v: the table refused nothing", res, err)
+	}
+	count := func() uint64 {
+		n, _ := strconv.ParseUint(readSysctl(t, ns, "net.netfilter.nf_conntrack_count"), 10, 64)
+		return n
+	}
+	floor := model.GCEvictFrom(capMax)
+	last, still := count(), 0
+	for deadline := time.Now().Add(80 * time.Second); time.Now().Before(deadline) && still < 8; time.Sleep(time.Second) {
+		if n := count(); n == last && n < floor {
+			still++
+		} else {
+			last, still = n, 0
+		}
+	}
+	t.Logf("the count settled at %d (the collector's floor %d)", last, floor)
+	if last >= floor || last+3 < floor {
+		t.Errorf("after a refused SYN the count is %d: want it evicted to just under %d (max / 100 * 95), no lower", last, floor)
+	}
+}
