@@ -5,13 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
 
-	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -118,21 +116,7 @@ func TestNATPortsOfAServiceKubeProxy(t *testing.T) {
 				floodService(t, ns, netip.MustParseAddrPort("10.96.0.10:53"), 500, netip.MustParseAddr("10.0.0.3"))
 				time.Sleep(500 * time.Millisecond)
 			}
-			record.Process.Signal(syscall.SIGINT)
-			if err := record.Wait(); err != nil {
-				t.Fatalf("record: %v", err)
-			}
-			got, err := readRecording(rec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			an := model.NewAnalyzer(len(got.Samples))
-			var said []string
-			for _, s := range got.Samples {
-				for _, v := range an.Add(s).Verdicts {
-					said = append(said, v.String())
-				}
-			}
+			_, said := judgedRecording(t, record, rec)
 			all := strings.Join(said, "\n")
 			rule := "masquerade to :1024-65535 fully-random in " + map[string]string{"iptables-nft": "ip nat KUBE-POSTROUTING", "nftables": "ip kube-proxy masquerading"}[mode.name]
 			if !strings.Contains(all, "NAT PORTS") || !strings.Contains(all, rule) || strings.Contains(all, "use random-fully") ||

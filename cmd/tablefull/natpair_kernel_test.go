@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -45,25 +44,11 @@ func TestNATPortsPerPair(t *testing.T) {
 		t.Fatal(err)
 	}
 	admitted := strings.Count(out, "dport=53")
-	record.Process.Signal(syscall.SIGINT)
-	if err := record.Wait(); err != nil {
-		t.Fatalf("record: %v", err)
-	}
-	got, err := readRecording(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	an := model.NewAnalyzer(len(got.Samples))
-	var said []string
+	samples, said := judgedRecording(t, record, rec)
 	var pool model.NATPool
-	for _, s := range got.Samples {
+	for _, s := range samples {
 		if p, ok := s.NAT.Narrowest(); ok {
 			pool = p
-		}
-		for _, v := range an.Add(s).Verdicts {
-			if v.Kind == model.NATPorts {
-				said = append(said, v.String())
-			}
 		}
 	}
 	if uint64(admitted) != pool.Tuples() || admitted != 8 {

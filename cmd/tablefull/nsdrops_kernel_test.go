@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -57,21 +56,7 @@ func TestNamespaceDropsByCauseOnTheKernel(t *testing.T) {
 		time.Sleep(500 * time.Millisecond)
 	}
 	metrics := scrapeText(t, "http://"+addr+"/metrics")
-	record.Process.Signal(syscall.SIGINT)
-	if err := record.Wait(); err != nil {
-		t.Fatalf("record: %v", err)
-	}
-	got, err := readRecording(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	an := model.NewAnalyzer(len(got.Samples))
-	var said []string
-	for _, s := range got.Samples {
-		for _, v := range an.Add(s).Verdicts {
-			said = append(said, v.String())
-		}
-	}
+	_, said := judgedRecording(t, record, rec)
 	all := strings.Join(said, "\n")
 	if strings.Contains(all, string(model.TableFull)) {
 		t.Errorf("TABLE FULL from a NAT's drops at 60 %% or a table at 94 %% with none:\n%s", all)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote/recording"
 )
 
@@ -96,4 +97,27 @@ func readRecording(path string) (*recording.Recording, error) {
 	}
 	defer f.Close()
 	return recording.ReadRecording(f)
+}
+
+// judgedRecording stops a running tablefull record (SIGINT) and reads
+// back what it wrote to path, each sample judged as the console judges
+// it: the samples, and the verdicts of every frame in their words.
+func judgedRecording(t *testing.T, record *exec.Cmd, path string) ([]model.Sample, []string) {
+	t.Helper()
+	record.Process.Signal(syscall.SIGINT)
+	if err := record.Wait(); err != nil {
+		t.Fatalf("record: %v", err)
+	}
+	got, err := readRecording(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	an := model.NewAnalyzer(len(got.Samples))
+	var said []string
+	for _, s := range got.Samples {
+		for _, v := range an.Add(s).Verdicts {
+			said = append(said, v.String())
+		}
+	}
+	return got.Samples, said
 }
