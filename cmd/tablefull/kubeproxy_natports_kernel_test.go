@@ -2,8 +2,6 @@ package main
 
 import (
 	"net/netip"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -103,11 +101,7 @@ func TestNATPortsOfAServiceKubeProxy(t *testing.T) {
 			if err := kubeProxyMasquerade[mode.name](ns); err != nil {
 				t.Fatal(err)
 			}
-			exe, _ := os.Executable()
-			rec := filepath.Join(t.TempDir(), "natports.jsonl")
-			record := ns.Command(exe, "record", rec, "--interval", "500ms")
-			record.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
-			start(t, record)
+			record, rec := startRecording(t, ns)
 			time.Sleep(time.Second)
 			floodService(t, ns, netip.MustParseAddrPort("10.96.0.10:53"), 70000, netip.MustParseAddr("10.0.0.1"), netip.MustParseAddr("10.0.0.2"))
 			// and more flows for 3 s, every one refused: the census the drops

@@ -2,8 +2,6 @@ package main
 
 import (
 	"net/netip"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -29,11 +27,7 @@ func TestNATPortsPerPair(t *testing.T) {
 }`); err != nil {
 		t.Fatal(err)
 	}
-	exe, _ := os.Executable()
-	rec := filepath.Join(t.TempDir(), "natpair.jsonl")
-	record := ns.Command(exe, "record", rec, "--interval", "500ms")
-	record.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
-	start(t, record)
+	record, rec := startRecording(t, ns)
 	time.Sleep(time.Second)
 	for range 4 { // 40 flows from one client to one destination, again while recorded
 		floodService(t, ns, netip.MustParseAddrPort("10.0.0.5:53"), 40, netip.MustParseAddr("10.0.0.9"))

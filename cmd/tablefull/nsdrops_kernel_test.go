@@ -2,9 +2,6 @@ package main
 
 import (
 	"net/netip"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -43,11 +40,7 @@ func TestNamespaceDropsByCauseOnTheKernel(t *testing.T) {
 	}
 	fill()
 	addr, _ := startExporter(t, "", "1s")
-	exe, _ := os.Executable()
-	rec := filepath.Join(t.TempDir(), "host.jsonl")
-	record := exec.Command(exe, "record", rec, "--interval", "500ms")
-	record.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
-	start(t, record)
+	record, rec := startRecording(t, nil)
 	for i := range 50 { // 25 s: the NAT out of ports again and again, the fills kept
 		floodService(t, nat, netip.MustParseAddrPort("10.0.0.5:53"), 40, client)
 		if i == 25 {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote/recording"
+	"github.com/tablefull/tablefull/sources/netns"
 )
 
 // TestRecordKilled: kill -9 in the middle of a recording leaves a file
@@ -120,4 +121,21 @@ func judgedRecording(t *testing.T, record *exec.Cmd, path string) ([]model.Sampl
 		}
 	}
 	return got.Samples, said
+}
+
+// startRecording runs tablefull record every 500 ms until the test ends
+// (or judgedRecording stops it): in ns, or on the host where ns is nil.
+// It returns the command and the recording's path.
+func startRecording(t *testing.T, ns *netns.NS) (*exec.Cmd, string) {
+	t.Helper()
+	exe, _ := os.Executable()
+	path := filepath.Join(t.TempDir(), "incident.jsonl")
+	args := []string{"record", path, "--interval", "500ms"}
+	record := exec.Command(exe, args...)
+	if ns != nil {
+		record = ns.Command(exe, args...)
+	}
+	record.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	start(t, record)
+	return record, path
 }
