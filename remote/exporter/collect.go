@@ -44,7 +44,7 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 	m.gauge(descOf(metrics.BuildInfo), 1, e.version, e.Revision, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	sample := s.frame.Sample
 	tableUp := sample.Conntrack.Status == model.TableTracked || sample.Conntrack.Status == model.TableUntracked
-	m.up(s, tableUp)
+	m.up(s)
 	if !s.have {
 		return
 	}
@@ -91,18 +91,9 @@ func (m emit) counter(d *prometheus.Desc, v float64, labels ...string) {
 }
 
 // up says which parts were read at the last sample.
-func (m emit) up(s snapshot, tableUp bool) {
-	sample := s.frame.Sample
-	m.gauge(descOf(metrics.Up), b(s.streamUp), "stream")
-	m.gauge(descOf(metrics.Up), b(s.have && tableUp), "conntrack")
-	m.gauge(descOf(metrics.Up), b(s.have && sample.CTStats.Source != ""), "ctstats")
-	m.gauge(descOf(metrics.Up), b(s.have && sample.Kernel.Readable), "kernel_log")
-	m.gauge(descOf(metrics.Up), b(s.have && sample.Namespaces != nil && !sample.Namespaces.Denied), "namespaces")
-	for _, p := range []struct {
-		part model.Part
-		name string
-	}{{model.PartCPU, "cpu"}, {model.PartDisks, "disks"}, {model.PartTCP, "tcp"}} {
-		m.gauge(descOf(metrics.Up), b(s.have && !sample.Absent.Has(p.part)), p.name)
+func (m emit) up(s snapshot) {
+	for _, p := range partsOf(s.frame.Sample, s.frame.Rates.Entries, s.have, s.streamUp) {
+		m.gauge(descOf(metrics.Up), b(p.up), p.name)
 	}
 }
 
@@ -123,9 +114,6 @@ func (m emit) table(c model.Conntrack, peak uint64) {
 // totals are the counters the exporter sums over its samples; a part
 // never read is left out, not counted as zero.
 func (m emit) totals(s snapshot) {
-	if !s.frame.Sample.Entries.OffByDesign() { // far from the cap they are not counted: not a failure
-		m.gauge(descOf(metrics.Up), b(s.frame.Rates.Entries.Basis == model.BasisEvents), "entries")
-	}
 	if s.frame.Rates.Entries.Basis == model.BasisEvents {
 		for _, cl := range model.AllClasses {
 			m.counter(descOf(metrics.NewEntries), s.newEntries[cl], cl.String())

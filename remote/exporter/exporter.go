@@ -5,6 +5,7 @@
 package exporter
 
 import (
+	"io"
 	"sync"
 	"time"
 
@@ -29,9 +30,14 @@ type Exporter struct {
 	// Journal is the deletions' journal followed for
 	// tablefull_entries_deleted_total (nil: not served).
 	Journal *Journal
+	// Log, when set, is told when a part's tablefull_up goes to 0, and
+	// why, and when it comes back.
+	Log io.Writer
 
 	mu sync.Mutex // guards every field below
-	an *model.Analyzer
+	// parts says the parts' changes on Log.
+	parts partsLog
+	an    *model.Analyzer
 	// last is the newest frame; have reports that one arrived.
 	last model.Frame
 	have bool
@@ -129,6 +135,8 @@ func (e *Exporter) Observe(s model.Sample) {
 	}
 	e.window.add(windowFrame{at: s.Time, peak: max(s.Conntrack.Peak, s.Conntrack.Count), kinds: kinds})
 	e.last, e.have, e.streamErr, e.at = f, true, nil, s.Time
+	e.parts.w = e.Log
+	e.parts.observe(partsOf(s, f.Rates.Entries, true, true))
 	e.seq++
 }
 

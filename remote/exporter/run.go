@@ -69,7 +69,7 @@ func Run(ctx context.Context, feed model.Feed, c Config, stderr io.Writer) error
 		return fmt.Errorf("--owner-series %q: want auto, always or never", c.Owners)
 	}
 	e := New(c.Version, c.Window)
-	e.Revision, e.PerCPU = c.Revision, c.PerCPU
+	e.Revision, e.PerCPU, e.Log = c.Revision, c.PerCPU, stderr
 	if c.Journal != "" {
 		e.Journal = &Journal{Path: c.Journal}
 	}

@@ -1,0 +1,34 @@
+package exporter
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	tf "github.com/tablefull/tablefull/model"
+)
+
+// TestUpSaysWhyInTheLog: a part whose read failed reads 0 and the log
+// says which and why, once, and when it is back; a part off by design
+// (entries far from the cap) is neither 0 nor logged.
+func TestUpSaysWhyInTheLog(t *testing.T) {
+	var log bytes.Buffer
+	e := New("test")
+	e.Log = &log
+	s := sample(0, 10, 10, 0)
+	s.Entries = tf.Entries{Note: tf.EntriesFarFromCap}
+	e.Observe(s)
+	s = sample(1, 10, 10, 0)
+	s.Kernel = tf.KernelLog{Note: "/dev/kmsg: permission denied (needs CAP_SYSLOG)"}
+	s.Entries = tf.Entries{Note: tf.EntriesFarFromCap}
+	e.Observe(s)
+	e.Observe(s)
+	back := sample(3, 10, 10, 0)
+	back.Entries = tf.Entries{Note: tf.EntriesFarFromCap}
+	e.Observe(back)
+	got := log.String()
+	if strings.Count(got, `tablefull_up{part="kernel_log"} is 0: /dev/kmsg: permission denied (needs CAP_SYSLOG)`) != 1 ||
+		!strings.Contains(got, `tablefull_up{part="kernel_log"} is 1 again`) || strings.Contains(got, "entries") {
+		t.Errorf("the log says:\n%s", got)
+	}
+}
