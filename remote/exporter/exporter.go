@@ -135,8 +135,10 @@ func (e *Exporter) Observe(s model.Sample) {
 	}
 	e.window.add(windowFrame{at: s.Time, peak: max(s.Conntrack.Peak, s.Conntrack.Count), kinds: kinds})
 	e.last, e.have, e.streamErr, e.at = f, true, nil, s.Time
-	e.parts.w = e.Log
-	e.parts.observe(partsOf(s, f.Rates.Entries, true, true))
+	if e.Log != nil { // the parts are built for the log only where there is one
+		e.parts.w = e.Log
+		e.parts.observe(partsOf(s, f.Rates.Entries, true, true))
+	}
 	e.seq++
 }
 
@@ -153,6 +155,10 @@ func (e *Exporter) Fail(err error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.streamErr = err
+	if e.Log != nil {
+		e.parts.w = e.Log
+		e.parts.observe([]partUp{{"stream", false, err.Error()}})
+	}
 	e.seq++
 }
 

@@ -34,7 +34,12 @@ func partsOf(sample model.Sample, entries model.EntryRates, have, streamUp bool)
 		part model.Part
 		name string
 	}{{model.PartCPU, "cpu"}, {model.PartDisks, "disks"}, {model.PartTCP, "tcp"}} {
-		parts = append(parts, partUp{p.name, have && !sample.Absent.Has(p.part), strings.Join(sample.Notes, "; ")})
+		up := have && !sample.Absent.Has(p.part)
+		why := ""
+		if !up { // said only when down: no join on the sample path
+			why = strings.Join(sample.Notes, "; ")
+		}
+		parts = append(parts, partUp{p.name, up, why})
 	}
 	if !sample.Entries.OffByDesign() { // far from the cap they are not counted: not a failure
 		parts = append(parts, partUp{"entries", entries.Basis == model.BasisEvents, sample.Entries.Note})

@@ -2,6 +2,7 @@ package exporter
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
@@ -10,7 +11,8 @@ import (
 
 // TestUpSaysWhyInTheLog: a part whose read failed reads 0 and the log
 // says which and why, once, and when it is back; a part off by design
-// (entries far from the cap) is neither 0 nor logged.
+// (entries far from the cap) is neither 0 nor logged; a feed's failure,
+// its text sanitised, is the stream's.
 func TestUpSaysWhyInTheLog(t *testing.T) {
 	var log bytes.Buffer
 	e := New("test")
@@ -26,9 +28,13 @@ func TestUpSaysWhyInTheLog(t *testing.T) {
 	back := sample(3, 10, 10, 0)
 	back.Entries = tf.Entries{Note: tf.EntriesFarFromCap}
 	e.Observe(back)
+	e.Fail(errors.New("agent gone: \x1b]0;title\x07"))
+	e.Observe(back)
 	got := log.String()
 	if strings.Count(got, `tablefull_up{part="kernel_log"} is 0: /dev/kmsg: permission denied (needs CAP_SYSLOG)`) != 1 ||
-		!strings.Contains(got, `tablefull_up{part="kernel_log"} is 1 again`) || strings.Contains(got, "entries") {
+		!strings.Contains(got, `tablefull_up{part="kernel_log"} is 1 again`) || strings.Contains(got, "entries") ||
+		!strings.Contains(got, `tablefull_up{part="stream"} is 0: agent gone`) || strings.Contains(got, "\x1b") ||
+		!strings.Contains(got, `tablefull_up{part="stream"} is 1 again`) {
 		t.Errorf("the log says:\n%s", got)
 	}
 }
