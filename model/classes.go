@@ -27,15 +27,21 @@ const (
 	ClassICMP
 	// ClassOther is every other protocol (nf_conntrack_generic_timeout).
 	ClassOther
+	// ClassTCPReset is TCP ended by a reset: its entry is held in CLOSE
+	// (nf_conntrack_tcp_timeout_close), seconds where TIME_WAIT holds
+	// minutes. It comes last in number, so that a stream or recording
+	// written before it reads the same; AllClasses shows it after
+	// tcp-closed.
+	ClassTCPReset
 )
 
 // NumClasses is the number of classes.
-const NumClasses = 7
+const NumClasses = 8
 
 // AllClasses lists the classes in display order.
-var AllClasses = [NumClasses]Class{ClassTCPDone, ClassTCPUnanswered, ClassTCPOpen, ClassUDPSingle, ClassUDPStream, ClassICMP, ClassOther}
+var AllClasses = [NumClasses]Class{ClassTCPDone, ClassTCPReset, ClassTCPUnanswered, ClassTCPOpen, ClassUDPSingle, ClassUDPStream, ClassICMP, ClassOther}
 
-var classNames = [NumClasses]string{"tcp-closed", "tcp-unanswered", "tcp-open", "udp", "udp-stream", "icmp", "other"}
+var classNames = [NumClasses]string{"tcp-closed", "tcp-unanswered", "tcp-open", "udp", "udp-stream", "icmp", "other", "tcp-reset"}
 
 // String is the class's short name, as the stream, the exporter's class
 // label and the screen write it.
@@ -62,6 +68,8 @@ func (c Class) Describe() string {
 	switch c {
 	case ClassTCPDone:
 		return "TCP connections, each held in TIME_WAIT after it closes"
+	case ClassTCPReset:
+		return "TCP connections ended by a reset, each held in CLOSE"
 	case ClassTCPUnanswered:
 		return "TCP SYNs never answered, held in SYN_SENT"
 	case ClassTCPOpen:
@@ -81,6 +89,8 @@ func (c Class) HoldState() string {
 	switch c {
 	case ClassTCPDone:
 		return "TIME_WAIT"
+	case ClassTCPReset:
+		return "CLOSE"
 	case ClassTCPUnanswered:
 		return "SYN_SENT"
 	case ClassTCPOpen:
@@ -153,6 +163,7 @@ const (
 	tcpEstablished = 3
 	TCPCloseWait   = 5 // exported: tuning names what holds a table of standing connections
 	tcpTimeWait    = 7
+	tcpClose       = 8
 	tcpSynSent2    = 9
 )
 
@@ -168,6 +179,8 @@ func ClassOf(f Flow) Class {
 			return ClassTCPUnanswered
 		case f.TCPState == tcpEstablished || f.TCPState == TCPCloseWait || f.TCPState == tcpSynRecv:
 			return ClassTCPOpen
+		case f.TCPState == tcpClose:
+			return ClassTCPReset
 		}
 		return ClassTCPDone
 	case 17, 136: // udp, udplite
@@ -212,7 +225,7 @@ func ProtoOf(p uint8) Proto {
 // Proto is the protocol of the class's entries.
 func (c Class) Proto() Proto {
 	switch c {
-	case ClassTCPDone, ClassTCPUnanswered, ClassTCPOpen:
+	case ClassTCPDone, ClassTCPReset, ClassTCPUnanswered, ClassTCPOpen:
 		return ProtoTCP
 	case ClassUDPSingle, ClassUDPStream:
 		return ProtoUDP
@@ -226,7 +239,7 @@ func (c Class) Proto() Proto {
 func (p Proto) classes() []Class {
 	switch p {
 	case ProtoTCP:
-		return []Class{ClassTCPDone, ClassTCPUnanswered, ClassTCPOpen}
+		return []Class{ClassTCPDone, ClassTCPReset, ClassTCPUnanswered, ClassTCPOpen}
 	case ProtoUDP:
 		return []Class{ClassUDPSingle, ClassUDPStream}
 	case ProtoICMP:

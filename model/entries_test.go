@@ -20,7 +20,8 @@ func TestClassOf(t *testing.T) {
 		want Class
 	}{
 		{Flow{Proto: 6, TCPState: 7, Status: StatusSeenReply | StatusAssured}, ClassTCPDone},
-		{Flow{Proto: 6, TCPState: 8}, ClassTCPDone},
+		{Flow{Proto: 6, TCPState: 8}, ClassTCPReset},
+		{Flow{Proto: 6, TCPState: 6}, ClassTCPDone},
 		{Flow{Proto: 6, TCPState: 1}, ClassTCPUnanswered},
 		{Flow{Proto: 6, TCPState: -1}, ClassTCPUnanswered},
 		{Flow{Proto: 6, TCPState: 3, Status: StatusSeenReply | StatusAssured}, ClassTCPOpen},

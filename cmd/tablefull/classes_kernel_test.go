@@ -201,6 +201,30 @@ func TestClassTCPChurn(t *testing.T) {
 	}
 }
 
+// TestClassTCPReset: connections their client aborts with a reset end
+// in CLOSE, which the kernel holds for its own timeout (10 s by default),
+// not TIME_WAIT's: tcp-reset at the kernel's rate, its ceiling from that
+// hold, and as many entries standing as the rate × 10 s says.
+func TestClassTCPReset(t *testing.T) {
+	needKernel(t, "conntrack")
+	lowerMax(t, 4096)
+	ns := labNS(t)
+	churn(t, ns, "127.0.0.1:18095", netns.Load{Workers: 4, Rate: 300, DialTimeout: time.Second, Reset: true})
+	feed := startClassFeed(t, ns, 500*time.Millisecond)
+	feed.until(t, 25*time.Second, func(f model.Frame) bool {
+		return nearCap(f) && f.Sample.Entries.Ended[model.ClassTCPReset] > 0
+	})
+	f, per, k := feed.againstKernel(t, ns, 4*time.Second)
+	checkClass(t, f, per, model.ClassTCPReset, k["tcp"], 10)
+	out, err := ns.Output("conntrack", "-L", "-p", "tcp", "--state", "CLOSE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if closing := float64(strings.Count(out, "CLOSE ")); math.Abs(closing-per[model.ClassTCPReset]*10) > 0.2*closing {
+		t.Errorf("%.0f entries in CLOSE; %.1f/s held 10 s makes %.0f", closing, per[model.ClassTCPReset], per[model.ClassTCPReset]*10)
+	}
+}
+
 // TestClassUDPResolver: glibc's resolver against dnsmasq, a fresh socket
 // a lookup, reads udp at the kernel's rate and its ceiling from the UDP
 // timeout.

@@ -1,6 +1,7 @@
 package exporter
 
 import (
+	"github.com/tablefull/tablefull/model"
 	"net/http/httptest"
 	"testing"
 )
@@ -14,7 +15,7 @@ func TestEvictedNotKnownIsNotServed(t *testing.T) {
 	defer srv.Close()
 	for i := 2; i < 6; i++ {
 		s := counted(sample(i, 4000, 4000, 0), i)
-		s.Entries.Evicted, s.Entries.EvictedUnknown = [7]uint64{}, true
+		s.Entries.Evicted, s.Entries.EvictedUnknown = model.ClassCounts{}, true
 		e.Observe(s)
 	}
 	m := scrape(t, srv.URL)

@@ -280,3 +280,24 @@ func numbers[T int64 | uint64](s *scan, dst []T, read func() T) {
 	}
 	s.expect(']')
 }
+
+// classUints reads a class's counts: model.NumClasses integers, or the
+// classesBefore of a stream written before the last class was added (the
+// rest stay 0, as that stream never counted them apart).
+func classUints(s *scan, dst []uint64) {
+	s.expect('[')
+	for i := range dst {
+		if i == classesBefore && s.peek() == ']' {
+			break
+		}
+		if i > 0 {
+			s.expect(',')
+		}
+		dst[i] = s.uint()
+	}
+	s.expect(']')
+}
+
+// classesBefore is how many classes a stream counted before tcp-reset
+// had a class of its own.
+const classesBefore = 7

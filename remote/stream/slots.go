@@ -95,7 +95,7 @@ func (s *scan) into(p any) {
 		*p = s.bool()
 	case **[model.NumClasses]uint64:
 		*p = new([model.NumClasses]uint64)
-		uints(s, (*p)[:])
+		classUints(s, (*p)[:])
 	case **[model.NumProtos]uint64:
 		*p = new([model.NumProtos]uint64)
 		uints(s, (*p)[:])

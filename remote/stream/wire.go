@@ -48,7 +48,7 @@ type wireSample struct {
 }
 
 // wireEntries is model.Entries: NEW events by protocol "n" [tcp, udp,
-// icmp, other], DESTROY events by class "e" (model.AllClasses' order),
+// icmp, other], DESTROY events by class "e" (by model.Class number),
 // lost events "l", the epoch "ep", top destinations "td" and sources "ts"
 // as [[key, n]].
 type wireEntries struct {
@@ -70,7 +70,7 @@ type wireTable struct {
 	Max          uint64            `json:"max"`
 	Buckets      uint64            `json:"b"`
 	TimeWaitHold uint64            `json:"tw"`
-	// Holds is the hold of each class in seconds, model.AllClasses' order
+	// Holds is the hold of each class in seconds, by model.Class number
 	// (0: not read); absent in streams older than the classes.
 	Holds *[model.NumClasses]uint64 `json:"h,omitempty"`
 }

@@ -28,6 +28,7 @@ var holdKeys = [model.NumClasses]string{
 	model.KnobUDPStream,
 	"net.netfilter.nf_conntrack_icmp_timeout",
 	"net.netfilter.nf_conntrack_generic_timeout",
+	"net.netfilter.nf_conntrack_tcp_timeout_close",
 }
 
 // HoldsEvery is how often the holds are read again: they change only when

@@ -128,6 +128,10 @@ type Load struct {
 	// load ends at Stop, not when its requests are done: a pool that
 	// stays.
 	Keep bool
+	// Reset ends each connection with a reset (SO_LINGER 0) after its
+	// answer, as a client that aborts does: conntrack holds its entry in
+	// CLOSE, not TIME_WAIT.
+	Reset bool
 }
 
 // Stats counts requests as they finish, by how long they waited: a
@@ -211,6 +215,9 @@ func (n *NS) Run(l Load) (LoadResult, error) {
 						kept = append(kept, c)
 						keptMu.Unlock()
 					} else if c != nil {
+						if tc, ok := c.(*net.TCPConn); ok && l.Reset {
+							tc.SetLinger(0)
+						}
 						c.Close()
 					}
 					if l.Stats != nil {
