@@ -113,6 +113,7 @@ func (a *Analyzer) Add(s Sample) Frame {
 	}
 	in := Inputs{Sample: s, Rates: r, Fill: f.Fill, Demand: f.Demand, RecentDrops: !a.lastDrop.IsZero() && s.Time.Sub(a.lastDrop) <= RetransLadder}
 	in.FullNS, in.InsertNS = FullNamespaces(prevNS, s.Namespaces, s.Conntrack.Max)
+	in.ChainNS = ChainsNamespaces(prevNS, s.Namespaces)
 	if a.census != nil {
 		in.Owners, in.Census = a.census.Owners, a.census
 	}

@@ -11,6 +11,11 @@ func Ceiling(max, hold uint64) float64 {
 	return float64(max) / float64(hold)
 }
 
+// ChainsWatchedDepth is the average depth from which every namespace's
+// chain-too-long counter is read: well under the shortest chain a kernel
+// refuses an insert at, since chains are uneven around their average.
+const ChainsWatchedDepth = 16
+
 // ChainDepth is the average hash chain length: 2 × count ÷ buckets, since
 // each entry is hashed twice, its original and its reply direction
 // (__nf_conntrack_hash_insert).

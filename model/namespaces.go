@@ -38,6 +38,11 @@ type NetNS struct {
 	Count       uint64 `json:"count"`
 	Drops       uint64 `json:"drops"`
 	InsertDrops uint64 `json:"insert_drops,omitempty"`
+	// ChainTooLong are its inserts the kernel refused for a hash chain
+	// past its limit (chaintoolong, summed over CPUs, cumulative): the
+	// hash is one for every namespace, so they are the host's to fix.
+	// Read as the drops are.
+	ChainTooLong uint64 `json:"chain_too_long,omitempty"`
 	// Peak is the highest count the fast sampling saw since the previous
 	// sample (0: not sampled fast, the count is all there is).
 	Peak uint64 `json:"peak,omitempty"`
@@ -139,6 +144,9 @@ type FullNS struct {
 	// (0 when it only sits at the cap); InsertDrops those made on
 	// inserting an entry (a clash, a NAT out of tuples).
 	Drops, InsertDrops uint64
+	// ChainTooLong are its inserts refused for a long chain since the
+	// previous sample.
+	ChainTooLong uint64
 }
 
 // OtherEntries is how many entries the host's other namespaces hold, as
@@ -196,6 +204,29 @@ func FullNamespaces(prev, cur *Namespaces, max uint64) (full, insert []FullNS) {
 	sort.SliceStable(full, func(i, j int) bool { return full[i].Drops > full[j].Drops })
 	sort.SliceStable(insert, func(i, j int) bool { return insert[i].InsertDrops > insert[j].InsertDrops })
 	return full, insert
+}
+
+// ChainsNamespaces are the namespaces of cur whose inserts met a hash
+// chain past the kernel's limit since prev, most first. The hash is one
+// for all namespaces: another's chain-too-long is this host's hashsize.
+func ChainsNamespaces(prev, cur *Namespaces) []FullNS {
+	if prev == nil || cur == nil {
+		return nil
+	}
+	before := map[uint64]NetNS{}
+	for _, r := range prev.Rows {
+		if r.DropsRead {
+			before[r.Inode] = r
+		}
+	}
+	var out []FullNS
+	for _, r := range cur.Rows {
+		if b, ok := before[r.Inode]; ok && r.DropsRead && r.ChainTooLong > b.ChainTooLong {
+			out = append(out, FullNS{NS: r, ChainTooLong: r.ChainTooLong - b.ChainTooLong})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].ChainTooLong > out[j].ChainTooLong })
+	return out
 }
 
 // Describe is the full namespace in the verdict's words: "in pod 3f2a…

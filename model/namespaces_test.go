@@ -145,3 +145,26 @@ func TestFullNamespaceSaysWhatItIsReadThrough(t *testing.T) {
 		}
 	}
 }
+
+// TestChainsOfAnotherNamespace: another namespace's inserts refused for a
+// long chain are the host's HASH CHAINS, since one hash serves them all:
+// named, counted by their rise, sized on every namespace's entries; a
+// namespace read once, or not read whole, says nothing.
+func TestChainsOfAnotherNamespace(t *testing.T) {
+	row := func(ino, count, chain uint64, whole bool) NetNS {
+		return NetNS{Inode: ino, Name: fmt.Sprintf("web-%d", ino), Kind: "netns", Count: count, ChainTooLong: chain, DropsRead: whole}
+	}
+	prev := &Namespaces{Rows: []NetNS{row(1, 6000, 10, true), row(2, 6000, 0, false)}}
+	cur := &Namespaces{Rows: []NetNS{row(1, 6000, 50, true), row(2, 6000, 90, true), row(3, 4000, 70, true)}}
+	chains := ChainsNamespaces(prev, cur)
+	if len(chains) != 1 || chains[0].NS.Inode != 1 || chains[0].ChainTooLong != 40 {
+		t.Fatalf("chains %+v, want 40 in web-1 only", chains)
+	}
+	host := table(0, 0, 8192)
+	host.Conntrack.Buckets, host.Namespaces = 512, cur
+	vs := Judge(Inputs{Sample: host, Rates: idle(), ChainNS: chains})
+	if vs[0].Kind != HashChains || !strings.Contains(vs[0].Evidence, "40 chain-too-long events in netns web-1 (") ||
+		!strings.Contains(vs[0].Evidence, "2 × 16,000 entries of every namespace") || !strings.Contains(vs[0].Evidence, "raise the hashsize to 16,384 buckets") {
+		t.Errorf("the host's verdict: %v", vs[0])
+	}
+}

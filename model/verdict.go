@@ -99,6 +99,9 @@ type Inputs struct {
 	// FullNS are the host's other namespaces at the cap or dropping for
 	// it; InsertNS the others that dropped on inserting an entry.
 	FullNS, InsertNS []FullNS
+	// ChainNS are the other namespaces whose inserts met a chain past the
+	// kernel's limit: one hash serves them all.
+	ChainNS []FullNS
 	// Owners is who holds the entries, by the newest fresh census (nil:
 	// not known); Census that census.
 	Owners *Owners
@@ -225,42 +228,6 @@ func ruleEarlyDrop(in Inputs) (Verdict, bool) {
 	return Verdict{Evidence: fmt.Sprintf(
 		"kernel evicted %s unassured entries to make room (peak %s of max %s)",
 		Int(n), Int(c.Peak), Int(c.Max))}, true
-}
-
-// ruleHashChains: chaintoolong rose: a hash chain passed the kernel's limit,
-// so more buckets (hashsize) are needed. Warning.
-func ruleHashChains(in Inputs) (Verdict, bool) {
-	n := in.Rates.CTTotal.Get(ChainTooLong)
-	if n == 0 {
-		return Verdict{}, false
-	}
-	c := in.Sample.Conntrack
-	others, read := OtherEntries(in.Sample)
-	all := c.Count + others
-	want := BucketsFor(max(c.Count, c.Peak) + others)
-	whose := Int(c.Count) + " entries"
-	switch {
-	case others > 0:
-		whose = fmt.Sprintf("%s entries of every namespace: this one's %s and the others' %s, one hash for all", Int(all), Int(c.Count), Int(others))
-	case !read:
-		whose += ", the other namespaces' not read"
-	}
-	return Verdict{Evidence: fmt.Sprintf(
-		"%s chain-too-long events (each a packet dropped, counted in insert_failed) while the count is %s of max %s, average depth %.1f (2 × %s ÷ %s buckets): raise the hashsize to %s buckets (%s of kernel memory), not max",
-		Int(n), Int(c.Count), Int(c.Max), ChainDepth(all, c.Buckets), whose, Int(c.Buckets), Int(want), Bytes(want*BucketBytes)), RulesOut: []string{KnobMax}}, true
-}
-
-// BucketBytes is one hash bucket's size (an hlist_nulls_head).
-const BucketBytes = 8
-
-// BucketsFor is the hashsize that keeps count entries at an average chain
-// depth of 2 or less: the next power of two at or above count.
-func BucketsFor(count uint64) uint64 {
-	b := uint64(1)
-	for b < count {
-		b <<= 1
-	}
-	return b
 }
 
 // ruleClientStalled: SYNs are being retransmitted while the CPUs are idle

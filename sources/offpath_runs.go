@@ -19,7 +19,7 @@ type started struct {
 // pressed listeners, the ports by destination, the probes' owners, the
 // other namespaces and the drift check. tcpRead says s's TCP was read.
 func (c *Collector) startOffPath(now time.Time, s model.Sample, tcpRead bool) started {
-	tcp, capMax := s.TCP, s.Conntrack.Max
+	tcp, capMax, own, buckets := s.TCP, s.Conntrack.Max, s.Conntrack.Count, s.Conntrack.Buckets
 	var st started
 	st.listen = c.listenRun.start(func() *model.Listeners { return c.listen.Read(tcp, tcpRead) })
 	inUse := c.tcp.InUse()
@@ -29,6 +29,7 @@ func (c *Collector) startOffPath(now time.Time, s model.Sample, tcpRead bool) st
 	st.who = c.whoRun.start(c.who.Read)
 	if c.namespaces != nil {
 		st.ns = c.nsRun.start(func() *model.Namespaces {
+			c.namespaces.Hash(own, buckets)
 			if ns := c.namespaces.Read(now, capMax); len(ns.Rows) > 0 || ns.Note != "" { // none: nothing to say
 				return ns
 			}

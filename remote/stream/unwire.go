@@ -98,7 +98,7 @@ func boundNamespaces(ns *model.Namespaces) *model.Namespaces {
 			out.Others += len(ns.Rows) - i
 			break
 		}
-		out.Rows = append(out.Rows, model.NetNS{Inode: r.Inode, Name: bound(r.Name), Kind: bound(r.Kind), PID: max(0, r.PID), Count: r.Count, Peak: r.Peak, Drops: r.Drops, InsertDrops: r.InsertDrops, DropsRead: r.DropsRead})
+		out.Rows = append(out.Rows, model.NetNS{Inode: r.Inode, Name: bound(r.Name), Kind: bound(r.Kind), PID: max(0, r.PID), Count: r.Count, Peak: r.Peak, Drops: r.Drops, InsertDrops: r.InsertDrops, ChainTooLong: r.ChainTooLong, DropsRead: r.DropsRead})
 	}
 	return &out
 }

@@ -1,7 +1,6 @@
 package namespaces
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -60,6 +58,9 @@ type Namespaces struct {
 	note           string
 	buf            []byte
 	rows           []model.NetNS // every namespace's row at a read, reused
+	// hashOwn and buckets are the table of this process's namespace and
+	// the hash's buckets (Hash): deepHash reads them.
+	hashOwn, buckets uint64
 	// slabBaseline is the kernel's entries no namespace read accounted for
 	// at the last check (unaccountedFor).
 	slabBaseline uint64
@@ -103,7 +104,7 @@ func (p *nsProc) row(ino uint64) model.NetNS {
 		path = p.netnsPath
 	}
 	return model.NetNS{Inode: ino, Name: p.name, Kind: p.kind, PID: p.pid, Path: path,
-		Count: p.count, Drops: p.drops.drop, InsertDrops: p.drops.insert, DropsRead: p.dropsRead}
+		Count: p.count, Drops: p.drops.drop, InsertDrops: p.drops.insert, ChainTooLong: p.drops.chain, DropsRead: p.dropsRead}
 }
 
 // NewNamespaces reads the namespaces under roots; the namespace of this
@@ -126,6 +127,28 @@ func (n *Namespaces) Close() {
 		n.mountWatch.Close()
 		n.mountWatch = nil
 	}
+}
+
+// Hash tells the reader the count of the table this process is in and
+// the buckets of the hash every namespace shares, for the next Read.
+func (n *Namespaces) Hash(own, buckets uint64) {
+	n.mu.Lock()
+	n.hashOwn, n.buckets = own, buckets
+	n.mu.Unlock()
+}
+
+// deepHash reports whether the hash's chains average model's
+// ChainsWatchedDepth or more over every namespace's entries: the slab's
+// count of them where read, else this one's and the others' as last read.
+func (n *Namespaces) deepHash(slab uint64, slabRead bool) bool {
+	sum := slab
+	if !slabRead {
+		sum = n.hashOwn
+		for _, p := range n.known {
+			sum += p.count
+		}
+	}
+	return n.buckets > 0 && model.ChainDepth(sum, n.buckets) >= model.ChainsWatchedDepth
 }
 
 // DropsFromPct is how full a namespace's table must be (percent of the
@@ -153,6 +176,7 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 		slab, slabRead = n.slabEntries()
 	}
 	n.markDue(now, capMax, slab, slabRead)
+	deep := n.deepHash(slab, slabRead)
 	rows := n.rows[:0]
 	for ino, p := range n.known {
 		if p.idleFor > 0 && !p.due { // idle at its last reads: as it was read
@@ -160,7 +184,7 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 			continue
 		}
 		p.due = false
-		count, drops, whole, err := n.readStat(p, dropsFrom(p, capMax))
+		count, drops, whole, err := n.readStat(p, dropsFrom(p, capMax, deep))
 		if err != nil {
 			switch {
 			case errors.Is(err, fs.ErrNotExist):
@@ -247,9 +271,11 @@ func (n *Namespaces) readStat(p *nsProc, dropsFrom uint64) (count uint64, drops 
 }
 
 // dropsFrom is the count from which a namespace's drops are read: half
-// the cap, or nothing when it was dropping at its last read.
-func dropsFrom(p *nsProc, capMax uint64) uint64 {
-	if p.dropping {
+// the cap, or nothing when it was dropping at its last read or the hash
+// every namespace shares is deep (deepHash): then any namespace's insert
+// may meet a chain past the kernel's limit, however empty its own table.
+func dropsFrom(p *nsProc, capMax uint64, deep bool) uint64 {
+	if p.dropping || deep {
 		return 0
 	}
 	return uint64(math.Ceil(float64(capMax) * DropsFromPct / 100))
@@ -279,53 +305,4 @@ func (n *Namespaces) readStatOpen(f *os.File, dropsFrom uint64) (count uint64, d
 	}
 	count, drops, err = parseNSStat(n.buf[:k])
 	return count, drops, err == nil, err
-}
-
-// dropCounts are a namespace's drop counter and the part of it that
-// insert_failed accounts for (beyond chaintoolong, which drops without
-// counting drop), summed over CPUs; early_drop is neither (an eviction
-// lets the packet in).
-type dropCounts struct{ drop, insert uint64 }
-
-// dropsOf is dropCounts from the three counters' sums.
-func dropsOf(drop, insertFailed, chainTooLong uint64) dropCounts {
-	return dropCounts{drop: drop, insert: min(model.Increase(chainTooLong, insertFailed), drop)}
-}
-
-// parseNSStat reads the entries column (the namespace's count, the same
-// in every row) and sums drop, insert_failed and chaintoolong over the
-// CPUs.
-func parseNSStat(b []byte) (count uint64, drops dropCounts, err error) {
-	lines := bytes.Split(b, []byte("\n"))
-	header := strings.Fields(string(lines[0]))
-	col := map[string]int{}
-	for i, h := range header {
-		col[h] = i
-	}
-	ent, ok := col["entries"]
-	if !ok {
-		return 0, dropCounts{}, errors.New("no entries column")
-	}
-	first := true
-	var sums [3]uint64
-	for _, l := range lines[1:] {
-		fields := bytes.Fields(l)
-		if len(fields) != len(header) {
-			continue // a row cut by the buffer, or blank
-		}
-		if first {
-			count, _ = strconv.ParseUint(string(fields[ent]), 16, 64)
-			first = false
-		}
-		for k, name := range [...]string{"drop", "insert_failed", "chaintoolong"} {
-			if i, ok := col[name]; ok {
-				v, _ := strconv.ParseUint(string(fields[i]), 16, 64)
-				sums[k] += v
-			}
-		}
-	}
-	if first {
-		return 0, dropCounts{}, errors.New("no rows")
-	}
-	return count, dropsOf(sums[0], sums[1], sums[2]), nil
 }

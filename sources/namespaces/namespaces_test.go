@@ -20,12 +20,12 @@ func TestParseNSStat(t *testing.T) {
 	}
 	// 0x30 drops, of which insert_failed accounts for 0x0c beyond the 2
 	// chain-too-long events (those drop without counting drop)
-	clash := `entries insert_failed drop early_drop chaintoolong
+	clash := `entries insert_failed drop early_drop chainlength
 00000100 00000008 00000010 00000005 00000001
 00000100 00000006 00000020 00000000 00000001
 `
-	if _, drops, err := parseNSStat([]byte(clash)); err != nil || drops != (dropCounts{drop: 0x30, insert: 0x0c}) {
-		t.Errorf("parseNSStat of a clashing namespace = %+v, %v; want 48 drops, 12 of them on insert", drops, err)
+	if _, drops, err := parseNSStat([]byte(clash)); err != nil || drops != (dropCounts{drop: 0x30, insert: 0x0c, chain: 2}) {
+		t.Errorf("parseNSStat of a clashing namespace = %+v, %v; want 48 drops, 12 of them on insert, 2 chains too long", drops, err)
 	}
 	if _, _, err := parseNSStat([]byte("garbage\n")); err == nil {
 		t.Error("garbage parsed")
