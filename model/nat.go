@@ -292,6 +292,14 @@ const (
 	reclaimYes
 )
 
+// NATReclaimsTimeWait reports whether the kernel of release takes a
+// source-NAT tuple held in TIME_WAIT or CLOSE back for a new TCP flow
+// that found no free one; known is false for an unknown release.
+func NATReclaimsTimeWait(release string) (yes, known bool) {
+	r := natReclaims(release)
+	return r == reclaimYes, r != reclaimUnknown
+}
+
 // natReclaims is reclaim for a kernel release ("" unknown).
 func natReclaims(kernel string) reclaim {
 	switch {

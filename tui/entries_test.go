@@ -177,3 +177,12 @@ func TestEntriesOpenOnTheVerdictsEntries(t *testing.T) {
 		t.Errorf("status %q", a.status.text())
 	}
 }
+
+// TestEntryRowDrawsNoEscapes: an address's zone is any text; a row draws
+// it sanitised, whatever reached it.
+func TestEntryRowDrawsNoEscapes(t *testing.T) {
+	f := model.Flow{Proto: 6, Src: netip.MustParseAddr("fe80::1%\x1b]0;owned\x07"), Dst: netip.MustParseAddr("fe80::2"), SrcPort: 1, DstPort: 80, TCPState: 3}
+	if row := entryRow(f); strings.ContainsAny(row, "\x1b\x07") {
+		t.Errorf("the row draws raw escapes: %q", row)
+	}
+}

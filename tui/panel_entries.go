@@ -127,7 +127,7 @@ func hostPort(a netip.Addr, port uint16) string {
 		return "?"
 	}
 	if port == 0 {
-		return a.String()
+		return foreign(a.String())
 	}
-	return netip.AddrPortFrom(a, port).String()
+	return foreign(netip.AddrPortFrom(a, port).String()) // a zone is any text
 }

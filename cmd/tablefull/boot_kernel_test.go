@@ -132,6 +132,14 @@ func checkInstalledExporter(t *testing.T, img string) {
 		t.Errorf("the full namespace's drops are not on /metrics:\n%s", grepLines(metrics, "tablefull_netns"))
 	}
 	checkGuestIPVS(t, img)
+	// Debian 12's kernel is older than the host's where a rule changed:
+	// its NAT takes no TIME_WAIT tuple back, and tablefull says so
+	if v := guestFile(t, img, "/var/lib/tft/versions.out"); !strings.Contains(v, "exit=0") || !strings.Contains(v, "--- PASS") ||
+		!strings.Contains(v, "a new flow took a TIME_WAIT tuple back: false; tablefull says false") {
+		t.Errorf("the version-dependent cases on Debian's kernel:\n%s", tail([]byte(v)))
+	} else {
+		t.Logf("on Debian's kernel: %s", grepLines(v, "tablefull says"))
+	}
 	// The unit grants every capability but CAP_SYS_ADMIN (namespaces no
 	// process is in), deliberately: its log says so, and nothing else.
 	if !strings.Contains(journal, "without CAP_SYS_ADMIN") || strings.Count(journal, "without CAP_") != 1 {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -89,13 +88,13 @@ func (s *sshServer) start() {
 	s.t.Fatal("sshd did not start listening")
 }
 
-// stop kills the listener and every session it started.
+// stop kills the listener and every session it started (its
+// descendants, by PID: no other sshd's session is touched).
 func (s *sshServer) stop() {
 	if s.cmd != nil && s.cmd.Process != nil {
-		s.cmd.Process.Kill()
+		killTree(s.cmd.Process.Pid)
 		s.cmd.Wait()
 	}
-	exec.Command("pkill", "-KILL", "-f", "sshd: root@notty").Run()
 }
 
 // TestSSHAgent: the console's feed over the real ssh client and a real
@@ -126,8 +125,7 @@ func TestSSHAgent(t *testing.T) {
 		t.Errorf("host %+v, want the agent's header", h)
 	}
 
-	srv.stop() // sshd and the session (and so the agent) die
-	exec.Command("pkill", "-KILL", "-f", "^"+regexp.QuoteMeta(exe)+" agent").Run()
+	srv.stop() // sshd and the session, and so the agent, die
 	if err := nextError(t, p); !errors.Is(err, agent.ErrDisconnected) || !strings.Contains(err.Error(), "may not get in") {
 		t.Errorf("after killing sshd: %v, want a disconnection with the full-table hint", err)
 	}

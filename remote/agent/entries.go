@@ -103,6 +103,9 @@ func (r RemoteEntries) List(filter model.EntryFilter, sort string, desc bool, li
 		return nil, err
 	}
 	for _, f := range e.Rows {
+		if err := f.CheckForeign(); err != nil {
+			return nil, fmt.Errorf("entries: %w: %w", ErrBadReply, err)
+		}
 		l.Add(f)
 	}
 	l.Matched, l.Established, l.Assured, l.Unreplied, l.Accounted = e.Matched, e.Established, e.Assured, e.Unreplied, e.Accounted

@@ -116,7 +116,7 @@ func followOf(filter model.EntryFilter, r FollowReply) (model.EntryFollow, bool)
 	out := model.EntryFollow{Filter: filter, Since: r.Since, New: r.New, Gone: r.Gone, Lost: r.Lost, Events: max(-1, min(r.Events, 2))}
 	var made, gone uint64
 	for _, e := range r.Recent[max(0, len(r.Recent)-model.MaxFollowed):] {
-		if !filter.Match(e.Flow) {
+		if !filter.Match(e.Flow) || e.Flow.CheckForeign() != nil { // a row no kernel makes is not drawn
 			continue
 		}
 		if e.Gone {

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// descendants are the PIDs of every process below pid, read from
+// /proc's parent links: a test ends what it started by PID, never by a
+// pattern that could match another user's processes.
+func descendants(pid int) []int {
+	parent := map[int][]int{}
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		child, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + d.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// the command may hold spaces and parentheses: the fields
+		// follow the last ')'
+		_, rest, ok := strings.Cut(string(b[strings.LastIndexByte(string(b), ')')+1:]), " ")
+		if f := strings.Fields(rest); ok && len(f) > 1 {
+			if ppid, err := strconv.Atoi(f[1]); err == nil {
+				parent[ppid] = append(parent[ppid], child)
+			}
+		}
+	}
+	var out []int
+	for queue := []int{pid}; len(queue) > 0; queue = queue[1:] {
+		for _, c := range parent[queue[0]] {
+			out = append(out, c)
+			queue = append(queue, c)
+		}
+	}
+	return out
+}
+
+// killTree kills pid's descendants, then pid.
+func killTree(pid int) {
+	for _, c := range descendants(pid) {
+		syscall.Kill(c, syscall.SIGKILL)
+	}
+	syscall.Kill(pid, syscall.SIGKILL)
+}
