@@ -38,7 +38,7 @@ func TestNATReclaimsTimeWaitAsTheModelSays(t *testing.T) {
 	serveIn(t, ns, "10.0.0.5:80", func(c net.Conn) { io.Copy(io.Discard, c); c.Close() })
 	open := func() net.Conn {
 		var c net.Conn
-		ns.Do(func() (err error) { c, err = net.DialTimeout("tcp", "10.0.0.5:80", time.Second); return nil })
+		ns.Do(func() error { c, _ = net.DialTimeout("tcp", "10.0.0.5:80", time.Second); return nil })
 		return c
 	}
 	// closeFirst closes c before the server does and waits for the
