@@ -180,7 +180,7 @@ func ruleNATPorts(in Inputs) (Verdict, bool) {
 // other sources, which the kernel may map elsewhere.
 func natRemedies(p NATPool, kernel string) string {
 	r := "widen its ports, reuse connections (keep-alive) or spread them over more destinations"
-	if natReclaims(kernel) != reclaimYes { // a kernel that takes TIME_WAIT tuples back is not helped by a shorter one
+	if reclaims, _ := NATReclaimsTimeWait(kernel); !reclaims { // a kernel that takes TIME_WAIT tuples back is not helped by a shorter one
 		r += ", shorten TIME_WAIT on that path"
 	}
 	random := true
@@ -271,44 +271,22 @@ func busiest(c *Census, kernel string) string {
 		s += fmt.Sprintf(", %s (%s)", c.TopPorts[0].Key, Int(uint64(max(0, c.TopPorts[0].N))))
 	}
 	hold := "still hold their tuples"
-	switch natReclaims(kernel) {
-	case reclaimYes:
+	switch reclaims, known := NATReclaimsTimeWait(kernel); {
+	case reclaims:
 		hold = "hold their tuples until a new flow's last tries take them back (this kernel reclaims TIME_WAIT tuples, 6.5 on)"
-	case reclaimUnknown:
+	case !known:
 		hold = "hold their tuples (before 6.5; from 6.5 a new flow's last tries take them back)"
 	}
 	return s + fmt.Sprintf("; %s to it in TIME_WAIT (%s in all) %s", timeWaitTo(c, c.TopDests[0].Key),
 		Int(uint64(max(0, c.TCPState["TIME_WAIT"]))), hold)
 }
 
-// reclaim says whether a kernel's source NAT takes back a tuple held in
-// TIME_WAIT or CLOSE for a new TCP flow that found no free one:
-// nf_nat_used_tuple_harder does in the last tries, since 6.5.
-type reclaim int
-
-const (
-	reclaimUnknown reclaim = iota
-	reclaimNo
-	reclaimYes
-)
-
 // NATReclaimsTimeWait reports whether the kernel of release takes a
 // source-NAT tuple held in TIME_WAIT or CLOSE back for a new TCP flow
 // that found no free one; known is false for an unknown release.
+// nf_nat_used_tuple_harder does so in the last tries, since 6.5.
 func NATReclaimsTimeWait(release string) (yes, known bool) {
-	r := natReclaims(release)
-	return r == reclaimYes, r != reclaimUnknown
-}
-
-// natReclaims is reclaim for a kernel release ("" unknown).
-func natReclaims(kernel string) reclaim {
-	switch {
-	case kernel == "":
-		return reclaimUnknown
-	case KernelAtLeast(kernel, 6, 5):
-		return reclaimYes
-	}
-	return reclaimNo
+	return release != "" && KernelAtLeast(release, 6, 5), release != ""
 }
 
 // timeWaitTo is how many TIME_WAIT entries the census found to dest:
