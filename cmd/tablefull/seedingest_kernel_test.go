@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -29,16 +30,20 @@ const (
 	seedRuns     = 5
 	// seedBeforeWindow is how long the pinned ingest's pace is counted.
 	seedBeforeWindow = 10 * time.Second
+	// seedSteadyWindow is how long the freed ingest's pace is counted.
+	seedSteadyWindow = 3 * time.Second
 )
 
 // TestSeedIngestFreedTenfold: the guided loop says freed only when the
 // table holds the ingest. In each of 5 runs, on a fresh namespace: an
 // ingest pins the table and its pace is counted from nginx's access log
 // (the "before"); tune --until-free --yes runs while it goes on; once it
-// says freed, that ingest stops and the same ingest is run again, whole,
-// and must run at least 10× faster than the pinned one did. A loop that
-// says freed on a climbing count (the 31 quiet seconds of the issue)
-// leaves a table the next ingest pins again, and fails this.
+// says freed, the ingest's pace times its entries' hold must fit under
+// where the collector evicts (the steady state, measured from outside);
+// then that ingest stops and the same ingest is run again, whole, and
+// must run at least 10× faster than the pinned one did. A loop that says
+// freed on a climbing count (the 31 quiet seconds of the issue) leaves a
+// steady state over the cap, and fails this.
 func TestSeedIngestFreedTenfold(t *testing.T) {
 	needKernel(t, "nginx", "curl")
 	lowerMax(t, seedMax)
@@ -56,7 +61,19 @@ func TestSeedIngestFreedTenfold(t *testing.T) {
 			beforePS := float64(logLines(t, log)-from) / seedBeforeWindow.Seconds()
 			state := t.TempDir()
 			steps := followUntilFree(t, ns.Name, state)
+			// freed means the steady state fits: the ingest's own pace, now
+			// the table lets it in, times the hold of its entries (the
+			// namespace's TIME_WAIT) is under where the collector evicts
+			from = logLines(t, log)
+			time.Sleep(seedSteadyWindow)
+			paceAfter := float64(logLines(t, log)-from) / seedSteadyWindow.Seconds()
 			stop()
+			hold, _ := strconv.ParseFloat(readSysctl(t, ns, model.KnobTimeWait), 64)
+			capAfter, _ := strconv.ParseUint(readSysctl(t, nil, model.KnobMax), 10, 64)
+			if steady := paceAfter * hold; steady > float64(model.GCEvictFrom(capAfter)) {
+				t.Errorf("the loop said %q, but the ingest's %.0f/s held %.0f s each makes %.0f entries, over %d (max %d ÷ 100 × 95): not freed",
+					steps[len(steps)-1].Said, paceAfter, hold, steady, model.GCEvictFrom(capAfter), capAfter)
+			}
 			from = logLines(t, log)
 			took := timeIngest(t, ns)
 			if got := logLines(t, log) - from; got < seedObjects {
