@@ -53,7 +53,7 @@ func TestNoCeilingForStanding(t *testing.T) {
 func TestCeilingOfAMomentIsItsOwn(t *testing.T) {
 	start := Conntrack{Max: 4096, TimeWaitHold: 120, Holds: [NumClasses]uint64{ClassTCPDone: 120}}
 	later := Fill{Classes: []ClassFill{{Class: ClassTCPDone, RatePS: 500, Hold: 30, Entries: 15000}}}
-	if c, why := CeilingOf(start, later.WithHolds(start)); Num(c) != "34" || why != "4,096 ÷ 120 s TIME_WAIT hold" {
+	if c, why := CeilingOf(start, later.WithHolds(start, "")); Num(c) != "34" || why != "4,096 ÷ 120 s TIME_WAIT hold" {
 		t.Errorf("the start's ceiling: %s (%s), want 34 (4,096 ÷ 120 s TIME_WAIT hold)", Num(c), why)
 	}
 	if later.Classes[0].Hold != 30 {

@@ -12,10 +12,12 @@ import (
 // (Scope: which table, over which span). A surface that shows the number
 // can say where it came from; two surfaces that print it print the same.
 type Fact struct {
-	Name   string  `json:"name"`
-	Value  float64 `json:"value"`
-	Source string  `json:"source"`
-	Scope  string  `json:"scope"`
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+	// Unit is what Value counts: "entries", "packets", "entries/s".
+	Unit   string `json:"unit"`
+	Source string `json:"source"`
+	Scope  string `json:"scope"`
 }
 
 // String is "count 4,096 (nf_conntrack_count; this table)".
@@ -41,34 +43,38 @@ func factsOf(in Inputs) []Fact {
 	table := "this table"
 	interval := "the interval of " + Dur(in.Sample.Interval)
 	var out []Fact
-	add := func(name string, v float64, source, scope string) {
+	add := func(name string, v float64, unit, source, scope string) {
 		if v > 0 {
-			out = append(out, Fact{Name: name, Value: v, Source: source, Scope: scope})
+			out = append(out, Fact{Name: name, Value: v, Unit: unit, Source: source, Scope: scope})
 		}
 	}
-	add("count", float64(c.Count), "nf_conntrack_count", table)
-	add("peak", float64(c.Peak), "the interval's highest nf_conntrack_count read", table+", "+interval)
-	add("max", float64(c.Max), "nf_conntrack_max", table)
-	add("buckets", float64(c.Buckets), "nf_conntrack_buckets", table)
-	add("drops", float64(in.Rates.Drops()), "conntrack -S drop, summed over CPUs", table+", "+interval)
+	add("count", float64(c.Count), "entries", "nf_conntrack_count", table)
+	add("peak", float64(c.Peak), "entries", "the interval's highest nf_conntrack_count read", table+", "+interval)
+	add("max", float64(c.Max), "entries", "nf_conntrack_max", table)
+	add("buckets", float64(c.Buckets), "buckets", "nf_conntrack_buckets", table)
+	add("drops", float64(in.Rates.Drops()), "packets", "conntrack -S drop, summed over CPUs", table+", "+interval)
 	for _, k := range []Counter{EarlyDrop, InsertFailed, Invalid, ChainTooLong, ClashResolve} {
-		add(string(k), float64(in.Rates.CTTotal.Get(k)), "conntrack -S "+string(k)+", summed over CPUs", table+", "+interval)
+		add(string(k), float64(in.Rates.CTTotal.Get(k)), counterUnits[k], "conntrack -S "+string(k)+", summed over CPUs", table+", "+interval)
 	}
 	if ep := in.Episode; ep != nil {
-		add("drops while pinned", float64(ep.Drops), "conntrack -S drop, summed over CPUs", table+", the pin since "+ep.Seen.Format("15:04:05"))
+		add("drops while pinned", float64(ep.Drops), "packets", "conntrack -S drop, summed over CPUs", table+", the pin since "+ep.Seen.Format("15:04:05"))
 	}
 	if r := in.Rates.Entries; r.Known() {
 		source := "ctnetlink NEW events"
 		if r.Basis == BasisTCPOpens {
 			source = "TCP active and passive opens (/proc/net/snmp)"
 		}
-		add("new entries/s", r.Total, source, table+", "+interval)
+		add("new entries/s", r.Total, "entries/s", source, table+", "+interval)
 	}
 	if cs := in.Census; cs != nil && cs.Error == "" {
-		add("census entries", float64(cs.Total), "a dump of the table, as conntrack -L lists it", table+", the census's walk")
+		add("census entries", float64(cs.Total), "entries", "a dump of the table, as conntrack -L lists it", table+", the census's walk")
 	}
 	return out
 }
+
+// counterUnits are what each counter counts: an early drop is an entry
+// evicted, the others packets.
+var counterUnits = map[Counter]string{EarlyDrop: "entries", InsertFailed: "packets", Invalid: "packets", ChainTooLong: "packets", ClashResolve: "packets"}
 
 // evidenceNumbers are the numbers evidence prints, as printed.
 var evidenceNumbers = regexp.MustCompile(`[0-9][0-9,]*(?:\.[0-9]+)?`)

@@ -101,10 +101,7 @@ func FillOf(s Sample, r Rates, census *Census) Fill {
 		}
 	}
 	for _, cl := range AllClasses {
-		cf := ClassFill{Class: cl, RatePS: perClass[cl], Hold: c.Holds[cl]}
-		if cl == ClassTCPDone && cf.Hold == 0 {
-			cf.Hold = c.TimeWaitHold
-		}
+		cf := ClassFill{Class: cl, RatePS: perClass[cl], Hold: classHold(c, cl, s.KernelRelease)}
 		f.Classes = append(f.Classes, cf)
 	}
 	f.setEntries(s, census, counted)
@@ -176,10 +173,7 @@ func (f Fill) WhilePinned(s Sample, before *EntryRates) Fill {
 		}
 	}
 	for _, cl := range AllClasses {
-		cf := ClassFill{Class: cl, Hold: s.Conntrack.Holds[cl], RatePS: rates[cl]}
-		if cl == ClassTCPDone && cf.Hold == 0 {
-			cf.Hold = s.Conntrack.TimeWaitHold
-		}
+		cf := ClassFill{Class: cl, Hold: classHold(s.Conntrack, cl, s.KernelRelease), RatePS: rates[cl]}
 		for _, old := range f.Classes {
 			if old.Class == cl {
 				cf.Entries = old.Entries

@@ -41,16 +41,24 @@ func (cs *Census) splitUnsplit(r EntryRates) [NumClasses]float64 {
 	return out
 }
 
-// WithHolds is f with each class held as c holds it: the ceiling of a
-// moment is that moment's cap over that moment's holds, not a later
-// hold's.
-func (f Fill) WithHolds(c Conntrack) Fill {
+// WithHolds is f with each class held as c holds it on the kernel of
+// release: the ceiling of a moment is that moment's cap over that
+// moment's holds, not a later hold's.
+func (f Fill) WithHolds(c Conntrack, release string) Fill {
 	f.Classes = slices.Clone(f.Classes)
 	for i := range f.Classes {
-		cf := &f.Classes[i]
-		if cf.Hold = c.Holds[cf.Class]; cf.Class == ClassTCPDone && cf.Hold == 0 {
-			cf.Hold = c.TimeWaitHold
-		}
+		f.Classes[i].Hold = classHold(c, f.Classes[i].Class, release)
 	}
 	return f
+}
+
+// classHold is how long c's table holds an entry of class cl on the
+// kernel of release: its timeout (TIME_WAIT's for tcp-closed when the
+// holds were not read), and what that kernel adds to it (HoldOf).
+func classHold(c Conntrack, cl Class, release string) uint64 {
+	h := c.Holds[cl]
+	if cl == ClassTCPDone && h == 0 {
+		h = c.TimeWaitHold
+	}
+	return HoldOf(cl, h, release)
 }

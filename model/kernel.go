@@ -43,3 +43,31 @@ func ClassHeld(f Flow, holds ClassCounts, assuredEarly bool) Class {
 	}
 	return c
 }
+
+// SynRenewSpan is how long after a connection's first SYN its last
+// retransmit goes out with Linux's default tcp_syn_retries (6): 1 + 2 +
+// 4 + 8 + 16 + 32 s.
+const SynRenewSpan = 63
+
+// SynSentRenewed reports whether a kernel renews an entry's SYN_SENT
+// timeout on every retransmitted SYN, so that an unanswered connection's
+// entry lives its hold after the last retry, not after the first SYN:
+// kernels before "do not renew entry stuck in tcp SYN_SENT state". The
+// source dates it 6.2, but Debian 12's 6.1 counts from the first SYN
+// (measured by the boot test), so 6.1 is taken as the first without
+// renewal; a stable line that backported it is overstated by the
+// retries' span. false for an unknown release: the rule of the kernels
+// since.
+func SynSentRenewed(release string) bool {
+	return release != "" && !KernelAtLeast(release, 6, 1)
+}
+
+// HoldOf is how long the kernel of release holds an entry of class cl
+// whose timeout is knob seconds: the knob, and on a kernel that renews
+// SYN_SENT, the retries' span on top for unanswered TCP.
+func HoldOf(cl Class, knob uint64, release string) uint64 {
+	if cl == ClassTCPUnanswered && knob > 0 && SynSentRenewed(release) {
+		return knob + SynRenewSpan
+	}
+	return knob
+}

@@ -17,6 +17,28 @@ const (
 	SevCrit
 )
 
+// severityNames are the severities as JSON and the report say them.
+var severityNames = [...]string{SevOK: "ok", SevWarn: "warning", SevCrit: "critical"}
+
+// MarshalText writes the severity as its word: "critical".
+func (s Severity) MarshalText() ([]byte, error) {
+	if s < 0 || int(s) >= len(severityNames) {
+		return nil, fmt.Errorf("severity %d: not one of tablefull's", int(s))
+	}
+	return []byte(severityNames[s]), nil
+}
+
+// UnmarshalText reads the word MarshalText writes.
+func (s *Severity) UnmarshalText(b []byte) error {
+	for i, n := range severityNames {
+		if n == string(b) {
+			*s = Severity(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("severity %q: not one of tablefull's", b)
+}
+
 // Kind names a verdict.
 type Kind string
 
@@ -47,25 +69,25 @@ const (
 
 // Verdict is one conclusion with the evidence for it.
 type Verdict struct {
-	Kind     Kind
-	Severity Severity
+	Kind     Kind     `json:"kind"`
+	Severity Severity `json:"severity"`
 	// Evidence is one sentence of numbers and meaning.
-	Evidence string
+	Evidence string `json:"text"`
 	// Table names the table the evidence's numbers are about when it is
 	// not the one the chart draws ("netns NAME"); "" for that one. The
 	// evidence names it too.
-	Table string `json:",omitempty"`
+	Table string `json:"table,omitempty"`
 	// RulesOut are the knobs the evidence says are not the fix ("not the
 	// TIME_WAIT hold", ", not max"): no plan of the same moment proposes
 	// them (tuning.Diagnosis.Contradictions).
-	RulesOut []string `json:",omitempty"`
+	RulesOut []string `json:"rules_out,omitempty"`
 	// Entries is the filter, in conntrack(8)'s words, of the entries the
 	// verdict says to drop ("-p udp --reply-src 10.244.1.7"): the
 	// console's E opens on them, and D deletes them. "" for none.
-	Entries string `json:",omitempty"`
+	Entries string `json:"entries,omitempty"`
 	// Facts are the numbers of this table the evidence prints, each with
 	// its source and scope (none for a verdict about another table).
-	Facts []Fact `json:",omitempty"`
+	Facts []Fact `json:"facts,omitempty"`
 	// rank orders verdicts of equal severity.
 	rank int
 }

@@ -179,15 +179,21 @@ func proposeByClass(in Inputs, top model.ClassFill, curMax uint64, add func(key,
 		rate, hold := cf.RatePS, cf.Hold
 		if cf.Class == top.Class {
 			rate = topRate
-			if k, ok := classKnobs[cf.Class]; ok && hold > k.to && (cf.Class != model.ClassTCPDone || rate >= 0.8*model.Ceiling(curMax, hold)) {
+			k, ok := classKnobs[cf.Class]
+			to := model.HoldOf(cf.Class, k.to, in.Kernel) // what the lowered knob holds on this kernel
+			if ok && hold > to && (cf.Class != model.ClassTCPDone || rate >= 0.8*model.Ceiling(curMax, hold)) {
 				shown := model.ShownNum(rate) // the products are of the rate as printed
-				why := fmt.Sprintf("%s: %s/s held %d s each need %s entries; at %d s, %s%s", cf.Class.Describe(), model.Num(rate), hold,
-					model.Int(uint64(shown*float64(hold)+0.5)), k.to, model.Int(uint64(shown*float64(k.to)+0.5)), rateFrom(in))
+				at := fmt.Sprintf("%d s", k.to)
+				if to != k.to {
+					at += fmt.Sprintf(" (%d s with the %d s of SYN retries this kernel renews it by)", to, to-k.to)
+				}
+				why := fmt.Sprintf("%s: %s/s held %d s each need %s entries; at %s, %s%s", cf.Class.Describe(), model.Num(rate), hold,
+					model.Int(uint64(shown*float64(hold)+0.5)), at, model.Int(uint64(shown*float64(to)+0.5)), rateFrom(in))
 				if cf.Class == model.ClassTCPUnanswered && in.TopDest != "" {
 					why += fmt.Sprintf("; %s never answers: the fix is there, not in the table", in.TopDest)
 				}
 				add(k.key, strconv.FormatUint(k.to, 10), why)
-				hold = k.to
+				hold = to
 			}
 		}
 		if cf.Class.Standing() {

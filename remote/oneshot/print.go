@@ -11,14 +11,25 @@ import (
 	"github.com/tablefull/tablefull/model"
 )
 
-// SnapshotSchema is the version of the snapshot JSON document.
-const SnapshotSchema = 1
+// SnapshotSchema and CensusSchema name the JSON documents snapshot and
+// census print, with their versions (docs/json.md).
+const (
+	SnapshotSchema = "tablefull.snapshot/2"
+	CensusSchema   = "tablefull.census/1"
+)
 
 // Snapshot is what `tablefull snapshot --json` prints.
 type Snapshot struct {
-	Schema int          `json:"schema"`
+	Schema string       `json:"schema"`
 	Host   model.Host   `json:"host"`
 	Sample model.Sample `json:"sample"`
+}
+
+// CensusDoc is what `tablefull census --json` prints: the census's
+// fields beside its schema.
+type CensusDoc struct {
+	Schema string `json:"schema"`
+	model.Census
 }
 
 // WriteSnapshot prints one sample of a host: JSON (schema
@@ -101,7 +112,7 @@ func WriteCensus(w io.Writer, c model.Census, took time.Duration, asJSON bool) e
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		return enc.Encode(c)
+		return enc.Encode(CensusDoc{Schema: CensusSchema, Census: c})
 	}
 	approx := ""
 	if c.Approximate {

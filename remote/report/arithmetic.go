@@ -42,7 +42,7 @@ func (t narrator) arithmetic() section {
 		p = append(p, fmt.Sprintf("Demand while pinned: at least %s new entries/s at %s (%s). A full table admits only its ceiling, so what got in is not what was wanted; the proposal is sized on the demand.",
 			model.Num(d.AtLeast), t.at(in.PeakDemandAt), d.Basis))
 	}
-	if c, why := model.CeilingOf(st, in.PeakFill.WithHolds(st)); why == model.NoCeiling {
+	if c, why := model.CeilingOf(st, in.PeakFill.WithHolds(st, in.Host.Kernel)); why == model.NoCeiling {
 		p = append(p, "No ceiling of new entries: standing connections fill it, so one gets in only as another closes; no hold frees what is live.")
 	} else if c > 0 && in.PeakFill.Known() {
 		p = append(p, fmt.Sprintf("Ceiling of the class that fills it: %s = %s new entries/s sustained.", why, model.Num(c)))

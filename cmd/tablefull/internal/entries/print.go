@@ -49,23 +49,26 @@ func rowOf(f model.Flow) row {
 	return r
 }
 
+// Doc is what tablefull entries --json prints (docs/json.md).
+type Doc struct {
+	Schema      string          `json:"schema"`
+	Filter      string          `json:"filter"`
+	SortedBy    string          `json:"sorted_by"`
+	Descending  bool            `json:"descending"`
+	Matched     int             `json:"matched"`
+	Established int             `json:"established"`
+	Assured     int             `json:"assured"`
+	Unreplied   int             `json:"unreplied"`
+	Accounted   int             `json:"accounted"`
+	Entries     []row           `json:"entries"`
+	Deletion    *model.Deletion `json:"deletion,omitempty"`
+}
+
 // write prints the list, and what a deletion did, as text or JSON.
 func write(w io.Writer, l *model.EntryList, done *model.Deletion, asJSON bool) error {
 	rows := l.Rows()
 	if asJSON {
-		out := struct {
-			Schema      string          `json:"schema"`
-			Filter      string          `json:"filter"`
-			SortedBy    string          `json:"sorted_by"`
-			Descending  bool            `json:"descending"`
-			Matched     int             `json:"matched"`
-			Established int             `json:"established"`
-			Assured     int             `json:"assured"`
-			Unreplied   int             `json:"unreplied"`
-			Accounted   int             `json:"accounted"`
-			Entries     []row           `json:"entries"`
-			Deletion    *model.Deletion `json:"deletion,omitempty"`
-		}{Schema, l.Filter.String(), l.Sort, l.Desc, l.Matched, l.Established, l.Assured, l.Unreplied, l.Accounted, []row{}, done}
+		out := Doc{Schema, l.Filter.String(), l.Sort, l.Desc, l.Matched, l.Established, l.Assured, l.Unreplied, l.Accounted, []row{}, done}
 		for _, f := range rows {
 			out.Entries = append(out.Entries, rowOf(f))
 		}

@@ -16,7 +16,8 @@ import (
 
 // tuneReport is what tune prints with --json.
 type tuneReport struct {
-	Plan tuning.Plan `json:"plan"`
+	Schema string      `json:"schema"`
+	Plan   tuning.Plan `json:"plan"`
 	// Diagnosis is the moment the plan was made for (none for --set).
 	Diagnosis *tuning.Said  `json:"diagnosis,omitempty"`
 	Results   []tune.Result `json:"results,omitempty"`
@@ -113,8 +114,21 @@ func printResults(w io.Writer, r tuneReport) {
 	}
 }
 
+// Report is what tune --json prints (docs/json.md).
+type Report = tuneReport
+
+// ReportSchema and StepSchema name the JSON documents tune --json and
+// tune --until-free --json print, with their versions (docs/json.md).
+const (
+	ReportSchema = "tablefull.tune/1"
+	StepSchema   = "tablefull.tune-step/1"
+)
+
 // writeJSON prints the report.
-func writeJSON(w io.Writer, report tuneReport) error { return writeJSONValue(w, report) }
+func writeJSON(w io.Writer, report tuneReport) error {
+	report.Schema = ReportSchema
+	return writeJSONValue(w, report)
+}
 
 // writeJSONValue prints v as one line of JSON.
 func writeJSONValue(w io.Writer, v any) error {

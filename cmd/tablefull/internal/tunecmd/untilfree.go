@@ -12,8 +12,9 @@ import (
 
 // LoopStep is one step of --until-free as --json prints it, a line each.
 type LoopStep struct {
-	Step int         `json:"step"`
-	Plan tuning.Plan `json:"plan"`
+	Schema string      `json:"schema"`
+	Step   int         `json:"step"`
+	Plan   tuning.Plan `json:"plan"`
 	// Diagnosis is the moment the step's plan was made for.
 	Diagnosis *tuning.Said       `json:"diagnosis,omitempty"`
 	Results   []model.KnobResult `json:"results,omitempty"`
@@ -92,7 +93,7 @@ func untilFree(w io.Writer, t CommandOptions, tgt tuning.Tuner, feed model.Feed)
 		}
 		st, last = watchStep(feed, an, applied, watch, last)
 		say("step %d: %s", step, st.Say())
-		out := LoopStep{Step: step, Plan: d.Plan, Diagnosis: d.Said(), Results: res, State: st.State.String(), Said: st.Say()}
+		out := LoopStep{Schema: StepSchema, Step: step, Plan: d.Plan, Diagnosis: d.Said(), Results: res, State: st.State.String(), Said: st.Say()}
 		if settle := tuning.SettleMax(st); settle < st.Max {
 			out.SettleMax, out.SettleAfterS = settle, st.SettleAfter.Seconds()
 		}
