@@ -3,7 +3,6 @@ package tui
 import (
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -84,14 +83,8 @@ func (p *PictureRequest) AddFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&p.Every, "svg-every", 5*time.Second, "with --svg: a frame every `D` of recorded time (0: a still of the last frame)")
 }
 
-// Write draws feed to p.File.
-func (p PictureRequest) Write(feed model.Feed, o Options) error {
-	svg, err := Picture(feed, o, 100, 32, p.Every)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(p.File, svg, 0o644); err != nil {
-		return fmt.Errorf("write the picture: %w", err)
-	}
-	return nil
+// Draw draws feed as p asks, for the caller to write to p.File (which
+// refuses links: tui writes no file).
+func (p PictureRequest) Draw(feed model.Feed, o Options) ([]byte, error) {
+	return Picture(feed, o, 100, 32, p.Every)
 }

@@ -45,3 +45,23 @@ func TestPicturesAreTheProgramsOwn(t *testing.T) {
 		}
 	}
 }
+
+// TestPictureRefusesLinks: --svg replaces a regular file but never writes
+// through a symlink planted where the picture goes (a root replay would
+// write the link's target).
+func TestPictureRefusesLinks(t *testing.T) {
+	exe, _ := os.Executable()
+	dir := t.TempDir()
+	target, link := filepath.Join(dir, "target"), filepath.Join(dir, "pic.svg")
+	os.WriteFile(target, []byte("kept"), 0o600)
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "replay", "testdata/incidents/pool.jsonl", "--svg-every", "0", "--svg", link)
+	cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	cmd.Dir = "../.."
+	out, err := cmd.CombinedOutput()
+	if got, _ := os.ReadFile(target); err == nil || string(got) != "kept" || !strings.Contains(string(out), "symlink") {
+		t.Errorf("--svg through a symlink: %v %s; its target now %q", err, out, got)
+	}
+}

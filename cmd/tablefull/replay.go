@@ -40,10 +40,28 @@ func play(feed *recording.Replay, speed float64, captions bool, pic tui.PictureR
 	}
 	o := tui.Options{Interval: first.Interval, Speed: speed, Captions: captions, History: model.HistoryFor(time.Hour, first.Interval)}
 	if pic.File != "" {
-		return pic.Write(feed, o)
+		return writePicture(feed, o, pic)
 	}
 	app := tui.New(feed, o)
 	return tui.Run(tui.NewRoot(app))
+}
+
+// writePicture draws feed to pic.File: a regular file, replaced if it is
+// one, never written through a symlink or into a FIFO or device.
+func writePicture(feed *recording.Replay, o tui.Options, pic tui.PictureRequest) error {
+	svg, err := pic.Draw(feed, o)
+	if err != nil {
+		return err
+	}
+	f, err := recording.CreateFile(pic.File, true)
+	if err != nil {
+		return fmt.Errorf("write the picture: %w", err)
+	}
+	if _, err := f.Write(svg); err != nil {
+		f.Close()
+		return fmt.Errorf("write the picture: %w", err)
+	}
+	return f.Close()
 }
 
 // writeReport turns a recording (or the embedded demo) into report.html,

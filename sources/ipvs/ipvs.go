@@ -66,7 +66,7 @@ func Read(proc string) *model.IPVS {
 			v.ReuseMode = strconv.Itoa(n)
 		}
 	}
-	if c, err := kernelfs.ReadBounded(filepath.Join(proc, "net", "ip_vs_conn"), 4096); err == nil {
+	if c, err := kernelfs.ReadHead(filepath.Join(proc, "net", "ip_vs_conn"), connHead); err == nil {
 		v.Rows = rows(c)
 	}
 	return v
@@ -103,11 +103,17 @@ func services(v *model.IPVS, listing []byte) {
 	v.Top = model.TopCounts(v.Top, model.MaxIPVSTop)
 }
 
+// connHead is how much of /proc/net/ip_vs_conn is read: its header and
+// more rows than model.MaxIPVSRows, whatever the table holds.
+const connHead = 4096
+
 // rows reads the first connections of /proc/net/ip_vs_conn: "TCP
 // 0A000105 9C40 0A600001 01BB 0AF40107 192B ESTABLISHED 899".
 func rows(listing []byte) []model.IPVSConn {
 	var out []model.IPVSConn
-	for _, line := range strings.Split(string(listing), "\n")[1:] {
+	lines := strings.Split(string(listing), "\n")
+	lines = lines[:len(lines)-1] // after the last newline: empty, or a line cut at the head's end
+	for _, line := range lines[min(1, len(lines)):] {
 		f := strings.Fields(line)
 		if len(f) < 9 || len(out) >= model.MaxIPVSRows {
 			continue

@@ -2,8 +2,13 @@ package ipvs
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/model"
 )
 
 // TestReadIPVS: on a fixture of what the kernel lists, the table's size,
@@ -32,5 +37,29 @@ func TestReadIPVS(t *testing.T) {
 	}
 	if addrPort("zz:01") != "zz:01" || addrPort("0A000001:zz") != "0A000001:zz" {
 		t.Error("a malformed address read as one")
+	}
+}
+
+// TestRowsOfABusyTable: a connection table far longer than the head read
+// still shows its first rows, none of them cut at the head's end.
+func TestRowsOfABusyTable(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/proc")); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("Pro FromIP   FPrt ToIP     TPrt DestIP   DPrt State       Expires PEName PEData\n")
+	for i := range 5000 {
+		fmt.Fprintf(&b, "TCP 0A000105 %04X 0A600001 01BB 0AF40107 192B ESTABLISHED %d\n", 1000+i, 800+i%100)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "net", "ip_vs_conn"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v := Read(dir)
+	if len(v.Rows) != model.MaxIPVSRows || v.Rows[0].From != "10.0.1.5:1000" {
+		t.Fatalf("%d rows of a %d-byte table: %+v", len(v.Rows), b.Len(), v.Rows)
+	}
+	if got := rows([]byte("header\nTCP 0A000105 03E8 0A600001 01BB 0AF40107 192B ESTABLISHED 899\nTCP 0A000105 03E9 0A600001 01BB 0AF40107 192B ESTABLISHED 8")); len(got) != 1 {
+		t.Errorf("a row cut at the head's end was read: %+v", got)
 	}
 }

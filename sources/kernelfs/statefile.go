@@ -78,6 +78,23 @@ func ReadBounded(path string, limit int64) ([]byte, error) {
 	return b, nil
 }
 
+// ReadHead reads at most the first limit bytes of path: the head of a
+// listing longer than anyone shows (a busy node's /proc/net/ip_vs_conn),
+// where ReadBounded refuses the whole. A line cut at the limit is the
+// caller's to drop: the head ends without its newline.
+func ReadHead(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return b, nil
+}
+
 // RewriteFile replaces path with data atomically, keeping the mode of the
 // file it replaces (0644 for a new one).
 func RewriteFile(path string, data []byte) error {
