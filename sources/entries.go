@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/ctnetlink"
 )
 
@@ -89,18 +90,7 @@ func journal(stateDir string, filter model.EntryFilter, d model.Deletion, failed
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(stateDir, 0o700); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(filepath.Join(stateDir, JournalName), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(append(b, '\n'))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return kernelfs.AppendPrivate(filepath.Join(stateDir, JournalName), append(b, '\n'))
 }
 
 // EntriesFollower follows this network namespace's entries as the

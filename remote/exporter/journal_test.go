@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestEntriesDeletedFromTheJournal: tablefull_entries_deleted_total sums
@@ -58,5 +60,34 @@ func TestEntriesDeletedFromTheJournal(t *testing.T) {
 	e.Journal.Path = filepath.Join(dir, "gone", "entries.journal")
 	if v, ok := deleted(); ok {
 		t.Errorf("an unreadable state directory: exported %v, want no series", v)
+	}
+}
+
+// TestJournalPlantedFIFOAndLink: a FIFO planted as the journal neither
+// hangs a scrape nor leaves a reader behind, and a symlink is not read
+// through: both are not known (no series), not a count.
+func TestJournalPlantedFIFOAndLink(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "entries.journal")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	j := &Journal{Path: fifo}
+	done := make(chan bool, 1)
+	go func() { _, ok := j.Deleted(); done <- ok }()
+	select {
+	case ok := <-done:
+		if ok {
+			t.Error("a FIFO read as the journal")
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("reading a FIFO planted as the journal blocks")
+	}
+	target := filepath.Join(dir, "other")
+	os.WriteFile(target, []byte(`{"deleted":5}`+"\n"), 0o600)
+	link := filepath.Join(dir, "linked.journal")
+	os.Symlink(target, link)
+	if n, ok := (&Journal{Path: link}).Deleted(); ok || n != 0 {
+		t.Errorf("a symlink read through: %v %v", n, ok)
 	}
 }

@@ -60,6 +60,49 @@ func MakePrivateDir(dir string) error {
 	return checkOwned(dir, true)
 }
 
+// AppendPrivate appends data to path in one write, creating it 0600: it
+// never follows a symlink, never blocks on a FIFO, and refuses a file
+// another user could have planted or changed (as CheckPrivate does); its
+// directory is made private first.
+func AppendPrivate(path string, data []byte) error {
+	if err := MakePrivateDir(filepath.Dir(path)); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0o600)
+	if errors.Is(err, syscall.ELOOP) {
+		return fmt.Errorf("%w: %s is a symlink", ErrUntrusted, path)
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := checkOwned(path, false); err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// OpenRegular opens path to read without following a symlink or blocking
+// on a FIFO, and refuses anything but a regular file: a file in a
+// directory a user could write to, read by root.
+func OpenRegular(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, fmt.Errorf("%w: %s is a symlink", ErrUntrusted, path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%w: %s is not a regular file", ErrUntrusted, path)
+	}
+	return f, nil
+}
+
 // ReadBounded reads a whole file of at most limit bytes; a larger one is
 // an error, never cut short.
 func ReadBounded(path string, limit int64) ([]byte, error) {
