@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/ctnetlink"
+	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
 // entriesDump bounds one walk of the table.
