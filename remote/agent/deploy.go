@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/tablefull/tablefull/model"
 	"io"
 	"os"
 	"runtime"
@@ -84,6 +85,27 @@ func NewDeployer() (*Deployer, error) {
 // Script is the remote command.
 func (d *Deployer) Script() string { return fmt.Sprintf(deployScript, d.sum) }
 
+// maxNeedLine bounds the remote's "TABLEFULL-NEED os/arch" line: a peer
+// that never sends its newline is refused, not buffered.
+const maxNeedLine = 256
+
+// readBoundedLine reads one line of at most limit bytes from r.
+func readBoundedLine(r *bufio.Reader, limit int) (string, error) {
+	var line []byte
+	for {
+		b, err := r.ReadByte()
+		if err != nil {
+			return "", err
+		}
+		if b == '\n' {
+			return string(line), nil
+		}
+		if line = append(line, b); len(line) > limit {
+			return "", fmt.Errorf("the remote's first line is over %d bytes: not the deploy script's", limit)
+		}
+	}
+}
+
 // Handshake answers the script: nothing when the remote already has an
 // agent (the first line is then the stream header), the binary when it
 // asks and runs the same OS and architecture, a refusal otherwise.
@@ -92,11 +114,11 @@ func (d *Deployer) Handshake(out *bufio.Reader, in io.Writer) error {
 	if err != nil || string(peek) != "TABLEFULL-NEED" {
 		return nil // an agent is already there; its stream starts now
 	}
-	line, err := out.ReadString('\n')
+	line, err := readBoundedLine(out, maxNeedLine)
 	if err != nil {
 		return fmt.Errorf("deploy: %w", err)
 	}
-	far := strings.TrimSpace(strings.TrimPrefix(line, "TABLEFULL-NEED"))
+	far := model.Sanitize(strings.TrimSpace(strings.TrimPrefix(line, "TABLEFULL-NEED")), maxNeedLine)
 	local := unameFor(runtime.GOOS, runtime.GOARCH)
 	if far != local {
 		fmt.Fprintln(in, "refuse")
