@@ -206,6 +206,10 @@ type Flow struct {
 	ReplySrcPort, ReplyDstPort uint16
 	// Mark is the entry's connmark.
 	Mark uint32
+	// ID is the kernel's id of the entry as dumped (CTA_ID, 0: not read):
+	// a delete that carries it removes that entry, never another that
+	// took its tuple since.
+	ID uint32 `json:"-"`
 	// Packets and Bytes are each direction's (original, reply), when
 	// Accounted: nf_conntrack_acct was on when the entry was made.
 	Packets, Bytes [2]uint64

@@ -87,6 +87,10 @@ func NewEntryList(filter EntryFilter, sort string, desc bool, limit int) (*Entry
 	return l, nil
 }
 
+// IsEstablished reports whether f is an established TCP connection: one
+// a deletion would make lose its state.
+func IsEstablished(f Flow) bool { return f.TCPState == tcpEstablished }
+
 // Add counts e when it passes the filter, and keeps it when it is among
 // the first Limit so far.
 func (l *EntryList) Add(e Flow) {
@@ -94,7 +98,7 @@ func (l *EntryList) Add(e Flow) {
 		return
 	}
 	l.Matched++
-	if e.TCPState == tcpEstablished {
+	if IsEstablished(e) {
 		l.Established++
 	}
 	if e.Status&StatusAssured != 0 {

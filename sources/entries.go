@@ -2,6 +2,7 @@ package sources
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -43,20 +44,14 @@ func DeleteEntries(filter model.EntryFilter, established bool, stateDir string) 
 	if err != nil {
 		return d, err
 	}
-	var matches []model.Flow
-	if err := ctnetlink.Dump(entriesDump, func(f model.Flow, _ bool) {
-		l.Add(f)
-		if filter.Match(f) {
-			matches = append(matches, f)
-		}
-	}); err != nil {
+	if err := ctnetlink.Dump(entriesDump, func(f model.Flow, _ bool) { l.Add(f) }); err != nil {
 		return d, err
 	}
 	d.Matched = l.Matched
 	if err := model.DeleteRefusal(l, established); err != nil {
 		return d, err
 	}
-	err = ctnetlink.Delete(matches, &d)
+	err = deleteAsDumped(filter, established, &d)
 	if after, rerr := ListEntries(filter, "", false, 0); rerr == nil {
 		d.StillMatch = after.Matched
 	}
@@ -64,6 +59,27 @@ func DeleteEntries(filter model.EntryFilter, established bool, stateDir string) 
 		err = fmt.Errorf("the deletion went, but is not in the journal: %w", jerr)
 	}
 	return d, err
+}
+
+// deleteAsDumped deletes, as a second dump lists them, the entries filter
+// matches: each checked as it is now (an entry established since the
+// first dump is not deleted unless established) and deleted by its id
+// (one that took its tuple since is not). Nothing is kept per entry: a
+// table of millions costs a socket, not a list.
+func deleteAsDumped(filter model.EntryFilter, established bool, d *model.Deletion) error {
+	dl, err := ctnetlink.NewDeleter()
+	if err != nil {
+		return err
+	}
+	defer dl.Close()
+	var failed error
+	err = ctnetlink.Dump(entriesDump, func(f model.Flow, _ bool) {
+		if failed != nil || !filter.Match(f) || (!established && model.IsEstablished(f)) {
+			return
+		}
+		failed = dl.Delete(f, d)
+	})
+	return errors.Join(failed, err)
 }
 
 // JournalName is the deletions' journal in the state directory.

@@ -106,6 +106,7 @@ func JudgeLoop(appliedAt time.Time, frames model.Frames) LoopStatus {
 	var from, firstAt time.Time
 	var headings []uint64
 	var hold, firstCount uint64
+	var standing bool // the heaviest class at the last frame that knew it stands open
 	seen := 0
 	for i := range frames.Len() {
 		f := frames.At(i)
@@ -135,9 +136,21 @@ func JudgeLoop(appliedAt time.Time, frames model.Frames) LoopStatus {
 		} else {
 			hold = max(hold, c.TimeWaitHold)
 		}
+		if top, ok := f.Fill.Top(); ok {
+			standing = top.Class.Standing()
+		}
+	}
+	if standing {
+		// connections standing open fill it: they leave when their owners
+		// close them, not after a hold, so no hold carries their climb
+		// on; the working set says where the count goes
+		hold = 0
 	}
 	l.Hold = time.Duration(hold) * time.Second
 	l.Heading = median(headings)
+	if standing { // what stands open now is held at least as long as it stands
+		l.Heading = max(l.Heading, l.Count)
+	}
 	if l.Watched >= time.Second && hold > 0 { // the count says where it goes better than a rate
 		if secs := l.Watched.Seconds() - firstAt.Sub(from).Seconds(); secs > 0 {
 			l.Climb = max(0, float64(l.Count)-float64(firstCount)) / secs

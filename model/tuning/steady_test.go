@@ -39,21 +39,42 @@ func TestJudgeLoopSteadyState(t *testing.T) {
 		want  LoopState
 		say   string
 		ahead uint64 // the heading at least this
+		// standing: a pool of open connections fills it (tcp-open first)
+		standing bool
 	}{
 		{"the seed's ingest: quiet 31 s, still climbing toward a steady state over the cap",
-			frames(32, 8192, 120, 50, line(4096, 96)), LoopPinned, "heading for ~", 8192},
+			frames(32, 8192, 120, 50, line(4096, 96)), LoopPinned, "heading for ~", 8192, false},
 		{"an ingest that ended within the watch: its climb comes again with it",
-			frames(35, 8192, 120, 50, func(s int) uint64 { return 4096 + uint64(min(s, 15))*150 }), LoopPinned, "over 7,695", 8192},
-		{"a slow climb whose steady state fits", frames(35, 8192, 120, 10, line(4096, 10)), LoopFreed, "under 7,695 (where", 5000},
-		{"flat at 95 %: over the count the collector evicts from", frames(35, 8192, 120, 10, line(7800, 0)), LoopPinned, "over 7,695", 7800},
-		{"a whole hold passed: the count is its steady state", frames(40, 8192, 30, 10, line(3000, 0)), LoopFreed, "(its 30 s hold has passed)", 3000},
-		{"a cap under 100: the collector evicts nothing, the cap is the room", frames(35, 64, 120, 1, line(60, 0)), LoopFreed, "under 64", 60},
+			frames(35, 8192, 120, 50, func(s int) uint64 { return 4096 + uint64(min(s, 15))*150 }), LoopPinned, "over 7,695", 8192, false},
+		{"a slow climb whose steady state fits", frames(35, 8192, 120, 10, line(4096, 10)), LoopFreed, "under 7,695 (where", 5000, false},
+		{"flat at 95 %: over the count the collector evicts from", frames(35, 8192, 120, 10, line(7800, 0)), LoopPinned, "over 7,695", 7800, false},
+		{"a whole hold passed: the count is its steady state", frames(40, 8192, 30, 10, line(3000, 0)), LoopFreed, "(its 30 s hold has passed)", 3000, false},
+		{"a cap under 100: the collector evicts nothing, the cap is the room", frames(35, 64, 120, 1, line(60, 0)), LoopFreed, "under 64", 60, false},
+		{"a pool of open connections still opening: no hold carries its climb on, its working set says where it goes",
+			frames(35, 8192, 120, 1, line(4500, 47)), LoopFreed, "at the rates since", 6000, true},
 	} {
 		st := JudgeLoop(t0, c.ring)
+		if c.standing {
+			st = JudgeLoop(t0, standingPool(c.ring))
+		}
 		if st.State != c.want || !strings.Contains(st.Say(), c.say) || st.Heading < c.ahead {
 			t.Errorf("%s: %v heading %d %q, want %v with %q heading ≥ %d", c.name, st.State, st.Heading, st.Say(), c.want, c.say, c.ahead)
 		}
 	}
+}
+
+// standingPool is r with every frame's table filled by connections
+// standing open (its count of them), and a trickle of closed ones.
+func standingPool(r *model.Ring[model.Frame]) *model.Ring[model.Frame] {
+	out := model.NewRing[model.Frame](r.Len())
+	for i := range r.Len() {
+		f := r.At(i)
+		f.Fill = model.Fill{Basis: model.BasisEvents, Classes: []model.ClassFill{
+			{Class: model.ClassTCPOpen, Entries: f.Sample.Conntrack.Count, Hold: 432000},
+			{Class: model.ClassTCPDone, RatePS: 1, Hold: 120, Entries: 120}}}
+		out.Push(f)
+	}
+	return out
 }
 
 // TestGCEvictFrom: the collector's threshold is integer arithmetic, as

@@ -19,6 +19,7 @@ import (
 const (
 	ctGet      = 1 // IPCTNL_MSG_CT_GET
 	ctGetDying = 6 // IPCTNL_MSG_CT_GET_DYING
+	ctDelete   = 2 // IPCTNL_MSG_CT_DELETE
 
 	ctaTupleOrig  = 1
 	ctaTupleReply = 2
@@ -28,6 +29,7 @@ const (
 	ctaMark       = 8
 	ctaCountOrig  = 9
 	ctaCountReply = 10
+	ctaID         = 12
 	ctaZone       = 18
 
 	ctaTupleIP    = 1

@@ -60,6 +60,10 @@ func parseFlow(data []byte) (model.Flow, error) {
 			if len(v) == 2 {
 				f.Zone = binary.BigEndian.Uint16(v)
 			}
+		case ctaID:
+			if len(v) == 4 {
+				f.ID = binary.BigEndian.Uint32(v)
+			}
 		case ctaProtoinfo:
 			if err := parseTCPState(v, &f); err != nil {
 				return f, err
