@@ -55,7 +55,7 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 	m.totals(s)
 	m.perCPU(sample.CTStats, e.PerCPU)
 	if ns := sample.Namespaces; ns != nil {
-		m.namespaces(ns)
+		m.namespaces(ns, e.Owners)
 	}
 	if d := sample.Drift; d != nil {
 		m.drift(d)
@@ -158,8 +158,10 @@ func (m emit) perCPU(st model.CTStats, rows bool) {
 }
 
 // namespaces is the other namespaces' tables, bounded:
-// model.MaxNamespaceRows, the rest as two series.
-func (m emit) namespaces(ns *model.Namespaces) {
+// model.MaxNamespaceRows, the rest as two series. A pod's or container's
+// name says who runs on the host: it is served only where the owners'
+// series are (named); elsewhere such a namespace is its inode alone.
+func (m emit) namespaces(ns *model.Namespaces, named bool) {
 	seen := map[uint64]bool{} // one series per namespace, whatever a stream repeats
 	for _, r := range ns.Rows {
 		if seen[r.Inode] {
@@ -167,6 +169,9 @@ func (m emit) namespaces(ns *model.Namespaces) {
 		}
 		seen[r.Inode] = true
 		ino, name, kind := strconv.FormatUint(r.Inode, 10), model.Sanitize(r.Name, 64), model.Sanitize(r.Kind, 16)
+		if !named && (r.Kind == "pod" || r.Kind == "container") {
+			name = ""
+		}
 		m.gauge(descOf(metrics.NSEntries), float64(r.Count), name, kind, ino)
 		if r.DropsRead { // read near the cap only: not read is not 0
 			m.counter(descOf(metrics.NSDrops), float64(r.TableDrops()), name, kind, ino)

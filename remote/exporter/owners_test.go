@@ -2,7 +2,10 @@ package exporter
 
 import (
 	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -162,6 +165,36 @@ func TestOwnerLabels(t *testing.T) {
 	} {
 		if cg, pod, ns := ownerLabels(c.o); cg != c.cgroup || pod != c.pod || ns != c.netns {
 			t.Errorf("%+v: cgroup %q pod %q netns %q", c.o, cg, pod, ns)
+		}
+	}
+}
+
+// TestPodNamesOnlyWhereOwnersAre: a pod's or container's namespace is
+// named on /metrics only where the owners' series are served (a scraper
+// that is not just anyone); elsewhere it is its inode and kind alone,
+// while an ip netns name stays.
+func TestPodNamesOnlyWhereOwnersAre(t *testing.T) {
+	for _, owners := range []bool{true, false} {
+		e := New("test")
+		e.Owners = owners
+		srv := httptest.NewServer(Handler(e, ""))
+		s := sample(0, 4096, 4096, 0)
+		s.Namespaces = &tf.Namespaces{Rows: []tf.NetNS{
+			{Inode: 4026532001, Name: "payments/billing-api-7d9f8-abcde", Kind: "pod", PID: 7, Count: 300},
+			{Inode: 4026532002, Name: "3f2a1b2c3d4e", Kind: "container", PID: 8, Count: 20},
+			{Inode: 4026532003, Name: "lab", Kind: "netns", Count: 10}}}
+		e.Observe(s)
+		resp, err := http.Get(srv.URL + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		srv.Close()
+		body := string(b)
+		named := strings.Contains(body, "billing-api") || strings.Contains(body, "3f2a1b2c3d4e")
+		if named != owners || !strings.Contains(body, `netns="lab"`) || !strings.Contains(body, `inode="4026532001"`) {
+			t.Errorf("owners' series served %v: pod and container names on /metrics %v:\n%s", owners, named, body)
 		}
 	}
 }
