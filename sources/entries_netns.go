@@ -6,24 +6,25 @@ import (
 )
 
 // NetnsEntries lists, deletes and follows the entries of the network
-// namespace at path from this host, as ListEntries, DeleteEntries and
+// namespace ns (as it was opened: an action finds the file naming
+// another namespace refused, nsenter.ErrChanged) from this host, as ListEntries, DeleteEntries and
 // EntriesFollower do in their own: a namespace of this host is read and
 // changed from the host, as it is tuned, and its deletions journal in
 // this host's stateDir. A follow's socket is opened inside the namespace
 // and read from anywhere; the events it lost are counted from its
 // overruns (/proc/net/netlink here lists the host's sockets).
-func NetnsEntries(path, stateDir string) (list func(model.EntryFilter, string, bool, int) (*model.EntryList, error), del func(model.EntryFilter, bool) (model.Deletion, error),
+func NetnsEntries(ns nsenter.Opened, stateDir string) (list func(model.EntryFilter, string, bool, int) (*model.EntryList, error), del func(model.EntryFilter, bool) (model.Deletion, error),
 	follow func(model.EntryFilter) (model.EntryFollowing, error)) {
 	list = func(f model.EntryFilter, sort string, desc bool, limit int) (l *model.EntryList, err error) {
-		err = nsenter.Net(path, func() (err error) { l, err = ListEntries(f, sort, desc, limit); return err })
+		err = ns.Do(func() (err error) { l, err = ListEntries(f, sort, desc, limit); return err })
 		return l, err
 	}
 	del = func(f model.EntryFilter, established bool) (d model.Deletion, err error) {
-		err = nsenter.Net(path, func() (err error) { d, err = DeleteEntries(f, established, stateDir); return err })
+		err = ns.Do(func() (err error) { d, err = DeleteEntries(f, established, stateDir); return err })
 		return d, err
 	}
 	follow = func(f model.EntryFilter) (fol model.EntryFollowing, err error) {
-		err = nsenter.Net(path, func() (err error) { fol, err = EntriesFollower("/proc")(f); return err })
+		err = ns.Do(func() (err error) { fol, err = EntriesFollower("/proc")(f); return err })
 		return fol, err
 	}
 	return list, del, follow

@@ -10,6 +10,7 @@ import (
 	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/namespaces"
+	"github.com/tablefull/tablefull/sources/nsenter"
 	"github.com/tablefull/tablefull/sources/tune"
 	"github.com/tablefull/tablefull/tui"
 )
@@ -78,7 +79,11 @@ func accessOf(o options, p *agent.Process, netnsPath string) (a tui.Options, err
 		re := agent.RemoteEntries{P: p}
 		return tui.Options{Tuner: &agent.RemoteTuner{P: p}, Entries: re.List, DeleteEntries: re.Delete, FollowEntries: re.Follow}, nil
 	}
-	a.Entries, a.DeleteEntries, a.FollowEntries = sources.NetnsEntries(netnsPath, o.stateDir)
+	opened, err := nsenter.Open(netnsPath) // from now on, each action checks the file still names this namespace
+	if err != nil {
+		return a, err
+	}
+	a.Entries, a.DeleteEntries, a.FollowEntries = sources.NetnsEntries(opened, o.stateDir)
 	a.Tuner, err = tune.ForNetns(o.roots, o.stateDir, netnsPath)
 	return a, err
 }

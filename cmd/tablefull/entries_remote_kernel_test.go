@@ -16,6 +16,7 @@ import (
 	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/nsenter"
 )
 
 // insertUDP makes n UDP entries in ns with conntrack -I, from
@@ -64,7 +65,11 @@ func TestEntriesOfOtherTables(t *testing.T) {
 	}
 
 	insertUDP(t, ns, 53, 30)
-	list, del, _ := sources.NetnsEntries(ns.Path(), filepath.Join(dir, "host"))
+	opened, err := nsenter.Open(ns.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, del, _ := sources.NetnsEntries(opened, filepath.Join(dir, "host"))
 	if l, err := list(udp("53"), "", false, 10); err != nil || l.Matched != 30 || len(l.Rows()) != 10 {
 		t.Fatalf("from the host: %+v, %v; want 30 matched, 10 rows", l, err)
 	}

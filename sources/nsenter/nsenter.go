@@ -19,12 +19,16 @@ import (
 // dies with its goroutine). The main thread is never the one: /proc/self
 // — the process's own namespace and table — follows the main thread, and
 // would read the namespace's while fn runs.
-func Net(path string, fn func() error) error {
+func Net(path string, fn func() error) error { return enter(path, nil, fn) }
+
+// enter is Net with check, when set, run on the namespace's descriptor
+// before the thread enters by it: an error there enters nothing.
+func enter(path string, check func(*os.File) error, fn func() error) error {
 	errc := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread()
 		if unix.Gettid() == unix.Getpid() { // the main thread: /proc/self follows it wherever it goes
-			err := Net(path, fn) // this goroutine holds it, so the nested one runs on another
+			err := enter(path, check, fn) // this goroutine holds it, so the nested one runs on another
 			runtime.UnlockOSThread()
 			errc <- err
 			return
@@ -42,6 +46,13 @@ func Net(path string, fn func() error) error {
 			return
 		}
 		defer f.Close()
+		if check != nil {
+			if err := check(f); err != nil {
+				runtime.UnlockOSThread()
+				errc <- err
+				return
+			}
+		}
 		if err := unix.Setns(int(f.Fd()), unix.CLONE_NEWNET); err != nil {
 			runtime.UnlockOSThread()
 			errc <- fmt.Errorf("setns %s: %w", path, err)

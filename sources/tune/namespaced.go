@@ -25,6 +25,19 @@ type Namespaced struct {
 	Path string
 	// StateDir keeps this namespace's undo record.
 	StateDir string
+	// Opened, when set, is the namespace as ForNetns opened it: every
+	// read and write checks the file still names it (a pid's file can
+	// come to name another namespace).
+	Opened nsenter.Opened
+}
+
+// enter runs fn inside the namespace: the one opened where it was, else
+// whatever Path names (a bind mount, which names one namespace for life).
+func (n *Namespaced) enter(fn func() error) error {
+	if n.Opened.Path != "" {
+		return n.Opened.Do(fn)
+	}
+	return nsenter.Net(n.Path, fn)
 }
 
 // ForNetns tunes the namespace whose file is path from the host under
@@ -34,7 +47,11 @@ func ForNetns(roots kernelfs.Roots, stateDir, path string) (*Namespaced, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &Namespaced{Host: NewSysctls(roots), Path: path, StateDir: dir}, nil
+	opened, err := nsenter.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return &Namespaced{Host: NewSysctls(roots), Path: path, StateDir: dir, Opened: opened}, nil
 }
 
 // ErrNoPersistInNetns is the answer to persisting a namespace's tuning.
@@ -68,7 +85,7 @@ func (n *Namespaced) Read() (tuning.KnobState, error) {
 func (n *Namespaced) read() (map[string]string, error) {
 	cur := n.Host.Read()
 	var inside map[string]string
-	if err := nsenter.Net(n.Path, func() error { inside = n.Host.Read(); return nil }); err != nil {
+	if err := n.enter(func() error { inside = n.Host.Read(); return nil }); err != nil {
 		return cur, fmt.Errorf("read the namespace's knobs: %w", err)
 	}
 	for _, k := range tuning.Knobs {
@@ -91,7 +108,7 @@ func (n *Namespaced) write(changes []tuning.Change, count uint64) ([]model.KnobR
 		return res, err
 	}
 	var inside []model.KnobResult
-	err = nsenter.Net(n.Path, func() error {
+	err = n.enter(func() error {
 		var err error
 		inside, err = n.Host.Apply(local, count)
 		return err

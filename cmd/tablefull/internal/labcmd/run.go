@@ -12,6 +12,7 @@ import (
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/lab"
+	"github.com/tablefull/tablefull/sources/nsenter"
 	"github.com/tablefull/tablefull/sources/tune"
 	"github.com/tablefull/tablefull/tui"
 )
@@ -54,7 +55,11 @@ func (c Command) Run(env Env, w io.Writer) error {
 		}
 		a := tui.Options{Interval: env.Interval, Recorder: tee, Tuner: l.Tuning(tune.NewSysctls(env.Roots)), Captions: true,
 			Intro: "lab " + c.Scenario + ": " + l.Scenario.LookFor, Live: l.Clients.String, Source: "lab " + c.Scenario}
-		a.Entries, a.DeleteEntries, a.FollowEntries = sources.NetnsEntries(l.NS.Path(), env.StateDir) // E: the lab's table, from the host
+		opened, err := nsenter.Open(l.NS.Path())
+		if err != nil {
+			return err
+		}
+		a.Entries, a.DeleteEntries, a.FollowEntries = sources.NetnsEntries(opened, env.StateDir) // E: the lab's table, from the host
 		fixed := l.FixAfter(c.FixAfter, nil)
 		return errors.Join(tui.RunFor(tui.NewRoot(tui.New(tee, a)), c.Duration), fixed())
 	})
