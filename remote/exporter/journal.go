@@ -4,14 +4,29 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
-
-	"github.com/tablefull/tablefull/sources/kernelfs"
+	"syscall"
 )
+
+// openRegular opens path to read without following a symlink or blocking
+// on a FIFO, and refuses anything but a regular file: the journal sits
+// in a state directory a user may have been given.
+func openRegular(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	return f, nil
+}
 
 // Journal follows the journal of deletions of entries (tablefull
 // entries --delete and the console's D append a line each to it in the
@@ -46,7 +61,7 @@ const (
 func (j *Journal) Deleted() (total float64, ok bool) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	f, err := kernelfs.OpenRegular(j.Path) // a planted FIFO would hang every scrape, a link read another file
+	f, err := openRegular(j.Path) // a planted FIFO would hang every scrape, a link read another file
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, derr := os.Stat(filepath.Dir(j.Path)); derr == nil {
 			j.offset, j.deleted, j.partial, j.skipping = 0, 0, nil, false

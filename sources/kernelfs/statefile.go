@@ -85,24 +85,6 @@ func AppendPrivate(path string, data []byte) error {
 	return f.Close()
 }
 
-// OpenRegular opens path to read without following a symlink or blocking
-// on a FIFO, and refuses anything but a regular file: a file in a
-// directory a user could write to, read by root.
-func OpenRegular(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
-	if errors.Is(err, syscall.ELOOP) {
-		return nil, fmt.Errorf("%w: %s is a symlink", ErrUntrusted, path)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		f.Close()
-		return nil, fmt.Errorf("%w: %s is not a regular file", ErrUntrusted, path)
-	}
-	return f, nil
-}
-
 // ReadBounded reads a whole file of at most limit bytes; a larger one is
 // an error, never cut short.
 func ReadBounded(path string, limit int64) ([]byte, error) {
