@@ -96,7 +96,7 @@ func TestExporterNamespaceGone(t *testing.T) {
 	if out, err := exec.Command("ip", "netns", "del", ns.Name).CombinedOutput(); err != nil {
 		t.Fatalf("ip netns del: %v %s", err, out)
 	}
-	exec.Command("pkill", "-KILL", "-P", fmt.Sprint(pid)).Run() // its agent
+	signalAll(procsUnder(pid, func([]string) bool { return true }), syscall.SIGKILL) // its agent
 	waitMetric(t, addr, `tablefull_up{part="stream"} 0`, 10*time.Second)
 	if !strings.Contains(metricsText(t, addr), "tablefull_conntrack_entries_limit ") {
 		t.Error("the last numbers are gone from the scrape")

@@ -3,10 +3,9 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -16,10 +15,6 @@ import (
 // and a --via command that ignores stdin, SIGHUP and SIGTERM is gone
 // within 2 s.
 func TestConsoleHangupStopsChildren(t *testing.T) {
-	if _, err := exec.LookPath("pgrep"); err != nil {
-		t.Skip("needs pgrep")
-	}
-	exe, _ := os.Executable()
 	for i, sig := range []string{"HUP", "TERM"} {
 		t.Run(sig, func(t *testing.T) {
 			marker := fmt.Sprint(3000 + os.Getpid()%1000*2 + i)
@@ -28,19 +23,33 @@ func TestConsoleHangupStopsChildren(t *testing.T) {
 			if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			alive := func() bool { return exec.Command("pgrep", "-f", "^sleep "+marker+"$").Run() == nil }
-			t.Cleanup(func() { exec.Command("pkill", "-KILL", "-f", "^sleep "+marker+"$").Run() })
 			s := startTmux(t, 80, 24, "", "--via", script)
+			pane := s.panePID()
+			var started []int // the stubborn command, found under the console in the pane, then followed by pid
+			isSleep := func(argv []string) bool { return len(argv) == 2 && argv[0] == "sleep" && argv[1] == marker }
+			living := func() []int { // reparented once the console is gone: no longer under the pane
+				var out []int
+				for _, p := range started {
+					if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p)); err == nil && isSleep(strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")) {
+						out = append(out, p)
+					}
+				}
+				return out
+			}
+			alive := func() bool {
+				if started == nil {
+					started = procsUnder(pane, isSleep)
+				}
+				return len(living()) > 0
+			}
+			t.Cleanup(func() { signalAll(living(), syscall.SIGKILL) })
 			s.waitFor("q quit")
 			for end := time.Now().Add(5 * time.Second); !alive(); time.Sleep(50 * time.Millisecond) {
 				if time.Now().After(end) {
 					t.Fatalf("the --via command never started:\n%s", s.capture(false))
 				}
 			}
-			// Anchored: the shell and tmux around it carry the same words.
-			if out, err := exec.Command("pkill", "-"+sig, "-f", "^"+regexp.QuoteMeta(exe)+" --via ").CombinedOutput(); err != nil {
-				t.Fatalf("pkill -%s: %v %s", sig, err, out)
-			}
+			s.signalConsole(map[string]syscall.Signal{"HUP": syscall.SIGHUP, "TERM": syscall.SIGTERM}[sig])
 			signalled := time.Now()
 			for alive() && time.Since(signalled) < 3*time.Second {
 				time.Sleep(50 * time.Millisecond)

@@ -41,6 +41,27 @@ func descendants(pid int) []int {
 	return out
 }
 
+// procsUnder are the descendants of root whose command line match takes
+// (its arguments as the kernel holds them): what a test started, found
+// by its tree, never by a pattern over every process of the machine.
+func procsUnder(root int, match func(argv []string) bool) []int {
+	var out []int
+	for _, pid := range descendants(root) {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+		if err == nil && match(strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// signalAll sends sig to every pid.
+func signalAll(pids []int, sig syscall.Signal) {
+	for _, p := range pids {
+		syscall.Kill(p, sig)
+	}
+}
+
 // killTree kills pid's descendants, then pid.
 func killTree(pid int) {
 	for _, c := range descendants(pid) {

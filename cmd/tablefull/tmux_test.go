@@ -5,7 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -19,6 +21,31 @@ import (
 type tmuxSession struct {
 	t      *testing.T
 	socket string
+}
+
+// panePID is the pid of the process the session's pane runs (the shell
+// around the console): what the test started lives under it.
+func (s *tmuxSession) panePID() int {
+	out, err := exec.Command("tmux", "-L", s.socket, "display-message", "-p", "#{pane_pid}").Output()
+	if err != nil {
+		s.t.Fatalf("tmux pane pid: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		s.t.Fatalf("tmux pane pid %q: %v", out, err)
+	}
+	return pid
+}
+
+// signalConsole sends sig to the console the session runs (this test's
+// binary, below the pane's shell).
+func (s *tmuxSession) signalConsole(sig syscall.Signal) {
+	exe, _ := os.Executable()
+	pids := procsUnder(s.panePID(), func(argv []string) bool { return len(argv) > 0 && argv[0] == exe })
+	if len(pids) == 0 {
+		s.t.Fatalf("no console under the pane:\n%s", s.capture(false))
+	}
+	signalAll(pids, sig)
 }
 
 func startTmux(t *testing.T, w, h int, env string, args ...string) *tmuxSession {
@@ -124,11 +151,7 @@ func TestConsoleExitPaths(t *testing.T) {
 		marker := fmt.Sprintf("%dms", 300+os.Getpid()%500)
 		s := startTmux(t, 80, 24, "", "--interval", marker)
 		s.waitFor("LIVE")
-		exe, _ := os.Executable()
-		// Anchored: the shell and tmux around it carry the same words.
-		if out, err := exec.Command("pkill", "-TERM", "-f", "^"+regexp.QuoteMeta(exe)+" --interval "+marker).CombinedOutput(); err != nil {
-			t.Fatalf("pkill: %v %s", err, out)
-		}
+		s.signalConsole(syscall.SIGTERM)
 		s.waitFor("EXIT=", "TERMINAL-RESTORED")
 	})
 }

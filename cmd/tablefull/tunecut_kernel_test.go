@@ -3,10 +3,9 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -57,22 +56,25 @@ exec ip netns exec %[1]s /usr/bin/ssh -F %[2]s "${args[@]:0:n-2}" env TABLEFULL_
 	s.keys("Down", "Down", "Enter", "C-u", "30", "Enter") // two namespace knobs, set by hand
 	s.keys("Down", "Enter", "C-u", "8192", "Enter")
 	s.waitFor("→ 30", "→ 8192")
-	agentPID := func() string {
-		out, _ := exec.Command("pgrep", "-f", "^"+regexp.QuoteMeta(exe)+" agent --state-dir "+regexp.QuoteMeta(state)).Output()
-		return strings.TrimSpace(string(out))
+	// the agent, under the test's own sshd; the ssh client, under the
+	// console in the pane: each found in the tree the test started
+	agents := procsUnder(srv.cmd.Process.Pid, func(argv []string) bool {
+		return len(argv) >= 4 && argv[0] == exe && argv[1] == "agent" && argv[2] == "--state-dir" && argv[3] == state
+	})
+	if len(agents) != 1 {
+		t.Fatalf("agents under the test's sshd: %v", agents)
 	}
-	pid := agentPID()
-	if pid == "" || strings.Contains(pid, "\n") {
-		t.Fatalf("agent pid %q", pid)
-	}
-	exec.Command("kill", "-STOP", pid).Run() // in the middle of the request: it has it, not yet done
+	pid := agents[0]
+	syscall.Kill(pid, syscall.SIGSTOP) // in the middle of the request: it has it, not yet done
 	s.keys("a")
 	s.waitFor("y/n")
 	s.keys("y")
 	time.Sleep(500 * time.Millisecond)
-	exec.Command("pkill", "-KILL", "-f", "^/usr/bin/ssh -F "+regexp.QuoteMeta(srv.clientCfg)).Run() // the transport dies
+	signalAll(procsUnder(s.panePID(), func(argv []string) bool { // the transport dies
+		return len(argv) >= 3 && argv[0] == "/usr/bin/ssh" && argv[1] == "-F" && argv[2] == srv.clientCfg
+	}), syscall.SIGKILL)
 	time.Sleep(200 * time.Millisecond)
-	exec.Command("kill", "-CONT", pid).Run()
+	syscall.Kill(pid, syscall.SIGCONT)
 	screen := strings.Join(strings.Fields(s.waitFor("the link was cut during the apply: back now")), " ")
 	tw, somax := readSysctl(t, ns, model.KnobTimeWait), readSysctl(t, ns, model.KnobSomaxconn)
 	_, undoErr := os.Stat(filepath.Join(state, "undo.json"))
