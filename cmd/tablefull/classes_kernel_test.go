@@ -250,15 +250,7 @@ func TestClassUnansweredSYN(t *testing.T) {
 	lowerMax(t, 2048)
 	ns := labNS(t)
 	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_syn_sent", 8)
-	if err := ns.Nft(`table inet tftsyn {
-	chain out {
-		type filter hook output priority -300; policy accept;
-		tcp sport 18093 tcp flags & (syn | ack) == syn | ack drop
-	}
-}
-`); err != nil {
-		t.Fatal(err)
-	}
+	dropSynAcks(t, ns, 18093)
 	churn(t, ns, "127.0.0.1:18093", netns.Load{Workers: 40, DialTimeout: 250 * time.Millisecond})
 	feed := startClassFeed(t, ns, 500*time.Millisecond)
 	// Past the hold, the first entries have ended and say how.

@@ -89,6 +89,33 @@ func setBuckets(t *testing.T, v uint64) {
 	}
 }
 
+// onLoopback adds addrs (each a /32) to ns's loopback: the addresses a
+// lab's NAT pool, clients and servers take.
+func onLoopback(t *testing.T, ns *netns.NS, addrs ...string) {
+	t.Helper()
+	for _, a := range addrs {
+		if out, err := ns.Output("ip", "addr", "add", a+"/32", "dev", "lo"); err != nil {
+			t.Fatalf("ip addr add %s in %s: %v %s", a, ns.Name, err, out)
+		}
+	}
+}
+
+// dropSynAcks drops, before conntrack sees them, the SYN-ACKs a server
+// on port in ns answers with: its clients' SYNs go unanswered, held in
+// SYN_SENT and retransmitted.
+func dropSynAcks(t *testing.T, ns *netns.NS, port int) {
+	t.Helper()
+	if err := ns.Nft(fmt.Sprintf(`table inet tftsyn%[1]d {
+	chain out {
+		type filter hook output priority -300; policy accept;
+		tcp sport %[1]d tcp flags & (syn | ack) == syn | ack drop
+	}
+}
+`, port)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // labNS creates a tracked namespace deleted when the test ends.
 func labNS(t *testing.T) *netns.NS {
 	t.Helper()

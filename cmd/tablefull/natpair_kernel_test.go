@@ -17,11 +17,7 @@ import (
 func TestNATPortsPerPair(t *testing.T) {
 	needKernel(t, "conntrack")
 	ns := labNS(t)
-	for _, a := range []string{"10.0.0.1", "10.0.0.2", "10.0.0.5", "10.0.0.9"} {
-		if _, err := ns.Output("ip", "addr", "add", a+"/32", "dev", "lo"); err != nil {
-			t.Fatal(err)
-		}
-	}
+	onLoopback(t, ns, "10.0.0.1", "10.0.0.2", "10.0.0.5", "10.0.0.9")
 	if err := ns.Nft(`table ip tft-pair {
 	chain post { type nat hook postrouting priority srcnat; oif "lo" udp dport 53 snat to 10.0.0.1-10.0.0.2:20000-20007; }
 }`); err != nil {

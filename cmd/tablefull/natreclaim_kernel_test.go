@@ -23,11 +23,7 @@ import (
 func TestNATReclaimsTimeWaitAsTheModelSays(t *testing.T) {
 	needKernel(t)
 	ns := labNS(t)
-	for _, a := range []string{"10.0.0.1", "10.0.0.5"} {
-		if _, err := ns.Output("ip", "addr", "add", a+"/32", "dev", "lo"); err != nil {
-			t.Fatal(err)
-		}
-	}
+	onLoopback(t, ns, "10.0.0.1", "10.0.0.5")
 	if err := ns.Nft(`table ip tft-reclaim {
 	chain post { type nat hook postrouting priority srcnat; oif "lo" tcp dport 80 snat to 10.0.0.1:20000-20003; }
 }`); err != nil {

@@ -22,11 +22,7 @@ func TestNamespaceDropsByCauseOnTheKernel(t *testing.T) {
 	lowerMax(t, 4096)
 	nat, web := labNS(t), labNS(t)
 	for _, ns := range []*netns.NS{nat, web} {
-		for _, a := range []string{"10.0.0.5", "10.0.0.9"} {
-			if _, err := ns.Output("ip", "addr", "add", a+"/32", "dev", "lo"); err != nil {
-				t.Fatal(err)
-			}
-		}
+		onLoopback(t, ns, "10.0.0.5", "10.0.0.9")
 	}
 	if err := nat.Nft(`table ip tft-nsnat {
 	chain post { type nat hook postrouting priority srcnat; oif "lo" udp dport 53 snat to 127.0.0.1:20000-20007; }

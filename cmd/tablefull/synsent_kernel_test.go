@@ -29,15 +29,7 @@ func TestSynSentHoldAsTheModelSays(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if err := ns.Nft(`table inet tftsynhold {
-	chain out {
-		type filter hook output priority -300; policy accept;
-		tcp sport 18096 tcp flags & (syn | ack) == syn | ack drop
-	}
-}
-`); err != nil {
-		t.Fatal(err)
-	}
+	dropSynAcks(t, ns, 18096)
 	serveIn(t, ns, "127.0.0.1:18096", nil)
 	go ns.Do(func() error {
 		if c, err := net.DialTimeout("tcp", "127.0.0.1:18096", 6*time.Second); err == nil {
