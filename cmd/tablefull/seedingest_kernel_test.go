@@ -29,7 +29,7 @@ const (
 	seedMax      = 4096
 	seedRuns     = 5
 	// seedBeforeWindow is how long the pinned ingest's pace is counted.
-	seedBeforeWindow = 10 * time.Second
+	seedBeforeWindow = 5 * time.Second
 	// seedSteadyWindow is how long the freed ingest's pace is counted.
 	seedSteadyWindow = 3 * time.Second
 )
