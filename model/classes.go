@@ -14,8 +14,8 @@ const (
 	// ClassTCPUnanswered is TCP whose SYN was never answered: the entry is
 	// held in SYN_SENT (nf_conntrack_tcp_timeout_syn_sent).
 	ClassTCPUnanswered
-	// ClassTCPOpen is TCP that stands open: ESTABLISHED, CLOSE_WAIT or
-	// SYN_RECV (nf_conntrack_tcp_timeout_established).
+	// ClassTCPOpen is TCP that stands open: ESTABLISHED or CLOSE_WAIT
+	// (nf_conntrack_tcp_timeout_established).
 	ClassTCPOpen
 	// ClassUDPSingle is UDP seen one way or for a single request and
 	// reply, such as a DNS lookup (nf_conntrack_udp_timeout).
@@ -33,15 +33,21 @@ const (
 	// written before it reads the same; AllClasses shows it after
 	// tcp-closed.
 	ClassTCPReset
+	// ClassTCPHalfOpen is a TCP handshake answered but never completed:
+	// its entry is held in SYN_RECV (nf_conntrack_tcp_timeout_syn_recv),
+	// unassured, so early drop may evict it. A server whose final ACKs
+	// never come (a SYN flood, a broken return path) fills a table with
+	// it. Numbered after tcp-reset for the same reason.
+	ClassTCPHalfOpen
 )
 
 // NumClasses is the number of classes.
-const NumClasses = 8
+const NumClasses = 9
 
 // AllClasses lists the classes in display order.
-var AllClasses = [NumClasses]Class{ClassTCPDone, ClassTCPReset, ClassTCPUnanswered, ClassTCPOpen, ClassUDPSingle, ClassUDPStream, ClassICMP, ClassOther}
+var AllClasses = [NumClasses]Class{ClassTCPDone, ClassTCPReset, ClassTCPUnanswered, ClassTCPHalfOpen, ClassTCPOpen, ClassUDPSingle, ClassUDPStream, ClassICMP, ClassOther}
 
-var classNames = [NumClasses]string{"tcp-closed", "tcp-unanswered", "tcp-open", "udp", "udp-stream", "icmp", "other", "tcp-reset"}
+var classNames = [NumClasses]string{"tcp-closed", "tcp-unanswered", "tcp-open", "udp", "udp-stream", "icmp", "other", "tcp-reset", "tcp-half-open"}
 
 // String is the class's short name, as the stream, the exporter's class
 // label and the screen write it.
@@ -72,6 +78,8 @@ func (c Class) Describe() string {
 		return "TCP connections ended by a reset, each held in CLOSE"
 	case ClassTCPUnanswered:
 		return "TCP SYNs never answered, held in SYN_SENT"
+	case ClassTCPHalfOpen:
+		return "TCP handshakes answered but never completed, held in SYN_RECV"
 	case ClassTCPOpen:
 		return "TCP connections standing open"
 	case ClassUDPSingle:
@@ -93,6 +101,8 @@ func (c Class) HoldState() string {
 		return "CLOSE"
 	case ClassTCPUnanswered:
 		return "SYN_SENT"
+	case ClassTCPHalfOpen:
+		return "SYN_RECV"
 	case ClassTCPOpen:
 		return "ESTABLISHED"
 	case ClassUDPSingle:
@@ -177,7 +187,9 @@ func ClassOf(f Flow) Class {
 			return ClassTCPUnanswered
 		case f.TCPState < 0 && f.Status&StatusSeenReply == 0:
 			return ClassTCPUnanswered
-		case f.TCPState == tcpEstablished || f.TCPState == TCPCloseWait || f.TCPState == tcpSynRecv:
+		case f.TCPState == tcpSynRecv:
+			return ClassTCPHalfOpen
+		case f.TCPState == tcpEstablished || f.TCPState == TCPCloseWait:
 			return ClassTCPOpen
 		case f.TCPState == tcpClose:
 			return ClassTCPReset
@@ -225,7 +237,7 @@ func ProtoOf(p uint8) Proto {
 // Proto is the protocol of the class's entries.
 func (c Class) Proto() Proto {
 	switch c {
-	case ClassTCPDone, ClassTCPReset, ClassTCPUnanswered, ClassTCPOpen:
+	case ClassTCPDone, ClassTCPReset, ClassTCPUnanswered, ClassTCPHalfOpen, ClassTCPOpen:
 		return ProtoTCP
 	case ClassUDPSingle, ClassUDPStream:
 		return ProtoUDP
@@ -239,7 +251,7 @@ func (c Class) Proto() Proto {
 func (p Proto) classes() []Class {
 	switch p {
 	case ProtoTCP:
-		return []Class{ClassTCPDone, ClassTCPReset, ClassTCPUnanswered, ClassTCPOpen}
+		return []Class{ClassTCPDone, ClassTCPReset, ClassTCPUnanswered, ClassTCPHalfOpen, ClassTCPOpen}
 	case ProtoUDP:
 		return []Class{ClassUDPSingle, ClassUDPStream}
 	case ProtoICMP:

@@ -37,9 +37,11 @@ func (t *tunePanel) View(st *styles.Styles, rows, width int, history func() []mo
 		lines = append(lines, beforeAfterLine(st, history(), t.appliedAt))
 	}
 	// The loop, what was just said and the keys stay on screen; the
-	// rows above give way when the panel is short.
+	// rows above give way when the panel is short, quiet knobs before
+	// the plan's notes.
 	tail := t.tailLines(st, width)
-	for over := len(lines) + len(tail) - rows; over > 0 && len(quiet) > 0; over-- {
+	notes := t.noteLines(st, width)
+	for over := len(lines) + len(notes) + len(tail) - rows; over > 0 && len(quiet) > 0; over-- {
 		i := quiet[len(quiet)-1]
 		quiet = quiet[:len(quiet)-1]
 		lines = append(lines[:i], lines[i+1:]...)
@@ -47,7 +49,6 @@ func (t *tunePanel) View(st *styles.Styles, rows, width int, history func() []mo
 	if len(lines)+len(tail) > rows {
 		lines = lines[:max(0, rows-len(tail))]
 	}
-	notes := t.noteLines(st, width)
 	lines = append(lines, notes[:min(len(notes), max(0, rows-len(lines)-len(tail)))]...)
 	return append(lines, tail...)
 }

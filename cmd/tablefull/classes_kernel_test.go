@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -223,6 +224,67 @@ func TestClassTCPReset(t *testing.T) {
 	if closing := float64(strings.Count(out, "CLOSE ")); math.Abs(closing-per[model.ClassTCPReset]*10) > 0.2*closing {
 		t.Errorf("%.0f entries in CLOSE; %.1f/s held 10 s makes %.0f", closing, per[model.ClassTCPReset], per[model.ClassTCPReset]*10)
 	}
+}
+
+// TestClassTCPHalfOpen: handshakes whose final ACK never reaches
+// conntrack stand in SYN_RECV for that state's own hold, not an open
+// connection's: tcp-half-open at the kernel's rate, its ceiling from
+// nf_conntrack_tcp_timeout_syn_recv, and the entries in SYN_RECV as rate
+// × that hold. Read as tcp-open (as it was), the class stands, has no
+// ceiling, and this fails.
+func TestClassTCPHalfOpen(t *testing.T) {
+	needKernel(t, "conntrack")
+	lowerMax(t, 2048)
+	ns := labNS(t)
+	setNS(t, ns, model.KnobSynRecv, 8)
+	setNS(t, ns, "net.ipv4.tcp_synack_retries", 0) // no retransmitted SYN-ACK renews an entry's hold
+	dropHandshakeAcks(t, ns, 18097)
+	// 150 handshakes a second, each closed once the client has its
+	// SYN-ACK: 1,200 entries held 8 s
+	handshakes(t, ns, "127.0.0.1:18097", 150)
+	feed := startClassFeed(t, ns, 500*time.Millisecond)
+	feed.until(t, 30*time.Second, func(f model.Frame) bool {
+		return nearCap(f) && f.Sample.Entries.Ended[model.ClassTCPHalfOpen] > 0
+	})
+	f, per, k := feed.againstKernel(t, ns, 6*time.Second)
+	checkClass(t, f, per, model.ClassTCPHalfOpen, k["tcp"], 8)
+	out, err := ns.Output("conntrack", "-L", "-p", "tcp", "--state", "SYN_RECV")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if half := float64(strings.Count(out, "SYN_RECV ")); math.Abs(half-per[model.ClassTCPHalfOpen]*8) > 0.2*half {
+		t.Errorf("%.0f entries in SYN_RECV; %.1f/s held 8 s makes %.0f", half, per[model.ClassTCPHalfOpen], per[model.ClassTCPHalfOpen]*8)
+	}
+}
+
+// handshakes opens perSec connections a second to addr in ns, evenly
+// spaced, and closes each as soon as it is made, until the test ends.
+func handshakes(t *testing.T, ns *netns.NS, addr string, perSec int) {
+	t.Helper()
+	srv := &netns.Server{Body: []byte("x\n")}
+	if err := ns.Serve(addr, srv); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	t.Cleanup(func() { close(stop); <-done; srv.Close() })
+	go func() {
+		defer close(done)
+		ns.Do(func() error {
+			tick := time.NewTicker(time.Second / time.Duration(perSec))
+			defer tick.Stop()
+			for {
+				select {
+				case <-stop:
+					return nil
+				case <-tick.C:
+				}
+				if c, err := net.DialTimeout("tcp", addr, 100*time.Millisecond); err == nil {
+					c.Close()
+				}
+			}
+		})
+	}()
 }
 
 // TestClassUDPResolver: glibc's resolver against dnsmasq, a fresh socket

@@ -116,6 +116,23 @@ func dropSynAcks(t *testing.T, ns *netns.NS, port int) {
 	}
 }
 
+// dropHandshakeAcks drops, before conntrack sees them, the client's
+// packets to port in ns after its SYN (the ACK that completes the
+// handshake and all that follows): the server's SYN-ACK leaves each entry
+// in SYN_RECV.
+func dropHandshakeAcks(t *testing.T, ns *netns.NS, port int) {
+	t.Helper()
+	if err := ns.Nft(fmt.Sprintf(`table inet tftack%[1]d {
+	chain out {
+		type filter hook output priority -300; policy accept;
+		tcp dport %[1]d tcp flags & syn == 0 drop
+	}
+}
+`, port)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // labNS creates a tracked namespace deleted when the test ends.
 func labNS(t *testing.T) *netns.NS {
 	t.Helper()

@@ -25,7 +25,7 @@ type KnobChange struct {
 }
 
 // knobsInSamples are the knobs a sample carries.
-var knobsInSamples = []struct {
+var knobsInSamples = [...]struct {
 	key string
 	get func(model.Conntrack) uint64
 }{
@@ -35,6 +35,7 @@ var knobsInSamples = []struct {
 	{model.KnobUDPTimeout, func(c model.Conntrack) uint64 { return c.Holds[model.ClassUDPSingle] }},
 	{model.KnobUDPStream, func(c model.Conntrack) uint64 { return c.Holds[model.ClassUDPStream] }},
 	{model.KnobSynSent, func(c model.Conntrack) uint64 { return c.Holds[model.ClassTCPUnanswered] }},
+	{model.KnobSynRecv, func(c model.Conntrack) uint64 { return c.Holds[model.ClassTCPHalfOpen] }},
 }
 
 // maxChanges bounds the changes an incident keeps (a recording that

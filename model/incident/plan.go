@@ -97,7 +97,7 @@ func (k planKept) sorted() []model.Frame {
 }
 
 // knobValues is the knobs a sample carries, as their values.
-type knobValues [6]uint64
+type knobValues [len(knobsInSamples)]uint64 // knobsInSamples is an array: its length is constant
 
 func knobsOf(c model.Conntrack) knobValues {
 	var v knobValues

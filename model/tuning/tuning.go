@@ -37,6 +37,7 @@ var Knobs = []KnobSpec{
 	{Key: model.KnobTwReuse, Min: 0, Max: 2},
 	{Key: model.KnobUDPTimeout, Min: 1, Max: 3600},
 	{Key: model.KnobSynSent, Min: 1, Max: 3600},
+	{Key: model.KnobSynRecv, Min: 1, Max: 3600},
 	{Key: model.KnobUDPStream, Min: 1, Max: 3600},
 }
 

@@ -281,13 +281,14 @@ func numbers[T int64 | uint64](s *scan, dst []T, read func() T) {
 	s.expect(']')
 }
 
-// classUints reads a class's counts: model.NumClasses integers, or the
-// classesBefore of a stream written before the last class was added (the
-// rest stay 0, as that stream never counted them apart).
+// classUints reads a class's counts: model.NumClasses integers, or as
+// many as a stream written before the later classes were added counted
+// (classesBefore; the rest stay 0, as that stream never counted them
+// apart).
 func classUints(s *scan, dst []uint64) {
 	s.expect('[')
 	for i := range dst {
-		if i == classesBefore && s.peek() == ']' {
+		if i >= classesBefore && s.peek() == ']' {
 			break
 		}
 		if i > 0 {
@@ -299,5 +300,5 @@ func classUints(s *scan, dst []uint64) {
 }
 
 // classesBefore is how many classes a stream counted before tcp-reset
-// had a class of its own.
+// and tcp-half-open had classes of their own.
 const classesBefore = 7

@@ -29,6 +29,7 @@ var holdKeys = [model.NumClasses]string{
 	"net.netfilter.nf_conntrack_icmp_timeout",
 	"net.netfilter.nf_conntrack_generic_timeout",
 	"net.netfilter.nf_conntrack_tcp_timeout_close",
+	model.KnobSynRecv,
 }
 
 // HoldsEvery is how often the holds are read again: they change only when
