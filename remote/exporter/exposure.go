@@ -2,6 +2,7 @@ package exporter
 
 import (
 	"fmt"
+	"io"
 	"net"
 	"os"
 
@@ -72,7 +73,7 @@ type webAuth struct {
 // authenticates reports whether the web config at path requires TLS and
 // either basic auth or a verified client certificate.
 func authenticates(path string) (bool, error) {
-	b, err := os.ReadFile(path)
+	b, err := readConfig(path)
 	if err != nil {
 		return false, fmt.Errorf("web config %s: %w", path, err)
 	}
@@ -82,4 +83,23 @@ func authenticates(path string) (bool, error) {
 	}
 	tls := w.TLS.CertFile != ""
 	return tls && (len(w.BasicAuthUsers) > 0 || w.TLS.ClientAuth == "RequireAndVerifyClientCert"), nil
+}
+
+// maxWebConfig bounds the web config read: a few keys and paths.
+const maxWebConfig = 1 << 20
+
+// readConfig reads the web config: a regular file (a link is followed, as
+// a Kubernetes Secret's mount is one), of at most maxWebConfig bytes,
+// never waiting on a FIFO.
+func readConfig(path string) ([]byte, error) {
+	f, err := openRegular(path, os.O_RDONLY)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxWebConfig+1))
+	if err == nil && len(b) > maxWebConfig {
+		err = fmt.Errorf("larger than %d bytes", maxWebConfig)
+	}
+	return b, err
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -17,25 +18,29 @@ import (
 // exporter in the very incident it reports).
 type Heartbeat struct {
 	model.Feed
-	path string
+	// file is the heartbeat, kept open: it is touched through the
+	// descriptor, never by its path again, so a link put in its place
+	// later leads nowhere.
+	file *os.File
 }
 
 // NewHeartbeat creates path (or opens it if it exists) and wraps feed.
+// The exporter runs as root: a link at path is not followed (it would
+// create or touch another file) and a FIFO or device is refused.
 func NewHeartbeat(feed model.Feed, path string) (*Heartbeat, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o644)
+	f, err := openRegular(path, os.O_CREATE|os.O_WRONLY|syscall.O_NOFOLLOW)
 	if err != nil {
 		return nil, fmt.Errorf("--heartbeat: %w", err)
 	}
-	f.Close()
-	return &Heartbeat{Feed: feed, path: path}, nil
+	return &Heartbeat{Feed: feed, file: f}, nil
 }
 
 // Next implements model.Feed.
 func (h *Heartbeat) Next() (model.Sample, error) {
 	s, err := h.Feed.Next()
 	if err == nil {
-		now := time.Now()
-		os.Chtimes(h.path, now, now) // a failed touch shows as a stale heartbeat: the probe says so
+		tv := syscall.NsecToTimeval(time.Now().UnixNano())
+		syscall.Futimes(int(h.file.Fd()), []syscall.Timeval{tv, tv}) // a failed touch shows as a stale heartbeat: the probe says so
 	}
 	return s, err
 }

@@ -13,11 +13,12 @@ import (
 	"syscall"
 )
 
-// openRegular opens path to read without following a symlink or blocking
-// on a FIFO, and refuses anything but a regular file: the journal sits
-// in a state directory a user may have been given.
-func openRegular(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+// openRegular opens path with flags without blocking on a FIFO or taking
+// a terminal (O_NONBLOCK, O_NOCTTY), creating it 0644 under O_CREATE,
+// and refuses anything but a regular file: the exporter runs as root
+// and the files it names may sit where a user can plant another.
+func openRegular(path string, flags int) (*os.File, error) {
+	f, err := os.OpenFile(path, flags|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0o644)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +62,7 @@ const (
 func (j *Journal) Deleted() (total float64, ok bool) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	f, err := openRegular(j.Path) // a planted FIFO would hang every scrape, a link read another file
+	f, err := openRegular(j.Path, os.O_RDONLY|syscall.O_NOFOLLOW) // in a state directory a user may have been given: a planted FIFO would hang every scrape, a link read another file
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, derr := os.Stat(filepath.Dir(j.Path)); derr == nil {
 			j.offset, j.deleted, j.partial, j.skipping = 0, 0, nil, false

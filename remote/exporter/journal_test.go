@@ -91,3 +91,44 @@ func TestJournalPlantedFIFOAndLink(t *testing.T) {
 		t.Errorf("a symlink read through: %v %v", n, ok)
 	}
 }
+
+// TestHeartbeatAndWebConfigPlanted: the exporter runs as root. A link
+// planted at --heartbeat is not followed (the file it names is neither
+// created nor touched), a FIFO there or at --web.config.file is refused
+// at once, and a web config reached through a link (a Secret's mount) is
+// still read.
+func TestHeartbeatAndWebConfigPlanted(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "cron")
+	link := filepath.Join(dir, "alive")
+	os.Symlink(target, link)
+	if _, err := NewHeartbeat(nil, link); err == nil {
+		t.Error("the heartbeat was opened through a link")
+	}
+	if _, err := os.Lstat(target); err == nil {
+		t.Error("the heartbeat created the file a planted link names")
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 2)
+	go func() { _, err := NewHeartbeat(nil, fifo); done <- err }()
+	go func() { _, err := authenticates(fifo); done <- err }()
+	for range 2 {
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Error("a FIFO taken for the heartbeat or the web config")
+			}
+		case <-time.After(2 * time.Second):
+			t.Fatal("opening a planted FIFO blocks")
+		}
+	}
+	config := filepath.Join(dir, "web.yml")
+	os.WriteFile(config, []byte("tls_server_config:\n  cert_file: c\nbasic_auth_users:\n  u: h\n"), 0o600)
+	os.Symlink(config, filepath.Join(dir, "linked.yml"))
+	if ok, err := authenticates(filepath.Join(dir, "linked.yml")); !ok || err != nil {
+		t.Errorf("a web config through a link: %v %v", ok, err)
+	}
+}

@@ -86,11 +86,12 @@ func AppendPrivate(path string, data []byte) error {
 }
 
 // ReadBounded reads a whole file of at most limit bytes; a larger one is
-// an error, never cut short.
+// an error, never cut short. Only a regular file is read: one planted in
+// its place (a FIFO, a device) is refused, not waited on.
 func ReadBounded(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := openRegularRead(path)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, err
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
@@ -108,9 +109,9 @@ func ReadBounded(path string, limit int64) ([]byte, error) {
 // where ReadBounded refuses the whole. A line cut at the limit is the
 // caller's to drop: the head ends without its newline.
 func ReadHead(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := openRegularRead(path)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, err
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, limit))
@@ -118,6 +119,23 @@ func ReadHead(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	return b, nil
+}
+
+// openRegularRead opens path to read without blocking on what it opens
+// (O_NONBLOCK: a FIFO opens at once and is then refused; O_NOCTTY: no
+// terminal becomes ours) and refuses anything but a regular file. Links
+// are followed: the files read this way are the kernel's and the
+// system's own, some of them links by design (/etc/sysctl.d/99-sysctl.conf).
+func openRegularRead(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("read %s: %w: not a regular file", path, ErrUntrusted)
+	}
+	return f, nil
 }
 
 // RewriteFile replaces path with data atomically, keeping the mode of the

@@ -99,9 +99,15 @@ func lock(p Paths) (*os.File, error) {
 	if err := os.MkdirAll(p.RunDir, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", p.RunDir, err)
 	}
-	f, err := os.OpenFile(p.lock(), os.O_RDWR|os.O_CREATE, 0o644)
+	// root opens it: a link planted in its place is not followed, and a
+	// FIFO is neither waited on nor taken for the lock
+	f, err := os.OpenFile(p.lock(), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("open lab lock: %w", err)
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("open lab lock %s: %w: not a regular file", p.lock(), kernelfs.ErrUntrusted)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tablefull/tablefull/sources/tune"
 )
@@ -139,4 +141,43 @@ func knobPath(p Paths, g Global) string {
 		return filepath.Join(p.Sys, "module", "nf_conntrack", "parameters", "hashsize")
 	}
 	return filepath.Join(p.Proc, "sys", "net", "netfilter", "nf_conntrack_max")
+}
+
+// TestLockRefusesPlantedFiles: the lab's lock is opened by root in a run
+// directory; a link planted at its name is not followed (the file it
+// names is not created), and a FIFO there is refused at once.
+func TestLockRefusesPlantedFiles(t *testing.T) {
+	dir := t.TempDir()
+	p := Paths{RunDir: dir}
+	target := filepath.Join(dir, "elsewhere")
+	if err := os.Symlink(target, p.lock()); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := lock(p); err == nil {
+		f.Close()
+		t.Error("the lock was opened through a link")
+	}
+	if _, err := os.Lstat(target); err == nil {
+		t.Error("opening the lock created the file a planted link names")
+	}
+	os.Remove(p.lock())
+	if err := syscall.Mkfifo(p.lock(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		f, err := lock(p)
+		if err == nil {
+			f.Close()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("a FIFO taken for the lock")
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("opening a FIFO planted as the lock blocks")
+	}
 }
