@@ -39,15 +39,21 @@ const (
 	// never come (a SYN flood, a broken return path) fills a table with
 	// it. Numbered after tcp-reset for the same reason.
 	ClassTCPHalfOpen
+	// ClassTCPLastAck is a TCP close whose last ACK never came: its entry
+	// is held in LAST_ACK (nf_conntrack_tcp_timeout_last_ack), not
+	// TIME_WAIT's hold. A peer that vanishes after its FIN (a client
+	// gone, a return path lost) leaves one a connection. Numbered last
+	// for the same reason.
+	ClassTCPLastAck
 )
 
 // NumClasses is the number of classes.
-const NumClasses = 9
+const NumClasses = 10
 
 // AllClasses lists the classes in display order.
-var AllClasses = [NumClasses]Class{ClassTCPDone, ClassTCPReset, ClassTCPUnanswered, ClassTCPHalfOpen, ClassTCPOpen, ClassUDPSingle, ClassUDPStream, ClassICMP, ClassOther}
+var AllClasses = [NumClasses]Class{ClassTCPDone, ClassTCPLastAck, ClassTCPReset, ClassTCPUnanswered, ClassTCPHalfOpen, ClassTCPOpen, ClassUDPSingle, ClassUDPStream, ClassICMP, ClassOther}
 
-var classNames = [NumClasses]string{"tcp-closed", "tcp-unanswered", "tcp-open", "udp", "udp-stream", "icmp", "other", "tcp-reset", "tcp-half-open"}
+var classNames = [NumClasses]string{"tcp-closed", "tcp-unanswered", "tcp-open", "udp", "udp-stream", "icmp", "other", "tcp-reset", "tcp-half-open", "tcp-last-ack"}
 
 // String is the class's short name, as the stream, the exporter's class
 // label and the screen write it.
@@ -76,6 +82,8 @@ func (c Class) Describe() string {
 		return "TCP connections, each held in TIME_WAIT after it closes"
 	case ClassTCPReset:
 		return "TCP connections ended by a reset, each held in CLOSE"
+	case ClassTCPLastAck:
+		return "TCP closes whose last ACK never came, held in LAST_ACK"
 	case ClassTCPUnanswered:
 		return "TCP SYNs never answered, held in SYN_SENT"
 	case ClassTCPHalfOpen:
@@ -99,6 +107,8 @@ func (c Class) HoldState() string {
 		return "TIME_WAIT"
 	case ClassTCPReset:
 		return "CLOSE"
+	case ClassTCPLastAck:
+		return "LAST_ACK"
 	case ClassTCPUnanswered:
 		return "SYN_SENT"
 	case ClassTCPHalfOpen:
@@ -172,6 +182,7 @@ const (
 	tcpSynRecv     = 2
 	tcpEstablished = 3
 	TCPCloseWait   = 5 // exported: tuning names what holds a table of standing connections
+	tcpLastAck     = 6
 	tcpTimeWait    = 7
 	tcpClose       = 8
 	tcpSynSent2    = 9
@@ -193,6 +204,8 @@ func ClassOf(f Flow) Class {
 			return ClassTCPOpen
 		case f.TCPState == tcpClose:
 			return ClassTCPReset
+		case f.TCPState == tcpLastAck:
+			return ClassTCPLastAck
 		}
 		return ClassTCPDone
 	case 17, 136: // udp, udplite
@@ -237,7 +250,7 @@ func ProtoOf(p uint8) Proto {
 // Proto is the protocol of the class's entries.
 func (c Class) Proto() Proto {
 	switch c {
-	case ClassTCPDone, ClassTCPReset, ClassTCPUnanswered, ClassTCPHalfOpen, ClassTCPOpen:
+	case ClassTCPDone, ClassTCPLastAck, ClassTCPReset, ClassTCPUnanswered, ClassTCPHalfOpen, ClassTCPOpen:
 		return ProtoTCP
 	case ClassUDPSingle, ClassUDPStream:
 		return ProtoUDP
@@ -251,7 +264,7 @@ func (c Class) Proto() Proto {
 func (p Proto) classes() []Class {
 	switch p {
 	case ProtoTCP:
-		return []Class{ClassTCPDone, ClassTCPReset, ClassTCPUnanswered, ClassTCPHalfOpen, ClassTCPOpen}
+		return []Class{ClassTCPDone, ClassTCPLastAck, ClassTCPReset, ClassTCPUnanswered, ClassTCPHalfOpen, ClassTCPOpen}
 	case ProtoUDP:
 		return []Class{ClassUDPSingle, ClassUDPStream}
 	case ProtoICMP:

@@ -21,7 +21,9 @@ func TestClassOf(t *testing.T) {
 	}{
 		{Flow{Proto: 6, TCPState: 7, Status: StatusSeenReply | StatusAssured}, ClassTCPDone},
 		{Flow{Proto: 6, TCPState: 8}, ClassTCPReset},
-		{Flow{Proto: 6, TCPState: 6}, ClassTCPDone},
+		{Flow{Proto: 6, TCPState: 6}, ClassTCPLastAck},  // LAST_ACK: its own hold
+		{Flow{Proto: 6, TCPState: 4}, ClassTCPDone},     // FIN_WAIT
+		{Flow{Proto: 6, TCPState: 2}, ClassTCPHalfOpen}, // SYN_RECV
 		{Flow{Proto: 6, TCPState: 1}, ClassTCPUnanswered},
 		{Flow{Proto: 6, TCPState: -1}, ClassTCPUnanswered},
 		{Flow{Proto: 6, TCPState: 3, Status: StatusSeenReply | StatusAssured}, ClassTCPOpen},

@@ -286,7 +286,7 @@ func (r EntryRates) RateText() string {
 // topOf is the heaviest destination of tops that belongs to class c's
 // protocol ("udp/53"), "" when none does.
 func topOf(c Class, tops []Count) string {
-	prefix := map[Class]string{ClassTCPDone: "tcp/", ClassTCPReset: "tcp/", ClassTCPUnanswered: "tcp/", ClassTCPHalfOpen: "tcp/", ClassTCPOpen: "tcp/",
+	prefix := map[Class]string{ClassTCPDone: "tcp/", ClassTCPReset: "tcp/", ClassTCPUnanswered: "tcp/", ClassTCPHalfOpen: "tcp/", ClassTCPLastAck: "tcp/", ClassTCPOpen: "tcp/",
 		ClassUDPSingle: "udp/", ClassUDPStream: "udp/"}[c]
 	if prefix == "" {
 		return ""

@@ -20,7 +20,7 @@ type KindSpec struct {
 }
 
 // tableKnobs are the knobs that size the table and free its classes.
-var tableKnobs = []string{KnobMax, KnobHashsize, KnobTimeWait, KnobUDPTimeout, KnobSynSent, KnobSynRecv, KnobUDPStream}
+var tableKnobs = []string{KnobMax, KnobHashsize, KnobTimeWait, KnobUDPTimeout, KnobSynSent, KnobSynRecv, KnobLastAck, KnobUDPStream}
 
 // kindTable is the one table of verdict kinds, most severe first; of
 // equal severity the earlier is shown first. A new kind is a row here,

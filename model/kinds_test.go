@@ -13,7 +13,7 @@ import (
 // table's order.
 func TestKindTable(t *testing.T) {
 	seen := map[Kind]bool{}
-	knobs := []string{KnobMax, KnobTimeWait, KnobSynSent, KnobSynRecv, KnobUDPTimeout, KnobUDPStream, KnobHashsize, KnobSomaxconn, KnobSynBacklog, KnobPortRange, KnobTwReuse}
+	knobs := []string{KnobMax, KnobTimeWait, KnobSynSent, KnobSynRecv, KnobLastAck, KnobUDPTimeout, KnobUDPStream, KnobHashsize, KnobSomaxconn, KnobSynBacklog, KnobPortRange, KnobTwReuse}
 	for i, s := range kindTable {
 		if seen[s.Kind] {
 			t.Errorf("%s is in the table twice", s.Kind)

@@ -8,6 +8,7 @@ const (
 	KnobTimeWait   = "net.netfilter.nf_conntrack_tcp_timeout_time_wait"
 	KnobSynSent    = "net.netfilter.nf_conntrack_tcp_timeout_syn_sent"
 	KnobSynRecv    = "net.netfilter.nf_conntrack_tcp_timeout_syn_recv"
+	KnobLastAck    = "net.netfilter.nf_conntrack_tcp_timeout_last_ack"
 	KnobUDPTimeout = "net.netfilter.nf_conntrack_udp_timeout"
 	KnobUDPStream  = "net.netfilter.nf_conntrack_udp_timeout_stream"
 	KnobHashsize   = "nf_conntrack.hashsize" // module parameter, through sysfs
@@ -22,6 +23,7 @@ const (
 var knobNames = map[string]string{
 	KnobMax: "nf_conntrack_max", KnobTimeWait: "nf_conntrack_tcp_timeout_time_wait", KnobSynSent: "nf_conntrack_tcp_timeout_syn_sent",
 	KnobSynRecv:    "nf_conntrack_tcp_timeout_syn_recv",
+	KnobLastAck:    "nf_conntrack_tcp_timeout_last_ack",
 	KnobUDPTimeout: "nf_conntrack_udp_timeout", KnobUDPStream: "nf_conntrack_udp_timeout_stream", KnobHashsize: "hashsize",
 	KnobSomaxconn: "somaxconn", KnobSynBacklog: "tcp_max_syn_backlog", KnobPortRange: "ip_local_port_range", KnobTwReuse: "tcp_tw_reuse",
 }

@@ -57,7 +57,7 @@ func ruleStaleTimeouts(in Inputs) (Verdict, bool) {
 
 // staleStates are the TCP state a class's stale entries are in, as
 // conntrack(8) names it.
-var staleStates = map[Class]string{ClassTCPOpen: "ESTABLISHED", ClassTCPDone: "TIME_WAIT", ClassTCPReset: "CLOSE", ClassTCPUnanswered: "SYN_SENT", ClassTCPHalfOpen: "SYN_RECV"}
+var staleStates = map[Class]string{ClassTCPOpen: "ESTABLISHED", ClassTCPDone: "TIME_WAIT", ClassTCPReset: "CLOSE", ClassTCPUnanswered: "SYN_SENT", ClassTCPHalfOpen: "SYN_RECV", ClassTCPLastAck: "LAST_ACK"}
 
 // staleEntries is the filter of the stale entries of class cl, whose
 // hold is now hold: that state's entries with more time left than the

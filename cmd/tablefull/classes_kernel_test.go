@@ -257,6 +257,43 @@ func TestClassTCPHalfOpen(t *testing.T) {
 	}
 }
 
+// TestClassTCPLastAck: closes whose last ACK never reaches conntrack
+// (the server's, dropped before conntrack sees it) stand in LAST_ACK for
+// that state's own hold, not TIME_WAIT's: tcp-last-ack at the kernel's
+// rate, its ceiling from nf_conntrack_tcp_timeout_last_ack, and the
+// entries in LAST_ACK as rate × that hold. Read as tcp-closed (as it was),
+// they are held 120 s each and this fails.
+func TestClassTCPLastAck(t *testing.T) {
+	needKernel(t, "conntrack")
+	lowerMax(t, 4096)
+	ns := labNS(t)
+	setNS(t, ns, model.KnobLastAck, 8)
+	setNS(t, ns, "net.ipv4.tcp_orphan_retries", 1) // a closed client retries its FIN once: no FIN renews the entry for long
+	if err := ns.Nft(`table inet tftlastack {
+	chain out {
+		type filter hook output priority -300; policy accept;
+		tcp sport 18098 tcp flags == ack drop
+	}
+}
+`); err != nil {
+		t.Fatal(err)
+	}
+	churn(t, ns, "127.0.0.1:18098", netns.Load{Workers: 4, Rate: 300, DialTimeout: time.Second})
+	feed := startClassFeed(t, ns, 500*time.Millisecond)
+	feed.until(t, 30*time.Second, func(f model.Frame) bool {
+		return nearCap(f) && f.Sample.Entries.Ended[model.ClassTCPLastAck] > 0
+	})
+	f, per, k := feed.againstKernel(t, ns, 4*time.Second)
+	checkClass(t, f, per, model.ClassTCPLastAck, k["tcp"], 8)
+	out, err := ns.Output("conntrack", "-L", "-p", "tcp", "--state", "LAST_ACK")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if held := float64(strings.Count(out, "LAST_ACK ")); math.Abs(held-per[model.ClassTCPLastAck]*8) > 0.2*held {
+		t.Errorf("%.0f entries in LAST_ACK; %.1f/s held 8 s makes %.0f", held, per[model.ClassTCPLastAck], per[model.ClassTCPLastAck]*8)
+	}
+}
+
 // handshakes opens perSec connections a second to addr in ns, evenly
 // spaced, and closes each as soon as it is made, until the test ends.
 func handshakes(t *testing.T, ns *netns.NS, addr string, perSec int) {

@@ -36,6 +36,7 @@ var knobsInSamples = [...]struct {
 	{model.KnobUDPStream, func(c model.Conntrack) uint64 { return c.Holds[model.ClassUDPStream] }},
 	{model.KnobSynSent, func(c model.Conntrack) uint64 { return c.Holds[model.ClassTCPUnanswered] }},
 	{model.KnobSynRecv, func(c model.Conntrack) uint64 { return c.Holds[model.ClassTCPHalfOpen] }},
+	{model.KnobLastAck, func(c model.Conntrack) uint64 { return c.Holds[model.ClassTCPLastAck] }},
 }
 
 // maxChanges bounds the changes an incident keeps (a recording that

@@ -30,6 +30,7 @@ var classKnobs = map[model.Class]struct {
 	model.ClassUDPSingle:     {model.KnobUDPTimeout, 10},
 	model.ClassTCPUnanswered: {model.KnobSynSent, 30},
 	model.ClassTCPHalfOpen:   {model.KnobSynRecv, 10},
+	model.ClassTCPLastAck:    {model.KnobLastAck, 10},
 	// Only when stream entries fill the table: each is a flow that
 	// answered twice (QUIC, WireGuard, RTP) and is held while it idles.
 	model.ClassUDPStream: {model.KnobUDPStream, 60},

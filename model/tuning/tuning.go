@@ -38,6 +38,7 @@ var Knobs = []KnobSpec{
 	{Key: model.KnobUDPTimeout, Min: 1, Max: 3600},
 	{Key: model.KnobSynSent, Min: 1, Max: 3600},
 	{Key: model.KnobSynRecv, Min: 1, Max: 3600},
+	{Key: model.KnobLastAck, Min: 1, Max: 3600},
 	{Key: model.KnobUDPStream, Min: 1, Max: 3600},
 }
 

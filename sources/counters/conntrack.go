@@ -30,6 +30,7 @@ var holdKeys = [model.NumClasses]string{
 	"net.netfilter.nf_conntrack_generic_timeout",
 	"net.netfilter.nf_conntrack_tcp_timeout_close",
 	model.KnobSynRecv,
+	model.KnobLastAck,
 }
 
 // HoldsEvery is how often the holds are read again: they change only when

@@ -42,7 +42,7 @@ func KnobsOf(s model.Sample) map[string]string {
 	c := s.Conntrack
 	u := func(v uint64) string { return strconv.FormatUint(v, 10) }
 	return map[string]string{model.KnobMax: u(c.Max), model.KnobHashsize: u(c.Buckets), model.KnobTimeWait: u(c.TimeWaitHold),
-		model.KnobUDPTimeout: u(c.Holds[model.ClassUDPSingle]), model.KnobSynSent: u(c.Holds[model.ClassTCPUnanswered]), model.KnobSynRecv: u(c.Holds[model.ClassTCPHalfOpen]),
+		model.KnobUDPTimeout: u(c.Holds[model.ClassUDPSingle]), model.KnobSynSent: u(c.Holds[model.ClassTCPUnanswered]), model.KnobSynRecv: u(c.Holds[model.ClassTCPHalfOpen]), model.KnobLastAck: u(c.Holds[model.ClassTCPLastAck]),
 		model.KnobUDPStream: u(c.Holds[model.ClassUDPStream]), model.KnobSomaxconn: "4096", model.KnobSynBacklog: "512",
 		model.KnobPortRange: "32768 60999", model.KnobTwReuse: "2"}
 }
