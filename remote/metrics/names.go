@@ -44,7 +44,7 @@ var (
 
 // Entries as they are made, ended and deleted.
 var (
-	NewEntries     = Metric{Name: "tablefull_conntrack_new_entries_total", Help: "New conntrack entries by class (tcp-closed, tcp-unanswered, tcp-open, udp, udp-stream, icmp, other), counted from ctnetlink NEW and DESTROY events while the table is near its cap (needs CAP_NET_ADMIN); absent while not counted.", Labels: []string{"class"}}
+	NewEntries     = Metric{Name: "tablefull_conntrack_new_entries_total", Help: "New conntrack entries by class (tcp-closed, tcp-last-ack, tcp-reset, tcp-unanswered, tcp-half-open, tcp-open, udp, udp-stream, icmp, other), counted from ctnetlink NEW and DESTROY events while the table is near its cap (needs CAP_NET_ADMIN); absent while not counted.", Labels: []string{"class"}}
 	NewEntriesLost = Metric{Name: "tablefull_conntrack_new_entries_lost_total", Help: "ctnetlink events the kernel could not deliver to the exporter (its socket overran): the new-entry counts are then lower bounds."}
 	Evicted        = Metric{Name: "tablefull_conntrack_evicted_entries_total", Help: "Conntrack entries the kernel ended with time left on their timeout, by class: near the cap, the garbage collector's evictions (which no per-CPU counter counts) and the packet path's early drops; counted from DESTROY events while the table is near its cap; absent while not counted.", Labels: []string{"class"}}
 	EntriesDeleted = Metric{Name: "tablefull_entries_deleted_total", Help: "Entries deleted through tablefull (tablefull entries --delete, the console's D), from the journal in the state directory; absent where that directory cannot be read."}

@@ -61,7 +61,7 @@ var vocabulary = []field{
 	{Key: "k", In: "both", Doc: `the record's kind: "s" a sample, "e" an event; readers skip kinds they do not know`},
 	{Key: "t", In: "sample", Doc: "the sample's time, unix milliseconds"},
 	{Key: "iv", In: "sample", Doc: "the sampling interval, milliseconds"},
-	{Key: "ct", In: "sample", Doc: `the table: status "s", count "n", peak "pk", max "max", buckets "b", TIME_WAIT hold "tw", "h" the hold of each class in seconds [tcp-closed, tcp-unanswered, tcp-open, udp, udp-stream, icmp, other] (0: not read)`},
+	{Key: "ct", In: "sample", Doc: `the table: status "s", count "n", peak "pk", max "max", buckets "b", TIME_WAIT hold "tw", "h" the hold of each class in seconds [tcp-closed, tcp-unanswered, tcp-open, udp, udp-stream, icmp, other, tcp-reset, tcp-half-open, tcp-last-ack; a stream written before the last three has 7 to 9] (0: not read)`},
 	{Key: "cs", In: "sample", Doc: `per-CPU conntrack counters: source "src", "note", "rep" a bit mask of the counters the kernel reports in the order drop, early_drop, insert_failed, invalid, error, search_restart, clash_resolve, chaintoolong (bit 0 = drop), "cpu" rows [cpu, v0..v7] in that order`},
 	{Key: "cpu", In: "sample", Doc: "CPU time rows [cpu, user, nice, system, idle, iowait, irq, softirq, steal] in hundredths of a second"},
 	{Key: "disk", In: "sample", Doc: "disk rows [name, reads, writes, busy_ms]"},
