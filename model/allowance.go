@@ -1,6 +1,10 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tablefull/tablefull/model/units"
+)
 
 // Allowance is a cloud NIC's own connection tracking, beside the
 // kernel's: ENA counts the packets it refused because the instance
@@ -53,14 +57,14 @@ func ruleAllowance(in Inputs) (Verdict, bool) {
 	a := in.Rates.AllowanceNIC
 	left := ""
 	if a.AvailableRead {
-		left = fmt.Sprintf(", %s more it may track", Int(a.Available))
+		left = fmt.Sprintf(", %s more it may track", units.Int(a.Available))
 	}
 	c := in.Sample.Conntrack
-	table := fmt.Sprintf("nf_conntrack at %s of max %s", Int(c.Count), Int(c.Max))
+	table := fmt.Sprintf("nf_conntrack at %s of max %s", units.Int(c.Count), units.Int(c.Max))
 	if c.Status != TableTracked {
 		table = "nf_conntrack not read"
 	}
 	return Verdict{Evidence: fmt.Sprintf(
 		"the instance's connection tracking refused %s packets (%s conntrack_allowance_exceeded on %s%s) with %s: the limit is the instance type's, not this kernel's; a larger instance type raises it, or fewer tracked flows (security-group rules that need no tracking)",
-		Int(n), a.Driver, a.Iface, left, table)}, true
+		units.Int(n), a.Driver, a.Iface, left, table)}, true
 }

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // The consistency rules every surface's text obeys, encoded once: the
@@ -33,7 +35,7 @@ func ArithmeticFaults(text string) (out []string, read int) {
 		hold, err2 := strconv.ParseFloat(g[2]+g[3], 64)
 		got, err3 := strconv.ParseFloat(strings.ReplaceAll(g[4], ",", ""), 64)
 		if err1 != nil || err2 != nil || err3 != nil || math.Abs(rate*hold-got) > 0.5 {
-			out = append(out, strings.TrimSpace(g[0])+" (the product is "+Num(rate*hold)+")")
+			out = append(out, strings.TrimSpace(g[0])+" (the product is "+units.Num(rate*hold)+")")
 		}
 	}
 	if m := zeroProducts.FindString(flat); m != "" {

@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // Arithmetic says how cf's entries come about, in words whose printed
@@ -25,7 +27,7 @@ func (f Fill) Arithmetic(cf ClassFill) string {
 	if f.Lost {
 		lower = "≥ "
 	}
-	rate := lower + Num(cf.RatePS) + "/s"
+	rate := lower + units.Num(cf.RatePS) + "/s"
 	switch {
 	case f.Pinned && !f.RatesBefore:
 		return fmt.Sprintf("rate unknown while pinned, held %d s each", cf.Hold)
@@ -38,15 +40,15 @@ func (f Fill) Arithmetic(cf ClassFill) string {
 	}
 	product := uint64(ShownNum(cf.RatePS)*float64(cf.Hold) + 0.5)
 	if product == cf.Entries && !f.Lost {
-		return fmt.Sprintf("%s × %d s = %s", rate, cf.Hold, Int(product))
+		return fmt.Sprintf("%s × %d s = %s", rate, cf.Hold, units.Int(product))
 	}
-	return fmt.Sprintf("%s × %d s needs %s", rate, cf.Hold, Int(product))
+	return fmt.Sprintf("%s × %d s needs %s", rate, cf.Hold, units.Int(product))
 }
 
 // ShownNum is v as Num prints it: a product printed beside it is taken
 // of this, so that what is read computes.
 func ShownNum(v float64) float64 {
-	s := Num(v)
+	s := units.Num(v)
 	var digits []byte
 	for i := 0; i < len(s); i++ {
 		if s[i] != ',' {

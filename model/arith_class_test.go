@@ -1,6 +1,10 @@
 package model
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tablefull/tablefull/model/units"
+)
 
 // TestArithmeticComputes: a class's arithmetic prints "=" only when the
 // product of the numbers it prints is its entries; otherwise the product
@@ -53,8 +57,8 @@ func TestNoCeilingForStanding(t *testing.T) {
 func TestCeilingOfAMomentIsItsOwn(t *testing.T) {
 	start := Conntrack{Max: 4096, TimeWaitHold: 120, Holds: [NumClasses]uint64{ClassTCPDone: 120}}
 	later := Fill{Classes: []ClassFill{{Class: ClassTCPDone, RatePS: 500, Hold: 30, Entries: 15000}}}
-	if c, why := CeilingOf(start, later.WithHolds(start, "")); Num(c) != "34" || why != "4,096 ÷ 120 s TIME_WAIT hold" {
-		t.Errorf("the start's ceiling: %s (%s), want 34 (4,096 ÷ 120 s TIME_WAIT hold)", Num(c), why)
+	if c, why := CeilingOf(start, later.WithHolds(start, "")); units.Num(c) != "34" || why != "4,096 ÷ 120 s TIME_WAIT hold" {
+		t.Errorf("the start's ceiling: %s (%s), want 34 (4,096 ÷ 120 s TIME_WAIT hold)", units.Num(c), why)
 	}
 	if later.Classes[0].Hold != 30 {
 		t.Errorf("WithHolds changed the fill it was given")

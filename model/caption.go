@@ -1,6 +1,10 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tablefull/tablefull/model/units"
+)
 
 // Caption says in one sentence what changed between two frames, for a
 // demo or a talk: the count climbing, the table pinning, drops, SYN
@@ -14,17 +18,17 @@ func Caption(prev, cur Frame) string {
 	prevDrops := prev.Rates.Drops()
 	switch {
 	case c.Max > p.Max && p.Max > 0:
-		return fmt.Sprintf("The fix: nf_conntrack_max raised from %s to %s.", Int(p.Max), Int(c.Max))
+		return fmt.Sprintf("The fix: nf_conntrack_max raised from %s to %s.", units.Int(p.Max), units.Int(c.Max))
 	case cur.Pinned && !prev.Pinned:
-		return fmt.Sprintf("Pinned at nf_conntrack_max = %s: new connections are dropped before any process sees them.", Int(c.Max))
+		return fmt.Sprintf("Pinned at nf_conntrack_max = %s: new connections are dropped before any process sees them.", units.Int(c.Max))
 	case drops > 0 && prevDrops == 0:
-		return fmt.Sprintf("conntrack -S counts the damage: %s packets dropped in one interval.", Int(drops))
+		return fmt.Sprintf("conntrack -S counts the damage: %s packets dropped in one interval.", units.Int(drops))
 	case cur.Rates.SynRetransPS > 0 && prev.Rates.SynRetransPS == 0 && (cur.Pinned || drops > 0): // said only of a table refusing them
 		return "Clients retransmit their SYNs and wait 1, 2, 4, 8 s: the server never hears them."
 	case prev.Pinned && !cur.Pinned && c.Peak < c.Max:
 		return "The table has room again: new connections get through."
 	case !cur.Pinned && c.Max > 0 && c.Peak > p.Peak && c.Peak-p.Peak > c.Max/10:
-		return fmt.Sprintf("The count is climbing: %s more tracked connections in one interval.", Int(c.Peak-p.Peak))
+		return fmt.Sprintf("The count is climbing: %s more tracked connections in one interval.", units.Int(c.Peak-p.Peak))
 	}
 	return ""
 }
@@ -37,7 +41,7 @@ func EndCaption(last Frame) string {
 	case c.Status != TableTracked:
 		return "End of the recording."
 	case last.Pinned:
-		return fmt.Sprintf("End of the recording: the table is still pinned at %s.", Int(c.Max))
+		return fmt.Sprintf("End of the recording: the table is still pinned at %s.", units.Int(c.Max))
 	}
-	return fmt.Sprintf("End of the recording: the table has room (%s of %s) and new connections get through.", Int(c.Count), Int(c.Max))
+	return fmt.Sprintf("End of the recording: the table has room (%s of %s) and new connections get through.", units.Int(c.Count), units.Int(c.Max))
 }

@@ -4,6 +4,8 @@ import (
 	"net/netip"
 	"strconv"
 	"time"
+
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // TCPStates names the kernel's tcp_conntrack values, by number.
@@ -118,7 +120,7 @@ func (c Census) IdleText() string {
 	if !c.IdleCounted {
 		return "idle not counted (the established timeout was not read)"
 	}
-	return Int(uint64(c.IdleOpen)) + " ESTABLISHED idle over an hour"
+	return units.Int(uint64(c.IdleOpen)) + " ESTABLISHED idle over an hour"
 }
 
 // CensusEvery is how often a live census walks the table: never more

@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"strings"
+
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // CiliumMaps are Cilium's BPF connection-tracking maps, where Cilium
@@ -86,7 +88,7 @@ func ruleCiliumMap(in Inputs) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	ct := in.Sample.Conntrack
-	table := fmt.Sprintf("nf_conntrack at %s of max %s", Int(ct.Count), Int(ct.Max))
+	table := fmt.Sprintf("nf_conntrack at %s of max %s", units.Int(ct.Count), units.Int(ct.Max))
 	if ct.Status != TableTracked {
 		table = "nf_conntrack not read"
 	}
@@ -100,7 +102,7 @@ func ruleCiliumMap(in Inputs) (Verdict, bool) {
 	}
 	return Verdict{Evidence: fmt.Sprintf(
 		"Cilium's %s %s holds %s of its %s entries (%.0f %%) with %s%s%s: the limit is Cilium's, not this kernel's table; near its size %s: raise %s (or bpf-map-dynamic-size-ratio) in Cilium's configuration",
-		what, m.Name, Int(m.Entries), Int(m.Max), Percent(m.Entries, m.Max), table, m.FilledBy(), refusals(refused), near, CiliumKnob(m.Name))}, true
+		what, m.Name, units.Int(m.Entries), units.Int(m.Max), Percent(m.Entries, m.Max), table, m.FilledBy(), refusals(refused), near, CiliumKnob(m.Name))}, true
 }
 
 // FilledBy says who fills the map, where its keys said: ", opened most
@@ -109,7 +111,7 @@ func (m CiliumMap) FilledBy() string {
 	join := func(cs []Count) string {
 		var parts []string
 		for _, c := range cs {
-			parts = append(parts, fmt.Sprintf("%s (%s)", Sanitize(c.Key, 48), Int(uint64(max(0, c.N)))))
+			parts = append(parts, fmt.Sprintf("%s (%s)", Sanitize(c.Key, 48), units.Int(uint64(max(0, c.N)))))
 		}
 		return strings.Join(parts, ", ")
 	}

@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"strings"
+
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // CiliumDrop is one reason Cilium gives for the packets it dropped, as
@@ -49,9 +51,9 @@ func (c *CiliumMaps) DropsText() string {
 	}
 	var parts []string
 	for _, d := range c.Drops {
-		s := fmt.Sprintf("%s %s", Sanitize(d.Name, 60), Int(d.Packets))
+		s := fmt.Sprintf("%s %s", Sanitize(d.Name, 60), units.Int(d.Packets))
 		if d.Rose > 0 {
-			s += " (+" + Int(d.Rose) + ")"
+			s += " (+" + units.Int(d.Rose) + ")"
 		}
 		parts = append(parts, s)
 	}
@@ -63,7 +65,7 @@ func (c *CiliumMaps) DropsText() string {
 func refusals(ds []CiliumDrop) string {
 	var parts []string
 	for _, d := range ds {
-		parts = append(parts, fmt.Sprintf("%s packets for %s", Int(d.Rose), Sanitize(d.Name, 60)))
+		parts = append(parts, fmt.Sprintf("%s packets for %s", units.Int(d.Rose), Sanitize(d.Name, 60)))
 	}
 	if len(parts) == 0 {
 		return ""

@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"time"
+
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // Demand is how many new entries per second are wanted while the table
@@ -22,7 +24,7 @@ func (d Demand) String() string {
 	if d.AtLeast <= 0 {
 		return ""
 	}
-	return fmt.Sprintf("demand ≥ %s new/s", Num(d.AtLeast))
+	return fmt.Sprintf("demand ≥ %s new/s", units.Num(d.AtLeast))
 }
 
 // SynAttempts is how many SYNs one refused connection sends at most:
@@ -78,7 +80,7 @@ func (d *demandTracker) observe(f Frame) Demand {
 		out = Demand{AtLeast: d.before, Basis: "the rate before the pin"}
 	}
 	if refused := admitted + r.SynRetransPS/SynAttempts; refused > out.AtLeast {
-		out = Demand{AtLeast: refused, Basis: fmt.Sprintf("admitted plus %s SYN retransmits/s ÷ %d", Num(r.SynRetransPS), SynAttempts)}
+		out = Demand{AtLeast: refused, Basis: fmt.Sprintf("admitted plus %s SYN retransmits/s ÷ %d", units.Num(r.SynRetransPS), SynAttempts)}
 	}
 	if out.AtLeast <= 0 {
 		return Demand{}

@@ -3,6 +3,8 @@ package model
 import (
 	"errors"
 	"fmt"
+
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // Deletion is what a deletion of the entries a filter matched did:
@@ -31,7 +33,7 @@ func DeleteRefusal(l *EntryList, established bool) error {
 		return fmt.Errorf("%w: an empty filter matches every entry (conntrack -F flushes the table; tablefull deletes by a filter)", ErrDeleteRefused)
 	case l.Established > 0 && !established:
 		return fmt.Errorf("%w: %s of the %s entries are established TCP connections, which would lose their state (--established deletes them too)",
-			ErrDeleteRefused, Int(uint64(l.Established)), Int(uint64(l.Matched)))
+			ErrDeleteRefused, units.Int(uint64(l.Established)), units.Int(uint64(l.Matched)))
 	}
 	return nil
 }
@@ -39,9 +41,9 @@ func DeleteRefusal(l *EntryList, established bool) error {
 // String says what the deletion did: "deleted 3 (0 already gone, 0
 // without ports not asked); 0 match now".
 func (d Deletion) String() string {
-	s := fmt.Sprintf("deleted %s (%s already gone, %s without ports not asked)", Int(uint64(d.Deleted)), Int(uint64(d.Gone)), Int(uint64(d.Skipped)))
+	s := fmt.Sprintf("deleted %s (%s already gone, %s without ports not asked)", units.Int(uint64(d.Deleted)), units.Int(uint64(d.Gone)), units.Int(uint64(d.Skipped)))
 	if d.StillMatch >= 0 {
-		s += fmt.Sprintf("; %s match now", Int(uint64(d.StillMatch)))
+		s += fmt.Sprintf("; %s match now", units.Int(uint64(d.StillMatch)))
 	}
 	return s
 }

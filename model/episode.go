@@ -3,6 +3,8 @@ package model
 import (
 	"strings"
 	"time"
+
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // Episode is a period during which the table was pinned at its cap.
@@ -35,11 +37,11 @@ const MaxEpisodeCaps = 8
 // CapsText says the caps of the episode: "400", "400 → 1,024 → 8,192".
 func (e Episode) CapsText() string {
 	if len(e.Caps) == 0 {
-		return Int(e.Max)
+		return units.Int(e.Max)
 	}
 	parts := make([]string, len(e.Caps))
 	for i, c := range e.Caps {
-		parts[i] = Int(c)
+		parts[i] = units.Int(c)
 	}
 	return strings.Join(parts, " → ")
 }

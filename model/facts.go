@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // Fact is one number a verdict's evidence prints, with where it was read
@@ -29,9 +31,9 @@ func (f Fact) String() string {
 // else one decimal.
 func factValue(v float64) string {
 	if v == float64(uint64(v)) {
-		return Int(uint64(v))
+		return units.Int(uint64(v))
 	}
-	return Num(v)
+	return units.Num(v)
 }
 
 // factsOf are the numbers the frame's inputs read that a verdict may
@@ -41,7 +43,7 @@ func factValue(v float64) string {
 func factsOf(in Inputs) []Fact {
 	c := in.Sample.Conntrack
 	table := "this table"
-	interval := "the interval of " + Dur(in.Sample.Interval)
+	interval := "the interval of " + units.Dur(in.Sample.Interval)
 	var out []Fact
 	add := func(name string, v float64, unit, source, scope string) {
 		if v > 0 {

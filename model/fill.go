@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // ClassFill is one class's share of the table: how fast its entries are
@@ -210,12 +212,12 @@ func (f Fill) WhilePinned(s Sample, before *EntryRates) Fill {
 // arithmetic.
 func CeilingOf(c Conntrack, f Fill) (float64, string) {
 	if cf, ok := f.Churn(); ok {
-		return Ceiling(c.Max, cf.Hold), fmt.Sprintf("%s ÷ %d s %s hold", Int(c.Max), cf.Hold, cf.Class.HoldState())
+		return Ceiling(c.Max, cf.Hold), fmt.Sprintf("%s ÷ %d s %s hold", units.Int(c.Max), cf.Hold, cf.Class.HoldState())
 	}
 	if cf, ok := f.Top(); ok && cf.Class.Standing() {
 		return 0, NoCeiling
 	}
-	return Ceiling(c.Max, c.TimeWaitHold), fmt.Sprintf("%s ÷ %d s TIME_WAIT hold", Int(c.Max), c.TimeWaitHold)
+	return Ceiling(c.Max, c.TimeWaitHold), fmt.Sprintf("%s ÷ %d s TIME_WAIT hold", units.Int(c.Max), c.TimeWaitHold)
 }
 
 // NoCeiling is CeilingOf's words for a table that standing connections
@@ -231,9 +233,9 @@ func CeilingText(c Conntrack, f Fill) string {
 		return "none (" + why + ")"
 	}
 	if !f.Known() { // TIME_WAIT's is a guess until the classes are counted
-		return Num(ceiling) + " new/s if closing TCP fills it (" + why + "; what fills it is not counted)"
+		return units.Num(ceiling) + " new/s if closing TCP fills it (" + why + "; what fills it is not counted)"
 	}
-	return Num(ceiling) + " new/s (" + why + ")"
+	return units.Num(ceiling) + " new/s (" + why + ")"
 }
 
 // Describe says what fills a table of count of max entries in one
@@ -253,14 +255,14 @@ func (f Fill) Describe(tops []Count, count, max uint64) string {
 	if k := topOf(cf.Class, tops); k != "" {
 		name = k
 	}
-	of := fmt.Sprintf("%s of %s entries", Int(count), Int(max))
+	of := fmt.Sprintf("%s of %s entries", units.Int(count), units.Int(max))
 	share := " "
 	if cf.Entries != count || !f.Counted {
 		approx := ""
 		if !f.Counted {
 			approx = "~"
 		}
-		share = fmt.Sprintf(": %s%s ", approx, Int(cf.Entries))
+		share = fmt.Sprintf(": %s%s ", approx, units.Int(cf.Entries))
 	}
 	if cf.Class.Standing() {
 		return fmt.Sprintf("%s%sstanding open (%s)", of, share, name)
@@ -274,11 +276,11 @@ func (r EntryRates) RateText() string {
 	switch r.Basis {
 	case BasisEvents:
 		if r.LostPS > 0 {
-			return "≥ " + Num(r.Total) + " new/s (events lost)"
+			return "≥ " + units.Num(r.Total) + " new/s (events lost)"
 		}
-		return Num(r.Total) + " new/s"
+		return units.Num(r.Total) + " new/s"
 	case BasisTCPOpens:
-		return Num(r.Total) + " new/s (TCP only)"
+		return units.Num(r.Total) + " new/s (TCP only)"
 	}
 	return "new entries not counted"
 }

@@ -5,6 +5,8 @@ import (
 	"net/netip"
 	"strings"
 	"time"
+
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // Flushes are the bursts of entries user space deleted from the table:
@@ -90,9 +92,9 @@ func (f *Flushes) Latest(now time.Time) *Flush {
 // 1,000".
 func (f Flush) Text() string {
 	secs := int(f.To.Sub(f.From)/time.Second) + 1
-	s := fmt.Sprintf("user space deleted %s entries (%s UDP) in %d s at %s", Int(f.Entries), Int(f.UDP), secs, f.From.Format("15:04:05"))
+	s := fmt.Sprintf("user space deleted %s entries (%s UDP) in %d s at %s", units.Int(f.Entries), units.Int(f.UDP), secs, f.From.Format("15:04:05"))
 	if f.UnderWay {
-		s = fmt.Sprintf("user space is deleting entries: %s (%s UDP) in %d s since %s, under way", Int(f.Entries), Int(f.UDP), secs, f.From.Format("15:04:05"))
+		s = fmt.Sprintf("user space is deleting entries: %s (%s UDP) in %d s since %s, under way", units.Int(f.Entries), units.Int(f.UDP), secs, f.From.Format("15:04:05"))
 	}
 	var parts []string
 	for _, d := range f.Dests {
@@ -100,7 +102,7 @@ func (f Flush) Text() string {
 		if d.Service != "" {
 			to = Sanitize(d.Service, 80) + " (" + to + ")"
 		}
-		parts = append(parts, to+" "+Int(d.Entries))
+		parts = append(parts, to+" "+units.Int(d.Entries))
 	}
 	if len(parts) > 0 {
 		s += ": " + strings.Join(parts, ", ")

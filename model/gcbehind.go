@@ -1,6 +1,10 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tablefull/tablefull/model/units"
+)
 
 // ruleGCBehind: the count read as the census began is well above the
 // entries its dump listed — expired entries the garbage collector has
@@ -19,13 +23,13 @@ func ruleGCBehind(in Inputs) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	listed := uint64(max(0, c.Total))
-	after := fmt.Sprintf("the dump reaped them: the count read %s after it", Int(c.CountAfter))
+	after := fmt.Sprintf("the dump reaped them: the count read %s after it", units.Int(c.CountAfter))
 	if c.CountAfter >= listed+c.dying()+StaleMin {
-		after = fmt.Sprintf("the count still read %s after it", Int(c.CountAfter))
+		after = fmt.Sprintf("the count still read %s after it", units.Int(c.CountAfter))
 	}
 	return Verdict{Evidence: fmt.Sprintf(
 		"the count read %s as the census began but its dump listed %s live entries: %s had expired and waited for the garbage collector (the count drains lazily; arithmetic on it overstated the table); %s; nothing to fix: the GC reaps them in its time, a dump or conntrack -F sooner",
-		Int(c.CountBefore), Int(listed), Int(expired), after)}, true
+		units.Int(c.CountBefore), units.Int(listed), units.Int(expired), after)}, true
 }
 
 // unreaped is how many entries the census's count had that its dump did
@@ -74,7 +78,7 @@ func ruleDyingList(in Inputs) (Verdict, bool) {
 	}
 	return Verdict{Evidence: fmt.Sprintf(
 		"%s of the %s entries counted are on the dying list (conntrack -L dying): ended and out of the table, still counted until a listener that asked for reliable delivery takes their DESTROY events; it is behind or stuck",
-		Int(n), Int(c.CountBefore))}, true
+		units.Int(n), units.Int(c.CountBefore))}, true
 }
 
 // expiredUnreaped says, of a full table whose fresh census counted well
@@ -87,7 +91,7 @@ func expiredUnreaped(in Inputs) string {
 	if !ok {
 		return ""
 	}
-	return fmt.Sprintf("the last census counted %s entries its dump did not list: expired and not reaped, so the table frees at the garbage collector's pace, not its hold's (a dump reaps them: conntrack -L; a shorter hold does not help)", Int(n))
+	return fmt.Sprintf("the last census counted %s entries its dump did not list: expired and not reaped, so the table frees at the garbage collector's pace, not its hold's (a dump reaps them: conntrack -L; a shorter hold does not help)", units.Int(n))
 }
 
 // CountText says what the count read as the dump began and after it, and
@@ -103,8 +107,8 @@ func (c Census) CountText() string {
 	case d > 0 && d == unlisted:
 		why = "on the dying list"
 	case d > 0:
-		why = fmt.Sprintf("%s on the dying list, the rest expired, not yet reaped", Int(d))
+		why = fmt.Sprintf("%s on the dying list, the rest expired, not yet reaped", units.Int(d))
 	}
 	return fmt.Sprintf("count %s as the dump began, %s after: %s counted but not listed (%s)",
-		Int(c.CountBefore), Int(c.CountAfter), Int(unlisted), why)
+		units.Int(c.CountBefore), units.Int(c.CountAfter), units.Int(unlisted), why)
 }

@@ -1,6 +1,10 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tablefull/tablefull/model/units"
+)
 
 // InvalidPS is how many packets a second conntrack must find invalid
 // before INVALID holds: a late retransmit after TIME_WAIT is invalid now
@@ -23,11 +27,11 @@ func ruleInvalid(in Inputs) (Verdict, bool) {
 	dropped := ""
 	if d := trackerDrops(in); d > 0 {
 		dropped = fmt.Sprintf("; %s of them dropped by the tracker itself (counted in drop with the table at %s of %s: not a full table)",
-			Int(d), Int(in.Sample.Conntrack.Count), Int(in.Sample.Conntrack.Max))
+			units.Int(d), units.Int(in.Sample.Conntrack.Count), units.Int(in.Sample.Conntrack.Max))
 	}
 	return Verdict{Evidence: fmt.Sprintf(
 		"%s packets/s conntrack found invalid (%s in the interval)%s: out of the TCP window, or flows it lost track of; a ruleset dropping ct state invalid stalls or resets them",
-		Num(float64(n)/secs), Int(n), dropped)}, true
+		units.Num(float64(n)/secs), units.Int(n), dropped)}, true
 }
 
 // trackerDrops are the interval's drops a protocol tracker made, not a

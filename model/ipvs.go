@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"strings"
+
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // IPVS is the kernel's IP Virtual Server, where it is loaded: kube-proxy's
@@ -64,11 +66,11 @@ func (v *IPVS) Text(kernel string) string {
 	if v.Services == 1 {
 		services = "1 service"
 	}
-	s := fmt.Sprintf("%s connections in a table of %s buckets, %s", Int(v.Conns), Int(v.Size), services)
+	s := fmt.Sprintf("%s connections in a table of %s buckets, %s", units.Int(v.Conns), units.Int(v.Size), services)
 	if len(v.Top) > 0 {
 		var parts []string
 		for _, c := range v.Top {
-			parts = append(parts, fmt.Sprintf("%s %s", Sanitize(c.Key, 60), Int(uint64(max(0, c.N)))))
+			parts = append(parts, fmt.Sprintf("%s %s", Sanitize(c.Key, 60), units.Int(uint64(max(0, c.N)))))
 		}
 		s += " (" + strings.Join(parts, ", ") + ")"
 	}

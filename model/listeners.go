@@ -1,5 +1,7 @@
 package model
 
+import "github.com/tablefull/tablefull/model/units"
+
 // Listener is one listening TCP socket and how full its accept queue is.
 type Listener struct {
 	// Addr is where it listens ("127.0.0.1:8080", "[::]:443").
@@ -73,12 +75,12 @@ func (l Listener) String(somaxconn uint64) string {
 	if o := l.Owner.String(); o != "unknown" {
 		s += " of " + o
 	}
-	s += ": " + Int(uint64(l.Queue)) + " waiting, backlog " + Int(uint64(l.Backlog))
+	s += ": " + units.Int(uint64(l.Queue)) + " waiting, backlog " + units.Int(uint64(l.Backlog))
 	switch {
 	case somaxconn > 0 && uint64(l.Backlog) == somaxconn:
-		s += " (= somaxconn " + Int(somaxconn) + ": it may have asked for more)"
+		s += " (= somaxconn " + units.Int(somaxconn) + ": it may have asked for more)"
 	case somaxconn > 0:
-		s += " (as asked; somaxconn " + Int(somaxconn) + ")"
+		s += " (as asked; somaxconn " + units.Int(somaxconn) + ")"
 	}
 	return s
 }

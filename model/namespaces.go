@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // MaxNamespaceRows bounds the namespaces a sample carries by name: the
@@ -232,7 +234,7 @@ func ChainsNamespaces(prev, cur *Namespaces) []FullNS {
 // Describe is the full namespace in the verdict's words: "in pod 3f2a…
 // — 300 / 300 entries, 120 drops".
 func (f FullNS) Describe(max uint64) string {
-	return fmt.Sprintf("in %s (%s) — %s / %s entries, %s drops", f.NS.Label(), f.NS.Within(), Int(f.NS.Count), Int(max), Int(f.Drops))
+	return fmt.Sprintf("in %s (%s) — %s / %s entries, %s drops", f.NS.Label(), f.NS.Within(), units.Int(f.NS.Count), units.Int(max), units.Int(f.Drops))
 }
 
 // ruleNamespaceFull: another namespace of the host is at the cap or
@@ -261,7 +263,7 @@ func ruleNamespaceInsertDrops(in Inputs) (Verdict, bool) {
 	}
 	f := in.InsertNS[0]
 	ev := fmt.Sprintf("in %s (%s) — %s packets dropped on inserting their entry (insert_failed: a clash, or a source NAT that found no free tuple; its ruleset is not read) at %s / %s entries; not a full table",
-		f.NS.Label(), f.NS.Within(), Int(f.InsertDrops), Int(f.NS.Count), Int(in.Sample.Conntrack.Max))
+		f.NS.Label(), f.NS.Within(), units.Int(f.InsertDrops), units.Int(f.NS.Count), units.Int(in.Sample.Conntrack.Max))
 	if n := len(in.InsertNS) - 1; n > 0 {
 		ev += fmt.Sprintf("; %d more namespaces dropping so", n)
 	}
@@ -281,9 +283,9 @@ func namespacesNote(s Sample) string {
 	}
 	top := ns.Rows[0]
 	if s.Conntrack.Max > 0 && Percent(top.Count, s.Conntrack.Max) >= NearCapPct {
-		return fmt.Sprintf(", %s near its cap (%s / %s)", top.Label(), Int(top.Count), Int(s.Conntrack.Max))
+		return fmt.Sprintf(", %s near its cap (%s / %s)", top.Label(), units.Int(top.Count), units.Int(s.Conntrack.Max))
 	}
-	return fmt.Sprintf(", no namespace near its cap (%d others, the fullest %s at %s)", n, top.Label(), Int(top.Count))
+	return fmt.Sprintf(", no namespace near its cap (%d others, the fullest %s at %s)", n, top.Label(), units.Int(top.Count))
 }
 
 // NamespacesNearCap reports whether another namespace of s is within

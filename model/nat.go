@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
+
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // NAT is the source NAT a ruleset does (masquerade, snat): read when
@@ -107,9 +109,9 @@ func (p NATPool) String() string {
 	if len(p.Flags) > 0 {
 		s += " " + strings.Join(p.Flags, ",")
 	}
-	s = fmt.Sprintf("%s in %s (%s ports for each source–destination pair", s, p.Chain, Int(p.Tuples()))
+	s = fmt.Sprintf("%s in %s (%s ports for each source–destination pair", s, p.Chain, units.Int(p.Tuples()))
 	if n := p.Addresses(); n > 1 {
-		s += fmt.Sprintf("; its %s addresses take other pairs, not more of one", Int(n))
+		s += fmt.Sprintf("; its %s addresses take other pairs, not more of one", units.Int(n))
 	}
 	return s + ")"
 }
@@ -155,7 +157,7 @@ func insertDropCounts(in Inputs) (string, bool) {
 		return "", false
 	}
 	return fmt.Sprintf("%s packets dropped on inserting their entry (insert_failed and drop) while the count is %s of max %s",
-		Int(n), Int(c.Count), Int(c.Max)), true
+		units.Int(n), units.Int(c.Count), units.Int(c.Max)), true
 }
 
 // ruleNATPorts: packets dropped on inserting their entry while the table
@@ -234,7 +236,7 @@ func dnsShare(c *Census) string {
 	}
 	for _, p := range c.TopPorts {
 		if p.Key == DestKey(17, 53) {
-			return fmt.Sprintf("; the census holds %s UDP/53 entries (DNS lookups)", Int(uint64(max(0, p.N))))
+			return fmt.Sprintf("; the census holds %s UDP/53 entries (DNS lookups)", units.Int(uint64(max(0, p.N))))
 		}
 	}
 	if len(c.TopPorts) < CensusTop { // every port listed: none is UDP/53
@@ -249,7 +251,7 @@ func dnsShare(c *Census) string {
 // harmless)". more is put before "clashes" beside the ones that dropped.
 func resolvedClashes(r Rates, more string) string {
 	if n := r.CTTotal.Get(ClashResolve); n > 0 {
-		return fmt.Sprintf("; %s %sclashes the kernel resolved (clash_resolve: harmless)", Int(n), more)
+		return fmt.Sprintf("; %s %sclashes the kernel resolved (clash_resolve: harmless)", units.Int(n), more)
 	}
 	return ""
 }
@@ -266,9 +268,9 @@ func busiest(c *Census, kernel string) string {
 	if svc := c.DestServices[dest]; svc != "" { // where kube-proxy's ruleset names it
 		dest += " (Service " + Sanitize(svc, 120) + ")"
 	}
-	s := fmt.Sprintf("; the census's busiest destination %s (%s entries)", dest, Int(uint64(max(0, c.TopDests[0].N))))
+	s := fmt.Sprintf("; the census's busiest destination %s (%s entries)", dest, units.Int(uint64(max(0, c.TopDests[0].N))))
 	if len(c.TopPorts) > 0 {
-		s += fmt.Sprintf(", %s (%s)", c.TopPorts[0].Key, Int(uint64(max(0, c.TopPorts[0].N))))
+		s += fmt.Sprintf(", %s (%s)", c.TopPorts[0].Key, units.Int(uint64(max(0, c.TopPorts[0].N))))
 	}
 	hold := "still hold their tuples"
 	switch reclaims, known := NATReclaimsTimeWait(kernel); {
@@ -278,7 +280,7 @@ func busiest(c *Census, kernel string) string {
 		hold = "hold their tuples (before 6.5; from 6.5 a new flow's last tries take them back)"
 	}
 	return s + fmt.Sprintf("; %s to it in TIME_WAIT (%s in all) %s", timeWaitTo(c, c.TopDests[0].Key),
-		Int(uint64(max(0, c.TCPState["TIME_WAIT"]))), hold)
+		units.Int(uint64(max(0, c.TCPState["TIME_WAIT"]))), hold)
 }
 
 // NATReclaimsTimeWait reports whether the kernel of release takes a
@@ -295,7 +297,7 @@ func NATReclaimsTimeWait(release string) (yes, known bool) {
 func timeWaitTo(c *Census, dest string) string {
 	for _, d := range c.TopTimeWaitDests {
 		if d.Key == dest {
-			return Int(uint64(max(0, d.N)))
+			return units.Int(uint64(max(0, d.N)))
 		}
 	}
 	if c.Approximate || c.TopTimeWaitDests == nil { // nil: a census from before they were counted

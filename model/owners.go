@@ -3,6 +3,8 @@ package model
 import (
 	"strconv"
 	"strings"
+
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // Owner is who holds table entries: a process and the cgroup it runs in,
@@ -117,13 +119,13 @@ func (c OwnerCount) PeerText() string {
 	arrow := "→ "
 	switch {
 	case c.Served:
-		return "on " + c.Peer + ", their sockets gone (" + Int(uint64(c.PeerN)) + ")"
+		return "on " + c.Peer + ", their sockets gone (" + units.Int(uint64(c.PeerN)) + ")"
 	case c.Accepted:
 		arrow = "accepted ← "
 	case c.Forwarded:
 		arrow = "forwarded → "
 	}
-	return arrow + c.Peer + " (" + Int(uint64(c.PeerN)) + ")"
+	return arrow + c.Peer + " (" + units.Int(uint64(c.PeerN)) + ")"
 }
 
 // Owners is who holds the census's entries: the sockets of this network
@@ -164,7 +166,7 @@ func (o Owners) UnownedText() string {
 		if n == 0 {
 			continue
 		}
-		parts = append(parts, Int(n)+" "+c.String())
+		parts = append(parts, units.Int(n)+" "+c.String())
 	}
 	if len(parts) == 0 && len(o.Top) == 0 {
 		return "no entries to own"

@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"time"
+
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // overHoldSlack is how far over its class's hold an entry's remaining
@@ -51,8 +53,8 @@ func ruleStaleTimeouts(in Inputs) (Verdict, bool) {
 	hold := in.Sample.Conntrack.Holds[most]
 	return Verdict{Entries: staleEntries(most, hold), Evidence: fmt.Sprintf(
 		"%s of the census's %s entries keep timeouts given before their class's hold was lowered (%s: %s, up to %s left; its hold now %s): the count falls only as they run out or see a packet, not by the knob; conntrack -D drops them now",
-		Int(n), Int(uint64(max(0, c.Total))), most, Int(c.OverHold[most]), Dur(time.Duration(c.OverLeft[most])*time.Second),
-		Dur(time.Duration(hold)*time.Second))}, true
+		units.Int(n), units.Int(uint64(max(0, c.Total))), most, units.Int(c.OverHold[most]), units.Dur(time.Duration(c.OverLeft[most])*time.Second),
+		units.Dur(time.Duration(hold)*time.Second))}, true
 }
 
 // staleStates are the TCP state a class's stale entries are in, as

@@ -5,6 +5,8 @@ import (
 	"net/netip"
 	"sort"
 	"strings"
+
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // DNATTarget is where a DNAT sent UDP entries: a target that may have
@@ -213,14 +215,14 @@ func ruleStaleDNAT(in Inputs) (Verdict, bool) {
 			about = append(about, "asked as "+t.Via)
 		}
 		if len(gone) > 1 { // which holds how many
-			about = append(about, Int(uint64(t.Count())))
+			about = append(about, units.Int(uint64(t.Count())))
 		}
 		if len(about) > 0 {
 			s += " (" + strings.Join(about, ", ") + ")"
 		}
 		named = append(named, s)
 	}
-	what := Int(uint64(n)) + " UDP entries"
+	what := units.Int(uint64(n)) + " UDP entries"
 	if n == 1 {
 		what = "1 UDP entry"
 	}
@@ -229,7 +231,7 @@ func ruleStaleDNAT(in Inputs) (Verdict, bool) {
 	case unreplied == 0 && n == 1:
 		answered = "it saw replies before its target went"
 	case unreplied < n:
-		answered = fmt.Sprintf("%s saw replies before their target went", Int(uint64(n-unreplied)))
+		answered = fmt.Sprintf("%s saw replies before their target went", units.Int(uint64(n-unreplied)))
 	}
 	filter := "-p udp --reply-src " + gone[0].TargetAddr().String()
 	return Verdict{Evidence: fmt.Sprintf(

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // Severity orders verdicts.
@@ -198,21 +200,21 @@ func ruleTableFull(in Inputs) (Verdict, bool) {
 	if drops == 0 && pinned < 2*in.Sample.Interval {
 		return Verdict{}, false
 	}
-	what := fmt.Sprintf("count pinned at max %s for %s", Int(c.Max), Dur(pinned))
+	what := fmt.Sprintf("count pinned at max %s for %s", units.Int(c.Max), units.Dur(pinned))
 	if !Pinned(c) {
-		what = fmt.Sprintf("the table filled between reads (peak %s of max %s)", Int(c.Peak), Int(c.Max))
+		what = fmt.Sprintf("the table filled between reads (peak %s of max %s)", units.Int(c.Peak), units.Int(c.Max))
 	}
 	if ep := in.Episode; !Pinned(c) && ep != nil && ep.Max < c.Max { // the drops are the old cap's
 		return Verdict{Evidence: fmt.Sprintf(
 			"pinned at max %s for %s, until it was raised to %s in this interval; %s drops, %s",
-			Int(ep.Max), Dur(ep.Duration()), Int(c.Max), Int(drops), serverState(in.Rates))}, true
+			units.Int(ep.Max), units.Dur(ep.Duration()), units.Int(c.Max), units.Int(drops), serverState(in.Rates))}, true
 	}
-	ev := fmt.Sprintf("%s, %s drops, %s: new flows are dropped before they reach any process", what, Int(drops), serverState(in.Rates))
+	ev := fmt.Sprintf("%s, %s drops, %s: new flows are dropped before they reach any process", what, units.Int(drops), serverState(in.Rates))
 	if d := in.Fill.Describe(in.Rates.Entries.TopDests, c.Count, c.Max); d != "" {
 		if Pinned(c) {
-			what = "pinned " + Dur(pinned)
+			what = "pinned " + units.Dur(pinned)
 		}
-		ev = fmt.Sprintf("%s; %s, %s drops, %s", d, what, Int(drops), serverState(in.Rates))
+		ev = fmt.Sprintf("%s; %s, %s drops, %s", d, what, units.Int(drops), serverState(in.Rates))
 	}
 	if Pinned(c) && in.Rates.Entries.Known() { // what gets in is the ceiling, not what is wanted
 		// "admits 80 new/s (pinned)", "admits 33 new/s (TCP only, pinned)"
@@ -249,7 +251,7 @@ func ruleEarlyDrop(in Inputs) (Verdict, bool) {
 	c := in.Sample.Conntrack
 	return Verdict{Evidence: fmt.Sprintf(
 		"kernel evicted %s unassured entries to make room (peak %s of max %s)",
-		Int(n), Int(c.Peak), Int(c.Max))}, true
+		units.Int(n), units.Int(c.Peak), units.Int(c.Max))}, true
 }
 
 // ruleClientStalled: SYNs are being retransmitted while the CPUs are idle
@@ -264,7 +266,7 @@ func ruleClientStalled(in Inputs) (Verdict, bool) {
 	}
 	return Verdict{Evidence: fmt.Sprintf(
 		"%s SYN retransmits/s with CPU %.0f %% and no local drops: connection attempts are lost beyond this host; clients wait 1, 2, 4, 8 s",
-		Num(r.SynRetransPS), r.CPUAll.Busy())}, true
+		units.Num(r.SynRetransPS), r.CPUAll.Busy())}, true
 }
 
 // ruleCPUBound: all CPUs together are busy 90 % of the time or more.
@@ -298,7 +300,7 @@ func ruleDiskBound(in Inputs) (Verdict, bool) {
 	}
 	return Verdict{Evidence: fmt.Sprintf(
 		"disk busy %.0f %%, iowait %.0f %%, %s IO/s: storage is the limit",
-		util, iowait, Num(r.DiskIOPS()))}, true
+		util, iowait, units.Num(r.DiskIOPS()))}, true
 }
 
 // ruleNearCap: the interval's peak reached 90 % of max without pinning.
@@ -310,7 +312,7 @@ func ruleNearCap(in Inputs) (Verdict, bool) {
 	}
 	return Verdict{Evidence: fmt.Sprintf(
 		"peak %s of max %s (%.0f %%); ceiling %s, observed %s",
-		Int(c.Peak), Int(c.Max), Percent(c.Peak, c.Max), CeilingText(c, in.Fill), in.Rates.Entries.RateText())}, true
+		units.Int(c.Peak), units.Int(c.Max), Percent(c.Peak, c.Max), CeilingText(c, in.Fill), in.Rates.Entries.RateText())}, true
 }
 
 func ruleOK(in Inputs) Verdict {
@@ -318,7 +320,7 @@ func ruleOK(in Inputs) Verdict {
 	var table string
 	switch c.Status {
 	case TableTracked:
-		table = fmt.Sprintf("count %s of max %s (%.0f %%), %s%s", Int(c.Count), Int(c.Max), Percent(c.Count, c.Max), dropsText(in.Rates),
+		table = fmt.Sprintf("count %s of max %s (%.0f %%), %s%s", units.Int(c.Count), units.Int(c.Max), Percent(c.Count, c.Max), dropsText(in.Rates),
 			resolvedClashes(in.Rates, ""))
 	case TableUntracked:
 		table = "nothing tracked in this namespace yet"

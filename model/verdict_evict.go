@@ -1,6 +1,10 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tablefull/tablefull/model/units"
+)
 
 // EvictPct is how full a table must be for the garbage collector to
 // evict on a failed early drop's behalf: over 95 % of max. From there on
@@ -57,25 +61,25 @@ func evictionNote(in Inputs) (string, []string) {
 		beyond, _ := cs.BeyondEviction()
 		if beyond*10 >= cs.Total*9 {
 			return fmt.Sprintf("nothing to evict: %s of the census's %s entries are established TCP or assured UDP streams (%s unreplied), which neither early drop nor the garbage collector frees: raise nf_conntrack_max or lower the established timeout, not the TIME_WAIT hold",
-				Int(uint64(beyond)), Int(uint64(cs.Total)), Int(uint64(cs.Unreplied))), notTimeWait
+				units.Int(uint64(beyond)), units.Int(uint64(cs.Total)), units.Int(uint64(cs.Unreplied))), notTimeWait
 		}
 		if closing := cs.GCEvictable(); closing*2 >= cs.Total {
 			seen := ""
 			if ps, ok := r.Entries.Evicted(); ok && ps > 0 {
-				seen = fmt.Sprintf(" (%s/s evicted, seen in DESTROY events)", Num(ps))
+				seen = fmt.Sprintf(" (%s/s evicted, seen in DESTROY events)", units.Num(ps))
 			}
 			if f := GCEvictFrom(in.Sample.Conntrack.Max); f > 0 {
 				return fmt.Sprintf("early_drop stays 0 though %s of the census's %s entries are closing TCP: the garbage collector evicts those near the cap without counting them%s, only down to %s (max ÷ 100 × 95) and at its next run, and their hold (TIME_WAIT's most often) is what frees the table",
-					Int(uint64(closing)), Int(uint64(cs.Total)), seen, Int(f)), nil
+					units.Int(uint64(closing)), units.Int(uint64(cs.Total)), seen, units.Int(f)), nil
 			}
 			return fmt.Sprintf("early_drop stays 0 though %s of the census's %s entries are closing TCP: under a cap of 100 the garbage collector evicts nothing (max ÷ 100 × 95 is 0), so their hold (TIME_WAIT's most often) alone frees the table",
-				Int(uint64(closing)), Int(uint64(cs.Total))), nil
+				units.Int(uint64(closing)), units.Int(uint64(cs.Total))), nil
 		}
 		return "", nil
 	}
 	if cf, ok := in.Fill.Top(); ok && cf.Class.Standing() && in.Fill.Counted {
 		return fmt.Sprintf("nothing to evict: %s entries stand open (established), which neither early drop nor the garbage collector frees: raise nf_conntrack_max or lower the established timeout, not the TIME_WAIT hold",
-			Int(cf.Entries)), notTimeWait
+			units.Int(cf.Entries)), notTimeWait
 	}
 	return "", nil
 }

@@ -1,6 +1,10 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tablefull/tablefull/model/units"
+)
 
 // ruleHashChains: chaintoolong rose: a hash chain passed the kernel's limit,
 // so more buckets (hashsize) are needed. Warning.
@@ -17,10 +21,10 @@ func ruleHashChains(in Inputs) (Verdict, bool) {
 	others, read := OtherEntries(in.Sample)
 	all := c.Count + others
 	want := BucketsFor(max(c.Count, c.Peak) + others)
-	whose := Int(c.Count) + " entries"
+	whose := units.Int(c.Count) + " entries"
 	switch {
 	case others > 0:
-		whose = fmt.Sprintf("%s entries of every namespace: this one's %s and the others' %s, one hash for all", Int(all), Int(c.Count), Int(others))
+		whose = fmt.Sprintf("%s entries of every namespace: this one's %s and the others' %s, one hash for all", units.Int(all), units.Int(c.Count), units.Int(others))
 	case !read:
 		whose += ", the other namespaces' not read"
 	}
@@ -29,18 +33,18 @@ func ruleHashChains(in Inputs) (Verdict, bool) {
 	case len(f) == 1 && own == 0:
 		where = " in " + f[0].NS.Label()
 	case len(f) > 0:
-		where = fmt.Sprintf(" (%s in %s", Int(f[0].ChainTooLong), f[0].NS.Label())
+		where = fmt.Sprintf(" (%s in %s", units.Int(f[0].ChainTooLong), f[0].NS.Label())
 		if m := len(f) - 1; m > 0 {
-			where += fmt.Sprintf(" and %s in %d more namespaces", Int(n-own-f[0].ChainTooLong), m)
+			where += fmt.Sprintf(" and %s in %d more namespaces", units.Int(n-own-f[0].ChainTooLong), m)
 		}
 		if own > 0 {
-			where += fmt.Sprintf(", %s in this one", Int(own))
+			where += fmt.Sprintf(", %s in this one", units.Int(own))
 		}
 		where += ")"
 	}
 	return Verdict{Evidence: fmt.Sprintf(
 		"%s chain-too-long events%s (each a packet dropped, counted in insert_failed) while the count is %s of max %s, average depth %.1f (2 × %s ÷ %s buckets): raise the hashsize to %s buckets (%s of kernel memory), not max",
-		Int(n), where, Int(c.Count), Int(c.Max), ChainDepth(all, c.Buckets), whose, Int(c.Buckets), Int(want), Bytes(want*BucketBytes)), RulesOut: []string{KnobMax}}, true
+		units.Int(n), where, units.Int(c.Count), units.Int(c.Max), ChainDepth(all, c.Buckets), whose, units.Int(c.Buckets), units.Int(want), units.Bytes(want*BucketBytes)), RulesOut: []string{KnobMax}}, true
 }
 
 // BucketBytes is one hash bucket's size (an hlist_nulls_head).

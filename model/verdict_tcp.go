@@ -1,6 +1,10 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tablefull/tablefull/model/units"
+)
 
 // ruleListenOverflow: a listen queue overflowed (ListenOverflows or
 // ListenDrops rose): a local server accepts slower than connections
@@ -12,7 +16,7 @@ func ruleListenOverflow(in Inputs) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	ev := fmt.Sprintf("%s listen overflows/s, %s listen drops/s: a server accepts slower than connections arrive (raise its backlog and somaxconn)",
-		Num(r.ListenOverflowsPS), Num(r.ListenDropsPS))
+		units.Num(r.ListenOverflowsPS), units.Num(r.ListenDropsPS))
 	if ls := in.Sample.Listeners; ls != nil && len(ls.Pressed) > 0 {
 		ev += "; fullest: " + ls.Pressed[0].String(ls.Somaxconn)
 		if n := len(ls.Pressed) - 1; n > 0 {
@@ -45,5 +49,5 @@ func rulePortExhaustion(in Inputs) (Verdict, bool) {
 	}
 	return Verdict{Evidence: fmt.Sprintf(
 		"%s of the %s local ports (%d-%d) are taken by sockets from %s to %s (%s in TIME_WAIT): connect() to it fails once they are all taken, whatever the host's totals; widen ip_local_port_range, add source addresses, reuse connections, tcp_tw_reuse for outbound, IP_BIND_ADDRESS_NO_PORT before bind()",
-		Int(uint64(top.Ports)), Int(ports), lo, hi, Sanitize(top.Src, 46), Sanitize(top.Dst, 54), Int(uint64(top.TimeWait)))}, true
+		units.Int(uint64(top.Ports)), units.Int(ports), lo, hi, Sanitize(top.Src, 46), Sanitize(top.Dst, 54), units.Int(uint64(top.TimeWait)))}, true
 }

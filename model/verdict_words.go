@@ -1,6 +1,10 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tablefull/tablefull/model/units"
+)
 
 // The words verdicts share for what they read beside the table.
 
@@ -13,7 +17,7 @@ func serverState(r Rates) string {
 		cpu = fmt.Sprintf("CPU %.0f %%", r.CPUAll.Busy())
 	}
 	if r.Known(PartDisks) {
-		disk = fmt.Sprintf("disk %s IO/s", Num(r.DiskIOPS()))
+		disk = fmt.Sprintf("disk %s IO/s", units.Num(r.DiskIOPS()))
 	}
 	s := cpu + ", " + disk
 	if r.Known(PartCPU) && r.Known(PartDisks) && r.CPUAll.Busy() < IdleCPUPct && r.MaxDiskUtil() < DiskBoundPct/2 {
@@ -33,7 +37,7 @@ func cpuText(r Rates) string {
 // dropsText is "no drops" only for an interval that dropped nothing.
 func dropsText(r Rates) string {
 	if n := r.Drops(); n > 0 {
-		return Int(n) + " drops"
+		return units.Int(n) + " drops"
 	}
 	return "no drops"
 }

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // LifeBuckets is how many lifetime buckets a ConnFlow has: bucket 0 is
@@ -176,7 +178,7 @@ func (w *Who) DominantText(secs float64) string {
 		return ""
 	}
 	s := pct(float64(top.Opened)*100/float64(total)) + " of new connections from " + top.Owner.String() + " to " + top.DestText() +
-		" (" + Num(top.PerSec(secs)) + "/s"
+		" (" + units.Num(top.PerSec(secs)) + "/s"
 	if m, ok := top.MedianLife(); ok {
 		s += ", median life under " + LifeText(m)
 	}
@@ -194,15 +196,15 @@ func (w *Who) DominantText(secs float64) string {
 	drops += w.OtherDrops
 	// The probes' counts are the window's, not the pin's: said with their
 	// scope, so they are never a second total beside the episode's.
-	window := Dur(time.Duration(secs * float64(time.Second)))
+	window := units.Dur(time.Duration(secs * float64(time.Second)))
 	switch {
 	case theirs == 0:
 	case w.TableDropsRead && w.TableDrops > 0: // the table's own count is the whole
-		s += "; " + Int(min(theirs, w.TableDrops)) + " of the table's " + Int(w.TableDrops) + " drops in the last " + window + " are its packets"
+		s += "; " + units.Int(min(theirs, w.TableDrops)) + " of the table's " + units.Int(w.TableDrops) + " drops in the last " + window + " are its packets"
 		if w.DropsSplit && w.DroppedByRules > 0 { // told apart where they were decided: no guess
-			s += " (a rule dropped " + Int(w.DroppedByRules) + " more that conntrack found invalid or never saw)"
+			s += " (a rule dropped " + units.Int(w.DroppedByRules) + " more that conntrack found invalid or never saw)"
 		} else if !w.DropsSplit && drops > w.TableDrops*11/10 {
-			s += " (the probes saw " + Int(drops-w.TableDrops) + " more dropped before conntrack, by other rules)"
+			s += " (the probes saw " + units.Int(drops-w.TableDrops) + " more dropped before conntrack, by other rules)"
 		}
 	case !w.TableDropsRead && drops > 0:
 		s += "; " + pct(float64(theirs)*100/float64(drops)) + " of the table's drops in the last " + window + " are its packets"
@@ -218,7 +220,7 @@ func LifeText(d time.Duration) string {
 	if d < time.Second {
 		return strconv.FormatInt(d.Milliseconds(), 10) + " ms"
 	}
-	return Dur(d)
+	return units.Dur(d)
 }
 
 // Opened is every new connection the probes counted, shown or not (0 for

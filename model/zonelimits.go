@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"strings"
+
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // ZoneLimits are Open vSwitch's connection limits per conntrack zone,
@@ -68,7 +70,7 @@ func ruleZoneFull(in Inputs) (Verdict, bool) {
 		if limit == 0 || Percent(uint64(max(0, z.N)), uint64(limit)) < zoneFullPct {
 			continue
 		}
-		full = append(full, fmt.Sprintf("%s holds %s entries of its OVS limit %s", z.Key, Int(uint64(max(0, z.N))), Int(uint64(limit))))
+		full = append(full, fmt.Sprintf("%s holds %s entries of its OVS limit %s", z.Key, units.Int(uint64(max(0, z.N))), units.Int(uint64(limit))))
 		if first == "" {
 			first = fmt.Sprintf("zone=%d", id)
 		}
@@ -79,5 +81,5 @@ func ruleZoneFull(in Inputs) (Verdict, bool) {
 	ct := in.Sample.Conntrack
 	return Verdict{Evidence: fmt.Sprintf(
 		"%s (the table at %s of max %s): OVS refuses that zone's new connections, whatever nf_conntrack_max says; raise it with ovs-appctl dpctl/ct-set-limits %s,limit=N",
-		strings.Join(full, "; "), Int(ct.Count), Int(ct.Max), first)}, true
+		strings.Join(full, "; "), units.Int(ct.Count), units.Int(ct.Max), first)}, true
 }

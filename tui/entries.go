@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // EntriesLister lists the table's entries a filter matches, every one
@@ -110,12 +111,12 @@ func (a *App) askDeleteNow() {
 			a.status.say(err.Error() + " — on the command line: tablefull entries " + p.filter.String() + " --delete --established")
 			return
 		}
-		what := model.Int(uint64(p.list.Matched)) + " entries"
+		what := units.Int(uint64(p.list.Matched)) + " entries"
 		if p.list.Matched == 1 {
 			what = "1 entry"
 		}
 		p.asking = fmt.Sprintf("delete what %s matches: %s (%s assured, %s unreplied)? y/n",
-			p.filter.String(), what, model.Int(uint64(p.list.Assured)), model.Int(uint64(p.list.Unreplied)))
+			p.filter.String(), what, units.Int(uint64(p.list.Assured)), units.Int(uint64(p.list.Unreplied)))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // fleetChrome is the lines around the instance rows: title, summary,
@@ -92,7 +93,7 @@ func (f *Fleet) status() string {
 			return f.st.Warn.Render(staleHint)
 		}
 	}
-	return f.st.Dim.Render("updated " + f.updated.Local().Format("15:04:05") + ", every " + f.opts.Interval.String() + "; window " + model.Dur(f.opts.Window))
+	return f.st.Dim.Render("updated " + f.updated.Local().Format("15:04:05") + ", every " + f.opts.Interval.String() + "; window " + units.Dur(f.opts.Window))
 }
 
 // wide reports whether the optional columns fit.
@@ -125,7 +126,7 @@ func (f *Fleet) rowLine(r model.FleetRow) string {
 	}
 	table, pct := "-", "-"
 	if r.HasTable {
-		table, pct = model.Int(r.Count)+" / "+model.Int(r.Limit), fmt.Sprintf("%.0f", model.Percent(r.Count, r.Limit))
+		table, pct = units.Int(r.Count)+" / "+units.Int(r.Limit), fmt.Sprintf("%.0f", model.Percent(r.Count, r.Limit))
 	}
 	inst := truncate(foreign(r.Instance), iw)
 	inst += strings.Repeat(" ", max(0, iw-lipgloss.Width(inst)))
@@ -133,9 +134,9 @@ func (f *Fleet) rowLine(r model.FleetRow) string {
 	if !f.wide() && r.WorstNS != "" && (r.Limit == 0 || r.Count < r.Limit) { // narrow: the words in place of the host's fine numbers
 		return line + " " + f.why(r, f.width-lipgloss.Width(line)-1)
 	}
-	line += fmt.Sprintf(" %15s %4s %8s %7s", table, pct, model.Num(r.DropsPS+r.NSDropsPS), model.Dur(r.Pinned))
+	line += fmt.Sprintf(" %15s %4s %8s %7s", table, pct, units.Num(r.DropsPS+r.NSDropsPS), units.Dur(r.Pinned))
 	if f.wide() {
-		line += fmt.Sprintf(" %9s %8d %9s", model.Int(r.Peak), r.Episodes, ago(r.LastSeen))
+		line += fmt.Sprintf(" %9s %8d %9s", units.Int(r.Peak), r.Episodes, ago(r.LastSeen))
 	}
 	if why := f.why(r, f.width-lipgloss.Width(line)-2); why != "" {
 		line += "  " + why
@@ -152,13 +153,13 @@ func (f *Fleet) why(r model.FleetRow, width int) string {
 		return ""
 	}
 	sty, state := f.st.Dim, "fullest other ns"
-	tail := " " + model.Int(r.WorstNSCount)
+	tail := " " + units.Int(r.WorstNSCount)
 	if r.Limit > 0 && r.WorstNSCount >= r.Limit {
 		sty, state = f.st.Crit, "full"
-		tail = " " + model.Int(r.WorstNSCount) + " / " + model.Int(r.Limit)
+		tail = " " + units.Int(r.WorstNSCount) + " / " + units.Int(r.Limit)
 	}
 	if r.NSDropsPS > 0 {
-		tail += ", " + model.Num(r.NSDropsPS) + " drops/s"
+		tail += ", " + units.Num(r.NSDropsPS) + " drops/s"
 	}
 	if state == "fullest other ns" {
 		return sty.Render(truncate(state+" "+foreign(r.WorstNS)+tail, width))
@@ -175,7 +176,7 @@ func ago(t time.Time) string {
 	if t.IsZero() {
 		return "-"
 	}
-	return model.Dur(time.Since(t).Round(time.Second)) + " ago"
+	return units.Dur(time.Since(t).Round(time.Second)) + " ago"
 }
 
 // instancesText counts the fleet's rows: "1 instance", "12 instances".

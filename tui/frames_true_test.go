@@ -14,6 +14,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/remote/recording/recordingtest"
 )
@@ -99,8 +100,8 @@ func checkFrame(t *testing.T, path string, size [2]int, a *App, caps map[uint64]
 	v := fr.Verdict()
 	same := func(what string, re *regexp.Regexp, n, m uint64) {
 		for _, g := range re.FindAllStringSubmatch(v.Evidence, -1) {
-			if g[1] != model.Int(n) || g[2] != model.Int(m) {
-				t.Errorf("%s: the verdict's %q is not the frame's %s %s of %s: %s", at, g[0], what, model.Int(n), model.Int(m), v)
+			if g[1] != units.Int(n) || g[2] != units.Int(m) {
+				t.Errorf("%s: the verdict's %q is not the frame's %s %s of %s: %s", at, g[0], what, units.Int(n), units.Int(m), v)
 			}
 		}
 	}
@@ -123,12 +124,12 @@ func checkFrame(t *testing.T, path string, size [2]int, a *App, caps map[uint64]
 	if c.Status != model.TableTracked || c.Max == 0 {
 		return
 	}
-	if want := "count " + model.Int(c.Count) + " / " + model.Int(c.Max); !strings.Contains(view, want) {
+	if want := "count " + units.Int(c.Count) + " / " + units.Int(c.Max); !strings.Contains(view, want) {
 		t.Errorf("%s: the count line does not read %q:\n%s", at, want, view)
 	}
 	for capV := range caps {
-		if !strings.Contains(view, "max "+model.Int(capV)) && !axisShows(view, capV) && !episodeNames(view, capV) {
-			t.Errorf("%s: the count came near the cap %s and the chart does not show it:\n%s", at, model.Int(capV), view)
+		if !strings.Contains(view, "max "+units.Int(capV)) && !axisShows(view, capV) && !episodeNames(view, capV) {
+			t.Errorf("%s: the count came near the cap %s and the chart does not show it:\n%s", at, units.Int(capV), view)
 		}
 	}
 	if len(caps) > 1 && !strings.Contains(view, "▲") {
@@ -136,7 +137,7 @@ func checkFrame(t *testing.T, path string, size [2]int, a *App, caps map[uint64]
 	}
 }
 
-func sizeName(s [2]int) string { return model.Int(uint64(s[0])) + "×" + model.Int(uint64(s[1])) }
+func sizeName(s [2]int) string { return units.Int(uint64(s[0])) + "×" + units.Int(uint64(s[1])) }
 
 // axisLabel is a Y-axis label of the chart: "4096├", " 2.1k│", "4.1k───"
 // (the cap's line drawn on its row), "8.2k" alone at the top.
@@ -149,7 +150,7 @@ func episodeNames(view string, v uint64) bool {
 	for _, line := range strings.Split(view, "\n") {
 		if _, caps, ok := strings.Cut(line, " at "); ok && strings.HasPrefix(strings.TrimSpace(line), "episode") {
 			for _, c := range strings.Fields(caps) {
-				if c == model.Int(v) {
+				if c == units.Int(v) {
 					return true
 				}
 			}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
@@ -22,8 +23,8 @@ func censusLines(st *styles.Styles, c *model.Census, width, rows int) []string {
 		approx = st.Dim.Render("  approximate")
 	}
 	lines := []string{
-		st.Value.Render(model.Int(uint64(c.Total))+" entries") + st.Dim.Render(fmt.Sprintf("  walked in %s at %s, next in %s",
-			c.Took.Round(1e6), c.At.Local().Format("15:04:05"), model.Dur(model.CensusEvery(c.Took)))) + approx,
+		st.Value.Render(units.Int(uint64(c.Total))+" entries") + st.Dim.Render(fmt.Sprintf("  walked in %s at %s, next in %s",
+			c.Took.Round(1e6), c.At.Local().Format("15:04:05"), units.Dur(model.CensusEvery(c.Took)))) + approx,
 		st.Label.Render("protocols ") + joinCounts(st, model.SortedCounts(c.ByProto), width),
 		st.Label.Render("TCP states ") + joinCounts(st, model.SortedCounts(c.TCPState), width) + st.Dim.Render("  "+c.IdleText()),
 		st.Label.Render("dst ports ") + joinCounts(st, c.TopPorts, width),
@@ -58,7 +59,7 @@ func namedDests(c *model.Census) []model.Count {
 func joinCounts(st *styles.Styles, cs []model.Count, width int) string {
 	var parts []string
 	for _, c := range cs {
-		parts = append(parts, foreign(c.Key)+" "+st.Value.Render(model.Int(uint64(c.N))))
+		parts = append(parts, foreign(c.Key)+" "+st.Value.Render(units.Int(uint64(c.N))))
 	}
 	if len(parts) == 0 {
 		return st.Dim.Render("none")
@@ -75,7 +76,7 @@ func ownersLine(st *styles.Styles, o *model.Owners) string {
 	}
 	var parts []string
 	for _, c := range o.Top {
-		part := foreign(c.Who()) + " " + st.Value.Render(model.Int(uint64(c.N)))
+		part := foreign(c.Who()) + " " + st.Value.Render(units.Int(uint64(c.N)))
 		if p := c.PeerText(); p != "" {
 			part += st.Dim.Render(" " + foreign(p))
 		}

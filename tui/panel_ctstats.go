@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
@@ -44,7 +45,7 @@ func ctStatsLines(st *styles.Styles, f model.Frame, rows int, titled bool) []str
 		b.WriteString(fmt.Sprintf("%-5s", name))
 		for _, c := range counters {
 			v := vals.Get(c)
-			txt := cell(model.Int(v))
+			txt := cell(units.Int(v))
 			switch {
 			case v > 0 && c.Loses():
 				txt = st.Crit.Render(txt)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
@@ -37,8 +38,8 @@ func entriesLines(st *styles.Styles, p entriesPanel, width, rows int) []string {
 		if l.Desc {
 			order += " descending"
 		}
-		out = append(out, st.Label.Render("entries ")+st.Value.Render(model.Int(uint64(l.Matched)))+" match "+foreign(filter)+
-			st.Dim.Render(fmt.Sprintf(" · %s established · by %s · s sort, S reverse, / filter, f follow, D delete, esc close", model.Int(uint64(l.Established)), order)))
+		out = append(out, st.Label.Render("entries ")+st.Value.Render(units.Int(uint64(l.Matched)))+" match "+foreign(filter)+
+			st.Dim.Render(fmt.Sprintf(" · %s established · by %s · s sort, S reverse, / filter, f follow, D delete, esc close", units.Int(uint64(l.Established)), order)))
 		for _, f := range l.Rows() {
 			if len(out) >= rows {
 				break
@@ -58,12 +59,12 @@ func followLines(st *styles.Styles, p entriesPanel, width, rows int, out []strin
 		return append(out, st.Dim.Render("joining the table's events…"))[:min(len(out)+1, rows)]
 	}
 	head := st.Label.Render("following ") + foreign(describeFilter(f.Filter)) + st.Dim.Render(" since "+f.Since.Format("15:04:05")+" · ") +
-		st.Value.Render(model.Int(f.New)) + " new · " + st.Value.Render(model.Int(f.Gone)) + " ended"
+		st.Value.Render(units.Int(f.New)) + " new · " + st.Value.Render(units.Int(f.Gone)) + " ended"
 	switch {
 	case p.followFailed:
 		head += " · " + st.Crit.Render("the event socket failed: nothing since is shown")
 	case f.Lost > 0:
-		head += " · " + st.Warn.Render(model.Int(f.Lost)+" lost (the kernel's event buffer overflowed)")
+		head += " · " + st.Warn.Render(units.Int(f.Lost)+" lost (the kernel's event buffer overflowed)")
 	default:
 		head += st.Dim.Render(" · none lost")
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
@@ -47,11 +48,11 @@ func renderHeader(st *styles.Styles, h model.Host, f model.Frame, interval time.
 	case m.playback:
 		state = st.History.Render("REPLAY")
 	case m.stale > 0:
-		state = st.Crit.Render("STALE " + model.Dur(m.stale))
+		state = st.Crit.Render("STALE " + units.Dur(m.stale))
 	case m.paused:
 		state = st.Paused.Render(fmt.Sprintf("PAUSED +%d", m.newCount))
 	case m.behind > 0:
-		state = st.History.Render("HISTORY −" + model.Dur(m.behind))
+		state = st.History.Render("HISTORY −" + units.Dur(m.behind))
 	default:
 		state = st.Live.Render("LIVE")
 	}
@@ -65,7 +66,7 @@ func renderHeader(st *styles.Styles, h model.Host, f model.Frame, interval time.
 		cpus = fmt.Sprintf("%d CPU", h.CPUs)
 	}
 	if h.MemTotal > 0 {
-		mem = model.Bytes(h.MemTotal)
+		mem = units.Bytes(h.MemTotal)
 	}
 	facts := []string{orDash(foreign(h.Kernel)), cpus, mem, orDash(foreign(h.Source)), interval.String()}
 	if width < 100 { // the kernel version is the first thing to give up

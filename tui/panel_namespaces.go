@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
@@ -44,7 +45,7 @@ func namespaceLines(st *styles.Styles, f model.Frame, sel int, canOpen bool, wid
 		sty := st.Value
 		state := ""
 		if d, ok := full[r.Inode]; ok {
-			sty, state = st.Crit, st.Crit.Render(fmt.Sprintf("  FULL, %s drops", model.Int(d)))
+			sty, state = st.Crit, st.Crit.Render(fmt.Sprintf("  FULL, %s drops", units.Int(d)))
 		} else if pct >= model.NearCapPct {
 			sty = st.Warn
 		}
@@ -53,7 +54,7 @@ func namespaceLines(st *styles.Styles, f model.Frame, sel int, canOpen bool, wid
 			mark = st.Title.Render("▸ ")
 		}
 		name := mark + fmt.Sprintf("%-*s", nameW, truncate(foreign(r.Label()), nameW))
-		lines = append(lines, name+" "+sty.Render(fmt.Sprintf("%9s / %s (%3.0f %%)", model.Int(r.Count), model.Int(capMax), pct))+
+		lines = append(lines, name+" "+sty.Render(fmt.Sprintf("%9s / %s (%3.0f %%)", units.Int(r.Count), units.Int(capMax), pct))+
 			state+st.Dim.Render("  "+r.Within()))
 	}
 	rest, entries := ns.Others, ns.OthersEntries
@@ -61,7 +62,7 @@ func namespaceLines(st *styles.Styles, f model.Frame, sel int, canOpen bool, wid
 		rest, entries = rest+1, entries+r.Count
 	}
 	if rest > 0 {
-		lines = append(lines, st.Dim.Render(fmt.Sprintf("+%d more namespaces, %s entries between them", rest, model.Int(entries))))
+		lines = append(lines, st.Dim.Render(fmt.Sprintf("+%d more namespaces, %s entries between them", rest, units.Int(entries))))
 	}
 	if canOpen {
 		lines = append(lines, st.Dim.Render("↑/↓ namespace · enter its own console (esc there comes back) · esc close"))

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
@@ -44,7 +45,7 @@ func tableLines(st *styles.Styles, f model.Frame, width int) []string {
 	case model.TableNoModule:
 		return note(st.Dim, "nf_conntrack is not loaded: no table, nothing to fill. The other panels still work.")
 	case model.TableUntracked:
-		return note(st.Dim, fmt.Sprintf("count 0 of max %s: no entry made in this namespace yet (one is made once a ct rule or NAT sees a packet), so no table pressure.", model.Int(c.Max)))
+		return note(st.Dim, fmt.Sprintf("count 0 of max %s: no entry made in this namespace yet (one is made once a ct rule or NAT sees a packet), so no table pressure.", units.Int(c.Max)))
 	case model.TableUnreadable:
 		return note(st.Warn, "conntrack files unreadable: "+foreign(strings.Join(f.Sample.Notes, "; ")))
 	}
@@ -76,19 +77,19 @@ func tableLines(st *styles.Styles, f model.Frame, width int) []string {
 		hold = fmt.Sprintf("%d s %s", cf.Hold, cf.Class)
 	}
 	l1 := []field{
-		{"count", countStyle.Render(fmt.Sprintf("%s / %s (%.0f %%)", model.Int(c.Count), model.Int(c.Max), pct)), 0, false},
-		{"peak", st.Value.Render(model.Int(c.Peak)), 2, false},
+		{"count", countStyle.Render(fmt.Sprintf("%s / %s (%.0f %%)", units.Int(c.Count), units.Int(c.Max), pct)), 0, false},
+		{"peak", st.Value.Render(units.Int(c.Peak)), 2, false},
 		{"hold", st.Value.Render(hold), 2, false},
-		{"buckets", st.Value.Render(model.Int(c.Buckets)), 4, false},
+		{"buckets", st.Value.Render(units.Int(c.Buckets)), 4, false},
 		{"depth", st.Value.Render(fmt.Sprintf("%.1f", model.ChainDepth(c.Count, c.Buckets))), 3, false}}
 	l2 := []field{
 		ceilingField(st, ceiling, why),
 		{"", st.Dim.Render("(" + why + ")"), 5, true},
 		{"observed", rateStyle.Render(f.Rates.Entries.RateText()), 0, false},
-		{"drops/s", dropStyle.Render(model.Num(dropsPS)), 0, false}}
+		{"drops/s", dropStyle.Render(units.Num(dropsPS)), 0, false}}
 	l3 := fillLine(st, f)
 	if f.Demand.AtLeast > 0 { // what is wanted comes before what fits
-		l3 = append([]field{{"demand", st.Crit.Render("≥ " + model.Num(f.Demand.AtLeast) + " new/s"), 0, false},
+		l3 = append([]field{{"demand", st.Crit.Render("≥ " + units.Num(f.Demand.AtLeast) + " new/s"), 0, false},
 			{"", st.Dim.Render("(" + f.Demand.Basis + ")"), 7, true}}, l3...)
 	}
 	first := width - len(titleOf(f)) // the view puts the title before the first line
@@ -104,7 +105,7 @@ func ceilingField(st *styles.Styles, ceiling float64, why string) field {
 	if why == model.NoCeiling {
 		return field{"ceiling", st.Value.Render("none"), 1, false}
 	}
-	return field{"ceiling", st.Value.Render(model.Num(ceiling) + " new/s"), 1, false}
+	return field{"ceiling", st.Value.Render(units.Num(ceiling) + " new/s"), 1, false}
 }
 
 // driftLines warn of knobs tablefull persisted that read otherwise live:
@@ -156,7 +157,7 @@ func fillLine(st *styles.Styles, f model.Frame) []field {
 		if i == 0 {
 			label = "fills"
 		}
-		out = append(out, field{label, st.Value.Render(fmt.Sprintf("%s %s%s", cf.Class, approx, model.Int(cf.Entries))), min(i, 1) * 2, false})
+		out = append(out, field{label, st.Value.Render(fmt.Sprintf("%s %s%s", cf.Class, approx, units.Int(cf.Entries))), min(i, 1) * 2, false})
 		note := ""
 		if a := f.Fill.Arithmetic(cf); a != "" {
 			note = "(" + a + ")"
@@ -198,7 +199,7 @@ func episodeLines(st *styles.Styles, eps []model.Episode, n int, others []model.
 			label = "         "
 		}
 		lines = append(lines, st.Label.Render(label)+sty.Render(fmt.Sprintf("%s–%s", e.Seen.Local().Format("15:04:05"), end))+
-			fmt.Sprintf("  pinned %s at %s  %s drops", model.Dur(e.Duration()), e.CapsText(), model.Int(e.Drops)))
+			fmt.Sprintf("  pinned %s at %s  %s drops", units.Dur(e.Duration()), e.CapsText(), units.Int(e.Drops)))
 	}
 	if len(eps) > n {
 		lines[len(lines)-1] += st.Dim.Render(fmt.Sprintf("  (+%d earlier)", len(eps)-n))

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
@@ -77,11 +78,11 @@ func systemLines(st *styles.Styles, f model.Frame, rows, width int) []string {
 			sty = st.Crit
 		}
 		if narrow {
-			lines = append(lines, fmt.Sprintf("%-8s", truncate(foreign(d.Name), 8))+st.Label.Render(" r/s ")+model.Num(d.ReadsPS)+
-				st.Label.Render(" w/s ")+model.Num(d.WritesPS)+st.Label.Render(" util ")+sty.Render(fmt.Sprintf("%.0f%%", d.Util)))
+			lines = append(lines, fmt.Sprintf("%-8s", truncate(foreign(d.Name), 8))+st.Label.Render(" r/s ")+units.Num(d.ReadsPS)+
+				st.Label.Render(" w/s ")+units.Num(d.WritesPS)+st.Label.Render(" util ")+sty.Render(fmt.Sprintf("%.0f%%", d.Util)))
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("%-8s %8s %8s ", truncate(foreign(d.Name), 8), model.Num(d.ReadsPS), model.Num(d.WritesPS))+sty.Render(fmt.Sprintf("%5.0f%%", d.Util)))
+		lines = append(lines, fmt.Sprintf("%-8s %8s %8s ", truncate(foreign(d.Name), 8), units.Num(d.ReadsPS), units.Num(d.WritesPS))+sty.Render(fmt.Sprintf("%5.0f%%", d.Util)))
 	}
 	return lines
 }
@@ -103,9 +104,9 @@ func tcpLines(st *styles.Styles, f model.Frame, width int) []string {
 	r, t := f.Rates, f.Sample.TCP
 	hot := func(v float64) string {
 		if v > 0 {
-			return st.Crit.Render(model.Num(v))
+			return st.Crit.Render(units.Num(v))
 		}
-		return st.Value.Render(model.Num(v))
+		return st.Value.Render(units.Num(v))
 	}
 	if !r.Known(model.PartTCP) {
 		var out []string
@@ -121,16 +122,16 @@ func tcpLines(st *styles.Styles, f model.Frame, width int) []string {
 	if width < 60 {
 		return []string{
 			pairs(st, "SYN retrans/s", hot(r.SynRetransPS), "listen ovf/drop/s", hot(r.ListenOverflowsPS)+"/"+hot(r.ListenDropsPS)),
-			pairs(st, "opens/s", st.Value.Render(model.Num(r.ActiveOpensPS))+st.Dim.Render(" out ")+
-				st.Value.Render(model.Num(r.PassiveOpensPS))+st.Dim.Render(" in"), "resets/s", st.Value.Render(model.Num(r.ResetsPS))),
-			pairs(st, "TIME_WAIT", st.Value.Render(model.Int(t.TimeWait)), "established", st.Value.Render(model.Int(t.Established))),
+			pairs(st, "opens/s", st.Value.Render(units.Num(r.ActiveOpensPS))+st.Dim.Render(" out ")+
+				st.Value.Render(units.Num(r.PassiveOpensPS))+st.Dim.Render(" in"), "resets/s", st.Value.Render(units.Num(r.ResetsPS))),
+			pairs(st, "TIME_WAIT", st.Value.Render(units.Int(t.TimeWait)), "established", st.Value.Render(units.Int(t.Established))),
 		}
 	}
 	return []string{
 		pairs(st, "SYN retrans/s", hot(r.SynRetransPS), "listen overflows/s", hot(r.ListenOverflowsPS), "drops/s", hot(r.ListenDropsPS)),
-		pairs(st, "opens/s active", st.Value.Render(model.Num(r.ActiveOpensPS)), "passive", st.Value.Render(model.Num(r.PassiveOpensPS)),
-			"resets/s", st.Value.Render(model.Num(r.ResetsPS))),
-		pairs(st, "TIME_WAIT", st.Value.Render(model.Int(t.TimeWait)), "established", st.Value.Render(model.Int(t.Established)),
+		pairs(st, "opens/s active", st.Value.Render(units.Num(r.ActiveOpensPS)), "passive", st.Value.Render(units.Num(r.PassiveOpensPS)),
+			"resets/s", st.Value.Render(units.Num(r.ResetsPS))),
+		pairs(st, "TIME_WAIT", st.Value.Render(units.Int(t.TimeWait)), "established", st.Value.Render(units.Int(t.Established)),
 			"ports", ports),
 	}
 }
@@ -207,10 +208,10 @@ func kernelLines(st *styles.Styles, f model.Frame, lines []model.KernelLine, sup
 		out = append(out, st.Dim.Render(l.Time.Local().Format("15:04:05")+" ")+st.Crit.Render(text)+st.Dim.Render(where))
 	}
 	if suppressed.n > 0 { // a row of its own, never the cut end of another: the number keeps its noun
-		line := st.Warn.Render("+"+model.Int(suppressed.n)) + st.Dim.Render(" suppressed since "+suppressed.since.Local().Format("15:04:05"))
+		line := st.Warn.Render("+"+units.Int(suppressed.n)) + st.Dim.Render(" suppressed since "+suppressed.since.Local().Format("15:04:05"))
 		switch {
 		case rows <= 1 && len(out) > 0: // one row: the newest line keeps it, the count its noun
-			out = []string{out[0] + "  " + st.Warn.Render("+"+model.Int(suppressed.n)) + st.Dim.Render(" suppressed")}
+			out = []string{out[0] + "  " + st.Warn.Render("+"+units.Int(suppressed.n)) + st.Dim.Render(" suppressed")}
 		case len(out) >= rows:
 			out = append(out[:rows-1], line)
 		default:

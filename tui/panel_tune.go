@@ -6,6 +6,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
@@ -115,11 +116,11 @@ func (t *tunePanel) knobRows(st *styles.Styles, width int) (lines []string, quie
 func beforeAfterLine(st *styles.Styles, history []model.Frame, at time.Time) string {
 	before, after := model.BeforeAfter(history, at, model.CompareSpan)
 	span := after.To.Sub(after.From) + time.Second
-	return st.Label.Render(fmt.Sprintf("before → after (%s each) ", model.Dur(span))) + fmt.Sprintf(
+	return st.Label.Render(fmt.Sprintf("before → after (%s each) ", units.Dur(span))) + fmt.Sprintf(
 		"drops/s %s → %s  new conns/s %s → %s  pinned %s → %s  SYN retrans/s %s → %s  listen overflows/s %s → %s",
-		model.Num(before.DropsPS), model.Num(after.DropsPS), model.Num(before.NewConnsPS), model.Num(after.NewConnsPS),
-		model.Dur(before.Pinned), model.Dur(after.Pinned), model.Num(before.SynRetransPS), model.Num(after.SynRetransPS),
-		model.Num(before.ListenOverflowsPS), model.Num(after.ListenOverflowsPS))
+		units.Num(before.DropsPS), units.Num(after.DropsPS), units.Num(before.NewConnsPS), units.Num(after.NewConnsPS),
+		units.Dur(before.Pinned), units.Dur(after.Pinned), units.Num(before.SynRetransPS), units.Num(after.SynRetransPS),
+		units.Num(before.ListenOverflowsPS), units.Num(after.ListenOverflowsPS))
 }
 
 // tailLines stay on screen whatever the panel's height: the memory the
@@ -131,7 +132,7 @@ func (t *tunePanel) tailLines(st *styles.Styles, width int) []string {
 		assumed = fmt.Sprintf(" (slab unreadable: %d B assumed)", tuning.FallbackEntryBytes)
 	}
 	tail := []string{st.Label.Render("memory ") + severityStyle(st, c.Level()).Render(fmt.Sprintf("%.1f MiB, %.1f %% of RAM", c.MiB(), c.PctOfRAM)) +
-		st.Dim.Render(fmt.Sprintf(" = %s entries × %d B + %s buckets × 8 B%s", model.Int(c.Entries), c.EntryBytes, model.Int(c.Buckets), assumed))}
+		st.Dim.Render(fmt.Sprintf(" = %s entries × %d B + %s buckets × 8 B%s", units.Int(c.Entries), c.EntryBytes, units.Int(c.Buckets), assumed))}
 	if worst := c.WorstCase(); worst != "" {
 		tail = append(tail, st.Dim.Render(worst))
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
@@ -20,11 +21,11 @@ func whoLines(st *styles.Styles, w *model.Who, secs float64, width int) []string
 	case w.Note != "":
 		return []string{head + st.Dim.Render(foreign(w.Note))}
 	case len(w.Conns) == 0:
-		return []string{head + st.Dim.Render(fmt.Sprintf("none in the last %s", model.Dur(model.WhoWindow)))}
+		return []string{head + st.Dim.Render(fmt.Sprintf("none in the last %s", units.Dur(model.WhoWindow)))}
 	}
 	var parts []string
 	for _, c := range w.Conns[:min(3, len(w.Conns))] {
-		part := foreign(c.Owner.String()) + " " + st.Value.Render(model.Num(c.PerSec(secs))+"/s") + st.Dim.Render(" → "+foreign(c.DestText()))
+		part := foreign(c.Owner.String()) + " " + st.Value.Render(units.Num(c.PerSec(secs))+"/s") + st.Dim.Render(" → "+foreign(c.DestText()))
 		if m, ok := c.MedianLife(); ok {
 			part += st.Dim.Render(" life <" + model.LifeText(m))
 		}
@@ -35,7 +36,7 @@ func whoLines(st *styles.Styles, w *model.Who, secs float64, width int) []string
 	}
 	lines := []string{head + strings.Join(parts, st.Dim.Render(styles.GlyphSep))}
 	if w.Lost > 0 {
-		lines[0] += st.Dim.Render(fmt.Sprintf("  (%s not counted: the probes' maps were full)", model.Int(w.Lost)))
+		lines[0] += st.Dim.Render(fmt.Sprintf("  (%s not counted: the probes' maps were full)", units.Int(w.Lost)))
 	}
 	if w.Limit != "" {
 		lines[0] += st.Dim.Render("  (" + foreign(w.Limit) + ")")
@@ -47,7 +48,7 @@ func whoLines(st *styles.Styles, w *model.Who, secs float64, width int) []string
 			if who == "unknown" {
 				who = "from " + d.Src
 			}
-			ds = append(ds, foreign(who)+" "+st.Crit.Render(model.Int(d.N))+st.Dim.Render(" → "+foreign(d.Dest)))
+			ds = append(ds, foreign(who)+" "+st.Crit.Render(units.Int(d.N))+st.Dim.Render(" → "+foreign(d.Dest)))
 		}
 		lines = append(lines, st.Label.Render("drops by owner ")+strings.Join(ds, st.Dim.Render(styles.GlyphSep)))
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/tui/keys"
 	"github.com/tablefull/tablefull/tui/styles"
 )
@@ -141,9 +141,9 @@ func (r *Root) overview(i int, a *App) string {
 	c := f.Sample.Conntrack
 	drops := float64(f.Rates.Drops()) / max(f.Rates.Elapsed.Seconds(), 1e-9)
 	line := tab + " " + severityStyle(r.st, v.Severity).Render(fmt.Sprintf("%-16s", v.Kind)) +
-		fmt.Sprintf(" %s/%s  drops/s %s", model.Int(c.Count), model.Int(c.Max), model.Num(drops))
+		fmt.Sprintf(" %s/%s  drops/s %s", units.Int(c.Count), units.Int(c.Max), units.Num(drops))
 	if m := a.mode(); m.stale > 0 {
-		line += "  " + r.st.Crit.Render("STALE "+model.Dur(m.stale))
+		line += "  " + r.st.Crit.Render("STALE "+units.Dur(m.stale))
 	}
 	if a.status.text() != "" {
 		line += "  " + r.st.Dim.Render(foreign(a.status.text()))

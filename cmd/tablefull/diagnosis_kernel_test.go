@@ -18,6 +18,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	modelincident "github.com/tablefull/tablefull/model/incident"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/remote/report"
 	"github.com/tablefull/tablefull/sources/netns"
@@ -148,7 +149,7 @@ func oneDiagnosis(t *testing.T, c realIncident) {
 	if report.freedAt == 0 {
 		t.Errorf("the loop freed the table and the report does not say what freed it")
 	} else if report.plannedMax > 2*report.freedAt {
-		t.Errorf("the report proposes max %s, more than twice the %s that held the table once freed", model.Int(report.plannedMax), model.Int(report.freedAt))
+		t.Errorf("the report proposes max %s, more than twice the %s that held the table once freed", units.Int(report.plannedMax), units.Int(report.freedAt))
 	}
 	undoFromHost(t, ns, state, fmt.Sprint(incidentMax), c.knob, readSysctlBefore(c.knob))
 	if *updateIncidents {

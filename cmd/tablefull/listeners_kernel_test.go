@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
@@ -124,7 +125,7 @@ func TestListenOverflowNamesTheListener(t *testing.T) {
 	}
 	p := ls.Pressed[0]
 	want := fmt.Sprintf("%s of python3 (pid %d, tablefull-test-slow-%d.service): 5 waiting, backlog 4 (as asked; somaxconn %s)",
-		slowAddr, slow.Process.Pid, os.Getpid(), model.Int(ls.Somaxconn))
+		slowAddr, slow.Process.Pid, os.Getpid(), units.Int(ls.Somaxconn))
 	if got := p.String(ls.Somaxconn); got != want {
 		t.Errorf("pressed %q, want %q", got, want)
 	}

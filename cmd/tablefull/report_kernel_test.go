@@ -7,6 +7,7 @@ import (
 
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/tunecmd"
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // checkDNSReport: the report of glibc's resolver against dnsmasq,
@@ -36,7 +37,7 @@ func checkDNSReport(t *testing.T, text string, steps []tunecmd.LoopStep) {
 	for _, s := range steps {
 		for _, r := range s.Results {
 			if r.Key == model.KnobMax {
-				maxes = append(maxes, model.Int(parseU(r.After)))
+				maxes = append(maxes, units.Int(parseU(r.After)))
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // Guide is what the next tuning step is proposed from, on every surface
@@ -88,7 +89,7 @@ func proposeNext(g Guide) (Plan, LoopStatus) {
 	}
 	if g.AppliedAt.IsZero() && len(notes) == 0 && pinnedRecently {
 		notes = append(notes, fmt.Sprintf("demand ≥ %s new/s is a lower bound (a full table admits only its ceiling): each apply is watched and the next step sized on what the count does (the panel's loop, tablefull tune --until-free)",
-			model.Num(in.PeakRate)))
+			units.Num(in.PeakRate)))
 	}
 	p.Notes = notes
 	p.Cost.Namespaces = in.Namespaces
@@ -115,10 +116,10 @@ func proposeNext(g Guide) (Plan, LoopStatus) {
 	case g.Pressed() && len(p.Changes)+len(p.FromHost) == 0:
 		c := g.Now.Sample.Conntrack
 		p.Refusal = fmt.Sprintf("no knob frees it: %s drops with the count at %s of %s are not the cap's; the verdict names their cause",
-			model.Int(g.Now.Rates.Drops()), model.Int(c.Count), model.Int(c.Max))
+			units.Int(g.Now.Rates.Drops()), units.Int(c.Count), units.Int(c.Max))
 		if p.FixElsewhere != "" {
 			p.Refusal = fmt.Sprintf("no knob frees it: %s drops with the count at %s of %s are not the cap's; %s",
-				model.Int(g.Now.Rates.Drops()), model.Int(c.Count), model.Int(c.Max), p.FixElsewhere)
+				units.Int(g.Now.Rates.Drops()), units.Int(c.Count), units.Int(c.Max), p.FixElsewhere)
 		}
 	}
 	return p, loop
@@ -155,5 +156,5 @@ func StepSince(s Step, now model.Frame, fill model.Fill) (LoopStatus, bool) {
 // SayStep says how the next step is sized on the last one's record.
 func (l LoopStatus) SayStep(s Step) string {
 	return fmt.Sprintf("the last step raised the cap %s → %s %s ago and the count climbed from %s to %s since: heading for ≥ %s, the next step is sized on that",
-		model.Int(s.From), model.Int(s.To), model.Dur(l.Watched), model.Int(s.Count), model.Int(l.PeakCount), model.Int(l.Heading))
+		units.Int(s.From), units.Int(s.To), units.Dur(l.Watched), units.Int(s.Count), units.Int(l.PeakCount), units.Int(l.Heading))
 }

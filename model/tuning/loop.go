@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // The guided loop is the write-up's way of fixing a full table: raise,
@@ -228,7 +229,7 @@ func SettleMax(l LoopStatus) uint64 {
 func SettleChange(l LoopStatus) Change {
 	return Change{Key: model.KnobMax, Current: strconv.FormatUint(l.Max, 10), Proposed: strconv.FormatUint(l.SettleMax, 10),
 		Why: fmt.Sprintf("free for %s at a peak working set of %s: × 1.5, next power of two (the write-up's way back down)",
-			model.Dur(l.Watched), model.Int(l.PeakWorkingSet()))}
+			units.Dur(l.Watched), units.Int(l.PeakWorkingSet()))}
 }
 
 // Say is the loop's state in one line, for the panel and tune
@@ -238,20 +239,20 @@ func (l LoopStatus) Say() string {
 	case LoopPinned:
 		if l.Drops == 0 && l.Pinned == 0 {
 			return fmt.Sprintf("still pinned: no drops yet, but the count (%s of %s) is heading for ~%s%s, over %s (where the collector evicts): the next step is proposed, not applied",
-				model.Int(l.Count), model.Int(l.Max), model.Int(l.Heading), l.climbNote(), model.Int(l.Steady().Room()))
+				units.Int(l.Count), units.Int(l.Max), units.Int(l.Heading), l.climbNote(), units.Int(l.Steady().Room()))
 		}
 		return fmt.Sprintf("still pinned: %s and %s at the cap in %s since the apply (count %s of %s): the next step is proposed, not applied",
-			dropsSaid(l.Drops), model.Dur(l.Pinned), model.Dur(l.Watched), model.Int(l.Count), model.Int(l.Max))
+			dropsSaid(l.Drops), units.Dur(l.Pinned), units.Dur(l.Watched), units.Int(l.Count), units.Int(l.Max))
 	case LoopFreed:
 		return fmt.Sprintf("freed: no drops for %s; count %s of %s, steady ~%s%s under %s (where the collector evicts); headroom %s%s",
-			model.Dur(l.Watched), model.Int(l.Count), model.Int(l.Max), model.Int(l.Heading), l.climbNote(), model.Int(l.Steady().Room()),
-			model.Int(l.Headroom()), l.settleNote())
+			units.Dur(l.Watched), units.Int(l.Count), units.Int(l.Max), units.Int(l.Heading), l.climbNote(), units.Int(l.Steady().Room()),
+			units.Int(l.Headroom()), l.settleNote())
 	case LoopSettle:
 		return fmt.Sprintf("settle: free for %s at a peak working set of %s: %s holds it with half again to spare — offered, not applied",
-			model.Dur(l.Watched), model.Int(l.PeakWorkingSet()), model.Int(l.SettleMax))
+			units.Dur(l.Watched), units.Int(l.PeakWorkingSet()), units.Int(l.SettleMax))
 	}
 	return fmt.Sprintf("watching: %s of %s since the apply, no drops yet (count %s of %s)",
-		model.Dur(l.Watched), model.Dur(LoopWatch), model.Int(l.Count), model.Int(l.Max))
+		units.Dur(l.Watched), units.Dur(LoopWatch), units.Int(l.Count), units.Int(l.Max))
 }
 
 // dropsSaid is a count of drops with its noun: "1 drop", "40 drops".
@@ -259,7 +260,7 @@ func dropsSaid(n uint64) string {
 	if n == 1 {
 		return "1 drop"
 	}
-	return model.Int(n) + " drops"
+	return units.Int(n) + " drops"
 }
 
 // climbNote says how the heading was reached: the count's climb over the
@@ -270,11 +271,11 @@ func (l LoopStatus) climbNote() string {
 	case l.Hold == 0:
 		return " at the rates since"
 	case l.Steady().Remaining() == 0:
-		return fmt.Sprintf(" (its %s hold has passed)", model.Dur(l.Hold))
+		return fmt.Sprintf(" (its %s hold has passed)", units.Dur(l.Hold))
 	case l.Climb < 0.5:
 		return " (flat)"
 	}
-	return fmt.Sprintf(" (+%s/s for the %s left of its %s hold)", model.Num(l.Climb), model.Dur(l.Steady().Remaining()), model.Dur(l.Hold))
+	return fmt.Sprintf(" (+%s/s for the %s left of its %s hold)", units.Num(l.Climb), units.Dur(l.Steady().Remaining()), units.Dur(l.Hold))
 }
 
 // settleNote says when settling down will be offered.
@@ -282,5 +283,5 @@ func (l LoopStatus) settleNote() string {
 	if SettleMax(l) >= l.Max {
 		return ""
 	}
-	return fmt.Sprintf("; settle down to %s is offered after %s free", model.Int(SettleMax(l)), model.Dur(l.SettleAfter))
+	return fmt.Sprintf("; settle down to %s is offered after %s free", units.Int(SettleMax(l)), units.Dur(l.SettleAfter))
 }

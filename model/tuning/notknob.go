@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // FixElsewhere is where the fix of now's most severe verdict is when no
@@ -26,7 +27,7 @@ func over(d time.Duration) string {
 	if d <= 0 {
 		return "now"
 	}
-	return "over the last " + model.Dur(d)
+	return "over the last " + units.Dur(d)
 }
 
 // entries is "1 entry", "240 entries".
@@ -34,7 +35,7 @@ func entries(n uint64) string {
 	if n == 1 {
 		return "1 entry"
 	}
-	return model.Int(n) + " entries"
+	return units.Int(n) + " entries"
 }
 
 // Nothing is what a surface says of a plan that changes nothing and

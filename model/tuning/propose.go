@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // ProposeMax sizes the table for a working set: the next power of two
@@ -68,13 +69,13 @@ func ProposePlan(in Inputs) Plan {
 		ws = model.WorkingSet(in.PeakRate, hold, in.Established)
 		switch { // a rate not counted is never printed as a product of 0/s
 		case in.PeakRate > 0:
-			sizing = fmt.Sprintf("%s/s × %d s + %s open", model.Num(in.PeakRate), hold, model.Int(in.Established))
+			sizing = fmt.Sprintf("%s/s × %d s + %s open", units.Num(in.PeakRate), hold, units.Int(in.Established))
 		case in.Established > 0:
-			sizing = model.Int(in.Established) + " open"
+			sizing = units.Int(in.Established) + " open"
 		}
 		if ceiling := model.Ceiling(ProposeMax(max(ws, in.PeakCount), curMax), hold); hold > 30 && ceiling > 0 && in.PeakRate >= 0.8*model.Ceiling(curMax, hold) {
 			add(model.KnobTimeWait, "30", fmt.Sprintf("observed %s/s against a ceiling of %s/s (%s ÷ %d s): at 30 s the ceiling is %s/s%s",
-				model.Num(in.PeakRate), model.Num(model.Ceiling(curMax, hold)), model.Int(curMax), hold, model.Num(model.Ceiling(ProposeMax(max(ws, in.PeakCount), curMax), 30)), rateFrom(in)))
+				units.Num(in.PeakRate), units.Num(model.Ceiling(curMax, hold)), units.Int(curMax), hold, units.Num(model.Ceiling(ProposeMax(max(ws, in.PeakCount), curMax), 30)), rateFrom(in)))
 		}
 	}
 	ws = max(ws, in.PeakCount)
@@ -88,14 +89,14 @@ func ProposePlan(in Inputs) Plan {
 		basis = sizing + ", or the peak count"
 	}
 	add(model.KnobMax, strconv.FormatUint(newMax, 10), fmt.Sprintf(
-		"peak working set %s (%s) × 1.5, next power of two%s%s", model.Int(ws), basis, rateFrom(in), standingNote(in)))
+		"peak working set %s (%s) × 1.5, next power of two%s%s", units.Int(ws), basis, rateFrom(in), standingNote(in)))
 	buckets := num(cur, model.KnobHashsize)
 	rule, ruleWhy := newMax, "1:1 with max, the kernel's own rule since 5.15"
 	if !model.KernelAtLeast(in.Kernel, 5, 15) {
 		rule, ruleWhy = newMax/4, "max ÷ 4, the rule before 5.15"
 	}
 	if newMax == curMax && hasKind(in.Verdicts, model.HashChains) { // as HASH CHAINS says
-		rule, ruleWhy = model.BucketsFor(in.PeakCount+in.OtherEntries), "the next power of two at or above the peak count "+model.Int(in.PeakCount)+otherNote(in)+" (max is not the fix)"
+		rule, ruleWhy = model.BucketsFor(in.PeakCount+in.OtherEntries), "the next power of two at or above the peak count "+units.Int(in.PeakCount)+otherNote(in)+" (max is not the fix)"
 	} else if shared := model.BucketsFor(ws + in.OtherEntries); in.OtherEntries > 0 && shared > rule {
 		rule, ruleWhy = shared, "the next power of two at or above the working set with the other namespaces' entries (one hash for every namespace)"
 	}
@@ -122,7 +123,7 @@ func otherNote(in Inputs) string {
 	if in.OtherEntries == 0 {
 		return ""
 	}
-	return " and the other namespaces' " + model.Int(in.OtherEntries)
+	return " and the other namespaces' " + units.Int(in.OtherEntries)
 }
 
 // CostOf is the memory of the table as changes would leave it.
@@ -189,8 +190,8 @@ func proposeByClass(in Inputs, top model.ClassFill, curMax uint64, add func(key,
 				if to != k.to {
 					at += fmt.Sprintf(" (%d s with the %d s of SYN retries this kernel renews it by)", to, to-k.to)
 				}
-				why := fmt.Sprintf("%s: %s/s held %d s each need %s entries; at %s, %s%s", cf.Class.Describe(), model.Num(rate), hold,
-					model.Int(uint64(shown*float64(hold)+0.5)), at, model.Int(uint64(shown*float64(to)+0.5)), rateFrom(in))
+				why := fmt.Sprintf("%s: %s/s held %d s each need %s entries; at %s, %s%s", cf.Class.Describe(), units.Num(rate), hold,
+					units.Int(uint64(shown*float64(hold)+0.5)), at, units.Int(uint64(shown*float64(to)+0.5)), rateFrom(in))
 				if cf.Class == model.ClassTCPUnanswered && in.TopDest != "" {
 					why += fmt.Sprintf("; %s never answers: the fix is there, not in the table", in.TopDest)
 				}
@@ -200,12 +201,12 @@ func proposeByClass(in Inputs, top model.ClassFill, curMax uint64, add func(key,
 		}
 		if cf.Class.Standing() {
 			ws += float64(cf.Entries)
-			terms = append(terms, fmt.Sprintf("%s standing open", model.Int(cf.Entries)))
+			terms = append(terms, fmt.Sprintf("%s standing open", units.Int(cf.Entries)))
 			continue
 		}
 		ws += rate * float64(hold)
 		if rate > 0 {
-			terms = append(terms, fmt.Sprintf("%s %s/s × %d s", cf.Class, model.Num(rate), hold))
+			terms = append(terms, fmt.Sprintf("%s %s/s × %d s", cf.Class, units.Num(rate), hold))
 		}
 	}
 	return uint64(ws + 0.5), strings.Join(terms, " + ")
@@ -217,7 +218,7 @@ func rateFrom(in Inputs) string {
 	if in.RateFrom == "" || in.PeakRate <= 0 {
 		return ""
 	}
-	return fmt.Sprintf("; %s/s is %s", model.Num(in.PeakRate), in.RateFrom)
+	return fmt.Sprintf("; %s/s is %s", units.Num(in.PeakRate), in.RateFrom)
 }
 
 // standingNote names what holds a table that standing connections fill:
@@ -236,11 +237,11 @@ func standingNote(in Inputs) string {
 	}
 	if c.IdleCounted && c.IdleOpen > 0 {
 		note += fmt.Sprintf("; %s of them idle over an hour, held by nf_conntrack_tcp_timeout_established (%s s): lowering it frees those, and forgets connections that may still be alive",
-			model.Int(uint64(c.IdleOpen)), model.Int(top.Hold))
+			units.Int(uint64(c.IdleOpen)), units.Int(top.Hold))
 	}
 	if cw := c.TCPState[model.TCPStates[model.TCPCloseWait]]; cw > 0 {
 		note += fmt.Sprintf("; %s in CLOSE_WAIT: their peers closed and the application has not (nf_conntrack_tcp_timeout_close_wait holds each after its last packet)",
-			model.Int(uint64(cw)))
+			units.Int(uint64(cw)))
 	}
 	return note
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // KnobSpec describes one knob.
@@ -203,7 +204,7 @@ func NewInputs(current map[string]string, h model.Host, entryBytes uint64, measu
 		if peakAt.Demand.AtLeast > peakAt.Rates.NewEntriesPS() {
 			what = "the peak demand"
 		}
-		in.RateFrom = fmt.Sprintf("%s, at %s (now %s/s)", what, peakAt.Sample.Time.Format("15:04:05"), model.Num(nowRate))
+		in.RateFrom = fmt.Sprintf("%s, at %s (now %s/s)", what, peakAt.Sample.Time.Format("15:04:05"), units.Num(nowRate))
 	}
 	fill(now)
 	if now.Sample.Census != nil && now.Sample.Census.Error == "" {
@@ -280,7 +281,7 @@ func (c Cost) WorstCase() string {
 	}
 	worst := uint64(c.Namespaces)*c.Entries*c.EntryBytes + c.Buckets*8
 	s := fmt.Sprintf("each of %s namespaces may fill to the cap on its own: %s × %s entries × %d B = %.1f MiB at worst",
-		model.Int(uint64(c.Namespaces)), model.Int(uint64(c.Namespaces)), model.Int(c.Entries), c.EntryBytes, float64(worst)/(1<<20))
+		units.Int(uint64(c.Namespaces)), units.Int(uint64(c.Namespaces)), units.Int(c.Entries), c.EntryBytes, float64(worst)/(1<<20))
 	if c.MemTotal > 0 {
 		s += fmt.Sprintf(" (%.1f %% of RAM)", 100*float64(worst)/float64(c.MemTotal))
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // SnapshotSchema and CensusSchema name the JSON documents snapshot and
@@ -42,24 +43,24 @@ func WriteSnapshot(w io.Writer, d Snapshot, asJSON bool) error {
 	}
 	h, s := d.Host, d.Sample
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "host\t%s\tkernel %s, %d CPUs, %s RAM\n", h.Name, h.Kernel, h.CPUs, model.Bytes(h.MemTotal))
+	fmt.Fprintf(tw, "host\t%s\tkernel %s, %d CPUs, %s RAM\n", h.Name, h.Kernel, h.CPUs, units.Bytes(h.MemTotal))
 	c := s.Conntrack
 	fmt.Fprintf(tw, "conntrack\t%s\tcount %s / max %s (%.0f %%), buckets %s, TIME_WAIT hold %d s, ceiling %s new/s\n",
-		c.Status, model.Int(c.Count), model.Int(c.Max), model.Percent(c.Count, c.Max), model.Int(c.Buckets),
-		c.TimeWaitHold, model.Num(model.Ceiling(c.Max, c.TimeWaitHold)))
+		c.Status, units.Int(c.Count), units.Int(c.Max), model.Percent(c.Count, c.Max), units.Int(c.Buckets),
+		c.TimeWaitHold, units.Num(model.Ceiling(c.Max, c.TimeWaitHold)))
 	t := s.TCP
 	fmt.Fprintf(tw, "tcp\tsince boot\tSYN retransmits %s, listen overflows %s, listen drops %s, active opens %s, passive opens %s, resets %s\n",
-		model.Int(t.SynRetrans), model.Int(t.ListenOverflows), model.Int(t.ListenDrops), model.Int(t.ActiveOpens), model.Int(t.PassiveOpens), model.Int(t.OutRsts))
+		units.Int(t.SynRetrans), units.Int(t.ListenOverflows), units.Int(t.ListenDrops), units.Int(t.ActiveOpens), units.Int(t.PassiveOpens), units.Int(t.OutRsts))
 	ports := "not read"
 	if t.PortRange[1] > 0 {
 		ports = fmt.Sprintf("%d-%d", t.PortRange[0], t.PortRange[1])
 	}
-	fmt.Fprintf(tw, "tcp\tnow\tTIME_WAIT %s, established %s, local ports %s\n", model.Int(t.TimeWait), model.Int(t.Established), ports)
+	fmt.Fprintf(tw, "tcp\tnow\tTIME_WAIT %s, established %s, local ports %s\n", units.Int(t.TimeWait), units.Int(t.Established), ports)
 	for _, d := range s.Disks {
-		fmt.Fprintf(tw, "disk\t%s\treads %s, writes %s, busy %s since boot\n", d.Name, model.Int(d.Reads), model.Int(d.Writes), model.Dur(time.Duration(d.BusyMillis)*time.Millisecond))
+		fmt.Fprintf(tw, "disk\t%s\treads %s, writes %s, busy %s since boot\n", d.Name, units.Int(d.Reads), units.Int(d.Writes), units.Dur(time.Duration(d.BusyMillis)*time.Millisecond))
 	}
 	if s.Kernel.Readable {
-		fmt.Fprintf(tw, "kernel log\t\t%s \"table full\" lines in the ring buffer, %s suppressed\n", model.Int(uint64(len(s.Kernel.Lines))), model.Int(s.Kernel.Suppressed))
+		fmt.Fprintf(tw, "kernel log\t\t%s \"table full\" lines in the ring buffer, %s suppressed\n", units.Int(uint64(len(s.Kernel.Lines))), units.Int(s.Kernel.Suppressed))
 	} else {
 		fmt.Fprintf(tw, "kernel log\t\t%s\n", s.Kernel.Note)
 	}
@@ -73,7 +74,7 @@ func WriteSnapshot(w io.Writer, d Snapshot, asJSON bool) error {
 	if s.Cilium != nil { // only where Cilium pins its maps
 		for _, m := range s.Cilium.Maps {
 			fmt.Fprintf(tw, "cilium\t%s\t%s of %s entries (%.0f %%): sized by %s%s\n", model.Sanitize(m.Name, 64),
-				model.Int(m.Entries), model.Int(m.Max), model.Percent(m.Entries, m.Max), model.CiliumKnob(m.Name), m.FilledBy())
+				units.Int(m.Entries), units.Int(m.Max), model.Percent(m.Entries, m.Max), model.CiliumKnob(m.Name), m.FilledBy())
 		}
 		fmt.Fprintf(tw, "cilium\tdrops\t%s\n", s.Cilium.DropsText())
 	}
@@ -118,7 +119,7 @@ func WriteCensus(w io.Writer, c model.Census, took time.Duration, asJSON bool) e
 	if c.Approximate {
 		approx = " (approximate: the table changed during the dump, or many addresses)"
 	}
-	fmt.Fprintf(w, "%s entries in %s%s\n", model.Int(uint64(c.Total)), took.Round(time.Millisecond), approx)
+	fmt.Fprintf(w, "%s entries in %s%s\n", units.Int(uint64(c.Total)), took.Round(time.Millisecond), approx)
 	printMap(w, "protocol", c.ByProto)
 	printMap(w, "tcp state", c.TCPState)
 	fmt.Fprintf(w, "open connections: %s\n", c.IdleText())
@@ -155,7 +156,7 @@ func printZoneLimits(w io.Writer, c model.Census) {
 		if id, ok := model.ZoneOf(z.Key); ok {
 			limit := "none"
 			if l := c.ZoneLimits.Of(id); l > 0 {
-				limit = model.Int(uint64(l))
+				limit = units.Int(uint64(l))
 			}
 			parts = append(parts, fmt.Sprintf("zone %d: %s", id, limit))
 		}
@@ -182,7 +183,7 @@ func printStaleDNAT(w io.Writer, c model.Census) {
 		if t.Service != "" {
 			state = "Service " + model.Sanitize(t.Service, 120) + ", " + state
 		}
-		fmt.Fprintf(w, "  %-40s %10s  %s\n", model.Sanitize(t.Target, 64), model.Int(uint64(t.Count())), state)
+		fmt.Fprintf(w, "  %-40s %10s  %s\n", model.Sanitize(t.Target, 64), units.Int(uint64(t.Count())), state)
 	}
 }
 
@@ -197,7 +198,7 @@ func printOwners(w io.Writer, o *model.Owners) {
 		return
 	}
 	for _, c := range o.Top {
-		fmt.Fprintf(w, "  %-40s %10s  %s\n", model.Sanitize(c.Owner.String(), 80), model.Int(uint64(c.N)), model.Sanitize(c.PeerText(), 80))
+		fmt.Fprintf(w, "  %-40s %10s  %s\n", model.Sanitize(c.Owner.String(), 80), units.Int(uint64(c.N)), model.Sanitize(c.PeerText(), 80))
 	}
 	fmt.Fprintf(w, "  %s\n", o.UnownedText())
 	if o.Note != "" {
@@ -213,6 +214,6 @@ func printTop(w io.Writer, title string, cs []model.Count) {
 		fmt.Fprintln(w, "  none")
 	}
 	for _, c := range cs {
-		fmt.Fprintf(w, "  %-40s %10s\n", c.Key, model.Int(uint64(c.N)))
+		fmt.Fprintf(w, "  %-40s %10s\n", c.Key, units.Int(uint64(c.N)))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // TestWriteSnapshotUnits: snapshot's text speaks the console's units
@@ -18,7 +19,7 @@ func TestWriteSnapshotUnits(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{model.Bytes(24684092<<10) + " RAM", "reads 66,844", "SYN retransmits 1,234,567", "local ports not read", "busy 1 m 31 s", "708,121 suppressed"} {
+	for _, want := range []string{units.Bytes(24684092<<10) + " RAM", "reads 66,844", "SYN retransmits 1,234,567", "local ports not read", "busy 1 m 31 s", "708,121 suppressed"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("snapshot text lacks %q:\n%s", want, out)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/incident"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // arithmetic is the write-up's arithmetic on the recording's numbers:
@@ -31,7 +32,7 @@ func (t narrator) arithmetic() section {
 	case in.PeakNewConnsPS > 0:
 		ws := model.WorkingSet(in.PeakNewConnsPS, hold, in.PeakOpen)
 		p = append(p, fmt.Sprintf("Working set: the peak of %s new connections/s (at %s) × a TIME_WAIT hold of %d s, plus %s open, is %s entries: what the table must hold at that rate.",
-			model.Num(in.PeakNewConnsPS), t.at(in.PeakNewConnsAt), hold, model.Int(in.PeakOpen), model.Int(ws)))
+			units.Num(in.PeakNewConnsPS), t.at(in.PeakNewConnsAt), hold, units.Int(in.PeakOpen), units.Int(ws)))
 	default:
 		p = append(p, "No new connections were counted, so there is no rate to size the table by.")
 	}
@@ -40,16 +41,16 @@ func (t narrator) arithmetic() section {
 	}
 	if d := in.PeakDemand; d.AtLeast > 0 {
 		p = append(p, fmt.Sprintf("Demand while pinned: at least %s new entries/s at %s (%s). A full table admits only its ceiling, so what got in is not what was wanted; the proposal is sized on the demand.",
-			model.Num(d.AtLeast), t.at(in.PeakDemandAt), d.Basis))
+			units.Num(d.AtLeast), t.at(in.PeakDemandAt), d.Basis))
 	}
 	if c, why := model.CeilingOf(st, in.PeakFill.WithHolds(st, in.Host.Kernel)); why == model.NoCeiling {
 		p = append(p, "No ceiling of new entries: standing connections fill it, so one gets in only as another closes; no hold frees what is live.")
 	} else if c > 0 && in.PeakFill.Known() {
-		p = append(p, fmt.Sprintf("Ceiling of the class that fills it: %s = %s new entries/s sustained.", why, model.Num(c)))
+		p = append(p, fmt.Sprintf("Ceiling of the class that fills it: %s = %s new entries/s sustained.", why, units.Num(c)))
 	} else if c := model.Ceiling(st.Max, hold); c > 0 {
-		s := fmt.Sprintf("Ceiling: nf_conntrack_max ÷ hold = %s ÷ %d s = %s new connections/s sustained", model.Int(st.Max), hold, model.Num(c))
+		s := fmt.Sprintf("Ceiling: nf_conntrack_max ÷ hold = %s ÷ %d s = %s new connections/s sustained", units.Int(st.Max), hold, units.Num(c))
 		if end.Max != st.Max || end.TimeWaitHold != hold {
-			s += fmt.Sprintf("; at the end of the recording %s ÷ %d s = %s/s", model.Int(end.Max), end.TimeWaitHold, model.Num(model.Ceiling(end.Max, end.TimeWaitHold)))
+			s += fmt.Sprintf("; at the end of the recording %s ÷ %d s = %s/s", units.Int(end.Max), end.TimeWaitHold, units.Num(model.Ceiling(end.Max, end.TimeWaitHold)))
 		}
 		p = append(p, s+".")
 	}
@@ -75,7 +76,7 @@ func (t narrator) arithmetic() section {
 	}
 	c := plan.Cost
 	p = append(p, fmt.Sprintf("Proposed, as tablefull tune --dry-run would have at %s, from the knobs then: a table of %s entries and %s buckets costs %.1f MiB of kernel memory (%.2f %% of RAM) at about %d bytes an entry%s.",
-		t.at(in.PlanAt()), model.Int(c.Entries), model.Int(c.Buckets), c.MiB(), c.PctOfRAM, c.EntryBytes, assumed(c)))
+		t.at(in.PlanAt()), units.Int(c.Entries), units.Int(c.Buckets), c.MiB(), c.PctOfRAM, c.EntryBytes, assumed(c)))
 	if w := c.WorstCase(); w != "" {
 		p = append(p, "The cap holds in every namespace: "+w+".")
 	}
@@ -95,17 +96,17 @@ func (t narrator) buckets() string {
 	in := t.in
 	st, end := in.Start, in.End
 	if b := st.Buckets; b > 0 {
-		said := model.Int(b)
+		said := units.Int(b)
 		if in.PeakCount > st.Max && end.Buckets > b { // the peak came under the raised hashsize
 			b = end.Buckets
-			said += ", " + model.Int(b) + " after the raise"
+			said += ", " + units.Int(b) + " after the raise"
 		}
 		depth := fmt.Sprintf("%.1f entries", model.ChainDepth(in.PeakCount, b))
 		if model.ChainDepth(in.PeakCount, b) < 0.1 {
 			depth = "under 0.1 entries"
 		}
 		return fmt.Sprintf("Buckets: %s; at the peak count of %s the chains are %s deep on average (2 × count ÷ buckets: each entry is hashed in both directions; buckets decide how fast a lookup is, max how many entries exist at all).",
-			said, model.Int(in.PeakCount), depth)
+			said, units.Int(in.PeakCount), depth)
 	}
 	return ""
 }
@@ -125,11 +126,11 @@ func (t narrator) byClass() string {
 	for _, cf := range pf.Classes {
 		switch {
 		case cf.Class.Standing():
-			terms, standing = append(terms, fmt.Sprintf("%s standing open (%s)", model.Int(cf.Entries), cf.Class)), true
+			terms, standing = append(terms, fmt.Sprintf("%s standing open (%s)", units.Int(cf.Entries), cf.Class)), true
 		case cf.RatePS > 0:
 			terms = append(terms, cf.Class.String()+" "+pf.Arithmetic(cf))
 		case cf.Entries > 0:
-			terms = append(terms, fmt.Sprintf("%s %s entries, no rate of new ones counted", cf.Class, model.Int(cf.Entries)))
+			terms = append(terms, fmt.Sprintf("%s %s entries, no rate of new ones counted", cf.Class, units.Int(cf.Entries)))
 		}
 	}
 	if churning := slices.ContainsFunc(pf.Classes, func(cf model.ClassFill) bool { return !cf.Class.Standing() && cf.RatePS > 0 }); !churning {
@@ -138,13 +139,13 @@ func (t narrator) byClass() string {
 			return ""
 		case !standing: // a full table's classes, none with a rate: nothing projects them
 			return fmt.Sprintf("By class (at %s): %s: no rate × hold projects them; the table held %s then.",
-				t.at(in.PeakFillAt), strings.Join(terms, " + "), model.Int(in.PeakFillCount))
+				t.at(in.PeakFillAt), strings.Join(terms, " + "), units.Int(in.PeakFillCount))
 		}
 		return fmt.Sprintf("By class (at %s): %s, connections that live as long as their owners keep them: no rate × hold projects them; the table held %s then.",
-			t.at(in.PeakFillAt), strings.Join(terms, " + "), model.Int(in.PeakFillCount))
+			t.at(in.PeakFillAt), strings.Join(terms, " + "), units.Int(in.PeakFillCount))
 	}
 	return fmt.Sprintf("By class, counted from the kernel's events (at %s): %s; in all %s entries at steady state, a projection of those rates; the table held %s then. Each class is held by its own timeout, so the table's room is shared by what each admits times how long it is kept.",
-		t.at(in.PeakFillAt), strings.Join(terms, "; "), model.Int(pf.WorkingSet()), model.Int(in.PeakFillCount))
+		t.at(in.PeakFillAt), strings.Join(terms, "; "), units.Int(pf.WorkingSet()), units.Int(in.PeakFillCount))
 }
 
 // planSaid is what the section says in place of a proposal table: why
@@ -162,7 +163,7 @@ func planSaid(plan tuning.Plan, ok bool) []string {
 	case plan.Refusal != "":
 		out = append(out, "Nothing proposed: "+plan.Refusal+".")
 	default:
-		out = append(out, fmt.Sprintf("The knobs at the first pin already fit the peak working set of %s entries: nothing to propose.", model.Int(plan.WorkingSet)))
+		out = append(out, fmt.Sprintf("The knobs at the first pin already fit the peak working set of %s entries: nothing to propose.", units.Int(plan.WorkingSet)))
 	}
 	return out
 }
@@ -173,19 +174,19 @@ func planSaid(plan tuning.Plan, ok bool) []string {
 func (t narrator) freed(fr incident.Freed) []string {
 	c := fr.By
 	out := []string{fmt.Sprintf("What freed it: at %s %s went from %s to %s; from then to the end of the recording the table never pinned and dropped nothing. Its count peaked at %s after it (%.0f %% of the cap of %s) and stood at %s at the end.",
-		t.at(c.At), knobName(c.Key), model.Int(number(c.Before)), model.Int(number(c.After)), model.Int(fr.Peak),
-		model.Percent(fr.Peak, fr.Max), model.Int(fr.Max), model.Int(fr.End))}
+		t.at(c.At), knobName(c.Key), units.Int(number(c.Before)), units.Int(number(c.After)), units.Int(fr.Peak),
+		model.Percent(fr.Peak, fr.Max), units.Int(fr.Max), units.Int(fr.End))}
 	settle := max(fr.Peak, fr.Steady.Projected())
 	if st := fr.Steady; st.Remaining() > 0 && st.Projected() > fr.End {
 		out = append(out, fmt.Sprintf("The count had not settled: an entry is held %s, longer than the %s the recording ran after the change; climbing %s/s since, it heads for %s by the end of the hold (%.0f %% of the cap).",
-			model.Dur(st.Hold), model.Dur(st.Watched), model.Num(st.Climb), model.Int(st.Projected()), model.Percent(st.Projected(), fr.Max)))
+			units.Dur(st.Hold), units.Dur(st.Watched), units.Num(st.Climb), units.Int(st.Projected()), model.Percent(st.Projected(), fr.Max)))
 	}
 	if model.Percent(settle, fr.Max) <= settledPct {
 		return append(out, fmt.Sprintf("That table holds its working set with room (under %.0f %% of its cap): nothing more to propose. tablefull tune --persist keeps it across a reboot.", settledPct))
 	}
 	want := tuning.NextPow2(settle * 3 / 2)
 	return append(out, fmt.Sprintf("It holds it with little room: a cap of %s (that working set × 1.5, next power of two) would settle it; tablefull tune --set %s=%d applies it and reads it back.",
-		model.Int(want), model.KnobMax, want))
+		units.Int(want), model.KnobMax, want))
 }
 
 // settledPct is the share of its cap a freed table's peak may take and
@@ -217,7 +218,7 @@ func (t narrator) about(r *Report) section {
 	if r.Damaged > 0 {
 		s += fmt.Sprintf(" %s that were not a valid record were skipped.", plural(r.Damaged, "line", "lines"))
 	}
-	s += fmt.Sprintf(" Each chart point is %s of samples.", model.Dur(in.Timeline.Width()))
+	s += fmt.Sprintf(" Each chart point is %s of samples.", units.Dur(in.Timeline.Width()))
 	return section{Title: "About this report", Paras: []string{s}}
 }
 
@@ -225,5 +226,5 @@ func intervalText(d time.Duration) string {
 	if d < time.Second {
 		return d.String()
 	}
-	return model.Dur(d)
+	return units.Dur(d)
 }

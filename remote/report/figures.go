@@ -7,6 +7,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/incident"
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // verdictBand shows which verdicts held when: a row a verdict, most
@@ -152,7 +153,7 @@ func markHeight(lo, hi float64) float64 {
 // 16384 → "16,384"; what is not one number is shown as it came.
 func knobValue(v string) string {
 	if n, err := strconv.ParseUint(v, 10, 64); err == nil {
-		return model.Int(n)
+		return units.Int(n)
 	}
 	return model.Sanitize(v, 24)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/incident"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/remote/stream"
 )
@@ -165,7 +166,7 @@ func (r *Report) Heading() string {
 	case in.FirstPinned.IsZero() && in.Drops == 0 && elsewhere == 1 && len(in.FullNamespaces) == 1:
 		return "Conntrack incident in " + model.Sanitize(in.FullNamespaces[0].Label, 64) + " on " + host
 	case in.FirstPinned.IsZero() && in.Drops == 0 && elsewhere > 1:
-		return "Conntrack incident in " + model.Int(uint64(elsewhere)) + " namespaces on " + host
+		return "Conntrack incident in " + units.Int(uint64(elsewhere)) + " namespaces on " + host
 	case in.FirstPinned.IsZero() && in.Drops == 0:
 		return "No conntrack incident on " + host
 	}

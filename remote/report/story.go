@@ -8,6 +8,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/incident"
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // section is one part of the document, in plain text: the HTML and the
@@ -52,7 +53,7 @@ func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return fmt.Sprintf("%s %s", model.Int(uint64(n)), many)
+	return fmt.Sprintf("%s %s", units.Int(uint64(n)), many)
 }
 
 // sections are the document, in order.
@@ -87,7 +88,7 @@ func (t narrator) whatHappened(r *Report) []string {
 	var s []string
 	s = append(s, fmt.Sprintf("%s (kernel %s, %s, %s of RAM) was recorded from %s to %s UTC: %s, %s.",
 		model.Sanitize(h.Name, 64), model.Sanitize(h.Kernel, 64), plural(h.CPUs, "CPU", "CPUs"), memory(h.MemTotal),
-		in.From.UTC().Format("2006-01-02 15:04:05"), t.at(in.To), model.Dur(in.To.Sub(in.From)), plural(in.Samples, "sample", "samples")))
+		in.From.UTC().Format("2006-01-02 15:04:05"), t.at(in.To), units.Dur(in.To.Sub(in.From)), plural(in.Samples, "sample", "samples")))
 	switch {
 	case in.Start.Status != model.TableTracked && len(in.FullNamespaces) > 0:
 		s = append(s, "This namespace tracked nothing during the recording; the table that filled was another namespace's, told below.")
@@ -96,33 +97,33 @@ func (t narrator) whatHappened(r *Report) []string {
 	case !in.FirstPinned.IsZero():
 		climb := ""
 		if ttp := in.TimeToPin(); ttp > 0 {
-			climb = fmt.Sprintf("The count climbed from %s to the cap in %s; ", model.Int(in.ClimbCount), model.Dur(ttp))
+			climb = fmt.Sprintf("The count climbed from %s to the cap in %s; ", units.Int(in.ClimbCount), units.Dur(ttp))
 		}
 		drops := ", and no packet was counted as dropped"
 		if in.Drops > 0 {
-			drops = fmt.Sprintf(", and %s packets were dropped, the first at %s", model.Int(in.Drops), t.at(in.FirstDrop))
+			drops = fmt.Sprintf(", and %s packets were dropped, the first at %s", units.Int(in.Drops), t.at(in.FirstDrop))
 		}
-		pinned := fmt.Sprintf("the table was pinned at nf_conntrack_max = %s from %s", model.Int(in.Start.Max), t.at(in.FirstPinned))
+		pinned := fmt.Sprintf("the table was pinned at nf_conntrack_max = %s from %s", units.Int(in.Start.Max), t.at(in.FirstPinned))
 		switch {
 		case in.FirstPinned.Equal(in.From): // the climb, if any, was before the recording
-			climb, pinned = "", fmt.Sprintf("the table was already pinned at nf_conntrack_max = %s when the recording began", model.Int(in.Start.Max))
+			climb, pinned = "", fmt.Sprintf("the table was already pinned at nf_conntrack_max = %s when the recording began", units.Int(in.Start.Max))
 		case in.ClimbFrom.Equal(in.From) && model.Percent(in.ClimbCount, in.Start.Max) > model.EvictPct && in.TimeToPin() <= 2*in.Interval:
 			// Near a full table the kernel evicts to make room: a first
 			// sample a few entries short of the cap was at it already.
 			climb, pinned = "", fmt.Sprintf("the table was already pinned at nf_conntrack_max = %s when the recording began (its first sample read %s: near a full table the kernel evicts to make room, so the count touches the cap rather than resting on it)",
-				model.Int(in.Start.Max), model.Int(in.ClimbCount))
+				units.Int(in.Start.Max), units.Int(in.ClimbCount))
 		}
 		s = append(s, capitalise(fmt.Sprintf("%s%s, %s at the cap in all (%s)%s.",
-			climb, pinned, model.Dur(in.Pinned), plural(in.EpisodeCount, "episode", "episodes"), drops)))
+			climb, pinned, units.Dur(in.Pinned), plural(in.EpisodeCount, "episode", "episodes"), drops)))
 	case in.Drops > 0:
-		s = append(s, fmt.Sprintf("The table never pinned at its cap, but %s packets were dropped, the first at %s.", model.Int(in.Drops), t.at(in.FirstDrop)))
+		s = append(s, fmt.Sprintf("The table never pinned at its cap, but %s packets were dropped, the first at %s.", units.Int(in.Drops), t.at(in.FirstDrop)))
 	default:
-		s = append(s, fmt.Sprintf("The table never reached its cap (peak %s of %s) and dropped nothing.", model.Int(in.PeakCount), model.Int(in.End.Max)))
+		s = append(s, fmt.Sprintf("The table never reached its cap (peak %s of %s) and dropped nothing.", units.Int(in.PeakCount), units.Int(in.End.Max)))
 	}
 	s = append(s, t.whilePinned()...)
 	for i, c := range in.Changes {
 		if i == 3 {
-			s = append(s, fmt.Sprintf("%s more changes are listed under Tuning.", model.Int(uint64(len(in.Changes)-3))))
+			s = append(s, fmt.Sprintf("%s more changes are listed under Tuning.", units.Int(uint64(len(in.Changes)-3))))
 			break
 		}
 		// changes at one moment share one window: its before and after once
@@ -138,10 +139,10 @@ func (t narrator) whatHappened(r *Report) []string {
 			for _, k := range hs.Kinds {
 				names = append(names, string(k))
 			}
-			held = append(held, fmt.Sprintf("%s for %s", strings.Join(names, " with "), model.Dur(hs.For)))
+			held = append(held, fmt.Sprintf("%s for %s", strings.Join(names, " with "), units.Dur(hs.For)))
 		}
 		if in.OtherHeld > 0 {
-			held = append(held, fmt.Sprintf("other verdicts for %s", model.Dur(in.OtherHeld)))
+			held = append(held, fmt.Sprintf("other verdicts for %s", units.Dur(in.OtherHeld)))
 		}
 		out = append(out, "Verdicts: "+strings.Join(held, ", ")+".")
 	}
@@ -150,10 +151,10 @@ func (t narrator) whatHappened(r *Report) []string {
 	}
 	for _, n := range in.FullNamespaces {
 		out = append(out, fmt.Sprintf("The table of %s, another network namespace of this host, was full from %s to %s (peak %s entries, %s drops): its new connections were dropped whatever this namespace's own table said.",
-			n.Label, t.at(n.First), t.at(n.Last), model.Int(n.PeakCount), model.Int(n.Drops)))
+			n.Label, t.at(n.First), t.at(n.Last), units.Int(n.PeakCount), units.Int(n.Drops)))
 	}
 	if in.FullNamespacesOther > 0 {
-		out = append(out, fmt.Sprintf("%s more namespaces were full.", model.Int(uint64(in.FullNamespacesOther))))
+		out = append(out, fmt.Sprintf("%s more namespaces were full.", units.Int(uint64(in.FullNamespacesOther))))
 	}
 	if in.Absent != 0 {
 		out = append(out, "Not in the recording for all of it: "+in.Absent.String()+" (not read when it was recorded, or not scraped); what this report says of them covers only the samples that had them, and no verdict was judged from them.")
@@ -172,7 +173,7 @@ func (t narrator) evidence() []string {
 			continue
 		}
 		v := in.Last[k]
-		out = append(out, fmt.Sprintf("%s, held %s: %s.%s", k, model.Dur(in.Held[k]), model.Sanitize(v.Evidence, model.MaxText), readFrom(v.Facts)))
+		out = append(out, fmt.Sprintf("%s, held %s: %s.%s", k, units.Dur(in.Held[k]), model.Sanitize(v.Evidence, model.MaxText), readFrom(v.Facts)))
 	}
 	if len(out) == 0 {
 		return []string{"No verdict but OK held: nothing in the recording called for one."}
@@ -203,7 +204,7 @@ func (t narrator) whilePinned() []string {
 	}
 	var s []string
 	l := in.WhilePinned
-	cpu, disk := fmt.Sprintf("CPU %.0f %% busy", l.BusyPct), fmt.Sprintf("disk %s IO/s and %.0f %% utilised", model.Num(l.DiskIOPS), l.DiskUtilPct)
+	cpu, disk := fmt.Sprintf("CPU %.0f %% busy", l.BusyPct), fmt.Sprintf("disk %s IO/s and %.0f %% utilised", units.Num(l.DiskIOPS), l.DiskUtilPct)
 	if l.Absent.Has(model.PartCPU) {
 		cpu = "CPU not recorded throughout"
 	}
@@ -220,7 +221,7 @@ func (t narrator) whilePinned() []string {
 		s = append(s, "Meanwhile the server was working ("+load+").")
 	}
 	if l.SynRetransPS > 0 && !l.Absent.Has(model.PartTCP) {
-		s = append(s, fmt.Sprintf("Clients retransmitted %s SYNs a second while the table was pinned: each one waiting out the 1, 2, 4, 8 s backoff.", model.Num(l.SynRetransPS)))
+		s = append(s, fmt.Sprintf("Clients retransmitted %s SYNs a second while the table was pinned: each one waiting out the 1, 2, 4, 8 s backoff.", units.Num(l.SynRetransPS)))
 	}
 	return s
 }
@@ -232,7 +233,7 @@ func (t narrator) changeSentence(c incident.KnobChange, window bool) string {
 	if number(c.After) < number(c.Before) {
 		verb = "lowered"
 	}
-	s := fmt.Sprintf("At %s %s was %s from %s to %s", t.at(c.At), knobName(c.Key), verb, model.Int(number(c.Before)), model.Int(number(c.After)))
+	s := fmt.Sprintf("At %s %s was %s from %s to %s", t.at(c.At), knobName(c.Key), verb, units.Int(number(c.Before)), units.Int(number(c.After)))
 	if c.Held {
 		s += " and every later sample read it back"
 	}
@@ -240,8 +241,8 @@ func (t narrator) changeSentence(c incident.KnobChange, window bool) string {
 	b, a := c.WindowBefore, c.WindowAfter
 	if span := a.To.Sub(a.From); span > 0 && window {
 		s += fmt.Sprintf(" In the %s before, the table dropped %s packets/s at %s new connections/s, pinned %s; in the %s after, %s/s at %s/s, pinned %s.",
-			model.Dur(b.To.Sub(b.From)), model.Num(b.DropsPS), model.Num(b.NewConnsPS), model.Dur(b.Pinned),
-			model.Dur(span), model.Num(a.DropsPS), model.Num(a.NewConnsPS), model.Dur(a.Pinned))
+			units.Dur(b.To.Sub(b.From)), units.Num(b.DropsPS), units.Num(b.NewConnsPS), units.Dur(b.Pinned),
+			units.Dur(span), units.Num(a.DropsPS), units.Num(a.NewConnsPS), units.Dur(a.Pinned))
 	}
 	return s
 }
@@ -285,5 +286,5 @@ func memory(b uint64) string {
 	if b == 0 {
 		return "unknown"
 	}
-	return model.Bytes(b)
+	return units.Bytes(b)
 }

@@ -8,7 +8,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // chart is one figure before it is written: a data area on the shared
@@ -121,7 +121,7 @@ func niceStep(raw float64) float64 {
 // countLabel is a value with thousands separators when whole.
 func countLabel(v float64) string {
 	if v >= 0 && v == math.Trunc(v) && v < 1e18 {
-		return model.Int(uint64(v))
+		return units.Int(uint64(v))
 	}
 	return fmt.Sprintf("%.3g", v)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/incident"
+	"github.com/tablefull/tablefull/model/units"
 )
 
 func (t narrator) episodes() section {
@@ -22,7 +23,7 @@ func (t narrator) episodes() section {
 		if e.Open {
 			last += " (still pinned at the end)"
 		}
-		tb.Rows = append(tb.Rows, []string{model.Int(uint64(first + i + 1)), t.at(e.Seen), last, model.Dur(e.Duration()), e.CapsText(), model.Int(e.Drops)})
+		tb.Rows = append(tb.Rows, []string{units.Int(uint64(first + i + 1)), t.at(e.Seen), last, units.Dur(e.Duration()), e.CapsText(), units.Int(e.Drops)})
 	}
 	if first > 0 {
 		tb.Note = fmt.Sprintf("The first %s are not listed.", plural(first, "episode", "episodes"))
@@ -41,15 +42,15 @@ func (t narrator) tuning() section {
 		tb := table{Head: []string{"at", "knob", "before", "after", "read back"}}
 		cmp := table{Head: []string{"change", "window", "drops/s", "new conns/s", "pinned", "SYN retrans/s", "listen overflows/s"}}
 		for _, c := range in.Changes {
-			tb.Rows = append(tb.Rows, []string{t.at(c.At), knobName(c.Key), model.Int(number(c.Before)), model.Int(number(c.After)), readBack(c)})
+			tb.Rows = append(tb.Rows, []string{t.at(c.At), knobName(c.Key), units.Int(number(c.Before)), units.Int(number(c.After)), readBack(c)})
 			b, a := c.WindowBefore, c.WindowAfter
 			name := model.KnobName(c.Key) + " at " + t.at(c.At)
 			cmp.Rows = append(cmp.Rows,
-				[]string{name, "before, " + model.Dur(b.To.Sub(b.From)), model.Num(b.DropsPS), model.Num(b.NewConnsPS), model.Dur(b.Pinned), model.Num(b.SynRetransPS), model.Num(b.ListenOverflowsPS)},
-				[]string{name, "after, " + model.Dur(a.To.Sub(a.From)), model.Num(a.DropsPS), model.Num(a.NewConnsPS), model.Dur(a.Pinned), model.Num(a.SynRetransPS), model.Num(a.ListenOverflowsPS)})
+				[]string{name, "before, " + units.Dur(b.To.Sub(b.From)), units.Num(b.DropsPS), units.Num(b.NewConnsPS), units.Dur(b.Pinned), units.Num(b.SynRetransPS), units.Num(b.ListenOverflowsPS)},
+				[]string{name, "after, " + units.Dur(a.To.Sub(a.From)), units.Num(a.DropsPS), units.Num(a.NewConnsPS), units.Dur(a.Pinned), units.Num(a.SynRetransPS), units.Num(a.ListenOverflowsPS)})
 		}
 		if in.SkippedChanges > 0 {
-			tb.Note = fmt.Sprintf("%s more changes are not listed.", model.Int(uint64(in.SkippedChanges)))
+			tb.Note = fmt.Sprintf("%s more changes are not listed.", units.Int(uint64(in.SkippedChanges)))
 		}
 		cmp.Note = fmt.Sprintf("Each window is at most %s, and no longer after a change than the recording goes on.", spanWords(model.CompareSpan))
 		sec.Tables = append(sec.Tables, tb, cmp)
@@ -73,16 +74,16 @@ func (t narrator) deletions() *section {
 		return nil
 	}
 	tb := table{Head: []string{"at", "filter", "matched", "deleted", "still matching after", "error"},
-		Note: fmt.Sprintf("%s entries deleted in all, over ctnetlink, as tablefull entries --delete does; each is in the journal of the state directory too.", model.Int(in.DeletedEntries))}
+		Note: fmt.Sprintf("%s entries deleted in all, over ctnetlink, as tablefull entries --delete does; each is in the journal of the state directory too.", units.Int(in.DeletedEntries))}
 	for _, d := range in.Deletions {
-		still := model.Int(uint64(max(0, d.StillMatch)))
+		still := units.Int(uint64(max(0, d.StillMatch)))
 		if d.StillMatch < 0 {
 			still = "not read back"
 		}
-		tb.Rows = append(tb.Rows, []string{t.at(d.At), d.Filter, model.Int(uint64(max(0, d.Matched))), model.Int(uint64(max(0, d.Deleted))), still, d.Error})
+		tb.Rows = append(tb.Rows, []string{t.at(d.At), d.Filter, units.Int(uint64(max(0, d.Matched))), units.Int(uint64(max(0, d.Deleted))), still, d.Error})
 	}
 	if in.SkippedDeletions > 0 {
-		tb.Note += fmt.Sprintf(" %s more deletions are not listed.", model.Int(uint64(in.SkippedDeletions)))
+		tb.Note += fmt.Sprintf(" %s more deletions are not listed.", units.Int(uint64(in.SkippedDeletions)))
 	}
 	return &section{Title: "Entries deleted", Tables: []table{tb}}
 }
@@ -108,7 +109,7 @@ func spanWords(d time.Duration) string {
 	case d%time.Minute == 0:
 		return fmt.Sprintf("%d minutes", d/time.Minute)
 	}
-	return model.Dur(d)
+	return units.Dur(d)
 }
 
 func yesNo(b bool) string {
@@ -130,14 +131,14 @@ func (t narrator) kernel() section {
 		if l.NetNSName != "" {
 			ns = model.Sanitize(l.NetNSName, 64)
 		}
-		tb.Rows = append(tb.Rows, []string{model.Int(uint64(l.Count)), t.at(l.First), t.at(l.Last), ns, model.KernelLine{Text: l.Text}.Said(200)})
+		tb.Rows = append(tb.Rows, []string{units.Int(uint64(l.Count)), t.at(l.First), t.at(l.Last), ns, model.KernelLine{Text: l.Text}.Said(200)})
 	}
 	var notes []string
 	if in.KernelOther > 0 {
-		notes = append(notes, fmt.Sprintf("%s lines of other texts are not listed.", model.Int(uint64(in.KernelOther))))
+		notes = append(notes, fmt.Sprintf("%s lines of other texts are not listed.", units.Int(uint64(in.KernelOther))))
 	}
 	if in.Suppressed > 0 {
-		notes = append(notes, fmt.Sprintf("The kernel's rate limit suppressed %s more (\"callbacks suppressed\") after the first sample, as the console counts them.", model.Int(in.Suppressed)))
+		notes = append(notes, fmt.Sprintf("The kernel's rate limit suppressed %s more (\"callbacks suppressed\") after the first sample, as the console counts them.", units.Int(in.Suppressed)))
 	}
 	tb.Note = strings.Join(notes, " ")
 	sec.Tables = []table{tb}
@@ -147,7 +148,7 @@ func (t narrator) kernel() section {
 func (t narrator) census() section {
 	c := t.in.Census
 	sec := section{Title: "Census: what filled the table"}
-	p := fmt.Sprintf("The largest census recorded walked %s entries at %s.", model.Int(uint64(c.Total)), t.at(c.At))
+	p := fmt.Sprintf("The largest census recorded walked %s entries at %s.", units.Int(uint64(c.Total)), t.at(c.At))
 	if c.Approximate {
 		p += " It is approximate: the table changed during the walk, or there were more addresses than the sketch holds."
 	}
@@ -177,7 +178,7 @@ func ownersTable(o *model.Owners) table {
 		return tb
 	}
 	for _, c := range o.Top {
-		tb.Rows = append(tb.Rows, []string{model.Sanitize(c.Who(), 120), model.Int(uint64(max(0, c.N))), model.Sanitize(c.PeerText(), 80)})
+		tb.Rows = append(tb.Rows, []string{model.Sanitize(c.Who(), 120), units.Int(uint64(max(0, c.N))), model.Sanitize(c.PeerText(), 80)})
 	}
 	tb.Note = o.UnownedText() + "."
 	if o.Note != "" {
@@ -193,10 +194,10 @@ func countTable(what string, cs []model.Count) table {
 	tb := table{Head: []string{what, "entries"}}
 	for i, c := range cs {
 		if i == maxCensusRows {
-			tb.Note = fmt.Sprintf("%s more are not listed.", model.Int(uint64(len(cs)-maxCensusRows)))
+			tb.Note = fmt.Sprintf("%s more are not listed.", units.Int(uint64(len(cs)-maxCensusRows)))
 			break
 		}
-		tb.Rows = append(tb.Rows, []string{model.Sanitize(c.Key, 64), model.Int(uint64(max(0, c.N)))})
+		tb.Rows = append(tb.Rows, []string{model.Sanitize(c.Key, 64), units.Int(uint64(max(0, c.N)))})
 	}
 	return tb
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // who is the probes' busiest window: who opened the connections, to
@@ -13,7 +14,7 @@ func (t narrator) who() section {
 	w, secs := t.in.PeakWho, t.in.PeakWhoSecs
 	sec := section{Title: "Who opened the connections"}
 	p := fmt.Sprintf("The eBPF probes' busiest %s (ending at %s) counted the new connections below as the processes made them.",
-		model.Dur(model.WhoWindow), t.at(t.in.PeakWhoAt))
+		units.Dur(model.WhoWindow), t.at(t.in.PeakWhoAt))
 	if d := w.DominantText(secs); d != "" {
 		p += " " + model.Sanitize(d, 400) + "."
 	}
@@ -28,20 +29,20 @@ func (t narrator) who() section {
 			finding = model.OnePerRequest
 		}
 		conns.Rows = append(conns.Rows, []string{model.Sanitize(c.Owner.String(), 120), model.Sanitize(c.DestText(), 64),
-			model.Num(c.PerSec(secs)), life, finding})
+			units.Num(c.PerSec(secs)), life, finding})
 	}
 	if w.OtherOpened > 0 {
-		conns.Note = fmt.Sprintf("%s more new connections from other owners are not listed.", model.Int(w.OtherOpened))
+		conns.Note = fmt.Sprintf("%s more new connections from other owners are not listed.", units.Int(w.OtherOpened))
 	}
 	if w.Lost > 0 {
-		conns.Note += fmt.Sprintf(" %s were not counted (the probes' maps were full): the counts are lower bounds.", model.Int(w.Lost))
+		conns.Note += fmt.Sprintf(" %s were not counted (the probes' maps were full): the counts are lower bounds.", units.Int(w.Lost))
 	}
 	sec.Tables = []table{conns}
 	if len(w.Drops) > 0 {
 		drops := table{Head: []string{"dropped by the table, from", "source", "destination", "packets"}}
 		for _, d := range w.Drops {
 			drops.Rows = append(drops.Rows, []string{model.Sanitize(d.Owner.String(), 120), model.Sanitize(d.Src, 64),
-				model.Sanitize(d.Dest, 64), model.Int(d.N)})
+				model.Sanitize(d.Dest, 64), units.Int(d.N)})
 		}
 		drops.Note = "Packets netfilter dropped before conntrack could give them an entry; a firewall's own DROP rules are not in it."
 		sec.Tables = append(sec.Tables, drops)

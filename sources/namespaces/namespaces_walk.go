@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/owners"
 )
@@ -64,7 +65,7 @@ func (n *Namespaces) walk(now time.Time) {
 	n.known, n.note, n.unread, n.denied = found, "", 0, sc.denied > 0 && !n.root
 	if over := len(n.mounts) + len(sc.rootMade) + len(sc.userMade) - len(found); over > 0 && len(found) >= n.max {
 		n.unread = over
-		n.note = fmt.Sprintf("%s namespaces not read: over the cap of %s (users' own namespaces are left out first)", model.Int(uint64(over)), model.Int(uint64(n.max)))
+		n.note = fmt.Sprintf("%s namespaces not read: over the cap of %s (users' own namespaces are left out first)", units.Int(uint64(over)), units.Int(uint64(n.max)))
 	}
 	switch {
 	case sc.denied == 1 && n.root:

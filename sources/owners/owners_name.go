@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
@@ -153,7 +154,7 @@ func ownerOf(r Trees, pid int, cgroupPath string) model.Owner {
 
 // overBudgetNote says that an owner lookup stopped at its budget of file
 // descriptors: the owners it did not reach are shown by cgroup only.
-var overBudgetNote = "owner lookup over budget (" + model.Int(maxLookupFDs) + " file descriptors read): the rest are named by cgroup only"
+var overBudgetNote = "owner lookup over budget (" + units.Int(maxLookupFDs) + " file descriptors read): the rest are named by cgroup only"
 
 // findProcesses fills wanted (socket inode → pid) from the fds of the
 // processes of the cgroups in paths (when the sockets carried cgroup

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // Control is what the agent does for checked control requests
@@ -95,7 +96,7 @@ func (a *Control) limit(changes []tuning.Change, count uint64) (uint64, error) {
 			continue
 		}
 		if n, err := strconv.ParseUint(c.Proposed, 10, 64); err == nil && n < count {
-			return 0, fmt.Errorf("%w: %s = %s is below the live count %s: the table would refuse every new entry", ErrRefusedHere, c.Key, c.Proposed, model.Int(count))
+			return 0, fmt.Errorf("%w: %s = %s is below the live count %s: the table would refuse every new entry", ErrRefusedHere, c.Key, c.Proposed, units.Int(count))
 		}
 	}
 	if a.MemTotal > 0 {

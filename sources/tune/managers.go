@@ -13,6 +13,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
@@ -93,7 +94,7 @@ func kubeProxy(pid int, argv []string) Manager {
 		minimum = "131072"
 	}
 	if n, err := strconv.ParseUint(strings.TrimSpace(perCore), 10, 64); err == nil && n > 0 {
-		m.Owns[model.KnobMax] = fmt.Sprintf("max(%s × CPUs, %s)", model.Int(n), number(minimum))
+		m.Owns[model.KnobMax] = fmt.Sprintf("max(%s × CPUs, %s)", units.Int(n), number(minimum))
 	}
 	if v, ok := pick("conntrack-udp-timeout", "udpTimeout"); ok && strings.TrimSpace(v) != "" && strings.TrimSpace(v) != "0" && strings.TrimSpace(v) != "0s" {
 		m.Owns[model.KnobUDPTimeout] = model.Sanitize(strings.TrimSpace(v), 32)
@@ -160,7 +161,7 @@ func readManagerConfig(path string) ([]byte, error) {
 // number renders a decimal count with separators, or sanitised text.
 func number(s string) string {
 	if n, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64); err == nil {
-		return model.Int(n)
+		return units.Int(n)
 	}
 	return model.Sanitize(strings.TrimSpace(s), 32)
 }

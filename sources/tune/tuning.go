@@ -14,6 +14,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/sources/counters"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
@@ -135,7 +136,7 @@ func (t *Sysctls) Check(changes []tuning.Change, count uint64) error {
 		}
 		if c.Key == model.KnobMax {
 			if n, _ := strconv.ParseUint(v, 10, 64); n < count {
-				return fmt.Errorf("%s = %s: %w %s: the table would refuse every new entry", c.Key, v, ErrBelowCount, model.Int(count))
+				return fmt.Errorf("%s = %s: %w %s: the table would refuse every new entry", c.Key, v, ErrBelowCount, units.Int(count))
 			}
 		}
 		f, err := os.OpenFile(t.path(c.Key), os.O_WRONLY, 0)

@@ -11,6 +11,7 @@ import (
 	"github.com/NimbleMarkets/ntcharts/linechart/timeserieslinechart"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
@@ -168,7 +169,7 @@ func nameCaps(st *styles.Styles, ts *timeserieslinechart.Model, named []capRun, 
 	limit, placed := cols.left+cols.last, false // the columns right of limit are taken
 	for i := len(named) - 1; i >= 0; i-- {
 		r := named[i]
-		label := "max " + model.Int(uint64(r.v))
+		label := "max " + units.Int(uint64(r.v))
 		if !r.near() {
 			label = "↑ " + label
 		}

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // Schema names the JSON tablefull entries --json prints.
@@ -96,7 +97,7 @@ func summary(l *model.EntryList, shown int, done *model.Deletion) string {
 		filter = "no filter"
 	}
 	s := fmt.Sprintf("%s entries match (%s): %s established, %s assured, %s unreplied; %d shown, by %s",
-		model.Int(uint64(l.Matched)), filter, model.Int(uint64(l.Established)), model.Int(uint64(l.Assured)), model.Int(uint64(l.Unreplied)), shown, l.Sort)
+		units.Int(uint64(l.Matched)), filter, units.Int(uint64(l.Established)), units.Int(uint64(l.Assured)), units.Int(uint64(l.Unreplied)), shown, l.Sort)
 	if l.Desc {
 		s += " descending"
 	}

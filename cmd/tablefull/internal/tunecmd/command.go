@@ -10,6 +10,7 @@ import (
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/exitcode"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/tune"
 )
@@ -259,7 +260,7 @@ func planFor(t CommandOptions, feed model.Feed, knobs tuning.KnobState, say io.W
 	if len(t.Set) == 0 {
 		d := tuning.Diagnose(tuning.Guide{Knobs: knobs, Host: feed.Host(), Measured: an.Frames(), Now: last})
 		if t.Observe > 0 {
-			fmt.Fprintf(say, "measured: peak count %s; at the end %s\n", model.Int(last.Sample.Conntrack.Peak), last.Rates.Entries.RateText())
+			fmt.Fprintf(say, "measured: peak count %s; at the end %s\n", units.Int(last.Sample.Conntrack.Peak), last.Rates.Entries.RateText())
 		}
 		return d.Plan, d.Said(), count, nil
 	}

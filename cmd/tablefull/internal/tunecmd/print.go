@@ -11,6 +11,7 @@ import (
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/exitcode"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/sources/tune"
 )
 
@@ -70,7 +71,7 @@ func printPlan(w io.Writer, p tuning.Plan, warnings []string) {
 		note = fmt.Sprintf(" (slab unreadable: %d B per entry assumed)", tuning.FallbackEntryBytes)
 	}
 	fmt.Fprintf(w, "memory: %s entries × %d B + %s buckets × 8 B = %.1f MiB, %.1f %% of RAM%s\n",
-		model.Int(c.Entries), c.EntryBytes, model.Int(c.Buckets), c.MiB(), c.PctOfRAM, note)
+		units.Int(c.Entries), c.EntryBytes, units.Int(c.Buckets), c.MiB(), c.PctOfRAM, note)
 	if worst := c.WorstCase(); worst != "" {
 		fmt.Fprintln(w, "memory:", worst)
 	}

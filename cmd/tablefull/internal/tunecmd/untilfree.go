@@ -8,6 +8,7 @@ import (
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/exitcode"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/model/units"
 )
 
 // LoopStep is one step of --until-free as --json prints it, a line each.
@@ -105,7 +106,7 @@ func untilFree(w io.Writer, t CommandOptions, tgt tuning.Tuner, feed model.Feed)
 		if st.State == tuning.LoopFreed || st.State == tuning.LoopSettle {
 			if out.SettleMax > 0 {
 				say("settle: once it has stayed free %s, %s entries hold the peak working set seen (%s) with half again to spare: tablefull tune%s --set %s=%d --yes",
-					model.Dur(st.SettleAfter), model.Int(out.SettleMax), model.Int(st.PeakWorkingSet()), netnsFlag(t), model.KnobMax, out.SettleMax)
+					units.Dur(st.SettleAfter), units.Int(out.SettleMax), units.Int(st.PeakWorkingSet()), netnsFlag(t), model.KnobMax, out.SettleMax)
 			}
 			return nil
 		}

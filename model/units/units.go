@@ -1,4 +1,6 @@
-package model
+// Package units prints numbers, sizes and durations the one way every surface
+// says them: "4,096", "0.5", "512 MiB", "2 m 5 s".
+package units
 
 import (
 	"fmt"
