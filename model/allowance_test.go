@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // TestInstanceAllowance: packets an ENA refused for the instance's own
@@ -20,14 +22,14 @@ func TestInstanceAllowance(t *testing.T) {
 	prev := at(base, 0, Allowance{Iface: "ens5", Driver: "ena", Exceeded: 100, Available: 20, AvailableRead: true})
 	cur := at(base, 1, Allowance{Iface: "ens5", Driver: "ena", Exceeded: 412, Available: 0, AvailableRead: true}, Allowance{Iface: "ens6", Driver: "ena", Exceeded: 9000})
 	got := Judge(Inputs{Sample: cur, Rates: Delta(prev, cur)})
-	if got[0].Kind != InstanceAllowance || hasVerdict(got, TableFull) {
+	if got[0].Kind != verdict.InstanceAllowance || hasVerdict(got, verdict.TableFull) {
 		t.Fatalf("verdicts %v", got)
 	}
 	want := "the instance's connection tracking refused 312 packets (ena conntrack_allowance_exceeded on ens5, 0 more it may track) with nf_conntrack at 3,000 of max 262,144: the limit is the instance type's"
-	if !strings.Contains(got[0].Evidence, want) {
-		t.Errorf("evidence %q lacks %q", got[0].Evidence, want)
+	if !strings.Contains(got[0].Text(), want) {
+		t.Errorf("evidence %q lacks %q", got[0].Text(), want)
 	}
-	if v := Judge(Inputs{Sample: at(base, 1), Rates: Delta(cur, at(base, 1))}); hasVerdict(v, InstanceAllowance) {
+	if v := Judge(Inputs{Sample: at(base, 1), Rates: Delta(cur, at(base, 1))}); hasVerdict(v, verdict.InstanceAllowance) {
 		t.Errorf("a NIC gone counted: %v", v)
 	}
 }

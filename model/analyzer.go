@@ -1,13 +1,17 @@
 package model
 
-import "time"
+import (
+	"time"
+
+	"github.com/tablefull/tablefull/model/verdict"
+)
 
 // Frame is one analysed sample: the sample, the rates since the previous
 // one and the verdicts, most severe first. It is what every view renders.
 type Frame struct {
 	Sample   Sample
 	Rates    Rates
-	Verdicts []Verdict
+	Verdicts []verdict.Verdict
 	// Pinned reports whether this interval was pinned at the cap.
 	Pinned bool
 	// Gap reports that samples are missing before this one (the stream
@@ -29,9 +33,9 @@ type Frame struct {
 }
 
 // Verdict returns the most severe verdict.
-func (f Frame) Verdict() Verdict {
+func (f Frame) Verdict() verdict.Verdict {
 	if len(f.Verdicts) == 0 {
-		return Verdict{Kind: OK}
+		return verdict.Verdict{Kind: verdict.OK}
 	}
 	return f.Verdicts[0]
 }

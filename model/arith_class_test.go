@@ -43,10 +43,10 @@ func TestArithmeticComputes(t *testing.T) {
 func TestNoCeilingForStanding(t *testing.T) {
 	c := Conntrack{Max: 400, TimeWaitHold: 120}
 	standing := Fill{Counted: true, Classes: []ClassFill{{Class: ClassTCPOpen, Entries: 400}}}
-	if got := CeilingText(c, standing); got != "none ("+NoCeiling+")" {
+	if got := ceilingClause(c, standing).Text(); got != "no ceiling ("+NoCeiling+")" {
 		t.Errorf("standing: %q", got)
 	}
-	if got := CeilingText(c, Fill{}); got != "3.3 new/s if closing TCP fills it (400 ÷ 120 s TIME_WAIT hold; what fills it is not counted)" {
+	if got := ceilingClause(c, Fill{}).Text(); got != "ceiling 3.3 new/s if closing TCP fills it (400 ÷ 120 s TIME_WAIT hold; what fills it is not counted)" {
 		t.Errorf("no classes: %q", got)
 	}
 }

@@ -120,7 +120,7 @@ func TestTimeWaitTo(t *testing.T) {
 		{Census{TopTimeWaitDests: []Count{}, Approximate: true}, "an unknown number"},
 		{Census{}, "an unknown number"}, // a census from before they were counted
 	} {
-		if got := timeWaitTo(&tc.c, "10.0.0.9"); got != tc.want {
+		if got := timeWaitTo(&tc.c, "10.0.0.9").String(); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.c, got, tc.want)
 		}
 	}

@@ -1,10 +1,9 @@
 package model
 
 import (
-	"fmt"
 	"strings"
 
-	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // CiliumMaps are Cilium's BPF connection-tracking maps, where Cilium
@@ -77,49 +76,74 @@ func CiliumKnob(name string) string {
 // own maps refusing an entry (CT: Map insertion failed, no mapping for
 // NAT masquerade) since its previous read, whatever their fill now: a
 // limit that is Cilium's, not this kernel's table. Warning.
-func ruleCiliumMap(in Inputs) (Verdict, bool) {
+func ruleCiliumMap(in Inputs) (verdict.Verdict, bool) {
 	c := in.Sample.Cilium
 	if c == nil {
-		return Verdict{}, false
+		return verdict.Verdict{}, false
 	}
 	m, ok := c.fullest()
 	refused := c.mapDrops()
 	if (!ok || Percent(m.Entries, m.Max) < CiliumPressurePct) && len(refused) == 0 {
-		return Verdict{}, false
+		return verdict.Verdict{}, false
 	}
 	ct := in.Sample.Conntrack
-	table := fmt.Sprintf("nf_conntrack at %s of max %s", units.Int(ct.Count), units.Int(ct.Max))
-	if ct.Status != TableTracked {
-		table = "nf_conntrack not read"
+	var facts []verdict.Fact
+	table := "nf_conntrack not read"
+	if ct.Status == TableTracked {
+		table = "nf_conntrack at {count} of max {max}"
+		facts = append(facts, factCount(ct), factMax(ct))
 	}
+	dropT, dropF := refusals(refused)
 	if !ok {
-		return Verdict{Evidence: fmt.Sprintf("%s, with %s (its maps not read): the limit is Cilium's, not this kernel's table",
-			strings.TrimPrefix(refusals(refused), "; since its previous read "), table)}, true
+		return says(
+			verdict.Say(verdict.Lead, "cilium.refused", "Cilium dropped "+dropT+", with "+table+" (its maps not read)", append(facts, dropF...)...),
+			verdict.Say(verdict.Explain, "cilium.meaning", "the limit is Cilium's, not this kernel's table").After(": ")), true
 	}
 	what, near := "conntrack map", "Cilium evicts live flows or fails to track new ones"
 	if CiliumNAT(m.Name) {
 		what, near = "NAT map", "Cilium finds no free source port for new flows and drops them (its drop reason: no mapping for NAT masquerade)"
 	}
-	return Verdict{Evidence: fmt.Sprintf(
-		"Cilium's %s %s holds %s of its %s entries (%.0f %%) with %s%s%s: the limit is Cilium's, not this kernel's table; near its size %s: raise %s (or bpf-map-dynamic-size-ratio) in Cilium's configuration",
-		what, m.Name, units.Int(m.Entries), units.Int(m.Max), Percent(m.Entries, m.Max), table, m.FilledBy(), refusals(refused), near, CiliumKnob(m.Name))}, true
+	scope := "Cilium's map " + Sanitize(m.Name, 60)
+	facts = append(facts, verdict.W("map", Sanitize(m.Name, 60)),
+		verdict.N("entries", m.Entries, verdict.Entries).From("bpftool map, its entries", scope),
+		verdict.N("size", m.Max, verdict.Entries).From("bpftool map, its max_entries", scope),
+		verdict.N("full", Percent(m.Entries, m.Max), verdict.Percent).From("its entries ÷ its size", scope))
+	lead := verdict.Say(verdict.Lead, "cilium.map", "Cilium's "+what+" {map} holds {entries} of its {size} entries ({full}) with "+table, facts...)
+	cs := []verdict.Clause{lead}
+	if t, f := m.filledBy(); t != "" {
+		cs = append(cs, verdict.Say(verdict.Who, "cilium.filled-by", t, f...).After(", "))
+	}
+	if dropT != "" {
+		cs = append(cs, verdict.Say(verdict.Numbers, "cilium.dropped", "since its previous read Cilium dropped "+dropT, dropF...))
+	}
+	return says(append(cs,
+		verdict.Say(verdict.Explain, "cilium.meaning", "the limit is Cilium's, not this kernel's table").After(": "),
+		verdict.Say(verdict.Fix, "cilium.fix", "near its size "+near+": raise {knob} (or bpf-map-dynamic-size-ratio) in Cilium's configuration",
+			verdict.W("knob", CiliumKnob(m.Name))))...), true
 }
 
 // FilledBy says who fills the map, where its keys said: ", opened most
 // by 10.0.1.5 (800), to 10.96.0.10:53 (700)"; "" where they did not.
 func (m CiliumMap) FilledBy() string {
-	join := func(cs []Count) string {
-		var parts []string
-		for _, c := range cs {
-			parts = append(parts, fmt.Sprintf("%s (%s)", Sanitize(c.Key, 48), units.Int(uint64(max(0, c.N)))))
-		}
-		return strings.Join(parts, ", ")
+	t, f := m.filledBy()
+	if t == "" {
+		return ""
 	}
+	return ", " + verdict.Say(verdict.Who, "", t, f...).Text()
+}
+
+// filledBy is FilledBy's template and facts.
+func (m CiliumMap) filledBy() (string, []verdict.Fact) {
+	src, scope := "the map's keys", "Cilium's map "+Sanitize(m.Name, 60)
+	eps, epF := countList("endpoint", m.Endpoints, 48, src, scope)
+	dests, destF := countList("dest", m.Dests, 48, src, scope)
 	switch {
-	case len(m.Endpoints) > 0 && len(m.Dests) > 0:
-		return ", opened most by " + join(m.Endpoints) + ", to " + join(m.Dests)
-	case len(m.Endpoints) > 0:
-		return ", opened most by " + join(m.Endpoints)
+	case eps != "" && dests != "":
+		return "opened most by " + eps + ", to " + dests, append(epF, destF...)
+	case eps != "":
+		return "opened most by " + eps, epF
+	case dests != "":
+		return "opened most to " + dests, destF
 	}
-	return ""
+	return "", nil
 }

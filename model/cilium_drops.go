@@ -2,9 +2,11 @@ package model
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // CiliumDrop is one reason Cilium gives for the packets it dropped, as
@@ -60,15 +62,16 @@ func (c *CiliumMaps) DropsText() string {
 	return strings.Join(parts, ", ")
 }
 
-// refusals says the map drops that rose: "; since its previous read
-// Cilium dropped 12 packets for CT: Map insertion failed", or "".
-func refusals(ds []CiliumDrop) string {
+// refusals says the map drops that rose, a template and its facts: "12
+// packets for CT: Map insertion failed"; "" for none.
+func refusals(ds []CiliumDrop) (string, []verdict.Fact) {
 	var parts []string
-	for _, d := range ds {
-		parts = append(parts, fmt.Sprintf("%s packets for %s", units.Int(d.Rose), Sanitize(d.Name, 60)))
+	var facts []verdict.Fact
+	for i, d := range ds {
+		n, name := "refused "+strconv.Itoa(i), "reason "+strconv.Itoa(i)
+		parts = append(parts, "{"+n+"} packets for {"+name+"}")
+		facts = append(facts, verdict.N(n, d.Rose, verdict.Packets).From("Cilium's drop counters", "since Cilium's previous read"),
+			verdict.W(name, Sanitize(d.Name, 60)))
 	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "; since its previous read Cilium dropped " + strings.Join(parts, " and ")
+	return strings.Join(parts, " and "), facts
 }

@@ -19,12 +19,12 @@ func TestInsertClashByKernel(t *testing.T) {
 	old, _ := ruleInsertClash(Inputs{Sample: s, Rates: drops})
 	s.CTStats.Reported = append(s.CTStats.Reported, ClashResolve)
 	recent, _ := ruleInsertClash(Inputs{Sample: s, Rates: drops})
-	if !strings.Contains(old.Evidence, "the 5 s DNS delay on kernels before 5.6") || !strings.Contains(old.Evidence, "single-request-reopen") {
-		t.Errorf("a kernel that counts no resolved clashes: %s", old.Evidence)
+	if !strings.Contains(old.Text(), "the 5 s DNS delay on kernels before 5.6") || !strings.Contains(old.Text(), "single-request-reopen") {
+		t.Errorf("a kernel that counts no resolved clashes: %s", old.Text())
 	}
-	if !strings.Contains(recent.Evidence, "this kernel resolves two UDP flows racing for one (clash_resolve, since 5.6)") ||
-		strings.Contains(recent.Evidence, "single-request-reopen") || !strings.Contains(recent.Evidence, "not the 5 s DNS race") {
-		t.Errorf("a kernel that resolves clashes: %s", recent.Evidence)
+	if !strings.Contains(recent.Text(), "this kernel resolves two UDP flows racing for one (clash_resolve, since 5.6)") ||
+		strings.Contains(recent.Text(), "single-request-reopen") || !strings.Contains(recent.Text(), "not the 5 s DNS race") {
+		t.Errorf("a kernel that resolves clashes: %s", recent.Text())
 	}
 }
 
@@ -46,8 +46,8 @@ func TestNATPortsByKernel(t *testing.T) {
 		s.KernelRelease = kernel
 		s.NAT = &NAT{Pools: []NATPool{{Rule: "snat", Chain: "ip natlab post", Addrs: []string{"127.0.0.1"}, Ports: [2]uint16{20000, 20007}}}}
 		v, ok := ruleNATPorts(Inputs{Sample: s, Rates: drops, Census: cen})
-		if !ok || !strings.Contains(v.Evidence, c.says) || strings.Contains(v.Evidence, c.never) {
-			t.Errorf("kernel %q: %s\nwant %q, never %q", kernel, v.Evidence, c.says, c.never)
+		if !ok || !strings.Contains(v.Text(), c.says) || strings.Contains(v.Text(), c.never) {
+			t.Errorf("kernel %q: %s\nwant %q, never %q", kernel, v.Text(), c.says, c.never)
 		}
 	}
 }

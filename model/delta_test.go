@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 func TestDelta(t *testing.T) {
@@ -63,7 +65,7 @@ func TestAnalyzerSeesThePinnedEpisode(t *testing.T) {
 		s.CTStats = CTStats{Reported: []Counter{Drop}, PerCPU: []CPUCounters{{CPU: 0, Values: CountersOf(map[Counter]uint64{Drop: drops})}}}
 		last = a.Add(s)
 	}
-	if last.Verdict().Kind != TableFull || !last.Pinned {
+	if last.Verdict().Kind != verdict.TableFull || !last.Pinned {
 		t.Fatalf("verdict %v pinned %v, want TABLE FULL and pinned", last.Verdict(), last.Pinned)
 	}
 	eps := a.Episodes()

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // Demand is how many new entries per second are wanted while the table
@@ -18,13 +19,23 @@ type Demand struct {
 	Basis string
 }
 
-// String is "demand ≥ 3,100 new/s", or "" when not pinned; Basis says
-// where the bound comes from.
+// String is "demand ≥ 3,100 new/s", or "" when not pinned.
 func (d Demand) String() string {
-	if d.AtLeast <= 0 {
+	c, ok := d.Clause()
+	if !ok {
 		return ""
 	}
-	return fmt.Sprintf("demand ≥ %s new/s", units.Num(d.AtLeast))
+	return c.Text()
+}
+
+// Clause is "demand ≥ 3,100 new/s", its fact sourced by Basis; ok is
+// false when not pinned.
+func (d Demand) Clause() (verdict.Clause, bool) {
+	if d.AtLeast <= 0 {
+		return verdict.Clause{}, false
+	}
+	return verdict.Say(verdict.Numbers, "demand", "demand {demand} new/s",
+		verdict.N("demand", d.AtLeast, verdict.PerSecond).Lower().From(d.Basis, thisTable+", while pinned")), true
 }
 
 // SynAttempts is how many SYNs one refused connection sends at most:

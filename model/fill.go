@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // ClassFill is one class's share of the table: how fast its entries are
@@ -224,65 +225,74 @@ func CeilingOf(c Conntrack, f Fill) (float64, string) {
 // fill.
 const NoCeiling = "standing connections fill it: one gets in as one closes"
 
-// CeilingText is the ceiling as every surface prints it: "34 new/s
-// (4,096 ÷ 120 s TIME_WAIT hold)", or "none (standing connections fill
-// it: …)".
-func CeilingText(c Conntrack, f Fill) string {
-	ceiling, why := CeilingOf(c, f)
-	if why == NoCeiling {
-		return "none (" + why + ")"
+// ceilingClause is the ceiling as every verdict says it: "ceiling 34
+// new/s (4,096 ÷ 120 s TIME_WAIT hold)", or "no ceiling (standing
+// connections fill it: …)"; the quotient is a fact of its operands.
+func ceilingClause(c Conntrack, f Fill) verdict.Clause {
+	hold, state := c.TimeWaitHold, "TIME_WAIT"
+	if cf, ok := f.Churn(); ok {
+		hold, state = cf.Hold, cf.Class.HoldState()
+	} else if cf, ok := f.Top(); ok && cf.Class.Standing() {
+		return verdict.Say(verdict.Numbers, "ceiling.none", "no ceiling ("+NoCeiling+")").After("; ")
 	}
+	max, held := factMax(c), verdict.N("hold", hold, verdict.Seconds).From("the "+state+" timeout", thisTable)
+	ceiling := verdict.Over("ceiling", verdict.PerSecond, max, held)
 	if !f.Known() { // TIME_WAIT's is a guess until the classes are counted
-		return units.Num(ceiling) + " new/s if closing TCP fills it (" + why + "; what fills it is not counted)"
+		return verdict.Say(verdict.Numbers, "ceiling.guessed", "ceiling {ceiling} new/s if closing TCP fills it ({max} ÷ {hold} "+state+" hold; what fills it is not counted)",
+			ceiling, max, held)
 	}
-	return units.Num(ceiling) + " new/s (" + why + ")"
+	return verdict.Say(verdict.Numbers, "ceiling", "ceiling {ceiling} new/s ({max} ÷ {hold} "+state+" hold)", ceiling, max, held)
 }
 
-// Describe says what fills a table of count of max entries in one
-// phrase: "400 of 400 entries udp/53, 700/s × 30 s needs 21,000" when
-// the class holds them all, "256 of 256 entries: 232 tcp-closed, 80/s
-// before the pin × 120 s needs 9,600" when
-// it holds some (the class's Arithmetic), "400 of 400 entries: 380
-// standing open (tcp-open)". The "N of M" is always the frame's count and cap; a
-// class's share not counted by a census is "~". Empty when nothing is
-// known.
-func (f Fill) Describe(tops []Count, count, max uint64) string {
+// DescribeClause says what fills a table in one clause: "400 of 400
+// entries udp/53, 700/s × 30 s needs 21,000" when the class holds them
+// all, "256 of 256 entries: 232 tcp-closed, 80/s before the pin × 120 s
+// needs 9,600" when it holds some (the class's ArithmeticClause), "400 of
+// 400 entries: 380 standing open (tcp-open)". The "N of M" is always the
+// frame's count and cap; a class's share not counted by a census is "~".
+// ok is false when nothing is known.
+func (f Fill) DescribeClause(tops []Count, c Conntrack) (verdict.Clause, bool) {
 	cf, ok := f.Top()
 	if !ok {
-		return ""
+		return verdict.Clause{}, false
 	}
 	name := cf.Class.String()
 	if k := topOf(cf.Class, tops); k != "" {
 		name = k
 	}
-	of := fmt.Sprintf("%s of %s entries", units.Int(count), units.Int(max))
-	share := " "
-	if cf.Entries != count || !f.Counted {
+	facts := []verdict.Fact{factCount(c), factMax(c), verdict.W("class", name)}
+	t := "{count} of {max} entries"
+	if cf.Entries != c.Count || !f.Counted {
 		approx := ""
 		if !f.Counted {
 			approx = "~"
 		}
-		share = fmt.Sprintf(": %s%s ", approx, units.Int(cf.Entries))
+		t += ": " + approx + "{share}"
+		facts = append(facts, verdict.N("share", cf.Entries, verdict.Entries).From(f.shareSource(), thisTable))
 	}
 	if cf.Class.Standing() {
-		return fmt.Sprintf("%s%sstanding open (%s)", of, share, name)
+		return verdict.Say(verdict.Lead, "fill.standing", t+" standing open ({class})", facts...), true
 	}
-	return fmt.Sprintf("%s%s%s, %s", of, share, name, f.Arithmetic(cf))
+	a := f.ArithmeticClause(cf)
+	facts = append(facts, a.Facts...)
+	return verdict.Say(verdict.Lead, "fill."+a.Key, t+" {class}, "+a.Template, facts...), true
 }
 
-// RateText says a rate of new entries with what it counts: "80 new/s",
-// "80 new/s (TCP only)", "new entries not counted".
-func (r EntryRates) RateText() string {
-	switch r.Basis {
-	case BasisEvents:
-		if r.LostPS > 0 {
-			return "≥ " + units.Num(r.Total) + " new/s (events lost)"
-		}
-		return units.Num(r.Total) + " new/s"
-	case BasisTCPOpens:
-		return units.Num(r.Total) + " new/s (TCP only)"
+// DescribeText is DescribeClause's words, "" when nothing is known.
+func (f Fill) DescribeText(tops []Count, c Conntrack) string {
+	d, ok := f.DescribeClause(tops, c)
+	if !ok {
+		return ""
 	}
-	return "new entries not counted"
+	return d.Text()
+}
+
+// shareSource is where a class's entries were counted.
+func (f Fill) shareSource() string {
+	if f.Counted {
+		return "a census of the table by class"
+	}
+	return "the class's rate × its hold, not counted"
 }
 
 // topOf is the heaviest destination of tops that belongs to class c's

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // FleetRow is one instance of a fleet as Prometheus holds it: what its
@@ -14,7 +16,7 @@ type FleetRow struct {
 	Instance, Labels string
 	// Kinds are the verdicts that held at the last scrape, most severe
 	// first (empty: OK).
-	Kinds []Kind
+	Kinds []verdict.Kind
 	// Count, Limit and Peak are the table now and its highest count in
 	// the window; HasTable is false without conntrack numbers.
 	Count, Limit, Peak uint64
@@ -37,9 +39,9 @@ type FleetRow struct {
 }
 
 // Verdict is the row's most severe verdict, OK when none holds.
-func (r FleetRow) Verdict() Kind {
+func (r FleetRow) Verdict() verdict.Kind {
 	if len(r.Kinds) == 0 {
-		return OK
+		return verdict.OK
 	}
 	return r.Kinds[0]
 }
@@ -50,8 +52,8 @@ func (r FleetRow) Verdict() Kind {
 func SortFleet(rows []FleetRow) {
 	key := func(r FleetRow) int {
 		sev, rank := KindSeverity(r.Verdict())
-		k := int(SevCrit-sev)*100 + rank
-		if r.Stale && sev < SevCrit {
+		k := int(verdict.SevCrit-sev)*100 + rank
+		if r.Stale && sev < verdict.SevCrit {
 			k = 50
 		}
 		return k
@@ -87,22 +89,8 @@ func FilterFleet(rows []FleetRow, text string) []FleetRow {
 	return out
 }
 
-// Label is the kind as a Prometheus label value: "TABLE FULL" →
-// "table_full".
-func (k Kind) Label() string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'A' && r <= 'Z':
-			return r + 'a' - 'A'
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			return r
-		}
-		return '_'
-	}, string(k))
-}
-
 // KindOfLabel is the kind whose Label is l.
-func KindOfLabel(l string) (Kind, bool) {
+func KindOfLabel(l string) (verdict.Kind, bool) {
 	for _, s := range kindTable {
 		if s.Kind.Label() == l {
 			return s.Kind, true

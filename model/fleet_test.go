@@ -2,17 +2,19 @@ package model
 
 import (
 	"testing"
+
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 func TestSortFleet(t *testing.T) {
 	rows := []FleetRow{
 		{Instance: "ok-b", Labels: "env=staging job=edge"},
-		{Instance: "near", Kinds: []Kind{NearCap}, Peak: 3900, Limit: 4096},
+		{Instance: "near", Kinds: []verdict.Kind{verdict.NearCap}, Peak: 3900, Limit: 4096},
 		{Instance: "gone", Stale: true},
-		{Instance: "full-slow", Kinds: []Kind{TableFull}, DropsPS: 3},
+		{Instance: "full-slow", Kinds: []verdict.Kind{verdict.TableFull}, DropsPS: 3},
 		{Instance: "ok-a"},
-		{Instance: "full-fast", Kinds: []Kind{TableFull}, DropsPS: 300},
-		{Instance: "listen", Kinds: []Kind{ListenOverflow}},
+		{Instance: "full-fast", Kinds: []verdict.Kind{verdict.TableFull}, DropsPS: 300},
+		{Instance: "listen", Kinds: []verdict.Kind{verdict.ListenOverflow}},
 	}
 	SortFleet(rows)
 	want := []string{"full-fast", "full-slow", "listen", "gone", "near", "ok-a", "ok-b"}

@@ -1,12 +1,12 @@
 package model
 
 import (
-	"fmt"
 	"net/netip"
+	"strconv"
 	"strings"
 	"time"
 
-	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // Flushes are the bursts of entries user space deleted from the table:
@@ -87,27 +87,36 @@ func (f *Flushes) Latest(now time.Time) *Flush {
 	return last
 }
 
-// Text says a burst in a line: "user space deleted 1,000 entries (1,000
-// UDP) in 1 s at 14:02:03: kube-system/kube-dns:dns (udp 10.96.0.10:53)
-// 1,000".
-func (f Flush) Text() string {
-	secs := int(f.To.Sub(f.From)/time.Second) + 1
-	s := fmt.Sprintf("user space deleted %s entries (%s UDP) in %d s at %s", units.Int(f.Entries), units.Int(f.UDP), secs, f.From.Format("15:04:05"))
+// clause says a burst in a clause: "user space deleted 1,000 entries
+// (1,000 UDP) in 1 s at 14:02:03: kube-system/kube-dns:dns (udp
+// 10.96.0.10:53) 1,000".
+func (f Flush) clause() verdict.Clause {
+	scope := "the burst from " + f.From.Format("15:04:05")
+	facts := []verdict.Fact{
+		verdict.N("deleted", f.Entries, verdict.Entries).From("ctnetlink DESTROY events of entries deleted by user space", scope),
+		verdict.N("udp", f.UDP, verdict.Entries).From("ctnetlink DESTROY events of entries deleted by user space", scope),
+		verdict.D("took", f.To.Sub(f.From).Truncate(time.Second)+time.Second),
+		verdict.W("at", f.From.Format("15:04:05")),
+	}
+	t := "user space deleted {deleted} entries ({udp} UDP) in {took} at {at}"
 	if f.UnderWay {
-		s = fmt.Sprintf("user space is deleting entries: %s (%s UDP) in %d s since %s, under way", units.Int(f.Entries), units.Int(f.UDP), secs, f.From.Format("15:04:05"))
+		t = "user space is deleting entries: {deleted} ({udp} UDP) in {took} since {at}, under way"
 	}
 	var parts []string
-	for _, d := range f.Dests {
-		to := Sanitize(d.Dest, 60)
+	for i, d := range f.Dests {
+		k := "dest " + strconv.Itoa(i)
+		to := "{" + k + "}"
+		facts = append(facts, verdict.W(k, Sanitize(d.Dest, 60)), verdict.N(k+" n", d.Entries, verdict.Entries).From("ctnetlink DESTROY events", scope))
 		if d.Service != "" {
-			to = Sanitize(d.Service, 80) + " (" + to + ")"
+			to = "{" + k + " service} (" + to + ")"
+			facts = append(facts, verdict.W(k+" service", Sanitize(d.Service, 80)))
 		}
-		parts = append(parts, to+" "+units.Int(d.Entries))
+		parts = append(parts, to+" {"+k+" n}")
 	}
 	if len(parts) > 0 {
-		s += ": " + strings.Join(parts, ", ")
+		t += ": " + strings.Join(parts, ", ")
 	}
-	return s
+	return verdict.Say(verdict.Lead, "flush", t, facts...)
 }
 
 // ruleFlushed: ENTRIES FLUSHED holds for FlushShown after user space
@@ -115,12 +124,12 @@ func (f Flush) Text() string {
 // are tracked again from their next packet: a TCP flow mid-stream may be
 // judged invalid, a UDP flow NATed anew (to a Service's new endpoint, the
 // point of kube-proxy's cleanup, or not, when the flush was not meant).
-func ruleFlushed(in Inputs) (Verdict, bool) {
+func ruleFlushed(in Inputs) (verdict.Verdict, bool) {
 	f := in.Sample.Flushes.Latest(in.Sample.Time)
 	if f == nil {
-		return Verdict{}, false
+		return verdict.Verdict{}, false
 	}
-	return Verdict{Evidence: f.Text() + "; their flows are tracked anew from their next packet (a TCP flow mid-stream may be judged invalid)"}, true
+	return says(f.clause(), verdict.Say(verdict.Explain, "flush.meaning", "their flows are tracked anew from their next packet (a TCP flow mid-stream may be judged invalid)")), true
 }
 
 // FlushCounter finds bursts in user-space deletions as they arrive, fed

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 func TestFlushCounterFindsBursts(t *testing.T) {
@@ -102,14 +104,14 @@ func TestFlushedVerdict(t *testing.T) {
 			in := Inputs{Sample: Sample{Time: c.now, Flushes: c.f}}
 			v, ok := ruleFlushed(in)
 			if ok != c.want {
-				t.Fatalf("holds %v, want %v: %s", ok, c.want, v.Evidence)
+				t.Fatalf("holds %v, want %v: %s", ok, c.want, v.Text())
 			}
-			if ok && !strings.Contains(v.Evidence, "user space deleted 1,000 entries (1,000 UDP) in 1 s at 14:02:03: kube-system/kube-dns:dns (udp 10.96.0.10:53) 1,000") {
-				t.Errorf("evidence %q", v.Evidence)
+			if ok && !strings.Contains(v.Text(), "user space deleted 1,000 entries (1,000 UDP) in 1 s at 14:02:03: kube-system/kube-dns:dns (udp 10.96.0.10:53) 1,000") {
+				t.Errorf("evidence %q", v.Text())
 			}
 			if ok {
 				vs := Judge(in)
-				if vs[0].Kind != EntriesFlushed {
+				if vs[0].Kind != verdict.EntriesFlushed {
 					t.Errorf("Judge says %v", vs)
 				}
 			}
@@ -126,11 +128,11 @@ func TestFlushedJudgedOnlyWhereWatched(t *testing.T) {
 		{&Flushes{Note: "not watched: no kube-proxy runs here"}, false},
 		{&Flushes{Watching: true}, true},
 	} {
-		if got := EntriesFlushed.JudgedIn(Sample{Flushes: c.f}); got != c.want {
+		if got := JudgedIn(verdict.EntriesFlushed, Sample{Flushes: c.f}); got != c.want {
 			t.Errorf("%+v: judged %v, want %v", c.f, got, c.want)
 		}
 	}
-	if !TableFull.JudgedIn(Sample{}) || ListenOverflow.JudgedIn(Sample{Absent: Parts(PartTCP)}) {
+	if !JudgedIn(verdict.TableFull, Sample{}) || JudgedIn(verdict.ListenOverflow, Sample{Absent: Parts(PartTCP)}) {
 		t.Errorf("the other kinds: judged by the parts they need")
 	}
 }
@@ -154,7 +156,7 @@ func TestFlushUnderWay(t *testing.T) {
 	}
 	s := Sample{Time: t0.Add(2500 * time.Millisecond), Flushes: &Flushes{Watching: true, Deleted: fc.Deletions(), Recent: got}}
 	v, ok := ruleFlushed(Inputs{Sample: s})
-	if !ok || !strings.Contains(v.Evidence, "under way") || !strings.Contains(v.Evidence, "since 14:02:03") {
+	if !ok || !strings.Contains(v.Text(), "under way") || !strings.Contains(v.Text(), "since 14:02:03") {
 		t.Errorf("verdict %+v %v, want the burst said under way", v, ok)
 	}
 	fc.Tick(t0.Add(5 * time.Second))

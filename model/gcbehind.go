@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // ruleGCBehind: the count read as the census began is well above the
@@ -16,20 +17,28 @@ import (
 // entry to reap in a big table), which TABLE FULL says (expiredUnreaped).
 // Same thresholds as STALE TIMEOUTS (StaleMin entries, StaleShareMin of
 // the count).
-func ruleGCBehind(in Inputs) (Verdict, bool) {
+func ruleGCBehind(in Inputs) (verdict.Verdict, bool) {
 	c := in.Census
 	expired, ok := c.unreaped()
 	if !ok {
-		return Verdict{}, false
+		return verdict.Verdict{}, false
 	}
 	listed := uint64(max(0, c.Total))
-	after := fmt.Sprintf("the dump reaped them: the count read %s after it", units.Int(c.CountAfter))
+	walk := thisTable + ", the census's walk"
+	after := verdict.Say(verdict.Numbers, "gc.reaped", "the dump reaped them: the count read {after} after it",
+		verdict.N("after", c.CountAfter, verdict.Entries).From("nf_conntrack_count after the census", walk))
 	if c.CountAfter >= listed+c.dying()+StaleMin {
-		after = fmt.Sprintf("the count still read %s after it", units.Int(c.CountAfter))
+		after = verdict.Say(verdict.Numbers, "gc.not-reaped", "the count still read {after} after it",
+			verdict.N("after", c.CountAfter, verdict.Entries).From("nf_conntrack_count after the census", walk))
 	}
-	return Verdict{Evidence: fmt.Sprintf(
-		"the count read %s as the census began but its dump listed %s live entries: %s had expired and waited for the garbage collector (the count drains lazily; arithmetic on it overstated the table); %s; nothing to fix: the GC reaps them in its time, a dump or conntrack -F sooner",
-		units.Int(c.CountBefore), units.Int(listed), units.Int(expired), after)}, true
+	return says(
+		verdict.Say(verdict.Lead, "gc.behind", "the count read {before} as the census began but its dump listed {listed} live entries: {expired} had expired and waited for the garbage collector",
+			verdict.N("before", c.CountBefore, verdict.Entries).From("nf_conntrack_count as the census began", walk),
+			verdict.N("listed", listed, verdict.Entries).From("a dump of the table, as conntrack -L lists it", walk),
+			verdict.N("expired", expired, verdict.Entries).From("the count less the entries listed and those dying", walk)),
+		verdict.Say(verdict.Explain, "gc.lazily", "(the count drains lazily; arithmetic on it overstated the table)").After(" "),
+		after,
+		verdict.Say(verdict.Fix, "gc.fix", "nothing to fix: the GC reaps them in its time, a dump or conntrack -F sooner")), true
 }
 
 // unreaped is how many entries the census's count had that its dump did
@@ -67,18 +76,20 @@ func (c *Census) dying() uint64 {
 // not expired entries the collector has not reached (GC BEHIND), and no
 // dump, hold or max frees them: the listener reading does. Same
 // thresholds as GC BEHIND.
-func ruleDyingList(in Inputs) (Verdict, bool) {
+func ruleDyingList(in Inputs) (verdict.Verdict, bool) {
 	c := in.Census
 	if c == nil || c.Error != "" || !c.CountRead || !c.DyingRead {
-		return Verdict{}, false
+		return verdict.Verdict{}, false
 	}
 	n, ok := c.share(c.dying())
 	if !ok {
-		return Verdict{}, false
+		return verdict.Verdict{}, false
 	}
-	return Verdict{Evidence: fmt.Sprintf(
-		"%s of the %s entries counted are on the dying list (conntrack -L dying): ended and out of the table, still counted until a listener that asked for reliable delivery takes their DESTROY events; it is behind or stuck",
-		units.Int(n), units.Int(c.CountBefore))}, true
+	return says(
+		verdict.Say(verdict.Lead, "dying", "{dying} of the {counted} entries counted are on the dying list (conntrack -L dying)",
+			verdict.N("dying", n, verdict.Entries).From("conntrack -L dying", thisTable+", the census's walk"),
+			verdict.N("counted", c.CountBefore, verdict.Entries).From("nf_conntrack_count as the census began", thisTable+", the census's walk")),
+		verdict.Say(verdict.Explain, "dying.meaning", "ended and out of the table, still counted until a listener that asked for reliable delivery takes their DESTROY events; it is behind or stuck").After(": ")), true
 }
 
 // expiredUnreaped says, of a full table whose fresh census counted well
@@ -86,12 +97,13 @@ func ruleDyingList(in Inputs) (Verdict, bool) {
 // garbage collector has not reaped: it frees at the GC's pace, not at
 // its hold's ("" otherwise). On this kernel a table of 1,024 entries
 // with a 1 s hold stayed pinned for 40 s under 8 clients.
-func expiredUnreaped(in Inputs) string {
+func expiredUnreaped(in Inputs) (verdict.Clause, bool) {
 	n, ok := in.Census.unreaped()
 	if !ok {
-		return ""
+		return verdict.Clause{}, false
 	}
-	return fmt.Sprintf("the last census counted %s entries its dump did not list: expired and not reaped, so the table frees at the garbage collector's pace, not its hold's (a dump reaps them: conntrack -L; a shorter hold does not help)", units.Int(n))
+	return verdict.Say(verdict.Explain, "gc.unreaped", "the last census counted {unreaped} entries its dump did not list: expired and not reaped, so the table frees at the garbage collector's pace, not its hold's (a dump reaps them: conntrack -L; a shorter hold does not help)",
+		verdict.N("unreaped", n, verdict.Entries).From("nf_conntrack_count before the census less the entries its dump listed", thisTable+", the census's walk")), true
 }
 
 // CountText says what the count read as the dump began and after it, and

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // TestGCBehind: GC BEHIND when the count read as the census began is
@@ -14,35 +16,35 @@ func TestGCBehind(t *testing.T) {
 	s := table(801, 801, 262144)
 	behind := &Census{Total: 1, CountBefore: 801, CountAfter: 1, CountRead: true}
 	got := Judge(Inputs{Sample: s, Rates: idle(), Census: behind})
-	v, ok := verdictOf(got, GCBehind)
-	if !ok || !strings.Contains(v.Evidence, "the count read 801 as the census began but its dump listed 1 live entries: 800 had expired") ||
-		!strings.Contains(v.Evidence, "the dump reaped them: the count read 1 after it") {
+	v, ok := verdictOf(got, verdict.GCBehind)
+	if !ok || !strings.Contains(v.Text(), "the count read 801 as the census began but its dump listed 1 live entries: 800 had expired") ||
+		!strings.Contains(v.Text(), "the dump reaped them: the count read 1 after it") {
 		t.Fatalf("verdicts %v", got)
 	}
 	still := *behind
 	still.CountAfter = 790
-	if v, _ := verdictOf(Judge(Inputs{Sample: s, Rates: idle(), Census: &still}), GCBehind); !strings.Contains(v.Evidence, "the count still read 790 after it") {
-		t.Errorf("not reaped, evidence %q", v.Evidence)
+	if v, _ := verdictOf(Judge(Inputs{Sample: s, Rates: idle(), Census: &still}), verdict.GCBehind); !strings.Contains(v.Text(), "the count still read 790 after it") {
+		t.Errorf("not reaped, evidence %q", v.Text())
 	}
 	few, share, approx, unread := *behind, *behind, *behind, *behind
 	few.Total = 760                                // 41 expired
 	share.CountBefore, share.Total = 100000, 99000 // 1,000 expired: 1 %
 	approx.Approximate, unread.CountRead = true, false
 	for _, c := range []*Census{nil, &few, &share, &approx, &unread, {Total: 801, CountBefore: 801, CountRead: true}} {
-		if hasVerdict(Judge(Inputs{Sample: s, Rates: idle(), Census: c}), GCBehind) {
+		if hasVerdict(Judge(Inputs{Sample: s, Rates: idle(), Census: c}), verdict.GCBehind) {
 			t.Errorf("GC BEHIND from census %+v", c)
 		}
 	}
 }
 
 // verdictOf is the verdict of kind k among vs.
-func verdictOf(vs []Verdict, k Kind) (Verdict, bool) {
+func verdictOf(vs []verdict.Verdict, k verdict.Kind) (verdict.Verdict, bool) {
 	for _, v := range vs {
 		if v.Kind == k {
 			return v, true
 		}
 	}
-	return Verdict{}, false
+	return verdict.Verdict{}, false
 }
 
 // TestCountText: the count around the dump and what it counted unlisted,
@@ -65,12 +67,12 @@ func TestFullOfExpiredEntries(t *testing.T) {
 	r := idle()
 	r.CTTotal = CountersOf(map[Counter]uint64{Drop: 8})
 	behind := &Census{Total: 300, CountBefore: 1024, CountAfter: 310, CountRead: true}
-	v, ok := verdictOf(Judge(Inputs{Sample: s, Rates: r, Census: behind}), TableFull)
-	if !ok || !strings.Contains(v.Evidence, "the last census counted 724 entries its dump did not list: expired and not reaped, so the table frees at the garbage collector's pace") {
-		t.Errorf("TABLE FULL evidence %q", v.Evidence)
+	v, ok := verdictOf(Judge(Inputs{Sample: s, Rates: r, Census: behind}), verdict.TableFull)
+	if !ok || !strings.Contains(v.Text(), "the last census counted 724 entries its dump did not list: expired and not reaped, so the table frees at the garbage collector's pace") {
+		t.Errorf("TABLE FULL evidence %q", v.Text())
 	}
-	if v, _ := verdictOf(Judge(Inputs{Sample: s, Rates: r, Census: &Census{Total: 1024, CountBefore: 1024, CountRead: true}}), TableFull); strings.Contains(v.Evidence, "not reaped") {
-		t.Errorf("a census that listed every entry: %q", v.Evidence)
+	if v, _ := verdictOf(Judge(Inputs{Sample: s, Rates: r, Census: &Census{Total: 1024, CountBefore: 1024, CountRead: true}}), verdict.TableFull); strings.Contains(v.Text(), "not reaped") {
+		t.Errorf("a census that listed every entry: %q", v.Text())
 	}
 }
 
@@ -83,7 +85,7 @@ func TestDyingListIsNotGCBehind(t *testing.T) {
 	s := table(300, 300, 262144)
 	dying := &Census{Total: 1, CountBefore: 300, CountAfter: 300, CountRead: true, Dying: 299, DyingRead: true}
 	got := Judge(Inputs{Sample: s, Rates: idle(), Census: dying})
-	if v, ok := verdictOf(got, DyingList); !ok || !strings.Contains(v.Evidence, "299 of the 300 entries counted are on the dying list") || hasVerdict(got, GCBehind) {
+	if v, ok := verdictOf(got, verdict.DyingList); !ok || !strings.Contains(v.Text(), "299 of the 300 entries counted are on the dying list") || hasVerdict(got, verdict.GCBehind) {
 		t.Errorf("a census with 299 dying: %v", got)
 	}
 	if got := dying.CountText(); !strings.HasSuffix(got, "299 counted but not listed (on the dying list)") {
@@ -92,13 +94,13 @@ func TestDyingListIsNotGCBehind(t *testing.T) {
 	both := *dying
 	both.Dying = 100 // 199 expired beside them
 	got = Judge(Inputs{Sample: s, Rates: idle(), Census: &both})
-	if v, ok := verdictOf(got, GCBehind); !ok || !hasVerdict(got, DyingList) || !strings.Contains(v.Evidence, "199 had expired") ||
+	if v, ok := verdictOf(got, verdict.GCBehind); !ok || !hasVerdict(got, verdict.DyingList) || !strings.Contains(v.Text(), "199 had expired") ||
 		!strings.HasSuffix(both.CountText(), "(100 on the dying list, the rest expired, not yet reaped)") {
 		t.Errorf("100 dying, 199 expired: %v", got)
 	}
 	unread := *dying
 	unread.DyingRead = false
-	if got := Judge(Inputs{Sample: s, Rates: idle(), Census: &unread}); !hasVerdict(got, GCBehind) || hasVerdict(got, DyingList) {
+	if got := Judge(Inputs{Sample: s, Rates: idle(), Census: &unread}); !hasVerdict(got, verdict.GCBehind) || hasVerdict(got, verdict.DyingList) {
 		t.Errorf("the dying list not read: %v", got)
 	}
 	full := table(1024, 1024, 1024)
@@ -106,7 +108,7 @@ func TestDyingListIsNotGCBehind(t *testing.T) {
 	r := idle()
 	r.CTTotal = CountersOf(map[Counter]uint64{Drop: 8})
 	allDying := &Census{Total: 300, CountBefore: 1024, CountAfter: 1024, CountRead: true, Dying: 724, DyingRead: true}
-	if v, _ := verdictOf(Judge(Inputs{Sample: full, Rates: r, Census: allDying}), TableFull); strings.Contains(v.Evidence, "not reaped") {
-		t.Errorf("a table full of dying entries said to wait for the collector: %q", v.Evidence)
+	if v, _ := verdictOf(Judge(Inputs{Sample: full, Rates: r, Census: allDying}), verdict.TableFull); strings.Contains(v.Text(), "not reaped") {
+		t.Errorf("a table full of dying entries said to wait for the collector: %q", v.Text())
 	}
 }

@@ -1,9 +1,7 @@
 package model
 
 import (
-	"fmt"
-
-	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // InvalidPS is how many packets a second conntrack must find invalid
@@ -17,21 +15,21 @@ const InvalidPS = 1.0
 // ruleset that drops ct state invalid (kube-proxy's does) stalls or
 // resets those connections; a tracker that drops them itself counts
 // them in drop too, which is not a full table. Warning.
-func ruleInvalid(in Inputs) (Verdict, bool) {
+func ruleInvalid(in Inputs) (verdict.Verdict, bool) {
 	r := in.Rates
 	n := r.CTTotal.Get(Invalid)
 	secs := r.Elapsed.Seconds()
 	if secs <= 0 || float64(n)/secs < InvalidPS {
-		return Verdict{}, false
+		return verdict.Verdict{}, false
 	}
-	dropped := ""
+	c := in.Sample.Conntrack
+	cs := []verdict.Clause{verdict.Say(verdict.Lead, "invalid", "{invalid/s} packets/s conntrack found invalid ({invalid} in the interval)",
+		verdict.N("invalid/s", float64(n)/secs, verdict.PerSecond).From("conntrack -S invalid, summed over CPUs", intervalOf(in)), factCounter(in, Invalid))}
 	if d := trackerDrops(in); d > 0 {
-		dropped = fmt.Sprintf("; %s of them dropped by the tracker itself (counted in drop with the table at %s of %s: not a full table)",
-			units.Int(d), units.Int(in.Sample.Conntrack.Count), units.Int(in.Sample.Conntrack.Max))
+		cs = append(cs, verdict.Say(verdict.Numbers, "invalid.dropped", "{by tracker} of them dropped by the tracker itself (counted in drop with the table at {count} of {max}: not a full table)",
+			verdict.N("by tracker", d, verdict.Packets).From("conntrack -S drop beside invalid, the table not full", intervalOf(in)), factCount(c), factMax(c)))
 	}
-	return Verdict{Evidence: fmt.Sprintf(
-		"%s packets/s conntrack found invalid (%s in the interval)%s: out of the TCP window, or flows it lost track of; a ruleset dropping ct state invalid stalls or resets them",
-		units.Num(float64(n)/secs), units.Int(n), dropped)}, true
+	return says(append(cs, verdict.Say(verdict.Explain, "invalid.meaning", "out of the TCP window, or flows it lost track of; a ruleset dropping ct state invalid stalls or resets them").After(": "))...), true
 }
 
 // trackerDrops are the interval's drops a protocol tracker made, not a

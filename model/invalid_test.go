@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // TestInvalidIsNotTableFull: packets a tracker finds invalid read
@@ -22,19 +24,19 @@ func TestInvalidIsNotTableFull(t *testing.T) {
 	for _, c := range []struct {
 		name       string
 		in         Inputs
-		want, lack []Kind
+		want, lack []verdict.Kind
 		says       string
 	}{
-		{"invalid, nothing dropped", Inputs{Sample: table(300, 300, 4096), Rates: rates(50, 0)}, []Kind{InvalidPackets}, []Kind{TableFull}, "50 packets/s conntrack found invalid"},
-		{"the tracker's drops", Inputs{Sample: table(300, 300, 4096), Rates: rates(50, 50)}, []Kind{InvalidPackets}, []Kind{TableFull}, "50 of them dropped by the tracker itself"},
-		{"the kernel says full", Inputs{Sample: saidFull, Rates: rates(50, 50)}, []Kind{TableFull, InvalidPackets}, nil, ""},
-		{"a late retransmit", Inputs{Sample: table(300, 300, 4096), Rates: rates(0, 0)}, nil, []Kind{InvalidPackets}, ""},
+		{"invalid, nothing dropped", Inputs{Sample: table(300, 300, 4096), Rates: rates(50, 0)}, []verdict.Kind{verdict.InvalidPackets}, []verdict.Kind{verdict.TableFull}, "50 packets/s conntrack found invalid"},
+		{"the tracker's drops", Inputs{Sample: table(300, 300, 4096), Rates: rates(50, 50)}, []verdict.Kind{verdict.InvalidPackets}, []verdict.Kind{verdict.TableFull}, "50 of them dropped by the tracker itself"},
+		{"the kernel says full", Inputs{Sample: saidFull, Rates: rates(50, 50)}, []verdict.Kind{verdict.TableFull, verdict.InvalidPackets}, nil, ""},
+		{"a late retransmit", Inputs{Sample: table(300, 300, 4096), Rates: rates(0, 0)}, nil, []verdict.Kind{verdict.InvalidPackets}, ""},
 	} {
 		vs := Judge(c.in)
-		var kinds []Kind
+		var kinds []verdict.Kind
 		var all string
 		for _, v := range vs {
-			kinds, all = append(kinds, v.Kind), all+v.Evidence+" | "
+			kinds, all = append(kinds, v.Kind), all+v.Text()+" | "
 		}
 		for _, k := range c.want {
 			if !slices.Contains(kinds, k) {

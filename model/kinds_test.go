@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // TestKindTable: the one table of kinds holds every kind once, most
@@ -12,7 +14,7 @@ import (
 // verdicts Judge returns carry their row's severity and come in the
 // table's order.
 func TestKindTable(t *testing.T) {
-	seen := map[Kind]bool{}
+	seen := map[verdict.Kind]bool{}
 	knobs := []string{KnobMax, KnobTimeWait, KnobSynSent, KnobSynRecv, KnobLastAck, KnobUDPTimeout, KnobUDPStream, KnobHashsize, KnobSomaxconn, KnobSynBacklog, KnobPortRange, KnobTwReuse}
 	for i, s := range kindTable {
 		if seen[s.Kind] {
@@ -22,7 +24,7 @@ func TestKindTable(t *testing.T) {
 		if i > 0 && s.Severity > kindTable[i-1].Severity {
 			t.Errorf("%s (%v) ranks below %s (%v)", s.Kind, s.Severity, kindTable[i-1].Kind, kindTable[i-1].Severity)
 		}
-		if s.Kind != OK && len(s.rules) == 0 {
+		if s.Kind != verdict.OK && len(s.rules) == 0 {
 			t.Errorf("%s has no rule", s.Kind)
 		}
 		if s.FixElsewhere != "" && len(s.Knobs) > 0 {
@@ -34,7 +36,7 @@ func TestKindTable(t *testing.T) {
 			}
 		}
 	}
-	if last := kindTable[len(kindTable)-1]; last.Kind != OK || last.Severity != SevOK {
+	if last := kindTable[len(kindTable)-1]; last.Kind != verdict.OK || last.Severity != verdict.SevOK {
 		t.Errorf("the table ends with %s, want OK", last.Kind)
 	}
 	if got := len(ProblemKinds()); got != len(kindTable)-1 {
@@ -47,7 +49,7 @@ func TestKindTable(t *testing.T) {
 			Rates: Rates{Elapsed: time.Second, CTTotal: CountersOf(map[Counter]uint64{Drop: 5, InsertFailed: 5})}},
 	} {
 		vs := Judge(in)
-		if len(vs) < 2 && vs[0].Kind != InsertClash {
+		if len(vs) < 2 && vs[0].Kind != verdict.InsertClash {
 			t.Errorf("want several verdicts: %v", vs)
 		}
 		for i, v := range vs {

@@ -1,6 +1,6 @@
 package model
 
-import "github.com/tablefull/tablefull/model/units"
+import "github.com/tablefull/tablefull/model/verdict"
 
 // Listener is one listening TCP socket and how full its accept queue is.
 type Listener struct {
@@ -70,17 +70,28 @@ func PressedBefore(a, b Listener) bool {
 // String says which listener is pressed and why, in the verdict's words:
 // "127.0.0.1:8080 of python3 (pid 42, slow.service): 6 waiting, backlog
 // 5". A backlog equal to somaxconn may have been cut to it.
-func (l Listener) String(somaxconn uint64) string {
-	s := l.Addr
+func (l Listener) String(somaxconn uint64) string { return l.clause(somaxconn).Text() }
+
+// clause is String's clause, its numbers facts of the listener.
+func (l Listener) clause(somaxconn uint64) verdict.Clause {
+	scope := "the listener " + Sanitize(l.Addr, 64)
+	facts := []verdict.Fact{verdict.W("listener", Sanitize(l.Addr, 64)),
+		verdict.N("waiting", max(0, l.Queue), verdict.Number).From("its accept queue (ss -lnt Recv-Q)", scope),
+		verdict.N("backlog", max(0, l.Backlog), verdict.Number).From("its backlog (ss -lnt Send-Q)", scope)}
+	t := "{listener}"
 	if o := l.Owner.String(); o != "unknown" {
-		s += " of " + o
+		t += " of {owner}"
+		facts = append(facts, verdict.W("owner", o))
 	}
-	s += ": " + units.Int(uint64(l.Queue)) + " waiting, backlog " + units.Int(uint64(l.Backlog))
+	t += ": {waiting} waiting, backlog {backlog}"
+	som := verdict.N("somaxconn", somaxconn, verdict.Number).From("net.core.somaxconn", "the host")
 	switch {
 	case somaxconn > 0 && uint64(l.Backlog) == somaxconn:
-		s += " (= somaxconn " + units.Int(somaxconn) + ": it may have asked for more)"
+		t += " (= somaxconn {somaxconn}: it may have asked for more)"
+		facts = append(facts, som)
 	case somaxconn > 0:
-		s += " (as asked; somaxconn " + units.Int(somaxconn) + ")"
+		t += " (as asked; somaxconn {somaxconn})"
+		facts = append(facts, som)
 	}
-	return s
+	return verdict.Say(verdict.Who, "listener", t, facts...)
 }

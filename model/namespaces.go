@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // MaxNamespaceRows bounds the namespaces a sample carries by name: the
@@ -232,60 +232,96 @@ func ChainsNamespaces(prev, cur *Namespaces) []FullNS {
 }
 
 // Describe is the full namespace in the verdict's words: "in pod 3f2a…
-// — 300 / 300 entries, 120 drops".
-func (f FullNS) Describe(max uint64) string {
-	return fmt.Sprintf("in %s (%s) — %s / %s entries, %s drops", f.NS.Label(), f.NS.Within(), units.Int(f.NS.Count), units.Int(max), units.Int(f.Drops))
+// (pid 4242) — 300 / 300 entries, 120 drops".
+func (f FullNS) Describe(max uint64) string { return f.clause(max).Text() }
+
+// nsFacts are a namespace's name and what it is read through, and the
+// scope of its numbers.
+func nsFacts(n NetNS) ([]verdict.Fact, string) {
+	return []verdict.Fact{verdict.W("netns", n.Label()), verdict.W("within", n.Within())}, n.Label()
+}
+
+// clause is Describe's clause. A namespace whose count reads below the
+// cap was put here by its drops, or by a peak at the cap: that is what
+// it prints, never a count below the cap as full.
+func (f FullNS) clause(max uint64) verdict.Clause {
+	facts, scope := nsFacts(f.NS)
+	facts = append(facts, verdict.N("cap", max, verdict.Entries).From("nf_conntrack_max (every namespace's cap)", "every namespace"),
+		verdict.N("ns drops", f.Drops, verdict.Packets).From("its conntrack -S drop", scope+", since the previous sample"))
+	count := verdict.N("ns count", f.NS.Count, verdict.Entries).From("its nf_conntrack_count", scope)
+	if f.NS.Count < max && f.NS.Peak >= max {
+		return verdict.Say(verdict.Lead, "netns.full-peak", "in {netns} ({within}) — peaked at {ns peak} / {cap} entries ({ns count} now), {ns drops} drops",
+			append(facts, count, verdict.N("ns peak", f.NS.Peak, verdict.Entries).From("its highest nf_conntrack_count read", scope+", since the previous sample"))...)
+	}
+	return verdict.Say(verdict.Lead, "netns.full", "in {netns} ({within}) — {ns count} / {cap} entries, {ns drops} drops", append(facts, count)...)
 }
 
 // ruleNamespaceFull: another namespace of the host is at the cap or
 // dropping while this one is not full: a pod's or container's table,
 // which the host's own numbers never show. Critical, named.
-func ruleNamespaceFull(in Inputs) (Verdict, bool) {
+func ruleNamespaceFull(in Inputs) (verdict.Verdict, bool) {
 	c := in.Sample.Conntrack
 	if len(in.FullNS) == 0 || Pinned(c) || in.Rates.CTTotal.Get(Drop) > 0 {
-		return Verdict{}, false
+		return verdict.Verdict{}, false
 	}
 	f := in.FullNS[0]
-	ev := f.Describe(c.Max) + ": new flows into it are dropped while this namespace reads fine"
+	cs := []verdict.Clause{f.clause(c.Max),
+		verdict.Say(verdict.Explain, "netns.full.meaning", "new flows into it are dropped while this namespace reads fine").After(": ")}
 	if n := len(in.FullNS) - 1; n > 0 {
-		ev += fmt.Sprintf("; %d more namespaces full", n)
+		cs = append(cs, verdict.Say(verdict.Numbers, "netns.more", "{more} more namespaces full", verdict.N("more", n, verdict.Number).From("the namespaces read", "every namespace")))
 	}
-	return Verdict{Evidence: ev, Table: f.NS.Label()}, true
+	v := says(cs...)
+	v.Table = f.NS.Label()
+	return v, true
 }
 
 // ruleNamespaceInsertDrops: another namespace dropped packets on
 // inserting their entry, below its cap: a clash or a source NAT out of
 // tuples in its ruleset, which tablefull does not read there. Never a
 // full table: no cap frees it.
-func ruleNamespaceInsertDrops(in Inputs) (Verdict, bool) {
+func ruleNamespaceInsertDrops(in Inputs) (verdict.Verdict, bool) {
 	if len(in.InsertNS) == 0 {
-		return Verdict{}, false
+		return verdict.Verdict{}, false
 	}
 	f := in.InsertNS[0]
-	ev := fmt.Sprintf("in %s (%s) — %s packets dropped on inserting their entry (insert_failed: a clash, or a source NAT that found no free tuple; its ruleset is not read) at %s / %s entries; not a full table",
-		f.NS.Label(), f.NS.Within(), units.Int(f.InsertDrops), units.Int(f.NS.Count), units.Int(in.Sample.Conntrack.Max))
-	if n := len(in.InsertNS) - 1; n > 0 {
-		ev += fmt.Sprintf("; %d more namespaces dropping so", n)
+	facts, scope := nsFacts(f.NS)
+	facts = append(facts, verdict.N("insert drops", f.InsertDrops, verdict.Packets).From("its conntrack -S insert_failed", scope+", since the previous sample"),
+		verdict.N("ns count", f.NS.Count, verdict.Entries).From("its nf_conntrack_count", scope),
+		verdict.N("cap", in.Sample.Conntrack.Max, verdict.Entries).From("nf_conntrack_max (every namespace's cap)", "every namespace"))
+	cs := []verdict.Clause{
+		verdict.Say(verdict.Lead, "netns.insert", "in {netns} ({within}) — {insert drops} packets dropped on inserting their entry at {ns count} / {cap} entries", facts...),
+		verdict.Say(verdict.Numbers, "netns.insert.not-full", "not a full table"),
+		verdict.Say(verdict.Explain, "netns.insert.meaning", "insert_failed is a clash, or a source NAT that found no free tuple; its ruleset is not read").After(": "),
 	}
-	return Verdict{Evidence: ev, Table: f.NS.Label()}, true
+	if n := len(in.InsertNS) - 1; n > 0 {
+		cs = append(cs, verdict.Say(verdict.Numbers, "netns.insert.more", "{more} more namespaces dropping so", verdict.N("more", n, verdict.Number).From("the namespaces read", "every namespace")))
+	}
+	v := says(cs...)
+	v.Table = f.NS.Label()
+	return v, true
 }
 
 // namespacesNote is what an OK verdict says of the other namespaces:
-// ", no other namespace near its cap (12, the fullest 300)".
-func namespacesNote(s Sample) string {
+// ", no namespace near its cap (12 others, the fullest netns lab at
+// 300)"; ok is false when they were not looked for.
+func namespacesNote(s Sample) (verdict.Clause, bool) {
 	ns := s.Namespaces
 	if ns == nil {
-		return ""
+		return verdict.Clause{}, false
 	}
 	n := len(ns.Rows) + ns.Others
 	if n == 0 { // none found, or none readable: the namespaces' note says which
-		return ", no other namespace read"
+		return verdict.Say(verdict.Explain, "ok.netns-none", "no other namespace read").After(", "), true
 	}
 	top := ns.Rows[0]
+	facts, scope := nsFacts(top)
+	count := verdict.N("ns count", top.Count, verdict.Entries).From("its nf_conntrack_count", scope)
 	if s.Conntrack.Max > 0 && Percent(top.Count, s.Conntrack.Max) >= NearCapPct {
-		return fmt.Sprintf(", %s near its cap (%s / %s)", top.Label(), units.Int(top.Count), units.Int(s.Conntrack.Max))
+		return verdict.Say(verdict.Numbers, "ok.netns-near", "{netns} near its cap ({ns count} / {cap})", facts[0], count,
+			verdict.N("cap", s.Conntrack.Max, verdict.Entries).From("nf_conntrack_max (every namespace's cap)", "every namespace")).After(", "), true
 	}
-	return fmt.Sprintf(", no namespace near its cap (%d others, the fullest %s at %s)", n, top.Label(), units.Int(top.Count))
+	return verdict.Say(verdict.Explain, "ok.netns", "no namespace near its cap ({others} others, the fullest {netns} at {ns count})",
+		verdict.N("others", n, verdict.Number).From("the namespaces read", "every namespace"), facts[0], count).After(", "), true
 }
 
 // NamespacesNearCap reports whether another namespace of s is within

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // TestNamespaceFull: another namespace pinned at the cap, or dropping,
@@ -26,7 +28,7 @@ func TestNamespaceFull(t *testing.T) {
 		t.Fatalf("full %+v, want the pod with 120 drops", full)
 	}
 	v := Judge(Inputs{Sample: host, Rates: idle(), FullNS: full})
-	if v[0].Kind != TableFull || !strings.Contains(v[0].Evidence, "in pod 3f2a9c1e (pid 4242) — 300 / 300 entries, 120 drops") {
+	if v[0].Kind != verdict.TableFull || !strings.Contains(v[0].Text(), "in pod 3f2a9c1e (pid 4242) — 300 / 300 entries, 120 drops") {
 		t.Errorf("verdict %+v", v[0])
 	}
 	if f, _ := FullNamespaces(nil, cur, 300); len(f) != 1 || f[0].Drops != 0 {
@@ -36,14 +38,14 @@ func TestNamespaceFull(t *testing.T) {
 	host.Namespaces = calm
 	calmFull, _ := FullNamespaces(calm, calm, 300)
 	ok := Judge(Inputs{Sample: host, Rates: idle(), FullNS: calmFull})
-	if ok[0].Kind != OK || !strings.Contains(ok[0].Evidence, "no namespace near its cap (12 others, the fullest netns lab at 12)") {
+	if ok[0].Kind != verdict.OK || !strings.Contains(ok[0].Text(), "no namespace near its cap (12 others, the fullest netns lab at 12)") {
 		t.Errorf("calm host: %+v", ok[0])
 	}
 	// Root on a host with no other namespace: its only note is a process
 	// even root cannot read. Nothing says root is needed.
 	host.Namespaces = &Namespaces{Note: "1 process unreadable even as root: a namespace only it is in is missed"}
 	alone := Judge(Inputs{Sample: host, Rates: idle()})
-	if alone[0].Kind != OK || !strings.Contains(alone[0].Evidence, "no other namespace read") || strings.Contains(alone[0].Evidence, "root needed") {
+	if alone[0].Kind != verdict.OK || !strings.Contains(alone[0].Text(), "no other namespace read") || strings.Contains(alone[0].Text(), "root needed") {
 		t.Errorf("a host alone: %+v", alone[0])
 	}
 }
@@ -68,12 +70,12 @@ func TestNamespaceDropsByCause(t *testing.T) {
 	host.Namespaces = cur
 	vs := Judge(Inputs{Sample: host, Rates: idle(), FullNS: full, InsertNS: insert})
 	for _, v := range vs {
-		if v.Kind == TableFull {
-			t.Errorf("TABLE FULL from a NAT's drops or a touch of the cap: %s", v.Evidence)
+		if v.Kind == verdict.TableFull {
+			t.Errorf("TABLE FULL from a NAT's drops or a touch of the cap: %s", v.Text())
 		}
 	}
-	if vs[0].Kind != InsertClash || !strings.Contains(vs[0].Evidence, "in netns node (pid 77) — 300 packets dropped on inserting their entry") ||
-		!strings.Contains(vs[0].Evidence, "not a full table") {
+	if vs[0].Kind != verdict.InsertClash || !strings.Contains(vs[0].Text(), "in netns node (pid 77) — 300 packets dropped on inserting their entry") ||
+		!strings.Contains(vs[0].Text(), "not a full table") {
 		t.Errorf("the NAT's drops: %+v", vs[0])
 	}
 	// the same namespace's table drops (drop beyond insert_failed) are a full table's
@@ -163,8 +165,8 @@ func TestChainsOfAnotherNamespace(t *testing.T) {
 	host := table(0, 0, 8192)
 	host.Conntrack.Buckets, host.Namespaces = 512, cur
 	vs := Judge(Inputs{Sample: host, Rates: idle(), ChainNS: chains})
-	if vs[0].Kind != HashChains || !strings.Contains(vs[0].Evidence, "40 chain-too-long events in netns web-1 (") ||
-		!strings.Contains(vs[0].Evidence, "2 × 16,000 entries of every namespace") || !strings.Contains(vs[0].Evidence, "raise the hashsize to 16,384 buckets") {
+	if vs[0].Kind != verdict.HashChains || !strings.Contains(vs[0].Text(), "40 chain-too-long events in netns web-1 (") ||
+		!strings.Contains(vs[0].Text(), "2 × 16,000 entries of every namespace") || !strings.Contains(vs[0].Text(), "raise the hashsize to 16,384 buckets") {
 		t.Errorf("the host's verdict: %v", vs[0])
 	}
 }

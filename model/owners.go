@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // Owner is who holds table entries: a process and the cgroup it runs in,
@@ -196,35 +197,48 @@ func (o Owners) Dominant(share float64) (OwnerCount, float64, bool) {
 // the verdict to name it.
 const DominantShare = 0.5
 
-// DominantText names the owner holding most of the table when it holds
-// at least DominantShare of it: "91 % of the table's entries held by
-// duckdb (pid 4242, user.slice) → 10.5.5.14:3900"; "" otherwise, or for
-// nil. The names are foreign: views sanitise the evidence.
+// DominantText is DominantClause's words, "" when it has none.
 func (o *Owners) DominantText() string {
-	if o == nil || o.Error != "" {
-		return ""
-	}
-	c, share, ok := o.Dominant(DominantShare)
+	c, ok := o.DominantClause()
 	if !ok {
 		return ""
 	}
+	return c.Text()
+}
+
+// DominantClause names the owner holding most of the table when it holds
+// at least DominantShare of it: "91 % of the table's entries held by
+// duckdb (pid 4242, user.slice) → 10.5.5.14:3900"; ok is false otherwise,
+// or for nil. The names are foreign: views sanitise the evidence.
+func (o *Owners) DominantClause() (verdict.Clause, bool) {
+	if o == nil || o.Error != "" {
+		return verdict.Clause{}, false
+	}
+	c, share, ok := o.Dominant(DominantShare)
+	if !ok {
+		return verdict.Clause{}, false
+	}
+	held := verdict.N("share", share*100, verdict.Percent).From("the census's owners", thisTable+", the census's walk")
+	owner := verdict.W("owner", c.Owner.String())
 	verb := "held by "
 	switch {
 	case c.Served:
-		return strconv.Itoa(int(share*100+0.5)) + " % of the table's entries are requests to " + c.Peer + " answered by " + c.Owner.String() +
-			", their clients' sockets gone: the clients make them"
+		return verdict.Say(verdict.Who, "who.served", "{share} of the table's entries are requests to {peer} answered by {owner}, their clients' sockets gone: the clients make them",
+			held, verdict.W("peer", c.Peer), owner), true
 	case c.Accepted:
 		verb = "accepted by "
 	case c.Forwarded:
 		verb = "forwarded from "
 	}
+	facts := []verdict.Fact{held, owner}
 	peer := ""
 	if c.Peer != "" && c.PeerN*2 > c.N {
+		facts = append(facts, verdict.W("peer", c.Peer))
 		if c.Accepted {
-			peer = " from " + c.Peer
+			peer = " from {peer}"
 		} else {
-			peer = " → " + c.Peer
+			peer = " → {peer}"
 		}
 	}
-	return strconv.Itoa(int(share*100+0.5)) + " % of the table's entries " + verb + c.Owner.String() + peer
+	return verdict.Say(verdict.Who, "who.holds", "{share} of the table's entries "+verb+"{owner}"+peer, facts...), true
 }

@@ -3,6 +3,8 @@ package model
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // Part is a part of a sample that can be missing: not read (unreadable
@@ -79,30 +81,22 @@ func (s *Parts) UnmarshalJSON(b []byte) error {
 // the interval.
 func (r Rates) Known(p Part) bool { return !r.Absent.Has(p) }
 
-// Needs are the parts a verdict kind is judged from besides the table:
-// without them it can be neither said nor denied.
-func (k Kind) Needs() Parts {
-	switch k {
-	case ListenOverflow, PortExhaustion:
-		return Parts(PartTCP)
-	case CPUBound:
-		return Parts(PartCPU)
-	case DiskBound:
-		return Parts(PartDisks)
-	case ClientStalled:
-		return Parts(PartTCP).With(PartCPU)
-	}
-	return 0
+// KindNeeds are the parts kind k is judged from besides the table, its
+// row of the table of kinds: without them it can be neither said nor
+// denied.
+func KindNeeds(k verdict.Kind) Parts {
+	spec, _ := SpecOf(k)
+	return spec.Needs
 }
 
 // JudgedIn reports whether kind k could be judged from s: every part it
 // needs was read, and for ENTRIES FLUSHED the flush watch ran (where it
 // does not, the kind is unknown, not absent).
-func (k Kind) JudgedIn(s Sample) bool {
-	if s.Absent&k.Needs() != 0 {
+func JudgedIn(k verdict.Kind, s Sample) bool {
+	if s.Absent&KindNeeds(k) != 0 {
 		return false
 	}
-	if k == EntriesFlushed {
+	if k == verdict.EntriesFlushed {
 		return s.Flushes != nil && s.Flushes.Watching
 	}
 	return true

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // pinnedRun is a table of 400 entries held 120 s (TIME_WAIT) that takes
@@ -59,10 +61,10 @@ func TestPinnedRatesSaidHonestly(t *testing.T) {
 			for _, s := range pinnedRun(c.cut) {
 				last = an.Add(s)
 			}
-			if !last.Pinned || len(last.Verdicts) == 0 || last.Verdicts[0].Kind != TableFull {
+			if !last.Pinned || len(last.Verdicts) == 0 || last.Verdicts[0].Kind != verdict.TableFull {
 				t.Fatalf("not a pinned TABLE FULL: %+v", last.Verdicts)
 			}
-			ev := last.Verdicts[0].Evidence
+			ev := last.Verdicts[0].Text()
 			for _, w := range c.want {
 				if !strings.Contains(ev, w) {
 					t.Errorf("the verdict lacks %q: %s", w, ev)
@@ -96,10 +98,10 @@ func TestRaiseNamesThePinItEnds(t *testing.T) {
 		an.Add(s)
 	}
 	v := an.Add(raised).Verdict()
-	if v.Kind != TableFull || !strings.Contains(v.Evidence, "pinned at max 400 for") || !strings.Contains(v.Evidence, "until it was raised to 16,384 in this interval") {
+	if v.Kind != verdict.TableFull || !strings.Contains(v.Text(), "pinned at max 400 for") || !strings.Contains(v.Text(), "until it was raised to 16,384 in this interval") {
 		t.Errorf("the raise's interval: %s", v)
 	}
-	if strings.Contains(v.Evidence, "of 16,384 entries") || strings.Contains(v.Evidence, "between reads") {
+	if strings.Contains(v.Text(), "of 16,384 entries") || strings.Contains(v.Text(), "between reads") {
 		t.Errorf("the raise's interval speaks of the new cap as full: %s", v)
 	}
 }

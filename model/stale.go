@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // overHoldSlack is how far over its class's hold an entry's remaining
@@ -34,10 +34,10 @@ const (
 // longer than their class's hold now — given before the hold was lowered.
 // The count falls only as those run out (or the entries see a packet and
 // take the new hold), whatever the knob says now. Warning.
-func ruleStaleTimeouts(in Inputs) (Verdict, bool) {
+func ruleStaleTimeouts(in Inputs) (verdict.Verdict, bool) {
 	c := in.Census
 	if c == nil || c.Error != "" || !c.HoldsCounted {
-		return Verdict{}, false
+		return verdict.Verdict{}, false
 	}
 	var n uint64
 	most := Class(0)
@@ -48,13 +48,20 @@ func ruleStaleTimeouts(in Inputs) (Verdict, bool) {
 		}
 	}
 	if n < StaleMin || float64(n) < StaleShareMin*float64(c.Total) {
-		return Verdict{}, false
+		return verdict.Verdict{}, false
 	}
 	hold := in.Sample.Conntrack.Holds[most]
-	return Verdict{Entries: staleEntries(most, hold), Evidence: fmt.Sprintf(
-		"%s of the census's %s entries keep timeouts given before their class's hold was lowered (%s: %s, up to %s left; its hold now %s): the count falls only as they run out or see a packet, not by the knob; conntrack -D drops them now",
-		units.Int(n), units.Int(uint64(max(0, c.Total))), most, units.Int(c.OverHold[most]), units.Dur(time.Duration(c.OverLeft[most])*time.Second),
-		units.Dur(time.Duration(hold)*time.Second))}, true
+	walk := thisTable + ", the census's walk"
+	v := says(
+		verdict.Say(verdict.Lead, "stale", "{stale} of the census's {census} entries keep timeouts given before their class's hold was lowered ({class}: {of class}, up to {left} left; its hold now {hold})",
+			verdict.N("stale", n, verdict.Entries).From("the census: timeouts over their class's hold", walk), factCensus(c), verdict.W("class", most.String()),
+			verdict.N("of class", c.OverHold[most], verdict.Entries).From("the census: timeouts over their class's hold", walk),
+			verdict.D("left", time.Duration(c.OverLeft[most])*time.Second).From("the census: the longest timeout left", walk),
+			verdict.D("hold", time.Duration(hold)*time.Second).From("the "+most.HoldState()+" timeout", thisTable)),
+		verdict.Say(verdict.Explain, "stale.meaning", "the count falls only as they run out or see a packet, not by the knob").After(": "),
+		verdict.Say(verdict.Fix, "stale.fix", "conntrack -D drops them now"))
+	v.Entries = staleEntries(most, hold)
+	return v, true
 }
 
 // staleStates are the TCP state a class's stale entries are in, as

@@ -3,6 +3,8 @@ package model
 import (
 	"strings"
 	"testing"
+
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // TestCensusCountsOverHold: entries whose remaining timeout is longer
@@ -35,14 +37,14 @@ func TestStaleTimeouts(t *testing.T) {
 	stale.OverHold[ClassTCPOpen] = 460
 	stale.OverLeft[ClassTCPOpen] = 431990
 	got := Judge(Inputs{Sample: s, Rates: idle(), Census: stale})
-	if !hasVerdict(got, StaleTimeouts) {
+	if !hasVerdict(got, verdict.StaleTimeouts) {
 		t.Fatalf("verdicts %v lack STALE TIMEOUTS", got)
 	}
 	for _, v := range got {
-		if v.Kind == StaleTimeouts && !strings.Contains(v.Evidence, "460 of the census's 470 entries keep timeouts given before their class's hold was lowered (tcp-open: 460, up to 119 h 59 m left; its hold now 1 m 0 s)") {
-			t.Errorf("evidence %q", v.Evidence)
+		if v.Kind == verdict.StaleTimeouts && !strings.Contains(v.Text(), "460 of the census's 470 entries keep timeouts given before their class's hold was lowered (tcp-open: 460, up to 119 h 59 m left; its hold now 1 m 0 s)") {
+			t.Errorf("evidence %q", v.Text())
 		}
-		if v.Kind == StaleTimeouts && v.Entries != "-p tcp --state ESTABLISHED --timeout-over 65" {
+		if v.Kind == verdict.StaleTimeouts && v.Entries != "-p tcp --state ESTABLISHED --timeout-over 65" {
 			t.Errorf("STALE TIMEOUTS names the entries %q, want those established with more than the hold left", v.Entries)
 		}
 	}
@@ -52,7 +54,7 @@ func TestStaleTimeouts(t *testing.T) {
 	few := *stale
 	few.OverHold[ClassTCPOpen] = 20
 	for _, c := range []*Census{nil, {Total: 470}, &few} {
-		if hasVerdict(Judge(Inputs{Sample: s, Rates: idle(), Census: c}), StaleTimeouts) {
+		if hasVerdict(Judge(Inputs{Sample: s, Rates: idle(), Census: c}), verdict.StaleTimeouts) {
 			t.Errorf("STALE TIMEOUTS from census %+v", c)
 		}
 	}

@@ -74,10 +74,10 @@ func TestRuleStaleDNAT(t *testing.T) {
 		switch {
 		case tc.want == "" && ok:
 			t.Errorf("%s: %s", tc.name, v)
-		case tc.want != "" && (!ok || !strings.Contains(v.Evidence, tc.want)):
-			t.Errorf("%s: %v %q, want %q", tc.name, ok, v.Evidence, tc.want)
-		case ok && !strings.HasPrefix(v.Entries, "-p udp --reply-src 10.244.") || ok && !strings.Contains(v.Evidence, "conntrack -D "+v.Entries):
-			t.Errorf("%s: the entries to drop %q are not the ones the evidence names: %s", tc.name, v.Entries, v.Evidence)
+		case tc.want != "" && (!ok || !strings.Contains(v.Text(), tc.want)):
+			t.Errorf("%s: %v %q, want %q", tc.name, ok, v.Text(), tc.want)
+		case ok && !strings.HasPrefix(v.Entries, "-p udp --reply-src 10.244.") || ok && !strings.Contains(v.Text(), "conntrack -D "+v.Entries):
+			t.Errorf("%s: the entries to drop %q are not the ones the evidence names: %s", tc.name, v.Entries, v.Text())
 		}
 	}
 }
@@ -123,7 +123,7 @@ func TestJudgeDNAT(t *testing.T) {
 	cen = one.Census(10)
 	cen.JudgeDNAT(func(netip.Addr) bool { return false }, nil)
 	v, ok := ruleStaleDNAT(Inputs{Sample: table(1, 1, 262144), Census: &cen})
-	if !ok || v.Entries != "-p udp --reply-src 10.244.1.7" || !strings.HasPrefix(v.Evidence, "1 UDP entry a DNAT sent to 10.244.1.7:53 (asked as 10.96.0.10:53)") {
-		t.Errorf("one stale entry: %v %q", ok, v.Evidence)
+	if !ok || v.Entries != "-p udp --reply-src 10.244.1.7" || !strings.HasPrefix(v.Text(), "1 UDP entry a DNAT sent to 10.244.1.7:53 (asked as 10.96.0.10:53)") {
+		t.Errorf("one stale entry: %v %q", ok, v.Text())
 	}
 }

@@ -1,101 +1,11 @@
 package model
 
 import (
-	"fmt"
 	"sort"
-	"strings"
 	"time"
 
-	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
-
-// Severity orders verdicts.
-type Severity int
-
-// Severities, least severe first.
-const (
-	SevOK Severity = iota
-	SevWarn
-	SevCrit
-)
-
-// severityNames are the severities as JSON and the report say them.
-var severityNames = [...]string{SevOK: "ok", SevWarn: "warning", SevCrit: "critical"}
-
-// MarshalText writes the severity as its word: "critical".
-func (s Severity) MarshalText() ([]byte, error) {
-	if s < 0 || int(s) >= len(severityNames) {
-		return nil, fmt.Errorf("severity %d: not one of tablefull's", int(s))
-	}
-	return []byte(severityNames[s]), nil
-}
-
-// UnmarshalText reads the word MarshalText writes.
-func (s *Severity) UnmarshalText(b []byte) error {
-	for i, n := range severityNames {
-		if n == string(b) {
-			*s = Severity(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("severity %q: not one of tablefull's", b)
-}
-
-// Kind names a verdict.
-type Kind string
-
-// The verdicts, each decided by one rule below.
-const (
-	OK                Kind = "OK"
-	NearCap           Kind = "NEAR CAP"
-	TableFull         Kind = "TABLE FULL"
-	EarlyDropping     Kind = "EARLY DROP"
-	HashChains        Kind = "HASH CHAINS"
-	ListenOverflow    Kind = "LISTEN OVERFLOW"
-	PortExhaustion    Kind = "PORT EXHAUSTION"
-	NATPorts          Kind = "NAT PORTS"
-	InsertClash       Kind = "INSERT CLASH"
-	InvalidPackets    Kind = "INVALID"
-	StaleTimeouts     Kind = "STALE TIMEOUTS"
-	GCBehind          Kind = "GC BEHIND"
-	DyingList         Kind = "EVENTS UNDELIVERED"
-	StaleDNAT         Kind = "STALE DNAT"
-	EntriesFlushed    Kind = "ENTRIES FLUSHED"
-	CiliumCT          Kind = "CILIUM CT MAP"
-	ZoneFull          Kind = "ZONE FULL"
-	InstanceAllowance Kind = "INSTANCE ALLOWANCE"
-	CPUBound          Kind = "SERVER CPU-BOUND"
-	DiskBound         Kind = "DISK-BOUND"
-	ClientStalled     Kind = "CLIENT STALLED ON NETWORK"
-)
-
-// Verdict is one conclusion with the evidence for it.
-type Verdict struct {
-	Kind     Kind     `json:"kind"`
-	Severity Severity `json:"severity"`
-	// Evidence is one sentence of numbers and meaning.
-	Evidence string `json:"text"`
-	// Table names the table the evidence's numbers are about when it is
-	// not the one the chart draws ("netns NAME"); "" for that one. The
-	// evidence names it too.
-	Table string `json:"table,omitempty"`
-	// RulesOut are the knobs the evidence says are not the fix ("not the
-	// TIME_WAIT hold", ", not max"): no plan of the same moment proposes
-	// them (tuning.Diagnosis.Contradictions).
-	RulesOut []string `json:"rules_out,omitempty"`
-	// Entries is the filter, in conntrack(8)'s words, of the entries the
-	// verdict says to drop ("-p udp --reply-src 10.244.1.7"): the
-	// console's E opens on them, and D deletes them. "" for none.
-	Entries string `json:"entries,omitempty"`
-	// Facts are the numbers of this table the evidence prints, each with
-	// its source and scope (none for a verdict about another table).
-	Facts []Fact `json:"facts,omitempty"`
-	// rank orders verdicts of equal severity.
-	rank int
-}
-
-// String renders "KIND — evidence".
-func (v Verdict) String() string { return string(v.Kind) + " — " + v.Evidence }
 
 // Thresholds of the rules; documented in each rule's comment.
 const (
@@ -142,33 +52,41 @@ const RetransLadder = 15 * time.Second
 
 // rule decides one verdict kind from the inputs: the evidence when it
 // holds. The kind's severity and rank are the table's (kindTable).
-type rule func(in Inputs) (Verdict, bool)
+type rule func(in Inputs) (verdict.Verdict, bool)
 
 // Judge applies every kind's rules and returns the verdicts that hold,
 // most severe first (the table's order); when none holds it returns a
 // single OK.
-func Judge(in Inputs) []Verdict {
-	var out []Verdict
-	facts := factsOf(in)
+func Judge(in Inputs) []verdict.Verdict {
+	var out []verdict.Verdict
+	var rank []int
 	for i, spec := range kindTable {
 		for _, r := range spec.rules {
 			if v, ok := r(in); ok {
-				v.Kind, v.Severity, v.rank = spec.Kind, spec.Severity, i
-				if v.Table == "" {
-					v.Facts = citedFacts(v.Evidence, facts)
-				}
-				out = append(out, v)
+				v.Kind, v.Severity = spec.Kind, spec.Severity
+				out, rank = append(out, v), append(rank, i)
 			}
 		}
 	}
 	if len(out) == 0 {
 		v := ruleOK(in)
-		v.Kind, v.Severity, v.Facts = OK, SevOK, citedFacts(v.Evidence, facts)
-		return []Verdict{v}
+		v.Kind, v.Severity = verdict.OK, verdict.SevOK
+		return []verdict.Verdict{v}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].rank < out[j].rank })
-	return out
+	order := make([]int, len(out))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return rank[order[a]] < rank[order[b]] })
+	sorted := make([]verdict.Verdict, len(out))
+	for i, j := range order {
+		sorted[i] = out[j]
+	}
+	return sorted
 }
+
+// says is a verdict of clauses.
+func says(cs ...verdict.Clause) verdict.Verdict { return verdict.Verdict{Clauses: cs} }
 
 // Drops is the packets the table lost in the interval (conntrack -S's
 // drop). An early drop is not one: it evicts an unassured entry to make
@@ -185,108 +103,118 @@ func (r Rates) EarlyDrops() uint64 { return r.CTTotal.Get(EarlyDrop) }
 // intervals or more; or the kernel dropped packets for a full table
 // between two reads of the count. Critical. The evidence says what fills
 // the table and, while pinned, the demand.
-func ruleTableFull(in Inputs) (Verdict, bool) {
+func ruleTableFull(in Inputs) (verdict.Verdict, bool) {
 	c := in.Sample.Conntrack
 	full := in.Rates.FullDrops() - trackerDrops(in) // a clash's, a NAT's or a tracker's drops are not a full table's
 	if !Pinned(c) && full == 0 {
-		return Verdict{}, false
+		return verdict.Verdict{}, false
 	}
-	drops := in.Rates.Drops()
+	drops := factDrops(in)
 	pinned := in.Sample.Interval
-	if in.Episode != nil {
-		drops = max(drops, in.Episode.Drops)
-		pinned = in.Episode.Duration()
+	if ep := in.Episode; ep != nil {
+		if ep.Drops > in.Rates.Drops() {
+			drops = verdict.N("drops", ep.Drops, verdict.Packets).From("conntrack -S drop, summed over CPUs", thisTable+", the pin since "+ep.Seen.Format("15:04:05"))
+		}
+		pinned = ep.Duration()
 	}
-	if drops == 0 && pinned < 2*in.Sample.Interval {
-		return Verdict{}, false
-	}
-	what := fmt.Sprintf("count pinned at max %s for %s", units.Int(c.Max), units.Dur(pinned))
-	if !Pinned(c) {
-		what = fmt.Sprintf("the table filled between reads (peak %s of max %s)", units.Int(c.Peak), units.Int(c.Max))
+	if drops.Value == 0 && pinned < 2*in.Sample.Interval {
+		return verdict.Verdict{}, false
 	}
 	if ep := in.Episode; !Pinned(c) && ep != nil && ep.Max < c.Max { // the drops are the old cap's
-		return Verdict{Evidence: fmt.Sprintf(
-			"pinned at max %s for %s, until it was raised to %s in this interval; %s drops, %s",
-			units.Int(ep.Max), units.Dur(ep.Duration()), units.Int(c.Max), units.Int(drops), serverState(in.Rates))}, true
+		return says(
+			verdict.Say(verdict.Lead, "table-full.raised", "pinned at max {old max} for {pinned}, until it was raised to {max} in this interval",
+				verdict.N("old max", ep.Max, verdict.Entries).From("nf_conntrack_max", thisTable+", the pin since "+ep.Seen.Format("15:04:05")),
+				verdict.D("pinned", ep.Duration()).From("the episode at the cap", thisTable), factMax(c)),
+			verdict.Say(verdict.Numbers, "drops", "{drops} drops", drops),
+			serverState(in).After(", ")), true
 	}
-	ev := fmt.Sprintf("%s, %s drops, %s: new flows are dropped before they reach any process", what, units.Int(drops), serverState(in.Rates))
-	if d := in.Fill.Describe(in.Rates.Entries.TopDests, c.Count, c.Max); d != "" {
-		if Pinned(c) {
-			what = "pinned " + units.Dur(pinned)
+	var cs []verdict.Clause
+	dropped := verdict.Say(verdict.Numbers, "drops", "{drops} drops", drops).After(", ")
+	if d, ok := in.Fill.DescribeClause(in.Rates.Entries.TopDests, c); ok {
+		lead := verdict.Say(verdict.Lead, "table-full.pinned-for", "pinned {pinned}", verdict.D("pinned", pinned).From("the episode at the cap", thisTable))
+		if !Pinned(c) {
+			lead = verdict.Say(verdict.Lead, "table-full.between-reads", "the table filled between reads (peak {peak} of max {max})", factPeak(in), factMax(c))
 		}
-		ev = fmt.Sprintf("%s; %s, %s drops, %s", d, what, units.Int(drops), serverState(in.Rates))
+		cs = append(cs, d, lead, dropped, serverState(in).After(", "))
+	} else {
+		lead := verdict.Say(verdict.Lead, "table-full.pinned", "count pinned at max {max} for {pinned}", factMax(c), verdict.D("pinned", pinned).From("the episode at the cap", thisTable))
+		if !Pinned(c) {
+			lead = verdict.Say(verdict.Lead, "table-full.between-reads", "the table filled between reads (peak {peak} of max {max})", factPeak(in), factMax(c))
+		}
+		cs = append(cs, lead, dropped, serverState(in).After(", "),
+			verdict.Say(verdict.Explain, "table-full.meaning", "new flows are dropped before they reach any process").After(": "))
 	}
 	if Pinned(c) && in.Rates.Entries.Known() { // what gets in is the ceiling, not what is wanted
-		// "admits 80 new/s (pinned)", "admits 33 new/s (TCP only, pinned)"
-		ev += "; admits " + strings.Replace(in.Rates.Entries.RateText()+" (", ") (", ", ", 1) + "pinned)"
+		cs = append(cs, in.Rates.Entries.admitsClause())
 	}
-	if d := in.Demand.String(); d != "" {
-		ev += "; " + d
+	if d, ok := in.Demand.Clause(); ok {
+		cs = append(cs, d)
 	}
 	var rulesOut []string
-	if d, out := evictionNote(in); d != "" {
-		ev += "; " + d
+	if d, out, ok := evictionNote(in); ok {
+		cs = append(cs, d)
 		rulesOut = out
 	}
-	if d := expiredUnreaped(in); d != "" {
-		ev += "; " + d
+	if d, ok := expiredUnreaped(in); ok {
+		cs = append(cs, d)
 	}
-	if d := in.Who.DominantText(in.WhoSecs); d != "" {
-		ev += "; " + d // who opens them now, from the probes
-	} else if d := in.Owners.DominantText(); d != "" {
-		ev += "; " + d // who holds them, from the census
+	if d, ok := in.Who.DominantClause(in.WhoSecs); ok {
+		cs = append(cs, d) // who opens them now, from the probes
+	} else if d, ok := in.Owners.DominantClause(); ok {
+		cs = append(cs, d) // who holds them, from the census
 	}
-	return Verdict{Evidence: ev, RulesOut: rulesOut}, true
+	v := says(cs...)
+	v.RulesOut = rulesOut
+	return v, true
 }
 
 // ruleEarlyDrop: early_drop rose, so the kernel evicted unassured entries to
 // make room for new ones. It prints the interval's peak, as what it is: the
 // count at the moment the table was fullest can stand above the count read
 // at the sample (and, racing, above max). Critical.
-func ruleEarlyDrop(in Inputs) (Verdict, bool) {
-	n := in.Rates.CTTotal.Get(EarlyDrop)
-	if n == 0 {
-		return Verdict{}, false
+func ruleEarlyDrop(in Inputs) (verdict.Verdict, bool) {
+	if in.Rates.CTTotal.Get(EarlyDrop) == 0 {
+		return verdict.Verdict{}, false
 	}
-	c := in.Sample.Conntrack
-	return Verdict{Evidence: fmt.Sprintf(
-		"kernel evicted %s unassured entries to make room (peak %s of max %s)",
-		units.Int(n), units.Int(c.Peak), units.Int(c.Max))}, true
+	return says(verdict.Say(verdict.Lead, "early-drop", "kernel evicted {early_drop} unassured entries to make room (peak {peak} of max {max})",
+		factCounter(in, EarlyDrop), factPeak(in), factMax(in.Sample.Conntrack))), true
 }
 
 // ruleClientStalled: SYNs are being retransmitted while the CPUs are idle
 // and nothing was dropped locally (no conntrack drops in this interval or
 // within the retransmit ladder before it, no listen overflow): this host
 // waits on the network, the 1/2/4/8 s SYN ladder. Warning.
-func ruleClientStalled(in Inputs) (Verdict, bool) {
+func ruleClientStalled(in Inputs) (verdict.Verdict, bool) {
 	r := in.Rates
 	if !r.Known(PartTCP) || !r.Known(PartCPU) || r.SynRetransPS == 0 || r.CPUAll.Busy() >= IdleCPUPct || r.Drops() > 0 || in.RecentDrops ||
 		r.ListenOverflowsPS > 0 || r.ListenDropsPS > 0 {
-		return Verdict{}, false
+		return verdict.Verdict{}, false
 	}
-	return Verdict{Evidence: fmt.Sprintf(
-		"%s SYN retransmits/s with CPU %.0f %% and no local drops: connection attempts are lost beyond this host; clients wait 1, 2, 4, 8 s",
-		units.Num(r.SynRetransPS), r.CPUAll.Busy())}, true
+	return says(
+		verdict.Say(verdict.Lead, "client-stalled", "{syn retransmits} SYN retransmits/s with CPU {CPU busy} and no local drops",
+			verdict.N("syn retransmits", r.SynRetransPS, verdict.PerSecond).From("TcpExtTCPSynRetrans (/proc/net/netstat)", hostInterval(in)), factCPU(in)),
+		verdict.Say(verdict.Explain, "client-stalled.meaning", "connection attempts are lost beyond this host; clients wait 1, 2, 4, 8 s").After(": ")), true
 }
 
 // ruleCPUBound: all CPUs together are busy 90 % of the time or more.
 // Warning.
-func ruleCPUBound(in Inputs) (Verdict, bool) {
+func ruleCPUBound(in Inputs) (verdict.Verdict, bool) {
 	u := in.Rates.CPUAll
 	if !in.Rates.Known(PartCPU) || u.Busy() < CPUBoundPct {
-		return Verdict{}, false
+		return verdict.Verdict{}, false
 	}
-	busy := fmt.Sprintf("CPU %.0f %% busy (user %.0f %%, system %.0f %%, softirq %.0f %%)", u.Busy(), u.User, u.System, u.SoftIRQ)
+	busy := verdict.Say(verdict.Lead, "cpu-bound", "CPU {CPU busy} busy (user {user}, system {system}, softirq {softirq})", factCPU(in),
+		verdict.N("user", u.User, verdict.Percent), verdict.N("system", u.System, verdict.Percent), verdict.N("softirq", u.SoftIRQ, verdict.Percent))
 	if in.Rates.Drops() > 0 || Pinned(in.Sample.Conntrack) { // whose CPU is not read: it need not be the server's
-		return Verdict{Evidence: busy +
-			" while the table drops: whose is not read, and clients on this host retrying what it drops spend CPU too; free the table first"}, true
+		return says(busy, verdict.Say(verdict.Explain, "cpu-bound.while-dropping",
+			"while the table drops: whose is not read, and clients on this host retrying what it drops spend CPU too; free the table first").After(" ")), true
 	}
-	return Verdict{Evidence: busy + " with no table drops: the work itself is the limit"}, true
+	return says(busy, verdict.Say(verdict.Explain, "cpu-bound.alone", "with no table drops: the work itself is the limit").After(" ")), true
 }
 
 // ruleDiskBound: a disk is busy 90 % of the time, or iowait is 30 % or
 // more. Warning.
-func ruleDiskBound(in Inputs) (Verdict, bool) {
+func ruleDiskBound(in Inputs) (verdict.Verdict, bool) {
 	r := in.Rates
 	util, iowait := r.MaxDiskUtil(), r.CPUAll.IOWait
 	if !r.Known(PartDisks) {
@@ -296,40 +224,48 @@ func ruleDiskBound(in Inputs) (Verdict, bool) {
 		iowait = 0
 	}
 	if util < DiskBoundPct && iowait < DiskIOWaitPct {
-		return Verdict{}, false
+		return verdict.Verdict{}, false
 	}
-	return Verdict{Evidence: fmt.Sprintf(
-		"disk busy %.0f %%, iowait %.0f %%, %s IO/s: storage is the limit",
-		util, iowait, units.Num(r.DiskIOPS()))}, true
+	return says(verdict.Say(verdict.Lead, "disk-bound", "disk busy {util}, iowait {iowait}, {disk IO/s} IO/s",
+		verdict.N("util", util, verdict.Percent).From("/proc/diskstats, the busiest disk", hostInterval(in)),
+		verdict.N("iowait", iowait, verdict.Percent).From("/proc/stat", hostInterval(in)),
+		verdict.N("disk IO/s", r.DiskIOPS(), verdict.PerSecond).From("/proc/diskstats", hostInterval(in))),
+		verdict.Say(verdict.Explain, "disk-bound.meaning", "storage is the limit").After(": ")), true
 }
 
 // ruleNearCap: the interval's peak reached 90 % of max without pinning.
 // Warning.
-func ruleNearCap(in Inputs) (Verdict, bool) {
+func ruleNearCap(in Inputs) (verdict.Verdict, bool) {
 	c := in.Sample.Conntrack
 	if c.Status != TableTracked || c.Max == 0 || Pinned(c) || Percent(c.Peak, c.Max) < NearCapPct {
-		return Verdict{}, false
+		return verdict.Verdict{}, false
 	}
-	return Verdict{Evidence: fmt.Sprintf(
-		"peak %s of max %s (%.0f %%); ceiling %s, observed %s",
-		units.Int(c.Peak), units.Int(c.Max), Percent(c.Peak, c.Max), CeilingText(c, in.Fill), in.Rates.Entries.RateText())}, true
+	return says(verdict.Say(verdict.Lead, "near-cap", "peak {peak} of max {max} ({full})", factPeak(in), factMax(c), factFull(factPeak(in), c.Max)),
+		ceilingClause(c, in.Fill),
+		in.Rates.Entries.observedClause().After(", ")), true
 }
 
-func ruleOK(in Inputs) Verdict {
+func ruleOK(in Inputs) verdict.Verdict {
 	c := in.Sample.Conntrack
-	var table string
+	var cs []verdict.Clause
 	switch c.Status {
 	case TableTracked:
-		table = fmt.Sprintf("count %s of max %s (%.0f %%), %s%s", units.Int(c.Count), units.Int(c.Max), Percent(c.Count, c.Max), dropsText(in.Rates),
-			resolvedClashes(in.Rates, ""))
+		cs = append(cs, verdict.Say(verdict.Lead, "ok.table", "count {count} of max {max} ({full})", factCount(c), factMax(c), factFull(factCount(c), c.Max)),
+			dropsClause(in).After(", "))
+		if d, ok := resolvedClashes(in, ""); ok {
+			cs = append(cs, d)
+		}
 	case TableUntracked:
-		table = "nothing tracked in this namespace yet"
 		if in.Sample.Namespaces != nil {
-			table = "this namespace untracked"
+			cs = append(cs, verdict.Say(verdict.Lead, "ok.untracked", "this namespace untracked"))
+		} else {
+			cs = append(cs, verdict.Say(verdict.Lead, "ok.empty", "nothing tracked in this namespace yet"))
 		}
 	default:
-		table = "no conntrack table"
+		cs = append(cs, verdict.Say(verdict.Lead, "ok.no-table", "no conntrack table"))
 	}
-	return Verdict{Evidence: fmt.Sprintf("%s%s, %s, %s",
-		table, namespacesNote(in.Sample), cpuText(in.Rates), in.Rates.Entries.RateText())}
+	if d, ok := namespacesNote(in.Sample); ok {
+		cs = append(cs, d)
+	}
+	return says(append(cs, cpuClause(in).After(", "), in.Rates.Entries.rateClause("").After(", "))...)
 }

@@ -1,10 +1,6 @@
 package model
 
-import (
-	"fmt"
-
-	"github.com/tablefull/tablefull/model/units"
-)
+import "github.com/tablefull/tablefull/model/verdict"
 
 // EvictPct is how full a table must be for the garbage collector to
 // evict on a failed early drop's behalf: over 95 % of max. From there on
@@ -51,37 +47,44 @@ func (c *Census) GCEvictable() int {
 // collector evicts them near the cap uncounted, so early_drop at 0 says
 // nothing of them. "" when it evicted, or when that is not known. It
 // returns the knobs the note rules out.
-func evictionNote(in Inputs) (string, []string) {
+func evictionNote(in Inputs) (verdict.Clause, []string, bool) {
 	r := in.Rates
 	if r.CTTotal.Get(Drop) == 0 || r.CTTotal.Get(EarlyDrop) > 0 {
-		return "", nil
+		return verdict.Clause{}, nil, false
 	}
 	notTimeWait := []string{KnobTimeWait}
+	const raise = "raise nf_conntrack_max or lower the established timeout, not the TIME_WAIT hold"
 	if cs := in.Census; cs != nil && cs.AssuredCounted && cs.Total > 0 {
+		walk := thisTable + ", the census's walk"
+		census := factCensus(cs)
 		beyond, _ := cs.BeyondEviction()
 		if beyond*10 >= cs.Total*9 {
-			return fmt.Sprintf("nothing to evict: %s of the census's %s entries are established TCP or assured UDP streams (%s unreplied), which neither early drop nor the garbage collector frees: raise nf_conntrack_max or lower the established timeout, not the TIME_WAIT hold",
-				units.Int(uint64(beyond)), units.Int(uint64(cs.Total)), units.Int(uint64(cs.Unreplied))), notTimeWait
+			return verdict.Say(verdict.Explain, "evict.nothing", "nothing to evict: {beyond} of the census's {census} entries are established TCP or assured UDP streams ({unreplied} unreplied), which neither early drop nor the garbage collector frees: "+raise,
+				verdict.N("beyond", beyond, verdict.Entries).From("the census: assured entries less closing TCP", walk), census,
+				verdict.N("unreplied", cs.Unreplied, verdict.Entries).From("the census: entries never answered", walk)), notTimeWait, true
 		}
 		if closing := cs.GCEvictable(); closing*2 >= cs.Total {
-			seen := ""
+			closed := verdict.N("closing", closing, verdict.Entries).From("the census: TCP in a closing state", walk)
+			t, facts := "", []verdict.Fact{closed, census}
 			if ps, ok := r.Entries.Evicted(); ok && ps > 0 {
-				seen = fmt.Sprintf(" (%s/s evicted, seen in DESTROY events)", units.Num(ps))
+				t = " ({evicted}/s evicted, seen in DESTROY events)"
+				facts = append(facts, verdict.N("evicted", ps, verdict.PerSecond).From("ctnetlink DESTROY events", intervalOf(in)))
 			}
 			if f := GCEvictFrom(in.Sample.Conntrack.Max); f > 0 {
-				return fmt.Sprintf("early_drop stays 0 though %s of the census's %s entries are closing TCP: the garbage collector evicts those near the cap without counting them%s, only down to %s (max ÷ 100 × 95) and at its next run, and their hold (TIME_WAIT's most often) is what frees the table",
-					units.Int(uint64(closing)), units.Int(uint64(cs.Total)), seen, units.Int(f)), nil
+				facts = append(facts, verdict.N("evicts to", f, verdict.Entries).From("gc_worker: nf_conntrack_max ÷ 100 × 95", thisTable))
+				return verdict.Say(verdict.Explain, "evict.gc", "early_drop stays 0 though {closing} of the census's {census} entries are closing TCP: the garbage collector evicts those near the cap without counting them"+t+", only down to {evicts to} (max ÷ 100 × 95) and at its next run, and their hold (TIME_WAIT's most often) is what frees the table",
+					facts...), nil, true
 			}
-			return fmt.Sprintf("early_drop stays 0 though %s of the census's %s entries are closing TCP: under a cap of 100 the garbage collector evicts nothing (max ÷ 100 × 95 is 0), so their hold (TIME_WAIT's most often) alone frees the table",
-				units.Int(uint64(closing)), units.Int(uint64(cs.Total))), nil
+			return verdict.Say(verdict.Explain, "evict.gc-none", "early_drop stays 0 though {closing} of the census's {census} entries are closing TCP: under a cap of 100 the garbage collector evicts nothing (max ÷ 100 × 95 is 0), so their hold (TIME_WAIT's most often) alone frees the table",
+				closed, census), nil, true
 		}
-		return "", nil
+		return verdict.Clause{}, nil, false
 	}
 	if cf, ok := in.Fill.Top(); ok && cf.Class.Standing() && in.Fill.Counted {
-		return fmt.Sprintf("nothing to evict: %s entries stand open (established), which neither early drop nor the garbage collector frees: raise nf_conntrack_max or lower the established timeout, not the TIME_WAIT hold",
-			units.Int(cf.Entries)), notTimeWait
+		return verdict.Say(verdict.Explain, "evict.standing", "nothing to evict: {open} entries stand open (established), which neither early drop nor the garbage collector frees: "+raise,
+			verdict.N("open", cf.Entries, verdict.Entries).From(in.Fill.shareSource(), thisTable)), notTimeWait, true
 	}
-	return "", nil
+	return verdict.Clause{}, nil, false
 }
 
 // GCEvictFrom is the count over which the kernel's garbage collector,

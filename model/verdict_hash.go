@@ -1,50 +1,70 @@
 package model
 
 import (
-	"fmt"
+	"strings"
 
 	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // ruleHashChains: chaintoolong rose: a hash chain passed the kernel's limit,
 // so more buckets (hashsize) are needed. Warning.
-func ruleHashChains(in Inputs) (Verdict, bool) {
+func ruleHashChains(in Inputs) (verdict.Verdict, bool) {
 	own := in.Rates.CTTotal.Get(ChainTooLong)
 	n := own
 	for _, f := range in.ChainNS {
 		n += f.ChainTooLong
 	}
 	if n == 0 {
-		return Verdict{}, false
+		return verdict.Verdict{}, false
 	}
 	c := in.Sample.Conntrack
 	others, read := OtherEntries(in.Sample)
 	all := c.Count + others
 	want := BucketsFor(max(c.Count, c.Peak) + others)
-	whose := units.Int(c.Count) + " entries"
+	count, maxF := factCount(c), factMax(c)
+	facts := []verdict.Fact{count, maxF}
+	whose := "{count} entries"
 	switch {
 	case others > 0:
-		whose = fmt.Sprintf("%s entries of every namespace: this one's %s and the others' %s, one hash for all", units.Int(all), units.Int(c.Count), units.Int(others))
+		whose = "{all} entries of every namespace: this one's {count} and the others' {others}, one hash for all"
+		facts = append(facts, verdict.N("all", all, verdict.Entries).From("every namespace's nf_conntrack_count", "every namespace"),
+			verdict.N("others", others, verdict.Entries).From("the other namespaces' nf_conntrack_count", "every other namespace"))
 	case !read:
 		whose += ", the other namespaces' not read"
 	}
+	chains := verdict.N("chain-too-long", n, verdict.Packets).From("conntrack -S chaintoolong, summed over CPUs and namespaces", "every namespace, the interval of "+units.Dur(in.Sample.Interval))
+	facts = append(facts, chains)
 	where := ""
 	switch f := in.ChainNS; {
 	case len(f) == 1 && own == 0:
-		where = " in " + f[0].NS.Label()
+		where = " in {netns}"
+		facts = append(facts, verdict.W("netns", f[0].NS.Label()))
 	case len(f) > 0:
-		where = fmt.Sprintf(" (%s in %s", units.Int(f[0].ChainTooLong), f[0].NS.Label())
+		where = " ({in netns} in {netns}"
+		facts = append(facts, verdict.W("netns", f[0].NS.Label()),
+			verdict.N("in netns", f[0].ChainTooLong, verdict.Packets).From("its conntrack -S chaintoolong", f[0].NS.Label()+", since the previous sample"))
 		if m := len(f) - 1; m > 0 {
-			where += fmt.Sprintf(" and %s in %d more namespaces", units.Int(n-own-f[0].ChainTooLong), m)
+			where += " and {in more} in {more} more namespaces"
+			facts = append(facts, verdict.N("in more", n-own-f[0].ChainTooLong, verdict.Packets).From("their conntrack -S chaintoolong", "the other namespaces, since the previous sample"),
+				verdict.N("more", m, verdict.Number).From("the namespaces read", "every namespace"))
 		}
 		if own > 0 {
-			where += fmt.Sprintf(", %s in this one", units.Int(own))
+			where += ", {own} in this one"
+			facts = append(facts, factCounter(in, ChainTooLong))
+			where = strings.Replace(where, "{own}", "{"+string(ChainTooLong)+"}", 1)
 		}
 		where += ")"
 	}
-	return Verdict{Evidence: fmt.Sprintf(
-		"%s chain-too-long events%s (each a packet dropped, counted in insert_failed) while the count is %s of max %s, average depth %.1f (2 × %s ÷ %s buckets): raise the hashsize to %s buckets (%s of kernel memory), not max",
-		units.Int(n), where, units.Int(c.Count), units.Int(c.Max), ChainDepth(all, c.Buckets), whose, units.Int(c.Buckets), units.Int(want), units.Bytes(want*BucketBytes)), RulesOut: []string{KnobMax}}, true
+	buckets := factBuckets(c)
+	facts = append(facts, buckets, verdict.N("depth", ChainDepth(all, c.Buckets), verdict.Ratio).From("2 × the entries ÷ the buckets", "every namespace"))
+	lead := verdict.Say(verdict.Lead, "hash-chains", "{chain-too-long} chain-too-long events"+where+" (each a packet dropped, counted in insert_failed) while the count is {count} of max {max}, average depth {depth} (2 × "+whose+" ÷ {buckets} buckets)", facts...)
+	fix := verdict.Say(verdict.Fix, "hash-chains.fix", "raise the hashsize to {want} buckets ({memory} of kernel memory), not max",
+		verdict.N("want", want, verdict.Number).From("the next power of two at or above every namespace's entries", "every namespace"),
+		verdict.N("memory", want*BucketBytes, verdict.Bytes).From("the buckets × 8 bytes", "the kernel")).After(": ")
+	v := says(lead, fix)
+	v.RulesOut = []string{KnobMax}
+	return v, true
 }
 
 // BucketBytes is one hash bucket's size (an hlist_nulls_head).

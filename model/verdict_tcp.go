@@ -1,32 +1,41 @@
 package model
 
 import (
-	"fmt"
+	"strconv"
 
-	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // ruleListenOverflow: a listen queue overflowed (ListenOverflows or
 // ListenDrops rose): a local server accepts slower than connections
 // arrive. Critical. The fullest listener is named, and what limited its
 // owner's lookup.
-func ruleListenOverflow(in Inputs) (Verdict, bool) {
+func ruleListenOverflow(in Inputs) (verdict.Verdict, bool) {
 	r := in.Rates
 	if !r.Known(PartTCP) || (r.ListenOverflowsPS == 0 && r.ListenDropsPS == 0) {
-		return Verdict{}, false
+		return verdict.Verdict{}, false
 	}
-	ev := fmt.Sprintf("%s listen overflows/s, %s listen drops/s: a server accepts slower than connections arrive (raise its backlog and somaxconn)",
-		units.Num(r.ListenOverflowsPS), units.Num(r.ListenDropsPS))
+	host := hostInterval(in)
+	cs := []verdict.Clause{
+		verdict.Say(verdict.Lead, "listen", "{overflows} listen overflows/s, {listen drops} listen drops/s",
+			verdict.N("overflows", r.ListenOverflowsPS, verdict.PerSecond).From("TcpExtListenOverflows (/proc/net/netstat)", host),
+			verdict.N("listen drops", r.ListenDropsPS, verdict.PerSecond).From("TcpExtListenDrops (/proc/net/netstat)", host)),
+		verdict.Say(verdict.Explain, "listen.meaning", "a server accepts slower than connections arrive").After(": "),
+		verdict.Say(verdict.Fix, "listen.fix", "(raise its backlog and somaxconn)").After(" "),
+	}
 	if ls := in.Sample.Listeners; ls != nil && len(ls.Pressed) > 0 {
-		ev += "; fullest: " + ls.Pressed[0].String(ls.Somaxconn)
+		l := ls.Pressed[0].clause(ls.Somaxconn)
+		l.Template = "fullest: " + l.Template
 		if n := len(ls.Pressed) - 1; n > 0 {
-			ev += fmt.Sprintf(" (and %d more)", n)
+			l.Template += " (and {more} more)"
+			l.Facts = append(l.Facts, verdict.N("more", n, verdict.Number).From("the listeners read", "the host"))
 		}
+		cs = append(cs, l)
 		if ls.Note != "" {
-			ev += "; " + ls.Note
+			cs = append(cs, verdict.Say(verdict.Explain, "listen.note", "{note}", verdict.W("note", Sanitize(ls.Note, 200))))
 		}
 	}
-	return Verdict{Evidence: ev}, true
+	return says(cs...), true
 }
 
 // rulePortExhaustion: the sockets this host opened towards one
@@ -36,18 +45,25 @@ func ruleListenOverflow(in Inputs) (Verdict, bool) {
 // connection takes none, so the host's TIME_WAIT and established totals
 // measure nothing here: only the sockets' own tuples (Sample.Ports) are
 // judged. Warning.
-func rulePortExhaustion(in Inputs) (Verdict, bool) {
+func rulePortExhaustion(in Inputs) (verdict.Verdict, bool) {
 	t, u := in.Sample.TCP, in.Sample.Ports
 	lo, hi := t.PortRange[0], t.PortRange[1]
 	if hi <= lo || u == nil || len(u.Dests) == 0 {
-		return Verdict{}, false
+		return verdict.Verdict{}, false
 	}
 	ports := hi - lo + 1
 	top := u.Dests[0]
 	if float64(top.Ports) < PortExhaustFrac*float64(ports) {
-		return Verdict{}, false
+		return verdict.Verdict{}, false
 	}
-	return Verdict{Evidence: fmt.Sprintf(
-		"%s of the %s local ports (%d-%d) are taken by sockets from %s to %s (%s in TIME_WAIT): connect() to it fails once they are all taken, whatever the host's totals; widen ip_local_port_range, add source addresses, reuse connections, tcp_tw_reuse for outbound, IP_BIND_ADDRESS_NO_PORT before bind()",
-		units.Int(uint64(top.Ports)), units.Int(ports), lo, hi, Sanitize(top.Src, 46), Sanitize(top.Dst, 54), units.Int(uint64(top.TimeWait)))}, true
+	scope := "the sockets from " + Sanitize(top.Src, 46) + " to " + Sanitize(top.Dst, 54)
+	return says(
+		verdict.Say(verdict.Lead, "ports", "{taken} of the {ports} local ports ({low}-{high}) are taken by sockets from {src} to {dst} ({time wait} in TIME_WAIT)",
+			verdict.N("taken", top.Ports, verdict.Number).From("the sockets' tuples (ss -tan)", scope),
+			verdict.N("ports", ports, verdict.Number).From("net.ipv4.ip_local_port_range", "the host"),
+			verdict.W("low", strconv.FormatUint(lo, 10)), verdict.W("high", strconv.FormatUint(hi, 10)),
+			verdict.W("src", Sanitize(top.Src, 46)), verdict.W("dst", Sanitize(top.Dst, 54)),
+			verdict.N("time wait", top.TimeWait, verdict.Number).From("the sockets' states (ss -tan)", scope)),
+		verdict.Say(verdict.Explain, "ports.meaning", "connect() to it fails once they are all taken, whatever the host's totals").After(": "),
+		verdict.Say(verdict.Fix, "ports.fix", "widen ip_local_port_range, add source addresses, reuse connections, tcp_tw_reuse for outbound, IP_BIND_ADDRESS_NO_PORT before bind()")), true
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // idle is one interval of a 1-vCPU box doing nothing: 96 % idle.
@@ -17,86 +19,99 @@ func table(count, peak, max uint64) Sample {
 		Count: count, Peak: peak, Max: max, Buckets: max, TimeWaitHold: 120}}
 }
 
-func TestVerdictRules(t *testing.T) {
+// verdictCase is one row of the rules' table test: the inputs, the top
+// verdict and others that hold, and words the top one's evidence says.
+type verdictCase struct {
+	name     string
+	in       Inputs
+	want     verdict.Kind
+	also     []verdict.Kind
+	evidence string
+}
+
+// verdictInputs are the inputs of every row of the rules' table test.
+func verdictInputs() []Inputs {
+	var out []Inputs
+	for _, c := range verdictCases() {
+		out = append(out, c.in)
+	}
+	return out
+}
+
+func verdictCases() []verdictCase {
 	with := func(r Rates, f func(*Rates)) Rates { f(&r); return r }
 	elevenSeconds := &Episode{Start: time.Unix(0, 0), Last: time.Unix(11, 0), Open: true, Drops: 5937}
-	tests := []struct {
-		name     string
-		in       Inputs
-		want     Kind
-		also     []Kind
-		evidence string
-	}{
-		{"healthy", Inputs{Sample: table(525, 530, 4096), Rates: idle()}, OK, nil, "count 525 of max 4,096"},
-		{"no module", Inputs{Sample: Sample{Conntrack: Conntrack{Status: TableNoModule}}, Rates: idle()}, OK, nil, "no conntrack table"},
-		{"near cap", Inputs{Sample: table(3936, 3936, 4096), Rates: idle()}, NearCap, nil, "peak 3,936 of max 4,096 (96 %)"},
+	return []verdictCase{
+		{"healthy", Inputs{Sample: table(525, 530, 4096), Rates: idle()}, verdict.OK, nil, "count 525 of max 4,096"},
+		{"no module", Inputs{Sample: Sample{Conntrack: Conntrack{Status: TableNoModule}}, Rates: idle()}, verdict.OK, nil, "no conntrack table"},
+		{"near cap", Inputs{Sample: table(3936, 3936, 4096), Rates: idle()}, verdict.NearCap, nil, "peak 3,936 of max 4,096 (96 %)"},
 		{"burst between frames reaches the cap: peak, not count, decides",
-			Inputs{Sample: table(3000, 4096, 4096), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 12) })}, TableFull, nil, "12 drops"},
+			Inputs{Sample: table(3000, 4096, 4096), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 12) })}, verdict.TableFull, nil, "12 drops"},
 		{"the write-up's incident",
 			Inputs{Sample: table(4096, 4096, 4096), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 540); r.SynRetransPS = 30 }),
 				Episode: elevenSeconds},
-			TableFull, nil, "count pinned at max 4,096 for 11 s, 5,937 drops, server idle (CPU 4 %, disk 0 IO/s)"},
+			verdict.TableFull, nil, "count pinned at max 4,096 for 11 s, 5,937 drops, server idle (CPU 4 %, disk 0 IO/s)"},
 		{"the census names the owner holding most of the table",
 			Inputs{Sample: table(4096, 4096, 4096), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 540) }), Episode: elevenSeconds,
 				Owners: &Owners{Top: []OwnerCount{{Owner: Owner{Comm: "duckdb", PID: 4242, Group: "user.slice", Kind: "cgroup"}, N: 3700, Peer: "10.5.5.14:3900", PeerN: 3700}},
 					Unowned: ClassCounts{ClassTCPDone: 396}}},
-			TableFull, nil, "; 90 % of the table's entries held by duckdb (pid 4242, user.slice) → 10.5.5.14:3900"},
+			verdict.TableFull, nil, "; 90 % of the table's entries held by duckdb (pid 4242, user.slice) → 10.5.5.14:3900"},
 		{"the listener that overflows is named",
 			Inputs{Sample: Sample{Conntrack: Conntrack{Status: TableTracked, Count: 10, Peak: 10, Max: 4096},
 				Listeners: &Listeners{Somaxconn: 4096, Pressed: []Listener{{Addr: "127.0.0.1:8080", Queue: 6, Backlog: 5,
 					Owner: Owner{Comm: "slow", PID: 42, Group: "slow.service", Kind: "unit"}}, {Addr: "[::]:443", Queue: 4096, Backlog: 4096}}}},
 				Rates: with(idle(), func(r *Rates) { r.ListenOverflowsPS = 3 })},
-			ListenOverflow, nil, "; fullest: 127.0.0.1:8080 of slow (pid 42, slow.service): 6 waiting, backlog 5 (as asked; somaxconn 4,096) (and 1 more)"},
+			verdict.ListenOverflow, nil, "; fullest: 127.0.0.1:8080 of slow (pid 42, slow.service): 6 waiting, backlog 5 (as asked; somaxconn 4,096) (and 1 more)"},
 		{"at the cap for one interval without drops is not yet full",
 			Inputs{Sample: table(4096, 4096, 4096), Rates: idle(), Episode: &Episode{Start: time.Unix(0, 0), Last: time.Unix(1, 0), Open: true}},
-			OK, nil, ""},
+			verdict.OK, nil, ""},
 		{"pinned two intervals without drops is full",
 			Inputs{Sample: table(4096, 4096, 4096), Rates: idle(), Episode: &Episode{Start: time.Unix(0, 0), Last: time.Unix(2, 0), Open: true}},
-			TableFull, nil, "for 2 s, 0 drops"},
+			verdict.TableFull, nil, "for 2 s, 0 drops"},
 		{"early drop", Inputs{Sample: table(4096, 4096, 4096), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(EarlyDrop, 77); r.CTTotal.Set(Drop, 3) })},
-			TableFull, []Kind{EarlyDropping}, ""},
+			verdict.TableFull, []verdict.Kind{verdict.EarlyDropping}, ""},
 		{"early drop alone", Inputs{Sample: table(4000, 4000, 4096), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(EarlyDrop, 77) })},
-			EarlyDropping, []Kind{NearCap}, "evicted 77 unassured entries"},
+			verdict.EarlyDropping, []verdict.Kind{verdict.NearCap}, "evicted 77 unassured entries"},
 		{"hash chains", Inputs{Sample: table(40000, 40000, 262144), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(ChainTooLong, 4) })},
-			HashChains, nil, "4 chain-too-long events"},
+			verdict.HashChains, nil, "4 chain-too-long events"},
 		{"listen overflow", Inputs{Sample: table(100, 100, 4096), Rates: with(idle(), func(r *Rates) { r.ListenOverflowsPS = 41; r.ListenDropsPS = 41; r.SynRetransPS = 20 })},
-			ListenOverflow, nil, "41 listen overflows/s"},
+			verdict.ListenOverflow, nil, "41 listen overflows/s"},
 		{"port exhaustion", Inputs{Sample: func() Sample {
 			s := table(100, 100, 262144)
 			s.TCP = TCP{TimeWait: 27000, Established: 100, PortRange: [2]uint64{32768, 60999}}
 			s.Ports = &PortUse{Dests: []DestPorts{{Src: "10.0.0.2", Dst: "10.0.0.9:80", Ports: 27050, TimeWait: 27000}}, Outbound: 27050}
 			return s
-		}(), Rates: idle()}, PortExhaustion, nil, "27,050 of the 28,232 local ports (32768-60999) are taken by sockets from 10.0.0.2 to 10.0.0.9:80 (27,000 in TIME_WAIT)"},
+		}(), Rates: idle()}, verdict.PortExhaustion, nil, "27,050 of the 28,232 local ports (32768-60999) are taken by sockets from 10.0.0.2 to 10.0.0.9:80 (27,000 in TIME_WAIT)"},
 		{"ports fine", Inputs{Sample: func() Sample {
 			s := table(100, 100, 262144)
 			s.TCP = TCP{TimeWait: 2000, PortRange: [2]uint64{32768, 60999}}
 			return s
-		}(), Rates: idle()}, OK, nil, ""},
+		}(), Rates: idle()}, verdict.OK, nil, ""},
 		{"server cpu-bound", Inputs{Sample: table(17000, 17000, 32768), Rates: with(idle(), func(r *Rates) { r.CPUAll = CPUUse{User: 80, System: 12, Idle: 8} })},
-			CPUBound, nil, "CPU 92 % busy (user 80 %, system 12 %, softirq 0 %) with no table drops"},
+			verdict.CPUBound, nil, "CPU 92 % busy (user 80 %, system 12 %, softirq 0 %) with no table drops"},
 		{"busy CPUs beside a dropping table are not said to be the server's",
 			Inputs{Sample: table(400, 400, 400), Rates: with(idle(), func(r *Rates) { r.CPUAll = CPUUse{User: 70, System: 25, Idle: 5}; r.CTTotal.Set(Drop, 90) })},
-			TableFull, []Kind{CPUBound}, ""},
+			verdict.TableFull, []verdict.Kind{verdict.CPUBound}, ""},
 		{"disk-bound by utilisation", Inputs{Sample: table(10, 10, 4096), Rates: with(idle(), func(r *Rates) { r.Disks = []DiskRate{{Name: "vda", WritesPS: 900, Util: 97}} })},
-			DiskBound, nil, "disk busy 97 %"},
+			verdict.DiskBound, nil, "disk busy 97 %"},
 		{"disk-bound by iowait", Inputs{Sample: table(10, 10, 4096), Rates: with(idle(), func(r *Rates) { r.CPUAll = CPUUse{IOWait: 45, Idle: 50, User: 5} })},
-			DiskBound, nil, "iowait 45 %"},
+			verdict.DiskBound, nil, "iowait 45 %"},
 		{"client stalled on network", Inputs{Sample: table(20, 20, 4096), Rates: with(idle(), func(r *Rates) { r.SynRetransPS = 6 })},
-			ClientStalled, nil, "6 SYN retransmits/s with CPU 4 %"},
+			verdict.ClientStalled, nil, "6 SYN retransmits/s with CPU 4 %"},
 		{"SYN retransmits with local drops are the table, not the network",
 			Inputs{Sample: table(4096, 4096, 4096), Rates: with(idle(), func(r *Rates) { r.SynRetransPS = 6; r.CTTotal.Set(Drop, 9) })},
-			TableFull, nil, ""},
+			verdict.TableFull, nil, ""},
 		{"SYN retransmits seconds after this table dropped are its clients retrying",
 			Inputs{Sample: table(900, 900, 16384), Rates: with(idle(), func(r *Rates) { r.SynRetransPS = 6 }), RecentDrops: true},
-			OK, nil, ""},
+			verdict.OK, nil, ""},
 		{"drops between reads of the count: full, never \"no drops\"",
 			Inputs{Sample: table(900, 900, 16384), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 8) })},
-			TableFull, nil, "the table filled between reads (peak 900 of max 16,384), 8 drops"},
+			verdict.TableFull, nil, "the table filled between reads (peak 900 of max 16,384), 8 drops"},
 		{"what fills it, and the demand",
 			Inputs{Sample: table(400, 400, 400), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 30000); r.Entries.TopDests = []Count{{"udp/53", 700}} }),
 				Fill:   Fill{Basis: BasisEvents, Classes: []ClassFill{{Class: ClassUDPSingle, RatePS: 700, Hold: 30, Entries: 400}}},
 				Demand: Demand{AtLeast: 3100, Basis: "the rate before the pin"}},
-			TableFull, nil, "400 of 400 entries: ~400 udp/53, 700/s × 30 s needs 21,000; pinned 1 s, 30,000 drops, server idle (CPU 4 %, disk 0 IO/s); demand ≥ 3,100 new/s"},
+			verdict.TableFull, nil, "400 of 400 entries: ~400 udp/53, 700/s × 30 s needs 21,000; pinned 1 s, 30,000 drops, server idle (CPU 4 %, disk 0 IO/s); demand ≥ 3,100 new/s"},
 		{"a source NAT out of ports: insert drops far from the cap, never TABLE FULL",
 			Inputs{Sample: func() Sample {
 				s := table(12, 12, 262144)
@@ -105,7 +120,7 @@ func TestVerdictRules(t *testing.T) {
 			}(), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 12); r.CTTotal.Set(InsertFailed, 12) }),
 				Census: &Census{Total: 12, TopDests: []Count{{"127.0.0.1", 8}}, TopPorts: []Count{{"tcp/18080", 8}}, TCPState: map[string]int{"TIME_WAIT": 3},
 					TopTimeWaitDests: []Count{{"10.0.0.9", 1}, {"127.0.0.1", 2}}}},
-			NATPorts, nil, "12 packets dropped on inserting their entry (insert_failed and drop) while the count is 12 of max 262,144: the source NAT snat to 127.0.0.1:20000-20007 in ip natlab post (8 ports for each source–destination pair) finds no free source port for new flows (it tries 240 before it drops, so drops begin before every port is taken); the census's busiest destination 127.0.0.1 (8 entries), tcp/18080 (8); 2 to it in TIME_WAIT (3 in all) hold their tuples (before 6.5; from 6.5 a new flow's last tries take them back): widen"},
+			verdict.NATPorts, nil, "12 packets dropped on inserting their entry (insert_failed and drop) while the count is 12 of max 262,144: the source NAT snat to 127.0.0.1:20000-20007 in ip natlab post (8 ports for each source–destination pair) finds no free source port for new flows (it tries 240 before it drops, so drops begin before every port is taken); the census's busiest destination 127.0.0.1 (8 entries), tcp/18080 (8); 2 to it in TIME_WAIT (3 in all) hold their tuples (before 6.5; from 6.5 a new flow's last tries take them back): widen"},
 		{"a source NAT out of ports to a Service: its busiest destination named by the Service kube-proxy wrote",
 			Inputs{Sample: func() Sample {
 				s := table(12, 12, 262144)
@@ -114,21 +129,21 @@ func TestVerdictRules(t *testing.T) {
 			}(), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 12); r.CTTotal.Set(InsertFailed, 12) }),
 				Census: &Census{Total: 12, TopDests: []Count{{"10.96.0.1", 8}}, TopPorts: []Count{{"tcp/443", 8}}, DestServices: map[string]string{"10.96.0.1": "default/kubernetes"},
 					TCPState: map[string]int{"TIME_WAIT": 3}, TopTimeWaitDests: []Count{{"10.96.0.1", 2}}}},
-			NATPorts, nil, "the census's busiest destination 10.96.0.1 (Service default/kubernetes) (8 entries), tcp/443 (8)"},
+			verdict.NATPorts, nil, "the census's busiest destination 10.96.0.1 (Service default/kubernetes) (8 entries), tcp/443 (8)"},
 		{"a fully-random masquerade out of ports: not told to use random-fully",
 			Inputs{Sample: func() Sample {
 				s := table(12, 12, 262144)
 				s.NAT = &NAT{Pools: []NATPool{{Rule: "masquerade", Chain: "ip kube-proxy masquerading", Flags: []string{"fully-random"}}}}
 				return s
 			}(), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 12); r.CTTotal.Set(InsertFailed, 12) })},
-			NATPorts, nil, "fully-random in ip kube-proxy masquerading (64,512 ports for each source–destination pair) finds no free source port for new flows (it tries 240 before it drops, so drops begin before every port is taken): widen its ports, reuse connections (keep-alive) or spread them over more destinations, shorten TIME_WAIT on that path; more egress addresses help only other sources' pairs"},
+			verdict.NATPorts, nil, "fully-random in ip kube-proxy masquerading (64,512 ports for each source–destination pair) finds no free source port for new flows (it tries 240 before it drops, so drops begin before every port is taken): widen its ports, reuse connections (keep-alive) or spread them over more destinations, shorten TIME_WAIT on that path; more egress addresses help only other sources' pairs"},
 		{"a pool of two addresses: one pair's capacity is its ports, not addresses × ports",
 			Inputs{Sample: func() Sample {
 				s := table(12, 12, 262144)
 				s.NAT = &NAT{Pools: []NATPool{{Rule: "snat", Chain: "ip natlab post", Addrs: []string{"10.0.0.1-10.0.0.2"}, Ports: [2]uint16{20000, 20007}}}}
 				return s
 			}(), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 12); r.CTTotal.Set(InsertFailed, 12) })},
-			NATPorts, nil, "(8 ports for each source–destination pair; its 2 addresses take other pairs, not more of one)"},
+			verdict.NATPorts, nil, "(8 ports for each source–destination pair; its 2 addresses take other pairs, not more of one)"},
 		{"insert drops without source NAT: a clash",
 			Inputs{Sample: func() Sample { s := table(300, 300, 262144); s.NAT = &NAT{}; return s }(),
 				Rates: with(idle(), func(r *Rates) {
@@ -136,7 +151,7 @@ func TestVerdictRules(t *testing.T) {
 					r.CTTotal.Set(InsertFailed, 5)
 					r.CTTotal.Set(ClashResolve, 40)
 				})},
-			InsertClash, nil, "two flows raced for one tuple (no source NAT in the ruleset)"},
+			verdict.InsertClash, nil, "two flows raced for one tuple (no source NAT in the ruleset)"},
 		{"the clashes the kernel resolved are said apart",
 			Inputs{Sample: func() Sample { s := table(300, 300, 262144); s.NAT = &NAT{}; return s }(),
 				Rates: with(idle(), func(r *Rates) {
@@ -144,25 +159,28 @@ func TestVerdictRules(t *testing.T) {
 					r.CTTotal.Set(InsertFailed, 5)
 					r.CTTotal.Set(ClashResolve, 40)
 				})},
-			InsertClash, nil, "not a full table; 40 more clashes the kernel resolved (clash_resolve: harmless)"},
+			verdict.InsertClash, nil, "not a full table; 40 more clashes the kernel resolved (clash_resolve: harmless)"},
 		{"insert drops with the ruleset unread: said so",
 			Inputs{Sample: func() Sample { s := table(300, 300, 262144); s.NAT = &NAT{Note: "nft is not installed"}; return s }(),
 				Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 5); r.CTTotal.Set(InsertFailed, 5) })},
-			InsertClash, nil, "(the ruleset was not read: nft is not installed)"},
+			verdict.InsertClash, nil, "(the ruleset was not read: nft is not installed)"},
 		{"clashes the kernel resolved drop nothing, and are said",
-			Inputs{Sample: table(300, 300, 262144), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(ClashResolve, 40) })}, OK, nil,
+			Inputs{Sample: table(300, 300, 262144), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(ClashResolve, 40) })}, verdict.OK, nil,
 			"no drops; 40 clashes the kernel resolved (clash_resolve: harmless)"},
 		{"chains too long drop without counting drop: hash chains, no clash",
 			Inputs{Sample: table(40000, 40000, 262144), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(ChainTooLong, 4); r.CTTotal.Set(InsertFailed, 4) })},
-			HashChains, nil, "4 chain-too-long events"},
+			verdict.HashChains, nil, "4 chain-too-long events"},
 		{"a table full between reads beside clashes: both, the full drops apart",
 			Inputs{Sample: table(900, 900, 16384), Rates: with(idle(), func(r *Rates) { r.CTTotal.Set(Drop, 20); r.CTTotal.Set(InsertFailed, 5) })},
-			TableFull, []Kind{InsertClash}, "20 drops"},
+			verdict.TableFull, []verdict.Kind{verdict.InsertClash}, "20 drops"},
 		{"SYN retransmits on a busy box are not a stalled client",
 			Inputs{Sample: table(20, 20, 4096), Rates: with(idle(), func(r *Rates) { r.SynRetransPS = 6; r.CPUAll = CPUUse{User: 95, Idle: 5} })},
-			CPUBound, nil, ""},
+			verdict.CPUBound, nil, ""},
 	}
-	for _, tt := range tests {
+}
+
+func TestVerdictRules(t *testing.T) {
+	for _, tt := range verdictCases() {
 		t.Run(tt.name, func(t *testing.T) {
 			got := Judge(tt.in)
 			if got[0].Kind != tt.want {
@@ -173,8 +191,8 @@ func TestVerdictRules(t *testing.T) {
 					t.Errorf("verdicts %v lack %q", got, k)
 				}
 			}
-			if !strings.Contains(got[0].Evidence, tt.evidence) {
-				t.Errorf("evidence %q lacks %q", got[0].Evidence, tt.evidence)
+			if !strings.Contains(got[0].Text(), tt.evidence) {
+				t.Errorf("evidence %q lacks %q", got[0].Text(), tt.evidence)
 			}
 		})
 	}
@@ -186,11 +204,11 @@ func TestVerdictsOrderedBySeverity(t *testing.T) {
 	r.CTTotal.Set(ChainTooLong, 1)
 	r.ListenOverflowsPS = 2
 	got := Judge(Inputs{Sample: table(4096, 4096, 4096), Rates: r})
-	var kinds []Kind
+	var kinds []verdict.Kind
 	for _, v := range got {
 		kinds = append(kinds, v.Kind)
 	}
-	want := []Kind{TableFull, ListenOverflow, HashChains}
+	want := []verdict.Kind{verdict.TableFull, verdict.ListenOverflow, verdict.HashChains}
 	if len(kinds) != len(want) {
 		t.Fatalf("got %v, want %v", kinds, want)
 	}
@@ -201,7 +219,7 @@ func TestVerdictsOrderedBySeverity(t *testing.T) {
 	}
 }
 
-func hasVerdict(vs []Verdict, k Kind) bool {
+func hasVerdict(vs []verdict.Verdict, k verdict.Kind) bool {
 	for _, v := range vs {
 		if v.Kind == k {
 			return true
@@ -220,24 +238,24 @@ func TestVerdictsWithoutParts(t *testing.T) {
 	full.Rates.CTTotal.Set(Drop, 540)
 	full.Sample.Absent = none
 	v := Judge(full)
-	if v[0].Kind != TableFull || !strings.Contains(v[0].Evidence, "CPU not read, disk not read") || strings.Contains(v[0].Evidence, "idle") {
+	if v[0].Kind != verdict.TableFull || !strings.Contains(v[0].Text(), "CPU not read, disk not read") || strings.Contains(v[0].Text(), "idle") {
 		t.Errorf("table full without CPU and disk: %+v", v[0])
 	}
 	stalled := Inputs{Sample: table(525, 525, 4096), Rates: unread(idle())}
 	stalled.Rates.SynRetransPS = 30
 	stalled.Sample.Absent = none
 	for _, x := range Judge(stalled) {
-		if x.Kind == ClientStalled || x.Kind == CPUBound {
-			t.Errorf("%v from parts not read: %s", x.Kind, x.Evidence)
+		if x.Kind == verdict.ClientStalled || x.Kind == verdict.CPUBound {
+			t.Errorf("%v from parts not read: %s", x.Kind, x.Text())
 		}
 	}
-	if ok := Judge(Inputs{Sample: table(525, 525, 4096), Rates: unread(idle())}); !strings.Contains(ok[0].Evidence, "CPU not read") {
-		t.Errorf("OK says %q", ok[0].Evidence)
+	if ok := Judge(Inputs{Sample: table(525, 525, 4096), Rates: unread(idle())}); !strings.Contains(ok[0].Text(), "CPU not read") {
+		t.Errorf("OK says %q", ok[0].Text())
 	}
 	busy := Inputs{Sample: table(525, 525, 4096), Rates: unread(idle())}
 	busy.Rates.CPUAll = CPUUse{CPU: -1, User: 99}
 	for _, x := range Judge(busy) {
-		if x.Kind == CPUBound {
+		if x.Kind == verdict.CPUBound {
 			t.Errorf("CPU BOUND from a CPU not read")
 		}
 	}
@@ -250,8 +268,8 @@ func TestCPUBoundBesideDrops(t *testing.T) {
 	r.CPUAll = CPUUse{User: 70, System: 25, Idle: 5}
 	r.CTTotal.Set(Drop, 90)
 	for _, v := range Judge(Inputs{Sample: table(400, 400, 400), Rates: r}) {
-		if v.Kind == CPUBound && (strings.Contains(v.Evidence, "no table drops") || !strings.Contains(v.Evidence, "whose is not read")) {
-			t.Errorf("CPU-bound beside drops: %s", v.Evidence)
+		if v.Kind == verdict.CPUBound && (strings.Contains(v.Text(), "no table drops") || !strings.Contains(v.Text(), "whose is not read")) {
+			t.Errorf("CPU-bound beside drops: %s", v.Text())
 		}
 	}
 }
@@ -293,10 +311,10 @@ func TestNothingToEvict(t *testing.T) {
 		{"mostly unassured", "", "nothing to evict", Inputs{Sample: table(256, 256, 256), Rates: drops, Census: churning}},
 	} {
 		v := Judge(c.in)[0]
-		if c.want != "" && !strings.Contains(v.Evidence, c.want) || c.wantNot != "" && strings.Contains(v.Evidence, c.wantNot) {
+		if c.want != "" && !strings.Contains(v.Text(), c.want) || c.wantNot != "" && strings.Contains(v.Text(), c.wantNot) {
 			t.Errorf("%s: %s", c.name, v)
 		}
-		if strings.HasPrefix(c.want, "nothing to evict") && !strings.Contains(v.Evidence, "not the TIME_WAIT hold") {
+		if strings.HasPrefix(c.want, "nothing to evict") && !strings.Contains(v.Text(), "not the TIME_WAIT hold") {
 			t.Errorf("%s: the fix is not pointed at: %s", c.name, v)
 		}
 	}
@@ -329,16 +347,16 @@ func TestHashChainsProposeBuckets(t *testing.T) {
 	s := table(10000, 10000, 262144)
 	s.Conntrack.Buckets = 512
 	v := Judge(Inputs{Sample: s, Rates: r})[0]
-	if v.Kind != HashChains || !strings.Contains(v.Evidence, "average depth 39.1") || !strings.Contains(v.Evidence, "raise the hashsize to 16,384 buckets (128 KiB of kernel memory), not max") ||
-		!strings.Contains(v.Evidence, "the other namespaces' not read") {
+	if v.Kind != verdict.HashChains || !strings.Contains(v.Text(), "average depth 39.1") || !strings.Contains(v.Text(), "raise the hashsize to 16,384 buckets (128 KiB of kernel memory), not max") ||
+		!strings.Contains(v.Text(), "the other namespaces' not read") {
 		t.Errorf("%s", v)
 	}
 	// three namespaces of 10,000 entries each: one hash holds them all,
 	// so the chains are three times as deep and the fix three times the size
 	s.Namespaces = &Namespaces{Rows: []NetNS{{Inode: 7, Name: "a", Count: 10000}, {Inode: 8, Name: "b", Count: 10000}}}
 	v = Judge(Inputs{Sample: s, Rates: r})[0]
-	if v.Kind != HashChains || !strings.Contains(v.Evidence, "average depth 117.2 (2 × 30,000 entries of every namespace: this one's 10,000 and the others' 20,000, one hash for all ÷ 512 buckets)") ||
-		!strings.Contains(v.Evidence, "raise the hashsize to 32,768 buckets") {
+	if v.Kind != verdict.HashChains || !strings.Contains(v.Text(), "average depth 117.2 (2 × 30,000 entries of every namespace: this one's 10,000 and the others' 20,000, one hash for all ÷ 512 buckets)") ||
+		!strings.Contains(v.Text(), "raise the hashsize to 32,768 buckets") {
 		t.Errorf("over three namespaces: %s", v)
 	}
 }
@@ -361,16 +379,16 @@ func TestInsertClashSaysDNS(t *testing.T) {
 		{nil, "(no source NAT in the ruleset) — parallel"},
 	} {
 		v, ok := ruleInsertClash(Inputs{Sample: s, Rates: drops, Census: tc.cen})
-		if !ok || !strings.Contains(v.Evidence, tc.want) {
-			t.Errorf("%+v: %q, want %q", tc.cen, v.Evidence, tc.want)
+		if !ok || !strings.Contains(v.Text(), tc.want) {
+			t.Errorf("%+v: %q, want %q", tc.cen, v.Text(), tc.want)
 		}
 	}
 	full := &Census{}
 	for p := range CensusTop {
 		full.TopPorts = append(full.TopPorts, Count{DestKey(6, uint16(1000+p)), 10})
 	}
-	if v, _ := ruleInsertClash(Inputs{Sample: s, Rates: drops, Census: full}); strings.Contains(v.Evidence, "UDP/53") {
-		t.Errorf("a census whose top ports are full may have left UDP/53 out, yet: %q", v.Evidence)
+	if v, _ := ruleInsertClash(Inputs{Sample: s, Rates: drops, Census: full}); strings.Contains(v.Text(), "UDP/53") {
+		t.Errorf("a census whose top ports are full may have left UDP/53 out, yet: %q", v.Text())
 	}
 }
 
@@ -400,8 +418,8 @@ func TestPortsAreJudgedByDestination(t *testing.T) {
 		s := table(100, 100, 262144)
 		s.TCP, s.Ports = c.tcp, c.ports
 		v, ok := rulePortExhaustion(Inputs{Sample: s, Rates: idle()})
-		if ok != c.want || !strings.Contains(v.Evidence, c.says) {
-			t.Errorf("%s: %v %q, want %v with %q", c.name, ok, v.Evidence, c.want, c.says)
+		if ok != c.want || !strings.Contains(v.Text(), c.says) {
+			t.Errorf("%s: %v %q, want %v with %q", c.name, ok, v.Text(), c.want, c.says)
 		}
 	}
 	if !PortsWorthReading(TCP{PortRange: portRange}, 14200) || PortsWorthReading(TCP{TimeWait: 100, PortRange: portRange}, 100) {

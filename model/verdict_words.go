@@ -1,43 +1,42 @@
 package model
 
-import (
-	"fmt"
+import "github.com/tablefull/tablefull/model/verdict"
 
-	"github.com/tablefull/tablefull/model/units"
-)
+// The clauses verdicts share for what they read beside the table.
 
-// The words verdicts share for what they read beside the table.
-
-// serverState describes CPU and disk the way an operator reads them next to
-// drops: "server idle (CPU 4 %, disk 0 IO/s)". A part not read is said to
-// be, and an idle server is claimed only when both were read.
-func serverState(r Rates) string {
+// serverState describes CPU and disk the way an operator reads them next
+// to drops: "server idle (CPU 4 %, disk 0 IO/s)". A part not read is said
+// to be, and an idle server is claimed only when both were read.
+func serverState(in Inputs) verdict.Clause {
+	r := in.Rates
+	var facts []verdict.Fact
 	cpu, disk := "CPU not read", "disk not read"
 	if r.Known(PartCPU) {
-		cpu = fmt.Sprintf("CPU %.0f %%", r.CPUAll.Busy())
+		cpu = "CPU {CPU busy}"
+		facts = append(facts, factCPU(in))
 	}
 	if r.Known(PartDisks) {
-		disk = fmt.Sprintf("disk %s IO/s", units.Num(r.DiskIOPS()))
+		disk = "disk {disk IO/s} IO/s"
+		facts = append(facts, verdict.N("disk IO/s", r.DiskIOPS(), verdict.PerSecond).From("/proc/diskstats", hostInterval(in)))
 	}
-	s := cpu + ", " + disk
 	if r.Known(PartCPU) && r.Known(PartDisks) && r.CPUAll.Busy() < IdleCPUPct && r.MaxDiskUtil() < DiskBoundPct/2 {
-		return "server idle (" + s + ")"
+		return verdict.Say(verdict.Numbers, "server.idle", "server idle ("+cpu+", "+disk+")", facts...)
 	}
-	return s
+	return verdict.Say(verdict.Numbers, "server", cpu+", "+disk, facts...)
 }
 
-// cpuText is "CPU 4 %", or "CPU not read".
-func cpuText(r Rates) string {
-	if !r.Known(PartCPU) {
-		return "CPU not read"
+// cpuClause is "CPU 4 %", or "CPU not read".
+func cpuClause(in Inputs) verdict.Clause {
+	if !in.Rates.Known(PartCPU) {
+		return verdict.Say(verdict.Numbers, "cpu.unread", "CPU not read")
 	}
-	return fmt.Sprintf("CPU %.0f %%", r.CPUAll.Busy())
+	return verdict.Say(verdict.Numbers, "cpu", "CPU {CPU busy}", factCPU(in))
 }
 
-// dropsText is "no drops" only for an interval that dropped nothing.
-func dropsText(r Rates) string {
-	if n := r.Drops(); n > 0 {
-		return units.Int(n) + " drops"
+// dropsClause is "no drops" only for an interval that dropped nothing.
+func dropsClause(in Inputs) verdict.Clause {
+	if in.Rates.Drops() > 0 {
+		return verdict.Say(verdict.Numbers, "drops", "{drops} drops", factDrops(in))
 	}
-	return "no drops"
+	return verdict.Say(verdict.Numbers, "drops.none", "no drops")
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // LifeBuckets is how many lifetime buckets a ConnFlow has: bucket 0 is
@@ -162,29 +163,45 @@ func (c ConnFlow) Churning(secs float64) bool {
 	return ok && m <= ShortLife
 }
 
-// DominantText names the owner opening most of the interval's new
+// DominantText is DominantClause's words, "" when it has none.
+func (w *Who) DominantText(secs float64) string {
+	c, ok := w.DominantClause(secs)
+	if !ok {
+		return ""
+	}
+	return c.Text()
+}
+
+// DominantClause names the owner opening most of the interval's new
 // connections when it opens at least DominantShare of them: "91 % of new
 // connections from duckdb (pid 4242, user.slice) to 10.5.5.14:3900
-// (120/s, median life 8 ms: one connection per request — …)"; and whose
-// packets the table dropped. "" when no owner dominates or w is nil or
-// off. The names are foreign: views sanitise the evidence.
-func (w *Who) DominantText(secs float64) string {
+// (120/s, median life under 8 ms: one connection per request — …)"; and
+// whose packets the table dropped. ok is false when no owner dominates or
+// w is nil or off. The names are foreign: views sanitise the evidence.
+func (w *Who) DominantClause(secs float64) (verdict.Clause, bool) {
 	if !w.On() || len(w.Conns) == 0 || secs <= 0 {
-		return ""
+		return verdict.Clause{}, false
 	}
 	total := w.Opened()
 	top := w.Conns[0]
 	if total == 0 || float64(top.Opened) < DominantShare*float64(total) {
-		return ""
+		return verdict.Clause{}, false
 	}
-	s := pct(float64(top.Opened)*100/float64(total)) + " of new connections from " + top.Owner.String() + " to " + top.DestText() +
-		" (" + units.Num(top.PerSec(secs)) + "/s"
+	window := time.Duration(secs * float64(time.Second))
+	scope := "the probes' last " + units.Dur(window)
+	facts := []verdict.Fact{
+		verdict.N("share", float64(top.Opened)*100/float64(total), verdict.Percent).From("the probes' new connections", scope),
+		verdict.W("owner", top.Owner.String()), verdict.W("dest", top.DestText()),
+		verdict.N("rate", top.PerSec(secs), verdict.PerSecond).From("the probes' new connections", scope),
+	}
+	t := "{share} of new connections from {owner} to {dest} ({rate}/s"
 	if m, ok := top.MedianLife(); ok {
-		s += ", median life under " + LifeText(m)
+		t += ", median life under {life}"
+		facts = append(facts, verdict.D("life", m).From("the probes' closed connections", scope))
 	}
-	s += ")"
+	t += ")"
 	if top.Churning(secs) {
-		s += ": " + OnePerRequest
+		t += ": " + OnePerRequest
 	}
 	var drops, theirs uint64
 	for _, d := range w.Drops {
@@ -196,24 +213,26 @@ func (w *Who) DominantText(secs float64) string {
 	drops += w.OtherDrops
 	// The probes' counts are the window's, not the pin's: said with their
 	// scope, so they are never a second total beside the episode's.
-	window := units.Dur(time.Duration(secs * float64(time.Second)))
+	last := verdict.D("window", window)
 	switch {
 	case theirs == 0:
 	case w.TableDropsRead && w.TableDrops > 0: // the table's own count is the whole
-		s += "; " + units.Int(min(theirs, w.TableDrops)) + " of the table's " + units.Int(w.TableDrops) + " drops in the last " + window + " are its packets"
+		t += "; {theirs} of the table's {table drops} drops in the last {window} are its packets"
+		facts = append(facts, verdict.N("theirs", min(theirs, w.TableDrops), verdict.Packets).From("the probes' drops", scope),
+			verdict.N("table drops", w.TableDrops, verdict.Packets).From("conntrack -S drop, summed over CPUs", scope), last)
 		if w.DropsSplit && w.DroppedByRules > 0 { // told apart where they were decided: no guess
-			s += " (a rule dropped " + units.Int(w.DroppedByRules) + " more that conntrack found invalid or never saw)"
+			t += " (a rule dropped {by rules} more that conntrack found invalid or never saw)"
+			facts = append(facts, verdict.N("by rules", w.DroppedByRules, verdict.Packets).From("the probes' drops by rules", scope))
 		} else if !w.DropsSplit && drops > w.TableDrops*11/10 {
-			s += " (the probes saw " + units.Int(drops-w.TableDrops) + " more dropped before conntrack, by other rules)"
+			t += " (the probes saw {before conntrack} more dropped before conntrack, by other rules)"
+			facts = append(facts, verdict.N("before conntrack", drops-w.TableDrops, verdict.Packets).From("the probes' drops", scope))
 		}
 	case !w.TableDropsRead && drops > 0:
-		s += "; " + pct(float64(theirs)*100/float64(drops)) + " of the table's drops in the last " + window + " are its packets"
+		t += "; {their share} of the table's drops in the last {window} are its packets"
+		facts = append(facts, verdict.N("their share", float64(theirs)*100/float64(drops), verdict.Percent).From("the probes' drops", scope), last)
 	}
-	return s
+	return verdict.Say(verdict.Who, "who.opens", t, facts...), true
 }
-
-// pct is a share as the verdicts write it: "91 %".
-func pct(v float64) string { return strconv.Itoa(int(v+0.5)) + " %" }
 
 // LifeText is a connection's lifetime: "8 ms", "2 s".
 func LifeText(d time.Duration) string {

@@ -2,9 +2,10 @@ package model
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
-	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // ZoneLimits are Open vSwitch's connection limits per conntrack zone,
@@ -51,12 +52,13 @@ const zoneFullPct = 95
 // ruleZoneFull: a conntrack zone holds its OVS limit or near it: OVS
 // refuses that zone's new connections whatever nf_conntrack_max says.
 // Critical.
-func ruleZoneFull(in Inputs) (Verdict, bool) {
+func ruleZoneFull(in Inputs) (verdict.Verdict, bool) {
 	c := in.Census
 	if c == nil || c.Error != "" || c.ZoneLimits == nil {
-		return Verdict{}, false
+		return verdict.Verdict{}, false
 	}
 	var full []string
+	var facts []verdict.Fact
 	first := ""
 	for _, z := range c.TopZones {
 		id, ok := ZoneOf(z.Key)
@@ -70,16 +72,21 @@ func ruleZoneFull(in Inputs) (Verdict, bool) {
 		if limit == 0 || Percent(uint64(max(0, z.N)), uint64(limit)) < zoneFullPct {
 			continue
 		}
-		full = append(full, fmt.Sprintf("%s holds %s entries of its OVS limit %s", z.Key, units.Int(uint64(max(0, z.N))), units.Int(uint64(limit))))
+		k := "zone " + strconv.Itoa(len(full))
+		full = append(full, "{"+k+"} holds {"+k+" n} entries of its OVS limit {"+k+" limit}")
+		facts = append(facts, verdict.W(k, Sanitize(z.Key, 32)),
+			verdict.N(k+" n", max(0, z.N), verdict.Entries).From("the census's zones", thisTable+", the census's walk"),
+			verdict.N(k+" limit", limit, verdict.Entries).From("ovs-appctl dpctl/ct-get-limits", "OVS"))
 		if first == "" {
 			first = fmt.Sprintf("zone=%d", id)
 		}
 	}
 	if len(full) == 0 {
-		return Verdict{}, false
+		return verdict.Verdict{}, false
 	}
 	ct := in.Sample.Conntrack
-	return Verdict{Evidence: fmt.Sprintf(
-		"%s (the table at %s of max %s): OVS refuses that zone's new connections, whatever nf_conntrack_max says; raise it with ovs-appctl dpctl/ct-set-limits %s,limit=N",
-		strings.Join(full, "; "), units.Int(ct.Count), units.Int(ct.Max), first)}, true
+	return says(
+		verdict.Say(verdict.Lead, "zone-full", strings.Join(full, "; ")+" (the table at {count} of max {max})", append(facts, factCount(ct), factMax(ct))...),
+		verdict.Say(verdict.Explain, "zone-full.meaning", "OVS refuses that zone's new connections, whatever nf_conntrack_max says").After(": "),
+		verdict.Say(verdict.Fix, "zone-full.fix", "raise it with ovs-appctl dpctl/ct-set-limits {zone},limit=N", verdict.W("zone", first))), true
 }

@@ -26,8 +26,8 @@ func TestRuleZoneFull(t *testing.T) {
 		switch {
 		case tc.want == "" && ok:
 			t.Errorf("%s: %s", tc.name, v)
-		case tc.want != "" && (!ok || !strings.Contains(v.Evidence, tc.want)):
-			t.Errorf("%s: %v %q, want %q", tc.name, ok, v.Evidence, tc.want)
+		case tc.want != "" && (!ok || !strings.Contains(v.Text(), tc.want)):
+			t.Errorf("%s: %v %q, want %q", tc.name, ok, v.Text(), tc.want)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
@@ -75,11 +76,11 @@ func TestDyingListToldApartFromGCBehind(t *testing.T) {
 	}
 	s := model.Sample{Time: time.Now(), Interval: time.Second, Conntrack: model.Conntrack{Status: model.TableTracked, Count: cen.CountBefore, Peak: cen.CountBefore, Max: 262144, Buckets: 262144}}
 	vs := model.Judge(model.Inputs{Sample: s, Census: &cen})
-	var kinds []model.Kind
+	var kinds []verdict.Kind
 	for _, v := range vs {
 		kinds = append(kinds, v.Kind)
 	}
-	if vs[0].Kind != model.DyingList || len(kinds) > 1 && kinds[1] == model.GCBehind {
+	if vs[0].Kind != verdict.DyingList || len(kinds) > 1 && kinds[1] == verdict.GCBehind {
 		t.Errorf("verdicts %v", vs)
 	}
 	t.Logf("%s; %s", vs[0], cen.CountText())

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/tui/chart"
 	"github.com/tablefull/tablefull/tui/keys"
 	"github.com/tablefull/tablefull/tui/styles"
@@ -88,7 +89,7 @@ type App struct {
 	census      *model.Census
 	caption     string
 	captionAt   int
-	captionKind model.Kind
+	captionKind verdict.Kind
 
 	width, height int
 	chart         chart.Chart

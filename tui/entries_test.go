@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // fakeTable is a table of entries for the panel, and the asks it had.
@@ -166,7 +167,7 @@ func TestEntriesOpenOnTheVerdictsEntries(t *testing.T) {
 	for _, s := range samples {
 		a.Update(sampleMsg{s: s})
 	}
-	if !slices.ContainsFunc(a.frame().Verdicts, func(v model.Verdict) bool { return v.Kind == model.StaleDNAT }) {
+	if !slices.ContainsFunc(a.frame().Verdicts, func(v verdict.Verdict) bool { return v.Kind == verdict.StaleDNAT }) {
 		t.Fatalf("no STALE DNAT to open from: %v", a.frame().Verdicts)
 	}
 	runAll(a, typed("E"))

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // fakeFleet answers with rows, or err.
@@ -32,8 +33,8 @@ func bigFleet(n int) []model.FleetRow {
 	for i := range rows {
 		rows[i] = model.FleetRow{Instance: fmt.Sprintf("node-%04d:9874", i), HasTable: true, Count: uint64(i), Limit: 262144, Peak: uint64(i)}
 	}
-	rows[7].Kinds, rows[7].Count, rows[7].DropsPS = []model.Kind{model.TableFull}, 262144, 540
-	rows[42].Kinds = []model.Kind{model.NearCap}
+	rows[7].Kinds, rows[7].Count, rows[7].DropsPS = []verdict.Kind{verdict.TableFull}, 262144, 540
+	rows[42].Kinds = []verdict.Kind{verdict.NearCap}
 	rows[99].Stale = true
 	rows[500].Instance = evil
 	model.SortFleet(rows)
@@ -174,7 +175,7 @@ func TestInstancesText(t *testing.T) {
 // drill-down's header says HISTORY, as the README does.
 func TestFleetRowSaysWhyInWords(t *testing.T) {
 	name := "netns tablefull-lab-7f3a9c1e-5d2b-4c8e-9a71-0b6d2f8e41c9"
-	src := &fakeFleet{rows: []model.FleetRow{{Instance: "127.0.0.1:19874", Kinds: []model.Kind{model.TableFull}, HasTable: true,
+	src := &fakeFleet{rows: []model.FleetRow{{Instance: "127.0.0.1:19874", Kinds: []verdict.Kind{verdict.TableFull}, HasTable: true,
 		Limit: 500, WorstNS: name, WorstNSCount: 500, NSDropsPS: 80}}}
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		f := fleetAt(src, size[0], size[1])

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // fleetChrome is the lines around the instance rows: title, summary,
@@ -52,9 +53,9 @@ func (f *Fleet) View() string {
 
 // summary counts the instances per verdict, most severe first.
 func (f *Fleet) summary() string {
-	counts := map[model.Kind]int{}
+	counts := map[verdict.Kind]int{}
 	stale := 0
-	var order []model.Kind
+	var order []verdict.Kind
 	for _, r := range f.rows {
 		if r.Stale {
 			stale++

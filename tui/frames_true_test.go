@@ -15,6 +15,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/remote/recording/recordingtest"
 )
@@ -34,7 +35,7 @@ var (
 	pinned   = regexp.MustCompile(`Pinned at`)
 	// dropping are the kinds whose packets the table drops: a caption of
 	// refused connections is true under each.
-	dropping = map[model.Kind]bool{model.TableFull: true, model.NATPorts: true, model.EarlyDropping: true, model.InsertClash: true, model.ZoneFull: true}
+	dropping = map[verdict.Kind]bool{verdict.TableFull: true, verdict.NATPorts: true, verdict.EarlyDropping: true, verdict.InsertClash: true, verdict.ZoneFull: true}
 )
 
 // checkArithmetic reports every product in text that does not compute,
@@ -99,21 +100,21 @@ func checkFrame(t *testing.T, path string, size [2]int, a *App, caps map[uint64]
 	at := path + " " + fr.Sample.Time.Format("15:04:05") + " " + sizeName(size)
 	v := fr.Verdict()
 	same := func(what string, re *regexp.Regexp, n, m uint64) {
-		for _, g := range re.FindAllStringSubmatch(v.Evidence, -1) {
+		for _, g := range re.FindAllStringSubmatch(v.Text(), -1) {
 			if g[1] != units.Int(n) || g[2] != units.Int(m) {
 				t.Errorf("%s: the verdict's %q is not the frame's %s %s of %s: %s", at, g[0], what, units.Int(n), units.Int(m), v)
 			}
 		}
 	}
-	if !strings.HasPrefix(v.Evidence, "in ") { // another namespace's table is named with its own numbers
+	if !strings.HasPrefix(v.Text(), "in ") { // another namespace's table is named with its own numbers
 		same("count", entriesOf, c.Count, c.Max)
 		same("count", countOf, c.Count, c.Max)
 		same("peak", peakOf, c.Peak, c.Max)
 	}
-	if v.Kind == model.TableFull && !strings.HasPrefix(v.Evidence, "in ") && !fr.Pinned && fr.Rates.Drops() == 0 {
+	if v.Kind == verdict.TableFull && !strings.HasPrefix(v.Text(), "in ") && !fr.Pinned && fr.Rates.Drops() == 0 {
 		t.Errorf("%s: TABLE FULL neither pinned nor dropping: %s", at, v)
 	}
-	if line := a.captionLine(); refusing.MatchString(line) && !dropping[v.Kind] || pinned.MatchString(line) && v.Kind != model.TableFull {
+	if line := a.captionLine(); refusing.MatchString(line) && !dropping[v.Kind] || pinned.MatchString(line) && v.Kind != verdict.TableFull {
 		t.Errorf("%s: caption %q under %s", at, line, v.Kind)
 	}
 	for _, c := range (tuning.Diagnosis{Now: fr}).Contradictions() { // the rules, said once in model

@@ -4,15 +4,16 @@ import (
 	"strings"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
 // severityStyle picks the style of a severity.
-func severityStyle(st *styles.Styles, s model.Severity) styles.Text {
+func severityStyle(st *styles.Styles, s verdict.Severity) styles.Text {
 	switch s {
-	case model.SevCrit:
+	case verdict.SevCrit:
 		return st.Crit
-	case model.SevWarn:
+	case verdict.SevWarn:
 		return st.Warn
 	}
 	return st.OK
@@ -31,21 +32,12 @@ func renderVerdict(st *styles.Styles, f model.Frame, width, maxLines int) []stri
 	if len(f.Verdicts) > 1 {
 		budget--
 	}
-	evidence := foreign(top.Evidence) // evidence quotes foreign keys
-	text := wrap(head+" — "+evidence, width)
-	// Too long: whole clauses are left out from the end ("; …"), never a
-	// number cut from its noun; a first clause that alone is too long is
-	// cut at the end.
-	for clauses := strings.Split(evidence, "; "); len(text) > max(1, budget) && len(clauses) > 1; {
-		clauses = clauses[:len(clauses)-1]
-		text = wrap(head+" — "+strings.Join(clauses, "; ")+"; …", width)
-	}
-	if len(text) > max(1, budget) {
-		text = text[:max(1, budget)]
-		text[len(text)-1] = truncate(text[len(text)-1]+" …", width)
-	}
+	// The verdict chooses what a width shows: its explanation gives way
+	// first, never the numbers, the class or who; a number is never cut
+	// from its unit. Evidence quotes foreign names: each line is cleaned.
 	var lines []string
-	for i, l := range text {
+	for i, l := range top.Lines(width, max(1, budget)) {
+		l = foreign(l)
 		if i == 0 {
 			l = sty.Render(head) + strings.TrimPrefix(l, head)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 func typed(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
@@ -39,11 +40,11 @@ func TestPlayback(t *testing.T) {
 	}
 	a.Update(typed("n")) // next verdict change: the table fills (NEAR CAP at 3,936)
 	f := a.frame()
-	if f.Verdict().Kind == model.OK {
+	if f.Verdict().Kind == verdict.OK {
 		t.Errorf("n stopped on %v, want the first change away from OK", f.Verdict().Kind)
 	}
 	a.Update(typed("n"))
-	if !a.frame().Pinned || a.frame().Verdict().Kind != model.TableFull {
+	if !a.frame().Pinned || a.frame().Verdict().Kind != verdict.TableFull {
 		t.Errorf("second n stopped on %v pinned=%v, want the pinned TABLE FULL", a.frame().Verdict().Kind, a.frame().Pinned)
 	}
 	at := a.frame().Sample.Time

@@ -8,8 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
-
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // TestSourceScreens: two --netns tabs of hosts with the same name, the
@@ -161,7 +160,7 @@ func TestCaptionsStandOnTheirFrames(t *testing.T) {
 		f := a.frame()
 		if c := a.captionLine(); c != "" {
 			said = append(said, c)
-			if strings.Contains(c, "never hears them") && f.Verdict().Kind != model.TableFull {
+			if strings.Contains(c, "never hears them") && f.Verdict().Kind != verdict.TableFull {
 				t.Errorf("frame %d: %q under %s", i, c, f.Verdict().Kind)
 			}
 		}

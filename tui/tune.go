@@ -13,6 +13,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/tui/keys"
 )
 
@@ -205,7 +206,7 @@ func (t *tunePanel) ask(action tuneAction) {
 		}
 		return
 	}
-	if action == actApply && t.plan.Cost.Level() == model.SevCrit {
+	if action == actApply && t.plan.Cost.Level() == verdict.SevCrit {
 		t.message = fmt.Sprintf("refused: %.0f %% of RAM is over the %.0f %% limit (tablefull tune --force can)", t.plan.Cost.PctOfRAM, tuning.MemRefusePct)
 		return
 	}

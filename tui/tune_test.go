@@ -12,6 +12,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
@@ -206,10 +207,10 @@ func TestPanelFollowsDemandAndOwners(t *testing.T) {
 func TestPanelSaysWhereTheFixIs(t *testing.T) {
 	cur := map[string]string{model.KnobMax: "262144", model.KnobHashsize: "262144", model.KnobTimeWait: "120"}
 	c := model.Conntrack{Status: model.TableTracked, Count: 300, Peak: 300, Max: 262144, Buckets: 262144, TimeWaitHold: 120}
-	for kind, want := range map[model.Kind]string{model.NATPorts: "the fix is in the ruleset", model.StaleTimeouts: "conntrack -D frees them"} {
-		f := model.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}, Verdicts: []model.Verdict{{Kind: kind}}}
+	for kind, want := range map[verdict.Kind]string{verdict.NATPorts: "the fix is in the ruleset", verdict.StaleTimeouts: "conntrack -D frees them"} {
+		f := model.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}, Verdicts: []verdict.Verdict{{Kind: kind}}}
 		f.Rates.Elapsed = time.Second
-		if kind == model.NATPorts {
+		if kind == verdict.NATPorts {
 			f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: 12})
 		}
 		plan := tuning.Diagnose(tuning.Guide{Knobs: tuning.KnobState{Current: cur, Global: true}, Measured: model.NewRing[model.Frame](1), Now: f}).Plan
@@ -226,8 +227,8 @@ func TestPanelSaysWhereTheFixIs(t *testing.T) {
 // panel as tablefull's defect, not drawn as if it were true.
 func TestPanelSaysItsOwnContradiction(t *testing.T) {
 	cur := map[string]string{model.KnobMax: "400", model.KnobTimeWait: "120"}
-	full := model.Verdict{Kind: model.TableFull, Severity: model.SevCrit, Evidence: "nothing to evict …, not the TIME_WAIT hold", RulesOut: []string{model.KnobTimeWait}}
-	now := model.Frame{Sample: model.Sample{Conntrack: model.Conntrack{Status: model.TableTracked, Count: 400, Peak: 400, Max: 400, TimeWaitHold: 120}}, Verdicts: []model.Verdict{full}}
+	full := verdict.Verdict{Kind: verdict.TableFull, Severity: verdict.SevCrit, Clauses: []verdict.Clause{verdict.Prose("test", "nothing to evict …, not the TIME_WAIT hold")}, RulesOut: []string{model.KnobTimeWait}}
+	now := model.Frame{Sample: model.Sample{Conntrack: model.Conntrack{Status: model.TableTracked, Count: 400, Peak: 400, Max: 400, TimeWaitHold: 120}}, Verdicts: []verdict.Verdict{full}}
 	p := &tunePanel{loaded: true, knobs: tuning.KnobState{Current: cur}}
 	d := tuning.Diagnosis{Now: now, Plan: tuning.Plan{Changes: []tuning.Change{{Key: model.KnobTimeWait, Current: "120", Proposed: "30"}}}}
 	p.plan, p.contradictions = d.Plan, d.Contradictions()

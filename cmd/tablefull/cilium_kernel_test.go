@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/oneshot"
 	"github.com/tablefull/tablefull/sources/cilium/ciliumtest"
 )
@@ -46,7 +47,7 @@ func TestSnapshotReadsCiliumMaps(t *testing.T) {
 		t.Errorf("snapshot text:\n%s", out)
 	}
 	v := model.NewAnalyzer(2).Add(snap.Sample).Verdict()
-	if v.Kind != model.CiliumCT || !strings.Contains(v.Evidence, "the limit is Cilium's") {
+	if v.Kind != verdict.CiliumCT || !strings.Contains(v.Text(), "the limit is Cilium's") {
 		t.Errorf("verdict %s", v)
 	}
 }

@@ -324,8 +324,8 @@ func TestClassUDPResolver(t *testing.T) {
 	feed.until(t, 25*time.Second, nearCap)
 	f, per, k := feed.againstKernel(t, ns, 4*time.Second)
 	checkClass(t, f, per, model.ClassUDPSingle, k["udp"], 10)
-	if !strings.Contains(f.Fill.Describe(f.Rates.Entries.TopDests, f.Sample.Conntrack.Count, f.Sample.Conntrack.Max), "udp/53") {
-		t.Errorf("what fills it does not name udp/53: %s", f.Fill.Describe(f.Rates.Entries.TopDests, f.Sample.Conntrack.Count, f.Sample.Conntrack.Max))
+	if !strings.Contains(f.Fill.DescribeText(f.Rates.Entries.TopDests, f.Sample.Conntrack), "udp/53") {
+		t.Errorf("what fills it does not name udp/53: %s", f.Fill.DescribeText(f.Rates.Entries.TopDests, f.Sample.Conntrack))
 	}
 }
 

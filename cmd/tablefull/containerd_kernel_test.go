@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/exporter"
 	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
@@ -135,8 +136,8 @@ func TestPodNamedByContainerd(t *testing.T) {
 	for _, s := range got.Samples {
 		e.Observe(s)
 		for _, v := range an.Add(s).Verdicts {
-			if v.Kind == model.TableFull && v.Table != "" {
-				full = v.Table + ": " + v.Evidence
+			if v.Kind == verdict.TableFull && v.Table != "" {
+				full = v.Table + ": " + v.Text()
 			}
 		}
 	}

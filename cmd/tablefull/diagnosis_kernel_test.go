@@ -19,6 +19,7 @@ import (
 	modelincident "github.com/tablefull/tablefull/model/incident"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/remote/report"
 	"github.com/tablefull/tablefull/sources/netns"
@@ -33,11 +34,11 @@ type realIncident struct {
 	tools []string
 	// start starts the servers and the clients that fill the table.
 	start func(t *testing.T, ns *netns.NS, dir string)
-	kind  model.Kind
+	kind  verdict.Kind
 	// orKind, when set, is a kind a surface may name instead, measuring
 	// its own moment: a UDP table at the cap also early-drops its
 	// unanswered entries, which the packet path may do more of than drop.
-	orKind model.Kind
+	orKind verdict.Kind
 	fills  model.Class
 	// knob is what the plan changes to free it (besides max, or max).
 	knob string
@@ -67,13 +68,13 @@ const incidentMax = 4096
 // the report's step through them.
 func TestOneDiagnosisOnTheKernel(t *testing.T) {
 	for _, c := range []realIncident{
-		{name: "nginx-ab", tools: []string{"nginx", "ab"}, start: nginxAB, kind: model.TableFull, fills: model.ClassTCPDone,
+		{name: "nginx-ab", tools: []string{"nginx", "ab"}, start: nginxAB, kind: verdict.TableFull, fills: model.ClassTCPDone,
 			knob: model.KnobMax, freedFor: 33 * time.Second},
-		{name: "redis-pool", tools: []string{"redis-server", "python3"}, start: redisPool, kind: model.TableFull, fills: model.ClassTCPOpen,
+		{name: "redis-pool", tools: []string{"redis-server", "python3"}, start: redisPool, kind: verdict.TableFull, fills: model.ClassTCPOpen,
 			knob: model.KnobMax},
 		{name: "dnsmasq-glibc", tools: []string{"dnsmasq", "python3", "unshare"}, start: func(t *testing.T, ns *netns.NS, dir string) {
 			resolveAt(t, ns, dir, 300, 4*time.Minute)
-		}, kind: model.TableFull, orKind: model.EarlyDropping, fills: model.ClassUDPSingle, knob: model.KnobUDPTimeout, report: checkDNSReport},
+		}, kind: verdict.TableFull, orKind: verdict.EarlyDropping, fills: model.ClassUDPSingle, knob: model.KnobUDPTimeout, report: checkDNSReport},
 	} {
 		t.Run(c.name, func(t *testing.T) { oneDiagnosis(t, c) })
 	}
@@ -160,7 +161,7 @@ func oneDiagnosis(t *testing.T, c realIncident) {
 // said is what a surface says of the moment: the kind, the class, and
 // the knobs its plan changes, sorted.
 type said struct {
-	kind  model.Kind
+	kind  verdict.Kind
 	fills string
 	knobs []string
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	mincident "github.com/tablefull/tablefull/model/incident"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -26,15 +27,15 @@ func TestTimeWaitTableIsNotNothingToEvict(t *testing.T) {
 	feed.p.SetCensus(true)
 	f := feed.until(t, 40*time.Second, func(f model.Frame) bool {
 		cs := f.Sample.Census
-		return hasKind(f, model.TableFull) && cs != nil && cs.AssuredCounted && cs.TCPState["TIME_WAIT"] > 2000 &&
+		return hasKind(f, verdict.TableFull) && cs != nil && cs.AssuredCounted && cs.TCPState["TIME_WAIT"] > 2000 &&
 			f.Rates.CTTotal.Get(model.Drop) > 0 && f.Rates.CTTotal.Get(model.EarlyDrop) == 0
 	})
 	for _, v := range f.Verdicts {
-		if strings.Contains(v.Evidence, "nothing to evict") {
-			t.Errorf("a table of %d TIME_WAIT entries says nothing to evict: %s", f.Sample.Census.TCPState["TIME_WAIT"], v.Evidence)
+		if strings.Contains(v.Text(), "nothing to evict") {
+			t.Errorf("a table of %d TIME_WAIT entries says nothing to evict: %s", f.Sample.Census.TCPState["TIME_WAIT"], v.Text())
 		}
-		if v.Kind == model.TableFull && !strings.Contains(v.Evidence, "the garbage collector evicts those near the cap") {
-			t.Errorf("drops with early_drop at 0 over closing entries, and TABLE FULL does not say the collector evicts them: %s", v.Evidence)
+		if v.Kind == verdict.TableFull && !strings.Contains(v.Text(), "the garbage collector evicts those near the cap") {
+			t.Errorf("drops with early_drop at 0 over closing entries, and TABLE FULL does not say the collector evicts them: %s", v.Text())
 		}
 	}
 	knobs := tuning.KnobState{Current: mincident.KnobsAt(f.Sample.Conntrack), Global: true}
@@ -56,7 +57,7 @@ func TestTimeWaitTableIsNotNothingToEvict(t *testing.T) {
 			evictedAt = f
 		}
 		return evictedAt.Sample.Time.Equal(f.Sample.Time) && f.Rates.CTTotal.Get(model.EarlyDrop) == 0 &&
-			strings.Contains(f.Verdict().Evidence, "evicted, seen in DESTROY events")
+			strings.Contains(f.Verdict().Text(), "evicted, seen in DESTROY events")
 	})
 	t.Logf("evicted %v/s: %s", evictedAt.Rates.Entries.EvictedPS, evictedAt.Verdict())
 }

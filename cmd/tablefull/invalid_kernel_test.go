@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // TestInvalidReadsInvalid: established connections whose entries were
@@ -69,15 +70,15 @@ func TestInvalidReadsInvalid(t *testing.T) {
 		t.Fatalf("conntrack -F: %v %s", err, out)
 	}
 	feed := startClassFeed(t, ns, 500*time.Millisecond)
-	f := feed.until(t, 20*time.Second, func(f model.Frame) bool { return hasKind(f, model.InvalidPackets) })
-	if hasKind(f, model.TableFull) {
+	f := feed.until(t, 20*time.Second, func(f model.Frame) bool { return hasKind(f, verdict.InvalidPackets) })
+	if hasKind(f, verdict.TableFull) {
 		t.Errorf("invalid packets read TABLE FULL: %v", f.Verdicts)
 	}
 	t.Logf("%s", f.Verdict())
 }
 
 // hasKind reports whether one of f's verdicts is k.
-func hasKind(f model.Frame, k model.Kind) bool {
+func hasKind(f model.Frame, k verdict.Kind) bool {
 	for _, v := range f.Verdicts {
 		if v.Kind == k {
 			return true

@@ -64,7 +64,7 @@ func TestJSONDocuments(t *testing.T) {
 				t.Errorf("tune --json says no verdict, or its severity not as a word: %.600s", out)
 			}
 			for _, v := range r.Diagnosis.Verdicts {
-				for _, f := range v.Facts {
+				for _, f := range v.Facts() {
 					if f.Unit == "" {
 						t.Errorf("%s: fact %+v has no unit", v.Kind, f)
 					}

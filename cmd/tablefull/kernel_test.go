@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/oneshot"
 	"github.com/tablefull/tablefull/sources/netns"
 )
@@ -210,7 +211,7 @@ func TestTableFullInNamespace(t *testing.T) {
 	}
 	sawFull, sawDrops := false, false
 	for _, f := range frames {
-		sawFull = sawFull || f.Verdict().Kind == model.TableFull
+		sawFull = sawFull || f.Verdict().Kind == verdict.TableFull
 		for _, row := range f.Rates.CT {
 			sawDrops = sawDrops || row.Values.Get(model.Drop) > 0
 		}

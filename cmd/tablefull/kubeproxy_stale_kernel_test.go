@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -139,8 +140,8 @@ func TestStaleUDPServiceKubeProxy(t *testing.T) {
 			}
 			cen := censusIn(t, ns)
 			v := staleDNATOf(cen)
-			if v.Entries != "-p udp --reply-src 10.244.1.7" || !strings.Contains(v.Evidence, "1 UDP entry a DNAT sent to 10.244.1.7:53 (Service kube-system/kube-dns:dns, asked as 10.96.0.10:53)") {
-				t.Fatalf("STALE DNAT: %q %q; the census's targets %+v", v.Entries, v.Evidence, cen.StaleDNAT)
+			if v.Entries != "-p udp --reply-src 10.244.1.7" || !strings.Contains(v.Text(), "1 UDP entry a DNAT sent to 10.244.1.7:53 (Service kube-system/kube-dns:dns, asked as 10.96.0.10:53)") {
+				t.Fatalf("STALE DNAT: %q %q; the census's targets %+v", v.Entries, v.Text(), cen.StaleDNAT)
 			}
 			if name := cen.DestServices["10.96.0.10"]; name != "kube-system/kube-dns" {
 				t.Errorf("the top destination 10.96.0.10 is named %q, want the Service (top %v)", name, cen.TopDests)
@@ -153,14 +154,14 @@ func TestStaleUDPServiceKubeProxy(t *testing.T) {
 
 // staleDNATOf is the STALE DNAT verdict of a census taken of a table far
 // from its cap (none: the zero verdict).
-func staleDNATOf(cen model.Census) model.Verdict {
+func staleDNATOf(cen model.Census) verdict.Verdict {
 	c := model.Conntrack{Status: model.TableTracked, Count: uint64(cen.Total), Peak: uint64(cen.Total), Max: 262144, Buckets: 262144}
 	for _, v := range model.Judge(model.Inputs{Sample: model.Sample{Time: cen.At, Interval: time.Second, Conntrack: c}, Census: &cen}) {
-		if v.Kind == model.StaleDNAT {
+		if v.Kind == verdict.StaleDNAT {
 			return v
 		}
 	}
-	return model.Verdict{}
+	return verdict.Verdict{}
 }
 
 // dnsQuery asks for x.svc.test, type A.

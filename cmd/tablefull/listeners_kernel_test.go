@@ -15,6 +15,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
@@ -117,7 +118,7 @@ func TestListenOverflowNamesTheListener(t *testing.T) {
 		})
 	}()
 	f := feed.until(t, 20*time.Second, func(f model.Frame) bool {
-		return f.Verdicts[0].Kind == model.ListenOverflow || hasVerdict(f, model.ListenOverflow)
+		return f.Verdicts[0].Kind == verdict.ListenOverflow || hasVerdict(f, verdict.ListenOverflow)
 	})
 	ls := f.Sample.Listeners
 	if ls == nil || len(ls.Pressed) != 1 {
@@ -130,8 +131,8 @@ func TestListenOverflowNamesTheListener(t *testing.T) {
 		t.Errorf("pressed %q, want %q", got, want)
 	}
 	for _, v := range f.Verdicts {
-		if v.Kind == model.ListenOverflow && !strings.Contains(v.Evidence, "fullest: "+want) {
-			t.Errorf("evidence %q does not name it", v.Evidence)
+		if v.Kind == verdict.ListenOverflow && !strings.Contains(v.Text(), "fullest: "+want) {
+			t.Errorf("evidence %q does not name it", v.Text())
 		}
 	}
 	// The next samples name it from what the first found (looked up once).
@@ -143,7 +144,7 @@ func TestListenOverflowNamesTheListener(t *testing.T) {
 	}
 }
 
-func hasVerdict(f model.Frame, k model.Kind) bool {
+func hasVerdict(f model.Frame, k verdict.Kind) bool {
 	for _, v := range f.Verdicts {
 		if v.Kind == k {
 			return true

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/netns"
@@ -54,7 +55,7 @@ func TestEveryNamespace(t *testing.T) {
 	named := false
 	for i := 0; i < 3 && !named; i++ {
 		f = an.Add(c.Sample(time.Now(), time.Second))
-		named = f.Verdict().Kind == model.TableFull && strings.Contains(f.Verdict().Evidence, "in netns "+full.Name)
+		named = f.Verdict().Kind == verdict.TableFull && strings.Contains(f.Verdict().Text(), "in netns "+full.Name)
 		time.Sleep(time.Second)
 	}
 	if !named {

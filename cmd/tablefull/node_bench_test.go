@@ -18,6 +18,7 @@ import (
 	"github.com/ti-mo/conntrack"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/sources/netns"
 )
@@ -99,7 +100,7 @@ func TestRatioPodNode(t *testing.T) {
 	filled, named := time.Now(), -1
 	for i := range 5 {
 		f := an.Add(nextSample(t, p))
-		if v := f.Verdict(); v.Kind == model.TableFull && strings.Contains(v.Evidence, pinned.Name) {
+		if v := f.Verdict(); v.Kind == verdict.TableFull && strings.Contains(v.Text(), pinned.Name) {
 			named = i + 1
 			break
 		}

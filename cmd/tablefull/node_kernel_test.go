@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/exporter"
 	"github.com/tablefull/tablefull/remote/report"
 	"github.com/tablefull/tablefull/remote/stream"
@@ -136,8 +137,8 @@ func TestNodeNamesPodsAndNamespaces(t *testing.T) {
 			}
 		}
 		for _, v := range f.Verdicts {
-			if v.Kind == model.TableFull {
-				full = v.Evidence
+			if v.Kind == verdict.TableFull {
+				full = v.Text()
 			}
 		}
 		if full != "" && named(who, podName) && named(who, plainName) && named(census, podName) && named(census, plainName) {

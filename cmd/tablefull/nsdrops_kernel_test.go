@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -47,7 +47,7 @@ func TestNamespaceDropsByCauseOnTheKernel(t *testing.T) {
 	metrics := scrapeText(t, "http://"+addr+"/metrics")
 	_, said := judgedRecording(t, record, rec)
 	all := strings.Join(said, "\n")
-	if strings.Contains(all, string(model.TableFull)) {
+	if strings.Contains(all, string(verdict.TableFull)) {
 		t.Errorf("TABLE FULL from a NAT's drops at 60 %% or a table at 94 %% with none:\n%s", all)
 	}
 	if !strings.Contains(all, "in netns "+nat.Name) || !strings.Contains(all, "packets dropped on inserting their entry") {

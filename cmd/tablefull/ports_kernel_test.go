@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -124,7 +125,7 @@ func TestPortsInboundAreNotPortUse(t *testing.T) {
 	if old := float64(tcp.TimeWait+tcp.Established) >= model.PortExhaustFrac*float64(tcp.PortRange[1]-tcp.PortRange[0]+1); !old {
 		t.Errorf("established %d: the old host-wide rule would not have fired, the test proves nothing", tcp.Established)
 	}
-	if hasKind(f, model.PortExhaustion) || u.Inbound < n || u.Outbound > 10 {
+	if hasKind(f, verdict.PortExhaustion) || u.Inbound < n || u.Outbound > 10 {
 		t.Errorf("30,000 inbound connections: %v, ports %+v", f.Verdicts, u)
 	}
 }
@@ -172,14 +173,14 @@ func TestPortsRunOutTowardsOneDestination(t *testing.T) {
 		t.Fatalf("the 1,001st connect: %v, want EADDRNOTAVAIL: the ports did not run out", last)
 	}
 	feed := startClassFeed(t, cli, 500*time.Millisecond)
-	f := feed.until(t, 20*time.Second, func(f model.Frame) bool { return hasKind(f, model.PortExhaustion) })
+	f := feed.until(t, 20*time.Second, func(f model.Frame) bool { return hasKind(f, verdict.PortExhaustion) })
 	tcp := f.Sample.TCP
 	if float64(tcp.TimeWait+tcp.Established) >= model.PortExhaustFrac*1000 {
 		t.Errorf("the host-wide totals (%d TIME_WAIT, %d established) reach the old line: the test proves nothing", tcp.TimeWait, tcp.Established)
 	}
 	for _, v := range f.Verdicts {
-		if v.Kind == model.PortExhaustion && !strings.Contains(v.Evidence, "to 10.77.0.99:80") {
-			t.Errorf("PORT EXHAUSTION does not name the destination: %s", v.Evidence)
+		if v.Kind == verdict.PortExhaustion && !strings.Contains(v.Text(), "to 10.77.0.99:80") {
+			t.Errorf("PORT EXHAUSTION does not name the destination: %s", v.Text())
 		}
 	}
 	t.Logf("%s", f.Verdict())

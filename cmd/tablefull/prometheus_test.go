@@ -291,7 +291,7 @@ func TestExporterOnRealPrometheus(t *testing.T) {
 			t.Fatalf("a drill-down without node_exporter has parts %q absent, want cpu, disks, tcp", s.Absent)
 		}
 		f := an.Add(s)
-		if ev := f.Verdict().Evidence; strings.Contains(ev, "server idle") || strings.Contains(ev, "CPU 0 %") {
+		if ev := f.Verdict().Text(); strings.Contains(ev, "server idle") || strings.Contains(ev, "CPU 0 %") {
 			t.Errorf("verdict from parts not scraped: %s", ev)
 		}
 		if top, ok := f.Fill.Top(); ok && f.Rates.Entries.Basis == model.BasisEvents && top.Class == model.ClassTCPDone && top.Hold == 5 {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/sources/netns"
@@ -102,7 +103,7 @@ func TestNetnsAgentAndRecording(t *testing.T) {
 	defer srv.Close()
 	go ns.Run(netns.Load{Addr: srv.Addr(), Workers: 4, Requests: 60, DialTimeout: 200 * time.Millisecond, Deadline: 2 * time.Second})
 	live := model.NewAnalyzer(100)
-	var liveVerdicts []model.Kind
+	var liveVerdicts []verdict.Kind
 	for range 8 {
 		f := live.Add(nextSample(t, tee))
 		liveVerdicts = append(liveVerdicts, f.Verdict().Kind)
@@ -115,11 +116,11 @@ func TestNetnsAgentAndRecording(t *testing.T) {
 		t.Fatal(err)
 	}
 	replayed := model.NewAnalyzer(100)
-	var replayVerdicts []model.Kind
+	var replayVerdicts []verdict.Kind
 	for _, s := range rec.Samples {
 		replayVerdicts = append(replayVerdicts, replayed.Add(s).Verdict().Kind)
 	}
-	if !slices.Contains(liveVerdicts, model.TableFull) {
+	if !slices.Contains(liveVerdicts, verdict.TableFull) {
 		t.Errorf("live verdicts %v never say TABLE FULL: the comparison proves little", liveVerdicts)
 	}
 	if fmt.Sprint(replayVerdicts) != fmt.Sprint(liveVerdicts) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/sources/probes"
@@ -101,7 +102,7 @@ func (w *whoWindow) add(f model.Frame, churner, churnUnit string) {
 			w.firewall += d.N
 		}
 	}
-	if hasVerdict(f, model.TableFull) {
+	if hasVerdict(f, verdict.TableFull) {
 		w.full = f
 	}
 }
@@ -187,10 +188,10 @@ func TestWhoNamesTheChurner(t *testing.T) {
 		t.Fatal("no TABLE FULL while the churner pinned the table")
 	}
 	for _, v := range pin.full.Verdicts {
-		t.Logf("%s — %s", v.Kind, v.Evidence)
-		if v.Kind == model.TableFull && (!strings.Contains(v.Evidence, "of new connections from "+churner) ||
-			!strings.Contains(v.Evidence, model.OnePerRequest) || !strings.Contains(v.Evidence, "are its packets")) {
-			t.Errorf("TABLE FULL does not name the churner and its drops: %s", v.Evidence)
+		t.Logf("%s — %s", v.Kind, v.Text())
+		if v.Kind == verdict.TableFull && (!strings.Contains(v.Text(), "of new connections from "+churner) ||
+			!strings.Contains(v.Text(), model.OnePerRequest) || !strings.Contains(v.Text(), "are its packets")) {
+			t.Errorf("TABLE FULL does not name the churner and its drops: %s", v.Text())
 		}
 	}
 }

@@ -4,14 +4,14 @@ import (
 	"slices"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // HeldSet is verdicts that held at once, most severe first, and for how
 // long in all: the frames each held in add up to the recording, where
 // each kind's own time (Incident.Held) overlaps the others'.
 type HeldSet struct {
-	Kinds []model.Kind
+	Kinds []verdict.Kind
 	For   time.Duration
 }
 
@@ -20,11 +20,11 @@ type HeldSet struct {
 const MaxHeldSets = 16
 
 // holdTogether folds one frame's kinds, held for held, into the sets.
-func (in *Incident) holdTogether(kinds []model.Kind, held time.Duration) {
+func (in *Incident) holdTogether(kinds []verdict.Kind, held time.Duration) {
 	if len(kinds) == 0 || held <= 0 {
 		return
 	}
-	slices.SortFunc(kinds, func(a, b model.Kind) int {
+	slices.SortFunc(kinds, func(a, b verdict.Kind) int {
 		switch {
 		case worse(a, b):
 			return -1

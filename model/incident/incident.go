@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // Incident is what a recording tells, gathered frame by frame in one
@@ -44,12 +45,12 @@ type Incident struct {
 	WhilePinned Load
 	// Held is how long each verdict held; Last the verdict itself the
 	// last time it held (its evidence and the facts it cites).
-	Held map[model.Kind]time.Duration
+	Held map[verdict.Kind]time.Duration
 	// Together are the sets of verdicts that held at once (the first
 	// MaxHeldSets); OtherHeld the time of frames whose set came later.
 	Together  []HeldSet
 	OtherHeld time.Duration
-	Last      map[model.Kind]model.Verdict
+	Last      map[verdict.Kind]verdict.Verdict
 	// Changes are the knob changes seen (at most 32, SkippedChanges
 	// more); UnseenApplies the apply results no sample showed.
 	Changes        []KnobChange
@@ -136,7 +137,7 @@ type FoldedLine struct {
 
 // New starts an incident of host sampled every interval.
 func New(h model.Host, interval time.Duration) *Incident {
-	return &Incident{Host: h, Interval: interval, Held: map[model.Kind]time.Duration{}, Last: map[model.Kind]model.Verdict{}, watch: newChangeWatch(interval),
+	return &Incident{Host: h, Interval: interval, Held: map[verdict.Kind]time.Duration{}, Last: map[verdict.Kind]verdict.Verdict{}, watch: newChangeWatch(interval),
 		episodes: model.NewEpisodes(model.KeptEpisodes), maxFolded: 32}
 }
 
@@ -223,8 +224,8 @@ func (in *Incident) Add(f model.Frame) {
 	if f.Pinned && secs > 0 {
 		in.loadWhilePinned(r, secs)
 	}
-	counted := map[model.Kind]bool{}
-	var kinds []model.Kind
+	counted := map[verdict.Kind]bool{}
+	var kinds []verdict.Kind
 	for _, v := range f.Verdicts {
 		if !counted[v.Kind] {
 			in.Held[v.Kind] += held
@@ -289,8 +290,8 @@ func (in *Incident) Finish() {
 }
 
 // HeldKinds lists the verdicts that held at some time, most severe first.
-func (in *Incident) HeldKinds() []model.Kind {
-	ks := make([]model.Kind, 0, len(in.Held))
+func (in *Incident) HeldKinds() []verdict.Kind {
+	ks := make([]verdict.Kind, 0, len(in.Held))
 	for k := range in.Held {
 		ks = append(ks, k)
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // incidentSamples is a small incident at 1 s: idle, a climb to the cap
@@ -63,7 +64,7 @@ func TestIncidentStory(t *testing.T) {
 		{"cap at the pin", in.Start.Max, uint64(256)},
 		{"changes", len(in.Changes), 1},
 		{"idle while pinned", in.WhilePinned.Idle(), true},
-		{"table full held", in.Held[model.TableFull] > 0, true},
+		{"table full held", in.Held[verdict.TableFull] > 0, true},
 		{"peak new conns", in.PeakNewConnsPS, 80.0},
 	}
 	for _, c := range checks {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // TimelineBuckets bounds a Timeline: however long the recording, its
@@ -51,7 +52,7 @@ type Bucket struct {
 }
 
 // Held reports whether verdict k held at some time in the bucket.
-func (b Bucket) Held(k model.Kind) bool {
+func (b Bucket) Held(k verdict.Kind) bool {
 	_, r := model.KindSeverity(k)
 	return b.kinds&(1<<r) != 0
 }
@@ -183,7 +184,7 @@ func (t *Timeline) Add(f model.Frame) {
 	}
 }
 
-func worse(a, b model.Kind) bool {
+func worse(a, b verdict.Kind) bool {
 	sa, ra := model.KindSeverity(a)
 	sb, rb := model.KindSeverity(b)
 	return sa > sb || (sa == sb && ra < rb)

@@ -3,9 +3,9 @@ package tuning
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // Diagnosis is one moment as every surface draws it — the console's
@@ -34,7 +34,7 @@ func Diagnose(g Guide) Diagnosis {
 // verdict's kind may change (outside the loop's way back down); a verdict about another table whose
 // evidence does not name it; a product in a verdict or a change's
 // arithmetic that does not compute; a count, peak or cap a verdict
-// prints that is not the one read (model.Verdict.FactFaults).
+// prints that is not the one read (verdict.Verdict.FactFaults).
 func (d Diagnosis) Contradictions() []string {
 	var out []string
 	changes := append(slices.Clone(d.Plan.Changes), d.Plan.FromHost...)
@@ -50,19 +50,17 @@ func (d Diagnosis) Contradictions() []string {
 				out = append(out, fmt.Sprintf("%s rules %s out, and the plan proposes it (%s → %s)", v.Kind, c.Key, c.Current, c.Proposed))
 			}
 		}
-		if v.Table != "" && !strings.Contains(v.Evidence, v.Table) {
-			out = append(out, fmt.Sprintf("%s is about %s and does not say so: %s", v.Kind, v.Table, v.Evidence))
+		if v.Table != "" && !namesTable(v) {
+			out = append(out, fmt.Sprintf("%s is about %s and does not say so: %s", v.Kind, v.Table, v.Text()))
 		}
-		faults, _ := model.ArithmeticFaults(v.Evidence)
-		for _, f := range faults {
-			out = append(out, fmt.Sprintf("%s prints %s", v.Kind, f))
+		for _, f := range v.Faults() {
+			out = append(out, fmt.Sprintf("%s: %s", v.Kind, f))
 		}
-		out = append(out, v.FactFaults()...)
 	}
 	// Where a verdict names trouble, the plan changes only what its kind
 	// may; a quiet moment's plan is headroom, and the loop's way back
 	// down is no verdict's.
-	troubled := slices.ContainsFunc(d.Now.Verdicts, func(v model.Verdict) bool { return v.Severity > model.SevOK })
+	troubled := slices.ContainsFunc(d.Now.Verdicts, func(v verdict.Verdict) bool { return v.Severity > verdict.SevOK })
 	settling := d.Loop.State == LoopSettle
 	for _, c := range changes {
 		if troubled && !allowed[c.Key] && !settling {
@@ -76,8 +74,19 @@ func (d Diagnosis) Contradictions() []string {
 	return out
 }
 
+// namesTable reports whether one of v's facts names the table it is
+// about.
+func namesTable(v verdict.Verdict) bool {
+	for _, f := range v.Facts() {
+		if f.Unit == verdict.Name && f.Text == v.Table {
+			return true
+		}
+	}
+	return false
+}
+
 // kinds lists the verdicts' kinds: "TABLE FULL, NEAR CAP".
-func kinds(vs []model.Verdict) string {
+func kinds(vs []verdict.Verdict) string {
 	s := ""
 	for i, v := range vs {
 		if i > 0 {
@@ -92,11 +101,11 @@ func kinds(vs []model.Verdict) string {
 // plan: the kind, the class that fills the table and every verdict of
 // the moment, so a script reads the same diagnosis the console draws.
 type Said struct {
-	Kind model.Kind `json:"kind"`
+	Kind verdict.Kind `json:"kind"`
 	// Fills is the class that fills the table most ("tcp-closed"); ""
 	// when nothing is known of the classes.
-	Fills    string          `json:"fills,omitempty"`
-	Verdicts []model.Verdict `json:"verdicts,omitempty"`
+	Fills    string            `json:"fills,omitempty"`
+	Verdicts []verdict.Verdict `json:"verdicts,omitempty"`
 }
 
 // Said is d's moment as --json prints it.

@@ -5,16 +5,21 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // TestDiagnosisContradictions: each way a moment's verdicts and plan can
 // disagree is caught, and a diagnosis that agrees with itself has none.
 func TestDiagnosisContradictions(t *testing.T) {
-	full := model.Verdict{Kind: model.TableFull, Severity: model.SevCrit, Evidence: "400 of 400 entries tcp-open: nothing to evict … not the TIME_WAIT hold",
+	full := verdict.Verdict{Kind: verdict.TableFull, Severity: verdict.SevCrit, Clauses: []verdict.Clause{verdict.Prose("test", "400 of 400 entries tcp-open: nothing to evict … not the TIME_WAIT hold")},
 		RulesOut: []string{model.KnobTimeWait}}
-	listen := model.Verdict{Kind: model.ListenOverflow, Severity: model.SevCrit, Evidence: "the listen queue of :80 overflowed"}
-	ok := model.Verdict{Kind: model.OK, Evidence: "count 319 of max 400 (80 %)"}
-	ns := model.Verdict{Kind: model.TableFull, Severity: model.SevCrit, Evidence: "in netns full (1 process) — 300 / 300 entries", Table: "netns full"}
+	listen := verdict.Verdict{Kind: verdict.ListenOverflow, Severity: verdict.SevCrit, Clauses: []verdict.Clause{verdict.Prose("test", "the listen queue of :80 overflowed")}}
+	ok := verdict.Verdict{Kind: verdict.OK, Clauses: []verdict.Clause{verdict.Prose("test", "count 319 of max 400 (80 %)")}}
+	ns := verdict.Verdict{Kind: verdict.TableFull, Severity: verdict.SevCrit, Table: "netns full",
+		Clauses: []verdict.Clause{verdict.Say(verdict.Lead, "test", "in {netns} (1 process) — 300 / 300 entries", verdict.W("netns", "netns full"))}}
+	// A product forged past verdict.Times: its operands do not make it.
+	rate, hold := verdict.N("rate", 80, verdict.PerSecond), verdict.N("hold", 120, verdict.Seconds)
+	forged := verdict.Fact{Name: "needs", Value: 710, Unit: verdict.Entries, Of: []verdict.Fact{rate, hold}, Op: "×"}
 	maxUp := Change{Key: model.KnobMax, Current: "400", Proposed: "1024", Why: "peak working set 400 (the peak count) × 1.5, next power of two"}
 	twDown := Change{Key: model.KnobTimeWait, Current: "120", Proposed: "30", Why: "80/s held 120 s each need 9,600 entries; at 30 s, 2,400"}
 	for _, c := range []struct {
@@ -22,16 +27,16 @@ func TestDiagnosisContradictions(t *testing.T) {
 		d    Diagnosis
 		want string // "" none
 	}{
-		{"agrees", Diagnosis{Now: model.Frame{Verdicts: []model.Verdict{full}}, Plan: Plan{Changes: []Change{maxUp}}}, ""},
-		{"a knob ruled out, proposed", Diagnosis{Now: model.Frame{Verdicts: []model.Verdict{full}}, Plan: Plan{Changes: []Change{maxUp, twDown}}}, "rules net.netfilter.nf_conntrack_tcp_timeout_time_wait out"},
-		{"ruled out, proposed from the host", Diagnosis{Now: model.Frame{Verdicts: []model.Verdict{full}}, Plan: Plan{FromHost: []Change{twDown}}}, "rules"},
-		{"a knob the kind may not change", Diagnosis{Now: model.Frame{Verdicts: []model.Verdict{listen}}, Plan: Plan{Changes: []Change{maxUp}}}, "none of the moment's verdicts (LISTEN OVERFLOW)"},
-		{"headroom on a quiet moment", Diagnosis{Now: model.Frame{Verdicts: []model.Verdict{ok}}, Plan: Plan{Changes: []Change{maxUp}}}, ""},
-		{"the way back down", Diagnosis{Now: model.Frame{Verdicts: []model.Verdict{listen}}, Plan: Plan{Changes: []Change{maxUp}}, Loop: LoopStatus{State: LoopSettle}}, ""},
-		{"another table, named", Diagnosis{Now: model.Frame{Verdicts: []model.Verdict{ns}}}, ""},
-		{"another table, unnamed", Diagnosis{Now: model.Frame{Verdicts: []model.Verdict{{Kind: model.TableFull, Severity: model.SevCrit, Evidence: "300 / 300 entries", Table: "netns full"}}}}, "is about netns full and does not say so"},
-		{"a product that does not compute", Diagnosis{Now: model.Frame{Verdicts: []model.Verdict{{Kind: model.TableFull, Severity: model.SevCrit, Evidence: "fills tcp-closed 710 (80/s × 120 s = 710)"}}}}, "80/s × 120 s = 710"},
-		{"a plan's product of a rate not counted", Diagnosis{Now: model.Frame{Verdicts: []model.Verdict{full}}, Plan: Plan{Changes: []Change{{Key: model.KnobMax, Current: "400", Proposed: "512", Why: "peak working set 319 (0/s × 120 s + 0 open, or the peak count)"}}}}, "a rate not counted"},
+		{"agrees", Diagnosis{Now: model.Frame{Verdicts: []verdict.Verdict{full}}, Plan: Plan{Changes: []Change{maxUp}}}, ""},
+		{"a knob ruled out, proposed", Diagnosis{Now: model.Frame{Verdicts: []verdict.Verdict{full}}, Plan: Plan{Changes: []Change{maxUp, twDown}}}, "rules net.netfilter.nf_conntrack_tcp_timeout_time_wait out"},
+		{"ruled out, proposed from the host", Diagnosis{Now: model.Frame{Verdicts: []verdict.Verdict{full}}, Plan: Plan{FromHost: []Change{twDown}}}, "rules"},
+		{"a knob the kind may not change", Diagnosis{Now: model.Frame{Verdicts: []verdict.Verdict{listen}}, Plan: Plan{Changes: []Change{maxUp}}}, "none of the moment's verdicts (LISTEN OVERFLOW)"},
+		{"headroom on a quiet moment", Diagnosis{Now: model.Frame{Verdicts: []verdict.Verdict{ok}}, Plan: Plan{Changes: []Change{maxUp}}}, ""},
+		{"the way back down", Diagnosis{Now: model.Frame{Verdicts: []verdict.Verdict{listen}}, Plan: Plan{Changes: []Change{maxUp}}, Loop: LoopStatus{State: LoopSettle}}, ""},
+		{"another table, named", Diagnosis{Now: model.Frame{Verdicts: []verdict.Verdict{ns}}}, ""},
+		{"another table, unnamed", Diagnosis{Now: model.Frame{Verdicts: []verdict.Verdict{{Kind: verdict.TableFull, Severity: verdict.SevCrit, Clauses: []verdict.Clause{verdict.Prose("test", "300 / 300 entries")}, Table: "netns full"}}}}, "is about netns full and does not say so"},
+		{"a product that does not compute", Diagnosis{Now: model.Frame{Verdicts: []verdict.Verdict{{Kind: verdict.TableFull, Severity: verdict.SevCrit, Clauses: []verdict.Clause{verdict.Say(verdict.Lead, "test", "fills tcp-closed {needs} ({rate}/s × {hold} = {needs})", forged, rate, hold)}}}}}, "needs prints 710, and 80 × 120 s is 9,600"},
+		{"a plan's product of a rate not counted", Diagnosis{Now: model.Frame{Verdicts: []verdict.Verdict{full}}, Plan: Plan{Changes: []Change{{Key: model.KnobMax, Current: "400", Proposed: "512", Why: "peak working set 319 (0/s × 120 s + 0 open, or the peak count)"}}}}, "a rate not counted"},
 	} {
 		got := strings.Join(c.d.Contradictions(), " | ")
 		switch {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // Guide is what the next tuning step is proposed from, on every surface
@@ -111,7 +112,7 @@ func proposeNext(g Guide) (Plan, LoopStatus) {
 		p.Changes, p.HostCommand = here, HostCommand(p.FromHost)
 	}
 	switch {
-	case p.Cost.Level() == model.SevCrit:
+	case p.Cost.Level() == verdict.SevCrit:
 		p.Refusal = fmt.Sprintf("the table would take %.0f %% of RAM (over %.0f %%): refused (tablefull tune --force can)", p.Cost.PctOfRAM, MemRefusePct)
 	case g.Pressed() && len(p.Changes)+len(p.FromHost) == 0:
 		c := g.Now.Sample.Conntrack

@@ -6,13 +6,14 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // FixElsewhere is where the fix of now's most severe verdict is when no
 // knob is it (its kind's FixElsewhere in model's table of kinds): its
 // kind and the sentence, ok false when the verdict's fix is a knob, or
 // none of them holds.
-func FixElsewhere(now model.Frame) (model.Kind, string, bool) {
+func FixElsewhere(now model.Frame) (verdict.Kind, string, bool) {
 	for _, v := range now.Verdicts { // most severe first
 		if spec, ok := model.SpecOf(v.Kind); ok && spec.FixElsewhere != "" {
 			return v.Kind, spec.FixElsewhere, true

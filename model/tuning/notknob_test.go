@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // TestFixElsewhereNamesTheVerdictsFix: when the verdict's fix is not a
@@ -18,22 +19,22 @@ func TestFixElsewhereNamesTheVerdictsFix(t *testing.T) {
 	knobs := KnobState{Current: map[string]string{model.KnobMax: "262144", model.KnobHashsize: "262144", model.KnobTimeWait: "120"}, Global: true}
 	host := model.Host{Kernel: "6.1.0", MemTotal: 2 << 30}
 	for _, tc := range []struct {
-		kind      model.Kind
+		kind      verdict.Kind
 		drops     uint64
 		refusal   string // "" : none wanted
 		nothing   string // in Nothing(), when no refusal
 		elsewhere bool
 	}{
-		{model.NATPorts, 12, "NAT PORTS: the source NAT is out of ports: the fix is in the ruleset", "", true},
-		{model.InsertClash, 3, "the fix is in the flows that clash", "", true},
-		{model.InstanceAllowance, 5, "larger instance type", "", true},
-		{model.StaleTimeouts, 0, "", "STALE TIMEOUTS: entries keep timeouts given before their hold was lowered: conntrack -D frees them", true},
-		{model.StaleDNAT, 0, "", "STALE DNAT: UDP entries keep a DNAT target that is gone, refreshed by every send: conntrack -D -p udp --reply-src TARGET frees them", true},
-		{model.ZoneFull, 0, "", "ZONE FULL: a conntrack zone is at its OVS limit: OVS sets it", true},
-		{model.CiliumCT, 0, "", "CILIUM CT MAP: Cilium's conntrack map is near its size: Cilium's configuration sizes it", true},
-		{model.HashChains, 0, "", "room to spare", false},
+		{verdict.NATPorts, 12, "NAT PORTS: the source NAT is out of ports: the fix is in the ruleset", "", true},
+		{verdict.InsertClash, 3, "the fix is in the flows that clash", "", true},
+		{verdict.InstanceAllowance, 5, "larger instance type", "", true},
+		{verdict.StaleTimeouts, 0, "", "STALE TIMEOUTS: entries keep timeouts given before their hold was lowered: conntrack -D frees them", true},
+		{verdict.StaleDNAT, 0, "", "STALE DNAT: UDP entries keep a DNAT target that is gone, refreshed by every send: conntrack -D -p udp --reply-src TARGET frees them", true},
+		{verdict.ZoneFull, 0, "", "ZONE FULL: a conntrack zone is at its OVS limit: OVS sets it", true},
+		{verdict.CiliumCT, 0, "", "CILIUM CT MAP: Cilium's conntrack map is near its size: Cilium's configuration sizes it", true},
+		{verdict.HashChains, 0, "", "room to spare", false},
 	} {
-		f := model.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}, Verdicts: []model.Verdict{{Kind: tc.kind, Evidence: "…"}}}
+		f := model.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}, Verdicts: []verdict.Verdict{{Kind: tc.kind, Clauses: []verdict.Clause{verdict.Prose("test", "…")}}}}
 		f.Rates.Elapsed = time.Second
 		f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: tc.drops})
 		p := Diagnose(Guide{Knobs: knobs, Host: host, Measured: model.NewRing[model.Frame](1), Now: f}).Plan

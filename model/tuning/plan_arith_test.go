@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // TestPlanArithmeticIsOfTheRateShown: a plan's why prints each product
@@ -12,7 +13,7 @@ import (
 func TestPlanArithmeticIsOfTheRateShown(t *testing.T) {
 	fill := model.Fill{Classes: []model.ClassFill{{Class: model.ClassTCPDone, RatePS: 333.14, Hold: 120, Entries: 4096}}}
 	p := ProposePlan(Inputs{Current: map[string]string{model.KnobMax: "4096", model.KnobHashsize: "4096", model.KnobTimeWait: "120"},
-		PeakRate: 333.14, PeakCount: 4096, Kernel: "6.18.44", MemTotal: 24 << 30, Verdicts: []model.Kind{model.TableFull}, Fill: fill})
+		PeakRate: 333.14, PeakCount: 4096, Kernel: "6.18.44", MemTotal: 24 << 30, Verdicts: []verdict.Kind{verdict.TableFull}, Fill: fill})
 	read := 0
 	for _, c := range p.Changes {
 		faults, n := model.ArithmeticFaults(c.Why)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // ProposeMax sizes the table for a working set: the next power of two
@@ -95,7 +96,7 @@ func ProposePlan(in Inputs) Plan {
 	if !model.KernelAtLeast(in.Kernel, 5, 15) {
 		rule, ruleWhy = newMax/4, "max ÷ 4, the rule before 5.15"
 	}
-	if newMax == curMax && hasKind(in.Verdicts, model.HashChains) { // as HASH CHAINS says
+	if newMax == curMax && hasKind(in.Verdicts, verdict.HashChains) { // as HASH CHAINS says
 		rule, ruleWhy = model.BucketsFor(in.PeakCount+in.OtherEntries), "the next power of two at or above the peak count "+units.Int(in.PeakCount)+otherNote(in)+" (max is not the fix)"
 	} else if shared := model.BucketsFor(ws + in.OtherEntries); in.OtherEntries > 0 && shared > rule {
 		rule, ruleWhy = shared, "the next power of two at or above the working set with the other namespaces' entries (one hash for every namespace)"
@@ -103,11 +104,11 @@ func ProposePlan(in Inputs) Plan {
 	newBuckets := max(buckets, rule)
 	add(model.KnobHashsize, strconv.FormatUint(newBuckets, 10), fmt.Sprintf("%s: chain depth %.1f at the working set%s (only ever raised)",
 		ruleWhy, model.ChainDepth(ws+in.OtherEntries, newBuckets), otherNote(in)))
-	if hasKind(in.Verdicts, model.ListenOverflow) {
+	if hasKind(in.Verdicts, verdict.ListenOverflow) {
 		add(model.KnobSomaxconn, strconv.FormatUint(max(num(cur, model.KnobSomaxconn), 4096), 10), "listen queues overflowed: 4,096 lets a burst wait instead of being dropped")
 		add(model.KnobSynBacklog, strconv.FormatUint(max(num(cur, model.KnobSynBacklog), 8192), 10), "half-open connections during the burst: 8,192")
 	}
-	if hasKind(in.Verdicts, model.PortExhaustion) {
+	if hasKind(in.Verdicts, verdict.PortExhaustion) {
 		add(model.KnobPortRange, "10240 65535", "one destination's sockets hold nearly every local port: 55,296 ports instead of the default 28,232, for each destination")
 		add(model.KnobTwReuse, "1", "reuse TIME_WAIT ports for new outgoing connections when safe (timestamps)")
 	}
@@ -141,11 +142,11 @@ func CostOf(current map[string]string, changes []Change, entryBytes, memTotal ui
 // mayChange is the knobs the moment's troubles may change (their kinds'
 // knobs, model.KindSpec); nil when nothing troubles it, and any knob may
 // be proposed for headroom.
-func mayChange(kinds []model.Kind) map[string]bool {
+func mayChange(kinds []verdict.Kind) map[string]bool {
 	var may map[string]bool
 	for _, k := range kinds {
 		spec, ok := model.SpecOf(k)
-		if !ok || spec.Severity == model.SevOK {
+		if !ok || spec.Severity == verdict.SevOK {
 			continue
 		}
 		if may == nil {
@@ -158,7 +159,7 @@ func mayChange(kinds []model.Kind) map[string]bool {
 	return may
 }
 
-func hasKind(ks []model.Kind, k model.Kind) bool {
+func hasKind(ks []verdict.Kind, k verdict.Kind) bool {
 	for _, x := range ks {
 		if x == k {
 			return true
@@ -185,7 +186,7 @@ func proposeByClass(in Inputs, top model.ClassFill, curMax uint64, add func(key,
 			k, ok := classKnobs[cf.Class]
 			to := model.HoldOf(cf.Class, k.to, in.Kernel) // what the lowered knob holds on this kernel
 			if ok && hold > to && (cf.Class != model.ClassTCPDone || rate >= 0.8*model.Ceiling(curMax, hold)) {
-				shown := model.ShownNum(rate) // the products are of the rate as printed
+				shown := verdict.N("rate", rate, verdict.PerSecond).Printed() // the products are of the rate as printed
 				at := fmt.Sprintf("%d s", k.to)
 				if to != k.to {
 					at += fmt.Sprintf(" (%d s with the %d s of SYN retries this kernel renews it by)", to, to-k.to)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // TestProposeByClass: the plan lowers the timeout of the class that
@@ -90,7 +91,7 @@ func TestBucketsOnEveryNamespace(t *testing.T) {
 		{"alone", 0, "16384"},
 		{"beside two namespaces of 10,000", 20000, "32768"},
 	} {
-		p := ProposePlan(Inputs{Current: cur, PeakCount: 10000, MemTotal: 1 << 34, OtherEntries: c.others, Verdicts: []model.Kind{model.HashChains}})
+		p := ProposePlan(Inputs{Current: cur, PeakCount: 10000, MemTotal: 1 << 34, OtherEntries: c.others, Verdicts: []verdict.Kind{verdict.HashChains}})
 		var got Change
 		for _, ch := range p.Changes {
 			if ch.Key == model.KnobHashsize {
@@ -102,7 +103,7 @@ func TestBucketsOnEveryNamespace(t *testing.T) {
 		}
 	}
 	small := map[string]string{model.KnobMax: "4096", model.KnobHashsize: "4096", model.KnobTimeWait: "120"}
-	p := ProposePlan(Inputs{Current: small, PeakCount: 4096, PeakRate: 30, MemTotal: 1 << 34, OtherEntries: 30000, Verdicts: []model.Kind{model.TableFull}})
+	p := ProposePlan(Inputs{Current: small, PeakCount: 4096, PeakRate: 30, MemTotal: 1 << 34, OtherEntries: 30000, Verdicts: []verdict.Kind{verdict.TableFull}})
 	for _, ch := range p.Changes {
 		if ch.Key == model.KnobHashsize && ch.Proposed != "65536" {
 			t.Errorf("a raise beside 30,000 other entries: hashsize %+v, want 65,536 (the working set and theirs)", ch)
@@ -115,7 +116,7 @@ func TestBucketsOnEveryNamespace(t *testing.T) {
 // would take, where the host has more than one.
 func TestWorstCaseOverNamespaces(t *testing.T) {
 	cur := map[string]string{model.KnobMax: "4096", model.KnobHashsize: "4096", model.KnobTimeWait: "120"}
-	in := Inputs{Current: cur, PeakCount: 4096, PeakRate: 30, MemTotal: 1 << 30, EntryBytes: 256, Namespaces: 24, Verdicts: []model.Kind{model.TableFull}}
+	in := Inputs{Current: cur, PeakCount: 4096, PeakRate: 30, MemTotal: 1 << 30, EntryBytes: 256, Namespaces: 24, Verdicts: []verdict.Kind{verdict.TableFull}}
 	p := ProposePlan(in)
 	if w := p.Cost.WorstCase(); w != "each of 24 namespaces may fill to the cap on its own: 24 × 8,192 entries × 256 B = 48.0 MiB at worst (4.7 % of RAM)" {
 		t.Errorf("worst case %q", w)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // KnobSpec describes one knob.
@@ -152,7 +153,7 @@ type Inputs struct {
 	EntryBytes uint64
 	// Verdicts that hold now (LISTEN OVERFLOW, PORT EXHAUSTION pull in
 	// their knobs).
-	Verdicts []model.Kind
+	Verdicts []verdict.Kind
 	// Fill is what filled the table when its working set by class was
 	// largest (unknown without events); TopDest its heaviest destination.
 	Fill    model.Fill
@@ -292,14 +293,14 @@ func (c Cost) WorstCase() string {
 func (c Cost) MiB() float64 { return float64(c.Bytes) / (1 << 20) }
 
 // Level says whether a cost is fine, worth a warning, or refused.
-func (c Cost) Level() model.Severity {
+func (c Cost) Level() verdict.Severity {
 	switch {
 	case c.PctOfRAM > MemRefusePct:
-		return model.SevCrit
+		return verdict.SevCrit
 	case c.PctOfRAM > MemWarnPct:
-		return model.SevWarn
+		return verdict.SevWarn
 	}
-	return model.SevOK
+	return verdict.SevOK
 }
 
 // MemoryCost is entries × the slab object size + buckets × 8 bytes (one

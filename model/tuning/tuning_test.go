@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 func TestParseValue(t *testing.T) {
@@ -75,7 +76,7 @@ func TestPlanWriteUpNumbers(t *testing.T) {
 		t.Errorf("backlog knobs proposed without a LISTEN OVERFLOW")
 	}
 	wantBytes := uint64(8192*256 + 8192*8)
-	if p.Cost.Bytes != wantBytes || math.Abs(p.Cost.PctOfRAM-100*float64(wantBytes)/(512<<20)) > 1e-9 || p.Cost.Level() != model.SevOK {
+	if p.Cost.Bytes != wantBytes || math.Abs(p.Cost.PctOfRAM-100*float64(wantBytes)/(512<<20)) > 1e-9 || p.Cost.Level() != verdict.SevOK {
 		t.Errorf("cost %+v, want %d bytes", p.Cost, wantBytes)
 	}
 	// An older kernel: buckets = max / 4; only ever raised.
@@ -87,7 +88,7 @@ func TestPlanWriteUpNumbers(t *testing.T) {
 		}
 	}
 	// Listen overflow and port exhaustion pull in their knobs.
-	in.Verdicts = []model.Kind{model.ListenOverflow, model.PortExhaustion}
+	in.Verdicts = []verdict.Kind{verdict.ListenOverflow, verdict.PortExhaustion}
 	keys := map[string]bool{}
 	for _, c := range ProposePlan(in).Changes {
 		keys[c.Key] = true
@@ -101,14 +102,14 @@ func TestPlanWriteUpNumbers(t *testing.T) {
 
 func TestMemoryCost(t *testing.T) {
 	// The write-up: 65,536 entries is ~20 MB, 4 % of a 512 MB VM: fine.
-	if c := MemoryCost(65536, 65536, 0, 512<<20); c.Level() != model.SevOK || math.Round(c.PctOfRAM) != 4 {
+	if c := MemoryCost(65536, 65536, 0, 512<<20); c.Level() != verdict.SevOK || math.Round(c.PctOfRAM) != 4 {
 		t.Errorf("65,536 on 512 MiB: %+v", c)
 	}
 	c := MemoryCost(131072, 131072, 0, 512<<20)
-	if !c.EntryBytesAssumed || c.Bytes != 131072*FallbackEntryBytes+131072*8 || c.Level() != model.SevWarn {
+	if !c.EntryBytesAssumed || c.Bytes != 131072*FallbackEntryBytes+131072*8 || c.Level() != verdict.SevWarn {
 		t.Errorf("cost %+v (%.1f %%), want the fallback size and a warning", c, c.PctOfRAM)
 	}
-	if MemoryCost(1<<22, 1<<22, 256, 512<<20).Level() != model.SevCrit {
+	if MemoryCost(1<<22, 1<<22, 256, 512<<20).Level() != verdict.SevCrit {
 		t.Errorf("4M entries on 512 MiB not refused")
 	}
 	if got := NextPow2(17100); got != 32768 {
@@ -127,10 +128,10 @@ func TestNewInputs(t *testing.T) {
 		r.Push(model.Frame{Sample: model.Sample{Conntrack: model.Conntrack{Peak: c.peak}, TCP: model.TCP{Established: uint64(i)}},
 			Rates: model.Rates{Entries: tcpRate(c.rate)}})
 	}
-	now := model.Frame{Sample: model.Sample{TCP: model.TCP{Established: 8}}, Verdicts: []model.Verdict{{Kind: model.TableFull}, {Kind: model.EarlyDropping}}}
+	now := model.Frame{Sample: model.Sample{TCP: model.TCP{Established: 8}}, Verdicts: []verdict.Verdict{{Kind: verdict.TableFull}, {Kind: verdict.EarlyDropping}}}
 	in := NewInputs(map[string]string{model.KnobMax: "4096"}, model.Host{Kernel: "6.18.0", MemTotal: 1 << 30}, 256, r, now)
 	if in.PeakRate != 570 || in.PeakCount != 4096 || in.Established != 8 || in.Kernel != "6.18.0" || in.EntryBytes != 256 ||
-		len(in.Verdicts) != 2 || in.Verdicts[0] != model.TableFull {
+		len(in.Verdicts) != 2 || in.Verdicts[0] != verdict.TableFull {
 		t.Errorf("inputs %+v", in)
 	}
 	r.Push(model.Frame{Pinned: true, Rates: model.Rates{Entries: tcpRate(4)}, Demand: model.Demand{AtLeast: 3100, Basis: "the rate before the pin"}})

@@ -200,11 +200,11 @@ func (m emit) drift(d *model.Drifts) {
 }
 
 // verdicts is each kind held in the window, and its seconds held. A
-// verdict judged from a part not read (model.Kind.JudgedIn), or from a
+// verdict judged from a part not read (model.JudgedIn), or from a
 // table not read, is neither 1 nor 0: its series is left out.
 func (m emit) verdicts(s snapshot, tableUp bool) {
 	for _, k := range verdictKinds {
-		if !k.JudgedIn(s.frame.Sample) || (k.Needs() == 0 && !tableUp) {
+		if !model.JudgedIn(k, s.frame.Sample) || (model.KindNeeds(k) == 0 && !tableUp) {
 			continue
 		}
 		m.gauge(descOf(metrics.Verdict), b(s.held[k]), k.Label())

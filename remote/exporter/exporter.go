@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // Exporter holds what the samples said since it started; Observe feeds
@@ -45,7 +46,7 @@ type Exporter struct {
 	// verdicts cover: no scrape changes it. verdictSeconds are the
 	// seconds each verdict held since start.
 	window         window
-	verdictSeconds map[model.Kind]float64
+	verdictSeconds map[verdict.Kind]float64
 	// Cumulative since start: seconds pinned, episodes begun, kernel
 	// "table full" lines and callbacks the kernel suppressed.
 	pinnedSeconds float64
@@ -90,7 +91,7 @@ func New(version string, span ...time.Duration) *Exporter {
 	if len(span) > 0 && span[0] > 0 {
 		w = span[0]
 	}
-	return &Exporter{version: version, an: model.NewAnalyzer(2), window: window{span: w}, verdictSeconds: map[model.Kind]float64{}, Owners: true}
+	return &Exporter{version: version, an: model.NewAnalyzer(2), window: window{span: w}, verdictSeconds: map[verdict.Kind]float64{}, Owners: true}
 }
 
 // Window is the span the peak and the held verdicts cover.
@@ -126,7 +127,7 @@ func (e *Exporter) Observe(s model.Sample) {
 	e.probesOn = s.Who.On()
 	e.kernelLines += uint64(len(s.Kernel.Lines))
 	e.suppressed += s.Kernel.Suppressed
-	kinds := map[model.Kind]bool{}
+	kinds := map[verdict.Kind]bool{}
 	for _, v := range f.Verdicts {
 		if !kinds[v.Kind] {
 			e.verdictSeconds[v.Kind] += held
@@ -178,8 +179,8 @@ type snapshot struct {
 	probesRead              bool
 	streamUp                bool
 	at                      time.Time
-	held                    map[model.Kind]bool
-	verdictSeconds          map[model.Kind]float64
+	held                    map[verdict.Kind]bool
+	verdictSeconds          map[verdict.Kind]float64
 	attribution             attribution
 	owners                  ownerCounters
 	probesOn                bool
@@ -189,7 +190,7 @@ func (e *Exporter) take() snapshot {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	peak, held := e.window.read()
-	seconds := make(map[model.Kind]float64, len(e.verdictSeconds))
+	seconds := make(map[verdict.Kind]float64, len(e.verdictSeconds))
 	for k, v := range e.verdictSeconds {
 		seconds[k] = v
 	}

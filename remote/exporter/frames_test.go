@@ -98,7 +98,7 @@ func checkExported(t *testing.T, at string, fr model.Frame, m map[string]map[str
 	for _, k := range verdictKinds {
 		label := k.Label() + ","
 		v, exported := m[metrics.Verdict.Name][label]
-		notRead := !k.JudgedIn(fr.Sample) || (k.Needs() == 0 && c.Status != model.TableTracked && c.Status != model.TableUntracked)
+		notRead := !model.JudgedIn(k, fr.Sample) || (model.KindNeeds(k) == 0 && c.Status != model.TableTracked && c.Status != model.TableUntracked)
 		switch {
 		case notRead && exported:
 			t.Errorf("%s: %s is judged from a part not read and exported as %v", at, k, v)

@@ -3,7 +3,7 @@ package exporter
 import (
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // DefaultWindow is how far back the peak and the held verdicts reach:
@@ -20,7 +20,7 @@ const maxWindowFrames = 36000
 type windowFrame struct {
 	at    time.Time
 	peak  uint64
-	kinds map[model.Kind]bool
+	kinds map[verdict.Kind]bool
 }
 
 // window is the trailing span of frames the peak and held verdicts cover.
@@ -43,8 +43,8 @@ func (w *window) add(f windowFrame) {
 
 // peak is the highest count in the window; held the verdicts that held at
 // any frame in it.
-func (w *window) read() (peak uint64, held map[model.Kind]bool) {
-	held = map[model.Kind]bool{}
+func (w *window) read() (peak uint64, held map[verdict.Kind]bool) {
+	held = map[verdict.Kind]bool{}
 	for _, f := range w.frames {
 		peak = max(peak, f.peak)
 		for k := range f.kinds {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/recording"
 )
 
@@ -23,7 +24,7 @@ func TestDemoRecordingIsAnIncident(t *testing.T) {
 	var prev model.Frame
 	for i, s := range rec.Samples {
 		f := an.Add(s)
-		full = full || f.Verdict().Kind == model.TableFull
+		full = full || f.Verdict().Kind == verdict.TableFull
 		if i > 0 && f.Sample.Conntrack.Max > prev.Sample.Conntrack.Max {
 			fixed = true
 		}
@@ -60,12 +61,12 @@ func TestDemoReadsTrue(t *testing.T) {
 		}
 		if f.Rates.Drops() > 0 {
 			lastDrop = s.Time
-			if strings.Contains(f.Verdict().Evidence, "no drops") {
+			if strings.Contains(f.Verdict().Text(), "no drops") {
 				t.Errorf("%s: %d drops, yet %q", s.Time.Format("15:04:05"), f.Rates.Drops(), f.Verdict())
 			}
 		}
 		for _, v := range f.Verdicts {
-			if v.Kind == model.ClientStalled && !lastDrop.IsZero() && s.Time.Sub(lastDrop) <= model.RetransLadder {
+			if v.Kind == verdict.ClientStalled && !lastDrop.IsZero() && s.Time.Sub(lastDrop) <= model.RetransLadder {
 				t.Errorf("%s: %s %s after this table dropped", s.Time.Format("15:04:05"), v.Kind, s.Time.Sub(lastDrop))
 			}
 		}

@@ -5,8 +5,8 @@ import (
 	"math"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/incident"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // Chart is one figure of the report: its file name, caption and SVG.
@@ -27,7 +27,7 @@ var (
 	primary      = color.RGBA{R: 0x1f, G: 0x4e, B: 0x9a, A: 0xff}
 	contextTone  = color.RGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}
 	seriesTones  = []color.Color{primary, warnColour, okColour, contextTone, color.RGBA{R: 0x7b, G: 0x1f, B: 0xa2, A: 0xff}, color.RGBA{R: 0x00, G: 0x83, B: 0x8f, A: 0xff}}
-	severityTone = map[model.Severity]color.Color{model.SevCrit: critColour, model.SevWarn: warnColour, model.SevOK: okColour}
+	severityTone = map[verdict.Severity]color.Color{verdict.SevCrit: critColour, verdict.SevWarn: warnColour, verdict.SevOK: okColour}
 )
 
 // Chart sizes in pixels: the height of a chart and of a verdict band's

@@ -8,6 +8,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/incident"
 	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // verdictBand shows which verdicts held when: a row a verdict, most
@@ -15,7 +16,7 @@ import (
 func verdictBand(a axis, in *incident.Incident, bs []incident.Bucket) figure {
 	kinds := in.HeldKinds()
 	if len(kinds) == 0 {
-		kinds = []model.Kind{model.OK}
+		kinds = []verdict.Kind{verdict.OK}
 	}
 	c := a.newChart("", bandRow*float64(len(kinds))+86)
 	c.rows = make([]string, len(kinds))

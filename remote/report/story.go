@@ -9,6 +9,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/incident"
 	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // section is one part of the document, in plain text: the HTML and the
@@ -169,11 +170,11 @@ func (t narrator) evidence() []string {
 	in := t.in
 	var out []string
 	for _, k := range in.HeldKinds() {
-		if k == model.OK {
+		if k == verdict.OK {
 			continue
 		}
 		v := in.Last[k]
-		out = append(out, fmt.Sprintf("%s, held %s: %s.%s", k, units.Dur(in.Held[k]), model.Sanitize(v.Evidence, model.MaxText), readFrom(v.Facts)))
+		out = append(out, fmt.Sprintf("%s, held %s: %s.%s", k, units.Dur(in.Held[k]), model.Sanitize(v.Text(), model.MaxText), readFrom(v.Facts())))
 	}
 	if len(out) == 0 {
 		return []string{"No verdict but OK held: nothing in the recording called for one."}
@@ -184,13 +185,20 @@ func (t narrator) evidence() []string {
 // readFrom says where a verdict's numbers were read: " Read from:
 // count 4,096 (nf_conntrack_count; this table), …"; "" when it cites
 // none.
-func readFrom(facts []model.Fact) string {
+func readFrom(facts []verdict.Fact) string {
 	if len(facts) == 0 {
 		return ""
 	}
-	said := make([]string, len(facts))
-	for i, f := range facts {
-		said[i] = f.String()
+	var said []string
+	seen := map[string]bool{}
+	for _, f := range facts {
+		if c := f.Cited(); f.Unit != verdict.Name && !seen[c] {
+			seen[c] = true
+			said = append(said, c)
+		}
+	}
+	if len(said) == 0 {
+		return ""
 	}
 	return " Read from: " + strings.Join(said, "; ") + "."
 }

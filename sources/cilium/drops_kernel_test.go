@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources/cilium/ciliumtest"
 )
 
@@ -46,8 +47,8 @@ func TestCiliumDropReasons(t *testing.T) {
 	}
 	vs := model.Judge(model.Inputs{Sample: model.Sample{Time: now, Cilium: got,
 		Conntrack: model.Conntrack{Status: model.TableTracked, Count: 10, Peak: 10, Max: 262144, Buckets: 262144}}})
-	if vs[0].Kind != model.CiliumCT || !strings.Contains(vs[0].Evidence, "holds 100 of its 1,024 entries (10 %)") ||
-		!strings.Contains(vs[0].Evidence, "since its previous read Cilium dropped 20 packets for CT: Map insertion failed") {
+	if vs[0].Kind != verdict.CiliumCT || !strings.Contains(vs[0].Text(), "holds 100 of its 1,024 entries (10 %)") ||
+		!strings.Contains(vs[0].Text(), "since its previous read Cilium dropped 20 packets for CT: Map insertion failed") {
 		t.Errorf("verdicts %v", vs)
 	}
 

@@ -10,6 +10,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // Control is what the agent does for checked control requests
@@ -104,7 +105,7 @@ func (a *Control) limit(changes []tuning.Change, count uint64) (uint64, error) {
 		if err != nil {
 			return 0, fmt.Errorf("%w: the knobs cannot be read: %w", ErrRefusedHere, err)
 		}
-		if cost := tuning.CostOf(knobs.Current, changes, knobs.EntryBytes, a.MemTotal); cost.Level() == model.SevCrit {
+		if cost := tuning.CostOf(knobs.Current, changes, knobs.EntryBytes, a.MemTotal); cost.Level() == verdict.SevCrit {
 			return 0, fmt.Errorf("%w: the table would take %.0f %% of RAM (over %.0f %%)", ErrRefusedHere, cost.PctOfRAM, tuning.MemRefusePct)
 		}
 	}

@@ -61,7 +61,7 @@ func Headless(l *lab.Lab, feed model.Feed, stopped <-chan struct{}, fixAfter tim
 			fmt.Fprintf(w, "%s count=%d peak=%d max=%d pinned=%v verdict=%q drops=%d early_drops=%d syn_retrans=%.1f listen_overflows=%.1f cpu=%.0f | %s | %s\n",
 				s.Time.Format("15:04:05.000"), c.Count, c.Peak, c.Max, f.Pinned, f.Verdict().Kind,
 				f.Rates.Drops(), f.Rates.CTTotal.Get(model.EarlyDrop), f.Rates.SynRetransPS, f.Rates.ListenOverflowsPS, f.Rates.CPUAll.Busy(),
-				l.Clients.String(), model.Sanitize(f.Verdict().Evidence, headlessEvidence))
+				l.Clients.String(), model.Sanitize(f.Verdict().Text(), headlessEvidence))
 			if cap := model.Caption(prev, f); cap != "" {
 				fmt.Fprintln(w, "  ▶", cap)
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/tune"
 )
@@ -128,7 +129,7 @@ func Command(roots kernelfs.Roots, t CommandOptions, w io.Writer) error {
 		printPlan(w, plan, report.Warnings)
 	}
 	var refusal error
-	if plan.Cost.Level() == model.SevCrit && !t.Force {
+	if plan.Cost.Level() == verdict.SevCrit && !t.Force {
 		refusal = refused(fmt.Errorf("the table would take %.0f %% of RAM (over %.0f %%): pass --force if you mean it", plan.Cost.PctOfRAM, tuning.MemRefusePct))
 	}
 	switch {

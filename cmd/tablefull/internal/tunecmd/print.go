@@ -12,6 +12,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources/tune"
 )
 
@@ -75,7 +76,7 @@ func printPlan(w io.Writer, p tuning.Plan, warnings []string) {
 	if worst := c.WorstCase(); worst != "" {
 		fmt.Fprintln(w, "memory:", worst)
 	}
-	if c.Level() == model.SevWarn {
+	if c.Level() == verdict.SevWarn {
 		fmt.Fprintf(w, "warning: over %.0f %% of RAM\n", tuning.MemWarnPct)
 	}
 	for _, s := range warnings {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // TestPrintSaysWhereTheFixIs: tablefull tune prints the one plan's words
@@ -17,10 +18,10 @@ import (
 func TestPrintSaysWhereTheFixIs(t *testing.T) {
 	cur := map[string]string{model.KnobMax: "262144", model.KnobHashsize: "262144", model.KnobTimeWait: "120"}
 	c := model.Conntrack{Status: model.TableTracked, Count: 300, Peak: 300, Max: 262144, Buckets: 262144, TimeWaitHold: 120}
-	for kind, want := range map[model.Kind]string{model.NATPorts: "refused: no knob frees it: 12 drops", model.StaleTimeouts: "nothing to propose: the current values hold"} {
-		f := model.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}, Verdicts: []model.Verdict{{Kind: kind}}}
+	for kind, want := range map[verdict.Kind]string{verdict.NATPorts: "refused: no knob frees it: 12 drops", verdict.StaleTimeouts: "nothing to propose: the current values hold"} {
+		f := model.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}, Verdicts: []verdict.Verdict{{Kind: kind}}}
 		f.Rates.Elapsed = time.Second
-		if kind == model.NATPorts {
+		if kind == verdict.NATPorts {
 			f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: 12})
 		}
 		plan := tuning.Diagnose(tuning.Guide{Knobs: tuning.KnobState{Current: cur, Global: true}, Measured: model.NewRing[model.Frame](1), Now: f}).Plan
@@ -39,7 +40,7 @@ func TestPrintSaysEveryNamespaceMayFill(t *testing.T) {
 	cur := map[string]string{model.KnobMax: "4096", model.KnobHashsize: "4096", model.KnobTimeWait: "120"}
 	c := model.Conntrack{Status: model.TableTracked, Count: 4096, Peak: 4096, Max: 4096, Buckets: 4096, TimeWaitHold: 120}
 	f := model.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c, Namespaces: &model.Namespaces{Rows: []model.NetNS{{Inode: 7, Count: 10}}, Others: 22}},
-		Pinned: true, Verdicts: []model.Verdict{{Kind: model.TableFull}}}
+		Pinned: true, Verdicts: []verdict.Verdict{{Kind: verdict.TableFull}}}
 	f.Rates.Elapsed = time.Second
 	f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: 12})
 	plan := tuning.Diagnose(tuning.Guide{Knobs: tuning.KnobState{Current: cur, Global: true}, Host: model.Host{MemTotal: 1 << 30},

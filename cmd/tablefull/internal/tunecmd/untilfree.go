@@ -9,6 +9,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // LoopStep is one step of --until-free as --json prints it, a line each.
@@ -68,7 +69,7 @@ func untilFree(w io.Writer, t CommandOptions, tgt tuning.Tuner, feed model.Feed)
 			}
 			return exitcode.Error{Code: exitcode.Pinned, Err: fmt.Errorf("step %d: still pinned and nothing left to propose here (%s)", step, d.Plan.Refusal)}
 		}
-		if d.Plan.Cost.Level() == model.SevCrit && !t.Force {
+		if d.Plan.Cost.Level() == verdict.SevCrit && !t.Force {
 			return refused(fmt.Errorf("step %d: the table would take %.0f %% of RAM (over %.0f %%): stopped; pass --force if you mean it", step, d.Plan.Cost.PctOfRAM, tuning.MemRefusePct))
 		}
 		say("step %d of at most %d:", step, steps)
