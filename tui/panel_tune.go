@@ -92,7 +92,7 @@ func (t *tunePanel) knobRows(st *styles.Styles, width int) (lines []string, quie
 				line += st.Dim.Render(" (on the host)")
 			}
 			if !narrow {
-				line += " " + st.Dim.Render(foreign(c.Why))
+				line += " " + st.Dim.Render(foreign(c.Why.Text()))
 			}
 		}
 		r, isVerified := verified[k.Key]
@@ -106,7 +106,7 @@ func (t *tunePanel) knobRows(st *styles.Styles, width int) (lines []string, quie
 		}
 		lines = append(lines, line)
 		if isProposed && narrow {
-			lines = append(lines, st.Dim.Render("    "+foreign(c.Why)))
+			lines = append(lines, st.Dim.Render("    "+foreign(c.Why.Text())))
 		}
 	}
 	return lines, quiet

@@ -248,7 +248,7 @@ func (t *tunePanel) finishEdit(ctx tuneContext) {
 	}
 	cur := t.knobs.Current[k]
 	if v != cur {
-		kept = append(kept, tuning.Change{Key: k, Current: cur, Proposed: v, Why: "edited"})
+		kept = append(kept, tuning.Change{Key: k, Current: cur, Proposed: v, Why: verdict.Say(verdict.Numbers, "plan.edited", "edited")})
 	}
 	tuning.SortChanges(kept)
 	t.plan.Changes, t.edited = kept, true

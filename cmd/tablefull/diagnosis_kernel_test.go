@@ -18,6 +18,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	modelincident "github.com/tablefull/tablefull/model/incident"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/model/tuning/surfacetest"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/recording"
@@ -241,7 +242,7 @@ func reportOfRecording(t *testing.T, path string) reportRead {
 		t.Fatalf("report of %s: %v", path, err)
 	}
 	out.markdown = string(r.Markdown())
-	faults, _ := model.ArithmeticFaults(out.markdown)
+	faults, _ := surfacetest.ArithmeticFaults(out.markdown)
 	for _, fl := range faults {
 		out.faults = append(out.faults, "the report prints "+fl)
 	}

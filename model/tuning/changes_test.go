@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 func TestCheckChanges(t *testing.T) {
@@ -15,7 +16,7 @@ func TestCheckChanges(t *testing.T) {
 		wantErr bool
 	}{
 		{"re-rendered, free text dropped, sorted",
-			[]Change{{Key: model.KnobTimeWait, Proposed: " 030 ", Current: "x\x1b]0;", Why: "evil\n"}, {Key: model.KnobMax, Proposed: "8192"}},
+			[]Change{{Key: model.KnobTimeWait, Proposed: " 030 ", Current: "x\x1b]0;", Why: verdict.Prose("test", "evil\n")}, {Key: model.KnobMax, Proposed: "8192"}},
 			[]Change{{Key: model.KnobMax, Proposed: "8192"}, {Key: model.KnobTimeWait, Proposed: "30"}}, false},
 		{"port range normalised", []Change{{Key: model.KnobPortRange, Proposed: "10240-65535"}},
 			[]Change{{Key: model.KnobPortRange, Proposed: "10240 65535"}}, false},
@@ -38,7 +39,7 @@ func TestCheckChanges(t *testing.T) {
 				t.Fatalf("got %+v, %v; want %+v", got, err, tc.want)
 			}
 			for i := range got {
-				if got[i] != tc.want[i] {
+				if g, w := got[i], tc.want[i]; g.Key != w.Key || g.Proposed != w.Proposed || g.Current != w.Current || g.Why.Text() != w.Why.Text() {
 					t.Errorf("change %d: got %+v, want %+v", i, got[i], tc.want[i])
 				}
 			}

@@ -66,8 +66,7 @@ func (d Diagnosis) Contradictions() []string {
 		if troubled && !allowed[c.Key] && !settling {
 			out = append(out, fmt.Sprintf("the plan proposes %s → %s, which none of the moment's verdicts (%s) may change", c.Key, c.Proposed, kinds(d.Now.Verdicts)))
 		}
-		faults, _ := model.ArithmeticFaults(c.Why)
-		for _, f := range faults {
+		for _, f := range c.Why.Faults() {
 			out = append(out, fmt.Sprintf("the plan's %s prints %s", c.Key, f))
 		}
 	}

@@ -19,9 +19,10 @@ func TestDiagnosisContradictions(t *testing.T) {
 		Clauses: []verdict.Clause{verdict.Say(verdict.Lead, "test", "in {netns} (1 process) — 300 / 300 entries", verdict.W("netns", "netns full"))}}
 	// A product forged past verdict.Times: its operands do not make it.
 	rate, hold := verdict.N("rate", 80, verdict.PerSecond), verdict.N("hold", 120, verdict.Seconds)
+	zeroRate := verdict.N("rate", 0, verdict.PerSecond)
 	forged := verdict.Fact{Name: "needs", Value: 710, Unit: verdict.Entries, Of: []verdict.Fact{rate, hold}, Op: "×"}
-	maxUp := Change{Key: model.KnobMax, Current: "400", Proposed: "1024", Why: "peak working set 400 (the peak count) × 1.5, next power of two"}
-	twDown := Change{Key: model.KnobTimeWait, Current: "120", Proposed: "30", Why: "80/s held 120 s each need 9,600 entries; at 30 s, 2,400"}
+	maxUp := Change{Key: model.KnobMax, Current: "400", Proposed: "1024", Why: verdict.Prose("test", "peak working set 400 (the peak count) × 1.5, next power of two")}
+	twDown := Change{Key: model.KnobTimeWait, Current: "120", Proposed: "30", Why: verdict.Prose("test", "80/s held 120 s each need 9,600 entries; at 30 s, 2,400")}
 	for _, c := range []struct {
 		name string
 		d    Diagnosis
@@ -36,7 +37,7 @@ func TestDiagnosisContradictions(t *testing.T) {
 		{"another table, named", Diagnosis{Now: model.Frame{Verdicts: []verdict.Verdict{ns}}}, ""},
 		{"another table, unnamed", Diagnosis{Now: model.Frame{Verdicts: []verdict.Verdict{{Kind: verdict.TableFull, Severity: verdict.SevCrit, Clauses: []verdict.Clause{verdict.Prose("test", "300 / 300 entries")}, Table: "netns full"}}}}, "is about netns full and does not say so"},
 		{"a product that does not compute", Diagnosis{Now: model.Frame{Verdicts: []verdict.Verdict{{Kind: verdict.TableFull, Severity: verdict.SevCrit, Clauses: []verdict.Clause{verdict.Say(verdict.Lead, "test", "fills tcp-closed {needs} ({rate}/s × {hold} = {needs})", forged, rate, hold)}}}}}, "needs prints 710, and 80 × 120 s is 9,600"},
-		{"a plan's product of a rate not counted", Diagnosis{Now: model.Frame{Verdicts: []verdict.Verdict{full}}, Plan: Plan{Changes: []Change{{Key: model.KnobMax, Current: "400", Proposed: "512", Why: "peak working set 319 (0/s × 120 s + 0 open, or the peak count)"}}}}, "a rate not counted"},
+		{"a plan's product of a rate not counted", Diagnosis{Now: model.Frame{Verdicts: []verdict.Verdict{full}}, Plan: Plan{Changes: []Change{{Key: model.KnobMax, Current: "400", Proposed: "512", Why: verdict.Say(verdict.Numbers, "test", "peak working set {ws} ({rate}/s × {hold} + 0 open)", zeroRate, hold, verdict.Times("ws", verdict.Entries, zeroRate, hold))}}}}, "a rate not counted"},
 	} {
 		got := strings.Join(c.d.Contradictions(), " | ")
 		switch {

@@ -141,8 +141,8 @@ func TestPlanNamesWhereItsRateIsFrom(t *testing.T) {
 	}
 	p := ProposePlan(in)
 	for _, c := range p.Changes {
-		if (c.Key == model.KnobMax || c.Key == model.KnobTimeWait) && !strings.Contains(c.Why, "(now 0/s)") {
-			t.Errorf("%s: %q does not say where its rate is from", c.Key, c.Why)
+		if (c.Key == model.KnobMax || c.Key == model.KnobTimeWait) && !strings.Contains(c.Why.Text(), "(now 0/s)") {
+			t.Errorf("%s: %q does not say where its rate is from", c.Key, c.Why.Text())
 		}
 	}
 	if len(p.Changes) == 0 {

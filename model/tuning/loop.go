@@ -8,6 +8,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/units"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // The guided loop is the write-up's way of fixing a full table: raise,
@@ -228,8 +229,9 @@ func SettleMax(l LoopStatus) uint64 {
 // SettleChange is the change that settles the table down, for a plan.
 func SettleChange(l LoopStatus) Change {
 	return Change{Key: model.KnobMax, Current: strconv.FormatUint(l.Max, 10), Proposed: strconv.FormatUint(l.SettleMax, 10),
-		Why: fmt.Sprintf("free for %s at a peak working set of %s: × 1.5, next power of two (the write-up's way back down)",
-			units.Dur(l.Watched), units.Int(l.PeakWorkingSet()))}
+		Why: verdict.Say(verdict.Numbers, "plan.settle", "free for {watched} at a peak working set of {peak working set}: × 1.5, next power of two (the write-up's way back down)",
+			verdict.D("watched", l.Watched).From("the loop's watch since the apply", "this table"),
+			verdict.N("peak working set", l.PeakWorkingSet(), verdict.Entries).From("the loop's highest working set since the apply", "this table"))}
 }
 
 // Say is the loop's state in one line, for the panel and tune

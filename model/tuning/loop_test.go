@@ -172,7 +172,7 @@ func TestLoopSettlesDown(t *testing.T) {
 	if ws := st.PeakWorkingSet(); ws < 16000 || ws > 17200 {
 		t.Errorf("peak working set %d, want the steady state near 570 × 30", ws)
 	}
-	if c := SettleChange(st); c.Proposed != "32768" || c.Current != "262144" || !strings.Contains(c.Why, "peak working set of "+units.Int(st.PeakWorkingSet())) {
+	if c := SettleChange(st); c.Proposed != "32768" || c.Current != "262144" || !strings.Contains(c.Why.Text(), "peak working set of "+units.Int(st.PeakWorkingSet())) {
 		t.Errorf("settle change %+v", c)
 	}
 }

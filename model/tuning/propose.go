@@ -1,12 +1,10 @@
 package tuning
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
@@ -38,19 +36,37 @@ var classKnobs = map[model.Class]struct {
 	model.ClassUDPStream: {model.KnobUDPStream, 60},
 }
 
+// reason builds a change's words and the facts they print.
+type reason struct {
+	t string
+	f []verdict.Fact
+}
+
+// say adds words whose {name}s are facts.
+func (r *reason) say(t string, facts ...verdict.Fact) {
+	r.t += t
+	r.f = append(r.f, facts...)
+}
+
+// clause is the reason as the change carries it.
+func (r reason) clause(key string) verdict.Clause {
+	return verdict.Say(verdict.Numbers, key, r.t, r.f...)
+}
+
 // ProposePlan computes the tuning from what was measured; only knobs
 // whose proposal differs from the current value are listed. With classes
 // known, the working set is Little's law by class on the demand (the
 // class that fills the table takes what the others do not explain of the
 // peak rate), after lowering the timeout of the class that fills it;
-// without, the write-up's TCP arithmetic on the TIME_WAIT hold.
+// without, the write-up's TCP arithmetic on the TIME_WAIT hold. Every
+// reason's numbers are facts, its products and sums of them as printed.
 func ProposePlan(in Inputs) Plan {
 	cur := in.Current
 	hold := num(cur, model.KnobTimeWait)
 	curMax := num(cur, model.KnobMax)
 	var p Plan
 	may := mayChange(in.Verdicts)
-	add := func(key, proposed, why string) {
+	add := func(key, proposed string, why verdict.Clause) {
 		if may != nil && !may[key] {
 			return // a knob none of the moment's troubles is fixed by
 		}
@@ -58,59 +74,46 @@ func ProposePlan(in Inputs) Plan {
 			p.Changes = append(p.Changes, Change{Key: key, Current: c, Proposed: proposed, Why: why})
 		}
 	}
-	var ws uint64
-	var sizing string
+	var sized verdict.Fact // the working set the classes or the TIME_WAIT arithmetic need
+	var sizing reason
 	if top, ok := in.Fill.Churn(); ok {
-		ws, sizing = proposeByClass(in, top, curMax, add)
+		sized, sizing = proposeByClass(in, top, curMax, add)
 	} else if top, ok := in.Fill.Top(); ok && top.Class.Standing() {
 		// Standing connections fill it: no hold frees what is live, and
 		// the TIME_WAIT arithmetic below would size on a class not there.
-		ws, sizing = proposeByClass(in, top, curMax, add)
+		sized, sizing = proposeByClass(in, top, curMax, add)
 	} else {
-		ws = model.WorkingSet(in.PeakRate, hold, in.Established)
-		switch { // a rate not counted is never printed as a product of 0/s
-		case in.PeakRate > 0:
-			sizing = fmt.Sprintf("%s/s × %d s + %s open", units.Num(in.PeakRate), hold, units.Int(in.Established))
-		case in.Established > 0:
-			sizing = units.Int(in.Established) + " open"
-		}
-		if ceiling := model.Ceiling(ProposeMax(max(ws, in.PeakCount), curMax), hold); hold > 30 && ceiling > 0 && in.PeakRate >= 0.8*model.Ceiling(curMax, hold) {
-			add(model.KnobTimeWait, "30", fmt.Sprintf("observed %s/s against a ceiling of %s/s (%s ÷ %d s): at 30 s the ceiling is %s/s%s",
-				units.Num(in.PeakRate), units.Num(model.Ceiling(curMax, hold)), units.Int(curMax), hold, units.Num(model.Ceiling(ProposeMax(max(ws, in.PeakCount), curMax), 30)), rateFrom(in)))
-		}
+		sized, sizing = sizeByTimeWait(in, hold, curMax, add)
 	}
-	ws = max(ws, in.PeakCount)
+	peak := verdict.N("peak count", in.PeakCount, verdict.Entries).From("the highest nf_conntrack_count read", "this table, the frames measured")
+	ws := max(uint64(sized.Value), in.PeakCount)
 	p.WorkingSet = ws
 	newMax := ProposeMax(ws, curMax)
 	if may != nil && !may[model.KnobMax] {
 		newMax = curMax // not the fix: the buckets are sized on what the table holds
 	}
-	basis := "the peak count"
-	if sizing != "" {
-		basis = sizing + ", or the peak count"
+	var why reason
+	switch {
+	case sizing.t == "":
+		why.say("peak working set {peak count} (the peak count)", peak)
+	case uint64(sized.Value) >= in.PeakCount:
+		why.say("peak working set {sized} ("+sizing.t+")", append(sizing.f, sized)...)
+	default: // the table held more than the classes' arithmetic says it needs
+		why.say("peak working set {peak count} (the peak count; "+sizing.t+" needs {sized})", append(append([]verdict.Fact{peak}, sizing.f...), sized)...)
 	}
-	add(model.KnobMax, strconv.FormatUint(newMax, 10), fmt.Sprintf(
-		"peak working set %s (%s) × 1.5, next power of two%s%s", units.Int(ws), basis, rateFrom(in), standingNote(in)))
-	buckets := num(cur, model.KnobHashsize)
-	rule, ruleWhy := newMax, "1:1 with max, the kernel's own rule since 5.15"
-	if !model.KernelAtLeast(in.Kernel, 5, 15) {
-		rule, ruleWhy = newMax/4, "max ÷ 4, the rule before 5.15"
-	}
-	if newMax == curMax && hasKind(in.Verdicts, verdict.HashChains) { // as HASH CHAINS says
-		rule, ruleWhy = model.BucketsFor(in.PeakCount+in.OtherEntries), "the next power of two at or above the peak count "+units.Int(in.PeakCount)+otherNote(in)+" (max is not the fix)"
-	} else if shared := model.BucketsFor(ws + in.OtherEntries); in.OtherEntries > 0 && shared > rule {
-		rule, ruleWhy = shared, "the next power of two at or above the working set with the other namespaces' entries (one hash for every namespace)"
-	}
-	newBuckets := max(buckets, rule)
-	add(model.KnobHashsize, strconv.FormatUint(newBuckets, 10), fmt.Sprintf("%s: chain depth %.1f at the working set%s (only ever raised)",
-		ruleWhy, model.ChainDepth(ws+in.OtherEntries, newBuckets), otherNote(in)))
+	why.say(" × 1.5, next power of two")
+	rateFrom(in, &why)
+	standingNote(in, &why)
+	add(model.KnobMax, strconv.FormatUint(newMax, 10), why.clause("plan.max"))
+	newBuckets, hw := proposeBuckets(in, newMax, curMax, ws, peak)
+	add(model.KnobHashsize, strconv.FormatUint(newBuckets, 10), hw.clause("plan.hashsize"))
 	if hasKind(in.Verdicts, verdict.ListenOverflow) {
-		add(model.KnobSomaxconn, strconv.FormatUint(max(num(cur, model.KnobSomaxconn), 4096), 10), "listen queues overflowed: 4,096 lets a burst wait instead of being dropped")
-		add(model.KnobSynBacklog, strconv.FormatUint(max(num(cur, model.KnobSynBacklog), 8192), 10), "half-open connections during the burst: 8,192")
+		add(model.KnobSomaxconn, strconv.FormatUint(max(num(cur, model.KnobSomaxconn), 4096), 10), verdict.Say(verdict.Numbers, "plan.somaxconn", "listen queues overflowed: 4,096 lets a burst wait instead of being dropped"))
+		add(model.KnobSynBacklog, strconv.FormatUint(max(num(cur, model.KnobSynBacklog), 8192), 10), verdict.Say(verdict.Numbers, "plan.syn-backlog", "half-open connections during the burst: 8,192"))
 	}
 	if hasKind(in.Verdicts, verdict.PortExhaustion) {
-		add(model.KnobPortRange, "10240 65535", "one destination's sockets hold nearly every local port: 55,296 ports instead of the default 28,232, for each destination")
-		add(model.KnobTwReuse, "1", "reuse TIME_WAIT ports for new outgoing connections when safe (timestamps)")
+		add(model.KnobPortRange, "10240 65535", verdict.Say(verdict.Numbers, "plan.port-range", "one destination's sockets hold nearly every local port: 55,296 ports instead of the default 28,232, for each destination"))
+		add(model.KnobTwReuse, "1", verdict.Say(verdict.Numbers, "plan.tw-reuse", "reuse TIME_WAIT ports for new outgoing connections when safe (timestamps)"))
 	}
 	p.Cost = MemoryCost(newMax, newBuckets, in.EntryBytes, in.MemTotal)
 	p.Cost.Namespaces = in.Namespaces
@@ -118,13 +121,83 @@ func ProposePlan(in Inputs) Plan {
 	return p
 }
 
-// otherNote says the other namespaces' entries a size counts with its
-// own: " and the other namespaces' 9,000"; "" with none.
-func otherNote(in Inputs) string {
-	if in.OtherEntries == 0 {
-		return ""
+// sizeByTimeWait is the write-up's TCP arithmetic when no class is
+// known: the peak rate held by the TIME_WAIT hold, and the open
+// connections; it proposes the shorter hold when the rate nears the
+// ceiling.
+func sizeByTimeWait(in Inputs, hold, curMax uint64, add func(key, proposed string, why verdict.Clause)) (sized verdict.Fact, sizing reason) {
+	open := verdict.N("open", in.Established, verdict.Entries).From("established TCP sockets", "the host")
+	switch { // a rate not counted is never printed as a product of 0/s
+	case in.PeakRate > 0:
+		rate := rateFact(in)
+		tw := verdict.N("hold", hold, verdict.Seconds).From(model.KnobTimeWait, "the host")
+		sized = verdict.Sum("sized", verdict.Entries, verdict.Times("product", verdict.Entries, rate, tw), open)
+		sizing.say("{rate}/s × {hold} + {open} open", rate, tw, open)
+	case in.Established > 0:
+		sized = verdict.Sum("sized", verdict.Entries, open)
+		sizing.say("{open} open", open)
 	}
-	return " and the other namespaces' " + units.Int(in.OtherEntries)
+	if ceiling := model.Ceiling(ProposeMax(max(uint64(sized.Value), in.PeakCount), curMax), hold); hold > 30 && ceiling > 0 && in.PeakRate >= 0.8*model.Ceiling(curMax, hold) {
+		var r reason
+		rate, maxF := rateFact(in), verdict.N("max", curMax, verdict.Entries).From(model.KnobMax, "the host")
+		tw := verdict.N("hold", hold, verdict.Seconds).From(model.KnobTimeWait, "the host")
+		at30 := verdict.N("at 30 s", 30, verdict.Seconds).From("the proposed "+model.KnobTimeWait, "the host")
+		r.say("observed {rate}/s against a ceiling of {ceiling}/s ({max} ÷ {hold}): at 30 s the ceiling is {ceiling at 30}/s",
+			rate, verdict.Over("ceiling", verdict.PerSecond, maxF, tw), maxF, tw,
+			verdict.Over("ceiling at 30", verdict.PerSecond, verdict.N("new max", ProposeMax(max(uint64(sized.Value), in.PeakCount), curMax), verdict.Entries), at30))
+		rateFrom(in, &r)
+		add(model.KnobTimeWait, "30", r.clause("plan.time-wait"))
+	}
+	return sized, sizing
+}
+
+// proposeBuckets is the hashsize for a table of newMax holding ws, by
+// the kernel's own rule (or HASH CHAINS's, sized on what the table holds
+// when max is not the fix), never lowered, with its reason.
+func proposeBuckets(in Inputs, newMax, curMax, ws uint64, peak verdict.Fact) (uint64, reason) {
+	cur := in.Current
+	buckets := num(cur, model.KnobHashsize)
+	rule, ruleWhy := newMax, "1:1 with max, the kernel's own rule since 5.15"
+	if !model.KernelAtLeast(in.Kernel, 5, 15) {
+		rule, ruleWhy = newMax/4, "max ÷ 4, the rule before 5.15"
+	}
+	var hw reason
+	if newMax == curMax && hasKind(in.Verdicts, verdict.HashChains) { // as HASH CHAINS says
+		rule = model.BucketsFor(in.PeakCount + in.OtherEntries)
+		hw.say("the next power of two at or above the peak count {peak count}", peak)
+		otherNote(in, &hw)
+		hw.say(" (max is not the fix)")
+	} else if shared := model.BucketsFor(ws + in.OtherEntries); in.OtherEntries > 0 && shared > rule {
+		rule = shared
+		hw.say("the next power of two at or above the working set with the other namespaces' entries (one hash for every namespace)")
+	} else {
+		hw.say(ruleWhy)
+	}
+	newBuckets := max(buckets, rule)
+	hw.say(": chain depth {depth} at the working set", verdict.N("depth", model.ChainDepth(ws+in.OtherEntries, newBuckets), verdict.Ratio).From("2 × the working set ÷ the buckets", "this table"))
+	if in.OtherEntries > 0 && !strings.Contains(hw.t, "{others}") {
+		otherNote(in, &hw)
+	}
+	hw.say(" (only ever raised)")
+	return newBuckets, hw
+}
+
+// rateFact is the plan's rate of new entries, with where it was read.
+func rateFact(in Inputs) verdict.Fact {
+	source := "the peak rate of new entries"
+	if in.RateFrom != "" {
+		source = in.RateFrom
+	}
+	return verdict.N("rate", in.PeakRate, verdict.PerSecond).From(source, "this table, the frames measured")
+}
+
+// otherNote says the other namespaces' entries a size counts with its
+// own: " and the other namespaces' 9,000"; nothing with none.
+func otherNote(in Inputs, r *reason) {
+	if in.OtherEntries == 0 {
+		return
+	}
+	r.say(" and the other namespaces' {others}", verdict.N("others", in.OtherEntries, verdict.Entries).From("the other namespaces' nf_conntrack_count", "every other namespace"))
 }
 
 // CostOf is the memory of the table as changes would leave it.
@@ -170,79 +243,96 @@ func hasKind(ks []verdict.Kind, k verdict.Kind) bool {
 
 // proposeByClass lowers the timeout of the class that fills the table
 // when it can be lowered, and returns the working set by class after it
-// with the words of its arithmetic.
-func proposeByClass(in Inputs, top model.ClassFill, curMax uint64, add func(key, proposed, why string)) (uint64, string) {
+// (a sum of its classes' products, as printed) with the words of its
+// arithmetic.
+func proposeByClass(in Inputs, top model.ClassFill, curMax uint64, add func(key, proposed string, why verdict.Clause)) (verdict.Fact, reason) {
 	var explained float64
 	for _, cf := range in.Fill.Classes {
 		explained += cf.RatePS
 	}
 	topRate := top.RatePS + max(0, in.PeakRate-explained) // the demand the table refused was the filling class's
-	var ws float64
-	var terms []string
-	for _, cf := range in.Fill.Classes {
+	var terms []verdict.Fact
+	var words []string
+	var sizing reason
+	for i, cf := range in.Fill.Classes {
 		rate, hold := cf.RatePS, cf.Hold
+		held := "the " + cf.Class.HoldState() + " timeout"
 		if cf.Class == top.Class {
 			rate = topRate
 			k, ok := classKnobs[cf.Class]
 			to := model.HoldOf(cf.Class, k.to, in.Kernel) // what the lowered knob holds on this kernel
 			if ok && hold > to && (cf.Class != model.ClassTCPDone || rate >= 0.8*model.Ceiling(curMax, hold)) {
-				shown := verdict.N("rate", rate, verdict.PerSecond).Printed() // the products are of the rate as printed
-				at := fmt.Sprintf("%d s", k.to)
+				var r reason
+				rf := verdict.N("rate", rate, verdict.PerSecond).From("new entries of the class, with the demand refused", "this table, the frames measured")
+				now := verdict.N("hold", hold, verdict.Seconds).From(k.key, "the host")
+				then := verdict.N("lowered", to, verdict.Seconds).From("the proposed "+k.key+" on this kernel", "the host")
+				r.say(cf.Class.Describe()+": {rate}/s held {hold} each need {need} entries; at ", rf, now, verdict.Times("need", verdict.Entries, rf, now))
 				if to != k.to {
-					at += fmt.Sprintf(" (%d s with the %d s of SYN retries this kernel renews it by)", to, to-k.to)
+					r.say("{proposed} ({lowered} with the {retries} of SYN retries this kernel renews it by)", verdict.N("proposed", k.to, verdict.Seconds).From("the proposed "+k.key, "the host"), then,
+						verdict.N("retries", to-k.to, verdict.Seconds).From("this kernel's SYN retry schedule", "this kernel"))
+				} else {
+					r.say("{lowered}", then)
 				}
-				why := fmt.Sprintf("%s: %s/s held %d s each need %s entries; at %s, %s%s", cf.Class.Describe(), units.Num(rate), hold,
-					units.Int(uint64(shown*float64(hold)+0.5)), at, units.Int(uint64(shown*float64(to)+0.5)), rateFrom(in))
+				r.say(", {need then}", verdict.Times("need then", verdict.Entries, rf, then))
+				rateFrom(in, &r)
 				if cf.Class == model.ClassTCPUnanswered && in.TopDest != "" {
-					why += fmt.Sprintf("; %s never answers: the fix is there, not in the table", in.TopDest)
+					r.say("; {dest} never answers: the fix is there, not in the table", verdict.W("dest", model.Sanitize(in.TopDest, 64)))
 				}
-				add(k.key, strconv.FormatUint(k.to, 10), why)
-				hold = to
+				add(k.key, strconv.FormatUint(k.to, 10), r.clause("plan.class-timeout"))
+				hold, held = to, "the proposed "+k.key
 			}
 		}
+		n := strconv.Itoa(i)
 		if cf.Class.Standing() {
-			ws += float64(cf.Entries)
-			terms = append(terms, fmt.Sprintf("%s standing open", units.Int(cf.Entries)))
+			f := verdict.N("standing "+n, cf.Entries, verdict.Entries).From("the class's entries", "this table")
+			terms, words = append(terms, f), append(words, "{standing "+n+"} standing open")
+			sizing.f = append(sizing.f, f)
 			continue
 		}
-		ws += rate * float64(hold)
 		if rate > 0 {
-			terms = append(terms, fmt.Sprintf("%s %s/s × %d s", cf.Class, units.Num(rate), hold))
+			rf := verdict.N("rate "+n, rate, verdict.PerSecond).From("new entries of the class", "this table, the frames measured")
+			hf := verdict.N("hold "+n, hold, verdict.Seconds).From(held, "the host")
+			terms = append(terms, verdict.Times("product "+n, verdict.Entries, rf, hf))
+			words = append(words, cf.Class.String()+" {rate "+n+"}/s × {hold "+n+"}")
+			sizing.f = append(sizing.f, rf, hf)
 		}
 	}
-	return uint64(ws + 0.5), strings.Join(terms, " + ")
+	sizing.t = strings.Join(words, " + ")
+	return verdict.Sum("sized", verdict.Entries, terms...), sizing
 }
 
 // rateFrom says where the plan's rate was measured when it is not the
 // rate the header and the verdict show now.
-func rateFrom(in Inputs) string {
+func rateFrom(in Inputs, r *reason) {
 	if in.RateFrom == "" || in.PeakRate <= 0 {
-		return ""
+		return
 	}
-	return fmt.Sprintf("; %s/s is %s", units.Num(in.PeakRate), in.RateFrom)
+	r.say("; {peak rate}/s is {measured}", verdict.N("peak rate", in.PeakRate, verdict.PerSecond).From("the peak rate of new entries", "this table, the frames measured"),
+		verdict.W("measured", in.RateFrom))
 }
 
 // standingNote names what holds a table that standing connections fill:
 // a timeout frees nothing live, so none is proposed, but the entries idle
 // over an hour and those in CLOSE_WAIT are named with the timeout that
-// holds them. Empty when standing connections do not fill it.
-func standingNote(in Inputs) string {
+// holds them. Nothing when standing connections do not fill it.
+func standingNote(in Inputs, r *reason) {
 	top, ok := in.Fill.Top()
 	if !ok || !top.Class.Standing() {
-		return ""
+		return
 	}
-	note := "; standing connections: a timeout frees nothing that is live"
+	r.say("; standing connections: a timeout frees nothing that is live")
 	c := in.Census
 	if c == nil {
-		return note
+		return
 	}
+	walk := "this table, the census's walk"
 	if c.IdleCounted && c.IdleOpen > 0 {
-		note += fmt.Sprintf("; %s of them idle over an hour, held by nf_conntrack_tcp_timeout_established (%s s): lowering it frees those, and forgets connections that may still be alive",
-			units.Int(uint64(c.IdleOpen)), units.Int(top.Hold))
+		r.say("; {idle} of them idle over an hour, held by nf_conntrack_tcp_timeout_established ({established}): lowering it frees those, and forgets connections that may still be alive",
+			verdict.N("idle", c.IdleOpen, verdict.Entries).From("the census: established entries idle over an hour", walk),
+			verdict.N("established", top.Hold, verdict.Seconds).From("nf_conntrack_tcp_timeout_established", "the host"))
 	}
 	if cw := c.TCPState[model.TCPStates[model.TCPCloseWait]]; cw > 0 {
-		note += fmt.Sprintf("; %s in CLOSE_WAIT: their peers closed and the application has not (nf_conntrack_tcp_timeout_close_wait holds each after its last packet)",
-			units.Int(uint64(cw)))
+		r.say("; {close wait} in CLOSE_WAIT: their peers closed and the application has not (nf_conntrack_tcp_timeout_close_wait holds each after its last packet)",
+			verdict.N("close wait", cw, verdict.Entries).From("the census's TCP states", walk))
 	}
-	return note
 }

@@ -60,7 +60,7 @@ func TestProposeByClass(t *testing.T) {
 		var whys []string
 		for _, ch := range p.Changes {
 			got[ch.Key] = ch.Proposed
-			whys = append(whys, ch.Why)
+			whys = append(whys, ch.Why.Text())
 		}
 		for k, v := range c.want {
 			if got[k] != v {
@@ -98,7 +98,7 @@ func TestBucketsOnEveryNamespace(t *testing.T) {
 				got = ch
 			}
 		}
-		if got.Proposed != c.want || (c.others > 0 && !strings.Contains(got.Why, "and the other namespaces' 20,000")) {
+		if got.Proposed != c.want || (c.others > 0 && !strings.Contains(got.Why.Text(), "and the other namespaces' 20,000")) {
 			t.Errorf("%s: hashsize %+v, want %s", c.name, got, c.want)
 		}
 	}

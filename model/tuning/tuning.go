@@ -222,8 +222,9 @@ type Change struct {
 	Key      string `json:"key"`
 	Current  string `json:"current"`
 	Proposed string `json:"proposed"`
-	// Why is one line of arithmetic.
-	Why string `json:"why"`
+	// Why is one line of arithmetic, its numbers facts (JSON: why, the
+	// words, and why_facts).
+	Why verdict.Clause `json:"-"`
 }
 
 // Plan is the proposed tuning and what it costs.

@@ -69,8 +69,8 @@ func TestPlanWriteUpNumbers(t *testing.T) {
 	if got[model.KnobMax].Proposed != "8192" || got[model.KnobHashsize].Proposed != "8192" || got[model.KnobTimeWait].Proposed != "30" {
 		t.Errorf("plan %+v", p.Changes)
 	}
-	if !strings.Contains(got[model.KnobTimeWait].Why, "ceiling of 34/s (4,096 ÷ 120 s)") {
-		t.Errorf("TIME_WAIT why: %q", got[model.KnobTimeWait].Why)
+	if !strings.Contains(got[model.KnobTimeWait].Why.Text(), "ceiling of 34/s (4,096 ÷ 120 s)") {
+		t.Errorf("TIME_WAIT why: %q", got[model.KnobTimeWait].Why.Text())
 	}
 	if _, ok := got[model.KnobSomaxconn]; ok {
 		t.Errorf("backlog knobs proposed without a LISTEN OVERFLOW")

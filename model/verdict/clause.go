@@ -114,3 +114,11 @@ func (c Clause) Faults() []string {
 func Prose(key, text string) Clause {
 	return Clause{Key: key, Template: strings.NewReplacer("{", "(", "}", ")").Replace(text)}
 }
+
+// Sent is the clause a decoded document's words come back as, holding
+// the facts sent beside them: read, not checked.
+func Sent(text string, facts []Fact) Clause {
+	c := Prose(sentKey, text)
+	c.Facts = facts
+	return c
+}

@@ -85,6 +85,16 @@ func Over(name string, u Unit, a, b Fact) Fact {
 	return Fact{Name: name, Value: v, Unit: u, Of: []Fact{a, b}, Op: "÷", Source: a.Name + " ÷ " + b.Name, Scope: a.Scope}
 }
 
+// Sum is the total of terms as they are printed: what a working set of
+// several classes adds up to.
+func Sum(name string, u Unit, terms ...Fact) Fact {
+	v := 0.0
+	for _, t := range terms {
+		v += t.Printed()
+	}
+	return Fact{Name: name, Value: v, Unit: u, Of: terms, Op: "+", Source: "the sum of its terms"}
+}
+
 // From says where f was read and what it is about.
 func (f Fact) From(source, scope string) Fact {
 	f.Source, f.Scope = source, scope
@@ -117,7 +127,7 @@ func (f Fact) value() string {
 		}
 		return units.Dur(time.Duration(f.Value * float64(time.Second)))
 	case Seconds:
-		return strconv.FormatFloat(math.Round(f.Value), 'f', 0, 64) + " s"
+		return units.Int(uint64(max(math.Round(f.Value), 0))) + " s"
 	case Percent:
 		return strconv.Itoa(int(math.Round(f.Value))) + " %"
 	case Bytes:
@@ -164,8 +174,23 @@ func (f Fact) Printed() float64 {
 // faults are the ways f disagrees with itself: a product that is not the
 // product of its operands as printed.
 func (f Fact) faults() []string {
+	if f.Op == "+" {
+		want := 0.0
+		for _, t := range f.Of {
+			want += t.Printed()
+		}
+		if math.Abs(f.Printed()-want) > 0.5 {
+			return []string{fmt.Sprintf("%s prints %s, and its terms add to %s", f.Name, f, units.Num(want))}
+		}
+		return nil
+	}
 	if len(f.Of) != 2 {
 		return nil
+	}
+	for _, o := range f.Of {
+		if f.Op == "×" && o.Unit == PerSecond && o.Printed() == 0 {
+			return []string{fmt.Sprintf("%s is a product of a rate not counted (%s %s)", f.Name, o.Name, o)}
+		}
 	}
 	a, b := f.Of[0].Printed(), f.Of[1].Printed()
 	want, slack := a*b, 0.5

@@ -111,8 +111,6 @@ func (v *Verdict) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return err
 	}
-	sent := Prose(sentKey, s.Text)
-	sent.Facts = s.Facts
-	*v = Verdict{Kind: s.Kind, Severity: s.Severity, Table: s.Table, RulesOut: s.RulesOut, Entries: s.Entries, Clauses: []Clause{sent}}
+	*v = Verdict{Kind: s.Kind, Severity: s.Severity, Table: s.Table, RulesOut: s.RulesOut, Entries: s.Entries, Clauses: []Clause{Sent(s.Text, s.Facts)}}
 	return nil
 }

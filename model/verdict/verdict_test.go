@@ -47,6 +47,9 @@ func TestProductsComputeAsPrinted(t *testing.T) {
 	if f := Say(Numbers, "arith", "{rate}/s × {hold} = {needs}", rate, hold, forged).Faults(); len(f) != 1 || !strings.Contains(f[0], "9,600") {
 		t.Errorf("a forged product: %v", f)
 	}
+	if f := Times("needs", Entries, N("rate", 0, PerSecond), hold).faults(); len(f) != 1 || !strings.Contains(f[0], "a rate not counted") {
+		t.Errorf("a product of 0/s: %v", f)
+	}
 	ceiling := Over("ceiling", PerSecond, N("max", 4096, Entries), hold)
 	if ceiling.String() != "34" || len(Say(Numbers, "c", "{ceiling}", ceiling).Faults()) > 0 {
 		t.Errorf("quotient %s: %v", ceiling, Say(Numbers, "c", "{ceiling}", ceiling).Faults())
@@ -145,5 +148,19 @@ func TestVerdictJSON(t *testing.T) {
 	}
 	if back.Text() != v.Text() || len(back.Facts()) != len(v.Facts()) || back.Severity != SevCrit || back.Kind != TableFull {
 		t.Errorf("round trip: %q %d facts, want %q %d", back.Text(), len(back.Facts()), v.Text(), len(v.Facts()))
+	}
+}
+
+// TestSumsAddAsPrinted: a sum is of its terms as printed; one forged is
+// a fault.
+func TestSumsAddAsPrinted(t *testing.T) {
+	a := Times("a", Entries, N("rate", 122.4, PerSecond), N("hold", 30, Seconds))
+	s := Sum("ws", Entries, a, N("open", 1, Entries))
+	if s.String() != "3,661" || len(s.faults()) > 0 {
+		t.Errorf("sum %s: %v", s, s.faults())
+	}
+	s.Value = 13560
+	if len(s.faults()) != 1 {
+		t.Errorf("a forged sum passes")
 	}
 }

@@ -98,7 +98,8 @@ func TestServeRefusesHostileChanges(t *testing.T) {
 		t.Fatalf("valid persist: %v %+v", err, replies)
 	}
 	want := tuning.Change{Key: model.KnobMax, Proposed: "32768"}
-	if len(c.persisted) != 1 || len(c.persisted[0]) != 1 || c.persisted[0][0] != want {
+	if len(c.persisted) != 1 || len(c.persisted[0]) != 1 || c.persisted[0][0].Key != want.Key || c.persisted[0][0].Proposed != want.Proposed ||
+		c.persisted[0][0].Current != "" || c.persisted[0][0].Why.Text() != "" {
 		t.Errorf("persisted %+v, want exactly %+v", c.persisted, want)
 	}
 }

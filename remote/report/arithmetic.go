@@ -84,7 +84,7 @@ func (t narrator) arithmetic() section {
 	tb := table{Head: []string{"knob", "then", "proposed", "why"},
 		Note: "tablefull tune --set KEY=VALUE applies a change and reads it back; --persist keeps it across a reboot."}
 	for _, ch := range plan.Changes {
-		tb.Rows = append(tb.Rows, []string{ch.Key, knobValue(ch.Current), knobValue(ch.Proposed), ch.Why})
+		tb.Rows = append(tb.Rows, []string{ch.Key, knobValue(ch.Current), knobValue(ch.Proposed), ch.Why.Text()})
 	}
 	sec.Tables = []table{tb}
 	return sec

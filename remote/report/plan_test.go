@@ -11,6 +11,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/incident"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/model/tuning/surfacetest"
 	"github.com/tablefull/tablefull/remote/recording"
 )
 
@@ -93,7 +94,7 @@ func TestReportArithmeticComputes(t *testing.T) {
 	seen := 0
 	for _, path := range append(append(paths, more...), demo...) {
 		md := strings.ReplaceAll(string(buildFile(t, path, Options{}).Markdown()), `\_`, "_")
-		faults, read := model.ArithmeticFaults(md)
+		faults, read := surfacetest.ArithmeticFaults(md)
 		seen += read
 		for _, f := range faults {
 			t.Errorf("%s prints %s", filepath.Base(path), f)

@@ -285,7 +285,7 @@ func parseSet(set []string, current map[string]string) ([]tuning.Change, error) 
 		if err != nil {
 			return nil, refused(err)
 		}
-		changes = append(changes, tuning.Change{Key: key, Current: current[key], Proposed: v, Why: "asked for"})
+		changes = append(changes, tuning.Change{Key: key, Current: current[key], Proposed: v, Why: verdict.Say(verdict.Numbers, "plan.asked", "asked for")})
 	}
 	tuning.SortChanges(changes)
 	return changes, nil

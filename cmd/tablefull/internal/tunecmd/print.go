@@ -52,10 +52,10 @@ func printPlan(w io.Writer, p tuning.Plan, warnings []string) {
 		fmt.Fprintln(w, p.Nothing())
 	}
 	for _, c := range p.Changes {
-		fmt.Fprintf(w, "%-52s %12s → %-12s %s\n", c.Key, c.Current, c.Proposed, c.Why)
+		fmt.Fprintf(w, "%-52s %12s → %-12s %s\n", c.Key, c.Current, c.Proposed, c.Why.Text())
 	}
 	for _, c := range p.FromHost {
-		fmt.Fprintf(w, "%-52s %12s → %-12s (on the host) %s\n", c.Key, c.Current, c.Proposed, c.Why)
+		fmt.Fprintf(w, "%-52s %12s → %-12s (on the host) %s\n", c.Key, c.Current, c.Proposed, c.Why.Text())
 	}
 	if p.HostCommand != "" {
 		fmt.Fprintln(w, "global knobs: read-only here; on the host run:", p.HostCommand)

@@ -1,4 +1,4 @@
-package model
+package surfacetest
 
 import (
 	"math"
@@ -9,9 +9,10 @@ import (
 	"github.com/tablefull/tablefull/model/units"
 )
 
-// The consistency rules every surface's text obeys, encoded once: the
-// console's, the report's, tablefull tune's and the demo's tests all ask
-// ArithmeticFaults of what they print.
+// The arithmetic rule read back from what the surfaces print: a second
+// oracle for their tests beside the facts the words are rendered from
+// (verdict.Verdict.Faults, the plan's reasons' Faults), which the
+// program itself asks. Only tests read numbers out of words.
 var (
 	// printedProducts are a class's arithmetic as the surfaces write it,
 	// "80/s × 120 s = 9,600", "… needs 9,600" or "80/s held 120 s each
