@@ -93,6 +93,11 @@ func (d *demandTracker) observe(f Frame) Demand {
 	if refused := admitted + r.SynRetransPS/SynAttempts; refused > out.AtLeast {
 		out = Demand{AtLeast: refused, Basis: fmt.Sprintf("admitted plus %s SYN retransmits/s ÷ %d", units.Num(r.SynRetransPS), SynAttempts)}
 	}
+	if _, churn := f.Fill.Churn(); churn && r.Drops() > 0 { // a pinned table that drops is asked for more than its ceiling
+		if ceiling, _ := CeilingOf(f.Sample.Conntrack, f.Fill); ceiling > out.AtLeast {
+			out = Demand{AtLeast: ceiling, Basis: "the table's ceiling (max ÷ the hold of the class that fills it): a pinned table that drops is asked for more"}
+		}
+	}
 	if out.AtLeast <= 0 {
 		return Demand{}
 	}

@@ -213,6 +213,18 @@ func TestDemand(t *testing.T) {
 	if got := d.observe(frame(120, true, 4, 0)); got.AtLeast != 4 {
 		t.Errorf("a climb two minutes before: %+v, want the admitted 4", got)
 	}
+	// A table of DNS lookups pinned and dropping is asked for at least
+	// what it admits at its steady state, its ceiling (400 ÷ 30 s), though
+	// the events counted only 3/s getting in: never "demand ≥ 3" beside a
+	// ceiling of 13.
+	d = newDemandTracker()
+	dns := frame(0, true, 3, 0)
+	dns.Sample.Conntrack = Conntrack{Status: TableTracked, Count: 400, Peak: 400, Max: 400}
+	dns.Rates.CTTotal.Set(Drop, 190)
+	dns.Fill = Fill{Counted: true, Classes: []ClassFill{{Class: ClassUDPSingle, Entries: 400, Hold: 30, RatePS: 3}}}
+	if got := d.observe(dns); got.AtLeast < 400.0/30 || !strings.Contains(got.Basis, "ceiling") {
+		t.Errorf("a pinned table that drops: demand %+v, want ≥ its ceiling 13.3", got)
+	}
 }
 
 // TestEvictedNotKnown: rates from events whose kernel cannot tell an

@@ -1,6 +1,7 @@
 package verdict
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 )
@@ -108,7 +109,9 @@ func (v Verdict) MarshalJSON() ([]byte, error) {
 // was sent.
 func (v *Verdict) UnmarshalJSON(b []byte) error {
 	var s said
-	if err := json.Unmarshal(b, &s); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields() // a document of ours holds only what we write
+	if err := dec.Decode(&s); err != nil {
 		return err
 	}
 	*v = Verdict{Kind: s.Kind, Severity: s.Severity, Table: s.Table, RulesOut: s.RulesOut, Entries: s.Entries, Clauses: []Clause{Sent(s.Text, s.Facts)}}

@@ -164,3 +164,15 @@ func TestSumsAddAsPrinted(t *testing.T) {
 		t.Errorf("a forged sum passes")
 	}
 }
+
+// TestVerdictJSONRefusesUnknownFields: a verdict read back holds only
+// what one is written with.
+func TestVerdictJSONRefusesUnknownFields(t *testing.T) {
+	var v Verdict
+	if err := json.Unmarshal([]byte(`{"kind":"OK","severity":"ok","facts":[],"text":"x","Evidence":"y"}`), &v); err == nil {
+		t.Errorf("an unknown field read")
+	}
+	if err := json.Unmarshal([]byte(`{"kind":"OK","severity":"ok","facts":[{"name":"count","value":1,"unit":"entries","bogus":1}],"text":"x"}`), &v); err == nil {
+		t.Errorf("an unknown field of a fact read")
+	}
+}

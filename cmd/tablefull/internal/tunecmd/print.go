@@ -122,8 +122,8 @@ type Report = tuneReport
 // ReportSchema and StepSchema name the JSON documents tune --json and
 // tune --until-free --json print, with their versions (docs/json.md).
 const (
-	ReportSchema = "tablefull.tune/1"
-	StepSchema   = "tablefull.tune-step/1"
+	ReportSchema = "tablefull.tune/2"
+	StepSchema   = "tablefull.tune-step/2"
 )
 
 // writeJSON prints the report.
