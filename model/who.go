@@ -213,7 +213,7 @@ func (w *Who) DominantClause(secs float64) (verdict.Clause, bool) {
 	drops += w.OtherDrops
 	// The probes' counts are the window's, not the pin's: said with their
 	// scope, so they are never a second total beside the episode's.
-	last := verdict.D("window", window)
+	last := verdict.D("window", window).From("the probes' trailing window", scope)
 	switch {
 	case theirs == 0:
 	case w.TableDropsRead && w.TableDrops > 0: // the table's own count is the whole

@@ -1,8 +1,12 @@
 package report
 
 import (
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestStoryWordsOfTheRecordings: what the newcomer read in the project's
@@ -30,4 +34,41 @@ func lineWith(s, sub string) string {
 		}
 	}
 	return ""
+}
+
+// namedWindows are the windows the story names: "busiest 30 s", "in the last
+// 21 s", "In the 14 s before".
+var namedWindows = regexp.MustCompile(`(?:busiest|in the last|In the) ((?:[0-9]+ h )?(?:[0-9]+ m )?[0-9]+ [smh])\b`)
+
+// spanOf reads a duration as units.Dur prints it.
+func spanOf(s string) time.Duration {
+	var d time.Duration
+	f := strings.Fields(s)
+	for i := 0; i+1 < len(f); i += 2 {
+		n, _ := strconv.Atoi(f[i])
+		d += time.Duration(n) * map[string]time.Duration{"h": time.Hour, "m": time.Minute, "s": time.Second}[f[i+1]]
+	}
+	return d
+}
+
+// TestStoryWindowsFitTheRecording: every window the story names is one
+// the recording holds: no "busiest 30 s" of a 25 s recording.
+func TestStoryWindowsFitTheRecording(t *testing.T) {
+	paths, _ := filepath.Glob("../../testdata/incidents/*.jsonl")
+	demo, _ := filepath.Glob("../recording/demo/*.jsonl")
+	read := 0
+	for _, path := range append(paths, demo...) {
+		r := buildFile(t, path, Options{})
+		md := strings.ReplaceAll(string(r.Markdown()), `\_`, "_")
+		span := r.Incident.To.Sub(r.Incident.From) + r.Incident.Interval
+		for _, m := range namedWindows.FindAllStringSubmatch(md, -1) {
+			read++
+			if d := spanOf(m[1]); d > span {
+				t.Errorf("%s: %q, of a recording of %s", filepath.Base(path), m[0], span)
+			}
+		}
+	}
+	if read == 0 {
+		t.Fatal("no window read in any report")
+	}
 }

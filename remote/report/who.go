@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/units"
@@ -13,8 +14,10 @@ import (
 func (t narrator) who() section {
 	w, secs := t.in.PeakWho, t.in.PeakWhoSecs
 	sec := section{Title: "Who opened the connections"}
+	// The window is the one the counts are over: the probes' trailing
+	// window, or what of it the recording had run by then.
 	p := fmt.Sprintf("The eBPF probes' busiest %s (ending at %s) counted the new connections below as the processes made them.",
-		units.Dur(model.WhoWindow), t.at(t.in.PeakWhoAt))
+		units.Dur(time.Duration(secs*float64(time.Second))), t.at(t.in.PeakWhoAt))
 	if d := w.DominantText(secs); d != "" {
 		p += " " + model.Sanitize(d, 400) + "."
 	}
