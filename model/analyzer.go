@@ -123,7 +123,7 @@ func (a *Analyzer) Add(s Sample) Frame {
 	}
 	f.Who, f.WhoSecs = a.who.observe(s.Time, r.Elapsed.Seconds(), s.Who, r.CTTotal.Get(Drop), s.CTStats.Source != "")
 	in.Who, in.WhoSecs = f.Who, f.WhoSecs
-	if r.Drops() > 0 {
+	if localDrops(in) {
 		a.lastDrop = s.Time
 	}
 	if ep, ok := a.episodes.Current(); ok {

@@ -181,12 +181,13 @@ func ruleEarlyDrop(in Inputs) (verdict.Verdict, bool) {
 }
 
 // ruleClientStalled: SYNs are being retransmitted while the CPUs are idle
-// and nothing was dropped locally (no conntrack drops in this interval or
-// within the retransmit ladder before it, no listen overflow): this host
-// waits on the network, the 1/2/4/8 s SYN ladder. Warning.
+// and nothing was dropped locally (no drop of any of the host's tables,
+// chains included, in this interval or within the retransmit ladder
+// before it, no listen overflow): this host waits on the network, the
+// 1/2/4/8 s SYN ladder. Warning.
 func ruleClientStalled(in Inputs) (verdict.Verdict, bool) {
 	r := in.Rates
-	if !r.Known(PartTCP) || !r.Known(PartCPU) || r.SynRetransPS == 0 || r.CPUAll.Busy() >= IdleCPUPct || r.Drops() > 0 || in.RecentDrops ||
+	if !r.Known(PartTCP) || !r.Known(PartCPU) || r.SynRetransPS == 0 || r.CPUAll.Busy() >= IdleCPUPct || localDrops(in) || in.RecentDrops ||
 		r.ListenOverflowsPS > 0 || r.ListenDropsPS > 0 {
 		return verdict.Verdict{}, false
 	}
@@ -194,6 +195,15 @@ func ruleClientStalled(in Inputs) (verdict.Verdict, bool) {
 		verdict.Say(verdict.Lead, "client-stalled", "{syn retransmits} SYN retransmits/s with CPU {CPU busy} and no local drops",
 			verdict.N("syn retransmits", r.SynRetransPS, verdict.PerSecond).From("TcpExtTCPSynRetrans (/proc/net/netstat)", hostInterval(in)), factCPU(in)),
 		verdict.Say(verdict.Explain, "client-stalled.meaning", "connection attempts are lost beyond this host; clients wait 1, 2, 4, 8 s").After(": ")), true
+}
+
+// localDrops reports whether the host dropped packets for its tables in
+// the interval: this table's drops, inserts refused for a chain past the
+// kernel's limit (they drop without counting drop) in any namespace — one
+// hash serves them all — and other namespaces full or refusing inserts.
+func localDrops(in Inputs) bool {
+	r := in.Rates
+	return r.Drops() > 0 || r.CTTotal.Get(ChainTooLong) > 0 || len(in.ChainNS) > 0 || len(in.FullNS) > 0 || len(in.InsertNS) > 0
 }
 
 // ruleCPUBound: all CPUs together are busy 90 % of the time or more.

@@ -21,7 +21,7 @@ func ruleHashChains(in Inputs) (verdict.Verdict, bool) {
 	c := in.Sample.Conntrack
 	others, read := OtherEntries(in.Sample)
 	all := c.Count + others
-	want := BucketsFor(max(c.Count, c.Peak) + others)
+	want, doubled := ChainBuckets(max(c.Count, c.Peak)+others, c.Buckets)
 	count, maxF := factCount(c), factMax(c)
 	facts := []verdict.Fact{count, maxF}
 	whose := "{count} entries"
@@ -59,9 +59,13 @@ func ruleHashChains(in Inputs) (verdict.Verdict, bool) {
 	buckets := factBuckets(c)
 	facts = append(facts, buckets, verdict.N("depth", ChainDepth(all, c.Buckets), verdict.Ratio).From("2 × the entries ÷ the buckets", "every namespace"))
 	lead := verdict.Say(verdict.Lead, "hash-chains", "{chain-too-long} chain-too-long events"+where+" (each a packet dropped, counted in insert_failed) while the count is {count} of max {max}, average depth {depth} (2 × "+whose+" ÷ {buckets} buckets)", facts...)
+	memory := verdict.N("memory", want*BucketBytes, verdict.Bytes).From("the buckets × 8 bytes", "the kernel")
 	fix := verdict.Say(verdict.Fix, "hash-chains.fix", "raise the hashsize to {want} buckets ({memory} of kernel memory), not max",
-		verdict.N("want", want, verdict.Number).From("the next power of two at or above every namespace's entries", "every namespace"),
-		verdict.N("memory", want*BucketBytes, verdict.Bytes).From("the buckets × 8 bytes", "the kernel")).After(": ")
+		verdict.N("want", want, verdict.Number).From("the next power of two at or above every namespace's entries", "every namespace"), memory).After(": ")
+	if doubled { // the buckets already outnumber what is counted: the chains are of entries not counted, or of flows that hash alike
+		fix = verdict.Say(verdict.Fix, "hash-chains.double", "the buckets already outnumber the entries counted, so the long chains are of entries not read here or of flows that hash alike: doubling the hashsize to {want} buckets ({memory} of kernel memory) spreads them, not max",
+			verdict.N("want", want, verdict.Number).From("twice nf_conntrack_buckets", thisTable), memory).After(": ")
+	}
 	v := says(lead, fix)
 	v.RulesOut = []string{KnobMax}
 	return v, true
@@ -69,6 +73,18 @@ func ruleHashChains(in Inputs) (verdict.Verdict, bool) {
 
 // BucketBytes is one hash bucket's size (an hlist_nulls_head).
 const BucketBytes = 8
+
+// ChainBuckets is the hashsize HASH CHAINS asks for with entries in the
+// one hash of buckets: the next power of two at or above them, or, where
+// that is not more than there are (the chains are of entries not read,
+// or of flows that hash alike), twice the buckets; doubled says which.
+// Never fewer buckets than there are.
+func ChainBuckets(entries, buckets uint64) (want uint64, doubled bool) {
+	if want = BucketsFor(entries); want > buckets {
+		return want, false
+	}
+	return 2 * max(buckets, 1), true
+}
 
 // BucketsFor is the hashsize that keeps count entries at an average chain
 // depth of 2 or less: the next power of two at or above count.

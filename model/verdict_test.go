@@ -441,3 +441,32 @@ func TestCutToCap(t *testing.T) {
 		}
 	}
 }
+
+// TestChainDropsAreLocal: SYNs retransmitted while inserts meet chains
+// past the kernel's limit — here or in another namespace, one hash for
+// all — are the host dropping them, not a network beyond it
+// (lab-hash-chains said CLIENT STALLED ON NETWORK beside HASH CHAINS).
+func TestChainDropsAreLocal(t *testing.T) {
+	own, other := idle(), idle()
+	own.SynRetransPS, other.SynRetransPS = 14, 14
+	own.CTTotal.Set(ChainTooLong, 40)
+	for name, in := range map[string]Inputs{
+		"this table":      {Sample: table(200, 200, 4096), Rates: own},
+		"other namespace": {Sample: table(200, 200, 4096), Rates: other, ChainNS: []FullNS{{NS: NetNS{Name: "web-1", Kind: "netns"}, ChainTooLong: 40}}},
+	} {
+		if got := Judge(in); hasVerdict(got, verdict.ClientStalled) || !hasVerdict(got, verdict.HashChains) {
+			t.Errorf("%s: %v", name, got)
+		}
+	}
+}
+
+// TestHashChainsNeverAskFewerBuckets: chains past the limit in a hash of
+// more buckets than entries are doubled, never "raised" to fewer.
+func TestHashChainsNeverAskFewerBuckets(t *testing.T) {
+	r := idle()
+	r.CTTotal.Set(ChainTooLong, 40)
+	v, ok := verdictOf(Judge(Inputs{Sample: table(200, 200, 4096), Rates: r}), verdict.HashChains)
+	if !ok || !strings.Contains(v.Text(), "doubling the hashsize to 8,192 buckets") || strings.Contains(v.Text(), "to 256 buckets") {
+		t.Errorf("HASH CHAINS at depth 0.1: %s", v.Text())
+	}
+}

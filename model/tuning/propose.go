@@ -163,10 +163,16 @@ func proposeBuckets(in Inputs, newMax, curMax, ws uint64, peak verdict.Fact) (ui
 	}
 	var hw reason
 	if newMax == curMax && hasKind(in.Verdicts, verdict.HashChains) { // as HASH CHAINS says
-		rule = model.BucketsFor(in.PeakCount + in.OtherEntries)
-		hw.say("the next power of two at or above the peak count {peak count}", peak)
-		otherNote(in, &hw)
-		hw.say(" (max is not the fix)")
+		var doubled bool
+		if rule, doubled = model.ChainBuckets(in.PeakCount+in.OtherEntries, num(cur, model.KnobHashsize)); doubled {
+			hw.say("twice the buckets: they outnumber the peak count {peak count}", peak)
+			otherNote(in, &hw)
+			hw.say(", so the long chains are of entries not read here or of flows that hash alike (max is not the fix)")
+		} else {
+			hw.say("the next power of two at or above the peak count {peak count}", peak)
+			otherNote(in, &hw)
+			hw.say(" (max is not the fix)")
+		}
 	} else if shared := model.BucketsFor(ws + in.OtherEntries); in.OtherEntries > 0 && shared > rule {
 		rule = shared
 		hw.say("the next power of two at or above the working set with the other namespaces' entries (one hash for every namespace)")
