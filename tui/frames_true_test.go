@@ -118,6 +118,9 @@ func checkFrame(t *testing.T, path string, size [2]int, a *App, caps map[uint64]
 	if line := a.captionLine(); refusing.MatchString(line) && !dropping[v.Kind] || pinned.MatchString(line) && v.Kind != verdict.TableFull {
 		t.Errorf("%s: caption %q under %s", at, line, v.Kind)
 	}
+	for _, f := range fr.Faults() { // the frame's facts against the frame
+		t.Errorf("%s: %s", at, f)
+	}
 	for _, c := range (tuning.Diagnosis{Now: fr}).Contradictions() { // the rules, said once in model
 		t.Errorf("%s: %s", at, c)
 	}

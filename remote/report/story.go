@@ -174,13 +174,18 @@ func (t narrator) evidence() []string {
 			continue
 		}
 		v := in.Last[k]
-		out = append(out, fmt.Sprintf("%s, held %s: %s.%s", k, units.Dur(in.Held[k]), model.Sanitize(v.Text(), model.MaxText), readFrom(v.Facts())))
+		out = append(out, fmt.Sprintf("%s, held %s: %s.%s", k, units.Dur(in.Held[k]), model.Sanitize(v.Text(), verdictText), readFrom(v.Facts())))
 	}
 	if len(out) == 0 {
 		return []string{"No verdict but OK held: nothing in the recording called for one."}
 	}
 	return out
 }
+
+// verdictText bounds a verdict's words in the report: its names are each
+// bounded where its facts were made and its templates are ours, so this
+// only guards; a report never cuts a sentence.
+const verdictText = 8 * model.MaxText
 
 // readFrom says where a verdict's numbers were read: " Read from:
 // count 4,096 (nf_conntrack_count; this table), …"; "" when it cites

@@ -72,3 +72,15 @@ func TestStoryWindowsFitTheRecording(t *testing.T) {
 		t.Fatal("no window read in any report")
 	}
 }
+
+// TestReportCutsNoSentence: no report of the project's recordings cuts a
+// verdict's words ("(2,210/s, med…." of nginx-ab).
+func TestReportCutsNoSentence(t *testing.T) {
+	paths, _ := filepath.Glob("../../testdata/incidents/*.jsonl")
+	demo, _ := filepath.Glob("../recording/demo/*.jsonl")
+	for _, path := range append(paths, demo...) {
+		if md := string(buildFile(t, path, Options{}).Markdown()); strings.Contains(md, "…") {
+			t.Errorf("%s cuts: %s", filepath.Base(path), lineWith(md, "…"))
+		}
+	}
+}
