@@ -292,3 +292,30 @@ func TestArrowsStepOneSample(t *testing.T) {
 		}
 	}
 }
+
+// TestRootTabNamesAnotherTable: a host whose verdict is about another
+// namespace's table names it on its tab, and says the count beside it is
+// this table's: never "TABLE FULL 0/4,096 drops/s 0".
+func TestRootTabNamesAnotherTable(t *testing.T) {
+	one := New(newScriptFeed(t, nil), Options{Interval: time.Second})
+	two := New(newScriptFeed(t, nil), Options{Interval: time.Second})
+	r := NewRoot(one, two)
+	r.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	for _, s := range podFull(6) {
+		r.Update(sampleMsg{id: 0, s: s})
+	}
+	line := lineOf(ansi.Strip(r.View()), " 1 ")
+	if !strings.Contains(line, "TABLE FULL") || !strings.Contains(line, "in pod 3f2a9c1e") || !strings.Contains(line, "here ") {
+		t.Errorf("the host's tab: %q", line)
+	}
+}
+
+// lineOf is the first line of view holding sub.
+func lineOf(view, sub string) string {
+	for _, l := range strings.Split(view, "\n") {
+		if strings.Contains(l, sub) {
+			return l
+		}
+	}
+	return ""
+}

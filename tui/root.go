@@ -140,8 +140,13 @@ func (r *Root) overview(i int, a *App) string {
 	v := f.Verdict()
 	c := f.Sample.Conntrack
 	drops := float64(f.Rates.Drops()) / max(f.Rates.Elapsed.Seconds(), 1e-9)
-	line := tab + " " + severityStyle(r.st, v.Severity).Render(fmt.Sprintf("%-16s", v.Kind)) +
-		fmt.Sprintf(" %s/%s  drops/s %s", units.Int(c.Count), units.Int(c.Max), units.Num(drops))
+	line := tab + " " + severityStyle(r.st, v.Severity).Render(fmt.Sprintf("%-16s", v.Kind))
+	here := ""
+	if v.Table != "" { // the verdict is another table's: it is named, and the numbers after it said to be this table's
+		line += " in " + foreign(truncate(v.Table, 32)) + " ·"
+		here = " here"
+	}
+	line += fmt.Sprintf("%s %s/%s  drops/s %s", here, units.Int(c.Count), units.Int(c.Max), units.Num(drops))
 	if m := a.mode(); m.stale > 0 {
 		line += "  " + r.st.Crit.Render("STALE "+units.Dur(m.stale))
 	}
