@@ -22,13 +22,15 @@ func Caption(prev, cur Frame) string {
 	case cur.Pinned && !prev.Pinned:
 		return fmt.Sprintf("Pinned at nf_conntrack_max = %s: new connections are dropped before any process sees them.", units.Int(c.Max))
 	case drops > 0 && prevDrops == 0:
-		return fmt.Sprintf("conntrack -S counts the damage: %s packets dropped in one interval.", units.Int(drops))
+		// A caption stands on the frames after its own: its numbers say
+		// which interval they are of, never "now".
+		return fmt.Sprintf("conntrack -S counts the damage: %s packets dropped in the interval to %s.", units.Int(drops), cur.Sample.Time.Format("15:04:05"))
 	case cur.Rates.SynRetransPS > 0 && prev.Rates.SynRetransPS == 0 && (cur.Pinned || drops > 0): // said only of a table refusing them
 		return "Clients retransmit their SYNs and wait 1, 2, 4, 8 s: the server never hears them."
 	case prev.Pinned && !cur.Pinned && c.Peak < c.Max:
 		return "The table has room again: new connections get through."
 	case !cur.Pinned && c.Max > 0 && c.Peak > p.Peak && c.Peak-p.Peak > c.Max/10:
-		return fmt.Sprintf("The count is climbing: %s more tracked connections in one interval.", units.Int(c.Peak-p.Peak))
+		return fmt.Sprintf("The count is climbing: %s more tracked connections in the interval to %s.", units.Int(c.Peak-p.Peak), cur.Sample.Time.Format("15:04:05"))
 	}
 	return ""
 }
