@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
@@ -28,8 +29,10 @@ type Fill struct {
 	Basis   Basis
 	Classes []ClassFill
 	// Counted reports that Entries came from a census of the table rather
-	// than from rate × hold.
-	Counted bool
+	// than from rate × hold; CountedAt when that census's dump finished,
+	// which may be frames before the one it is drawn with.
+	Counted   bool
+	CountedAt time.Time
 	// Lost reports that events were lost: the rates are lower bounds.
 	Lost bool
 	// Guessed says a protocol's new entries were put in its first class
@@ -97,6 +100,7 @@ func FillOf(s Sample, r Rates, census *Census) Fill {
 	f.Counted = counted
 	perClass := r.Entries.PerClass
 	if counted {
+		f.CountedAt = census.At
 		perClass = census.splitUnsplit(r.Entries)
 	} else {
 		for pr, unsplit := range r.Entries.Unsplit {
@@ -162,7 +166,7 @@ func (f Fill) WhilePinned(s Sample, before *EntryRates) Fill {
 	if !f.Known() {
 		return f
 	}
-	out := Fill{Basis: f.Basis, Counted: f.Counted, Lost: f.Lost, Pinned: true, RatesBefore: before != nil, Guessed: f.Guessed}
+	out := Fill{Basis: f.Basis, Counted: f.Counted, CountedAt: f.CountedAt, Lost: f.Lost, Pinned: true, RatesBefore: before != nil, Guessed: f.Guessed}
 	var rates [NumClasses]float64
 	if before != nil {
 		rates = before.PerClass

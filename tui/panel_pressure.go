@@ -166,6 +166,10 @@ func fillLine(st *styles.Styles, f model.Frame) []field {
 			out = append(out, field{"", st.Dim.Render(note), 4 + i, true})
 		}
 	}
+	if at := f.Fill.CountedAt; f.Fill.Counted && !at.IsZero() && f.Sample.Time.Sub(at) >= f.Sample.Interval {
+		// the census lags the count: say when it counted, so its classes are not read as now's
+		out = append(out, field{"", st.Dim.Render("census " + at.Format("15:04:05") + ", count now " + units.Int(f.Sample.Conntrack.Count)), 5, true})
+	}
 	if tops := f.Rates.Entries.TopDests; len(tops) > 0 {
 		out = append(out, field{"top", st.Value.Render(foreign(tops[0].Key)), 3, false})
 		if srcs := f.Rates.Entries.TopSources; len(srcs) > 0 {

@@ -314,3 +314,18 @@ func TestHelpSaysWhatKeysDoHere(t *testing.T) {
 		}
 	}
 }
+
+// TestFillSaysWhenTheCensusCounted: classes counted by a census frames
+// before the one drawn say when, beside the count now: never "fills
+// tcp-closed 294" beside "count 710" as if of one moment.
+func TestFillSaysWhenTheCensusCounted(t *testing.T) {
+	samples := incident(14)
+	cs := &model.Census{At: samples[9].Time, Total: 3936}
+	cs.ByClass[model.ClassTCPDone] = 3936
+	samples[9].Census = cs
+	a := feedAll(t, samples, 200, 50)
+	view := strings.Join(strings.Fields(ansi.Strip(a.View())), " ")
+	if want := "census " + samples[9].Time.Format("15:04:05") + ", count now 4,096"; !strings.Contains(view, want) {
+		t.Errorf("the fill line does not say %q:\n%s", want, a.View())
+	}
+}
