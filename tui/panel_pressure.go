@@ -34,18 +34,23 @@ func titleOf(f model.Frame) string {
 // tableLines are the table's numbers, or why there are none.
 func tableLines(st *styles.Styles, f model.Frame, width int) []string {
 	c := f.Sample.Conntrack
-	note := func(sty styles.Text, text string) []string {
-		lines := wrap(text, width-len("conntrack "))
-		for i := range lines {
-			lines[i] = sty.Render(lines[i])
+	// Each sentence starts a line of its own, so a panel of fewer rows
+	// keeps whole sentences, never one cut and carried on.
+	note := func(sty styles.Text, sentences ...string) []string {
+		var lines []string
+		for _, text := range sentences {
+			for _, l := range wrap(text, width-len("conntrack ")) {
+				lines = append(lines, sty.Render(l))
+			}
 		}
 		return lines
 	}
 	switch c.Status {
 	case model.TableNoModule:
-		return note(st.Dim, "nf_conntrack is not loaded: no table, nothing to fill. The other panels still work.")
+		return note(st.Dim, "nf_conntrack is not loaded: no table, nothing to fill.", "The other panels still work.")
 	case model.TableUntracked:
-		return note(st.Dim, fmt.Sprintf("count 0 of max %s: no entry made in this namespace yet (one is made once a ct rule or NAT sees a packet), so no table pressure.", units.Int(c.Max)))
+		return note(st.Dim, fmt.Sprintf("count 0 of max %s: no entry made in this namespace yet.", units.Int(c.Max)),
+			"One is made once a ct rule or NAT sees a packet; till then no table pressure.")
 	case model.TableUnreadable:
 		return note(st.Warn, "conntrack files unreadable: "+foreign(strings.Join(f.Sample.Notes, "; ")))
 	}

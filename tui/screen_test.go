@@ -329,3 +329,17 @@ func TestFillSaysWhenTheCensusCounted(t *testing.T) {
 		t.Errorf("the fill line does not say %q:\n%s", want, a.View())
 	}
 }
+
+// TestUntrackedSaysWholeSentences: a namespace with no entry yet says so
+// in a sentence that fits its row at 80 columns, never one cut and carried
+// on ("no entry made in this namespace yet (one is ma…").
+func TestUntrackedSaysWholeSentences(t *testing.T) {
+	s := incident(3)
+	for i := range s {
+		s[i].Conntrack = model.Conntrack{Status: model.TableUntracked, Max: 262144, Buckets: 262144, TimeWaitHold: 120}
+	}
+	view := ansi.Strip(feedAll(t, s, 80, 24).View())
+	if l := lineOf(view, "no entry made"); !strings.Contains(l, "no entry made in this namespace yet.") || strings.Contains(l, "…") {
+		t.Errorf("the table's line: %q\n%s", l, view)
+	}
+}
