@@ -41,8 +41,9 @@ type Bucket struct {
 	// cpuSecs, diskSecs and tcpSecs are the seconds those parts were read
 	// in: the averages are over them, NaN when none (not read is not 0).
 	cpuSecs, diskSecs, tcpSecs float64
-	// Ceiling is the lowest max ÷ TIME_WAIT hold in the bucket (0: the
-	// hold is unknown).
+	// Ceiling is the lowest ceiling of its frames in the bucket — max ÷ the
+	// hold of the class that fills the table (0: none, where standing
+	// connections fill it, or no hold known).
 	Ceiling float64
 	// Gap reports that the stream was down just before or inside it.
 	Gap bool
@@ -175,7 +176,9 @@ func (t *Timeline) Add(f model.Frame) {
 		b.tcpSecs += secs
 	}
 	b.newConns += r.NewEntriesPS() * secs
-	if c := model.Ceiling(s.Conntrack.Max, s.Conntrack.TimeWaitHold); c > 0 && (b.Ceiling == 0 || c < b.Ceiling) {
+	// The frame's own ceiling, by the hold of the class that fills it: none
+	// where standing connections fill it, as the report's words say.
+	if c, _ := model.CeilingOf(s.Conntrack, f.Fill); c > 0 && (b.Ceiling == 0 || c < b.Ceiling) {
 		b.Ceiling = c
 	}
 	for _, v := range f.Verdicts {

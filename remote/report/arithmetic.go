@@ -12,6 +12,13 @@ import (
 	"github.com/tablefull/tablefull/model/units"
 )
 
+// peakCeiling is the ceiling of the class that filled the table at its
+// peak, with its words: the one the text says and the chart draws (none
+// where standing connections fill it).
+func peakCeiling(in *incident.Incident) (float64, string) {
+	return model.CeilingOf(in.Start, in.PeakFill.WithHolds(in.Start, in.Host.Kernel))
+}
+
 // arithmetic is the write-up's arithmetic on the recording's numbers:
 // working set = rate × hold, the ceiling, chain depth, the proposed max
 // and what it costs.
@@ -40,10 +47,14 @@ func (t narrator) arithmetic() section {
 		p = append(p, s)
 	}
 	if d := in.PeakDemand; d.AtLeast > 0 {
-		p = append(p, fmt.Sprintf("Demand while pinned: at least %s new entries/s at %s (%s). A full table admits only its ceiling, so what got in is not what was wanted; the proposal is sized on the demand.",
-			units.Num(d.AtLeast), t.at(in.PeakDemandAt), d.Basis))
+		sized := "the proposal is sized on the demand"
+		if top, ok := in.PeakFill.Top(); ok && top.Class.Standing() { // no rate × hold projects what stands open
+			sized = "standing connections fill it, so the proposal is sized on what stands open, not on the demand"
+		}
+		p = append(p, fmt.Sprintf("Demand while pinned: at least %s new entries/s at %s (%s). A full table admits only its ceiling, so what got in is not what was wanted; %s.",
+			units.Num(d.AtLeast), t.at(in.PeakDemandAt), d.Basis, sized))
 	}
-	if c, why := model.CeilingOf(st, in.PeakFill.WithHolds(st, in.Host.Kernel)); why == model.NoCeiling {
+	if c, why := peakCeiling(in); why == model.NoCeiling {
 		p = append(p, "No ceiling of new entries: standing connections fill it, so one gets in only as another closes; no hold frees what is live.")
 	} else if c > 0 && in.PeakFill.Known() {
 		p = append(p, fmt.Sprintf("Ceiling of the class that fills it: %s = %s new entries/s sustained.", why, units.Num(c)))

@@ -109,14 +109,20 @@ func tcpChart(a axis, in *incident.Incident, bs []incident.Bucket) figure {
 		c.logY, c.yLo = true, min(1, lo/2)
 		floor = func(v float64) float64 { return max(c.yLo, v) }
 	}
-	addLines(c, bs,
-		series{name: "new connections/s", colour: primary, value: func(b incident.Bucket) float64 { return floor(b.NewConnsPS()) }},
-		series{name: "SYN retransmits/s", colour: warnColour, value: func(b incident.Bucket) float64 { return floor(b.SynRetransPS()) }},
-		series{name: "listen overflows/s", colour: contextTone, value: func(b incident.Bucket) float64 { return floor(b.ListenOverflowsPS()) }},
-		series{name: "ceiling (max ÷ TIME_WAIT hold)", colour: critColour, dashed: true, value: func(b incident.Bucket) float64 {
+	lines := []series{
+		{name: "new connections/s", colour: primary, value: func(b incident.Bucket) float64 { return floor(b.NewConnsPS()) }},
+		{name: "SYN retransmits/s", colour: warnColour, value: func(b incident.Bucket) float64 { return floor(b.SynRetransPS()) }},
+		{name: "listen overflows/s", colour: contextTone, value: func(b incident.Bucket) float64 { return floor(b.ListenOverflowsPS()) }},
+	}
+	if _, why := peakCeiling(in); why != model.NoCeiling { // a table standing connections fill has none: none is drawn, as the text says
+		lines = append(lines, series{name: "ceiling (max ÷ the filling class's hold)", colour: critColour, dashed: true, value: func(b incident.Bucket) float64 {
+			if b.Ceiling <= 0 {
+				return math.NaN() // no ceiling then: a gap, not a line at 0
+			}
 			return floor(min(b.Ceiling, c.yHi))
-		}},
-	)
+		}})
+	}
+	addLines(c, bs, lines...)
 	return figure{c: c, name: "tcp", caption: "TCP: new connections per second against the ceiling the table can sustain (cut at the top of the chart), SYN retransmits and listen overflows."}
 }
 

@@ -84,3 +84,23 @@ func TestReportCutsNoSentence(t *testing.T) {
 		}
 	}
 }
+
+// TestChartDrawsTheCeilingTheTextSays: where standing connections fill
+// the table, the report says there is no ceiling and its TCP chart draws
+// none (pool.jsonl drew one at 3.3/s beside "No ceiling").
+func TestChartDrawsTheCeilingTheTextSays(t *testing.T) {
+	r := buildFile(t, "../../testdata/incidents/pool.jsonl", Options{})
+	md := string(r.Markdown())
+	if !strings.Contains(md, "No ceiling of new entries") {
+		t.Fatalf("pool.jsonl's report does not say there is no ceiling:\n%s", lineWith(md, "eiling"))
+	}
+	files, err := r.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, svg := range files {
+		if strings.HasPrefix(name, "tcp") && strings.Contains(string(svg), "ceiling (") {
+			t.Errorf("%s draws a ceiling beside 'No ceiling'", name)
+		}
+	}
+}
