@@ -20,8 +20,11 @@ func (a *App) plan() layout {
 	if a.width >= 150 {
 		l.verdict = 2
 	}
-	if a.opts.Captions { // a row of its own, so a caption never cuts the verdict's evidence
+	if a.opts.Captions { // rows of its own, so a caption never cuts the verdict's evidence, nor is cut
 		l.caption = 1
+		if a.width < 120 { // a caption's sentence wraps once at 80 columns
+			l.caption = 2
+		}
 	}
 	if a.help.ShowAll {
 		for _, col := range (panelKeys{a.keys, a.panel}).FullHelp() {

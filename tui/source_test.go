@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/tablefull/tablefull/model/verdict"
 )
@@ -108,6 +109,9 @@ func TestCaptionKeepsTheEvidence(t *testing.T) {
 		flat := strings.Join(strings.Fields(view), " ")
 		if strings.Contains(flat, "TABLE FULL —") && (!strings.Contains(flat, "server idle (CPU 4 %, disk 0 IO/s)") || !strings.Contains(flat, "of 4,096 entries")) {
 			t.Errorf("frame %d: a caption cut the verdict's evidence:\n%s", i, view)
+		}
+		if l := lineOf(ansi.Strip(view), "▶"); strings.Contains(l, "…") {
+			t.Errorf("frame %d: the caption is cut: %q", i, l)
 		}
 		checkSize(t, view, 80, 24)
 	}

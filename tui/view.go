@@ -42,23 +42,23 @@ func (a *App) render() string {
 	w := a.width
 	var parts []string
 	parts = append(parts, renderHeader(a.st, a.shownHost(), f, a.interval, a.mode(), w))
-	verdict := renderVerdict(a.st, f, w, l.verdict)
 	if l.caption == 0 {
-		parts = append(parts, block(verdict, w, l.verdict))
-	} else { // the demo's commentary: its own row, and the rows the verdict leaves, whole where they let it be
-		rows := l.verdict + l.caption - len(verdict)
+		parts = append(parts, block(renderVerdict(a.st, f, w, l.verdict), w, l.verdict))
+	} else { // the demo's commentary: whole, on rows of its own; the verdict has the rest and lets its explanation go first
+		rows := l.verdict + l.caption
 		var caption []string
 		if c := a.captionLine(); c != "" {
 			caption = wrap("▶ "+c, w)
-			if len(caption) > rows {
-				caption = caption[:rows]
-				caption[rows-1] = truncate(caption[rows-1]+" …", w)
+			if len(caption) > rows-1 { // the verdict keeps its headline
+				caption = caption[:rows-1]
+				caption[len(caption)-1] = truncate(caption[len(caption)-1]+" …", w)
 			}
 			for i := range caption {
 				caption[i] = a.st.Caption.Render(caption[i])
 			}
 		}
-		parts = append(parts, block(append(verdict, caption...), w, l.verdict+l.caption))
+		verdict := renderVerdict(a.st, f, w, rows-len(caption))
+		parts = append(parts, block(append(verdict, caption...), w, rows))
 	}
 
 	stats := pressureLines(a.st, f, w)
