@@ -45,8 +45,8 @@ func ParseEntryFilter(args EntryFilterArgs) (EntryFilter, error) {
 		if !slices.Contains(entryFilterKeys, k) {
 			return f, fmt.Errorf("%w: no option --%s", ErrBadFilter, Sanitize(k, 40))
 		}
-		if err := f.set(k, v); err != nil {
-			return f, fmt.Errorf("%w: --%s %q: %w", ErrBadFilter, k, Sanitize(v, 80), err)
+		if err := f.set(k, v); err != nil { // said as conntrack(8) would: the option, the value, what it is not
+			return f, fmt.Errorf("%w: --%s %s: %w", ErrBadFilter, k, Sanitize(v, 80), err)
 		}
 	}
 	return f, nil
@@ -66,9 +66,9 @@ func (f *EntryFilter) set(k, v string) error {
 	case "reply-dst":
 		f.ReplyDst, err = prefixOf(v)
 	case "sport", "dport":
-		var n uint64
-		if n, err = strconv.ParseUint(v, 10, 16); err == nil && n == 0 {
-			err = errors.New("port 0")
+		n, perr := strconv.ParseUint(v, 10, 16)
+		if perr != nil || n == 0 {
+			err = errors.New("not a port (1–65535)")
 		}
 		if k == "sport" {
 			f.SPort = uint16(n)
@@ -79,7 +79,7 @@ func (f *EntryFilter) set(k, v string) error {
 		if i := slices.Index(TCPStates, strings.ToUpper(v)); i > 0 {
 			f.State = TCPStates[i]
 		} else {
-			err = errors.New("not a TCP state")
+			err = fmt.Errorf("not a TCP state (%s)", strings.Join(TCPStates[1:], ", "))
 		}
 	case "zone", "mark", "timeout-over":
 		var n uint64
@@ -87,7 +87,9 @@ func (f *EntryFilter) set(k, v string) error {
 		if k == "zone" {
 			bits = 16
 		}
-		if n, err = strconv.ParseUint(v, 0, bits); err == nil {
+		if n, err = strconv.ParseUint(v, 0, bits); err != nil {
+			err = fmt.Errorf("not a number of %d bits (decimal, or 0x hex)", bits)
+		} else {
 			u := uint32(n)
 			switch k {
 			case "zone":
@@ -120,11 +122,14 @@ func protoNumber(v string) (uint8, error) {
 func prefixOf(v string) (netip.Prefix, error) {
 	if strings.Contains(v, "/") {
 		p, err := netip.ParsePrefix(v)
-		return p.Masked(), err
+		if err != nil {
+			return netip.Prefix{}, errors.New("not an address/prefix (10.0.0.0/8, fd00::/64)")
+		}
+		return p.Masked(), nil
 	}
 	a, err := netip.ParseAddr(v)
 	if err != nil {
-		return netip.Prefix{}, err
+		return netip.Prefix{}, errors.New("not an address (10.0.0.1, fd00::1)")
 	}
 	return netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()), nil
 }
