@@ -1,7 +1,6 @@
 package tuning
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/tablefull/tablefull/model/verdict"
@@ -30,9 +29,7 @@ func (c Change) MarshalJSON() ([]byte, error) {
 // one clause holding the facts.
 func (c *Change) UnmarshalJSON(b []byte) error {
 	var j changeJSON
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields() // a document of ours holds only what we write
-	if err := dec.Decode(&j); err != nil {
+	if err := verdict.DecodeStrict(b, &j); err != nil {
 		return err
 	}
 	*c = Change{Key: j.Key, Current: j.Current, Proposed: j.Proposed, Why: verdict.Sent(j.Why, j.WhyFacts)}

@@ -109,11 +109,17 @@ func (v Verdict) MarshalJSON() ([]byte, error) {
 // was sent.
 func (v *Verdict) UnmarshalJSON(b []byte) error {
 	var s said
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields() // a document of ours holds only what we write
-	if err := dec.Decode(&s); err != nil {
+	if err := DecodeStrict(b, &s); err != nil {
 		return err
 	}
 	*v = Verdict{Kind: s.Kind, Severity: s.Severity, Table: s.Table, RulesOut: s.RulesOut, Entries: s.Entries, Clauses: []Clause{Sent(s.Text, s.Facts)}}
 	return nil
+}
+
+// DecodeStrict reads one JSON value of ours into v, refusing a field v
+// does not have: a document of ours holds only what we write.
+func DecodeStrict(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
 }
