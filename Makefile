@@ -29,6 +29,12 @@ image: build
 run: build
 	$(BIN)
 
+# install puts the built binary on the PATH (PREFIX/bin), for the tour
+# and every command the manual gives as `tablefull …`.
+PREFIX ?= /usr/local
+install: build
+	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/tablefull
+
 # pictures re-draws the README's and the manual's pictures from the
 # program's own frames: the demo, animated, and a recorded incident's
 # last frame (TZ=UTC: the clock reads the same wherever they are made).

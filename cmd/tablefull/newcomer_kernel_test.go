@@ -42,6 +42,7 @@ var tourScreens = []struct {
 	{prefix: "tablefull --ssh", keys: [][]string{{"", "web-3", "web-4"}}, within: 10 * time.Second},
 	{prefix: "tablefull --prometheus", keys: [][]string{{"", "prom:9090"}}, within: 10 * time.Second},
 	{prefix: "tablefull report", prints: regexp.MustCompile(`report\.html`)},
+	{prefix: "sudo tablefull census", prints: regexp.MustCompile(`(?m)^[0-9,]+ entries in .*\n(?s:.*)tcp state:`)},
 	{prefix: "sudo tablefull entries", prints: regexp.MustCompile(`(?m)match`)},
 	{prefix: "sudo tablefull tune --dry-run", prints: regexp.MustCompile(`(?i)nothing to propose|proposed|plan`)},
 	{prefix: "tablefull", keys: [][]string{{"", "LIVE"}, {"?", "quit"}}, within: 10 * time.Second},
@@ -83,14 +84,32 @@ func TestNewcomerPath(t *testing.T) {
 	if install == nil || !strings.HasPrefix(string(mod), "module "+strings.TrimSuffix(install[1], "/cmd/tablefull")+"\n") {
 		t.Fatalf("the README's go install line %q does not name this module's command (%s)", install, strings.SplitN(string(mod), "\n", 2)[0])
 	}
-	bin := filepath.Join(clone, "bin")
-	installCmd := exec.Command("go", "install", "./cmd/tablefull")                              // the same package, from the clone: no network here
-	installCmd.Dir, installCmd.Env = clone, append(os.Environ(), "GOBIN="+bin, "CGO_ENABLED=0") // as make build: its cache serves
+	goBin := filepath.Join(clone, "gobin")
+	installCmd := exec.Command("go", "install", "./cmd/tablefull")                                // the same package, from the clone: no network here
+	installCmd.Dir, installCmd.Env = clone, append(os.Environ(), "GOBIN="+goBin, "CGO_ENABLED=0") // as make build: its cache serves
 	if out, err := installCmd.CombinedOutput(); err != nil {
 		t.Fatalf("go install: %v: %s", err, out)
 	}
+	// The tour runs what the README's `sudo make install` puts on the
+	// PATH; under a prefix of the test's, so the host's /usr/local is not
+	// written.
+	if !strings.Contains(readme, "`sudo make install` puts `tablefull` on the PATH") {
+		t.Fatalf("the README does not say how tablefull gets on the PATH before its tour")
+	}
+	prefix := t.TempDir()
+	if out, err := exec.Command("make", "-C", clone, "install", "PREFIX="+prefix).CombinedOutput(); err != nil {
+		t.Fatalf("make install: %v: %s", err, out)
+	}
+	bin := filepath.Join(prefix, "bin")
 	orig := readSysctl(t, nil, model.KnobMax)
-	for _, line := range strings.Split(strings.TrimSpace(readmeBlock(t, readme, "A tour in ten lines")), "\n") {
+	tour := strings.Split(strings.TrimSpace(readmeBlock(t, readme, "A tour in ten lines")), "\n")
+	if len(tour) != 10 {
+		t.Errorf("the README's tour in ten lines has %d", len(tour))
+	}
+	if strings.Contains(readme, "Go 1.") && !strings.Contains(readme, "Go "+strings.TrimPrefix(regexp.MustCompile(`(?m)^go (\S+)$`).FindString(string(mod)), "go ")+"+") {
+		t.Errorf("the README's Go version is not go.mod's (%s)", regexp.MustCompile(`(?m)^go (\S+)$`).FindString(string(mod)))
+	}
+	for _, line := range tour {
 		command, _, _ := strings.Cut(line, "#")
 		command = strings.TrimSpace(command)
 		t.Run(command, func(t *testing.T) { tourLine(t, clone, bin, command) })
