@@ -94,12 +94,12 @@ var subcommands = []subcommand{
 		fs.BoolVar(&v.force, "force", false, "overwrite FILE if it exists")
 	}, run: func(o options, v *flagValues, _, _ io.Writer) error { return record(o, v.arg, v.duration, v.force) }},
 	{name: "replay", usage: "  tablefull replay FILE [--speed N] [--svg OUT]\n                                           play a recording in the console, or draw it to an SVG\n", positional: "FILE", flags: speedFlag,
-		run: func(_ options, v *flagValues, _, _ io.Writer) error { return replay(v.arg, v.speed, v.picture) }},
+		run: func(_ options, v *flagValues, stdout, _ io.Writer) error { return replay(v.arg, v.speed, v.picture, stdout) }},
 	{name: "report", usage: `  tablefull report FILE|--demo [-o|--output DIR] [--from T] [--to T] [--title S] [--force]
                                            the post-mortem of a recording: DIR/report.html, report.md and its charts
 `, positional: "FILE", optional: func(v *flagValues) bool { return v.report.Demo },
 		flags: func(fs *flag.FlagSet, v *flagValues) { v.report.AddFlags(fs) }, hostless: true, run: func(_ options, v *flagValues, stdout, _ io.Writer) error { return writeReport(v, stdout) }},
-	{name: "demo", usage: "  tablefull demo [--speed N] [--svg OUT]   play the embedded table-full incident, or draw it to an SVG\n", flags: speedFlag, hostless: true, run: func(_ options, v *flagValues, _, _ io.Writer) error { return demo(v.speed, v.picture) }},
+	{name: "demo", usage: "  tablefull demo [--speed N] [--svg OUT]   play the embedded table-full incident, or draw it to an SVG\n", flags: speedFlag, hostless: true, run: func(_ options, v *flagValues, stdout, _ io.Writer) error { return demo(v.speed, v.picture, stdout) }},
 	{name: "alive", usage: "  tablefull alive FILE [--within D]        exit 0 if an exporter's --heartbeat FILE changed within D: a liveness probe that opens no connection\n",
 		positional: "FILE", hostless: true, flags: func(fs *flag.FlagSet, v *flagValues) {
 			fs.DurationVar(&v.duration, "within", 30*time.Second, "FILE must have changed within `D`")

@@ -27,8 +27,12 @@ func TestPicturesAreTheProgramsOwn(t *testing.T) {
 		cmd := exec.Command(exe, append(c.args, "--svg", out)...)
 		cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1", "TZ=UTC")
 		cmd.Dir = "../.." // as make pictures runs it: the header names the file as given
-		if b, err := cmd.CombinedOutput(); err != nil {
+		b, err := cmd.CombinedOutput()
+		if err != nil {
 			t.Fatalf("%v --svg: %v: %s", c.args, err, b)
+		}
+		if string(b) != "wrote "+out+"\n" { // as report says what it wrote
+			t.Errorf("%v --svg printed %q, want it to say what it wrote", c.args, b)
 		}
 		got, _ := os.ReadFile(out)
 		for _, w := range c.want {

@@ -12,26 +12,26 @@ import (
 )
 
 // replay plays a recording in the console.
-func replay(path string, speed float64, pic tui.PictureRequest) error {
+func replay(path string, speed float64, pic tui.PictureRequest, stdout io.Writer) error {
 	feed, err := recording.OpenReplay(path, "replay "+path)
 	if err != nil {
 		return err
 	}
-	return play(feed, speed, false, pic)
+	return play(feed, speed, false, pic, stdout)
 }
 
 // demo plays the embedded incident with captions.
-func demo(speed float64, pic tui.PictureRequest) error {
+func demo(speed float64, pic tui.PictureRequest, stdout io.Writer) error {
 	feed, err := recording.Demo()
 	if err != nil {
 		return err
 	}
-	return play(feed, speed, true, pic)
+	return play(feed, speed, true, pic, stdout)
 }
 
 // play shows a recording, one hour of history around the view (a longer
 // recording is read as the view moves on).
-func play(feed *recording.Replay, speed float64, captions bool, pic tui.PictureRequest) error {
+func play(feed *recording.Replay, speed float64, captions bool, pic tui.PictureRequest, stdout io.Writer) error {
 	longRunning()
 	defer feed.Stop()
 	first, ok := feed.First()
@@ -40,15 +40,16 @@ func play(feed *recording.Replay, speed float64, captions bool, pic tui.PictureR
 	}
 	o := tui.Options{Interval: first.Interval, Speed: speed, Captions: captions, History: model.HistoryFor(time.Hour, first.Interval)}
 	if pic.File != "" {
-		return writePicture(feed, o, pic)
+		return writePicture(feed, o, pic, stdout)
 	}
 	app := tui.New(feed, o)
 	return tui.Run(tui.NewRoot(app))
 }
 
 // writePicture draws feed to pic.File: a regular file, replaced if it is
-// one, never written through a symlink or into a FIFO or device.
-func writePicture(feed *recording.Replay, o tui.Options, pic tui.PictureRequest) error {
+// one, never written through a symlink or into a FIFO or device; it says
+// what it wrote, as report does.
+func writePicture(feed *recording.Replay, o tui.Options, pic tui.PictureRequest, stdout io.Writer) error {
 	svg, err := pic.Draw(feed, o)
 	if err != nil {
 		return err
@@ -61,7 +62,11 @@ func writePicture(feed *recording.Replay, o tui.Options, pic tui.PictureRequest)
 		f.Close()
 		return fmt.Errorf("write the picture: %w", err)
 	}
-	return f.Close()
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write the picture: %w", err)
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", pic.File)
+	return nil
 }
 
 // writeReport turns a recording (or the embedded demo) into report.html,

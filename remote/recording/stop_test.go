@@ -100,3 +100,22 @@ func recordedFile(t testing.TB, n int) string {
 	}
 	return path
 }
+
+// TestTeeSaysWhereItRecords: r in a console started anywhere says the
+// recording's whole path, not a name relative to a directory the user
+// may not know it was started from.
+func TestTeeSaysWhereItRecords(t *testing.T) {
+	t.Chdir(t.TempDir())
+	tee := &Tee{Feed: fixedSource{}}
+	path, on, err := tee.Toggle()
+	if err != nil || !on {
+		t.Fatalf("toggle: on %v, %v", on, err)
+	}
+	defer tee.Stop()
+	if !filepath.IsAbs(path) {
+		t.Errorf("recording to %q: not a whole path", path)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Errorf("no file at %s: %v", path, err)
+	}
+}

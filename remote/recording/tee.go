@@ -87,8 +87,8 @@ func (t *Tee) openLocked(path string) error {
 }
 
 // Toggle starts recording to a new file named after the host and time,
-// or stops the current recording. It returns the file and whether
-// recording is now on.
+// or stops the current recording. It returns the file, as an absolute
+// path, and whether recording is now on.
 func (t *Tee) Toggle() (string, bool, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -100,6 +100,9 @@ func (t *Tee) Toggle() (string, bool, error) {
 	name := fmt.Sprintf("tablefull-%s-%s.jsonl", safeName(host.Name), time.Now().Format("20060102-150405"))
 	if t.Dir != "" {
 		name = filepath.Join(t.Dir, name)
+	}
+	if abs, err := filepath.Abs(name); err == nil { // said whole: the console may have been started anywhere
+		name = abs
 	}
 	if err := t.openLocked(name); err != nil {
 		return "", false, err
