@@ -94,7 +94,9 @@ var subcommands = []subcommand{
 		fs.BoolVar(&v.force, "force", false, "overwrite FILE if it exists")
 	}, run: func(o options, v *flagValues, _, _ io.Writer) error { return record(o, v.arg, v.duration, v.force) }},
 	{name: "replay", usage: "  tablefull replay FILE [--speed N] [--svg OUT]\n                                           play a recording in the console, or draw it to an SVG\n", positional: "FILE", flags: speedFlag,
-		run: func(_ options, v *flagValues, stdout, _ io.Writer) error { return replay(v.arg, v.speed, v.picture, stdout) }},
+		run: func(_ options, v *flagValues, stdout, _ io.Writer) error {
+			return replay(v.arg, v.speed, v.picture, stdout)
+		}},
 	{name: "report", usage: `  tablefull report FILE|--demo [-o|--output DIR] [--from T] [--to T] [--title S] [--force]
                                            the post-mortem of a recording: DIR/report.html, report.md and its charts
 `, positional: "FILE", optional: func(v *flagValues) bool { return v.report.Demo },
