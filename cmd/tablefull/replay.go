@@ -58,11 +58,8 @@ func writePicture(feed *recording.Replay, o tui.Options, pic tui.PictureRequest,
 	if err != nil {
 		return fmt.Errorf("write the picture: %w", err)
 	}
-	if _, err := f.Write(svg); err != nil {
-		f.Close()
-		return fmt.Errorf("write the picture: %w", err)
-	}
-	if err := f.Close(); err != nil {
+	_, err = f.Write(svg)
+	if err = errors.Join(err, f.Close()); err != nil {
 		return fmt.Errorf("write the picture: %w", err)
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", pic.File)
