@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
@@ -78,8 +79,11 @@ func TestFlushWatchSeesUserDeletionsOnly(t *testing.T) {
 	if received != deleted {
 		t.Errorf("%d messages reached the watch for %d deletions: the filter passed the kernel's own ends", received, deleted)
 	}
+	// The burst is the seconds of FlushMin deletions or more: a tail of
+	// fewer in the next second, where conntrack -D crossed one, is not.
 	b := got.Recent[0]
-	if b.Entries != deleted || b.UDP != deleted || len(b.Dests) != 1 || b.Dests[0].Dest != "udp 127.0.0.1:5353" || b.Dests[0].Entries != deleted {
-		t.Errorf("burst %+v", b)
+	inBurst := func(n uint64) bool { return n <= deleted && n+model.FlushMin > deleted }
+	if !inBurst(b.Entries) || b.UDP != b.Entries || len(b.Dests) != 1 || b.Dests[0].Dest != "udp 127.0.0.1:5353" || b.Dests[0].Entries != b.Entries {
+		t.Errorf("%d deleted; burst %+v", deleted, b)
 	}
 }
