@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/tablefull/tablefull/model/verdict"
 )
@@ -26,7 +27,7 @@ func (f Frame) Faults() []string {
 			if x.Unit == verdict.Name && x.Text == "" {
 				out = append(out, fmt.Sprintf("%s prints %s empty", v.Kind, x.Name))
 			}
-			if want, ok := read[x.Name]; ok && x.Scope != "" && x.Scope[:min(len(x.Scope), len(thisTable))] == thisTable && x.Value != want {
+			if want, ok := read[x.Name]; ok && strings.HasPrefix(x.Scope, thisTable) && x.Value != want {
 				out = append(out, fmt.Sprintf("%s prints %s %s, and %s read %s", v.Kind, x.Name, x, x.Name, verdict.N("", want, x.Unit)))
 			}
 		}

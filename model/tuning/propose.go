@@ -164,7 +164,7 @@ func proposeBuckets(in Inputs, newMax, curMax, ws uint64, peak verdict.Fact) (ui
 	var hw reason
 	if newMax == curMax && hasKind(in.Verdicts, verdict.HashChains) { // as HASH CHAINS says
 		var doubled bool
-		if rule, doubled = model.ChainBuckets(in.PeakCount+in.OtherEntries, num(cur, model.KnobHashsize)); doubled {
+		if rule, doubled = model.ChainBuckets(in.PeakCount+in.OtherEntries, buckets); doubled {
 			hw.say("twice the buckets: they outnumber the peak count {peak count}", peak)
 			otherNote(in, &hw)
 			hw.say(", so the long chains are of entries not read here or of flows that hash alike (max is not the fix)")

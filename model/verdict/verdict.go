@@ -3,6 +3,7 @@ package verdict
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -48,12 +49,19 @@ func joined(cs []Clause, say func(Clause) string) string {
 	return b.String()
 }
 
-// Facts are every fact the evidence prints, in order; a product's
-// operands are facts of their own clause.
+// Facts are every fact the evidence prints, in order, each once (two
+// clauses that print the cap cite it once); a product's operands are
+// facts of their own clause.
 func (v Verdict) Facts() []Fact {
 	var out []Fact
 	for _, c := range v.Clauses {
-		out = append(out, c.Facts...)
+		for _, f := range c.Facts {
+			if !slices.ContainsFunc(out, func(g Fact) bool {
+				return g.Name == f.Name && g.Scope == f.Scope && g.Value == f.Value && g.Text == f.Text && g.Unit == f.Unit
+			}) {
+				out = append(out, f)
+			}
+		}
 	}
 	return out
 }

@@ -176,3 +176,12 @@ func TestVerdictJSONRefusesUnknownFields(t *testing.T) {
 		t.Errorf("an unknown field of a fact read")
 	}
 }
+
+// TestFactsCitedOnce: a fact two clauses print is cited once.
+func TestFactsCitedOnce(t *testing.T) {
+	max := N("max", 4096, Entries).From("nf_conntrack_max", "this table")
+	v := Verdict{Kind: NearCap, Clauses: []Clause{Say(Lead, "a", "of max {max}", max), Say(Numbers, "b", "({max} ÷ 120 s)", max)}}
+	if got := v.Facts(); len(got) != 1 {
+		t.Errorf("facts %v, want max once", got)
+	}
+}
