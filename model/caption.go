@@ -26,7 +26,7 @@ func Caption(prev, cur Frame) string {
 		// which interval they are of, never "now".
 		return fmt.Sprintf("conntrack -S counts the damage: %s packets dropped in the interval to %s.", units.Int(drops), cur.Sample.Time.Format("15:04:05"))
 	case cur.Rates.SynRetransPS > 0 && prev.Rates.SynRetransPS == 0 && (cur.Pinned || drops > 0): // said only of a table refusing them
-		return "Clients retransmit their SYNs and wait 1, 2, 4, 8 s: the server never hears them."
+		return fmt.Sprintf("From %s clients retransmit their SYNs and wait 1, 2, 4, 8 s: the server never hears them.", cur.Sample.Time.Format("15:04:05"))
 	case prev.Pinned && !cur.Pinned && c.Peak < c.Max:
 		return "The table has room again: new connections get through."
 	case !cur.Pinned && c.Max > 0 && c.Peak > p.Peak && c.Peak-p.Peak > c.Max/10:

@@ -20,7 +20,7 @@ func TestCaption(t *testing.T) {
 		{"climbing", frame(952, 4096, false, 0, 0), frame(1678, 4096, false, 0, 0), "climbing: 726 more tracked connections in the interval to 00:00:00"},
 		{"pinned", frame(3936, 4096, false, 0, 0), frame(4096, 4096, true, 12, 0), "Pinned at nf_conntrack_max = 4,096"},
 		{"drops, of their interval: the caption stands on frames after it", frame(4096, 4096, true, 0, 0), frame(4096, 4096, true, 540, 0), "540 packets dropped in the interval to 00:00:00"},
-		{"syn ladder", frame(4096, 4096, true, 5, 0), frame(4096, 4096, true, 5, 30), "1, 2, 4, 8 s"},
+		{"syn ladder", frame(4096, 4096, true, 5, 0), frame(4096, 4096, true, 5, 30), "From 00:00:00 clients retransmit their SYNs and wait 1, 2, 4, 8 s"},
 		{"the fix", frame(4096, 4096, true, 5, 30), frame(4096, 65536, false, 0, 30), "raised from 4,096 to 65,536"},
 		{"room again", frame(200, 200, true, 5, 0), frame(150, 200, false, 0, 0), "room again"},
 	}
