@@ -26,8 +26,12 @@ const (
 	seedObjBytes = 1400
 	seedWorkers  = 8
 	seedMax      = 4096
-	// seedBeforeWindow is how long the pinned ingest's pace is counted.
-	seedBeforeWindow = 5 * time.Second
+	// seedBeforeWindow is how long the pinned ingest's pace is counted:
+	// long enough that one pass of the collector, which frees a twentieth
+	// of the table at once (KERNEL.md: down to max ÷ 100 × 95) and comes
+	// up to a minute apart, is not read as the pace (CI once counted 339
+	// objects in 5 s, 68/s, where the pinned pace is a few a second).
+	seedBeforeWindow = 10 * time.Second
 	// seedSteadyWindow is how long the freed ingest's pace is counted.
 	seedSteadyWindow = 3 * time.Second
 )
