@@ -234,7 +234,7 @@ func (c *CensusCounter) Add(f Flow) {
 	if f.TCPState >= 0 && f.TCPState < len(c.state) {
 		c.state[f.TCPState]++
 	}
-	if f.TCPState == tcpEstablished && f.Timeout > 0 && f.Timeout < c.IdleBelow {
+	if f.TCPState == TCPEstablished && f.Timeout > 0 && f.Timeout < c.IdleBelow {
 		c.idle++
 	}
 	switch f.Proto {
@@ -263,8 +263,6 @@ func (c *CensusCounter) Add(f Flow) {
 
 // MarkApproximate records that the dump was interrupted.
 func (c *CensusCounter) MarkApproximate() { c.partial = true }
-
-var protoNames = map[int]string{1: "icmp", 6: "tcp", 17: "udp", 58: "icmpv6", 132: "sctp", 136: "udplite", 33: "dccp", 47: "gre"}
 
 // Census returns the counts, with the top n of each list.
 func (c *CensusCounter) Census(n int) Census {

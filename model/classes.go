@@ -1,6 +1,9 @@
 package model
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Class is what kind of traffic a conntrack entry belongs to, by how the
 // kernel holds it: each class has its own timeout.
@@ -180,7 +183,7 @@ const (
 const (
 	tcpSynSent     = 1
 	tcpSynRecv     = 2
-	tcpEstablished = 3
+	TCPEstablished = 3 // exported: the entries list tells an established entry apart
 	TCPCloseWait   = 5 // exported: tuning names what holds a table of standing connections
 	tcpLastAck     = 6
 	tcpTimeWait    = 7
@@ -200,7 +203,7 @@ func ClassOf(f Flow) Class {
 			return ClassTCPUnanswered
 		case f.TCPState == tcpSynRecv:
 			return ClassTCPHalfOpen
-		case f.TCPState == tcpEstablished || f.TCPState == TCPCloseWait:
+		case f.TCPState == TCPEstablished || f.TCPState == TCPCloseWait:
 			return ClassTCPOpen
 		case f.TCPState == tcpClose:
 			return ClassTCPReset
@@ -285,3 +288,22 @@ func (p Proto) String() string {
 	}
 	return "another protocol"
 }
+
+// ProtoName is the name conntrack(8) gives protocol p ("tcp"), false
+// for a protocol it shows by number.
+func ProtoName(p int) (string, bool) {
+	name, ok := protoNames[p]
+	return name, ok
+}
+
+// ProtoNamed is the protocol conntrack(8) calls name, in any case.
+func ProtoNamed(name string) (uint8, bool) {
+	for n, s := range protoNames {
+		if strings.EqualFold(name, s) {
+			return uint8(n), true
+		}
+	}
+	return 0, false
+}
+
+var protoNames = map[int]string{1: "icmp", 6: "tcp", 17: "udp", 58: "icmpv6", 132: "sctp", 136: "udplite", 33: "dccp", 47: "gre"}

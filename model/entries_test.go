@@ -7,13 +7,6 @@ import (
 	"time"
 )
 
-// tcpRate is a rate of new entries counted from TCP opens.
-func tcpRate(ps float64) EntryRates {
-	r := EntryRates{Basis: BasisTCPOpens, Total: ps}
-	r.PerClass[ClassTCPDone] = ps
-	return r
-}
-
 func TestClassOf(t *testing.T) {
 	for _, c := range []struct {
 		f    Flow

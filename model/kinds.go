@@ -101,3 +101,13 @@ func ProblemKinds() []verdict.Kind {
 	}
 	return out
 }
+
+// KindOfLabel is the kind whose Label is l.
+func KindOfLabel(l string) (verdict.Kind, bool) {
+	for _, s := range kindTable {
+		if s.Kind.Label() == l {
+			return s.Kind, true
+		}
+	}
+	return "", false
+}

@@ -15,7 +15,7 @@ func TestCensusCountsOverHold(t *testing.T) {
 	holds[ClassTCPOpen] = 60
 	c := CensusCounter{Holds: holds}
 	for _, left := range []uint32{431990, 400000, 64, 30} { // two given under 5 days, one within the slack
-		c.Add(Flow{Proto: 6, TCPState: tcpEstablished, Timeout: left, Status: StatusAssured | StatusSeenReply})
+		c.Add(Flow{Proto: 6, TCPState: TCPEstablished, Timeout: left, Status: StatusAssured | StatusSeenReply})
 	}
 	c.Add(Flow{Proto: 17, TCPState: -1, Timeout: 170}) // UDP: its hold not known here
 	got := c.Census(3)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/sources/ctnetlink"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
@@ -20,8 +21,8 @@ const entriesDump = time.Minute
 // every one counted and the first limit kept in the order of sort (desc:
 // descending), from one streamed dump bounded by a minute: a full table
 // costs the rows kept. It needs CAP_NET_ADMIN.
-func ListEntries(filter model.EntryFilter, sort string, desc bool, limit int) (*model.EntryList, error) {
-	l, err := model.NewEntryList(filter, sort, desc, limit)
+func ListEntries(filter entry.Filter, sort string, desc bool, limit int) (*entry.List, error) {
+	l, err := entry.NewList(filter, sort, desc, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -38,9 +39,9 @@ func ListEntries(filter model.EntryFilter, sort string, desc bool, limit int) (*
 // (model.DeleteRefusal, decided on this dump's own counts); then the
 // table is read back, and the deletion appended to the journal in
 // stateDir (JournalName): when, by whom, the filter and the counts.
-func DeleteEntries(filter model.EntryFilter, established bool, stateDir string) (model.Deletion, error) {
-	d := model.Deletion{StillMatch: -1}
-	l, err := model.NewEntryList(filter, "", false, 0)
+func DeleteEntries(filter entry.Filter, established bool, stateDir string) (entry.Deletion, error) {
+	d := entry.Deletion{StillMatch: -1}
+	l, err := entry.NewList(filter, "", false, 0)
 	if err != nil {
 		return d, err
 	}
@@ -48,7 +49,7 @@ func DeleteEntries(filter model.EntryFilter, established bool, stateDir string) 
 		return d, err
 	}
 	d.Matched = l.Matched
-	if err := model.DeleteRefusal(l, established); err != nil {
+	if err := entry.DeleteRefusal(l, established); err != nil {
 		return d, err
 	}
 	err = deleteAsDumped(filter, established, &d)
@@ -66,7 +67,7 @@ func DeleteEntries(filter model.EntryFilter, established bool, stateDir string) 
 // first dump is not deleted unless established) and deleted by its id
 // (one that took its tuple since is not). Nothing is kept per entry: a
 // table of millions costs a socket, not a list.
-func deleteAsDumped(filter model.EntryFilter, established bool, d *model.Deletion) error {
+func deleteAsDumped(filter entry.Filter, established bool, d *entry.Deletion) error {
 	dl, err := ctnetlink.NewDeleter()
 	if err != nil {
 		return err
@@ -74,7 +75,7 @@ func deleteAsDumped(filter model.EntryFilter, established bool, d *model.Deletio
 	defer dl.Close()
 	var failed error
 	err = ctnetlink.Dump(entriesDump, func(f model.Flow, _ bool) {
-		if failed != nil || !filter.Match(f) || (!established && model.IsEstablished(f)) {
+		if failed != nil || !filter.Match(f) || (!established && entry.IsEstablished(f)) {
 			return
 		}
 		failed = dl.Delete(f, d)
@@ -87,7 +88,7 @@ const JournalName = "entries.journal"
 
 // journal appends one line for a deletion: when, by which uid, in which
 // network namespace, the filter, what it did and its error.
-func journal(stateDir string, filter model.EntryFilter, d model.Deletion, failed error) error {
+func journal(stateDir string, filter entry.Filter, d entry.Deletion, failed error) error {
 	line := struct {
 		At  time.Time `json:"at"`
 		UID int       `json:"uid"`
@@ -95,7 +96,7 @@ func journal(stateDir string, filter model.EntryFilter, d model.Deletion, failed
 		// namespace's deletion made from the host is journalled here too.
 		NetNS  string `json:"netns,omitempty"`
 		Filter string `json:"filter"`
-		model.Deletion
+		entry.Deletion
 		Error string `json:"error,omitempty"`
 	}{At: time.Now().UTC(), UID: os.Getuid(), Filter: filter.String(), Deletion: d}
 	line.NetNS, _ = os.Readlink("/proc/thread-self/ns/net") // the thread that deleted: DeleteEntries runs on one
@@ -112,8 +113,8 @@ func journal(stateDir string, filter model.EntryFilter, d model.Deletion, failed
 // EntriesFollower follows this network namespace's entries as the
 // kernel makes and ends them (the entries panel's f); procRoot is where
 // the event socket's drops are read. It needs CAP_NET_ADMIN.
-func EntriesFollower(procRoot string) func(model.EntryFilter) (model.EntryFollowing, error) {
-	return func(f model.EntryFilter) (model.EntryFollowing, error) {
+func EntriesFollower(procRoot string) func(entry.Filter) (entry.Following, error) {
+	return func(f entry.Filter) (entry.Following, error) {
 		fol, err := ctnetlink.Follow(procRoot, f)
 		if err != nil {
 			return nil, err
@@ -124,8 +125,8 @@ func EntriesFollower(procRoot string) func(model.EntryFilter) (model.EntryFollow
 
 // EntriesDeleterIn is DeleteEntries journalling in stateDir, for a
 // console's D.
-func EntriesDeleterIn(stateDir string) func(model.EntryFilter, bool) (model.Deletion, error) {
-	return func(f model.EntryFilter, established bool) (model.Deletion, error) {
+func EntriesDeleterIn(stateDir string) func(entry.Filter, bool) (entry.Deletion, error) {
+	return func(f entry.Filter, established bool) (entry.Deletion, error) {
 		return DeleteEntries(f, established, stateDir)
 	}
 }

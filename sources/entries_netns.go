@@ -1,7 +1,7 @@
 package sources
 
 import (
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/sources/nsenter"
 )
 
@@ -13,17 +13,17 @@ import (
 // this host's stateDir. A follow's socket is opened inside the namespace
 // and read from anywhere; the events it lost are counted from its
 // overruns (/proc/net/netlink here lists the host's sockets).
-func NetnsEntries(ns nsenter.Opened, stateDir string) (list func(model.EntryFilter, string, bool, int) (*model.EntryList, error), del func(model.EntryFilter, bool) (model.Deletion, error),
-	follow func(model.EntryFilter) (model.EntryFollowing, error)) {
-	list = func(f model.EntryFilter, sort string, desc bool, limit int) (l *model.EntryList, err error) {
+func NetnsEntries(ns nsenter.Opened, stateDir string) (list func(entry.Filter, string, bool, int) (*entry.List, error), del func(entry.Filter, bool) (entry.Deletion, error),
+	follow func(entry.Filter) (entry.Following, error)) {
+	list = func(f entry.Filter, sort string, desc bool, limit int) (l *entry.List, err error) {
 		err = ns.Do(func() (err error) { l, err = ListEntries(f, sort, desc, limit); return err })
 		return l, err
 	}
-	del = func(f model.EntryFilter, established bool) (d model.Deletion, err error) {
+	del = func(f entry.Filter, established bool) (d entry.Deletion, err error) {
 		err = ns.Do(func() (err error) { d, err = DeleteEntries(f, established, stateDir); return err })
 		return d, err
 	}
-	follow = func(f model.EntryFilter) (fol model.EntryFollowing, err error) {
+	follow = func(f entry.Filter) (fol entry.Following, err error) {
 		err = ns.Do(func() (err error) { fol, err = EntriesFollower("/proc")(f); return err })
 		return fol, err
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/model/units"
 )
 
@@ -16,12 +16,12 @@ import (
 // counted and the first limit kept in order (sources.ListEntries for the
 // host's own table). Nil where the feed cannot (a remote host, a
 // recording): E then says so.
-type EntriesLister func(filter model.EntryFilter, sort string, desc bool, limit int) (*model.EntryList, error)
+type EntriesLister func(filter entry.Filter, sort string, desc bool, limit int) (*entry.List, error)
 
 // EntriesDeleter deletes the entries a filter matches, as tablefull
 // entries --delete does (sources.DeleteEntries: refused for an empty
 // filter or established connections unless established; journalled).
-type EntriesDeleter func(filter model.EntryFilter, established bool) (model.Deletion, error)
+type EntriesDeleter func(filter entry.Filter, established bool) (entry.Deletion, error)
 
 // entriesEvery is how often the shown entries are listed again: a walk of
 // the table, as the census's, is not free for the kernel.
@@ -30,12 +30,12 @@ const entriesEvery = 5 * time.Second
 // entriesPanel is the table's entries as rows: the last listing, the
 // order asked, the filter, and the filter being typed after /.
 type entriesPanel struct {
-	list    *model.EntryList
+	list    *entry.List
 	err     error
 	at      time.Time
 	sortIdx int
 	desc    bool
-	filter  model.EntryFilter
+	filter  entry.Filter
 	// typing is the filter being typed after / (editing: its keys go
 	// there until enter or esc).
 	typing  string
@@ -47,8 +47,8 @@ type entriesPanel struct {
 	askAfterList bool
 	// following is the follow under way (f), follow what it saw last;
 	// followStarting says one is being started.
-	following      model.EntryFollowing
-	follow         *model.EntryFollow
+	following      entry.Following
+	follow         *entry.Follow
 	followStarting bool
 	followFailed   bool
 }
@@ -56,7 +56,7 @@ type entriesPanel struct {
 // entriesMsg is a listing done.
 type entriesMsg struct {
 	id   int
-	list *model.EntryList
+	list *entry.List
 	err  error
 	at   time.Time
 }
@@ -66,7 +66,7 @@ func (m entriesMsg) hostID() int { return m.id }
 // entriesDeletedMsg is a deletion done.
 type entriesDeletedMsg struct {
 	id  int
-	d   model.Deletion
+	d   entry.Deletion
 	err error
 }
 
@@ -76,10 +76,10 @@ func (m entriesDeletedMsg) hostID() int { return m.id }
 // the recording when one runs (rec nil: none can). The console never
 // deletes established connections: the command line's --established
 // does.
-func deleteEntriesCmd(id int, del EntriesDeleter, rec Recorder, filter model.EntryFilter) tea.Cmd {
+func deleteEntriesCmd(id int, del EntriesDeleter, rec Recorder, filter entry.Filter) tea.Cmd {
 	return func() tea.Msg {
 		d, err := del(filter, false)
-		if rec != nil && !errors.Is(err, model.ErrDeleteRefused) {
+		if rec != nil && !errors.Is(err, entry.ErrDeleteRefused) {
 			if rerr := rec.Deleted(time.Now(), filter, d, err); rerr != nil && err == nil {
 				err = rerr
 			}
@@ -107,7 +107,7 @@ func (a *App) askDeleteNow() {
 	case p.list == nil || p.err != nil:
 		a.status.say("no listing to delete from")
 	default:
-		if err := model.DeleteRefusal(p.list, false); err != nil {
+		if err := entry.DeleteRefusal(p.list, false); err != nil {
 			a.status.say(err.Error() + " — on the command line: tablefull entries " + p.filter.String() + " --delete --established")
 			return
 		}
@@ -133,7 +133,7 @@ func (a *App) deleted(msg entriesDeletedMsg) tea.Cmd {
 // listEntriesCmd lists in the background: a dump is I/O, never Update's.
 func listEntriesCmd(id int, ls EntriesLister, p entriesPanel, limit int) tea.Cmd {
 	return func() tea.Msg {
-		l, err := ls(p.filter, model.EntrySorts[p.sortIdx], p.desc, limit)
+		l, err := ls(p.filter, entry.Sorts[p.sortIdx], p.desc, limit)
 		return entriesMsg{id: id, list: l, err: err, at: time.Now()}
 	}
 }
@@ -150,10 +150,10 @@ func (a *App) openEntries() tea.Cmd {
 		if v.Entries == "" {
 			continue
 		}
-		args, err := model.EntryFilterWords(v.Entries)
+		args, err := entry.FilterWords(v.Entries)
 		if err == nil {
-			var f model.EntryFilter
-			if f, err = model.ParseEntryFilter(args); err == nil {
+			var f entry.Filter
+			if f, err = entry.ParseFilter(args); err == nil {
 				a.ents.filter = f
 				a.status.say("the entries " + string(v.Kind) + " names: " + f.String() + " (D deletes them, / changes the filter)")
 			}
@@ -198,10 +198,10 @@ func (a *App) entriesKey(msg tea.KeyMsg) (cmd tea.Cmd, mine bool) {
 	if p.editing {
 		switch msg.Type {
 		case tea.KeyEnter:
-			args, err := model.EntryFilterWords(p.typing)
-			var f model.EntryFilter
+			args, err := entry.FilterWords(p.typing)
+			var f entry.Filter
 			if err == nil {
-				f, err = model.ParseEntryFilter(args)
+				f, err = entry.ParseFilter(args)
 			}
 			if err != nil {
 				a.status.say(err.Error())
@@ -224,7 +224,7 @@ func (a *App) entriesKey(msg tea.KeyMsg) (cmd tea.Cmd, mine bool) {
 	}
 	switch {
 	case key.Matches(msg, a.keys.EntrySort):
-		p.sortIdx = (p.sortIdx + 1) % len(model.EntrySorts)
+		p.sortIdx = (p.sortIdx + 1) % len(entry.Sorts)
 	case key.Matches(msg, a.keys.EntryReverse):
 		p.desc = !p.desc
 	case key.Matches(msg, a.keys.Filter):

@@ -2,19 +2,18 @@ package tui
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
-
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 )
 
 // EntriesFollower starts following the entries a filter matches as the
 // kernel makes and ends them (sources.FollowEntries for this host's
 // table). Nil where the feed cannot: f then says so.
-type EntriesFollower func(filter model.EntryFilter) (model.EntryFollowing, error)
+type EntriesFollower func(filter entry.Filter) (entry.Following, error)
 
 // followStartedMsg is a follow started, or why it could not.
 type followStartedMsg struct {
 	id  int
-	f   model.EntryFollowing
+	f   entry.Following
 	err error
 }
 
@@ -23,8 +22,8 @@ func (m followStartedMsg) hostID() int { return m.id }
 // followReadMsg is what a follow saw so far.
 type followReadMsg struct {
 	id     int
-	f      model.EntryFollowing
-	follow model.EntryFollow
+	f      entry.Following
+	follow entry.Follow
 	failed bool
 }
 
@@ -32,7 +31,7 @@ func (m followReadMsg) hostID() int { return m.id }
 
 // startFollowCmd joins the event stream in the background: a socket is
 // I/O, never Update's.
-func startFollowCmd(id int, start EntriesFollower, filter model.EntryFilter) tea.Cmd {
+func startFollowCmd(id int, start EntriesFollower, filter entry.Filter) tea.Cmd {
 	return func() tea.Msg {
 		f, err := start(filter)
 		return followStartedMsg{id: id, f: f, err: err}
@@ -41,7 +40,7 @@ func startFollowCmd(id int, start EntriesFollower, filter model.EntryFilter) tea
 
 // readFollowCmd reads a follow in the background (its losses are read
 // from /proc).
-func readFollowCmd(id int, f model.EntryFollowing) tea.Cmd {
+func readFollowCmd(id int, f entry.Following) tea.Cmd {
 	return func() tea.Msg {
 		follow, failed := f.Read()
 		return followReadMsg{id: id, f: f, follow: follow, failed: failed}
@@ -50,7 +49,7 @@ func readFollowCmd(id int, f model.EntryFollowing) tea.Cmd {
 
 // closeFollowCmd ends a follow in the background: Close waits for its
 // reader.
-func closeFollowCmd(f model.EntryFollowing) tea.Cmd {
+func closeFollowCmd(f entry.Following) tea.Cmd {
 	if f == nil {
 		return nil
 	}
@@ -123,7 +122,7 @@ func (a *App) followDue() tea.Cmd {
 }
 
 // describeFilter is a filter as typed, or "every entry".
-func describeFilter(f model.EntryFilter) string {
+func describeFilter(f entry.Filter) string {
 	if s := f.String(); s != "" {
 		return s
 	}

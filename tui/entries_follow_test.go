@@ -11,17 +11,18 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 )
 
 // fakeFollow is a follow whose events a test hands it.
 type fakeFollow struct {
 	mu     sync.Mutex
-	fl     *model.Followed
+	fl     *entry.Followed
 	lost   uint64
 	closed bool
 }
 
-func (f *fakeFollow) Read() (model.EntryFollow, bool) {
+func (f *fakeFollow) Read() (entry.Follow, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.fl.Follow(f.lost), false
@@ -37,8 +38,8 @@ func (f *fakeFollow) Close() { f.mu.Lock(); f.closed = true; f.mu.Unlock() }
 func TestEntriesFollow(t *testing.T) {
 	var started []*fakeFollow
 	var filters []string
-	follower := func(f model.EntryFilter) (model.EntryFollowing, error) {
-		ff := &fakeFollow{fl: model.NewFollowed(f, time.Date(2026, 12, 3, 22, 0, 0, 0, time.UTC))}
+	follower := func(f entry.Filter) (entry.Following, error) {
+		ff := &fakeFollow{fl: entry.NewFollowed(f, time.Date(2026, 12, 3, 22, 0, 0, 0, time.UTC))}
 		started, filters = append(started, ff), append(filters, f.String())
 		return ff, nil
 	}
@@ -58,8 +59,8 @@ func TestEntriesFollow(t *testing.T) {
 	dns := model.Flow{Proto: 17, Src: netip.MustParseAddr("10.0.0.5"), Dst: netip.MustParseAddr("10.96.0.10"), SrcPort: 40000, DstPort: 53, TCPState: -1, Timeout: 30}
 	web := model.Flow{Proto: 6, Src: netip.MustParseAddr("10.0.0.5"), Dst: netip.MustParseAddr("10.0.0.9"), SrcPort: 40001, DstPort: 80, TCPState: 1, Timeout: 120}
 	at := time.Date(2026, 12, 3, 22, 0, 1, 0, time.UTC)
-	started[0].fl.Add(model.EntryEvent{At: at, Flow: dns})
-	started[0].fl.Add(model.EntryEvent{At: at.Add(time.Second), Gone: true, Flow: web})
+	started[0].fl.Add(entry.Event{At: at, Flow: dns})
+	started[0].fl.Add(entry.Event{At: at.Add(time.Second), Gone: true, Flow: web})
 	started[0].lost = 3
 	started[0].fl.Events = 2
 	runAll(a, sampleMsg{s: samples[5]})

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
@@ -21,9 +22,9 @@ type fakeTable struct {
 	asked []string // "filter|sort|desc"
 }
 
-func (f *fakeTable) list(filter model.EntryFilter, sort string, desc bool, limit int) (*model.EntryList, error) {
+func (f *fakeTable) list(filter entry.Filter, sort string, desc bool, limit int) (*entry.List, error) {
 	f.asked = append(f.asked, filter.String()+"|"+sort+"|"+map[bool]string{true: "desc", false: "asc"}[desc])
-	l, err := model.NewEntryList(filter, sort, desc, limit)
+	l, err := entry.NewList(filter, sort, desc, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -102,9 +103,9 @@ func TestEntriesPanelDeletes(t *testing.T) {
 		{Proto: 6, Src: netip.MustParseAddr("10.0.0.5"), Dst: netip.MustParseAddr("10.0.0.9"), SrcPort: 40001, DstPort: 80, TCPState: 3, Timeout: 400000, Status: model.StatusAssured | model.StatusSeenReply},
 	}}
 	var asked []string
-	del := func(f model.EntryFilter, established bool) (model.Deletion, error) {
+	del := func(f entry.Filter, established bool) (entry.Deletion, error) {
 		asked = append(asked, fmt.Sprintf("%s|%v", f, established))
-		return model.Deletion{Matched: 1, Deleted: 1}, nil
+		return entry.Deletion{Matched: 1, Deleted: 1}, nil
 	}
 	rec := &fakeRecorder{}
 	a := New(newScriptFeed(t, nil), Options{Interval: time.Second, Entries: tbl.list, DeleteEntries: del, Recorder: rec})

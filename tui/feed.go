@@ -6,6 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 )
 
 // Recorder starts and stops recording the feed to a file.
@@ -16,7 +17,7 @@ type Recorder interface {
 	Tuned(action string, at time.Time, results []model.KnobResult) error
 	// Deleted keeps a deletion of entries (D) and what it did in the
 	// recording, when one runs.
-	Deleted(at time.Time, filter model.EntryFilter, d model.Deletion, failed error) error
+	Deleted(at time.Time, filter entry.Filter, d entry.Deletion, failed error) error
 }
 
 // sampleMsg carries one sample from feed id.

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/fleet"
 	"github.com/tablefull/tablefull/tui/keys"
 	"github.com/tablefull/tablefull/tui/styles"
 )
@@ -17,7 +18,7 @@ import (
 // FleetSource is what the fleet view reads: every instance's row, and one
 // instance's history as samples.
 type FleetSource interface {
-	Fleet(ctx context.Context, now time.Time) ([]model.FleetRow, error)
+	Fleet(ctx context.Context, now time.Time) ([]fleet.Row, error)
 	History(ctx context.Context, instance string, end time.Time, span, step time.Duration) (model.Host, []model.Sample, error)
 	Where() string
 }
@@ -43,7 +44,7 @@ type Fleet struct {
 	keys keys.KeyMap
 	help help.Model
 
-	rows, shown []model.FleetRow
+	rows, shown []fleet.Row
 	cursor, top int
 	filter      textinput.Model
 	filtering   bool
@@ -78,7 +79,7 @@ func NewFleet(src FleetSource, o FleetOptions) *Fleet {
 
 // fleetMsg carries the fleet's rows or why there are none.
 type fleetMsg struct {
-	rows []model.FleetRow
+	rows []fleet.Row
 	err  error
 }
 
@@ -273,13 +274,13 @@ func (f *Fleet) leave() {
 }
 
 func (f *Fleet) applyFilter() {
-	f.shown = model.FilterFleet(f.rows, f.filter.Value())
+	f.shown = fleet.Filter(f.rows, f.filter.Value())
 	f.move(0)
 }
 
-func (f *Fleet) selected() (model.FleetRow, bool) {
+func (f *Fleet) selected() (fleet.Row, bool) {
 	if f.cursor < 0 || f.cursor >= len(f.shown) {
-		return model.FleetRow{}, false
+		return fleet.Row{}, false
 	}
 	return f.shown[f.cursor], true
 }

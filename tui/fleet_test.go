@@ -11,16 +11,17 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/fleet"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // fakeFleet answers with rows, or err.
 type fakeFleet struct {
-	rows []model.FleetRow
+	rows []fleet.Row
 	err  error
 }
 
-func (f *fakeFleet) Fleet(context.Context, time.Time) ([]model.FleetRow, error) { return f.rows, f.err }
+func (f *fakeFleet) Fleet(context.Context, time.Time) ([]fleet.Row, error) { return f.rows, f.err }
 func (f *fakeFleet) History(_ context.Context, inst string, end time.Time, _, _ time.Duration) (model.Host, []model.Sample, error) {
 	return model.Host{Name: inst}, incident(21), nil
 }
@@ -28,16 +29,16 @@ func (f *fakeFleet) Where() string { return "http://prom:9090" }
 
 // bigFleet is n instances, a few of them in trouble, one with a hostile
 // instance label.
-func bigFleet(n int) []model.FleetRow {
-	rows := make([]model.FleetRow, n)
+func bigFleet(n int) []fleet.Row {
+	rows := make([]fleet.Row, n)
 	for i := range rows {
-		rows[i] = model.FleetRow{Instance: fmt.Sprintf("node-%04d:9874", i), HasTable: true, Count: uint64(i), Limit: 262144, Peak: uint64(i)}
+		rows[i] = fleet.Row{Instance: fmt.Sprintf("node-%04d:9874", i), HasTable: true, Count: uint64(i), Limit: 262144, Peak: uint64(i)}
 	}
 	rows[7].Kinds, rows[7].Count, rows[7].DropsPS = []verdict.Kind{verdict.TableFull}, 262144, 540
 	rows[42].Kinds = []verdict.Kind{verdict.NearCap}
 	rows[99].Stale = true
 	rows[500].Instance = evil
-	model.SortFleet(rows)
+	fleet.Sort(rows)
 	return rows
 }
 
@@ -175,7 +176,7 @@ func TestInstancesText(t *testing.T) {
 // drill-down's header says HISTORY, as the README does.
 func TestFleetRowSaysWhyInWords(t *testing.T) {
 	name := "netns tablefull-lab-7f3a9c1e-5d2b-4c8e-9a71-0b6d2f8e41c9"
-	src := &fakeFleet{rows: []model.FleetRow{{Instance: "127.0.0.1:19874", Kinds: []verdict.Kind{verdict.TableFull}, HasTable: true,
+	src := &fakeFleet{rows: []fleet.Row{{Instance: "127.0.0.1:19874", Kinds: []verdict.Kind{verdict.TableFull}, HasTable: true,
 		Limit: 500, WorstNS: name, WorstNSCount: 500, NSDropsPS: 80}}}
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		f := fleetAt(src, size[0], size[1])

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/fleet"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
 )
@@ -118,7 +119,7 @@ func (f *Fleet) head() string {
 }
 
 // rowLine is one instance: its verdict, table, drops and time pinned.
-func (f *Fleet) rowLine(r model.FleetRow) string {
+func (f *Fleet) rowLine(r fleet.Row) string {
 	vw, iw := f.columns()
 	sev, _ := model.KindSeverity(r.Verdict())
 	verdict := severityStyle(f.st, sev).Render(fmt.Sprintf("%-*s", vw, truncate(string(r.Verdict()), vw)))
@@ -149,7 +150,7 @@ func (f *Fleet) rowLine(r model.FleetRow) string {
 // own numbers do not: its fullest other namespace, its name shortened
 // from the middle if it must be ("netns web-7…c1e9 full 500 / 500, 80
 // drops/s").
-func (f *Fleet) why(r model.FleetRow, width int) string {
+func (f *Fleet) why(r fleet.Row, width int) string {
 	if r.WorstNS == "" || width < 12 {
 		return ""
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/story"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/tui/styles"
@@ -114,7 +115,7 @@ func (t *tunePanel) knobRows(st *styles.Styles, width int) (lines []string, quie
 
 // beforeAfterLine compares the table before and after an apply at at.
 func beforeAfterLine(st *styles.Styles, history []model.Frame, at time.Time) string {
-	before, after := model.BeforeAfter(history, at, model.CompareSpan)
+	before, after := story.BeforeAfter(history, at, story.CompareSpan)
 	span := after.To.Sub(after.From) + time.Second
 	return st.Label.Render(fmt.Sprintf("before → after (%s each) ", units.Dur(span))) + fmt.Sprintf(
 		"drops/s %s → %s  new conns/s %s → %s  pinned %s → %s  SYN retrans/s %s → %s  listen overflows/s %s → %s",

@@ -3,9 +3,8 @@ package tui
 import (
 	"time"
 
-	"github.com/tablefull/tablefull/model"
-
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tablefull/tablefull/model/story"
 )
 
 // playStep is the wall time between two frames of a playback.
@@ -66,7 +65,7 @@ func (a *App) noteCaption() {
 	if !ok1 || !ok2 {
 		return
 	}
-	if c := model.Caption(prev, cur); c != "" {
+	if c := story.Caption(prev, cur); c != "" {
 		a.caption, a.captionAt, a.captionKind = c, i, cur.Verdict().Kind
 	}
 }
@@ -78,7 +77,7 @@ func (a *App) captionLine() string {
 	}
 	cur, _ := a.frameAt(a.cur.at())
 	if a.player.ended && a.cur.at() == a.cur.newest() { // the last frame of a recording has its own
-		return model.EndCaption(cur)
+		return story.EndCaption(cur)
 	}
 	// A caption stands on the frames it was said of: a few, while their
 	// verdict holds.

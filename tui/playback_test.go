@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
@@ -89,7 +90,7 @@ type fakeRecorder struct {
 	deleted []string
 }
 
-func (f *fakeRecorder) Deleted(_ time.Time, filter model.EntryFilter, d model.Deletion, failed error) error {
+func (f *fakeRecorder) Deleted(_ time.Time, filter entry.Filter, d entry.Deletion, failed error) error {
 	f.deleted = append(f.deleted, fmt.Sprintf("%s: %d of %d (%v)", filter, d.Deleted, d.Matched, failed))
 	return nil
 }

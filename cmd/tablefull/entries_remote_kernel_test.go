@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/sources"
@@ -56,8 +56,8 @@ func TestEntriesOfOtherTables(t *testing.T) {
 	needKernel(t, "conntrack", "cat")
 	ns := labNS(t)
 	dir := t.TempDir()
-	udp := func(port string) model.EntryFilter {
-		f, err := model.ParseEntryFilter(model.EntryFilterArgs{"proto": "udp", "dport": port})
+	udp := func(port string) entry.Filter {
+		f, err := entry.ParseFilter(entry.FilterArgs{"proto": "udp", "dport": port})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +107,7 @@ func TestEntriesOfOtherTables(t *testing.T) {
 	if d, err := remoteEntries.Delete(udp("54"), false); err != nil || d.Deleted != 100 || udpLeft(t, ns, 54) != 0 || journalLines(agentDir) != 1 {
 		t.Fatalf("deleted through the agent: %+v, %v; %d left, %d journalled in its state directory", d, err, udpLeft(t, ns, 54), journalLines(agentDir))
 	}
-	var seen model.EntryFollow
+	var seen entry.Follow
 	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
 		if seen, _ = fol.Read(); seen.New == 100 && seen.Gone == 100 {
 			break
@@ -121,7 +121,7 @@ func TestEntriesOfOtherTables(t *testing.T) {
 		"--state", "ESTABLISHED", "--timeout", "600"); err != nil {
 		t.Fatalf("conntrack -I: %v %s", err, out)
 	}
-	tcp, _ := model.ParseEntryFilter(model.EntryFilterArgs{"proto": "tcp"})
+	tcp, _ := entry.ParseFilter(entry.FilterArgs{"proto": "tcp"})
 	if _, err := remoteEntries.Delete(tcp, false); err == nil || !strings.Contains(err.Error(), "established") {
 		t.Errorf("the agent deleted established connections, or said otherwise: %v", err)
 	}

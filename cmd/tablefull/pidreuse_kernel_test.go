@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/nsenter"
 )
@@ -80,7 +80,7 @@ func TestNamespaceOfAPidTakenByAnother(t *testing.T) {
 		t.Fatal(err)
 	}
 	list, _, _ := sources.NetnsEntries(opened, t.TempDir())
-	if _, err := list(model.EntryFilter{}, "", false, 10); err != nil {
+	if _, err := list(entry.Filter{}, "", false, 10); err != nil {
 		t.Fatalf("the entries of the namespace opened: %v", err)
 	}
 	os.WriteFile(filepath.Join(dir, "fifo"), []byte("go\n"), 0o600)
@@ -90,7 +90,7 @@ func TestNamespaceOfAPidTakenByAnother(t *testing.T) {
 	if entered != inode(b.Path()) {
 		t.Fatalf("by the path alone the pid's file leads into namespace %d, not the second (%d): the pid was not taken as the test meant", entered, inode(b.Path()))
 	}
-	if _, err := list(model.EntryFilter{}, "", false, 10); !errors.Is(err, nsenter.ErrChanged) {
+	if _, err := list(entry.Filter{}, "", false, 10); !errors.Is(err, nsenter.ErrChanged) {
 		t.Errorf("listing through what was opened, after the pid was taken: %v, want it refused", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/sources"
 )
 
@@ -71,11 +72,11 @@ func TestClassStandingEstablished(t *testing.T) {
 	// The other way round, as STALE TIMEOUTS names them: --timeout-over
 	// lists the entries with more time left than a hold gives, here the
 	// 100 that took the 5-day hold against the 1,300 left under an hour.
-	filter, err := model.ParseEntryFilter(model.EntryFilterArgs{"proto": "tcp", "state": "ESTABLISHED", "timeout-over": "4000"})
+	filter, err := entry.ParseFilter(entry.FilterArgs{"proto": "tcp", "state": "ESTABLISHED", "timeout-over": "4000"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var l *model.EntryList
+	var l *entry.List
 	if err := ns.Do(func() (err error) { l, err = sources.ListEntries(filter, "", false, 0); return err }); err != nil {
 		t.Fatal(err)
 	}

@@ -1,16 +1,19 @@
-package model
+// Package fleet is a fleet as Prometheus holds it: one row per instance,
+// ordered worst first and narrowed by what the operator types.
+package fleet
 
 import (
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
-// FleetRow is one instance of a fleet as Prometheus holds it: what its
+// Row is one instance of a fleet as Prometheus holds it: what its
 // exporter said over a window.
-type FleetRow struct {
+type Row struct {
 	// Instance is Prometheus's instance label ("web-3:9874"); Labels
 	// its other labels ("env=prod job=tablefull").
 	Instance, Labels string
@@ -39,19 +42,19 @@ type FleetRow struct {
 }
 
 // Verdict is the row's most severe verdict, OK when none holds.
-func (r FleetRow) Verdict() verdict.Kind {
+func (r Row) Verdict() verdict.Kind {
 	if len(r.Kinds) == 0 {
 		return verdict.OK
 	}
 	return r.Kinds[0]
 }
 
-// SortFleet orders rows most severe first: by their worst verdict, stale
+// Sort orders rows most severe first: by their worst verdict, stale
 // rows after crit ones (a host that stopped answering may be the one on
 // fire), then by drops/s and peak share, then by instance.
-func SortFleet(rows []FleetRow) {
-	key := func(r FleetRow) int {
-		sev, rank := KindSeverity(r.Verdict())
+func Sort(rows []Row) {
+	key := func(r Row) int {
+		sev, rank := model.KindSeverity(r.Verdict())
 		k := int(verdict.SevCrit-sev)*100 + rank
 		if r.Stale && sev < verdict.SevCrit {
 			k = 50
@@ -66,35 +69,25 @@ func SortFleet(rows []FleetRow) {
 		if a.DropsPS != b.DropsPS {
 			return a.DropsPS > b.DropsPS
 		}
-		if pa, pb := Percent(a.Peak, a.Limit), Percent(b.Peak, b.Limit); pa != pb {
+		if pa, pb := model.Percent(a.Peak, a.Limit), model.Percent(b.Peak, b.Limit); pa != pb {
 			return pa > pb
 		}
 		return a.Instance < b.Instance
 	})
 }
 
-// FilterFleet keeps the rows whose instance or labels contain text (any
+// Filter keeps the rows whose instance or labels contain text (any
 // case).
-func FilterFleet(rows []FleetRow, text string) []FleetRow {
+func Filter(rows []Row, text string) []Row {
 	if text == "" {
 		return rows
 	}
 	text = strings.ToLower(text)
-	var out []FleetRow
+	var out []Row
 	for _, r := range rows {
 		if strings.Contains(strings.ToLower(r.Instance), text) || strings.Contains(strings.ToLower(r.Labels), text) {
 			out = append(out, r)
 		}
 	}
 	return out
-}
-
-// KindOfLabel is the kind whose Label is l.
-func KindOfLabel(l string) (verdict.Kind, bool) {
-	for _, s := range kindTable {
-		if s.Kind.Label() == l {
-			return s.Kind, true
-		}
-	}
-	return "", false
 }

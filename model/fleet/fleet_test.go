@@ -1,4 +1,4 @@
-package model
+package fleet
 
 import (
 	"testing"
@@ -7,7 +7,7 @@ import (
 )
 
 func TestSortFleet(t *testing.T) {
-	rows := []FleetRow{
+	rows := []Row{
 		{Instance: "ok-b", Labels: "env=staging job=edge"},
 		{Instance: "near", Kinds: []verdict.Kind{verdict.NearCap}, Peak: 3900, Limit: 4096},
 		{Instance: "gone", Stale: true},
@@ -16,22 +16,22 @@ func TestSortFleet(t *testing.T) {
 		{Instance: "full-fast", Kinds: []verdict.Kind{verdict.TableFull}, DropsPS: 300},
 		{Instance: "listen", Kinds: []verdict.Kind{verdict.ListenOverflow}},
 	}
-	SortFleet(rows)
+	Sort(rows)
 	want := []string{"full-fast", "full-slow", "listen", "gone", "near", "ok-a", "ok-b"}
 	for i, w := range want {
 		if rows[i].Instance != w {
 			t.Fatalf("order %v, want %v", instances(rows), want)
 		}
 	}
-	if got := FilterFleet(rows, "FULL"); len(got) != 2 {
+	if got := Filter(rows, "FULL"); len(got) != 2 {
 		t.Errorf("filter FULL: %v", instances(got))
 	}
-	if got := FilterFleet(rows, "env=staging"); len(got) != 1 || got[0].Instance != "ok-b" {
+	if got := Filter(rows, "env=staging"); len(got) != 1 || got[0].Instance != "ok-b" {
 		t.Errorf("filter by label: %v", instances(got))
 	}
 }
 
-func instances(rows []FleetRow) []string {
+func instances(rows []Row) []string {
 	var out []string
 	for _, r := range rows {
 		out = append(out, r.Instance)

@@ -3,7 +3,7 @@ package incident
 import (
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 )
 
 // EntriesDeleted is one deletion of entries a recording kept (the
@@ -12,7 +12,7 @@ import (
 type EntriesDeleted struct {
 	At     time.Time
 	Filter string
-	model.Deletion
+	entry.Deletion
 	Error string
 }
 

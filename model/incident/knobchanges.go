@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/story"
 )
 
 // KnobChange is a change of a knob in a recording: seen in the samples
@@ -21,7 +22,7 @@ type KnobChange struct {
 	// results for this knob.
 	Applied *model.KnobResult
 	// Before and after windows of at most model.CompareSpan each.
-	WindowBefore, WindowAfter model.Window
+	WindowBefore, WindowAfter story.Window
 }
 
 // knobsInSamples are the knobs a sample carries.
@@ -48,10 +49,10 @@ const maxChanges = 32
 // change collects the rows after it until model.CompareSpan has passed.
 type changeWatch struct {
 	prev    *model.Conntrack
-	recent  *model.Ring[model.WindowRow]
+	recent  *model.Ring[story.WindowRow]
 	changes []KnobChange
 	// rows[i] are the rows around changes[i] while it is open.
-	rows    [][]model.WindowRow
+	rows    [][]story.WindowRow
 	open    []bool
 	skipped int
 	// replies are apply results not yet seen in a sample.
@@ -66,9 +67,9 @@ type pendingReply struct {
 func newChangeWatch(interval time.Duration) *changeWatch {
 	n := 3600
 	if interval > 0 {
-		n = min(36000, max(1, int(model.CompareSpan/interval)+1))
+		n = min(36000, max(1, int(story.CompareSpan/interval)+1))
 	}
-	return &changeWatch{recent: model.NewRing[model.WindowRow](n)}
+	return &changeWatch{recent: model.NewRing[story.WindowRow](n)}
 }
 
 // applied records an apply reply: its results attach to the change the
@@ -82,7 +83,7 @@ func (w *changeWatch) applied(at time.Time, results []model.KnobResult) {
 }
 
 func (w *changeWatch) add(f model.Frame) {
-	row := model.RowOf(f)
+	row := story.RowOf(f)
 	c := f.Sample.Conntrack
 	for i := range w.changes {
 		if c.Status == model.TableTracked && w.changes[i].Held && w.changes[i].After != w.value(w.changes[i].Key, c) {
@@ -94,7 +95,7 @@ func (w *changeWatch) add(f model.Frame) {
 		w.rows[i] = append(w.rows[i], row)
 		// model.CompareSpan has passed, or as many rows came as it holds (a
 		// recording whose clock stands still must not grow them).
-		if row.At().Sub(w.changes[i].At) > model.CompareSpan || len(w.rows[i]) >= 2*w.recent.Cap() {
+		if row.At().Sub(w.changes[i].At) > story.CompareSpan || len(w.rows[i]) >= 2*w.recent.Cap() {
 			w.close(i)
 		}
 	}
@@ -123,20 +124,20 @@ func (w *changeWatch) value(key string, c model.Conntrack) string {
 	return ""
 }
 
-func (w *changeWatch) seen(ch KnobChange, row model.WindowRow) {
+func (w *changeWatch) seen(ch KnobChange, row story.WindowRow) {
 	if len(w.changes) >= maxChanges {
 		w.skipped++
 		return
 	}
 	for i, p := range w.replies {
-		if p.res.Key == ch.Key && p.res.After == ch.After && ch.At.Sub(p.at) < model.CompareSpan {
+		if p.res.Key == ch.Key && p.res.After == ch.After && ch.At.Sub(p.at) < story.CompareSpan {
 			res := p.res
 			ch.Applied = &res
 			w.replies = append(w.replies[:i], w.replies[i+1:]...)
 			break
 		}
 	}
-	rows := make([]model.WindowRow, 0, w.recent.Len()+1)
+	rows := make([]story.WindowRow, 0, w.recent.Len()+1)
 	for i := range w.recent.Len() {
 		rows = append(rows, w.recent.At(i))
 	}
@@ -146,7 +147,7 @@ func (w *changeWatch) seen(ch KnobChange, row model.WindowRow) {
 }
 
 func (w *changeWatch) close(i int) {
-	w.changes[i].WindowBefore, w.changes[i].WindowAfter = model.SplitRows(w.rows[i], w.changes[i].At, model.CompareSpan)
+	w.changes[i].WindowBefore, w.changes[i].WindowAfter = story.SplitRows(w.rows[i], w.changes[i].At, story.CompareSpan)
 	w.rows[i], w.open[i] = nil, false
 }
 

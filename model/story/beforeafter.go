@@ -1,6 +1,10 @@
-package model
+package story
 
-import "time"
+import (
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+)
 
 // Window summarises a stretch of frames: the numbers an operator compares
 // before and after a change.
@@ -27,7 +31,7 @@ type WindowRow struct {
 func (r WindowRow) At() time.Time { return r.t }
 
 // RowOf is what a Window needs of f.
-func RowOf(f Frame) WindowRow {
+func RowOf(f model.Frame) WindowRow {
 	return WindowRow{t: f.Sample.Time, elapsed: f.Rates.Elapsed, pinned: f.Pinned, drops: f.Rates.Drops(),
 		newConns: f.Rates.NewEntriesPS(), syn: f.Rates.SynRetransPS, overflows: f.Rates.ListenOverflowsPS}
 }
@@ -65,7 +69,7 @@ func summariseRows(rows []WindowRow) Window {
 
 // BeforeAfter splits frames at mark into two windows of equal length: as
 // long as the time since mark allows, at most span each.
-func BeforeAfter(frames []Frame, mark time.Time, span time.Duration) (before, after Window) {
+func BeforeAfter(frames []model.Frame, mark time.Time, span time.Duration) (before, after Window) {
 	rows := make([]WindowRow, len(frames))
 	for i, f := range frames {
 		rows[i] = RowOf(f)

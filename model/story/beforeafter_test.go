@@ -1,23 +1,25 @@
-package model
+package story
 
 import (
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/model"
 )
 
 func TestBeforeAfter(t *testing.T) {
 	t0 := time.Unix(1000, 0)
-	var frames []Frame
+	var frames []model.Frame
 	for i := range 20 {
-		f := Frame{Sample: Sample{Time: t0.Add(time.Duration(i) * time.Second)},
-			Rates: Rates{Elapsed: time.Second, CTTotal: CounterValues{}}}
+		f := model.Frame{Sample: model.Sample{Time: t0.Add(time.Duration(i) * time.Second)},
+			Rates: model.Rates{Elapsed: time.Second, CTTotal: model.CounterValues{}}}
 		if i < 10 { // pinned and dropping before the fix
 			f.Pinned = true
-			f.Rates.CTTotal.Set(Drop, 540)
+			f.Rates.CTTotal.Set(model.Drop, 540)
 			f.Rates.SynRetransPS = 30
-			f.Rates.Entries = tcpRate(33)
+			f.Rates.Entries = model.EntryRates{Basis: model.BasisTCPOpens, Total: 33}
 		} else {
-			f.Rates.Entries = tcpRate(410)
+			f.Rates.Entries = model.EntryRates{Basis: model.BasisTCPOpens, Total: 410}
 		}
 		frames = append(frames, f)
 	}

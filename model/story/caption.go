@@ -1,8 +1,11 @@
-package model
+// Package story tells a recording's frames: the demo's captions and the
+// report's windows before and after a change.
+package story
 
 import (
 	"fmt"
 
+	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/units"
 )
 
@@ -12,7 +15,7 @@ import (
 // worth saying happened. Each caption is true of the frame's own verdict:
 // the retransmits are said of a table that refuses them, not of one that
 // has room again.
-func Caption(prev, cur Frame) string {
+func Caption(prev, cur model.Frame) string {
 	p, c := prev.Sample.Conntrack, cur.Sample.Conntrack
 	drops := cur.Rates.Drops()
 	prevDrops := prev.Rates.Drops()
@@ -37,10 +40,10 @@ func Caption(prev, cur Frame) string {
 
 // EndCaption is the last word of a recording played with captions: how
 // the table stands at its last frame.
-func EndCaption(last Frame) string {
+func EndCaption(last model.Frame) string {
 	c := last.Sample.Conntrack
 	switch {
-	case c.Status != TableTracked:
+	case c.Status != model.TableTracked:
 		return "End of the recording."
 	case last.Pinned:
 		return fmt.Sprintf("End of the recording: the table is still pinned at %s.", units.Int(c.Max))

@@ -1,19 +1,21 @@
-package model
+package story
 
 import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/model"
 )
 
 func TestCaption(t *testing.T) {
-	frame := func(peak, max uint64, pinned bool, drops uint64, syn float64) Frame {
-		return Frame{Sample: Sample{Time: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), Conntrack: Conntrack{Status: TableTracked, Count: peak, Peak: peak, Max: max}},
-			Rates: Rates{CTTotal: CountersOf(map[Counter]uint64{Drop: drops}), SynRetransPS: syn}, Pinned: pinned}
+	frame := func(peak, max uint64, pinned bool, drops uint64, syn float64) model.Frame {
+		return model.Frame{Sample: model.Sample{Time: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), Conntrack: model.Conntrack{Status: model.TableTracked, Count: peak, Peak: peak, Max: max}},
+			Rates: model.Rates{CTTotal: model.CountersOf(map[model.Counter]uint64{model.Drop: drops}), SynRetransPS: syn}, Pinned: pinned}
 	}
 	tests := []struct {
 		name      string
-		prev, cur Frame
+		prev, cur model.Frame
 		want      string
 	}{
 		{"quiet", frame(500, 4096, false, 0, 0), frame(510, 4096, false, 0, 0), ""},

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/remote/stream"
 )
@@ -65,7 +66,7 @@ type Reply struct {
 	Files    []string           `json:"files,omitempty"`
 	Warnings []string           `json:"warnings,omitempty"`
 	Entries  *EntriesReply      `json:"entries,omitempty"`
-	Deletion *model.Deletion    `json:"deletion,omitempty"`
+	Deletion *entry.Deletion    `json:"deletion,omitempty"`
 	Follow   *FollowReply       `json:"follow,omitempty"`
 	// linkCut marks the answer the console gives itself when the stream
 	// ended before the agent's (never sent).

@@ -29,7 +29,7 @@
 //
 // An entries reply carries at most MaxAgentRows rows and the counts of
 // every match; a filter is read and re-rendered as conntrack(8) takes it
-// (model.ParseEntryFilter). A delete never takes established connections
+// (entry.ParseFilter). A delete never takes established connections
 // and is journalled on the agent's host.
 //
 // The agent is read-only unless it runs as root and the request carries

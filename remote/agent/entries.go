@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 )
 
 // MaxAgentRows bounds the rows of one entries reply: a screen's worth
@@ -24,10 +25,10 @@ type EntriesReply struct {
 // table's entries does for entries and delete requests (an agent
 // without it answers that it does not).
 type EntriesController interface {
-	ListEntries(filter model.EntryFilter, sort string, desc bool, limit int) (*model.EntryList, error)
+	ListEntries(filter entry.Filter, sort string, desc bool, limit int) (*entry.List, error)
 	// DeleteEntries deletes what filter matches, never established
 	// connections, and journals it (sources.DeleteEntries).
-	DeleteEntries(filter model.EntryFilter) (model.Deletion, error)
+	DeleteEntries(filter entry.Filter) (entry.Deletion, error)
 }
 
 // Errors of the entries requests; test them with errors.Is.
@@ -40,16 +41,16 @@ var (
 
 // checkEntriesRequest checks an entries or delete request's filter, sort
 // and limit, and returns the filter read.
-func checkEntriesRequest(req *Request) (model.EntryFilter, error) {
-	args, err := model.EntryFilterWords(req.Filter)
+func checkEntriesRequest(req *Request) (entry.Filter, error) {
+	args, err := entry.FilterWords(req.Filter)
 	if err != nil {
-		return model.EntryFilter{}, err
+		return entry.Filter{}, err
 	}
-	f, err := model.ParseEntryFilter(args)
+	f, err := entry.ParseFilter(args)
 	if err != nil {
 		return f, err
 	}
-	if req.Sort != "" && !slices.Contains(model.EntrySorts, req.Sort) {
+	if req.Sort != "" && !slices.Contains(entry.Sorts, req.Sort) {
 		return f, fmt.Errorf("no column %q to sort by", model.Sanitize(req.Sort, 40))
 	}
 	if req.Limit < 0 || req.Limit > MaxAgentRows {
@@ -73,7 +74,7 @@ func listEntries(c Controller, req Request) (*EntriesReply, error) {
 }
 
 // deleteEntries answers a checked delete request, which may write.
-func deleteEntries(c Controller, req Request) (*model.Deletion, error) {
+func deleteEntries(c Controller, req Request) (*entry.Deletion, error) {
 	ec, ok := c.(EntriesController)
 	if !ok {
 		return nil, ErrNoEntries
@@ -89,7 +90,7 @@ type RemoteEntries struct{ P *Process }
 
 // List asks the agent for the entries filter matches (at most
 // MaxAgentRows rows of them), as sources.ListEntries lists them here.
-func (r RemoteEntries) List(filter model.EntryFilter, sort string, desc bool, limit int) (*model.EntryList, error) {
+func (r RemoteEntries) List(filter entry.Filter, sort string, desc bool, limit int) (*entry.List, error) {
 	rep, err := r.P.Request(Request{Op: OpEntries, Filter: filter.String(), Sort: sort, Desc: desc, Limit: min(limit, MaxAgentRows)}, tuneTimeout)
 	if err != nil {
 		return nil, err
@@ -98,7 +99,7 @@ func (r RemoteEntries) List(filter model.EntryFilter, sort string, desc bool, li
 	if e == nil || len(e.Rows) > MaxAgentRows || len(e.Rows) > e.Matched {
 		return nil, fmt.Errorf("entries: %w: not an answer to the request", ErrBadReply)
 	}
-	l, err := model.NewEntryList(filter, sort, desc, limit)
+	l, err := entry.NewList(filter, sort, desc, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -115,16 +116,16 @@ func (r RemoteEntries) List(filter model.EntryFilter, sort string, desc bool, li
 // Delete asks the agent to delete what filter matches; it never deletes
 // established connections (the command line's --established does, on
 // the host itself).
-func (r RemoteEntries) Delete(filter model.EntryFilter, established bool) (model.Deletion, error) {
+func (r RemoteEntries) Delete(filter entry.Filter, established bool) (entry.Deletion, error) {
 	if established {
-		return model.Deletion{}, fmt.Errorf("%w: established connections are deleted on the host itself (tablefull entries --delete --established)", model.ErrDeleteRefused)
+		return entry.Deletion{}, fmt.Errorf("%w: established connections are deleted on the host itself (tablefull entries --delete --established)", entry.ErrDeleteRefused)
 	}
 	rep, err := r.P.Request(Request{Op: OpDelete, Filter: filter.String(), Confirm: true}, tuneTimeout)
 	if err != nil {
-		return model.Deletion{}, err
+		return entry.Deletion{}, err
 	}
 	if rep.Deletion == nil {
-		return model.Deletion{}, fmt.Errorf("delete: %w: not an answer to the request", ErrBadReply)
+		return entry.Deletion{}, fmt.Errorf("delete: %w: not an answer to the request", ErrBadReply)
 	}
 	return *rep.Deletion, nil
 }

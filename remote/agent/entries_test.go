@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 )
 
 // entriesController is a fakeController whose table is flows.
@@ -15,8 +16,8 @@ type entriesController struct {
 	deleted []string
 }
 
-func (c *entriesController) ListEntries(f model.EntryFilter, sort string, desc bool, limit int) (*model.EntryList, error) {
-	l, err := model.NewEntryList(f, sort, desc, limit)
+func (c *entriesController) ListEntries(f entry.Filter, sort string, desc bool, limit int) (*entry.List, error) {
+	l, err := entry.NewList(f, sort, desc, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -26,9 +27,9 @@ func (c *entriesController) ListEntries(f model.EntryFilter, sort string, desc b
 	return l, nil
 }
 
-func (c *entriesController) DeleteEntries(f model.EntryFilter) (model.Deletion, error) {
+func (c *entriesController) DeleteEntries(f entry.Filter) (entry.Deletion, error) {
 	c.deleted = append(c.deleted, f.String())
-	return model.Deletion{Matched: 1, Deleted: 1}, nil
+	return entry.Deletion{Matched: 1, Deleted: 1}, nil
 }
 
 // TestServeEntries: an entries request is answered with at most

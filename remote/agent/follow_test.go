@@ -7,16 +7,17 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 )
 
 // fakeFollowing is a follow that saw events and counts its closes.
 type fakeFollowing struct {
-	follow model.EntryFollow
+	follow entry.Follow
 	closed *int
 }
 
-func (f fakeFollowing) Read() (model.EntryFollow, bool) { return f.follow, false }
-func (f fakeFollowing) Close()                          { *f.closed++ }
+func (f fakeFollowing) Read() (entry.Follow, bool) { return f.follow, false }
+func (f fakeFollowing) Close()                     { *f.closed++ }
 
 // followController is an entriesController that follows.
 type followController struct {
@@ -25,11 +26,11 @@ type followController struct {
 	closed  int
 }
 
-func (c *followController) FollowEntries(f model.EntryFilter) (model.EntryFollowing, error) {
+func (c *followController) FollowEntries(f entry.Filter) (entry.Following, error) {
 	c.filters = append(c.filters, f.String())
 	dns := model.Flow{Proto: 17, Src: netip.MustParseAddr("10.0.0.5"), Dst: netip.MustParseAddr("10.96.0.10"), SrcPort: 40000, DstPort: 53, TCPState: -1}
-	ev := []model.EntryEvent{{At: time.Unix(100, 0), Flow: dns}, {At: time.Unix(101, 0), Gone: true, Flow: dns}}
-	return fakeFollowing{follow: model.EntryFollow{Filter: f, Since: time.Unix(99, 0), New: 1, Gone: 1, Events: 2, Recent: ev}, closed: &c.closed}, nil
+	ev := []entry.Event{{At: time.Unix(100, 0), Flow: dns}, {At: time.Unix(101, 0), Gone: true, Flow: dns}}
+	return fakeFollowing{follow: entry.Follow{Filter: f, Since: time.Unix(99, 0), New: 1, Gone: 1, Events: 2, Recent: ev}, closed: &c.closed}, nil
 }
 
 // TestServeFollow: an agent follows the filter a follow request names
@@ -73,22 +74,22 @@ func TestServeFollow(t *testing.T) {
 // events, only those its filter matches, counts no lower than them, and
 // nf_conntrack_events only as a value the kernel has.
 func TestFollowCheckedWhereItLands(t *testing.T) {
-	udp, _ := model.ParseEntryFilter(model.EntryFilterArgs{"proto": "udp"})
+	udp, _ := entry.ParseFilter(entry.FilterArgs{"proto": "udp"})
 	dns := model.Flow{Proto: 17, Src: netip.MustParseAddr("10.0.0.5"), Dst: netip.MustParseAddr("10.96.0.10"), DstPort: 53, TCPState: -1}
 	web := model.Flow{Proto: 6, Src: netip.MustParseAddr("10.0.0.5"), Dst: netip.MustParseAddr("10.96.0.20"), DstPort: 80}
 	r := FollowReply{New: 0, Events: 99}
-	for i := range model.MaxFollowed + 100 {
+	for i := range entry.MaxFollowed + 100 {
 		f := dns
 		if i%2 == 1 {
 			f = web
 		}
-		r.Recent = append(r.Recent, model.EntryEvent{At: time.Unix(int64(i), 0), Flow: f})
+		r.Recent = append(r.Recent, entry.Event{At: time.Unix(int64(i), 0), Flow: f})
 	}
 	got, failed := followOf(udp, r)
-	if failed || len(got.Recent) != model.MaxFollowed/2 || got.New != uint64(model.MaxFollowed/2) || got.Events != 2 ||
-		got.Recent[len(got.Recent)-1].At.Unix() != int64(model.MaxFollowed+98) {
+	if failed || len(got.Recent) != entry.MaxFollowed/2 || got.New != uint64(entry.MaxFollowed/2) || got.Events != 2 ||
+		got.Recent[len(got.Recent)-1].At.Unix() != int64(entry.MaxFollowed+98) {
 		t.Errorf("kept %d events, counted %d new, events %d; want the newest %d of udp, counted, events 2",
-			len(got.Recent), got.New, got.Events, model.MaxFollowed/2)
+			len(got.Recent), got.New, got.Events, entry.MaxFollowed/2)
 	}
 }
 
@@ -96,8 +97,8 @@ func TestFollowCheckedWhereItLands(t *testing.T) {
 // cannot be asked says failed, with what the follow saw before, not an
 // empty follow.
 func TestFollowKeepsWhatItSawWhenTheLinkIsDown(t *testing.T) {
-	udp, _ := model.ParseEntryFilter(model.EntryFilterArgs{"proto": "udp"})
-	seen := model.EntryFollow{Filter: udp, New: 7, Events: 2}
+	udp, _ := entry.ParseFilter(entry.FilterArgs{"proto": "udp"})
+	seen := entry.Follow{Filter: udp, New: 7, Events: 2}
 	f := &remoteFollowing{p: &Process{}, last: seen}
 	got, failed := f.Read()
 	if !failed || got.New != 7 || got.Events != 2 {

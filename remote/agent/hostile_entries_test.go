@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/remote/recording/recordingtest"
 	"github.com/tablefull/tablefull/remote/stream"
 	"github.com/tablefull/tablefull/remote/stream/streamtest"
@@ -45,14 +46,14 @@ func TestHostileAgentEntries(t *testing.T) {
 	if _, err := next(t, p); err != nil {
 		t.Fatal(err)
 	}
-	l, err := RemoteEntries{P: p}.List(model.EntryFilter{}, "", false, 10)
+	l, err := RemoteEntries{P: p}.List(entry.Filter{}, "", false, 10)
 	if !errors.Is(err, ErrBadReply) || !errors.Is(err, model.ErrForeignFlow) {
 		t.Fatalf("the hostile row was taken: %v, %+v", err, l)
 	}
 	if strings.ContainsRune(err.Error(), '\x1b') {
 		t.Errorf("the refusal quotes the escapes: %q", err)
 	}
-	fol, _ := followOf(model.EntryFilter{}, FollowReply{Recent: []model.EntryEvent{{Flow: evil}}})
+	fol, _ := followOf(entry.Filter{}, FollowReply{Recent: []entry.Event{{Flow: evil}}})
 	if len(fol.Recent) != 0 {
 		t.Errorf("the follow view takes the hostile row: %+v", fol.Recent)
 	}

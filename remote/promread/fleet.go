@@ -11,6 +11,7 @@ import (
 	pmodel "github.com/prometheus/common/model"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/fleet"
 	"github.com/tablefull/tablefull/remote/metrics"
 	"github.com/tablefull/tablefull/remote/stream"
 )
@@ -21,7 +22,7 @@ const StaleAfter = time.Minute
 
 // Fleet is every instance's row, sorted most severe first, from five
 // instant queries over the whole fleet (never one per host).
-func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]model.FleetRow, error) {
+func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]fleet.Row, error) {
 	w := pmodel.Duration(r.window).String()
 	queries := []string{
 		r.with(`__name__=~"` + metrics.AnyOf(metrics.Entries.Name, metrics.Limit.Name, metrics.Verdict.Name) + `"`),
@@ -42,14 +43,14 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]model.FleetRow, er
 		}
 		vecs[i] = v
 	}
-	f := fleetRows{rows: map[string]*model.FleetRow{}}
-	f.each(vecs[4], func(rw *model.FleetRow, _ *pmodel.Sample, v float64) { // the instances seen in the window, answering or not
+	f := fleetRows{rows: map[string]*fleet.Row{}}
+	f.each(vecs[4], func(rw *fleet.Row, _ *pmodel.Sample, v float64) { // the instances seen in the window, answering or not
 		rw.LastSeen = time.UnixMilli(int64(v * 1000))
 		rw.Stale = now.Sub(rw.LastSeen) > StaleAfter
 	})
 	f.each(vecs[0], tableOf)
-	f.each(vecs[1], func(rw *model.FleetRow, _ *pmodel.Sample, v float64) { rw.Peak = uint64(v) })
-	f.each(vecs[2], func(rw *model.FleetRow, s *pmodel.Sample, v float64) {
+	f.each(vecs[1], func(rw *fleet.Row, _ *pmodel.Sample, v float64) { rw.Peak = uint64(v) })
+	f.each(vecs[2], func(rw *fleet.Row, s *pmodel.Sample, v float64) {
 		if s.Metric["m"] == "ns" {
 			rw.NSDropsPS = v
 		} else {
@@ -60,13 +61,13 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]model.FleetRow, er
 	if f.over > 0 { // refused, not cut: a fleet view missing hosts would read as a calm fleet
 		return nil, fmt.Errorf("%w: more than %d instances: narrow --selector", ErrAnswerTooBig, MaxFleetInstances)
 	}
-	out := make([]model.FleetRow, 0, len(f.rows))
+	out := make([]fleet.Row, 0, len(f.rows))
 	for _, rw := range f.rows {
 		model.SortKinds(rw.Kinds)
 		rw.Peak = max(rw.Peak, rw.Count)
 		out = append(out, *rw)
 	}
-	model.SortFleet(out)
+	fleet.Sort(out)
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%w: no instance with tablefull's metrics matches %s at %s", ErrNoInstances, r.with(""), r.where)
 	}
@@ -76,14 +77,14 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]model.FleetRow, er
 // fleetRows are the rows of a fleet answer by instance, at most
 // MaxFleetInstances; over counts the instances beyond.
 type fleetRows struct {
-	rows map[string]*model.FleetRow
+	rows map[string]*fleet.Row
 	over int
 }
 
 // each hands every sample of v to set with its instance's row. A value
 // out of range (NaN, ±Inf, negative, beyond 2^53) is unknown: left out,
 // never a garbled number.
-func (f *fleetRows) each(v pmodel.Vector, set func(rw *model.FleetRow, s *pmodel.Sample, v float64)) {
+func (f *fleetRows) each(v pmodel.Vector, set func(rw *fleet.Row, s *pmodel.Sample, v float64)) {
 	for _, s := range v {
 		inst := bound(string(s.Metric[pmodel.InstanceLabel]))
 		if f.rows[inst] == nil {
@@ -91,7 +92,7 @@ func (f *fleetRows) each(v pmodel.Vector, set func(rw *model.FleetRow, s *pmodel
 				f.over++
 				continue
 			}
-			f.rows[inst] = &model.FleetRow{Instance: inst}
+			f.rows[inst] = &fleet.Row{Instance: inst}
 		}
 		if known(s.Value) {
 			set(f.rows[inst], s, float64(s.Value))
@@ -100,7 +101,7 @@ func (f *fleetRows) each(v pmodel.Vector, set func(rw *model.FleetRow, s *pmodel
 }
 
 // tableOf reads the table's count, cap and verdicts into a row.
-func tableOf(rw *model.FleetRow, s *pmodel.Sample, v float64) {
+func tableOf(rw *fleet.Row, s *pmodel.Sample, v float64) {
 	if rw.Labels == "" {
 		rw.Labels = bound(otherLabels(s.Metric))
 	}
@@ -118,7 +119,7 @@ func tableOf(rw *model.FleetRow, s *pmodel.Sample, v float64) {
 
 // historyOf reads the window's pinned time, episodes and fullest other
 // namespace into a row.
-func historyOf(rw *model.FleetRow, s *pmodel.Sample, v float64) {
+func historyOf(rw *fleet.Row, s *pmodel.Sample, v float64) {
 	switch s.Metric["m"] {
 	case "pinned":
 		rw.Pinned = time.Duration(v * float64(time.Second)).Round(time.Second)

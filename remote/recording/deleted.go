@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/remote/stream"
 )
 
@@ -17,7 +18,7 @@ const EventDeleted = "delete"
 // conntrack(8)'s words, what it did, and its error.
 type DeletedRecord struct {
 	Filter string `json:"filter"`
-	model.Deletion
+	entry.Deletion
 	Error string `json:"error,omitempty"`
 }
 
@@ -33,11 +34,11 @@ func ParseDeleted(text string) (DeletedRecord, error) {
 	if err := json.Unmarshal([]byte(text), &r); err != nil {
 		return DeletedRecord{}, fmt.Errorf("a recorded deletion: %w", err)
 	}
-	args, err := model.EntryFilterWords(r.Filter)
+	args, err := entry.FilterWords(r.Filter)
 	if err != nil {
 		return DeletedRecord{}, err
 	}
-	f, err := model.ParseEntryFilter(args)
+	f, err := entry.ParseFilter(args)
 	if err != nil {
 		return DeletedRecord{}, err
 	}
@@ -53,7 +54,7 @@ func ParseDeleted(text string) (DeletedRecord, error) {
 
 // Deleted records a deletion of entries and what it did, so a report of
 // the recording lists it. Nothing is written when not recording.
-func (t *Tee) Deleted(at time.Time, filter model.EntryFilter, d model.Deletion, failed error) error {
+func (t *Tee) Deleted(at time.Time, filter entry.Filter, d entry.Deletion, failed error) error {
 	rec := DeletedRecord{Filter: filter.String(), Deletion: d}
 	if failed != nil {
 		rec.Error = failed.Error()

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/remote/stream"
 )
@@ -32,10 +32,10 @@ func TestReportListsDeletions(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range []recording.DeletedRecord{
-		{Filter: "-p udp --reply-src 127.0.0.2", Deletion: model.Deletion{Matched: 40, Deleted: 40}},
-		{Filter: "-p tcp --state ESTABLISHED --timeout-over 65", Deletion: model.Deletion{Matched: 3, Deleted: 2, StillMatch: 1}, Error: "one was gone\x1b[31m"},
-		{Filter: "--orig-src 1.2.3.4", Deletion: model.Deletion{Matched: 1, Deleted: 1}},
-		{Filter: "-p udp", Deletion: model.Deletion{Matched: 1 << 40, Deleted: 1 << 40}},
+		{Filter: "-p udp --reply-src 127.0.0.2", Deletion: entry.Deletion{Matched: 40, Deleted: 40}},
+		{Filter: "-p tcp --state ESTABLISHED --timeout-over 65", Deletion: entry.Deletion{Matched: 3, Deleted: 2, StillMatch: 1}, Error: "one was gone\x1b[31m"},
+		{Filter: "--orig-src 1.2.3.4", Deletion: entry.Deletion{Matched: 1, Deleted: 1}},
+		{Filter: "-p udp", Deletion: entry.Deletion{Matched: 1 << 40, Deleted: 1 << 40}},
 	} {
 		b, _ := json.Marshal(r)
 		if err := enc.Event(stream.Event{Time: at, Type: recording.EventDeleted, Text: string(b)}); err != nil {

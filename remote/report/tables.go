@@ -7,6 +7,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/incident"
+	"github.com/tablefull/tablefull/model/story"
 	"github.com/tablefull/tablefull/model/units"
 )
 
@@ -52,7 +53,7 @@ func (t narrator) tuning() section {
 		if in.SkippedChanges > 0 {
 			tb.Note = fmt.Sprintf("%s more changes are not listed.", units.Int(uint64(in.SkippedChanges)))
 		}
-		cmp.Note = fmt.Sprintf("Each window is at most %s, and no longer after a change than the recording goes on.", spanWords(model.CompareSpan))
+		cmp.Note = fmt.Sprintf("Each window is at most %s, and no longer after a change than the recording goes on.", spanWords(story.CompareSpan))
 		sec.Tables = append(sec.Tables, tb, cmp)
 	}
 	if len(in.UnseenApplies) > 0 {

@@ -9,6 +9,7 @@ import (
 	"github.com/ti-mo/netfilter"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
@@ -37,7 +38,7 @@ func (dl *Deleter) Close() error { return dl.c.Close() }
 // the kernel deleted, what was already gone and what it did not ask for
 // (no ports: ICMP's id is not read); an error other than an entry gone
 // says how far the deletion got.
-func (dl *Deleter) Delete(f model.Flow, d *model.Deletion) error {
+func (dl *Deleter) Delete(f model.Flow, d *entry.Deletion) error {
 	if f.Proto == 1 || f.Proto == 58 || !f.Src.IsValid() || !f.Dst.IsValid() {
 		d.Skipped++
 		return nil

@@ -8,6 +8,7 @@ import (
 	"github.com/ti-mo/conntrack"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
@@ -18,7 +19,7 @@ import (
 // the new entry as dumped goes.
 func TestDeleteByTheDumpedID(t *testing.T) {
 	ns, _ := nstest.Tracked(t)
-	entry := func() conntrack.Flow {
+	labFlow := func() conntrack.Flow {
 		return conntrack.NewFlow(6, conntrack.StatusConfirmed|conntrack.StatusAssured, netip.MustParseAddr("10.7.0.2"),
 			netip.MustParseAddr("10.7.0.80"), 40001, 80, 600, 0)
 	}
@@ -36,7 +37,7 @@ func TestDeleteByTheDumpedID(t *testing.T) {
 		}
 		return found, n
 	}
-	if err := ns.Insert([]conntrack.Flow{entry()}); err != nil {
+	if err := ns.Insert([]conntrack.Flow{labFlow()}); err != nil {
 		t.Fatal(err)
 	}
 	shown, n := dumped()
@@ -49,17 +50,17 @@ func TestDeleteByTheDumpedID(t *testing.T) {
 			return err
 		}
 		defer c.Close()
-		if err := c.Delete(entry()); err != nil {
+		if err := c.Delete(labFlow()); err != nil {
 			return err
 		}
 		// another entry takes the freed memory first, as on a busy table:
 		// the id hashes the entry's address with its tuple
-		other := entry()
+		other := labFlow()
 		other.TupleOrig.Proto.SourcePort, other.TupleReply.Proto.DestinationPort = 40002, 40002
 		if err := c.Create(other); err != nil {
 			return err
 		}
-		return c.Create(entry())
+		return c.Create(labFlow())
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func TestDeleteByTheDumpedID(t *testing.T) {
 	if now.ID == shown.ID {
 		t.Skipf("the replacement got the same id (%d): the kernel reuses it here", now.ID)
 	}
-	var d model.Deletion
+	var d entry.Deletion
 	del := func(f model.Flow) {
 		if err := ns.Do(func() error {
 			dl, err := NewDeleter()

@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 )
 
 // Follower follows the entries a filter matches as the kernel makes and
@@ -24,7 +24,7 @@ type Follower struct {
 	done     chan struct{}
 
 	mu       sync.Mutex // guards the fields below
-	followed *model.Followed
+	followed *entry.Followed
 	overruns uint64
 	failed   bool
 }
@@ -32,19 +32,19 @@ type Follower struct {
 // Follow starts following what filter matches in the caller's network
 // namespace; procRoot is where /proc/net/netlink says what the socket
 // dropped. Close stops it.
-func Follow(procRoot string, filter model.EntryFilter) (*Follower, error) {
+func Follow(procRoot string, filter entry.Filter) (*Follower, error) {
 	return follow(procRoot, filter, eventsReadBuffer)
 }
 
 // follow is Follow with a receive buffer of readBuffer bytes (tests make
 // it small to see events lost).
-func follow(procRoot string, filter model.EntryFilter, readBuffer int) (*Follower, error) {
+func follow(procRoot string, filter entry.Filter, readBuffer int) (*Follower, error) {
 	fd, portID, err := joinEvents(readBuffer, newAndDestroy)
 	if err != nil {
 		return nil, err
 	}
 	f := &Follower{procRoot: procRoot, portID: portID, stop: new(atomic.Bool), done: make(chan struct{}),
-		followed: model.NewFollowed(filter, time.Now())}
+		followed: entry.NewFollowed(filter, time.Now())}
 	f.dropsAt, _ = socketDrops(procRoot, portID)
 	if b, err := os.ReadFile(filepath.Join(procRoot, "sys/net/netfilter/nf_conntrack_events")); err == nil {
 		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && n >= 0 && n <= 2 {
@@ -67,14 +67,14 @@ func (f *Follower) got(b []byte) {
 			return
 		}
 		if fl, err := parseFlow(body); err == nil {
-			f.followed.Add(model.EntryEvent{At: now, Gone: kind == ctMsgDelete, Flow: fl})
+			f.followed.Add(entry.Event{At: now, Gone: kind == ctMsgDelete, Flow: fl})
 		}
 	})
 }
 
 // Read is what was followed so far; Failed says the socket failed, so
 // nothing after it was seen.
-func (f *Follower) Read() (follow model.EntryFollow, failed bool) {
+func (f *Follower) Read() (follow entry.Follow, failed bool) {
 	f.mu.Lock()
 	lost := f.overruns
 	f.mu.Unlock()

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
@@ -19,7 +19,7 @@ func TestFollowSeesWhatItsFilterMatches(t *testing.T) {
 	}
 	ns, addr := nstest.Tracked(t)
 	_, port, _ := net.SplitHostPort(addr)
-	filter, err := model.ParseEntryFilter(model.EntryFilterArgs{"proto": "tcp", "dport": port})
+	filter, err := entry.ParseFilter(entry.FilterArgs{"proto": "tcp", "dport": port})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestFollowSeesWhatItsFilterMatches(t *testing.T) {
 func TestFollowSaysWhatItLost(t *testing.T) {
 	ns, addr := nstest.Tracked(t)
 	var f *Follower
-	if err := ns.Do(func() (err error) { f, err = follow("/proc", model.EntryFilter{}, 4096); return err }); err != nil {
+	if err := ns.Do(func() (err error) { f, err = follow("/proc", entry.Filter{}, 4096); return err }); err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
@@ -29,12 +30,12 @@ type Control struct {
 	// Entries lists the table's entries and Deleter deletes them, as
 	// sources.ListEntries and sources.DeleteEntries do (nil: the agent
 	// answers that it does not).
-	Entries func(filter model.EntryFilter, sort string, desc bool, limit int) (*model.EntryList, error)
-	Deleter func(filter model.EntryFilter, established bool) (model.Deletion, error)
+	Entries func(filter entry.Filter, sort string, desc bool, limit int) (*entry.List, error)
+	Deleter func(filter entry.Filter, established bool) (entry.Deletion, error)
 	// Follow follows the entries a filter matches, as
 	// sources.EntriesFollower does (nil: the agent answers that it does
 	// not).
-	Follow func(filter model.EntryFilter) (model.EntryFollowing, error)
+	Follow func(filter entry.Filter) (entry.Following, error)
 	busy   sync.Mutex
 }
 
@@ -46,7 +47,7 @@ var (
 )
 
 // ListEntries lists the entries filter matches (agent.EntriesController).
-func (a *Control) ListEntries(filter model.EntryFilter, sort string, desc bool, limit int) (*model.EntryList, error) {
+func (a *Control) ListEntries(filter entry.Filter, sort string, desc bool, limit int) (*entry.List, error) {
 	if a.Entries == nil {
 		return nil, errNoEntries
 	}
@@ -55,7 +56,7 @@ func (a *Control) ListEntries(filter model.EntryFilter, sort string, desc bool, 
 
 // FollowEntries follows the entries filter matches
 // (agent.EntriesFollowController).
-func (a *Control) FollowEntries(filter model.EntryFilter) (model.EntryFollowing, error) {
+func (a *Control) FollowEntries(filter entry.Filter) (entry.Following, error) {
 	if a.Follow == nil {
 		return nil, errNoFollow
 	}
@@ -65,9 +66,9 @@ func (a *Control) FollowEntries(filter model.EntryFilter) (model.EntryFollowing,
 // DeleteEntries deletes what filter matches, never established
 // connections, one write at a time with the tuning's (a cut session
 // finishes it before the agent ends).
-func (a *Control) DeleteEntries(filter model.EntryFilter) (model.Deletion, error) {
+func (a *Control) DeleteEntries(filter entry.Filter) (entry.Deletion, error) {
 	if a.Deleter == nil {
-		return model.Deletion{}, errNoEntries
+		return entry.Deletion{}, errNoEntries
 	}
 	a.busy.Lock()
 	defer a.busy.Unlock()

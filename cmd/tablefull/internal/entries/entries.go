@@ -11,7 +11,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/exitcode"
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/sources"
 )
 
@@ -49,9 +49,9 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 	for _, f := range filterFlags {
 		o.filter[f.name] = fs.StringP(f.name, f.short, "", f.usage)
 	}
-	fs.StringVar(&o.Sort, "sort", model.EntrySorts[0], fmt.Sprintf("sort by `COLUMN` %v", model.EntrySorts))
+	fs.StringVar(&o.Sort, "sort", entry.Sorts[0], fmt.Sprintf("sort by `COLUMN` %v", entry.Sorts))
 	fs.BoolVar(&o.Desc, "reverse", false, "sort descending")
-	fs.IntVar(&o.Limit, "limit", 50, fmt.Sprintf("show at most `N` entries (all are counted; at most %d)", model.MaxEntryRows))
+	fs.IntVar(&o.Limit, "limit", 50, fmt.Sprintf("show at most `N` entries (all are counted; at most %d)", entry.MaxRows))
 	fs.BoolVar(&o.JSON, "json", false, "print JSON (schema in docs/what-fills-it.md)")
 	fs.BoolVar(&o.Delete, "delete", false, "delete the entries the filter matches, after a preview (needs --yes)")
 	fs.BoolVar(&o.Yes, "yes", false, "with --delete: delete without stopping at the preview")
@@ -65,11 +65,11 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 // would not take, exitcode.Refused for a deletion refused (nothing
 // deleted).
 func Run(o Options, stateDir string, stdout io.Writer) error {
-	args := model.EntryFilterArgs{}
+	args := entry.FilterArgs{}
 	for k, v := range o.filter {
 		args[k] = *v
 	}
-	filter, err := model.ParseEntryFilter(args)
+	filter, err := entry.ParseFilter(args)
 	if err != nil {
 		return exitcode.Error{Code: 2, Err: err}
 	}
@@ -78,7 +78,7 @@ func Run(o Options, stateDir string, stdout io.Writer) error {
 		limit = min(limit, 10) // a preview, not the listing
 	}
 	list, err := sources.ListEntries(filter, o.Sort, o.Desc, limit)
-	if errors.Is(err, model.ErrBadFilter) {
+	if errors.Is(err, entry.ErrBadFilter) {
 		return exitcode.Error{Code: 2, Err: err}
 	} else if err != nil {
 		return err
@@ -86,7 +86,7 @@ func Run(o Options, stateDir string, stdout io.Writer) error {
 	if !o.Delete {
 		return write(stdout, list, nil, o.JSON)
 	}
-	refused := model.DeleteRefusal(list, o.Established)
+	refused := entry.DeleteRefusal(list, o.Established)
 	if refused == nil && !o.Yes {
 		refused = errors.New("--yes needed to delete: nothing deleted")
 	}
@@ -95,7 +95,7 @@ func Run(o Options, stateDir string, stdout io.Writer) error {
 		return exitcode.Error{Code: exitcode.Refused, Err: refused}
 	}
 	done, err := sources.DeleteEntries(filter, o.Established, stateDir)
-	if errors.Is(err, model.ErrDeleteRefused) { // the table changed since the preview
+	if errors.Is(err, entry.ErrDeleteRefused) { // the table changed since the preview
 		return exitcode.Error{Code: exitcode.Refused, Err: err}
 	}
 	if werr := write(stdout, list, &done, o.JSON); err == nil {

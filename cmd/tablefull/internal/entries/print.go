@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/model/units"
 )
 
@@ -62,11 +63,11 @@ type Doc struct {
 	Unreplied   int             `json:"unreplied"`
 	Accounted   int             `json:"accounted"`
 	Entries     []row           `json:"entries"`
-	Deletion    *model.Deletion `json:"deletion,omitempty"`
+	Deletion    *entry.Deletion `json:"deletion,omitempty"`
 }
 
 // write prints the list, and what a deletion did, as text or JSON.
-func write(w io.Writer, l *model.EntryList, done *model.Deletion, asJSON bool) error {
+func write(w io.Writer, l *entry.List, done *entry.Deletion, asJSON bool) error {
 	rows := l.Rows()
 	if asJSON {
 		out := Doc{Schema, l.Filter.String(), l.Sort, l.Desc, l.Matched, l.Established, l.Assured, l.Unreplied, l.Accounted, []row{}, done}
@@ -91,7 +92,7 @@ func write(w io.Writer, l *model.EntryList, done *model.Deletion, asJSON bool) e
 
 // summary is the listing's last line: what matched, what is shown, and
 // what a deletion did.
-func summary(l *model.EntryList, shown int, done *model.Deletion) string {
+func summary(l *entry.List, shown int, done *entry.Deletion) string {
 	filter := l.Filter.String()
 	if filter == "" {
 		filter = "no filter"

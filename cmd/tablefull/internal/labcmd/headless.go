@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/story"
 	"github.com/tablefull/tablefull/sources/lab"
 )
 
@@ -62,7 +63,7 @@ func Headless(l *lab.Lab, feed model.Feed, stopped <-chan struct{}, fixAfter tim
 				s.Time.Format("15:04:05.000"), c.Count, c.Peak, c.Max, f.Pinned, f.Verdict().Kind,
 				f.Rates.Drops(), f.Rates.CTTotal.Get(model.EarlyDrop), f.Rates.SynRetransPS, f.Rates.ListenOverflowsPS, f.Rates.CPUAll.Busy(),
 				l.Clients.String(), model.Sanitize(f.Verdict().Text(), headlessEvidence))
-			if cap := model.Caption(prev, f); cap != "" {
+			if cap := story.Caption(prev, f); cap != "" {
 				fmt.Fprintln(w, "  ▶", cap)
 			}
 			prev = f

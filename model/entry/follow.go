@@ -1,20 +1,24 @@
-package model
+package entry
 
-import "time"
+import (
+	"time"
 
-// MaxFollowed bounds the events an EntryFollow keeps: a screen's worth
+	"github.com/tablefull/tablefull/model"
+)
+
+// MaxFollowed bounds the events an Follow keeps: a screen's worth
 // many times over, whatever the table's churn.
 const MaxFollowed = 512
 
-// EntryEvent is one entry the kernel made or ended, as its event stream
+// Event is one entry the kernel made or ended, as its event stream
 // told it.
-type EntryEvent struct {
+type Event struct {
 	At   time.Time
 	Gone bool // ended (a DESTROY event); false: made (NEW)
-	Flow Flow
+	Flow model.Flow
 }
 
-// EntryFollow is the table followed through its event stream since
+// Follow is the table followed through its event stream since
 // Since: the last events its filter matched, oldest first, at most
 // MaxFollowed, and exact counts of all it matched. Lost counts the events
 // the kernel dropped because the listener's buffer was full: those are
@@ -25,30 +29,30 @@ type EntryEvent struct {
 // ctnetlink listener existed carries no event cache and ends unreported,
 // so Gone counts only entries made while someone listened; at 0 the
 // kernel reports nothing.
-type EntryFollow struct {
-	Filter    EntryFilter
+type Follow struct {
+	Filter    Filter
 	Since     time.Time
 	New, Gone uint64
 	Lost      uint64
 	Events    int
-	Recent    []EntryEvent
+	Recent    []Event
 }
 
-// EntryFollowing is a follow under way: what it saw so far (failed: its
+// Following is a follow under way: what it saw so far (failed: its
 // event socket failed, so nothing after that was seen), and its end.
-type EntryFollowing interface {
-	Read() (follow EntryFollow, failed bool)
+type Following interface {
+	Read() (follow Follow, failed bool)
 	Close()
 }
 
 // Followed keeps events in a ring of MaxFollowed and counts them: the
-// state behind an EntryFollow, fed one event at a time.
+// state behind an Follow, fed one event at a time.
 type Followed struct {
 	// Events is nf_conntrack_events as the follow began (-1: not read).
 	Events int
-	filter EntryFilter
+	filter Filter
 	since  time.Time
-	ring   [MaxFollowed]EntryEvent
+	ring   [MaxFollowed]Event
 	next   int
 	full   bool
 	made   uint64
@@ -56,12 +60,12 @@ type Followed struct {
 }
 
 // NewFollowed follows what filter matches from since.
-func NewFollowed(filter EntryFilter, since time.Time) *Followed {
+func NewFollowed(filter Filter, since time.Time) *Followed {
 	return &Followed{filter: filter, since: since, Events: -1}
 }
 
 // Add counts and keeps e when the filter matches its entry.
-func (f *Followed) Add(e EntryEvent) {
+func (f *Followed) Add(e Event) {
 	if !f.filter.Match(e.Flow) {
 		return
 	}
@@ -79,8 +83,8 @@ func (f *Followed) Add(e EntryEvent) {
 
 // Follow is the state so far, lost as the listener counted it; the
 // events are a copy, oldest first.
-func (f *Followed) Follow(lost uint64) EntryFollow {
-	out := EntryFollow{Filter: f.filter, Since: f.since, New: f.made, Gone: f.gone, Lost: lost, Events: f.Events}
+func (f *Followed) Follow(lost uint64) Follow {
+	out := Follow{Filter: f.filter, Since: f.since, New: f.made, Gone: f.gone, Lost: lost, Events: f.Events}
 	if f.full {
 		out.Recent = append(out.Recent, f.ring[f.next:]...)
 	}

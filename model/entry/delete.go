@@ -1,4 +1,4 @@
-package model
+package entry
 
 import (
 	"errors"
@@ -27,7 +27,7 @@ var ErrDeleteRefused = errors.New("refused")
 // it may go: an empty filter (every entry: conntrack -F is that), or
 // established TCP connections, which would lose their state, unless
 // established says the operator means them too.
-func DeleteRefusal(l *EntryList, established bool) error {
+func DeleteRefusal(l *List, established bool) error {
 	switch {
 	case l.Filter.String() == "":
 		return fmt.Errorf("%w: an empty filter matches every entry (conntrack -F flushes the table; tablefull deletes by a filter)", ErrDeleteRefused)

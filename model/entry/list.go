@@ -1,10 +1,12 @@
-package model
+package entry
 
 import (
 	"cmp"
 	"container/heap"
 	"fmt"
 	"slices"
+
+	"github.com/tablefull/tablefull/model"
 )
 
 // entryColumns are the columns entries sort by, each with its order, the
@@ -12,23 +14,23 @@ import (
 // first.
 var entryColumns = []struct {
 	name  string
-	order func(a, b Flow) int
+	order func(a, b model.Flow) int
 }{
-	{"timeout", func(a, b Flow) int { return cmp.Compare(a.Timeout, b.Timeout) }},
-	{"proto", func(a, b Flow) int { return cmp.Compare(a.Proto, b.Proto) }},
-	{"state", func(a, b Flow) int { return cmp.Compare(a.TCPState, b.TCPState) }},
-	{"src", func(a, b Flow) int { return a.Src.Compare(b.Src) }},
-	{"dst", func(a, b Flow) int { return a.Dst.Compare(b.Dst) }},
-	{"sport", func(a, b Flow) int { return cmp.Compare(a.SrcPort, b.SrcPort) }},
-	{"dport", func(a, b Flow) int { return cmp.Compare(a.DstPort, b.DstPort) }},
-	{"zone", func(a, b Flow) int { return cmp.Compare(a.Zone, b.Zone) }},
-	{"mark", func(a, b Flow) int { return cmp.Compare(a.Mark, b.Mark) }},
-	{"packets", func(a, b Flow) int { return cmp.Compare(a.Packets[0]+a.Packets[1], b.Packets[0]+b.Packets[1]) }},
-	{"bytes", func(a, b Flow) int { return cmp.Compare(a.Bytes[0]+a.Bytes[1], b.Bytes[0]+b.Bytes[1]) }},
+	{"timeout", func(a, b model.Flow) int { return cmp.Compare(a.Timeout, b.Timeout) }},
+	{"proto", func(a, b model.Flow) int { return cmp.Compare(a.Proto, b.Proto) }},
+	{"state", func(a, b model.Flow) int { return cmp.Compare(a.TCPState, b.TCPState) }},
+	{"src", func(a, b model.Flow) int { return a.Src.Compare(b.Src) }},
+	{"dst", func(a, b model.Flow) int { return a.Dst.Compare(b.Dst) }},
+	{"sport", func(a, b model.Flow) int { return cmp.Compare(a.SrcPort, b.SrcPort) }},
+	{"dport", func(a, b model.Flow) int { return cmp.Compare(a.DstPort, b.DstPort) }},
+	{"zone", func(a, b model.Flow) int { return cmp.Compare(a.Zone, b.Zone) }},
+	{"mark", func(a, b model.Flow) int { return cmp.Compare(a.Mark, b.Mark) }},
+	{"packets", func(a, b model.Flow) int { return cmp.Compare(a.Packets[0]+a.Packets[1], b.Packets[0]+b.Packets[1]) }},
+	{"bytes", func(a, b model.Flow) int { return cmp.Compare(a.Bytes[0]+a.Bytes[1], b.Bytes[0]+b.Bytes[1]) }},
 }
 
-// EntrySorts are the columns' names, the default first.
-var EntrySorts = func() []string {
+// Sorts are the columns' names, the default first.
+var Sorts = func() []string {
 	names := make([]string, len(entryColumns))
 	for i, c := range entryColumns {
 		names[i] = c.name
@@ -37,7 +39,7 @@ var EntrySorts = func() []string {
 }()
 
 // columnOrder is the order of column; nil for no column of entryColumns.
-func columnOrder(column string) func(a, b Flow) int {
+func columnOrder(column string) func(a, b model.Flow) int {
 	for _, c := range entryColumns {
 		if c.name == column {
 			return c.order
@@ -46,15 +48,15 @@ func columnOrder(column string) func(a, b Flow) int {
 	return nil
 }
 
-// MaxEntryRows bounds the rows an EntryList keeps, whatever is asked.
-const MaxEntryRows = 10000
+// MaxRows bounds the rows an List keeps, whatever is asked.
+const MaxRows = 10000
 
-// EntryList keeps, of the entries a dump streams past it, the first
+// List keeps, of the entries a dump streams past it, the first
 // Limit in the chosen order (a bounded heap: a table of 262,144 entries
 // costs Limit rows, not the table), and counts every entry that matched
 // its filter exactly.
-type EntryList struct {
-	Filter EntryFilter
+type List struct {
+	Filter Filter
 	Sort   string
 	Desc   bool
 	Limit  int
@@ -65,19 +67,19 @@ type EntryList struct {
 	rows                                                entryHeap
 }
 
-// NewEntryList keeps limit rows (at most MaxEntryRows) of the entries
-// filter passes, sorted by column sort (one of EntrySorts; "" the
+// NewList keeps limit rows (at most MaxRows) of the entries
+// filter passes, sorted by column sort (one of Sorts; "" the
 // first), descending when desc.
-func NewEntryList(filter EntryFilter, sort string, desc bool, limit int) (*EntryList, error) {
+func NewList(filter Filter, sort string, desc bool, limit int) (*List, error) {
 	if sort == "" {
-		sort = EntrySorts[0]
+		sort = Sorts[0]
 	}
 	order := columnOrder(sort)
 	if order == nil {
-		return nil, fmt.Errorf("%w: no column %q to sort by (%v)", ErrBadFilter, Sanitize(sort, 40), EntrySorts)
+		return nil, fmt.Errorf("%w: no column %q to sort by (%v)", ErrBadFilter, model.Sanitize(sort, 40), Sorts)
 	}
-	l := &EntryList{Filter: filter, Sort: sort, Desc: desc, Limit: max(0, min(limit, MaxEntryRows))}
-	l.rows.less = func(a, b Flow) bool { // the heap's top is the row to drop first
+	l := &List{Filter: filter, Sort: sort, Desc: desc, Limit: max(0, min(limit, MaxRows))}
+	l.rows.less = func(a, b model.Flow) bool { // the heap's top is the row to drop first
 		c := compareEntries(a, b, order)
 		if desc {
 			c = -c
@@ -89,11 +91,11 @@ func NewEntryList(filter EntryFilter, sort string, desc bool, limit int) (*Entry
 
 // IsEstablished reports whether f is an established TCP connection: one
 // a deletion would make lose its state.
-func IsEstablished(f Flow) bool { return f.TCPState == tcpEstablished }
+func IsEstablished(f model.Flow) bool { return f.TCPState == model.TCPEstablished }
 
 // Add counts e when it passes the filter, and keeps it when it is among
 // the first Limit so far.
-func (l *EntryList) Add(e Flow) {
+func (l *List) Add(e model.Flow) {
 	if !l.Filter.Match(e) {
 		return
 	}
@@ -101,10 +103,10 @@ func (l *EntryList) Add(e Flow) {
 	if IsEstablished(e) {
 		l.Established++
 	}
-	if e.Status&StatusAssured != 0 {
+	if e.Status&model.StatusAssured != 0 {
 		l.Assured++
 	}
-	if e.Status&StatusSeenReply == 0 {
+	if e.Status&model.StatusSeenReply == 0 {
 		l.Unreplied++
 	}
 	if e.Accounted {
@@ -121,9 +123,9 @@ func (l *EntryList) Add(e Flow) {
 }
 
 // Rows are the kept entries in order.
-func (l *EntryList) Rows() []Flow {
+func (l *List) Rows() []model.Flow {
 	out := slices.Clone(l.rows.flows)
-	slices.SortFunc(out, func(a, b Flow) int {
+	slices.SortFunc(out, func(a, b model.Flow) int {
 		if l.rows.less(a, b) {
 			return 1
 		}
@@ -137,7 +139,7 @@ func (l *EntryList) Rows() []Flow {
 
 // compareEntries orders a and b by a column's order, then by their
 // tuples, so that an order is total and the same on every run.
-func compareEntries(a, b Flow, order func(a, b Flow) int) int {
+func compareEntries(a, b model.Flow, order func(a, b model.Flow) int) int {
 	c := order(a, b)
 	if c != 0 {
 		return c
@@ -154,14 +156,14 @@ func compareEntries(a, b Flow, order func(a, b Flow) int) int {
 
 // entryHeap is a heap of flows whose top is the one to drop first.
 type entryHeap struct {
-	flows []Flow
-	less  func(a, b Flow) bool
+	flows []model.Flow
+	less  func(a, b model.Flow) bool
 }
 
 func (h entryHeap) Len() int           { return len(h.flows) }
 func (h entryHeap) Less(i, j int) bool { return h.less(h.flows[i], h.flows[j]) }
 func (h entryHeap) Swap(i, j int)      { h.flows[i], h.flows[j] = h.flows[j], h.flows[i] }
-func (h *entryHeap) Push(x any)        { h.flows = append(h.flows, x.(Flow)) }
+func (h *entryHeap) Push(x any)        { h.flows = append(h.flows, x.(model.Flow)) }
 func (h *entryHeap) Pop() any {
 	n := len(h.flows) - 1
 	x := h.flows[n]

@@ -1,4 +1,8 @@
-package model
+// Package entry is the table's entries one by one, as conntrack(8) shows
+// them: a filter in its vocabulary, a sorted list of a dump bounded by the
+// rows a screen keeps, a follow of the event stream, and the checks a
+// delete passes first.
+package entry
 
 import (
 	"errors"
@@ -7,16 +11,18 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tablefull/tablefull/model"
 )
 
-// EntryFilter selects conntrack entries in conntrack(8)'s own vocabulary:
+// Filter selects conntrack entries in conntrack(8)'s own vocabulary:
 // -p, --src, --dst, --reply-src, --reply-dst (an address or a CIDR),
 // --sport, --dport, --state, --zone, --mark; and one word of ours,
 // --timeout-over (more seconds left than that: entries that keep a
 // timeout given before their hold was lowered, which conntrack's filter
 // cannot name). A field left unset matches every entry. It arrives from a command line or a control request, so
-// ParseEntryFilter checks every value before it is used.
-type EntryFilter struct {
+// ParseFilter checks every value before it is used.
+type Filter struct {
 	Proto                        uint8 // 0: any
 	Src, Dst, ReplySrc, ReplyDst netip.Prefix
 	SPort, DPort                 uint16 // 0: any
@@ -25,34 +31,34 @@ type EntryFilter struct {
 	TimeoutOver                  *uint32 // seconds left above which an entry matches
 }
 
-// EntryFilterArgs are a filter's values as typed, by conntrack(8)'s
+// FilterArgs are a filter's values as typed, by conntrack(8)'s
 // long option names ("proto", "src", …, "mark"); "" leaves one unset.
-type EntryFilterArgs map[string]string
+type FilterArgs map[string]string
 
-// entryFilterKeys are the options an EntryFilterArgs may hold.
+// entryFilterKeys are the options an FilterArgs may hold.
 var entryFilterKeys = []string{"proto", "src", "dst", "reply-src", "reply-dst", "sport", "dport", "state", "zone", "mark", "timeout-over"}
 
 // ErrBadFilter is a filter value that is not one conntrack(8) takes.
 var ErrBadFilter = errors.New("bad entry filter")
 
-// ParseEntryFilter checks and reads a filter's values.
-func ParseEntryFilter(args EntryFilterArgs) (EntryFilter, error) {
-	var f EntryFilter
+// ParseFilter checks and reads a filter's values.
+func ParseFilter(args FilterArgs) (Filter, error) {
+	var f Filter
 	for k, v := range args {
 		if v == "" {
 			continue
 		}
 		if !slices.Contains(entryFilterKeys, k) {
-			return f, fmt.Errorf("%w: no option --%s", ErrBadFilter, Sanitize(k, 40))
+			return f, fmt.Errorf("%w: no option --%s", ErrBadFilter, model.Sanitize(k, 40))
 		}
 		if err := f.set(k, v); err != nil { // said as conntrack(8) would: the option, the value, what it is not
-			return f, fmt.Errorf("%w: --%s %s: %w", ErrBadFilter, k, Sanitize(v, 80), err)
+			return f, fmt.Errorf("%w: --%s %s: %w", ErrBadFilter, k, model.Sanitize(v, 80), err)
 		}
 	}
 	return f, nil
 }
 
-func (f *EntryFilter) set(k, v string) error {
+func (f *Filter) set(k, v string) error {
 	var err error
 	switch k {
 	case "proto":
@@ -76,10 +82,10 @@ func (f *EntryFilter) set(k, v string) error {
 			f.DPort = uint16(n)
 		}
 	case "state":
-		if i := slices.Index(TCPStates, strings.ToUpper(v)); i > 0 {
-			f.State = TCPStates[i]
+		if i := slices.Index(model.TCPStates, strings.ToUpper(v)); i > 0 {
+			f.State = model.TCPStates[i]
 		} else {
-			err = fmt.Errorf("not a TCP state (%s)", strings.Join(TCPStates[1:], ", "))
+			err = fmt.Errorf("not a TCP state (%s)", strings.Join(model.TCPStates[1:], ", "))
 		}
 	case "zone", "mark", "timeout-over":
 		var n uint64
@@ -106,10 +112,8 @@ func (f *EntryFilter) set(k, v string) error {
 
 // protoNumber reads a protocol's name or number.
 func protoNumber(v string) (uint8, error) {
-	for n, name := range protoNames {
-		if strings.EqualFold(v, name) {
-			return uint8(n), nil
-		}
+	if n, ok := model.ProtoNamed(v); ok {
+		return n, nil
 	}
 	n, err := strconv.ParseUint(v, 10, 8)
 	if err != nil || n == 0 {
@@ -135,13 +139,13 @@ func prefixOf(v string) (netip.Prefix, error) {
 }
 
 // Match reports whether e passes the filter.
-func (f EntryFilter) Match(e Flow) bool {
+func (f Filter) Match(e model.Flow) bool {
 	in := func(p netip.Prefix, a netip.Addr) bool { return !p.IsValid() || p.Contains(a.Unmap()) }
 	switch {
 	case f.Proto != 0 && e.Proto != f.Proto,
 		!in(f.Src, e.Src), !in(f.Dst, e.Dst), !in(f.ReplySrc, e.ReplySrc), !in(f.ReplyDst, e.ReplyDst),
 		f.SPort != 0 && e.SrcPort != f.SPort, f.DPort != 0 && e.DstPort != f.DPort,
-		f.State != "" && (e.TCPState < 0 || e.TCPState >= len(TCPStates) || TCPStates[e.TCPState] != f.State),
+		f.State != "" && (e.TCPState < 0 || e.TCPState >= len(model.TCPStates) || model.TCPStates[e.TCPState] != f.State),
 		f.Zone != nil && uint32(e.Zone) != *f.Zone, f.Mark != nil && e.Mark != *f.Mark,
 		f.TimeoutOver != nil && e.Timeout <= *f.TimeoutOver:
 		return false
@@ -152,11 +156,11 @@ func (f EntryFilter) Match(e Flow) bool {
 // String is the filter as conntrack(8) would take it: "-p udp
 // --reply-src 10.80.0.2" (with --timeout-over, as tablefull entries
 // takes it); "" matches every entry.
-func (f EntryFilter) String() string {
+func (f Filter) String() string {
 	var parts []string
 	add := func(opt, v string) { parts = append(parts, opt+" "+v) }
 	if f.Proto != 0 {
-		name, ok := protoNames[int(f.Proto)]
+		name, ok := model.ProtoName(int(f.Proto))
 		if !ok {
 			name = strconv.Itoa(int(f.Proto))
 		}
@@ -194,12 +198,12 @@ func (f EntryFilter) String() string {
 // entryShortOptions are conntrack(8)'s one-letter names of the options.
 var entryShortOptions = map[string]string{"p": "proto", "s": "src", "d": "dst", "r": "reply-src", "q": "reply-dst"}
 
-// EntryFilterWords reads a filter typed as conntrack(8) takes it on its
+// FilterWords reads a filter typed as conntrack(8) takes it on its
 // command line ("-p udp --reply-src 10.80.0.2", "--dport=53"): an
-// option and its value each, long or short. ParseEntryFilter checks the
+// option and its value each, long or short. ParseFilter checks the
 // values.
-func EntryFilterWords(text string) (EntryFilterArgs, error) {
-	args := EntryFilterArgs{}
+func FilterWords(text string) (FilterArgs, error) {
+	args := FilterArgs{}
 	words := strings.Fields(text)
 	for i := 0; i < len(words); i++ {
 		w := words[i]
@@ -209,11 +213,11 @@ func EntryFilterWords(text string) (EntryFilterArgs, error) {
 		case strings.HasPrefix(w, "-") && entryShortOptions[name] != "":
 			name = entryShortOptions[name]
 		default:
-			return nil, fmt.Errorf("%w: %q is not an option (-p udp, --dport 53, …)", ErrBadFilter, Sanitize(w, 40))
+			return nil, fmt.Errorf("%w: %q is not an option (-p udp, --dport 53, …)", ErrBadFilter, model.Sanitize(w, 40))
 		}
 		if !hasValue {
 			if i+1 >= len(words) {
-				return nil, fmt.Errorf("%w: --%s needs a value", ErrBadFilter, Sanitize(name, 40))
+				return nil, fmt.Errorf("%w: --%s needs a value", ErrBadFilter, model.Sanitize(name, 40))
 			}
 			i++
 			value = words[i]
