@@ -116,7 +116,7 @@ func (t *tunePanel) knobRows(st *styles.Styles, width int) (lines []string, quie
 // beforeAfterLine compares the table before and after an apply at at.
 func beforeAfterLine(st *styles.Styles, history []model.Frame, at time.Time) string {
 	before, after := story.BeforeAfter(history, at, story.CompareSpan)
-	span := after.To.Sub(after.From) + time.Second
+	span := after.To.Sub(after.From)
 	return st.Label.Render(fmt.Sprintf("before → after (%s each) ", units.Dur(span))) + fmt.Sprintf(
 		"drops/s %s → %s  new conns/s %s → %s  pinned %s → %s  SYN retrans/s %s → %s  listen overflows/s %s → %s",
 		units.Num(before.DropsPS), units.Num(after.DropsPS), units.Num(before.NewConnsPS), units.Num(after.NewConnsPS),

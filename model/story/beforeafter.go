@@ -36,8 +36,11 @@ func RowOf(f model.Frame) WindowRow {
 		newConns: f.Rates.NewEntriesPS(), syn: f.Rates.SynRetransPS, overflows: f.Rates.ListenOverflowsPS}
 }
 
-// summariseRows averages the rows' rates over their span.
-func summariseRows(rows []WindowRow) Window {
+// summariseRows averages the rows' rates over their span, which begins
+// no earlier than lo: a row's interval is counted only from there, so the
+// window's length is what its pinned time and rates are counted over,
+// whatever gap came before its first row.
+func summariseRows(rows []WindowRow, lo time.Time) Window {
 	var w Window
 	if len(rows) == 0 {
 		return w
@@ -45,17 +48,19 @@ func summariseRows(rows []WindowRow) Window {
 	w.From, w.To = rows[0].t, rows[len(rows)-1].t
 	var secs float64
 	for _, r := range rows {
-		s := r.elapsed.Seconds()
-		if s <= 0 {
+		d := min(r.elapsed, r.t.Sub(lo))
+		if d <= 0 {
 			continue
 		}
+		s := d.Seconds()
+		w.From = minTime(w.From, r.t.Add(-d))
 		secs += s
-		w.DropsPS += float64(r.drops)
+		w.DropsPS += float64(r.drops) * s / r.elapsed.Seconds()
 		w.NewConnsPS += r.newConns * s
 		w.SynRetransPS += r.syn * s
 		w.ListenOverflowsPS += r.overflows * s
 		if r.pinned {
-			w.Pinned += r.elapsed
+			w.Pinned += d
 		}
 	}
 	if secs > 0 {
@@ -65,6 +70,13 @@ func summariseRows(rows []WindowRow) Window {
 		w.ListenOverflowsPS /= secs
 	}
 	return w
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
 }
 
 // BeforeAfter splits frames at mark into two windows of equal length: as
@@ -93,7 +105,7 @@ func SplitRows(rows []WindowRow, mark time.Time, span time.Duration) (before, af
 			a = append(a, r)
 		}
 	}
-	return summariseRows(b), summariseRows(a)
+	return summariseRows(b, mark.Add(-d)), summariseRows(a, mark)
 }
 
 // CompareSpan is the longest window compared before and after a change

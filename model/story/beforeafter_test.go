@@ -30,8 +30,13 @@ func TestBeforeAfter(t *testing.T) {
 	if after.DropsPS != 0 || after.Pinned != 0 || after.NewConnsPS != 410 {
 		t.Errorf("after %+v", after)
 	}
-	// Equal windows: 10 s after the mark, so 10 s before it, not 60.
-	if d1, d2 := before.To.Sub(before.From), after.To.Sub(after.From); d1 != d2 {
-		t.Errorf("windows of %v and %v", d1, d2)
+	// Equal windows: 10 s after the mark, so 10 s before it, not 60; each
+	// as long as the intervals its time pinned is counted over (it once
+	// said "in the 9 s before, … pinned 10 s").
+	if d1, d2 := before.To.Sub(before.From), after.To.Sub(after.From); d1 != 10*time.Second || d2 != 10*time.Second {
+		t.Errorf("windows of %v and %v, want 10 s each", d1, d2)
+	}
+	if before.Pinned > before.To.Sub(before.From) {
+		t.Errorf("pinned %v in a window of %v", before.Pinned, before.To.Sub(before.From))
 	}
 }

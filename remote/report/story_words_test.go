@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/model/story"
 )
 
 // TestStoryWordsOfTheRecordings: what the newcomer read in the project's
@@ -65,6 +67,15 @@ func TestStoryWindowsFitTheRecording(t *testing.T) {
 			read++
 			if d := spanOf(m[1]); d > span {
 				t.Errorf("%s: %q, of a recording of %s", filepath.Base(path), m[0], span)
+			}
+		}
+		// on the data: a change's windows pin no longer than they last
+		// ("In the 14 s before, … pinned 15 s" of lab-table-full)
+		for _, c := range r.Incident.Changes {
+			for _, w := range []story.Window{c.WindowBefore, c.WindowAfter} {
+				if d := w.To.Sub(w.From); w.Pinned > d || d > span {
+					t.Errorf("%s: a window of %s at %s pinned %s, in a recording of %s", filepath.Base(path), d, c.At, w.Pinned, span)
+				}
 			}
 		}
 	}
