@@ -19,7 +19,7 @@ func (e downErr) Error() string    { return string(e) }
 func (downErr) Disconnected() bool { return true }
 
 // sshDown is ssh's own words when the host cannot be resolved, whole.
-const sshDown = "disconnected: not a tablefull stream: empty (ssh: Could not resolve hostname nosuchhost.example.internal: Name or service not known); reconnecting in 4s"
+const sshDown = "disconnected: ssh: Could not resolve hostname nosuchhost.example.internal: Name or service not known (no stream began); attempt 3 failed, the next in 4s"
 
 // noNodeExporter is a fleet drill-down's samples where Prometheus holds
 // tablefull's series but no node_exporter's: CPU, disks and TCP absent.
@@ -46,8 +46,8 @@ func TestLinkScreens(t *testing.T) {
 		says    []string
 	}{
 		{"never-connected", nil, nil, []string{"CONNECTING", "waiting for the first sample from ssh nosuchhost"}},
-		{"never-connected-down", nil, downErr(sshDown), []string{"DISCONNECTED", "Name or service not known); reconnecting in 4s"}},
-		{"down-after-samples", incident(12), downErr(sshDown), []string{"DISCONNECTED", "Name or service not known); reconnecting in 4s"}},
+		{"never-connected-down", nil, downErr(sshDown), []string{"DISCONNECTED", "attempt 3 failed, the next in 4s", "q quit"}},
+		{"down-after-samples", incident(12), downErr(sshDown), []string{"DISCONNECTED", "attempt 3 failed, the next in 4s", "q quit"}},
 		{"drilldown-no-node-exporter", noNodeExporter(incident(21)), nil, []string{"CPU and disk not scraped",
 			"TCP not scraped", "CPU not read, disk not read"}},
 	} {

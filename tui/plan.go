@@ -35,7 +35,9 @@ func (a *App) plan() layout {
 		l.stats = 2
 	}
 	l.stats += len(driftLines(a.st, f.Sample.Drift, a.width)) // a fix that did not survive says so
-	l.footer = max(l.footer, a.status.linkRows(a.width))
+	if a.status.link != "" { // why the feed is down, above the keys: both stay on screen
+		l.footer += a.status.linkRows(a.width)
+	}
 	if a.height >= 32 {
 		l.episodes = 3
 	}

@@ -160,6 +160,7 @@ func (p *Process) Stop() {
 func (p *Process) loop() {
 	defer close(p.exited)
 	wait := p.MinBackoff
+	failed := 0 // attempts in a row that brought no sample
 	for {
 		got, err := p.run()
 		p.replies.cut() // whatever was asked of that agent is unanswered
@@ -169,13 +170,14 @@ func (p *Process) loop() {
 		default:
 		}
 		if got {
-			wait = p.MinBackoff // it worked for a while: retry soon
+			wait, failed = p.MinBackoff, 0 // it worked for a while: retry soon
 		}
+		failed++
 		if !got && permanent(err) {
 			p.send(item{err: fmt.Errorf("%w: %w; %w: %s should print the stream `tablefull agent` prints", ErrDisconnected, err, ErrNotRetried, p.Argv[0])})
 			return
 		}
-		msg := fmt.Errorf("%w: %w; reconnecting in %s", ErrDisconnected, err, wait.Round(time.Second))
+		msg := fmt.Errorf("%w: %w; attempt %d failed, the next in %s", ErrDisconnected, err, failed, wait.Round(time.Second))
 		if p.Hint != "" && hintFits(err) {
 			msg = fmt.Errorf("%w (%s)", msg, p.Hint)
 		}
@@ -291,44 +293,6 @@ func (p *Process) read(cmd *exec.Cmd, br *bufio.Reader, stderr *bytes.Buffer) (b
 			p.send(item{s: *s})
 		}
 	}
-}
-
-// explain turns a stream error into the message the user sees: what ssh
-// or the agent printed on stderr says more than "EOF".
-func (p *Process) explain(cmd *exec.Cmd, err error, stderr *bytes.Buffer) error {
-	killGroup(cmd)
-	waitErr := cmd.Wait()
-	msg := strings.TrimSpace(stderr.String())
-	if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
-		msg = msg[i+1:]
-	}
-	switch {
-	case errors.Is(err, io.EOF) && msg != "":
-		return fmt.Errorf("%s exited: %s", p.Argv[0], msg)
-	case errors.Is(err, io.EOF) && waitErr != nil:
-		return fmt.Errorf("%s exited: %w", p.Argv[0], waitErr)
-	case errors.Is(err, io.EOF):
-		return fmt.Errorf("%s closed the stream", p.Argv[0])
-	case msg != "":
-		return fmt.Errorf("%w (%s)", err, msg)
-	}
-	return err
-}
-
-// limited keeps the first n bytes written.
-type limited struct {
-	w io.Writer
-	n int
-}
-
-// Write implements io.Writer.
-func (l *limited) Write(b []byte) (int, error) {
-	if l.n > 0 {
-		k := min(len(b), l.n)
-		l.w.Write(b[:k])
-		l.n -= k
-	}
-	return len(b), nil
 }
 
 // killGroup kills the command and everything it started.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -170,6 +171,23 @@ func TestHintOnlyWhereTrue(t *testing.T) {
 	_, err := next(t, p)
 	if err == nil || !strings.Contains(err.Error(), "Could not resolve hostname") || strings.Contains(err.Error(), FullTableHint) {
 		t.Errorf("an unresolvable name: %v", err)
+	}
+}
+
+// TestSSHsErrorFirst: where ssh fails before any stream began, its own
+// words lead ("not a tablefull stream: empty (ssh: …)" led before), then
+// which attempt failed and when the next one is; the count goes on.
+func TestSSHsErrorFirst(t *testing.T) {
+	const refused = "ssh: connect to host 127.0.0.1 port 2299: Connection refused"
+	p := &Process{Argv: []string{"sh", "-c", "echo '" + refused + "' >&2; exit 255"}, MinBackoff: 50 * time.Millisecond}
+	p.Start(time.Second)
+	defer p.Stop()
+	for i := 1; i <= 2; i++ {
+		_, err := next(t, p)
+		want := "disconnected: " + refused + " (no stream began); attempt " + strconv.Itoa(i) + " failed, the next in"
+		if err == nil || !strings.HasPrefix(err.Error(), want) || !errors.Is(err, ErrDisconnected) {
+			t.Errorf("attempt %d: %v, want %q…", i, err, want)
+		}
 	}
 }
 
