@@ -111,6 +111,17 @@ func TestFleetOutage(t *testing.T) {
 	if !strings.Contains(screen, "connection refused") || !strings.Contains(screen, "node-0007") {
 		t.Errorf("during the outage:\n%s", screen)
 	}
+	// the reason whole, wrapped, however long ("dial tcp: lookup prom on
+	// 10.255.255.5…" was cut at 80 columns)
+	const lookup = "query http://prom:9090/api/v1/query: Post \"http://prom:9090/api/v1/query\": dial tcp: lookup prom on 10.255.255.53:53: no such host"
+	src.err = errors.New(lookup)
+	f.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	f.Update(f.fetchCmd()())
+	screen = f.View()
+	checkScreen(t, screen, 80)
+	if got := strings.Join(strings.Fields(screen), " "); !strings.Contains(got, lookup) || strings.Count(screen, "\n") != 23 {
+		t.Errorf("at 80×24 the reason is not whole on a screen of 24 rows:\n%s", screen)
+	}
 	src.err = nil
 	f.Update(f.fetchCmd()())
 	if strings.Contains(f.View(), "connection refused") {

@@ -18,7 +18,7 @@ import (
 const fleetChrome = 5
 
 // listRows is how many instance rows fit on screen.
-func (f *Fleet) listRows() int { return max(1, f.height-fleetChrome) }
+func (f *Fleet) listRows() int { return max(1, f.height-fleetChrome-len(f.statusLines())+1) }
 
 // staleHint says what a STALE row means during an incident.
 const staleHint = "STALE: no answer; a full table may drop the scrape itself — s: live view over ssh"
@@ -32,9 +32,9 @@ func (f *Fleet) View() string {
 	lines := []string{
 		fit(f.st.Title.Render("tablefull fleet")+" "+f.st.Dim.Render("· "+foreign(f.src.Where())+" · "+instancesText(len(f.rows))), w),
 		fit(f.summary(), w),
-		fit(f.status(), w),
-		fit(f.st.Label.Render(f.head()), w),
 	}
+	lines = append(lines, f.statusLines()...)
+	lines = append(lines, fit(f.st.Label.Render(f.head()), w))
 	for i := f.top; i < len(f.shown) && i < f.top+f.listRows(); i++ {
 		line := f.rowLine(f.shown[i])
 		if i == f.cursor {
@@ -82,11 +82,23 @@ func (f *Fleet) summary() string {
 	return strings.Join(parts, f.st.Dim.Render(" · "))
 }
 
-// status is the error, the work under way, or the age of the rows.
+// statusLines are the status's rows: an error whole, wrapped as the
+// console wraps a link's (the reason is the cause an operator acts on),
+// anything else in one.
+func (f *Fleet) statusLines() []string {
+	if f.err == "" {
+		return []string{fit(f.status(), f.width)}
+	}
+	var out []string
+	for _, l := range wrapN(foreign(f.err), f.width, maxLinkRows) {
+		out = append(out, fit(f.st.Warn.Render(l), f.width))
+	}
+	return out
+}
+
+// status is the work under way, or the age of the rows.
 func (f *Fleet) status() string {
 	switch {
-	case f.err != "":
-		return f.st.Warn.Render(foreign(f.err))
 	case f.loading != "":
 		return f.st.Dim.Render(f.loading)
 	}

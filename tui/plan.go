@@ -35,7 +35,8 @@ func (a *App) plan() layout {
 		l.stats = 2
 	}
 	l.stats += len(driftLines(a.st, f.Sample.Drift, a.width)) // a fix that did not survive says so
-	if a.status.link != "" { // why the feed is down, above the keys: both stay on screen
+	// why the feed is down sits above the keys: both stay on screen
+	if a.status.link != "" {
 		l.footer += a.status.linkRows(a.width)
 	}
 	if a.height >= 32 {
