@@ -68,8 +68,14 @@ func openingBlock(text string) (string, bool) {
 // in alternatives (-o|--output) as the usage lines write them.
 var flagWord = regexp.MustCompile(`(?:^|[\s\[|])(--?[a-z][a-z0-9.-]*)`)
 
-// quoted is a quoted argument: its words are not tablefull's flags.
-var quoted = regexp.MustCompile(`"[^"]*"|'[^']*'`)
+// quoted is a quoted argument: its words are not tablefull's flags;
+// columns is the gap before a usage line's description; subcommandWord a
+// word that names one.
+var (
+	quoted         = regexp.MustCompile(`"[^"]*"|'[^']*'`)
+	columns        = regexp.MustCompile(`\s{3,}`)
+	subcommandWord = regexp.MustCompile(`^[a-z]+$`)
+)
 
 // checkCommandLine asks tablefull's help of line's subcommand (the first
 // word after tablefull that is not a flag, or none) for each flag line
@@ -78,10 +84,10 @@ func checkCommandLine(t *testing.T, page, line string) {
 	t.Helper()
 	cmd, _, _ := strings.Cut(line, " #")
 	cmd, _, _ = strings.Cut(cmd, " | ")
-	cmd = regexp.MustCompile(`\s{3,}`).Split(cmd, 2)[0]
+	cmd = columns.Split(cmd, 2)[0]
 	_, args, _ := strings.Cut(quoted.ReplaceAllString(cmd, "ARG"), "tablefull")
 	helpArgs := []string{"--help"}
-	if f := strings.Fields(args); len(f) > 0 && regexp.MustCompile(`^[a-z]+$`).MatchString(f[0]) {
+	if f := strings.Fields(args); len(f) > 0 && subcommandWord.MatchString(f[0]) {
 		helpArgs = []string{f[0], "--help"}
 	}
 	var out bytes.Buffer

@@ -52,8 +52,10 @@ func summariseRows(rows []WindowRow, lo time.Time) Window {
 		if d <= 0 {
 			continue
 		}
+		if secs == 0 { // the first row counted: where the window begins
+			w.From = r.t.Add(-d)
+		}
 		s := d.Seconds()
-		w.From = minTime(w.From, r.t.Add(-d))
 		secs += s
 		w.DropsPS += float64(r.drops) * s / r.elapsed.Seconds()
 		w.NewConnsPS += r.newConns * s
@@ -70,13 +72,6 @@ func summariseRows(rows []WindowRow, lo time.Time) Window {
 		w.ListenOverflowsPS /= secs
 	}
 	return w
-}
-
-func minTime(a, b time.Time) time.Time {
-	if b.Before(a) {
-		return b
-	}
-	return a
 }
 
 // BeforeAfter splits frames at mark into two windows of equal length: as
