@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/model/units"
 )
 
@@ -23,20 +24,20 @@ type Census struct {
 	// ByClass counts the entries of each class (ClassOf).
 	ByClass ClassCounts `json:"by_class"`
 	// TopPorts are the most used destination ports ("tcp/3900").
-	TopPorts []Count `json:"top_dst_ports"`
+	TopPorts []tally.Count `json:"top_dst_ports"`
 	// TopSources and TopDests are the addresses opening the most
 	// connections and receiving them. Counts are exact when fewer than
 	// SketchSize addresses exist, otherwise lower bounds (Misra-Gries).
-	TopSources []Count `json:"top_sources"`
-	TopDests   []Count `json:"top_destinations"`
+	TopSources []tally.Count `json:"top_sources"`
+	TopDests   []tally.Count `json:"top_destinations"`
 	// TopTimeWaitDests are the destinations of the most TCP entries in
 	// TIME_WAIT (each still holds its tuple: behind a source NAT, a port
 	// of the pool), counted as TopDests are.
-	TopTimeWaitDests []Count `json:"top_time_wait_destinations"`
+	TopTimeWaitDests []tally.Count `json:"top_time_wait_destinations"`
 	// TopZones are the conntrack zones holding the most entries ("zone
 	// 5", zone 0 as "zone 0"), when any entry carries a zone other than
 	// 0 (OVS, some CNIs); nil when none does.
-	TopZones []Count `json:"top_zones,omitempty"`
+	TopZones []tally.Count `json:"top_zones,omitempty"`
 	// ZoneLimits are OVS's limits per zone, read when the census found
 	// zones and OVS sets limits here; ZoneLimitsNote says why not.
 	ZoneLimits     *ZoneLimits `json:"zone_limits,omitempty"`
@@ -129,18 +130,9 @@ func (c Census) IdleText() string {
 // table makes the kernel visit and copy every entry: it is not free.
 func CensusEvery(last time.Duration) time.Duration { return max(5*time.Second, 20*last) }
 
-// Count is one key and how often it was seen.
-type Count struct {
-	Key string `json:"key"`
-	N   int    `json:"n"`
-}
-
 // CensusTop is the length of each of a census's top lists as tablefull
 // takes it.
 const CensusTop = 10
-
-// SketchSize bounds the addresses tracked for the top lists.
-const SketchSize = 256
 
 // CensusCounter accumulates flows one by one.
 type CensusCounter struct {
@@ -150,9 +142,9 @@ type CensusCounter struct {
 	class    ClassCounts
 	tcpPorts [65536]uint32
 	udpPorts [65536]uint32
-	src, dst Sketch[netip.Addr]
+	src, dst tally.Sketch[netip.Addr]
 	// twDst counts the TIME_WAIT entries' destinations.
-	twDst   Sketch[netip.Addr]
+	twDst   tally.Sketch[netip.Addr]
 	partial bool
 	// IdleBelow, when set (see IdleBelow), counts the ESTABLISHED entries
 	// whose remaining timeout is under it as idle.
@@ -267,7 +259,7 @@ func (c *CensusCounter) MarkApproximate() { c.partial = true }
 // Census returns the counts, with the top n of each list.
 func (c *CensusCounter) Census(n int) Census {
 	out := Census{Total: c.total, ByProto: map[string]int{}, TCPState: map[string]int{},
-		Approximate: c.partial || c.src.overflowed || c.dst.overflowed, ByClass: c.class,
+		Approximate: c.partial || c.src.Overflowed() || c.dst.Overflowed(), ByClass: c.class,
 		IdleOpen: c.idle, IdleCounted: c.IdleBelow > 0, Assured: c.assured, Unreplied: c.unreplied, AssuredCounted: true,
 		OverHold: c.overHold, OverLeft: c.overLeft, HoldsCounted: c.Holds != ClassCounts{}}
 	for p, v := range &c.proto {
@@ -285,27 +277,27 @@ func (c *CensusCounter) Census(n int) Census {
 			out.TCPState[TCPStates[s]] = v
 		}
 	}
-	var ports []Count
+	var ports []tally.Count
 	// Ranging over the arrays' addresses: ranging over an array value
 	// copies it (256 kB each) onto the stack first.
 	for p, v := range &c.tcpPorts {
 		if v > 0 {
-			ports = append(ports, Count{DestKey(6, uint16(p)), int(v)})
+			ports = append(ports, tally.Count{Key: DestKey(6, uint16(p)), N: int(v)})
 		}
 	}
 	for p, v := range &c.udpPorts {
 		if v > 0 {
-			ports = append(ports, Count{DestKey(17, uint16(p)), int(v)})
+			ports = append(ports, tally.Count{Key: DestKey(17, uint16(p)), N: int(v)})
 		}
 	}
-	out.TopPorts = TopCounts(ports, n)
+	out.TopPorts = tally.TopCounts(ports, n)
 	out.TopZones = c.topZones(n)
 	out.dnatAll, out.dnatAny = c.dnatTargets(), c.dnatAny
 	out.StaleDNAT = unanswered(out.dnatAll)
 	out.TopSources = c.src.Top(n, netip.Addr.String)
 	out.TopDests = c.dst.Top(n, netip.Addr.String)
 	out.TopTimeWaitDests = c.twDst.Top(n, netip.Addr.String)
-	out.Approximate = out.Approximate || c.twDst.overflowed
+	out.Approximate = out.Approximate || c.twDst.Overflowed()
 	return out
 }
 
@@ -313,12 +305,12 @@ func itoa(i int) string { return strconv.Itoa(i) }
 
 // SortedCounts lists a map of counts most first (ties by key): a census's
 // protocols or TCP states as every view shows them.
-func SortedCounts(m map[string]int) []Count {
-	out := make([]Count, 0, len(m))
+func SortedCounts(m map[string]int) []tally.Count {
+	out := make([]tally.Count, 0, len(m))
 	for k, n := range m {
-		out = append(out, Count{Key: k, N: n})
+		out = append(out, tally.Count{Key: k, N: n})
 	}
-	out, _ = TopN(out, len(out), countWeight, byKey)
+	out, _ = tally.TopN(out, len(out), tally.CountWeight, tally.ByKey)
 	return out
 }
 

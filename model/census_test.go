@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/netip"
 	"testing"
+
+	"github.com/tablefull/tablefull/model/tally"
 )
 
 func TestCensusCounter(t *testing.T) {
@@ -23,10 +25,10 @@ func TestCensusCounter(t *testing.T) {
 	if got.TCPState["TIME_WAIT"] != 300 || got.TCPState["ESTABLISHED"] != 20 {
 		t.Errorf("states %v", got.TCPState)
 	}
-	if got.TopPorts[0] != (Count{"tcp/3900", 300}) || got.TopPorts[1] != (Count{"tcp/443", 20}) {
+	if got.TopPorts[0] != (tally.Count{Key: "tcp/3900", N: 300}) || got.TopPorts[1] != (tally.Count{Key: "tcp/443", N: 20}) {
 		t.Errorf("ports %v", got.TopPorts)
 	}
-	if got.TopDests[0] != (Count{"10.5.5.14", 300}) || got.TopSources[0].N != 100 || got.Approximate {
+	if got.TopDests[0] != (tally.Count{Key: "10.5.5.14", N: 300}) || got.TopSources[0].N != 100 || got.Approximate {
 		t.Errorf("addresses %v %v approximate=%v", got.TopDests, got.TopSources, got.Approximate)
 	}
 	if got.TopZones != nil {
@@ -44,12 +46,12 @@ func TestCensusZones(t *testing.T) {
 		name  string
 		zones map[uint16]int
 		n     int
-		want  []Count
+		want  []tally.Count
 	}{
 		{"no zones", map[uint16]int{0: 40}, 3, nil},
-		{"one zone fills it", map[uint16]int{0: 10, 5: 300, 7: 20}, 3, []Count{{"zone 5", 300}, {"zone 7", 20}, {"zone 0", 10}}},
-		{"every entry zoned", map[uint16]int{5: 3, 65535: 4}, 3, []Count{{"zone 65535", 4}, {"zone 5", 3}}},
-		{"bounded", map[uint16]int{1: 1, 2: 2, 3: 3, 4: 4}, 2, []Count{{"zone 4", 4}, {"zone 3", 3}}},
+		{"one zone fills it", map[uint16]int{0: 10, 5: 300, 7: 20}, 3, []tally.Count{{Key: "zone 5", N: 300}, {Key: "zone 7", N: 20}, {Key: "zone 0", N: 10}}},
+		{"every entry zoned", map[uint16]int{5: 3, 65535: 4}, 3, []tally.Count{{Key: "zone 65535", N: 4}, {Key: "zone 5", N: 3}}},
+		{"bounded", map[uint16]int{1: 1, 2: 2, 3: 3, 4: 4}, 2, []tally.Count{{Key: "zone 4", N: 4}, {Key: "zone 3", N: 3}}},
 	} {
 		var c CensusCounter
 		for z, n := range tc.zones {
@@ -74,8 +76,8 @@ func TestSketchBoundedAndKeepsHeavyHitters(t *testing.T) {
 			c.Add(Flow{Proto: 6, Src: heavy, Dst: heavy, DstPort: 80, TCPState: 3})
 		}
 	}
-	if len(c.src.m) > SketchSize {
-		t.Errorf("sketch holds %d addresses, bound %d", len(c.src.m), SketchSize)
+	if c.src.Len() > tally.SketchSize {
+		t.Errorf("sketch holds %d addresses, bound %d", c.src.Len(), tally.SketchSize)
 	}
 	got := c.Census(1)
 	if got.TopSources[0].Key != "192.0.2.1" || !got.Approximate {
@@ -110,14 +112,14 @@ func TestCensusIdleOpen(t *testing.T) {
 // TestTimeWaitTo: the TIME_WAIT entries to a destination are its count,
 // 0 only when an exact census lists none, and unknown otherwise.
 func TestTimeWaitTo(t *testing.T) {
-	tw := []Count{{"10.0.0.9", 4}}
+	tw := []tally.Count{{Key: "10.0.0.9", N: 4}}
 	for _, tc := range []struct {
 		c    Census
 		want string
 	}{
 		{Census{TopTimeWaitDests: tw}, "4"},
-		{Census{TopTimeWaitDests: []Count{}}, "0"},
-		{Census{TopTimeWaitDests: []Count{}, Approximate: true}, "an unknown number"},
+		{Census{TopTimeWaitDests: []tally.Count{}}, "0"},
+		{Census{TopTimeWaitDests: []tally.Count{}, Approximate: true}, "an unknown number"},
 		{Census{}, "an unknown number"}, // a census from before they were counted
 	} {
 		if got := timeWaitTo(&tc.c, "10.0.0.9").String(); got != tc.want {

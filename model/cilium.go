@@ -1,8 +1,14 @@
 package model
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
+	"github.com/tablefull/tablefull/model/arith"
+	"github.com/tablefull/tablefull/model/safe"
+	"github.com/tablefull/tablefull/model/tally"
+	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
@@ -26,11 +32,11 @@ type CiliumMaps struct {
 // its flows and the destinations most of them go to (MaxCiliumTops each;
 // nil where the keys' layout is not one tablefull knows).
 type CiliumMap struct {
-	Name      string  `json:"name"`
-	Entries   uint64  `json:"entries"`
-	Max       uint64  `json:"max"`
-	Endpoints []Count `json:"endpoints,omitempty"`
-	Dests     []Count `json:"dests,omitempty"`
+	Name      string        `json:"name"`
+	Entries   uint64        `json:"entries"`
+	Max       uint64        `json:"max"`
+	Endpoints []tally.Count `json:"endpoints,omitempty"`
+	Dests     []tally.Count `json:"dests,omitempty"`
 }
 
 // MaxCiliumTops bounds the endpoints and destinations a map names.
@@ -47,12 +53,12 @@ const MaxCiliumMaps = 8
 // dashboards warn at it.
 const CiliumPressurePct = 90
 
-// fullest is the map with the highest fill, ok false when none is sized.
-func (c *CiliumMaps) fullest() (CiliumMap, bool) {
+// Fullest is the map with the highest fill, ok false when none is sized.
+func (c *CiliumMaps) Fullest() (CiliumMap, bool) {
 	var top CiliumMap
 	found := false
 	for _, m := range c.Maps {
-		if m.Max > 0 && (!found || Percent(m.Entries, m.Max) > Percent(top.Entries, top.Max)) {
+		if m.Max > 0 && (!found || arith.Percent(m.Entries, m.Max) > arith.Percent(top.Entries, top.Max)) {
 			top, found = m, true
 		}
 	}
@@ -71,70 +77,19 @@ func CiliumKnob(name string) string {
 	return "bpf-ct-global-tcp-max"
 }
 
-// ruleCiliumMap: one of Cilium's conntrack or NAT maps is at
-// CiliumPressurePct of its size or more, or Cilium counted drops of its
-// own maps refusing an entry (CT: Map insertion failed, no mapping for
-// NAT masquerade) since its previous read, whatever their fill now: a
-// limit that is Cilium's, not this kernel's table. Warning.
-func ruleCiliumMap(in Inputs) (verdict.Verdict, bool) {
-	c := in.Sample.Cilium
-	if c == nil {
-		return verdict.Verdict{}, false
-	}
-	m, ok := c.fullest()
-	refused := c.mapDrops()
-	if (!ok || Percent(m.Entries, m.Max) < CiliumPressurePct) && len(refused) == 0 {
-		return verdict.Verdict{}, false
-	}
-	ct := in.Sample.Conntrack
-	var facts []verdict.Fact
-	table := "nf_conntrack not read"
-	if ct.Status == TableTracked {
-		table = "nf_conntrack at {count} of max {max}"
-		facts = append(facts, factCount(ct), factMax(ct))
-	}
-	dropT, dropF := refusals(refused)
-	if !ok {
-		return says(
-			verdict.Say(verdict.Lead, "cilium.refused", "Cilium dropped "+dropT+", with "+table+" (its maps not read)", append(facts, dropF...)...),
-			verdict.Say(verdict.Explain, "cilium.meaning", "the limit is Cilium's, not this kernel's table").After(": ")), true
-	}
-	what, near := "conntrack map", "Cilium evicts live flows or fails to track new ones"
-	if CiliumNAT(m.Name) {
-		what, near = "NAT map", "Cilium finds no free source port for new flows and drops them (its drop reason: no mapping for NAT masquerade)"
-	}
-	scope := "Cilium's map " + Sanitize(m.Name, 60)
-	facts = append(facts, verdict.W("map", Sanitize(m.Name, 60)),
-		verdict.N("entries", m.Entries, verdict.Entries).From("bpftool map, its entries", scope),
-		verdict.N("size", m.Max, verdict.Entries).From("bpftool map, its max_entries", scope),
-		verdict.N("full", Percent(m.Entries, m.Max), verdict.Percent).From("its entries ÷ its size", scope))
-	lead := verdict.Say(verdict.Lead, "cilium.map", "Cilium's "+what+" {map} holds {entries} of its {size} entries ({full}) with "+table, facts...)
-	cs := []verdict.Clause{lead}
-	if t, f := m.filledBy(); t != "" {
-		cs = append(cs, verdict.Say(verdict.Who, "cilium.filled-by", t, f...).After(", "))
-	}
-	if dropT != "" {
-		cs = append(cs, verdict.Say(verdict.Numbers, "cilium.dropped", "since its previous read Cilium dropped "+dropT, dropF...))
-	}
-	return says(append(cs,
-		verdict.Say(verdict.Explain, "cilium.meaning", "the limit is Cilium's, not this kernel's table").After(": "),
-		verdict.Say(verdict.Fix, "cilium.fix", "near its size "+near+": raise {knob} (or bpf-map-dynamic-size-ratio) in Cilium's configuration",
-			verdict.W("knob", CiliumKnob(m.Name))))...), true
-}
-
 // FilledBy says who fills the map, where its keys said: ", opened most
 // by 10.0.1.5 (800), to 10.96.0.10:53 (700)"; "" where they did not.
 func (m CiliumMap) FilledBy() string {
-	t, f := m.filledBy()
+	t, f := m.FilledByFacts()
 	if t == "" {
 		return ""
 	}
 	return ", " + verdict.Say(verdict.Who, "", t, f...).Text()
 }
 
-// filledBy is FilledBy's template and facts.
-func (m CiliumMap) filledBy() (string, []verdict.Fact) {
-	src, scope := "the map's keys", "Cilium's map "+Sanitize(m.Name, 60)
+// FilledByFacts is FilledBy's template and facts.
+func (m CiliumMap) FilledByFacts() (string, []verdict.Fact) {
+	src, scope := "the map's keys", "Cilium's map "+safe.Text(m.Name, 60)
 	eps, epF := countList("endpoint", m.Endpoints, 48, src, scope)
 	dests, destF := countList("dest", m.Dests, 48, src, scope)
 	switch {
@@ -146,4 +101,71 @@ func (m CiliumMap) filledBy() (string, []verdict.Fact) {
 		return "opened most to " + dests, destF
 	}
 	return "", nil
+}
+
+// CiliumDrop is one reason Cilium gives for the packets it dropped, as
+// its metrics map (cilium_metrics) counts them: the packets, summed over
+// CPUs and directions, since the map was made, and how many more than
+// at the previous read (0 on the first).
+type CiliumDrop struct {
+	Reason  uint8  `json:"reason"`
+	Name    string `json:"name"`
+	Packets uint64 `json:"packets"`
+	Rose    uint64 `json:"rose,omitempty"`
+}
+
+// The drop reasons of Cilium's conntrack and NAT maps (its
+// DROP_CT_CREATE_FAILED and DROP_NAT_NO_MAPPING).
+const (
+	CiliumDropCTInsert  = 155
+	CiliumDropNATNoPort = 167
+)
+
+// MaxCiliumDrops bounds the reasons a sample carries, most packets first.
+const MaxCiliumDrops = 6
+
+// MapDrops are the drops of Cilium's own maps that rose since the
+// previous read: a map that refused an entry, whatever its fill now.
+func (c *CiliumMaps) MapDrops() []CiliumDrop {
+	var out []CiliumDrop
+	for _, d := range c.Drops {
+		if (d.Reason == CiliumDropCTInsert || d.Reason == CiliumDropNATNoPort) && d.Rose > 0 {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// DropsText says the drop reasons in a line: "CT: Map insertion failed
+// 1,204 (+12), Policy denied 9", or why they were not read.
+func (c *CiliumMaps) DropsText() string {
+	if c.DropsNote != "" {
+		return safe.Text(c.DropsNote, 200)
+	}
+	if len(c.Drops) == 0 {
+		return "no drops counted"
+	}
+	var parts []string
+	for _, d := range c.Drops {
+		s := fmt.Sprintf("%s %s", safe.Text(d.Name, 60), units.Int(d.Packets))
+		if d.Rose > 0 {
+			s += " (+" + units.Int(d.Rose) + ")"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Refusals says the map drops that rose, a template and its facts: "12
+// packets for CT: Map insertion failed"; "" for none.
+func Refusals(ds []CiliumDrop) (string, []verdict.Fact) {
+	var parts []string
+	var facts []verdict.Fact
+	for i, d := range ds {
+		n, name := "refused "+strconv.Itoa(i), "reason "+strconv.Itoa(i)
+		parts = append(parts, "{"+n+"} packets for {"+name+"}")
+		facts = append(facts, verdict.N(n, d.Rose, verdict.Packets).From("Cilium's drop counters", "since Cilium's previous read"),
+			verdict.W(name, safe.Text(d.Name, 60)))
+	}
+	return strings.Join(parts, " and "), facts
 }

@@ -263,8 +263,8 @@ func (c Class) Proto() Proto {
 	return ProtoOther
 }
 
-// classes are the classes entries of protocol p end in.
-func (p Proto) classes() []Class {
+// Classes are the classes entries of protocol p end in.
+func (p Proto) Classes() []Class {
 	switch p {
 	case ProtoTCP:
 		return []Class{ClassTCPDone, ClassTCPLastAck, ClassTCPReset, ClassTCPUnanswered, ClassTCPHalfOpen, ClassTCPOpen}

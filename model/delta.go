@@ -1,6 +1,10 @@
 package model
 
-import "time"
+import (
+	"time"
+
+	"github.com/tablefull/tablefull/model/tally"
+)
 
 // Rates are what happened between two samples: counter deltas and the
 // per-second rates derived from them.
@@ -86,7 +90,7 @@ func Delta(prev, cur Sample) Rates {
 	if secs <= 0 {
 		return r
 	}
-	r.CT, r.CTTotal = ctDelta(prev.CTStats, cur.CTStats)
+	r.CT, r.CTTotal = CTDelta(prev.CTStats, cur.CTStats)
 	r.CPU, r.CPUAll = cpuDelta(prev.CPU, cur.CPU)
 	r.Disks = diskDelta(prev.Disks, cur.Disks, secs)
 	p, c := prev.TCP, cur.TCP
@@ -113,13 +117,13 @@ func Increase(before, after uint64) uint64 {
 
 func perSec(a, b uint64, secs float64) float64 { return float64(Increase(a, b)) / secs }
 
-func ctDelta(prev, cur CTStats) ([]CPUCounters, CounterValues) {
-	before := earlierRows[CPUCounters, int]{rows: prev.PerCPU, key: func(r CPUCounters) int { return r.CPU }}
+func CTDelta(prev, cur CTStats) ([]CPUCounters, CounterValues) {
+	before := tally.EarlierRows[CPUCounters, int]{Rows: prev.PerCPU, Key: func(r CPUCounters) int { return r.CPU }}
 	var total CounterValues
 	rows := make([]CPUCounters, 0, len(cur.PerCPU))
 	for at, row := range cur.PerCPU {
 		d := CPUCounters{CPU: row.CPU}
-		if old, ok := before.find(at, row.CPU); ok {
+		if old, ok := before.Find(at, row.CPU); ok {
 			for _, c := range cur.Reported {
 				if i := c.index(); i >= 0 {
 					d.Values[i] = Increase(old.Values[i], row.Values[i])
@@ -133,12 +137,12 @@ func ctDelta(prev, cur CTStats) ([]CPUCounters, CounterValues) {
 }
 
 func cpuDelta(prev, cur []CPUTimes) ([]CPUUse, CPUUse) {
-	before := earlierRows[CPUTimes, int]{rows: prev, key: func(c CPUTimes) int { return c.CPU }}
+	before := tally.EarlierRows[CPUTimes, int]{Rows: prev, Key: func(c CPUTimes) int { return c.CPU }}
 	var all CPUTimes
 	var allPrev CPUTimes
 	out := make([]CPUUse, 0, len(cur))
 	for at, c := range cur {
-		p, ok := before.find(at, c.CPU)
+		p, ok := before.Find(at, c.CPU)
 		if !ok {
 			continue
 		}
@@ -172,10 +176,10 @@ func cpuUse(id int, p, c CPUTimes) CPUUse {
 }
 
 func diskDelta(prev, cur []DiskIO, secs float64) []DiskRate {
-	before := earlierRows[DiskIO, string]{rows: prev, key: func(d DiskIO) string { return d.Name }}
+	before := tally.EarlierRows[DiskIO, string]{Rows: prev, Key: func(d DiskIO) string { return d.Name }}
 	out := make([]DiskRate, 0, len(cur))
 	for at, d := range cur {
-		p, ok := before.find(at, d.Name)
+		p, ok := before.Find(at, d.Name)
 		if !ok {
 			continue
 		}
@@ -190,3 +194,29 @@ func diskDelta(prev, cur []DiskIO, secs float64) []DiskRate {
 }
 
 func clampPct(v float64) float64 { return min(100, max(0, v)) }
+
+// Drops is the packets the table lost in the interval (conntrack -S's
+// drop). An early drop is not one: it evicts an unassured entry to make
+// room and the new packet goes through (__nf_conntrack_alloc tries
+// early_drop first and drops only when that fails), so early_drop counts
+// evictions, said apart (EarlyDrops).
+func (r Rates) Drops() uint64 { return r.CTTotal.Get(Drop) }
+
+// EarlyDrops is the entries evicted in the interval to let a new one in.
+func (r Rates) EarlyDrops() uint64 { return r.CTTotal.Get(EarlyDrop) }
+
+// Activity ranks a CPU's row: counters that lose connections (drop,
+// early_drop, insert_failed, chaintoolong) weigh a thousand times more.
+func (r CPUCounters) Activity() uint64 {
+	return r.Values.Sum(func(c Counter) uint64 {
+		if c.Loses() {
+			return 1001
+		}
+		return 1
+	})
+}
+
+// Loses reports whether a rise of c means connections are lost.
+func (c Counter) Loses() bool {
+	return c == Drop || c == EarlyDrop || c == InsertFailed || c == ChainTooLong
+}

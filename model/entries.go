@@ -1,6 +1,12 @@
 package model
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/tablefull/tablefull/model/tally"
+	"github.com/tablefull/tablefull/model/verdict"
+)
 
 // Entries counts conntrack entries where the kernel makes and ends them:
 // ctnetlink's NEW and DESTROY events. Counters are cumulative within one
@@ -36,8 +42,8 @@ type Entries struct {
 	// TopDests and TopSources are the heaviest destinations ("udp/53")
 	// and source addresses of the entries made since the previous sample,
 	// bounded by a sketch (exact below its size).
-	TopDests   []Count `json:"top_dests,omitempty"`
-	TopSources []Count `json:"top_sources,omitempty"`
+	TopDests   []tally.Count `json:"top_dests,omitempty"`
+	TopSources []tally.Count `json:"top_sources,omitempty"`
 }
 
 // EntriesEvents is Entries.Source when ctnetlink events were counted.
@@ -92,7 +98,7 @@ type EntryRates struct {
 	EvictedPS      [NumClasses]float64
 	EvictedUnknown bool
 	// TopDests and TopSources are per-interval counts (see Entries).
-	TopDests, TopSources []Count
+	TopDests, TopSources []tally.Count
 	// Unsplit are the protocols whose new entries no ended entry could
 	// split into classes (none of that protocol ended yet): their rate
 	// is put in the protocol's first class until a census's mix says
@@ -144,7 +150,7 @@ func entryRates(prev, cur Sample, secs float64) EntryRates {
 		if n == 0 {
 			continue
 		}
-		classes := pr.classes()
+		classes := pr.Classes()
 		mix := make([]float64, len(classes))
 		var interval, all float64
 		for _, cl := range classes {
@@ -190,4 +196,44 @@ func (e Entries) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		Note string `json:"note,omitempty"`
 	}{e.Note})
+}
+
+// RateText says a rate of new entries with what it counts: "80 new/s",
+// "80 new/s (TCP only)", "new entries not counted".
+func (r EntryRates) RateText() string { return r.RateClause("").Text() }
+
+// RateClause is RateText's clause, its template led by lead.
+func (r EntryRates) RateClause(lead string) verdict.Clause {
+	rate := verdict.N("new entries/s", r.Total, verdict.PerSecond)
+	switch r.Basis {
+	case BasisEvents:
+		rate = rate.From("ctnetlink NEW events", ThisTable)
+		if r.LostPS > 0 {
+			return verdict.Say(verdict.Numbers, "rate.lost", lead+"{new entries/s} new/s (events lost)", rate.Lower())
+		}
+		return verdict.Say(verdict.Numbers, "rate", lead+"{new entries/s} new/s", rate)
+	case BasisTCPOpens:
+		return verdict.Say(verdict.Numbers, "rate.tcp", lead+"{new entries/s} new/s (TCP only)", rate.From("TCP active and passive opens (/proc/net/snmp)", "the host"))
+	}
+	return verdict.Say(verdict.Numbers, "rate.unknown", lead+"new entries not counted")
+}
+
+// ObservedClause is "observed 80 new/s".
+func (r EntryRates) ObservedClause() verdict.Clause {
+	if !r.Known() {
+		return r.RateClause("")
+	}
+	return r.RateClause("observed ")
+}
+
+// AdmitsClause is what a pinned table lets in: "admits 80 new/s
+// (pinned)", "admits 33 new/s (TCP only, pinned)".
+func (r EntryRates) AdmitsClause() verdict.Clause {
+	c := r.RateClause("admits ")
+	if strings.HasSuffix(c.Template, ")") {
+		c.Template = strings.TrimSuffix(c.Template, ")") + ", pinned)"
+	} else {
+		c.Template += " (pinned)"
+	}
+	return c
 }

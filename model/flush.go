@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tablefull/tablefull/model/safe"
+	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
@@ -87,10 +89,10 @@ func (f *Flushes) Latest(now time.Time) *Flush {
 	return last
 }
 
-// clause says a burst in a clause: "user space deleted 1,000 entries
+// Clause says a burst in a clause: "user space deleted 1,000 entries
 // (1,000 UDP) in 1 s at 14:02:03: kube-system/kube-dns:dns (udp
 // 10.96.0.10:53) 1,000".
-func (f Flush) clause() verdict.Clause {
+func (f Flush) Clause() verdict.Clause {
 	scope := "the burst from " + f.From.Format("15:04:05")
 	facts := []verdict.Fact{
 		verdict.N("deleted", f.Entries, verdict.Entries).From("ctnetlink DESTROY events of entries deleted by user space", scope),
@@ -106,10 +108,10 @@ func (f Flush) clause() verdict.Clause {
 	for i, d := range f.Dests {
 		k := "dest " + strconv.Itoa(i)
 		to := "{" + k + "}"
-		facts = append(facts, verdict.W(k, Sanitize(d.Dest, 60)), verdict.N(k+" n", d.Entries, verdict.Entries).From("ctnetlink DESTROY events", scope))
+		facts = append(facts, verdict.W(k, safe.Text(d.Dest, 60)), verdict.N(k+" n", d.Entries, verdict.Entries).From("ctnetlink DESTROY events", scope))
 		if d.Service != "" {
 			to = "{" + k + " service} (" + to + ")"
-			facts = append(facts, verdict.W(k+" service", Sanitize(d.Service, 80)))
+			facts = append(facts, verdict.W(k+" service", safe.Text(d.Service, 80)))
 		}
 		parts = append(parts, to+" {"+k+" n}")
 	}
@@ -117,19 +119,6 @@ func (f Flush) clause() verdict.Clause {
 		t += ": " + strings.Join(parts, ", ")
 	}
 	return verdict.Say(verdict.Lead, "flush", t, facts...)
-}
-
-// ruleFlushed: ENTRIES FLUSHED holds for FlushShown after user space
-// deleted FlushMin or more entries a second. The flows of those entries
-// are tracked again from their next packet: a TCP flow mid-stream may be
-// judged invalid, a UDP flow NATed anew (to a Service's new endpoint, the
-// point of kube-proxy's cleanup, or not, when the flush was not meant).
-func ruleFlushed(in Inputs) (verdict.Verdict, bool) {
-	f := in.Sample.Flushes.Latest(in.Sample.Time)
-	if f == nil {
-		return verdict.Verdict{}, false
-	}
-	return says(f.clause(), verdict.Say(verdict.Explain, "flush.meaning", "their flows are tracked anew from their next packet (a TCP flow mid-stream may be judged invalid)")), true
 }
 
 // FlushCounter finds bursts in user-space deletions as they arrive, fed
@@ -193,13 +182,13 @@ func (c *FlushCounter) Tick(now time.Time) {
 
 // withDests is the burst under way with its top destinations.
 func (c *FlushCounter) withDests() Flush {
-	var ds []Count
+	var ds []tally.Count
 	for k, n := range c.burstDests {
-		ds = append(ds, Count{Key: k, N: int(min(n, 1<<31-1))})
+		ds = append(ds, tally.Count{Key: k, N: int(min(n, 1<<31-1))})
 	}
 	b := c.burst
 	b.Dests = nil
-	for _, d := range TopCounts(ds, MaxFlushDests) {
+	for _, d := range tally.TopCounts(ds, MaxFlushDests) {
 		b.Dests = append(b.Dests, FlushDest{Dest: d.Key, Entries: uint64(d.N)})
 	}
 	return b

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tablefull/tablefull/model/safe"
+	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/model/units"
 )
 
@@ -21,9 +23,9 @@ type IPVS struct {
 	// Conns is the connections the table holds for the services, each
 	// real server's active and inactive ones summed; Services their
 	// number; Top the services holding most ("TCP 10.96.0.10:443").
-	Conns    uint64  `json:"conns,omitempty"`
-	Services int     `json:"services,omitempty"`
-	Top      []Count `json:"top,omitempty"`
+	Conns    uint64        `json:"conns,omitempty"`
+	Services int           `json:"services,omitempty"`
+	Top      []tally.Count `json:"top,omitempty"`
 	// ReuseMode is net.ipv4.vs.conn_reuse_mode ("": not read).
 	ReuseMode string `json:"reuse_mode,omitempty"`
 	// Rows are the first connections of the table as the kernel lists
@@ -70,12 +72,12 @@ func (v *IPVS) Text(kernel string) string {
 	if len(v.Top) > 0 {
 		var parts []string
 		for _, c := range v.Top {
-			parts = append(parts, fmt.Sprintf("%s %s", Sanitize(c.Key, 60), units.Int(uint64(max(0, c.N)))))
+			parts = append(parts, fmt.Sprintf("%s %s", safe.Text(c.Key, 60), units.Int(uint64(max(0, c.N)))))
 		}
 		s += " (" + strings.Join(parts, ", ") + ")"
 	}
 	if v.ReuseMode != "" {
-		s += "; conn_reuse_mode " + Sanitize(v.ReuseMode, 4)
+		s += "; conn_reuse_mode " + safe.Text(v.ReuseMode, 4)
 		if v.ReuseMode == "1" && kernelBefore(kernel, 5, 9) {
 			s += ": on this kernel a client reusing a port of a closed connection waits 1 s for its SYN to be resent (kube-proxy sets 0 here)"
 		}

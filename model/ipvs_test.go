@@ -3,6 +3,8 @@ package model
 import (
 	"strings"
 	"testing"
+
+	"github.com/tablefull/tablefull/model/tally"
 )
 
 // TestIPVSText: IPVS not loaded is "not present", not an empty table; a
@@ -16,7 +18,7 @@ func TestIPVSText(t *testing.T) {
 	if got := (*IPVS)(nil).Text("6.1.0"); got != "not read" {
 		t.Errorf("nil: %q", got)
 	}
-	v := &IPVS{Present: true, Size: 4096, Conns: 3, Services: 1, Top: []Count{{Key: "TCP 10.9.9.9:80", N: 3}}, ReuseMode: "1"}
+	v := &IPVS{Present: true, Size: 4096, Conns: 3, Services: 1, Top: []tally.Count{{Key: "TCP 10.9.9.9:80", N: 3}}, ReuseMode: "1"}
 	if got := v.Text("6.1.0-28-amd64"); got != "3 connections in a table of 4,096 buckets, 1 service (TCP 10.9.9.9:80 3); conn_reuse_mode 1" {
 		t.Errorf("loaded: %q", got)
 	}

@@ -1,6 +1,12 @@
 package model
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tablefull/tablefull/model/safe"
+)
 
 // KernelAtLeast reports whether a kernel release ("6.1.0-28-amd64") is
 // major.minor or later: the kernel's rules changed between versions, and
@@ -70,4 +76,40 @@ func HoldOf(cl Class, knob uint64, release string) uint64 {
 		return knob + SynRenewSpan
 	}
 	return knob
+}
+
+// ErrForeignFlow is a flow from outside (an agent's answer, a recording)
+// that no kernel makes: refused where it lands.
+var ErrForeignFlow = errors.New("not a flow the kernel makes")
+
+// CheckForeign is the one check of a flow that arrives from outside: its
+// addresses are IPv4 or IPv6 without a zone (netip takes any bytes after
+// a "%", and a zone is drawn as text), and its TCP state is one conntrack
+// has. Entries the kernel lists never carry a zone.
+func (f Flow) CheckForeign() error {
+	for _, a := range [...]struct {
+		name string
+		zone string
+	}{{"source", f.Src.Zone()}, {"destination", f.Dst.Zone()}, {"reply source", f.ReplySrc.Zone()}, {"reply destination", f.ReplyDst.Zone()}} {
+		if a.zone != "" {
+			return fmt.Errorf("%w: its %s address has a zone", ErrForeignFlow, a.name)
+		}
+	}
+	if f.TCPState < -1 || f.TCPState >= len(TCPStates) {
+		return fmt.Errorf("%w: TCP state %d", ErrForeignFlow, f.TCPState)
+	}
+	return nil
+}
+
+// Said is the line's text as a reader should see it: foreign text made
+// safe, and the kernel's prefix said once where it prints it twice
+// ("nf_conntrack: nf_conntrack: table full" is the kernel's own pr_fmt
+// and message prefix).
+func (l KernelLine) Said(width int) string {
+	const prefix = "nf_conntrack: "
+	text := l.Text
+	for strings.HasPrefix(text, prefix+prefix) {
+		text = strings.TrimPrefix(text, prefix)
+	}
+	return safe.Text(text, width)
 }

@@ -1,6 +1,9 @@
 package model
 
-import "github.com/tablefull/tablefull/model/verdict"
+import (
+	"github.com/tablefull/tablefull/model/safe"
+	"github.com/tablefull/tablefull/model/verdict"
+)
 
 // Listener is one listening TCP socket and how full its accept queue is.
 type Listener struct {
@@ -70,12 +73,12 @@ func PressedBefore(a, b Listener) bool {
 // String says which listener is pressed and why, in the verdict's words:
 // "127.0.0.1:8080 of python3 (pid 42, slow.service): 6 waiting, backlog
 // 5". A backlog equal to somaxconn may have been cut to it.
-func (l Listener) String(somaxconn uint64) string { return l.clause(somaxconn).Text() }
+func (l Listener) String(somaxconn uint64) string { return l.Clause(somaxconn).Text() }
 
-// clause is String's clause, its numbers facts of the listener.
-func (l Listener) clause(somaxconn uint64) verdict.Clause {
-	scope := "the listener " + Sanitize(l.Addr, 64)
-	facts := []verdict.Fact{verdict.W("listener", Sanitize(l.Addr, 64)),
+// Clause is String's clause, its numbers facts of the listener.
+func (l Listener) Clause(somaxconn uint64) verdict.Clause {
+	scope := "the listener " + safe.Text(l.Addr, 64)
+	facts := []verdict.Fact{verdict.W("listener", safe.Text(l.Addr, 64)),
 		verdict.N("waiting", max(0, l.Queue), verdict.Number).From("its accept queue (ss -lnt Recv-Q)", scope),
 		verdict.N("backlog", max(0, l.Backlog), verdict.Number).From("its backlog (ss -lnt Send-Q)", scope)}
 	t := "{listener}"

@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"strings"
 
+	"github.com/tablefull/tablefull/model/safe"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
@@ -97,11 +98,11 @@ func addrCount(a string) uint64 {
 // String is the rule as an operator reads it: "snat to
 // 127.0.0.1:20000-20007 in ip natlab post (8 ports for each
 // source–destination pair)".
-func (p NATPool) String() string { return p.clause().Text() }
+func (p NATPool) String() string { return p.Clause().Text() }
 
-// clause is String's clause: the rule in words, its tuples and its
+// Clause is String's clause: the rule in words, its tuples and its
 // addresses facts.
-func (p NATPool) clause() verdict.Clause {
+func (p NATPool) Clause() verdict.Clause {
 	to := "" // masquerade: the outgoing interface's address
 	if len(p.Addrs) > 0 {
 		to = strings.Join(p.Addrs, ",")
@@ -115,7 +116,7 @@ func (p NATPool) clause() verdict.Clause {
 		rule += " " + strings.Join(p.Flags, ",")
 	}
 	scope := "the rule in " + p.Chain
-	facts := []verdict.Fact{verdict.W("rule", Sanitize(rule, 160)), verdict.W("chain", Sanitize(p.Chain, 80)),
+	facts := []verdict.Fact{verdict.W("rule", safe.Text(rule, 160)), verdict.W("chain", safe.Text(p.Chain, 80)),
 		verdict.N("tuples", p.Tuples(), verdict.Number).From("the ruleset: the rule's port range", scope)}
 	t := "{rule} in {chain} ({tuples} ports for each source–destination pair"
 	if n := p.Addresses(); n > 1 {
@@ -156,46 +157,12 @@ func (r Rates) InsertDrops() uint64 {
 // packets a full table refused.
 func (r Rates) FullDrops() uint64 { return r.CTTotal.Get(Drop) - r.InsertDrops() }
 
-// insertDropCounts says the interval's insert drops while the table is
-// not at its cap; ok is false when there were none, or it is pinned (a
-// full table's drops are its own).
-func insertDropCounts(in Inputs) (verdict.Clause, bool) {
-	n := in.Rates.InsertDrops()
-	c := in.Sample.Conntrack
-	if n == 0 || Pinned(c) {
-		return verdict.Clause{}, false
-	}
-	return verdict.Say(verdict.Lead, "insert-drops", "{insert drops} packets dropped on inserting their entry (insert_failed and drop) while the count is {count} of max {max}",
-		verdict.N("insert drops", n, verdict.Packets).From("conntrack -S insert_failed beyond chaintoolong, at most drop", intervalOf(in)), factCount(c), factMax(c)), true
-}
-
-// ruleNATPorts: packets dropped on inserting their entry while the table
-// is not at its cap, with source NAT in the ruleset: the pool ran out of
-// tuples, and every new flow to that destination fails. Never a full
-// table.
-func ruleNATPorts(in Inputs) (verdict.Verdict, bool) {
-	counts, ok := insertDropCounts(in)
-	p, nat := in.Sample.NAT.Narrowest()
-	if !ok || !nat {
-		return verdict.Verdict{}, false
-	}
-	pool := p.clause()
-	cs := []verdict.Clause{counts,
-		verdict.Say(verdict.Lead, "nat.ports", "the source NAT "+pool.Template+" finds no free source port for new flows (it tries {tries} before it drops, so drops begin before every port is taken)",
-			append(pool.Facts, verdict.N("tries", NATTries, verdict.Number).From("nf_nat_l4proto_unique_tuple's attempts", "this kernel"))...).After(": ")}
-	if b, ok := busiest(in.Census, in.Sample.KernelRelease); ok {
-		cs = append(cs, b)
-	}
-	return says(append(cs, natRemedies(p, in.Sample.KernelRelease).After(": "),
-		verdict.Say(verdict.Numbers, "nat.not-full", "not a full table"))...), true
-}
-
-// natRemedies are the ways to free a pool's ports for the busiest pair:
+// NATRemedies are the ways to free a pool's ports for the busiest pair:
 // more ports, fewer new connections, more destinations; randomising them
 // is left out where the rule already does (nft prints iptables'
 // random-fully as fully-random); more addresses only for the pairs of
 // other sources, which the kernel may map elsewhere.
-func natRemedies(p NATPool, kernel string) verdict.Clause {
+func NATRemedies(p NATPool, kernel string) verdict.Clause {
 	r := "widen its ports, reuse connections (keep-alive) or spread them over more destinations"
 	if reclaims, _ := NATReclaimsTimeWait(kernel); !reclaims { // a kernel that takes TIME_WAIT tuples back is not helped by a shorter one
 		r += ", shorten TIME_WAIT on that path"
@@ -212,60 +179,17 @@ func natRemedies(p NATPool, kernel string) verdict.Clause {
 	return verdict.Say(verdict.Fix, "nat.fix", r+"; more egress addresses help only other sources' pairs (each source–destination pair gets one address)")
 }
 
-// ruleInsertClash: packets dropped on inserting their entry while the
-// table is not at its cap, with no source NAT in the ruleset: flows
-// clashed on a tuple. Never a full table. Which flows, the kernel's
-// version decides: before 5.6 two UDP flows racing for one tuple
-// (parallel lookups behind a DNAT) lost one; since nf_ct_resolve_clash
-// harder the kernel keeps both and counts clash_resolve (a counter from
-// 5.10 on), so on a kernel that reports it the drops are reply-tuple
-// clashes, dying entries or TCP.
-func ruleInsertClash(in Inputs) (verdict.Verdict, bool) {
-	counts, ok := insertDropCounts(in)
-	if _, nat := in.Sample.NAT.Narrowest(); !ok || nat {
-		return verdict.Verdict{}, false
-	}
-	why := "the ruleset was not read"
-	if nat := in.Sample.NAT; nat != nil {
-		why = "no source NAT in the ruleset"
-		if nat.Note != "" {
-			why = "the ruleset was not read: " + nat.Note
-		}
-	}
-	cs := []verdict.Clause{counts}
-	recent := in.Sample.CTStats.Reports(ClashResolve) // a kernel that counts resolved clashes resolves UDP's (5.6 on)
-	if recent {
-		cs = append(cs, verdict.Say(verdict.Lead, "clash.recent", "flows clashed on a tuple ({why})", verdict.W("why", why)).After(": "))
-	} else {
-		cs = append(cs, verdict.Say(verdict.Lead, "clash.old", "two flows raced for one tuple ({why})", verdict.W("why", why)).After(": "))
-	}
-	if d, ok := dnsShare(in.Census); ok {
-		cs = append(cs, d)
-	}
-	if recent {
-		cs = append(cs, verdict.Say(verdict.Explain, "clash.recent.meaning", "this kernel resolves two UDP flows racing for one (clash_resolve, since 5.6), so these are what it cannot: two flows whose replies would share a tuple (a NAT mapping both to one), an entry already dying, or TCP; not the 5 s DNS race").After(" — "))
-	} else {
-		cs = append(cs, verdict.Say(verdict.Explain, "clash.old.meaning", "parallel UDP lookups behind a DNAT, the 5 s DNS delay on kernels before 5.6 (this one counts no resolved clashes)").After(" — "),
-			verdict.Say(verdict.Fix, "clash.old.fix", "single-request-reopen, a node-local DNS cache or DNS over TCP").After(": "))
-	}
-	cs = append(cs, verdict.Say(verdict.Numbers, "clash.not-full", "not a full table"))
-	if d, ok := resolvedClashes(in, "more "); ok {
-		cs = append(cs, d)
-	}
-	return says(cs...), true
-}
-
-// dnsShare says what the census found of UDP/53, the lookups whose race
+// DNSShare says what the census found of UDP/53, the lookups whose race
 // is the classic clash: "; the census holds 40 UDP/53 entries (DNS)", or
 // that it holds none (a race of other flows), "" with no census.
-func dnsShare(c *Census) (verdict.Clause, bool) {
+func DNSShare(c *Census) (verdict.Clause, bool) {
 	if c == nil || c.Error != "" {
 		return verdict.Clause{}, false
 	}
 	for _, p := range c.TopPorts {
 		if p.Key == DestKey(17, 53) {
 			return verdict.Say(verdict.Class, "clash.dns", "the census holds {dns} UDP/53 entries (DNS lookups)",
-				verdict.N("dns", max(0, p.N), verdict.Entries).From("the census's destination ports", thisTable+", the census's walk")), true
+				verdict.N("dns", max(0, p.N), verdict.Entries).From("the census's destination ports", ThisTable+", the census's walk")), true
 		}
 	}
 	if len(c.TopPorts) < CensusTop { // every port listed: none is UDP/53
@@ -274,38 +198,27 @@ func dnsShare(c *Census) (verdict.Clause, bool) {
 	return verdict.Clause{}, false
 }
 
-// resolvedClashes says the interval's clashes the kernel resolved (two
-// flows raced for one tuple and both went through: no verdict of their
-// own), "" when none: "; 40 clashes the kernel resolved (clash_resolve:
-// harmless)". more is put before "clashes" beside the ones that dropped.
-func resolvedClashes(in Inputs, more string) (verdict.Clause, bool) {
-	if in.Rates.CTTotal.Get(ClashResolve) == 0 {
-		return verdict.Clause{}, false
-	}
-	return verdict.Say(verdict.Explain, "clash.resolved", "{clash_resolve} "+more+"clashes the kernel resolved (clash_resolve: harmless)", factCounter(in, ClashResolve)), true
-}
-
-// busiest is where the census found the most entries going, and how
+// Busiest is where the census found the most entries going, and how
 // many hold their tuples in TIME_WAIT, as the kernel holds them: "; the
 // census's busiest destination 10.0.0.5 (8 entries), tcp/443 (8); 0 to
 // it in TIME_WAIT …" ("" with no census).
-func busiest(c *Census, kernel string) (verdict.Clause, bool) {
+func Busiest(c *Census, kernel string) (verdict.Clause, bool) {
 	if c == nil || c.Error != "" || len(c.TopDests) == 0 {
 		return verdict.Clause{}, false
 	}
-	walk := thisTable + ", the census's walk"
+	walk := ThisTable + ", the census's walk"
 	dest := c.TopDests[0].Key
-	facts := []verdict.Fact{verdict.W("dest", Sanitize(dest, 64)),
+	facts := []verdict.Fact{verdict.W("dest", safe.Text(dest, 64)),
 		verdict.N("dest n", max(0, c.TopDests[0].N), verdict.Entries).From("the census's destinations", walk)}
 	t := "the census's busiest destination {dest}"
 	if svc := c.DestServices[dest]; svc != "" { // where kube-proxy's ruleset names it
 		t += " (Service {service})"
-		facts = append(facts, verdict.W("service", Sanitize(svc, 120)))
+		facts = append(facts, verdict.W("service", safe.Text(svc, 120)))
 	}
 	t += " ({dest n} entries)"
 	if len(c.TopPorts) > 0 {
 		t += ", {port} ({port n})"
-		facts = append(facts, verdict.W("port", Sanitize(c.TopPorts[0].Key, 32)),
+		facts = append(facts, verdict.W("port", safe.Text(c.TopPorts[0].Key, 32)),
 			verdict.N("port n", max(0, c.TopPorts[0].N), verdict.Entries).From("the census's destination ports", walk))
 	}
 	hold := "still hold their tuples"
@@ -334,11 +247,11 @@ func NATReclaimsTimeWait(release string) (yes, known bool) {
 func timeWaitTo(c *Census, dest string) verdict.Fact {
 	for _, d := range c.TopTimeWaitDests {
 		if d.Key == dest {
-			return verdict.N("to it", max(0, d.N), verdict.Entries).From("the census's TIME_WAIT destinations", thisTable+", the census's walk")
+			return verdict.N("to it", max(0, d.N), verdict.Entries).From("the census's TIME_WAIT destinations", ThisTable+", the census's walk")
 		}
 	}
 	if c.Approximate || c.TopTimeWaitDests == nil { // nil: a census from before they were counted
 		return verdict.W("to it", "an unknown number")
 	}
-	return verdict.N("to it", 0, verdict.Entries).From("the census's TIME_WAIT destinations", thisTable+", the census's walk")
+	return verdict.N("to it", 0, verdict.Entries).From("the census's TIME_WAIT destinations", ThisTable+", the census's walk")
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
 )
@@ -154,7 +155,7 @@ const OwnersShown = 10
 
 // TopOwners orders counts most first (ties by name) and keeps n.
 func TopOwners(cs []OwnerCount, n int) []OwnerCount {
-	out, _ := TopN(cs, n, func(c OwnerCount) uint64 { return uint64(max(0, c.N)) }, func(a, b OwnerCount) bool { return a.String() < b.String() })
+	out, _ := tally.TopN(cs, n, func(c OwnerCount) uint64 { return uint64(max(0, c.N)) }, func(a, b OwnerCount) bool { return a.String() < b.String() })
 	return out
 }
 
@@ -218,7 +219,7 @@ func (o *Owners) DominantClause() (verdict.Clause, bool) {
 	if !ok {
 		return verdict.Clause{}, false
 	}
-	held := verdict.N("share", share*100, verdict.Percent).From("the census's owners", thisTable+", the census's walk")
+	held := verdict.N("share", share*100, verdict.Percent).From("the census's owners", ThisTable+", the census's walk")
 	owner := verdict.W("owner", c.Owner.String())
 	verb := "held by "
 	switch {

@@ -3,8 +3,6 @@ package model
 import (
 	"encoding/json"
 	"strings"
-
-	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // Part is a part of a sample that can be missing: not read (unreadable
@@ -80,24 +78,3 @@ func (s *Parts) UnmarshalJSON(b []byte) error {
 // Known reports whether the rates of part p were read at both ends of
 // the interval.
 func (r Rates) Known(p Part) bool { return !r.Absent.Has(p) }
-
-// KindNeeds are the parts kind k is judged from besides the table, its
-// row of the table of kinds: without them it can be neither said nor
-// denied.
-func KindNeeds(k verdict.Kind) Parts {
-	spec, _ := SpecOf(k)
-	return spec.Needs
-}
-
-// JudgedIn reports whether kind k could be judged from s: every part it
-// needs was read, and for ENTRIES FLUSHED the flush watch ran (where it
-// does not, the kind is unknown, not absent).
-func JudgedIn(k verdict.Kind, s Sample) bool {
-	if s.Absent&KindNeeds(k) != 0 {
-		return false
-	}
-	if k == verdict.EntriesFlushed {
-		return s.Flushes != nil && s.Flushes.Watching
-	}
-	return true
-}

@@ -3,6 +3,8 @@ package model
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/tablefull/tablefull/model/knob"
 )
 
 // Host describes the machine a stream of samples comes from.
@@ -67,7 +69,7 @@ type Sample struct {
 	Namespaces *Namespaces `json:"namespaces,omitempty"`
 	// Drift compares the values tablefull persisted with the live ones
 	// (nil: not checked, as in a child namespace or with /etc unreadable).
-	Drift *Drifts `json:"drift,omitempty"`
+	Drift *knob.Drifts `json:"drift,omitempty"`
 	// Notes are read errors of parts of the sample; the rest is valid.
 	Notes []string `json:"notes,omitempty"`
 	// Absent are the parts not read at all (not scraped, unreadable): not
@@ -92,14 +94,23 @@ type Conntrack struct {
 	Holds ClassCounts `json:"holds_s"`
 }
 
-// CutToCap is c with its count and peak no higher than its cap. The
-// kernel counts an entry before it checks the cap (__nf_conntrack_alloc:
-// atomic_inc_return, then a count over nf_conntrack_max drops the packet
-// and decrements), so a read while packets are refused can see the cap
-// plus the allocations being refused: those never were entries.
-func (c Conntrack) CutToCap() Conntrack {
-	if c.Max > 0 {
-		c.Count, c.Peak = min(c.Count, c.Max), min(c.Peak, c.Max)
+// CutToCap is c with its count and peak no higher than its cap when
+// they read over it by at most inFlight. The kernel counts an entry
+// before it checks the cap (__nf_conntrack_alloc: atomic_inc_return, then
+// a count over nf_conntrack_max drops the packet and decrements), so a
+// read while packets are refused can see the cap plus the allocations
+// being refused, at most one a CPU: those never were entries. A count
+// further over is a cap lowered below the live table (the entries stay
+// until they expire) and is kept as read.
+func (c Conntrack) CutToCap(inFlight uint64) Conntrack {
+	if c.Max == 0 {
+		return c
+	}
+	if c.Count > c.Max && c.Count-c.Max <= inFlight {
+		c.Count = c.Max
+	}
+	if c.Peak > c.Max && c.Peak-c.Max <= inFlight {
+		c.Peak = c.Max
 	}
 	return c
 }

@@ -3,10 +3,6 @@ package model
 import (
 	"net/netip"
 	"sort"
-	"strconv"
-	"strings"
-
-	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // DNATTarget is where a DNAT sent UDP entries: a target that may have
@@ -180,74 +176,4 @@ func (t DNATTarget) TargetAddr() netip.Addr {
 		return netip.Addr{}
 	}
 	return ap.Addr()
-}
-
-// ruleStaleDNAT: UDP entries a DNAT sent to a target that no longer is
-// one. Each packet their clients send refreshes them, so the flows stay
-// blackholed for as long as the clients keep their sockets, however the
-// rules changed: the stale-UDP blackhole of a backend gone from a
-// Service, one entry or thousands, answered before or never. Warning.
-func ruleStaleDNAT(in Inputs) (verdict.Verdict, bool) {
-	c := in.Census
-	if c == nil || c.Error != "" || !c.DNATChecked {
-		return verdict.Verdict{}, false
-	}
-	var gone []DNATTarget
-	n, unreplied := 0, 0
-	for _, t := range c.StaleDNAT {
-		if t.Gone {
-			gone = append(gone, t)
-			n += t.Count()
-			unreplied += max(0, t.Unreplied)
-		}
-	}
-	if len(gone) == 0 {
-		return verdict.Verdict{}, false
-	}
-	walk := thisTable + ", the census's walk"
-	var named []string
-	var facts []verdict.Fact
-	for i, t := range gone {
-		k := "target " + strconv.Itoa(i)
-		s := "{" + k + "}"
-		facts = append(facts, verdict.W(k, Sanitize(t.Target, 64)))
-		var about []string
-		if t.Service != "" {
-			about = append(about, "Service {"+k+" service}")
-			facts = append(facts, verdict.W(k+" service", Sanitize(t.Service, 120)))
-		}
-		if t.Via != "" {
-			about = append(about, "asked as {"+k+" via}")
-			facts = append(facts, verdict.W(k+" via", Sanitize(t.Via, 64)))
-		}
-		if len(gone) > 1 { // which holds how many
-			about = append(about, "{"+k+" n}")
-			facts = append(facts, verdict.N(k+" n", t.Count(), verdict.Entries).From("the census's DNAT targets", walk))
-		}
-		if len(about) > 0 {
-			s += " (" + strings.Join(about, ", ") + ")"
-		}
-		named = append(named, s)
-	}
-	what := "{stale} UDP entries"
-	if n == 1 {
-		what = "{stale} UDP entry"
-	}
-	facts = append(facts, verdict.N("stale", n, verdict.Entries).From("the census's DNAT targets the ruleset no longer names", walk))
-	answered := "none ever saw a reply"
-	switch {
-	case unreplied == 0 && n == 1:
-		answered = "it saw replies before its target went"
-	case unreplied < n:
-		answered = "{replied} saw replies before their target went"
-		facts = append(facts, verdict.N("replied", n-unreplied, verdict.Entries).From("the census's DNAT targets, answered", walk))
-	}
-	filter := "-p udp --reply-src " + gone[0].TargetAddr().String()
-	v := says(
-		verdict.Say(verdict.Lead, "stale-dnat", what+" a DNAT sent to "+strings.Join(named, ", ")+", which the ruleset no longer names ("+answered+")", facts...),
-		verdict.Say(verdict.Explain, "stale-dnat.meaning", "each packet their clients send refreshes them, so those flows stay blackholed while the clients keep their sockets").After(": "),
-		verdict.Say(verdict.Fix, "stale-dnat.fix", "conntrack -D {filter} drops them now (E then D in the console)", verdict.W("filter", filter)),
-		verdict.Say(verdict.Numbers, "stale-dnat.not-full", "not a full table"))
-	v.Entries = filter
-	return v, true
 }

@@ -3,21 +3,8 @@ package model
 import (
 	"fmt"
 	"net/netip"
-	"strings"
 	"testing"
 )
-
-// dnatFlow is a UDP entry from a client port to the service 10.96.0.10:53
-// that a DNAT sent to target; replied says it saw an answer.
-func dnatFlow(port uint16, target string, replied bool) Flow {
-	to := netip.MustParseAddrPort(target)
-	f := Flow{Proto: 17, Src: netip.MustParseAddr("10.0.0.5"), Dst: netip.MustParseAddr("10.96.0.10"), SrcPort: port, DstPort: 53,
-		TCPState: -1, ReplySrc: to.Addr(), ReplySrcPort: to.Port()}
-	if replied {
-		f.Status = StatusSeenReply
-	}
-	return f
-}
 
 // TestCensusUnansweredDNATTargets: the census names the DNAT targets none
 // of whose UDP entries saw a reply, from StaleDNATMin entries, most first,
@@ -51,35 +38,16 @@ func TestCensusUnansweredDNATTargets(t *testing.T) {
 	}
 }
 
-func TestRuleStaleDNAT(t *testing.T) {
-	targets := []DNATTarget{{Target: "10.244.2.9:53", Unreplied: 40}, {Target: "10.244.1.7:53", Unreplied: 30, Gone: true}}
-	for _, tc := range []struct {
-		name string
-		cen  *Census
-		want string // "" for no verdict
-	}{
-		{"a gone target", &Census{Total: 90, StaleDNAT: targets, DNATChecked: true},
-			"30 UDP entries a DNAT sent to 10.244.1.7:53, which the ruleset no longer names (none ever saw a reply)"},
-		{"its fix names the gone one", &Census{Total: 90, StaleDNAT: targets, DNATChecked: true}, "conntrack -D -p udp --reply-src 10.244.1.7 drops them now"},
-		{"two gone: how many each", &Census{Total: 90, StaleDNAT: []DNATTarget{{Target: "10.244.2.9:53", Unreplied: 40, Gone: true}, targets[1]}, DNATChecked: true},
-			"70 UDP entries a DNAT sent to 10.244.2.9:53 (40), 10.244.1.7:53 (30), which the ruleset no longer names (none ever saw a reply)"},
-		{"one entry answered before, its Service named", &Census{Total: 1, StaleDNAT: []DNATTarget{{Target: "10.244.1.7:53", Entries: 1, Via: "10.96.0.10:53",
-			Service: "kube-system/kube-dns:dns", Gone: true}}, DNATChecked: true},
-			"1 UDP entry a DNAT sent to 10.244.1.7:53 (Service kube-system/kube-dns:dns, asked as 10.96.0.10:53), which the ruleset no longer names (it saw replies before its target went)"},
-		{"a target still in the ruleset: not answering, not gone", &Census{Total: 90, StaleDNAT: targets[:1], DNATChecked: true}, ""},
-		{"the ruleset not read: unknown, no verdict", &Census{Total: 90, StaleDNAT: targets}, ""},
-		{"no census", nil, ""},
-	} {
-		v, ok := ruleStaleDNAT(Inputs{Sample: table(90, 90, 262144), Census: tc.cen})
-		switch {
-		case tc.want == "" && ok:
-			t.Errorf("%s: %s", tc.name, v)
-		case tc.want != "" && (!ok || !strings.Contains(v.Text(), tc.want)):
-			t.Errorf("%s: %v %q, want %q", tc.name, ok, v.Text(), tc.want)
-		case ok && !strings.HasPrefix(v.Entries, "-p udp --reply-src 10.244.") || ok && !strings.Contains(v.Text(), "conntrack -D "+v.Entries):
-			t.Errorf("%s: the entries to drop %q are not the ones the evidence names: %s", tc.name, v.Entries, v.Text())
-		}
+// dnatFlow is a UDP entry from a client port to the service 10.96.0.10:53
+// that a DNAT sent to target; replied says it saw an answer.
+func dnatFlow(port uint16, target string, replied bool) Flow {
+	to := netip.MustParseAddrPort(target)
+	f := Flow{Proto: 17, Src: netip.MustParseAddr("10.0.0.5"), Dst: netip.MustParseAddr("10.96.0.10"), SrcPort: port, DstPort: 53,
+		TCPState: -1, ReplySrc: to.Addr(), ReplySrcPort: to.Port()}
+	if replied {
+		f.Status = StatusSeenReply
 	}
+	return f
 }
 
 // TestJudgeDNAT: the ruleset judges every DNAT target the dump counted,
@@ -118,12 +86,12 @@ func TestJudgeDNAT(t *testing.T) {
 			t.Errorf("kept %+v: gone ones first, each named", d)
 		}
 	}
+	// The one-entry census the rule's table starts from (TestRuleStaleDNAT).
 	one := CensusCounter{}
 	one.Add(dnatFlow(40000, "10.244.1.7:53", true))
 	cen = one.Census(10)
 	cen.JudgeDNAT(func(netip.Addr) bool { return false }, nil)
-	v, ok := ruleStaleDNAT(Inputs{Sample: table(1, 1, 262144), Census: &cen})
-	if !ok || v.Entries != "-p udp --reply-src 10.244.1.7" || !strings.HasPrefix(v.Text(), "1 UDP entry a DNAT sent to 10.244.1.7:53 (asked as 10.96.0.10:53)") {
-		t.Errorf("one stale entry: %v %q", ok, v.Text())
+	if want := (DNATTarget{Target: "10.244.1.7:53", Entries: 1, Via: "10.96.0.10:53", Gone: true}); len(cen.StaleDNAT) != 1 || cen.StaleDNAT[0] != want {
+		t.Errorf("one stale entry: %+v, want %+v", cen.StaleDNAT, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
 )
@@ -119,7 +120,7 @@ func (w *Who) On() bool { return w != nil && w.Note == "" }
 // TopConns orders flows by connections opened (ties by owner, then
 // destination), keeps n and returns the opened count of the rest.
 func TopConns(cs []ConnFlow, n int) ([]ConnFlow, uint64) {
-	return TopN(cs, n, func(c ConnFlow) uint64 { return c.Opened }, func(a, b ConnFlow) bool {
+	return tally.TopN(cs, n, func(c ConnFlow) uint64 { return c.Opened }, func(a, b ConnFlow) bool {
 		if a, b := a.Owner.String(), b.Owner.String(); a != b {
 			return a < b
 		}
@@ -133,7 +134,7 @@ func TopConns(cs []ConnFlow, n int) ([]ConnFlow, uint64) {
 // TopDrops orders drop flows most first (ties by destination, source),
 // keeps n and returns the count of the rest.
 func TopDrops(ds []DropFlow, n int) ([]DropFlow, uint64) {
-	return TopN(ds, n, func(d DropFlow) uint64 { return d.N }, func(a, b DropFlow) bool {
+	return tally.TopN(ds, n, func(d DropFlow) uint64 { return d.N }, func(a, b DropFlow) bool {
 		if a.Dest != b.Dest {
 			return a.Dest < b.Dest
 		}

@@ -2,10 +2,8 @@ package model
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
-	"github.com/tablefull/tablefull/model/verdict"
+	"github.com/tablefull/tablefull/model/tally"
 )
 
 // ZoneLimits are Open vSwitch's connection limits per conntrack zone,
@@ -29,14 +27,14 @@ const MaxZoneLimits = 64
 
 // Of is zone z's limit (its own, else the default; 0: none).
 func (l *ZoneLimits) Of(z uint16) uint32 {
-	if v, ok := l.own(z); ok {
+	if v, ok := l.Own(z); ok {
 		return v
 	}
 	return l.Default
 }
 
-// own is zone z's own limit, ok false when it has none.
-func (l *ZoneLimits) own(z uint16) (uint32, bool) {
+// Own is zone z's own limit, ok false when it has none.
+func (l *ZoneLimits) Own(z uint16) (uint32, bool) {
 	for _, x := range l.Zones {
 		if x.Zone == z {
 			return x.Limit, true
@@ -45,48 +43,35 @@ func (l *ZoneLimits) own(z uint16) (uint32, bool) {
 	return 0, false
 }
 
-// zoneFullPct is the share of its limit at which a zone counts as at it:
+// ZoneFullPct is the share of its limit at which a zone counts as at it:
 // the census's count runs a little behind the kernel's.
-const zoneFullPct = 95
+const ZoneFullPct = 95
 
-// ruleZoneFull: a conntrack zone holds its OVS limit or near it: OVS
-// refuses that zone's new connections whatever nf_conntrack_max says.
-// Critical.
-func ruleZoneFull(in Inputs) (verdict.Verdict, bool) {
-	c := in.Census
-	if c == nil || c.Error != "" || c.ZoneLimits == nil {
-		return verdict.Verdict{}, false
+// topZones is the n zones holding the most entries, zone 0 among them,
+// or nil when every entry is in zone 0.
+func (c *CensusCounter) topZones(n int) []tally.Count {
+	if len(c.zones) == 0 {
+		return nil
 	}
-	var full []string
-	var facts []verdict.Fact
-	first := ""
-	for _, z := range c.TopZones {
-		id, ok := ZoneOf(z.Key)
-		if !ok {
-			continue
-		}
-		limit := c.ZoneLimits.Of(id)
-		if id == 0 {
-			limit, _ = c.ZoneLimits.own(0) // the default zone holds the host's own flows too: only a limit set for it counts
-		}
-		if limit == 0 || Percent(uint64(max(0, z.N)), uint64(limit)) < zoneFullPct {
-			continue
-		}
-		k := "zone " + strconv.Itoa(len(full))
-		full = append(full, "{"+k+"} holds {"+k+" n} entries of its OVS limit {"+k+" limit}")
-		facts = append(facts, verdict.W(k, Sanitize(z.Key, 32)),
-			verdict.N(k+" n", max(0, z.N), verdict.Entries).From("the census's zones", thisTable+", the census's walk"),
-			verdict.N(k+" limit", limit, verdict.Entries).From("ovs-appctl dpctl/ct-get-limits", "OVS"))
-		if first == "" {
-			first = fmt.Sprintf("zone=%d", id)
-		}
+	zoned := 0
+	zs := make([]tally.Count, 0, len(c.zones)+1)
+	for z, v := range c.zones {
+		zs = append(zs, tally.Count{Key: ZoneKey(z), N: v})
+		zoned += v
 	}
-	if len(full) == 0 {
-		return verdict.Verdict{}, false
+	if rest := c.total - zoned; rest > 0 {
+		zs = append(zs, tally.Count{Key: ZoneKey(0), N: rest})
 	}
-	ct := in.Sample.Conntrack
-	return says(
-		verdict.Say(verdict.Lead, "zone-full", strings.Join(full, "; ")+" (the table at {count} of max {max})", append(facts, factCount(ct), factMax(ct))...),
-		verdict.Say(verdict.Explain, "zone-full.meaning", "OVS refuses that zone's new connections, whatever nf_conntrack_max says").After(": "),
-		verdict.Say(verdict.Fix, "zone-full.fix", "raise it with ovs-appctl dpctl/ct-set-limits {zone},limit=N", verdict.W("zone", first))), true
+	return tally.TopCounts(zs, n)
+}
+
+// ZoneKey names conntrack zone z in the census's zone list.
+func ZoneKey(z uint16) string { return "zone " + itoa(int(z)) }
+
+// ZoneOf is the zone a key of the census's zone list names, ok false for
+// a key that is not one (ZoneKey's inverse).
+func ZoneOf(key string) (uint16, bool) {
+	var z uint16
+	_, err := fmt.Sscanf(key, "zone %d", &z)
+	return z, err == nil && ZoneKey(z) == key
 }

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
@@ -75,7 +76,7 @@ func TestDyingListToldApartFromGCBehind(t *testing.T) {
 		t.Fatalf("300 flushed entries behind a stuck listener: census of %d, count %d, dying %d (read %v)", cen.Total, cen.CountBefore, cen.Dying, cen.DyingRead)
 	}
 	s := model.Sample{Time: time.Now(), Interval: time.Second, Conntrack: model.Conntrack{Status: model.TableTracked, Count: cen.CountBefore, Peak: cen.CountBefore, Max: 262144, Buckets: 262144}}
-	vs := model.Judge(model.Inputs{Sample: s, Census: &cen})
+	vs := diagnose.Judge(diagnose.Inputs{Sample: s, Census: &cen})
 	var kinds []verdict.Kind
 	for _, v := range vs {
 		kinds = append(kinds, v.Kind)

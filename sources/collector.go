@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/sources/cilium"
 	"github.com/tablefull/tablefull/sources/counters"
 	"github.com/tablefull/tablefull/sources/ctnetlink"
@@ -66,7 +67,7 @@ type Collector struct {
 	portsRun  offPath[*model.PortUse]
 	whoRun    offPath[*model.Who]
 	nsRun     offPath[*model.Namespaces]
-	driftRun  offPath[*model.Drifts]
+	driftRun  offPath[*knob.Drifts]
 	// DrainKernelLog makes each sample read the kernel log to its end,
 	// for one-shot samples (snapshot); a live feed takes the backlog in
 	// bounded steps so the first frame is not delayed.
@@ -177,7 +178,7 @@ func (c *Collector) Sample(now time.Time, interval time.Duration) model.Sample {
 	if c.peak != nil && s.Conntrack.Status == model.TableTracked {
 		s.Conntrack.Peak = c.peak.Take(s.Conntrack.Count)
 	}
-	s.Conntrack = s.Conntrack.CutToCap()
+	s.Conntrack = s.Conntrack.CutToCap(uint64(max(1, c.host.CPUs))) // at most one refused allocation a CPU
 	s.CTStats = c.readCTStats(s.Conntrack.Status)
 	s.NAT = c.insert.read(s.CTStats, now)
 	s.Allowance = c.nic.Read(now)

@@ -36,7 +36,7 @@ func ListEntries(filter entry.Filter, sort string, desc bool, limit int) (*entry
 // matches, over ctnetlink, as every surface does (tablefull entries
 // --delete, the console's D): refused, nothing deleted, for an empty
 // filter or established connections unless established
-// (model.DeleteRefusal, decided on this dump's own counts); then the
+// (entry.DeleteRefusal, decided on this dump's own counts); then the
 // table is read back, and the deletion appended to the journal in
 // stateDir (JournalName): when, by whom, the filter and the counts.
 func DeleteEntries(filter entry.Filter, established bool, stateDir string) (entry.Deletion, error) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/sources/counters"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
@@ -22,7 +23,7 @@ type Live struct {
 	done     chan struct{}
 	census   censusRunner
 	// period is the ticker's period now: pollEvery(interval) while the
-	// count is read at FastRate, the interval otherwise (model.FastSampling).
+	// count is read at FastRate, the interval otherwise (diagnose.FastSampling).
 	period atomic.Int64
 	// holds are the classes' holds the last sample read, for the census's
 	// idle count and the entries that keep longer timeouts.
@@ -33,7 +34,7 @@ type Live struct {
 }
 
 // SetQuiet makes the feed read a whole sample only every d while
-// model.FastSampling is off (the table far from its cap, dropping
+// diagnose.FastSampling is off (the table far from its cap, dropping
 // nothing), and only glance at the count and the drop counters every
 // interval in between (Collector.SampleCounts): a glance that says the full
 // rate is due takes the sample at once. The exporter runs quiet; the
@@ -123,7 +124,7 @@ func (l *Live) Stop() {
 // tick at or after each sample's due time takes the sample instead. One
 // ticker, not one per job, because on a small VM every wake-up of a Go
 // process costs more CPU than the work it does. After each sample the
-// ticker runs at FastRate only while model.FastSampling says a peak
+// ticker runs at FastRate only while diagnose.FastSampling says a peak
 // between samples can matter, and once per interval otherwise.
 func (l *Live) run() {
 	defer close(l.done)
@@ -131,8 +132,8 @@ func (l *Live) run() {
 	d := time.Duration(l.interval.Load())
 	last := time.Now()
 	prev := l.emit(last, d)
-	l.c.events.Set(last, model.FastSampling(prev, prev))
-	l.c.who.Set(last, model.FastSampling(prev, prev))
+	l.c.events.Set(last, diagnose.FastSampling(prev, prev))
+	l.c.who.Set(last, diagnose.FastSampling(prev, prev))
 	next := last.Add(d)
 	t := newPace(time.Duration(l.period.Load()))
 	defer t.Stop()
@@ -172,13 +173,13 @@ func (l *Live) run() {
 			case early && fast:
 				l.c.PollPeak() // a sample tick needs no poll: the sample reads the count
 				continue
-			case early && (l.quiet.Load() == 0 || !model.FastSampling(prev, l.c.SampleCounts())):
+			case early && (l.quiet.Load() == 0 || !diagnose.FastSampling(prev, l.c.SampleCounts())):
 				continue // quiet, and still far from the cap: the rest waits
 			}
 			s := l.emit(now, now.Sub(last))
-			fast = model.FastSampling(prev, s)
+			fast = diagnose.FastSampling(prev, s)
 			events := fast // ctnetlink events count this namespace only
-			fast = fast || model.NamespacesNearCap(s)
+			fast = fast || diagnose.NamespacesNearCap(s)
 			prev, last = s, now
 			if next = next.Add(step()); early || !next.After(now) { // fell behind: skip, do not burst
 				next = now.Add(step())

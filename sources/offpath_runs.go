@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 )
 
 // started are the attribution runs (offPath) one sample started, to take
@@ -37,7 +38,7 @@ func (c *Collector) startOffPath(now time.Time, s model.Sample, tcpRead bool) st
 		})
 	}
 	if c.drift != nil {
-		st.drift = c.driftRun.start(func() *model.Drifts { return c.drift.Read(now) })
+		st.drift = c.driftRun.start(func() *knob.Drifts { return c.drift.Read(now) })
 	}
 	return st
 }

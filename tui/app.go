@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/tui/chart"
@@ -70,7 +71,7 @@ type App struct {
 	st       *styles.Styles
 	help     help.Model
 	helpView helpCache
-	an       *model.Analyzer
+	an       *diagnose.Analyzer
 	interval time.Duration
 	opts     Options
 
@@ -106,14 +107,14 @@ func New(feed model.Feed, o Options) *App {
 		o.Interval = time.Second
 	}
 	if o.History <= 0 {
-		o.History = model.HistoryFor(time.Hour, o.Interval)
+		o.History = diagnose.HistoryFor(time.Hour, o.Interval)
 	}
 	h := help.New()
 	st := styles.DefaultStyles()
 	h.Styles.ShortKey, h.Styles.FullKey = st.HelpKey, st.HelpKey
 	h.Styles.ShortDesc, h.Styles.FullDesc = st.HelpDesc, st.HelpDesc
 	a := &App{feed: feed, host: feed.Host(), keys: keys.DefaultKeyMap(), st: st, help: h,
-		an: model.NewAnalyzer(o.History), interval: o.Interval, opts: o, cur: newCursor(o.Speed > 0),
+		an: diagnose.NewAnalyzer(o.History), interval: o.Interval, opts: o, cur: newCursor(o.Speed > 0),
 		player: player{speed: o.Speed}, width: 80, height: 24, status: statusLine{intro: o.Intro}}
 	a.tune = tunePanel{tuner: o.Tuner, recorder: o.Recorder, keys: a.keys}
 	return a

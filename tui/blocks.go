@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/safe"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
@@ -29,9 +29,9 @@ func section(st *styles.Styles, title string, width, height int, body []string) 
 
 // foreign is the one way text from outside the process (a stream, a
 // recording, a file, a remote's error) reaches a view: escapes, controls
-// and bidi overrides shown escaped, cut to model.MaxText runes; fit and
+// and bidi overrides shown escaped, cut to safe.MaxText runes; fit and
 // truncate bound it to the width.
-func foreign(s string) string { return model.Sanitize(s, model.MaxText) }
+func foreign(s string) string { return safe.Text(s, safe.MaxText) }
 
 // fit cuts or pads a (styled) line to exactly width cells.
 func fit(s string, width int) string {

@@ -10,6 +10,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
@@ -59,7 +60,7 @@ func trueColourStyles(t *testing.T) *styles.Styles {
 // row, the newest line keeps it and the count follows with its noun.
 func TestKernelSuppressedKeepsItsNoun(t *testing.T) {
 	st := styles.DefaultStyles()
-	f := model.Frame{Sample: model.Sample{Kernel: model.KernelLog{Readable: true}}}
+	f := diagnose.Frame{Sample: model.Sample{Kernel: model.KernelLog{Readable: true}}}
 	var lines []model.KernelLine
 	for i := range 5 {
 		lines = append(lines, model.KernelLine{Time: time.Unix(int64(1000+i), 0), Text: "nf_conntrack: table full, dropping packet"})

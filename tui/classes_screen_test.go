@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tally"
 )
 
 var holds = model.ClassCounts{120, 120, 432000, 30, 120, 30, 600}
@@ -21,7 +22,7 @@ func counted(samples []model.Sample, p model.Proto, end model.Class, newPS uint6
 		s := &out[i]
 		s.Conntrack.Holds = holds
 		s.Entries = model.Entries{Source: model.EntriesEvents, Epoch: 1,
-			TopDests: []model.Count{{Key: top, N: int(newPS)}}, TopSources: []model.Count{{Key: "10.0.0.7", N: int(newPS)}}}
+			TopDests: []tally.Count{{Key: top, N: int(newPS)}}, TopSources: []tally.Count{{Key: "10.0.0.7", N: int(newPS)}}}
 		s.Entries.New[p] = newPS * uint64(i)
 		s.Entries.Ended[end] = newPS * uint64(i)
 	}

@@ -9,15 +9,15 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 )
 
 // TestDriftScreens: a persisted nf_conntrack_max that did not apply at
 // boot is a warning under the table's numbers, naming both values and
 // the later writer, at 80×24 and 200×50 (goldens; go test ./tui -update).
 func TestDriftScreens(t *testing.T) {
-	drift := &model.Drifts{Checked: []string{model.KnobMax, model.KnobTimeWait},
-		Drifted: []model.Drift{{Knob: model.KnobMax, Persisted: "32768", Live: "4096", Writers: []string{"/etc/sysctl.d/99-zz-local.conf (4096)"}}}}
+	drift := &knob.Drifts{Checked: []string{knob.Max, knob.TimeWait},
+		Drifted: []knob.Drift{{Knob: knob.Max, Persisted: "32768", Live: "4096", Writers: []string{"/etc/sysctl.d/99-zz-local.conf (4096)"}}}}
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			a := New(newScriptFeed(t, nil), Options{Interval: time.Second, Source: "local"})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/entry"
+	"github.com/tablefull/tablefull/model/knob"
 )
 
 // Recorder starts and stops recording the feed to a file.
@@ -14,7 +15,7 @@ type Recorder interface {
 	Toggle() (path string, on bool, err error)
 	// Tuned keeps a tuning action ("apply", "undo") and its read-back in
 	// the recording, when one runs.
-	Tuned(action string, at time.Time, results []model.KnobResult) error
+	Tuned(action string, at time.Time, results []knob.Result) error
 	// Deleted keeps a deletion of entries (D) and what it did in the
 	// recording, when one runs.
 	Deleted(at time.Time, filter entry.Filter, d entry.Deletion, failed error) error

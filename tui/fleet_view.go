@@ -7,7 +7,8 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/arith"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/fleet"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
@@ -67,10 +68,10 @@ func (f *Fleet) summary() string {
 		}
 		counts[k]++
 	}
-	model.SortKinds(order)
+	diagnose.SortKinds(order)
 	var parts []string
 	for _, k := range order {
-		sev, _ := model.KindSeverity(k)
+		sev, _ := diagnose.KindSeverity(k)
 		parts = append(parts, severityStyle(f.st, sev).Render(fmt.Sprintf("%d %s", counts[k], k)))
 	}
 	if stale > 0 {
@@ -133,14 +134,14 @@ func (f *Fleet) head() string {
 // rowLine is one instance: its verdict, table, drops and time pinned.
 func (f *Fleet) rowLine(r fleet.Row) string {
 	vw, iw := f.columns()
-	sev, _ := model.KindSeverity(r.Verdict())
+	sev, _ := diagnose.KindSeverity(r.Verdict())
 	verdict := severityStyle(f.st, sev).Render(fmt.Sprintf("%-*s", vw, truncate(string(r.Verdict()), vw)))
 	if r.Stale {
 		verdict = f.st.Crit.Render(fmt.Sprintf("%-*s", vw, "STALE"))
 	}
 	table, pct := "-", "-"
 	if r.HasTable {
-		table, pct = units.Int(r.Count)+" / "+units.Int(r.Limit), fmt.Sprintf("%.0f", model.Percent(r.Count, r.Limit))
+		table, pct = units.Int(r.Count)+" / "+units.Int(r.Limit), fmt.Sprintf("%.0f", arith.Percent(r.Count, r.Limit))
 	}
 	inst := truncate(foreign(r.Instance), iw)
 	inst += strings.Repeat(" ", max(0, iw-lipgloss.Width(inst)))

@@ -1,7 +1,7 @@
 package tui
 
 import (
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/tui/chart"
 )
 
@@ -27,26 +27,26 @@ func (a *App) moveTo(idx int) {
 }
 
 // frameAt returns the frame with absolute index i.
-func (a *App) frameAt(i int) (model.Frame, bool) {
+func (a *App) frameAt(i int) (diagnose.Frame, bool) {
 	r := a.an.Frames()
 	j := a.cur.offset(i)
 	if j < 0 || j >= r.Len() {
-		return model.Frame{}, false
+		return diagnose.Frame{}, false
 	}
 	return r.At(j), true
 }
 
 // frame returns the frame on screen.
-func (a *App) frame() model.Frame {
+func (a *App) frame() diagnose.Frame {
 	f, _ := a.frameAt(a.cur.at())
 	return f
 }
 
 // window returns the frames the chart shows: up to n ending at the view.
-func (a *App) window(n int) []model.Frame {
+func (a *App) window(n int) []diagnose.Frame {
 	end := a.cur.at()
 	start := max(a.cur.oldest(), end-n+1)
-	out := make([]model.Frame, 0, max(0, end-start+1))
+	out := make([]diagnose.Frame, 0, max(0, end-start+1))
 	for i := start; i <= end; i++ {
 		f, _ := a.frameAt(i)
 		out = append(out, f)

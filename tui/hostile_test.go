@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/remote/stream"
 )
@@ -35,10 +36,10 @@ func hostileStream(t testing.TB) []byte {
 		s.Kernel.Lines = []model.KernelLine{{Time: s.Time, Text: evil, NetNS: 4026532177, NetNSName: evil}}
 		s.Conntrack.Holds = model.ClassCounts{120, 120, 432000, 30, 120, 30, 600}
 		s.Entries = model.Entries{Source: model.EntriesEvents, Epoch: 1, Note: evil,
-			TopDests: []model.Count{{Key: "tcp/" + evil, N: 9}}, TopSources: []model.Count{{Key: evil, N: 9}}}
+			TopDests: []tally.Count{{Key: "tcp/" + evil, N: 9}}, TopSources: []tally.Count{{Key: evil, N: 9}}}
 		s.Entries.New[model.ProtoTCP] = 50 * uint64(i)
 		if i == 20 {
-			s.Census = &model.Census{Total: 3, ByProto: map[string]int{evil: 3}, TopPorts: []model.Count{{Key: evil, N: 3}}, Error: ""}
+			s.Census = &model.Census{Total: 3, ByProto: map[string]int{evil: 3}, TopPorts: []tally.Count{{Key: evil, N: 3}}, Error: ""}
 		}
 		enc.Sample(s)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/tui/styles"
 )
@@ -45,8 +46,8 @@ func censusLines(st *styles.Styles, c *model.Census, width, rows int) []string {
 
 // namedDests are the top destinations, each with the Service kube-proxy
 // names for it where it names one ("10.96.0.10 kube-system/kube-dns").
-func namedDests(c *model.Census) []model.Count {
-	out := make([]model.Count, len(c.TopDests))
+func namedDests(c *model.Census) []tally.Count {
+	out := make([]tally.Count, len(c.TopDests))
 	for i, d := range c.TopDests {
 		out[i] = d
 		if name := c.DestServices[d.Key]; name != "" {
@@ -56,7 +57,7 @@ func namedDests(c *model.Census) []model.Count {
 	return out
 }
 
-func joinCounts(st *styles.Styles, cs []model.Count, width int) string {
+func joinCounts(st *styles.Styles, cs []tally.Count, width int) string {
 	var parts []string
 	for _, c := range cs {
 		parts = append(parts, foreign(c.Key)+" "+st.Value.Render(units.Int(uint64(c.N))))

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/tui/styles"
 )
@@ -20,7 +21,7 @@ var counterHeads = map[model.Counter]string{
 // per CPU (the busiest first when they do not all fit) and a total. Only
 // counters the kernel reports are shown.
 // With titled, the first header cell carries the panel's title.
-func ctStatsLines(st *styles.Styles, f model.Frame, rows int, titled bool) []string {
+func ctStatsLines(st *styles.Styles, f diagnose.Frame, rows int, titled bool) []string {
 	s := f.Sample.CTStats
 	if len(f.Rates.CT) == 0 {
 		note := foreign(s.Note)
@@ -58,7 +59,7 @@ func ctStatsLines(st *styles.Styles, f model.Frame, rows int, titled bool) []str
 	}
 	cpus := append([]model.CPUCounters(nil), f.Rates.CT...)
 	room := rows - 2                   // header and total
-	hidden := max(0, f.CPUs-len(cpus)) // rows the history did not keep (model.HistoryRows)
+	hidden := max(0, f.CPUs-len(cpus)) // rows the history did not keep (diagnose.HistoryRows)
 	if hidden > 0 || len(cpus) > room {
 		room-- // a row of its own says how many are not shown (beside the total it was cut)
 	}

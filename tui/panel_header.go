@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/tui/styles"
 )
@@ -34,7 +35,7 @@ var HeaderStates = []string{"LIVE", "PAUSED", "HISTORY", "REPLAY", "REPLAY PAUSE
 
 // renderHeader draws the first line: host facts, source, interval, the
 // clock of the viewed sample, and the mode.
-func renderHeader(st *styles.Styles, h model.Host, f model.Frame, interval time.Duration, m mode, width int) string {
+func renderHeader(st *styles.Styles, h model.Host, f diagnose.Frame, interval time.Duration, m mode, width int) string {
 	var state string
 	switch {
 	case m.disconnected:

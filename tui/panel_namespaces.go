@@ -3,7 +3,8 @@ package tui
 import (
 	"fmt"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/arith"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/tui/styles"
 )
@@ -13,7 +14,7 @@ import (
 // it is full (at the cap, or dropping since the previous sample); then
 // how many more there are, and (canOpen) the keys that open the selected
 // one's console. Bounded by rows.
-func namespaceLines(st *styles.Styles, f model.Frame, sel int, canOpen bool, width, rows int) []string {
+func namespaceLines(st *styles.Styles, f diagnose.Frame, sel int, canOpen bool, width, rows int) []string {
 	ns := f.Sample.Namespaces
 	if ns == nil {
 		return []string{st.Dim.Render("no other namespace read: this feed is one namespace (a --netns or --ssh feed), or the host has none")}
@@ -41,12 +42,12 @@ func namespaceLines(st *styles.Styles, f model.Frame, sel int, canOpen bool, wid
 			break
 		}
 		shown++
-		pct := model.Percent(r.Count, capMax)
+		pct := arith.Percent(r.Count, capMax)
 		sty := st.Value
 		state := ""
 		if d, ok := full[r.Inode]; ok {
 			sty, state = st.Crit, st.Crit.Render(fmt.Sprintf("  FULL, %s drops", units.Int(d)))
-		} else if pct >= model.NearCapPct {
+		} else if pct >= diagnose.NearCapPct {
 			sty = st.Warn
 		}
 		mark := "  "

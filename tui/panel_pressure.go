@@ -5,13 +5,16 @@ import (
 	"strings"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/arith"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
 // pressureLines are the numbers above the chart, and a drift of the
 // persisted tuning, whatever the table's state.
-func pressureLines(st *styles.Styles, f model.Frame, width int) []string {
+func pressureLines(st *styles.Styles, f diagnose.Frame, width int) []string {
 	return append(tableLines(st, f, width), driftLines(st, f.Sample.Drift, width)...)
 }
 
@@ -24,7 +27,7 @@ const (
 )
 
 // titleOf is the title of f's table lines.
-func titleOf(f model.Frame) string {
+func titleOf(f diagnose.Frame) string {
 	if len(f.FullNS) > 0 {
 		return hostTableTitle
 	}
@@ -32,7 +35,7 @@ func titleOf(f model.Frame) string {
 }
 
 // tableLines are the table's numbers, or why there are none.
-func tableLines(st *styles.Styles, f model.Frame, width int) []string {
+func tableLines(st *styles.Styles, f diagnose.Frame, width int) []string {
 	c := f.Sample.Conntrack
 	// Each sentence starts a line of its own, so a panel of fewer rows
 	// keeps whole sentences, never one cut and carried on.
@@ -54,15 +57,15 @@ func tableLines(st *styles.Styles, f model.Frame, width int) []string {
 	case model.TableUnreadable:
 		return note(st.Warn, "conntrack files unreadable: "+foreign(strings.Join(f.Sample.Notes, "; ")))
 	}
-	pct := model.Percent(c.Count, c.Max)
+	pct := arith.Percent(c.Count, c.Max)
 	countStyle := st.OK
 	switch {
 	case f.Pinned:
 		countStyle = st.Crit
-	case pct >= model.NearCapPct:
+	case pct >= diagnose.NearCapPct:
 		countStyle = st.Warn
 	}
-	ceiling, why := model.CeilingOf(c, f.Fill)
+	ceiling, why := diagnose.CeilingOf(c, f.Fill)
 	rate := f.Rates.NewEntriesPS()
 	rateStyle := st.Value
 	if ceiling > 0 && rate >= ceiling {
@@ -86,7 +89,7 @@ func tableLines(st *styles.Styles, f model.Frame, width int) []string {
 		{"peak", st.Value.Render(units.Int(c.Peak)), 2, false},
 		{"hold", st.Value.Render(hold), 2, false},
 		{"buckets", st.Value.Render(units.Int(c.Buckets)), 4, false},
-		{"depth", st.Value.Render(fmt.Sprintf("%.1f", model.ChainDepth(c.Count, c.Buckets))), 3, false}}
+		{"depth", st.Value.Render(fmt.Sprintf("%.1f", arith.ChainDepth(c.Count, c.Buckets))), 3, false}}
 	l2 := []field{
 		ceilingField(st, ceiling, why),
 		{"", st.Dim.Render("(" + why + ")"), 5, true},
@@ -105,9 +108,9 @@ func tableLines(st *styles.Styles, f model.Frame, width int) []string {
 }
 
 // ceilingField is the ceiling's value: none for a table standing
-// connections fill (model.NoCeiling).
+// connections fill (diagnose.NoCeiling).
 func ceilingField(st *styles.Styles, ceiling float64, why string) field {
-	if why == model.NoCeiling {
+	if why == diagnose.NoCeiling {
 		return field{"ceiling", st.Value.Render("none"), 1, false}
 	}
 	return field{"ceiling", st.Value.Render(units.Num(ceiling) + " new/s"), 1, false}
@@ -116,7 +119,7 @@ func ceilingField(st *styles.Styles, ceiling float64, why string) field {
 // driftLines warn of knobs tablefull persisted that read otherwise live:
 // the fix did not survive the reboot, or something wrote it since. At
 // most two lines: the first drifted knob, and how many more.
-func driftLines(st *styles.Styles, d *model.Drifts, width int) []string {
+func driftLines(st *styles.Styles, d *knob.Drifts, width int) []string {
 	if d == nil || len(d.Drifted) == 0 {
 		return nil
 	}
@@ -141,7 +144,7 @@ func driftLines(st *styles.Styles, d *model.Drifts, width int) []string {
 
 // fillLine says what fills the table, class by class (entries ≈ rate ×
 // hold, or counted by a census), or why the classes are not known.
-func fillLine(st *styles.Styles, f model.Frame) []field {
+func fillLine(st *styles.Styles, f diagnose.Frame) []field {
 	if !f.Fill.Known() {
 		why := foreign(f.Sample.Entries.Note)
 		if why == "" {
@@ -185,7 +188,7 @@ func fillLine(st *styles.Styles, f model.Frame) []field {
 }
 
 // episodeLines lists pinned episodes, newest first, one per line.
-func episodeLines(st *styles.Styles, eps []model.Episode, n int, others []model.FullNS) []string {
+func episodeLines(st *styles.Styles, eps []diagnose.Episode, n int, others []model.FullNS) []string {
 	if n <= 0 {
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/tui/styles"
 )
@@ -15,14 +16,14 @@ import (
 // systemLines renders CPU use per CPU and disk activity, so an idle server
 // is plain next to the drops.
 // Below 50 columns it drops the idle column and the disk header.
-func systemLines(st *styles.Styles, f model.Frame, rows, width int) []string {
+func systemLines(st *styles.Styles, f diagnose.Frame, rows, width int) []string {
 	r := f.Rates
 	narrow := width < 50
 	cpuLine := func(name string, u model.CPUUse) string {
 		busy := u.Busy()
 		sty := st.Value
 		switch {
-		case busy >= model.CPUBoundPct:
+		case busy >= diagnose.CPUBoundPct:
 			sty = st.Crit
 		case busy >= 70:
 			sty = st.Warn
@@ -74,7 +75,7 @@ func systemLines(st *styles.Styles, f model.Frame, rows, width int) []string {
 	sort.SliceStable(disks, func(i, j int) bool { return disks[i].Util > disks[j].Util })
 	for _, d := range disks[:min(len(disks), 3)] {
 		sty := st.Value
-		if d.Util >= model.DiskBoundPct {
+		if d.Util >= diagnose.DiskBoundPct {
 			sty = st.Crit
 		}
 		if narrow {
@@ -89,7 +90,7 @@ func systemLines(st *styles.Styles, f model.Frame, rows, width int) []string {
 
 // absentText says why parts of f are missing: not scraped (a drill-down
 // without node_exporter), or not read here.
-func absentText(f model.Frame) string {
+func absentText(f diagnose.Frame) string {
 	for _, n := range f.Sample.Notes {
 		if strings.HasPrefix(n, "not scraped") {
 			return "not scraped (no node_exporter for this host)"
@@ -100,7 +101,7 @@ func absentText(f model.Frame) string {
 
 // tcpLines renders the TCP signals of stalling connections, with shorter
 // labels below 60 columns.
-func tcpLines(st *styles.Styles, f model.Frame, width int) []string {
+func tcpLines(st *styles.Styles, f diagnose.Frame, width int) []string {
 	r, t := f.Rates, f.Sample.TCP
 	hot := func(v float64) string {
 		if v > 0 {
@@ -161,7 +162,7 @@ type kernelKey struct {
 
 // lines is kernelLines, recomputed only when its inputs change. The
 // caller gets its own copy.
-func (p *kernelPanel) lines(st *styles.Styles, f model.Frame, lines []model.KernelLine, suppressed suppression, rows int) []string {
+func (p *kernelPanel) lines(st *styles.Styles, f diagnose.Frame, lines []model.KernelLine, suppressed suppression, rows int) []string {
 	k := kernelKey{n: len(lines), rows: rows, suppressed: suppressed, readable: f.Sample.Kernel.Readable, note: f.Sample.Kernel.Note}
 	if len(lines) > 0 {
 		k.last = lines[len(lines)-1].Time
@@ -174,7 +175,7 @@ func (p *kernelPanel) lines(st *styles.Styles, f model.Frame, lines []model.Kern
 
 // kernelLines renders the kernel's "table full" lines, newest first, with
 // lines of the same second and namespace folded into one with a count.
-func kernelLines(st *styles.Styles, f model.Frame, lines []model.KernelLine, suppressed suppression, rows int) []string {
+func kernelLines(st *styles.Styles, f diagnose.Frame, lines []model.KernelLine, suppressed suppression, rows int) []string {
 	if !f.Sample.Kernel.Readable {
 		note := foreign(f.Sample.Kernel.Note)
 		if note == "" {

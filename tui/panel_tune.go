@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/story"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/units"
@@ -21,7 +22,7 @@ const wideTune = 150
 // applied, and the guided loop. Narrower than wideTune, a proposal's
 // arithmetic takes a line of its own and the keys lose their common
 // prefix.
-func (t *tunePanel) View(st *styles.Styles, rows, width int, history func() []model.Frame) []string {
+func (t *tunePanel) View(st *styles.Styles, rows, width int, history func() []diagnose.Frame) []string {
 	if !t.loaded {
 		lines := []string{st.Dim.Render("reading the knobs…")}
 		if t.message != "" {
@@ -67,7 +68,7 @@ func (t *tunePanel) knobRows(st *styles.Styles, width int) (lines []string, quie
 	for _, c := range t.plan.FromHost {
 		proposed[c.Key], fromHost[c.Key] = c, true
 	}
-	verified := map[string]model.KnobResult{}
+	verified := map[string]knob.Result{}
 	for _, r := range t.results {
 		verified[r.Key] = r
 	}
@@ -84,7 +85,7 @@ func (t *tunePanel) knobRows(st *styles.Styles, width int) (lines []string, quie
 		}
 		line := mark + fmt.Sprintf("%-48s %12s", k.Key, cur)
 		if narrow {
-			line = mark + fmt.Sprintf("%-34s %12s", model.KnobName(k.Key), cur)
+			line = mark + fmt.Sprintf("%-34s %12s", knob.Name(k.Key), cur)
 		}
 		c, isProposed := proposed[k.Key]
 		if isProposed {
@@ -114,7 +115,7 @@ func (t *tunePanel) knobRows(st *styles.Styles, width int) (lines []string, quie
 }
 
 // beforeAfterLine compares the table before and after an apply at at.
-func beforeAfterLine(st *styles.Styles, history []model.Frame, at time.Time) string {
+func beforeAfterLine(st *styles.Styles, history []diagnose.Frame, at time.Time) string {
 	before, after := story.BeforeAfter(history, at, story.CompareSpan)
 	span := after.To.Sub(after.From)
 	return st.Label.Render(fmt.Sprintf("before → after (%s each) ", units.Dur(span))) + fmt.Sprintf(

@@ -3,7 +3,7 @@ package tui
 import (
 	"strings"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/tui/styles"
 )
@@ -21,7 +21,7 @@ func severityStyle(st *styles.Styles, s verdict.Severity) styles.Text {
 
 // renderVerdict draws the most severe verdict with its evidence, wrapped to
 // at most maxLines lines, then the other verdicts that hold on one line.
-func renderVerdict(st *styles.Styles, f model.Frame, width, maxLines int) []string {
+func renderVerdict(st *styles.Styles, f diagnose.Frame, width, maxLines int) []string {
 	if len(f.Verdicts) == 0 {
 		return []string{st.Dim.Render("waiting for the first sample…")}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/tui/styles"
 )
@@ -21,7 +22,7 @@ func whoLines(st *styles.Styles, w *model.Who, secs float64, width int) []string
 	case w.Note != "":
 		return []string{head + st.Dim.Render(foreign(w.Note))}
 	case len(w.Conns) == 0:
-		return []string{head + st.Dim.Render(fmt.Sprintf("none in the last %s", units.Dur(model.WhoWindow)))}
+		return []string{head + st.Dim.Render(fmt.Sprintf("none in the last %s", units.Dur(diagnose.WhoWindow)))}
 	}
 	var parts []string
 	for _, c := range w.Conns[:min(3, len(w.Conns))] {

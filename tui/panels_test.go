@@ -6,7 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 )
 
 // TestOneBottomPanel: the census, the namespaces and the tuning panel
@@ -14,7 +14,7 @@ import (
 // another panel stops the feed's census walk, and coming back starts it.
 func TestOneBottomPanel(t *testing.T) {
 	feed := &censusFeed{scriptFeed: newScriptFeed(t, nil)}
-	tu := &fakeTuner{values: map[string]string{model.KnobMax: "4096"}}
+	tu := &fakeTuner{values: map[string]string{knob.Max: "4096"}}
 	a := New(feed, Options{Interval: time.Second, Tuner: tu})
 	a.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
 	for _, s := range incident(5) {

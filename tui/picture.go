@@ -11,6 +11,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 )
 
 // maxPictureFrames bounds an animated picture: a long recording is
@@ -27,7 +28,7 @@ func Picture(feed model.Feed, o Options, cols, rows int, every time.Duration) ([
 	lipgloss.SetColorProfile(termenv.TrueColor) // a picture is in colour, whatever the terminal it was made in
 	o.Speed = 1                                 // a playback: REPLAY in the header, the cursor moved below
 	if o.History <= 0 {
-		o.History = model.HistoryFor(24*time.Hour, time.Second)
+		o.History = diagnose.HistoryFor(24*time.Hour, time.Second)
 	}
 	a := New(feed, o)
 	a.Update(tea.WindowSizeMsg{Width: cols, Height: rows})

@@ -1,6 +1,8 @@
 package tui
 
-import "github.com/tablefull/tablefull/model"
+import (
+	"github.com/tablefull/tablefull/model/diagnose"
+)
 
 // layout is the height of each part of the screen for a terminal size.
 type layout struct {
@@ -97,7 +99,7 @@ const kernelLogRows = 6
 // disks), the TCP panel with the kernel log under it, and in the wide
 // layout the per-CPU conntrack panel beside them (header, CPUs, total).
 // Each panel's title takes a row too.
-func bottomRows(f model.Frame, wide bool) int {
+func bottomRows(f diagnose.Frame, wide bool) int {
 	ncpu := max(1, f.CPUs)
 	system := 1 + 1 + ncpu + 1 + max(1, min(f.Disks, 3))
 	tcp := 1 + 3 + 1 + kernelLogRows

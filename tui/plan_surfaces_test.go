@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/tuning/surfacetest"
 	"github.com/tablefull/tablefull/remote/recording/recordingtest"
@@ -56,7 +57,7 @@ func TestPanelPlanIsTheRecordedPlan(t *testing.T) {
 	for _, file := range files {
 		rec := recordingtest.Read(t, file)
 		pressedSeen := false
-		surfacetest.Moments(rec.Samples, func(k int, last model.Frame) {
+		surfacetest.Moments(rec.Samples, func(k int, last diagnose.Frame) {
 			pressed := last.Pinned || last.Rates.Drops() > 0
 			pressedSeen = pressedSeen || pressed
 			for _, child := range []bool{false, true} {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/entry"
+	"github.com/tablefull/tablefull/model/knob"
+	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
@@ -97,7 +99,7 @@ func (f *fakeRecorder) Deleted(_ time.Time, filter entry.Filter, d entry.Deletio
 
 func (f *fakeRecorder) Toggle() (string, bool, error) { f.on = !f.on; return "rec.jsonl", f.on, nil }
 
-func (f *fakeRecorder) Tuned(action string, _ time.Time, rs []model.KnobResult) error {
+func (f *fakeRecorder) Tuned(action string, _ time.Time, rs []knob.Result) error {
 	for _, r := range rs {
 		f.tuned = append(f.tuned, action+" "+r.Key+"="+r.After)
 	}
@@ -182,8 +184,8 @@ func TestCensusPanel(t *testing.T) {
 	a.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	samples := incident(5)
 	samples[4].Census = &model.Census{Total: 4096, ByProto: map[string]int{"tcp": 4096},
-		TCPState: map[string]int{"TIME_WAIT": 3900, "ESTABLISHED": 196}, TopPorts: []model.Count{{Key: "tcp/3900", N: 4090}},
-		TopZones: []model.Count{{Key: "zone 5", N: 3000}, {Key: "zone 0", N: 1096}}, At: samples[4].Time, Took: 12 * time.Millisecond}
+		TCPState: map[string]int{"TIME_WAIT": 3900, "ESTABLISHED": 196}, TopPorts: []tally.Count{{Key: "tcp/3900", N: 4090}},
+		TopZones: []tally.Count{{Key: "zone 5", N: 3000}, {Key: "zone 0", N: 1096}}, At: samples[4].Time, Took: 12 * time.Millisecond}
 	for _, s := range samples[:4] {
 		a.Update(sampleMsg{s: s})
 	}
@@ -205,7 +207,7 @@ func TestCensusPanel(t *testing.T) {
 	if lines := strings.Join(censusLines(a.st, &unzoned, 100, 10), "\n"); strings.Contains(lines, "zones") {
 		t.Errorf("a census without zones shows a zones line:\n%s", lines)
 	}
-	unzoned.TopDests = []model.Count{{Key: "10.96.0.10", N: 4000}, {Key: "10.0.0.9", N: 96}}
+	unzoned.TopDests = []tally.Count{{Key: "10.96.0.10", N: 4000}, {Key: "10.0.0.9", N: 96}}
 	unzoned.DestServices = map[string]string{"10.96.0.10": "kube-system/kube-dns"}
 	if lines := ansi.Strip(strings.Join(censusLines(a.st, &unzoned, 200, 10), "\n")); !strings.Contains(lines, "10.96.0.10 kube-system/kube-dns 4,000") || strings.Contains(lines, "10.0.0.9 kube") {
 		t.Errorf("a destination kube-proxy names is not named by its Service:\n%s", lines)

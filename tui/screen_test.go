@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 )
 
 // feedAll builds an App at w×h and feeds it samples through Update, as
@@ -281,7 +282,7 @@ func TestHelpSaysWhatKeysDoHere(t *testing.T) {
 		{"t", []string{"apply live", "persist to /etc", "undo last apply"}, []string{"next change"}},
 		{"N", []string{"previous namespace", "its console in a tab"}, []string{"previous knob"}},
 	} {
-		a := New(newScriptFeed(t, nil), Options{Interval: time.Second, Tuner: &fakeTuner{values: map[string]string{model.KnobMax: "4096", model.KnobTimeWait: "120"}}})
+		a := New(newScriptFeed(t, nil), Options{Interval: time.Second, Tuner: &fakeTuner{values: map[string]string{knob.Max: "4096", knob.TimeWait: "120"}}})
 		a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 		for _, s := range incident(21) {
 			a.Update(sampleMsg{s: s})

@@ -12,6 +12,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/tui/keys"
@@ -37,7 +39,7 @@ type tunePanel struct {
 	editing        bool
 	input          textinput.Model
 	confirm        tuneAction // awaiting y/n ("" for none)
-	results        []model.KnobResult
+	results        []knob.Result
 	message        string
 	appliedAt      time.Time
 	// edited: the operator changed the plan, so it no longer follows the
@@ -64,7 +66,7 @@ type tuneDoneMsg struct {
 	id       int
 	action   tuneAction
 	changes  []tuning.Change
-	results  []model.KnobResult
+	results  []knob.Result
 	files    []string
 	warnings []string
 	err      error
@@ -76,8 +78,8 @@ type tuneDoneMsg struct {
 type tuneContext struct {
 	id      int
 	host    model.Host
-	history model.Frames
-	now     model.Frame
+	history diagnose.Frames
+	now     diagnose.Frame
 	// open says the panel holds the bottom of the screen; close gives
 	// it back.
 	open  bool
@@ -89,7 +91,7 @@ func (m tuneDoneMsg) hostID() int { return m.id }
 
 // recordTunedCmd keeps an action and its read-back in the recording; a
 // failure to write stops the recording and says so.
-func recordTunedCmd(id int, r Recorder, action string, at time.Time, results []model.KnobResult) tea.Cmd {
+func recordTunedCmd(id int, r Recorder, action string, at time.Time, results []knob.Result) tea.Cmd {
 	return func() tea.Msg {
 		if err := r.Tuned(action, at, results); err != nil {
 			return recordMsg{id: id, err: err}

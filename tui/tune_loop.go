@@ -8,6 +8,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/tui/styles"
 )
@@ -29,20 +31,20 @@ func (t *tunePanel) propose(ctx tuneContext) {
 // or a TIME_WAIT hold changed from elsewhere (the host's command for a
 // namespace's global knobs) is what the next plan starts from, and a cap
 // changed from elsewhere is watched by the loop as an apply from here.
-func (t *tunePanel) followLive(now model.Frame) {
+func (t *tunePanel) followLive(now diagnose.Frame) {
 	c := now.Sample.Conntrack
 	if c.Status != model.TableTracked || c.Max == 0 || t.knobs.Current == nil {
 		return
 	}
 	capMax := strconv.FormatUint(c.Max, 10)
-	if t.knobs.Current[model.KnobMax] != capMax && !t.edited {
+	if t.knobs.Current[knob.Max] != capMax && !t.edited {
 		// raised from elsewhere (the host's command): watched as an apply
 		t.watching, t.appliedAt = true, now.Sample.Time.Add(-time.Millisecond)
 	}
 	t.knobs.Current = maps.Clone(t.knobs.Current) // the tuner's map is its own
-	t.knobs.Current[model.KnobMax] = capMax
+	t.knobs.Current[knob.Max] = capMax
 	if c.TimeWaitHold > 0 {
-		t.knobs.Current[model.KnobTimeWait] = strconv.FormatUint(c.TimeWaitHold, 10)
+		t.knobs.Current[knob.TimeWait] = strconv.FormatUint(c.TimeWaitHold, 10)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 )
 
 // after continues samples from the last of s for n seconds at count of
@@ -41,11 +42,11 @@ func after(s []model.Sample, n int, count, max, dropsPS, newPS uint64) []model.S
 // is set and feeds then, and returns the screen.
 func tuneScreen(t *testing.T, samples []model.Sample, apply bool, then func(max uint64) []model.Sample, w, h int) (string, *fakeTuner) {
 	t.Helper()
-	tu := &fakeTuner{values: map[string]string{model.KnobMax: "500", model.KnobHashsize: "512", model.KnobTimeWait: "120",
-		model.KnobUDPTimeout: "30", model.KnobSynSent: "120", model.KnobUDPStream: "120", model.KnobSomaxconn: "4096", model.KnobSynBacklog: "512",
-		model.KnobPortRange: "32768 60999", model.KnobTwReuse: "2"}}
-	tu.values[model.KnobMax] = fmt.Sprint(samples[len(samples)-1].Conntrack.Max)
-	tu.values[model.KnobHashsize] = tu.values[model.KnobMax]
+	tu := &fakeTuner{values: map[string]string{knob.Max: "500", knob.Hashsize: "512", knob.TimeWait: "120",
+		knob.UDPTimeout: "30", knob.SynSent: "120", knob.UDPStream: "120", knob.Somaxconn: "4096", knob.SynBacklog: "512",
+		knob.PortRange: "32768 60999", knob.TwReuse: "2"}}
+	tu.values[knob.Max] = fmt.Sprint(samples[len(samples)-1].Conntrack.Max)
+	tu.values[knob.Hashsize] = tu.values[knob.Max]
 	a := New(newScriptFeed(t, nil), Options{Interval: time.Second, Tuner: tu})
 	a.host.Kernel, a.host.MemTotal = "6.1.0", 2<<30
 	a.Update(tea.WindowSizeMsg{Width: w, Height: h})
@@ -57,7 +58,7 @@ func tuneScreen(t *testing.T, samples []model.Sample, apply bool, then func(max 
 		runAll(a, typed("a"))
 		runAll(a, typed("y"))
 		var max uint64
-		fmt.Sscan(tu.values[model.KnobMax], &max)
+		fmt.Sscan(tu.values[knob.Max], &max)
 		for _, s := range then(max)[len(samples):] {
 			a.Update(sampleMsg{s: s})
 		}

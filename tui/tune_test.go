@@ -11,6 +11,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/knob"
+	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/tui/styles"
@@ -30,13 +33,13 @@ func (f *fakeTuner) Read() (tuning.KnobState, error) {
 func (f *fakeTuner) Persist([]tuning.Change) ([]string, []string, error) {
 	return []string{"/etc/sysctl.d/99-tablefull.conf"}, nil, nil
 }
-func (f *fakeTuner) Undo() ([]model.KnobResult, error) { return nil, nil }
-func (f *fakeTuner) Apply(cs []tuning.Change, _ uint64) ([]model.KnobResult, error) {
+func (f *fakeTuner) Undo() ([]knob.Result, error) { return nil, nil }
+func (f *fakeTuner) Apply(cs []tuning.Change, _ uint64) ([]knob.Result, error) {
 	f.applied = cs
-	var out []model.KnobResult
+	var out []knob.Result
 	for _, c := range cs {
 		f.values[c.Key] = c.Proposed
-		out = append(out, model.KnobResult{Key: c.Key, Wanted: c.Proposed, After: c.Proposed, Verified: true})
+		out = append(out, knob.Result{Key: c.Key, Wanted: c.Proposed, After: c.Proposed, Verified: true})
 	}
 	return out, nil
 }
@@ -58,8 +61,8 @@ func run(a *App, msg tea.Msg) {
 }
 
 func TestTuningPanel(t *testing.T) {
-	tu := &fakeTuner{values: map[string]string{model.KnobMax: "4096", model.KnobHashsize: "4096", model.KnobTimeWait: "120",
-		model.KnobSomaxconn: "4096", model.KnobSynBacklog: "512", model.KnobPortRange: "32768 60999", model.KnobTwReuse: "2"}}
+	tu := &fakeTuner{values: map[string]string{knob.Max: "4096", knob.Hashsize: "4096", knob.TimeWait: "120",
+		knob.Somaxconn: "4096", knob.SynBacklog: "512", knob.PortRange: "32768 60999", knob.TwReuse: "2"}}
 	a := New(newScriptFeed(t, nil), Options{Interval: time.Second, Tuner: tu})
 	a.host.Kernel, a.host.MemTotal = "5.15.0", 512<<20
 	a.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
@@ -92,7 +95,7 @@ func TestTuningPanel(t *testing.T) {
 		t.Fatalf("apply did not ask first:\n%s", a.View())
 	}
 	run(a, typed("y"))
-	if len(tu.applied) != 4 || tu.values[model.KnobSomaxconn] != "16384" {
+	if len(tu.applied) != 4 || tu.values[knob.Somaxconn] != "16384" {
 		t.Errorf("applied %+v", tu.applied)
 	}
 	for _, s := range incident(30)[21:] {
@@ -131,8 +134,8 @@ func runAll(a *App, msg tea.Msg) {
 // TestApplyIsRecorded: an apply from the panel goes into the recording
 // with the kernel's read-back, so the report can tell it.
 func TestApplyIsRecorded(t *testing.T) {
-	tu := &fakeTuner{values: map[string]string{model.KnobMax: "4096", model.KnobHashsize: "4096", model.KnobTimeWait: "120",
-		model.KnobSomaxconn: "4096", model.KnobSynBacklog: "512", model.KnobPortRange: "32768 60999", model.KnobTwReuse: "2"}}
+	tu := &fakeTuner{values: map[string]string{knob.Max: "4096", knob.Hashsize: "4096", knob.TimeWait: "120",
+		knob.Somaxconn: "4096", knob.SynBacklog: "512", knob.PortRange: "32768 60999", knob.TwReuse: "2"}}
 	rec := &fakeRecorder{}
 	a := New(newScriptFeed(t, nil), Options{Interval: time.Second, Tuner: tu, Recorder: rec})
 	a.host.Kernel, a.host.MemTotal = "5.15.0", 512<<20
@@ -143,7 +146,7 @@ func TestApplyIsRecorded(t *testing.T) {
 	runAll(a, typed("t"))
 	runAll(a, typed("a"))
 	runAll(a, typed("y"))
-	if len(rec.tuned) == 0 || !strings.HasPrefix(rec.tuned[0], "apply "+model.KnobMax+"=") {
+	if len(rec.tuned) == 0 || !strings.HasPrefix(rec.tuned[0], "apply "+knob.Max+"=") {
 		t.Errorf("the apply was not recorded: %q", rec.tuned)
 	}
 }
@@ -151,9 +154,9 @@ func TestApplyIsRecorded(t *testing.T) {
 // TestNothingToPropose: a plan without changes says so and why, instead
 // of a list of current values alone.
 func TestNothingToPropose(t *testing.T) {
-	cur := map[string]string{model.KnobMax: "262144", model.KnobTimeWait: "120"}
+	cur := map[string]string{knob.Max: "262144", knob.TimeWait: "120"}
 	p := &tunePanel{loaded: true, knobs: tuning.KnobState{Current: cur}, plan: tuning.ProposePlan(tuning.Inputs{Current: cur, PeakRate: 10, PeakCount: 525})}
-	view := strings.Join(p.View(styles.DefaultStyles(), 20, 200, func() []model.Frame { return nil }), "\n")
+	view := strings.Join(p.View(styles.DefaultStyles(), 20, 200, func() []diagnose.Frame { return nil }), "\n")
 	if !strings.Contains(view, "nothing to propose: the current values hold this table's peak working set") || !strings.Contains(view, "(1,200 entries)") {
 		t.Errorf("no proposal, no reason:\n%s", view)
 	}
@@ -164,7 +167,7 @@ type ownedTuner struct{ fakeTuner }
 
 func (o *ownedTuner) Read() (tuning.KnobState, error) {
 	k, err := o.fakeTuner.Read()
-	k.Owners = map[string]string{model.KnobMax: "kube-proxy (pid 77) writes " + model.KnobMax + " = max(32,768 × CPUs, 131,072) at its start: set it in /etc/kube-proxy/config.yaml"}
+	k.Owners = map[string]string{knob.Max: "kube-proxy (pid 77) writes " + knob.Max + " = max(32,768 × CPUs, 131,072) at its start: set it in /etc/kube-proxy/config.yaml"}
 	return k, err
 }
 
@@ -172,7 +175,7 @@ func (o *ownedTuner) Read() (tuning.KnobState, error) {
 // frames as they come, except once the operator edited it; a knob that
 // kube-proxy owns is said to be its.
 func TestPanelFollowsDemandAndOwners(t *testing.T) {
-	tu := &ownedTuner{fakeTuner{values: map[string]string{model.KnobMax: "262144", model.KnobHashsize: "262144", model.KnobTimeWait: "120"}}}
+	tu := &ownedTuner{fakeTuner{values: map[string]string{knob.Max: "262144", knob.Hashsize: "262144", knob.TimeWait: "120"}}}
 	a := New(newScriptFeed(t, nil), Options{Interval: time.Second, Tuner: tu})
 	a.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
 	quiet := incident(5) // 525 entries of 262,144: nothing to propose
@@ -187,7 +190,7 @@ func TestPanelFollowsDemandAndOwners(t *testing.T) {
 	for _, s := range busy[len(quiet):] {
 		a.Update(sampleMsg{s: s})
 	}
-	if a.tune.proposed(model.KnobMax) == "262144" {
+	if a.tune.proposed(knob.Max) == "262144" {
 		t.Fatalf("the proposal did not follow the demand: %+v", a.tune.plan.Changes)
 	}
 	if v := strings.Join(strings.Fields(a.View()), " "); !strings.Contains(v, "warning: kube-proxy (pid 77) writes") {
@@ -205,17 +208,17 @@ func TestPanelFollowsDemandAndOwners(t *testing.T) {
 // from the same plan; on stale timeouts with no drops it says nothing to
 // propose and how they are freed.
 func TestPanelSaysWhereTheFixIs(t *testing.T) {
-	cur := map[string]string{model.KnobMax: "262144", model.KnobHashsize: "262144", model.KnobTimeWait: "120"}
+	cur := map[string]string{knob.Max: "262144", knob.Hashsize: "262144", knob.TimeWait: "120"}
 	c := model.Conntrack{Status: model.TableTracked, Count: 300, Peak: 300, Max: 262144, Buckets: 262144, TimeWaitHold: 120}
 	for kind, want := range map[verdict.Kind]string{verdict.NATPorts: "the fix is in the ruleset", verdict.StaleTimeouts: "conntrack -D frees them"} {
-		f := model.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}, Verdicts: []verdict.Verdict{{Kind: kind}}}
+		f := diagnose.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}, Verdicts: []verdict.Verdict{{Kind: kind}}}
 		f.Rates.Elapsed = time.Second
 		if kind == verdict.NATPorts {
 			f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: 12})
 		}
-		plan := tuning.Diagnose(tuning.Guide{Knobs: tuning.KnobState{Current: cur, Global: true}, Measured: model.NewRing[model.Frame](1), Now: f}).Plan
+		plan := tuning.Diagnose(tuning.Guide{Knobs: tuning.KnobState{Current: cur, Global: true}, Measured: tally.NewRing[diagnose.Frame](1), Now: f}).Plan
 		p := &tunePanel{loaded: true, knobs: tuning.KnobState{Current: cur}, plan: plan}
-		view := strings.Join(p.View(styles.DefaultStyles(), 30, 200, func() []model.Frame { return nil }), "\n")
+		view := strings.Join(p.View(styles.DefaultStyles(), 30, 200, func() []diagnose.Frame { return nil }), "\n")
 		if !strings.Contains(strings.Join(strings.Fields(view), " "), want) {
 			t.Errorf("%s: the panel does not say %q:\n%s", kind, want, view)
 		}
@@ -226,13 +229,13 @@ func TestPanelSaysWhereTheFixIs(t *testing.T) {
 // itself (a plan proposing a knob its verdict rules out) is shown on the
 // panel as tablefull's defect, not drawn as if it were true.
 func TestPanelSaysItsOwnContradiction(t *testing.T) {
-	cur := map[string]string{model.KnobMax: "400", model.KnobTimeWait: "120"}
-	full := verdict.Verdict{Kind: verdict.TableFull, Severity: verdict.SevCrit, Clauses: []verdict.Clause{verdict.Prose("test", "nothing to evict …, not the TIME_WAIT hold")}, RulesOut: []string{model.KnobTimeWait}}
-	now := model.Frame{Sample: model.Sample{Conntrack: model.Conntrack{Status: model.TableTracked, Count: 400, Peak: 400, Max: 400, TimeWaitHold: 120}}, Verdicts: []verdict.Verdict{full}}
+	cur := map[string]string{knob.Max: "400", knob.TimeWait: "120"}
+	full := verdict.Verdict{Kind: verdict.TableFull, Severity: verdict.SevCrit, Clauses: []verdict.Clause{verdict.Prose("test", "nothing to evict …, not the TIME_WAIT hold")}, RulesOut: []string{knob.TimeWait}}
+	now := diagnose.Frame{Sample: model.Sample{Conntrack: model.Conntrack{Status: model.TableTracked, Count: 400, Peak: 400, Max: 400, TimeWaitHold: 120}}, Verdicts: []verdict.Verdict{full}}
 	p := &tunePanel{loaded: true, knobs: tuning.KnobState{Current: cur}}
-	d := tuning.Diagnosis{Now: now, Plan: tuning.Plan{Changes: []tuning.Change{{Key: model.KnobTimeWait, Current: "120", Proposed: "30"}}}}
+	d := tuning.Diagnosis{Now: now, Plan: tuning.Plan{Changes: []tuning.Change{{Key: knob.TimeWait, Current: "120", Proposed: "30"}}}}
 	p.plan, p.contradictions = d.Plan, d.Contradictions()
-	view := ansi.Strip(strings.Join(p.View(styles.DefaultStyles(), 20, 200, func() []model.Frame { return nil }), "\n"))
+	view := ansi.Strip(strings.Join(p.View(styles.DefaultStyles(), 20, 200, func() []diagnose.Frame { return nil }), "\n"))
 	if !strings.Contains(view, "tablefull disagrees with itself") || !strings.Contains(view, "rules net.netfilter.nf_conntrack_tcp_timeout_time_wait out") {
 		t.Errorf("the contradiction is not on the panel:\n%s", view)
 	}

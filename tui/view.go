@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/tui/chart"
 	"github.com/tablefull/tablefull/tui/keys"
 )
@@ -76,7 +77,7 @@ func (a *App) render() string {
 	switch {
 	case a.panel == panelTuning:
 		h := l.ctstats + l.bottom
-		parts = append(parts, section(a.st, "tuning", w, h, a.tune.View(a.st, h-1, w, func() []model.Frame { return a.window(a.an.Frames().Len()) })))
+		parts = append(parts, section(a.st, "tuning", w, h, a.tune.View(a.st, h-1, w, func() []diagnose.Frame { return a.window(a.an.Frames().Len()) })))
 	case a.panel == panelNamespaces:
 		h := l.ctstats + l.bottom
 		parts = append(parts, section(a.st, "namespaces: the host's others, most full first", w, h, namespaceLines(a.st, f, a.nsSel, a.opts.OpenNamespace != nil, w, h-1)))
@@ -120,7 +121,7 @@ func (a *App) suppressed() suppression {
 func (a *App) renderWaiting() string {
 	l := a.plan()
 	w := a.width
-	lines := []string{renderHeader(a.st, a.shownHost(), model.Frame{}, a.interval, a.mode(), w), ""}
+	lines := []string{renderHeader(a.st, a.shownHost(), diagnose.Frame{}, a.interval, a.mode(), w), ""}
 	what := "waiting for the first sample from " + foreign(a.label()) + "…"
 	if a.status.link != "" {
 		what = "no sample from " + foreign(a.label()) + " yet: the last attempt failed, for the reason below"
@@ -133,7 +134,7 @@ func (a *App) renderWaiting() string {
 	return block(lines, w, a.height-len(footer)) + "\n" + strings.Join(footer, "\n")
 }
 
-func (a *App) bottomNarrow(f model.Frame, w, h int) string {
+func (a *App) bottomNarrow(f diagnose.Frame, w, h int) string {
 	left := w/2 - 1
 	right := w - left - 1
 	tcp := tcpLines(a.st, f, right)
@@ -148,7 +149,7 @@ func (a *App) bottomNarrow(f model.Frame, w, h int) string {
 	return columns(section(a.st, "CPU · disk", left, h, systemLines(a.st, f, h-1, left)), rightCol)
 }
 
-func (a *App) bottomWide(f model.Frame, w, h int) string {
+func (a *App) bottomWide(f diagnose.Frame, w, h int) string {
 	ctW := max(ctStatsWidth(f.Sample.CTStats), 40)
 	sysW := 56
 	restW := w - ctW - sysW - 2
@@ -249,7 +250,7 @@ func block(lines []string, w, h int) string {
 }
 
 // charted reports whether the frame has a table to chart.
-func charted(f model.Frame) bool {
+func charted(f diagnose.Frame) bool {
 	st := f.Sample.Conntrack.Status
 	return st == model.TableTracked || st == model.TableUntracked
 }
@@ -258,12 +259,12 @@ func charted(f model.Frame) bool {
 // newest frame these are the analyzer's; in the past (history, playback)
 // they are detected again from the frames up to f, so later episodes have
 // not begun and the drops of the one under way are those counted so far.
-func (a *App) episodesUpTo(model.Frame) []model.Episode {
+func (a *App) episodesUpTo(diagnose.Frame) []diagnose.Episode {
 	return a.an.EpisodesUpTo(a.cur.offset(a.cur.at()))
 }
 
 // kernelLinesUpTo returns the kernel lines logged by the time of frame f.
-func (a *App) kernelLinesUpTo(f model.Frame) []model.KernelLine {
+func (a *App) kernelLinesUpTo(f diagnose.Frame) []model.KernelLine {
 	all := a.an.KernelLines()
 	n := len(all)
 	for n > 0 && all[n-1].Time.After(f.Sample.Time) {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/remote/stream"
 )
 
@@ -75,7 +75,7 @@ func TestRatioBigHost(t *testing.T) {
 		st.Size()>>20, median(live), slices.Max(livePeak), median(replay), slices.Max(replayPeak))
 
 	decodeOnly := ingest(t, hour, nil)
-	an := model.NewAnalyzer(3600)
+	an := diagnose.NewAnalyzer(3600)
 	both := ingest(t, hour, an)
 	fmt.Printf("    ingest: %.0f samples/s decoded and analysed, %.0f samples/s decoded alone (%.2f× of decoding); %.1f ms a sample\n",
 		both, decodeOnly, both/decodeOnly, 1000/both)
@@ -87,7 +87,7 @@ func TestRatioBigHost(t *testing.T) {
 
 // ingest decodes the stream at path (and analyses it when an is set) and
 // returns samples per second.
-func ingest(t *testing.T, path string, an *model.Analyzer) float64 {
+func ingest(t *testing.T, path string, an *diagnose.Analyzer) float64 {
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)

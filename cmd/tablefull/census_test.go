@@ -11,6 +11,7 @@ import (
 	"github.com/ti-mo/conntrack"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/sources/netns"
 )
@@ -91,10 +92,10 @@ func TestCensusKnownMix(t *testing.T) {
 	if c.TCPState["ESTABLISHED"] != 150 || c.TCPState["TIME_WAIT"] != 70 {
 		t.Errorf("tcp states %v", c.TCPState)
 	}
-	if len(c.TopPorts) < 2 || c.TopPorts[0] != (model.Count{Key: "tcp/3900", N: 220}) || c.TopPorts[1] != (model.Count{Key: "udp/53", N: 30}) {
+	if len(c.TopPorts) < 2 || c.TopPorts[0] != (tally.Count{Key: "tcp/3900", N: 220}) || c.TopPorts[1] != (tally.Count{Key: "udp/53", N: 30}) {
 		t.Errorf("top ports %v", c.TopPorts)
 	}
-	if c.TopDests[0] != (model.Count{Key: "10.5.5.14", N: 220}) || c.Approximate {
+	if c.TopDests[0] != (tally.Count{Key: "10.5.5.14", N: 220}) || c.Approximate {
 		t.Errorf("top destinations %v approximate=%v", c.TopDests, c.Approximate)
 	}
 	// The same census through the agent, as the console asks for it.

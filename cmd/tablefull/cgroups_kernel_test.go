@@ -16,10 +16,6 @@ import (
 	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
-// cgroupRoot is the cgroup v2 hierarchy here (hybrid: v1 controllers
-// beside it).
-const cgroupRoot = nstest.CgroupV2
-
 // TestNamespacesNamedByCgroup: processes in namespaces, placed in real
 // cgroups shaped as Docker makes them and as a containerd pod's under
 // kubepods: each namespace is named after its container or pod. One in a
@@ -27,9 +23,7 @@ const cgroupRoot = nstest.CgroupV2
 // name a namespace (model.NamespaceName).
 func TestNamespacesNamedByCgroup(t *testing.T) {
 	needKernel(t, "unshare")
-	if _, err := os.Stat(filepath.Join(cgroupRoot, "cgroup.procs")); err != nil {
-		t.Skip("needs cgroup v2 at " + cgroupRoot)
-	}
+	cgroupRoot := nstest.NeedCgroupV2(t)
 	for _, c := range []struct{ path, name, kind string }{ // name "": the namespace's inode
 		{"system.slice/docker-4f1e2d3c4b5a69788776aabbccddeeff00112233445566778899aabbccddeeff.scope", "4f1e2d3c4b5a", "container"},
 		{"kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod3f2a9c1e_1b2c_4d5e_8f90_a1b2c3d4e5f6.slice/cri-containerd-0123456789abcdef.scope",
@@ -80,9 +74,7 @@ func TestNamespacesNamedByCgroup(t *testing.T) {
 // namespace/name, not its UID.
 func TestPodNamedByTheKubelet(t *testing.T) {
 	needKernel(t, "unshare")
-	if _, err := os.Stat(filepath.Join(cgroupRoot, "cgroup.procs")); err != nil {
-		t.Skip("needs cgroup v2 at " + cgroupRoot)
-	}
+	cgroupRoot := nstest.NeedCgroupV2(t)
 	const uid = "3f2a9c1e-1b2c-4d5e-8f90-a1b2c3d4e5f7"
 	dir := filepath.Join(cgroupRoot, "kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod"+strings.ReplaceAll(uid, "-", "_")+".slice/cri-containerd-0123456789abcdef.scope")
 	if err := os.MkdirAll(dir, 0o755); err != nil {

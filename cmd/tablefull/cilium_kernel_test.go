@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/oneshot"
 	"github.com/tablefull/tablefull/sources/cilium/ciliumtest"
@@ -46,7 +46,7 @@ func TestSnapshotReadsCiliumMaps(t *testing.T) {
 	if out := snapshot(); !strings.Contains(string(out), "cilium_ct4_global  1,000 of 1,024 entries (98 %): sized by bpf-ct-global-tcp-max") {
 		t.Errorf("snapshot text:\n%s", out)
 	}
-	v := model.NewAnalyzer(2).Add(snap.Sample).Verdict()
+	v := diagnose.NewAnalyzer(2).Add(snap.Sample).Verdict()
 	if v.Kind != verdict.CiliumCT || !strings.Contains(v.Text(), "the limit is Cilium's") {
 		t.Errorf("verdict %s", v)
 	}

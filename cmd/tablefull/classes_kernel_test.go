@@ -15,6 +15,9 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/arith"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/sources/ctnetlink"
 	"github.com/tablefull/tablefull/sources/netns"
@@ -24,7 +27,7 @@ import (
 // samples.
 type classFeed struct {
 	p  *agent.Process
-	an *model.Analyzer
+	an *diagnose.Analyzer
 	// active and passive are the TCP opens/s over the last window.
 	active, passive float64
 }
@@ -39,15 +42,15 @@ func startClassFeed(t *testing.T, ns *netns.NS, interval time.Duration) *classFe
 	p := &agent.Process{Argv: argv, Name: ns.Name, MinBackoff: 100 * time.Millisecond}
 	p.Start(interval)
 	t.Cleanup(p.Stop)
-	return &classFeed{p: p, an: model.NewAnalyzer(600)}
+	return &classFeed{p: p, an: diagnose.NewAnalyzer(600)}
 }
 
 // until feeds frames until ok says the frame is what the test waits for,
 // or the deadline passes (then it fails with the last frame).
-func (c *classFeed) until(t *testing.T, within time.Duration, ok func(model.Frame) bool) model.Frame {
+func (c *classFeed) until(t *testing.T, within time.Duration, ok func(diagnose.Frame) bool) diagnose.Frame {
 	t.Helper()
 	end := time.Now().Add(within)
-	var f model.Frame
+	var f diagnose.Frame
 	for time.Now().Before(end) {
 		f = c.an.Add(nextSample(t, c.p))
 		if ok(f) {
@@ -60,11 +63,11 @@ func (c *classFeed) until(t *testing.T, within time.Duration, ok func(model.Fram
 
 // window feeds frames for d and returns the last and the new entries/s
 // of the frames counted from events, by class.
-func (c *classFeed) window(t *testing.T, d time.Duration) (model.Frame, [model.NumClasses]float64) {
+func (c *classFeed) window(t *testing.T, d time.Duration) (diagnose.Frame, [model.NumClasses]float64) {
 	t.Helper()
 	var per [model.NumClasses]float64
 	var secs, active, passive float64
-	var f model.Frame
+	var f diagnose.Frame
 	for end := time.Now().Add(d); time.Now().Before(end); {
 		f = c.an.Add(nextSample(t, c.p))
 		if f.Rates.Entries.Basis != model.BasisEvents {
@@ -91,7 +94,7 @@ func (c *classFeed) window(t *testing.T, d time.Duration) (model.Frame, [model.N
 // againstKernel feeds frames for d while conntrack(8) counts the NEW
 // events of the same span: our rates by class and the kernel's by
 // protocol.
-func (c *classFeed) againstKernel(t *testing.T, ns *netns.NS, d time.Duration) (model.Frame, [model.NumClasses]float64, map[string]float64) {
+func (c *classFeed) againstKernel(t *testing.T, ns *netns.NS, d time.Duration) (diagnose.Frame, [model.NumClasses]float64, map[string]float64) {
 	t.Helper()
 	kernel := make(chan map[string]float64, 1)
 	go func() { kernel <- kernelNewRate(t, ns, d) }()
@@ -158,7 +161,7 @@ func within10(got, want float64) bool { return math.Abs(got-want) <= 0.1*want+0.
 
 // checkClass: the class first, its rate within 10 % of the kernel's, the
 // ceiling from its hold.
-func checkClass(t *testing.T, f model.Frame, per [model.NumClasses]float64, want model.Class, kernel float64, hold uint64) {
+func checkClass(t *testing.T, f diagnose.Frame, per [model.NumClasses]float64, want model.Class, kernel float64, hold uint64) {
 	t.Helper()
 	top, ok := f.Fill.Top()
 	if !ok || top.Class != want {
@@ -171,15 +174,15 @@ func checkClass(t *testing.T, f model.Frame, per [model.NumClasses]float64, want
 		t.Errorf("%v held %d s, the namespace's timeout is %d s", want, top.Hold, hold)
 	}
 	c := f.Sample.Conntrack
-	if ceiling, why := model.CeilingOf(c, f.Fill); !want.Standing() && ceiling != model.Ceiling(c.Max, hold) {
+	if ceiling, why := diagnose.CeilingOf(c, f.Fill); !want.Standing() && ceiling != arith.Ceiling(c.Max, hold) {
 		t.Errorf("ceiling %v (%s), want %d ÷ %d s", ceiling, why, c.Max, hold)
 	}
-	t.Logf("%s: %.1f new/s (kernel %.1f), ceiling %s", want, per[want], kernel, func() string { _, why := model.CeilingOf(c, f.Fill); return why }())
+	t.Logf("%s: %.1f new/s (kernel %.1f), ceiling %s", want, per[want], kernel, func() string { _, why := diagnose.CeilingOf(c, f.Fill); return why }())
 }
 
 // nearCap waits for the agent to count events: the table past half its
 // cap.
-func nearCap(f model.Frame) bool {
+func nearCap(f diagnose.Frame) bool {
 	return f.Rates.Entries.Basis == model.BasisEvents && f.Fill.Known()
 }
 
@@ -225,7 +228,7 @@ func TestClassTCPHalfOpen(t *testing.T) {
 	needKernel(t, "conntrack")
 	lowerMax(t, 2048)
 	ns := labNS(t)
-	setNS(t, ns, model.KnobSynRecv, 8)
+	setNS(t, ns, knob.SynRecv, 8)
 	setNS(t, ns, "net.ipv4.tcp_synack_retries", 0) // no retransmitted SYN-ACK renews an entry's hold
 	dropHandshakeAcks(t, ns, 18097)
 	// 150 handshakes a second, each closed once the client has its
@@ -244,7 +247,7 @@ func TestClassTCPLastAck(t *testing.T) {
 	needKernel(t, "conntrack")
 	lowerMax(t, 4096)
 	ns := labNS(t)
-	setNS(t, ns, model.KnobLastAck, 8)
+	setNS(t, ns, knob.LastAck, 8)
 	setNS(t, ns, "net.ipv4.tcp_orphan_retries", 1) // a closed client retries its FIN once: no FIN renews the entry for long
 	if err := ns.Nft(`table inet tftlastack {
 	chain out {
@@ -269,7 +272,7 @@ func TestClassTCPLastAck(t *testing.T) {
 func heldInState(t *testing.T, ns *netns.NS, cl model.Class, state string, hold uint64, within time.Duration) {
 	t.Helper()
 	feed := startClassFeed(t, ns, 500*time.Millisecond)
-	feed.until(t, within, func(f model.Frame) bool {
+	feed.until(t, within, func(f diagnose.Frame) bool {
 		return nearCap(f) && f.Sample.Entries.Ended[cl] > 0
 	})
 	f, per, k := feed.againstKernel(t, ns, time.Duration(hold)*time.Second)
@@ -376,7 +379,7 @@ func TestClassUnansweredSYN(t *testing.T) {
 	churn(t, ns, "127.0.0.1:18093", netns.Load{Workers: 40, DialTimeout: 250 * time.Millisecond})
 	feed := startClassFeed(t, ns, 500*time.Millisecond)
 	// Past the hold, the first entries have ended and say how.
-	feed.until(t, 30*time.Second, func(f model.Frame) bool {
+	feed.until(t, 30*time.Second, func(f diagnose.Frame) bool {
 		return nearCap(f) && f.Sample.Entries.Ended[model.ClassTCPUnanswered] > 0
 	})
 	// a longer window than the others': 40 dials that time out together
@@ -400,9 +403,9 @@ func TestClassesUnprivileged(t *testing.T) {
 	t.Setenv("TABLEFULL_AS_MAIN", "1")
 	p.Start(500 * time.Millisecond)
 	defer p.Stop()
-	feed := &classFeed{p: p, an: model.NewAnalyzer(100)}
-	f := feed.until(t, 20*time.Second, func(f model.Frame) bool { return f.Sample.Entries.Note == ctnetlink.NoteEventsNoCap })
-	f = feed.until(t, 5*time.Second, func(f model.Frame) bool {
+	feed := &classFeed{p: p, an: diagnose.NewAnalyzer(100)}
+	f := feed.until(t, 20*time.Second, func(f diagnose.Frame) bool { return f.Sample.Entries.Note == ctnetlink.NoteEventsNoCap })
+	f = feed.until(t, 5*time.Second, func(f diagnose.Frame) bool {
 		return f.Rates.Entries.Basis == model.BasisTCPOpens && f.Rates.NewEntriesPS() > 0
 	})
 	if opens := f.Rates.ActiveOpensPS; !within10(f.Rates.NewEntriesPS(), opens) {

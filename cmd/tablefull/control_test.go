@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/remote/stream"
 	"github.com/tablefull/tablefull/sources/tune"
@@ -141,7 +141,7 @@ func TestAgentPersistValidates(t *testing.T) {
 	}
 	k.checkOnlyOurs(t)
 	b, _ := os.ReadFile(filepath.Join(k.sysctlDir, tune.SysctlFile))
-	if !strings.Contains(string(b), model.KnobMax+" = 32768\n") {
+	if !strings.Contains(string(b), knob.Max+" = 32768\n") {
 		t.Errorf("persisted file:\n%s", b)
 	}
 }

@@ -16,7 +16,9 @@ import (
 
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/tunecmd"
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	modelincident "github.com/tablefull/tablefull/model/incident"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/tuning/surfacetest"
 	"github.com/tablefull/tablefull/model/units"
@@ -70,12 +72,12 @@ const incidentMax = 4096
 func TestOneDiagnosisOnTheKernel(t *testing.T) {
 	for _, c := range []realIncident{
 		{name: "nginx-ab", tools: []string{"nginx", "ab"}, start: nginxAB, kind: verdict.TableFull, fills: model.ClassTCPDone,
-			knob: model.KnobMax, freedFor: 33 * time.Second},
+			knob: knob.Max, freedFor: 33 * time.Second},
 		{name: "redis-pool", tools: []string{"redis-server", "python3"}, start: redisPool, kind: verdict.TableFull, fills: model.ClassTCPOpen,
-			knob: model.KnobMax},
+			knob: knob.Max},
 		{name: "dnsmasq-glibc", tools: []string{"dnsmasq", "python3", "unshare"}, start: func(t *testing.T, ns *netns.NS, dir string) {
 			resolveAt(t, ns, dir, 300, 4*time.Minute)
-		}, kind: verdict.TableFull, orKind: verdict.EarlyDropping, fills: model.ClassUDPSingle, knob: model.KnobUDPTimeout, report: checkDNSReport},
+		}, kind: verdict.TableFull, orKind: verdict.EarlyDropping, fills: model.ClassUDPSingle, knob: knob.UDPTimeout, report: checkDNSReport},
 	} {
 		t.Run(c.name, func(t *testing.T) { oneDiagnosis(t, c) })
 	}
@@ -133,12 +135,13 @@ func oneDiagnosis(t *testing.T, c realIncident) {
 	// class and the knob that frees it. The same moment's plan is the
 	// same plan exactly: the report's is held to tuning.Diagnose on its
 	// frames (reportOfRecording), the panel's to tune --dry-run's on every
-	// committed recording (tui's TestPanelPlanIsDryRunPlan).
+	// committed recording (tui's TestPanelPlanIsTheRecordedPlan).
 	for name, s := range surfaces {
 		if (s.kind != c.kind && (c.orKind == "" || s.kind != c.orKind)) || s.fills != c.fills.String() || !slices.Contains(s.knobs, c.knob) {
 			t.Errorf("%s says %s, fills %q, changes %v; want %s, %s, %s", name, s.kind, s.fills, s.knobs, c.kind, c.fills, c.knob)
 		}
 	}
+	oneKind(t, surfaces)
 	for _, f := range report.faults {
 		t.Errorf("the recording: %s", f)
 	}
@@ -165,12 +168,19 @@ type said struct {
 	kind  verdict.Kind
 	fills string
 	knobs []string
+	facts []verdict.Fact // the facts of the verdict of its kind
 }
 
 func saidOf(s *tuning.Said, p tuning.Plan) said {
 	var out said
 	if s != nil {
 		out.kind, out.fills = s.Kind, s.Fills
+		for _, v := range s.Verdicts {
+			if v.Kind == s.Kind {
+				out.facts = v.Facts()
+				break
+			}
+		}
 	}
 	for _, c := range append(slices.Clone(p.Changes), p.FromHost...) {
 		out.knobs = append(out.knobs, c.Key)
@@ -180,10 +190,44 @@ func saidOf(s *tuning.Said, p tuning.Plan) said {
 	return out
 }
 
+// oneKind: the surfaces of one incident name one kind. Where a UDP table
+// at its cap is both (TABLE FULL once its entries are assured, EARLY DROP
+// while the kernel can still evict them), a surface that names the other
+// kind saw another moment, and its own facts must say so: early drops
+// and no drop for EARLY DROP, drops for TABLE FULL.
+func oneKind(t *testing.T, surfaces map[string]said) {
+	t.Helper()
+	kinds := map[verdict.Kind][]string{}
+	for name, s := range surfaces {
+		kinds[s.kind] = append(kinds[s.kind], name)
+	}
+	if len(kinds) < 2 {
+		return
+	}
+	for name, s := range surfaces {
+		counted := map[string]float64{}
+		for _, f := range s.facts {
+			counted[f.Name] += f.Value
+		}
+		why := ""
+		switch {
+		case s.kind == verdict.EarlyDropping && counted[string(model.EarlyDrop)] > 0 && counted["drops"] == 0:
+			why = fmt.Sprintf("%.0f early drops, no drop", counted[string(model.EarlyDrop)])
+		case s.kind == verdict.TableFull && counted["drops"] > 0:
+			why = fmt.Sprintf("%.0f drops", counted["drops"])
+		}
+		if why == "" {
+			t.Errorf("the surfaces name %v; %s says %s and its facts do not show that moment: %+v", kinds, name, s.kind, s.facts)
+			continue
+		}
+		t.Logf("%s saw %s: %s", name, s.kind, why)
+	}
+}
+
 // readSysctlBefore is the namespace's value of key before any test wrote
 // it: the kernel's default.
 func readSysctlBefore(key string) string {
-	return map[string]string{model.KnobTimeWait: "120", model.KnobUDPTimeout: "30", model.KnobMax: fmt.Sprint(incidentMax)}[key]
+	return map[string]string{knob.TimeWait: "120", knob.UDPTimeout: "30", knob.Max: fmt.Sprint(incidentMax)}[key]
 }
 
 // startGroup runs cmd in a process group of its own until the test
@@ -197,11 +241,11 @@ func startGroup(t *testing.T, cmd *exec.Cmd) {
 	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
 }
 
-// frameList is frames in time order (model.Frames).
-type frameList []model.Frame
+// frameList is frames in time order (diagnose.Frames).
+type frameList []diagnose.Frame
 
-func (l frameList) Len() int             { return len(l) }
-func (l frameList) At(i int) model.Frame { return l[i] }
+func (l frameList) Len() int                { return len(l) }
+func (l frameList) At(i int) diagnose.Frame { return l[i] }
 
 // reportRead is what the test reads of a recording's report.
 type reportRead struct {
@@ -229,7 +273,7 @@ func reportOfRecording(t *testing.T, path string) reportRead {
 		t.Fatalf("%s: %v", path, err)
 	}
 	var out reportRead
-	an := model.NewAnalyzer(len(rec.Samples))
+	an := diagnose.NewAnalyzer(len(rec.Samples))
 	for _, s := range rec.Samples {
 		fr := an.Add(s)
 		for _, c := range (tuning.Diagnosis{Now: fr}).Contradictions() {
@@ -252,7 +296,7 @@ func reportOfRecording(t *testing.T, path string) reportRead {
 	}
 	out.diagnosis = d
 	var upTo frameList // the frames tune --dry-run would have measured at the report's moment
-	again := model.NewAnalyzer(len(rec.Samples))
+	again := diagnose.NewAnalyzer(len(rec.Samples))
 	for _, s := range rec.Samples {
 		if fr := again.Add(s); !s.Time.After(r.Incident.PlanAt()) {
 			upTo = append(upTo, fr)
@@ -267,7 +311,7 @@ func reportOfRecording(t *testing.T, path string) reportRead {
 		out.faults = append(out.faults, "the report's moment: "+c)
 	}
 	for _, c := range d.Plan.Changes {
-		if c.Key == model.KnobMax {
+		if c.Key == knob.Max {
 			out.plannedMax, _ = strconv.ParseUint(c.Proposed, 10, 64)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources/netns"
 )
@@ -297,7 +298,7 @@ func TestStaleDNATEntriesDeleted(t *testing.T) {
 	cen.At = time.Now()
 	c := model.Conntrack{Status: model.TableTracked, Count: uint64(cen.Total), Peak: uint64(cen.Total), Max: 262144, Buckets: 262144}
 	var filter string
-	for _, v := range model.Judge(model.Inputs{Sample: model.Sample{Time: cen.At, Interval: time.Second, Conntrack: c}, Census: &cen}) {
+	for _, v := range diagnose.Judge(diagnose.Inputs{Sample: model.Sample{Time: cen.At, Interval: time.Second, Conntrack: c}, Census: &cen}) {
 		if v.Kind == verdict.StaleDNAT {
 			filter = v.Entries
 		}

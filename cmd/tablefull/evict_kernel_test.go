@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	mincident "github.com/tablefull/tablefull/model/incident"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources/netns"
@@ -25,7 +27,7 @@ func TestTimeWaitTableIsNotNothingToEvict(t *testing.T) {
 	churn(t, ns, "127.0.0.1:18093", netns.Load{Workers: 8, Rate: 400, DialTimeout: time.Second})
 	feed := startClassFeed(t, ns, 500*time.Millisecond)
 	feed.p.SetCensus(true)
-	f := feed.until(t, 40*time.Second, func(f model.Frame) bool {
+	f := feed.until(t, 40*time.Second, func(f diagnose.Frame) bool {
 		cs := f.Sample.Census
 		return hasKind(f, verdict.TableFull) && cs != nil && cs.AssuredCounted && cs.TCPState["TIME_WAIT"] > 2000 &&
 			f.Rates.CTTotal.Get(model.Drop) > 0 && f.Rates.CTTotal.Get(model.EarlyDrop) == 0
@@ -44,15 +46,15 @@ func TestTimeWaitTableIsNotNothingToEvict(t *testing.T) {
 	for _, c := range plan.Changes {
 		proposes[c.Key] = true
 	}
-	if !proposes[model.KnobTimeWait] || !proposes[model.KnobMax] {
+	if !proposes[knob.TimeWait] || !proposes[knob.Max] {
 		t.Errorf("the plan does not name the TIME_WAIT hold and max: %+v", plan.Changes)
 	}
 	t.Logf("%s", f.Verdict())
 	// The collector's evictions are counted when they happen: DESTROY
 	// events of TIME_WAIT entries with time left, while early_drop counts
 	// none of them; the verdict of such a moment names them.
-	var evictedAt model.Frame
-	feed.until(t, 40*time.Second, func(f model.Frame) bool {
+	var evictedAt diagnose.Frame
+	feed.until(t, 40*time.Second, func(f diagnose.Frame) bool {
 		if ps, ok := f.Rates.Entries.Evicted(); ok && ps > 0 && f.Rates.Entries.EvictedPS[model.ClassTCPDone] > 0 {
 			evictedAt = f
 		}

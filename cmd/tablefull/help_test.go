@@ -8,11 +8,10 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/helptext"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/tui"
 
 	flag "github.com/spf13/pflag"
-
-	"github.com/tablefull/tablefull/model"
 )
 
 // foreignFlags are flags the README names that belong to other programs:
@@ -95,7 +94,7 @@ func TestREADMEListsEveryVerdictKind(t *testing.T) {
 			row = l
 		}
 	}
-	for _, k := range model.ProblemKinds() {
+	for _, k := range diagnose.ProblemKinds() {
 		if !strings.Contains(row, "`"+k.Label()+"`") {
 			t.Errorf("the README's tablefull_verdict row lacks %s", k.Label())
 		}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
@@ -70,7 +70,7 @@ func TestInvalidReadsInvalid(t *testing.T) {
 		t.Fatalf("conntrack -F: %v %s", err, out)
 	}
 	feed := startClassFeed(t, ns, 500*time.Millisecond)
-	f := feed.until(t, 20*time.Second, func(f model.Frame) bool { return hasKind(f, verdict.InvalidPackets) })
+	f := feed.until(t, 20*time.Second, func(f diagnose.Frame) bool { return hasKind(f, verdict.InvalidPackets) })
 	if hasKind(f, verdict.TableFull) {
 		t.Errorf("invalid packets read TABLE FULL: %v", f.Verdicts)
 	}
@@ -78,7 +78,7 @@ func TestInvalidReadsInvalid(t *testing.T) {
 }
 
 // hasKind reports whether one of f's verdicts is k.
-func hasKind(f model.Frame, k verdict.Kind) bool {
+func hasKind(f diagnose.Frame, k verdict.Kind) bool {
 	for _, v := range f.Verdicts {
 		if v.Kind == k {
 			return true

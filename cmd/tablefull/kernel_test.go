@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/oneshot"
 	"github.com/tablefull/tablefull/sources/netns"
@@ -186,7 +187,7 @@ func TestTableFullInNamespace(t *testing.T) {
 	}
 	defer srv.Close()
 
-	an := model.NewAnalyzer(100)
+	an := diagnose.NewAnalyzer(100)
 	an.Add(snapshotIn(t, ns).Sample)
 	done := make(chan netns.LoadResult, 1)
 	go func() {
@@ -197,7 +198,7 @@ func TestTableFullInNamespace(t *testing.T) {
 		}
 		done <- res
 	}()
-	var frames []model.Frame
+	var frames []diagnose.Frame
 	for range 6 {
 		time.Sleep(500 * time.Millisecond)
 		frames = append(frames, an.Add(snapshotIn(t, ns).Sample))

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources/netns"
 )
@@ -156,7 +157,7 @@ func TestStaleUDPServiceKubeProxy(t *testing.T) {
 // from its cap (none: the zero verdict).
 func staleDNATOf(cen model.Census) verdict.Verdict {
 	c := model.Conntrack{Status: model.TableTracked, Count: uint64(cen.Total), Peak: uint64(cen.Total), Max: 262144, Buckets: 262144}
-	for _, v := range model.Judge(model.Inputs{Sample: model.Sample{Time: cen.At, Interval: time.Second, Conntrack: c}, Census: &cen}) {
+	for _, v := range diagnose.Judge(diagnose.Inputs{Sample: model.Sample{Time: cen.At, Interval: time.Second, Conntrack: c}, Census: &cen}) {
 		if v.Kind == verdict.StaleDNAT {
 			return v
 		}

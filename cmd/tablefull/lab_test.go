@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/lab"
@@ -303,7 +303,7 @@ func TestLabKilledThenRepaired(t *testing.T) {
 	killed := startLab(t, "table-full")
 	killed.Process.Signal(syscall.SIGKILL)
 	killed.Wait()
-	if got := readSysctl(t, nil, model.KnobMax); got != "512" {
+	if got := readSysctl(t, nil, knob.Max); got != "512" {
 		t.Fatalf("after kill -9 max is %s, want 512: the test did not leave the host changed", got)
 	}
 	code, out := tuneIn(t, nil, "--undo", "--state-dir", t.TempDir())
@@ -327,7 +327,7 @@ func TestLabFixLive(t *testing.T) {
 	t.Cleanup(func() { os.WriteFile(maxPath, []byte(orig), 0o644) })
 	s := startTmux(t, 160, 45, "", "lab", "table-full")
 	s.waitFor("TABLE FULL")
-	labCap := readSysctl(t, nil, model.KnobMax)
+	labCap := readSysctl(t, nil, knob.Max)
 	s.keys("t")
 	s.waitFor("tuning", "→")
 	applyUntilFree(t, s, &netns.NS{Name: lab.NSName})
@@ -383,7 +383,7 @@ func TestLabRestoresGlobalsItChanged(t *testing.T) {
 	}
 	tu := l.Tuning(tune.NewSysctls(kernelfs.DefaultRoots()))
 	hash, _ := strconv.ParseUint(origHash, 10, 64)
-	if _, err := tu.Apply([]tuning.Change{{Key: model.KnobMax, Proposed: "131072"}, {Key: model.KnobHashsize, Proposed: strconv.FormatUint(hash*2, 10)}}, 0); err != nil {
+	if _, err := tu.Apply([]tuning.Change{{Key: knob.Max, Proposed: "131072"}, {Key: knob.Hashsize, Proposed: strconv.FormatUint(hash*2, 10)}}, 0); err != nil {
 		l.Close()
 		t.Fatal(err)
 	}

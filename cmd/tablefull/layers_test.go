@@ -82,7 +82,7 @@ var remoteRooms = map[string][]string{
 
 // modelGround are model's rooms beneath its root: the standard library and
 // each other only, and model's root imports them.
-var modelGround = map[string]bool{"model/units": true, "model/verdict": true}
+var modelGround = map[string]bool{"model/units": true, "model/verdict": true, "model/tally": true, "model/arith": true, "model/knob": true, "model/safe": true}
 
 // remoteMayImport reports whether remote's room pkg may import imp: a
 // room of model or one remoteRooms lists for it. A test helper of a room

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources/netns"
@@ -117,7 +117,7 @@ func TestListenOverflowNamesTheListener(t *testing.T) {
 			}
 		})
 	}()
-	f := feed.until(t, 20*time.Second, func(f model.Frame) bool {
+	f := feed.until(t, 20*time.Second, func(f diagnose.Frame) bool {
 		return f.Verdicts[0].Kind == verdict.ListenOverflow || hasVerdict(f, verdict.ListenOverflow)
 	})
 	ls := f.Sample.Listeners
@@ -144,7 +144,7 @@ func TestListenOverflowNamesTheListener(t *testing.T) {
 	}
 }
 
-func hasVerdict(f model.Frame, k verdict.Kind) bool {
+func hasVerdict(f diagnose.Frame, k verdict.Kind) bool {
 	for _, v := range f.Verdicts {
 		if v.Kind == k {
 			return true

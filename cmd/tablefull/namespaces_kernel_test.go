@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/kernelfs"
@@ -50,8 +51,8 @@ func TestEveryNamespace(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	an := model.NewAnalyzer(10)
-	var f model.Frame
+	an := diagnose.NewAnalyzer(10)
+	var f diagnose.Frame
 	named := false
 	for i := 0; i < 3 && !named; i++ {
 		f = an.Add(c.Sample(time.Now(), time.Second))

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 )
 
 // readmeBlock is the fenced block under the README's heading title.
@@ -101,7 +101,7 @@ func TestNewcomerPath(t *testing.T) {
 		t.Fatalf("make install: %v: %s", err, out)
 	}
 	bin := filepath.Join(prefix, "bin")
-	orig := readSysctl(t, nil, model.KnobMax)
+	orig := readSysctl(t, nil, knob.Max)
 	tour := strings.Split(strings.TrimSpace(readmeBlock(t, readme, "A tour in ten lines")), "\n")
 	if len(tour) != 10 {
 		t.Errorf("the README's tour in ten lines has %d", len(tour))
@@ -114,7 +114,7 @@ func TestNewcomerPath(t *testing.T) {
 		command = strings.TrimSpace(command)
 		t.Run(command, func(t *testing.T) { tourLine(t, clone, bin, command) })
 	}
-	if got := readSysctl(t, nil, model.KnobMax); got != orig {
+	if got := readSysctl(t, nil, knob.Max); got != orig {
 		t.Errorf("after the tour nf_conntrack_max = %s, want %s", got, orig)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/ti-mo/conntrack"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/sources/netns"
@@ -89,7 +90,7 @@ func TestRatioPodNode(t *testing.T) {
 	t.Cleanup(stop) // also on a failure half-way
 	p := &agent.Process{Argv: []string{argv[0], "agent"}, MinBackoff: time.Hour}
 	p.Start(time.Second)
-	an := model.NewAnalyzer(60)
+	an := diagnose.NewAnalyzer(60)
 	for range 3 { // the walk has found the pods
 		an.Add(nextSample(t, p))
 	}

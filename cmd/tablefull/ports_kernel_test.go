@@ -14,7 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources/netns"
 )
@@ -120,9 +120,9 @@ func TestPortsInboundAreNotPortUse(t *testing.T) {
 		<-done
 	}
 	feed := startClassFeed(t, srv, 500*time.Millisecond)
-	f := feed.until(t, 20*time.Second, func(f model.Frame) bool { return f.Sample.Ports != nil })
+	f := feed.until(t, 20*time.Second, func(f diagnose.Frame) bool { return f.Sample.Ports != nil })
 	tcp, u := f.Sample.TCP, f.Sample.Ports
-	if old := float64(tcp.TimeWait+tcp.Established) >= model.PortExhaustFrac*float64(tcp.PortRange[1]-tcp.PortRange[0]+1); !old {
+	if old := float64(tcp.TimeWait+tcp.Established) >= diagnose.PortExhaustFrac*float64(tcp.PortRange[1]-tcp.PortRange[0]+1); !old {
 		t.Errorf("established %d: the old host-wide rule would not have fired, the test proves nothing", tcp.Established)
 	}
 	if hasKind(f, verdict.PortExhaustion) || u.Inbound < n || u.Outbound > 10 {
@@ -173,9 +173,9 @@ func TestPortsRunOutTowardsOneDestination(t *testing.T) {
 		t.Fatalf("the 1,001st connect: %v, want EADDRNOTAVAIL: the ports did not run out", last)
 	}
 	feed := startClassFeed(t, cli, 500*time.Millisecond)
-	f := feed.until(t, 20*time.Second, func(f model.Frame) bool { return hasKind(f, verdict.PortExhaustion) })
+	f := feed.until(t, 20*time.Second, func(f diagnose.Frame) bool { return hasKind(f, verdict.PortExhaustion) })
 	tcp := f.Sample.TCP
-	if float64(tcp.TimeWait+tcp.Established) >= model.PortExhaustFrac*1000 {
+	if float64(tcp.TimeWait+tcp.Established) >= diagnose.PortExhaustFrac*1000 {
 		t.Errorf("the host-wide totals (%d TIME_WAIT, %d established) reach the old line: the test proves nothing", tcp.TimeWait, tcp.Established)
 	}
 	for _, v := range f.Verdicts {

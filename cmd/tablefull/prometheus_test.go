@@ -20,6 +20,7 @@ import (
 	pmodel "github.com/prometheus/common/model"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/remote/promread"
 	"github.com/tablefull/tablefull/sources/netns"
 )
@@ -283,7 +284,7 @@ func TestExporterOnRealPrometheus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	an, counted := model.NewAnalyzer(len(samples)+1), false
+	an, counted := diagnose.NewAnalyzer(len(samples)+1), false
 	for _, s := range samples {
 		// No node_exporter runs here: CPU, disks and TCP were not scraped,
 		// and no verdict may be judged from them.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/sources/netns"
 )
@@ -113,7 +114,7 @@ func judgedRecording(t *testing.T, record *exec.Cmd, path string) ([]model.Sampl
 	if err != nil {
 		t.Fatal(err)
 	}
-	an := model.NewAnalyzer(len(got.Samples))
+	an := diagnose.NewAnalyzer(len(got.Samples))
 	var said []string
 	for _, s := range got.Samples {
 		for _, v := range an.Add(s).Verdicts {

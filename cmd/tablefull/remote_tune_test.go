@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/remote/agent"
 )
@@ -29,13 +29,13 @@ func TestTuneThroughAgent(t *testing.T) {
 	nextSample(t, p) // connected
 	tu := &agent.RemoteTuner{P: p}
 	k, err := tu.Read()
-	if err != nil || k.Current[model.KnobTimeWait] != "120" {
+	if err != nil || k.Current[knob.TimeWait] != "120" {
 		t.Fatalf("read through the agent: %v %v", k, err)
 	}
 	if k.Global {
 		t.Errorf("an agent in a child namespace says it can write global knobs")
 	}
-	res, err := tu.Apply([]tuning.Change{{Key: model.KnobTimeWait, Proposed: "30"}}, 0)
+	res, err := tu.Apply([]tuning.Change{{Key: knob.TimeWait, Proposed: "30"}}, 0)
 	if err != nil || len(res) != 1 || !res[0].Verified {
 		t.Fatalf("apply through the agent: %+v %v", res, err)
 	}
@@ -48,7 +48,7 @@ func TestTuneThroughAgent(t *testing.T) {
 	if got := readSysctl(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait"); got != "120" {
 		t.Errorf("after undo the namespace reads %s", got)
 	}
-	if _, err := tu.Apply([]tuning.Change{{Key: model.KnobMax, Proposed: "8192"}}, 0); err == nil || !strings.Contains(err.Error(), "child network namespace") {
+	if _, err := tu.Apply([]tuning.Change{{Key: knob.Max, Proposed: "8192"}}, 0); err == nil || !strings.Contains(err.Error(), "child network namespace") {
 		t.Errorf("global knob through an agent in a child namespace: %v", err)
 	}
 
@@ -59,7 +59,7 @@ func TestTuneThroughAgent(t *testing.T) {
 	defer nobody.Stop()
 	nextSample(t, nobody)
 	ntu := &agent.RemoteTuner{P: nobody}
-	if _, err := ntu.Apply([]tuning.Change{{Key: model.KnobTimeWait, Proposed: "30"}}, 0); err == nil || !strings.Contains(err.Error(), "read-only") {
+	if _, err := ntu.Apply([]tuning.Change{{Key: knob.TimeWait, Proposed: "30"}}, 0); err == nil || !strings.Contains(err.Error(), "read-only") {
 		t.Errorf("an unprivileged agent applied: %v", err)
 	}
 	if got := readSysctl(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait"); got != "120" {

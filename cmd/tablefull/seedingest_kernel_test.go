@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -59,7 +60,7 @@ func TestSeedIngestFreedTenfold(t *testing.T) {
 	lowerMax(t, seedMax)
 	for i, rate := range seedRates {
 		t.Run(fmt.Sprint(i+1), func(t *testing.T) {
-			origMax := readSysctl(t, nil, model.KnobMax)
+			origMax := readSysctl(t, nil, knob.Max)
 			ns := labNS(t)
 			dir := t.TempDir()
 			seedServer(t, ns, dir, rate)
@@ -94,8 +95,8 @@ func TestSeedIngestFreedTenfold(t *testing.T) {
 			climb := max(0, count()-first) / seedSteadyWindow.Seconds()
 			paceAfter := float64(logLines(t, log)-from) / seedSteadyWindow.Seconds()
 			stop()
-			hold, _ := strconv.ParseFloat(readSysctl(t, ns, model.KnobTimeWait), 64)
-			capAfter, _ := strconv.ParseUint(readSysctl(t, nil, model.KnobMax), 10, 64)
+			hold, _ := strconv.ParseFloat(readSysctl(t, ns, knob.TimeWait), 64)
+			capAfter, _ := strconv.ParseUint(readSysctl(t, nil, knob.Max), 10, 64)
 			if steady := peak + climb*hold; peak == 0 || steady > float64(model.GCEvictFrom(capAfter)) {
 				t.Errorf("the loop said %q, but at %.0f objects/s the count stood at %.0f climbing %.0f/s (held %.0f s: %.0f), over %d (max %d ÷ 100 × 95): not freed",
 					steps[len(steps)-1].Said, paceAfter, peak, climb, hold, steady, model.GCEvictFrom(capAfter), capAfter)
@@ -112,7 +113,7 @@ func TestSeedIngestFreedTenfold(t *testing.T) {
 			if afterPS < 10*max(beforePS, 1/seedBeforeWindow.Seconds()) {
 				t.Errorf("after the loop said %q the ingest ran %.0f/s, not 10× the pinned %.1f/s", last.Said, afterPS, beforePS)
 			}
-			undoFromHost(t, ns, state, origMax, model.KnobTimeWait, "120")
+			undoFromHost(t, ns, state, origMax, knob.TimeWait, "120")
 		})
 	}
 }

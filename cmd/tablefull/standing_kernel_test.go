@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/sources"
 )
@@ -52,7 +53,7 @@ func TestClassStandingEstablished(t *testing.T) {
 		t.Fatal(err)
 	}
 	feed := startClassFeed(t, ns, 500*time.Millisecond)
-	feed.until(t, 20*time.Second, func(f model.Frame) bool { return nearCap(f) && f.Fill.Counted })
+	feed.until(t, 20*time.Second, func(f diagnose.Frame) bool { return nearCap(f) && f.Fill.Counted })
 	f, per, k := feed.againstKernel(t, ns, 3*time.Second)
 	checkClass(t, f, per, model.ClassTCPOpen, k["tcp"], 3600)
 	if top, _ := f.Fill.Top(); top.Entries < 1400 {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/remote/recording"
@@ -102,7 +103,7 @@ func TestNetnsAgentAndRecording(t *testing.T) {
 	}
 	defer srv.Close()
 	go ns.Run(netns.Load{Addr: srv.Addr(), Workers: 4, Requests: 60, DialTimeout: 200 * time.Millisecond, Deadline: 2 * time.Second})
-	live := model.NewAnalyzer(100)
+	live := diagnose.NewAnalyzer(100)
 	var liveVerdicts []verdict.Kind
 	for range 8 {
 		f := live.Add(nextSample(t, tee))
@@ -115,7 +116,7 @@ func TestNetnsAgentAndRecording(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	replayed := model.NewAnalyzer(100)
+	replayed := diagnose.NewAnalyzer(100)
 	var replayVerdicts []verdict.Kind
 	for _, s := range rec.Samples {
 		replayVerdicts = append(replayVerdicts, replayed.Add(s).Verdict().Kind)

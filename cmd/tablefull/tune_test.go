@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/exitcode"
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/sources/tune"
@@ -225,7 +225,7 @@ func TestTuneNamesKubeProxy(t *testing.T) {
 	}
 	// The console's panel asks the same of its tuner.
 	k, _ := tune.NewLocal(kernelfs.Roots{Proc: "/proc", Sys: "/sys"}, filepath.Join(dir, "state")).Read()
-	if note := k.Owners[model.KnobMax]; !strings.Contains(note, fmt.Sprintf("kube-proxy (pid %d)", kp.Process.Pid)) || !strings.Contains(note, conf) {
+	if note := k.Owners[knob.Max]; !strings.Contains(note, fmt.Sprintf("kube-proxy (pid %d)", kp.Process.Pid)) || !strings.Contains(note, conf) {
 		t.Errorf("the panel's tuner does not name kube-proxy for max: %q", note)
 	}
 }

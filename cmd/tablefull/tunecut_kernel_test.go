@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -76,7 +76,7 @@ exec ip netns exec %[1]s /usr/bin/ssh -F %[2]s "${args[@]:0:n-2}" env TABLEFULL_
 	time.Sleep(200 * time.Millisecond)
 	syscall.Kill(pid, syscall.SIGCONT)
 	screen := strings.Join(strings.Fields(s.waitFor("the link was cut during the apply: back now")), " ")
-	tw, somax := readSysctl(t, ns, model.KnobTimeWait), readSysctl(t, ns, model.KnobSomaxconn)
+	tw, somax := readSysctl(t, ns, knob.TimeWait), readSysctl(t, ns, knob.Somaxconn)
 	_, undoErr := os.Stat(filepath.Join(state, "undo.json"))
 	switch {
 	case tw == "30" && somax == "8192":
@@ -87,7 +87,7 @@ exec ip netns exec %[1]s /usr/bin/ssh -F %[2]s "${args[@]:0:n-2}" env TABLEFULL_
 		s.waitFor("undo the last apply? y/n")
 		s.keys("y")
 		s.waitFor("undo done")
-		if tw, somax := readSysctl(t, ns, model.KnobTimeWait), readSysctl(t, ns, model.KnobSomaxconn); tw != "120" || somax != "4096" {
+		if tw, somax := readSysctl(t, ns, knob.TimeWait), readSysctl(t, ns, knob.Somaxconn); tw != "120" || somax != "4096" {
 			t.Errorf("after u: TIME_WAIT %s, somaxconn %s", tw, somax)
 		}
 	case tw == "120" && somax == "4096":

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 )
 
@@ -44,16 +44,16 @@ func TestDryRunByHandFreesTheTable(t *testing.T) {
 			t.Fatalf("step %d: apply by hand: exit %d: %s%s", step, code, out, errs)
 		}
 		if freed(t, nil, ns, 20*time.Second) {
-			if pct := tuning.MemoryCost(mustUint(t, readSysctl(t, nil, model.KnobMax)), 0, 0, memTotal(t)).PctOfRAM; pct > tuning.MemWarnPct {
+			if pct := tuning.MemoryCost(mustUint(t, readSysctl(t, nil, knob.Max)), 0, 0, memTotal(t)).PctOfRAM; pct > tuning.MemWarnPct {
 				t.Errorf("freed at %.1f %% of RAM", pct)
 			}
-			t.Logf("freed after %d dry runs at %s", step, readSysctl(t, nil, model.KnobMax))
-			if code, out, errs := tuneFromHost(t, ns.Name, "--undo", "--state-dir", state); code != 0 || readSysctl(t, nil, model.KnobMax) != "500" {
+			t.Logf("freed after %d dry runs at %s", step, readSysctl(t, nil, knob.Max))
+			if code, out, errs := tuneFromHost(t, ns.Name, "--undo", "--state-dir", state); code != 0 || readSysctl(t, nil, knob.Max) != "500" {
 				t.Errorf("undo: exit %d %s%s", code, out, errs)
 			}
 			return
 		}
-		waitPinned(t, ns, mustUint(t, readSysctl(t, nil, model.KnobMax)), 30*time.Second)
+		waitPinned(t, ns, mustUint(t, readSysctl(t, nil, knob.Max)), 30*time.Second)
 	}
-	t.Fatalf("still pinned after three dry runs applied by hand (max %s)", readSysctl(t, nil, model.KnobMax))
+	t.Fatalf("still pinned after three dry runs applied by hand (max %s)", readSysctl(t, nil, knob.Max))
 }

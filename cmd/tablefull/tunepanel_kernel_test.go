@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/netns"
 )
@@ -40,7 +40,7 @@ func freed(t *testing.T, s *tmuxSession, ns *netns.NS, within time.Duration) boo
 	began, quietSince := time.Now(), time.Now()
 	for end := time.Now().Add(within); time.Now().Before(end); time.Sleep(500 * time.Millisecond) {
 		count, drops := tableOf(t, ns)
-		capMax, _ := strconv.ParseUint(readSysctl(t, nil, model.KnobMax), 10, 64)
+		capMax, _ := strconv.ParseUint(readSysctl(t, nil, knob.Max), 10, 64)
 		if drops != lastDrops || count >= capMax {
 			lastDrops, quietSince = drops, time.Now()
 		}
@@ -66,7 +66,7 @@ func applyUntilFree(t *testing.T, s *tmuxSession, ns *netns.NS) int {
 		s.keys("y")
 		s.waitFor("apply done")
 		if freed(t, s, ns, 45*time.Second) {
-			capMax, _ := strconv.ParseUint(readSysctl(t, nil, model.KnobMax), 10, 64)
+			capMax, _ := strconv.ParseUint(readSysctl(t, nil, knob.Max), 10, 64)
 			if pct := tuning.MemoryCost(capMax, capMax, 0, memTotal(t)).PctOfRAM; pct > tuning.MemWarnPct {
 				t.Errorf("freed at %d entries: %.1f %% of RAM", capMax, pct)
 			}
@@ -98,7 +98,7 @@ func undoRestores(t *testing.T, s *tmuxSession, capMax string) {
 	s.waitFor("undo the last apply? y/n")
 	s.keys("y")
 	s.waitFor("undo done")
-	if got := readSysctl(t, nil, model.KnobMax); got != capMax {
+	if got := readSysctl(t, nil, knob.Max); got != capMax {
 		t.Errorf("after u nf_conntrack_max = %s, want %s", got, capMax)
 	}
 }
@@ -178,7 +178,7 @@ func TestPanelFreesNamespaceFromHost(t *testing.T) {
 		if inc.name == "dns" {
 			// UDP churn is freed on real dnsmasq and glibc by the loop
 			// (TestOneDiagnosisOnTheKernel), and the panel's plan for it is
-			// the dry run's on its recording (tui's TestPanelPlanIsDryRunPlan):
+			// the dry run's on its recording (tui's TestPanelPlanIsTheRecordedPlan):
 			// the keys are the same for every incident.
 			continue
 		}
@@ -235,8 +235,8 @@ func TestPanelInsideNamespaceGivesHostCommand(t *testing.T) {
 			s.keys("t")
 			followHostCommand(t, s, ns, hostState)
 			capMax := strconv.FormatUint(inc.cap, 10)
-			if code, out := tuneIn(t, nil, "--undo", "--state-dir", hostState); code != 0 || readSysctl(t, nil, model.KnobMax) != capMax {
-				t.Errorf("the host's undo: exit %d %s; max %s", code, out, readSysctl(t, nil, model.KnobMax))
+			if code, out := tuneIn(t, nil, "--undo", "--state-dir", hostState); code != 0 || readSysctl(t, nil, knob.Max) != capMax {
+				t.Errorf("the host's undo: exit %d %s; max %s", code, out, readSysctl(t, nil, knob.Max))
 			}
 			s.keys("Escape")
 			s.keys("q")
@@ -268,7 +268,7 @@ func followHostCommand(t *testing.T, s *tmuxSession, ns *netns.NS, hostState str
 	for step := 1; step <= 3; step++ {
 		screen := strings.Join(strings.Fields(s.waitFor("on the host run: tablefull tune")), " ")
 		m := hostCommandRe.FindStringSubmatch(screen)
-		if m == nil || !strings.Contains(m[1], model.KnobMax+"=") {
+		if m == nil || !strings.Contains(m[1], knob.Max+"=") {
 			t.Fatalf("no host command for the cap:\n%s", screen)
 		}
 		args := append(strings.Fields(m[1])[2:], "--state-dir", hostState) // after "tablefull tune"
@@ -282,7 +282,7 @@ func followHostCommand(t *testing.T, s *tmuxSession, ns *netns.NS, hostState str
 			s.waitFor("apply done")
 		}
 		if freed(t, s, ns, 45*time.Second) {
-			t.Logf("freed in %d steps at %s", step, readSysctl(t, nil, model.KnobMax))
+			t.Logf("freed in %d steps at %s", step, readSysctl(t, nil, knob.Max))
 			return
 		}
 	}

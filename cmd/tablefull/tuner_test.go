@@ -11,7 +11,7 @@ import (
 
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/exitcode"
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/tunecmd"
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/tune"
@@ -41,7 +41,7 @@ func TestPartialApplyIsUndone(t *testing.T) {
 	k.failWrites(t, "proc/sys/net/ipv4/tcp_tw_reuse")
 	o := options{roots: kernelfs.Roots{Proc: filepath.Join(k.root, "proc"), Sys: filepath.Join(k.root, "sys"), Dev: filepath.Join(k.root, "dev")},
 		stateDir: k.stateDir}
-	topts := tunecmd.CommandOptions{Set: []string{model.KnobMax + "=8192", model.KnobTwReuse + "=1"}, Yes: true,
+	topts := tunecmd.CommandOptions{Set: []string{knob.Max + "=8192", knob.TwReuse + "=1"}, Yes: true,
 		SysctlDir: k.sysctlDir, ModprobeDir: k.modprobeDir}
 	var out bytes.Buffer
 	err := tuneCommand(o, topts, &out)
@@ -49,17 +49,17 @@ func TestPartialApplyIsUndone(t *testing.T) {
 	if !errors.As(err, &ee) || ee.Code != exitcode.Partial || !errors.Is(err, tune.ErrPartial) {
 		t.Fatalf("got %v (%s), want exit %d", err, out.String(), exitcode.Partial)
 	}
-	if !strings.Contains(err.Error(), model.KnobMax+" written") || !strings.Contains(out.String(), "--undo") {
+	if !strings.Contains(err.Error(), knob.Max+" written") || !strings.Contains(out.String(), "--undo") {
 		t.Errorf("the message does not say what was written: %v\n%s", err, out.String())
 	}
-	if got := k.knob(t, model.KnobMax); got != "8192" {
+	if got := k.knob(t, knob.Max); got != "8192" {
 		t.Fatalf("max reads %s after the partial apply", got)
 	}
 	out.Reset()
 	if err := tunecmd.Command(o.roots, tunecmd.CommandOptions{Undo: true, SysctlDir: k.sysctlDir, ModprobeDir: k.modprobeDir, StateDir: k.stateDir}, &out); err != nil {
 		t.Fatalf("undo: %v\n%s", err, out.String())
 	}
-	if got := k.knob(t, model.KnobMax); got != "4096" {
+	if got := k.knob(t, knob.Max); got != "4096" {
 		t.Errorf("after undo max reads %s, want 4096", got)
 	}
 }
@@ -71,7 +71,7 @@ func TestPartialPersistIsUndone(t *testing.T) {
 	k := newTempKnobs(t)
 	lt := k.tuner()
 	lt.Pers.ModprobeDir = "/proc/sys" // nobody creates files there
-	files, _, err := lt.Persist([]tuning.Change{{Key: model.KnobMax, Proposed: "8192"}, {Key: model.KnobHashsize, Proposed: "8192"}})
+	files, _, err := lt.Persist([]tuning.Change{{Key: knob.Max, Proposed: "8192"}, {Key: knob.Hashsize, Proposed: "8192"}})
 	sysctl := filepath.Join(k.sysctlDir, tune.SysctlFile)
 	if !errors.Is(err, tune.ErrPartial) || len(files) != 1 || files[0] != sysctl {
 		t.Fatalf("partial persist: files %v, err %v", files, err)
@@ -93,7 +93,7 @@ func TestPartialPersistIsUndone(t *testing.T) {
 func TestUndoRecordIsChecked(t *testing.T) {
 	k := newTempKnobs(t)
 	lt := k.tuner()
-	if _, err := lt.Apply([]tuning.Change{{Key: model.KnobTimeWait, Proposed: "30"}}, 0); err != nil {
+	if _, err := lt.Apply([]tuning.Change{{Key: knob.TimeWait, Proposed: "30"}}, 0); err != nil {
 		t.Fatal(err)
 	}
 	undo := filepath.Join(k.stateDir, "undo.json")
@@ -105,8 +105,8 @@ func TestUndoRecordIsChecked(t *testing.T) {
 	if _, _, err := lt.UndoFiles(); !errors.Is(err, kernelfs.ErrUntrusted) {
 		t.Errorf("undo with a 0644 record: %v", err)
 	}
-	if _, err := lt.Apply([]tuning.Change{{Key: model.KnobTimeWait, Proposed: "60"}}, 0); !errors.Is(err, kernelfs.ErrUntrusted) || k.knob(t, model.KnobTimeWait) != "30" {
-		t.Errorf("an apply over an untrusted record: %v, time_wait %s", err, k.knob(t, model.KnobTimeWait))
+	if _, err := lt.Apply([]tuning.Change{{Key: knob.TimeWait, Proposed: "60"}}, 0); !errors.Is(err, kernelfs.ErrUntrusted) || k.knob(t, knob.TimeWait) != "30" {
+		t.Errorf("an apply over an untrusted record: %v, time_wait %s", err, k.knob(t, knob.TimeWait))
 	}
 	os.Chmod(undo, 0o600)
 	os.Chown(undo, 65534, 65534)
@@ -129,7 +129,7 @@ func TestUndoRecordIsChecked(t *testing.T) {
 
 	sysctl := filepath.Join(k.sysctlDir, tune.SysctlFile)
 	os.WriteFile(sysctl, []byte("vm.swappiness = 10\n"), 0o600)
-	if _, _, err := lt.Persist([]tuning.Change{{Key: model.KnobMax, Proposed: "8192"}}); err != nil {
+	if _, _, err := lt.Persist([]tuning.Change{{Key: knob.Max, Proposed: "8192"}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, path := range []string{sysctl, sysctl + ".tablefull-bak"} {

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/tunecmd"
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/lab"
 	"github.com/tablefull/tablefull/sources/netns"
@@ -82,7 +82,7 @@ func undoFromHost(t *testing.T, ns *netns.NS, stateDir, capMax, key, before stri
 	if code, out, errs := tuneFromHost(t, ns.Name, "--undo", "--state-dir", stateDir); code != 0 {
 		t.Fatalf("undo: exit %d: %s%s", code, out, errs)
 	}
-	if got := readSysctl(t, nil, model.KnobMax); got != capMax {
+	if got := readSysctl(t, nil, knob.Max); got != capMax {
 		t.Errorf("after undo nf_conntrack_max = %s, want %s", got, capMax)
 	}
 	if got := readSysctl(t, ns, key); got != before {
@@ -139,7 +139,7 @@ func nsDrops(t *testing.T, ns *netns.NS) uint64 {
 // puts the host back and leaves its recording.
 func TestUntilFreeLab(t *testing.T) {
 	needKernel(t)
-	orig := readSysctl(t, nil, model.KnobMax)
+	orig := readSysctl(t, nil, knob.Max)
 	exe, _ := os.Executable()
 	rec := filepath.Join(t.TempDir(), "lab.jsonl")
 	l := exec.Command(exe, "lab", "table-full", "--headless", "--duration", "3m", "--interval", "500ms", "--record", rec)
@@ -176,7 +176,7 @@ func TestUntilFreeLab(t *testing.T) {
 	if n := strings.Count(out, "verified"); n == 0 || strings.Contains(out, "NOT VERIFIED") {
 		t.Errorf("steps not verified:\n%s", out)
 	}
-	undoFromHost(t, ns, state, "512", model.KnobTimeWait, "120")
+	undoFromHost(t, ns, state, "512", knob.TimeWait, "120")
 	l.Process.Signal(syscall.SIGINT)
 	l.Wait()
 	ended = true

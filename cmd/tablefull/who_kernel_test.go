@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/sources/netns"
@@ -71,11 +72,11 @@ type whoWindow struct {
 	drops, theirs   uint64
 	firewall        uint64
 	first           map[string]int // who was named first, by frames
-	full            model.Frame
+	full            diagnose.Frame
 	ctDrops, frames uint64
 }
 
-func (w *whoWindow) add(f model.Frame, churner, churnUnit string) {
+func (w *whoWindow) add(f diagnose.Frame, churner, churnUnit string) {
 	who := f.Sample.Who
 	if !who.On() {
 		return
@@ -231,7 +232,7 @@ func TestWhoRefusedFallsBackToSockets(t *testing.T) {
 	p := &agent.Process{Argv: dropped, Name: ns.Name, MinBackoff: 100 * time.Millisecond}
 	p.Start(500 * time.Millisecond)
 	t.Cleanup(p.Stop)
-	an := model.NewAnalyzer(60)
+	an := diagnose.NewAnalyzer(60)
 	var refused bool
 	var owners *model.Owners
 	for end := time.Now().Add(15 * time.Second); time.Now().Before(end) && (!refused || owners == nil); {

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/safe"
 )
 
 // Filter selects conntrack entries in conntrack(8)'s own vocabulary:
@@ -49,10 +50,10 @@ func ParseFilter(args FilterArgs) (Filter, error) {
 			continue
 		}
 		if !slices.Contains(entryFilterKeys, k) {
-			return f, fmt.Errorf("%w: no option --%s", ErrBadFilter, model.Sanitize(k, 40))
+			return f, fmt.Errorf("%w: no option --%s", ErrBadFilter, safe.Text(k, 40))
 		}
 		if err := f.set(k, v); err != nil { // said as conntrack(8) would: the option, the value, what it is not
-			return f, fmt.Errorf("%w: --%s %s: %w", ErrBadFilter, k, model.Sanitize(v, 80), err)
+			return f, fmt.Errorf("%w: --%s %s: %w", ErrBadFilter, k, safe.Text(v, 80), err)
 		}
 	}
 	return f, nil
@@ -213,11 +214,11 @@ func FilterWords(text string) (FilterArgs, error) {
 		case strings.HasPrefix(w, "-") && entryShortOptions[name] != "":
 			name = entryShortOptions[name]
 		default:
-			return nil, fmt.Errorf("%w: %q is not an option (-p udp, --dport 53, …)", ErrBadFilter, model.Sanitize(w, 40))
+			return nil, fmt.Errorf("%w: %q is not an option (-p udp, --dport 53, …)", ErrBadFilter, safe.Text(w, 40))
 		}
 		if !hasValue {
 			if i+1 >= len(words) {
-				return nil, fmt.Errorf("%w: --%s needs a value", ErrBadFilter, model.Sanitize(name, 40))
+				return nil, fmt.Errorf("%w: --%s needs a value", ErrBadFilter, safe.Text(name, 40))
 			}
 			i++
 			value = words[i]

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/safe"
 )
 
 // entryColumns are the columns entries sort by, each with its order, the
@@ -76,7 +77,7 @@ func NewList(filter Filter, sort string, desc bool, limit int) (*List, error) {
 	}
 	order := columnOrder(sort)
 	if order == nil {
-		return nil, fmt.Errorf("%w: no column %q to sort by (%v)", ErrBadFilter, model.Sanitize(sort, 40), Sorts)
+		return nil, fmt.Errorf("%w: no column %q to sort by (%v)", ErrBadFilter, safe.Text(sort, 40), Sorts)
 	}
 	l := &List{Filter: filter, Sort: sort, Desc: desc, Limit: max(0, min(limit, MaxRows))}
 	l.rows.less = func(a, b model.Flow) bool { // the heap's top is the row to drop first

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/arith"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
@@ -54,7 +55,7 @@ func (r Row) Verdict() verdict.Kind {
 // fire), then by drops/s and peak share, then by instance.
 func Sort(rows []Row) {
 	key := func(r Row) int {
-		sev, rank := model.KindSeverity(r.Verdict())
+		sev, rank := diagnose.KindSeverity(r.Verdict())
 		k := int(verdict.SevCrit-sev)*100 + rank
 		if r.Stale && sev < verdict.SevCrit {
 			k = 50
@@ -69,7 +70,7 @@ func Sort(rows []Row) {
 		if a.DropsPS != b.DropsPS {
 			return a.DropsPS > b.DropsPS
 		}
-		if pa, pb := model.Percent(a.Peak, a.Limit), model.Percent(b.Peak, b.Limit); pa != pb {
+		if pa, pb := arith.Percent(a.Peak, a.Limit), arith.Percent(b.Peak, b.Limit); pa != pb {
 			return pa > pb
 		}
 		return a.Instance < b.Instance

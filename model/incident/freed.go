@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 )
 
@@ -43,7 +45,7 @@ type fixWatch struct {
 }
 
 // add folds a frame in; changes is how many knob changes were seen so far.
-func (w *fixWatch) add(f model.Frame, changes int) {
+func (w *fixWatch) add(f diagnose.Frame, changes int) {
 	c := f.Sample.Conntrack
 	if w.refill > 0 {
 		w.refill--
@@ -103,7 +105,7 @@ func (in *Incident) FreedBy() (Freed, bool) {
 func freeingChange(changes []KnobChange) KnobChange {
 	last := changes[len(changes)-1]
 	for i := len(changes) - 1; i >= 0 && changes[i].At.Equal(last.At); i-- {
-		if changes[i].Key == model.KnobMax {
+		if changes[i].Key == knob.Max {
 			return changes[i]
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
@@ -39,7 +41,7 @@ type Incident struct {
 	// Pinned is the total time at the cap.
 	Pinned time.Duration
 	// Episodes are the pinned episodes (the last 50); EpisodeCount all.
-	Episodes     []model.Episode
+	Episodes     []diagnose.Episode
 	EpisodeCount int
 	// WhilePinned is the server's load over the pinned frames.
 	WhilePinned Load
@@ -55,7 +57,7 @@ type Incident struct {
 	// more); UnseenApplies the apply results no sample showed.
 	Changes        []KnobChange
 	SkippedChanges int
-	UnseenApplies  []model.KnobResult
+	UnseenApplies  []knob.Result
 	// Deletions are the deletions of entries kept (at most 32,
 	// SkippedDeletions more); DeletedEntries sums what all deleted.
 	Deletions        []EntriesDeleted
@@ -84,13 +86,13 @@ type Incident struct {
 	// PeakFill is what filled the table when its working set by class
 	// (Little's law) was largest, at PeakFillAt; unknown when no frame
 	// counted classes.
-	PeakFill   model.Fill
+	PeakFill   diagnose.Fill
 	PeakFillAt time.Time
 	// PeakFillCount is the table's count then: the working set is a
 	// projection of the rates, this is what the table held.
 	PeakFillCount uint64
 	// PeakDemand is the highest demand while pinned (a lower bound).
-	PeakDemand   model.Demand
+	PeakDemand   diagnose.Demand
 	PeakDemandAt time.Time
 	// Gaps counts the stretches the stream was down.
 	Gaps int
@@ -105,7 +107,7 @@ type Incident struct {
 	watch     *changeWatch
 	plan      planFrames
 	fix       fixWatch
-	episodes  *model.Episodes
+	episodes  *diagnose.Episodes
 	everPin   bool
 	prevPeak  uint64
 	loadSecs  [3]float64 // the seconds each Load average is over: CPU, disks, TCP
@@ -124,7 +126,7 @@ type Load struct {
 // Idle reports whether the load is what an idle server shows: CPU below
 // IdleCPUPct and no disk near its limit (the verdicts' rule), both read.
 func (l Load) Idle() bool {
-	return !l.Absent.Has(model.PartCPU) && !l.Absent.Has(model.PartDisks) && l.BusyPct < model.IdleCPUPct && l.DiskUtilPct < model.DiskBoundPct/2
+	return !l.Absent.Has(model.PartCPU) && !l.Absent.Has(model.PartDisks) && l.BusyPct < diagnose.IdleCPUPct && l.DiskUtilPct < diagnose.DiskBoundPct/2
 }
 
 // FoldedLine is one kernel log text and how often it was logged.
@@ -138,15 +140,15 @@ type FoldedLine struct {
 // New starts an incident of host sampled every interval.
 func New(h model.Host, interval time.Duration) *Incident {
 	return &Incident{Host: h, Interval: interval, Held: map[verdict.Kind]time.Duration{}, Last: map[verdict.Kind]verdict.Verdict{}, watch: newChangeWatch(interval),
-		episodes: model.NewEpisodes(model.KeptEpisodes), maxFolded: 32}
+		episodes: diagnose.NewEpisodes(diagnose.KeptEpisodes), maxFolded: 32}
 }
 
 // Applied records an apply's (or undo's) read-back found in the recording.
-func (in *Incident) Applied(at time.Time, results []model.KnobResult) { in.watch.applied(at, results) }
+func (in *Incident) Applied(at time.Time, results []knob.Result) { in.watch.applied(at, results) }
 
 // climb follows the count up to the first pin: where the climb began
 // and when the table first pinned.
-func (in *Incident) climb(f model.Frame) {
+func (in *Incident) climb(f diagnose.Frame) {
 	s, c := f.Sample, f.Sample.Conntrack
 	if in.everPin {
 		return
@@ -185,7 +187,7 @@ func (in *Incident) loadWhilePinned(r model.Rates, secs float64) {
 }
 
 // Add folds one frame into the incident.
-func (in *Incident) Add(f model.Frame) {
+func (in *Incident) Add(f diagnose.Frame) {
 	s, r := f.Sample, f.Rates
 	if in.Samples == 0 {
 		in.From = s.Time

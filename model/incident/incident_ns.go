@@ -3,7 +3,7 @@ package incident
 import (
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 )
 
 // MaxFullNamespaces bounds the full namespaces an incident tells by name.
@@ -22,7 +22,7 @@ type NSFull struct {
 
 // addFullNS folds the frame's full namespaces into the incident: the
 // first MaxFullNamespaces by name, the rest counted.
-func (in *Incident) addFullNS(f model.Frame) {
+func (in *Incident) addFullNS(f diagnose.Frame) {
 	for _, x := range f.FullNS {
 		i := 0
 		for i < len(in.FullNamespaces) && in.FullNamespaces[i].inode != x.NS.Inode {

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
@@ -35,7 +37,7 @@ func incidentSamples(t0 time.Time) []model.Sample {
 }
 
 func runIncident(samples []model.Sample) *Incident {
-	an := model.NewAnalyzer(4)
+	an := diagnose.NewAnalyzer(4)
 	in := New(model.Host{Name: "vm", Kernel: "6.18.44", CPUs: 2, MemTotal: 512 << 20}, time.Second)
 	for _, s := range samples {
 		in.Add(an.Add(s))
@@ -73,7 +75,7 @@ func TestIncidentStory(t *testing.T) {
 		}
 	}
 	ch := in.Changes[0]
-	if ch.Key != model.KnobMax || ch.Before != "256" || ch.After != "16384" || !ch.Held {
+	if ch.Key != knob.Max || ch.Before != "256" || ch.After != "16384" || !ch.Held {
 		t.Errorf("change: got %+v", ch)
 	}
 	if ch.WindowBefore.DropsPS <= 0 || ch.WindowAfter.DropsPS != 0 {
@@ -84,7 +86,7 @@ func TestIncidentStory(t *testing.T) {
 	}
 	d, ok := in.Diagnosis(0)
 	plan := d.Plan
-	if !ok || len(plan.Changes) == 0 || plan.Changes[0].Key != model.KnobMax || !plan.Cost.EntryBytesAssumed {
+	if !ok || len(plan.Changes) == 0 || plan.Changes[0].Key != knob.Max || !plan.Cost.EntryBytesAssumed {
 		t.Errorf("plan: got %+v", plan)
 	}
 }
@@ -92,13 +94,13 @@ func TestIncidentStory(t *testing.T) {
 func TestIncidentAppliedReply(t *testing.T) {
 	t0 := time.Date(2026, 11, 29, 21, 0, 0, 0, time.UTC)
 	samples := incidentSamples(t0)
-	an := model.NewAnalyzer(4)
+	an := diagnose.NewAnalyzer(4)
 	in := New(model.Host{}, time.Second)
 	for i, s := range samples {
 		if i == 12 {
-			in.Applied(s.Time.Add(-300*time.Millisecond), []model.KnobResult{
-				{Key: model.KnobMax, Before: "256", Wanted: "16384", After: "16384", Verified: true},
-				{Key: model.KnobSomaxconn, Before: "4096", Wanted: "8192", After: "8192", Verified: true}})
+			in.Applied(s.Time.Add(-300*time.Millisecond), []knob.Result{
+				{Key: knob.Max, Before: "256", Wanted: "16384", After: "16384", Verified: true},
+				{Key: knob.Somaxconn, Before: "4096", Wanted: "8192", After: "8192", Verified: true}})
 		}
 		in.Add(an.Add(s))
 	}
@@ -106,7 +108,7 @@ func TestIncidentAppliedReply(t *testing.T) {
 	if len(in.Changes) != 1 || in.Changes[0].Applied == nil || !in.Changes[0].Applied.Verified {
 		t.Fatalf("the max change should carry the agent's read-back: %+v", in.Changes)
 	}
-	if len(in.UnseenApplies) != 1 || in.UnseenApplies[0].Key != model.KnobSomaxconn {
+	if len(in.UnseenApplies) != 1 || in.UnseenApplies[0].Key != knob.Somaxconn {
 		t.Errorf("somaxconn is not in a sample: it is listed on its own, got %+v", in.UnseenApplies)
 	}
 }
@@ -133,7 +135,7 @@ func TestTimelineBounded(t *testing.T) {
 				}
 				s := model.Sample{Time: t0.Add(time.Duration(i)*time.Second + off), Interval: time.Second,
 					Conntrack: model.Conntrack{Status: model.TableTracked, Count: uint64(i%100) + 1, Peak: uint64(i%100) + 1, Max: 100}}
-				f := model.Frame{Sample: s, Rates: model.Rates{Elapsed: time.Second}, Pinned: model.Pinned(s.Conntrack), Gap: i == tt.gapAt}
+				f := diagnose.Frame{Sample: s, Rates: model.Rates{Elapsed: time.Second}, Pinned: diagnose.Pinned(s.Conntrack), Gap: i == tt.gapAt}
 				tl.Add(f)
 			}
 			bs := tl.Buckets()
@@ -176,7 +178,7 @@ func TestTimelineBoundsCPUs(t *testing.T) {
 			rows = append(rows, model.CPUCounters{CPU: cpu, Values: model.CountersOf(map[model.Counter]uint64{model.Drop: uint64(1 + cpu%1000)})})
 		}
 		s := model.Sample{Time: t0.Add(time.Duration(i) * time.Second), Interval: time.Second}
-		tl.Add(model.Frame{Sample: s, Rates: model.Rates{Elapsed: time.Second, CT: rows}})
+		tl.Add(diagnose.Frame{Sample: s, Rates: model.Rates{Elapsed: time.Second, CT: rows}})
 	}
 	for _, b := range tl.Buckets() {
 		if len(b.CPUDrops) > BucketCPUs {
@@ -215,15 +217,15 @@ func TestIncidentKeepsWhatFilledIt(t *testing.T) {
 	in := New(model.Host{MemTotal: 1 << 30}, time.Minute)
 	t0 := time.Unix(1000, 0)
 	ct := model.Conntrack{Status: model.TableTracked, Count: 400, Peak: 400, Max: 400, Buckets: 1024, TimeWaitHold: 120}
-	fill := func(rate float64) model.Fill {
-		return model.Fill{Basis: model.BasisEvents, Classes: []model.ClassFill{{Class: model.ClassUDPSingle, RatePS: rate, Hold: 30, Entries: 400}}}
+	fill := func(rate float64) diagnose.Fill {
+		return diagnose.Fill{Basis: model.BasisEvents, Classes: []diagnose.ClassFill{{Class: model.ClassUDPSingle, RatePS: rate, Hold: 30, Entries: 400}}}
 	}
 	for i, c := range []struct {
 		rate, demand float64
 	}{{100, 0}, {700, 3100}, {300, 900}} {
-		in.Add(model.Frame{Sample: model.Sample{Time: t0.Add(time.Duration(i) * time.Second), Interval: time.Second, Conntrack: ct},
+		in.Add(diagnose.Frame{Sample: model.Sample{Time: t0.Add(time.Duration(i) * time.Second), Interval: time.Second, Conntrack: ct},
 			Rates: model.Rates{Elapsed: time.Second, Entries: model.EntryRates{Basis: model.BasisEvents, Total: c.rate}}, Pinned: true,
-			Fill: fill(c.rate), Demand: model.Demand{AtLeast: c.demand, Basis: "test"}})
+			Fill: fill(c.rate), Demand: diagnose.Demand{AtLeast: c.demand, Basis: "test"}})
 	}
 	if ws := in.PeakFill.WorkingSet(); ws != 21000 || !in.PeakFillAt.Equal(t0.Add(time.Second)) {
 		t.Errorf("peak fill %d at %v, want 700/s × 30 s = 21,000 at the second frame", ws, in.PeakFillAt)
@@ -234,7 +236,7 @@ func TestIncidentKeepsWhatFilledIt(t *testing.T) {
 	d, _ := in.Diagnosis(256)
 	p := d.Plan
 	for _, ch := range p.Changes {
-		if ch.Key == model.KnobMax && ch.Proposed == "1024" {
+		if ch.Key == knob.Max && ch.Proposed == "1024" {
 			t.Errorf("max proposed %s: not sized on the demand of 3,100/s", ch.Proposed)
 		}
 	}
@@ -249,7 +251,7 @@ func TestSuppressedOneMeaning(t *testing.T) {
 	samples := incidentSamples(t0)
 	samples[0].Kernel.Suppressed = 2613 // the backlog
 	samples[3].Kernel.Suppressed = 66
-	an := model.NewAnalyzer(100)
+	an := diagnose.NewAnalyzer(100)
 	in := New(model.Host{Name: "vm"}, time.Second)
 	for _, s := range samples {
 		in.Add(an.Add(s))

@@ -5,7 +5,10 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/story"
+	"github.com/tablefull/tablefull/model/tally"
 )
 
 // KnobChange is a change of a knob in a recording: seen in the samples
@@ -20,8 +23,8 @@ type KnobChange struct {
 	Held bool
 	// Applied is the apply's own read-back when the recording holds the
 	// results for this knob.
-	Applied *model.KnobResult
-	// Before and after windows of at most model.CompareSpan each.
+	Applied *knob.Result
+	// Before and after windows of at most story.CompareSpan each.
 	WindowBefore, WindowAfter story.Window
 }
 
@@ -30,14 +33,14 @@ var knobsInSamples = [...]struct {
 	key string
 	get func(model.Conntrack) uint64
 }{
-	{model.KnobMax, func(c model.Conntrack) uint64 { return c.Max }},
-	{model.KnobHashsize, func(c model.Conntrack) uint64 { return c.Buckets }},
-	{model.KnobTimeWait, func(c model.Conntrack) uint64 { return c.TimeWaitHold }},
-	{model.KnobUDPTimeout, func(c model.Conntrack) uint64 { return c.Holds[model.ClassUDPSingle] }},
-	{model.KnobUDPStream, func(c model.Conntrack) uint64 { return c.Holds[model.ClassUDPStream] }},
-	{model.KnobSynSent, func(c model.Conntrack) uint64 { return c.Holds[model.ClassTCPUnanswered] }},
-	{model.KnobSynRecv, func(c model.Conntrack) uint64 { return c.Holds[model.ClassTCPHalfOpen] }},
-	{model.KnobLastAck, func(c model.Conntrack) uint64 { return c.Holds[model.ClassTCPLastAck] }},
+	{knob.Max, func(c model.Conntrack) uint64 { return c.Max }},
+	{knob.Hashsize, func(c model.Conntrack) uint64 { return c.Buckets }},
+	{knob.TimeWait, func(c model.Conntrack) uint64 { return c.TimeWaitHold }},
+	{knob.UDPTimeout, func(c model.Conntrack) uint64 { return c.Holds[model.ClassUDPSingle] }},
+	{knob.UDPStream, func(c model.Conntrack) uint64 { return c.Holds[model.ClassUDPStream] }},
+	{knob.SynSent, func(c model.Conntrack) uint64 { return c.Holds[model.ClassTCPUnanswered] }},
+	{knob.SynRecv, func(c model.Conntrack) uint64 { return c.Holds[model.ClassTCPHalfOpen] }},
+	{knob.LastAck, func(c model.Conntrack) uint64 { return c.Holds[model.ClassTCPLastAck] }},
 }
 
 // maxChanges bounds the changes an incident keeps (a recording that
@@ -45,11 +48,11 @@ var knobsInSamples = [...]struct {
 const maxChanges = 32
 
 // changeWatch finds knob changes between samples and the windows around
-// them, in one pass: the rows of the last model.CompareSpan are kept, and each
-// change collects the rows after it until model.CompareSpan has passed.
+// them, in one pass: the rows of the last story.CompareSpan are kept, and each
+// change collects the rows after it until story.CompareSpan has passed.
 type changeWatch struct {
 	prev    *model.Conntrack
-	recent  *model.Ring[story.WindowRow]
+	recent  *tally.Ring[story.WindowRow]
 	changes []KnobChange
 	// rows[i] are the rows around changes[i] while it is open.
 	rows    [][]story.WindowRow
@@ -61,7 +64,7 @@ type changeWatch struct {
 
 type pendingReply struct {
 	at  time.Time
-	res model.KnobResult
+	res knob.Result
 }
 
 func newChangeWatch(interval time.Duration) *changeWatch {
@@ -69,12 +72,12 @@ func newChangeWatch(interval time.Duration) *changeWatch {
 	if interval > 0 {
 		n = min(36000, max(1, int(story.CompareSpan/interval)+1))
 	}
-	return &changeWatch{recent: model.NewRing[story.WindowRow](n)}
+	return &changeWatch{recent: tally.NewRing[story.WindowRow](n)}
 }
 
 // applied records an apply reply: its results attach to the change the
 // next samples show.
-func (w *changeWatch) applied(at time.Time, results []model.KnobResult) {
+func (w *changeWatch) applied(at time.Time, results []knob.Result) {
 	for _, r := range results {
 		if len(w.replies) < maxChanges {
 			w.replies = append(w.replies, pendingReply{at: at, res: r})
@@ -82,7 +85,7 @@ func (w *changeWatch) applied(at time.Time, results []model.KnobResult) {
 	}
 }
 
-func (w *changeWatch) add(f model.Frame) {
+func (w *changeWatch) add(f diagnose.Frame) {
 	row := story.RowOf(f)
 	c := f.Sample.Conntrack
 	for i := range w.changes {
@@ -93,7 +96,7 @@ func (w *changeWatch) add(f model.Frame) {
 			continue
 		}
 		w.rows[i] = append(w.rows[i], row)
-		// model.CompareSpan has passed, or as many rows came as it holds (a
+		// story.CompareSpan has passed, or as many rows came as it holds (a
 		// recording whose clock stands still must not grow them).
 		if row.At().Sub(w.changes[i].At) > story.CompareSpan || len(w.rows[i]) >= 2*w.recent.Cap() {
 			w.close(i)
@@ -152,15 +155,15 @@ func (w *changeWatch) close(i int) {
 }
 
 // finish closes the changes still open (the recording ended within
-// model.CompareSpan of them) and returns them, with the apply results no
+// story.CompareSpan of them) and returns them, with the apply results no
 // sample showed.
-func (w *changeWatch) finish() ([]KnobChange, []model.KnobResult) {
+func (w *changeWatch) finish() ([]KnobChange, []knob.Result) {
 	for i := range w.changes {
 		if w.open[i] {
 			w.close(i)
 		}
 	}
-	var unseen []model.KnobResult
+	var unseen []knob.Result
 	for _, p := range w.replies {
 		unseen = append(unseen, p.res)
 	}

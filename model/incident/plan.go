@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/tuning"
 )
 
@@ -30,20 +31,20 @@ type planFrames struct {
 
 // planKept are the frames the planner reads, each nil until seen.
 type planKept struct {
-	now, first, peakRate, peakCount, fill, census, pinned *model.Frame
+	now, first, peakRate, peakCount, fill, census, pinned *diagnose.Frame
 }
 
-// frameList is frames in time order, as model.Frames.
-type frameList []model.Frame
+// frameList is frames in time order, as diagnose.Frames.
+type frameList []diagnose.Frame
 
 func (l frameList) Len() int                { return len(l) }
-func (l frameList) At(i int) model.Frame    { return l[i] }
-func frameRate(f *model.Frame) float64      { return max(f.Rates.NewEntriesPS(), f.Demand.AtLeast) }
-func keep(f model.Frame) *model.Frame       { return &f }
+func (l frameList) At(i int) diagnose.Frame { return l[i] }
+func frameRate(f *diagnose.Frame) float64   { return max(f.Rates.NewEntriesPS(), f.Demand.AtLeast) }
+func keep(f diagnose.Frame) *diagnose.Frame { return &f }
 func knobChanged(a, b model.Conntrack) bool { return knobsOf(a) != knobsOf(b) }
 
 // add folds one frame in.
-func (p *planFrames) add(f model.Frame) {
+func (p *planFrames) add(f diagnose.Frame) {
 	c := f.Sample.Conntrack
 	k := &p.kept
 	if k.first == nil {
@@ -85,14 +86,14 @@ func (p *planFrames) add(f model.Frame) {
 }
 
 // sorted is the kept frames once each, in time order.
-func (k planKept) sorted() []model.Frame {
-	var out []model.Frame
-	for _, f := range []*model.Frame{k.first, k.peakRate, k.peakCount, k.fill, k.census, k.pinned} {
-		if f != nil && !slices.ContainsFunc(out, func(o model.Frame) bool { return o.Sample.Time.Equal(f.Sample.Time) }) {
+func (k planKept) sorted() []diagnose.Frame {
+	var out []diagnose.Frame
+	for _, f := range []*diagnose.Frame{k.first, k.peakRate, k.peakCount, k.fill, k.census, k.pinned} {
+		if f != nil && !slices.ContainsFunc(out, func(o diagnose.Frame) bool { return o.Sample.Time.Equal(f.Sample.Time) }) {
 			out = append(out, *f)
 		}
 	}
-	slices.SortFunc(out, func(a, b model.Frame) int { return a.Sample.Time.Compare(b.Sample.Time) })
+	slices.SortFunc(out, func(a, b diagnose.Frame) int { return a.Sample.Time.Compare(b.Sample.Time) })
 	return out
 }
 

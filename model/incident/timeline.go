@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
@@ -54,7 +56,7 @@ type Bucket struct {
 
 // Held reports whether verdict k held at some time in the bucket.
 func (b Bucket) Held(k verdict.Kind) bool {
-	_, r := model.KindSeverity(k)
+	_, r := diagnose.KindSeverity(k)
 	return b.kinds&(1<<r) != 0
 }
 
@@ -124,7 +126,7 @@ type Timeline struct {
 }
 
 // Add folds f into the timeline.
-func (t *Timeline) Add(f model.Frame) {
+func (t *Timeline) Add(f diagnose.Frame) {
 	s := f.Sample
 	if t.width == 0 {
 		t.start = s.Time.Add(-s.Interval)
@@ -178,18 +180,18 @@ func (t *Timeline) Add(f model.Frame) {
 	b.newConns += r.NewEntriesPS() * secs
 	// The frame's own ceiling, by the hold of the class that fills it: none
 	// where standing connections fill it, as the report's words say.
-	if c, _ := model.CeilingOf(s.Conntrack, f.Fill); c > 0 && (b.Ceiling == 0 || c < b.Ceiling) {
+	if c, _ := diagnose.CeilingOf(s.Conntrack, f.Fill); c > 0 && (b.Ceiling == 0 || c < b.Ceiling) {
 		b.Ceiling = c
 	}
 	for _, v := range f.Verdicts {
-		_, r := model.KindSeverity(v.Kind)
+		_, r := diagnose.KindSeverity(v.Kind)
 		b.kinds |= 1 << r
 	}
 }
 
 func worse(a, b verdict.Kind) bool {
-	sa, ra := model.KindSeverity(a)
-	sb, rb := model.KindSeverity(b)
+	sa, ra := diagnose.KindSeverity(a)
+	sb, rb := diagnose.KindSeverity(b)
 	return sa > sb || (sa == sb && ra < rb)
 }
 
@@ -279,7 +281,7 @@ func (t *Timeline) TopDropCPUs(n int) []int {
 	for c := range t.cpuTotals {
 		cpus = append(cpus, c)
 	}
-	out, _ := model.TopN(cpus, n, func(c int) uint64 { return t.cpuTotals[c] }, func(a, b int) bool { return a < b })
+	out, _ := tally.TopN(cpus, n, func(c int) uint64 { return t.cpuTotals[c] }, func(a, b int) bool { return a < b })
 	return out
 }
 

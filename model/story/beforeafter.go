@@ -3,7 +3,7 @@ package story
 import (
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 )
 
 // Window summarises a stretch of frames: the numbers an operator compares
@@ -31,7 +31,7 @@ type WindowRow struct {
 func (r WindowRow) At() time.Time { return r.t }
 
 // RowOf is what a Window needs of f.
-func RowOf(f model.Frame) WindowRow {
+func RowOf(f diagnose.Frame) WindowRow {
 	return WindowRow{t: f.Sample.Time, elapsed: f.Rates.Elapsed, pinned: f.Pinned, drops: f.Rates.Drops(),
 		newConns: f.Rates.NewEntriesPS(), syn: f.Rates.SynRetransPS, overflows: f.Rates.ListenOverflowsPS}
 }
@@ -76,7 +76,7 @@ func summariseRows(rows []WindowRow, lo time.Time) Window {
 
 // BeforeAfter splits frames at mark into two windows of equal length: as
 // long as the time since mark allows, at most span each.
-func BeforeAfter(frames []model.Frame, mark time.Time, span time.Duration) (before, after Window) {
+func BeforeAfter(frames []diagnose.Frame, mark time.Time, span time.Duration) (before, after Window) {
 	rows := make([]WindowRow, len(frames))
 	for i, f := range frames {
 		rows[i] = RowOf(f)

@@ -5,13 +5,14 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 )
 
 func TestBeforeAfter(t *testing.T) {
 	t0 := time.Unix(1000, 0)
-	var frames []model.Frame
+	var frames []diagnose.Frame
 	for i := range 20 {
-		f := model.Frame{Sample: model.Sample{Time: t0.Add(time.Duration(i) * time.Second)},
+		f := diagnose.Frame{Sample: model.Sample{Time: t0.Add(time.Duration(i) * time.Second)},
 			Rates: model.Rates{Elapsed: time.Second, CTTotal: model.CounterValues{}}}
 		if i < 10 { // pinned and dropping before the fix
 			f.Pinned = true

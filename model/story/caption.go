@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/units"
 )
 
@@ -15,7 +16,7 @@ import (
 // worth saying happened. Each caption is true of the frame's own verdict:
 // the retransmits are said of a table that refuses them, not of one that
 // has room again.
-func Caption(prev, cur model.Frame) string {
+func Caption(prev, cur diagnose.Frame) string {
 	p, c := prev.Sample.Conntrack, cur.Sample.Conntrack
 	drops := cur.Rates.Drops()
 	prevDrops := prev.Rates.Drops()
@@ -40,7 +41,7 @@ func Caption(prev, cur model.Frame) string {
 
 // EndCaption is the last word of a recording played with captions: how
 // the table stands at its last frame.
-func EndCaption(last model.Frame) string {
+func EndCaption(last diagnose.Frame) string {
 	c := last.Sample.Conntrack
 	switch {
 	case c.Status != model.TableTracked:

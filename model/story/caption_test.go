@@ -6,16 +6,17 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 )
 
 func TestCaption(t *testing.T) {
-	frame := func(peak, max uint64, pinned bool, drops uint64, syn float64) model.Frame {
-		return model.Frame{Sample: model.Sample{Time: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), Conntrack: model.Conntrack{Status: model.TableTracked, Count: peak, Peak: peak, Max: max}},
+	frame := func(peak, max uint64, pinned bool, drops uint64, syn float64) diagnose.Frame {
+		return diagnose.Frame{Sample: model.Sample{Time: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), Conntrack: model.Conntrack{Status: model.TableTracked, Count: peak, Peak: peak, Max: max}},
 			Rates: model.Rates{CTTotal: model.CountersOf(map[model.Counter]uint64{model.Drop: drops}), SynRetransPS: syn}, Pinned: pinned}
 	}
 	tests := []struct {
 		name      string
-		prev, cur model.Frame
+		prev, cur diagnose.Frame
 		want      string
 	}{
 		{"quiet", frame(500, 4096, false, 0, 0), frame(510, 4096, false, 0, 0), ""},

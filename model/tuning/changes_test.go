@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
@@ -16,15 +16,15 @@ func TestCheckChanges(t *testing.T) {
 		wantErr bool
 	}{
 		{"re-rendered, free text dropped, sorted",
-			[]Change{{Key: model.KnobTimeWait, Proposed: " 030 ", Current: "x\x1b]0;", Why: verdict.Prose("test", "evil\n")}, {Key: model.KnobMax, Proposed: "8192"}},
-			[]Change{{Key: model.KnobMax, Proposed: "8192"}, {Key: model.KnobTimeWait, Proposed: "30"}}, false},
-		{"port range normalised", []Change{{Key: model.KnobPortRange, Proposed: "10240-65535"}},
-			[]Change{{Key: model.KnobPortRange, Proposed: "10240 65535"}}, false},
+			[]Change{{Key: knob.TimeWait, Proposed: " 030 ", Current: "x\x1b]0;", Why: verdict.Prose("test", "evil\n")}, {Key: knob.Max, Proposed: "8192"}},
+			[]Change{{Key: knob.Max, Proposed: "8192"}, {Key: knob.TimeWait, Proposed: "30"}}, false},
+		{"port range normalised", []Change{{Key: knob.PortRange, Proposed: "10240-65535"}},
+			[]Change{{Key: knob.PortRange, Proposed: "10240 65535"}}, false},
 		{"unknown key", []Change{{Key: "kernel.core_pattern", Proposed: "|/tmp/pwn %p"}}, nil, true},
-		{"newline in a value", []Change{{Key: model.KnobMax, Proposed: "1\nkernel.modprobe = /tmp/evil"}}, nil, true},
-		{"newline in hashsize", []Change{{Key: model.KnobHashsize, Proposed: "1\ninstall nf_conntrack /bin/sh -c 'id'"}}, nil, true},
-		{"key with trailing junk", []Change{{Key: model.KnobMax + "\n", Proposed: "1"}}, nil, true},
-		{"twice", []Change{{Key: model.KnobMax, Proposed: "1"}, {Key: model.KnobMax, Proposed: "2"}}, nil, true},
+		{"newline in a value", []Change{{Key: knob.Max, Proposed: "1\nkernel.modprobe = /tmp/evil"}}, nil, true},
+		{"newline in hashsize", []Change{{Key: knob.Hashsize, Proposed: "1\ninstall nf_conntrack /bin/sh -c 'id'"}}, nil, true},
+		{"key with trailing junk", []Change{{Key: knob.Max + "\n", Proposed: "1"}}, nil, true},
+		{"twice", []Change{{Key: knob.Max, Proposed: "1"}, {Key: knob.Max, Proposed: "2"}}, nil, true},
 		{"too many", make([]Change, len(Knobs)+1), nil, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -53,8 +53,8 @@ func FuzzParseValue(f *testing.F) {
 	for _, k := range Knobs {
 		f.Add(k.Key, "32768")
 	}
-	f.Add(model.KnobPortRange, "1024 - 65535")
-	f.Add(model.KnobMax, "1\nkernel.modprobe = /tmp/evil")
+	f.Add(knob.PortRange, "1024 - 65535")
+	f.Add(knob.Max, "1\nkernel.modprobe = /tmp/evil")
 	f.Fuzz(func(t *testing.T, key, value string) {
 		v, err := ParseValue(key, value)
 		if err != nil {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
@@ -15,7 +15,7 @@ import (
 // loop's judgement made from them. No surface builds a plan, a sentence
 // of arithmetic or a severity of its own.
 type Diagnosis struct {
-	Now  model.Frame
+	Now  diagnose.Frame
 	Plan Plan
 	Loop LoopStatus
 }
@@ -40,7 +40,7 @@ func (d Diagnosis) Contradictions() []string {
 	changes := append(slices.Clone(d.Plan.Changes), d.Plan.FromHost...)
 	allowed := map[string]bool{}
 	for _, v := range d.Now.Verdicts {
-		if spec, ok := model.SpecOf(v.Kind); ok {
+		if spec, ok := diagnose.SpecOf(v.Kind); ok {
 			for _, k := range spec.Knobs {
 				allowed[k] = true
 			}

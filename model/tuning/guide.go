@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
 )
@@ -16,8 +17,8 @@ import (
 type Guide struct {
 	Knobs    KnobState
 	Host     model.Host
-	Measured model.Frames
-	Now      model.Frame
+	Measured diagnose.Frames
+	Now      diagnose.Frame
 	// AppliedAt is the apply whose frames this surface watched (zero:
 	// none); a one-shot plan reads the tuner's LastStep instead.
 	AppliedAt time.Time
@@ -52,7 +53,7 @@ func (g Guide) pressedRecently() (pinned, pressedAtAll bool) {
 }
 
 // pressed reports whether frame f was pinned or dropping.
-func pressed(f model.Frame) bool { return f.Pinned || f.Rates.Drops() > 0 }
+func pressed(f diagnose.Frame) bool { return f.Pinned || f.Rates.Drops() > 0 }
 
 // proposeNext is the one plan of every surface (through Diagnose): the demand's plan, after
 // an apply sized on the fill measured since it (the guided loop: the
@@ -132,7 +133,7 @@ func proposeNext(g Guide) (Plan, LoopStatus) {
 // within the time since it, the count is heading for at least now plus
 // that climb for another hold of the class that fills it. ok is false
 // when the record is not the cap of now.
-func StepSince(s Step, now model.Frame, fill model.Fill) (LoopStatus, bool) {
+func StepSince(s Step, now diagnose.Frame, fill diagnose.Fill) (LoopStatus, bool) {
 	c := now.Sample.Conntrack
 	elapsed := now.Sample.Time.Sub(s.At)
 	if c.Max != s.To || elapsed <= 0 {

@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/knob"
+	"github.com/tablefull/tablefull/model/tally"
 )
 
 // TestDiagnosePressedSaysSomething: at every frame of a pin, from a
@@ -17,7 +20,7 @@ func TestDiagnosePressedSaysSomething(t *testing.T) {
 	host := model.Host{Kernel: "6.1.0", MemTotal: 2 << 30}
 	for _, demand := range []float64{30, 570, 5000} {
 		sim := newSim(500, 120, demand)
-		an := model.NewAnalyzer(3600)
+		an := diagnose.NewAnalyzer(3600)
 		for range 40 {
 			f := an.Add(sim.next())
 			for _, global := range []bool{true, false} {
@@ -29,7 +32,7 @@ func TestDiagnosePressedSaysSomething(t *testing.T) {
 				if !pressed || global {
 					continue
 				}
-				if !strings.Contains(p.HostCommand, "--set "+model.KnobMax+"=") || len(p.FromHost) == 0 {
+				if !strings.Contains(p.HostCommand, "--set "+knob.Max+"=") || len(p.FromHost) == 0 {
 					t.Fatalf("inside the namespace the cap is not proposed from the host: %+v", p)
 				}
 				for _, c := range p.Changes {
@@ -47,11 +50,11 @@ func TestDiagnosePressedSaysSomething(t *testing.T) {
 // spare".
 func TestDiagnoseRefusesWhatNoKnobFrees(t *testing.T) {
 	c := model.Conntrack{Status: model.TableTracked, Count: 300, Peak: 300, Max: 262144, Buckets: 262144, TimeWaitHold: 120}
-	f := model.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}}
+	f := diagnose.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}}
 	f.Rates.Elapsed = time.Second
 	f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: 12})
-	knobs := KnobState{Current: map[string]string{model.KnobMax: "262144", model.KnobHashsize: "262144", model.KnobTimeWait: "120"}, Global: true}
-	p := Diagnose(Guide{Knobs: knobs, Host: model.Host{Kernel: "6.1.0", MemTotal: 2 << 30}, Measured: model.NewRing[model.Frame](1), Now: f}).Plan
+	knobs := KnobState{Current: map[string]string{knob.Max: "262144", knob.Hashsize: "262144", knob.TimeWait: "120"}, Global: true}
+	p := Diagnose(Guide{Knobs: knobs, Host: model.Host{Kernel: "6.1.0", MemTotal: 2 << 30}, Measured: tally.NewRing[diagnose.Frame](1), Now: f}).Plan
 	if !p.Empty() || !strings.Contains(p.Refusal, "12 drops with the count at 300 of 262,144 are not the cap's") {
 		t.Errorf("plan %+v", p)
 	}
@@ -72,8 +75,8 @@ func TestOneShotStepsFreeTheTable(t *testing.T) {
 	}
 	var step *Step
 	for n := 1; n <= 3; n++ {
-		an := model.NewAnalyzer(3600) // a fresh process
-		var last model.Frame
+		an := diagnose.NewAnalyzer(3600) // a fresh process
+		var last diagnose.Frame
 		for range 4 {
 			last = an.Add(sim.next())
 		}
@@ -117,8 +120,8 @@ func TestOneShotStepsFreeTheTable(t *testing.T) {
 // never disagree without saying why; a plan on now's rate adds nothing.
 func TestPlanNamesWhereItsRateIsFrom(t *testing.T) {
 	steady := newSim(262144, 120, 30)
-	an := model.NewAnalyzer(3600)
-	var last model.Frame
+	an := diagnose.NewAnalyzer(3600)
+	var last diagnose.Frame
 	for range 5 {
 		last = an.Add(steady.next())
 	}
@@ -126,7 +129,7 @@ func TestPlanNamesWhereItsRateIsFrom(t *testing.T) {
 		t.Errorf("a steady rate, now's, is said to be from elsewhere: %q", in.RateFrom)
 	}
 	sim := newSim(4096, 120, 3000)
-	an = model.NewAnalyzer(3600)
+	an = diagnose.NewAnalyzer(3600)
 	for range 3 {
 		last = an.Add(sim.next())
 	}
@@ -141,7 +144,7 @@ func TestPlanNamesWhereItsRateIsFrom(t *testing.T) {
 	}
 	p := ProposePlan(in)
 	for _, c := range p.Changes {
-		if (c.Key == model.KnobMax || c.Key == model.KnobTimeWait) && !strings.Contains(c.Why.Text(), "(now 0/s)") {
+		if (c.Key == knob.Max || c.Key == knob.TimeWait) && !strings.Contains(c.Why.Text(), "(now 0/s)") {
 			t.Errorf("%s: %q does not say where its rate is from", c.Key, c.Why.Text())
 		}
 	}
@@ -157,16 +160,16 @@ func TestPlanNamesWhereItsRateIsFrom(t *testing.T) {
 // behind, it is not (CI: a dry run between retries lost its step record).
 func TestOneShotSizesOnItsStepBetweenRetries(t *testing.T) {
 	at := time.Unix(10000, 0)
-	frame := func(sec int, pinned bool) model.Frame {
+	frame := func(sec int, pinned bool) diagnose.Frame {
 		c := model.Conntrack{Status: model.TableTracked, Count: 1000, Peak: 1000, Max: 1024, Buckets: 1024, TimeWaitHold: 120}
 		if pinned {
 			c.Count, c.Peak = 1024, 1024
 		}
-		f := model.Frame{Sample: model.Sample{Time: at.Add(time.Duration(sec) * time.Second), Conntrack: c}, Pinned: pinned}
+		f := diagnose.Frame{Sample: model.Sample{Time: at.Add(time.Duration(sec) * time.Second), Conntrack: c}, Pinned: pinned}
 		f.Rates.Elapsed = time.Second
 		return f
 	}
-	knobs := KnobState{Current: map[string]string{model.KnobMax: "1024", model.KnobHashsize: "1024", model.KnobTimeWait: "120"}, Global: true,
+	knobs := KnobState{Current: map[string]string{knob.Max: "1024", knob.Hashsize: "1024", knob.TimeWait: "120"}, Global: true,
 		LastStep: &Step{At: at.Add(-20 * time.Second), From: 500, To: 1024, Count: 500}}
 	host := model.Host{Kernel: "6.1.0", MemTotal: 2 << 30}
 	for _, tc := range []struct {
@@ -178,7 +181,7 @@ func TestOneShotSizesOnItsStepBetweenRetries(t *testing.T) {
 		{"pinned 8 s before", 0, true},
 		{"pinned 12 s before", -7, false},
 	} {
-		measured := model.NewRing[model.Frame](30)
+		measured := tally.NewRing[diagnose.Frame](30)
 		for sec := -7; sec <= 5; sec++ {
 			measured.Push(frame(sec, sec == tc.pinnedAt))
 		}

@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/arith"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
 )
@@ -103,7 +106,7 @@ func (l LoopStatus) Headroom() uint64 { return model.Increase(l.PeakWorkingSet()
 // JudgeLoop says where an apply at appliedAt has got to, from the frames
 // after it (oldest first). The first frame after the apply is skipped:
 // its interval began before the apply, and its drops are the old table's.
-func JudgeLoop(appliedAt time.Time, frames model.Frames) LoopStatus {
+func JudgeLoop(appliedAt time.Time, frames diagnose.Frames) LoopStatus {
 	var l LoopStatus
 	var from, firstAt time.Time
 	var headings []uint64
@@ -182,7 +185,7 @@ func JudgeLoop(appliedAt time.Time, frames model.Frames) LoopStatus {
 // headingOf is the working set frame f's rates lead to: rate × hold by
 // class when classes are known, else the TCP arithmetic on the TIME_WAIT
 // hold; ok is false when no rate was counted.
-func headingOf(f model.Frame) (uint64, bool) {
+func headingOf(f diagnose.Frame) (uint64, bool) {
 	if f.Fill.Known() {
 		return f.Fill.WorkingSet(), true
 	}
@@ -190,7 +193,7 @@ func headingOf(f model.Frame) (uint64, bool) {
 		return 0, false
 	}
 	c := f.Sample.Conntrack
-	return model.WorkingSet(f.Rates.NewEntriesPS(), c.TimeWaitHold, f.Sample.TCP.Established), true
+	return arith.WorkingSet(f.Rates.NewEntriesPS(), c.TimeWaitHold, f.Sample.TCP.Established), true
 }
 
 // median is the middle of xs (0 for none): one burst of retransmitted
@@ -228,7 +231,7 @@ func SettleMax(l LoopStatus) uint64 {
 
 // SettleChange is the change that settles the table down, for a plan.
 func SettleChange(l LoopStatus) Change {
-	return Change{Key: model.KnobMax, Current: strconv.FormatUint(l.Max, 10), Proposed: strconv.FormatUint(l.SettleMax, 10),
+	return Change{Key: knob.Max, Current: strconv.FormatUint(l.Max, 10), Proposed: strconv.FormatUint(l.SettleMax, 10),
 		Why: verdict.Say(verdict.Numbers, "plan.settle", "free for {watched} at a peak working set of {peak working set}: × 1.5, next power of two (the write-up's way back down)",
 			verdict.D("watched", l.Watched).From("the loop's watch since the apply", "this table"),
 			verdict.N("peak working set", l.PeakWorkingSet(), verdict.Entries).From("the loop's highest working set since the apply", "this table"))}

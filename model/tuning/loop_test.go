@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/knob"
+	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/model/units"
 )
 
@@ -32,8 +35,8 @@ type simTable struct {
 
 func newSim(max, hold uint64, demand float64) *simTable {
 	s := &simTable{t0: time.Unix(1_700_000_000, 0), max: max, hold: hold, demand: demand}
-	s.knobs = map[string]string{model.KnobMax: strconv.FormatUint(max, 10), model.KnobHashsize: strconv.FormatUint(max, 10),
-		model.KnobTimeWait: strconv.FormatUint(hold, 10), model.KnobUDPTimeout: "30", model.KnobSynSent: "120"}
+	s.knobs = map[string]string{knob.Max: strconv.FormatUint(max, 10), knob.Hashsize: strconv.FormatUint(max, 10),
+		knob.TimeWait: strconv.FormatUint(hold, 10), knob.UDPTimeout: "30", knob.SynSent: "120"}
 	return s
 }
 
@@ -42,7 +45,7 @@ func (s *simTable) apply(cs []Change) {
 	for _, c := range cs {
 		s.knobs[c.Key] = c.Proposed
 	}
-	s.max, s.hold = num(s.knobs, model.KnobMax), num(s.knobs, model.KnobTimeWait)
+	s.max, s.hold = num(s.knobs, knob.Max), num(s.knobs, knob.TimeWait)
 }
 
 // next advances one second and returns its sample.
@@ -96,8 +99,8 @@ func TestLoopFreesTheWriteUpsTable(t *testing.T) {
 			for range c.unseen {
 				sim.next()
 			}
-			an := model.NewAnalyzer(3600)
-			var last model.Frame
+			an := diagnose.NewAnalyzer(3600)
+			var last diagnose.Frame
 			for range 60 {
 				last = an.Add(sim.next())
 			}
@@ -114,7 +117,7 @@ func TestLoopFreesTheWriteUpsTable(t *testing.T) {
 
 // followLoop applies the loop's proposals to sim until it is freed, at
 // most three steps, and returns what the loop said last.
-func followLoop(t *testing.T, sim *simTable, an *model.Analyzer, last *model.Frame) LoopStatus {
+func followLoop(t *testing.T, sim *simTable, an *diagnose.Analyzer, last *diagnose.Frame) LoopStatus {
 	t.Helper()
 	host := model.Host{Kernel: "6.1.0", MemTotal: 2 << 30}
 	var st LoopStatus
@@ -148,12 +151,12 @@ func followLoop(t *testing.T, sim *simTable, an *model.Analyzer, last *model.Fra
 // it has stayed free a hold: 32,768 for ~570/s at a 30 s hold.
 func TestLoopSettlesDown(t *testing.T) {
 	sim := newSim(4096, 120, 570)
-	an := model.NewAnalyzer(3600)
-	var last model.Frame
+	an := diagnose.NewAnalyzer(3600)
+	var last diagnose.Frame
 	for range 60 {
 		last = an.Add(sim.next())
 	}
-	sim.apply([]Change{{Key: model.KnobMax, Proposed: "262144"}, {Key: model.KnobTimeWait, Proposed: "30"}})
+	sim.apply([]Change{{Key: knob.Max, Proposed: "262144"}, {Key: knob.TimeWait, Proposed: "30"}})
 	applied := last.Sample.Time
 	var st LoopStatus
 	for range 600 {
@@ -180,30 +183,30 @@ func TestLoopSettlesDown(t *testing.T) {
 // TestJudgeLoop: the states from frames after an apply.
 func TestJudgeLoop(t *testing.T) {
 	t0 := time.Unix(1000, 0)
-	frame := func(s int, count, max uint64, drops uint64, rate float64) model.Frame {
+	frame := func(s int, count, max uint64, drops uint64, rate float64) diagnose.Frame {
 		c := model.Conntrack{Status: model.TableTracked, Count: count, Peak: count, Max: max, TimeWaitHold: 30}
-		f := model.Frame{Sample: model.Sample{Time: t0.Add(time.Duration(s) * time.Second), Conntrack: c}, Pinned: model.Pinned(c)}
+		f := diagnose.Frame{Sample: model.Sample{Time: t0.Add(time.Duration(s) * time.Second), Conntrack: c}, Pinned: diagnose.Pinned(c)}
 		f.Rates.Elapsed = time.Second
 		f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: drops})
 		f.Rates.Entries = tcpRate(rate)
 		return f
 	}
-	run := func(fs ...model.Frame) *model.Ring[model.Frame] {
-		r := model.NewRing[model.Frame](100)
+	run := func(fs ...diagnose.Frame) *tally.Ring[diagnose.Frame] {
+		r := tally.NewRing[diagnose.Frame](100)
 		for _, f := range fs {
 			r.Push(f)
 		}
 		return r
 	}
-	steady := func(from, to int, count, max uint64, rate float64) []model.Frame {
-		var fs []model.Frame
+	steady := func(from, to int, count, max uint64, rate float64) []diagnose.Frame {
+		var fs []diagnose.Frame
 		for s := from; s <= to; s++ {
 			fs = append(fs, frame(s, count, max, 0, rate))
 		}
 		return fs
 	}
-	climbing := func(from, to int, count uint64, rate float64, max uint64) []model.Frame {
-		var fs []model.Frame
+	climbing := func(from, to int, count uint64, rate float64, max uint64) []diagnose.Frame {
+		var fs []diagnose.Frame
 		for s := from; s <= to; s++ {
 			fs = append(fs, frame(s, count+uint64(float64(s-from)*rate), max, 0, rate))
 		}
@@ -211,13 +214,13 @@ func TestJudgeLoop(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name   string
-		frames []model.Frame
+		frames []diagnose.Frame
 		want   LoopState
 		say    string
 	}{
-		{"nothing after the apply yet", []model.Frame{frame(-1, 4096, 4096, 50, 30)}, LoopWatching, "watching"},
+		{"nothing after the apply yet", []diagnose.Frame{frame(-1, 4096, 4096, 50, 30)}, LoopWatching, "watching"},
 		{"the old table's drops in the first interval do not count",
-			append([]model.Frame{frame(1, 4096, 8192, 500, 100)}, steady(2, 5, 3000, 8192, 100)...), LoopWatching, "no drops yet"},
+			append([]diagnose.Frame{frame(1, 4096, 8192, 500, 100)}, steady(2, 5, 3000, 8192, 100)...), LoopWatching, "no drops yet"},
 		{"drops after the apply", append(steady(1, 4, 8000, 8192, 250), frame(5, 8192, 8192, 40, 250)),
 			LoopPinned, "40 drops"},
 		{"one drop after the apply", append(steady(1, 4, 8000, 8192, 250), frame(5, 8192, 8192, 1, 250)),

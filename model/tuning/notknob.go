@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
 )
@@ -13,9 +13,9 @@ import (
 // knob is it (its kind's FixElsewhere in model's table of kinds): its
 // kind and the sentence, ok false when the verdict's fix is a knob, or
 // none of them holds.
-func FixElsewhere(now model.Frame) (verdict.Kind, string, bool) {
+func FixElsewhere(now diagnose.Frame) (verdict.Kind, string, bool) {
 	for _, v := range now.Verdicts { // most severe first
-		if spec, ok := model.SpecOf(v.Kind); ok && spec.FixElsewhere != "" {
+		if spec, ok := diagnose.SpecOf(v.Kind); ok && spec.FixElsewhere != "" {
 			return v.Kind, spec.FixElsewhere, true
 		}
 	}

@@ -6,6 +6,9 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/knob"
+	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
@@ -16,7 +19,7 @@ import (
 // and nothing of the kind for a verdict whose fix is a knob.
 func TestFixElsewhereNamesTheVerdictsFix(t *testing.T) {
 	c := model.Conntrack{Status: model.TableTracked, Count: 300, Peak: 300, Max: 262144, Buckets: 262144, TimeWaitHold: 120}
-	knobs := KnobState{Current: map[string]string{model.KnobMax: "262144", model.KnobHashsize: "262144", model.KnobTimeWait: "120"}, Global: true}
+	knobs := KnobState{Current: map[string]string{knob.Max: "262144", knob.Hashsize: "262144", knob.TimeWait: "120"}, Global: true}
 	host := model.Host{Kernel: "6.1.0", MemTotal: 2 << 30}
 	for _, tc := range []struct {
 		kind      verdict.Kind
@@ -33,10 +36,10 @@ func TestFixElsewhereNamesTheVerdictsFix(t *testing.T) {
 		{verdict.ZoneFull, 0, "", "ZONE FULL: a conntrack zone is at its OVS limit: OVS sets it", true},
 		{verdict.CiliumCT, 0, "", "CILIUM CT MAP: Cilium's conntrack map is near its size: Cilium's configuration sizes it", true},
 	} {
-		f := model.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}, Verdicts: []verdict.Verdict{{Kind: tc.kind, Clauses: []verdict.Clause{verdict.Prose("test", "…")}}}}
+		f := diagnose.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}, Verdicts: []verdict.Verdict{{Kind: tc.kind, Clauses: []verdict.Clause{verdict.Prose("test", "…")}}}}
 		f.Rates.Elapsed = time.Second
 		f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: tc.drops})
-		p := Diagnose(Guide{Knobs: knobs, Host: host, Measured: model.NewRing[model.Frame](1), Now: f}).Plan
+		p := Diagnose(Guide{Knobs: knobs, Host: host, Measured: tally.NewRing[diagnose.Frame](1), Now: f}).Plan
 		switch {
 		case tc.refusal != "" && !strings.Contains(p.Refusal, tc.refusal):
 			t.Errorf("%s: refusal %q, want it to say %q", tc.kind, p.Refusal, tc.refusal)
@@ -50,10 +53,10 @@ func TestFixElsewhereNamesTheVerdictsFix(t *testing.T) {
 	// chains are of entries not read here or of flows that hash alike, and
 	// the plan doubles the buckets as the verdict says, never "room to
 	// spare" beside a verdict that asks for more.
-	f := model.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}, Verdicts: []verdict.Verdict{{Kind: verdict.HashChains, Clauses: []verdict.Clause{verdict.Prose("test", "…")}}}}
+	f := diagnose.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}, Verdicts: []verdict.Verdict{{Kind: verdict.HashChains, Clauses: []verdict.Clause{verdict.Prose("test", "…")}}}}
 	f.Rates.Elapsed = time.Second
-	p := Diagnose(Guide{Knobs: knobs, Host: host, Measured: model.NewRing[model.Frame](1), Now: f}).Plan
-	if len(p.Changes) != 1 || p.Changes[0].Key != model.KnobHashsize || p.Changes[0].Proposed != "524288" || p.FixElsewhere != "" {
+	p := Diagnose(Guide{Knobs: knobs, Host: host, Measured: tally.NewRing[diagnose.Frame](1), Now: f}).Plan
+	if len(p.Changes) != 1 || p.Changes[0].Key != knob.Hashsize || p.Changes[0].Proposed != "524288" || p.FixElsewhere != "" {
 		t.Errorf("HASH CHAINS over more buckets than entries: %+v", p)
 	}
 }

@@ -5,6 +5,10 @@ import (
 	"strings"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/arith"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/knob"
+	"github.com/tablefull/tablefull/model/safe"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
@@ -26,14 +30,14 @@ var classKnobs = map[model.Class]struct {
 	key string
 	to  uint64
 }{
-	model.ClassTCPDone:       {model.KnobTimeWait, 30},
-	model.ClassUDPSingle:     {model.KnobUDPTimeout, 10},
-	model.ClassTCPUnanswered: {model.KnobSynSent, 30},
-	model.ClassTCPHalfOpen:   {model.KnobSynRecv, 10},
-	model.ClassTCPLastAck:    {model.KnobLastAck, 10},
+	model.ClassTCPDone:       {knob.TimeWait, 30},
+	model.ClassUDPSingle:     {knob.UDPTimeout, 10},
+	model.ClassTCPUnanswered: {knob.SynSent, 30},
+	model.ClassTCPHalfOpen:   {knob.SynRecv, 10},
+	model.ClassTCPLastAck:    {knob.LastAck, 10},
 	// Only when stream entries fill the table: each is a flow that
 	// answered twice (QUIC, WireGuard, RTP) and is held while it idles.
-	model.ClassUDPStream: {model.KnobUDPStream, 60},
+	model.ClassUDPStream: {knob.UDPStream, 60},
 }
 
 // reason builds a change's words and the facts they print.
@@ -62,8 +66,8 @@ func (r reason) clause(key string) verdict.Clause {
 // reason's numbers are facts, its products and sums of them as printed.
 func ProposePlan(in Inputs) Plan {
 	cur := in.Current
-	hold := num(cur, model.KnobTimeWait)
-	curMax := num(cur, model.KnobMax)
+	hold := num(cur, knob.TimeWait)
+	curMax := num(cur, knob.Max)
 	var p Plan
 	may := mayChange(in.Verdicts)
 	add := func(key, proposed string, why verdict.Clause) {
@@ -89,7 +93,7 @@ func ProposePlan(in Inputs) Plan {
 	ws := max(uint64(sized.Value), in.PeakCount)
 	p.WorkingSet = ws
 	newMax := ProposeMax(ws, curMax)
-	if may != nil && !may[model.KnobMax] {
+	if may != nil && !may[knob.Max] {
 		newMax = curMax // not the fix: the buckets are sized on what the table holds
 	}
 	var why reason
@@ -104,16 +108,16 @@ func ProposePlan(in Inputs) Plan {
 	why.say(" × 1.5, next power of two")
 	rateFrom(in, &why)
 	standingNote(in, &why)
-	add(model.KnobMax, strconv.FormatUint(newMax, 10), why.clause("plan.max"))
+	add(knob.Max, strconv.FormatUint(newMax, 10), why.clause("plan.max"))
 	newBuckets, hw := proposeBuckets(in, newMax, curMax, ws, peak)
-	add(model.KnobHashsize, strconv.FormatUint(newBuckets, 10), hw.clause("plan.hashsize"))
+	add(knob.Hashsize, strconv.FormatUint(newBuckets, 10), hw.clause("plan.hashsize"))
 	if hasKind(in.Verdicts, verdict.ListenOverflow) {
-		add(model.KnobSomaxconn, strconv.FormatUint(max(num(cur, model.KnobSomaxconn), 4096), 10), verdict.Say(verdict.Numbers, "plan.somaxconn", "listen queues overflowed: 4,096 lets a burst wait instead of being dropped"))
-		add(model.KnobSynBacklog, strconv.FormatUint(max(num(cur, model.KnobSynBacklog), 8192), 10), verdict.Say(verdict.Numbers, "plan.syn-backlog", "half-open connections during the burst: 8,192"))
+		add(knob.Somaxconn, strconv.FormatUint(max(num(cur, knob.Somaxconn), 4096), 10), verdict.Say(verdict.Numbers, "plan.somaxconn", "listen queues overflowed: 4,096 lets a burst wait instead of being dropped"))
+		add(knob.SynBacklog, strconv.FormatUint(max(num(cur, knob.SynBacklog), 8192), 10), verdict.Say(verdict.Numbers, "plan.syn-backlog", "half-open connections during the burst: 8,192"))
 	}
 	if hasKind(in.Verdicts, verdict.PortExhaustion) {
-		add(model.KnobPortRange, "10240 65535", verdict.Say(verdict.Numbers, "plan.port-range", "one destination's sockets hold nearly every local port: 55,296 ports instead of the default 28,232, for each destination"))
-		add(model.KnobTwReuse, "1", verdict.Say(verdict.Numbers, "plan.tw-reuse", "reuse TIME_WAIT ports for new outgoing connections when safe (timestamps)"))
+		add(knob.PortRange, "10240 65535", verdict.Say(verdict.Numbers, "plan.port-range", "one destination's sockets hold nearly every local port: 55,296 ports instead of the default 28,232, for each destination"))
+		add(knob.TwReuse, "1", verdict.Say(verdict.Numbers, "plan.tw-reuse", "reuse TIME_WAIT ports for new outgoing connections when safe (timestamps)"))
 	}
 	p.Cost = MemoryCost(newMax, newBuckets, in.EntryBytes, in.MemTotal)
 	p.Cost.Namespaces = in.Namespaces
@@ -130,23 +134,23 @@ func sizeByTimeWait(in Inputs, hold, curMax uint64, add func(key, proposed strin
 	switch { // a rate not counted is never printed as a product of 0/s
 	case in.PeakRate > 0:
 		rate := rateFact(in)
-		tw := verdict.N("hold", hold, verdict.Seconds).From(model.KnobTimeWait, "the host")
+		tw := verdict.N("hold", hold, verdict.Seconds).From(knob.TimeWait, "the host")
 		sized = verdict.Sum("sized", verdict.Entries, verdict.Times("product", verdict.Entries, rate, tw), open)
 		sizing.say("{rate}/s × {hold} + {open} open", rate, tw, open)
 	case in.Established > 0:
 		sized = verdict.Sum("sized", verdict.Entries, open)
 		sizing.say("{open} open", open)
 	}
-	if ceiling := model.Ceiling(ProposeMax(max(uint64(sized.Value), in.PeakCount), curMax), hold); hold > 30 && ceiling > 0 && in.PeakRate >= 0.8*model.Ceiling(curMax, hold) {
+	if ceiling := arith.Ceiling(ProposeMax(max(uint64(sized.Value), in.PeakCount), curMax), hold); hold > 30 && ceiling > 0 && in.PeakRate >= 0.8*arith.Ceiling(curMax, hold) {
 		var r reason
-		rate, maxF := rateFact(in), verdict.N("max", curMax, verdict.Entries).From(model.KnobMax, "the host")
-		tw := verdict.N("hold", hold, verdict.Seconds).From(model.KnobTimeWait, "the host")
-		at30 := verdict.N("at 30 s", 30, verdict.Seconds).From("the proposed "+model.KnobTimeWait, "the host")
+		rate, maxF := rateFact(in), verdict.N("max", curMax, verdict.Entries).From(knob.Max, "the host")
+		tw := verdict.N("hold", hold, verdict.Seconds).From(knob.TimeWait, "the host")
+		at30 := verdict.N("at 30 s", 30, verdict.Seconds).From("the proposed "+knob.TimeWait, "the host")
 		r.say("observed {rate}/s against a ceiling of {ceiling}/s ({max} ÷ {hold}): at 30 s the ceiling is {ceiling at 30}/s",
 			rate, verdict.Over("ceiling", verdict.PerSecond, maxF, tw), maxF, tw,
 			verdict.Over("ceiling at 30", verdict.PerSecond, verdict.N("new max", ProposeMax(max(uint64(sized.Value), in.PeakCount), curMax), verdict.Entries), at30))
 		rateFrom(in, &r)
-		add(model.KnobTimeWait, "30", r.clause("plan.time-wait"))
+		add(knob.TimeWait, "30", r.clause("plan.time-wait"))
 	}
 	return sized, sizing
 }
@@ -156,7 +160,7 @@ func sizeByTimeWait(in Inputs, hold, curMax uint64, add func(key, proposed strin
 // when max is not the fix), never lowered, with its reason.
 func proposeBuckets(in Inputs, newMax, curMax, ws uint64, peak verdict.Fact) (uint64, reason) {
 	cur := in.Current
-	buckets := num(cur, model.KnobHashsize)
+	buckets := num(cur, knob.Hashsize)
 	rule, ruleWhy := newMax, "1:1 with max, the kernel's own rule since 5.15"
 	if !model.KernelAtLeast(in.Kernel, 5, 15) {
 		rule, ruleWhy = newMax/4, "max ÷ 4, the rule before 5.15"
@@ -164,7 +168,7 @@ func proposeBuckets(in Inputs, newMax, curMax, ws uint64, peak verdict.Fact) (ui
 	var hw reason
 	if newMax == curMax && hasKind(in.Verdicts, verdict.HashChains) { // as HASH CHAINS says
 		var doubled bool
-		if rule, doubled = model.ChainBuckets(in.PeakCount+in.OtherEntries, buckets); doubled {
+		if rule, doubled = diagnose.ChainBuckets(in.PeakCount+in.OtherEntries, buckets); doubled {
 			hw.say("twice the buckets: they outnumber the peak count {peak count}", peak)
 			otherNote(in, &hw)
 			hw.say(", so the long chains are of entries not read here or of flows that hash alike (max is not the fix)")
@@ -173,14 +177,14 @@ func proposeBuckets(in Inputs, newMax, curMax, ws uint64, peak verdict.Fact) (ui
 			otherNote(in, &hw)
 			hw.say(" (max is not the fix)")
 		}
-	} else if shared := model.BucketsFor(ws + in.OtherEntries); in.OtherEntries > 0 && shared > rule {
+	} else if shared := diagnose.BucketsFor(ws + in.OtherEntries); in.OtherEntries > 0 && shared > rule {
 		rule = shared
 		hw.say("the next power of two at or above the working set with the other namespaces' entries (one hash for every namespace)")
 	} else {
 		hw.say(ruleWhy)
 	}
 	newBuckets := max(buckets, rule)
-	hw.say(": chain depth {depth} at the working set", verdict.N("depth", model.ChainDepth(ws+in.OtherEntries, newBuckets), verdict.Ratio).From("2 × the working set ÷ the buckets", "this table"))
+	hw.say(": chain depth {depth} at the working set", verdict.N("depth", arith.ChainDepth(ws+in.OtherEntries, newBuckets), verdict.Ratio).From("2 × the working set ÷ the buckets", "this table"))
 	if in.OtherEntries > 0 && !strings.Contains(hw.t, "{others}") {
 		otherNote(in, &hw)
 	}
@@ -215,24 +219,24 @@ func CostOf(current map[string]string, changes []Change, entryBytes, memTotal ui
 	for _, c := range changes {
 		v[c.Key] = c.Proposed
 	}
-	return MemoryCost(num(v, model.KnobMax), num(v, model.KnobHashsize), entryBytes, memTotal)
+	return MemoryCost(num(v, knob.Max), num(v, knob.Hashsize), entryBytes, memTotal)
 }
 
 // mayChange is the knobs the moment's troubles may change (their kinds'
-// knobs, model.KindSpec); nil when nothing troubles it, and any knob may
+// knobs, diagnose.KindSpec); nil when nothing troubles it, and any knob may
 // be proposed for headroom.
 func mayChange(kinds []verdict.Kind) map[string]bool {
 	var may map[string]bool
 	for _, k := range kinds {
-		spec, ok := model.SpecOf(k)
+		spec, ok := diagnose.SpecOf(k)
 		if !ok || spec.Severity == verdict.SevOK {
 			continue
 		}
 		if may == nil {
 			may = map[string]bool{}
 		}
-		for _, knob := range spec.Knobs {
-			may[knob] = true
+		for _, name := range spec.Knobs {
+			may[name] = true
 		}
 	}
 	return may
@@ -251,7 +255,7 @@ func hasKind(ks []verdict.Kind, k verdict.Kind) bool {
 // when it can be lowered, and returns the working set by class after it
 // (a sum of its classes' products, as printed) with the words of its
 // arithmetic.
-func proposeByClass(in Inputs, top model.ClassFill, curMax uint64, add func(key, proposed string, why verdict.Clause)) (verdict.Fact, reason) {
+func proposeByClass(in Inputs, top diagnose.ClassFill, curMax uint64, add func(key, proposed string, why verdict.Clause)) (verdict.Fact, reason) {
 	var explained float64
 	for _, cf := range in.Fill.Classes {
 		explained += cf.RatePS
@@ -267,7 +271,7 @@ func proposeByClass(in Inputs, top model.ClassFill, curMax uint64, add func(key,
 			rate = topRate
 			k, ok := classKnobs[cf.Class]
 			to := model.HoldOf(cf.Class, k.to, in.Kernel) // what the lowered knob holds on this kernel
-			if ok && hold > to && (cf.Class != model.ClassTCPDone || rate >= 0.8*model.Ceiling(curMax, hold)) {
+			if ok && hold > to && (cf.Class != model.ClassTCPDone || rate >= 0.8*arith.Ceiling(curMax, hold)) {
 				var r reason
 				rf := verdict.N("rate", rate, verdict.PerSecond).From("new entries of the class, with the demand refused", "this table, the frames measured")
 				now := verdict.N("hold", hold, verdict.Seconds).From(k.key, "the host")
@@ -282,7 +286,7 @@ func proposeByClass(in Inputs, top model.ClassFill, curMax uint64, add func(key,
 				r.say(", {need then}", verdict.Times("need then", verdict.Entries, rf, then))
 				rateFrom(in, &r)
 				if cf.Class == model.ClassTCPUnanswered && in.TopDest != "" {
-					r.say("; {dest} never answers: the fix is there, not in the table", verdict.W("dest", model.Sanitize(in.TopDest, 64)))
+					r.say("; {dest} never answers: the fix is there, not in the table", verdict.W("dest", safe.Text(in.TopDest, 64)))
 				}
 				add(k.key, strconv.FormatUint(k.to, 10), r.clause("plan.class-timeout"))
 				hold, held = to, "the proposed "+k.key

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/tally"
 )
 
 // TestJudgeLoopSteadyState: the loop calls a table freed only when its
@@ -18,11 +20,11 @@ import (
 // next ingest pinned the new cap again.
 func TestJudgeLoopSteadyState(t *testing.T) {
 	t0 := time.Unix(1000, 0)
-	frames := func(secs int, max uint64, hold uint64, rate float64, count func(s int) uint64) *model.Ring[model.Frame] {
-		r := model.NewRing[model.Frame](400)
+	frames := func(secs int, max uint64, hold uint64, rate float64, count func(s int) uint64) *tally.Ring[diagnose.Frame] {
+		r := tally.NewRing[diagnose.Frame](400)
 		for s := 1; s <= secs; s++ {
 			c := model.Conntrack{Status: model.TableTracked, Count: count(s), Peak: count(s), Max: max, TimeWaitHold: hold}
-			f := model.Frame{Sample: model.Sample{Time: t0.Add(time.Duration(s) * time.Second), Conntrack: c}, Pinned: model.Pinned(c)}
+			f := diagnose.Frame{Sample: model.Sample{Time: t0.Add(time.Duration(s) * time.Second), Conntrack: c}, Pinned: diagnose.Pinned(c)}
 			f.Rates.Elapsed = time.Second
 			f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: 0})
 			f.Rates.Entries = tcpRate(rate)
@@ -35,7 +37,7 @@ func TestJudgeLoopSteadyState(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name  string
-		ring  *model.Ring[model.Frame]
+		ring  *tally.Ring[diagnose.Frame]
 		want  LoopState
 		say   string
 		ahead uint64 // the heading at least this
@@ -65,11 +67,11 @@ func TestJudgeLoopSteadyState(t *testing.T) {
 
 // standingPool is r with every frame's table filled by connections
 // standing open (its count of them), and a trickle of closed ones.
-func standingPool(r *model.Ring[model.Frame]) *model.Ring[model.Frame] {
-	out := model.NewRing[model.Frame](r.Len())
+func standingPool(r *tally.Ring[diagnose.Frame]) *tally.Ring[diagnose.Frame] {
+	out := tally.NewRing[diagnose.Frame](r.Len())
 	for i := range r.Len() {
 		f := r.At(i)
-		f.Fill = model.Fill{Basis: model.BasisEvents, Classes: []model.ClassFill{
+		f.Fill = diagnose.Fill{Basis: model.BasisEvents, Classes: []diagnose.ClassFill{
 			{Class: model.ClassTCPOpen, Entries: f.Sample.Conntrack.Count, Hold: 432000},
 			{Class: model.ClassTCPDone, RatePS: 1, Hold: 120, Entries: 120}}}
 		out.Push(f)

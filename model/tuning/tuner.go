@@ -7,7 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
+	"github.com/tablefull/tablefull/model/safe"
 )
 
 // Tuner is the one way every surface tunes a table: the console's panel,
@@ -20,11 +21,11 @@ type Tuner interface {
 	Read() (KnobState, error)
 	// Apply writes changes and reads them back; count guards max. Every
 	// write is recorded for Undo, or nothing is written.
-	Apply(changes []Change, count uint64) ([]model.KnobResult, error)
+	Apply(changes []Change, count uint64) ([]knob.Result, error)
 	// Persist writes the boot-time files; it returns them and warnings.
 	Persist(changes []Change) (files, warnings []string, err error)
 	// Undo restores the values before the first apply since the last undo.
-	Undo() ([]model.KnobResult, error)
+	Undo() ([]knob.Result, error)
 }
 
 // KnobState is what a tuner reads: the values, the bytes per entry, where the
@@ -84,10 +85,10 @@ type Step struct {
 // nf_conntrack_max from before (nil otherwise).
 func StepOf(at time.Time, before map[string]string, changes []Change, count uint64) *Step {
 	for _, c := range changes {
-		if c.Key != model.KnobMax {
+		if c.Key != knob.Max {
 			continue
 		}
-		from, err1 := strconv.ParseUint(before[model.KnobMax], 10, 64)
+		from, err1 := strconv.ParseUint(before[knob.Max], 10, 64)
 		to, err2 := strconv.ParseUint(c.Proposed, 10, 64)
 		if err1 != nil || err2 != nil || from == to {
 			return nil
@@ -107,7 +108,7 @@ const (
 // reply): unknown keys are dropped, values parsed and re-rendered, texts
 // bounded and sanitised, a step with an impossible cap dropped.
 func (k KnobState) Check() KnobState {
-	out := KnobState{EntryBytes: min(k.EntryBytes, 1<<20), Global: k.Global, Note: model.Sanitize(k.Note, maxKnobNote), Current: map[string]string{}}
+	out := KnobState{EntryBytes: min(k.EntryBytes, 1<<20), Global: k.Global, Note: safe.Text(k.Note, maxKnobNote), Current: map[string]string{}}
 	for _, spec := range Knobs {
 		if v, ok := k.Current[spec.Key]; ok {
 			if norm, err := ParseValue(spec.Key, v); err == nil {
@@ -118,7 +119,7 @@ func (k KnobState) Check() KnobState {
 			if out.Owners == nil {
 				out.Owners = map[string]string{}
 			}
-			out.Owners[spec.Key] = model.Sanitize(o, maxOwnerNote)
+			out.Owners[spec.Key] = safe.Text(o, maxOwnerNote)
 		}
 	}
 	if s := k.LastStep; s != nil && s.From > 0 && s.To > 0 && s.To <= 1<<31 && s.From <= 1<<31 {

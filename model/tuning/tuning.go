@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/knob"
+	"github.com/tablefull/tablefull/model/safe"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
 )
@@ -30,18 +33,18 @@ type KnobSpec struct {
 
 // Knobs are the knobs in the order a plan lists them.
 var Knobs = []KnobSpec{
-	{Key: model.KnobMax, Global: true, Min: 1, Max: math.MaxInt32},
-	{Key: model.KnobHashsize, Global: true, Module: true, Min: 1, Max: 1 << 30},
-	{Key: model.KnobTimeWait, Min: 1, Max: 3600},
-	{Key: model.KnobSomaxconn, Min: 1, Max: math.MaxInt32},
-	{Key: model.KnobSynBacklog, Min: 1, Max: math.MaxInt32},
-	{Key: model.KnobPortRange, Min: 1, Max: 65535, Pair: true},
-	{Key: model.KnobTwReuse, Min: 0, Max: 2},
-	{Key: model.KnobUDPTimeout, Min: 1, Max: 3600},
-	{Key: model.KnobSynSent, Min: 1, Max: 3600},
-	{Key: model.KnobSynRecv, Min: 1, Max: 3600},
-	{Key: model.KnobLastAck, Min: 1, Max: 3600},
-	{Key: model.KnobUDPStream, Min: 1, Max: 3600},
+	{Key: knob.Max, Global: true, Min: 1, Max: math.MaxInt32},
+	{Key: knob.Hashsize, Global: true, Module: true, Min: 1, Max: 1 << 30},
+	{Key: knob.TimeWait, Min: 1, Max: 3600},
+	{Key: knob.Somaxconn, Min: 1, Max: math.MaxInt32},
+	{Key: knob.SynBacklog, Min: 1, Max: math.MaxInt32},
+	{Key: knob.PortRange, Min: 1, Max: 65535, Pair: true},
+	{Key: knob.TwReuse, Min: 0, Max: 2},
+	{Key: knob.UDPTimeout, Min: 1, Max: 3600},
+	{Key: knob.SynSent, Min: 1, Max: 3600},
+	{Key: knob.SynRecv, Min: 1, Max: 3600},
+	{Key: knob.LastAck, Min: 1, Max: 3600},
+	{Key: knob.UDPStream, Min: 1, Max: 3600},
 }
 
 // Spec returns the knob called key.
@@ -156,7 +159,7 @@ type Inputs struct {
 	Verdicts []verdict.Kind
 	// Fill is what filled the table when its working set by class was
 	// largest (unknown without events); TopDest its heaviest destination.
-	Fill    model.Fill
+	Fill    diagnose.Fill
 	TopDest string
 	// Census is the newest census measured (nil: none), for what holds a
 	// table of standing connections.
@@ -172,22 +175,22 @@ type Inputs struct {
 // host, the bytes per entry (0: unknown), the peak rate of new entries
 // (or, while pinned, the demand) and peak count over measured, and the open connections and verdicts of
 // now (the frame on screen, or the last one measured).
-func NewInputs(current map[string]string, h model.Host, entryBytes uint64, measured model.Frames, now model.Frame) Inputs {
+func NewInputs(current map[string]string, h model.Host, entryBytes uint64, measured diagnose.Frames, now diagnose.Frame) Inputs {
 	in := Inputs{Current: current, Kernel: h.Kernel, MemTotal: h.MemTotal, EntryBytes: entryBytes,
 		Established: now.Sample.TCP.Established}
 	in.OtherEntries, _ = model.OtherEntries(now.Sample)
 	if ns := now.Sample.Namespaces; ns != nil {
 		in.Namespaces = 1 + len(ns.Rows) + ns.Others + ns.Unread
 	}
-	fill := func(f model.Frame) {
+	fill := func(f diagnose.Frame) {
 		if f.Fill.Known() && f.Fill.Outweighs(in.Fill) {
 			in.Fill, in.TopDest = f.Fill, ""
 			if tops := f.Rates.Entries.TopDests; len(tops) > 0 {
-				in.TopDest = model.Sanitize(tops[0].Key, 32)
+				in.TopDest = safe.Text(tops[0].Key, 32)
 			}
 		}
 	}
-	var peakAt model.Frame
+	var peakAt diagnose.Frame
 	for i := range measured.Len() {
 		f := measured.At(i)
 		if f.Sample.Census != nil && f.Sample.Census.Error == "" {

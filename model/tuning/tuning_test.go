@@ -7,6 +7,10 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/arith"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/knob"
+	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
@@ -14,21 +18,21 @@ func TestParseValue(t *testing.T) {
 	tests := []struct {
 		key, value, want, err string
 	}{
-		{model.KnobMax, "32768", "32768", ""},
-		{model.KnobMax, " 65536\n", "65536", ""},
-		{model.KnobPortRange, "10240 65535", "10240 65535", ""},
-		{model.KnobPortRange, "10240-65535", "10240 65535", ""},
-		{model.KnobTwReuse, "1", "1", ""},
+		{knob.Max, "32768", "32768", ""},
+		{knob.Max, " 65536\n", "65536", ""},
+		{knob.PortRange, "10240 65535", "10240 65535", ""},
+		{knob.PortRange, "10240-65535", "10240 65535", ""},
+		{knob.TwReuse, "1", "1", ""},
 		{"net.netfilter.nf_conntrack_mx", "1", "", "unknown key"},
-		{model.KnobMax, "lots", "", "wants a number"},
-		{model.KnobMax, "-5", "", "negative"},
-		{model.KnobMax, "99999999999999999999999", "", "overflows"},
-		{model.KnobMax, "4294967296", "", "outside"},
-		{model.KnobMax, "0", "", "outside"},
-		{model.KnobPortRange, "60000 1024", "", "inverted"},
-		{model.KnobPortRange, "0 70000", "", "outside"},
-		{model.KnobPortRange, "1024", "", "two ports"},
-		{model.KnobTwReuse, "3", "", "outside"},
+		{knob.Max, "lots", "", "wants a number"},
+		{knob.Max, "-5", "", "negative"},
+		{knob.Max, "99999999999999999999999", "", "overflows"},
+		{knob.Max, "4294967296", "", "outside"},
+		{knob.Max, "0", "", "outside"},
+		{knob.PortRange, "60000 1024", "", "inverted"},
+		{knob.PortRange, "0 70000", "", "outside"},
+		{knob.PortRange, "1024", "", "two ports"},
+		{knob.TwReuse, "3", "", "outside"},
 	}
 	for _, tt := range tests {
 		got, err := ParseValue(tt.key, tt.value)
@@ -46,7 +50,7 @@ func TestParseValue(t *testing.T) {
 
 func TestPlanWriteUpNumbers(t *testing.T) {
 	// 570/s at a 30 s hold: ~17,000 working set → 32,768 (the write-up).
-	if ws := model.WorkingSet(570, 30, 0); ws != 17100 {
+	if ws := arith.WorkingSet(570, 30, 0); ws != 17100 {
 		t.Fatalf("working set %d", ws)
 	}
 	if got := ProposeMax(17100, 4096); got != 32768 {
@@ -57,8 +61,8 @@ func TestPlanWriteUpNumbers(t *testing.T) {
 	}
 	// The garage VM: 4,096 at 120 s, pinned; 512 MiB, 5.15, 256 B entries.
 	in := Inputs{
-		Current: map[string]string{model.KnobMax: "4096", model.KnobHashsize: "4096", model.KnobTimeWait: "120",
-			model.KnobSomaxconn: "4096", model.KnobSynBacklog: "512", model.KnobPortRange: "32768 60999", model.KnobTwReuse: "2"},
+		Current: map[string]string{knob.Max: "4096", knob.Hashsize: "4096", knob.TimeWait: "120",
+			knob.Somaxconn: "4096", knob.SynBacklog: "512", knob.PortRange: "32768 60999", knob.TwReuse: "2"},
 		PeakRate: 33, PeakCount: 4096, Kernel: "5.15.0-91-generic", MemTotal: 512 << 20, EntryBytes: 256,
 	}
 	p := ProposePlan(in)
@@ -66,13 +70,13 @@ func TestPlanWriteUpNumbers(t *testing.T) {
 	for _, c := range p.Changes {
 		got[c.Key] = c
 	}
-	if got[model.KnobMax].Proposed != "8192" || got[model.KnobHashsize].Proposed != "8192" || got[model.KnobTimeWait].Proposed != "30" {
+	if got[knob.Max].Proposed != "8192" || got[knob.Hashsize].Proposed != "8192" || got[knob.TimeWait].Proposed != "30" {
 		t.Errorf("plan %+v", p.Changes)
 	}
-	if !strings.Contains(got[model.KnobTimeWait].Why.Text(), "ceiling of 34/s (4,096 ÷ 120 s)") {
-		t.Errorf("TIME_WAIT why: %q", got[model.KnobTimeWait].Why.Text())
+	if !strings.Contains(got[knob.TimeWait].Why.Text(), "ceiling of 34/s (4,096 ÷ 120 s)") {
+		t.Errorf("TIME_WAIT why: %q", got[knob.TimeWait].Why.Text())
 	}
-	if _, ok := got[model.KnobSomaxconn]; ok {
+	if _, ok := got[knob.Somaxconn]; ok {
 		t.Errorf("backlog knobs proposed without a LISTEN OVERFLOW")
 	}
 	wantBytes := uint64(8192*256 + 8192*8)
@@ -81,9 +85,9 @@ func TestPlanWriteUpNumbers(t *testing.T) {
 	}
 	// An older kernel: buckets = max / 4; only ever raised.
 	in.Kernel = "5.10.0"
-	in.Current[model.KnobHashsize] = "16384"
+	in.Current[knob.Hashsize] = "16384"
 	for _, c := range ProposePlan(in).Changes {
-		if c.Key == model.KnobHashsize {
+		if c.Key == knob.Hashsize {
 			t.Errorf("hashsize lowered from 16,384 to %s", c.Proposed)
 		}
 	}
@@ -93,7 +97,7 @@ func TestPlanWriteUpNumbers(t *testing.T) {
 	for _, c := range ProposePlan(in).Changes {
 		keys[c.Key] = true
 	}
-	for _, k := range []string{model.KnobSynBacklog, model.KnobPortRange, model.KnobTwReuse} {
+	for _, k := range []string{knob.SynBacklog, knob.PortRange, knob.TwReuse} {
 		if !keys[k] {
 			t.Errorf("plan lacks %s with LISTEN OVERFLOW and PORT EXHAUSTION", k)
 		}
@@ -120,25 +124,25 @@ func TestMemoryCost(t *testing.T) {
 // TestNewInputs: peaks over what was measured, the open connections
 // and verdicts of now.
 func TestNewInputs(t *testing.T) {
-	r := model.NewRing[model.Frame](4)
+	r := tally.NewRing[diagnose.Frame](4)
 	for i, c := range []struct {
 		rate float64
 		peak uint64
 	}{{10, 500}, {570, 3900}, {40, 4096}} {
-		r.Push(model.Frame{Sample: model.Sample{Conntrack: model.Conntrack{Peak: c.peak}, TCP: model.TCP{Established: uint64(i)}},
+		r.Push(diagnose.Frame{Sample: model.Sample{Conntrack: model.Conntrack{Peak: c.peak}, TCP: model.TCP{Established: uint64(i)}},
 			Rates: model.Rates{Entries: tcpRate(c.rate)}})
 	}
-	now := model.Frame{Sample: model.Sample{TCP: model.TCP{Established: 8}}, Verdicts: []verdict.Verdict{{Kind: verdict.TableFull}, {Kind: verdict.EarlyDropping}}}
-	in := NewInputs(map[string]string{model.KnobMax: "4096"}, model.Host{Kernel: "6.18.0", MemTotal: 1 << 30}, 256, r, now)
+	now := diagnose.Frame{Sample: model.Sample{TCP: model.TCP{Established: 8}}, Verdicts: []verdict.Verdict{{Kind: verdict.TableFull}, {Kind: verdict.EarlyDropping}}}
+	in := NewInputs(map[string]string{knob.Max: "4096"}, model.Host{Kernel: "6.18.0", MemTotal: 1 << 30}, 256, r, now)
 	if in.PeakRate != 570 || in.PeakCount != 4096 || in.Established != 8 || in.Kernel != "6.18.0" || in.EntryBytes != 256 ||
 		len(in.Verdicts) != 2 || in.Verdicts[0] != verdict.TableFull {
 		t.Errorf("inputs %+v", in)
 	}
-	r.Push(model.Frame{Pinned: true, Rates: model.Rates{Entries: tcpRate(4)}, Demand: model.Demand{AtLeast: 3100, Basis: "the rate before the pin"}})
+	r.Push(diagnose.Frame{Pinned: true, Rates: model.Rates{Entries: tcpRate(4)}, Demand: diagnose.Demand{AtLeast: 3100, Basis: "the rate before the pin"}})
 	if got := NewInputs(nil, model.Host{}, 0, r, now).PeakRate; got != 3100 {
 		t.Errorf("pinned at 4/s with a demand of 3,100/s: peak rate %v, want the demand", got)
 	}
-	if empty := NewInputs(nil, model.Host{}, 0, model.NewRing[model.Frame](1), now); empty.PeakRate != 0 || empty.PeakCount != 0 {
+	if empty := NewInputs(nil, model.Host{}, 0, tally.NewRing[diagnose.Frame](1), now); empty.PeakRate != 0 || empty.PeakCount != 0 {
 		t.Errorf("nothing measured: %+v", empty)
 	}
 }

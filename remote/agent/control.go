@@ -11,6 +11,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/entry"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/remote/stream"
 )
@@ -59,15 +60,15 @@ type Request struct {
 // Reply is the agent's answer to a control request, carried as an event
 // whose type is the request's op and whose text is this JSON.
 type Reply struct {
-	ID       int64              `json:"id"`
-	Error    string             `json:"error,omitempty"`
-	Knobs    *tuning.KnobState  `json:"knobs,omitempty"`
-	Results  []model.KnobResult `json:"results,omitempty"`
-	Files    []string           `json:"files,omitempty"`
-	Warnings []string           `json:"warnings,omitempty"`
-	Entries  *EntriesReply      `json:"entries,omitempty"`
-	Deletion *entry.Deletion    `json:"deletion,omitempty"`
-	Follow   *FollowReply       `json:"follow,omitempty"`
+	ID       int64             `json:"id"`
+	Error    string            `json:"error,omitempty"`
+	Knobs    *tuning.KnobState `json:"knobs,omitempty"`
+	Results  []knob.Result     `json:"results,omitempty"`
+	Files    []string          `json:"files,omitempty"`
+	Warnings []string          `json:"warnings,omitempty"`
+	Entries  *EntriesReply     `json:"entries,omitempty"`
+	Deletion *entry.Deletion   `json:"deletion,omitempty"`
+	Follow   *FollowReply      `json:"follow,omitempty"`
 	// linkCut marks the answer the console gives itself when the stream
 	// ended before the agent's (never sent).
 	linkCut bool

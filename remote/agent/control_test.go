@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/remote/stream"
@@ -28,9 +28,9 @@ type fakeController struct {
 func (f *fakeController) SetInterval(d time.Duration) { f.intervals = append(f.intervals, d) }
 func (f *fakeController) SetCensus(on bool)           { f.census = append(f.census, on) }
 func (f *fakeController) Read() (tuning.KnobState, error) {
-	return tuning.KnobState{Current: map[string]string{model.KnobMax: "4096"}, EntryBytes: 256, Global: true}, nil
+	return tuning.KnobState{Current: map[string]string{knob.Max: "4096"}, EntryBytes: 256, Global: true}, nil
 }
-func (f *fakeController) Apply(c []tuning.Change, _ uint64) ([]model.KnobResult, error) {
+func (f *fakeController) Apply(c []tuning.Change, _ uint64) ([]knob.Result, error) {
 	f.applied = append(f.applied, c)
 	return nil, nil
 }
@@ -38,7 +38,7 @@ func (f *fakeController) Persist(c []tuning.Change) ([]string, []string, error) 
 	f.persisted = append(f.persisted, c)
 	return nil, nil, nil
 }
-func (f *fakeController) Undo() ([]model.KnobResult, error) { f.undone++; return nil, nil }
+func (f *fakeController) Undo() ([]knob.Result, error) { f.undone++; return nil, nil }
 
 // serve runs Serve over input with a fake controller and returns it, the
 // replies and the warnings.
@@ -97,7 +97,7 @@ func TestServeRefusesHostileChanges(t *testing.T) {
 	if err != nil || len(replies) != 1 || replies[0].Error != "" {
 		t.Fatalf("valid persist: %v %+v", err, replies)
 	}
-	want := tuning.Change{Key: model.KnobMax, Proposed: "32768"}
+	want := tuning.Change{Key: knob.Max, Proposed: "32768"}
 	if len(c.persisted) != 1 || len(c.persisted[0]) != 1 || c.persisted[0][0].Key != want.Key || c.persisted[0][0].Proposed != want.Proposed ||
 		c.persisted[0][0].Current != "" || c.persisted[0][0].Why.Text() != "" {
 		t.Errorf("persisted %+v, want exactly %+v", c.persisted, want)
@@ -116,7 +116,7 @@ func TestServeReadOnly(t *testing.T) {
 		t.Errorf("without confirm: applied %v replies %+v", c.applied, replies)
 	}
 	c, replies, _, _ = serve(t, `{"op":"knobs","id":3}`, false)
-	if len(replies) != 1 || replies[0].Knobs == nil || replies[0].Knobs.Current[model.KnobMax] != "4096" || !replies[0].Knobs.Global {
+	if len(replies) != 1 || replies[0].Knobs == nil || replies[0].Knobs.Current[knob.Max] != "4096" || !replies[0].Knobs.Global {
 		t.Errorf("knobs (last line without a newline): %+v", replies)
 	}
 	_ = c
@@ -162,7 +162,7 @@ func TestRecordedActionsReadAsAnswered(t *testing.T) {
 	if string(OpApply) != recording.EventApply || string(OpUndo) != recording.EventUndo {
 		t.Errorf("ops %q and %q, recorded as %q and %q", OpApply, OpUndo, recording.EventApply, recording.EventUndo)
 	}
-	want := []model.KnobResult{{Key: model.KnobMax, Before: "4096", Wanted: "65536", After: "65536", Verified: true}}
+	want := []knob.Result{{Key: knob.Max, Before: "4096", Wanted: "65536", After: "65536", Verified: true}}
 	b, err := json.Marshal(Reply{ID: 3, Results: want})
 	if err != nil {
 		t.Fatal(err)

@@ -5,11 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"github.com/tablefull/tablefull/model"
 	"io"
 	"os"
 	"runtime"
 	"strings"
+
+	"github.com/tablefull/tablefull/model/safe"
 )
 
 // deployScript runs on the remote host through ssh. It uses the agent
@@ -118,7 +119,7 @@ func (d *Deployer) Handshake(out *bufio.Reader, in io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("deploy: %w", err)
 	}
-	far := model.Sanitize(strings.TrimSpace(strings.TrimPrefix(line, "TABLEFULL-NEED")), maxNeedLine)
+	far := safe.Text(strings.TrimSpace(strings.TrimPrefix(line, "TABLEFULL-NEED")), maxNeedLine)
 	local := unameFor(runtime.GOOS, runtime.GOARCH)
 	if far != local {
 		fmt.Fprintln(in, "refuse")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/entry"
+	"github.com/tablefull/tablefull/model/safe"
 )
 
 // MaxAgentRows bounds the rows of one entries reply: a screen's worth
@@ -51,7 +52,7 @@ func checkEntriesRequest(req *Request) (entry.Filter, error) {
 		return f, err
 	}
 	if req.Sort != "" && !slices.Contains(entry.Sorts, req.Sort) {
-		return f, fmt.Errorf("no column %q to sort by", model.Sanitize(req.Sort, 40))
+		return f, fmt.Errorf("no column %q to sort by", safe.Text(req.Sort, 40))
 	}
 	if req.Limit < 0 || req.Limit > MaxAgentRows {
 		return f, fmt.Errorf("limit %d is outside 0…%d", req.Limit, MaxAgentRows)

@@ -17,7 +17,7 @@ type EntriesFollowController interface {
 }
 
 // FollowReply is what a follow saw so far, as an agent answers
-// "followed": the counts, the last events (at most model.MaxFollowed)
+// "followed": the counts, the last events (at most entry.MaxFollowed)
 // and whether its event socket failed.
 type FollowReply struct {
 	Since  time.Time     `json:"since"`
@@ -109,7 +109,7 @@ func (f *remoteFollowing) Close() {
 }
 
 // followOf is an agent's follow as the console keeps it: checked where it
-// lands. At most model.MaxFollowed events, the newest, each its filter's
+// lands. At most entry.MaxFollowed events, the newest, each its filter's
 // (an agent's event the filter does not match is not kept), and counts
 // no lower than the events kept.
 func followOf(filter entry.Filter, r FollowReply) (entry.Follow, bool) {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/safe"
 	"github.com/tablefull/tablefull/remote/stream"
 )
 
@@ -284,7 +285,7 @@ func (p *Process) read(cmd *exec.Cmd, br *bufio.Reader, stderr *bytes.Buffer) (b
 			return got, p.explain(cmd, err, stderr)
 		}
 		if ev != nil && ev.Type == stream.EventError { // the agent could not read something: said, the session goes on
-			p.send(item{err: fmt.Errorf("%s: %s", p.Argv[0], model.Sanitize(ev.Text, model.MaxText))})
+			p.send(item{err: fmt.Errorf("%s: %s", p.Argv[0], safe.Text(ev.Text, safe.MaxText))})
 		} else if ev != nil {
 			p.replies.deliver(*ev)
 		}

@@ -7,7 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
+	"github.com/tablefull/tablefull/model/safe"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/remote/stream"
 )
@@ -111,13 +112,13 @@ func (t *RemoteTuner) Read() (tuning.KnobState, error) {
 	}
 	k := rep.Knobs.Check()
 	if k.Note == "" {
-		k.Note = "remote: changes are made by the agent on " + model.Sanitize(t.P.Host().Name, 64) + " (it must run as root)"
+		k.Note = "remote: changes are made by the agent on " + safe.Text(t.P.Host().Name, 64) + " (it must run as root)"
 	}
 	return k, nil
 }
 
 // Apply asks the agent to apply changes.
-func (t *RemoteTuner) Apply(changes []tuning.Change, count uint64) ([]model.KnobResult, error) {
+func (t *RemoteTuner) Apply(changes []tuning.Change, count uint64) ([]knob.Result, error) {
 	rep, err := t.P.Request(Request{Op: OpApply, Confirm: true, Changes: changes, Count: count}, tuneTimeout)
 	return rep.Results, err
 }
@@ -129,7 +130,7 @@ func (t *RemoteTuner) Persist(changes []tuning.Change) ([]string, []string, erro
 }
 
 // Undo asks the agent to undo its last apply.
-func (t *RemoteTuner) Undo() ([]model.KnobResult, error) {
+func (t *RemoteTuner) Undo() ([]knob.Result, error) {
 	rep, err := t.P.Request(Request{Op: OpUndo, Confirm: true}, tuneTimeout)
 	return rep.Results, err
 }

@@ -7,6 +7,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/knob"
+	"github.com/tablefull/tablefull/model/safe"
 	"github.com/tablefull/tablefull/remote/metrics"
 )
 
@@ -27,7 +30,7 @@ func descOf(m metrics.Metric) *prometheus.Desc { return descs[m.Name] }
 
 // verdictKinds are the kinds a tablefull_verdict series exists for:
 // every kind but OK, from model's one list.
-var verdictKinds = model.ProblemKinds()
+var verdictKinds = diagnose.ProblemKinds()
 
 // Describe implements prometheus.Collector: every metric of metrics.All.
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
@@ -168,7 +171,7 @@ func (m emit) namespaces(ns *model.Namespaces, named bool) {
 			continue
 		}
 		seen[r.Inode] = true
-		ino, name, kind := strconv.FormatUint(r.Inode, 10), model.Sanitize(r.Name, 64), model.Sanitize(r.Kind, 16)
+		ino, name, kind := strconv.FormatUint(r.Inode, 10), safe.Text(r.Name, 64), safe.Text(r.Kind, 16)
 		if !named && (r.Kind == "pod" || r.Kind == "container") {
 			name = ""
 		}
@@ -185,7 +188,7 @@ func (m emit) namespaces(ns *model.Namespaces, named bool) {
 
 // drift is each checked knob, 1 when its live value left the persisted
 // one; a stream's knobs are tablefull's, each once (the stream's boundDrift).
-func (m emit) drift(d *model.Drifts) {
+func (m emit) drift(d *knob.Drifts) {
 	drifted := map[string]bool{}
 	for _, x := range d.Drifted {
 		drifted[x.Knob] = true
@@ -200,11 +203,11 @@ func (m emit) drift(d *model.Drifts) {
 }
 
 // verdicts is each kind held in the window, and its seconds held. A
-// verdict judged from a part not read (model.JudgedIn), or from a
+// verdict judged from a part not read (diagnose.JudgedIn), or from a
 // table not read, is neither 1 nor 0: its series is left out.
 func (m emit) verdicts(s snapshot, tableUp bool) {
 	for _, k := range verdictKinds {
-		if !model.JudgedIn(k, s.frame.Sample) || (model.KindNeeds(k) == 0 && !tableUp) {
+		if !diagnose.JudgedIn(k, s.frame.Sample) || (diagnose.KindNeeds(k) == 0 && !tableUp) {
 			continue
 		}
 		m.gauge(descOf(metrics.Verdict), b(s.held[k]), k.Label())

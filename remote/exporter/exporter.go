@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
@@ -38,9 +39,9 @@ type Exporter struct {
 	mu sync.Mutex // guards every field below
 	// parts says the parts' changes on Log.
 	parts partsLog
-	an    *model.Analyzer
+	an    *diagnose.Analyzer
 	// last is the newest frame; have reports that one arrived.
-	last model.Frame
+	last diagnose.Frame
 	have bool
 	// window holds the trailing span of frames the peak and the held
 	// verdicts cover: no scrape changes it. verdictSeconds are the
@@ -91,7 +92,7 @@ func New(version string, span ...time.Duration) *Exporter {
 	if len(span) > 0 && span[0] > 0 {
 		w = span[0]
 	}
-	return &Exporter{version: version, an: model.NewAnalyzer(2), window: window{span: w}, verdictSeconds: map[verdict.Kind]float64{}, Owners: true}
+	return &Exporter{version: version, an: diagnose.NewAnalyzer(2), window: window{span: w}, verdictSeconds: map[verdict.Kind]float64{}, Owners: true}
 }
 
 // Window is the span the peak and the held verdicts cover.
@@ -166,7 +167,7 @@ func (e *Exporter) Fail(err error) {
 // snapshot is what one scrape reports, taken under the lock. Taking it
 // changes nothing: every scraper reads the same window.
 type snapshot struct {
-	frame                   model.Frame
+	frame                   diagnose.Frame
 	have                    bool
 	peak                    uint64
 	pinnedSeconds           float64

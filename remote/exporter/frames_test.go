@@ -10,6 +10,7 @@ import (
 	promdto "github.com/prometheus/client_model/go"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/remote/metrics"
 	"github.com/tablefull/tablefull/remote/recording"
 )
@@ -42,7 +43,7 @@ func TestEverySampleExportsItsFrame(t *testing.T) {
 		e := New("test", time.Millisecond)
 		reg := prometheus.NewPedanticRegistry()
 		reg.MustRegister(e)
-		an := model.NewAnalyzer(2)
+		an := diagnose.NewAnalyzer(2)
 		seconds := map[string]float64{}
 		for _, s := range rec.Samples {
 			fr := an.Add(s)
@@ -80,7 +81,7 @@ func families(fams []*promdto.MetricFamily) map[string]map[string]float64 {
 
 // checkExported checks one scrape against the frame it was taken at;
 // seconds are each kind's seconds at the scrape before.
-func checkExported(t *testing.T, at string, fr model.Frame, m map[string]map[string]float64, seconds map[string]float64) {
+func checkExported(t *testing.T, at string, fr diagnose.Frame, m map[string]map[string]float64, seconds map[string]float64) {
 	t.Helper()
 	c := fr.Sample.Conntrack
 	if c.Status == model.TableTracked {
@@ -98,7 +99,7 @@ func checkExported(t *testing.T, at string, fr model.Frame, m map[string]map[str
 	for _, k := range verdictKinds {
 		label := k.Label() + ","
 		v, exported := m[metrics.Verdict.Name][label]
-		notRead := !model.JudgedIn(k, fr.Sample) || (model.KindNeeds(k) == 0 && c.Status != model.TableTracked && c.Status != model.TableUntracked)
+		notRead := !diagnose.JudgedIn(k, fr.Sample) || (diagnose.KindNeeds(k) == 0 && c.Status != model.TableTracked && c.Status != model.TableUntracked)
 		switch {
 		case notRead && exported:
 			t.Errorf("%s: %s is judged from a part not read and exported as %v", at, k, v)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/remote/report"
 )
@@ -42,7 +42,7 @@ func TestHeldTimeAgreesWithTheReport(t *testing.T) {
 	}
 	e := New("test")
 	gaps := 0
-	an := model.NewAnalyzer(2)
+	an := diagnose.NewAnalyzer(2)
 	for _, s := range rec.Samples {
 		e.Observe(s)
 		if an.Add(s).Gap {
@@ -61,7 +61,7 @@ func TestHeldTimeAgreesWithTheReport(t *testing.T) {
 	if len(in.Held) == 0 {
 		t.Fatal("the report holds no verdict")
 	}
-	for _, k := range model.ProblemKinds() {
+	for _, k := range diagnose.ProblemKinds() {
 		if got, want := snap.verdictSeconds[k], in.Held[k].Seconds(); math.Abs(got-want) > 0.001 {
 			t.Errorf("%s: the exporter counts %.3f s, the report %.3f s", k, got, want)
 		}

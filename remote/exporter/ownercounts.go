@@ -6,6 +6,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/safe"
 	"github.com/tablefull/tablefull/remote/metrics"
 )
 
@@ -43,7 +44,7 @@ func (c *ownerCounters) observe(w *model.Who, at time.Time) {
 	}
 	for _, f := range w.Conns {
 		cg, pod, netns := ownerLabels(f.Owner)
-		add(c.conns, ownerKey{model.Sanitize(f.Comm, 32), cg, pod, netns, model.Sanitize(f.DestText(), 64)}, float64(f.Opened), at)
+		add(c.conns, ownerKey{safe.Text(f.Comm, 32), cg, pod, netns, safe.Text(f.DestText(), 64)}, float64(f.Opened), at)
 	}
 	for _, d := range w.Drops {
 		cg, pod, netns := ownerLabels(d.Owner)

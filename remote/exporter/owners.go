@@ -6,6 +6,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/safe"
 	"github.com/tablefull/tablefull/remote/metrics"
 )
 
@@ -28,12 +30,12 @@ func (a *attribution) observe(s model.Sample) {
 	}
 }
 
-// fresh is what is still fresh at now (model.CensusFresh).
+// fresh is what is still fresh at now (diagnose.CensusFresh).
 func (a attribution) fresh(now time.Time) attribution {
-	if now.Sub(a.ownersAt) > model.CensusFresh {
+	if now.Sub(a.ownersAt) > diagnose.CensusFresh {
 		a.owners = nil
 	}
-	if now.Sub(a.listenersAt) > model.CensusFresh {
+	if now.Sub(a.listenersAt) > diagnose.CensusFresh {
 		a.listeners = nil
 	}
 	return a
@@ -46,7 +48,7 @@ func (a attribution) collect(gauge func(*prometheus.Desc, float64, ...string)) {
 		type key struct{ comm, cgroup, pod, netns, role string }
 		sums, order := map[key]int{}, []key{}
 		for _, c := range o.Top {
-			k := key{comm: model.Sanitize(c.Comm, 32), role: "opened"}
+			k := key{comm: safe.Text(c.Comm, 32), role: "opened"}
 			k.cgroup, k.pod, k.netns = ownerLabels(c.Owner)
 			switch {
 			case c.Accepted:
@@ -68,7 +70,7 @@ func (a attribution) collect(gauge func(*prometheus.Desc, float64, ...string)) {
 	if l := a.listeners; l != nil {
 		seen := map[[2]string]bool{}
 		for _, p := range l.Pressed {
-			k := [2]string{model.Sanitize(p.Addr, 64), model.Sanitize(p.Owner.Comm, 32)}
+			k := [2]string{safe.Text(p.Addr, 64), safe.Text(p.Owner.Comm, 32)}
 			if seen[k] {
 				continue
 			}
@@ -84,9 +86,9 @@ func (a attribution) collect(gauge func(*prometheus.Desc, float64, ...string)) {
 func ownerLabels(o model.Owner) (cgroup, pod, netns string) {
 	switch o.Kind {
 	case "pod":
-		return "", model.Sanitize(o.Group, 64), ""
+		return "", safe.Text(o.Group, 64), ""
 	case "netns":
-		return "", "", model.Sanitize(o.Group, 64)
+		return "", "", safe.Text(o.Group, 64)
 	}
-	return model.Sanitize(o.Group, 128), "", ""
+	return safe.Text(o.Group, 128), "", ""
 }

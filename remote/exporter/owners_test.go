@@ -10,6 +10,7 @@ import (
 	"time"
 
 	tf "github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 )
 
 // TestExporterOwners: a census's owners and the pressed listeners come
@@ -50,7 +51,7 @@ func TestExporterOwners(t *testing.T) {
 		t.Errorf("listener queue %v backlog %v", q, b)
 	}
 	later := sample(61, 4096, 4096, 0)
-	later.Time = s.Time.Add(tf.CensusFresh + time.Second)
+	later.Time = s.Time.Add(diagnose.CensusFresh + time.Second)
 	e.Observe(later)
 	m = scrape(t, srv.URL)
 	if _, ok := m["tablefull_conntrack_owner_entries"]; ok {

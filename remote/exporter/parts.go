@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/safe"
 )
 
 // partUp is one part of a sample as tablefull_up says it: whether it was
@@ -74,7 +75,7 @@ func (l *partsLog) observe(parts []partUp) {
 	for _, p := range parts {
 		switch {
 		case !p.up && !l.down[p.name]:
-			why := model.Sanitize(p.why, 200)
+			why := safe.Text(p.why, 200)
 			if why == "" {
 				why = "no reason given"
 			}

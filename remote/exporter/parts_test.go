@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	tf "github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 )
 
 // TestExporterMetricsLint: promtool check metrics finds nothing in a
@@ -155,8 +156,8 @@ func TestExporterTuningDrift(t *testing.T) {
 		t.Errorf("drift exported without a check: %v", m["tablefull_tuning_drift"])
 	}
 	s = sample(1, 10, 10, 0)
-	s.Drift = &tf.Drifts{Checked: []string{tf.KnobMax, tf.KnobTimeWait, tf.KnobMax},
-		Drifted: []tf.Drift{{Knob: tf.KnobMax, Persisted: "32768", Live: "4096"}}}
+	s.Drift = &knob.Drifts{Checked: []string{knob.Max, knob.TimeWait, knob.Max},
+		Drifted: []knob.Drift{{Knob: knob.Max, Persisted: "32768", Live: "4096"}}}
 	e.Observe(s)
 	m := scrape(t, srv.URL)
 	if got := m["tablefull_tuning_drift"].v("knob=net.netfilter.nf_conntrack_max,"); got != 1 {

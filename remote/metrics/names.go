@@ -6,7 +6,7 @@ package metrics
 import (
 	"strings"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 )
 
 // Metric is one family of the exporter's series: its name, what it
@@ -102,7 +102,7 @@ var All = []Metric{Entries, Peak, Limit, Buckets, Hold, CPUEvents, Events, Pinne
 // verdictKindLabels are the kinds a tablefull_verdict series exists for,
 // as its label reads them.
 func verdictKindLabels() string {
-	kinds := model.ProblemKinds()
+	kinds := diagnose.ProblemKinds()
 	l := make([]string, len(kinds))
 	for i, k := range kinds {
 		l[i] = k.Label()

@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/arith"
+	"github.com/tablefull/tablefull/model/safe"
+	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/model/units"
 )
 
@@ -46,8 +49,8 @@ func WriteSnapshot(w io.Writer, d Snapshot, asJSON bool) error {
 	fmt.Fprintf(tw, "host\t%s\tkernel %s, %d CPUs, %s RAM\n", h.Name, h.Kernel, h.CPUs, units.Bytes(h.MemTotal))
 	c := s.Conntrack
 	fmt.Fprintf(tw, "conntrack\t%s\tcount %s / max %s (%.0f %%), buckets %s, TIME_WAIT hold %d s, ceiling %s new/s\n",
-		c.Status, units.Int(c.Count), units.Int(c.Max), model.Percent(c.Count, c.Max), units.Int(c.Buckets),
-		c.TimeWaitHold, units.Num(model.Ceiling(c.Max, c.TimeWaitHold)))
+		c.Status, units.Int(c.Count), units.Int(c.Max), arith.Percent(c.Count, c.Max), units.Int(c.Buckets),
+		c.TimeWaitHold, units.Num(arith.Ceiling(c.Max, c.TimeWaitHold)))
 	t := s.TCP
 	fmt.Fprintf(tw, "tcp\tsince boot\tSYN retransmits %s, listen overflows %s, listen drops %s, active opens %s, passive opens %s, resets %s\n",
 		units.Int(t.SynRetrans), units.Int(t.ListenOverflows), units.Int(t.ListenDrops), units.Int(t.ActiveOpens), units.Int(t.PassiveOpens), units.Int(t.OutRsts))
@@ -67,14 +70,14 @@ func WriteSnapshot(w io.Writer, d Snapshot, asJSON bool) error {
 	if s.IPVS != nil {
 		fmt.Fprintf(tw, "ipvs\t\t%s\n", s.IPVS.Text(h.Kernel))
 		for _, r := range s.IPVS.Rows {
-			fmt.Fprintf(tw, "\t\t%s %s → %s → %s %s, %d s left\n", model.Sanitize(r.Proto, 8), model.Sanitize(r.From, 64), model.Sanitize(r.To, 64),
-				model.Sanitize(r.Dest, 64), model.Sanitize(r.State, 16), r.Expires)
+			fmt.Fprintf(tw, "\t\t%s %s → %s → %s %s, %d s left\n", safe.Text(r.Proto, 8), safe.Text(r.From, 64), safe.Text(r.To, 64),
+				safe.Text(r.Dest, 64), safe.Text(r.State, 16), r.Expires)
 		}
 	}
 	if s.Cilium != nil { // only where Cilium pins its maps
 		for _, m := range s.Cilium.Maps {
-			fmt.Fprintf(tw, "cilium\t%s\t%s of %s entries (%.0f %%): sized by %s%s\n", model.Sanitize(m.Name, 64),
-				units.Int(m.Entries), units.Int(m.Max), model.Percent(m.Entries, m.Max), model.CiliumKnob(m.Name), m.FilledBy())
+			fmt.Fprintf(tw, "cilium\t%s\t%s of %s entries (%.0f %%): sized by %s%s\n", safe.Text(m.Name, 64),
+				units.Int(m.Entries), units.Int(m.Max), arith.Percent(m.Entries, m.Max), model.CiliumKnob(m.Name), m.FilledBy())
 		}
 		fmt.Fprintf(tw, "cilium\tdrops\t%s\n", s.Cilium.DropsText())
 	}
@@ -126,10 +129,10 @@ func WriteCensus(w io.Writer, c model.Census, took time.Duration, asJSON bool) e
 	fmt.Fprintf(w, "garbage collector: %s\n", c.CountText())
 	printTop(w, "top destination ports", c.TopPorts)
 	printTop(w, "top sources", c.TopSources)
-	dests := make([]model.Count, len(c.TopDests))
+	dests := make([]tally.Count, len(c.TopDests))
 	for i, d := range c.TopDests {
 		if dests[i] = d; c.DestServices[d.Key] != "" {
-			dests[i].Key += " (Service " + model.Sanitize(c.DestServices[d.Key], 120) + ")"
+			dests[i].Key += " (Service " + safe.Text(c.DestServices[d.Key], 120) + ")"
 		}
 	}
 	printTop(w, "top destinations", dests)
@@ -147,7 +150,7 @@ func WriteCensus(w io.Writer, c model.Census, took time.Duration, asJSON bool) e
 func printZoneLimits(w io.Writer, c model.Census) {
 	if c.ZoneLimits == nil {
 		if c.ZoneLimitsNote != "" {
-			fmt.Fprintf(w, "  zone limits: %s\n", model.Sanitize(c.ZoneLimitsNote, 200))
+			fmt.Fprintf(w, "  zone limits: %s\n", safe.Text(c.ZoneLimitsNote, 200))
 		}
 		return
 	}
@@ -181,9 +184,9 @@ func printStaleDNAT(w io.Writer, c model.Census) {
 			state = "never answered; still in the ruleset"
 		}
 		if t.Service != "" {
-			state = "Service " + model.Sanitize(t.Service, 120) + ", " + state
+			state = "Service " + safe.Text(t.Service, 120) + ", " + state
 		}
-		fmt.Fprintf(w, "  %-40s %10s  %s\n", model.Sanitize(t.Target, 64), units.Int(uint64(t.Count())), state)
+		fmt.Fprintf(w, "  %-40s %10s  %s\n", safe.Text(t.Target, 64), units.Int(uint64(t.Count())), state)
 	}
 }
 
@@ -194,21 +197,21 @@ func printOwners(w io.Writer, o *model.Owners) {
 	}
 	fmt.Fprintln(w, "owners (who holds them):")
 	if o.Error != "" {
-		fmt.Fprintf(w, "  not attributed: %s\n", model.Sanitize(o.Error, 200))
+		fmt.Fprintf(w, "  not attributed: %s\n", safe.Text(o.Error, 200))
 		return
 	}
 	for _, c := range o.Top {
-		fmt.Fprintf(w, "  %-40s %10s  %s\n", model.Sanitize(c.Owner.String(), 80), units.Int(uint64(c.N)), model.Sanitize(c.PeerText(), 80))
+		fmt.Fprintf(w, "  %-40s %10s  %s\n", safe.Text(c.Owner.String(), 80), units.Int(uint64(c.N)), safe.Text(c.PeerText(), 80))
 	}
 	fmt.Fprintf(w, "  %s\n", o.UnownedText())
 	if o.Note != "" {
-		fmt.Fprintf(w, "  note: %s\n", model.Sanitize(o.Note, 200))
+		fmt.Fprintf(w, "  note: %s\n", safe.Text(o.Note, 200))
 	}
 }
 
 func printMap(w io.Writer, title string, m map[string]int) { printTop(w, title, model.SortedCounts(m)) }
 
-func printTop(w io.Writer, title string, cs []model.Count) {
+func printTop(w io.Writer, title string, cs []tally.Count) {
 	fmt.Fprintf(w, "%s:\n", title)
 	if len(cs) == 0 {
 		fmt.Fprintln(w, "  none")

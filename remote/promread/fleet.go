@@ -10,7 +10,7 @@ import (
 
 	pmodel "github.com/prometheus/common/model"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/fleet"
 	"github.com/tablefull/tablefull/remote/metrics"
 	"github.com/tablefull/tablefull/remote/stream"
@@ -63,7 +63,7 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]fleet.Row, error) 
 	}
 	out := make([]fleet.Row, 0, len(f.rows))
 	for _, rw := range f.rows {
-		model.SortKinds(rw.Kinds)
+		diagnose.SortKinds(rw.Kinds)
 		rw.Peak = max(rw.Peak, rw.Count)
 		out = append(out, *rw)
 	}
@@ -111,7 +111,7 @@ func tableOf(rw *fleet.Row, s *pmodel.Sample, v float64) {
 	case metrics.Limit.Name:
 		rw.Limit = uint64(v)
 	case metrics.Verdict.Name:
-		if k, ok := model.KindOfLabel(string(s.Metric["kind"])); ok && v == 1 {
+		if k, ok := diagnose.KindOfLabel(string(s.Metric["kind"])); ok && v == 1 {
 			rw.Kinds = append(rw.Kinds, k)
 		}
 	}

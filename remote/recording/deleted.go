@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/entry"
+	"github.com/tablefull/tablefull/model/safe"
 	"github.com/tablefull/tablefull/remote/stream"
 )
 
@@ -48,7 +48,7 @@ func ParseDeleted(text string) (DeletedRecord, error) {
 			return DeletedRecord{}, fmt.Errorf("a recorded deletion counts %d entries", *n)
 		}
 	}
-	r.Error = model.Sanitize(r.Error, model.MaxText)
+	r.Error = safe.Text(r.Error, safe.MaxText)
 	return r, nil
 }
 

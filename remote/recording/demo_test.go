@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/recording"
 )
@@ -19,9 +19,9 @@ func TestDemoRecordingIsAnIncident(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	an := model.NewAnalyzer(len(rec.Samples))
+	an := diagnose.NewAnalyzer(len(rec.Samples))
 	var full, fixed bool
-	var prev model.Frame
+	var prev diagnose.Frame
 	for i, s := range rec.Samples {
 		f := an.Add(s)
 		full = full || f.Verdict().Kind == verdict.TableFull
@@ -45,8 +45,8 @@ func TestDemoReadsTrue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	an := model.NewAnalyzer(len(rec.Samples))
-	var prev model.Frame
+	an := diagnose.NewAnalyzer(len(rec.Samples))
+	var prev diagnose.Frame
 	var lastDrop time.Time
 	climbs := 0
 	for i, s := range rec.Samples {
@@ -66,7 +66,7 @@ func TestDemoReadsTrue(t *testing.T) {
 			}
 		}
 		for _, v := range f.Verdicts {
-			if v.Kind == verdict.ClientStalled && !lastDrop.IsZero() && s.Time.Sub(lastDrop) <= model.RetransLadder {
+			if v.Kind == verdict.ClientStalled && !lastDrop.IsZero() && s.Time.Sub(lastDrop) <= diagnose.RetransLadder {
 				t.Errorf("%s: %s %s after this table dropped", s.Time.Format("15:04:05"), v.Kind, s.Time.Sub(lastDrop))
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/remote/stream"
 )
 
@@ -114,7 +115,7 @@ func (t *Tee) Toggle() (string, bool, error) {
 // it (an event of the action's type carrying a Reply), so a recording
 // keeps what was changed and what the kernel read back, also for knobs
 // a sample does not carry. Nothing is written when not recording.
-func (t *Tee) Tuned(action string, at time.Time, results []model.KnobResult) error {
+func (t *Tee) Tuned(action string, at time.Time, results []knob.Result) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.enc == nil {

@@ -3,7 +3,7 @@ package recording
 import (
 	"encoding/json"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 )
 
 // The events a recording keeps of a tuning action: the type is the
@@ -18,18 +18,18 @@ const (
 
 // tuned is the text of a tuning action's event.
 type tuned struct {
-	Results []model.KnobResult `json:"results,omitempty"`
+	Results []knob.Result `json:"results,omitempty"`
 }
 
 // tunedText is the text of a tuning action's event for results.
-func tunedText(results []model.KnobResult) ([]byte, error) {
+func tunedText(results []knob.Result) ([]byte, error) {
 	return json.Marshal(tuned{results})
 }
 
 // ParseTuned reads a tuning action's event text: the knobs' results as
 // sent, unchecked (a reader checks them where they land); ok is false for
 // a text that is not one.
-func ParseTuned(text string) (results []model.KnobResult, ok bool) {
+func ParseTuned(text string) (results []knob.Result, ok bool) {
 	var t tuned
 	if json.Unmarshal([]byte(text), &t) != nil {
 		return nil, false

@@ -7,7 +7,11 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/arith"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/incident"
+	"github.com/tablefull/tablefull/model/knob"
+	"github.com/tablefull/tablefull/model/safe"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/units"
 )
@@ -16,7 +20,7 @@ import (
 // peak, with its words: the one the text says and the chart draws (none
 // where standing connections fill it).
 func peakCeiling(in *incident.Incident) (float64, string) {
-	return model.CeilingOf(in.Start, in.PeakFill.WithHolds(in.Start, in.Host.Kernel))
+	return diagnose.CeilingOf(in.Start, in.PeakFill.WithHolds(in.Start, in.Host.Kernel))
 }
 
 // arithmetic is the write-up's arithmetic on the recording's numbers:
@@ -37,7 +41,7 @@ func (t narrator) arithmetic() section {
 	case known && filler != model.ProtoTCP:
 		p = append(p, fmt.Sprintf("What filled it was %s, held by its own timeout, not TIME_WAIT; no rate by class was counted to size it by.", filler))
 	case in.PeakNewConnsPS > 0:
-		ws := model.WorkingSet(in.PeakNewConnsPS, hold, in.PeakOpen)
+		ws := arith.WorkingSet(in.PeakNewConnsPS, hold, in.PeakOpen)
 		p = append(p, fmt.Sprintf("Working set: the peak of %s new connections/s (at %s) × a TIME_WAIT hold of %d s, plus %s open, is %s entries: what the table must hold at that rate.",
 			units.Num(in.PeakNewConnsPS), t.at(in.PeakNewConnsAt), hold, units.Int(in.PeakOpen), units.Int(ws)))
 	default:
@@ -54,14 +58,14 @@ func (t narrator) arithmetic() section {
 		p = append(p, fmt.Sprintf("Demand while pinned: at least %s new entries/s at %s (%s). A full table admits only its ceiling, so what got in is not what was wanted; %s.",
 			units.Num(d.AtLeast), t.at(in.PeakDemandAt), d.Basis, sized))
 	}
-	if c, why := peakCeiling(in); why == model.NoCeiling {
+	if c, why := peakCeiling(in); why == diagnose.NoCeiling {
 		p = append(p, "No ceiling of new entries: standing connections fill it, so one gets in only as another closes; no hold frees what is live.")
 	} else if c > 0 && in.PeakFill.Known() {
 		p = append(p, fmt.Sprintf("Ceiling of the class that fills it: %s = %s new entries/s sustained.", why, units.Num(c)))
-	} else if c := model.Ceiling(st.Max, hold); c > 0 {
+	} else if c := arith.Ceiling(st.Max, hold); c > 0 {
 		s := fmt.Sprintf("Ceiling: nf_conntrack_max ÷ hold = %s ÷ %d s = %s new connections/s sustained", units.Int(st.Max), hold, units.Num(c))
 		if end.Max != st.Max || end.TimeWaitHold != hold {
-			s += fmt.Sprintf("; at the end of the recording %s ÷ %d s = %s/s", units.Int(end.Max), end.TimeWaitHold, units.Num(model.Ceiling(end.Max, end.TimeWaitHold)))
+			s += fmt.Sprintf("; at the end of the recording %s ÷ %d s = %s/s", units.Int(end.Max), end.TimeWaitHold, units.Num(arith.Ceiling(end.Max, end.TimeWaitHold)))
 		}
 		p = append(p, s+".")
 	}
@@ -112,8 +116,8 @@ func (t narrator) buckets() string {
 			b = end.Buckets
 			said += ", " + units.Int(b) + " after the raise"
 		}
-		depth := fmt.Sprintf("%.1f entries", model.ChainDepth(in.PeakCount, b))
-		if model.ChainDepth(in.PeakCount, b) < 0.1 {
+		depth := fmt.Sprintf("%.1f entries", arith.ChainDepth(in.PeakCount, b))
+		if arith.ChainDepth(in.PeakCount, b) < 0.1 {
 			depth = "under 0.1 entries"
 		}
 		return fmt.Sprintf("Buckets: %s; at the peak count of %s the chains are %s deep on average (2 × count ÷ buckets: each entry is hashed in both directions; buckets decide how fast a lookup is, max how many entries exist at all).",
@@ -144,7 +148,7 @@ func (t narrator) byClass() string {
 			terms = append(terms, fmt.Sprintf("%s %s entries, no rate of new ones counted", cf.Class, units.Int(cf.Entries)))
 		}
 	}
-	if churning := slices.ContainsFunc(pf.Classes, func(cf model.ClassFill) bool { return !cf.Class.Standing() && cf.RatePS > 0 }); !churning {
+	if churning := slices.ContainsFunc(pf.Classes, func(cf diagnose.ClassFill) bool { return !cf.Class.Standing() && cf.RatePS > 0 }); !churning {
 		switch {
 		case len(terms) == 0:
 			return ""
@@ -186,18 +190,18 @@ func (t narrator) freed(fr incident.Freed) []string {
 	c := fr.By
 	out := []string{fmt.Sprintf("What freed it: at %s %s went from %s to %s; from then to the end of the recording the table never pinned and dropped nothing. Its count peaked at %s after it (%.0f %% of the cap of %s) and stood at %s at the end.",
 		t.at(c.At), knobName(c.Key), units.Int(number(c.Before)), units.Int(number(c.After)), units.Int(fr.Peak),
-		model.Percent(fr.Peak, fr.Max), units.Int(fr.Max), units.Int(fr.End))}
+		arith.Percent(fr.Peak, fr.Max), units.Int(fr.Max), units.Int(fr.End))}
 	settle := max(fr.Peak, fr.Steady.Projected())
 	if st := fr.Steady; st.Remaining() > 0 && st.Projected() > fr.End {
 		out = append(out, fmt.Sprintf("The count had not settled: an entry is held %s, longer than the %s the recording ran after the change; climbing %s/s since, it heads for %s by the end of the hold (%.0f %% of the cap).",
-			units.Dur(st.Hold), units.Dur(st.Watched), units.Num(st.Climb), units.Int(st.Projected()), model.Percent(st.Projected(), fr.Max)))
+			units.Dur(st.Hold), units.Dur(st.Watched), units.Num(st.Climb), units.Int(st.Projected()), arith.Percent(st.Projected(), fr.Max)))
 	}
-	if model.Percent(settle, fr.Max) <= settledPct {
+	if arith.Percent(settle, fr.Max) <= settledPct {
 		return append(out, fmt.Sprintf("That table holds its working set with room (under %.0f %% of its cap): nothing more to propose. tablefull tune --persist keeps it across a reboot.", settledPct))
 	}
 	want := tuning.NextPow2(settle * 3 / 2)
 	return append(out, fmt.Sprintf("It holds it with little room: a cap of %s (that working set × 1.5, next power of two) would settle it; tablefull tune --set %s=%d applies it and reads it back.",
-		units.Int(want), model.KnobMax, want))
+		units.Int(want), knob.Max, want))
 }
 
 // settledPct is the share of its cap a freed table's peak may take and
@@ -215,8 +219,8 @@ func assumed(c tuning.Cost) string {
 func (t narrator) about(r *Report) section {
 	in := t.in
 	s := fmt.Sprintf("Made by tablefull report from %s: %s from %s (source %s), every %s.",
-		model.Sanitize(r.Source, 200), plural(in.Samples, "sample", "samples"), model.Sanitize(in.Host.Name, 64),
-		model.Sanitize(in.Host.Source, 64), intervalText(in.Interval))
+		safe.Text(r.Source, 200), plural(in.Samples, "sample", "samples"), safe.Text(in.Host.Name, 64),
+		safe.Text(in.Host.Source, 64), intervalText(in.Interval))
 	if w := r.window(); w != "" {
 		s += " It covers the recording" + w + " only."
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/incident"
 )
 
@@ -22,7 +23,7 @@ func TestLinesBreakAtGaps(t *testing.T) {
 			at = at.Add(time.Minute) // the stream was down for a minute
 		}
 		s := model.Sample{Time: at, Interval: time.Second, Conntrack: model.Conntrack{Status: model.TableTracked, Count: 5, Peak: 5, Max: 10}}
-		tl.Add(model.Frame{Sample: s, Rates: model.Rates{Elapsed: time.Second}, Gap: gap})
+		tl.Add(diagnose.Frame{Sample: s, Rates: model.Rates{Elapsed: time.Second}, Gap: gap})
 	}
 	segs := segments(tl.Buckets(), func(b incident.Bucket) float64 { return float64(b.Peak) })
 	if len(segs) != 2 || len(segs[0]) != 10 || len(segs[1]) != 10 {
@@ -45,7 +46,7 @@ func TestLinesBreakWhereNotRead(t *testing.T) {
 		if i >= 8 && i < 12 {
 			r.Absent, r.CPUAll = model.Parts(0).With(model.PartCPU), model.CPUUse{CPU: -1}
 		}
-		tl.Add(model.Frame{Sample: s, Rates: r})
+		tl.Add(diagnose.Frame{Sample: s, Rates: r})
 	}
 	segs := segments(tl.Buckets(), incident.Bucket.BusyPct)
 	if len(segs) != 2 || len(segs[0]) != 8 || len(segs[1]) != 8 {

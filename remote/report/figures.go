@@ -5,8 +5,10 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/incident"
+	"github.com/tablefull/tablefull/model/knob"
+	"github.com/tablefull/tablefull/model/safe"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
 )
@@ -23,7 +25,7 @@ func verdictBand(a axis, in *incident.Incident, bs []incident.Bucket) figure {
 	for i, k := range kinds {
 		row := float64(len(kinds) - 1 - i) // most severe on top
 		c.rows[len(kinds)-1-i] = string(k)
-		sev, _ := model.KindSeverity(k)
+		sev, _ := diagnose.KindSeverity(k)
 		for _, sp := range spans(bs, func(b incident.Bucket) bool { return b.Held(k) }) {
 			c.box(sp[0], sp[1], row-0.35, row+0.35, severityTone[sev])
 		}
@@ -53,7 +55,7 @@ func tableChart(a axis, in *incident.Incident, bs []incident.Bucket) figure {
 		series{name: "count (peak in each interval)", colour: primary, value: func(b incident.Bucket) float64 { return floor(float64(b.Peak)) }},
 	)
 	for _, ch := range in.Changes {
-		c.mark(unix(ch.At), markHeight(c.yLo, top), model.KnobName(ch.Key)+" "+knobValue(ch.Before)+"→"+knobValue(ch.After), primary)
+		c.mark(unix(ch.At), markHeight(c.yLo, top), knob.Name(ch.Key)+" "+knobValue(ch.Before)+"→"+knobValue(ch.After), primary)
 	}
 	if len(in.Changes) > 0 {
 		c.legend = append(c.legend, legendEntry{name: "▲ a knob changed", colour: primary, kind: swatchMark})
@@ -114,7 +116,7 @@ func tcpChart(a axis, in *incident.Incident, bs []incident.Bucket) figure {
 		{name: "SYN retransmits/s", colour: warnColour, value: func(b incident.Bucket) float64 { return floor(b.SynRetransPS()) }},
 		{name: "listen overflows/s", colour: contextTone, value: func(b incident.Bucket) float64 { return floor(b.ListenOverflowsPS()) }},
 	}
-	if _, why := peakCeiling(in); why != model.NoCeiling { // a table standing connections fill has none: none is drawn, as the text says
+	if _, why := peakCeiling(in); why != diagnose.NoCeiling { // a table standing connections fill has none: none is drawn, as the text says
 		lines = append(lines, series{name: "ceiling (max ÷ the filling class's hold)", colour: critColour, dashed: true, value: func(b incident.Bucket) float64 {
 			if b.Ceiling <= 0 {
 				return math.NaN() // no ceiling then: a gap, not a line at 0
@@ -162,5 +164,5 @@ func knobValue(v string) string {
 	if n, err := strconv.ParseUint(v, 10, 64); err == nil {
 		return units.Int(n)
 	}
-	return model.Sanitize(v, 24)
+	return safe.Text(v, 24)
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/incident"
+	"github.com/tablefull/tablefull/model/knob"
+	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/remote/stream"
 )
@@ -40,13 +42,13 @@ func hostileRecording(t testing.TB) []byte {
 			Notes:     []string{hostile}}
 		if i == 3 {
 			s.Census = &model.Census{Total: 64, ByProto: map[string]int{hostile: 60}, TCPState: map[string]int{"TIME_WAIT": 60},
-				TopPorts: []model.Count{{Key: hostile, N: 60}}, TopSources: []model.Count{{Key: hostile, N: 30}}, TopDests: []model.Count{{Key: hostile, N: 30}}, At: s.Time}
+				TopPorts: []tally.Count{{Key: hostile, N: 60}}, TopSources: []tally.Count{{Key: hostile, N: 30}}, TopDests: []tally.Count{{Key: hostile, N: 30}}, At: s.Time}
 		}
 		if i == 7 {
-			reply, _ := json.Marshal(agent.Reply{ID: 1, Error: hostile, Results: []model.KnobResult{
-				{Key: model.KnobMax, Before: "64", Wanted: "4096", After: "4096", Verified: true},
+			reply, _ := json.Marshal(agent.Reply{ID: 1, Error: hostile, Results: []knob.Result{
+				{Key: knob.Max, Before: "64", Wanted: "4096", After: "4096", Verified: true},
 				{Key: hostile, Before: hostile, Wanted: hostile, After: hostile},
-				{Key: model.KnobSomaxconn, Before: hostile, Wanted: "4096; rm -rf /", After: "4096", Verified: true}}})
+				{Key: knob.Somaxconn, Before: hostile, Wanted: "4096; rm -rf /", After: "4096", Verified: true}}})
 			if err := enc.Event(stream.Event{Time: s.Time.Add(500 * time.Millisecond), Type: "apply", Text: string(reply)}); err != nil {
 				t.Fatal(err)
 			}

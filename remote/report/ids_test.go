@@ -7,6 +7,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/incident"
+	"github.com/tablefull/tablefull/model/tally"
 )
 
 // TestHTMLIdsUnique: every id in report.html is its own, so that each
@@ -44,7 +45,7 @@ func TestHTMLIdsUnique(t *testing.T) {
 // empty TCP state table.
 func TestCensusTablesOnlyWhatWasCounted(t *testing.T) {
 	in := incident.New(model.Host{Name: "h"}, time.Second)
-	in.Census = &model.Census{Total: 400, ByProto: map[string]int{"udp": 400}, TopPorts: []model.Count{{Key: "udp/53", N: 400}}}
+	in.Census = &model.Census{Total: 400, ByProto: map[string]int{"udp": 400}, TopPorts: []tally.Count{{Key: "udp/53", N: 400}}}
 	sec := narrator{in: in}.census()
 	for _, tb := range sec.Tables {
 		if len(tb.Rows) == 0 {

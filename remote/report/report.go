@@ -13,8 +13,10 @@ import (
 	"io"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/incident"
+	"github.com/tablefull/tablefull/model/knob"
+	"github.com/tablefull/tablefull/model/safe"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/remote/recording"
@@ -63,7 +65,7 @@ func Build(r io.Reader, o Options) (*Report, error) {
 	if !rep.to.IsZero() && rep.to.Before(rep.from) {
 		return nil, fmt.Errorf("--to %s is before --from %s", rep.to.UTC().Format(time.RFC3339), rep.from.UTC().Format(time.RFC3339))
 	}
-	an := model.NewAnalyzer(2)
+	an := diagnose.NewAnalyzer(2)
 	var in *incident.Incident
 	var last time.Time
 	for {
@@ -134,12 +136,12 @@ func (r *Report) window() string {
 // knows, their values re-rendered from the numbers they parse as (a value
 // that does not parse is shown as "?"); nothing else of the reply's text
 // is kept.
-func applyResults(text string) []model.KnobResult {
+func applyResults(text string) []knob.Result {
 	results, ok := recording.ParseTuned(text)
 	if !ok {
 		return nil
 	}
-	var out []model.KnobResult
+	var out []knob.Result
 	for _, r := range results {
 		if _, ok := tuning.Spec(r.Key); !ok || len(out) == maxResults {
 			continue
@@ -150,7 +152,7 @@ func applyResults(text string) []model.KnobResult {
 			}
 			return "?"
 		}
-		out = append(out, model.KnobResult{Key: r.Key, Before: clean(r.Before), Wanted: clean(r.Wanted), After: clean(r.After), Verified: r.Verified})
+		out = append(out, knob.Result{Key: r.Key, Before: clean(r.Before), Wanted: clean(r.Wanted), After: clean(r.After), Verified: r.Verified})
 	}
 	return out
 }
@@ -158,13 +160,13 @@ func applyResults(text string) []model.KnobResult {
 // Heading is the report's title.
 func (r *Report) Heading() string {
 	if r.Options.Title != "" {
-		return model.Sanitize(r.Options.Title, 200)
+		return safe.Text(r.Options.Title, 200)
 	}
-	in, host := r.Incident, model.Sanitize(r.Incident.Host.Name, 64)
+	in, host := r.Incident, safe.Text(r.Incident.Host.Name, 64)
 	elsewhere := len(in.FullNamespaces) + in.FullNamespacesOther
 	switch {
 	case in.FirstPinned.IsZero() && in.Drops == 0 && elsewhere == 1 && len(in.FullNamespaces) == 1:
-		return "Conntrack incident in " + model.Sanitize(in.FullNamespaces[0].Label, 64) + " on " + host
+		return "Conntrack incident in " + safe.Text(in.FullNamespaces[0].Label, 64) + " on " + host
 	case in.FirstPinned.IsZero() && in.Drops == 0 && elsewhere > 1:
 		return "Conntrack incident in " + units.Int(uint64(elsewhere)) + " namespaces on " + host
 	case in.FirstPinned.IsZero() && in.Drops == 0:

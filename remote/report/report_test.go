@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/remote/stream"
 )
@@ -39,7 +40,7 @@ func TestLabRecordingReport(t *testing.T) {
 	r := buildFile(t, "testdata/lab-table-full.jsonl", Options{})
 	golden.RequireEqual(t, r.Markdown())
 	in := r.Incident
-	if in.FirstPinned.IsZero() || in.Drops == 0 || len(in.Changes) == 0 || in.Changes[0].Key != model.KnobMax {
+	if in.FirstPinned.IsZero() || in.Drops == 0 || len(in.Changes) == 0 || in.Changes[0].Key != knob.Max {
 		t.Errorf("the lab pinned its table, dropped and was fixed: got pinned %v, %d drops, changes %+v", in.FirstPinned, in.Drops, in.Changes)
 	}
 }
@@ -196,9 +197,9 @@ func TestRecordedApplyIsTold(t *testing.T) {
 	}
 	for i := range 10 {
 		if i == 5 {
-			err := tee.Tuned("apply", time.Date(2026, 12, 1, 9, 0, 5, 500_000_000, time.UTC), []model.KnobResult{
-				{Key: model.KnobMax, Before: "256", Wanted: "16384", After: "16384", Verified: true},
-				{Key: model.KnobSomaxconn, Before: "4096", Wanted: "8192", After: "8192", Verified: true}})
+			err := tee.Tuned("apply", time.Date(2026, 12, 1, 9, 0, 5, 500_000_000, time.UTC), []knob.Result{
+				{Key: knob.Max, Before: "256", Wanted: "16384", After: "16384", Verified: true},
+				{Key: knob.Somaxconn, Before: "4096", Wanted: "8192", After: "8192", Verified: true}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -212,7 +213,7 @@ func TestRecordedApplyIsTold(t *testing.T) {
 	}
 	r := buildFile(t, path, Options{})
 	in := r.Incident
-	if len(in.Changes) != 1 || in.Changes[0].Applied == nil || len(in.UnseenApplies) != 1 || in.UnseenApplies[0].Key != model.KnobSomaxconn {
+	if len(in.Changes) != 1 || in.Changes[0].Applied == nil || len(in.UnseenApplies) != 1 || in.UnseenApplies[0].Key != knob.Somaxconn {
 		t.Fatalf("changes %+v, unseen %+v", in.Changes, in.UnseenApplies)
 	}
 	md := string(r.Markdown())

@@ -7,7 +7,10 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/arith"
 	"github.com/tablefull/tablefull/model/incident"
+	"github.com/tablefull/tablefull/model/knob"
+	"github.com/tablefull/tablefull/model/safe"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
 )
@@ -88,7 +91,7 @@ func (t narrator) whatHappened(r *Report) []string {
 	h := in.Host
 	var s []string
 	s = append(s, fmt.Sprintf("%s (kernel %s, %s, %s of RAM) was recorded from %s to %s UTC: %s, %s.",
-		model.Sanitize(h.Name, 64), model.Sanitize(h.Kernel, 64), plural(h.CPUs, "CPU", "CPUs"), memory(h.MemTotal),
+		safe.Text(h.Name, 64), safe.Text(h.Kernel, 64), plural(h.CPUs, "CPU", "CPUs"), memory(h.MemTotal),
 		in.From.UTC().Format("2006-01-02 15:04:05"), t.at(in.To), units.Dur(in.To.Sub(in.From)), plural(in.Samples, "sample", "samples")))
 	switch {
 	case in.Start.Status != model.TableTracked && len(in.FullNamespaces) > 0:
@@ -108,7 +111,7 @@ func (t narrator) whatHappened(r *Report) []string {
 		switch {
 		case in.FirstPinned.Equal(in.From): // the climb, if any, was before the recording
 			climb, pinned = "", fmt.Sprintf("the table was already pinned at nf_conntrack_max = %s when the recording began", units.Int(in.Start.Max))
-		case in.ClimbFrom.Equal(in.From) && model.Percent(in.ClimbCount, in.Start.Max) > model.EvictPct && in.TimeToPin() <= 2*in.Interval:
+		case in.ClimbFrom.Equal(in.From) && arith.Percent(in.ClimbCount, in.Start.Max) > model.EvictPct && in.TimeToPin() <= 2*in.Interval:
 			// Near a full table the kernel evicts to make room: a first
 			// sample a few entries short of the cap was at it already.
 			climb, pinned = "", fmt.Sprintf("the table was already pinned at nf_conntrack_max = %s when the recording began (its first sample read %s: near a full table the kernel evicts to make room, so the count touches the cap rather than resting on it)",
@@ -174,7 +177,7 @@ func (t narrator) evidence() []string {
 			continue
 		}
 		v := in.Last[k]
-		out = append(out, fmt.Sprintf("%s, held %s: %s.%s", k, units.Dur(in.Held[k]), model.Sanitize(v.Text(), verdictText), readFrom(v.Facts())))
+		out = append(out, fmt.Sprintf("%s, held %s: %s.%s", k, units.Dur(in.Held[k]), safe.Text(v.Text(), verdictText), readFrom(v.Facts())))
 	}
 	if len(out) == 0 {
 		return []string{"No verdict but OK held: nothing in the recording called for one."}
@@ -185,7 +188,7 @@ func (t narrator) evidence() []string {
 // verdictText bounds a verdict's words in the report: its names are each
 // bounded where its facts were made and its templates are ours, so this
 // only guards; a report never cuts a sentence.
-const verdictText = 8 * model.MaxText
+const verdictText = 8 * safe.MaxText
 
 // readFrom says where a verdict's numbers were read: " Read from:
 // count 4,096 (nf_conntrack_count; this table), …"; "" when it cites
@@ -272,13 +275,13 @@ func (t narrator) droppedWhat() string {
 	return "the dropped packets"
 }
 
-// knobName is how the story names a knob: its name (model.KnobName),
+// knobName is how the story names a knob: its name (knob.Name),
 // with what hashsize counts.
 func knobName(key string) string {
-	if key == model.KnobHashsize {
-		return model.KnobName(key) + " (the bucket count)"
+	if key == knob.Hashsize {
+		return knob.Name(key) + " (the bucket count)"
 	}
-	return model.KnobName(key)
+	return knob.Name(key)
 }
 
 // number is a knob value seen in a sample (always one number).

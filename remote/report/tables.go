@@ -7,7 +7,10 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/incident"
+	"github.com/tablefull/tablefull/model/knob"
+	"github.com/tablefull/tablefull/model/safe"
 	"github.com/tablefull/tablefull/model/story"
+	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/model/units"
 )
 
@@ -45,7 +48,7 @@ func (t narrator) tuning() section {
 		for _, c := range in.Changes {
 			tb.Rows = append(tb.Rows, []string{t.at(c.At), knobName(c.Key), units.Int(number(c.Before)), units.Int(number(c.After)), readBack(c)})
 			b, a := c.WindowBefore, c.WindowAfter
-			name := model.KnobName(c.Key) + " at " + t.at(c.At)
+			name := knob.Name(c.Key) + " at " + t.at(c.At)
 			cmp.Rows = append(cmp.Rows,
 				[]string{name, "before, " + units.Dur(b.To.Sub(b.From)), units.Num(b.DropsPS), units.Num(b.NewConnsPS), units.Dur(b.Pinned), units.Num(b.SynRetransPS), units.Num(b.ListenOverflowsPS)},
 				[]string{name, "after, " + units.Dur(a.To.Sub(a.From)), units.Num(a.DropsPS), units.Num(a.NewConnsPS), units.Dur(a.Pinned), units.Num(a.SynRetransPS), units.Num(a.ListenOverflowsPS)})
@@ -130,7 +133,7 @@ func (t narrator) kernel() section {
 	for _, l := range in.Kernel {
 		ns := "this one"
 		if l.NetNSName != "" {
-			ns = model.Sanitize(l.NetNSName, 64)
+			ns = safe.Text(l.NetNSName, 64)
 		}
 		tb.Rows = append(tb.Rows, []string{units.Int(uint64(l.Count)), t.at(l.First), t.at(l.Last), ns, model.KernelLine{Text: l.Text}.Said(200)})
 	}
@@ -175,15 +178,15 @@ func (t narrator) census() section {
 func ownersTable(o *model.Owners) table {
 	tb := table{Head: []string{"owner (process, unit / container / pod)", "entries", "peer"}}
 	if o.Error != "" {
-		tb.Note = "Not attributed: " + model.Sanitize(o.Error, 200) + "."
+		tb.Note = "Not attributed: " + safe.Text(o.Error, 200) + "."
 		return tb
 	}
 	for _, c := range o.Top {
-		tb.Rows = append(tb.Rows, []string{model.Sanitize(c.Who(), 120), units.Int(uint64(max(0, c.N))), model.Sanitize(c.PeerText(), 80)})
+		tb.Rows = append(tb.Rows, []string{safe.Text(c.Who(), 120), units.Int(uint64(max(0, c.N))), safe.Text(c.PeerText(), 80)})
 	}
 	tb.Note = o.UnownedText() + "."
 	if o.Note != "" {
-		tb.Note += " " + model.Sanitize(o.Note, 200) + "."
+		tb.Note += " " + safe.Text(o.Note, 200) + "."
 	}
 	return tb
 }
@@ -191,14 +194,14 @@ func ownersTable(o *model.Owners) table {
 // maxCensusRows bounds each census table.
 const maxCensusRows = 10
 
-func countTable(what string, cs []model.Count) table {
+func countTable(what string, cs []tally.Count) table {
 	tb := table{Head: []string{what, "entries"}}
 	for i, c := range cs {
 		if i == maxCensusRows {
 			tb.Note = fmt.Sprintf("%s more are not listed.", units.Int(uint64(len(cs)-maxCensusRows)))
 			break
 		}
-		tb.Rows = append(tb.Rows, []string{model.Sanitize(c.Key, 64), units.Int(uint64(max(0, c.N)))})
+		tb.Rows = append(tb.Rows, []string{safe.Text(c.Key, 64), units.Int(uint64(max(0, c.N)))})
 	}
 	return tb
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/safe"
 	"github.com/tablefull/tablefull/model/units"
 )
 
@@ -19,7 +20,7 @@ func (t narrator) who() section {
 	p := fmt.Sprintf("The eBPF probes' busiest %s (ending at %s) counted the new connections below as the processes made them.",
 		units.Dur(time.Duration(secs*float64(time.Second))), t.at(t.in.PeakWhoAt))
 	if d := w.DominantText(secs); d != "" {
-		p += " " + model.Sanitize(d, 400) + "."
+		p += " " + safe.Text(d, 400) + "."
 	}
 	sec.Paras = []string{p}
 	conns := table{Head: []string{"owner (process, unit / container / pod)", "destination", "new/s", "median life", "finding"}}
@@ -31,7 +32,7 @@ func (t narrator) who() section {
 		if c.Churning(secs) {
 			finding = model.OnePerRequest
 		}
-		conns.Rows = append(conns.Rows, []string{model.Sanitize(c.Owner.String(), 120), model.Sanitize(c.DestText(), 64),
+		conns.Rows = append(conns.Rows, []string{safe.Text(c.Owner.String(), 120), safe.Text(c.DestText(), 64),
 			units.Num(c.PerSec(secs)), life, finding})
 	}
 	if w.OtherOpened > 0 {
@@ -44,8 +45,8 @@ func (t narrator) who() section {
 	if len(w.Drops) > 0 {
 		drops := table{Head: []string{"dropped by the table, from", "source", "destination", "packets"}}
 		for _, d := range w.Drops {
-			drops.Rows = append(drops.Rows, []string{model.Sanitize(d.Owner.String(), 120), model.Sanitize(d.Src, 64),
-				model.Sanitize(d.Dest, 64), units.Int(d.N)})
+			drops.Rows = append(drops.Rows, []string{safe.Text(d.Owner.String(), 120), safe.Text(d.Src, 64),
+				safe.Text(d.Dest, 64), units.Int(d.N)})
 		}
 		drops.Note = "Packets netfilter dropped before conntrack could give them an entry; a firewall's own DROP rules are not in it."
 		sec.Tables = append(sec.Tables, drops)

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/safe"
 	"github.com/tablefull/tablefull/remote/recording"
 )
 
@@ -55,8 +55,8 @@ func numeric(s string) bool {
 // meta is the line under the heading.
 func (r *Report) meta() string {
 	in := r.Incident
-	return fmt.Sprintf("%s · kernel %s · %s – %s UTC · %s", model.Sanitize(in.Host.Name, 64), model.Sanitize(in.Host.Kernel, 64),
-		in.From.UTC().Format("2006-01-02 15:04:05"), in.To.UTC().Format("2006-01-02 15:04:05"), model.Sanitize(r.Source, 200))
+	return fmt.Sprintf("%s · kernel %s · %s – %s UTC · %s", safe.Text(in.Host.Name, 64), safe.Text(in.Host.Kernel, 64),
+		in.From.UTC().Format("2006-01-02 15:04:05"), in.To.UTC().Format("2006-01-02 15:04:05"), safe.Text(r.Source, 200))
 }
 
 // HTML is report.html: one file, charts inline, no script, no network.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/remote/stream/streamtest"
 )
 
@@ -227,8 +228,8 @@ func TestDriftOnTheWire(t *testing.T) {
 	var b bytes.Buffer
 	enc, _ := NewEncoder(&b, model.Host{Name: "h"}, t0)
 	s := twoCPUSample(1)
-	s.Drift = &model.Drifts{Checked: []string{model.KnobMax, "kernel.core_pattern", model.KnobMax},
-		Drifted: []model.Drift{{Knob: model.KnobMax, Persisted: "32768", Live: "4096", Writers: writers},
+	s.Drift = &knob.Drifts{Checked: []string{knob.Max, "kernel.core_pattern", knob.Max},
+		Drifted: []knob.Drift{{Knob: knob.Max, Persisted: "32768", Live: "4096", Writers: writers},
 			{Knob: "kernel.core_pattern", Persisted: "|/bin/sh", Live: "core"}}}
 	s.Namespaces = &model.Namespaces{Rows: []model.NetNS{{Inode: 9, Name: "r", Kind: "netns", Path: "/etc/shadow"}}}
 	enc.Sample(s)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tally"
 )
 
 // allocated is the heap allocated while f runs.
@@ -81,7 +82,7 @@ func TestHostileLinesStayCheap(t *testing.T) {
 // TestCensusZonesOnTheWire: a census's zones arrive as sent; more zones
 // than a census keeps is a damaged line.
 func TestCensusZonesOnTheWire(t *testing.T) {
-	decode := func(zones []model.Count) (*model.Sample, *Decoder) {
+	decode := func(zones []tally.Count) (*model.Sample, *Decoder) {
 		var b bytes.Buffer
 		enc, _ := NewEncoder(&b, model.Host{Name: "h"}, t0)
 		s := twoCPUSample(1)
@@ -92,13 +93,13 @@ func TestCensusZonesOnTheWire(t *testing.T) {
 		got, _, _ := dec.Next()
 		return got, dec
 	}
-	two := []model.Count{{Key: "zone 5", N: 7}, {Key: "zone 0", N: 2}}
+	two := []tally.Count{{Key: "zone 5", N: 7}, {Key: "zone 0", N: 2}}
 	if got, _ := decode(two); got == nil || got.Census == nil || fmt.Sprint(got.Census.TopZones) != fmt.Sprint(two) {
 		t.Errorf("zones arrived as %+v", got)
 	}
-	var many []model.Count
+	var many []tally.Count
 	for z := range maxCensusKeys + 1 {
-		many = append(many, model.Count{Key: fmt.Sprintf("zone %d", z), N: 1})
+		many = append(many, tally.Count{Key: fmt.Sprintf("zone %d", z), N: 1})
 	}
 	if got, dec := decode(many); dec.Damaged == 0 {
 		t.Errorf("%d zones taken: %+v", len(many), got.Census)
@@ -128,7 +129,7 @@ func TestStaleDNATOnTheWire(t *testing.T) {
 	var b bytes.Buffer
 	enc, _ := NewEncoder(&b, model.Host{Name: "h"}, t0)
 	s := twoCPUSample(1)
-	s.Census = &model.Census{Total: 50, TopDests: []model.Count{{Key: "10.96.0.10", N: 50}},
+	s.Census = &model.Census{Total: 50, TopDests: []tally.Count{{Key: "10.96.0.10", N: 50}},
 		DestServices: map[string]string{"10.96.0.10": "kube-system/kube-dns\x1b[2J", "10.1.1.1": "not/shown"}}
 	enc.Sample(s)
 	dec := NewDecoder(&b)
@@ -154,7 +155,7 @@ func TestCiliumOnTheWire(t *testing.T) {
 		s.Cilium.Maps = append(s.Cilium.Maps, model.CiliumMap{Name: fmt.Sprintf("cilium_ct%d", i), Entries: 1 << 50, Max: 1024})
 	}
 	for i := range 10 {
-		s.Cilium.Maps[0].Endpoints = append(s.Cilium.Maps[0].Endpoints, model.Count{Key: fmt.Sprintf("10.0.0.%d\x1b", i), N: 1 << 40})
+		s.Cilium.Maps[0].Endpoints = append(s.Cilium.Maps[0].Endpoints, tally.Count{Key: fmt.Sprintf("10.0.0.%d\x1b", i), N: 1 << 40})
 	}
 	enc.Sample(s)
 	dec := NewDecoder(&b)

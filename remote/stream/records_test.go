@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
+	"github.com/tablefull/tablefull/model/tally"
 )
 
 // everyFieldLines are lines our Encoder writes, with every field a sample
@@ -15,13 +17,13 @@ import (
 func everyFieldLines(t testing.TB) [][]byte {
 	s := twoCPUSample(0)
 	s.Census = &model.Census{Total: 4096, ByProto: map[string]int{"tcp": 4000, "udp": 96}, TCPState: map[string]int{"TIME_WAIT": 3900},
-		TopPorts: []model.Count{{Key: "tcp/3900", N: 3900}}, TopZones: []model.Count{{Key: "zone\x1b 5", N: 96}}, At: t0,
+		TopPorts: []tally.Count{{Key: "tcp/3900", N: 3900}}, TopZones: []tally.Count{{Key: "zone\x1b 5", N: 96}}, At: t0,
 		StaleDNAT: []model.DNATTarget{{Target: "10.244.1.7:53", Unreplied: 40, Gone: true}}, DNATChecked: true,
 		ZoneLimits: &model.ZoneLimits{Default: 1000, Zones: []model.ZoneLimit{{Zone: 5, Limit: 150}}}, ZoneLimitsNote: "", Took: time.Second,
 		Owners: &model.Owners{Top: []model.OwnerCount{{Owner: model.Owner{Comm: "duck\"db\x1b", PID: 42, Group: "a b.service", Kind: "unit"}, N: 3, Peer: "10.0.0.1:80", PeerN: 3}},
 			Unowned: model.ClassCounts{model.ClassTCPDone: 1}, Sockets: 4}}
 	s.Namespaces = &model.Namespaces{Rows: []model.NetNS{{Inode: 9, Name: "cni-1", Kind: "netns", PID: 7, Count: 40, DropsRead: true}}, Others: 2}
-	s.Drift = &model.Drifts{Checked: []string{model.KnobMax}, Drifted: []model.Drift{{Knob: model.KnobMax, Persisted: "262144", Live: "65536"}}}
+	s.Drift = &knob.Drifts{Checked: []string{knob.Max}, Drifted: []knob.Drift{{Knob: knob.Max, Persisted: "262144", Live: "65536"}}}
 	s.Listeners = &model.Listeners{Pressed: []model.Listener{{Addr: "127.0.0.1:8080", Queue: 6, Backlog: 5,
 		Owner: model.Owner{Comm: "py\u202ethon", PID: 9, Group: "slow.service", Kind: "unit"}}}, Somaxconn: 4096, Listening: 2}
 	s.Who = &model.Who{Conns: []model.ConnFlow{{Owner: model.Owner{Comm: "duck\tdb", PID: 4242, Group: "user.slice", Kind: "cgroup"},
@@ -33,7 +35,7 @@ func everyFieldLines(t testing.TB) [][]byte {
 	s.Cilium = &model.CiliumMaps{Maps: []model.CiliumMap{{Name: "cilium_ct4\x1b_global", Entries: 510000, Max: 524288}}, Note: "open cilium_ct6_global: permission denied",
 		Drops: []model.CiliumDrop{{Reason: 155, Name: "CT: Map insertion failed\x1b", Packets: 42, Rose: 20}}}
 	s.Ports = &model.PortUse{Dests: []model.DestPorts{{Src: "10.0.0.2", Dst: "10.0.0.9:80\x1b", Ports: 28000, TimeWait: 12}}, Outbound: 28000, Inbound: 3}
-	s.IPVS = &model.IPVS{Present: true, Size: 4096, Conns: 3, Services: 1, Top: []model.Count{{Key: "TCP 10.9.9.9:80\x1b", N: 3}}, ReuseMode: "1",
+	s.IPVS = &model.IPVS{Present: true, Size: 4096, Conns: 3, Services: 1, Top: []tally.Count{{Key: "TCP 10.9.9.9:80\x1b", N: 3}}, ReuseMode: "1",
 		Rows: []model.IPVSConn{{Proto: "TCP", From: "10.0.0.5:40000", To: "10.9.9.9:80", Dest: "127.0.0.1:80", State: "SYN_RECV", Expires: 59}}}
 	s.Flushes = &model.Flushes{Watching: true, Deleted: 1000, Recent: []model.Flush{{From: t0, To: t0, Entries: 1000, UDP: 1000,
 		Dests: []model.FlushDest{{Dest: "udp 10.96.0.10:53", Entries: 1000, Service: "kube-system/kube\x1b-dns:dns"}}}}}

@@ -5,6 +5,9 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
+	"github.com/tablefull/tablefull/model/safe"
+	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/model/tuning"
 )
 
@@ -109,11 +112,11 @@ const maxDriftWriters = 4
 // boundDrift copies a stream's drift check: tablefull's knobs only (a
 // key from a stream becomes a Prometheus label), each once, every string
 // bounded.
-func boundDrift(d *model.Drifts) *model.Drifts {
+func boundDrift(d *knob.Drifts) *knob.Drifts {
 	if d == nil {
 		return nil
 	}
-	out := model.Drifts{}
+	out := knob.Drifts{}
 	checked := map[string]bool{}
 	for _, k := range d.Checked {
 		if _, ok := tuning.Spec(k); ok && !checked[k] {
@@ -127,7 +130,7 @@ func boundDrift(d *model.Drifts) *model.Drifts {
 			continue
 		}
 		drifted[x.Knob] = true
-		y := model.Drift{Knob: x.Knob, Persisted: bound(x.Persisted), Live: bound(x.Live)}
+		y := knob.Drift{Knob: x.Knob, Persisted: bound(x.Persisted), Live: bound(x.Live)}
 		y.Writers = boundStrings(x.Writers, maxDriftWriters)
 		out.Drifted = append(out.Drifted, y)
 	}
@@ -155,10 +158,10 @@ func boundCensus(c *model.Census) *model.Census {
 		}
 		return o
 	}
-	boundList := func(l []model.Count) []model.Count {
-		o := make([]model.Count, len(l))
+	boundList := func(l []tally.Count) []tally.Count {
+		o := make([]tally.Count, len(l))
 		for i, x := range l {
-			o[i] = model.Count{Key: bound(x.Key), N: x.N}
+			o[i] = tally.Count{Key: bound(x.Key), N: x.N}
 		}
 		return o
 	}
@@ -178,7 +181,7 @@ func boundCensus(c *model.Census) *model.Census {
 	for _, t := range c.StaleDNAT { // a part of the entries, never more
 		entries := max(0, min(t.Entries, c.Total))
 		out.StaleDNAT = append(out.StaleDNAT, model.DNATTarget{Target: bound(t.Target), Entries: entries, Unreplied: max(0, min(t.Unreplied, c.Total)),
-			Via: bound(t.Via), Service: model.Sanitize(t.Service, 253), Gone: t.Gone})
+			Via: bound(t.Via), Service: safe.Text(t.Service, 253), Gone: t.Gone})
 	}
 	out.DestServices = nil
 	for _, d := range out.TopDests { // names of the destinations shown, never more
@@ -186,7 +189,7 @@ func boundCensus(c *model.Census) *model.Census {
 			if out.DestServices == nil {
 				out.DestServices = map[string]string{}
 			}
-			out.DestServices[d.Key] = model.Sanitize(name, 253)
+			out.DestServices[d.Key] = safe.Text(name, 253)
 		}
 	}
 	out.Owners = boundOwners(c.Owners)
@@ -245,10 +248,10 @@ func entriesFromWire(w *wireEntries) model.Entries {
 			e.Evicted[cl] = min(v, e.Ended[cl])
 		}
 	}
-	tops := func(rows []countRow) []model.Count {
-		var out []model.Count
+	tops := func(rows []countRow) []tally.Count {
+		var out []tally.Count
 		for _, r := range rows {
-			out = append(out, model.Count{Key: bound(r.key), N: max(0, r.n)})
+			out = append(out, tally.Count{Key: bound(r.key), N: max(0, r.n)})
 		}
 		return out
 	}
@@ -317,9 +320,9 @@ func boundCilium(c *model.CiliumMaps) *model.CiliumMaps {
 // endpoints' and destinations' counts a part of them, never more.
 func boundCiliumMap(m model.CiliumMap) model.CiliumMap {
 	most := int(min(m.Entries, m.Max, math.MaxInt32))
-	top := func(cs []model.Count) []model.Count {
-		return firstOf(cs, model.MaxCiliumTops, func(c model.Count) model.Count {
-			return model.Count{Key: bound(c.Key), N: max(0, min(c.N, most))}
+	top := func(cs []tally.Count) []tally.Count {
+		return firstOf(cs, model.MaxCiliumTops, func(c tally.Count) tally.Count {
+			return tally.Count{Key: bound(c.Key), N: max(0, min(c.N, most))}
 		})
 	}
 	return model.CiliumMap{Name: bound(m.Name), Entries: min(m.Entries, m.Max), Max: m.Max, Endpoints: top(m.Endpoints), Dests: top(m.Dests)}

@@ -1,6 +1,9 @@
 package stream
 
-import "github.com/tablefull/tablefull/model"
+import (
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tally"
+)
 
 // boundIPVS copies IPVS with its lists cut to what a sample carries and
 // its text bounded.
@@ -9,7 +12,7 @@ func boundIPVS(v *model.IPVS) *model.IPVS {
 		return nil
 	}
 	return &model.IPVS{Present: v.Present, Size: v.Size, Conns: v.Conns, Services: max(0, v.Services), ReuseMode: bound(v.ReuseMode), Note: bound(v.Note),
-		Top: firstOf(v.Top, model.MaxIPVSTop, func(c model.Count) model.Count { return model.Count{Key: bound(c.Key), N: max(0, c.N)} }),
+		Top: firstOf(v.Top, model.MaxIPVSTop, func(c tally.Count) tally.Count { return tally.Count{Key: bound(c.Key), N: max(0, c.N)} }),
 		Rows: firstOf(v.Rows, model.MaxIPVSRows, func(r model.IPVSConn) model.IPVSConn {
 			return model.IPVSConn{Proto: bound(r.Proto), From: bound(r.From), To: bound(r.To), Dest: bound(r.Dest), State: bound(r.State), Expires: r.Expires}
 		})}

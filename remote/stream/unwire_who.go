@@ -9,6 +9,7 @@ func boundWho(w *model.Who) *model.Who {
 		return nil
 	}
 	return &model.Who{OtherOpened: w.OtherOpened, OtherDrops: w.OtherDrops, Lost: w.Lost, Note: bound(w.Note), Limit: bound(w.Limit),
+		DropsSplit: w.DropsSplit, DroppedByRules: w.DroppedByRules,
 		Conns: eachOf(w.Conns, func(c model.ConnFlow) model.ConnFlow {
 			return model.ConnFlow{Owner: boundOwner(c.Owner), Proto: c.Proto, Dest: bound(c.Dest), Opened: c.Opened,
 				Closed: c.Closed, Failed: c.Failed, LifeSum: max(0, c.LifeSum), Life: c.Life, Secs: max(0, c.Secs)}

@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 )
 
 // field is one key of a record line.
@@ -74,7 +75,7 @@ var vocabulary = []field{
 	sampleField("ns", "the host's other network namespaces, when read: the JSON of model.Namespaces",
 		func(s *model.Sample) **model.Namespaces { return &s.Namespaces }, within(boundNamespaces)),
 	sampleField("dr", "the drift of persisted tuning, when checked: the JSON of model.Drifts",
-		func(s *model.Sample) **model.Drifts { return &s.Drift }, within(boundDrift)),
+		func(s *model.Sample) **knob.Drifts { return &s.Drift }, within(boundDrift)),
 	{Key: "ab", In: "sample", Doc: `the parts not read (model.Parts, e.g. ["cpu","tcp"]); a stream without it read every part its rows carry`},
 	sampleField("ls", "the pressed listeners, when read: the JSON of model.Listeners",
 		func(s *model.Sample) **model.Listeners { return &s.Listeners }, keepListeners),

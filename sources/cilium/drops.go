@@ -9,6 +9,7 @@ import (
 	"github.com/cilium/ebpf"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tally"
 )
 
 // metricsMap is the map Cilium counts its forwarded and dropped packets
@@ -78,7 +79,7 @@ func (r *dropReader) read(dir string) ([]model.CiliumDrop, string) {
 		out = append(out, d)
 	}
 	r.last = packets
-	out, _ = model.TopN(out, model.MaxCiliumDrops, func(d model.CiliumDrop) uint64 { return d.Packets },
+	out, _ = tally.TopN(out, model.MaxCiliumDrops, func(d model.CiliumDrop) uint64 { return d.Packets },
 		func(a, b model.CiliumDrop) bool { return a.Reason < b.Reason })
 	return out, ""
 }

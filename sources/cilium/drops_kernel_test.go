@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources/cilium/ciliumtest"
 )
@@ -45,7 +46,7 @@ func TestCiliumDropReasons(t *testing.T) {
 	if d := got.Drops[0]; d.Packets != 62 || d.Rose != 20 {
 		t.Errorf("the second read: %+v", d)
 	}
-	vs := model.Judge(model.Inputs{Sample: model.Sample{Time: now, Cilium: got,
+	vs := diagnose.Judge(diagnose.Inputs{Sample: model.Sample{Time: now, Cilium: got,
 		Conntrack: model.Conntrack{Status: model.TableTracked, Count: 10, Peak: 10, Max: 262144, Buckets: 262144}}})
 	if vs[0].Kind != verdict.CiliumCT || !strings.Contains(vs[0].Text(), "holds 100 of its 1,024 entries (10 %)") ||
 		!strings.Contains(vs[0].Text(), "since its previous read Cilium dropped 20 packets for CT: Map insertion failed") {

@@ -5,6 +5,7 @@ import (
 	"net/netip"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tally"
 )
 
 // The key both map kinds share is Cilium's struct ipv4_ct_tuple or
@@ -20,18 +21,18 @@ const (
 	tupleService = 4
 )
 
-// tally counts who fills one map from its keys, in bounded sketches.
-type tally struct {
+// mapTally counts who fills one map from its keys, in bounded sketches.
+type mapTally struct {
 	nat, known   bool
 	addrLen      int
-	endpoints    model.Sketch[netip.Addr]
-	destinations model.Sketch[netip.AddrPort]
+	endpoints    tally.Sketch[netip.Addr]
+	destinations tally.Sketch[netip.AddrPort]
 }
 
 // newTally tallies the keys of map name, keySize bytes each; a key of
 // another size is not a layout tablefull knows, and is not read.
-func newTally(name string, keySize int) *tally {
-	t := &tally{nat: model.CiliumNAT(name)}
+func newTally(name string, keySize int) *mapTally {
+	t := &mapTally{nat: model.CiliumNAT(name)}
 	switch keySize {
 	case keyV4:
 		t.addrLen, t.known = 4, true
@@ -49,7 +50,7 @@ func newTally(name string, keySize int) *tally {
 // entries a flow, keyed as the packet was: the egress one (flags
 // TUPLE_F_OUT) says who (saddr) went where (daddr:dport); the ingress one
 // is its reverse and is not counted.
-func (t *tally) add(key []byte) {
+func (t *mapTally) add(key []byte) {
 	if !t.known || len(key) != 2*t.addrLen+6 {
 		return
 	}
@@ -70,7 +71,7 @@ func (t *tally) add(key []byte) {
 }
 
 // top puts the busiest endpoints and destinations into m.
-func (t *tally) top(m *model.CiliumMap) {
+func (t *mapTally) top(m *model.CiliumMap) {
 	if !t.known {
 		return
 	}

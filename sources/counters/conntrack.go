@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
@@ -21,16 +22,16 @@ const (
 // holdKeys are the timeouts that hold each class's entries (model.Class
 // order); ClassTCPDone's is TIME_WAIT's.
 var holdKeys = [model.NumClasses]string{
-	model.KnobTimeWait,
-	model.KnobSynSent,
+	knob.TimeWait,
+	knob.SynSent,
 	"net.netfilter.nf_conntrack_tcp_timeout_established",
-	model.KnobUDPTimeout,
-	model.KnobUDPStream,
+	knob.UDPTimeout,
+	knob.UDPStream,
 	"net.netfilter.nf_conntrack_icmp_timeout",
 	"net.netfilter.nf_conntrack_generic_timeout",
 	"net.netfilter.nf_conntrack_tcp_timeout_close",
-	model.KnobSynRecv,
-	model.KnobLastAck,
+	knob.SynRecv,
+	knob.LastAck,
 }
 
 // HoldsEvery is how often the holds are read again: they change only when
@@ -76,9 +77,9 @@ func parseNumber(b []byte) (uint64, error) {
 func NewTable(procRoot string) *Table {
 	t := &Table{
 		count:    newSysctlFile(kernelfs.SysctlPath(procRoot, KeyCount)),
-		max:      newSysctlFile(kernelfs.SysctlPath(procRoot, model.KnobMax)),
+		max:      newSysctlFile(kernelfs.SysctlPath(procRoot, knob.Max)),
 		buckets:  newSysctlFile(kernelfs.SysctlPath(procRoot, KeyBuckets)),
-		timeWait: newSysctlFile(kernelfs.SysctlPath(procRoot, model.KnobTimeWait)),
+		timeWait: newSysctlFile(kernelfs.SysctlPath(procRoot, knob.TimeWait)),
 		now:      time.Now,
 	}
 	for i, k := range holdKeys[1:] {

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 )
 
 // ReadConntrackBuild tells, under the sysfs root, whether nf_conntrack is
@@ -14,17 +14,17 @@ import (
 // one from boot (it has parameters: hashsize), and for a module once
 // loaded, when it alone has an initstate. Absent, it is a module not yet
 // loaded (the first ct rule or NAT autoloads it).
-func ReadConntrackBuild(sysRoot string) model.ConntrackBuild {
+func ReadConntrackBuild(sysRoot string) knob.ConntrackBuild {
 	dir := filepath.Join(sysRoot, "module", "nf_conntrack")
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-		return model.BuildNotLoaded
+		return knob.BuildNotLoaded
 	} else if err != nil {
-		return model.BuildUnknown
+		return knob.BuildUnknown
 	}
 	if _, err := os.Stat(filepath.Join(dir, "initstate")); err == nil {
-		return model.BuildModule
+		return knob.BuildModule
 	} else if errors.Is(err, fs.ErrNotExist) {
-		return model.BuildBuiltin
+		return knob.BuildBuiltin
 	}
-	return model.BuildUnknown
+	return knob.BuildUnknown
 }

@@ -3,7 +3,7 @@ package counters
 import (
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
@@ -17,7 +17,7 @@ const FastRate = 100 * time.Millisecond
 // samples, so the process wakes once per tick, not once per timer. Poll and
 // Take run on that one goroutine; it is not safe for concurrent use.
 type PeakSampler struct {
-	hold model.PeakHold
+	hold diagnose.PeakHold
 	f    *kernelfs.OpenFile
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
@@ -47,8 +48,8 @@ type EntryEvents struct {
 	stop    *atomic.Bool
 	done    chan struct{}
 	counts  model.Entries
-	dests   model.Sketch[uint32]
-	sources model.Sketch[netip.Addr]
+	dests   tally.Sketch[uint32]
+	sources tally.Sketch[netip.Addr]
 	// overruns counts ENOBUFS: the kernel dropped events for us.
 	overruns uint64
 	dropsAt  uint64 // the socket's drops in /proc/net/netlink at start

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
@@ -43,7 +44,7 @@ func TestEntryEventsCount(t *testing.T) {
 		t.Errorf("300 connections counted as %+v", e)
 	}
 	_, port, _ := net.SplitHostPort(addr)
-	if len(e.TopDests) == 0 || e.TopDests[0] != (model.Count{Key: "tcp/" + port, N: 300}) {
+	if len(e.TopDests) == 0 || e.TopDests[0] != (tally.Count{Key: "tcp/" + port, N: 300}) {
 		t.Errorf("top destinations %+v, want tcp/%s 300", e.TopDests, port)
 	}
 	if again := ev.Read(); len(again.TopDests) != 0 || again.New != e.New {

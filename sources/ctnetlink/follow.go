@@ -15,7 +15,7 @@ import (
 // Follower follows the entries a filter matches as the kernel makes and
 // ends them, through the NEW and DESTROY groups of the namespace it was
 // started in: the entries panel's live mode. Memory is fixed (a ring of
-// model.MaxFollowed events); it needs CAP_NET_ADMIN.
+// entry.MaxFollowed events); it needs CAP_NET_ADMIN.
 type Follower struct {
 	procRoot string
 	portID   uint32

@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/safe"
+	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
@@ -97,10 +99,10 @@ func services(v *model.IPVS, listing []byte) {
 	}
 	for k, n := range per {
 		if n > 0 {
-			v.Top = append(v.Top, model.Count{Key: k, N: int(min(n, 1<<31-1))})
+			v.Top = append(v.Top, tally.Count{Key: k, N: int(min(n, 1<<31-1))})
 		}
 	}
-	v.Top = model.TopCounts(v.Top, model.MaxIPVSTop)
+	v.Top = tally.TopCounts(v.Top, model.MaxIPVSTop)
 }
 
 // connHead is how much of /proc/net/ip_vs_conn is read: its header and
@@ -120,7 +122,7 @@ func rows(listing []byte) []model.IPVSConn {
 		}
 		expires, _ := strconv.Atoi(f[8])
 		out = append(out, model.IPVSConn{Proto: f[0], From: addrPort(f[1] + ":" + f[2]), To: addrPort(f[3] + ":" + f[4]),
-			Dest: addrPort(f[5] + ":" + f[6]), State: model.Sanitize(f[7], 16), Expires: expires})
+			Dest: addrPort(f[5] + ":" + f[6]), State: safe.Text(f[7], 16), Expires: expires})
 	}
 	return out
 }
@@ -131,11 +133,11 @@ func rows(listing []byte) []model.IPVSConn {
 func addrPort(s string) string {
 	i := strings.LastIndexByte(s, ':')
 	if i < 0 {
-		return model.Sanitize(s, 64)
+		return safe.Text(s, 64)
 	}
 	port, err := strconv.ParseUint(s[i+1:], 16, 16)
 	if err != nil {
-		return model.Sanitize(s, 64)
+		return safe.Text(s, 64)
 	}
 	host := s[:i]
 	var a netip.Addr
@@ -147,7 +149,7 @@ func addrPort(s string) string {
 		err = errors.New("not an address")
 	}
 	if err != nil {
-		return model.Sanitize(s, 64)
+		return safe.Text(s, 64)
 	}
 	return netip.AddrPortFrom(a, uint16(port)).String()
 }

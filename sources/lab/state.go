@@ -20,7 +20,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/tune"
 )
@@ -42,8 +42,8 @@ type Global string
 
 // The global knobs: one value for the whole host, so the lab restores them.
 const (
-	GlobalMax      Global = model.KnobMax
-	GlobalHashsize Global = model.KnobHashsize
+	GlobalMax      Global = knob.Max
+	GlobalHashsize Global = knob.Hashsize
 )
 
 // Paths are where the lab keeps its lock and state, and the /proc and

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/arith"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
@@ -148,7 +150,7 @@ func (n *Namespaces) deepHash(slab uint64, slabRead bool) bool {
 			sum += p.count
 		}
 	}
-	return n.buckets > 0 && model.ChainDepth(sum, n.buckets) >= model.ChainsWatchedDepth
+	return n.buckets > 0 && arith.ChainDepth(sum, n.buckets) >= arith.ChainsWatchedDepth
 }
 
 // DropsFromPct is how full a namespace's table must be (percent of the
@@ -202,7 +204,7 @@ func (n *Namespaces) Read(now time.Time, capMax uint64) *model.Namespaces {
 		if p.hot {
 			peak = max(p.peak, count)
 		}
-		p.hot, p.peak = model.Percent(max(count, peak), capMax) >= model.FastWithinPct, 0
+		p.hot, p.peak = arith.Percent(max(count, peak), capMax) >= diagnose.FastWithinPct, 0
 		idle := p.idleFor
 		p.idleUntil, p.idleFor = time.Time{}, 0
 		switch {

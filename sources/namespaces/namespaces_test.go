@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
@@ -110,7 +111,7 @@ func TestNamespacePeakBetweenSamples(t *testing.T) {
 	if full, _ := model.FullNamespaces(first, second, 320); len(full) != 0 {
 		t.Errorf("a burst to the cap between samples with no drop is full: %+v", full)
 	}
-	if !model.NamespacesNearCap(model.Sample{Conntrack: model.Conntrack{Max: 320}, Namespaces: second}) {
+	if !diagnose.NamespacesNearCap(model.Sample{Conntrack: model.Conntrack{Max: 320}, Namespaces: second}) {
 		t.Error("a namespace at 94 % of the cap is not near it")
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/safe"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/owners"
@@ -165,11 +165,11 @@ func (n *Namespaces) keep(found map[uint64]*nsProc, ino uint64, pid int) {
 	}
 	if pid == 0 {
 		m := n.mounts[ino]
-		found[ino] = &nsProc{netnsPath: m.Path, name: model.Sanitize(m.Name, 64), kind: "netns"}
+		found[ino] = &nsProc{netnsPath: m.Path, name: safe.Text(m.Name, 64), kind: "netns"}
 		return
 	}
 	name, kind := n.nameOf(ino, pid)
-	found[ino] = &nsProc{pid: pid, name: model.Sanitize(name, 64), kind: kind}
+	found[ino] = &nsProc{pid: pid, name: safe.Text(name, 64), kind: kind}
 }
 
 // pressed reports whether namespace ino was near the cap or dropping at

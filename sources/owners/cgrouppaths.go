@@ -28,10 +28,10 @@ const (
 	maxLookupFDs   = 1 << 16
 )
 
-// cgroup2Mount finds where the cgroup v2 hierarchy is mounted, from the
+// Cgroup2Mount finds where the cgroup v2 hierarchy is mounted, from the
 // mount table at mountinfo: /sys/fs/cgroup on a unified host,
 // /sys/fs/cgroup/unified on a hybrid one; "" when none is.
-func cgroup2Mount(mountinfo string) string {
+func Cgroup2Mount(mountinfo string) string {
 	f, err := os.Open(mountinfo)
 	if err != nil {
 		return ""

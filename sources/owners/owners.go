@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tally"
 )
 
 // ownedSocket is one socket of the dump, as the join needs it.
@@ -154,7 +155,7 @@ func (ix *SocketIndex) countAway(f model.Flow) bool {
 		ix.fromAway[f.Src] = peers
 	}
 	dst := netip.AddrPortFrom(f.Dst, f.DstPort)
-	if _, ok := peers[dst]; ok || len(peers) < model.SketchSize {
+	if _, ok := peers[dst]; ok || len(peers) < tally.SketchSize {
 		peers[dst]++
 	} else {
 		peers[netip.AddrPort{}]++ // beyond the bound: counted, its peer not kept
@@ -182,10 +183,10 @@ type Trees struct {
 // this process's mount table, or else in init's, through its root (ip
 // netns exec mounts a sysfs of its own, without the cgroup mounts).
 func NewRoots(proc string) Trees {
-	if m := cgroup2Mount(filepath.Join(proc, "self", "mountinfo")); m != "" {
+	if m := Cgroup2Mount(filepath.Join(proc, "self", "mountinfo")); m != "" {
 		return Trees{Proc: proc, Cgroup2: m}
 	}
-	if m := cgroup2Mount(filepath.Join(proc, "1", "mountinfo")); m != "" {
+	if m := Cgroup2Mount(filepath.Join(proc, "1", "mountinfo")); m != "" {
 		through := filepath.Join(proc, "1", "root", m)
 		if _, err := os.Stat(filepath.Join(through, "cgroup.procs")); err == nil {
 			return Trees{Proc: proc, Cgroup2: through}

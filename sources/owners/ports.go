@@ -8,6 +8,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tally"
 )
 
 // tcpTimeWait is sock_diag's state number of a TIME_WAIT socket.
@@ -75,7 +76,7 @@ func CountPorts(dump func(states uint32, each func(SocketRow)) error, portRange 
 		src netip.Addr
 		dst netip.AddrPort
 	}
-	var all, tw model.Sketch[pair]
+	var all, tw tally.Sketch[pair]
 	var u model.PortUse
 	lo, hi := portRange[0], portRange[1]
 	err := dump(allStates&^(1<<tcpListen), func(r SocketRow) {
@@ -97,7 +98,7 @@ func CountPorts(dump func(states uint32, each func(SocketRow)) error, portRange 
 	u.Approximate = all.Overflowed()
 	name := func(k pair) string { return k.src.String() + " " + k.dst.String() }
 	twBy := map[string]int{}
-	for _, c := range tw.Top(model.SketchSize, name) {
+	for _, c := range tw.Top(tally.SketchSize, name) {
 		twBy[c.Key] = c.N
 	}
 	for _, c := range all.Top(model.MaxPortDests, name) {

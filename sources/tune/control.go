@@ -9,6 +9,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/entry"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
@@ -94,7 +95,7 @@ func (a *Control) limit(changes []tuning.Change, count uint64) (uint64, error) {
 		count = max(count, live)
 	}
 	for _, c := range changes {
-		if c.Key != model.KnobMax {
+		if c.Key != knob.Max {
 			continue
 		}
 		if n, err := strconv.ParseUint(c.Proposed, 10, 64); err == nil && n < count {
@@ -123,7 +124,7 @@ func (a *Control) SetCensus(on bool) { a.Live.SetCensus(on) }
 func (a *Control) Read() (tuning.KnobState, error) { return a.Tuner.Read() }
 
 // Apply implements tuning.Tuner.
-func (a *Control) Apply(changes []tuning.Change, count uint64) ([]model.KnobResult, error) {
+func (a *Control) Apply(changes []tuning.Change, count uint64) ([]knob.Result, error) {
 	a.busy.Lock()
 	defer a.busy.Unlock()
 	count, err := a.limit(changes, count)
@@ -144,7 +145,7 @@ func (a *Control) Persist(changes []tuning.Change) ([]string, []string, error) {
 }
 
 // Undo implements tuning.Tuner.
-func (a *Control) Undo() ([]model.KnobResult, error) {
+func (a *Control) Undo() ([]knob.Result, error) {
 	a.busy.Lock()
 	defer a.busy.Unlock()
 	return a.Tuner.Undo()

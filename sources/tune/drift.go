@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
@@ -49,7 +49,7 @@ func (p Persister) Persisted() (map[string]string, error) {
 		if len(f) >= 2 && f[0] == "options" && f[1] == "nf_conntrack" {
 			for _, o := range f[2:] {
 				if v, ok := strings.CutPrefix(o, "hashsize="); ok {
-					out[model.KnobHashsize] = v
+					out[knob.Hashsize] = v
 				}
 			}
 		}
@@ -60,7 +60,7 @@ func (p Persister) Persisted() (map[string]string, error) {
 		}
 		for _, l := range ls {
 			if v, ok := tmpfilesHashsize(l); ok {
-				out[model.KnobHashsize] = v
+				out[knob.Hashsize] = v
 			}
 		}
 	}
@@ -105,7 +105,7 @@ type DriftCheck struct {
 	Sysctls *Sysctls
 	Proc    string // for the programs that write knobs
 	at      time.Time
-	last    *model.Drifts
+	last    *knob.Drifts
 	// writersOf is what drifted when writers were looked up.
 	writersOf string
 	writers   map[string][]string
@@ -113,7 +113,7 @@ type DriftCheck struct {
 
 // Read returns the drift at now, read again every DriftEvery; nil when
 // the persisted files could not be read.
-func (d *DriftCheck) Read(now time.Time) *model.Drifts {
+func (d *DriftCheck) Read(now time.Time) *knob.Drifts {
 	if !d.at.IsZero() && now.Sub(d.at) < DriftEvery && now.After(d.at) {
 		return d.last
 	}
@@ -123,7 +123,7 @@ func (d *DriftCheck) Read(now time.Time) *model.Drifts {
 		d.last = nil
 		return nil
 	}
-	drifts := model.DriftOf(persisted, d.Sysctls.ReadOf(persisted)) // nothing persisted: nothing to read
+	drifts := knob.DriftOf(persisted, d.Sysctls.ReadOf(persisted)) // nothing persisted: nothing to read
 	if key := fmt.Sprint(drifts.Drifted); key != d.writersOf {
 		d.writersOf, d.writers = key, d.Pers.writersOf(drifts, d.Proc)
 	}
@@ -135,18 +135,18 @@ func (d *DriftCheck) Read(now time.Time) *model.Drifts {
 // Drift compares what p persisted with the live knobs, naming for each
 // drifted knob the writers known to come after tablefull's file (procRoot
 // for the running ones).
-func (p Persister) Drift(live map[string]string, procRoot string) (*model.Drifts, error) {
+func (p Persister) Drift(live map[string]string, procRoot string) (*knob.Drifts, error) {
 	persisted, err := p.Persisted()
 	if err != nil {
 		return nil, err
 	}
-	drifts := model.DriftOf(persisted, live)
+	drifts := knob.DriftOf(persisted, live)
 	nameWriters(&drifts, p.writersOf(drifts, procRoot))
 	return &drifts, nil
 }
 
 // writersOf looks up the later writers of the knobs that drifted.
-func (p Persister) writersOf(d model.Drifts, procRoot string) map[string][]string {
+func (p Persister) writersOf(d knob.Drifts, procRoot string) map[string][]string {
 	if len(d.Drifted) == 0 {
 		return nil
 	}
@@ -158,7 +158,7 @@ func (p Persister) writersOf(d model.Drifts, procRoot string) map[string][]strin
 }
 
 // nameWriters fills each drifted knob's writers.
-func nameWriters(d *model.Drifts, writers map[string][]string) {
+func nameWriters(d *knob.Drifts, writers map[string][]string) {
 	for i := range d.Drifted {
 		d.Drifted[i].Writers = writers[d.Drifted[i].Knob]
 	}

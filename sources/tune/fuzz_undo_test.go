@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
@@ -18,12 +18,12 @@ import (
 // the files tablefull manages, only while they hold what tablefull
 // wrote, and only numbers into the knobs.
 func FuzzUndoRecord(f *testing.F) {
-	good, _ := json.Marshal(UndoRecord{Live: map[string]string{model.KnobTimeWait: "120"},
+	good, _ := json.Marshal(UndoRecord{Live: map[string]string{knob.TimeWait: "120"},
 		Files: []FileChange{{Path: "SYSCTL", Old: []byte("a = 1\n"), New: []byte("b = 2\n")}}})
 	f.Add(string(good))
 	f.Add(`{"live":{"kernel.core_pattern":"|/tmp/x"},"files":[{"Path":"/etc/passwd","Old":"cm9vdA==","New":null}]}`)
 	f.Add(`{"live":{"net.netfilter.nf_conntrack_tcp_timeout_time_wait":"1\nx"}}`)
-	knob := regexp.MustCompile(`^[0-9]+(\t[0-9]+)?\n$`)
+	value := regexp.MustCompile(`^[0-9]+(\t[0-9]+)?\n$`)
 	f.Fuzz(func(t *testing.T, record string) {
 		root := t.TempDir()
 		p := Persister{SysctlDir: filepath.Join(root, "sysctl.d"), ModprobeDir: filepath.Join(root, "modprobe.d")}
@@ -36,7 +36,7 @@ func FuzzUndoRecord(f *testing.F) {
 		os.WriteFile(filepath.Join(state, undoFile), []byte(record), 0o600)
 		victim := filepath.Join(root, "victim")
 		os.WriteFile(victim, []byte("keep\n"), 0o644)
-		tw := kernelfs.SysctlPath(filepath.Join(root, "proc"), model.KnobTimeWait)
+		tw := kernelfs.SysctlPath(filepath.Join(root, "proc"), knob.TimeWait)
 		os.MkdirAll(filepath.Dir(tw), 0o755)
 		os.WriteFile(tw, []byte("30\n"), 0o644)
 
@@ -53,7 +53,7 @@ func FuzzUndoRecord(f *testing.F) {
 		if b, _ := os.ReadFile(victim); string(b) != "keep\n" {
 			t.Fatalf("undo wrote %s", victim)
 		}
-		if b, _ := os.ReadFile(tw); !knob.Match(b) {
+		if b, _ := os.ReadFile(tw); !value.Match(b) {
 			t.Fatalf("undo wrote %q into a knob", b)
 		}
 		filepath.Walk(root, func(path string, info os.FileInfo, err error) error {

@@ -3,7 +3,7 @@ package tune
 import (
 	"errors"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 )
 
@@ -36,7 +36,7 @@ func (t *LabTuning) Read() (tuning.KnobState, error) {
 
 // Apply writes global knobs from the host, recorded for the lab's end,
 // and the others inside the lab (tuning.Tuner).
-func (t *LabTuning) Apply(changes []tuning.Change, count uint64) ([]model.KnobResult, error) {
+func (t *LabTuning) Apply(changes []tuning.Change, count uint64) ([]knob.Result, error) {
 	global, _ := splitGlobal(changes)
 	if t.before == nil {
 		cur, err := t.split().read()
@@ -62,7 +62,7 @@ func (t *LabTuning) Persist([]tuning.Change) ([]string, []string, error) {
 }
 
 // Undo restores the values before the lab's first apply (tuning.Tuner).
-func (t *LabTuning) Undo() ([]model.KnobResult, error) {
+func (t *LabTuning) Undo() ([]knob.Result, error) {
 	if t.before == nil {
 		return nil, ErrNothingToUndo
 	}

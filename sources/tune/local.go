@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
@@ -76,7 +76,7 @@ func (l *Local) undoRecord() (UndoRecord, error) {
 // Apply implements tuning.Tuner: the values before it are recorded for
 // Undo before anything is written (a process killed half-way leaves its
 // undo), then the knobs are written and the step kept.
-func (l *Local) Apply(changes []tuning.Change, count uint64) ([]model.KnobResult, error) {
+func (l *Local) Apply(changes []tuning.Change, count uint64) ([]knob.Result, error) {
 	if err := l.Tuner.Check(changes, count); err != nil {
 		return nil, err // refused before the state dir is looked at
 	}
@@ -84,7 +84,7 @@ func (l *Local) Apply(changes []tuning.Change, count uint64) ([]model.KnobResult
 	if err != nil {
 		return nil, err
 	}
-	return applyRecorded(l.StateDir, rec, l.Tuner.Read(), changes, count, func() ([]model.KnobResult, error) {
+	return applyRecorded(l.StateDir, rec, l.Tuner.Read(), changes, count, func() ([]knob.Result, error) {
 		return l.Tuner.Apply(changes, count)
 	})
 }
@@ -93,7 +93,7 @@ func (l *Local) Apply(changes []tuning.Change, count uint64) ([]model.KnobResult
 // write runs; then the step of nf_conntrack_max it made. A record that
 // cannot be kept stops the write before anything changes: every write
 // has its undo, or nothing is written.
-func applyRecorded(dir string, rec UndoRecord, before map[string]string, changes []tuning.Change, count uint64, write func() ([]model.KnobResult, error)) ([]model.KnobResult, error) {
+func applyRecorded(dir string, rec UndoRecord, before map[string]string, changes []tuning.Change, count uint64, write func() ([]knob.Result, error)) ([]knob.Result, error) {
 	was := map[string]string{}
 	for _, c := range changes {
 		if v, ok := before[c.Key]; ok {
@@ -108,7 +108,7 @@ func applyRecorded(dir string, rec UndoRecord, before map[string]string, changes
 	if len(res) == 0 {
 		return res, err
 	}
-	if step := tuning.StepOf(time.Now(), before, changes, count); step != nil && written(res, model.KnobMax) {
+	if step := tuning.StepOf(time.Now(), before, changes, count); step != nil && written(res, knob.Max) {
 		rec.Step = step
 		if serr := SaveUndo(dir, rec); serr != nil {
 			err = errors.Join(err, fmt.Errorf("keep the step: %w", serr))
@@ -118,7 +118,7 @@ func applyRecorded(dir string, rec UndoRecord, before map[string]string, changes
 }
 
 // written reports whether key is among the results of an apply.
-func written(res []model.KnobResult, key string) bool {
+func written(res []knob.Result, key string) bool {
 	for _, r := range res {
 		if r.Key == key {
 			return true
@@ -169,7 +169,7 @@ func (l *Local) PersistFiles(changes []tuning.Change) ([]string, []string, error
 }
 
 // Undo restores what tablefull changed (tuning.Tuner).
-func (l *Local) Undo() ([]model.KnobResult, error) {
+func (l *Local) Undo() ([]knob.Result, error) {
 	res, _, err := l.UndoFiles()
 	return res, err
 }
@@ -177,7 +177,7 @@ func (l *Local) Undo() ([]model.KnobResult, error) {
 // UndoFiles restores the live values and files of the last apply and
 // returns the files it restored. The record stays until both halves
 // succeed.
-func (l *Local) UndoFiles() ([]model.KnobResult, []string, error) {
+func (l *Local) UndoFiles() ([]knob.Result, []string, error) {
 	rec, err := LoadUndo(l.StateDir)
 	if err != nil {
 		return nil, nil, err

@@ -11,7 +11,8 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
+	"github.com/tablefull/tablefull/model/safe"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/sources/kernelfs"
@@ -75,7 +76,7 @@ func kubeProxy(pid int, argv []string) Manager {
 		if b, err := readManagerConfig(path); err == nil {
 			conf = conntrackSection(b)
 		}
-		where = "conntrack: in its --config " + model.Sanitize(flags["config"], 256) + " (or its --conntrack-* flags)"
+		where = "conntrack: in its --config " + safe.Text(flags["config"], 256) + " (or its --conntrack-* flags)"
 	}
 	pick := func(flag, key string) (string, bool) {
 		if v, ok := flags[flag]; ok {
@@ -94,10 +95,10 @@ func kubeProxy(pid int, argv []string) Manager {
 		minimum = "131072"
 	}
 	if n, err := strconv.ParseUint(strings.TrimSpace(perCore), 10, 64); err == nil && n > 0 {
-		m.Owns[model.KnobMax] = fmt.Sprintf("max(%s × CPUs, %s)", units.Int(n), number(minimum))
+		m.Owns[knob.Max] = fmt.Sprintf("max(%s × CPUs, %s)", units.Int(n), number(minimum))
 	}
 	if v, ok := pick("conntrack-udp-timeout", "udpTimeout"); ok && strings.TrimSpace(v) != "" && strings.TrimSpace(v) != "0" && strings.TrimSpace(v) != "0s" {
-		m.Owns[model.KnobUDPTimeout] = model.Sanitize(strings.TrimSpace(v), 32)
+		m.Owns[knob.UDPTimeout] = safe.Text(strings.TrimSpace(v), 32)
 	}
 	return m
 }
@@ -163,7 +164,7 @@ func number(s string) string {
 	if n, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64); err == nil {
 		return units.Int(n)
 	}
-	return model.Sanitize(strings.TrimSpace(s), 32)
+	return safe.Text(strings.TrimSpace(s), 32)
 }
 
 // conntrackSection reads the keys directly under a top-level

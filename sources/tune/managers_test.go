@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 )
 
@@ -68,10 +68,10 @@ func TestFindKubeProxy(t *testing.T) {
 		t.Fatalf("found %+v, want the one kube-proxy", ms)
 	}
 	m := ms[0]
-	if m.Owns[model.KnobMax] != "max(65,536 × CPUs, 262,144)" || m.Owns[model.KnobUDPTimeout] != "5s" || !strings.Contains(m.Where, conf) {
+	if m.Owns[knob.Max] != "max(65,536 × CPUs, 262,144)" || m.Owns[knob.UDPTimeout] != "5s" || !strings.Contains(m.Where, conf) {
 		t.Errorf("kube-proxy owns %v, set in %q", m.Owns, m.Where)
 	}
-	w := ManagerWarnings(ms, []tuning.Change{{Key: model.KnobMax, Proposed: "524288"}, {Key: model.KnobTimeWait, Proposed: "30"}})
+	w := ManagerWarnings(ms, []tuning.Change{{Key: knob.Max, Proposed: "524288"}, {Key: knob.TimeWait, Proposed: "30"}})
 	if len(w) != 1 || !strings.Contains(w[0], "nf_conntrack_max") || !strings.Contains(w[0], "lasts until it restarts") {
 		t.Errorf("warnings %q", w)
 	}
@@ -80,7 +80,7 @@ func TestFindKubeProxy(t *testing.T) {
 // TestKubeProxyLeavingMax: maxPerCore 0 in its config leaves max alone.
 func TestKubeProxyLeavingMax(t *testing.T) {
 	m := kubeProxy(7, []string{"kube-proxy", "--conntrack-max-per-core=0"})
-	if _, ok := m.Owns[model.KnobMax]; ok {
+	if _, ok := m.Owns[knob.Max]; ok {
 		t.Errorf("maxPerCore 0 still owns max: %v", m.Owns)
 	}
 }
@@ -128,7 +128,7 @@ func TestKubeProxyImpostors(t *testing.T) {
 	}
 	standIn(t, "--config="+fifo) // root, but its config a FIFO
 	ms := findManagersWithin(t, 5*time.Second)
-	if len(ms) != 1 || ms[0].Owns[model.KnobMax] != "max(32,768 × CPUs, 131,072)" {
+	if len(ms) != 1 || ms[0].Owns[knob.Max] != "max(32,768 × CPUs, 131,072)" {
 		t.Fatalf("root kube-proxy with a FIFO config: %+v", ms)
 	}
 	if _, err := readManagerConfig("conf/kube-proxy.yaml"); err == nil {

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/nsenter"
@@ -98,7 +98,7 @@ func (n *Namespaced) read() (map[string]string, error) {
 
 // write applies changes, global ones from the host and the others in
 // the namespace, each half checked before it writes.
-func (n *Namespaced) write(changes []tuning.Change, count uint64) ([]model.KnobResult, error) {
+func (n *Namespaced) write(changes []tuning.Change, count uint64) ([]knob.Result, error) {
 	global, local := splitGlobal(changes)
 	if err := n.Host.Check(global, count); err != nil {
 		return nil, err
@@ -107,7 +107,7 @@ func (n *Namespaced) write(changes []tuning.Change, count uint64) ([]model.KnobR
 	if err != nil || len(local) == 0 {
 		return res, err
 	}
-	var inside []model.KnobResult
+	var inside []knob.Result
 	err = n.enter(func() error {
 		var err error
 		inside, err = n.Host.Apply(local, count)
@@ -122,7 +122,7 @@ func (n *Namespaced) write(changes []tuning.Change, count uint64) ([]model.KnobR
 // Apply writes changes, the values before them recorded for Undo
 // before anything is written; nothing is written without a record
 // (tuning.Tuner).
-func (n *Namespaced) Apply(changes []tuning.Change, count uint64) ([]model.KnobResult, error) {
+func (n *Namespaced) Apply(changes []tuning.Change, count uint64) ([]knob.Result, error) {
 	rec, err := (&Local{StateDir: n.StateDir}).undoRecord()
 	if err != nil {
 		return nil, err
@@ -131,7 +131,7 @@ func (n *Namespaced) Apply(changes []tuning.Change, count uint64) ([]model.KnobR
 	if err != nil {
 		return nil, err
 	}
-	return applyRecorded(n.StateDir, rec, before, changes, count, func() ([]model.KnobResult, error) { return n.write(changes, count) })
+	return applyRecorded(n.StateDir, rec, before, changes, count, func() ([]knob.Result, error) { return n.write(changes, count) })
 }
 
 // Persist refuses: a namespace's knobs are set where it is made
@@ -141,7 +141,7 @@ func (n *Namespaced) Persist([]tuning.Change) ([]string, []string, error) {
 }
 
 // Undo restores the values before the first apply since the last undo.
-func (n *Namespaced) Undo() ([]model.KnobResult, error) {
+func (n *Namespaced) Undo() ([]knob.Result, error) {
 	rec, err := LoadUndo(n.StateDir)
 	if err != nil {
 		return nil, err

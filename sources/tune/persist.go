@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
@@ -34,7 +34,7 @@ type Persister struct {
 	// writes a built-in one's hashsize at boot.
 	UdevDir, TmpfilesDir string
 	// Build is how nf_conntrack is in the kernel: what applies at boot.
-	Build model.ConntrackBuild
+	Build knob.ConntrackBuild
 }
 
 // FileChange is one file a persist would write: its path and old and new
@@ -61,7 +61,7 @@ func (p Persister) Plan(changes []tuning.Change) ([]FileChange, error) {
 	sysctls := map[string]string{}
 	var hashsize string
 	for _, c := range changes {
-		if c.Key == model.KnobHashsize {
+		if c.Key == knob.Hashsize {
 			hashsize = c.Proposed
 		} else {
 			sysctls[c.Key] = c.Proposed
@@ -248,7 +248,7 @@ func (p Persister) Shadowed(changes []tuning.Change) []string {
 			}
 		}
 		for _, c := range changes {
-			if v, ok := set[c.Key]; ok && c.Key != model.KnobHashsize {
+			if v, ok := set[c.Key]; ok && c.Key != knob.Hashsize {
 				warn = append(warn, fmt.Sprintf("%s sets %s = %s and is read after %s: it wins at boot", path, c.Key, v, SysctlFile))
 			}
 		}

@@ -8,16 +8,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/counters"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
 var tuneChanges = []tuning.Change{
-	{Key: model.KnobMax, Proposed: "32768"},
-	{Key: model.KnobTimeWait, Proposed: "30"},
-	{Key: model.KnobHashsize, Proposed: "8192"},
+	{Key: knob.Max, Proposed: "32768"},
+	{Key: knob.TimeWait, Proposed: "30"},
+	{Key: knob.Hashsize, Proposed: "8192"},
 }
 
 func TestPersistKeepsForeignLinesAndIsIdempotent(t *testing.T) {
@@ -81,26 +81,26 @@ func TestShadowedWarnings(t *testing.T) {
 
 func TestCheckRefuses(t *testing.T) {
 	proc := t.TempDir()
-	for key, v := range map[string]string{model.KnobMax: "4096", model.KnobTimeWait: "120"} {
+	for key, v := range map[string]string{knob.Max: "4096", knob.TimeWait: "120"} {
 		p := kernelfs.SysctlPath(proc, key)
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte(v+"\n"), 0o644)
 	}
 	tu := &Sysctls{Proc: proc, Sys: t.TempDir()}
-	if err := tu.Check([]tuning.Change{{Key: model.KnobMax, Proposed: "1000"}}, 4096); !errors.Is(err, ErrBelowCount) {
+	if err := tu.Check([]tuning.Change{{Key: knob.Max, Proposed: "1000"}}, 4096); !errors.Is(err, ErrBelowCount) {
 		t.Errorf("max below the count: %v", err)
 	}
-	if err := tu.Check([]tuning.Change{{Key: model.KnobMax, Proposed: "-1"}}, 0); !errors.Is(err, tuning.ErrBadValue) {
+	if err := tu.Check([]tuning.Change{{Key: knob.Max, Proposed: "-1"}}, 0); !errors.Is(err, tuning.ErrBadValue) {
 		t.Errorf("negative max: %v", err)
 	}
-	if err := tu.Check([]tuning.Change{{Key: model.KnobHashsize, Proposed: "8192"}}, 0); !errors.Is(err, kernelfs.ErrUnavailable) {
+	if err := tu.Check([]tuning.Change{{Key: knob.Hashsize, Proposed: "8192"}}, 0); !errors.Is(err, kernelfs.ErrUnavailable) {
 		t.Errorf("hashsize without the module: %v", err)
 	}
 	if os.Geteuid() == 0 {
 		if out, err := exec.Command("mount", "--bind", "-o", "ro", proc, proc).CombinedOutput(); err == nil {
 			defer exec.Command("umount", proc).Run()
 			exec.Command("mount", "-o", "remount,bind,ro", proc).Run()
-			if err := tu.Check([]tuning.Change{{Key: model.KnobTimeWait, Proposed: "30"}}, 0); !errors.Is(err, ErrReadOnlyFS) {
+			if err := tu.Check([]tuning.Change{{Key: knob.TimeWait, Proposed: "30"}}, 0); !errors.Is(err, ErrReadOnlyFS) {
 				t.Errorf("read-only /proc/sys: %v", err)
 			}
 		} else {
@@ -117,7 +117,7 @@ func TestPersistLongLine(t *testing.T) {
 	long := "# " + strings.Repeat("x", 100<<10)
 	old := long + "\nvm.swappiness = 10\nnet.netfilter.nf_conntrack_max = 4096\nkernel.pid_max = 65536\n"
 	os.WriteFile(filepath.Join(dir, SysctlFile), []byte(old), 0o644)
-	files, err := p.Plan([]tuning.Change{{Key: model.KnobMax, Proposed: "8192"}})
+	files, err := p.Plan([]tuning.Change{{Key: knob.Max, Proposed: "8192"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestPersistLongLine(t *testing.T) {
 		t.Errorf("rewrite lost lines: got %d bytes ending %q, want %d bytes", len(got), got[max(0, len(got)-80):], len(want))
 	}
 	os.WriteFile(filepath.Join(dir, ModprobeFile), []byte(long+"\noptions nf_conntrack expect_hashsize=64\nblacklist foo\n"), 0o644)
-	files, err = p.Plan([]tuning.Change{{Key: model.KnobHashsize, Proposed: "8192"}})
+	files, err = p.Plan([]tuning.Change{{Key: knob.Hashsize, Proposed: "8192"}})
 	if err != nil || !strings.HasSuffix(string(files[0].New), "\noptions nf_conntrack expect_hashsize=64 hashsize=8192\nblacklist foo\n") {
 		t.Errorf("modprobe rewrite after a long line: %v %q", err, files[0].New[len(long):])
 	}
@@ -134,15 +134,15 @@ func TestPersistLongLine(t *testing.T) {
 
 func TestReadConntrackBuild(t *testing.T) {
 	root := t.TempDir()
-	if b := counters.ReadConntrackBuild(root); b != model.BuildNotLoaded {
+	if b := counters.ReadConntrackBuild(root); b != knob.BuildNotLoaded {
 		t.Errorf("no /sys/module/nf_conntrack: %q, want a module not loaded", b)
 	}
 	os.MkdirAll(filepath.Join(root, "module", "nf_conntrack", "parameters"), 0o755)
-	if b := counters.ReadConntrackBuild(root); b != model.BuildBuiltin {
+	if b := counters.ReadConntrackBuild(root); b != knob.BuildBuiltin {
 		t.Errorf("parameters without initstate: %q, want built-in", b)
 	}
 	os.WriteFile(filepath.Join(root, "module", "nf_conntrack", "initstate"), []byte("live\n"), 0o644)
-	if b := counters.ReadConntrackBuild(root); b != model.BuildModule {
+	if b := counters.ReadConntrackBuild(root); b != knob.BuildModule {
 		t.Errorf("with initstate: %q, want a module", b)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/sources/counters"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
@@ -138,9 +138,9 @@ func (p Persister) bootPlan(sysctls bool, hashsize string) ([]FileChange, error)
 // BootNote says how the persisted values apply at boot on this kernel.
 func (p Persister) BootNote() string {
 	switch p.Build {
-	case model.BuildBuiltin:
+	case knob.BuildBuiltin:
 		return "nf_conntrack is built in: its sysctls apply at boot from sysctl.d; its hashsize is written at boot by systemd-tmpfiles (modprobe.d is never read for it)"
-	case model.BuildModule, model.BuildNotLoaded:
+	case knob.BuildModule, knob.BuildNotLoaded:
 		return "nf_conntrack is a " + string(p.Build) + ": a udev rule applies its sysctls whenever it loads (often after systemd-sysctl ran at boot); its hashsize is a modprobe.d option"
 	}
 	return "nf_conntrack's build is unknown: persisted as for a module (a udev rule for its sysctls, modprobe.d for its hashsize)"

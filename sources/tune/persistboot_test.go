@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
@@ -125,7 +125,7 @@ func TestDriftReadsOnlyPersistedKnobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.Remove(unpersisted)
-	done := make(chan *model.Drifts, 1)
+	done := make(chan *knob.Drifts, 1)
 	go func() { done <- (&DriftCheck{Pers: p, Sysctls: NewSysctls(r), Proc: r.Proc}).Read(time.Unix(100, 0)) }()
 	select {
 	case d := <-done:
@@ -155,7 +155,7 @@ func TestDriftCheck(t *testing.T) {
 		t.Errorf("read again before DriftEvery: %+v", d)
 	}
 	d := check.Read(time.Unix(111, 0))
-	if d == nil || len(d.Drifted) != 1 || d.Drifted[0].Knob != model.KnobMax || d.Drifted[0].Live != "4096" || d.Drifted[0].Persisted != "32768" {
+	if d == nil || len(d.Drifted) != 1 || d.Drifted[0].Knob != knob.Max || d.Drifted[0].Live != "4096" || d.Drifted[0].Persisted != "32768" {
 		t.Fatalf("drift %+v, want nf_conntrack_max 32768 → 4096", d)
 	}
 	if w := d.Drifted[0].Writers; len(w) != 1 || !strings.Contains(w[0], "99-zz-local.conf (4096)") {

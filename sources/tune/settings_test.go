@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
 
@@ -16,7 +16,7 @@ import (
 // written.
 func TestSettle(t *testing.T) {
 	proc := t.TempDir()
-	files := map[string]string{model.KnobTimeWait: "120", model.KnobMax: "4096", "net.netfilter.nf_conntrack_tcp_timeout_established": "432000", "kernel.panic": "0"}
+	files := map[string]string{knob.TimeWait: "120", knob.Max: "4096", "net.netfilter.nf_conntrack_tcp_timeout_established": "432000", "kernel.panic": "0"}
 	for key, v := range files {
 		path := kernelfs.SysctlPath(proc, key)
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -31,26 +31,26 @@ func TestSettle(t *testing.T) {
 		v, _ := kernelfs.ReadSysctl(kernelfs.SysctlPath(proc, key))
 		return v
 	}
-	if err := w.Settle(map[string]string{model.KnobTimeWait: "1", "net.netfilter.nf_conntrack_tcp_timeout_established": "60"}); err != nil {
+	if err := w.Settle(map[string]string{knob.TimeWait: "1", "net.netfilter.nf_conntrack_tcp_timeout_established": "60"}); err != nil {
 		t.Fatal(err)
 	}
-	if read(model.KnobTimeWait) != "1" || read("net.netfilter.nf_conntrack_tcp_timeout_established") != "60" {
-		t.Errorf("not written: %s, %s", read(model.KnobTimeWait), read("net.netfilter.nf_conntrack_tcp_timeout_established"))
+	if read(knob.TimeWait) != "1" || read("net.netfilter.nf_conntrack_tcp_timeout_established") != "60" {
+		t.Errorf("not written: %s, %s", read(knob.TimeWait), read("net.netfilter.nf_conntrack_tcp_timeout_established"))
 	}
 	for _, bad := range []map[string]string{
-		{model.KnobMax: "256"},
+		{knob.Max: "256"},
 		{"kernel.panic": "1"},
 		{"net.netfilter.nf_conntrack_tcp_timeout_established": "sixty"},
-		{model.KnobTimeWait: "0"},
-		{"net.netfilter.nf_conntrack_tcp_timeout_established": "30", model.KnobMax: "256"},
-		{"net.netfilter.nf_conntrack_tcp_timeout_established": "30", model.KnobTimeWait: "0"},
+		{knob.TimeWait: "0"},
+		{"net.netfilter.nf_conntrack_tcp_timeout_established": "30", knob.Max: "256"},
+		{"net.netfilter.nf_conntrack_tcp_timeout_established": "30", knob.TimeWait: "0"},
 		{"net.netfilter.nf_conntrack_tcp_timeout_established": "30", "kernel.panic": "1"},
 	} {
 		if err := w.Settle(bad); err == nil {
 			t.Errorf("%v: written", bad)
 		}
 	}
-	if read(model.KnobMax) != "4096" || read("kernel.panic") != "0" || read(model.KnobTimeWait) != "1" || read("net.netfilter.nf_conntrack_tcp_timeout_established") != "60" {
+	if read(knob.Max) != "4096" || read("kernel.panic") != "0" || read(knob.TimeWait) != "1" || read("net.netfilter.nf_conntrack_tcp_timeout_established") != "60" {
 		t.Errorf("a refused setting was written")
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/prometheus/procfs"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/sources/counters"
@@ -30,7 +30,7 @@ func NewSysctls(r kernelfs.Roots) *Sysctls { return &Sysctls{Proc: r.Proc, Sys: 
 
 // path is where a knob lives.
 func (t *Sysctls) path(key string) string {
-	if key == model.KnobHashsize {
+	if key == knob.Hashsize {
 		return filepath.Join(t.Sys, "module", "nf_conntrack", "parameters", "hashsize")
 	}
 	return kernelfs.SysctlPath(t.Proc, key)
@@ -67,7 +67,7 @@ func (t *Sysctls) ReadOf(keys map[string]string) map[string]string {
 // readKnob reads one knob (see Read).
 func (t *Sysctls) readKnob(key string) (string, bool) {
 	v, err := kernelfs.ReadSysctl(t.path(key))
-	if err != nil && key == model.KnobHashsize {
+	if err != nil && key == knob.Hashsize {
 		v, err = kernelfs.ReadSysctl(kernelfs.SysctlPath(t.Proc, counters.KeyBuckets))
 	}
 	return v, err == nil
@@ -109,14 +109,14 @@ var (
 )
 
 // Result is one knob after an apply.
-type Result = model.KnobResult
+type Result = knob.Result
 
 // InChildNamespace reports whether this process runs outside the initial
 // network namespace, where the global conntrack knobs are read-only. The
 // kernel shows it in the files themselves: nf_conntrack_max is mode 0444
 // in a child namespace, 0644 in the initial one.
 func (t *Sysctls) InChildNamespace() bool {
-	st, err := os.Stat(kernelfs.SysctlPath(t.Proc, model.KnobMax))
+	st, err := os.Stat(kernelfs.SysctlPath(t.Proc, knob.Max))
 	return err == nil && st.Mode().Perm()&0o222 == 0
 }
 
@@ -134,7 +134,7 @@ func (t *Sysctls) Check(changes []tuning.Change, count uint64) error {
 		if spec.Global && child {
 			return fmt.Errorf("%s: %w", c.Key, ErrGlobalInChild)
 		}
-		if c.Key == model.KnobMax {
+		if c.Key == knob.Max {
 			if n, _ := strconv.ParseUint(v, 10, 64); n < count {
 				return fmt.Errorf("%s = %s: %w %s: the table would refuse every new entry", c.Key, v, ErrBelowCount, units.Int(count))
 			}

@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 )
@@ -114,7 +114,7 @@ func DropUndo(dir string) error {
 // UndoLive restores through w the live values the record in dir keeps
 // and drops the record: a record of knobs only (the lab's). Nothing
 // recorded is ErrNothingToUndo.
-func UndoLive(dir string, w *Sysctls) ([]model.KnobResult, error) {
+func UndoLive(dir string, w *Sysctls) ([]knob.Result, error) {
 	rec, err := LoadUndo(dir)
 	if err != nil {
 		return nil, err

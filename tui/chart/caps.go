@@ -10,7 +10,7 @@ import (
 	"github.com/NimbleMarkets/ntcharts/canvas/runes"
 	"github.com/NimbleMarkets/ntcharts/linechart/timeserieslinechart"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/tui/styles"
 )
@@ -27,7 +27,7 @@ type capRun struct {
 
 // capRunsOf is the caps of frames in order, a run for each value of
 // nf_conntrack_max (0, a table not read, is no cap).
-func capRunsOf(frames []model.Frame) []capRun {
+func capRunsOf(frames []diagnose.Frame) []capRun {
 	var runs []capRun
 	for _, f := range frames {
 		c := f.Sample.Conntrack
@@ -55,7 +55,7 @@ func (r capRun) near() bool { return r.peak >= r.v/4 }
 // yScale is the chart's top: the highest cap the count came near with a
 // little room, or, when the count rose above every such cap (after a
 // raise), its peak with some room.
-func yScale(frames []model.Frame, runs []capRun) float64 {
+func yScale(frames []diagnose.Frame, runs []capRun) float64 {
 	var peakMax, capMax float64
 	for _, f := range frames {
 		peakMax = max(peakMax, float64(f.Sample.Conntrack.Peak))

@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
@@ -50,7 +50,7 @@ func (c *Chart) View() string { return c.view }
 // the strip; mark, when set, is a moment to point at in the strip (a
 // tuning apply). Nothing is redrawn when the frames, mark and size are
 // those of the last rebuild.
-func (c *Chart) Rebuild(st *styles.Styles, frames []model.Frame, width, height int, mark time.Time) {
+func (c *Chart) Rebuild(st *styles.Styles, frames []diagnose.Frame, width, height int, mark time.Time) {
 	if len(frames) == 0 || width < yAxisWidth+4 || height < 3 {
 		c.view, c.key = "", ""
 		return
@@ -95,7 +95,7 @@ func (c *Chart) Rebuild(st *styles.Styles, frames []model.Frame, width, height i
 // seconds: the view ends on the second after the last frame so that
 // frame is drawn where it was taken, not pulled back onto the second
 // before it.
-func timeRange(frames []model.Frame) (first, end time.Time) {
+func timeRange(frames []diagnose.Frame) (first, end time.Time) {
 	first, end = frames[0].Sample.Time, frames[len(frames)-1].Sample.Time
 	if !end.After(first) {
 		first = end.Add(-time.Second)

@@ -9,20 +9,21 @@ import (
 	"github.com/NimbleMarkets/ntcharts/canvas"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
 // randomFrames are n frames one second apart whose peaks jump anywhere
 // between 0 and 1.2 × a cap of capV (so lines cross the cap and run up
 // and down the whole height), some pinned, some after a gap.
-func randomFrames(r *rand.Rand, n int, capV uint64) []model.Frame {
-	out := make([]model.Frame, n)
+func randomFrames(r *rand.Rand, n int, capV uint64) []diagnose.Frame {
+	out := make([]diagnose.Frame, n)
 	for i := range out {
 		peak := uint64(r.IntN(int(capV*6/5) + 1))
 		if r.IntN(4) == 0 {
 			peak = capV
 		}
-		out[i] = model.Frame{Sample: model.Sample{Time: scriptStart.Add(time.Duration(i) * time.Second),
+		out[i] = diagnose.Frame{Sample: model.Sample{Time: scriptStart.Add(time.Duration(i) * time.Second),
 			Conntrack: model.Conntrack{Peak: peak, Max: capV}},
 			Pinned: peak >= capV, Gap: i > 0 && r.IntN(10) == 0}
 	}
@@ -34,13 +35,13 @@ func randomFrames(r *rand.Rand, n int, capV uint64) []model.Frame {
 // at sizes from the smallest pane to a wide one.
 func chartCases() []struct {
 	name          string
-	frames        []model.Frame
+	frames        []diagnose.Frame
 	width, height int
 } {
 	r := rand.New(rand.NewPCG(7, 11))
 	type chartCase = struct {
 		name          string
-		frames        []model.Frame
+		frames        []diagnose.Frame
 		width, height int
 	}
 	cases := []chartCase{

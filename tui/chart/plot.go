@@ -6,7 +6,7 @@ import (
 
 	"github.com/NimbleMarkets/ntcharts/linechart/timeserieslinechart"
 
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 )
 
 // plotColumns places moments on the chart's columns as ntcharts places
@@ -49,7 +49,7 @@ func (p plotColumns) at(t time.Time) int {
 // averages the points in a column, which draws a one-interval burst to
 // the cap well below the cap: the very peak the 10 Hz sampler caught.
 // rowOf maps a value to its canvas row.
-func peakRows(frames []model.Frame, cols plotColumns, rowOf func(float64) int) []int {
+func peakRows(frames []diagnose.Frame, cols plotColumns, rowOf func(float64) int) []int {
 	n := cols.count()
 	vals := make([]float64, n)
 	has := make([]bool, n)
@@ -106,7 +106,7 @@ func rowScale(ts *timeserieslinechart.Model) func(float64) int {
 // stream was down. A pinned frame stands for the whole interval up to
 // it, so it marks every column back to the previous frame's; across a
 // gap only its own column is known.
-func intervalColumns(frames []model.Frame, cols plotColumns) (pinned, gaps []bool) {
+func intervalColumns(frames []diagnose.Frame, cols plotColumns) (pinned, gaps []bool) {
 	n := cols.count()
 	pinned, gaps = make([]bool, n), make([]bool, n)
 	prev := 0

@@ -12,15 +12,16 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
 // framesOf makes frames at the given offsets from scriptStart with the
 // given peaks.
-func framesOf(offsets []time.Duration, peaks []uint64) []model.Frame {
-	var out []model.Frame
+func framesOf(offsets []time.Duration, peaks []uint64) []diagnose.Frame {
+	var out []diagnose.Frame
 	for i, off := range offsets {
-		out = append(out, model.Frame{Sample: model.Sample{Time: scriptStart.Add(off),
+		out = append(out, diagnose.Frame{Sample: model.Sample{Time: scriptStart.Add(off),
 			Conntrack: model.Conntrack{Peak: peaks[i], Max: 4096}}})
 	}
 	return out
@@ -104,7 +105,7 @@ func TestChartBurstReachesCap(t *testing.T) {
 // (400 → 32,768 → 65,536) is named at each raise, the newest too; the
 // first name does not keep the row to itself.
 func TestChartNamesEveryCap(t *testing.T) {
-	var frames []model.Frame
+	var frames []diagnose.Frame
 	for i := range 60 {
 		capAt := uint64(400)
 		switch {
@@ -113,7 +114,7 @@ func TestChartNamesEveryCap(t *testing.T) {
 		case i >= 20:
 			capAt = 32768
 		}
-		frames = append(frames, model.Frame{Sample: model.Sample{Time: scriptStart.Add(time.Duration(i) * time.Second),
+		frames = append(frames, diagnose.Frame{Sample: model.Sample{Time: scriptStart.Add(time.Duration(i) * time.Second),
 			Conntrack: model.Conntrack{Peak: 400 + uint64(i)*10, Max: capAt}}})
 	}
 	for _, w := range []int{80, 200} {

@@ -16,6 +16,8 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 )
 
@@ -25,8 +27,8 @@ const PlansFile = "testdata/plans/surfaces.jsonl"
 // Moments calls at with each moment of samples a plan is asked at, as the
 // number of samples so far and the frame of the last: every prefix of a
 // short recording; of a long one, 40 spread over it and its last.
-func Moments(samples []model.Sample, at func(k int, last model.Frame)) {
-	an := model.NewAnalyzer(len(samples))
+func Moments(samples []model.Sample, at func(k int, last diagnose.Frame)) {
+	an := diagnose.NewAnalyzer(len(samples))
 	stride := max(1, len(samples)/40)
 	for k := 1; k <= len(samples); k++ {
 		last := an.Add(samples[k-1])
@@ -41,10 +43,10 @@ func Moments(samples []model.Sample, at func(k int, last model.Frame)) {
 func KnobsOf(s model.Sample) map[string]string {
 	c := s.Conntrack
 	u := func(v uint64) string { return strconv.FormatUint(v, 10) }
-	return map[string]string{model.KnobMax: u(c.Max), model.KnobHashsize: u(c.Buckets), model.KnobTimeWait: u(c.TimeWaitHold),
-		model.KnobUDPTimeout: u(c.Holds[model.ClassUDPSingle]), model.KnobSynSent: u(c.Holds[model.ClassTCPUnanswered]), model.KnobSynRecv: u(c.Holds[model.ClassTCPHalfOpen]), model.KnobLastAck: u(c.Holds[model.ClassTCPLastAck]),
-		model.KnobUDPStream: u(c.Holds[model.ClassUDPStream]), model.KnobSomaxconn: "4096", model.KnobSynBacklog: "512",
-		model.KnobPortRange: "32768 60999", model.KnobTwReuse: "2"}
+	return map[string]string{knob.Max: u(c.Max), knob.Hashsize: u(c.Buckets), knob.TimeWait: u(c.TimeWaitHold),
+		knob.UDPTimeout: u(c.Holds[model.ClassUDPSingle]), knob.SynSent: u(c.Holds[model.ClassTCPUnanswered]), knob.SynRecv: u(c.Holds[model.ClassTCPHalfOpen]), knob.LastAck: u(c.Holds[model.ClassTCPLastAck]),
+		knob.UDPStream: u(c.Holds[model.ClassUDPStream]), knob.Somaxconn: "4096", knob.SynBacklog: "512",
+		knob.PortRange: "32768 60999", knob.TwReuse: "2"}
 }
 
 // Plan is the plan recorded for one moment: a recording (by its path

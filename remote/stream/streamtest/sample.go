@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/tally"
 )
 
 // T0 is the fixtures' first moment.
@@ -19,7 +20,7 @@ func TwoCPUSample(i int) model.Sample {
 			Holds: model.ClassCounts{120, 120, 432000, 30, 120, 30, 600}},
 		Entries: model.Entries{Source: model.EntriesEvents, Epoch: 3, New: [model.NumProtos]uint64{9000 + uint64(i), 700, 2, 0},
 			Ended: model.ClassCounts{8000, 20, 1, 690}, Lost: 4,
-			TopDests: []model.Count{{Key: "tcp/3900", N: 80}}, TopSources: []model.Count{{Key: "10.0.0.7", N: 80}}},
+			TopDests: []tally.Count{{Key: "tcp/3900", N: 80}}, TopSources: []tally.Count{{Key: "10.0.0.7", N: 80}}},
 		CTStats: model.CTStats{Source: "procfs", Reported: model.AllCounters, PerCPU: []model.CPUCounters{
 			{CPU: 0, Values: model.CountersOf(map[model.Counter]uint64{model.Drop: 5937, model.EarlyDrop: 77, model.InsertFailed: 0, model.Invalid: 6,
 				model.Error: 2, model.SearchRestart: 284734, model.ClashResolve: 1, model.ChainTooLong: 0})},

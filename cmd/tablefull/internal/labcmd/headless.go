@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/safe"
 	"github.com/tablefull/tablefull/model/story"
 	"github.com/tablefull/tablefull/sources/lab"
 )
@@ -14,7 +16,7 @@ import (
 // headlessEvidence bounds a headless line's evidence: a log line is
 // read whole, not fitted to a screen, so a verdict's last clause (what
 // frees the table) is not cut where a screen would cut it.
-const headlessEvidence = 4 * model.MaxText
+const headlessEvidence = 4 * safe.MaxText
 
 // Headless prints one line per sample of the lab l's feed, judged by the console's
 // analyzer, with the captions, until stopped; fixAfter that long (0:
@@ -44,8 +46,8 @@ func Headless(l *lab.Lab, feed model.Feed, stopped <-chan struct{}, fixAfter tim
 			}
 		}
 	}()
-	an := model.NewAnalyzer(3600)
-	var prev model.Frame
+	an := diagnose.NewAnalyzer(3600)
+	var prev diagnose.Frame
 	for {
 		select {
 		case <-stopped:
@@ -62,7 +64,7 @@ func Headless(l *lab.Lab, feed model.Feed, stopped <-chan struct{}, fixAfter tim
 			fmt.Fprintf(w, "%s count=%d peak=%d max=%d pinned=%v verdict=%q drops=%d early_drops=%d syn_retrans=%.1f listen_overflows=%.1f cpu=%.0f | %s | %s\n",
 				s.Time.Format("15:04:05.000"), c.Count, c.Peak, c.Max, f.Pinned, f.Verdict().Kind,
 				f.Rates.Drops(), f.Rates.CTTotal.Get(model.EarlyDrop), f.Rates.SynRetransPS, f.Rates.ListenOverflowsPS, f.Rates.CPUAll.Busy(),
-				l.Clients.String(), model.Sanitize(f.Verdict().Text(), headlessEvidence))
+				l.Clients.String(), safe.Text(f.Verdict().Text(), headlessEvidence))
 			if cap := story.Caption(prev, f); cap != "" {
 				fmt.Fprintln(w, "  ▶", cap)
 			}

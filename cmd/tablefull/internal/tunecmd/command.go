@@ -9,6 +9,8 @@ import (
 
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/exitcode"
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
@@ -110,7 +112,7 @@ func Command(roots kernelfs.Roots, t CommandOptions, w io.Writer) error {
 	if t.UntilFree {
 		return untilFree(w, t, tgt, feed)
 	}
-	var drift []model.Drift
+	var drift []knob.Drift
 	if t.NetnsPath == "" && t.Target == nil { // the host's persisted values against its live ones
 		if d, err := lt.Pers.Drift(knobs.Current, roots.Proc); err == nil {
 			drift = d.Drifted
@@ -242,8 +244,8 @@ func applyPlan(w io.Writer, t CommandOptions, tgt tuning.Tuner, lt *tune.Local, 
 // and for how long; with the moment's diagnosis as --json prints it (nil
 // for --set, which asks none).
 func planFor(t CommandOptions, feed model.Feed, knobs tuning.KnobState, say io.Writer) (tuning.Plan, *tuning.Said, uint64, error) {
-	an := model.NewAnalyzer(model.HistoryFor(t.Observe, time.Second))
-	var last model.Frame
+	an := diagnose.NewAnalyzer(diagnose.HistoryFor(t.Observe, time.Second))
+	var last diagnose.Frame
 	if len(t.Set) > 0 || t.Observe <= 0 {
 		s, err := oneSample(feed)
 		if err != nil {

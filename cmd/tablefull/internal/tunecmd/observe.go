@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
 )
 
 // errNoFeed reports a tune command wired without a feed of the table.
@@ -31,8 +32,8 @@ func stopFeed(feed model.Feed) {
 // observe feeds an the samples of feed for d and returns the last frame.
 // A feed that gives no sample at all in that time is an error that says
 // why (a namespace's agent that cannot start, a stream that is not ours).
-func observe(feed model.Feed, an *model.Analyzer, d time.Duration) (model.Frame, error) {
-	var last model.Frame
+func observe(feed model.Feed, an *diagnose.Analyzer, d time.Duration) (diagnose.Frame, error) {
+	var last diagnose.Frame
 	var lastErr error
 	got := 0
 	for end := time.Now().Add(d); time.Now().Before(end); {

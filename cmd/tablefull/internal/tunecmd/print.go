@@ -9,7 +9,7 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/exitcode"
-	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
@@ -32,13 +32,13 @@ type tuneReport struct {
 	// Drift are the knobs tablefull persisted that read otherwise live;
 	// Build how nf_conntrack is in the kernel and Boot what applies the
 	// persisted files at boot on it (with --persist or --dry-run).
-	Drift []model.Drift        `json:"drift,omitempty"`
-	Build model.ConntrackBuild `json:"nf_conntrack,omitempty"`
-	Boot  string               `json:"boot,omitempty"`
+	Drift []knob.Drift        `json:"drift,omitempty"`
+	Build knob.ConntrackBuild `json:"nf_conntrack,omitempty"`
+	Boot  string              `json:"boot,omitempty"`
 }
 
 // printDrift says each knob that drifted from its persisted value.
-func printDrift(w io.Writer, drift []model.Drift) {
+func printDrift(w io.Writer, drift []knob.Drift) {
 	for _, d := range drift {
 		fmt.Fprintln(w, "drift:", d.Say())
 	}
@@ -158,7 +158,7 @@ func partly(w io.Writer, t CommandOptions, report tuneReport, err error) error {
 // last apply changed.
 func undoTuning(tgt tuning.Tuner, lt *tune.Local, w io.Writer) error {
 	var restored []string
-	var res []model.KnobResult
+	var res []knob.Result
 	var err error
 	if tgt == tuning.Tuner(lt) {
 		res, restored, err = lt.UndoFiles()

@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/knob"
+	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/verdict"
 )
@@ -16,15 +19,15 @@ import (
 // stale timeouts with no drops (nothing to propose, and conntrack -D), as
 // the panel does.
 func TestPrintSaysWhereTheFixIs(t *testing.T) {
-	cur := map[string]string{model.KnobMax: "262144", model.KnobHashsize: "262144", model.KnobTimeWait: "120"}
+	cur := map[string]string{knob.Max: "262144", knob.Hashsize: "262144", knob.TimeWait: "120"}
 	c := model.Conntrack{Status: model.TableTracked, Count: 300, Peak: 300, Max: 262144, Buckets: 262144, TimeWaitHold: 120}
 	for kind, want := range map[verdict.Kind]string{verdict.NATPorts: "refused: no knob frees it: 12 drops", verdict.StaleTimeouts: "nothing to propose: the current values hold"} {
-		f := model.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}, Verdicts: []verdict.Verdict{{Kind: kind}}}
+		f := diagnose.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}, Verdicts: []verdict.Verdict{{Kind: kind}}}
 		f.Rates.Elapsed = time.Second
 		if kind == verdict.NATPorts {
 			f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: 12})
 		}
-		plan := tuning.Diagnose(tuning.Guide{Knobs: tuning.KnobState{Current: cur, Global: true}, Measured: model.NewRing[model.Frame](1), Now: f}).Plan
+		plan := tuning.Diagnose(tuning.Guide{Knobs: tuning.KnobState{Current: cur, Global: true}, Measured: tally.NewRing[diagnose.Frame](1), Now: f}).Plan
 		var out bytes.Buffer
 		printPlan(&out, plan, nil)
 		if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), string(kind)+": ") {
@@ -37,14 +40,14 @@ func TestPrintSaysWhereTheFixIs(t *testing.T) {
 // prints what the table could take when each fills to the cap, from the
 // moment's namespaces.
 func TestPrintSaysEveryNamespaceMayFill(t *testing.T) {
-	cur := map[string]string{model.KnobMax: "4096", model.KnobHashsize: "4096", model.KnobTimeWait: "120"}
+	cur := map[string]string{knob.Max: "4096", knob.Hashsize: "4096", knob.TimeWait: "120"}
 	c := model.Conntrack{Status: model.TableTracked, Count: 4096, Peak: 4096, Max: 4096, Buckets: 4096, TimeWaitHold: 120}
-	f := model.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c, Namespaces: &model.Namespaces{Rows: []model.NetNS{{Inode: 7, Count: 10}}, Others: 22}},
+	f := diagnose.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c, Namespaces: &model.Namespaces{Rows: []model.NetNS{{Inode: 7, Count: 10}}, Others: 22}},
 		Pinned: true, Verdicts: []verdict.Verdict{{Kind: verdict.TableFull}}}
 	f.Rates.Elapsed = time.Second
 	f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: 12})
 	plan := tuning.Diagnose(tuning.Guide{Knobs: tuning.KnobState{Current: cur, Global: true}, Host: model.Host{MemTotal: 1 << 30},
-		Measured: model.NewRing[model.Frame](1), Now: f}).Plan
+		Measured: tally.NewRing[diagnose.Frame](1), Now: f}).Plan
 	var out bytes.Buffer
 	printPlan(&out, plan, nil)
 	if !strings.Contains(out.String(), "memory: each of 24 namespaces may fill to the cap on its own: 24 × ") {

@@ -11,6 +11,8 @@ import (
 
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/exitcode"
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/tuning/surfacetest"
 	"github.com/tablefull/tablefull/remote/recording"
@@ -29,13 +31,13 @@ type readTuner struct {
 func (r readTuner) Read() (tuning.KnobState, error) {
 	return tuning.KnobState{Current: maps.Clone(r.values), EntryBytes: 256, Global: !r.child}, nil
 }
-func (readTuner) Apply([]tuning.Change, uint64) ([]model.KnobResult, error) {
+func (readTuner) Apply([]tuning.Change, uint64) ([]knob.Result, error) {
 	return nil, errors.New("read only")
 }
 func (readTuner) Persist([]tuning.Change) ([]string, []string, error) {
 	return nil, nil, errors.New("read only")
 }
-func (readTuner) Undo() ([]model.KnobResult, error) { return nil, errors.New("read only") }
+func (readTuner) Undo() ([]knob.Result, error) { return nil, errors.New("read only") }
 
 // dryRunPlan is the plan tune --dry-run --json prints when it measures
 // samples (a recording's feed) through a tuner of knobs, with the
@@ -75,7 +77,7 @@ func TestDryRunPlanIsTheRecordedPlan(t *testing.T) {
 	asked := 0
 	for _, file := range recordingtest.Incidents(t, repoRoot) {
 		rec := recordingtest.Read(t, file)
-		surfacetest.Moments(rec.Samples, func(k int, last model.Frame) {
+		surfacetest.Moments(rec.Samples, func(k int, last diagnose.Frame) {
 			for _, child := range []bool{false, true} {
 				samples := rec.Samples[:k]
 				dry, said := dryRunPlan(t, rec.Host, samples, surfacetest.KnobsOf(samples[k-1]), child)

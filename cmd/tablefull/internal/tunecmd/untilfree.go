@@ -7,6 +7,8 @@ import (
 
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/exitcode"
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
@@ -18,10 +20,10 @@ type LoopStep struct {
 	Step   int         `json:"step"`
 	Plan   tuning.Plan `json:"plan"`
 	// Diagnosis is the moment the step's plan was made for.
-	Diagnosis *tuning.Said       `json:"diagnosis,omitempty"`
-	Results   []model.KnobResult `json:"results,omitempty"`
-	State     string             `json:"state"`
-	Said      string             `json:"said"`
+	Diagnosis *tuning.Said  `json:"diagnosis,omitempty"`
+	Results   []knob.Result `json:"results,omitempty"`
+	State     string        `json:"state"`
+	Said      string        `json:"said"`
 	// SettleMax is the smaller table the loop would settle down to, once
 	// the table has stayed free SettleAfterS seconds (0: none smaller).
 	SettleMax    uint64  `json:"settle_max,omitempty"`
@@ -39,7 +41,7 @@ func untilFree(w io.Writer, t CommandOptions, tgt tuning.Tuner, feed model.Feed)
 		return refused(fmt.Errorf("--until-free applies each step: add --yes (tablefull tune --dry-run shows the first)"))
 	}
 	steps, watch := max(1, t.Steps), max(tuning.LoopWatch+2*time.Second, t.Watch)
-	an := model.NewAnalyzer(model.HistoryFor(t.Observe+time.Duration(steps)*watch, time.Second))
+	an := diagnose.NewAnalyzer(diagnose.HistoryFor(t.Observe+time.Duration(steps)*watch, time.Second))
 	say := func(format string, a ...any) {
 		if !t.JSON {
 			fmt.Fprintf(w, format+"\n", a...)
@@ -107,7 +109,7 @@ func untilFree(w io.Writer, t CommandOptions, tgt tuning.Tuner, feed model.Feed)
 		if st.State == tuning.LoopFreed || st.State == tuning.LoopSettle {
 			if out.SettleMax > 0 {
 				say("settle: once it has stayed free %s, %s entries hold the peak working set seen (%s) with half again to spare: tablefull tune%s --set %s=%d --yes",
-					units.Dur(st.SettleAfter), units.Int(out.SettleMax), units.Int(st.PeakWorkingSet()), netnsFlag(t), model.KnobMax, out.SettleMax)
+					units.Dur(st.SettleAfter), units.Int(out.SettleMax), units.Int(st.PeakWorkingSet()), netnsFlag(t), knob.Max, out.SettleMax)
 			}
 			return nil
 		}
@@ -117,7 +119,7 @@ func untilFree(w io.Writer, t CommandOptions, tgt tuning.Tuner, feed model.Feed)
 
 // watchStep watches the table after an apply until the loop can say: at
 // once when drops go on, otherwise after tuning.LoopWatch, at most watch.
-func watchStep(feed model.Feed, an *model.Analyzer, applied time.Time, watch time.Duration, last model.Frame) (tuning.LoopStatus, model.Frame) {
+func watchStep(feed model.Feed, an *diagnose.Analyzer, applied time.Time, watch time.Duration, last diagnose.Frame) (tuning.LoopStatus, diagnose.Frame) {
 	var st tuning.LoopStatus
 	for end := time.Now().Add(watch); time.Now().Before(end); {
 		s, err := feed.Next()
