@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/sources/nsenter"
+	"golang.org/x/sys/unix"
 )
 
 // insertUDP makes n UDP entries in ns with conntrack -I, from
@@ -126,39 +128,117 @@ func TestEntriesOfOtherTables(t *testing.T) {
 		t.Errorf("the agent deleted established connections, or said otherwise: %v", err)
 	}
 
+	// Cut with the request done: the answer waits in a stopped relay
+	// while the agent deletes and journals all of it.
 	insertUDP(t, ns, 55, 20)
-	agentPID := strings.TrimSpace(pgrep(t, "-f", "^"+exe+" agent --state-dir "+agentDir))
-	exec.Command("kill", "-STOP", agentPID).Run() // it will have the request, not yet done
+	up, down, agentPID := relayParts(t, marker, exe, agentDir)
+	sendSignal(t, down, syscall.SIGSTOP)
 	done := make(chan error, 1)
 	go func() { _, err := remoteEntries.Delete(udp("55"), false); done <- err }()
-	time.Sleep(500 * time.Millisecond) // the relay hands the request over
-	sh := strings.TrimSpace(pgrep(t, "-f", marker))
-	for _, cat := range strings.Fields(pgrep(t, "-P", strings.Fields(sh)[0], "-x", "cat")) {
-		exec.Command("kill", "-KILL", cat).Run() // the transport dies
+	for end := time.Now().Add(10 * time.Second); journalLines(agentDir) < 2 && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 	}
+	sendSignal(t, up, syscall.SIGKILL)
+	sendSignal(t, down, syscall.SIGKILL) // the transport dies
 	if err := <-done; !errors.Is(err, tuning.ErrLinkCut) {
 		t.Errorf("the console was told %v, want that the link was cut", err)
 	}
-	exec.Command("kill", "-CONT", agentPID).Run()
-	for end := time.Now().Add(5 * time.Second); time.Now().Before(end) && syscall.Kill(mustAtoi(t, agentPID), 0) == nil; time.Sleep(100 * time.Millisecond) {
+	if left, n := udpLeft(t, ns, 55), journalLines(agentDir); left != 0 || n != 2 {
+		t.Errorf("the agent held the whole request when the link was cut: %d of 20 entries left, %d deletions journalled; want 0 and 2", left, n)
 	}
-	// The cut agent ends: it took the request first and deleted and
-	// journalled all of it, or found its stream gone first and did
-	// nothing; never a part, never a deletion not journalled.
-	switch left, n := udpLeft(t, ns, 55), journalLines(agentDir); {
-	case left == 0 && n == 2:
-		t.Logf("the agent deleted and journalled the request it held when the link was cut")
-	case left == 20 && n == 1:
-		t.Logf("the agent ended on its cut stream before it took the request: nothing deleted")
-	default:
-		t.Errorf("after the cut: %d of 20 entries left, %d deletions journalled: a part, or one not journalled", left, n)
-	}
-	if syscall.Kill(mustAtoi(t, agentPID), 0) == nil {
-		time.Sleep(time.Second)
-		if syscall.Kill(mustAtoi(t, agentPID), 0) == nil {
-			t.Errorf("the cut agent %s is still running", agentPID)
+	agentEnds(t, agentPID)
+
+	// Cut before the request reaches the agent: it is lost in a stopped
+	// relay, and the agent, its stream gone, deletes nothing.
+	cut := agentPID
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) { // the relay starts again
+		if pid := strings.TrimSpace(pgrep(t, "-f", "^"+exe+" agent --state-dir "+agentDir)); pid != "" && pid != strconv.Itoa(cut) {
+			break
 		}
 	}
+	for i := 0; ; i++ { // the cut may be said first
+		_, err := p.Next()
+		if err == nil {
+			break
+		}
+		if i == 3 {
+			t.Fatalf("the relay did not start again: %v", err)
+		}
+	}
+	insertUDP(t, ns, 56, 20)
+	up, down, agentPID = relayParts(t, marker, exe, agentDir)
+	sendSignal(t, up, syscall.SIGSTOP)
+	go func() { _, err := remoteEntries.Delete(udp("56"), false); done <- err }()
+	for end := time.Now().Add(10 * time.Second); unread(t, up) == 0 && time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+	}
+	sendSignal(t, up, syscall.SIGKILL)
+	sendSignal(t, down, syscall.SIGKILL)
+	if err := <-done; !errors.Is(err, tuning.ErrLinkCut) {
+		t.Errorf("the console was told %v, want that the link was cut", err)
+	}
+	agentEnds(t, agentPID)
+	if left, n := udpLeft(t, ns, 56), journalLines(agentDir); left != 20 || n != 2 {
+		t.Errorf("the agent never had the request: %d of 20 entries left, %d deletions journalled; want 20 and 2", left, n)
+	}
+}
+
+// relayParts finds the relay's two cats — up feeds the agent's stdin,
+// down reads its stdout — and the agent, by the pipes they share.
+func relayParts(t *testing.T, marker, exe, agentDir string) (up, down, agentPID int) {
+	t.Helper()
+	agentPID = mustAtoi(t, strings.TrimSpace(pgrep(t, "-f", "^"+exe+" agent --state-dir "+agentDir)))
+	in, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/0", agentPID))
+	out, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/1", agentPID))
+	sh := strings.Fields(pgrep(t, "-f", marker))
+	if len(sh) == 0 {
+		t.Fatal("the relay is not running")
+	}
+	for _, cat := range strings.Fields(pgrep(t, "-P", sh[0], "-x", "cat")) {
+		pid := mustAtoi(t, cat)
+		if l, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/1", pid)); l == in {
+			up = pid
+		}
+		if l, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/0", pid)); l == out {
+			down = pid
+		}
+	}
+	if up == 0 || down == 0 {
+		t.Fatalf("the relay's cats around agent %d (stdin %s, stdout %s) not found: up %d, down %d", agentPID, in, out, up, down)
+	}
+	return up, down, agentPID
+}
+
+// sendSignal sends sig to pid; a process that is gone fails the test.
+func sendSignal(t *testing.T, pid int, sig syscall.Signal) {
+	t.Helper()
+	if err := syscall.Kill(pid, sig); err != nil {
+		t.Fatalf("kill -%d %d: %v", sig, pid, err)
+	}
+}
+
+// unread is how many bytes wait in pid's stdin pipe.
+func unread(t *testing.T, pid int) int {
+	t.Helper()
+	fd, err := unix.Open(fmt.Sprintf("/proc/%d/fd/0", pid), unix.O_RDONLY|unix.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatalf("the stdin of %d: %v", pid, err)
+	}
+	defer unix.Close(fd)
+	n, err := unix.IoctlGetInt(fd, unix.TIOCINQ) // FIONREAD
+	if err != nil {
+		t.Fatalf("FIONREAD on the stdin of %d: %v", pid, err)
+	}
+	return n
+}
+
+// agentEnds waits for the cut agent to end.
+func agentEnds(t *testing.T, pid int) {
+	t.Helper()
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		if syscall.Kill(pid, 0) != nil {
+			return
+		}
+	}
+	t.Errorf("the cut agent %d is still running", pid)
 }
 
 // pgrep runs pgrep with args and returns what it prints.

@@ -54,31 +54,72 @@ func TestStartGoesOnAfterAnError(t *testing.T) {
 	}
 }
 
-// failingFeed fails at once on every call until its deadline, then ends.
-type failingFeed struct{ until time.Time }
+// scriptedFeed fails where its script says false, gives a sample where
+// it says true, and ends after it.
+type scriptedFeed struct {
+	script []bool
+	calls  int
+}
 
-func (*failingFeed) Host() model.Host { return model.Host{Name: "h"} }
-func (f *failingFeed) Next() (model.Sample, error) {
-	if time.Now().After(f.until) {
+func (*scriptedFeed) Host() model.Host { return model.Host{Name: "h"} }
+func (f *scriptedFeed) Next() (model.Sample, error) {
+	if f.calls >= len(f.script) {
 		return model.Sample{}, model.ErrFeedStopped
+	}
+	f.calls++
+	if f.script[f.calls-1] {
+		return twoCPUSample(0), nil
 	}
 	return model.Sample{}, errors.New("unreadable")
 }
 
 // TestStartWaitsOutAFailingFeed: a feed that fails at once, again and
-// again, is asked less and less often, not in a loop that fills the
-// stream with its errors.
+// again, is asked less and less often — the wait after each error in a
+// row doubles, up to a cap — and a good sample starts the waits over, so
+// a failing feed never fills the stream with its errors.
 func TestStartWaitsOutAFailingFeed(t *testing.T) {
+	first, cap := errorWait, maxErrorWait
+	errorWait, maxErrorWait = 20*time.Millisecond, 80*time.Millisecond
+	t.Cleanup(func() { errorWait, maxErrorWait = first, cap })
 	var buf bytes.Buffer
-	st, err := Start(&failingFeed{until: time.Now().Add(time.Second)}, &buf, "agent")
+	st, err := Start(&scriptedFeed{script: []bool{false, false, false, false, false, true, false, false}}, &buf, "agent")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := <-st.Done; err != nil {
 		t.Fatalf("done: %v", err)
 	}
-	// 100, 200, 400 ms: four errors in a second, and a few more on a slow machine.
-	if n := bytes.Count(buf.Bytes(), []byte(`"type":"error"`)); n < 2 || n > 6 {
-		t.Errorf("%d error events in a second of a failing feed, want 2 to 6", n)
+	d := NewDecoder(&buf)
+	if err := d.Header(); err != nil {
+		t.Fatal(err)
+	}
+	var errs []time.Time
+	for {
+		_, ev, err := d.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev != nil && ev.Type == EventError {
+			errs = append(errs, ev.Time)
+		}
+	}
+	if len(errs) != 7 {
+		t.Fatalf("%d error events, want 7", len(errs))
+	}
+	// The waits after errors 1 to 4: 20, 40, 80 (the cap), 80 ms; each gap
+	// is at least its wait and short of the next doubling's, which a busy
+	// machine's late timers do not reach.
+	for i, want := range []time.Duration{20, 40, 80, 80} {
+		want *= time.Millisecond
+		if gap := errs[i+1].Sub(errs[i]); gap < want || gap >= 2*want {
+			t.Errorf("gap after error %d: %v, want %v (doubling, capped at 80ms)", i+1, gap, want)
+		}
+	}
+	// After the good sample the waits start over: 20 ms, not the cap.
+	if gap := errs[6].Sub(errs[5]); gap < 20*time.Millisecond || gap >= 60*time.Millisecond {
+		t.Errorf("gap after the first error past a good sample: %v, want 20ms (the waits start over)", gap)
 	}
 }

@@ -46,9 +46,19 @@ func TestKmsgForgedByAnUnprivilegedUser(t *testing.T) {
 	cmd := exec.Command("unshare", "-Urm", "mount", "-t", "overlay", "overlay", "-o",
 		"lowerdir="+filepath.Join(dir, forged)+",upperdir="+filepath.Join(dir, "u")+",workdir="+filepath.Join(dir, "w"), filepath.Join(dir, "m"))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	out, _ := cmd.CombinedOutput() // the mount fails: that is what logs the text
-	time.Sleep(100 * time.Millisecond)
-	log, _ := exec.Command("dmesg").Output()
+	out, err := cmd.CombinedOutput() // the mount fails: that is what logs the text
+	if err == nil {
+		t.Fatalf("an unprivileged overlay mount of a missing lowerdir succeeded: %s", out)
+	}
+	var log []byte
+	for end := time.Now().Add(2 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if log, err = exec.Command("dmesg").Output(); err != nil {
+			t.Fatalf("dmesg: %v", err)
+		}
+		if strings.Contains(string(log), forged) || time.Now().After(end) {
+			break
+		}
+	}
 	if !strings.Contains(string(log), forged) {
 		t.Skipf("this kernel did not log the lowerdir for an unprivileged user (%s): nothing to forge with here", strings.TrimSpace(string(out)))
 	}
