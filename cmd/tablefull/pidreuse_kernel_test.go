@@ -72,7 +72,18 @@ func TestNamespaceOfAPidTakenByAnother(t *testing.T) {
 		}
 		return st.Ino
 	}
-	if inode(path) != inode(a.Path()) {
+	// pid 2 is ip netns exec until it has entered the namespace and run
+	// sleep: wait for the namespace, not only the pid
+	inNetns := func(want uint64) bool {
+		for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+			var st syscall.Stat_t
+			if syscall.Stat(path, &st) == nil && st.Ino == want {
+				return true
+			}
+		}
+		return false
+	}
+	if !inNetns(inode(a.Path())) {
 		t.Fatal("pid 2 is not in the first namespace")
 	}
 	opened, err := nsenter.Open(path)
@@ -85,6 +96,9 @@ func TestNamespaceOfAPidTakenByAnother(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "fifo"), []byte("go\n"), 0o600)
 	waitPid("second")
+	if !inNetns(inode(b.Path())) {
+		t.Fatal("pid 2 was not taken by a process of the second namespace")
+	}
 	var entered uint64
 	nsenter.Net(path, func() error { entered = inode("/proc/thread-self/ns/net"); return nil })
 	if entered != inode(b.Path()) {
