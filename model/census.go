@@ -190,8 +190,10 @@ type Flow struct {
 	// Timeout is the seconds left before the kernel drops the entry (0:
 	// not told).
 	Timeout uint32
-	// Zone is the entry's conntrack zone (0: the default).
-	Zone uint16
+	// Zone is the entry's conntrack zone (0: the default); OrigZone and
+	// ReplyZone a zone of one direction only (CTA_TUPLE_ZONE; 0: none).
+	Zone                uint16
+	OrigZone, ReplyZone uint16
 	// ReplySrc and ReplySrcPort are where replies come from: not the
 	// original destination when a DNAT changed it. ReplyDst and
 	// ReplyDstPort are where they go: not the original source when a SNAT

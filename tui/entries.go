@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -40,7 +41,11 @@ type entriesPanel struct {
 	// there until enter or esc).
 	typing  string
 	editing bool
-	pending bool
+	// refused says why the filter typed last was refused (its text in
+	// refusedText, which / opens on again); the filter before it stays,
+	// as less(1) and k9s keep theirs.
+	refused, refusedText string
+	pending              bool
 	// asking is the deletion's question while it waits for y or n;
 	// askAfterList puts it when the listing D asked for arrives.
 	asking       string
@@ -203,11 +208,16 @@ func (a *App) entriesKey(msg tea.KeyMsg) (cmd tea.Cmd, mine bool) {
 			if err == nil {
 				f, err = entry.ParseFilter(args)
 			}
+			p.editing = false
 			if err != nil {
-				a.status.say(err.Error())
+				kept := p.filter.String()
+				if kept == "" {
+					kept = "no filter"
+				}
+				p.refused, p.refusedText = "kept "+kept+": "+strings.TrimPrefix(err.Error(), entry.ErrBadFilter.Error()+": "), p.typing
 				return nil, true
 			}
-			p.filter, p.editing = f, false
+			p.filter, p.refused = f, ""
 			return tea.Batch(a.listEntries(), a.refollow()), true
 		case tea.KeyEsc:
 			p.editing = false
@@ -229,6 +239,9 @@ func (a *App) entriesKey(msg tea.KeyMsg) (cmd tea.Cmd, mine bool) {
 		p.desc = !p.desc
 	case key.Matches(msg, a.keys.Filter):
 		p.editing, p.typing = true, p.filter.String()
+		if p.refused != "" {
+			p.typing, p.refused = p.refusedText, ""
+		}
 		return nil, true
 	case key.Matches(msg, a.keys.EntryDelete):
 		return a.askDelete(), true

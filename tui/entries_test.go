@@ -77,8 +77,19 @@ func TestEntriesPanel(t *testing.T) {
 	runAll(a, typed("/"))
 	a.Update(typed(" --dport 99999"))
 	runAll(a, tea.KeyMsg{Type: tea.KeyEnter})
-	if !strings.Contains(a.status.text(), "--dport") || tbl.asked[len(tbl.asked)-1] != "-p udp|proto|desc" {
-		t.Errorf("a bad filter: status %q, last asked %q", a.status.text(), tbl.asked[len(tbl.asked)-1])
+	// A refused filter closes the prompt, says why under it and keeps the
+	// last good one: the next key is the panel's, not the prompt's.
+	view = ansi.Strip(a.View())
+	if !strings.Contains(view, "filter refused, kept -p udp: --dport 99999: not a port (1–65535)") || tbl.asked[len(tbl.asked)-1] != "-p udp|proto|desc" {
+		t.Errorf("a bad filter: last asked %q:\n%s", tbl.asked[len(tbl.asked)-1], view)
+	}
+	runAll(a, typed("s"))
+	if got := tbl.asked[len(tbl.asked)-1]; got != "-p udp|state|desc" {
+		t.Errorf("s after a refused filter asked %q, want the kept filter sorted on", got)
+	}
+	runAll(a, typed("/")) // opens on the refused words, to be put right
+	if view := ansi.Strip(a.View()); !strings.Contains(view, "filter -p udp --dport 99999▏") || strings.Contains(view, "filter refused") {
+		t.Errorf("/ after a refusal:\n%s", view)
 	}
 	a.Update(tea.KeyMsg{Type: tea.KeyEsc}) // leaves the typing
 	a.Update(tea.KeyMsg{Type: tea.KeyEsc}) // closes the panel

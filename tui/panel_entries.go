@@ -21,6 +21,8 @@ func entriesLines(st *styles.Styles, p entriesPanel, width, rows int) []string {
 		out = append(out, st.Warn.Render(truncate(foreign(p.asking), width)))
 	case p.editing:
 		out = append(out, st.Label.Render("filter ")+foreign(p.typing)+"▏"+st.Dim.Render("  conntrack's words: -p udp --dport 53 --src 10.0.0.0/8; enter applies, esc keeps the last"))
+	case p.refused != "":
+		out = append(out, st.Crit.Render(truncate("filter refused, "+foreign(p.refused), width)))
 	case p.err != nil:
 		out = append(out, st.Crit.Render(truncate(foreign(p.err.Error()), width)))
 	case p.list == nil:

@@ -71,8 +71,8 @@ var subcommands = []subcommand{
 	{name: "snapshot", usage: "  tablefull snapshot [--json]              print one sample and exit\n", flags: jsonFlag, run: func(o options, v *flagValues, stdout, _ io.Writer) error { return snapshot(o, v.asJSON, stdout) }},
 	{name: "census", usage: "  tablefull census [--json]                what fills the table: protocols, TCP states, top ports, addresses, owners (root)\n", flags: jsonFlag, run: func(o options, v *flagValues, stdout, _ io.Writer) error { return census(o, v.asJSON, stdout) }},
 	{name: "entries", usage: "  tablefull entries [-p P] [--src A] [--dport N] [--state S] ... [--sort C] [--json] [--delete --yes]\n                                           the table's entries conntrack(8)'s filter matches, sorted; deleted after a preview (root)\n",
-		flags: func(fs *flag.FlagSet, v *flagValues) { v.entries.AddFlags(fs) }, run: func(o options, v *flagValues, stdout, _ io.Writer) error {
-			return entries.Run(v.entries, o.stateDir, stdout)
+		flags: func(fs *flag.FlagSet, v *flagValues) { v.entries.AddFlags(fs) }, positional: "NAT-ADDRESS", optional: func(*flagValues) bool { return true }, run: func(o options, v *flagValues, stdout, _ io.Writer) error {
+			return entries.Run(v.entries, v.arg, o.stateDir, stdout) // v.arg: conntrack(8)'s "-n 10.0.0.1"
 		}},
 	{name: "agent", usage: "  tablefull agent                          write this host's stream to stdout (for --ssh/--via)\n", run: func(o options, _ *flagValues, stdout, stderr io.Writer) error {
 		return runAgent(o, os.Stdin, stdout, stderr)

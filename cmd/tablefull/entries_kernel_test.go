@@ -231,6 +231,18 @@ func TestEntriesPanelInTmux(t *testing.T) {
 		}
 		s.keys("s")
 		s.waitFor("by proto")
+		// A filter refused: said under the header, the prompt closed, the
+		// last good filter kept; the next key is the panel's.
+		s.keys("/")
+		s.waitFor("filter -p udp▏")
+		s.keys("-l", " -u UNSET")
+		s.keys("Enter")
+		screen = s.waitFor("filter refused, kept -p udp: --status UNSET: not a status")
+		if strings.Contains(screen, "▏") {
+			t.Errorf("%v: the prompt stayed open after a refused filter:\n%s", size, screen)
+		}
+		s.keys("s")
+		s.waitFor("by state", "entries 3 match -p udp")
 		s.keys("f")
 		s.waitFor("following -p udp since", "0 new · 0 ended · none lost")
 		if size[0] == 80 {

@@ -46,7 +46,7 @@ func TestServeEntries(t *testing.T) {
 	}
 	input := strings.Join([]string{
 		`{"op":"entries","id":1,"filter":"-p udp --dport=53","sort":"timeout","desc":true,"limit":64}`,
-		`{"op":"entries","id":2,"filter":"--orig-src 1.2.3.4","limit":10}`,
+		`{"op":"entries","id":2,"filter":"--origin 1.2.3.4","limit":10}`,
 		`{"op":"entries","id":3,"filter":"-p udp","sort":"owner","limit":10}`,
 		`{"op":"entries","id":4,"filter":"-p udp","limit":65}`,
 		`{"op":"delete","id":5,"filter":"-p udp  --reply-src 10.80.0.2"}`,
@@ -62,7 +62,7 @@ func TestServeEntries(t *testing.T) {
 	if e := replies[0].Entries; e == nil || len(e.Rows) != MaxAgentRows || e.Matched != 100 || e.Rows[0].Timeout != 99 {
 		t.Errorf("entries: %+v, want 64 rows from the longest timeout and 100 matched", replies[0])
 	}
-	for i, want := range map[int]string{1: "no option --orig-src", 2: "no column", 3: "limit 65", 4: "read-only"} {
+	for i, want := range map[int]string{1: "no option --origin", 2: "no column", 3: "limit 65", 4: "read-only"} {
 		if r := replies[i]; r.Entries != nil || !strings.Contains(r.Error, want) {
 			t.Errorf("request %d: %+v, want an error saying %q", i+1, r, want)
 		}

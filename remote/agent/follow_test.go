@@ -44,7 +44,7 @@ func TestServeFollow(t *testing.T) {
 		`{"op":"followed","id":1}`,
 		`{"op":"follow","id":2,"on":true,"filter":"-p udp  --dport=53"}`,
 		`{"op":"followed","id":3}`,
-		`{"op":"follow","id":4,"on":true,"filter":"--orig-src 1.2.3.4"}`,
+		`{"op":"follow","id":4,"on":true,"filter":"--origin 1.2.3.4"}`,
 		`{"op":"follow","id":5,"on":false}`,
 		`{"op":"follow","id":6,"on":true,"filter":"-p tcp"}`,
 	}, "\n") + "\n"
@@ -61,7 +61,7 @@ func TestServeFollow(t *testing.T) {
 	if r := replies[2].Follow; r == nil || r.New != 1 || r.Gone != 1 || len(r.Recent) != 2 || !r.Recent[1].Gone {
 		t.Errorf("followed: %+v", replies[2])
 	}
-	if !strings.Contains(replies[3].Error, "no option --orig-src") {
+	if !strings.Contains(replies[3].Error, "no option --origin") {
 		t.Errorf("a follow of a bad filter: %+v", replies[3])
 	}
 	if strings.Join(c.filters, "|") != "-p udp --dport 53|-p tcp" || c.closed != 2 {

@@ -34,7 +34,7 @@ func TestReportListsDeletions(t *testing.T) {
 	for _, r := range []recording.DeletedRecord{
 		{Filter: "-p udp --reply-src 127.0.0.2", Deletion: entry.Deletion{Matched: 40, Deleted: 40}},
 		{Filter: "-p tcp --state ESTABLISHED --timeout-over 65", Deletion: entry.Deletion{Matched: 3, Deleted: 2, StillMatch: 1}, Error: "one was gone\x1b[31m"},
-		{Filter: "--orig-src 1.2.3.4", Deletion: entry.Deletion{Matched: 1, Deleted: 1}},
+		{Filter: "--origin 1.2.3.4", Deletion: entry.Deletion{Matched: 1, Deleted: 1}},
 		{Filter: "-p udp", Deletion: entry.Deletion{Matched: 1 << 40, Deleted: 1 << 40}},
 	} {
 		b, _ := json.Marshal(r)
@@ -58,7 +58,7 @@ func TestReportListsDeletions(t *testing.T) {
 			t.Errorf("the section lacks %q:\n%s", want, sec)
 		}
 	}
-	if strings.Contains(sec, "orig-src") || strings.Contains(sec, "1,099,511") || strings.Contains(md, "\x1b") {
+	if strings.Contains(sec, "origin") || strings.Contains(sec, "1,099,511") || strings.Contains(md, "\x1b") {
 		t.Errorf("a deletion that is not one is listed, or a control byte passed:\n%s", sec)
 	}
 	if r.Incident.DeletedEntries != 42 {

@@ -34,6 +34,7 @@ const (
 
 	ctaTupleIP    = 1
 	ctaTupleProto = 2
+	ctaTupleZone  = 3
 
 	ctaIPv4Src = 1
 	ctaIPv4Dst = 2

@@ -35,13 +35,13 @@ func parseFlow(data []byte) (model.Flow, error) {
 			if err := parseTuple(v, &t); err != nil {
 				return f, err
 			}
-			f.Proto, f.Src, f.Dst, f.SrcPort, f.DstPort = t.proto, t.src, t.dst, t.srcPort, t.dstPort
+			f.Proto, f.Src, f.Dst, f.SrcPort, f.DstPort, f.OrigZone = t.proto, t.src, t.dst, t.srcPort, t.dstPort, t.zone
 		case ctaTupleReply:
 			var t tuple
 			if err := parseTuple(v, &t); err != nil {
 				return f, err
 			}
-			f.ReplySrc, f.ReplySrcPort, f.ReplyDst, f.ReplyDstPort = t.src, t.srcPort, t.dst, t.dstPort
+			f.ReplySrc, f.ReplySrcPort, f.ReplyDst, f.ReplyDstPort, f.ReplyZone = t.src, t.srcPort, t.dst, t.dstPort, t.zone
 		case ctaStatus:
 			if len(v) == 4 {
 				f.Status = binary.BigEndian.Uint32(v)
@@ -76,11 +76,13 @@ func parseFlow(data []byte) (model.Flow, error) {
 	return f, nil
 }
 
-// tuple is one direction's addresses, protocol and ports.
+// tuple is one direction's addresses, protocol and ports, and its zone
+// when the zone is that direction's only.
 type tuple struct {
 	proto            uint8
 	src, dst         netip.Addr
 	srcPort, dstPort uint16
+	zone             uint16
 }
 
 func parseTuple(b []byte, f *tuple) error {
@@ -117,6 +119,11 @@ func parseTuple(b []byte, f *tuple) error {
 					f.dstPort = binary.BigEndian.Uint16(iv)
 				}
 			}
+		case ctaTupleZone:
+			if len(v) == 2 {
+				f.zone = binary.BigEndian.Uint16(v)
+			}
+			continue
 		default:
 			continue
 		}

@@ -35,12 +35,31 @@ var filterFlags = []struct{ name, short, usage string }{
 	{"dst", "d", "original destination `ADDR` or CIDR"},
 	{"reply-src", "r", "reply source `ADDR` or CIDR (where a DNAT sent it)"},
 	{"reply-dst", "q", "reply destination `ADDR` or CIDR (the source a SNAT gave it)"},
+	{"family", "f", "layer three `FAMILY` (ipv4, ipv6)"},
 	{"sport", "", "original source `PORT`"},
 	{"dport", "", "original destination `PORT`"},
-	{"state", "", "TCP `STATE` (ESTABLISHED, TIME_WAIT, …)"},
-	{"zone", "", "conntrack `ZONE`"},
-	{"mark", "", "connmark `MARK`"},
+	{"reply-port-src", "", "reply source `PORT`"},
+	{"reply-port-dst", "", "reply destination `PORT`"},
+	{"state", "", "TCP `STATE` (ESTABLISHED, TIME_WAIT, LISTEN, …)"},
+	{"status", "u", "every one of the `STATUS`es (ASSURED, SEEN_REPLY, UNREPLIED, FIXED_TIMEOUT, EXPECTED, OFFLOAD; comma-separated)"},
+	{"zone", "w", "conntrack `ZONE` (of both directions)"},
+	{"orig-zone", "", "conntrack `ZONE` of the original direction only"},
+	{"reply-zone", "", "conntrack `ZONE` of the reply direction only"},
+	{"mark", "m", "connmark `MARK[/MASK]`"},
+	{"label", "l", "conntrack `LABEL` (not read by tablefull: refused)"},
 	{"timeout-over", "", "more than `SECONDS` left to live (tablefull's, not conntrack's: timeouts given before a hold was lowered)"},
+}
+
+// natFlags are conntrack(8)'s NAT options, each with an address or none.
+var natFlags = []struct{ name, short, usage string }{
+	{"src-nat", "n", "source-NATed entries (to `ADDR`, when given)"},
+	{"dst-nat", "g", "destination-NATed entries (to `ADDR`, when given)"},
+	{"any-nat", "j", "entries NATed either way (to `ADDR`, when given)"},
+}
+
+// filterAliases are conntrack(8)'s other names of the options.
+var filterAliases = []struct{ name, of, value string }{
+	{"orig-src", "src", "ADDR"}, {"orig-dst", "dst", "ADDR"}, {"protonum", "proto", "P"}, {"orig-port-src", "sport", "PORT"}, {"orig-port-dst", "dport", "PORT"},
 }
 
 // AddFlags adds the filter and entries' own flags to fs.
@@ -48,6 +67,13 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 	o.filter = map[string]*string{}
 	for _, f := range filterFlags {
 		o.filter[f.name] = fs.StringP(f.name, f.short, "", f.usage)
+	}
+	for _, f := range natFlags {
+		o.filter[f.name] = fs.StringP(f.name, f.short, "", f.usage)
+		fs.Lookup(f.name).NoOptDefVal = entry.AnyAddress
+	}
+	for _, a := range filterAliases {
+		o.filter[a.name] = fs.String(a.name, "", "`"+a.value+"`: conntrack(8)'s other name of --"+a.of)
 	}
 	fs.StringVar(&o.Sort, "sort", entry.Sorts[0], fmt.Sprintf("sort by `COLUMN` %v", entry.Sorts))
 	fs.BoolVar(&o.Desc, "reverse", false, "sort descending")
@@ -58,13 +84,36 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.Established, "established", false, "with --delete: established TCP entries too (live connections)")
 }
 
-// Run lists the entries the filter matches in this network namespace,
+// natAddress gives word, the one left after the flags, to the one NAT
+// option given without an address, as conntrack(8) reads "-n 10.0.0.1".
+func (o *Options) natAddress(word string) error {
+	if word == "" {
+		return nil
+	}
+	var bare []string
+	for _, f := range natFlags {
+		if *o.filter[f.name] == entry.AnyAddress {
+			bare = append(bare, f.name)
+		}
+	}
+	if len(bare) != 1 {
+		return fmt.Errorf("unexpected argument %q (the address of one NAT option: -n 10.0.0.1, or --src-nat=10.0.0.1)", word)
+	}
+	*o.filter[bare[0]] = word
+	return nil
+}
+
+// Run lists the entries the filter matches (natWord: the address of a
+// NAT option given without "=") in this network namespace,
 // or with Delete, previews them and, with Yes, deletes them
 // (sources.DeleteEntries, which journals it in stateDir) and says what
 // went. Its exit codes are tune's type: 2 for a filter conntrack(8)
 // would not take, exitcode.Refused for a deletion refused (nothing
 // deleted).
-func Run(o Options, stateDir string, stdout io.Writer) error {
+func Run(o Options, natWord, stateDir string, stdout io.Writer) error {
+	if err := o.natAddress(natWord); err != nil {
+		return exitcode.Error{Code: 2, Err: err}
+	}
 	args := entry.FilterArgs{}
 	for k, v := range o.filter {
 		args[k] = *v
