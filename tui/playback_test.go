@@ -106,6 +106,27 @@ func (f *fakeRecorder) Tuned(action string, _ time.Time, rs []knob.Result) error
 	return nil
 }
 
+// TestRootTabKeysSayWhy: tab and 1–9 with one host, or a number past
+// the hosts on screen, say why nothing switched.
+func TestRootTabKeysSayWhy(t *testing.T) {
+	one := New(newScriptFeed(t, nil), Options{Interval: time.Second})
+	r := NewRoot(one)
+	r.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	for _, k := range []tea.KeyMsg{{Type: tea.KeyTab}, typed("2")} {
+		one.status.say("")
+		r.Update(k)
+		if !strings.Contains(one.status.text(), "one host on screen") {
+			t.Errorf("%v with one host: status %q", k, one.status.text())
+		}
+	}
+	two := New(newScriptFeed(t, nil), Options{Interval: time.Second})
+	r = NewRoot(one, two)
+	r.Update(typed("5"))
+	if r.active != 0 || !strings.Contains(one.status.text(), "no host 5: 2 on screen") {
+		t.Errorf("5 with two hosts: active %d, status %q", r.active, one.status.text())
+	}
+}
+
 func TestRootTabsStaleAndRecord(t *testing.T) {
 	rec := &fakeRecorder{}
 	one := New(newScriptFeed(t, nil), Options{Interval: time.Second, Recorder: rec})

@@ -89,6 +89,8 @@ func (r *Root) key(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case r.openedStop != nil && r.active == n-1 && key.Matches(msg, r.keys.Close) && !r.apps[n-1].panelOpen():
 		r.closeOpened() // esc in a namespace opened from the panel: back
+	case n == 1 && (key.Matches(msg, r.keys.NextTab) || key.Matches(msg, r.keys.PrevTab) || key.Matches(msg, r.keys.Tab)):
+		r.apps[0].status.say("one host on screen: tab and 1–9 switch between hosts, a tab each (--ssh web-3 --ssh db-1, or the namespaces panel's enter)")
 	case key.Matches(msg, r.keys.NextTab):
 		r.active = (r.active + 1) % n
 	case key.Matches(msg, r.keys.PrevTab):
@@ -96,6 +98,8 @@ func (r *Root) key(msg tea.KeyMsg) tea.Cmd {
 	case n > 1 && key.Matches(msg, r.keys.Tab):
 		if i, _ := strconv.Atoi(msg.String()); i >= 1 && i <= n {
 			r.active = i - 1
+		} else {
+			r.apps[r.active].status.say(fmt.Sprintf("no host %d: %d on screen (tab cycles them)", i, n))
 		}
 	default:
 		return r.route(r.active, msg)

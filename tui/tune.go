@@ -107,11 +107,11 @@ func readKnobsCmd(id int, t tuning.Tuner) tea.Cmd {
 	}
 }
 
-// Open opens the panel and reads the knobs; without a tuner it says why
-// not in the status.
+// Open opens the panel and reads the knobs; over a feed that writes
+// nothing (a recording, the demo) the plan is the moment's, read-only.
 func (t *tunePanel) Open(ctx tuneContext) (cmd tea.Cmd, status string) {
-	if t.tuner == nil {
-		return nil, "tuning works on the local host and its namespaces; not over this feed yet"
+	if _, recorded := t.tuner.(recordedTuner); t.tuner == nil || recorded {
+		t.tuner = recordedTuner{at: ctx.now.Sample.Conntrack}
 	}
 	t.message = ""
 	return readKnobsCmd(ctx.id, t.tuner), ""

@@ -133,6 +133,28 @@ func runAll(a *App, msg tea.Msg) {
 
 // TestApplyIsRecorded: an apply from the panel goes into the recording
 // with the kernel's read-back, so the report can tell it.
+// TestRecordedMomentsPlan: over a feed that writes nothing (a replay),
+// t shows the plan of the moment on screen from the knobs its sample
+// carries, and an apply says it is read-only instead of writing.
+func TestRecordedMomentsPlan(t *testing.T) {
+	a := New(newScriptFeed(t, nil), Options{Interval: time.Second})
+	a.host.Kernel, a.host.MemTotal = "5.15.0", 512<<20
+	a.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
+	for _, s := range incident(21) {
+		a.Update(sampleMsg{s: s})
+	}
+	run(a, typed("t"))
+	flat := strings.Join(strings.Fields(a.View()), " ")
+	if !strings.Contains(flat, "4096 → 8192") || strings.Contains(a.status.text(), "not over this feed") {
+		t.Fatalf("a replay's t: status %q\n%s", a.status.text(), a.View())
+	}
+	run(a, typed("a"))
+	run(a, typed("y"))
+	if flat := strings.Join(strings.Fields(a.View()), " "); !strings.Contains(flat, "read-only: this is a recorded moment's plan") {
+		t.Errorf("an apply over a replay:\n%s", a.View())
+	}
+}
+
 func TestApplyIsRecorded(t *testing.T) {
 	tu := &fakeTuner{values: map[string]string{knob.Max: "4096", knob.Hashsize: "4096", knob.TimeWait: "120",
 		knob.Somaxconn: "4096", knob.SynBacklog: "512", knob.PortRange: "32768 60999", knob.TwReuse: "2"}}
