@@ -84,11 +84,19 @@ func TestNewcomerPath(t *testing.T) {
 	if install == nil || !strings.HasPrefix(string(mod), "module "+strings.TrimSuffix(install[1], "/cmd/tablefull")+"\n") {
 		t.Fatalf("the README's go install line %q does not name this module's command (%s)", install, strings.SplitN(string(mod), "\n", 2)[0])
 	}
+	if !strings.Contains(readme, "from a clone, `go install ./cmd/tablefull`") {
+		t.Fatal("the README does not say how to install from a clone")
+	}
 	goBin := filepath.Join(clone, "gobin")
-	installCmd := exec.Command("go", "install", "./cmd/tablefull")                                // the same package, from the clone: no network here
-	installCmd.Dir, installCmd.Env = clone, append(os.Environ(), "GOBIN="+goBin, "CGO_ENABLED=0") // as make build: its cache serves
+	installCmd := exec.Command("go", "install", "./cmd/tablefull") // the README's line, from the clone: no network here
+	installCmd.Dir = clone                                         // as make build: its cache serves; a VCS stamp as on any machine
+	installCmd.Env = append(os.Environ(), "GOBIN="+goBin, "CGO_ENABLED=0", "GOFLAGS=-buildvcs=true")
 	if out, err := installCmd.CombinedOutput(); err != nil {
 		t.Fatalf("go install: %v: %s", err, out)
+	}
+	head, _ := exec.Command("git", "-C", clone, "rev-parse", "HEAD").Output()
+	if out, _ := exec.Command(filepath.Join(goBin, "tablefull"), "version").Output(); len(head) < 40 || !strings.Contains(string(out), "revision "+strings.TrimSpace(string(head))) || strings.Contains(string(out), "built unknown") {
+		t.Errorf("go install from the clone at %s says %q: want its revision and its commit's date", strings.TrimSpace(string(head)), out)
 	}
 	// The tour runs what the README's `sudo make install` puts on the
 	// PATH; under a prefix of the test's, so the host's /usr/local is not

@@ -2,6 +2,7 @@ package exporter
 
 import (
 	"fmt"
+	"runtime/debug"
 
 	"github.com/prometheus/common/version"
 )
@@ -16,9 +17,24 @@ import (
 func VersionText() string {
 	date := version.BuildDate
 	if date == "" {
-		date = "unknown"
+		info, _ := debug.ReadBuildInfo()
+		date = stampedDate(info)
 	}
 	return fmt.Sprintf("tablefull %s (revision %s, built %s, %s, %s/%s)", BuildVersion(), version.GetRevision(), date, version.GoVersion, version.GoOS, version.GoArch)
+}
+
+// stampedDate is the commit's time the Go toolchain stamped on a build
+// from a checkout (go install ./cmd/tablefull, go build), "unknown" where
+// it stamped none (-buildvcs=false, a build outside a checkout).
+func stampedDate(info *debug.BuildInfo) string {
+	if info != nil {
+		for _, s := range info.Settings {
+			if s.Key == "vcs.time" && s.Value != "" {
+				return s.Value
+			}
+		}
+	}
+	return "unknown"
 }
 
 // BuildVersion is the version built, "dev" when the build set none.
