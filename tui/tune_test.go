@@ -63,13 +63,7 @@ func run(a *App, msg tea.Msg) {
 func TestTuningPanel(t *testing.T) {
 	tu := &fakeTuner{values: map[string]string{knob.Max: "4096", knob.Hashsize: "4096", knob.TimeWait: "120",
 		knob.Somaxconn: "4096", knob.SynBacklog: "512", knob.PortRange: "32768 60999", knob.TwReuse: "2"}}
-	a := New(newScriptFeed(t, nil), Options{Interval: time.Second, Tuner: tu})
-	a.host.Kernel, a.host.MemTotal = "5.15.0", 512<<20
-	a.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
-	for _, s := range incident(21) {
-		a.Update(sampleMsg{s: s})
-	}
-	run(a, typed("t"))
+	a := tunedAt21(t, Options{Interval: time.Second, Tuner: tu})
 	flat := strings.Join(strings.Fields(a.View()), " ")
 	for _, want := range []string{"4096 → 8192", "120 → 30", "memory"} {
 		if !strings.Contains(flat, want) {
@@ -133,17 +127,25 @@ func runAll(a *App, msg tea.Msg) {
 
 // TestApplyIsRecorded: an apply from the panel goes into the recording
 // with the kernel's read-back, so the report can tell it.
-// TestRecordedMomentsPlan: over a feed that writes nothing (a replay),
-// t shows the plan of the moment on screen from the knobs its sample
-// carries, and an apply says it is read-only instead of writing.
-func TestRecordedMomentsPlan(t *testing.T) {
-	a := New(newScriptFeed(t, nil), Options{Interval: time.Second})
+// tunedAt21 is a console of a 5.15 host with 512 MB, 21 seconds into
+// the incident, with t pressed.
+func tunedAt21(t *testing.T, o Options) *App {
+	t.Helper()
+	a := New(newScriptFeed(t, nil), o)
 	a.host.Kernel, a.host.MemTotal = "5.15.0", 512<<20
 	a.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
 	for _, s := range incident(21) {
 		a.Update(sampleMsg{s: s})
 	}
 	run(a, typed("t"))
+	return a
+}
+
+// TestRecordedMomentsPlan: over a feed that writes nothing (a replay),
+// t shows the plan of the moment on screen from the knobs its sample
+// carries, and an apply says it is read-only instead of writing.
+func TestRecordedMomentsPlan(t *testing.T) {
+	a := tunedAt21(t, Options{Interval: time.Second})
 	flat := strings.Join(strings.Fields(a.View()), " ")
 	if !strings.Contains(flat, "4096 → 8192") || strings.Contains(a.status.text(), "not over this feed") {
 		t.Fatalf("a replay's t: status %q\n%s", a.status.text(), a.View())
