@@ -151,5 +151,8 @@ func (t *tunePanel) tailLines(st *styles.Styles, width int) []string {
 			tail = append(tail, st.Warn.Render(l))
 		}
 	}
+	if _, recorded := t.tuner.(recordedTuner); recorded { // a replay writes nothing: no keys that would
+		return append(tail, st.Dim.Render("read-only: the recorded moment's plan (tablefull tune applies it on its host) · ↑/↓ knob · esc close"))
+	}
 	return append(tail, st.Dim.Render("↑/↓ knob · enter edit · a apply · w persist · u undo · esc close"))
 }

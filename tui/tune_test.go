@@ -147,7 +147,7 @@ func tunedAt21(t *testing.T, o Options) *App {
 func TestRecordedMomentsPlan(t *testing.T) {
 	a := tunedAt21(t, Options{Interval: time.Second})
 	flat := strings.Join(strings.Fields(a.View()), " ")
-	if !strings.Contains(flat, "4096 → 8192") || strings.Contains(a.status.text(), "not over this feed") {
+	if !strings.Contains(flat, "4096 → 8192") || strings.Contains(a.status.text(), "not over this feed") || !strings.Contains(flat, "read-only: the recorded moment's plan") || strings.Contains(flat, "a apply") {
 		t.Fatalf("a replay's t: status %q\n%s", a.status.text(), a.View())
 	}
 	run(a, typed("a"))
