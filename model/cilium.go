@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/tablefull/tablefull/model/arith"
@@ -80,27 +79,31 @@ func CiliumKnob(name string) string {
 // FilledBy says who fills the map, where its keys said: ", opened most
 // by 10.0.1.5 (800), to 10.96.0.10:53 (700)"; "" where they did not.
 func (m CiliumMap) FilledBy() string {
-	t, f := m.FilledByFacts()
-	if t == "" {
+	cs := m.FilledByClauses()
+	if cs == nil {
 		return ""
 	}
-	return ", " + verdict.Say(verdict.Who, "", t, f...).Text()
+	return ", " + verdict.Verdict{Clauses: cs}.Text()
 }
 
-// FilledByFacts is FilledBy's template and facts.
-func (m CiliumMap) FilledByFacts() (string, []verdict.Fact) {
+// FilledByClauses are FilledBy's clauses, none where the keys said
+// nothing.
+func (m CiliumMap) FilledByClauses() []verdict.Clause {
 	src, scope := "the map's keys", "Cilium's map "+safe.Text(m.Name, 60)
-	eps, epF := countList("endpoint", m.Endpoints, 48, src, scope)
-	dests, destF := countList("dest", m.Dests, 48, src, scope)
-	switch {
-	case eps != "" && dests != "":
-		return "opened most by " + eps + ", to " + dests, append(epF, destF...)
-	case eps != "":
-		return "opened most by " + eps, epF
-	case dests != "":
-		return "opened most to " + dests, destF
+	var cs []verdict.Clause
+	if len(m.Endpoints) > 0 {
+		cs = append(cs, say(verdict.Who, "cilium.by"))
+		cs = append(cs, countClauses(m.Endpoints, 48, src, scope)...)
 	}
-	return "", nil
+	if len(m.Dests) > 0 {
+		if cs == nil {
+			cs = append(cs, say(verdict.Who, "cilium.only-to"))
+		} else {
+			cs = append(cs, say(verdict.Who, "cilium.to").After(", "))
+		}
+		cs = append(cs, countClauses(m.Dests, 48, src, scope)...)
+	}
+	return cs
 }
 
 // CiliumDrop is one reason Cilium gives for the packets it dropped, as
@@ -156,16 +159,19 @@ func (c *CiliumMaps) DropsText() string {
 	return strings.Join(parts, ", ")
 }
 
-// Refusals says the map drops that rose, a template and its facts: "12
-// packets for CT: Map insertion failed"; "" for none.
-func Refusals(ds []CiliumDrop) (string, []verdict.Fact) {
-	var parts []string
-	var facts []verdict.Fact
+// RefusalClauses say the map drops that rose, a clause each, the first
+// after a space: "12 packets for CT: Map insertion failed"; none for
+// none.
+func RefusalClauses(ds []CiliumDrop) []verdict.Clause {
+	var out []verdict.Clause
 	for i, d := range ds {
-		n, name := "refused "+strconv.Itoa(i), "reason "+strconv.Itoa(i)
-		parts = append(parts, "{"+n+"} packets for {"+name+"}")
-		facts = append(facts, verdict.N(n, d.Rose, verdict.Packets).From("Cilium's drop counters", "since Cilium's previous read"),
-			verdict.W(name, safe.Text(d.Name, 60)))
+		sep := " and "
+		if i == 0 {
+			sep = " "
+		}
+		out = append(out, say(verdict.Numbers, "cilium.refusal",
+			verdict.N("refused", d.Rose, verdict.Packets).From("Cilium's drop counters", "since Cilium's previous read"),
+			verdict.W("reason", safe.Text(d.Name, 60))).After(sep))
 	}
-	return strings.Join(parts, " and "), facts
+	return out
 }

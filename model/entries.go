@@ -2,7 +2,6 @@ package model
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/model/verdict"
@@ -200,40 +199,36 @@ func (e Entries) MarshalJSON() ([]byte, error) {
 
 // RateText says a rate of new entries with what it counts: "80 new/s",
 // "80 new/s (TCP only)", "new entries not counted".
-func (r EntryRates) RateText() string { return r.RateClause("").Text() }
+func (r EntryRates) RateText() string { return r.RateClause().Text() }
 
-// RateClause is RateText's clause, its template led by lead.
-func (r EntryRates) RateClause(lead string) verdict.Clause {
+// RateClause is RateText's clause.
+func (r EntryRates) RateClause() verdict.Clause { return r.rateSaid("rate") }
+
+// rateSaid is the rate's clause of kind said ("rate", "observed",
+// "admits"): the key names how it was counted, "rate.tcp".
+func (r EntryRates) rateSaid(said string) verdict.Clause {
 	rate := verdict.N("new entries/s", r.Total, verdict.PerSecond)
 	switch r.Basis {
 	case BasisEvents:
 		rate = rate.From("ctnetlink NEW events", ThisTable)
 		if r.LostPS > 0 {
-			return verdict.Say(verdict.Numbers, "rate.lost", lead+"{new entries/s} new/s (events lost)", rate.Lower())
+			return say(verdict.Numbers, said+".lost", rate.Lower())
 		}
-		return verdict.Say(verdict.Numbers, "rate", lead+"{new entries/s} new/s", rate)
+		return say(verdict.Numbers, said, rate)
 	case BasisTCPOpens:
-		return verdict.Say(verdict.Numbers, "rate.tcp", lead+"{new entries/s} new/s (TCP only)", rate.From("TCP active and passive opens (/proc/net/snmp)", "the host"))
+		return say(verdict.Numbers, said+".tcp", rate.From("TCP active and passive opens (/proc/net/snmp)", "the host"))
 	}
-	return verdict.Say(verdict.Numbers, "rate.unknown", lead+"new entries not counted")
+	return say(verdict.Numbers, said+".unknown")
 }
 
 // ObservedClause is "observed 80 new/s".
 func (r EntryRates) ObservedClause() verdict.Clause {
 	if !r.Known() {
-		return r.RateClause("")
+		return r.RateClause()
 	}
-	return r.RateClause("observed ")
+	return r.rateSaid("observed")
 }
 
 // AdmitsClause is what a pinned table lets in: "admits 80 new/s
 // (pinned)", "admits 33 new/s (TCP only, pinned)".
-func (r EntryRates) AdmitsClause() verdict.Clause {
-	c := r.RateClause("admits ")
-	if strings.HasSuffix(c.Template, ")") {
-		c.Template = strings.TrimSuffix(c.Template, ")") + ", pinned)"
-	} else {
-		c.Template += " (pinned)"
-	}
-	return c
-}
+func (r EntryRates) AdmitsClause() verdict.Clause { return r.rateSaid("admits") }

@@ -2,7 +2,6 @@ package model
 
 import (
 	"net/netip"
-	"strconv"
 	"strings"
 	"time"
 
@@ -89,36 +88,34 @@ func (f *Flushes) Latest(now time.Time) *Flush {
 	return last
 }
 
-// Clause says a burst in a clause: "user space deleted 1,000 entries
-// (1,000 UDP) in 1 s at 14:02:03: kube-system/kube-dns:dns (udp
-// 10.96.0.10:53) 1,000".
-func (f Flush) Clause() verdict.Clause {
+// Clauses say a burst: "user space deleted 1,000 entries (1,000 UDP) in
+// 1 s at 14:02:03", then a clause each for where they went:
+// "kube-system/kube-dns:dns (udp 10.96.0.10:53) 1,000".
+func (f Flush) Clauses() []verdict.Clause {
 	scope := "the burst from " + f.From.Format("15:04:05")
-	facts := []verdict.Fact{
+	key := "flush"
+	if f.UnderWay {
+		key = "flush.under-way"
+	}
+	cs := []verdict.Clause{say(verdict.Lead, key,
 		verdict.N("deleted", f.Entries, verdict.Entries).From("ctnetlink DESTROY events of entries deleted by user space", scope),
 		verdict.N("udp", f.UDP, verdict.Entries).From("ctnetlink DESTROY events of entries deleted by user space", scope),
 		verdict.D("took", f.To.Sub(f.From).Truncate(time.Second)+time.Second),
-		verdict.W("at", f.From.Format("15:04:05")),
-	}
-	t := "user space deleted {deleted} entries ({udp} UDP) in {took} at {at}"
-	if f.UnderWay {
-		t = "user space is deleting entries: {deleted} ({udp} UDP) in {took} since {at}, under way"
-	}
-	var parts []string
+		verdict.W("at", f.From.Format("15:04:05")))}
 	for i, d := range f.Dests {
-		k := "dest " + strconv.Itoa(i)
-		to := "{" + k + "}"
-		facts = append(facts, verdict.W(k, safe.Text(d.Dest, 60)), verdict.N(k+" n", d.Entries, verdict.Entries).From("ctnetlink DESTROY events", scope))
+		facts := []verdict.Fact{verdict.W("dest", safe.Text(d.Dest, 60)), verdict.N("n", d.Entries, verdict.Entries).From("ctnetlink DESTROY events", scope)}
+		key := "flush.to"
 		if d.Service != "" {
-			to = "{" + k + " service} (" + to + ")"
-			facts = append(facts, verdict.W(k+" service", safe.Text(d.Service, 80)))
+			key = "flush.to-service"
+			facts = append(facts, verdict.W("service", safe.Text(d.Service, 80)))
 		}
-		parts = append(parts, to+" {"+k+" n}")
+		sep := ", "
+		if i == 0 {
+			sep = ": "
+		}
+		cs = append(cs, say(verdict.Who, key, facts...).After(sep))
 	}
-	if len(parts) > 0 {
-		t += ": " + strings.Join(parts, ", ")
-	}
-	return verdict.Say(verdict.Lead, "flush", t, facts...)
+	return cs
 }
 
 // FlushCounter finds bursts in user-space deletions as they arrive, fed

@@ -73,28 +73,32 @@ func PressedBefore(a, b Listener) bool {
 // String says which listener is pressed and why, in the verdict's words:
 // "127.0.0.1:8080 of python3 (pid 42, slow.service): 6 waiting, backlog
 // 5". A backlog equal to somaxconn may have been cut to it.
-func (l Listener) String(somaxconn uint64) string { return l.Clause(somaxconn).Text() }
+func (l Listener) String(somaxconn uint64) string {
+	return verdict.Verdict{Clauses: l.Clauses(somaxconn, false)}.Text()
+}
 
-// Clause is String's clause, its numbers facts of the listener.
-func (l Listener) Clause(somaxconn uint64) verdict.Clause {
+// Clauses are String's clauses, its numbers facts of the listener; led
+// by "fullest:" when it is the fullest of several.
+func (l Listener) Clauses(somaxconn uint64, fullest bool) []verdict.Clause {
 	scope := "the listener " + safe.Text(l.Addr, 64)
-	facts := []verdict.Fact{verdict.W("listener", safe.Text(l.Addr, 64)),
-		verdict.N("waiting", max(0, l.Queue), verdict.Number).From("its accept queue (ss -lnt Recv-Q)", scope),
-		verdict.N("backlog", max(0, l.Backlog), verdict.Number).From("its backlog (ss -lnt Send-Q)", scope)}
-	t := "{listener}"
+	key := "listener"
+	if fullest {
+		key = "listener.fullest"
+	}
+	facts := []verdict.Fact{verdict.W("listener", safe.Text(l.Addr, 64))}
 	if o := l.Owner.String(); o != "unknown" {
-		t += " of {owner}"
+		key += ".owned"
 		facts = append(facts, verdict.W("owner", o))
 	}
-	t += ": {waiting} waiting, backlog {backlog}"
+	cs := []verdict.Clause{say(verdict.Who, key, facts...), say(verdict.Who, "listener.queue",
+		verdict.N("waiting", max(0, l.Queue), verdict.Number).From("its accept queue (ss -lnt Recv-Q)", scope),
+		verdict.N("backlog", max(0, l.Backlog), verdict.Number).From("its backlog (ss -lnt Send-Q)", scope)).After(": ")}
 	som := verdict.N("somaxconn", somaxconn, verdict.Number).From("net.core.somaxconn", "the host")
 	switch {
 	case somaxconn > 0 && uint64(l.Backlog) == somaxconn:
-		t += " (= somaxconn {somaxconn}: it may have asked for more)"
-		facts = append(facts, som)
+		cs = append(cs, say(verdict.Who, "listener.somaxconn-cut", som).After(" "))
 	case somaxconn > 0:
-		t += " (as asked; somaxconn {somaxconn})"
-		facts = append(facts, som)
+		cs = append(cs, say(verdict.Who, "listener.somaxconn", som).After(" "))
 	}
-	return verdict.Say(verdict.Who, "listener", t, facts...)
+	return cs
 }

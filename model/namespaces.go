@@ -251,8 +251,8 @@ func (f FullNS) Clause(max uint64) verdict.Clause {
 		verdict.N("ns drops", f.Drops, verdict.Packets).From("its conntrack -S drop", scope+", since the previous sample"))
 	count := verdict.N("ns count", f.NS.Count, verdict.Entries).From("its nf_conntrack_count", scope)
 	if f.NS.Count < max && f.NS.Peak >= max {
-		return verdict.Say(verdict.Lead, "netns.full-peak", "in {netns} ({within}) — peaked at {ns peak} / {cap} entries ({ns count} now), {ns drops} drops",
+		return say(verdict.Lead, "netns.full-peak",
 			append(facts, count, verdict.N("ns peak", f.NS.Peak, verdict.Entries).From("its highest nf_conntrack_count read", scope+", since the previous sample"))...)
 	}
-	return verdict.Say(verdict.Lead, "netns.full", "in {netns} ({within}) — {ns count} / {cap} entries, {ns drops} drops", append(facts, count)...)
+	return say(verdict.Lead, "netns.full", append(facts, count)...)
 }

@@ -103,6 +103,13 @@ func (p NATPool) String() string { return p.Clause().Text() }
 // Clause is String's clause: the rule in words, its tuples and its
 // addresses facts.
 func (p NATPool) Clause() verdict.Clause {
+	facts, key := p.facts()
+	return say(verdict.Lead, "nat.pool"+key, facts...)
+}
+
+// facts are the pool's rule, chain, tuples and (with more than one)
+// addresses, and the key suffix that says which: "" or ".addresses".
+func (p NATPool) facts() ([]verdict.Fact, string) {
 	to := "" // masquerade: the outgoing interface's address
 	if len(p.Addrs) > 0 {
 		to = strings.Join(p.Addrs, ",")
@@ -118,12 +125,17 @@ func (p NATPool) Clause() verdict.Clause {
 	scope := "the rule in " + p.Chain
 	facts := []verdict.Fact{verdict.W("rule", safe.Text(rule, 160)), verdict.W("chain", safe.Text(p.Chain, 80)),
 		verdict.N("tuples", p.Tuples(), verdict.Number).From("the ruleset: the rule's port range", scope)}
-	t := "{rule} in {chain} ({tuples} ports for each source–destination pair"
 	if n := p.Addresses(); n > 1 {
-		t += "; its {addresses} addresses take other pairs, not more of one"
-		facts = append(facts, verdict.N("addresses", n, verdict.Number).From("the ruleset: the rule's addresses", scope))
+		return append(facts, verdict.N("addresses", n, verdict.Number).From("the ruleset: the rule's addresses", scope)), ".addresses"
 	}
-	return verdict.Say(verdict.Lead, "nat.pool", t+")", facts...)
+	return facts, ""
+}
+
+// OutOfPorts says the pool found no free source port: the rule, its
+// tuples, and the tries the kernel makes before it drops.
+func (p NATPool) OutOfPorts() verdict.Clause {
+	facts, key := p.facts()
+	return say(verdict.Lead, "nat.ports"+key, append(facts, verdict.N("tries", NATTries, verdict.Number).From("nf_nat_l4proto_unique_tuple's attempts", "this kernel"))...)
 }
 
 // Narrowest is the pool with the fewest tuples, false with none.
@@ -162,10 +174,10 @@ func (r Rates) FullDrops() uint64 { return r.CTTotal.Get(Drop) - r.InsertDrops()
 // is left out where the rule already does (nft prints iptables'
 // random-fully as fully-random); more addresses only for the pairs of
 // other sources, which the kernel may map elsewhere.
-func NATRemedies(p NATPool, kernel string) verdict.Clause {
-	r := "widen its ports, reuse connections (keep-alive) or spread them over more destinations"
+func NATRemedies(p NATPool, kernel string) []verdict.Clause {
+	cs := []verdict.Clause{say(verdict.Fix, "nat.fix")}
 	if reclaims, _ := NATReclaimsTimeWait(kernel); !reclaims { // a kernel that takes TIME_WAIT tuples back is not helped by a shorter one
-		r += ", shorten TIME_WAIT on that path"
+		cs = append(cs, say(verdict.Fix, "nat.fix.time-wait").After(", "))
 	}
 	random := true
 	for _, f := range p.Flags {
@@ -174,9 +186,9 @@ func NATRemedies(p NATPool, kernel string) verdict.Clause {
 		}
 	}
 	if random {
-		r += ", use random-fully"
+		cs = append(cs, say(verdict.Fix, "nat.fix.random").After(", "))
 	}
-	return verdict.Say(verdict.Fix, "nat.fix", r+"; more egress addresses help only other sources' pairs (each source–destination pair gets one address)")
+	return append(cs, say(verdict.Fix, "nat.fix.addresses"))
 }
 
 // DNSShare says what the census found of UDP/53, the lookups whose race
@@ -188,12 +200,12 @@ func DNSShare(c *Census) (verdict.Clause, bool) {
 	}
 	for _, p := range c.TopPorts {
 		if p.Key == DestKey(17, 53) {
-			return verdict.Say(verdict.Class, "clash.dns", "the census holds {dns} UDP/53 entries (DNS lookups)",
+			return say(verdict.Class, "clash.dns",
 				verdict.N("dns", max(0, p.N), verdict.Entries).From("the census's destination ports", ThisTable+", the census's walk")), true
 		}
 	}
 	if len(c.TopPorts) < CensusTop { // every port listed: none is UDP/53
-		return verdict.Say(verdict.Class, "clash.no-dns", "the census holds no UDP/53 entries: flows other than DNS lookups raced"), true
+		return say(verdict.Class, "clash.no-dns"), true
 	}
 	return verdict.Clause{}, false
 }
@@ -202,35 +214,33 @@ func DNSShare(c *Census) (verdict.Clause, bool) {
 // many hold their tuples in TIME_WAIT, as the kernel holds them: "; the
 // census's busiest destination 10.0.0.5 (8 entries), tcp/443 (8); 0 to
 // it in TIME_WAIT …" ("" with no census).
-func Busiest(c *Census, kernel string) (verdict.Clause, bool) {
+func Busiest(c *Census, kernel string) []verdict.Clause {
 	if c == nil || c.Error != "" || len(c.TopDests) == 0 {
-		return verdict.Clause{}, false
+		return nil
 	}
 	walk := ThisTable + ", the census's walk"
 	dest := c.TopDests[0].Key
 	facts := []verdict.Fact{verdict.W("dest", safe.Text(dest, 64)),
 		verdict.N("dest n", max(0, c.TopDests[0].N), verdict.Entries).From("the census's destinations", walk)}
-	t := "the census's busiest destination {dest}"
+	key := "nat.busiest"
 	if svc := c.DestServices[dest]; svc != "" { // where kube-proxy's ruleset names it
-		t += " (Service {service})"
+		key = "nat.busiest.service"
 		facts = append(facts, verdict.W("service", safe.Text(svc, 120)))
 	}
-	t += " ({dest n} entries)"
+	cs := []verdict.Clause{say(verdict.Class, key, facts...)}
 	if len(c.TopPorts) > 0 {
-		t += ", {port} ({port n})"
-		facts = append(facts, verdict.W("port", safe.Text(c.TopPorts[0].Key, 32)),
-			verdict.N("port n", max(0, c.TopPorts[0].N), verdict.Entries).From("the census's destination ports", walk))
+		cs = append(cs, say(verdict.Class, "nat.busiest.port", verdict.W("port", safe.Text(c.TopPorts[0].Key, 32)),
+			verdict.N("port n", max(0, c.TopPorts[0].N), verdict.Entries).From("the census's destination ports", walk)).After(", "))
 	}
-	hold := "still hold their tuples"
+	key = "nat.time-wait"
 	switch reclaims, known := NATReclaimsTimeWait(kernel); {
 	case reclaims:
-		hold = "hold their tuples until a new flow's last tries take them back (this kernel reclaims TIME_WAIT tuples, 6.5 on)"
+		key = "nat.time-wait.reclaimed"
 	case !known:
-		hold = "hold their tuples (before 6.5; from 6.5 a new flow's last tries take them back)"
+		key = "nat.time-wait.unknown"
 	}
-	facts = append(facts, timeWaitTo(c, c.TopDests[0].Key),
-		verdict.N("time_wait", max(0, c.TCPState["TIME_WAIT"]), verdict.Entries).From("the census's TCP states", walk))
-	return verdict.Say(verdict.Class, "nat.busiest", t+"; {to it} to it in TIME_WAIT ({time_wait} in all) "+hold, facts...), true
+	return append(cs, say(verdict.Class, key, timeWaitTo(c, c.TopDests[0].Key),
+		verdict.N("time_wait", max(0, c.TCPState["TIME_WAIT"]), verdict.Entries).From("the census's TCP states", walk)))
 }
 
 // NATReclaimsTimeWait reports whether the kernel of release takes a

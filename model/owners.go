@@ -198,48 +198,41 @@ func (o Owners) Dominant(share float64) (OwnerCount, float64, bool) {
 // the verdict to name it.
 const DominantShare = 0.5
 
-// DominantText is DominantClause's words, "" when it has none.
+// DominantText is DominantClauses' words, "" when it has none.
 func (o *Owners) DominantText() string {
-	c, ok := o.DominantClause()
-	if !ok {
-		return ""
-	}
-	return c.Text()
+	return verdict.Verdict{Clauses: o.DominantClauses()}.Text()
 }
 
-// DominantClause names the owner holding most of the table when it holds
+// DominantClauses name the owner holding most of the table when it holds
 // at least DominantShare of it: "91 % of the table's entries held by
-// duckdb (pid 4242, user.slice) → 10.5.5.14:3900"; ok is false otherwise,
-// or for nil. The names are foreign: views sanitise the evidence.
-func (o *Owners) DominantClause() (verdict.Clause, bool) {
+// duckdb (pid 4242, user.slice) → 10.5.5.14:3900"; none otherwise, or for
+// nil. The names are foreign: views sanitise the evidence.
+func (o *Owners) DominantClauses() []verdict.Clause {
 	if o == nil || o.Error != "" {
-		return verdict.Clause{}, false
+		return nil
 	}
 	c, share, ok := o.Dominant(DominantShare)
 	if !ok {
-		return verdict.Clause{}, false
+		return nil
 	}
 	held := verdict.N("share", share*100, verdict.Percent).From("the census's owners", ThisTable+", the census's walk")
 	owner := verdict.W("owner", c.Owner.String())
-	verb := "held by "
+	key := "who.held"
 	switch {
 	case c.Served:
-		return verdict.Say(verdict.Who, "who.served", "{share} of the table's entries are requests to {peer} answered by {owner}, their clients' sockets gone: the clients make them",
-			held, verdict.W("peer", c.Peer), owner), true
+		return []verdict.Clause{say(verdict.Who, "who.served", held, verdict.W("peer", c.Peer), owner)}
 	case c.Accepted:
-		verb = "accepted by "
+		key = "who.accepted"
 	case c.Forwarded:
-		verb = "forwarded from "
+		key = "who.forwarded"
 	}
-	facts := []verdict.Fact{held, owner}
-	peer := ""
+	cs := []verdict.Clause{say(verdict.Who, key, held, owner)}
 	if c.Peer != "" && c.PeerN*2 > c.N {
-		facts = append(facts, verdict.W("peer", c.Peer))
+		peer := "who.peer.to"
 		if c.Accepted {
-			peer = " from {peer}"
-		} else {
-			peer = " → {peer}"
+			peer = "who.peer.from"
 		}
+		cs = append(cs, say(verdict.Who, peer, verdict.W("peer", c.Peer)).After(" "))
 	}
-	return verdict.Say(verdict.Who, "who.holds", "{share} of the table's entries "+verb+"{owner}"+peer, facts...), true
+	return cs
 }

@@ -164,29 +164,25 @@ func (c ConnFlow) Churning(secs float64) bool {
 	return ok && m <= ShortLife
 }
 
-// DominantText is DominantClause's words, "" when it has none.
+// DominantText is DominantClauses' words, "" when it has none.
 func (w *Who) DominantText(secs float64) string {
-	c, ok := w.DominantClause(secs)
-	if !ok {
-		return ""
-	}
-	return c.Text()
+	return verdict.Verdict{Clauses: w.DominantClauses(secs)}.Text()
 }
 
-// DominantClause names the owner opening most of the interval's new
+// DominantClauses name the owner opening most of the interval's new
 // connections when it opens at least DominantShare of them: "91 % of new
 // connections from duckdb (pid 4242, user.slice) to 10.5.5.14:3900
-// (120/s, median life under 8 ms: one connection per request — …)"; and
-// whose packets the table dropped. ok is false when no owner dominates or
-// w is nil or off. The names are foreign: views sanitise the evidence.
-func (w *Who) DominantClause(secs float64) (verdict.Clause, bool) {
+// (120/s, median life under 8 ms): one connection per request — …"; and
+// whose packets the table dropped. None when no owner dominates or w is
+// nil or off. The names are foreign: views sanitise the evidence.
+func (w *Who) DominantClauses(secs float64) []verdict.Clause {
 	if !w.On() || len(w.Conns) == 0 || secs <= 0 {
-		return verdict.Clause{}, false
+		return nil
 	}
 	total := w.Opened()
 	top := w.Conns[0]
 	if total == 0 || float64(top.Opened) < DominantShare*float64(total) {
-		return verdict.Clause{}, false
+		return nil
 	}
 	window := time.Duration(secs * float64(time.Second))
 	scope := "the probes' last " + units.Dur(window)
@@ -195,15 +191,23 @@ func (w *Who) DominantClause(secs float64) (verdict.Clause, bool) {
 		verdict.W("owner", top.Owner.String()), verdict.W("dest", top.DestText()),
 		verdict.N("rate", top.PerSec(secs), verdict.PerSecond).From("the probes' new connections", scope),
 	}
-	t := "{share} of new connections from {owner} to {dest} ({rate}/s"
+	key := "who.opens"
 	if m, ok := top.MedianLife(); ok {
-		t += ", median life under {life}"
+		key = "who.opens.life"
 		facts = append(facts, verdict.D("life", m).From("the probes' closed connections", scope))
 	}
-	t += ")"
+	cs := []verdict.Clause{say(verdict.Who, key, facts...)}
 	if top.Churning(secs) {
-		t += ": " + OnePerRequest
+		cs = append(cs, say(verdict.Who, "who.churn").After(": "))
 	}
+	return append(cs, w.dropsClauses(top, scope, window)...)
+}
+
+// dropsClauses say how many of the table's drops in the probes' window
+// were top's packets. The probes' counts are the window's, not the pin's:
+// said with their scope, so they are never a second total beside the
+// episode's.
+func (w *Who) dropsClauses(top ConnFlow, scope string, window time.Duration) []verdict.Clause {
 	var drops, theirs uint64
 	for _, d := range w.Drops {
 		drops += d.N
@@ -212,27 +216,26 @@ func (w *Who) DominantClause(secs float64) (verdict.Clause, bool) {
 		}
 	}
 	drops += w.OtherDrops
-	// The probes' counts are the window's, not the pin's: said with their
-	// scope, so they are never a second total beside the episode's.
 	last := verdict.D("window", window).From("the probes' trailing window", scope)
 	switch {
 	case theirs == 0:
 	case w.TableDropsRead && w.TableDrops > 0: // the table's own count is the whole
-		t += "; {theirs} of the table's {table drops} drops in the last {window} are its packets"
-		facts = append(facts, verdict.N("theirs", min(theirs, w.TableDrops), verdict.Packets).From("the probes' drops", scope),
-			verdict.N("table drops", w.TableDrops, verdict.Packets).From("conntrack -S drop, summed over CPUs", scope), last)
+		cs := []verdict.Clause{say(verdict.Who, "who.drops",
+			verdict.N("theirs", min(theirs, w.TableDrops), verdict.Packets).From("the probes' drops", scope),
+			verdict.N("table drops", w.TableDrops, verdict.Packets).From("conntrack -S drop, summed over CPUs", scope), last)}
 		if w.DropsSplit && w.DroppedByRules > 0 { // told apart where they were decided: no guess
-			t += " (a rule dropped {by rules} more that conntrack found invalid or never saw)"
-			facts = append(facts, verdict.N("by rules", w.DroppedByRules, verdict.Packets).From("the probes' drops by rules", scope))
+			cs = append(cs, say(verdict.Who, "who.drops.by-rules",
+				verdict.N("by rules", w.DroppedByRules, verdict.Packets).From("the probes' drops by rules", scope)).After(" "))
 		} else if !w.DropsSplit && drops > w.TableDrops*11/10 {
-			t += " (the probes saw {before conntrack} more dropped before conntrack, by other rules)"
-			facts = append(facts, verdict.N("before conntrack", drops-w.TableDrops, verdict.Packets).From("the probes' drops", scope))
+			cs = append(cs, say(verdict.Who, "who.drops.before",
+				verdict.N("before conntrack", drops-w.TableDrops, verdict.Packets).From("the probes' drops", scope)).After(" "))
 		}
+		return cs
 	case !w.TableDropsRead && drops > 0:
-		t += "; {their share} of the table's drops in the last {window} are its packets"
-		facts = append(facts, verdict.N("their share", float64(theirs)*100/float64(drops), verdict.Percent).From("the probes' drops", scope), last)
+		return []verdict.Clause{say(verdict.Who, "who.drops.share",
+			verdict.N("their share", float64(theirs)*100/float64(drops), verdict.Percent).From("the probes' drops", scope), last)}
 	}
-	return verdict.Say(verdict.Who, "who.opens", t, facts...), true
+	return nil
 }
 
 // LifeText is a connection's lifetime: "8 ms", "2 s".

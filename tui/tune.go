@@ -250,7 +250,7 @@ func (t *tunePanel) finishEdit(ctx tuneContext) {
 	}
 	cur := t.knobs.Current[k]
 	if v != cur {
-		kept = append(kept, tuning.Change{Key: k, Current: cur, Proposed: v, Why: verdict.Say(verdict.Numbers, "plan.edited", "edited")})
+		kept = append(kept, tuning.Change{Key: k, Current: cur, Proposed: v, Why: tuning.Reason("plan.edited")})
 	}
 	tuning.SortChanges(kept)
 	t.plan.Changes, t.edited = kept, true

@@ -28,28 +28,28 @@ func (f Fill) Arithmetic(cf ClassFill) string {
 func (f Fill) ArithmeticClause(cf ClassFill) verdict.Clause {
 	hold := verdict.N("hold", cf.Hold, verdict.Seconds).From("the "+cf.Class.HoldState()+" timeout", model.ThisTable)
 	if cf.Class.Standing() {
-		return verdict.Say(verdict.Numbers, "arith.standing", "held while open")
+		return say(verdict.Numbers, "arith.standing")
 	}
 	rate := verdict.N("rate", cf.RatePS, verdict.PerSecond).From(f.rateSource(), model.ThisTable)
 	if f.Lost {
 		rate = rate.Lower()
 	}
-	before := ""
+	key := ""
 	switch {
 	case f.Pinned && !f.RatesBefore:
-		return verdict.Say(verdict.Numbers, "arith.unknown-pinned", "rate unknown while pinned, held {hold} each", hold)
+		return say(verdict.Numbers, "arith.unknown-pinned", hold)
 	case cf.RatePS <= 0 && f.Pinned:
-		return verdict.Say(verdict.Numbers, "arith.none-before", "no rate counted before the pin, held {hold} each", hold)
+		return say(verdict.Numbers, "arith.none-before", hold)
 	case cf.RatePS <= 0:
-		return verdict.Say(verdict.Numbers, "arith.none", "none new, held {hold} each", hold)
+		return say(verdict.Numbers, "arith.none", hold)
 	case f.Pinned:
-		before = " before the pin"
+		key = ".before-pin"
 	}
 	set := verdict.Times("needs", verdict.Entries, rate, hold)
 	if uint64(set.Value) == cf.Entries && !f.Lost {
-		return verdict.Say(verdict.Numbers, "arith.holds", "{rate}/s"+before+" × {hold} = {needs}", rate, hold, set)
+		return say(verdict.Numbers, "arith.holds"+key, rate, hold, set)
 	}
-	return verdict.Say(verdict.Numbers, "arith.needs", "{rate}/s"+before+" × {hold} needs {needs}", rate, hold, set)
+	return say(verdict.Numbers, "arith.needs"+key, rate, hold, set)
 }
 
 // rateSource is where a class's rate of new entries was counted.

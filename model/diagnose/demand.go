@@ -36,7 +36,7 @@ func (d Demand) Clause() (verdict.Clause, bool) {
 	if d.AtLeast <= 0 {
 		return verdict.Clause{}, false
 	}
-	return verdict.Say(verdict.Numbers, "demand", "demand {demand} new/s",
+	return say(verdict.Numbers, "demand",
 		verdict.N("demand", d.AtLeast, verdict.PerSecond).Lower().From(d.Basis, model.ThisTable+", while pinned")), true
 }
 

@@ -166,8 +166,8 @@ func TestFill(t *testing.T) {
 		if ceiling, why := CeilingOf(c.s.Conntrack, f); math.Abs(ceiling-c.ceiling) > 1e-9 || why != c.why {
 			t.Errorf("%s: ceiling %v (%s), want %v (%s)", c.name, ceiling, why, c.ceiling, c.why)
 		}
-		if got, _ := f.DescribeClause(c.r.Entries.TopDests, c.s.Conntrack); got.Text() != c.says {
-			t.Errorf("%s: says %q, want %q", c.name, got.Text(), c.says)
+		if got := f.DescribeText(c.r.Entries.TopDests, c.s.Conntrack); got != c.says {
+			t.Errorf("%s: says %q, want %q", c.name, got, c.says)
 		}
 	}
 	// Entries made before the rates were counted are in no class: not

@@ -241,58 +241,53 @@ func ceilingClause(c model.Conntrack, f Fill) verdict.Clause {
 	if cf, ok := f.Churn(); ok {
 		hold, state = cf.Hold, cf.Class.HoldState()
 	} else if cf, ok := f.Top(); ok && cf.Class.Standing() {
-		return verdict.Say(verdict.Numbers, "ceiling.none", "no ceiling ("+NoCeiling+")").After("; ")
+		return say(verdict.Numbers, "ceiling.none").After("; ")
 	}
 	max, held := model.FactMax(c), verdict.N("hold", hold, verdict.Seconds).From("the "+state+" timeout", model.ThisTable)
 	ceiling := verdict.Over("ceiling", verdict.PerSecond, max, held)
+	key := "ceiling"
 	if !f.Known() { // TIME_WAIT's is a guess until the classes are counted
-		return verdict.Say(verdict.Numbers, "ceiling.guessed", "ceiling {ceiling} new/s if closing TCP fills it ({max} ÷ {hold} "+state+" hold; what fills it is not counted)",
-			ceiling, max, held)
+		key = "ceiling.guessed"
 	}
-	return verdict.Say(verdict.Numbers, "ceiling", "ceiling {ceiling} new/s ({max} ÷ {hold} "+state+" hold)", ceiling, max, held)
+	return say(verdict.Numbers, key, ceiling, max, held, verdict.W("state", state))
 }
 
-// DescribeClause says what fills a table in one clause: "400 of 400
-// entries udp/53, 700/s × 30 s needs 21,000" when the class holds them
-// all, "256 of 256 entries: 232 tcp-closed, 80/s before the pin × 120 s
-// needs 9,600" when it holds some (the class's ArithmeticClause), "400 of
-// 400 entries: 380 standing open (tcp-open)". The "N of M" is always the
-// frame's count and cap; a class's share not counted by a census is "~".
-// ok is false when nothing is known.
-func (f Fill) DescribeClause(tops []tally.Count, c model.Conntrack) (verdict.Clause, bool) {
+// DescribeClauses say what fills a table: "400 of 400 entries udp/53,
+// 700/s × 30 s needs 21,000" when the class holds them all, "256 of 256
+// entries: 232 tcp-closed, 80/s before the pin × 120 s needs 9,600" when
+// it holds some (the class's ArithmeticClause), "400 of 400 entries: 380
+// standing open (tcp-open)". The "N of M" is always the frame's count and
+// cap; a class's share not counted by a census is "~". None when nothing
+// is known.
+func (f Fill) DescribeClauses(tops []tally.Count, c model.Conntrack) []verdict.Clause {
 	cf, ok := f.Top()
 	if !ok {
-		return verdict.Clause{}, false
+		return nil
 	}
 	name := cf.Class.String()
 	if k := topOf(cf.Class, tops); k != "" {
 		name = k
 	}
 	facts := []verdict.Fact{model.FactCount(c), model.FactMax(c), verdict.W("class", name)}
-	t := "{count} of {max} entries"
+	key := "fill"
 	if cf.Entries != c.Count || !f.Counted {
-		approx := ""
+		key += ".share"
 		if !f.Counted {
-			approx = "~"
+			key = "fill.guessed"
 		}
-		t += ": " + approx + "{share}"
 		facts = append(facts, verdict.N("share", cf.Entries, verdict.Entries).From(f.shareSource(), model.ThisTable))
 	}
 	if cf.Class.Standing() {
-		return verdict.Say(verdict.Lead, "fill.standing", t+" standing open ({class})", facts...), true
+		return []verdict.Clause{say(verdict.Lead, key+".standing", facts...)}
 	}
 	a := f.ArithmeticClause(cf)
-	facts = append(facts, a.Facts...)
-	return verdict.Say(verdict.Lead, "fill."+a.Key, t+" {class}, "+a.Template, facts...), true
+	a.Weight = verdict.Lead // the product is what the fill is said with
+	return []verdict.Clause{say(verdict.Lead, key, facts...), a.After(", ")}
 }
 
-// DescribeText is DescribeClause's words, "" when nothing is known.
+// DescribeText is DescribeClauses' words, "" when nothing is known.
 func (f Fill) DescribeText(tops []tally.Count, c model.Conntrack) string {
-	d, ok := f.DescribeClause(tops, c)
-	if !ok {
-		return ""
-	}
-	return d.Text()
+	return verdict.Verdict{Clauses: f.DescribeClauses(tops, c)}.Text()
 }
 
 // shareSource is where a class's entries were counted.

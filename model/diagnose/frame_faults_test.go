@@ -82,9 +82,9 @@ func FuzzFramesAgreeWithTheirFacts(f *testing.F) {
 // caught on their facts.
 func TestFrameFaults(t *testing.T) {
 	c := model.Conntrack{Status: model.TableTracked, Count: 3839, Peak: 3839, Max: 4096}
-	full := verdict.Verdict{Kind: verdict.TableFull, Clauses: []verdict.Clause{verdict.Say(verdict.Lead, "t", "count {count} of max {max}", model.FactCount(model.Conntrack{Count: 4000}), model.FactMax(c))}}
+	full := verdict.Verdict{Kind: verdict.TableFull, Clauses: []verdict.Clause{sayTest(verdict.Lead, "count {count} of max {max}", model.FactCount(model.Conntrack{Count: 4000}), model.FactMax(c))}}
 	ns := verdict.Verdict{Kind: verdict.TableFull, Table: "netns web-1", Clauses: []verdict.Clause{(model.FullNS{NS: model.NetNS{Name: "web-1", Kind: "netns", Count: 3839, Peak: 3839}}).Clause(4096)}}
-	empty := verdict.Verdict{Kind: verdict.OK, Clauses: []verdict.Clause{verdict.Say(verdict.Lead, "t", "by {owner}", verdict.W("owner", ""))}}
+	empty := verdict.Verdict{Kind: verdict.OK, Clauses: []verdict.Clause{sayTest(verdict.Lead, "by {owner}", verdict.W("owner", ""))}}
 	for _, tc := range []struct {
 		name string
 		f    Frame
@@ -100,4 +100,9 @@ func TestFrameFaults(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
+}
+
+// sayTest is a clause of the words t, for a test's own verdicts.
+func sayTest(w verdict.Weight, t string, facts ...verdict.Fact) verdict.Clause {
+	return verdict.Words{"test": t}.Say(w, "test", facts...)
 }

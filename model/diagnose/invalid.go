@@ -24,13 +24,13 @@ func ruleInvalid(in Inputs) (verdict.Verdict, bool) {
 		return verdict.Verdict{}, false
 	}
 	c := in.Sample.Conntrack
-	cs := []verdict.Clause{verdict.Say(verdict.Lead, "invalid", "{invalid/s} packets/s conntrack found invalid ({invalid} in the interval)",
+	cs := []verdict.Clause{say(verdict.Lead, "invalid",
 		verdict.N("invalid/s", float64(n)/secs, verdict.PerSecond).From("conntrack -S invalid, summed over CPUs", intervalOf(in)), factCounter(in, model.Invalid))}
 	if d := trackerDrops(in); d > 0 {
-		cs = append(cs, verdict.Say(verdict.Numbers, "invalid.dropped", "{by tracker} of them dropped by the tracker itself (counted in drop with the table at {count} of {max}: not a full table)",
+		cs = append(cs, say(verdict.Numbers, "invalid.dropped",
 			verdict.N("by tracker", d, verdict.Packets).From("conntrack -S drop beside invalid, the table not full", intervalOf(in)), model.FactCount(c), model.FactMax(c)))
 	}
-	return says(append(cs, verdict.Say(verdict.Explain, "invalid.meaning", "out of the TCP window, or flows it lost track of; a ruleset dropping ct state invalid stalls or resets them").After(": "))...), true
+	return says(append(cs, say(verdict.Explain, "invalid.meaning").After(": "))...), true
 }
 
 // trackerDrops are the interval's drops a protocol tracker made, not a

@@ -18,19 +18,18 @@ func ruleAllowance(in Inputs) (verdict.Verdict, bool) {
 	facts := []verdict.Fact{
 		verdict.N("refused", n, verdict.Packets).From(a.Driver+" conntrack_allowance_exceeded on "+a.Iface, "the instance, the interval of "+units.Dur(in.Sample.Interval)),
 		verdict.W("driver", a.Driver), verdict.W("iface", a.Iface)}
-	left := ""
+	key := "allowance"
 	if a.AvailableRead {
-		left = ", {available} more it may track"
+		key += ".available"
 		facts = append(facts, verdict.N("available", a.Available, verdict.Number).From(a.Driver+" conntrack_allowance_available on "+a.Iface, "the instance"))
 	}
-	c := in.Sample.Conntrack
-	table := "nf_conntrack not read"
-	if c.Status == model.TableTracked {
-		table = "nf_conntrack at {count} of max {max}"
+	if c := in.Sample.Conntrack; c.Status == model.TableTracked {
 		facts = append(facts, model.FactCount(c), model.FactMax(c))
+	} else {
+		key += ".no-table"
 	}
 	return says(
-		verdict.Say(verdict.Lead, "allowance", "the instance's connection tracking refused {refused} packets ({driver} conntrack_allowance_exceeded on {iface}"+left+") with "+table, facts...),
-		verdict.Say(verdict.Explain, "allowance.meaning", "the limit is the instance type's, not this kernel's").After(": "),
-		verdict.Say(verdict.Fix, "allowance.fix", "a larger instance type raises it, or fewer tracked flows (security-group rules that need no tracking)")), true
+		say(verdict.Lead, key, facts...),
+		say(verdict.Explain, "allowance.meaning").After(": "),
+		say(verdict.Fix, "allowance.fix")), true
 }

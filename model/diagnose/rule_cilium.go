@@ -22,38 +22,39 @@ func ruleCiliumMap(in Inputs) (verdict.Verdict, bool) {
 	if (!ok || arith.Percent(m.Entries, m.Max) < model.CiliumPressurePct) && len(refused) == 0 {
 		return verdict.Verdict{}, false
 	}
-	ct := in.Sample.Conntrack
-	var facts []verdict.Fact
-	table := "nf_conntrack not read"
-	if ct.Status == model.TableTracked {
-		table = "nf_conntrack at {count} of max {max}"
-		facts = append(facts, model.FactCount(ct), model.FactMax(ct))
-	}
-	dropT, dropF := model.Refusals(refused)
+	refusals := model.RefusalClauses(refused)
 	if !ok {
-		return says(
-			verdict.Say(verdict.Lead, "cilium.refused", "Cilium dropped "+dropT+", with "+table+" (its maps not read)", append(facts, dropF...)...),
-			verdict.Say(verdict.Explain, "cilium.meaning", "the limit is Cilium's, not this kernel's table").After(": ")), true
+		return says(append(append([]verdict.Clause{say(verdict.Lead, "cilium.refused")}, refusals...),
+			ciliumTable(in.Sample.Conntrack, ".maps-unread").After(", "),
+			say(verdict.Explain, "cilium.meaning").After(": "))...), true
 	}
-	what, near := "conntrack map", "Cilium evicts live flows or fails to track new ones"
+	kind := "cilium"
 	if model.CiliumNAT(m.Name) {
-		what, near = "NAT map", "Cilium finds no free source port for new flows and drops them (its drop reason: no mapping for NAT masquerade)"
+		kind = "cilium.nat"
 	}
 	scope := "Cilium's map " + safe.Text(m.Name, 60)
-	facts = append(facts, verdict.W("map", safe.Text(m.Name, 60)),
+	cs := []verdict.Clause{say(verdict.Lead, kind+".map", verdict.W("map", safe.Text(m.Name, 60)),
 		verdict.N("entries", m.Entries, verdict.Entries).From("bpftool map, its entries", scope),
 		verdict.N("size", m.Max, verdict.Entries).From("bpftool map, its max_entries", scope),
-		verdict.N("full", arith.Percent(m.Entries, m.Max), verdict.Percent).From("its entries ÷ its size", scope))
-	lead := verdict.Say(verdict.Lead, "cilium.map", "Cilium's "+what+" {map} holds {entries} of its {size} entries ({full}) with "+table, facts...)
-	cs := []verdict.Clause{lead}
-	if t, f := m.FilledByFacts(); t != "" {
-		cs = append(cs, verdict.Say(verdict.Who, "cilium.filled-by", t, f...).After(", "))
+		verdict.N("full", arith.Percent(m.Entries, m.Max), verdict.Percent).From("its entries ÷ its size", scope)),
+		ciliumTable(in.Sample.Conntrack, "").After(" ")}
+	if by := m.FilledByClauses(); by != nil {
+		cs = append(cs, by[0].After(", "))
+		cs = append(cs, by[1:]...)
 	}
-	if dropT != "" {
-		cs = append(cs, verdict.Say(verdict.Numbers, "cilium.dropped", "since its previous read Cilium dropped "+dropT, dropF...))
+	if refusals != nil {
+		cs = append(append(cs, say(verdict.Numbers, "cilium.dropped")), refusals...)
 	}
 	return says(append(cs,
-		verdict.Say(verdict.Explain, "cilium.meaning", "the limit is Cilium's, not this kernel's table").After(": "),
-		verdict.Say(verdict.Fix, "cilium.fix", "near its size "+near+": raise {knob} (or bpf-map-dynamic-size-ratio) in Cilium's configuration",
-			verdict.W("knob", model.CiliumKnob(m.Name))))...), true
+		say(verdict.Explain, "cilium.meaning").After(": "),
+		say(verdict.Fix, kind+".fix", verdict.W("knob", model.CiliumKnob(m.Name))))...), true
+}
+
+// ciliumTable says nf_conntrack's fill beside Cilium's: "with
+// nf_conntrack at 10 of max 4,096", or that it was not read.
+func ciliumTable(ct model.Conntrack, variant string) verdict.Clause {
+	if ct.Status != model.TableTracked {
+		return say(verdict.Numbers, "cilium.no-table"+variant)
+	}
+	return say(verdict.Numbers, "cilium.table"+variant, model.FactCount(ct), model.FactMax(ct))
 }

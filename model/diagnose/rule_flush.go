@@ -14,5 +14,5 @@ func ruleFlushed(in Inputs) (verdict.Verdict, bool) {
 	if f == nil {
 		return verdict.Verdict{}, false
 	}
-	return says(f.Clause(), verdict.Say(verdict.Explain, "flush.meaning", "their flows are tracked anew from their next packet (a TCP flow mid-stream may be judged invalid)")), true
+	return says(append(f.Clauses(), say(verdict.Explain, "flush.meaning"))...), true
 }

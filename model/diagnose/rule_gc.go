@@ -24,20 +24,20 @@ func ruleGCBehind(in Inputs) (verdict.Verdict, bool) {
 	}
 	listed := uint64(max(0, c.Total))
 	walk := model.ThisTable + ", the census's walk"
-	after := verdict.Say(verdict.Numbers, "gc.reaped", "the dump reaped them: the count read {after} after it",
+	after := say(verdict.Numbers, "gc.reaped",
 		verdict.N("after", c.CountAfter, verdict.Entries).From("nf_conntrack_count after the census", walk))
 	if c.CountAfter >= listed+c.DyingCounted()+model.StaleMin {
-		after = verdict.Say(verdict.Numbers, "gc.not-reaped", "the count still read {after} after it",
+		after = say(verdict.Numbers, "gc.not-reaped",
 			verdict.N("after", c.CountAfter, verdict.Entries).From("nf_conntrack_count after the census", walk))
 	}
 	return says(
-		verdict.Say(verdict.Lead, "gc.behind", "the count read {before} as the census began but its dump listed {listed} live entries: {expired} had expired and waited for the garbage collector",
+		say(verdict.Lead, "gc.behind",
 			verdict.N("before", c.CountBefore, verdict.Entries).From("nf_conntrack_count as the census began", walk),
 			verdict.N("listed", listed, verdict.Entries).From("a dump of the table, as conntrack -L lists it", walk),
 			verdict.N("expired", expired, verdict.Entries).From("the count less the entries listed and those dying", walk)),
-		verdict.Say(verdict.Explain, "gc.lazily", "(the count drains lazily; arithmetic on it overstated the table)").After(" "),
+		say(verdict.Explain, "gc.lazily").After(" "),
 		after,
-		verdict.Say(verdict.Fix, "gc.fix", "nothing to fix: the GC reaps them in its time, a dump or conntrack -F sooner")), true
+		say(verdict.Fix, "gc.fix")), true
 }
 
 // ruleDyingList: a good part of the count is on the dying list — entries
@@ -57,10 +57,10 @@ func ruleDyingList(in Inputs) (verdict.Verdict, bool) {
 		return verdict.Verdict{}, false
 	}
 	return says(
-		verdict.Say(verdict.Lead, "dying", "{dying} of the {counted} entries counted are on the dying list (conntrack -L dying)",
+		say(verdict.Lead, "dying",
 			verdict.N("dying", n, verdict.Entries).From("conntrack -L dying", model.ThisTable+", the census's walk"),
 			verdict.N("counted", c.CountBefore, verdict.Entries).From("nf_conntrack_count as the census began", model.ThisTable+", the census's walk")),
-		verdict.Say(verdict.Explain, "dying.meaning", "ended and out of the table, still counted until a listener that asked for reliable delivery takes their DESTROY events; it is behind or stuck").After(": ")), true
+		say(verdict.Explain, "dying.meaning").After(": ")), true
 }
 
 // expiredUnreaped says, of a full table whose fresh census counted well
@@ -73,7 +73,7 @@ func expiredUnreaped(in Inputs) (verdict.Clause, bool) {
 	if !ok {
 		return verdict.Clause{}, false
 	}
-	return verdict.Say(verdict.Explain, "gc.unreaped", "the last census counted {unreaped} entries its dump did not list: expired and not reaped, so the table frees at the garbage collector's pace, not its hold's (a dump reaps them: conntrack -L; a shorter hold does not help)",
+	return say(verdict.Explain, "gc.unreaped",
 		verdict.N("unreaped", n, verdict.Entries).From("nf_conntrack_count before the census less the entries its dump listed", model.ThisTable+", the census's walk")), true
 }
 
@@ -90,35 +90,33 @@ func evictionNote(in Inputs) (verdict.Clause, []string, bool) {
 		return verdict.Clause{}, nil, false
 	}
 	notTimeWait := []string{knob.TimeWait}
-	const raise = "raise nf_conntrack_max or lower the established timeout, not the TIME_WAIT hold"
 	if cs := in.Census; cs != nil && cs.AssuredCounted && cs.Total > 0 {
 		walk := model.ThisTable + ", the census's walk"
 		census := model.FactCensus(cs)
 		beyond, _ := cs.BeyondEviction()
 		if beyond*10 >= cs.Total*9 {
-			return verdict.Say(verdict.Explain, "evict.nothing", "nothing to evict: {beyond} of the census's {census} entries are established TCP or assured UDP streams ({unreplied} unreplied), which neither early drop nor the garbage collector frees: "+raise,
+			return say(verdict.Explain, "evict.nothing",
 				verdict.N("beyond", beyond, verdict.Entries).From("the census: assured entries less closing TCP", walk), census,
 				verdict.N("unreplied", cs.Unreplied, verdict.Entries).From("the census: entries never answered", walk)), notTimeWait, true
 		}
 		if closing := cs.GCEvictable(); closing*2 >= cs.Total {
 			closed := verdict.N("closing", closing, verdict.Entries).From("the census: TCP in a closing state", walk)
-			t, facts := "", []verdict.Fact{closed, census}
+			key, facts := "evict.gc", []verdict.Fact{closed, census}
 			if ps, ok := r.Entries.Evicted(); ok && ps > 0 {
-				t = " ({evicted}/s evicted, seen in DESTROY events)"
+				key = "evict.gc.seen"
 				facts = append(facts, verdict.N("evicted", ps, verdict.PerSecond).From("ctnetlink DESTROY events", intervalOf(in)))
 			}
 			if f := model.GCEvictFrom(in.Sample.Conntrack.Max); f > 0 {
 				facts = append(facts, verdict.N("evicts to", f, verdict.Entries).From("gc_worker: nf_conntrack_max ÷ 100 × 95", model.ThisTable))
-				return verdict.Say(verdict.Explain, "evict.gc", "early_drop stays 0 though {closing} of the census's {census} entries are closing TCP: the garbage collector evicts those near the cap without counting them"+t+", only down to {evicts to} (max ÷ 100 × 95) and at its next run, and their hold (TIME_WAIT's most often) is what frees the table",
-					facts...), nil, true
+				return say(verdict.Explain, key, facts...), nil, true
 			}
-			return verdict.Say(verdict.Explain, "evict.gc-none", "early_drop stays 0 though {closing} of the census's {census} entries are closing TCP: under a cap of 100 the garbage collector evicts nothing (max ÷ 100 × 95 is 0), so their hold (TIME_WAIT's most often) alone frees the table",
+			return say(verdict.Explain, "evict.gc-none",
 				closed, census), nil, true
 		}
 		return verdict.Clause{}, nil, false
 	}
 	if cf, ok := in.Fill.Top(); ok && cf.Class.Standing() && in.Fill.Counted {
-		return verdict.Say(verdict.Explain, "evict.standing", "nothing to evict: {open} entries stand open (established), which neither early drop nor the garbage collector frees: "+raise,
+		return say(verdict.Explain, "evict.standing",
 			verdict.N("open", cf.Entries, verdict.Entries).From(in.Fill.shareSource(), model.ThisTable)), notTimeWait, true
 	}
 	return verdict.Clause{}, nil, false

@@ -16,9 +16,9 @@ func ruleNamespaceFull(in Inputs) (verdict.Verdict, bool) {
 	}
 	f := in.FullNS[0]
 	cs := []verdict.Clause{f.Clause(c.Max),
-		verdict.Say(verdict.Explain, "netns.full.meaning", "new flows into it are dropped while this namespace reads fine").After(": ")}
+		say(verdict.Explain, "netns.full.meaning").After(": ")}
 	if n := len(in.FullNS) - 1; n > 0 {
-		cs = append(cs, verdict.Say(verdict.Numbers, "netns.more", "{more} more namespaces full", verdict.N("more", n, verdict.Number).From("the namespaces read", "every namespace")))
+		cs = append(cs, say(verdict.Numbers, "netns.more", verdict.N("more", n, verdict.Number).From("the namespaces read", "every namespace")))
 	}
 	v := says(cs...)
 	v.Table = f.NS.Label()
@@ -39,12 +39,12 @@ func ruleNamespaceInsertDrops(in Inputs) (verdict.Verdict, bool) {
 		verdict.N("ns count", f.NS.Count, verdict.Entries).From("its nf_conntrack_count", scope),
 		verdict.N("cap", in.Sample.Conntrack.Max, verdict.Entries).From("nf_conntrack_max (every namespace's cap)", "every namespace"))
 	cs := []verdict.Clause{
-		verdict.Say(verdict.Lead, "netns.insert", "in {netns} ({within}) — {insert drops} packets dropped on inserting their entry at {ns count} / {cap} entries", facts...),
-		verdict.Say(verdict.Numbers, "netns.insert.not-full", "not a full table"),
-		verdict.Say(verdict.Explain, "netns.insert.meaning", "insert_failed is a clash, or a source NAT that found no free tuple; its ruleset is not read").After(": "),
+		say(verdict.Lead, "netns.insert", facts...),
+		say(verdict.Numbers, "netns.insert.not-full"),
+		say(verdict.Explain, "netns.insert.meaning").After(": "),
 	}
 	if n := len(in.InsertNS) - 1; n > 0 {
-		cs = append(cs, verdict.Say(verdict.Numbers, "netns.insert.more", "{more} more namespaces dropping so", verdict.N("more", n, verdict.Number).From("the namespaces read", "every namespace")))
+		cs = append(cs, say(verdict.Numbers, "netns.insert.more", verdict.N("more", n, verdict.Number).From("the namespaces read", "every namespace")))
 	}
 	v := says(cs...)
 	v.Table = f.NS.Label()
@@ -61,16 +61,16 @@ func namespacesNote(s model.Sample) (verdict.Clause, bool) {
 	}
 	n := len(ns.Rows) + ns.Others
 	if n == 0 { // none found, or none readable: the namespaces' note says which
-		return verdict.Say(verdict.Explain, "ok.netns-none", "no other namespace read").After(", "), true
+		return say(verdict.Explain, "ok.netns-none").After(", "), true
 	}
 	top := ns.Rows[0]
 	facts, scope := model.NSFacts(top)
 	count := verdict.N("ns count", top.Count, verdict.Entries).From("its nf_conntrack_count", scope)
 	if s.Conntrack.Max > 0 && arith.Percent(top.Count, s.Conntrack.Max) >= NearCapPct {
-		return verdict.Say(verdict.Numbers, "ok.netns-near", "{netns} near its cap ({ns count} / {cap})", facts[0], count,
+		return say(verdict.Numbers, "ok.netns-near", facts[0], count,
 			verdict.N("cap", s.Conntrack.Max, verdict.Entries).From("nf_conntrack_max (every namespace's cap)", "every namespace")).After(", "), true
 	}
-	return verdict.Say(verdict.Explain, "ok.netns", "no namespace near its cap ({others} others, the fullest {netns} at {ns count})",
+	return say(verdict.Explain, "ok.netns",
 		verdict.N("others", n, verdict.Number).From("the namespaces read", "every namespace"), facts[0], count).After(", "), true
 }
 

@@ -14,7 +14,7 @@ func insertDropCounts(in Inputs) (verdict.Clause, bool) {
 	if n == 0 || Pinned(c) {
 		return verdict.Clause{}, false
 	}
-	return verdict.Say(verdict.Lead, "insert-drops", "{insert drops} packets dropped on inserting their entry (insert_failed and drop) while the count is {count} of max {max}",
+	return say(verdict.Lead, "insert-drops",
 		verdict.N("insert drops", n, verdict.Packets).From("conntrack -S insert_failed beyond chaintoolong, at most drop", intervalOf(in)), model.FactCount(c), model.FactMax(c)), true
 }
 
@@ -28,15 +28,11 @@ func ruleNATPorts(in Inputs) (verdict.Verdict, bool) {
 	if !ok || !nat {
 		return verdict.Verdict{}, false
 	}
-	pool := p.Clause()
-	cs := []verdict.Clause{counts,
-		verdict.Say(verdict.Lead, "nat.ports", "the source NAT "+pool.Template+" finds no free source port for new flows (it tries {tries} before it drops, so drops begin before every port is taken)",
-			append(pool.Facts, verdict.N("tries", model.NATTries, verdict.Number).From("nf_nat_l4proto_unique_tuple's attempts", "this kernel"))...).After(": ")}
-	if b, ok := model.Busiest(in.Census, in.Sample.KernelRelease); ok {
-		cs = append(cs, b)
-	}
-	return says(append(cs, model.NATRemedies(p, in.Sample.KernelRelease).After(": "),
-		verdict.Say(verdict.Numbers, "nat.not-full", "not a full table"))...), true
+	cs := append([]verdict.Clause{counts, p.OutOfPorts().After(": ")}, model.Busiest(in.Census, in.Sample.KernelRelease)...)
+	remedies := model.NATRemedies(p, in.Sample.KernelRelease)
+	remedies[0] = remedies[0].After(": ")
+	return says(append(append(cs, remedies...),
+		say(verdict.Numbers, "nat.not-full"))...), true
 }
 
 // ruleInsertClash: packets dropped on inserting their entry while the
@@ -62,21 +58,21 @@ func ruleInsertClash(in Inputs) (verdict.Verdict, bool) {
 	cs := []verdict.Clause{counts}
 	recent := in.Sample.CTStats.Reports(model.ClashResolve) // a kernel that counts resolved clashes resolves UDP's (5.6 on)
 	if recent {
-		cs = append(cs, verdict.Say(verdict.Lead, "clash.recent", "flows clashed on a tuple ({why})", verdict.W("why", why)).After(": "))
+		cs = append(cs, say(verdict.Lead, "clash.recent", verdict.W("why", why)).After(": "))
 	} else {
-		cs = append(cs, verdict.Say(verdict.Lead, "clash.old", "two flows raced for one tuple ({why})", verdict.W("why", why)).After(": "))
+		cs = append(cs, say(verdict.Lead, "clash.old", verdict.W("why", why)).After(": "))
 	}
 	if d, ok := model.DNSShare(in.Census); ok {
 		cs = append(cs, d)
 	}
 	if recent {
-		cs = append(cs, verdict.Say(verdict.Explain, "clash.recent.meaning", "this kernel resolves two UDP flows racing for one (clash_resolve, since 5.6), so these are what it cannot: two flows whose replies would share a tuple (a NAT mapping both to one), an entry already dying, or TCP; not the 5 s DNS race").After(" — "))
+		cs = append(cs, say(verdict.Explain, "clash.recent.meaning").After(" — "))
 	} else {
-		cs = append(cs, verdict.Say(verdict.Explain, "clash.old.meaning", "parallel UDP lookups behind a DNAT, the 5 s DNS delay on kernels before 5.6 (this one counts no resolved clashes)").After(" — "),
-			verdict.Say(verdict.Fix, "clash.old.fix", "single-request-reopen, a node-local DNS cache or DNS over TCP").After(": "))
+		cs = append(cs, say(verdict.Explain, "clash.old.meaning").After(" — "),
+			say(verdict.Fix, "clash.old.fix").After(": "))
 	}
-	cs = append(cs, verdict.Say(verdict.Numbers, "clash.not-full", "not a full table"))
-	if d, ok := resolvedClashes(in, "more "); ok {
+	cs = append(cs, say(verdict.Numbers, "clash.not-full"))
+	if d, ok := resolvedClashes(in, ".more"); ok {
 		cs = append(cs, d)
 	}
 	return says(cs...), true
@@ -85,10 +81,11 @@ func ruleInsertClash(in Inputs) (verdict.Verdict, bool) {
 // resolvedClashes says the interval's clashes the kernel resolved (two
 // flows raced for one tuple and both went through: no verdict of their
 // own), "" when none: "; 40 clashes the kernel resolved (clash_resolve:
-// harmless)". more is put before "clashes" beside the ones that dropped.
-func resolvedClashes(in Inputs, more string) (verdict.Clause, bool) {
+// harmless)"; variant ".more" says "more clashes", beside the ones that
+// dropped.
+func resolvedClashes(in Inputs, variant string) (verdict.Clause, bool) {
 	if in.Rates.CTTotal.Get(model.ClashResolve) == 0 {
 		return verdict.Clause{}, false
 	}
-	return verdict.Say(verdict.Explain, "clash.resolved", "{clash_resolve} "+more+"clashes the kernel resolved (clash_resolve: harmless)", factCounter(in, model.ClashResolve)), true
+	return say(verdict.Explain, "clash.resolved"+variant, factCounter(in, model.ClashResolve)), true
 }

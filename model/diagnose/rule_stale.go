@@ -1,8 +1,6 @@
 package diagnose
 
 import (
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -33,49 +31,47 @@ func ruleStaleDNAT(in Inputs) (verdict.Verdict, bool) {
 		return verdict.Verdict{}, false
 	}
 	walk := model.ThisTable + ", the census's walk"
-	var named []string
-	var facts []verdict.Fact
+	lead := "stale-dnat"
+	if n == 1 {
+		lead = "stale-dnat.one"
+	}
+	cs := []verdict.Clause{say(verdict.Lead, lead,
+		verdict.N("stale", n, verdict.Entries).From("the census's DNAT targets the ruleset no longer names", walk))}
 	for i, t := range gone {
-		k := "target " + strconv.Itoa(i)
-		s := "{" + k + "}"
-		facts = append(facts, verdict.W(k, safe.Text(t.Target, 64)))
-		var about []string
+		key := "stale-dnat.target"
+		facts := []verdict.Fact{verdict.W("target", safe.Text(t.Target, 64))}
 		if t.Service != "" {
-			about = append(about, "Service {"+k+" service}")
-			facts = append(facts, verdict.W(k+" service", safe.Text(t.Service, 120)))
+			key += ".service"
+			facts = append(facts, verdict.W("service", safe.Text(t.Service, 120)))
 		}
 		if t.Via != "" {
-			about = append(about, "asked as {"+k+" via}")
-			facts = append(facts, verdict.W(k+" via", safe.Text(t.Via, 64)))
+			key += ".via"
+			facts = append(facts, verdict.W("via", safe.Text(t.Via, 64)))
 		}
 		if len(gone) > 1 { // which holds how many
-			about = append(about, "{"+k+" n}")
-			facts = append(facts, verdict.N(k+" n", t.Count(), verdict.Entries).From("the census's DNAT targets", walk))
+			key += ".n"
+			facts = append(facts, verdict.N("n", t.Count(), verdict.Entries).From("the census's DNAT targets", walk))
 		}
-		if len(about) > 0 {
-			s += " (" + strings.Join(about, ", ") + ")"
+		sep := ", "
+		if i == 0 {
+			sep = " "
 		}
-		named = append(named, s)
+		cs = append(cs, say(verdict.Lead, key, facts...).After(sep))
 	}
-	what := "{stale} UDP entries"
-	if n == 1 {
-		what = "{stale} UDP entry"
-	}
-	facts = append(facts, verdict.N("stale", n, verdict.Entries).From("the census's DNAT targets the ruleset no longer names", walk))
-	answered := "none ever saw a reply"
 	switch {
 	case unreplied == 0 && n == 1:
-		answered = "it saw replies before its target went"
+		cs = append(cs, say(verdict.Lead, "stale-dnat.gone.replied-one").After(", "))
 	case unreplied < n:
-		answered = "{replied} saw replies before their target went"
-		facts = append(facts, verdict.N("replied", n-unreplied, verdict.Entries).From("the census's DNAT targets, answered", walk))
+		cs = append(cs, say(verdict.Lead, "stale-dnat.gone.replied",
+			verdict.N("replied", n-unreplied, verdict.Entries).From("the census's DNAT targets, answered", walk)).After(", "))
+	default:
+		cs = append(cs, say(verdict.Lead, "stale-dnat.gone").After(", "))
 	}
 	filter := "-p udp --reply-src " + gone[0].TargetAddr().String()
-	v := says(
-		verdict.Say(verdict.Lead, "stale-dnat", what+" a DNAT sent to "+strings.Join(named, ", ")+", which the ruleset no longer names ("+answered+")", facts...),
-		verdict.Say(verdict.Explain, "stale-dnat.meaning", "each packet their clients send refreshes them, so those flows stay blackholed while the clients keep their sockets").After(": "),
-		verdict.Say(verdict.Fix, "stale-dnat.fix", "conntrack -D {filter} drops them now (E then D in the console)", verdict.W("filter", filter)),
-		verdict.Say(verdict.Numbers, "stale-dnat.not-full", "not a full table"))
+	v := says(append(cs,
+		say(verdict.Explain, "stale-dnat.meaning").After(": "),
+		say(verdict.Fix, "stale-dnat.fix", verdict.W("filter", filter)),
+		say(verdict.Numbers, "stale-dnat.not-full"))...)
 	v.Entries = filter
 	return v, true
 }
@@ -103,13 +99,13 @@ func ruleStaleTimeouts(in Inputs) (verdict.Verdict, bool) {
 	hold := in.Sample.Conntrack.Holds[most]
 	walk := model.ThisTable + ", the census's walk"
 	v := says(
-		verdict.Say(verdict.Lead, "stale", "{stale} of the census's {census} entries keep timeouts given before their class's hold was lowered ({class}: {of class}, up to {left} left; its hold now {hold})",
+		say(verdict.Lead, "stale",
 			verdict.N("stale", n, verdict.Entries).From("the census: timeouts over their class's hold", walk), model.FactCensus(c), verdict.W("class", most.String()),
 			verdict.N("of class", c.OverHold[most], verdict.Entries).From("the census: timeouts over their class's hold", walk),
 			verdict.D("left", time.Duration(c.OverLeft[most])*time.Second).From("the census: the longest timeout left", walk),
 			verdict.D("hold", time.Duration(hold)*time.Second).From("the "+most.HoldState()+" timeout", model.ThisTable)),
-		verdict.Say(verdict.Explain, "stale.meaning", "the count falls only as they run out or see a packet, not by the knob").After(": "),
-		verdict.Say(verdict.Fix, "stale.fix", "conntrack -D drops them now"))
+		say(verdict.Explain, "stale.meaning").After(": "),
+		say(verdict.Fix, "stale.fix"))
 	v.Entries = model.StaleEntries(most, hold)
 	return v, true
 }

@@ -2,8 +2,6 @@ package diagnose
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/arith"
@@ -19,8 +17,7 @@ func ruleZoneFull(in Inputs) (verdict.Verdict, bool) {
 	if c == nil || c.Error != "" || c.ZoneLimits == nil {
 		return verdict.Verdict{}, false
 	}
-	var full []string
-	var facts []verdict.Fact
+	var full []verdict.Clause
 	first := ""
 	for _, z := range c.TopZones {
 		id, ok := model.ZoneOf(z.Key)
@@ -34,11 +31,9 @@ func ruleZoneFull(in Inputs) (verdict.Verdict, bool) {
 		if limit == 0 || arith.Percent(uint64(max(0, z.N)), uint64(limit)) < model.ZoneFullPct {
 			continue
 		}
-		k := "zone " + strconv.Itoa(len(full))
-		full = append(full, "{"+k+"} holds {"+k+" n} entries of its OVS limit {"+k+" limit}")
-		facts = append(facts, verdict.W(k, safe.Text(z.Key, 32)),
-			verdict.N(k+" n", max(0, z.N), verdict.Entries).From("the census's zones", model.ThisTable+", the census's walk"),
-			verdict.N(k+" limit", limit, verdict.Entries).From("ovs-appctl dpctl/ct-get-limits", "OVS"))
+		full = append(full, say(verdict.Lead, "zone-full", verdict.W("zone", safe.Text(z.Key, 32)),
+			verdict.N("n", max(0, z.N), verdict.Entries).From("the census's zones", model.ThisTable+", the census's walk"),
+			verdict.N("limit", limit, verdict.Entries).From("ovs-appctl dpctl/ct-get-limits", "OVS")))
 		if first == "" {
 			first = fmt.Sprintf("zone=%d", id)
 		}
@@ -47,8 +42,8 @@ func ruleZoneFull(in Inputs) (verdict.Verdict, bool) {
 		return verdict.Verdict{}, false
 	}
 	ct := in.Sample.Conntrack
-	return says(
-		verdict.Say(verdict.Lead, "zone-full", strings.Join(full, "; ")+" (the table at {count} of max {max})", append(facts, model.FactCount(ct), model.FactMax(ct))...),
-		verdict.Say(verdict.Explain, "zone-full.meaning", "OVS refuses that zone's new connections, whatever nf_conntrack_max says").After(": "),
-		verdict.Say(verdict.Fix, "zone-full.fix", "raise it with ovs-appctl dpctl/ct-set-limits {zone},limit=N", verdict.W("zone", first))), true
+	return says(append(full,
+		say(verdict.Numbers, "zone-full.table", model.FactCount(ct), model.FactMax(ct)).After(" "),
+		say(verdict.Explain, "zone-full.meaning").After(": "),
+		say(verdict.Fix, "zone-full.fix", verdict.W("zone", first)))...), true
 }

@@ -114,27 +114,27 @@ func ruleTableFull(in Inputs) (verdict.Verdict, bool) {
 	}
 	if ep := in.Episode; !Pinned(c) && ep != nil && ep.Max < c.Max { // the drops are the old cap's
 		return says(
-			verdict.Say(verdict.Lead, "table-full.raised", "pinned at max {old max} for {pinned}, until it was raised to {max} in this interval",
+			say(verdict.Lead, "table-full.raised",
 				verdict.N("old max", ep.Max, verdict.Entries).From("nf_conntrack_max", model.ThisTable+", the pin since "+ep.Seen.Format("15:04:05")),
 				verdict.D("pinned", ep.Duration()).From("the episode at the cap", model.ThisTable), model.FactMax(c)),
-			verdict.Say(verdict.Numbers, "drops", "{drops} drops", drops),
+			say(verdict.Numbers, "drops", drops),
 			serverState(in).After(", ")), true
 	}
 	var cs []verdict.Clause
-	dropped := verdict.Say(verdict.Numbers, "drops", "{drops} drops", drops).After(", ")
-	if d, ok := in.Fill.DescribeClause(in.Rates.Entries.TopDests, c); ok {
-		lead := verdict.Say(verdict.Lead, "table-full.pinned-for", "pinned {pinned}", verdict.D("pinned", pinned).From("the episode at the cap", model.ThisTable))
+	dropped := say(verdict.Numbers, "drops", drops).After(", ")
+	if d := in.Fill.DescribeClauses(in.Rates.Entries.TopDests, c); d != nil {
+		lead := say(verdict.Lead, "table-full.pinned-for", verdict.D("pinned", pinned).From("the episode at the cap", model.ThisTable))
 		if !Pinned(c) {
-			lead = verdict.Say(verdict.Lead, "table-full.between-reads", "the table filled between reads (peak {peak} of max {max})", factPeak(in), model.FactMax(c))
+			lead = say(verdict.Lead, "table-full.between-reads", factPeak(in), model.FactMax(c))
 		}
-		cs = append(cs, d, lead, dropped, serverState(in).After(", "))
+		cs = append(append(cs, d...), lead, dropped, serverState(in).After(", "))
 	} else {
-		lead := verdict.Say(verdict.Lead, "table-full.pinned", "count pinned at max {max} for {pinned}", model.FactMax(c), verdict.D("pinned", pinned).From("the episode at the cap", model.ThisTable))
+		lead := say(verdict.Lead, "table-full.pinned", model.FactMax(c), verdict.D("pinned", pinned).From("the episode at the cap", model.ThisTable))
 		if !Pinned(c) {
-			lead = verdict.Say(verdict.Lead, "table-full.between-reads", "the table filled between reads (peak {peak} of max {max})", factPeak(in), model.FactMax(c))
+			lead = say(verdict.Lead, "table-full.between-reads", factPeak(in), model.FactMax(c))
 		}
 		cs = append(cs, lead, dropped, serverState(in).After(", "),
-			verdict.Say(verdict.Explain, "table-full.meaning", "new flows are dropped before they reach any process").After(": "))
+			say(verdict.Explain, "table-full.meaning").After(": "))
 	}
 	if Pinned(c) && in.Rates.Entries.Known() { // what gets in is the ceiling, not what is wanted
 		cs = append(cs, in.Rates.Entries.AdmitsClause())
@@ -150,10 +150,10 @@ func ruleTableFull(in Inputs) (verdict.Verdict, bool) {
 	if d, ok := expiredUnreaped(in); ok {
 		cs = append(cs, d)
 	}
-	if d, ok := in.Who.DominantClause(in.WhoSecs); ok {
-		cs = append(cs, d) // who opens them now, from the probes
-	} else if d, ok := in.Owners.DominantClause(); ok {
-		cs = append(cs, d) // who holds them, from the census
+	if d := in.Who.DominantClauses(in.WhoSecs); d != nil {
+		cs = append(cs, d...) // who opens them now, from the probes
+	} else if d := in.Owners.DominantClauses(); d != nil {
+		cs = append(cs, d...) // who holds them, from the census
 	}
 	v := says(cs...)
 	v.RulesOut = rulesOut
@@ -168,7 +168,7 @@ func ruleEarlyDrop(in Inputs) (verdict.Verdict, bool) {
 	if in.Rates.CTTotal.Get(model.EarlyDrop) == 0 {
 		return verdict.Verdict{}, false
 	}
-	return says(verdict.Say(verdict.Lead, "early-drop", "kernel evicted {early_drop} unassured entries to make room (peak {peak} of max {max})",
+	return says(say(verdict.Lead, "early-drop",
 		factCounter(in, model.EarlyDrop), factPeak(in), model.FactMax(in.Sample.Conntrack))), true
 }
 
@@ -184,9 +184,9 @@ func ruleClientStalled(in Inputs) (verdict.Verdict, bool) {
 		return verdict.Verdict{}, false
 	}
 	return says(
-		verdict.Say(verdict.Lead, "client-stalled", "{syn retransmits} SYN retransmits/s with CPU {CPU busy} and no local drops",
+		say(verdict.Lead, "client-stalled",
 			verdict.N("syn retransmits", r.SynRetransPS, verdict.PerSecond).From("TcpExtTCPSynRetrans (/proc/net/netstat)", hostInterval(in)), factCPU(in)),
-		verdict.Say(verdict.Explain, "client-stalled.meaning", "connection attempts are lost beyond this host; clients wait 1, 2, 4, 8 s").After(": ")), true
+		say(verdict.Explain, "client-stalled.meaning").After(": ")), true
 }
 
 // localDrops reports whether the host dropped packets for its tables in
@@ -205,13 +205,12 @@ func ruleCPUBound(in Inputs) (verdict.Verdict, bool) {
 	if !in.Rates.Known(model.PartCPU) || u.Busy() < CPUBoundPct {
 		return verdict.Verdict{}, false
 	}
-	busy := verdict.Say(verdict.Lead, "cpu-bound", "CPU {CPU busy} busy (user {user}, system {system}, softirq {softirq})", factCPU(in),
+	busy := say(verdict.Lead, "cpu-bound", factCPU(in),
 		verdict.N("user", u.User, verdict.Percent), verdict.N("system", u.System, verdict.Percent), verdict.N("softirq", u.SoftIRQ, verdict.Percent))
 	if in.Rates.Drops() > 0 || Pinned(in.Sample.Conntrack) { // whose CPU is not read: it need not be the server's
-		return says(busy, verdict.Say(verdict.Explain, "cpu-bound.while-dropping",
-			"while the table drops: whose is not read, and clients on this host retrying what it drops spend CPU too; free the table first").After(" ")), true
+		return says(busy, say(verdict.Explain, "cpu-bound.while-dropping").After(" ")), true
 	}
-	return says(busy, verdict.Say(verdict.Explain, "cpu-bound.alone", "with no table drops: the work itself is the limit").After(" ")), true
+	return says(busy, say(verdict.Explain, "cpu-bound.alone").After(" ")), true
 }
 
 // ruleDiskBound: a disk is busy 90 % of the time, or iowait is 30 % or
@@ -228,11 +227,11 @@ func ruleDiskBound(in Inputs) (verdict.Verdict, bool) {
 	if util < DiskBoundPct && iowait < DiskIOWaitPct {
 		return verdict.Verdict{}, false
 	}
-	return says(verdict.Say(verdict.Lead, "disk-bound", "disk busy {util}, iowait {iowait}, {disk IO/s} IO/s",
+	return says(say(verdict.Lead, "disk-bound",
 		verdict.N("util", util, verdict.Percent).From("/proc/diskstats, the busiest disk", hostInterval(in)),
 		verdict.N("iowait", iowait, verdict.Percent).From("/proc/stat", hostInterval(in)),
 		verdict.N("disk IO/s", r.DiskIOPS(), verdict.PerSecond).From("/proc/diskstats", hostInterval(in))),
-		verdict.Say(verdict.Explain, "disk-bound.meaning", "storage is the limit").After(": ")), true
+		say(verdict.Explain, "disk-bound.meaning").After(": ")), true
 }
 
 // ruleNearCap: the interval's peak reached 90 % of max without pinning.
@@ -242,7 +241,7 @@ func ruleNearCap(in Inputs) (verdict.Verdict, bool) {
 	if c.Status != model.TableTracked || c.Max == 0 || Pinned(c) || arith.Percent(c.Peak, c.Max) < NearCapPct {
 		return verdict.Verdict{}, false
 	}
-	return says(verdict.Say(verdict.Lead, "near-cap", "peak {peak} of max {max} ({full})", factPeak(in), model.FactMax(c), model.FactFull(factPeak(in), c.Max)),
+	return says(say(verdict.Lead, "near-cap", factPeak(in), model.FactMax(c), model.FactFull(factPeak(in), c.Max)),
 		ceilingClause(c, in.Fill),
 		in.Rates.Entries.ObservedClause().After(", ")), true
 }
@@ -252,22 +251,22 @@ func ruleOK(in Inputs) verdict.Verdict {
 	var cs []verdict.Clause
 	switch c.Status {
 	case model.TableTracked:
-		cs = append(cs, verdict.Say(verdict.Lead, "ok.table", "count {count} of max {max} ({full})", model.FactCount(c), model.FactMax(c), model.FactFull(model.FactCount(c), c.Max)),
+		cs = append(cs, say(verdict.Lead, "ok.table", model.FactCount(c), model.FactMax(c), model.FactFull(model.FactCount(c), c.Max)),
 			dropsClause(in).After(", "))
 		if d, ok := resolvedClashes(in, ""); ok {
 			cs = append(cs, d)
 		}
 	case model.TableUntracked:
 		if in.Sample.Namespaces != nil {
-			cs = append(cs, verdict.Say(verdict.Lead, "ok.untracked", "this namespace untracked"))
+			cs = append(cs, say(verdict.Lead, "ok.untracked"))
 		} else {
-			cs = append(cs, verdict.Say(verdict.Lead, "ok.empty", "nothing tracked in this namespace yet"))
+			cs = append(cs, say(verdict.Lead, "ok.empty"))
 		}
 	default:
-		cs = append(cs, verdict.Say(verdict.Lead, "ok.no-table", "no conntrack table"))
+		cs = append(cs, say(verdict.Lead, "ok.no-table"))
 	}
 	if d, ok := namespacesNote(in.Sample); ok {
 		cs = append(cs, d)
 	}
-	return says(append(cs, cpuClause(in).After(", "), in.Rates.Entries.RateClause("").After(", "))...)
+	return says(append(cs, cpuClause(in).After(", "), in.Rates.Entries.RateClause().After(", "))...)
 }

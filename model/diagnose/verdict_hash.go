@@ -1,8 +1,6 @@
 package diagnose
 
 import (
-	"strings"
-
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/arith"
 	"github.com/tablefull/tablefull/model/knob"
@@ -25,51 +23,45 @@ func ruleHashChains(in Inputs) (verdict.Verdict, bool) {
 	others, read := model.OtherEntries(in.Sample)
 	all := c.Count + others
 	want, doubled := ChainBuckets(max(c.Count, c.Peak)+others, c.Buckets)
-	count, maxF := model.FactCount(c), model.FactMax(c)
-	facts := []verdict.Fact{count, maxF}
-	whose := "{count} entries"
-	switch {
-	case others > 0:
-		whose = "{all} entries of every namespace: this one's {count} and the others' {others}, one hash for all"
-		facts = append(facts, verdict.N("all", all, verdict.Entries).From("every namespace's nf_conntrack_count", "every namespace"),
-			verdict.N("others", others, verdict.Entries).From("the other namespaces' nf_conntrack_count", "every other namespace"))
-	case !read:
-		whose += ", the other namespaces' not read"
-	}
 	chains := verdict.N("chain-too-long", n, verdict.Packets).From("conntrack -S chaintoolong, summed over CPUs and namespaces", "every namespace, the interval of "+units.Dur(in.Sample.Interval))
-	facts = append(facts, chains)
-	where := ""
+	events, where := []verdict.Fact{chains}, "hash-chains"
 	switch f := in.ChainNS; {
 	case len(f) == 1 && own == 0:
-		where = " in {netns}"
-		facts = append(facts, verdict.W("netns", f[0].NS.Label()))
+		where += ".netns"
+		events = append(events, verdict.W("netns", f[0].NS.Label()))
 	case len(f) > 0:
-		where = " ({in netns} in {netns}"
-		facts = append(facts, verdict.W("netns", f[0].NS.Label()),
+		where += ".split"
+		events = append(events, verdict.W("netns", f[0].NS.Label()),
 			verdict.N("in netns", f[0].ChainTooLong, verdict.Packets).From("its conntrack -S chaintoolong", f[0].NS.Label()+", since the previous sample"))
 		if m := len(f) - 1; m > 0 {
-			where += " and {in more} in {more} more namespaces"
-			facts = append(facts, verdict.N("in more", n-own-f[0].ChainTooLong, verdict.Packets).From("their conntrack -S chaintoolong", "the other namespaces, since the previous sample"),
+			where += ".more"
+			events = append(events, verdict.N("in more", n-own-f[0].ChainTooLong, verdict.Packets).From("their conntrack -S chaintoolong", "the other namespaces, since the previous sample"),
 				verdict.N("more", m, verdict.Number).From("the namespaces read", "every namespace"))
 		}
 		if own > 0 {
-			where += ", {own} in this one"
-			facts = append(facts, factCounter(in, model.ChainTooLong))
-			where = strings.Replace(where, "{own}", "{"+string(model.ChainTooLong)+"}", 1)
+			where += ".own"
+			events = append(events, factCounter(in, model.ChainTooLong))
 		}
-		where += ")"
 	}
-	buckets := model.FactBuckets(c)
-	facts = append(facts, buckets, verdict.N("depth", arith.ChainDepth(all, c.Buckets), verdict.Ratio).From("2 × the entries ÷ the buckets", "every namespace"))
-	lead := verdict.Say(verdict.Lead, "hash-chains", "{chain-too-long} chain-too-long events"+where+" (each a packet dropped, counted in insert_failed) while the count is {count} of max {max}, average depth {depth} (2 × "+whose+" ÷ {buckets} buckets)", facts...)
+	facts, whose := []verdict.Fact{model.FactCount(c), model.FactMax(c)}, "hash-chains.count"
+	switch {
+	case others > 0:
+		whose += ".all"
+		facts = append(facts, verdict.N("all", all, verdict.Entries).From("every namespace's nf_conntrack_count", "every namespace"),
+			verdict.N("others", others, verdict.Entries).From("the other namespaces' nf_conntrack_count", "every other namespace"))
+	case !read:
+		whose += ".unread"
+	}
+	facts = append(facts, model.FactBuckets(c), verdict.N("depth", arith.ChainDepth(all, c.Buckets), verdict.Ratio).From("2 × the entries ÷ the buckets", "every namespace"))
+	lead := []verdict.Clause{say(verdict.Lead, where, events...), say(verdict.Lead, whose, facts...).After(" ")}
 	memory := verdict.N("memory", want*BucketBytes, verdict.Bytes).From("the buckets × 8 bytes", "the kernel")
-	fix := verdict.Say(verdict.Fix, "hash-chains.fix", "raise the hashsize to {want} buckets ({memory} of kernel memory), not max",
+	fix := say(verdict.Fix, "hash-chains.fix",
 		verdict.N("want", want, verdict.Number).From("the next power of two at or above every namespace's entries", "every namespace"), memory).After(": ")
 	if doubled { // the buckets already outnumber what is counted: the chains are of entries not counted, or of flows that hash alike
-		fix = verdict.Say(verdict.Fix, "hash-chains.double", "the buckets already outnumber the entries counted, so the long chains are of entries not read here or of flows that hash alike: doubling the hashsize to {want} buckets ({memory} of kernel memory) spreads them, not max",
+		fix = say(verdict.Fix, "hash-chains.double",
 			verdict.N("want", want, verdict.Number).From("twice nf_conntrack_buckets", model.ThisTable), memory).After(": ")
 	}
-	v := says(lead, fix)
+	v := says(append(lead, fix)...)
 	v.RulesOut = []string{knob.Max}
 	return v, true
 }

@@ -19,22 +19,19 @@ func ruleListenOverflow(in Inputs) (verdict.Verdict, bool) {
 	}
 	host := hostInterval(in)
 	cs := []verdict.Clause{
-		verdict.Say(verdict.Lead, "listen", "{overflows} listen overflows/s, {listen drops} listen drops/s",
+		say(verdict.Lead, "listen",
 			verdict.N("overflows", r.ListenOverflowsPS, verdict.PerSecond).From("TcpExtListenOverflows (/proc/net/netstat)", host),
 			verdict.N("listen drops", r.ListenDropsPS, verdict.PerSecond).From("TcpExtListenDrops (/proc/net/netstat)", host)),
-		verdict.Say(verdict.Explain, "listen.meaning", "a server accepts slower than connections arrive").After(": "),
-		verdict.Say(verdict.Fix, "listen.fix", "(raise its backlog and somaxconn)").After(" "),
+		say(verdict.Explain, "listen.meaning").After(": "),
+		say(verdict.Fix, "listen.fix").After(" "),
 	}
 	if ls := in.Sample.Listeners; ls != nil && len(ls.Pressed) > 0 {
-		l := ls.Pressed[0].Clause(ls.Somaxconn)
-		l.Template = "fullest: " + l.Template
+		cs = append(cs, ls.Pressed[0].Clauses(ls.Somaxconn, true)...)
 		if n := len(ls.Pressed) - 1; n > 0 {
-			l.Template += " (and {more} more)"
-			l.Facts = append(l.Facts, verdict.N("more", n, verdict.Number).From("the listeners read", "the host"))
+			cs = append(cs, say(verdict.Who, "listen.more", verdict.N("more", n, verdict.Number).From("the listeners read", "the host")).After(" "))
 		}
-		cs = append(cs, l)
 		if ls.Note != "" {
-			cs = append(cs, verdict.Say(verdict.Explain, "listen.note", "{note}", verdict.W("note", safe.Text(ls.Note, 200))))
+			cs = append(cs, say(verdict.Explain, "listen.note", verdict.W("note", safe.Text(ls.Note, 200))))
 		}
 	}
 	return says(cs...), true
@@ -60,12 +57,12 @@ func rulePortExhaustion(in Inputs) (verdict.Verdict, bool) {
 	}
 	scope := "the sockets from " + safe.Text(top.Src, 46) + " to " + safe.Text(top.Dst, 54)
 	return says(
-		verdict.Say(verdict.Lead, "ports", "{taken} of the {ports} local ports ({low}-{high}) are taken by sockets from {src} to {dst} ({time wait} in TIME_WAIT)",
+		say(verdict.Lead, "ports",
 			verdict.N("taken", top.Ports, verdict.Number).From("the sockets' tuples (ss -tan)", scope),
 			verdict.N("ports", ports, verdict.Number).From("net.ipv4.ip_local_port_range", "the host"),
 			verdict.W("low", strconv.FormatUint(lo, 10)), verdict.W("high", strconv.FormatUint(hi, 10)),
 			verdict.W("src", safe.Text(top.Src, 46)), verdict.W("dst", safe.Text(top.Dst, 54)),
 			verdict.N("time wait", top.TimeWait, verdict.Number).From("the sockets' states (ss -tan)", scope)),
-		verdict.Say(verdict.Explain, "ports.meaning", "connect() to it fails once they are all taken, whatever the host's totals").After(": "),
-		verdict.Say(verdict.Fix, "ports.fix", "widen ip_local_port_range, add source addresses, reuse connections, tcp_tw_reuse for outbound, IP_BIND_ADDRESS_NO_PORT before bind()")), true
+		say(verdict.Explain, "ports.meaning").After(": "),
+		say(verdict.Fix, "ports.fix")), true
 }

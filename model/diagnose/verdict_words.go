@@ -13,33 +13,35 @@ import (
 func serverState(in Inputs) verdict.Clause {
 	r := in.Rates
 	var facts []verdict.Fact
-	cpu, disk := "CPU not read", "disk not read"
+	key := "server"
 	if r.Known(model.PartCPU) {
-		cpu = "CPU {CPU busy}"
 		facts = append(facts, factCPU(in))
+	} else {
+		key += ".no-cpu"
 	}
 	if r.Known(model.PartDisks) {
-		disk = "disk {disk IO/s} IO/s"
 		facts = append(facts, verdict.N("disk IO/s", r.DiskIOPS(), verdict.PerSecond).From("/proc/diskstats", hostInterval(in)))
+	} else {
+		key += ".no-disk"
 	}
-	if r.Known(model.PartCPU) && r.Known(model.PartDisks) && r.CPUAll.Busy() < IdleCPUPct && r.MaxDiskUtil() < DiskBoundPct/2 {
-		return verdict.Say(verdict.Numbers, "server.idle", "server idle ("+cpu+", "+disk+")", facts...)
+	if key == "server" && r.CPUAll.Busy() < IdleCPUPct && r.MaxDiskUtil() < DiskBoundPct/2 {
+		key = "server.idle"
 	}
-	return verdict.Say(verdict.Numbers, "server", cpu+", "+disk, facts...)
+	return say(verdict.Numbers, key, facts...)
 }
 
 // cpuClause is "CPU 4 %", or "CPU not read".
 func cpuClause(in Inputs) verdict.Clause {
 	if !in.Rates.Known(model.PartCPU) {
-		return verdict.Say(verdict.Numbers, "cpu.unread", "CPU not read")
+		return say(verdict.Numbers, "cpu.unread")
 	}
-	return verdict.Say(verdict.Numbers, "cpu", "CPU {CPU busy}", factCPU(in))
+	return say(verdict.Numbers, "cpu", factCPU(in))
 }
 
 // dropsClause is "no drops" only for an interval that dropped nothing.
 func dropsClause(in Inputs) verdict.Clause {
 	if in.Rates.Drops() > 0 {
-		return verdict.Say(verdict.Numbers, "drops", "{drops} drops", factDrops(in))
+		return say(verdict.Numbers, "drops", factDrops(in))
 	}
-	return verdict.Say(verdict.Numbers, "drops.none", "no drops")
+	return say(verdict.Numbers, "drops.none")
 }

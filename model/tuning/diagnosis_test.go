@@ -17,7 +17,7 @@ func TestDiagnosisContradictions(t *testing.T) {
 	listen := verdict.Verdict{Kind: verdict.ListenOverflow, Severity: verdict.SevCrit, Clauses: []verdict.Clause{verdict.Prose("test", "the listen queue of :80 overflowed")}}
 	ok := verdict.Verdict{Kind: verdict.OK, Clauses: []verdict.Clause{verdict.Prose("test", "count 319 of max 400 (80 %)")}}
 	ns := verdict.Verdict{Kind: verdict.TableFull, Severity: verdict.SevCrit, Table: "netns full",
-		Clauses: []verdict.Clause{verdict.Say(verdict.Lead, "test", "in {netns} (1 process) — 300 / 300 entries", verdict.W("netns", "netns full"))}}
+		Clauses: []verdict.Clause{sayTest(verdict.Lead, "in {netns} (1 process) — 300 / 300 entries", verdict.W("netns", "netns full"))}}
 	// A product forged past verdict.Times: its operands do not make it.
 	rate, hold := verdict.N("rate", 80, verdict.PerSecond), verdict.N("hold", 120, verdict.Seconds)
 	zeroRate := verdict.N("rate", 0, verdict.PerSecond)
@@ -37,8 +37,8 @@ func TestDiagnosisContradictions(t *testing.T) {
 		{"the way back down", Diagnosis{Now: diagnose.Frame{Verdicts: []verdict.Verdict{listen}}, Plan: Plan{Changes: []Change{maxUp}}, Loop: LoopStatus{State: LoopSettle}}, ""},
 		{"another table, named", Diagnosis{Now: diagnose.Frame{Verdicts: []verdict.Verdict{ns}}}, ""},
 		{"another table, unnamed", Diagnosis{Now: diagnose.Frame{Verdicts: []verdict.Verdict{{Kind: verdict.TableFull, Severity: verdict.SevCrit, Clauses: []verdict.Clause{verdict.Prose("test", "300 / 300 entries")}, Table: "netns full"}}}}, "is about netns full and does not say so"},
-		{"a product that does not compute", Diagnosis{Now: diagnose.Frame{Verdicts: []verdict.Verdict{{Kind: verdict.TableFull, Severity: verdict.SevCrit, Clauses: []verdict.Clause{verdict.Say(verdict.Lead, "test", "fills tcp-closed {needs} ({rate}/s × {hold} = {needs})", forged, rate, hold)}}}}}, "needs prints 710, and 80 × 120 s is 9,600"},
-		{"a plan's product of a rate not counted", Diagnosis{Now: diagnose.Frame{Verdicts: []verdict.Verdict{full}}, Plan: Plan{Changes: []Change{{Key: knob.Max, Current: "400", Proposed: "512", Why: verdict.Say(verdict.Numbers, "test", "peak working set {ws} ({rate}/s × {hold} + 0 open)", zeroRate, hold, verdict.Times("ws", verdict.Entries, zeroRate, hold))}}}}, "a rate not counted"},
+		{"a product that does not compute", Diagnosis{Now: diagnose.Frame{Verdicts: []verdict.Verdict{{Kind: verdict.TableFull, Severity: verdict.SevCrit, Clauses: []verdict.Clause{sayTest(verdict.Lead, "fills tcp-closed {needs} ({rate}/s × {hold} = {needs})", forged, rate, hold)}}}}}, "needs prints 710, and 80 × 120 s is 9,600"},
+		{"a plan's product of a rate not counted", Diagnosis{Now: diagnose.Frame{Verdicts: []verdict.Verdict{full}}, Plan: Plan{Changes: []Change{{Key: knob.Max, Current: "400", Proposed: "512", Why: sayTest(verdict.Numbers, "peak working set {ws} ({rate}/s × {hold} + 0 open)", zeroRate, hold, verdict.Times("ws", verdict.Entries, zeroRate, hold))}}}}, "a rate not counted"},
 	} {
 		got := strings.Join(c.d.Contradictions(), " | ")
 		switch {
@@ -48,4 +48,9 @@ func TestDiagnosisContradictions(t *testing.T) {
 			t.Errorf("%s: %q, want one saying %q", c.name, got, c.want)
 		}
 	}
+}
+
+// sayTest is a clause of the words t, for a test's own verdicts.
+func sayTest(w verdict.Weight, t string, facts ...verdict.Fact) verdict.Clause {
+	return verdict.Words{"test": t}.Say(w, "test", facts...)
 }

@@ -232,7 +232,7 @@ func SettleMax(l LoopStatus) uint64 {
 // SettleChange is the change that settles the table down, for a plan.
 func SettleChange(l LoopStatus) Change {
 	return Change{Key: knob.Max, Current: strconv.FormatUint(l.Max, 10), Proposed: strconv.FormatUint(l.SettleMax, 10),
-		Why: verdict.Say(verdict.Numbers, "plan.settle", "free for {watched} at a peak working set of {peak working set}: × 1.5, next power of two (the write-up's way back down)",
+		Why: say(verdict.Numbers, "plan.settle",
 			verdict.D("watched", l.Watched).From("the loop's watch since the apply", "this table"),
 			verdict.N("peak working set", l.PeakWorkingSet(), verdict.Entries).From("the loop's highest working set since the apply", "this table"))}
 }

@@ -40,23 +40,6 @@ var classKnobs = map[model.Class]struct {
 	model.ClassUDPStream: {knob.UDPStream, 60},
 }
 
-// reason builds a change's words and the facts they print.
-type reason struct {
-	t string
-	f []verdict.Fact
-}
-
-// say adds words whose {name}s are facts.
-func (r *reason) say(t string, facts ...verdict.Fact) {
-	r.t += t
-	r.f = append(r.f, facts...)
-}
-
-// clause is the reason as the change carries it.
-func (r reason) clause(key string) verdict.Clause {
-	return verdict.Say(verdict.Numbers, key, r.t, r.f...)
-}
-
 // ProposePlan computes the tuning from what was measured; only knobs
 // whose proposal differs from the current value are listed. With classes
 // known, the working set is Little's law by class on the demand (the
@@ -98,26 +81,28 @@ func ProposePlan(in Inputs) Plan {
 	}
 	var why reason
 	switch {
-	case sizing.t == "":
-		why.say("peak working set {peak count} (the peak count)", peak)
+	case len(sizing) == 0:
+		why.say("plan.ws.peak", peak)
 	case uint64(sized.Value) >= in.PeakCount:
-		why.say("peak working set {sized} ("+sizing.t+")", append(sizing.f, sized)...)
+		why.say("plan.ws.sized", sized)
+		why = append(append(why, sizing...), verdict.Part{Key: "plan.ws.sized.end"})
 	default: // the table held more than the classes' arithmetic says it needs
-		why.say("peak working set {peak count} (the peak count; "+sizing.t+" needs {sized})", append(append([]verdict.Fact{peak}, sizing.f...), sized)...)
+		why.say("plan.ws.over", peak)
+		why = append(append(why, sizing...), verdict.Part{Key: "plan.ws.over.end", Facts: []verdict.Fact{sized}})
 	}
-	why.say(" × 1.5, next power of two")
+	why.say("plan.ws.headroom")
 	rateFrom(in, &why)
 	standingNote(in, &why)
 	add(knob.Max, strconv.FormatUint(newMax, 10), why.clause("plan.max"))
 	newBuckets, hw := proposeBuckets(in, newMax, curMax, ws, peak)
 	add(knob.Hashsize, strconv.FormatUint(newBuckets, 10), hw.clause("plan.hashsize"))
 	if hasKind(in.Verdicts, verdict.ListenOverflow) {
-		add(knob.Somaxconn, strconv.FormatUint(max(num(cur, knob.Somaxconn), 4096), 10), verdict.Say(verdict.Numbers, "plan.somaxconn", "listen queues overflowed: 4,096 lets a burst wait instead of being dropped"))
-		add(knob.SynBacklog, strconv.FormatUint(max(num(cur, knob.SynBacklog), 8192), 10), verdict.Say(verdict.Numbers, "plan.syn-backlog", "half-open connections during the burst: 8,192"))
+		add(knob.Somaxconn, strconv.FormatUint(max(num(cur, knob.Somaxconn), 4096), 10), say(verdict.Numbers, "plan.somaxconn"))
+		add(knob.SynBacklog, strconv.FormatUint(max(num(cur, knob.SynBacklog), 8192), 10), say(verdict.Numbers, "plan.syn-backlog"))
 	}
 	if hasKind(in.Verdicts, verdict.PortExhaustion) {
-		add(knob.PortRange, "10240 65535", verdict.Say(verdict.Numbers, "plan.port-range", "one destination's sockets hold nearly every local port: 55,296 ports instead of the default 28,232, for each destination"))
-		add(knob.TwReuse, "1", verdict.Say(verdict.Numbers, "plan.tw-reuse", "reuse TIME_WAIT ports for new outgoing connections when safe (timestamps)"))
+		add(knob.PortRange, "10240 65535", say(verdict.Numbers, "plan.port-range"))
+		add(knob.TwReuse, "1", say(verdict.Numbers, "plan.tw-reuse"))
 	}
 	p.Cost = MemoryCost(newMax, newBuckets, in.EntryBytes, in.MemTotal)
 	p.Cost.Namespaces = in.Namespaces
@@ -136,17 +121,17 @@ func sizeByTimeWait(in Inputs, hold, curMax uint64, add func(key, proposed strin
 		rate := rateFact(in)
 		tw := verdict.N("hold", hold, verdict.Seconds).From(knob.TimeWait, "the host")
 		sized = verdict.Sum("sized", verdict.Entries, verdict.Times("product", verdict.Entries, rate, tw), open)
-		sizing.say("{rate}/s × {hold} + {open} open", rate, tw, open)
+		sizing.say("plan.sizing.time-wait", rate, tw, open)
 	case in.Established > 0:
 		sized = verdict.Sum("sized", verdict.Entries, open)
-		sizing.say("{open} open", open)
+		sizing.say("plan.sizing.open", open)
 	}
 	if ceiling := arith.Ceiling(ProposeMax(max(uint64(sized.Value), in.PeakCount), curMax), hold); hold > 30 && ceiling > 0 && in.PeakRate >= 0.8*arith.Ceiling(curMax, hold) {
 		var r reason
 		rate, maxF := rateFact(in), verdict.N("max", curMax, verdict.Entries).From(knob.Max, "the host")
 		tw := verdict.N("hold", hold, verdict.Seconds).From(knob.TimeWait, "the host")
 		at30 := verdict.N("at 30 s", 30, verdict.Seconds).From("the proposed "+knob.TimeWait, "the host")
-		r.say("observed {rate}/s against a ceiling of {ceiling}/s ({max} ÷ {hold}): at 30 s the ceiling is {ceiling at 30}/s",
+		r.say("plan.time-wait.ceiling",
 			rate, verdict.Over("ceiling", verdict.PerSecond, maxF, tw), maxF, tw,
 			verdict.Over("ceiling at 30", verdict.PerSecond, verdict.N("new max", ProposeMax(max(uint64(sized.Value), in.PeakCount), curMax), verdict.Entries), at30))
 		rateFrom(in, &r)
@@ -161,34 +146,34 @@ func sizeByTimeWait(in Inputs, hold, curMax uint64, add func(key, proposed strin
 func proposeBuckets(in Inputs, newMax, curMax, ws uint64, peak verdict.Fact) (uint64, reason) {
 	cur := in.Current
 	buckets := num(cur, knob.Hashsize)
-	rule, ruleWhy := newMax, "1:1 with max, the kernel's own rule since 5.15"
+	rule, ruleWhy := newMax, "plan.buckets.rule"
 	if !model.KernelAtLeast(in.Kernel, 5, 15) {
-		rule, ruleWhy = newMax/4, "max ÷ 4, the rule before 5.15"
+		rule, ruleWhy = newMax/4, "plan.buckets.rule-old"
 	}
 	var hw reason
 	if newMax == curMax && hasKind(in.Verdicts, verdict.HashChains) { // as HASH CHAINS says
 		var doubled bool
 		if rule, doubled = diagnose.ChainBuckets(in.PeakCount+in.OtherEntries, buckets); doubled {
-			hw.say("twice the buckets: they outnumber the peak count {peak count}", peak)
+			hw.say("plan.buckets.twice", peak)
 			otherNote(in, &hw)
-			hw.say(", so the long chains are of entries not read here or of flows that hash alike (max is not the fix)")
+			hw.say("plan.buckets.twice.why")
 		} else {
-			hw.say("the next power of two at or above the peak count {peak count}", peak)
+			hw.say("plan.buckets.peak", peak)
 			otherNote(in, &hw)
-			hw.say(" (max is not the fix)")
+			hw.say("plan.buckets.not-max")
 		}
 	} else if shared := diagnose.BucketsFor(ws + in.OtherEntries); in.OtherEntries > 0 && shared > rule {
 		rule = shared
-		hw.say("the next power of two at or above the working set with the other namespaces' entries (one hash for every namespace)")
+		hw.say("plan.buckets.shared")
 	} else {
 		hw.say(ruleWhy)
 	}
 	newBuckets := max(buckets, rule)
-	hw.say(": chain depth {depth} at the working set", verdict.N("depth", arith.ChainDepth(ws+in.OtherEntries, newBuckets), verdict.Ratio).From("2 × the working set ÷ the buckets", "this table"))
-	if in.OtherEntries > 0 && !strings.Contains(hw.t, "{others}") {
+	hw.say("plan.buckets.depth", verdict.N("depth", arith.ChainDepth(ws+in.OtherEntries, newBuckets), verdict.Ratio).From("2 × the working set ÷ the buckets", "this table"))
+	if in.OtherEntries > 0 && !hw.said("plan.others") {
 		otherNote(in, &hw)
 	}
-	hw.say(" (only ever raised)")
+	hw.say("plan.buckets.raised")
 	return newBuckets, hw
 }
 
@@ -199,15 +184,6 @@ func rateFact(in Inputs) verdict.Fact {
 		source = in.RateFrom
 	}
 	return verdict.N("rate", in.PeakRate, verdict.PerSecond).From(source, "this table, the frames measured")
-}
-
-// otherNote says the other namespaces' entries a size counts with its
-// own: " and the other namespaces' 9,000"; nothing with none.
-func otherNote(in Inputs, r *reason) {
-	if in.OtherEntries == 0 {
-		return
-	}
-	r.say(" and the other namespaces' {others}", verdict.N("others", in.OtherEntries, verdict.Entries).From("the other namespaces' nf_conntrack_count", "every other namespace"))
 }
 
 // CostOf is the memory of the table as changes would leave it.
@@ -262,7 +238,6 @@ func proposeByClass(in Inputs, top diagnose.ClassFill, curMax uint64, add func(k
 	}
 	topRate := top.RatePS + max(0, in.PeakRate-explained) // the demand the table refused was the filling class's
 	var terms []verdict.Fact
-	var words []string
 	var sizing reason
 	for i, cf := range in.Fill.Classes {
 		rate, hold := cf.RatePS, cf.Hold
@@ -276,73 +251,42 @@ func proposeByClass(in Inputs, top diagnose.ClassFill, curMax uint64, add func(k
 				rf := verdict.N("rate", rate, verdict.PerSecond).From("new entries of the class, with the demand refused", "this table, the frames measured")
 				now := verdict.N("hold", hold, verdict.Seconds).From(k.key, "the host")
 				then := verdict.N("lowered", to, verdict.Seconds).From("the proposed "+k.key+" on this kernel", "the host")
-				r.say(cf.Class.Describe()+": {rate}/s held {hold} each need {need} entries; at ", rf, now, verdict.Times("need", verdict.Entries, rf, now))
+				r.say("plan.class", verdict.W("class", cf.Class.Describe()), rf, now, verdict.Times("need", verdict.Entries, rf, now))
 				if to != k.to {
-					r.say("{proposed} ({lowered} with the {retries} of SYN retries this kernel renews it by)", verdict.N("proposed", k.to, verdict.Seconds).From("the proposed "+k.key, "the host"), then,
+					r.say("plan.class.retries", verdict.N("proposed", k.to, verdict.Seconds).From("the proposed "+k.key, "the host"), then,
 						verdict.N("retries", to-k.to, verdict.Seconds).From("this kernel's SYN retry schedule", "this kernel"))
 				} else {
-					r.say("{lowered}", then)
+					r.say("plan.class.lowered", then)
 				}
-				r.say(", {need then}", verdict.Times("need then", verdict.Entries, rf, then))
+				r.say("plan.class.need-then", verdict.Times("need then", verdict.Entries, rf, then))
 				rateFrom(in, &r)
 				if cf.Class == model.ClassTCPUnanswered && in.TopDest != "" {
-					r.say("; {dest} never answers: the fix is there, not in the table", verdict.W("dest", safe.Text(in.TopDest, 64)))
+					r.say("plan.class.no-answer", verdict.W("dest", safe.Text(in.TopDest, 64)))
 				}
 				add(k.key, strconv.FormatUint(k.to, 10), r.clause("plan.class-timeout"))
 				hold, held = to, "the proposed "+k.key
 			}
 		}
 		n := strconv.Itoa(i)
+		var term verdict.Part
 		if cf.Class.Standing() {
-			f := verdict.N("standing "+n, cf.Entries, verdict.Entries).From("the class's entries", "this table")
-			terms, words = append(terms, f), append(words, "{standing "+n+"} standing open")
-			sizing.f = append(sizing.f, f)
+			f := verdict.N("standing", cf.Entries, verdict.Entries).From("the class's entries", "this table")
+			term = verdict.Part{Key: "plan.sum.standing", Facts: []verdict.Fact{f}, Nth: n}
+			f.Name += " " + n // as the composed clause prints it
+			terms = append(terms, f)
+		} else if rate > 0 {
+			rf := verdict.N("rate", rate, verdict.PerSecond).From("new entries of the class", "this table, the frames measured")
+			hf := verdict.N("hold", hold, verdict.Seconds).From(held, "the host")
+			term = verdict.Part{Key: "plan.sum.term", Facts: []verdict.Fact{verdict.W("class", cf.Class.String()), rf, hf}, Nth: n}
+			rf.Name, hf.Name = rf.Name+" "+n, hf.Name+" "+n // as the composed clause prints them
+			terms = append(terms, verdict.Times("product "+n, verdict.Entries, rf, hf))
+		} else {
 			continue
 		}
-		if rate > 0 {
-			rf := verdict.N("rate "+n, rate, verdict.PerSecond).From("new entries of the class", "this table, the frames measured")
-			hf := verdict.N("hold "+n, hold, verdict.Seconds).From(held, "the host")
-			terms = append(terms, verdict.Times("product "+n, verdict.Entries, rf, hf))
-			words = append(words, cf.Class.String()+" {rate "+n+"}/s × {hold "+n+"}")
-			sizing.f = append(sizing.f, rf, hf)
+		if len(sizing) > 0 {
+			sizing.say("plan.sum.plus")
 		}
+		sizing = append(sizing, term)
 	}
-	sizing.t = strings.Join(words, " + ")
 	return verdict.Sum("sized", verdict.Entries, terms...), sizing
-}
-
-// rateFrom says where the plan's rate was measured when it is not the
-// rate the header and the verdict show now.
-func rateFrom(in Inputs, r *reason) {
-	if in.RateFrom == "" || in.PeakRate <= 0 {
-		return
-	}
-	r.say("; {peak rate}/s is {measured}", verdict.N("peak rate", in.PeakRate, verdict.PerSecond).From("the peak rate of new entries", "this table, the frames measured"),
-		verdict.W("measured", in.RateFrom))
-}
-
-// standingNote names what holds a table that standing connections fill:
-// a timeout frees nothing live, so none is proposed, but the entries idle
-// over an hour and those in CLOSE_WAIT are named with the timeout that
-// holds them. Nothing when standing connections do not fill it.
-func standingNote(in Inputs, r *reason) {
-	top, ok := in.Fill.Top()
-	if !ok || !top.Class.Standing() {
-		return
-	}
-	r.say("; standing connections: a timeout frees nothing that is live")
-	c := in.Census
-	if c == nil {
-		return
-	}
-	walk := "this table, the census's walk"
-	if c.IdleCounted && c.IdleOpen > 0 {
-		r.say("; {idle} of them idle over an hour, held by nf_conntrack_tcp_timeout_established ({established}): lowering it frees those, and forgets connections that may still be alive",
-			verdict.N("idle", c.IdleOpen, verdict.Entries).From("the census: established entries idle over an hour", walk),
-			verdict.N("established", top.Hold, verdict.Seconds).From("nf_conntrack_tcp_timeout_established", "the host"))
-	}
-	if cw := c.TCPState[model.TCPStates[model.TCPCloseWait]]; cw > 0 {
-		r.say("; {close wait} in CLOSE_WAIT: their peers closed and the application has not (nf_conntrack_tcp_timeout_close_wait holds each after its last packet)",
-			verdict.N("close wait", cw, verdict.Entries).From("the census's TCP states", walk))
-	}
 }

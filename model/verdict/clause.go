@@ -29,12 +29,8 @@ type Clause struct {
 	Facts    []Fact `json:"facts,omitempty"`
 	Weight   Weight `json:"-"`
 	Sep      string `json:"-"`
-}
-
-// Say is a clause of weight w: its key names the template, the facts
-// fill its {name}s.
-func Say(w Weight, key, template string, facts ...Fact) Clause {
-	return Clause{Key: key, Template: template, Facts: facts, Weight: w}
+	// missing is set for a key its table has no words for.
+	missing bool
 }
 
 // After sets what joins c to the clause before it: ", ", ": ", " ".
@@ -55,6 +51,9 @@ func (c Clause) fact(name string) (Fact, bool) {
 
 // render writes c's template with each {name} replaced by say(fact).
 func (c Clause) render(say func(Fact) string) string {
+	if c.missing {
+		return "{" + c.Key + "?}"
+	}
 	var b strings.Builder
 	t := c.Template
 	for {
@@ -85,6 +84,9 @@ func (c Clause) Text() string { return c.render(Fact.String) }
 // Faults are the ways c disagrees with itself: a {name} with no fact, a
 // fact its template never prints, a product that does not compute.
 func (c Clause) Faults() []string {
+	if c.missing {
+		return []string{fmt.Sprintf("%s: no template in its table of words", c.Key)}
+	}
 	var out []string
 	used := map[string]bool{}
 	for t := c.Template; ; {

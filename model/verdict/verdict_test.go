@@ -36,7 +36,7 @@ func TestFactsPrintByUnit(t *testing.T) {
 // so what is read computes; one forged past Times is a fault.
 func TestProductsComputeAsPrinted(t *testing.T) {
 	rate, hold := N("rate", 80.4, PerSecond), N("hold", 120, Seconds)
-	c := Say(Numbers, "arith", "{rate}/s × {hold} = {needs}", rate, hold, Times("needs", Entries, rate, hold))
+	c := sayTest(Numbers, "{rate}/s × {hold} = {needs}", rate, hold, Times("needs", Entries, rate, hold))
 	if got := c.Text(); got != "80/s × 120 s = 9,600" {
 		t.Errorf("product: %q", got)
 	}
@@ -44,30 +44,30 @@ func TestProductsComputeAsPrinted(t *testing.T) {
 		t.Errorf("a product of Times: %v", f)
 	}
 	forged := Fact{Name: "needs", Value: 9648, Unit: Entries, Of: []Fact{rate, hold}, Op: "×"}
-	if f := Say(Numbers, "arith", "{rate}/s × {hold} = {needs}", rate, hold, forged).Faults(); len(f) != 1 || !strings.Contains(f[0], "9,600") {
+	if f := sayTest(Numbers, "{rate}/s × {hold} = {needs}", rate, hold, forged).Faults(); len(f) != 1 || !strings.Contains(f[0], "9,600") {
 		t.Errorf("a forged product: %v", f)
 	}
 	if f := Times("needs", Entries, N("rate", 0, PerSecond), hold).faults(); len(f) != 1 || !strings.Contains(f[0], "a rate not counted") {
 		t.Errorf("a product of 0/s: %v", f)
 	}
 	ceiling := Over("ceiling", PerSecond, N("max", 4096, Entries), hold)
-	if ceiling.String() != "34" || len(Say(Numbers, "c", "{ceiling}", ceiling).Faults()) > 0 {
-		t.Errorf("quotient %s: %v", ceiling, Say(Numbers, "c", "{ceiling}", ceiling).Faults())
+	if ceiling.String() != "34" || len(sayTest(Numbers, "{ceiling}", ceiling).Faults()) > 0 {
+		t.Errorf("quotient %s: %v", ceiling, sayTest(Numbers, "{ceiling}", ceiling).Faults())
 	}
 }
 
 // TestClauseFaults: a {name} with no fact and a fact never printed are
 // faults; one name printed with two values in one scope is the verdict's.
 func TestClauseFaults(t *testing.T) {
-	if f := Say(Lead, "k", "count {count} of {max}", N("count", 1, Entries)).Faults(); len(f) != 1 || !strings.Contains(f[0], "{max} has no fact") {
+	if f := sayTest(Lead, "count {count} of {max}", N("count", 1, Entries)).Faults(); len(f) != 1 || !strings.Contains(f[0], "{max} has no fact") {
 		t.Errorf("missing: %v", f)
 	}
-	if f := Say(Lead, "k", "count", N("count", 1, Entries)).Faults(); len(f) != 1 || !strings.Contains(f[0], "never printed") {
+	if f := sayTest(Lead, "count", N("count", 1, Entries)).Faults(); len(f) != 1 || !strings.Contains(f[0], "never printed") {
 		t.Errorf("unused: %v", f)
 	}
 	v := Verdict{Kind: TableFull, Clauses: []Clause{
-		Say(Lead, "a", "max {max}", N("max", 4096, Entries).From("nf_conntrack_max", "this table")),
-		Say(Numbers, "b", "of max {max}", N("max", 8192, Entries).From("nf_conntrack_max", "this table")),
+		sayTest(Lead, "max {max}", N("max", 4096, Entries).From("nf_conntrack_max", "this table")),
+		sayTest(Numbers, "of max {max}", N("max", 8192, Entries).From("nf_conntrack_max", "this table")),
 	}}
 	if f := v.Faults(); len(f) != 1 || !strings.Contains(f[0], "max 4,096 and 8,192") {
 		t.Errorf("two values of one fact: %v", f)
@@ -78,11 +78,11 @@ func TestClauseFaults(t *testing.T) {
 // comes last, as a namespace's clients filled one.
 func whoVerdict() Verdict {
 	return Verdict{Kind: TableFull, Clauses: []Clause{
-		Say(Lead, "lead", "count pinned at max {max} for {pinned}", N("max", 300, Entries), D("pinned", 40*time.Second)),
-		Say(Numbers, "drops", "{drops} drops", N("drops", 1200, Packets)).After(", "),
-		Say(Explain, "why", "early_drop stays 0 though {closing} of the census's {census} entries are closing TCP: the garbage collector evicts those near the cap without counting them, only down to {to} (max ÷ 100 × 95) and at its next run, and their hold is what frees the table",
+		sayTest(Lead, "count pinned at max {max} for {pinned}", N("max", 300, Entries), D("pinned", 40*time.Second)),
+		sayTest(Numbers, "{drops} drops", N("drops", 1200, Packets)).After(", "),
+		sayTest(Explain, "early_drop stays 0 though {closing} of the census's {census} entries are closing TCP: the garbage collector evicts those near the cap without counting them, only down to {to} (max ÷ 100 × 95) and at its next run, and their hold is what frees the table",
 			N("closing", 280, Entries), N("census", 300, Entries), N("to", 285, Entries)),
-		Say(Who, "who", "{share} of new connections from {owner} to {dest}", N("share", 91, Percent), W("owner", "churn-app (pid 4242, churn-app.scope)"), W("dest", "127.0.0.1:18320")),
+		sayTest(Who, "{share} of new connections from {owner} to {dest}", N("share", 91, Percent), W("owner", "churn-app (pid 4242, churn-app.scope)"), W("dest", "127.0.0.1:18320")),
 	}}
 }
 
@@ -180,8 +180,13 @@ func TestVerdictJSONRefusesUnknownFields(t *testing.T) {
 // TestFactsCitedOnce: a fact two clauses print is cited once.
 func TestFactsCitedOnce(t *testing.T) {
 	max := N("max", 4096, Entries).From("nf_conntrack_max", "this table")
-	v := Verdict{Kind: NearCap, Clauses: []Clause{Say(Lead, "a", "of max {max}", max), Say(Numbers, "b", "({max} ÷ 120 s)", max)}}
+	v := Verdict{Kind: NearCap, Clauses: []Clause{sayTest(Lead, "of max {max}", max), sayTest(Numbers, "({max} ÷ 120 s)", max)}}
 	if got := v.Facts(); len(got) != 1 {
 		t.Errorf("facts %v, want max once", got)
 	}
+}
+
+// sayTest is a clause of the words t, for a test's own verdicts.
+func sayTest(w Weight, t string, facts ...Fact) Clause {
+	return Words{"test": t}.Say(w, "test", facts...)
 }

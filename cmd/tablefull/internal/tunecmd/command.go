@@ -287,7 +287,7 @@ func parseSet(set []string, current map[string]string) ([]tuning.Change, error) 
 		if err != nil {
 			return nil, refused(err)
 		}
-		changes = append(changes, tuning.Change{Key: key, Current: current[key], Proposed: v, Why: verdict.Say(verdict.Numbers, "plan.asked", "asked for")})
+		changes = append(changes, tuning.Change{Key: key, Current: current[key], Proposed: v, Why: tuning.Reason("plan.asked")})
 	}
 	tuning.SortChanges(changes)
 	return changes, nil
