@@ -15,11 +15,11 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tuning"
-	"github.com/tablefull/tablefull/model/tuning/surfacetest"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/remote/recording/recordingtest"
+	"github.com/tablefull/tablefull/tui/printedtest"
 )
 
 // recordings are the incidents the property tests step through: the
@@ -41,11 +41,11 @@ var (
 )
 
 // checkArithmetic reports every product in text that does not compute,
-// and any product of a zero rate (surfacetest.ArithmeticFaults: the rule every
+// and any product of a zero rate (printedtest.ArithmeticFaults: the rule every
 // surface's test asks of its text).
 func checkArithmetic(t *testing.T, at, what, text string) {
 	t.Helper()
-	faults, _ := surfacetest.ArithmeticFaults(text)
+	faults, _ := printedtest.ArithmeticFaults(text)
 	for _, f := range faults {
 		t.Errorf("%s: %s prints %s", at, what, f)
 	}

@@ -20,12 +20,12 @@ import (
 	modelincident "github.com/tablefull/tablefull/model/incident"
 	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
-	"github.com/tablefull/tablefull/model/tuning/surfacetest"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/remote/report"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/tui/printedtest"
 )
 
 var updateIncidents = flag.Bool("update-incidents", false, "copy the real incidents TestOneDiagnosisOnTheKernel records to testdata/incidents")
@@ -286,7 +286,7 @@ func reportOfRecording(t *testing.T, path string) reportRead {
 		t.Fatalf("report of %s: %v", path, err)
 	}
 	out.markdown = string(r.Markdown())
-	faults, _ := surfacetest.ArithmeticFaults(out.markdown)
+	faults, _ := printedtest.ArithmeticFaults(out.markdown)
 	for _, fl := range faults {
 		out.faults = append(out.faults, "the report prints "+fl)
 	}

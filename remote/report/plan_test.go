@@ -12,8 +12,8 @@ import (
 	"github.com/tablefull/tablefull/model/incident"
 	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
-	"github.com/tablefull/tablefull/model/tuning/surfacetest"
 	"github.com/tablefull/tablefull/remote/recording"
+	"github.com/tablefull/tablefull/tui/printedtest"
 )
 
 // neverPressed are the recordings whose table never pressed before a
@@ -111,7 +111,7 @@ func TestReportArithmeticComputes(t *testing.T) {
 	seen := 0
 	for _, path := range append(append(paths, more...), demo...) {
 		md := strings.ReplaceAll(string(buildFile(t, path, Options{}).Markdown()), `\_`, "_")
-		faults, read := surfacetest.ArithmeticFaults(md)
+		faults, read := printedtest.ArithmeticFaults(md)
 		seen += read
 		for _, f := range faults {
 			t.Errorf("%s prints %s", filepath.Base(path), f)

@@ -1,4 +1,8 @@
-package surfacetest
+// Package printedtest reads numbers back out of what a surface printed,
+// for tests only: a second oracle beside the facts the words are
+// rendered from. The program never reads its own words; model/ holds no
+// such reader.
+package printedtest
 
 import (
 	"math"

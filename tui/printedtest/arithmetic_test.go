@@ -1,4 +1,4 @@
-package surfacetest
+package printedtest
 
 import (
 	"strings"
