@@ -36,13 +36,15 @@ install: build
 	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/tablefull
 
 # pictures re-draws the README's and the manual's pictures from the
-# program's own frames: the demo, animated, and a recorded incident's
-# last frame (TZ=UTC: the clock reads the same wherever they are made).
-# TestPicturesAreTheProgramsOwn fails when a committed one is not what
-# the program draws now.
+# program's own frames: the demo, animated, its first frame as the
+# README's text example, and a recorded incident's last frame (TZ=UTC:
+# the clock reads the same wherever they are made).
+# TestPicturesAreTheProgramsOwn and TestREADMEExampleIsThePicturesFirstFrame
+# fail when a committed one is not what the program draws now.
 pictures: build
 	TZ=UTC $(BIN) demo --svg docs/pictures/demo.svg
 	TZ=UTC $(BIN) replay testdata/incidents/pool.jsonl --svg docs/pictures/pool.svg --svg-every 0
+	go test ./cmd/tablefull -run READMEExample -update-readme
 
 # deps installs the tools the kernel and tmux tests drive, when missing and
 # when we can (root with apt-get); otherwise those tests skip and say why.

@@ -75,3 +75,20 @@ func TestKernelSuppressedKeepsItsNoun(t *testing.T) {
 		t.Errorf("one row: %q", out)
 	}
 }
+
+// TestSuppressedAsOfTheFrameShown: a frame stepped back to says only the
+// suppressed callbacks that had come by its time, not the feed's total
+// (a picture reads the whole recording before it draws its first frame).
+func TestSuppressedAsOfTheFrameShown(t *testing.T) {
+	a := feedAll(t, incident(12), 200, 50) // the 11th sample brings 212 suppressed
+	for _, c := range []struct {
+		back int
+		want bool
+	}{{0, true}, {1, true}, {2, false}, {8, false}} {
+		a.cur.moveTo(a.cur.newest()-c.back, false)
+		a.rendered = ""
+		if got := strings.Contains(ansi.Strip(a.View()), "+212 suppressed"); got != c.want {
+			t.Errorf("%d frames back: +212 suppressed shown %v, want %v", c.back, got, c.want)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // maxPictureFrames bounds an animated picture: a long recording is
@@ -19,12 +20,23 @@ import (
 const maxPictureFrames = 60
 
 // Picture draws a recording as the console shows it in a cols × rows
-// terminal, in colour, and returns it as an SVG: one frame for every
-// `every` of recorded time (at most maxPictureFrames, the last frame
-// always), shown one after the other for a second each, or a still of
-// the last frame when every is 0. The README's and the manual's
+// terminal, in colour, and returns it as an SVG: PictureFrames shown one
+// after the other for a second each. The README's and the manual's
 // pictures are made this way, so they are the program's own frames.
 func Picture(feed model.Feed, o Options, cols, rows int, every time.Duration) ([]byte, error) {
+	shots, err := PictureFrames(feed, o, cols, rows, every)
+	if err != nil {
+		return nil, err
+	}
+	return svgOf(shots, cols, rows, time.Second), nil
+}
+
+// PictureFrames are a recording's screens as the console draws them in
+// a cols × rows terminal, in colour: from the frame its incident begins
+// on (the first of its worst severity; the first frame when all are OK), one for
+// every `every` of recorded time (at most maxPictureFrames) and the last
+// always; or the last alone when every is 0.
+func PictureFrames(feed model.Feed, o Options, cols, rows int, every time.Duration) ([]string, error) {
 	lipgloss.SetColorProfile(termenv.TrueColor) // a picture is in colour, whatever the terminal it was made in
 	o.Speed = 1                                 // a playback: REPLAY in the header, the cursor moved below
 	if o.History <= 0 {
@@ -47,7 +59,7 @@ func Picture(feed model.Feed, o Options, cols, rows int, every time.Duration) ([
 	}
 	var shots []string
 	var last time.Time
-	first, newest := a.cur.oldest(), a.cur.newest()
+	first, newest := a.incidentBegins(), a.cur.newest()
 	if span := a.frameTime(newest).Sub(a.frameTime(first)); every > 0 && span/every > maxPictureFrames {
 		every = span / maxPictureFrames
 	}
@@ -62,7 +74,26 @@ func Picture(feed model.Feed, o Options, cols, rows int, every time.Duration) ([
 		a.rendered = ""
 		shots = append(shots, a.View())
 	}
-	return svgOf(shots, cols, rows, time.Second), nil
+	return shots, nil
+}
+
+// incidentBegins is the first frame of the recording's worst severity,
+// the oldest when every frame is OK: a picture opens on the incident, not
+// on the quiet or the warning before it (the chart still shows the climb).
+func (a *App) incidentBegins() int {
+	begins, worst := a.cur.oldest(), verdict.SevOK
+	for i := a.cur.oldest(); i <= a.cur.newest(); i++ {
+		if f, ok := a.frameAt(i); ok && f.Verdict().Severity > worst {
+			begins, worst = i, f.Verdict().Severity
+		}
+	}
+	return begins
+}
+// PlaybackOptions are a recording's console options: at its interval,
+// with one hour of history around the view (a longer recording is read
+// as the view moves on).
+func PlaybackOptions(interval time.Duration, speed float64, captions bool) Options {
+	return Options{Interval: interval, Speed: speed, Captions: captions, History: diagnose.HistoryFor(time.Hour, interval)}
 }
 
 // frameTime is the sample time of frame i.

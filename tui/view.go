@@ -110,10 +110,10 @@ func (a *App) render() string {
 	return strings.Join(append(body, footer...), "\n")
 }
 
-// suppressed is the kernel's rate-limited callbacks since the first
-// sample, and that sample's time.
-func (a *App) suppressed() suppression {
-	return suppression{n: a.an.Suppressed, since: a.an.SuppressedSince}
+// suppressed is the kernel's rate-limited callbacks from the first
+// sample up to frame f, and that sample's time.
+func (a *App) suppressed(f diagnose.Frame) suppression {
+	return suppression{n: f.Suppressed, since: a.an.SuppressedSince}
 }
 
 // renderWaiting is the screen before the first sample: the header, what
@@ -139,7 +139,7 @@ func (a *App) bottomNarrow(f diagnose.Frame, w, h int) string {
 	right := w - left - 1
 	tcp := tcpLines(a.st, f, right)
 	kernRows := max(1, h-1-len(tcp))
-	klines := a.kernel.lines(a.st, f, a.kernelLinesUpTo(f), a.suppressed(), kernRows)
+	klines := a.kernel.lines(a.st, f, a.kernelLinesUpTo(f), a.suppressed(f), kernRows)
 	for i := range klines {
 		if i == 0 {
 			klines[i] = a.st.PanelTitle.Render("kernel log ") + klines[i]
@@ -154,7 +154,7 @@ func (a *App) bottomWide(f diagnose.Frame, w, h int) string {
 	sysW := 56
 	restW := w - ctW - sysW - 2
 	tcp := tcpLines(a.st, f, restW)
-	kern := a.kernel.lines(a.st, f, a.kernelLinesUpTo(f), a.suppressed(), max(1, h-len(tcp)-2))
+	kern := a.kernel.lines(a.st, f, a.kernelLinesUpTo(f), a.suppressed(f), max(1, h-len(tcp)-2))
 	right := strings.Join([]string{
 		section(a.st, "TCP", restW, len(tcp)+1, tcp),
 		section(a.st, "kernel log", restW, h-len(tcp)-1, kern),

@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"time"
 
-	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/tui"
 )
@@ -38,7 +36,7 @@ func play(feed *recording.Replay, speed float64, captions bool, pic tui.PictureR
 	if !ok {
 		return fmt.Errorf("%s: the recording holds no samples", feed.Host().Source)
 	}
-	o := tui.Options{Interval: first.Interval, Speed: speed, Captions: captions, History: diagnose.HistoryFor(time.Hour, first.Interval)}
+	o := tui.PlaybackOptions(first.Interval, speed, captions)
 	if pic.File != "" {
 		return writePicture(feed, o, pic, stdout)
 	}

@@ -32,6 +32,10 @@ type Frame struct {
 	// WhoSecs seconds (nil: the probes are not asked for).
 	Who     *model.Who
 	WhoSecs float64
+	// Suppressed is the kernel's "callbacks suppressed" counts from the
+	// first sample up to this one (Analyzer.Suppressed as it stood here):
+	// a frame shown in a replay says only what had come by its time.
+	Suppressed uint64
 }
 
 // Verdict returns the most severe verdict.
@@ -140,6 +144,7 @@ func (a *Analyzer) Add(s model.Sample) Frame {
 		a.kernel.Push(l)
 	}
 	a.Suppressed += s.Kernel.Suppressed
+	f.Suppressed = a.Suppressed
 	if last, ok := a.frames.Last(); ok { // only the newest frame keeps every row
 		a.frames.Set(a.frames.Len()-1, compact(last))
 	}

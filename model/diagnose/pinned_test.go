@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
@@ -104,5 +105,34 @@ func TestRaiseNamesThePinItEnds(t *testing.T) {
 	}
 	if strings.Contains(v.Text(), "of 16,384 entries") || strings.Contains(v.Text(), "between reads") {
 		t.Errorf("the raise's interval speaks of the new cap as full: %s", v)
+	}
+}
+
+// TestPinnedSaidAsTheEpisodeLine: sample times jitter by a millisecond or
+// two; a pin of one interval reads "pinned 1 s", as the episode line
+// (units.Dur) says it, never "999 ms" beside it.
+func TestPinnedSaidAsTheEpisodeLine(t *testing.T) {
+	an := NewAnalyzer(100)
+	var f Frame
+	for i, s := range pinnedRun(0) {
+		jitter := time.Duration((i+1)%2) * time.Millisecond // 999 ms, then 1,001 ms, as an agent measures them
+		s.Time, s.Interval = s.Time.Add(-jitter), s.Interval-jitter+time.Duration(i%2)*time.Millisecond
+		if s.Conntrack.Count == s.Conntrack.Max { // dropping from the first sample at the cap, as the demo does
+			v := &s.CTStats.PerCPU[0].Values
+			v.Set(model.Drop, v.Get(model.Drop)+8)
+		}
+		f = an.Add(s)
+		if !f.Pinned {
+			continue
+		}
+		text := f.Verdict().Text()
+		eps := an.Episodes()
+		if len(eps) == 0 {
+			t.Fatalf("%s: pinned with no episode", s.Time)
+		}
+		ep := eps[len(eps)-1]
+		if want := "pinned " + units.Dur(ep.Duration()); strings.Contains(text, "pinned ") && !strings.Contains(text, want) {
+			t.Fatalf("%s: %q does not say %q, as the episode line does", s.Time, text, want)
+		}
 	}
 }

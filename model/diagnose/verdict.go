@@ -109,6 +109,9 @@ func ruleTableFull(in Inputs) (verdict.Verdict, bool) {
 		}
 		pinned = ep.Duration()
 	}
+	// Sample times jitter by milliseconds: a second's pin is said "1 s",
+	// as the episode line says it, not "999 ms".
+	pinned = pinned.Round(100 * time.Millisecond)
 	if drops.Value == 0 && pinned < 2*in.Sample.Interval {
 		return verdict.Verdict{}, false
 	}
