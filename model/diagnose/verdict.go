@@ -213,7 +213,11 @@ func ruleCPUBound(in Inputs) (verdict.Verdict, bool) {
 	if in.Rates.Drops() > 0 || Pinned(in.Sample.Conntrack) { // whose CPU is not read: it need not be the server's
 		return says(busy, say(verdict.Explain, "cpu-bound.while-dropping").After(" ")), true
 	}
-	return says(busy, say(verdict.Explain, "cpu-bound.alone").After(" ")), true
+	cs := []verdict.Clause{busy, say(verdict.Explain, "cpu-bound.alone").After(" ")}
+	if d, ok := resolvedClashes(in, ""); ok { // what the busy machine's flows raced for, harmless: said as OK says it
+		cs = append(cs, d)
+	}
+	return says(cs...), true
 }
 
 // ruleDiskBound: a disk is busy 90 % of the time, or iowait is 30 % or

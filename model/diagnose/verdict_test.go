@@ -91,6 +91,11 @@ func verdictCases() []verdictCase {
 		}(), Rates: idle()}, verdict.OK, nil, ""},
 		{"server cpu-bound", Inputs{Sample: table(17000, 17000, 32768), Rates: with(idle(), func(r *model.Rates) { r.CPUAll = model.CPUUse{User: 80, System: 12, Idle: 8} })},
 			verdict.CPUBound, nil, "CPU 92 % busy (user 80 %, system 12 %, softirq 0 %) with no table drops"},
+		{"a busy server's resolved clashes said as OK says them", Inputs{Sample: table(17000, 17000, 32768), Rates: with(idle(), func(r *model.Rates) {
+			r.CPUAll = model.CPUUse{User: 80, System: 12, Idle: 8}
+			r.CTTotal.Set(model.ClashResolve, 40)
+		})},
+			verdict.CPUBound, nil, "with no table drops: the work itself is the limit; 40 clashes the kernel resolved (clash_resolve: harmless)"},
 		{"busy CPUs beside a dropping table are not said to be the server's",
 			Inputs{Sample: table(400, 400, 400), Rates: with(idle(), func(r *model.Rates) {
 				r.CPUAll = model.CPUUse{User: 70, System: 25, Idle: 5}
