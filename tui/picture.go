@@ -89,6 +89,7 @@ func (a *App) incidentBegins() int {
 	}
 	return begins
 }
+
 // PlaybackOptions are a recording's console options: at its interval,
 // with one hour of history around the view (a longer recording is read
 // as the view moves on).
