@@ -202,6 +202,9 @@ type Flow struct {
 	ReplySrcPort, ReplyDstPort uint16
 	// Mark is the entry's connmark.
 	Mark uint32
+	// Labels are the entry's conntrack labels, bit n of the 128 in
+	// Labels[n/64] (CTA_LABELS): read to filter by, not carried.
+	Labels [2]uint64 `json:"-"`
 	// ID is the kernel's id of the entry as dumped (CTA_ID, 0: not read):
 	// a delete that carries it removes that entry, never another that
 	// took its tuple since.

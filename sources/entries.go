@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -17,11 +18,41 @@ import (
 // entriesDump bounds one walk of the table.
 const entriesDump = time.Minute
 
+// LabelsFile is conntrack(8)'s own table of label names, the path
+// libnetfilter_conntrack reads (conntrack has no option for it): -l
+// reads the names conntrack -L -l reads. Tests point it elsewhere.
+var LabelsFile = "/etc/xtables/connlabel.conf"
+
+// maxLabelsFile bounds the read of LabelsFile: 128 labels are a few KiB.
+const maxLabelsFile = 64 << 10
+
+// withLabels is f with its label names looked up in LabelsFile, when it
+// names any: on the host whose entries it filters, as conntrack does.
+func withLabels(f entry.Filter) (entry.Filter, error) {
+	if len(f.Labels) == 0 {
+		return f, nil
+	}
+	file, err := os.Open(LabelsFile)
+	if err != nil {
+		return f, fmt.Errorf("%w: --label: %w (conntrack(8)'s label names)", entry.ErrBadFilter, err)
+	}
+	defer file.Close()
+	b, err := io.ReadAll(io.LimitReader(file, maxLabelsFile))
+	if err != nil {
+		return f, fmt.Errorf("%w: --label: %w", entry.ErrBadFilter, err)
+	}
+	return f.WithLabelBits(entry.ParseConnlabel(string(b)))
+}
+
 // ListEntries is this network namespace's entries that filter matches,
 // every one counted and the first limit kept in the order of sort (desc:
 // descending), from one streamed dump bounded by a minute: a full table
 // costs the rows kept. It needs CAP_NET_ADMIN.
 func ListEntries(filter entry.Filter, sort string, desc bool, limit int) (*entry.List, error) {
+	filter, err := withLabels(filter)
+	if err != nil {
+		return nil, err
+	}
 	l, err := entry.NewList(filter, sort, desc, limit)
 	if err != nil {
 		return nil, err
@@ -41,6 +72,10 @@ func ListEntries(filter entry.Filter, sort string, desc bool, limit int) (*entry
 // stateDir (JournalName): when, by whom, the filter and the counts.
 func DeleteEntries(filter entry.Filter, established bool, stateDir string) (entry.Deletion, error) {
 	d := entry.Deletion{StillMatch: -1}
+	filter, err := withLabels(filter)
+	if err != nil {
+		return d, err
+	}
 	l, err := entry.NewList(filter, "", false, 0)
 	if err != nil {
 		return d, err
@@ -115,6 +150,10 @@ func journal(stateDir string, filter entry.Filter, d entry.Deletion, failed erro
 // the event socket's drops are read. It needs CAP_NET_ADMIN.
 func EntriesFollower(procRoot string) func(entry.Filter) (entry.Following, error) {
 	return func(f entry.Filter) (entry.Following, error) {
+		f, err := withLabels(f)
+		if err != nil {
+			return nil, err
+		}
 		fol, err := ctnetlink.Follow(procRoot, f)
 		if err != nil {
 			return nil, err

@@ -110,6 +110,12 @@ func conntrackTuples(t *testing.T, ns *netns.NS, args ...string) []string {
 	if err != nil {
 		t.Fatalf("conntrack -L %v: %v: %s", args, err, out)
 	}
+	return listedTuples(out)
+}
+
+// listedTuples are conntrack -L's TCP and UDP rows as "proto src sport
+// dst dport" (their original tuples), sorted.
+func listedTuples(out string) []string {
 	var tuples []string
 	for _, l := range strings.Split(out, "\n") {
 		f := strings.Fields(l)

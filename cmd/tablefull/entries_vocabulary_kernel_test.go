@@ -94,7 +94,7 @@ func TestEntriesSpeakConntracksFilter(t *testing.T) {
 		args []string
 		says string
 	}{{[]string{"--dport", "abc"}, "--dport abc: not a port (1–65535)"}, {[]string{"-u", "UNSET"}, "--status UNSET: not a status"},
-		{[]string{"-l", "web"}, "--label web: tablefull does not read connection labels"}, {[]string{"-n", "10.7.7.7", "-g"}, "unexpected argument \"10.7.7.7\" (the address of one NAT option"}} {
+		{[]string{"-n", "10.7.7.7", "-g"}, "unexpected argument \"10.7.7.7\" (the address of one NAT option"}} {
 		if code, _, errs := entriesIn(t, ns, bad.args...); code != 2 || !strings.Contains(errs, bad.says) {
 			t.Errorf("entries %v: exit %d, %q: want 2, saying %q", bad.args, code, errs, bad.says)
 		}

@@ -19,7 +19,8 @@ import (
 // --dport, --reply-port-src, --reply-port-dst, --state, -u/--status,
 // -m/--mark (with a mask), -w/--zone, --orig-zone, --reply-zone,
 // -n/--src-nat, -g/--dst-nat, -j/--any-nat (each with an address or
-// without); and one word of ours, --timeout-over (more seconds left than
+// without), -l/--label (names, comma-separated or given again); and one
+// word of ours, --timeout-over (more seconds left than
 // that: entries that keep a timeout given before their hold was lowered,
 // which conntrack's filter cannot name). A field left unset matches every
 // entry. It arrives from a command line or a control request, so
@@ -45,6 +46,11 @@ type Filter struct {
 	// is valid, NATed to that address.
 	SrcNAT, DstNAT, AnyNAT NATFilter
 	TimeoutOver            *uint32 // seconds left above which an entry matches
+	// Labels are -l's names, an entry matching with every one of them
+	// set; their bits are the host's connlabel.conf's (WithLabelBits),
+	// read where the entries are.
+	Labels    []string
+	labelBits []uint
 }
 
 // NATFilter is -n, -g or -j: entries NATed that way, to Addr if valid.

@@ -24,7 +24,8 @@ func (f Filter) Match(e model.Flow) bool {
 		f.Mark != nil && !markMatches(*f.Mark, f.MarkMask, e.Mark),
 		!f.SrcNAT.matches(snatTo(e)), !f.DstNAT.matches(dnatTo(e)),
 		f.AnyNAT.Set && !f.AnyNAT.matches(snatTo(e)) && !f.AnyNAT.matches(dnatTo(e)),
-		f.TimeoutOver != nil && e.Timeout <= *f.TimeoutOver:
+		f.TimeoutOver != nil && e.Timeout <= *f.TimeoutOver,
+		!f.labelsMatch(e):
 		return false
 	}
 	return true
@@ -123,6 +124,9 @@ func (f Filter) String() string {
 		if n.v.Set {
 			add(n.opt, map[bool]string{true: n.v.Addr.String(), false: ""}[n.v.Addr.IsValid()])
 		}
+	}
+	if len(f.Labels) > 0 {
+		add("-l", strings.Join(f.Labels, ","))
 	}
 	if f.TimeoutOver != nil {
 		add("--timeout-over", num(*f.TimeoutOver))

@@ -62,7 +62,14 @@ func (f *Filter) set(k, v string) error {
 		}
 		*map[string]*NATFilter{"src-nat": &f.SrcNAT, "dst-nat": &f.DstNAT, "any-nat": &f.AnyNAT}[k] = nat
 	case "label":
-		err = errors.New("tablefull does not read connection labels (connlabel.conf's names): filter by mark or zone")
+		for _, name := range strings.Split(v, ",") {
+			if !isLabelName(name) {
+				return errors.New("not a label's name (connlabel.conf's: letters, digits, - _ .)")
+			}
+			if !slices.Contains(f.Labels, name) {
+				f.Labels = append(f.Labels, name)
+			}
+		}
 	}
 	return err
 }

@@ -45,6 +45,9 @@ func FilterWords(text string) (FilterArgs, error) {
 			i++
 			value = words[i]
 		}
+		if name == "label" && args[name] != "" { // -l again: one more label every entry must have
+			value = args[name] + "," + value
+		}
 		args[name] = value
 	}
 	return args, nil

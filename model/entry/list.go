@@ -75,6 +75,9 @@ func NewList(filter Filter, sort string, desc bool, limit int) (*List, error) {
 	if sort == "" {
 		sort = Sorts[0]
 	}
+	if !filter.labelsReady() {
+		return nil, ErrLabelsUnread
+	}
 	order := columnOrder(sort)
 	if order == nil {
 		return nil, fmt.Errorf("%w: no column %q to sort by (%v)", ErrBadFilter, safe.Text(sort, 40), Sorts)

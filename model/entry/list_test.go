@@ -56,7 +56,8 @@ func TestEntryFilter(t *testing.T) {
 		{FilterArgs{"reply-port-src": "53"}, "--reply-port-src 53", true, false, ""},
 		{FilterArgs{"orig-port-dst": "80"}, "--dport 80", false, true, ""},
 		{FilterArgs{"orig-zone": "3"}, "--orig-zone 3", false, false, ""},
-		{FilterArgs{"label": "web"}, "", false, false, "does not read connection labels"},
+		{FilterArgs{"label": "web"}, "-l web", false, false, ""}, // not looked up in connlabel.conf: it matches nothing
+		{FilterArgs{"label": "we\x1bb"}, "", false, false, "--label we"},
 		{FilterArgs{"src": "10.0.0.0/99"}, "", false, false, "--src 10.0.0.0/99: not an address/prefix"},
 		{FilterArgs{"proto": "\x1b[31m"}, "", false, false, "not a protocol"},
 		{FilterArgs{"zone": "65536"}, "", false, false, "--zone"},
@@ -141,7 +142,8 @@ func TestEntryFilterWords(t *testing.T) {
 		{"--orig-src 10.0.0.1 --orig-port-dst 53 --reply-port-dst 9 --orig-zone 2 --reply-zone=4", "--src 10.0.0.1 --dport 53 --reply-port-dst 9 --orig-zone 2 --reply-zone 4", ""},
 		{"-p tcp --state LISTEN", "-p tcp --state SYN_SENT2", ""},
 		{"-m 0/0xffffffff", "--mark 0/0xffffffff", ""},
-		{"-l web", "", "does not read connection labels"},
+		{"-l web --label=db,web", "-l web,db", ""},
+		{"-l 'web'", "", "not a label's name"},
 	} {
 		args, err := FilterWords(c.text)
 		if err == nil {

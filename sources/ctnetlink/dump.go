@@ -31,6 +31,7 @@ const (
 	ctaCountReply = 10
 	ctaID         = 12
 	ctaZone       = 18
+	ctaLabels     = 22
 
 	ctaTupleIP    = 1
 	ctaTupleProto = 2

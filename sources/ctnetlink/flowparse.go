@@ -56,6 +56,13 @@ func parseFlow(data []byte) (model.Flow, error) {
 			}
 		case ctaCountOrig, ctaCountReply:
 			parseCounters(v, &f, int(typ-ctaCountOrig))
+		case ctaLabels: // the kernel's unsigned longs, in its byte order
+			if len(v) >= 8 {
+				f.Labels[0] = binary.NativeEndian.Uint64(v)
+			}
+			if len(v) >= 16 {
+				f.Labels[1] = binary.NativeEndian.Uint64(v[8:])
+			}
 		case ctaZone:
 			if len(v) == 2 {
 				f.Zone = binary.BigEndian.Uint16(v)

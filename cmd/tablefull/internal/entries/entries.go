@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	flag "github.com/spf13/pflag"
 
@@ -18,6 +19,7 @@ import (
 // Options are tablefull entries' flags.
 type Options struct {
 	filter      map[string]*string
+	labels      *[]string // -l, given again for each label
 	Sort        string
 	Desc        bool
 	Limit       int
@@ -46,7 +48,7 @@ var filterFlags = []struct{ name, short, usage string }{
 	{"orig-zone", "", "conntrack `ZONE` of the original direction only"},
 	{"reply-zone", "", "conntrack `ZONE` of the reply direction only"},
 	{"mark", "m", "connmark `MARK[/MASK]`"},
-	{"label", "l", "conntrack `LABEL` (not read by tablefull: refused)"},
+	{"label", "l", "conntrack `LABEL`s, every one set (connlabel.conf's names; comma-separated, or -l again)"},
 	{"timeout-over", "", "more than `SECONDS` left to live (tablefull's, not conntrack's: timeouts given before a hold was lowered)"},
 }
 
@@ -66,6 +68,10 @@ var filterAliases = []struct{ name, of, value string }{
 func (o *Options) AddFlags(fs *flag.FlagSet) {
 	o.filter = map[string]*string{}
 	for _, f := range filterFlags {
+		if f.name == "label" {
+			o.labels = fs.StringArrayP(f.name, f.short, nil, f.usage)
+			continue
+		}
 		o.filter[f.name] = fs.StringP(f.name, f.short, "", f.usage)
 	}
 	for _, f := range natFlags {
@@ -118,6 +124,7 @@ func Run(o Options, natWord, stateDir string, stdout io.Writer) error {
 	for k, v := range o.filter {
 		args[k] = *v
 	}
+	args["label"] = strings.Join(*o.labels, ",")
 	filter, err := entry.ParseFilter(args)
 	if err != nil {
 		return exitcode.Error{Code: 2, Err: err}
