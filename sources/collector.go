@@ -129,13 +129,14 @@ func (c *Collector) WatchFlushes() { c.flushes.live = true }
 
 // PollPeak reads the count once for the next sample's peak; without
 // OpenPeak it does nothing.
-func (c *Collector) PollPeak() {
+func (c *Collector) PollPeak() (count uint64, ok bool) {
 	if c.peak != nil {
-		c.peak.Poll()
+		count, ok = c.peak.Poll()
 	}
 	if c.namespaces != nil {
 		c.namespaces.PollPeaks()
 	}
+	return count, ok
 }
 
 // Close releases the peak sampler, the events, the table files and the

@@ -137,7 +137,7 @@ func (l *Live) run() {
 	next := last.Add(d)
 	t := newPace(time.Duration(l.period.Load()))
 	defer t.Stop()
-	fast := true
+	fast, dropped := true, false
 	setPeriod := func() {
 		p := d
 		if fast {
@@ -171,12 +171,14 @@ func (l *Live) run() {
 			early := now.Before(next.Add(-time.Duration(l.period.Load()) / 2))
 			switch {
 			case early && fast:
-				l.c.PollPeak() // a sample tick needs no poll: the sample reads the count
-				continue
+				if !l.firstDrop(prev, dropped) {
+					continue // a glance at the count, which a sample tick needs not: the sample reads it
+				}
 			case early && (l.quiet.Load() == 0 || !diagnose.FastSampling(prev, l.c.SampleCounts())):
 				continue // quiet, and still far from the cap: the rest waits
 			}
 			s := l.emit(now, now.Sub(last))
+			dropped = s.CTStats.Total(model.Drop) > prev.CTStats.Total(model.Drop)
 			fast = diagnose.FastSampling(prev, s)
 			events := fast // ctnetlink events count this namespace only
 			fast = fast || diagnose.NamespacesNearCap(s)
@@ -216,4 +218,20 @@ func (l *Live) emit(now time.Time, interval time.Duration) model.Sample {
 			}
 		}
 	}
+}
+
+// firstDrop glances at the count between samples (PollPeak) and reports
+// whether the table has just begun to drop: the count at its cap, the
+// last sample's interval dropped nothing, and the drop counter rose since.
+// Then the sample is taken at this glance, not at the interval's end: the
+// first dropped packet reaches the screen within one fast tick. The
+// counters (a row per CPU) are read only at the cap and until a sample
+// says drops.
+func (l *Live) firstDrop(prev model.Sample, dropped bool) bool {
+	n, ok := l.c.PollPeak()
+	c := prev.Conntrack
+	if !ok || dropped || c.Status != model.TableTracked || c.Max == 0 || n+n/50 < c.Max {
+		return false
+	}
+	return l.c.SampleCounts().CTStats.Total(model.Drop) > prev.CTStats.Total(model.Drop)
 }

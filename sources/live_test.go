@@ -3,6 +3,7 @@ package sources
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -182,5 +183,51 @@ func TestLiveFastForNamespaceNearCap(t *testing.T) {
 	}
 	if p := time.Duration(l.period.Load()); p == interval {
 		t.Errorf("a namespace at 94 %% of the cap: the ticker still runs once a sample (%v)", p)
+	}
+}
+
+// TestLiveSaysTheFirstDropAtOnce: near the cap the count is glanced at
+// 10 Hz; once it is at the cap and the drop counter rises, the sample is
+// taken at that glance, not at the interval's end, so the first dropped
+// packet is on screen within a fast tick or two; and only the first: the
+// next sample keeps the interval.
+func TestLiveSaysTheFirstDropAtOnce(t *testing.T) {
+	root, c := writableHost(t)
+	netfilter := filepath.Join(root, "proc", "sys", "net", "netfilter")
+	stat := filepath.Join(root, "proc", "net", "stat", "nf_conntrack")
+	write := func(path, text string) {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const interval = 3 * time.Second
+	l := NewLive(c, interval)
+	defer l.Stop()
+	if _, err := l.Next(); err != nil {
+		t.Fatal(err)
+	}
+	write(filepath.Join(netfilter, "nf_conntrack_count"), "200000\n") // 76 % of the cap: glanced at from the next sample on
+	near, err := l.Next()
+	if err != nil || near.Conntrack.Count != 200000 {
+		t.Fatalf("the sample near the cap: %+v %v", near.Conntrack, err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	write(filepath.Join(netfilter, "nf_conntrack_count"), "262144\n")
+	b, _ := os.ReadFile(stat)
+	lines := strings.Split(string(b), "\n")
+	cols := strings.Fields(lines[1])
+	cols[10] = "00000005" // drop
+	lines[1] = strings.Join(cols, " ")
+	write(stat, strings.Join(lines, "\n"))
+	dropAt := time.Now()
+	s, err := l.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(dropAt); s.CTStats.Total(model.Drop) != 5 || took > interval/4 {
+		t.Errorf("the first drop was sampled %v after it (drops %d), want within a few fast ticks, not the %v interval", took, s.CTStats.Total(model.Drop), interval)
+	}
+	if next, err := l.Next(); err != nil || next.Interval < interval*3/4 {
+		t.Errorf("the sample after the first drop came %v after it (%v), want the interval", next.Interval, err)
 	}
 }

@@ -31,16 +31,19 @@ func NewPeakSampler(path string) (*PeakSampler, error) {
 	return &PeakSampler{f: f}, nil
 }
 
-// Poll takes one reading now: one pread of the file NewPeakSampler opened.
-// A failed read is skipped; the sample still reads the count itself.
-func (p *PeakSampler) Poll() {
+// Poll takes one reading now: one pread of the file NewPeakSampler opened,
+// and returns it; ok is false for a failed read, which is skipped (the
+// sample still reads the count itself).
+func (p *PeakSampler) Poll() (v uint64, ok bool) {
 	b, err := p.f.Read()
 	if err != nil {
-		return
+		return 0, false
 	}
-	if v, err := parseNumber(b); err == nil {
-		p.hold.Observe(v)
+	if v, err = parseNumber(b); err != nil {
+		return 0, false
 	}
+	p.hold.Observe(v)
+	return v, true
 }
 
 // Take returns the peak since the last Take, never below current.
