@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/remote/stream"
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// TestFirstDropOnScreenWithinAFastTick: on the kernel, a table at real
+// proportions (max = buckets = 512) filled by fresh connections; the
+// agent in its namespace streams samples at 1 s. The first packet the
+// table drops — seen by the test reading the namespace's own counters
+// every millisecond — arrives as a sample with its drop within 250 ms
+// (a fast tick, and the time to read and send it), not at the end of the
+// interval it fell in.
+func TestFirstDropOnScreenWithinAFastTick(t *testing.T) {
+	needKernel(t)
+	lowerMax(t, 512)
+	setBuckets(t, 512)
+	ns := labNS(t)
+	srv := &netns.Server{Body: []byte("object\n")}
+	if err := ns.Serve("127.0.0.1:18080", srv); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	exe, _ := os.Executable()
+	agent := ns.Command(exe, "agent", "--interval", "1s")
+	agent.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
+	out, err := agent.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := agent.StdinPipe() // the agent ends when its stdin closes
+	if err := agent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { in.Close(); agent.Wait() }()
+
+	var firstDrop atomic.Int64 // unix nanoseconds; 0: none yet
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() { // the namespace's own counters, read by the agent's pid
+		stat := "/proc/" + strconv.Itoa(agent.Process.Pid) + "/net/stat/nf_conntrack"
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if dropsIn(stat) > 0 {
+				firstDrop.Store(time.Now().UnixNano())
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	dec := stream.NewDecoder(bufio.NewReader(out))
+	if err := dec.Header(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(1500 * time.Millisecond) // a sample or two far from the cap first
+		ns.Run(netns.Load{Addr: srv.Addr(), Workers: 8, Requests: 3000, Rate: 300,
+			DialTimeout: 300 * time.Millisecond, Deadline: 8 * time.Second, Stop: stop})
+	}()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		s, _, err := dec.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s == nil || s.CTStats.Total(model.Drop) == 0 {
+			continue
+		}
+		arrived := time.Now()
+		at := firstDrop.Load()
+		if at == 0 {
+			t.Fatal("a sample says drops the test's reading of the counters never saw")
+		}
+		took := arrived.Sub(time.Unix(0, at))
+		t.Logf("first drop → its sample: %v (the sample's interval %v)", took, s.Interval)
+		if took > 250*time.Millisecond {
+			t.Errorf("the first drop arrived %v after it, want within a fast tick (≤ 250 ms)", took)
+		}
+		return
+	}
+	t.Fatal("no sample with a drop in 15 s: the table never filled")
+}
+
+// dropsIn is the drop column of a conntrack statistics file, summed over
+// its CPUs (0 when unreadable).
+func dropsIn(path string) uint64 {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	col := -1
+	for i, name := range strings.Fields(lines[0]) {
+		if name == "drop" {
+			col = i
+		}
+	}
+	var sum uint64
+	for _, l := range lines[1:] {
+		if f := strings.Fields(l); col >= 0 && col < len(f) {
+			n, _ := strconv.ParseUint(f[col], 16, 64)
+			sum += n
+		}
+	}
+	return sum
+}
+
