@@ -118,4 +118,3 @@ func dropsIn(path string) uint64 {
 	}
 	return sum
 }
-

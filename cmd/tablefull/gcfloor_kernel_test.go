@@ -14,7 +14,10 @@ import (
 // garbage collector, which at its next run evicts closing TCP only while
 // the count is at or over nf_conntrack_max / 100 * 95 in integers — 665,
 // model.GCEvictFrom — so the count settles just under it, not at the
-// cap and not empty (KERNEL.md measured 664).
+// cap and not empty (KERNEL.md measured 664). A pass under way when the
+// flag is set evicts only in what is left of it (seen in CI: 734), so a
+// count that settles over the floor is asked again by another refused
+// SYN; never under it.
 func TestCollectorEvictsDownToItsFloor(t *testing.T) {
 	needKernel(t)
 	const capMax = 777
@@ -35,12 +38,22 @@ func TestCollectorEvictsDownToItsFloor(t *testing.T) {
 		return n
 	}
 	floor := model.GCEvictFrom(capMax)
-	last, still := count(), 0
-	for deadline := time.Now().Add(80 * time.Second); time.Now().Before(deadline) && still < 8; time.Sleep(time.Second) {
-		if n := count(); n == last && n < floor {
-			still++
-		} else {
-			last, still = n, 0
+	last := count()
+	// A pass that was under way when the SYN was refused evicts only in
+	// what is left of it, then clears the flag (a loaded machine splits
+	// passes across runs): another refused SYN asks again, up to 3 times.
+	for try := 0; try < 3 && last >= floor; try++ {
+		if try > 0 {
+			t.Logf("the count settled at %d, over the floor %d: a pass partly done; one more refused SYN", last, floor)
+			ns.Run(netns.Load{Addr: srv.Addr(), Workers: 1, Requests: 1, DialTimeout: 300 * time.Millisecond, Deadline: 5 * time.Second})
+		}
+		still := 0
+		for deadline := time.Now().Add(80 * time.Second); time.Now().Before(deadline) && still < 8; time.Sleep(time.Second) {
+			if n := count(); n == last && n < floor {
+				still++
+			} else {
+				last, still = n, 0
+			}
 		}
 	}
 	t.Logf("the count settled at %d (the collector's floor %d)", last, floor)
