@@ -6,11 +6,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/nsenter"
 )
@@ -82,26 +80,7 @@ func TestEntriesSpeakConntracksLabels(t *testing.T) {
 		if got := entriesTuples(t, string(out)); !slices.Equal(got, want) {
 			t.Errorf("filter %v:\ntablefull entries %v\nconntrack -L      %v", filter, got, want)
 		}
-		args, err := entry.FilterWords(strings.Join(filter, " "))
-		if err != nil {
-			t.Fatalf("/ %v: %v", filter, err)
-		}
-		f, err := entry.ParseFilter(args)
-		if err != nil {
-			t.Fatalf("/ %v: %v", filter, err)
-		}
-		l, err := list(f, "", false, 100)
-		if err != nil {
-			t.Fatalf("/ %v: %v", filter, err)
-		}
-		var got []string
-		for _, e := range l.Rows() {
-			got = append(got, strings.Join([]string{protoOf(e.Proto), e.Src.String(), strconv.Itoa(int(e.SrcPort)), e.Dst.String(), strconv.Itoa(int(e.DstPort))}, " "))
-		}
-		slices.Sort(got)
-		if !slices.Equal(got, want) {
-			t.Errorf("/ %v (%s):\nlisted       %v\nconntrack -L %v", filter, f, got, want)
-		}
+		sameThroughWords(t, list, filter, want)
 	}
 	if listed == 0 {
 		t.Fatal("conntrack -L -l listed nothing: no entry holds a label")

@@ -66,26 +66,7 @@ func TestEntriesSpeakConntracksFilter(t *testing.T) {
 		if got := entriesTuples(t, out); !slices.Equal(got, want) {
 			t.Errorf("filter %v:\ntablefull entries %v\nconntrack -L      %v", filter, got, want)
 		}
-		args, err := entry.FilterWords(strings.Join(filter, " "))
-		if err != nil {
-			t.Fatalf("/ %v: %v", filter, err)
-		}
-		f, err := entry.ParseFilter(args)
-		if err != nil {
-			t.Fatalf("/ %v: %v", filter, err)
-		}
-		l, err := list(f, "", false, 1000)
-		if err != nil {
-			t.Fatalf("/ %v: %v", filter, err)
-		}
-		var got []string
-		for _, e := range l.Rows() {
-			got = append(got, strings.Join([]string{protoOf(e.Proto), e.Src.String(), strconv.Itoa(int(e.SrcPort)), e.Dst.String(), strconv.Itoa(int(e.DstPort))}, " "))
-		}
-		slices.Sort(got)
-		if !slices.Equal(got, want) {
-			t.Errorf("/ %v (%s):\nlisted       %v\nconntrack -L %v", filter, f, got, want)
-		}
+		sameThroughWords(t, list, filter, want)
 	}
 	if listed == 0 {
 		t.Fatal("conntrack -L listed nothing for any filter: the table was not made")
@@ -103,3 +84,29 @@ func TestEntriesSpeakConntracksFilter(t *testing.T) {
 
 // protoOf is conntrack -L's name of a protocol number in these tests.
 func protoOf(p uint8) string { return map[uint8]string{6: "tcp", 17: "udp"}[p] }
+
+// sameThroughWords checks that filter, typed as the console's / and an
+// agent read it (entry.FilterWords), lists through list the tuples want.
+func sameThroughWords(t *testing.T, list func(entry.Filter, string, bool, int) (*entry.List, error), filter, want []string) {
+	t.Helper()
+	args, err := entry.FilterWords(strings.Join(filter, " "))
+	if err != nil {
+		t.Fatalf("/ %v: %v", filter, err)
+	}
+	f, err := entry.ParseFilter(args)
+	if err != nil {
+		t.Fatalf("/ %v: %v", filter, err)
+	}
+	l, err := list(f, "", false, 1000)
+	if err != nil {
+		t.Fatalf("/ %v: %v", filter, err)
+	}
+	var got []string
+	for _, e := range l.Rows() {
+		got = append(got, strings.Join([]string{protoOf(e.Proto), e.Src.String(), strconv.Itoa(int(e.SrcPort)), e.Dst.String(), strconv.Itoa(int(e.DstPort))}, " "))
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("/ %v (%s):\nlisted       %v\nconntrack -L %v", filter, f, got, want)
+	}
+}
