@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -60,10 +61,11 @@ type entriesPanel struct {
 
 // entriesMsg is a listing done.
 type entriesMsg struct {
-	id   int
-	list *entry.List
-	err  error
-	at   time.Time
+	id     int
+	list   *entry.List
+	filter entry.Filter // the filter listed by
+	err    error
+	at     time.Time
 }
 
 func (m entriesMsg) hostID() int { return m.id }
@@ -139,7 +141,7 @@ func (a *App) deleted(msg entriesDeletedMsg) tea.Cmd {
 func listEntriesCmd(id int, ls EntriesLister, p entriesPanel, limit int) tea.Cmd {
 	return func() tea.Msg {
 		l, err := ls(p.filter, entry.Sorts[p.sortIdx], p.desc, limit)
-		return entriesMsg{id: id, list: l, err: err, at: time.Now()}
+		return entriesMsg{id: id, list: l, filter: p.filter, err: err, at: time.Now()}
 	}
 }
 
@@ -257,9 +259,19 @@ func (a *App) entriesKey(msg tea.KeyMsg) (cmd tea.Cmd, mine bool) {
 func (a *App) listed(msg entriesMsg) {
 	p := &a.ents
 	p.pending, p.at = false, msg.at
-	if msg.err != nil {
+	switch {
+	case errors.Is(msg.err, entry.ErrBadFilter) && msg.filter.String() != "":
+		// the host refused the filter's words (a label its connlabel.conf
+		// lacks): refused as the prompt refuses one, the last good kept
+		var kept entry.Filter
+		if p.list != nil {
+			kept = p.list.Filter
+		}
+		p.filter, p.refusedText = kept, msg.filter.String()
+		p.refused = "kept " + cmp.Or(kept.String(), "no filter") + ": " + strings.TrimPrefix(msg.err.Error(), entry.ErrBadFilter.Error()+": ")
+	case msg.err != nil:
 		p.err = msg.err
-	} else {
+	default:
 		p.list, p.err = msg.list, nil
 	}
 	if p.askAfterList {

@@ -199,3 +199,43 @@ func TestEntryRowDrawsNoEscapes(t *testing.T) {
 		t.Errorf("the row draws raw escapes: %q", row)
 	}
 }
+
+// TestEntriesHostRefusesFilter: a filter the words take but the host
+// refuses (a label its connlabel.conf lacks, known only where the
+// entries are) is refused as the prompt refuses one: said whole under the
+// prompt at 80 columns, wrapped, and the last good filter kept.
+func TestEntriesHostRefusesFilter(t *testing.T) {
+	tbl := &fakeTable{flows: []model.Flow{{Proto: 17, Src: netip.MustParseAddr("10.0.0.5"), Dst: netip.MustParseAddr("10.96.0.10"), SrcPort: 40000, DstPort: 53, TCPState: -1, Timeout: 25}}}
+	host := func(f entry.Filter, sort string, desc bool, limit int) (*entry.List, error) {
+		if len(f.Labels) > 0 {
+			return nil, fmt.Errorf("%w: --label: open /etc/xtables/connlabel.conf: no such file or directory (conntrack(8)'s label names)", entry.ErrBadFilter)
+		}
+		return tbl.list(f, sort, desc, limit)
+	}
+	a := New(newScriptFeed(t, nil), Options{Interval: time.Second, Entries: host})
+	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	for _, s := range incident(5) {
+		a.Update(sampleMsg{s: s})
+	}
+	runAll(a, typed("E"))
+	runAll(a, typed("/"))
+	a.Update(typed("-p udp"))
+	runAll(a, tea.KeyMsg{Type: tea.KeyEnter})
+	runAll(a, typed("/"))
+	a.Update(typed(" -l five"))
+	runAll(a, tea.KeyMsg{Type: tea.KeyEnter})
+	view := ansi.Strip(a.View())
+	flat := strings.Join(strings.Fields(view), " ")
+	if !strings.Contains(flat, "filter refused, kept -p udp: --label: open /etc/xtables/connlabel.conf: no such file or directory (conntrack(8)'s label names)") ||
+		!strings.Contains(view, "entries 1 match -p udp") {
+		t.Errorf("a filter the host refused:\n%s", view)
+	}
+	runAll(a, typed("s"))
+	if got := tbl.asked[len(tbl.asked)-1]; got != "-p udp|proto|asc" {
+		t.Errorf("s after the host's refusal asked %q, want the kept filter", got)
+	}
+	runAll(a, typed("/"))
+	if view := ansi.Strip(a.View()); !strings.Contains(view, "filter -p udp -l five▏") {
+		t.Errorf("/ after the host's refusal opens on:\n%s", view)
+	}
+}

@@ -22,9 +22,13 @@ func entriesLines(st *styles.Styles, p entriesPanel, width, rows int) []string {
 	case p.editing:
 		out = append(out, st.Label.Render("filter ")+foreign(p.typing)+"▏"+st.Dim.Render("  conntrack's words: -p udp --dport 53 --src 10.0.0.0/8; enter applies, esc keeps the last"))
 	case p.refused != "":
-		out = append(out, st.Crit.Render(truncate("filter refused, "+foreign(p.refused), width)))
+		for _, l := range wrapN("filter refused, "+foreign(p.refused), width, 3) { // the reason whole, not cut at the edge
+			out = append(out, st.Crit.Render(l))
+		}
 	case p.err != nil:
-		out = append(out, st.Crit.Render(truncate(foreign(p.err.Error()), width)))
+		for _, l := range wrapN(foreign(p.err.Error()), width, 3) {
+			out = append(out, st.Crit.Render(l))
+		}
 	case p.list == nil:
 		out = append(out, st.Dim.Render("listing the table…"))
 	}
