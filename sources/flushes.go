@@ -32,8 +32,9 @@ type flushSwitch struct {
 	watch    *ctnetlink.FlushWatch
 	checked  time.Time
 	note     string
-	// present finds kube-proxy (tests replace it): a walk of every
-	// process, run off the sampling path (offPath) like the attribution.
+	// present finds kube-proxy (tests replace it): a look at the
+	// processes not seen before (tune.ManagerLook), run off the sampling
+	// path (offPath) like the attribution.
 	present  func() bool
 	presence offPath[bool]
 	found    bool // the last look's answer
@@ -48,8 +49,8 @@ const maxFlushNames = 256
 
 // newFlushSwitch watches the namespace whose /proc is procRoot.
 func newFlushSwitch(procRoot string) *flushSwitch {
-	return &flushSwitch{procRoot: procRoot, names: map[string]string{},
-		present: func() bool { return len(tune.FindManagers(procRoot)) > 0 }}
+	look := &tune.ManagerLook{Proc: procRoot}
+	return &flushSwitch{procRoot: procRoot, names: map[string]string{}, present: look.Present}
 }
 
 // read is the sample's Flushes: nil unless a live feed drives it.

@@ -40,8 +40,7 @@ func FindManagers(procRoot string) []Manager {
 	dirs, _ := filepath.Glob(filepath.Join(procRoot, "[0-9]*"))
 	var out []Manager
 	for _, d := range dirs {
-		comm, err := os.ReadFile(filepath.Join(d, "comm"))
-		if err != nil || strings.TrimSpace(string(comm)) != "kube-proxy" || !trustedManager(procRoot, d) {
+		if !isManager(procRoot, d) {
 			continue
 		}
 		argv, err := kernelfs.ReadBounded(filepath.Join(d, "cmdline"), 64<<10)
