@@ -50,7 +50,10 @@ func (r *Reader) Read(now time.Time) *model.CiliumMaps {
 	if !r.last.IsZero() && now.Sub(r.last) < CountEvery && !now.Before(r.last) {
 		return r.have
 	}
-	r.last, r.have = now, read(r.dir)
+	r.last, r.have = now, nil
+	if _, err := os.Stat(r.dir); err == nil { // no BPF filesystem, or no Cilium: one look
+		r.have = read(r.dir)
+	}
 	if r.have != nil { // Cilium runs here: its drop reasons too
 		r.have.Drops, r.have.DropsNote = r.drops.read(r.dir)
 	}
