@@ -54,7 +54,7 @@ func settledRSS(t *testing.T, argv ...string) (rss, peak float64) {
 
 // TestRatioBigHost prints what an hour of a 384-CPU, 24-disk host at 1 s
 // costs the console, live (the stream through --via) and replayed (goal
-// ≤ 64 MB RSS each, the medians; it fails on a miss), the ingest rate
+// ≤ 40 MB RSS each, the medians; it fails on a miss), the ingest rate
 // against decoding alone, and the RSS of a 12-hour recording's replay
 // (read as it plays).
 func TestRatioBigHost(t *testing.T) {
@@ -71,7 +71,7 @@ func TestRatioBigHost(t *testing.T) {
 		r, p = settledRSS(t, argv[0], "replay", hour)
 		replay, replayPeak = append(replay, r), append(replayPeak, p)
 	}
-	goal(t, median(live) <= 64 && median(replay) <= 64, "384-CPU, 24-disk host, one hour at 1 s (%d MB of stream): console RSS live %.1f MB (peak %.1f), replayed %.1f MB (peak %.1f) (goal ≤ 64 MB each)",
+	goal(t, median(live) <= 40 && median(replay) <= 40, "384-CPU, 24-disk host, one hour at 1 s (%d MB of stream): console RSS live %.1f MB (peak %.1f), replayed %.1f MB (peak %.1f) (goal ≤ 40 MB each)",
 		st.Size()>>20, median(live), slices.Max(livePeak), median(replay), slices.Max(replayPeak))
 
 	decodeOnly := ingest(t, hour, nil)
