@@ -27,6 +27,10 @@ type planFrames struct {
 	// table is the knobs the frames are planned for.
 	table  *model.Conntrack
 	frozen bool
+	// live starts again at a knob changed after a press, where a
+	// recording's plan freezes: a live table's plan is for the table it
+	// is now (Planner).
+	live bool
 }
 
 // planKept are the frames the planner reads, each nil until seen.
@@ -56,11 +60,11 @@ func (p *planFrames) add(f diagnose.Frame) {
 	if p.table == nil {
 		p.table = &c
 	} else if knobChanged(*p.table, c) {
-		if p.at.now != nil {
+		if p.at.now != nil && !p.live {
 			p.frozen = true
 			return
 		}
-		*p = planFrames{table: &c, kept: planKept{first: keep(f)}} // tuned before it was ever pressed: the table to plan for starts here
+		*p = planFrames{table: &c, kept: planKept{first: keep(f)}, live: p.live} // tuned before it was pressed (or live): the table to plan for starts here
 	}
 	// Each is replaced as NewInputs picks it from a history: the first
 	// frame of a strictly larger rate, count or fill; the newest census.
@@ -127,13 +131,18 @@ func KnobsAt(c model.Conntrack) map[string]string {
 // there. entryBytes is the slab's object size (0: assumed). ok is false
 // when the table was never pressed before a change.
 func (in *Incident) Diagnosis(entryBytes uint64) (tuning.Diagnosis, bool) {
-	at := in.plan.at
+	return in.plan.at.diagnosis(in.Host, entryBytes)
+}
+
+// diagnosis is the moment of the newest pressed frame, diagnosed over
+// the kept frames; false when none was pressed.
+func (at planKept) diagnosis(h model.Host, entryBytes uint64) (tuning.Diagnosis, bool) {
 	if at.now == nil {
 		return tuning.Diagnosis{}, false
 	}
 	now := *at.now
 	knobs := tuning.KnobState{Current: KnobsAt(now.Sample.Conntrack), EntryBytes: entryBytes, Global: true}
-	return tuning.Diagnose(tuning.Guide{Knobs: knobs, Host: in.Host, Measured: frameList(at.sorted()), Now: now}), true
+	return tuning.Diagnose(tuning.Guide{Knobs: knobs, Host: h, Measured: frameList(at.sorted()), Now: now}), true
 }
 
 // PlanAt is when the plan was asked for: the newest pressed frame before

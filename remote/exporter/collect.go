@@ -75,6 +75,7 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 		m.counter(descOf(metrics.UserDeleted), float64(f.Deleted))
 	}
 	m.verdicts(s, tableUp)
+	m.plan(s.plan)
 	if e.Journal != nil {
 		if n, ok := e.Journal.Deleted(); ok {
 			m.counter(descOf(metrics.EntriesDeleted), n)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/incident"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
@@ -81,6 +82,11 @@ type Exporter struct {
 	// seq counts samples and failures: what a scrape reads changes only
 	// when it does.
 	seq uint64
+	// host is the feed's, for the plan's memory; planner keeps the
+	// press's frames and plan its newest plan (nil: none proposed).
+	host    model.Host
+	planner incident.Planner
+	plan    *planNow
 }
 
 // New returns an exporter whose peak and held verdicts cover the
@@ -92,7 +98,8 @@ func New(version string, span ...time.Duration) *Exporter {
 	if len(span) > 0 && span[0] > 0 {
 		w = span[0]
 	}
-	return &Exporter{version: version, an: diagnose.NewAnalyzer(2), window: window{span: w}, verdictSeconds: map[verdict.Kind]float64{}, Owners: true}
+	return &Exporter{version: version, an: diagnose.NewAnalyzer(2), window: window{span: w}, verdictSeconds: map[verdict.Kind]float64{}, Owners: true,
+		planner: incident.Planner{Quiet: w}}
 }
 
 // Window is the span the peak and the held verdicts cover.
@@ -136,6 +143,7 @@ func (e *Exporter) Observe(s model.Sample) {
 		kinds[v.Kind] = true
 	}
 	e.window.add(windowFrame{at: s.Time, peak: max(s.Conntrack.Peak, s.Conntrack.Count), kinds: kinds})
+	e.observePlan(f)
 	e.last, e.have, e.streamErr, e.at = f, true, nil, s.Time
 	if e.Log != nil { // the parts are built for the log only where there is one
 		e.parts.w = e.Log
@@ -185,6 +193,7 @@ type snapshot struct {
 	attribution             attribution
 	owners                  ownerCounters
 	probesOn                bool
+	plan                    *planNow
 }
 
 func (e *Exporter) take() snapshot {
@@ -199,5 +208,5 @@ func (e *Exporter) take() snapshot {
 		pinnedSeconds: e.pinnedSeconds, episodes: e.episodes, kernelLines: e.kernelLines,
 		suppressed: e.suppressed, newEntries: e.newEntries, evicted: e.evicted, evictedUnknown: e.evictedUnknown, lost: e.lost, probesLost: e.probesLost, probesRead: e.probesRead, streamUp: e.have && e.streamErr == nil, at: e.at,
 		held: held, verdictSeconds: seconds, attribution: e.attribution.fresh(e.at),
-		owners: e.owners.copied(), probesOn: e.probesOn}
+		owners: e.owners.copied(), probesOn: e.probesOn, plan: e.plan}
 }

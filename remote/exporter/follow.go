@@ -14,6 +14,9 @@ import (
 // from before start and its first count of suppressions happened before
 // the exporter, and are left out.
 func (e *Exporter) Follow(feed model.Feed, start time.Time) {
+	e.mu.Lock()
+	e.host = feed.Host()
+	e.mu.Unlock()
 	first := true
 	for {
 		s, err := feed.Next()

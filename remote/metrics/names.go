@@ -87,6 +87,17 @@ var (
 	ListenBacklog = Metric{Name: "tablefull_listener_backlog", Help: "The backlog of a pressed listener (what it asked listen(2) for, capped by net.core.somaxconn), beside tablefull_listener_queue.", Labels: []string{"listen", "comm"}}
 )
 
+// The moment's plan: what tablefull tune --dry-run proposes over the
+// press under way (the frames of the exporter's window before it), each
+// knob's value now and proposed, the table's memory at its cap now and as
+// planned, and the share of the table each class held. Absent when
+// nothing is proposed (no press, or a fix that is no knob's).
+var (
+	PlanKnob       = Metric{Name: "tablefull_plan_knob_value", Help: "A knob the moment's plan proposes (tablefull tune --dry-run's, over the press under way): its value now (value=current) and the one proposed (value=proposed); absent when the plan proposes nothing, and for a knob of more than one number (ip_local_port_range). At most one pair a knob tablefull tunes.", Labels: []string{"knob", "value"}}
+	PlanMemory     = Metric{Name: "tablefull_plan_memory_bytes", Help: "The memory the table takes at its cap (entries × bytes an entry + buckets × 8 B) now (value=current) and as the plan leaves it (value=proposed), beside tablefull_plan_knob_value; absent when the plan proposes nothing.", Labels: []string{"value"}}
+	PlanClassShare = Metric{Name: "tablefull_plan_class_share", Help: "The share of the table (0..1) each class held at the plan's moment (class as in tablefull_conntrack_new_entries_total), counted by a census or by rate × hold, beside tablefull_plan_knob_value; absent when the plan proposes nothing or nothing was known of the classes.", Labels: []string{"class"}}
+)
+
 // The exporter itself: what it read, when, and what drifted.
 var (
 	Up          = Metric{Name: "tablefull_up", Help: "1 when this part of the host's numbers could be read: conntrack (the table), ctstats (per-CPU counters), cpu, disks and tcp (/proc/stat, diskstats, netstat), kernel_log (/dev/kmsg, with CAP_SYSLOG), namespaces (the host's other network namespaces: 0 when other users' processes could not be read, without CAP_SYS_PTRACE), entries (new entries by class: counted near the cap only, so absent far from it, 0 only when counting failed), stream (samples arriving).", Labels: []string{"part"}}
@@ -97,7 +108,7 @@ var (
 
 // All is every metric the exporter serves, in the order of its
 // exposition's descriptions.
-var All = []Metric{Entries, Peak, Limit, Buckets, Hold, CPUEvents, Events, Pinned, Episodes, KernelLines, Suppressed, NewEntries, NewEntriesLost, Evicted, EntriesDeleted, UserDeleted, IPVSConns, IPVSBuckets, ClassHold, Verdict, VerdictSeconds, Up, NSEntries, NSDrops, NSInsertDrops, NSOthers, NSOthersEntries, NSUnread, TuningDrift, LastSample, BuildInfo, ProbesLost, OwnerNew, OwnerDrops, OwnerEntries, ListenQueue, ListenBacklog}
+var All = []Metric{Entries, Peak, Limit, Buckets, Hold, CPUEvents, Events, Pinned, Episodes, KernelLines, Suppressed, NewEntries, NewEntriesLost, Evicted, EntriesDeleted, UserDeleted, IPVSConns, IPVSBuckets, ClassHold, Verdict, VerdictSeconds, Up, NSEntries, NSDrops, NSInsertDrops, NSOthers, NSOthersEntries, NSUnread, TuningDrift, LastSample, BuildInfo, ProbesLost, OwnerNew, OwnerDrops, OwnerEntries, ListenQueue, ListenBacklog, PlanKnob, PlanMemory, PlanClassShare}
 
 // verdictKindLabels are the kinds a tablefull_verdict series exists for,
 // as its label reads them.
