@@ -49,6 +49,7 @@ type Fleet struct {
 	filter      textinput.Model
 	filtering   bool
 	err         string
+	amNote      string
 	updated     time.Time
 	loading     string
 
@@ -81,7 +82,14 @@ func NewFleet(src FleetSource, o FleetOptions) *Fleet {
 type fleetMsg struct {
 	rows []fleet.Row
 	err  error
+	// amNote is why Alertmanager was not read with them ("": it was,
+	// or none was asked).
+	amNote string
 }
+
+// alertmanagerNoter is a fleet source that also reads an Alertmanager
+// and can say why it could not.
+type alertmanagerNoter interface{ AlertmanagerNote() string }
 
 // fleetTickMsg asks for the next refresh.
 type fleetTickMsg struct{}
@@ -99,7 +107,11 @@ func (f *Fleet) fetchCmd() tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
 		rows, err := src.Fleet(ctx, time.Now())
-		return fleetMsg{rows, err}
+		msg := fleetMsg{rows: rows, err: err}
+		if n, ok := src.(alertmanagerNoter); ok {
+			msg.amNote = n.AlertmanagerNote()
+		}
+		return msg
 	}
 }
 
@@ -150,7 +162,7 @@ func (f *Fleet) refreshed(msg fleetMsg) tea.Cmd {
 		f.err = msg.err.Error() // the last rows stay on screen, marked by the error
 		return next
 	}
-	f.err, f.rows, f.updated = "", msg.rows, time.Now()
+	f.err, f.rows, f.updated, f.amNote = "", msg.rows, time.Now(), msg.amNote
 	f.applyFilter()
 	return next
 }

@@ -88,7 +88,11 @@ func (f *Fleet) summary() string {
 // anything else in one.
 func (f *Fleet) statusLines() []string {
 	if f.err == "" {
-		return []string{fit(f.status(), f.width)}
+		out := []string{fit(f.status(), f.width)}
+		if a := f.alertsLine(); a != "" {
+			out = append(out, fit(a, f.width))
+		}
+		return out
 	}
 	var out []string
 	for _, l := range wrapN(foreign(f.err), f.width, maxLinkRows) {

@@ -40,6 +40,52 @@ type Row struct {
 	// its count; "" when it exports none.
 	WorstNS      string
 	WorstNSCount uint64
+	// Alerts are the instance's alerts firing in Prometheus, at most
+	// MaxRowAlerts, most severe first.
+	Alerts []Alert
+}
+
+// MaxRowAlerts bounds the alerts a row keeps: a rule file firing
+// hundreds for one instance costs the row no more.
+const MaxRowAlerts = 8
+
+// Alert is an alert firing for a row's instance, and what Alertmanager
+// does with it where one is asked (Known).
+type Alert struct {
+	Name, Severity string
+	// Known says Alertmanager was read; Silenced and Inhibited say it
+	// suppresses the alert (no page for it).
+	Known, Silenced, Inhibited bool
+}
+
+// Paged reports whether the alert pages: firing and suppressed by
+// nothing Alertmanager said.
+func (a Alert) Paged() bool { return !a.Silenced && !a.Inhibited }
+
+// severityRank orders alerts' severities, critical first.
+func severityRank(s string) int {
+	switch s {
+	case "critical":
+		return 0
+	case "warning":
+		return 1
+	}
+	return 2
+}
+
+// AddAlert keeps a firing alert in the row, most severe first, at most
+// MaxRowAlerts (a less severe one goes first).
+func (r *Row) AddAlert(a Alert) {
+	i := sort.Search(len(r.Alerts), func(i int) bool {
+		x := r.Alerts[i]
+		return severityRank(x.Severity) > severityRank(a.Severity) || severityRank(x.Severity) == severityRank(a.Severity) && x.Name > a.Name
+	})
+	r.Alerts = append(r.Alerts, Alert{})
+	copy(r.Alerts[i+1:], r.Alerts[i:])
+	r.Alerts[i] = a
+	if len(r.Alerts) > MaxRowAlerts {
+		r.Alerts = r.Alerts[:MaxRowAlerts]
+	}
 }
 
 // Verdict is the row's most severe verdict, OK when none holds.

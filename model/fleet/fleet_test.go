@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/tablefull/tablefull/model/verdict"
@@ -37,4 +38,21 @@ func instances(rows []Row) []string {
 		out = append(out, r.Instance)
 	}
 	return out
+}
+
+// TestRowKeepsItsWorstAlerts: a row's alerts are kept critical first,
+// then by name, and at most MaxRowAlerts: a less severe one goes first.
+func TestRowKeepsItsWorstAlerts(t *testing.T) {
+	var r Row
+	for i := range MaxRowAlerts + 3 {
+		r.AddAlert(Alert{Name: fmt.Sprintf("Info%02d", i), Severity: "info"})
+	}
+	r.AddAlert(Alert{Name: "NearCap", Severity: "warning"})
+	r.AddAlert(Alert{Name: "TableFull", Severity: "critical"})
+	if len(r.Alerts) != MaxRowAlerts {
+		t.Fatalf("%d alerts kept, want %d", len(r.Alerts), MaxRowAlerts)
+	}
+	if r.Alerts[0].Name != "TableFull" || r.Alerts[1].Name != "NearCap" || r.Alerts[2].Name != "Info00" {
+		t.Errorf("alerts in the order %v", r.Alerts)
+	}
 }

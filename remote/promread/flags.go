@@ -22,6 +22,7 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&c.Window, "since", time.Hour, "with --prometheus: the window of peaks, pinned time and drill-downs")
 	fs.StringVar(&c.BasicUser, "prometheus-user", "", "basic auth `USER` (password from $"+EnvPassword+"; a token from $"+EnvToken+")")
 	fs.StringVar(&c.CAFile, "prometheus-ca", "", "CA `FILE` of an https Prometheus")
+	fs.StringVar(&c.Alertmanager, "alertmanager", "", "with --prometheus: mark the firing alerts silenced or inhibited as the Alertmanager at `URL` holds them")
 }
 
 // SecretsFromEnv sets c's password and token from EnvPassword and

@@ -31,8 +31,10 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]fleet.Row, error) 
 			`label_replace(sum by (instance) (rate(` + metrics.NSDrops.Name + r.with("") + `[2m])), "m", "ns", "", "")`,
 		`label_replace(sum by (instance) (increase(` + metrics.Pinned.Name + r.with("") + "[" + w + `])), "m", "pinned", "", "") or ` +
 			`label_replace(sum by (instance) (increase(` + metrics.Episodes.Name + r.with("") + "[" + w + `])), "m", "episodes", "", "") or ` +
-			// the fullest other namespace of each host, in the same query: a refresh stays at five
-			`label_replace(topk by (instance) (1, ` + metrics.NSEntries.Name + r.with("") + `), "m", "worstns", "", "")`,
+			// the fullest other namespace of each host and the alerts firing
+			// for it, in the same query: a refresh stays at five
+			`label_replace(topk by (instance) (1, ` + metrics.NSEntries.Name + r.with("") + `), "m", "worstns", "", "") or ` +
+			`label_replace(ALERTS` + r.with(`alertstate="firing"`) + `, "m", "alert", "", "")`,
 		"max by (instance) (last_over_time(" + metrics.LastSample.Name + r.with("") + "[" + w + "]))",
 	}
 	var vecs [5]pmodel.Vector
@@ -68,6 +70,12 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]fleet.Row, error) 
 		out = append(out, *rw)
 	}
 	fleet.Sort(out)
+	if r.am != nil {
+		r.amNote = ""
+		if err := r.am.mark(ctx, out); err != nil { // the alerts still list as firing
+			r.amNote = err.Error()
+		}
+	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%w: no instance with tablefull's metrics matches %s at %s", ErrNoInstances, r.with(""), r.where)
 	}
@@ -117,14 +125,16 @@ func tableOf(rw *fleet.Row, s *pmodel.Sample, v float64) {
 	}
 }
 
-// historyOf reads the window's pinned time, episodes and fullest other
-// namespace into a row.
+// historyOf reads the window's pinned time, episodes, fullest other
+// namespace and firing alerts into a row.
 func historyOf(rw *fleet.Row, s *pmodel.Sample, v float64) {
 	switch s.Metric["m"] {
 	case "pinned":
 		rw.Pinned = time.Duration(v * float64(time.Second)).Round(time.Second)
 	case "worstns":
 		rw.WorstNS, rw.WorstNSCount = bound(string(s.Metric["kind"])+" "+string(s.Metric["netns"])), uint64(v)
+	case "alert":
+		rw.AddAlert(fleet.Alert{Name: bound(string(s.Metric["alertname"])), Severity: bound(string(s.Metric["severity"]))})
 	default:
 		rw.Episodes = uint64(math.Round(v))
 	}

@@ -33,6 +33,9 @@ type Config struct {
 	BasicUser, BasicPassword string
 	BearerToken              string
 	CAFile                   string
+	// Alertmanager is where the fleet's alerts are read as silenced or
+	// inhibited ("": not read; Prometheus's ALERTS still lists them).
+	Alertmanager string
 }
 
 // Reader queries one Prometheus.
@@ -45,6 +48,10 @@ type Reader struct {
 	// the points of range answers left out as not asked for.
 	queries int
 	cut     int
+	// am is the Alertmanager asked what it does with the alerts (nil:
+	// none); amNote why it was not read at the last refresh.
+	am     *alertmanager
+	amNote string
 }
 
 // ErrSelector reports a selector tablefull will not put into a query.
@@ -86,8 +93,17 @@ func New(c Config) (*Reader, error) {
 	if c.Window <= 0 {
 		c.Window = time.Hour
 	}
-	return &Reader{api: client, sel: sel, window: c.Window, where: u.String()}, nil
+	am, err := newAlertmanager(c.Alertmanager)
+	if err != nil {
+		return nil, err
+	}
+	return &Reader{api: client, sel: sel, window: c.Window, where: u.String(), am: am}, nil
 }
+
+// AlertmanagerNote is why the last refresh could not read Alertmanager
+// ("": it did, or none was given): the alerts are then listed firing,
+// neither silenced nor inhibited known.
+func (r *Reader) AlertmanagerNote() string { return r.amNote }
 
 // Where is Prometheus's address, without credentials.
 func (r *Reader) Where() string { return r.where }
