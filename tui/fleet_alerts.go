@@ -8,12 +8,22 @@ import (
 // alertsLine lists the fleet's firing alerts beside the rows, the rows'
 // order kept (worst host first), each with its instance and what
 // Alertmanager does with it ("inhibited", "silenced"); "" when none
-// fires. Alertmanager's note, when it could not be read, ends it.
+// fires. Every alert is counted, but only those the line has room for
+// are rendered: a fleet of thousands costs the line its width. Why
+// Alertmanager could not be read comes first, where it is not cut.
 func (f *Fleet) alertsLine() string {
 	var parts []string
-	paged, suppressed := 0, 0
+	paged, suppressed, room := 0, 0, f.width
 	for _, r := range f.rows {
 		for _, a := range r.Alerts {
+			if a.Paged() {
+				paged++
+			} else {
+				suppressed++
+			}
+			if room <= 0 {
+				continue
+			}
 			text := foreign(a.Name) + " " + foreign(r.Instance)
 			sty := f.st.Warn
 			switch {
@@ -24,24 +34,20 @@ func (f *Fleet) alertsLine() string {
 			case a.Severity == "critical":
 				sty = f.st.Crit
 			}
-			if a.Paged() {
-				paged++
-			} else {
-				suppressed++
-			}
+			room -= len(text) + len(" · ")
 			parts = append(parts, sty.Render(text))
 		}
 	}
-	if len(parts) == 0 {
+	if paged+suppressed == 0 {
 		return ""
 	}
 	head := fmt.Sprintf("%d firing", paged+suppressed)
 	if suppressed > 0 {
 		head += fmt.Sprintf(", %d suppressed", suppressed)
 	}
-	line := f.st.Label.Render(head+":") + " " + strings.Join(parts, f.st.Dim.Render(" · "))
+	line := f.st.Label.Render(head + ":")
 	if f.amNote != "" {
-		line += f.st.Warn.Render(" — " + foreign(f.amNote))
+		line += f.st.Warn.Render(" (" + foreign(f.amNote) + ")")
 	}
-	return line
+	return line + " " + strings.Join(parts, f.st.Dim.Render(" · "))
 }

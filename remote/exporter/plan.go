@@ -5,6 +5,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/incident"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/remote/metrics"
 )
@@ -35,12 +36,10 @@ func (e *Exporter) observePlan(f diagnose.Frame) {
 		e.plan = nil
 		return
 	}
-	knobsNow := map[string]string{}
-	for _, c := range d.Plan.Changes {
-		knobsNow[c.Key] = c.Current
-	}
 	p := &planNow{changes: d.Plan.Changes, after: d.Plan.Cost}
-	p.now = tuning.CostOf(knobsNow, nil, d.Plan.Cost.EntryBytes, e.host.MemTotal)
+	// the table as it is, every knob the frame read (buckets too), not
+	// only the ones the plan changes
+	p.now = tuning.CostOf(incident.KnobsAt(d.Now.Sample.Conntrack), nil, d.Plan.Cost.EntryBytes, e.host.MemTotal)
 	p.classShares = shares(d.Now.Fill, d.Now.Sample.Conntrack)
 	e.plan = p
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/incident"
+	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/remote/metrics"
 	"github.com/tablefull/tablefull/remote/recording/recordingtest"
 )
@@ -62,8 +63,9 @@ func TestPlanSeriesAreTheReportsPlan(t *testing.T) {
 				t.Errorf("%s: %s %s → %s in the report, the exporter serves %v", path, c.Key, c.Current, c.Proposed, knobs)
 			}
 		}
-		if memory["proposed,"] != float64(d.Plan.Cost.Bytes) || memory["current,"] == 0 {
-			t.Errorf("%s: the plan's memory %d B, the exporter serves %v", path, d.Plan.Cost.Bytes, memory)
+		now := tuning.CostOf(incident.KnobsAt(d.Now.Sample.Conntrack), nil, d.Plan.Cost.EntryBytes, rec.Host.MemTotal)
+		if memory["proposed,"] != float64(d.Plan.Cost.Bytes) || memory["current,"] != float64(now.Bytes) {
+			t.Errorf("%s: the table's memory %d B now and %d B planned, the exporter serves %v", path, now.Bytes, d.Plan.Cost.Bytes, memory)
 		}
 		if len(m[metrics.PlanClassShare.Name]) == 0 && d.Now.Fill.Known() {
 			t.Errorf("%s: the plan's moment knows its classes, no share is served", path)

@@ -74,16 +74,15 @@ func (a *alertmanager) mark(ctx context.Context, rows []fleet.Row) error {
 		return fmt.Errorf("alertmanager: %w", err)
 	}
 	type key struct{ instance, name string }
-	held := make(map[key]amAlert, len(alerts))
-	for _, al := range alerts {
-		held[key{al.Labels["instance"], al.Labels["alertname"]}] = al
-	}
+	listed := map[key]*fleet.Alert{} // the rows' alerts: what Alertmanager says of others is not kept
 	for i := range rows {
 		for j := range rows[i].Alerts {
-			x := &rows[i].Alerts[j]
-			if al, ok := held[key{rows[i].Instance, x.Name}]; ok {
-				x.Known, x.Silenced, x.Inhibited = true, len(al.Status.SilencedBy) > 0, len(al.Status.InhibitedBy) > 0
-			}
+			listed[key{rows[i].Instance, rows[i].Alerts[j].Name}] = &rows[i].Alerts[j]
+		}
+	}
+	for _, al := range alerts {
+		if x := listed[key{al.Labels["instance"], al.Labels["alertname"]}]; x != nil {
+			x.Known, x.Silenced, x.Inhibited = true, len(al.Status.SilencedBy) > 0, len(al.Status.InhibitedBy) > 0
 		}
 	}
 	return nil
