@@ -15,10 +15,10 @@ import (
 	"github.com/tablefull/tablefull/tui/styles"
 )
 
-// FleetSource is what the fleet view reads: every instance's row, and one
-// instance's history as samples.
+// FleetSource is what the fleet view reads: the fleet's totals and one
+// page of its ranking, and one instance's history as samples.
 type FleetSource interface {
-	Fleet(ctx context.Context, now time.Time) ([]fleet.Row, error)
+	Fleet(ctx context.Context, now time.Time, v fleet.View) (fleet.Page, error)
 	History(ctx context.Context, instance string, end time.Time, span, step time.Duration) (model.Host, []model.Sample, error)
 	Where() string
 }
@@ -44,14 +44,22 @@ type Fleet struct {
 	keys keys.KeyMap
 	help help.Model
 
-	rows, shown []fleet.Row
-	cursor, top int
-	filter      textinput.Model
-	filtering   bool
-	err         string
-	amNote      string
-	updated     time.Time
-	loading     string
+	// page is the newest answer; view what the next question asks (its
+	// narrowing, its page); narrowed the last narrowing the engine took.
+	page      fleet.Page
+	view      fleet.View
+	narrowed  string
+	cursor    int
+	filter    textinput.Model
+	filtering bool
+	err       string
+	amNote    string
+	updated   time.Time
+	loading   string
+	// asked numbers the questions: an answer or a tick of an older one
+	// is dropped, so a page or a narrowing asked for is never overwritten
+	// by the refresh before it.
+	asked int
 
 	// detail is a drill-down or live console in front of the fleet; stop
 	// ends a live one's feed.
@@ -78,10 +86,13 @@ func NewFleet(src FleetSource, o FleetOptions) *Fleet {
 	return &Fleet{src: src, opts: o, st: st, keys: keys.DefaultKeyMap(), help: h, filter: in, width: 80, height: 24, loading: "asking Prometheus…"}
 }
 
-// fleetMsg carries the fleet's rows or why there are none.
+// fleetMsg carries a page of the fleet or why there is none, and the
+// question it answers.
 type fleetMsg struct {
-	rows []fleet.Row
-	err  error
+	page  fleet.Page
+	err   error
+	asked int
+	view  fleet.View
 	// amNote is why Alertmanager was not read with them ("": it was,
 	// or none was asked).
 	amNote string
@@ -91,8 +102,8 @@ type fleetMsg struct {
 // and can say why it could not.
 type alertmanagerNoter interface{ AlertmanagerNote() string }
 
-// fleetTickMsg asks for the next refresh.
-type fleetTickMsg struct{}
+// fleetTickMsg asks for the next refresh of question asked.
+type fleetTickMsg struct{ asked int }
 
 // historyMsg carries one instance's history.
 type historyMsg struct {
@@ -101,13 +112,16 @@ type historyMsg struct {
 	err     error
 }
 
+// fetchCmd asks for the view's page, sized to the screen.
 func (f *Fleet) fetchCmd() tea.Cmd {
-	src := f.src
+	f.asked++
+	f.view.Limit = f.listRows()
+	src, v, asked := f.src, f.view, f.asked
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
-		rows, err := src.Fleet(ctx, time.Now())
-		msg := fleetMsg{rows: rows, err: err}
+		page, err := src.Fleet(ctx, time.Now(), v)
+		msg := fleetMsg{page: page, err: err, asked: asked, view: v}
 		if n, ok := src.(alertmanagerNoter); ok {
 			msg.amNote = n.AlertmanagerNote()
 		}
@@ -126,7 +140,13 @@ func (f *Fleet) historyCmd(instance string) tea.Cmd {
 }
 
 // Init implements tea.Model.
-func (f *Fleet) Init() tea.Cmd { return f.fetchCmd() }
+// The first question waits for the screen's size (a terminal sends it
+// at once), so that its page is the screen's and the engine is not asked
+// twice; a tick asks anyway if no size comes.
+func (f *Fleet) Init() tea.Cmd {
+	asked := f.asked
+	return tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return fleetTickMsg{asked: asked} })
+}
 
 // Update implements tea.Model. It only routes.
 func (f *Fleet) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -137,10 +157,19 @@ func (f *Fleet) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if f.detail != nil {
 			f.detail.Update(msg)
 		}
+		if f.listRows() != f.view.Limit { // a page the size of the screen
+			return f, f.fetchCmd()
+		}
 		return f, nil
 	case fleetMsg:
+		if msg.asked != f.asked {
+			return f, nil
+		}
 		return f, f.refreshed(msg)
 	case fleetTickMsg:
+		if msg.asked != f.asked {
+			return f, nil
+		}
 		return f, f.fetchCmd()
 	case historyMsg:
 		return f, f.opened(msg)
@@ -154,16 +183,28 @@ func (f *Fleet) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return f, nil
 }
 
-// refreshed takes a fleet answer and schedules the next question.
+// refreshed takes a fleet answer and schedules the next question. A
+// narrowing the engine refused is undone (the last one it took stays),
+// with its reason on screen.
 func (f *Fleet) refreshed(msg fleetMsg) tea.Cmd {
-	next := tea.Tick(f.opts.Interval, func(time.Time) tea.Msg { return fleetTickMsg{} })
+	asked := f.asked
+	next := tea.Tick(f.opts.Interval, func(time.Time) tea.Msg { return fleetTickMsg{asked: asked} })
 	f.loading = ""
 	if msg.err != nil {
 		f.err = msg.err.Error() // the last rows stay on screen, marked by the error
+		if msg.view.Narrow != f.narrowed {
+			f.err = "/" + msg.view.Narrow + ": " + f.err
+			f.view.Narrow = f.narrowed
+			f.filter.SetValue(f.narrowed)
+		}
 		return next
 	}
-	f.err, f.rows, f.updated, f.amNote = "", msg.rows, time.Now(), msg.amNote
-	f.applyFilter()
+	f.err, f.page, f.updated, f.amNote, f.narrowed = "", msg.page, time.Now(), msg.amNote, msg.view.Narrow
+	if len(f.page.Rows) == 0 && f.page.Offset > 0 { // paged past the end: back to the last page
+		f.view.Offset = max(0, f.page.Totals.Hosts-f.listRows())
+		return f.fetchCmd()
+	}
+	f.move(0)
 	return next
 }
 
@@ -222,15 +263,14 @@ func (f *Fleet) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, f.keys.RowDown):
 		f.move(1)
 	case key.Matches(msg, f.keys.PageUp):
-		f.move(-f.listRows())
+		return f.turn(-1)
 	case key.Matches(msg, f.keys.PageDown):
-		f.move(f.listRows())
+		return f.turn(1)
 	case key.Matches(msg, f.keys.Filter):
 		f.filtering = true
 		return f.filter.Focus()
 	case key.Matches(msg, f.keys.Leave):
-		f.filter.SetValue("")
-		f.applyFilter()
+		return f.narrow("")
 	case key.Matches(msg, f.keys.Open):
 		if r, ok := f.selected(); ok {
 			f.loading = "reading the history of " + foreign(r.Instance) + "…"
@@ -242,22 +282,21 @@ func (f *Fleet) key(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
+// filterKey edits the narrowing; enter asks the engine for it, esc
+// drops it.
 func (f *Fleet) filterKey(msg tea.KeyMsg) tea.Cmd {
 	switch msg.Type {
 	case tea.KeyEnter:
 		f.filtering = false
 		f.filter.Blur()
-		return nil
+		return f.narrow(f.filter.Value())
 	case tea.KeyEsc:
 		f.filtering = false
 		f.filter.Blur()
-		f.filter.SetValue("")
-		f.applyFilter()
-		return nil
+		return f.narrow("")
 	}
 	var cmd tea.Cmd
 	f.filter, cmd = f.filter.Update(msg)
-	f.applyFilter()
 	return cmd
 }
 
@@ -285,27 +324,14 @@ func (f *Fleet) leave() {
 	f.detail, f.stop = nil, nil
 }
 
-func (f *Fleet) applyFilter() {
-	f.shown = fleet.Filter(f.rows, f.filter.Value())
-	f.move(0)
-}
-
 func (f *Fleet) selected() (fleet.Row, bool) {
-	if f.cursor < 0 || f.cursor >= len(f.shown) {
+	if f.cursor < 0 || f.cursor >= len(f.page.Rows) {
 		return fleet.Row{}, false
 	}
-	return f.shown[f.cursor], true
+	return f.page.Rows[f.cursor], true
 }
 
-// move moves the cursor by d rows, keeping it on screen.
+// move moves the cursor by d rows within the page on screen.
 func (f *Fleet) move(d int) {
-	f.cursor = max(0, min(len(f.shown)-1, f.cursor+d))
-	n := f.listRows()
-	if f.cursor < f.top {
-		f.top = f.cursor
-	}
-	if f.cursor >= f.top+n {
-		f.top = f.cursor - n + 1
-	}
-	f.top = max(0, min(f.top, len(f.shown)-n))
+	f.cursor = max(0, min(len(f.page.Rows)-1, f.listRows()-1, f.cursor+d))
 }

@@ -5,8 +5,9 @@ import (
 	"strings"
 )
 
-// alertsLine lists the fleet's firing alerts beside the rows, the rows'
-// order kept (worst host first), each with its instance and what
+// alertsLine counts the fleet's firing alerts and lists the page's
+// beside the rows, the rows' order kept (worst host first), each with
+// its instance and what
 // Alertmanager does with it ("inhibited", "silenced"); "" when none
 // fires. Every alert is counted, but only those the line has room for
 // are rendered: a fleet of thousands costs the line its width. Why
@@ -14,7 +15,7 @@ import (
 func (f *Fleet) alertsLine() string {
 	var parts []string
 	paged, suppressed, room := 0, 0, f.width
-	for _, r := range f.rows {
+	for _, r := range f.page.Rows {
 		for _, a := range r.Alerts {
 			if a.Paged() {
 				paged++
@@ -38,10 +39,11 @@ func (f *Fleet) alertsLine() string {
 			parts = append(parts, sty.Render(text))
 		}
 	}
-	if paged+suppressed == 0 {
+	firing := max(f.page.Totals.Firing, paged+suppressed) // the fleet's, beyond the page
+	if firing == 0 {
 		return ""
 	}
-	head := fmt.Sprintf("%d firing", paged+suppressed)
+	head := fmt.Sprintf("%d firing", firing)
 	if suppressed > 0 {
 		head += fmt.Sprintf(", %d suppressed", suppressed)
 	}

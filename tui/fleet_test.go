@@ -15,13 +15,50 @@ import (
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
-// fakeFleet answers with rows, or err.
+// fakeFleet is an engine over rows: it narrows them by a word of their
+// instance or labels, counts the totals, ranks them and answers a page;
+// or it fails with err. views are the questions it was asked.
 type fakeFleet struct {
-	rows []fleet.Row
-	err  error
+	rows  []fleet.Row
+	err   error
+	views []fleet.View
 }
 
-func (f *fakeFleet) Fleet(context.Context, time.Time) ([]fleet.Row, error) { return f.rows, f.err }
+func (f *fakeFleet) Fleet(_ context.Context, _ time.Time, v fleet.View) (fleet.Page, error) {
+	f.views = append(f.views, v)
+	if f.err != nil {
+		return fleet.Page{}, f.err
+	}
+	if strings.HasPrefix(v.Narrow, "bad") {
+		return fleet.Page{}, errors.New("bad selector")
+	}
+	var kept []fleet.Row
+	t := fleet.Totals{Kinds: map[verdict.Kind]int{}}
+	for _, r := range f.rows {
+		if !strings.Contains(r.Instance+" "+r.Labels, v.Narrow) {
+			continue
+		}
+		kept = append(kept, r)
+		t.Hosts++
+		t.Kinds[r.Verdict()]++ // as the engine counts: each host by its worst
+		t.Firing += len(r.Alerts)
+		if r.Stale {
+			t.Stale++
+		}
+		if r.DropsPS > 0 {
+			t.Dropping++
+		}
+		if r.HasTable && r.Count >= r.Limit {
+			t.Pinned++
+		}
+	}
+	fleet.Sort(kept)
+	page := fleet.Page{Totals: t, Offset: v.Offset}
+	if v.Offset < len(kept) {
+		page.Rows = kept[v.Offset:min(len(kept), v.Offset+v.Limit)]
+	}
+	return page, nil
+}
 func (f *fakeFleet) History(_ context.Context, inst string, end time.Time, _, _ time.Duration) (model.Host, []model.Sample, error) {
 	return model.Host{Name: inst}, incident(21), nil
 }
@@ -38,15 +75,18 @@ func bigFleet(n int) []fleet.Row {
 	rows[42].Kinds = []verdict.Kind{verdict.NearCap}
 	rows[99].Stale = true
 	rows[500].Instance = evil
-	fleet.Sort(rows)
 	return rows
 }
 
 // fleetAt builds the view at w×h with the source's first answer in.
 func fleetAt(src FleetSource, w, h int) *Fleet {
 	f := NewFleet(src, FleetOptions{Interval: time.Minute})
-	f.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	f.Update(f.Init()())
+	tick := f.Init()
+	_, ask := f.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	f.Update(ask())
+	if _, again := f.Update(tick()); again != nil { // the size asked first: the tick asks nothing
+		panic("the first tick asked again after the size did")
+	}
 	return f
 }
 
@@ -67,7 +107,7 @@ func TestFleetView(t *testing.T) {
 			t.Errorf("%dx%d: %d lines", size[0], size[1], got)
 		}
 		lines := strings.Split(screen, "\n")
-		if !strings.Contains(lines[1], "1 TABLE FULL") || !strings.Contains(lines[1], "1 STALE") || !strings.Contains(lines[4], "node-0007") || !strings.Contains(lines[4], "TABLE FULL") {
+		if !strings.Contains(lines[1], "1,000 hosts · 1 pinned · 1 dropping · 1 TABLE FULL") || !strings.Contains(lines[1], "1 STALE") || !strings.Contains(lines[4], "node-0007") || !strings.Contains(lines[4], "TABLE FULL") {
 			t.Errorf("%dx%d: the full instance is not first, or the summary is wrong:\n%s", size[0], size[1], screen)
 		}
 		if !strings.Contains(screen, "STALE") || !strings.Contains(lines[2], "may drop the scrape itself") {
@@ -78,17 +118,23 @@ func TestFleetView(t *testing.T) {
 	for _, r := range "/0420" {
 		f.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
 	}
-	f.Update(tea.KeyMsg{Type: tea.KeyEnter})
-	if len(f.shown) != 1 || !strings.Contains(f.View(), "node-0420") {
-		t.Errorf("filter 0420: %d rows", len(f.shown))
+	asked := len(src.views)
+	_, cmd := f.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	if len(src.views) != asked {
+		t.Errorf("the engine was asked while / was typed")
 	}
-	f.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	f.Update(cmd())
+	if len(f.page.Rows) != 1 || !strings.Contains(f.View(), "node-0420") || !strings.Contains(f.View(), "/0420") {
+		t.Errorf("narrowed to 0420: %d rows\n%s", len(f.page.Rows), f.View())
+	}
+	_, cmd = f.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	f.Update(cmd())
 	f.Update(tea.KeyMsg{Type: tea.KeyDown})
 	f.Update(tea.KeyMsg{Type: tea.KeyDown})
 	if f.cursor != 2 {
 		t.Errorf("cursor %d after two ↓", f.cursor)
 	}
-	_, cmd := f.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	_, cmd = f.Update(tea.KeyMsg{Type: tea.KeyEnter})
 	f.Update(cmd())
 	if f.detail == nil || !strings.Contains(f.View(), "TABLE FULL") || !strings.Contains(f.View(), "history from Prometheus") {
 		t.Fatalf("enter did not open the history:\n%s", f.View())
@@ -155,8 +201,8 @@ func TestFleetLive(t *testing.T) {
 			opened = instance
 			return New(newScriptFeed(t, incident(5)), Options{Interval: time.Second}), func() { stopped <- true }, nil
 		}})
-	f.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	f.Update(f.Init()())
+	_, ask := f.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	f.Update(ask())
 	f.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'s'}})
 	if opened != "node-0007:9874" || f.detail == nil {
 		t.Fatalf("s opened %q", opened)
@@ -172,9 +218,9 @@ func TestFleetLive(t *testing.T) {
 	}
 }
 
-func TestInstancesText(t *testing.T) {
-	for n, want := range map[int]string{0: "0 instances", 1: "1 instance", 12: "12 instances"} {
-		if got := instancesText(n); got != want {
+func TestHostsText(t *testing.T) {
+	for n, want := range map[int]string{0: "0 hosts", 1: "1 host", 20000: "20,000 hosts"} {
+		if got := hostsText(n); got != want {
 			t.Errorf("%d: %q, want %q", n, got, want)
 		}
 	}
@@ -234,5 +280,63 @@ func TestDrillDownFeedEnds(t *testing.T) {
 		}
 	case <-time.After(2 * time.Second):
 		t.Fatal("Next blocks")
+	}
+}
+
+// TestFleetPages: pgdown asks the engine for the next page of its
+// ranking, sized to the screen, and says where it is; pgup comes back;
+// an answer to an older question never overwrites the page asked for;
+// past the end it goes back to the last page.
+func TestFleetPages(t *testing.T) {
+	src := &fakeFleet{rows: bigFleet(1000)}
+	f := fleetAt(src, 80, 24)
+	n := f.listRows()
+	if len(src.views) != 1 || src.views[0].Limit != n || src.views[0].Offset != 0 {
+		t.Fatalf("at start asked %+v, want once, a page of %d", src.views, n)
+	}
+	old := f.fetchCmd() // a refresh under way when pgdown is pressed
+	_, cmd := f.Update(tea.KeyMsg{Type: tea.KeyPgDown})
+	f.Update(cmd())
+	f.Update(old())
+	if f.page.Offset != n || len(f.page.Rows) != n {
+		t.Fatalf("after pgdown: offset %d, %d rows; want %d, %d", f.page.Offset, len(f.page.Rows), n, n)
+	}
+	if screen := f.View(); !strings.Contains(screen, fmt.Sprintf("worst %d–%d of 1,000", n+1, 2*n)) || strings.Contains(screen, "node-0007") {
+		t.Errorf("the second page:\n%s", screen)
+	}
+	_, cmd = f.Update(tea.KeyMsg{Type: tea.KeyPgUp})
+	f.Update(cmd())
+	if f.page.Offset != 0 || !strings.Contains(f.View(), "node-0007") {
+		t.Errorf("pgup did not come back to the worst: offset %d", f.page.Offset)
+	}
+	f.view.Offset = 5000 // the fleet shrank under a deep page
+	_, cmd = f.Update(f.fetchCmd()())
+	if cmd == nil {
+		t.Fatal("an empty page past the end asked nothing more")
+	}
+	f.Update(cmd())
+	if f.page.Offset != 1000-n || len(f.page.Rows) != n {
+		t.Errorf("past the end: offset %d, %d rows", f.page.Offset, len(f.page.Rows))
+	}
+}
+
+// TestFleetNarrowRefused: a narrowing the engine refuses is said with
+// its words, and the view keeps the last narrowing it took.
+func TestFleetNarrowRefused(t *testing.T) {
+	src := &fakeFleet{rows: bigFleet(1000)}
+	f := fleetAt(src, 120, 30)
+	for _, text := range []string{"node-00", "bad=("} {
+		f.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'/'}})
+		f.filter.SetValue(text)
+		_, cmd := f.Update(tea.KeyMsg{Type: tea.KeyEnter})
+		f.Update(cmd())
+	}
+	screen := f.View()
+	if !strings.Contains(screen, "/bad=(: bad selector") || f.view.Narrow != "node-00" || f.filter.Value() != "node-00" {
+		t.Errorf("refused narrowing: view %+v, filter %q\n%s", f.view, f.filter.Value(), screen)
+	}
+	f.Update(f.fetchCmd()())
+	if v := src.views[len(src.views)-1]; v.Narrow != "node-00" || f.page.Totals.Hosts != 100 {
+		t.Errorf("the next refresh asked %+v, %d hosts", v, f.page.Totals.Hosts)
 	}
 }

@@ -31,13 +31,13 @@ func (f *Fleet) View() string {
 	}
 	w := f.width
 	lines := []string{
-		fit(f.st.Title.Render("tablefull fleet")+" "+f.st.Dim.Render("· "+foreign(f.src.Where())+" · "+instancesText(len(f.rows))), w),
+		fit(f.st.Title.Render("tablefull fleet")+" "+f.st.Dim.Render("· "+foreign(f.src.Where())+f.narrowedText()), w),
 		fit(f.summary(), w),
 	}
 	lines = append(lines, f.statusLines()...)
 	lines = append(lines, fit(f.st.Label.Render(f.head()), w))
-	for i := f.top; i < len(f.shown) && i < f.top+f.listRows(); i++ {
-		line := f.rowLine(f.shown[i])
+	for i := 0; i < len(f.page.Rows) && i < f.listRows(); i++ {
+		line := f.rowLine(f.page.Rows[i])
 		if i == f.cursor {
 			line = f.st.Title.Render("▸") + line[1:]
 		}
@@ -53,32 +53,40 @@ func (f *Fleet) View() string {
 	return strings.Join(append(lines[:max(0, f.height-1)], fit(bottom, w)), "\n")
 }
 
-// summary counts the instances per verdict, most severe first.
+// narrowedText names the narrowing the rows are of, if any.
+func (f *Fleet) narrowedText() string {
+	if f.narrowed == "" {
+		return ""
+	}
+	return " · /" + foreign(f.narrowed)
+}
+
+// summary is the fleet's totals as the engine counted them: hosts,
+// pinned and dropping, the instances of each verdict most severe first,
+// and the stale.
 func (f *Fleet) summary() string {
-	counts := map[verdict.Kind]int{}
-	stale := 0
-	var order []verdict.Kind
-	for _, r := range f.rows {
-		if r.Stale {
-			stale++
-		}
-		k := r.Verdict()
-		if counts[k] == 0 {
-			order = append(order, k)
-		}
-		counts[k]++
-	}
-	diagnose.SortKinds(order)
-	var parts []string
-	for _, k := range order {
-		sev, _ := diagnose.KindSeverity(k)
-		parts = append(parts, severityStyle(f.st, sev).Render(fmt.Sprintf("%d %s", counts[k], k)))
-	}
-	if stale > 0 {
-		parts = append(parts, f.st.Crit.Render(fmt.Sprintf("%d STALE", stale)))
-	}
-	if len(parts) == 0 {
+	t := f.page.Totals
+	if t.Hosts == 0 {
 		return f.st.Dim.Render("no instances yet")
+	}
+	parts := []string{f.st.Label.Render(hostsText(t.Hosts))}
+	if t.Pinned > 0 {
+		parts = append(parts, f.st.Crit.Render(units.Int(uint64(t.Pinned))+" pinned"))
+	}
+	if t.Dropping > 0 {
+		parts = append(parts, f.st.Crit.Render(units.Int(uint64(t.Dropping))+" dropping"))
+	}
+	for _, k := range t.KindsBySeverity() {
+		if k != verdict.OK {
+			sev, _ := diagnose.KindSeverity(k)
+			parts = append(parts, severityStyle(f.st, sev).Render(units.Int(uint64(t.Kinds[k]))+" "+string(k)))
+		}
+	}
+	if t.Stale > 0 {
+		parts = append(parts, f.st.Crit.Render(units.Int(uint64(t.Stale))+" STALE"))
+	}
+	if n := t.Kinds[verdict.OK]; n > 0 { // last: what the edge may cut
+		parts = append(parts, f.st.OK.Render(units.Int(uint64(n))+" "+string(verdict.OK)))
 	}
 	return strings.Join(parts, f.st.Dim.Render(" · "))
 }
@@ -107,12 +115,24 @@ func (f *Fleet) status() string {
 	case f.loading != "":
 		return f.st.Dim.Render(f.loading)
 	}
-	for _, r := range f.rows {
-		if r.Stale {
-			return f.st.Warn.Render(staleHint)
+	c := f.page.Cost
+	cost := fmt.Sprintf("%d queries, %s in %d ms (%.1f ms ours)", c.Queries, units.Bytes(uint64(max(c.Bytes, 0))), c.Took.Milliseconds(), float64(c.Own.Microseconds())/1000)
+	status := f.st.Dim.Render(f.placeText() + " · " + cost + " · updated " + f.updated.Local().Format("15:04:05") + ", every " + f.opts.Interval.String() + "; window " + units.Dur(f.opts.Window))
+	for _, r := range f.page.Rows {
+		if r.Stale { // the hint first: the cost may be cut at the edge
+			return f.st.Warn.Render(staleHint) + f.st.Dim.Render(" · ") + status
 		}
 	}
-	return f.st.Dim.Render("updated " + f.updated.Local().Format("15:04:05") + ", every " + f.opts.Interval.String() + "; window " + units.Dur(f.opts.Window))
+	return status
+}
+
+// placeText is where the page is in the ranking: "worst 1–20 of 20,000".
+func (f *Fleet) placeText() string {
+	p := f.page
+	if len(p.Rows) == 0 {
+		return "no rows"
+	}
+	return fmt.Sprintf("worst %s–%s of %s", units.Int(uint64(p.Offset+1)), units.Int(uint64(p.Offset+len(p.Rows))), units.Int(uint64(p.Totals.Hosts)))
 }
 
 // wide reports whether the optional columns fit.
@@ -198,10 +218,10 @@ func ago(t time.Time) string {
 	return units.Dur(time.Since(t).Round(time.Second)) + " ago"
 }
 
-// instancesText counts the fleet's rows: "1 instance", "12 instances".
-func instancesText(n int) string {
+// hostsText counts the fleet's hosts: "1 host", "20,000 hosts".
+func hostsText(n int) string {
 	if n == 1 {
-		return "1 instance"
+		return "1 host"
 	}
-	return fmt.Sprintf("%d instances", n)
+	return units.Int(uint64(n)) + " hosts"
 }

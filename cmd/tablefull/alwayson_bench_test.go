@@ -122,7 +122,7 @@ func TestRatioAlwaysOn(t *testing.T) {
 		secs := time.Since(start).Seconds()
 		exporterMS = append(exporterMS, (cpuNanos(t, pid)-e)/secs/1e6)
 		nodeMS = append(nodeMS, (cpuNanos(t, nePid)-n)/secs/1e6)
-		rss, nodeRSS = max(rss, statusKB(t, pid, "VmHWM")), max(nodeRSS, statusKB(t, nePid, "VmHWM"))
+		rss, nodeRSS = max(rss, int(statusField(pid, "VmHWM:"))), max(nodeRSS, int(statusField(nePid, "VmHWM:")))
 		stop()
 		neStop()
 	}

@@ -42,14 +42,14 @@ func settledRSS(t *testing.T, argv ...string) (rss, peak float64) {
 	last := 0
 	for range 60 { // until RSS stops growing, at most 30 s
 		time.Sleep(500 * time.Millisecond)
-		now := statusKB(t, pid, "VmRSS")
+		now := int(statusField(pid, "VmRSS:"))
 		if now > 0 && now-last < 256 && last > 0 {
 			break
 		}
 		last = now
 	}
 	time.Sleep(2 * time.Second)
-	return float64(statusKB(t, pid, "VmRSS")) / 1024, float64(statusKB(t, pid, "VmHWM")) / 1024
+	return float64(int(statusField(pid, "VmRSS:"))) / 1024, float64(int(statusField(pid, "VmHWM:"))) / 1024
 }
 
 // TestRatioBigHost prints what an hour of a 384-CPU, 24-disk host at 1 s

@@ -72,18 +72,6 @@ func measureMem(t *testing.T, cmd *exec.Cmd) (wall time.Duration, hwm, anon int6
 
 func vmHWM(pid int) int64 { return statusField(pid, "VmHWM:") }
 
-// statusField is a kB field of pid's status (0 when unread).
-func statusField(pid int, name string) int64 {
-	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, name) {
-			v, _ := strconv.ParseInt(strings.Fields(l)[1], 10, 64)
-			return v
-		}
-	}
-	return 0
-}
-
 // TestRatioCensus fills a namespace with 262,144 entries through netlink
 // and compares the census with conntrack -L on the same table (make
 // bench). Goals: wall ≤ 0.5×, peak RSS ≤ 12 MB, equal per-state counts.

@@ -61,7 +61,7 @@ var subcommands = []subcommand{
   tablefull --via "COMMAND" ...            the console on any command printing an agent stream
   tablefull --netns NAME|PATH              the console on another network namespace here
   tablefull --prometheus URL [--selector S] [--since D]
-                                           the fleet in Prometheus: every exporter's host at a glance
+                                           the fleet in Prometheus: its totals, then its worst hosts
 `, flags: consoleFlags, run: func(o options, v *flagValues, _, _ io.Writer) error {
 		if v.fleet.URL != "" {
 			return fleet(o, v.fleet)

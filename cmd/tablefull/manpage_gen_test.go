@@ -173,7 +173,7 @@ func manKeys(b *strings.Builder) {
 		{"The console", console},
 		{"The tuning panel (t)", k.TuningHelp()},
 		{"The entries panel (E)", []key.Binding{k.EntrySort, k.EntryReverse, k.EntryFollow, k.EntryDelete}},
-		{"The fleet view (--prometheus)", []key.Binding{k.RowUp, k.RowDown, k.PageUp, k.PageDown, k.Filter, k.Open, k.Live, k.Leave}},
+		{"The fleet view (--prometheus)", k.FleetKeys()},
 	}
 	listed := map[string]bool{} // a binding listed in two groups (esc) is one
 	b.WriteString(".SH KEYS\n")

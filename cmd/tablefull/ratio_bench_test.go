@@ -53,17 +53,6 @@ func cpuNanos(t *testing.T, pid int) float64 {
 	return sum
 }
 
-func statusKB(t *testing.T, pid int, field string) int {
-	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, field+":") {
-			v, _ := strconv.Atoi(strings.Fields(l)[1])
-			return v
-		}
-	}
-	return 0
-}
-
 // cpuPercent measures pid's CPU, in percent of a core, over d after a
 // warm-up.
 func cpuPercent(t *testing.T, pid int, d time.Duration) float64 {
@@ -149,7 +138,7 @@ func TestRatioConsole(t *testing.T) {
 		pid, socket, stop := alone(env, append(slices.Clone(argv), "--interval", "1s")...)
 		firsts = append(firsts, firstFrame(t, socket, start))
 		ours = append(ours, cpuPercent(t, pid, span))
-		rss, hwm = max(rss, statusKB(t, pid, "VmRSS")), max(hwm, statusKB(t, pid, "VmHWM"))
+		rss, hwm = max(rss, int(statusField(pid, "VmRSS:"))), max(hwm, int(statusField(pid, "VmHWM:")))
 		stop()
 		hpid, _, stop := alone(nil, "htop", "-d", "10")
 		theirs = append(theirs, cpuPercent(t, hpid, span))

@@ -1,14 +1,11 @@
-// Package fleet is a fleet as Prometheus holds it: one row per instance,
-// ordered worst first and narrowed by what the operator types.
+// Package fleet is a fleet as its engine holds it: its totals, and rows
+// of its hosts in one order, worst first, that the engine ranks by too.
 package fleet
 
 import (
 	"sort"
-	"strings"
 	"time"
 
-	"github.com/tablefull/tablefull/model/arith"
-	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
@@ -94,47 +91,4 @@ func (r Row) Verdict() verdict.Kind {
 		return verdict.OK
 	}
 	return r.Kinds[0]
-}
-
-// Sort orders rows most severe first: by their worst verdict, stale
-// rows after crit ones (a host that stopped answering may be the one on
-// fire), then by drops/s and peak share, then by instance.
-func Sort(rows []Row) {
-	key := func(r Row) int {
-		sev, rank := diagnose.KindSeverity(r.Verdict())
-		k := int(verdict.SevCrit-sev)*100 + rank
-		if r.Stale && sev < verdict.SevCrit {
-			k = 50
-		}
-		return k
-	}
-	sort.SliceStable(rows, func(i, j int) bool {
-		a, b := rows[i], rows[j]
-		if ka, kb := key(a), key(b); ka != kb {
-			return ka < kb
-		}
-		if a.DropsPS != b.DropsPS {
-			return a.DropsPS > b.DropsPS
-		}
-		if pa, pb := arith.Percent(a.Peak, a.Limit), arith.Percent(b.Peak, b.Limit); pa != pb {
-			return pa > pb
-		}
-		return a.Instance < b.Instance
-	})
-}
-
-// Filter keeps the rows whose instance or labels contain text (any
-// case).
-func Filter(rows []Row, text string) []Row {
-	if text == "" {
-		return rows
-	}
-	text = strings.ToLower(text)
-	var out []Row
-	for _, r := range rows {
-		if strings.Contains(strings.ToLower(r.Instance), text) || strings.Contains(strings.ToLower(r.Labels), text) {
-			out = append(out, r)
-		}
-	}
-	return out
 }

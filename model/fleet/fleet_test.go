@@ -24,12 +24,6 @@ func TestSortFleet(t *testing.T) {
 			t.Fatalf("order %v, want %v", instances(rows), want)
 		}
 	}
-	if got := Filter(rows, "FULL"); len(got) != 2 {
-		t.Errorf("filter FULL: %v", instances(got))
-	}
-	if got := Filter(rows, "env=staging"); len(got) != 1 || got[0].Instance != "ok-b" {
-		t.Errorf("filter by label: %v", instances(got))
-	}
 }
 
 func instances(rows []Row) []string {
@@ -54,5 +48,31 @@ func TestRowKeepsItsWorstAlerts(t *testing.T) {
 	}
 	if r.Alerts[0].Name != "TableFull" || r.Alerts[1].Name != "NearCap" || r.Alerts[2].Name != "Info00" {
 		t.Errorf("alerts in the order %v", r.Alerts)
+	}
+}
+
+// TestScoreTermsApart: each term of the score stays below the weight of
+// the one above it and the sum stays within float64's exact integers,
+// so the engine's number and the console's order agree: a row one
+// severity worse ranks above any drops and fill, more drops above any
+// fill.
+func TestScoreTermsApart(t *testing.T) {
+	if top := DropsTerm(2*DropsCeiling)*DropsWeight + FillTerm(1, 1); top >= SeverityWeight {
+		t.Errorf("drops and fill reach %g, the severity weight is %g", top, float64(SeverityWeight))
+	}
+	if FillTerm(5000, 1) >= DropsWeight {
+		t.Errorf("the fill term reaches %g, the drops weight is %d", FillTerm(5000, 1), DropsWeight)
+	}
+	worst := Row{Kinds: []verdict.Kind{verdict.TableFull}, DropsPS: 1e9, Peak: 1 << 40, Limit: 1}
+	if s := Score(worst); s >= 1<<53 {
+		t.Errorf("the highest score %g is past 2^53", s)
+	}
+	calmer := Row{Kinds: []verdict.Kind{verdict.NearCap}, DropsPS: 1e9, Peak: 100, Limit: 100}
+	quiet := Row{Kinds: []verdict.Kind{verdict.TableFull}}
+	if Score(calmer) >= Score(quiet) {
+		t.Errorf("a warning with drops %g ranks above a table full without %g", Score(calmer), Score(quiet))
+	}
+	if a, b := (Row{DropsPS: 0.02}), (Row{DropsPS: 0.01, Peak: 99, Limit: 100}); Score(a) <= Score(b) {
+		t.Errorf("0.02 drops/s %g ranks below 0.01 with a full table %g", Score(a), Score(b))
 	}
 }

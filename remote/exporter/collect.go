@@ -10,6 +10,7 @@ import (
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/safe"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/metrics"
 )
 
@@ -205,14 +206,22 @@ func (m emit) drift(d *knob.Drifts) {
 
 // verdicts is each kind held in the window, and its seconds held. A
 // verdict judged from a part not read (diagnose.JudgedIn), or from a
-// table not read, is neither 1 nor 0: its series is left out.
+// table not read, is neither 1 nor 0: its series is left out. The worst
+// held is said once more, alone, for the fleet view's engine.
 func (m emit) verdicts(s snapshot, tableUp bool) {
+	worst := verdict.OK
 	for _, k := range verdictKinds {
 		if !diagnose.JudgedIn(k, s.frame.Sample) || (diagnose.KindNeeds(k) == 0 && !tableUp) {
 			continue
 		}
 		m.gauge(descOf(metrics.Verdict), b(s.held[k]), k.Label())
 		m.counter(descOf(metrics.VerdictSeconds), s.verdictSeconds[k], k.Label())
+		if s.held[k] && worst == verdict.OK {
+			worst = k // verdictKinds are most severe first
+		}
+	}
+	if tableUp {
+		m.gauge(descOf(metrics.VerdictWorst), 1, worst.Label())
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/metrics"
 	"github.com/tablefull/tablefull/remote/recording"
 )
@@ -114,5 +115,23 @@ func checkExported(t *testing.T, at string, fr diagnose.Frame, m map[string]map[
 			}
 			seconds[label] = s
 		}
+	}
+	checkWorst(t, at, m)
+}
+
+// checkWorst holds tablefull_verdict_worst to the kinds exported: one
+// series, the most severe held (ok when none).
+func checkWorst(t *testing.T, at string, m map[string]map[string]float64) {
+	t.Helper()
+	want := verdict.OK.Label() + ","
+	for _, k := range verdictKinds {
+		if m[metrics.Verdict.Name][k.Label()+","] == 1 {
+			want = k.Label() + ","
+			break
+		}
+	}
+	worst := m[metrics.VerdictWorst.Name]
+	if _, tracked := m[metrics.Limit.Name][""]; tracked && (len(worst) != 1 || worst[want] != 1) {
+		t.Errorf("%s: tablefull_verdict_worst %v, want only %s 1", at, worst, want)
 	}
 }

@@ -60,6 +60,7 @@ var (
 // The verdicts, by the console's own rules.
 var (
 	Verdict        = Metric{Name: "tablefull_verdict", Help: "1 when the verdict held at any sample in the trailing window (--window, default 1m; every scraper reads the same), by the console's own rules and thresholds, else 0 (kind: " + verdictKindLabels() + ").", Labels: []string{"kind"}}
+	VerdictWorst   = Metric{Name: "tablefull_verdict_worst", Help: "1, labelled with the most severe verdict that held in the trailing window (--window; severity as the console orders kinds), or ok when none held: one series a host, which a fleet's engine counts and ranks without reading every kind's tablefull_verdict series. Absent when the table could not be read.", Labels: []string{"kind"}}
 	VerdictSeconds = Metric{Name: "tablefull_verdict_seconds_total", Help: "Seconds each verdict held since the exporter started (by the console's own rules): increase() over any range sees what held, whoever else scrapes.", Labels: []string{"kind"}}
 )
 
@@ -108,7 +109,7 @@ var (
 
 // All is every metric the exporter serves, in the order of its
 // exposition's descriptions.
-var All = []Metric{Entries, Peak, Limit, Buckets, Hold, CPUEvents, Events, Pinned, Episodes, KernelLines, Suppressed, NewEntries, NewEntriesLost, Evicted, EntriesDeleted, UserDeleted, IPVSConns, IPVSBuckets, ClassHold, Verdict, VerdictSeconds, Up, NSEntries, NSDrops, NSInsertDrops, NSOthers, NSOthersEntries, NSUnread, TuningDrift, LastSample, BuildInfo, ProbesLost, OwnerNew, OwnerDrops, OwnerEntries, ListenQueue, ListenBacklog, PlanKnob, PlanMemory, PlanClassShare}
+var All = []Metric{Entries, Peak, Limit, Buckets, Hold, CPUEvents, Events, Pinned, Episodes, KernelLines, Suppressed, NewEntries, NewEntriesLost, Evicted, EntriesDeleted, UserDeleted, IPVSConns, IPVSBuckets, ClassHold, Verdict, VerdictWorst, VerdictSeconds, Up, NSEntries, NSDrops, NSInsertDrops, NSOthers, NSOthersEntries, NSUnread, TuningDrift, LastSample, BuildInfo, ProbesLost, OwnerNew, OwnerDrops, OwnerEntries, ListenQueue, ListenBacklog, PlanKnob, PlanMemory, PlanClassShare}
 
 // verdictKindLabels are the kinds a tablefull_verdict series exists for,
 // as its label reads them.

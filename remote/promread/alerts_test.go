@@ -15,7 +15,7 @@ import (
 // instances, and Prometheus's ALERTS firing for them (in the query that
 // also holds the fullest namespaces).
 func alertsPrometheus(t *testing.T) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return httptest.NewServer(fakeEngine(t, 2, []string{"node-1:9874", "node-2:9874"}, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		r.ParseForm()
 		if q := r.Form.Get("query"); strings.Contains(q, "ALERTS") {
@@ -31,7 +31,7 @@ func alertsPrometheus(t *testing.T) *httptest.Server {
 		w.Write([]byte(`{"status":"success","data":{"resultType":"vector","result":[` +
 			`{"metric":{"__name__":"tablefull_conntrack_entries_limit","instance":"node-1:9874"},"value":[1,"300"]},` +
 			`{"metric":{"__name__":"tablefull_conntrack_entries_limit","instance":"node-2:9874"},"value":[1,"300"]}]}}`))
-	}))
+	})))
 }
 
 // TestFleetListsFiringAlerts: the alerts Prometheus fires reach their
@@ -56,12 +56,13 @@ func TestFleetListsFiringAlerts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := r.Fleet(context.Background(), time.Now())
+	page, err := r.Fleet(context.Background(), time.Now(), fleet.View{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Queries() != 5 {
-		t.Errorf("%d queries a refresh, want the fleet's five", r.Queries())
+	rows := page.Rows
+	if page.Cost.Queries != FleetQueries {
+		t.Errorf("%d queries a refresh, want the fleet's %d", page.Cost.Queries, FleetQueries)
 	}
 	got := map[string][]fleet.Alert{}
 	for _, rw := range rows {
@@ -87,10 +88,10 @@ func TestFleetListsFiringAlerts(t *testing.T) {
 	}
 
 	am.Close() // gone: the alerts stay firing, unknown, and the reason is said
-	if rows, err = r.Fleet(context.Background(), time.Now()); err != nil {
+	if page, err = r.Fleet(context.Background(), time.Now(), fleet.View{}); err != nil {
 		t.Fatal(err)
 	}
-	for _, rw := range rows {
+	for _, rw := range page.Rows {
 		for _, a := range rw.Alerts {
 			if a.Known || !a.Paged() {
 				t.Errorf("%s %s: known %v, paged %v with Alertmanager gone", rw.Instance, a.Name, a.Known, a.Paged())

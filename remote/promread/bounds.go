@@ -12,15 +12,16 @@ import (
 )
 
 // MaxAnswerBytes bounds one Prometheus answer as read, before it is
-// decoded: a fleet of 1,000 hosts answers each query in about 1 MB, a
-// drill-down's range query in a few.
+// decoded: a fleet refresh's answers are a page's, a few tens of KB, a
+// drill-down's range query a few MB.
 const MaxAnswerBytes = 32 << 20
 
-// MaxFleetInstances bounds the instances the fleet view takes; a query's
-// answer beyond them (MaxSeriesPerInstance series each) is refused.
+// MaxFleetInstances bounds how deep into the engine's ranking the fleet
+// view pages; MaxSeriesPerInstance bounds the series an answer may have
+// a host (an answer beyond both is refused while it is decoded).
 const (
 	MaxFleetInstances    = 5000
-	MaxSeriesPerInstance = 16
+	MaxSeriesPerInstance = 32
 )
 
 // MaxRangeSeries bounds the series of one range query (a 384-CPU host's

@@ -1,6 +1,8 @@
 package promread
 
 import (
+	"github.com/tablefull/tablefull/model/fleet"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -57,7 +59,7 @@ func TestHugeAnswerRefused(t *testing.T) {
 	defer srv.Close()
 	r, _ := New(Config{URL: srv.URL})
 	start, before := time.Now(), peakHeap()
-	_, err := r.Fleet(context.Background(), time.Now())
+	_, err := r.Fleet(context.Background(), time.Now(), fleet.View{})
 	if !errors.Is(err, ErrAnswerTooBig) && (err == nil || !strings.Contains(err.Error(), "over tablefull's bounds")) {
 		t.Fatalf("a 1.5 GB answer: %v, want it refused as too big", err)
 	}
@@ -85,25 +87,54 @@ func vectorOf(n int, v string) http.Handler {
 	})
 }
 
-// TestTooManyInstancesRefused: 100,000 instances, more than the fleet's
-// limit, are refused and said so.
-func TestTooManyInstancesRefused(t *testing.T) {
-	srv := httptest.NewServer(vectorOf(100000, "1"))
+// TestAHundredThousandRanked: a fleet of 100,000 instances is not
+// refused: the engine counts and ranks them, and the console reads the
+// totals and one page, its rows no more than the page's.
+func TestAHundredThousandRanked(t *testing.T) {
+	ranked := make([]string, 100000)
+	for i := range ranked {
+		ranked[i] = fmt.Sprintf("h%d:9874", i)
+	}
+	srv := httptest.NewServer(fakeEngine(t, len(ranked), ranked, vectorOf(60, "1")))
 	defer srv.Close()
 	r, _ := New(Config{URL: srv.URL})
-	if _, err := r.Fleet(context.Background(), time.Now()); !errors.Is(err, ErrAnswerTooBig) || !strings.Contains(err.Error(), "--selector") {
-		t.Errorf("100,000 instances: %v, want refused, saying to narrow --selector", err)
+	page, err := r.Fleet(context.Background(), time.Now(), fleet.View{Offset: 20, Limit: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page.Totals.Hosts != 100000 || len(page.Rows) != 20 || page.Rows[0].Instance != "h20:9874" || !page.Rows[0].HasTable {
+		t.Fatalf("totals %+v, %d rows, first %+v", page.Totals, len(page.Rows), page.Rows[0])
+	}
+	if page.Cost.Queries != FleetQueries || page.Cost.Bytes == 0 {
+		t.Errorf("cost %+v, want %d queries and their bytes", page.Cost, FleetQueries)
 	}
 }
 
-// TestMoreInstancesThanTheLimitRefused: 6,000 instances — within the
-// series a query may have, over the fleet's 5,000 — are refused, not cut.
-func TestMoreInstancesThanTheLimitRefused(t *testing.T) {
-	srv := httptest.NewServer(vectorOf(MaxFleetInstances+1000, "1"))
+// TestRankingBeyondTopkRefused: an engine that answers a ranking with
+// more instances than topk asked for is refused, not read.
+func TestRankingBeyondTopkRefused(t *testing.T) {
+	ranked := []string{"a:1", "b:1", "c:1"}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.ParseForm()
+		q := r.Form.Get("query")
+		r.Form.Set("query", strings.Replace(q, "sort_desc(topk(1,", "sort_desc(topk(3,", 1)) // topk ignored
+		fakeEngine(t, 3, ranked, vectorOf(3, "1")).ServeHTTP(w, r)
+	}))
 	defer srv.Close()
 	r, _ := New(Config{URL: srv.URL})
-	if rows, err := r.Fleet(context.Background(), time.Now()); !errors.Is(err, ErrAnswerTooBig) {
-		t.Errorf("6,000 instances: %d rows, %v; want refused", len(rows), err)
+	if page, err := r.Fleet(context.Background(), time.Now(), fleet.View{Limit: 1}); !errors.Is(err, ErrAnswerTooBig) {
+		t.Errorf("a ranking of 3 for topk(1): %d rows, %v; want refused", len(page.Rows), err)
+	}
+}
+
+// TestPageBeyondTheBoundRefused: a page past the first MaxFleetInstances
+// of the ranking is refused and said so.
+func TestPageBeyondTheBoundRefused(t *testing.T) {
+	srv := httptest.NewServer(fakeEngine(t, 10, nil, vectorOf(1, "1")))
+	defer srv.Close()
+	r, _ := New(Config{URL: srv.URL})
+	if _, err := r.Fleet(context.Background(), time.Now(), fleet.View{Offset: MaxFleetInstances, Limit: 10}); !errors.Is(err, ErrAnswerTooBig) || !strings.Contains(err.Error(), "narrow") {
+		t.Errorf("a page past the bound: %v", err)
 	}
 }
 
@@ -111,9 +142,10 @@ func TestMoreInstancesThanTheLimitRefused(t *testing.T) {
 // read as unknown (no table), never as a garbled number.
 func TestOutOfRangeValuesUnknown(t *testing.T) {
 	for _, v := range []string{"1e308", "NaN", "+Inf", "-5"} {
-		srv := httptest.NewServer(vectorOf(1, v))
+		srv := httptest.NewServer(fakeEngine(t, 1, []string{"h0:9874"}, vectorOf(1, v)))
 		r, _ := New(Config{URL: srv.URL})
-		rows, err := r.Fleet(context.Background(), time.Now())
+		page, err := r.Fleet(context.Background(), time.Now(), fleet.View{})
+		rows := page.Rows
 		srv.Close()
 		if err != nil || len(rows) != 1 {
 			t.Fatalf("%s: %v %+v", v, err, rows)

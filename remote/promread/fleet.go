@@ -2,10 +2,12 @@ package promread
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	pmodel "github.com/prometheus/common/model"
@@ -20,33 +22,99 @@ import (
 // says STALE (a full table may be dropping the scrape itself).
 const StaleAfter = time.Minute
 
-// Fleet is every instance's row, sorted most severe first, from five
-// instant queries over the whole fleet (never one per host).
-func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]fleet.Row, error) {
-	w := pmodel.Duration(r.window).String()
-	queries := []string{
-		r.with(`__name__=~"` + metrics.AnyOf(metrics.Entries.Name, metrics.Limit.Name, metrics.Verdict.Name) + `"`),
-		"max by (instance) (max_over_time(" + metrics.Peak.Name + r.with("") + "[" + w + "]))",
-		"sum by (instance) (rate(" + metrics.Events.Name + r.with(`counter=~"drop|early_drop"`) + "[2m])) or " +
-			`label_replace(sum by (instance) (rate(` + metrics.NSDrops.Name + r.with("") + `[2m])), "m", "ns", "", "")`,
-		`label_replace(sum by (instance) (increase(` + metrics.Pinned.Name + r.with("") + "[" + w + `])), "m", "pinned", "", "") or ` +
-			`label_replace(sum by (instance) (increase(` + metrics.Episodes.Name + r.with("") + "[" + w + `])), "m", "episodes", "", "") or ` +
-			// the fullest other namespace of each host and the alerts firing
-			// for it, in the same query: a refresh stays at five
-			`label_replace(topk by (instance) (1, ` + metrics.NSEntries.Name + r.with("") + `), "m", "worstns", "", "") or ` +
-			`label_replace(ALERTS` + r.with(`alertstate="firing"`) + `, "m", "alert", "", "")`,
-		"max by (instance) (last_over_time(" + metrics.LastSample.Name + r.with("") + "[" + w + "]))",
+// Fleet is one refresh of the fleet view: the totals of every instance
+// in scope and one page of the ranking, from a fixed number of queries
+// whatever the fleet's size (FleetQueries), each answer bounded by the
+// page: the engine counts and ranks, the console reads the page.
+func (r *Reader) Fleet(ctx context.Context, now time.Time, v fleet.View) (fleet.Page, error) {
+	start, m := time.Now(), new(meter) // this refresh's own: refreshes may overlap
+	narrow, err := Narrowing(v.Narrow)
+	if err != nil {
+		return fleet.Page{}, err
 	}
-	var vecs [5]pmodel.Vector
+	if v.Limit <= 0 {
+		v.Limit = DefaultPage
+	}
+	v.Offset = max(v.Offset, 0)
+	if v.Offset+v.Limit > MaxFleetInstances {
+		return fleet.Page{}, fmt.Errorf("%w: a page beyond the first %d of the ranking: narrow with / or --selector", ErrAnswerTooBig, MaxFleetInstances)
+	}
+	q := fleetQueries{s: scope(joinMatchers(narrow, r.sel)), w: pmodel.Duration(r.window).String()}
+	// the totals and the ranking side by side: the engine's work on
+	// the whole fleet is most of a refresh
+	vecs, err := r.instants(ctx, m, now, q.totals(), q.rank(v.Offset+v.Limit))
+	if err != nil {
+		return fleet.Page{}, err
+	}
+	page := fleet.Page{Totals: readTotals(vecs[0]), Offset: v.Offset}
+	if page.Totals.Hosts == 0 {
+		return fleet.Page{}, fmt.Errorf("%w: no instance with tablefull's metrics matches %s at %s", ErrNoInstances, q.s.with(""), r.where)
+	}
+	if len(vecs[1]) > v.Offset+v.Limit {
+		return fleet.Page{}, fmt.Errorf("%w: %d instances answered to topk(%d)", ErrAnswerTooBig, len(vecs[1]), v.Offset+v.Limit)
+	}
+	if page.Rows, err = r.pageRows(ctx, m, now, q, onPage(vecs[1], v)); err != nil {
+		return fleet.Page{}, err
+	}
+	page.Cost = fleet.Cost{Queries: int(m.queries.Load()), Bytes: m.bytes.Load(), Took: time.Since(start), Own: time.Duration(m.own.Load())}
+	return page, nil
+}
+
+// instants runs instant queries side by side and returns their answers
+// in order, or the first query's error.
+func (r *Reader) instants(ctx context.Context, m *meter, now time.Time, queries ...string) ([]pmodel.Vector, error) {
+	vecs, errs := make([]pmodel.Vector, len(queries)), make([]error, len(queries))
+	var wg sync.WaitGroup
 	for i, q := range queries {
-		v, err := r.instant(ctx, q, now)
-		if err != nil {
-			return nil, err
-		}
-		vecs[i] = v
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			vecs[i], errs[i] = r.instant(ctx, m, q, now)
+		}()
 	}
+	wg.Wait()
+	return vecs, errors.Join(errs...)
+}
+
+// FleetQueries is how many queries one refresh sends, whatever the
+// fleet's size: the totals, the ranking and the page's five.
+const FleetQueries = 7
+
+// DefaultPage is the rows a page has when the view does not say.
+const DefaultPage = 50
+
+// onPage is the instances of the ranking's answer on the view's page,
+// in the fleet's order (score, then instance).
+func onPage(ranked pmodel.Vector, v fleet.View) []string {
+	sort.SliceStable(ranked, func(i, j int) bool {
+		if ranked[i].Value != ranked[j].Value {
+			return ranked[i].Value > ranked[j].Value
+		}
+		return ranked[i].Metric[pmodel.InstanceLabel] < ranked[j].Metric[pmodel.InstanceLabel]
+	})
+	var out []string
+	for i := v.Offset; i < len(ranked) && i < v.Offset+v.Limit; i++ {
+		out = append(out, string(ranked[i].Metric[pmodel.InstanceLabel]))
+	}
+	return out
+}
+
+// pageRows reads the rows of the instances on a page with the details'
+// five queries, narrowed to them, side by side.
+func (r *Reader) pageRows(ctx context.Context, m *meter, now time.Time, q fleetQueries, instances []string) ([]fleet.Row, error) {
+	if len(instances) == 0 {
+		return nil, nil
+	}
+	vecs, err := r.instants(ctx, m, now, q.onPage(instances).details()...)
+	if err != nil {
+		return nil, err
+	}
+	built := time.Now()
 	f := fleetRows{rows: map[string]*fleet.Row{}}
-	f.each(vecs[4], func(rw *fleet.Row, _ *pmodel.Sample, v float64) { // the instances seen in the window, answering or not
+	for _, in := range instances { // a ranked instance keeps its row if a detail misses it
+		f.rows[bound(in)] = &fleet.Row{Instance: bound(in)}
+	}
+	f.each(vecs[4], func(rw *fleet.Row, _ *pmodel.Sample, v float64) {
 		rw.LastSeen = time.UnixMilli(int64(v * 1000))
 		rw.Stale = now.Sub(rw.LastSeen) > StaleAfter
 	})
@@ -60,9 +128,6 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]fleet.Row, error) 
 		}
 	})
 	f.each(vecs[3], historyOf)
-	if f.over > 0 { // refused, not cut: a fleet view missing hosts would read as a calm fleet
-		return nil, fmt.Errorf("%w: more than %d instances: narrow --selector", ErrAnswerTooBig, MaxFleetInstances)
-	}
 	out := make([]fleet.Row, 0, len(f.rows))
 	for _, rw := range f.rows {
 		diagnose.SortKinds(rw.Kinds)
@@ -70,23 +135,23 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time) ([]fleet.Row, error) 
 		out = append(out, *rw)
 	}
 	fleet.Sort(out)
+	m.ownSince(built)
 	if r.am != nil {
-		r.amNote = ""
+		note := ""
 		if err := r.am.mark(ctx, out); err != nil { // the alerts still list as firing
-			r.amNote = err.Error()
+			note = err.Error()
 		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%w: no instance with tablefull's metrics matches %s at %s", ErrNoInstances, r.with(""), r.where)
+		r.mu.Lock()
+		r.amNote = note
+		r.mu.Unlock()
 	}
 	return out, nil
 }
 
-// fleetRows are the rows of a fleet answer by instance, at most
-// MaxFleetInstances; over counts the instances beyond.
+// fleetRows are the rows of a page by instance: an answer's series of
+// an instance not on the page are left out.
 type fleetRows struct {
 	rows map[string]*fleet.Row
-	over int
 }
 
 // each hands every sample of v to set with its instance's row. A value
@@ -94,16 +159,9 @@ type fleetRows struct {
 // never a garbled number.
 func (f *fleetRows) each(v pmodel.Vector, set func(rw *fleet.Row, s *pmodel.Sample, v float64)) {
 	for _, s := range v {
-		inst := bound(string(s.Metric[pmodel.InstanceLabel]))
-		if f.rows[inst] == nil {
-			if len(f.rows) >= MaxFleetInstances {
-				f.over++
-				continue
-			}
-			f.rows[inst] = &fleet.Row{Instance: inst}
-		}
-		if known(s.Value) {
-			set(f.rows[inst], s, float64(s.Value))
+		rw := f.rows[bound(string(s.Metric[pmodel.InstanceLabel]))]
+		if rw != nil && known(s.Value) {
+			set(rw, s, float64(s.Value))
 		}
 	}
 }

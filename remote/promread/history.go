@@ -66,7 +66,7 @@ func (r *Reader) History(ctx context.Context, instance string, end time.Time, sp
 // scrapeInterval is how often Prometheus scrapes the instance: the
 // spacing of its newest raw samples (one query), 15 s when unknown.
 func (r *Reader) scrapeInterval(ctx context.Context, inst string, at time.Time) time.Duration {
-	r.queries++
+	r.meter.queries.Add(1)
 	v, err := r.api.query(ctx, metrics.Limit.Name+r.with(inst)+"[5m]", at)
 	m, ok := v.(pmodel.Matrix)
 	if err != nil || !ok || len(m) == 0 || len(m[0].Values) < 2 {

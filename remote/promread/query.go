@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	pmodel "github.com/prometheus/common/model"
@@ -30,6 +31,22 @@ type queryRange struct {
 type apiClient struct {
 	base *url.URL
 	hc   *http.Client
+	// meter counts what the answers cost (nil: not counted).
+	meter *meter
+}
+
+// meter counts the queries sent, the bytes of the answers read and the
+// time the reader spent on them itself (decoding, building rows), apart
+// from the time the engine took to answer. Queries may run side by side.
+type meter struct {
+	queries, bytes, own atomic.Int64
+}
+
+// ownSince counts the time since start as the reader's own.
+func (m *meter) ownSince(start time.Time) {
+	if m != nil {
+		m.own.Add(int64(time.Since(start)))
+	}
 }
 
 // query runs an instant query at a time.
@@ -73,9 +90,13 @@ func (c apiClient) do(ctx context.Context, endpoint string, form url.Values) (pm
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
+	if c.meter != nil {
+		c.meter.bytes.Add(int64(len(body)))
+	}
 	if err != nil {
 		return nil, err
 	}
+	defer c.meter.ownSince(time.Now())
 	var a apiAnswer
 	if err := json.Unmarshal(body, &a); err != nil {
 		if resp.StatusCode/100 != 2 {

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/common/config"
@@ -44,13 +45,15 @@ type Reader struct {
 	sel    string
 	window time.Duration
 	where  string
-	// queries counts the queries sent, for the fleet's cost goal; cut
-	// the points of range answers left out as not asked for.
-	queries int
-	cut     int
+	// cut counts the points of range answers left out as not asked for.
+	cut int
+	// meter counts the answers' bytes and the reader's own time.
+	meter *meter
 	// am is the Alertmanager asked what it does with the alerts (nil:
-	// none); amNote why it was not read at the last refresh.
+	// none); amNote why it was not read at the last refresh (guarded by
+	// mu: refreshes may overlap).
 	am     *alertmanager
+	mu     sync.Mutex
 	amNote string
 }
 
@@ -85,7 +88,8 @@ func New(c Config) (*Reader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("prometheus client: %w", err)
 	}
-	client := apiClient{base: u, hc: &http.Client{Transport: boundedTransport{rt: rt, max: MaxAnswerBytes}}}
+	m := new(meter)
+	client := apiClient{base: u, hc: &http.Client{Transport: boundedTransport{rt: rt, max: MaxAnswerBytes}}, meter: m}
 	sel, err := selector(c.Selector)
 	if err != nil {
 		return nil, err
@@ -97,19 +101,20 @@ func New(c Config) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Reader{api: client, sel: sel, window: c.Window, where: u.String(), am: am}, nil
+	return &Reader{api: client, sel: sel, window: c.Window, where: u.String(), am: am, meter: m}, nil
 }
 
 // AlertmanagerNote is why the last refresh could not read Alertmanager
 // ("": it did, or none was given): the alerts are then listed firing,
 // neither silenced nor inhibited known.
-func (r *Reader) AlertmanagerNote() string { return r.amNote }
+func (r *Reader) AlertmanagerNote() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.amNote
+}
 
 // Where is Prometheus's address, without credentials.
 func (r *Reader) Where() string { return r.where }
-
-// Queries is how many queries the reader has sent.
-func (r *Reader) Queries() int { return r.queries }
 
 // selector checks the user's matchers: braces are optional, and a brace
 // or a newline inside them is refused (the matchers are placed inside
@@ -124,21 +129,15 @@ func selector(s string) (string, error) {
 }
 
 // with is the selector joined to tablefull's own matchers.
-func (r *Reader) with(matchers string) string {
-	switch {
-	case r.sel == "":
-		return "{" + matchers + "}"
-	case matchers == "":
-		return "{" + r.sel + "}"
-	}
-	return "{" + matchers + "," + r.sel + "}"
-}
+func (r *Reader) with(matchers string) string { return scope(r.sel).with(matchers) }
 
-// instant runs one instant query; an answer with more series than the
-// fleet's instance limit allows is refused.
-func (r *Reader) instant(ctx context.Context, q string, at time.Time) (pmodel.Vector, error) {
-	v, err := answer[pmodel.Vector](r, "a vector", func() (pmodel.Value, error) {
-		return r.api.query(ctx, q, at)
+// instant runs one instant query, counted in m; an answer with more
+// series than the fleet's instance limit allows is refused.
+func (r *Reader) instant(ctx context.Context, m *meter, q string, at time.Time) (pmodel.Vector, error) {
+	api := r.api
+	api.meter = m
+	v, err := answer[pmodel.Vector](m, r.where, "a vector", func() (pmodel.Value, error) {
+		return api.query(ctx, q, at)
 	})
 	if err == nil {
 		err = checkVector(v)
@@ -149,7 +148,7 @@ func (r *Reader) instant(ctx context.Context, q string, at time.Time) (pmodel.Ve
 // ranged runs one range query and keeps of its answer what was asked
 // for (boundMatrix), counting in r.cut the points left out.
 func (r *Reader) ranged(ctx context.Context, q string, rng queryRange) (pmodel.Matrix, error) {
-	m, err := answer[pmodel.Matrix](r, "a matrix", func() (pmodel.Value, error) {
+	m, err := answer[pmodel.Matrix](r.meter, r.where, "a matrix", func() (pmodel.Value, error) {
 		return r.api.queryRange(ctx, q, rng)
 	})
 	if err != nil {
@@ -160,17 +159,18 @@ func (r *Reader) ranged(ctx context.Context, q string, rng queryRange) (pmodel.M
 	return m, err
 }
 
-// answer counts and runs one query and checks its answer is a T.
-func answer[T pmodel.Value](r *Reader, want string, query func() (pmodel.Value, error)) (T, error) {
-	r.queries++
+// answer counts in m and runs one query to where, and checks its answer
+// is a T.
+func answer[T pmodel.Value](m *meter, where, want string, query func() (pmodel.Value, error)) (T, error) {
+	m.queries.Add(1)
 	var zero T
 	v, err := query()
 	if err != nil {
-		return zero, fmt.Errorf("query %s: %w", r.where, err)
+		return zero, fmt.Errorf("query %s: %w", where, err)
 	}
 	t, ok := v.(T)
 	if !ok {
-		return zero, fmt.Errorf("query %s: a %s, not %s", r.where, v.Type(), want)
+		return zero, fmt.Errorf("query %s: a %s, not %s", where, v.Type(), want)
 	}
 	return t, nil
 }

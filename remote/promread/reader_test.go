@@ -7,9 +7,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/model/fleet"
 	"github.com/tablefull/tablefull/remote/stream"
 )
 
@@ -17,10 +19,14 @@ import (
 // that would break out of tablefull's braces are clear errors, and no
 // error or address shows a password.
 func TestReaderErrors(t *testing.T) {
-	var gotUser, gotPass string
+	var mu sync.Mutex // the fleet's queries come side by side
+	var gotUser string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		gotUser, gotPass, _ = r.BasicAuth()
-		if gotPass != "right" {
+		user, pass, _ := r.BasicAuth()
+		mu.Lock()
+		gotUser = user
+		mu.Unlock()
+		if pass != "right" {
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
 		}
@@ -36,12 +42,15 @@ func TestReaderErrors(t *testing.T) {
 	if strings.Contains(r.Where(), "wrong") {
 		t.Errorf("the address shows the password: %s", r.Where())
 	}
-	_, err = r.Fleet(context.Background(), time.Now())
-	if err == nil || strings.Contains(err.Error(), "wrong") || gotUser != "ops" {
-		t.Errorf("refused credentials: %v (user %q)", err, gotUser)
+	_, err = r.Fleet(context.Background(), time.Now(), fleet.View{})
+	mu.Lock()
+	user := gotUser
+	mu.Unlock()
+	if err == nil || strings.Contains(err.Error(), "wrong") || user != "ops" {
+		t.Errorf("refused credentials: %v (user %q)", err, user)
 	}
 	r, _ = New(Config{URL: srv.URL, BasicUser: "ops", BasicPassword: "right", Selector: `{job="tablefull"}`})
-	if _, err := r.Fleet(context.Background(), time.Now()); !errors.Is(err, ErrNoInstances) || !strings.Contains(err.Error(), `job="tablefull"`) {
+	if _, err := r.Fleet(context.Background(), time.Now(), fleet.View{}); !errors.Is(err, ErrNoInstances) || !strings.Contains(err.Error(), `job="tablefull"`) {
 		t.Errorf("an empty fleet: %v", err)
 	}
 	if _, err := New(Config{URL: srv.URL, Selector: `job="x"} or vector(1) or {a="b"`}); !errors.Is(err, ErrSelector) {
@@ -56,14 +65,15 @@ func TestReaderErrors(t *testing.T) {
 // a stream's string may.
 func TestFleetBoundsLabels(t *testing.T) {
 	huge := strings.Repeat("h", 1<<20)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(fakeEngine(t, 1, []string{huge}, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(`{"status":"success","data":{"resultType":"vector","result":[{"metric":{"__name__":"tablefull_conntrack_entries","instance":"` +
 			huge + `","env":"` + huge + `"},"value":[1,"5"]}]}}`))
-	}))
+	})))
 	defer srv.Close()
 	r, _ := New(Config{URL: srv.URL})
-	rows, err := r.Fleet(context.Background(), time.Now())
+	page, err := r.Fleet(context.Background(), time.Now(), fleet.View{})
+	rows := page.Rows
 	if err != nil || len(rows) != 1 {
 		t.Fatalf("%d rows, %v", len(rows), err)
 	}
@@ -75,18 +85,19 @@ func TestFleetBoundsLabels(t *testing.T) {
 // TestFleetWorstNamespace: a host's fullest other namespace reaches its
 // fleet row, named and counted.
 func TestFleetWorstNamespace(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(fakeEngine(t, 1, []string{"node-7:9874"}, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		r.ParseForm()
-		if strings.Contains(r.Form.Get("query"), "topk") {
+		if strings.Contains(r.Form.Get("query"), "worstns") {
 			w.Write([]byte(`{"status":"success","data":{"resultType":"vector","result":[{"metric":{"m":"worstns","instance":"node-7:9874","netns":"3f2a9c1e","kind":"pod","inode":"7"},"value":[1,"300"]}]}}`))
 			return
 		}
 		w.Write([]byte(`{"status":"success","data":{"resultType":"vector","result":[{"metric":{"__name__":"tablefull_conntrack_entries_limit","instance":"node-7:9874"},"value":[1,"300"]}]}}`))
-	}))
+	})))
 	defer srv.Close()
 	r, _ := New(Config{URL: srv.URL})
-	rows, err := r.Fleet(context.Background(), time.Now())
+	page, err := r.Fleet(context.Background(), time.Now(), fleet.View{})
+	rows := page.Rows
 	if err != nil || len(rows) != 1 || rows[0].WorstNS != "pod 3f2a9c1e" || rows[0].WorstNSCount != 300 {
 		t.Fatalf("rows %+v, %v", rows, err)
 	}

@@ -115,9 +115,6 @@ func (k KeyMap) TuningHelp() []key.Binding {
 // NamespacesHelp is the full help's column while the namespaces panel is
 // open: ↑/↓ move between namespaces there, not knobs.
 func (k KeyMap) NamespacesHelp() []key.Binding {
-	relabel := func(b key.Binding, what string) key.Binding {
-		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, what))
-	}
 	return []key.Binding{relabel(k.Up, "previous namespace"), relabel(k.Down, "next namespace"),
 		relabel(k.Open, "its console in a tab"), relabel(k.Close, "close the panel")}
 }
@@ -128,9 +125,24 @@ func (k KeyMap) EntriesHelp() []key.Binding {
 	return []key.Binding{k.EntrySort, k.EntryReverse, filter, k.EntryFollow, k.EntryDelete, k.Close}
 }
 
+// relabel is b with its keys said to do what (in one view's words).
+func relabel(b key.Binding, what string) key.Binding {
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, what))
+}
+
+// FleetKeys are the fleet view's bindings, as its help and the manual
+// say them: pages go deeper into the engine's ranking, / narrows in the
+// engine.
+func (k KeyMap) FleetKeys() []key.Binding {
+	return []key.Binding{relabel(k.RowUp, "previous host"), relabel(k.RowDown, "next host"),
+		relabel(k.PageUp, "a page toward the worst"), relabel(k.PageDown, "a page deeper in the ranking"),
+		relabel(k.Filter, "narrow: label matchers or a word of the name"), k.Open, k.Live, k.Leave}
+}
+
 // FleetHelp is the fleet view's help line.
 func (k KeyMap) FleetHelp() []key.Binding {
-	return []key.Binding{k.Quit, k.RowUp, k.RowDown, k.Filter, k.Open, k.Live}
+	f := k.FleetKeys()
+	return []key.Binding{k.Quit, f[1], f[3], relabel(k.Filter, "narrow"), k.Open, k.Live}
 }
 
 // ShortHelp implements help.KeyMap.
