@@ -19,7 +19,11 @@ func (f *Fleet) narrow(text string) tea.Cmd {
 // turn asks for the page d pages deeper into the ranking (d < 0: toward
 // the worst).
 func (f *Fleet) turn(d int) tea.Cmd {
-	offset := max(0, f.page.Offset+d*f.listRows())
+	step := f.listRows()
+	if d > 0 && len(f.page.Rows) > 0 {
+		step = len(f.page.Rows) // a page the engine's query length shortened goes on where it ended
+	}
+	offset := max(0, f.page.Offset+d*step)
 	if offset == f.page.Offset || offset >= f.page.Totals.Hosts {
 		return nil
 	}

@@ -80,6 +80,20 @@ func (r *Reader) instants(ctx context.Context, m *meter, now time.Time, queries 
 // fleet's size: the totals, the ranking and the page's five.
 const FleetQueries = 7
 
+// MaxQueryBytes bounds one query's text: under VictoriaMetrics' default
+// -search.maxQueryLen (16 KiB), which refuses a longer one. A page whose
+// hosts' names would take its details past it is shortened.
+const MaxQueryBytes = 15 << 10
+
+// longest is the length of the longest query.
+func longest(queries []string) int {
+	n := 0
+	for _, q := range queries {
+		n = max(n, len(q))
+	}
+	return n
+}
+
 // DefaultPage is the rows a page has when the view does not say.
 const DefaultPage = 50
 
@@ -104,6 +118,9 @@ func onPage(ranked pmodel.Vector, v fleet.View) []string {
 func (r *Reader) pageRows(ctx context.Context, m *meter, now time.Time, q fleetQueries, instances []string) ([]fleet.Row, error) {
 	if len(instances) == 0 {
 		return nil, nil
+	}
+	for len(instances) > 1 && longest(q.onPage(instances).details()) > MaxQueryBytes {
+		instances = instances[:len(instances)-1] // a shorter page, not a refused query
 	}
 	vecs, err := r.instants(ctx, m, now, q.onPage(instances).details()...)
 	if err != nil {
