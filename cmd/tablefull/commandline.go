@@ -81,6 +81,10 @@ func (s subcommand) short() string {
 // make it optional) and stores it: bad usage, exit 2, otherwise.
 func (s subcommand) args(v *flagValues) cobra.PositionalArgs {
 	return func(c *cobra.Command, pos []string) error {
+		if s.variadic {
+			v.args = pos
+			return nil
+		}
 		if s.positional != "" {
 			switch {
 			case len(pos) < 1 && s.optional != nil && s.optional(v):

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/entries"
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/labcmd"
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/playback"
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/tunecmd"
 	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/remote/exporter"
@@ -31,7 +32,9 @@ type flagValues struct {
 	fleet         promread.Config
 	report        report.Request
 	entries       entries.Options
+	compare       report.CompareRequest
 	arg           string
+	args          []string // a variadic subcommand's positional arguments
 }
 
 // subcommand is one entry of the command line: its name (console for
@@ -52,6 +55,8 @@ type subcommand struct {
 	// hostless: it reads no host, so the flags of every subcommand do
 	// nothing for it, and its help leaves them out.
 	hostless bool
+	// variadic: any number of positional arguments, in flagValues.args.
+	variadic bool
 }
 
 // subcommands is the command line, one entry a subcommand.
@@ -95,13 +100,26 @@ var subcommands = []subcommand{
 	}, run: func(o options, v *flagValues, _, _ io.Writer) error { return record(o, v.arg, v.duration, v.force) }},
 	{name: "replay", usage: "  tablefull replay FILE [--speed N] [--svg OUT]\n                                           play a recording in the console, or draw it to an SVG\n", positional: "FILE", flags: speedFlag,
 		run: func(_ options, v *flagValues, stdout, _ io.Writer) error {
-			return replay(v.arg, v.speed, v.picture, stdout)
+			longRunning()
+			return playback.Replay(v.arg, v.speed, v.picture, stdout)
 		}},
 	{name: "report", usage: `  tablefull report FILE|--demo [-o|--output DIR] [--from T] [--to T] [--title S] [--force]
                                            the post-mortem of a recording: DIR/report.html, report.md and its charts
 `, positional: "FILE", optional: func(v *flagValues) bool { return v.report.Demo },
-		flags: func(fs *flag.FlagSet, v *flagValues) { v.report.AddFlags(fs) }, hostless: true, run: func(_ options, v *flagValues, stdout, _ io.Writer) error { return writeReport(v, stdout) }},
-	{name: "demo", usage: "  tablefull demo [--speed N] [--svg OUT]   play the embedded table-full incident, or draw it to an SVG\n", flags: speedFlag, hostless: true, run: func(_ options, v *flagValues, stdout, _ io.Writer) error { return demo(v.speed, v.picture, stdout) }},
+		flags: func(fs *flag.FlagSet, v *flagValues) { v.report.AddFlags(fs) }, hostless: true, run: func(_ options, v *flagValues, stdout, _ io.Writer) error {
+			return playback.Report(v.report, v.arg, stdout)
+		}},
+	{name: "compare", usage: `  tablefull compare A B [--passes N] [--json|--markdown]
+                                           before and after a change: what each figure moved, and whether beyond
+                                           the spread between passes (A, B: recordings, or FILE@FROM..TO)
+`, variadic: true, hostless: true, flags: func(fs *flag.FlagSet, v *flagValues) { v.compare.AddFlags(fs) },
+		run: func(_ options, v *flagValues, stdout, _ io.Writer) error {
+			return playback.Compare(v.compare, v.args, stdout)
+		}},
+	{name: "demo", usage: "  tablefull demo [--speed N] [--svg OUT]   play the embedded table-full incident, or draw it to an SVG\n", flags: speedFlag, hostless: true, run: func(_ options, v *flagValues, stdout, _ io.Writer) error {
+		longRunning()
+		return playback.Demo(v.speed, v.picture, stdout)
+	}},
 	{name: "alive", usage: "  tablefull alive FILE [--within D]        exit 0 if an exporter's --heartbeat FILE changed within D: a liveness probe that opens no connection\n",
 		positional: "FILE", hostless: true, flags: func(fs *flag.FlagSet, v *flagValues) {
 			fs.DurationVar(&v.duration, "within", 30*time.Second, "FILE must have changed within `D`")

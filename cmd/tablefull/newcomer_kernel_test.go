@@ -42,6 +42,7 @@ var tourScreens = []struct {
 	{prefix: "tablefull --ssh", keys: [][]string{{"", "web-3", "web-4"}}, within: 10 * time.Second},
 	{prefix: "tablefull --prometheus", keys: [][]string{{"", "prom:9090"}}, within: 10 * time.Second},
 	{prefix: "tablefull report", prints: regexp.MustCompile(`report\.html`)},
+	{prefix: "tablefull compare", prints: regexp.MustCompile(`(?m)^drops +112 +0 +fell to 0`)},
 	{prefix: "sudo tablefull census", prints: regexp.MustCompile(`(?m)^[0-9,]+ entries in .*\n(?s:.*)tcp state:`)},
 	{prefix: "sudo tablefull entries", prints: regexp.MustCompile(`(?m)match`)},
 	{prefix: "sudo tablefull tune --dry-run", prints: regexp.MustCompile(`(?i)nothing to propose|proposed|plan`)},
@@ -110,9 +111,9 @@ func TestNewcomerPath(t *testing.T) {
 	}
 	bin := filepath.Join(prefix, "bin")
 	orig := readSysctl(t, nil, knob.Max)
-	tour := strings.Split(strings.TrimSpace(readmeBlock(t, readme, "A tour in ten lines")), "\n")
-	if len(tour) != 10 {
-		t.Errorf("the README's tour in ten lines has %d", len(tour))
+	tour := strings.Split(strings.TrimSpace(readmeBlock(t, readme, "A tour in eleven lines")), "\n")
+	if len(tour) != 11 {
+		t.Errorf("the README's tour in eleven lines has %d", len(tour))
 	}
 	if strings.Contains(readme, "Go 1.") && !strings.Contains(readme, "Go "+strings.TrimPrefix(regexp.MustCompile(`(?m)^go (\S+)$`).FindString(string(mod)), "go ")+"+") {
 		t.Errorf("the README's Go version is not go.mod's (%s)", regexp.MustCompile(`(?m)^go (\S+)$`).FindString(string(mod)))
@@ -130,7 +131,8 @@ func TestNewcomerPath(t *testing.T) {
 // tourLine runs one command of the tour as the newcomer would (as root,
 // in the clone, with the installed binary) and checks what it shows.
 func tourLine(t *testing.T, clone, bin, command string) {
-	words := strings.Fields(strings.ReplaceAll(command, "FILE", filepath.Join(clone, "testdata/incidents/pool.jsonl")))
+	words := strings.Fields(strings.NewReplacer("FILE", filepath.Join(clone, "testdata/incidents/pool.jsonl"),
+		"BEFORE", filepath.Join(clone, "testdata/incidents/lab-table-full.jsonl"), "AFTER", filepath.Join(clone, "testdata/incidents/lab-healthy.jsonl")).Replace(command))
 	if words[0] == "sudo" {
 		words = words[1:] // the test runs as root
 	}

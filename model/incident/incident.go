@@ -103,6 +103,8 @@ type Incident struct {
 	// Absent are the parts some frame of the recording lacked (not read
 	// when it was recorded, not scraped).
 	Absent model.Parts
+	// Overall is the workload over every frame.
+	Overall Overall
 
 	watch     *changeWatch
 	plan      planFrames
@@ -219,6 +221,7 @@ func (in *Incident) Add(f diagnose.Frame) {
 	in.climb(f)
 	in.Absent |= s.Absent
 	secs := r.Elapsed.Seconds()
+	in.Overall.add(f, secs)
 	held := f.HeldFor()
 	if f.Pinned {
 		in.Pinned += held

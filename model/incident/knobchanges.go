@@ -169,3 +169,19 @@ func (w *changeWatch) finish() ([]KnobChange, []knob.Result) {
 	}
 	return w.changes, unseen
 }
+
+// KnobValue is a knob's value as a sample read it (0: not read).
+type KnobValue struct {
+	Key   string
+	Value uint64
+}
+
+// KnobsOf are the knobs table c carries, in the order the samples hold
+// them.
+func KnobsOf(c model.Conntrack) []KnobValue {
+	out := make([]KnobValue, len(knobsInSamples))
+	for i, k := range knobsInSamples {
+		out[i] = KnobValue{Key: k.key, Value: k.get(c)}
+	}
+	return out
+}

@@ -35,3 +35,14 @@ func CreateFile(path string, force bool) (*os.File, error) {
 	}
 	return f, nil
 }
+
+// WriteFile writes data to path as CreateFile creates it (replacing a
+// regular file only with force), closing it before it returns.
+func WriteFile(path string, data []byte, force bool) error {
+	f, err := CreateFile(path, force)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	return errors.Join(err, f.Close())
+}

@@ -57,6 +57,19 @@ const maxResults = 16
 
 // Build reads a recording from r in one pass and tells its story.
 func Build(r io.Reader, o Options) (*Report, error) {
+	rep, err := Read(r, o)
+	if err != nil {
+		return nil, err
+	}
+	if rep.Charts, err = charts(rep.Incident); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// Read reads a recording from r in one pass into its incident, without
+// drawing its charts: what a comparison of recordings needs of each.
+func Read(r io.Reader, o Options) (*Report, error) {
 	d := stream.NewDecoder(r)
 	if err := d.Header(); err != nil {
 		return nil, fmt.Errorf("read recording: %w", err)
@@ -108,10 +121,6 @@ func Build(r io.Reader, o Options) (*Report, error) {
 	}
 	in.Finish()
 	rep.Incident = in
-	var err error
-	if rep.Charts, err = charts(in); err != nil {
-		return nil, err
-	}
 	return rep, nil
 }
 

@@ -1,16 +1,21 @@
-package main
+// Package playback is what tablefull does with recordings, reading no
+// host: replay and demo play one in the console (or draw it to an SVG),
+// report writes its post-mortem and compare sets recordings side by side.
+package playback
 
 import (
 	"errors"
 	"fmt"
 	"io"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/exitcode"
 	"github.com/tablefull/tablefull/remote/recording"
+	"github.com/tablefull/tablefull/remote/report"
 	"github.com/tablefull/tablefull/tui"
 )
 
-// replay plays a recording in the console.
-func replay(path string, speed float64, pic tui.PictureRequest, stdout io.Writer) error {
+// Replay plays a recording in the console.
+func Replay(path string, speed float64, pic tui.PictureRequest, stdout io.Writer) error {
 	feed, err := recording.OpenReplay(path, "replay "+path)
 	if err != nil {
 		return err
@@ -18,8 +23,8 @@ func replay(path string, speed float64, pic tui.PictureRequest, stdout io.Writer
 	return play(feed, speed, false, pic, stdout)
 }
 
-// demo plays the embedded incident with captions.
-func demo(speed float64, pic tui.PictureRequest, stdout io.Writer) error {
+// Demo plays the embedded incident with captions.
+func Demo(speed float64, pic tui.PictureRequest, stdout io.Writer) error {
 	feed, err := recording.Demo()
 	if err != nil {
 		return err
@@ -30,7 +35,6 @@ func demo(speed float64, pic tui.PictureRequest, stdout io.Writer) error {
 // play shows a recording, one hour of history around the view (a longer
 // recording is read as the view moves on).
 func play(feed *recording.Replay, speed float64, captions bool, pic tui.PictureRequest, stdout io.Writer) error {
-	longRunning()
 	defer feed.Stop()
 	first, ok := feed.First()
 	if !ok {
@@ -52,25 +56,31 @@ func writePicture(feed *recording.Replay, o tui.Options, pic tui.PictureRequest,
 	if err != nil {
 		return err
 	}
-	f, err := recording.CreateFile(pic.File, true)
-	if err != nil {
-		return fmt.Errorf("write the picture: %w", err)
-	}
-	_, err = f.Write(svg)
-	if err = errors.Join(err, f.Close()); err != nil {
+	if err := recording.WriteFile(pic.File, svg, true); err != nil {
 		return fmt.Errorf("write the picture: %w", err)
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", pic.File)
 	return nil
 }
 
-// writeReport turns a recording (or the embedded demo) into report.html,
-// report.md and its charts.
-func writeReport(v *flagValues, stdout io.Writer) error {
-	if v.report.Demo && v.arg != "" {
-		return usageError{errors.New("give FILE or --demo, not both")}
+// Report turns a recording (file, or the embedded demo) into
+// report.html, report.md and its charts.
+func Report(rq report.Request, file string, stdout io.Writer) error {
+	if rq.Demo && file != "" {
+		return usage(errors.New("give FILE or --demo, not both"))
 	}
-	rq := v.report
-	rq.File = v.arg
+	rq.File = file
 	return rq.Run(stdout)
 }
+
+// Compare sets the sides' recordings, specs, side by side.
+func Compare(q report.CompareRequest, specs []string, stdout io.Writer) error {
+	q.Specs = specs
+	if err := q.Check(); err != nil {
+		return usage(err)
+	}
+	return q.Run(stdout)
+}
+
+// usage is a bad command line: exit 2.
+func usage(err error) error { return exitcode.Error{Code: 2, Err: err} }
