@@ -112,7 +112,9 @@ func row(f Figure, a, b []Pass, zeroIfUnread bool) Row {
 		for i, p := range ps {
 			v, ok := p.Value(f.Key)
 			if ok || zeroIfUnread && p.Samples > 0 {
-				vs[i] = &v
+				// as printed: a change is judged on the numbers read
+				printed := verdict.N(f.Name, v, f.Unit).Printed()
+				vs[i] = &printed
 			}
 		}
 		return summarise(vs)

@@ -35,6 +35,7 @@ func TestJudgements(t *testing.T) {
 		{"one pass each, the same", []float64{7}, []float64{7}, Unchanged, [2]float64{7, 7}, false},
 		{"an even count's median", []float64{1, 2, 3, 4}, []float64{10, 20, 30, 40}, Beyond, [2]float64{2.5, 25}, false},
 		{"nothing read on a side", nil, []float64{1, 2}, Missing, [2]float64{0, 1.5}, false},
+		{"apart only below what is printed", []float64{0.01, 0.02}, []float64{0.03, 0.04}, Unchanged, [2]float64{0, 0}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cmp := Compare(passes("vm", "6.12", "drops", c.a...), passes("vm", "6.12", "drops", c.b...))
