@@ -84,7 +84,7 @@ func incidence(c compare.Comparison) string {
 		if s.DropsRead == 0 {
 			return "drops not read"
 		}
-		return fmt.Sprintf("%d of %d passes", s.Dropped, s.DropsRead)
+		return fmt.Sprintf("%d of %s", s.Dropped, plural(s.DropsRead, "pass", "passes"))
 	}
 	return fmt.Sprintf("dropped in (incidence per pass): A %s, B %s", side(c.A), side(c.B))
 }
@@ -97,7 +97,7 @@ func classes(c compare.Comparison) string {
 		}
 		var out []string
 		for _, cp := range s.Classes {
-			out = append(out, fmt.Sprintf("%s (%d of %d passes)", safe.Text(cp.Class, 40), cp.Passes, len(s.Passes)))
+			out = append(out, fmt.Sprintf("%s (%d of %s)", safe.Text(cp.Class, 40), cp.Passes, plural(len(s.Passes), "pass", "passes")))
 		}
 		return strings.Join(out, ", ")
 	}

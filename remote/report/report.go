@@ -31,6 +31,9 @@ type Options struct {
 	Title string
 	// Source names the recording ("demo", a file name).
 	Source string
+	// Reread, when set, opens the recording again: a recording that
+	// holds its own fix is then compared before and after it.
+	Reread Rereader
 }
 
 // Report is a recording's post-mortem.
@@ -38,6 +41,9 @@ type Report struct {
 	Options
 	Incident *incident.Incident
 	Charts   []Chart
+	// Fix compares the recording before and after its own fix (nil:
+	// none, or not read again).
+	Fix *FixComparison
 	// Torn reports that the recording's last line was cut; Damaged
 	// counts lines skipped as garbage.
 	Torn    bool
@@ -62,6 +68,9 @@ func Build(r io.Reader, o Options) (*Report, error) {
 		return nil, err
 	}
 	if rep.Charts, err = charts(rep.Incident); err != nil {
+		return nil, err
+	}
+	if rep.Fix, err = rep.fixComparison(o.Reread); err != nil {
 		return nil, err
 	}
 	return rep, nil

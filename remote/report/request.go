@@ -50,6 +50,7 @@ func (q Request) Run(stdout io.Writer) error {
 	}
 	var in io.Reader = bytes.NewReader(recording.DemoRecording)
 	o.Source = "the embedded demo"
+	o.Reread = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(recording.DemoRecording)), nil }
 	if !q.Demo {
 		f, err := os.Open(q.File)
 		if err != nil {
@@ -57,6 +58,7 @@ func (q Request) Run(stdout io.Writer) error {
 		}
 		defer f.Close()
 		in, o.Source = f, filepath.Base(q.File) // the document is shared: not the path it was read from
+		o.Reread = func() (io.ReadCloser, error) { return os.Open(q.File) }
 	}
 	rep, err := Build(in, o)
 	if err != nil {

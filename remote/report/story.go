@@ -71,6 +71,9 @@ func (r *Report) sections() []section {
 		t.episodes(),
 		t.tuning(),
 	}
+	if f := t.fix(r.Fix); f != nil {
+		out = append(out, *f)
+	}
 	if d := t.deletions(); d != nil {
 		out = append(out, *d)
 	}
