@@ -108,6 +108,10 @@ func TestSeedIngestFreedTenfold(t *testing.T) {
 			}
 			afterPS := seedObjects / took.Seconds()
 			last := steps[len(steps)-1]
+			if w := last.Workload; w != nil && (w.Before.DropsPS == 0 || w.After.NewPS < 2*w.Before.NewPS) {
+				t.Errorf("the loop's workload: drops/s %.1f → %.1f, admitted new/s %.1f → %.1f; want drops before it, and the admitted rate multiplied",
+					w.Before.DropsPS, w.After.DropsPS, w.Before.NewPS, w.After.NewPS)
+			}
 			t.Logf("server %d/s; pinned: %.1f objects/s over %s; after %d steps (%s): %d objects in %s, %.0f/s", rate, beforePS, seedBeforeWindow, len(steps), last.Said, seedObjects, took, afterPS)
 			// with none served while pinned, the before is under one per window
 			if afterPS < 10*max(beforePS, 1/seedBeforeWindow.Seconds()) {

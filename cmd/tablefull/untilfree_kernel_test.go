@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -61,6 +62,8 @@ func followUntilFree(t *testing.T, name, stateDir string) []tunecmd.LoopStep {
 	}
 	if last := steps[len(steps)-1]; last.State != "freed" && last.State != "settle" {
 		t.Errorf("ended %q: %s", last.State, last.Said)
+	} else if w := last.Workload; w == nil || w.After.DropsPS != 0 || w.Before.Seconds < 3 || w.After.Seconds < 1 {
+		t.Errorf("freed, the workload: %+v; want it over the --observe before the first step, and no drop after the last", w)
 	}
 	for _, s := range steps {
 		if s.Plan.Cost.PctOfRAM > tuning.MemWarnPct {
@@ -172,6 +175,9 @@ func TestUntilFreeLab(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "step 1 of at most 3") || !strings.Contains(out, "undo: tablefull tune --netns") ||
 		!strings.Contains(out, ": freed: no drops for") {
 		t.Fatalf("tune --until-free on the lab: exit %d:\n%s%s\nlab:\n%s", code, out, errs, labOut.String())
+	}
+	if !regexp.MustCompile(`(?m)^the workload: drops/s [1-9][0-9.,]* → 0, new connections admitted/s [0-9.,]+ → [1-9][0-9.,]* \(over [0-9].* before the first step, [0-9].* after the last\)$`).MatchString(out) {
+		t.Errorf("the loop's closing lines do not give the workload before and after:\n%s", out)
 	}
 	if n := strings.Count(out, "verified"); n == 0 || strings.Contains(out, "NOT VERIFIED") {
 		t.Errorf("steps not verified:\n%s", out)

@@ -106,3 +106,22 @@ func SplitRows(rows []WindowRow, mark time.Time, span time.Duration) (before, af
 // CompareSpan is the longest window compared before and after a change
 // (the tuning panel's and the report's).
 const CompareSpan = time.Minute
+
+// Between summarises the frames sampled after from and no later than to
+// (zero: no bound), each over its own interval; the first frame's
+// interval counts from its previous sample. A caller leaving out the
+// interval a change fell in starts from the sample that first read it.
+func Between(frames diagnose.Frames, from, to time.Time) Window {
+	var rows []WindowRow
+	for i := range frames.Len() {
+		f := frames.At(i)
+		t := f.Sample.Time
+		if t.After(from) && (to.IsZero() || !t.After(to)) {
+			rows = append(rows, RowOf(f))
+		}
+	}
+	if len(rows) == 0 {
+		return Window{}
+	}
+	return summariseRows(rows, rows[0].t.Add(-rows[0].elapsed))
+}

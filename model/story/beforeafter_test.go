@@ -6,6 +6,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/tally"
 )
 
 func TestBeforeAfter(t *testing.T) {
@@ -39,5 +40,36 @@ func TestBeforeAfter(t *testing.T) {
 	}
 	if before.Pinned > before.To.Sub(before.From) {
 		t.Errorf("pinned %v in a window of %v", before.Pinned, before.To.Sub(before.From))
+	}
+}
+
+// TestBetween: the frames after from and up to to, each over its own
+// interval, none of the interval before the first.
+func TestBetween(t *testing.T) {
+	t0 := time.Date(2026, 12, 6, 5, 0, 0, 0, time.UTC)
+	var frames []diagnose.Frame
+	for i := range 10 {
+		f := diagnose.Frame{}
+		f.Sample.Time = t0.Add(time.Duration(i) * time.Second)
+		f.Rates.Elapsed = time.Second
+		if i < 5 {
+			f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: 10})
+		}
+		frames = append(frames, f)
+	}
+	ring := tally.NewRing[diagnose.Frame](len(frames))
+	for _, f := range frames {
+		ring.Push(f)
+	}
+	before := Between(ring, time.Time{}, t0.Add(4*time.Second))
+	after := Between(ring, t0.Add(5*time.Second), time.Time{})
+	if before.DropsPS != 10 || before.From != t0.Add(-time.Second) || before.To != t0.Add(4*time.Second) {
+		t.Errorf("before: %v/s from %s to %s", before.DropsPS, before.From, before.To)
+	}
+	if after.DropsPS != 0 || after.From != t0.Add(5*time.Second) || after.To != t0.Add(9*time.Second) {
+		t.Errorf("after: %v/s from %s to %s", after.DropsPS, after.From, after.To)
+	}
+	if w := Between(ring, t0.Add(time.Hour), time.Time{}); w != (Window{}) {
+		t.Errorf("no frame: %+v", w)
 	}
 }

@@ -13,6 +13,16 @@ import (
 	"github.com/tablefull/tablefull/model/compare"
 )
 
+// CompareSchema names the JSON document tablefull compare --json prints.
+const CompareSchema = "tablefull.compare/1"
+
+// CompareDoc is tablefull compare --json: the comparison as data, beside
+// its schema.
+type CompareDoc struct {
+	Schema string `json:"schema"`
+	compare.Comparison
+}
+
 // CompareRequest is what tablefull compare is asked for: the recordings
 // of each side (a file, or a span of one: FILE@FROM..TO), how many passes
 // a side has, and the medium.
@@ -66,7 +76,7 @@ func (q CompareRequest) Run(stdout io.Writer) error {
 	case q.JSON:
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(c)
+		return enc.Encode(CompareDoc{Schema: CompareSchema, Comparison: c})
 	case q.Markdown:
 		_, err := io.WriteString(stdout, CompareMarkdown(c))
 		return err

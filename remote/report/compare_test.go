@@ -190,3 +190,25 @@ func TestReportComparesItsFixAsCompareDoes(t *testing.T) {
 		t.Errorf("%d recordings compared their fix; the demo, the lab's and the real incidents' loops changed knobs", fixed)
 	}
 }
+
+// TestCompareJSONIsItsDocument: compare --json decodes into CompareDoc
+// with no field left over, names its schema, and docs/json.md lists it.
+func TestCompareJSONIsItsDocument(t *testing.T) {
+	out := compared(t, CompareRequest{Specs: []string{"../../testdata/incidents/lab-table-full.jsonl", "../../testdata/incidents/lab-healthy.jsonl"}, Passes: 1, JSON: true})
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.DisallowUnknownFields()
+	var doc CompareDoc
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatalf("not its documented type: %v\n%.600s", err, out)
+	}
+	if doc.Schema != CompareSchema || len(doc.Rows) == 0 {
+		t.Errorf("schema %q, %d rows", doc.Schema, len(doc.Rows))
+	}
+	md, err := os.ReadFile("../../docs/json.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "`"+CompareSchema+"`") {
+		t.Errorf("docs/json.md does not list %s", CompareSchema)
+	}
+}
