@@ -109,7 +109,7 @@ var subcommands = []subcommand{
 		flags: func(fs *flag.FlagSet, v *flagValues) { v.report.AddFlags(fs) }, hostless: true, run: func(_ options, v *flagValues, stdout, _ io.Writer) error {
 			return playback.Report(v.report, v.arg, stdout)
 		}},
-	{name: "compare", usage: `  tablefull compare A B [--passes N] [--json|--markdown]
+	{name: "compare", usage: `  tablefull compare A B [--passes N] [--json|--markdown] [--svg OUT]
                                            before and after a change: what each figure moved, and whether beyond
                                            the spread between passes (A, B: recordings, or FILE@FROM..TO)
 `, variadic: true, hostless: true, flags: func(fs *flag.FlagSet, v *flagValues) { v.compare.AddFlags(fs) },

@@ -23,6 +23,10 @@ type Pass struct {
 	// Class is the class that filled the table most when it was fullest
 	// ("" when no frame counted the classes).
 	Class string `json:"class,omitempty"`
+	// Table is the count's peak against the cap over the pass, a point a
+	// timeline bucket (bounded whatever the recording's length): what a
+	// picture of the two sides draws.
+	Table []TablePoint `json:"-"`
 	// values are the figures' values by key; a missing key was not read.
 	values map[string]float64
 	kinds  []verdict.Kind
@@ -40,6 +44,9 @@ func PassOf(source string, in *incident.Incident) Pass {
 	for _, k := range in.HeldKinds() {
 		p.kinds = append(p.kinds, k)
 		p.values[heldFigure(k).Key] = in.Held[k].Seconds()
+	}
+	for _, b := range in.Timeline.Buckets() {
+		p.Table = append(p.Table, TablePoint{Since: b.To.Sub(in.From), Peak: b.Peak, Cap: b.Cap, Gap: b.Gap})
 	}
 	if top, ok := in.PeakFill.Top(); ok {
 		p.Class = top.Class.String()
@@ -62,3 +69,12 @@ func (p Pass) Dropped() (dropped, ok bool) {
 
 // Span is the pass's length.
 func (p Pass) Span() time.Duration { return p.To.Sub(p.From) }
+
+// TablePoint is the table in one stretch of a pass: the count's peak and
+// the cap, Since the pass began; Gap marks a stretch after the stream was
+// down.
+type TablePoint struct {
+	Since     time.Duration
+	Peak, Cap uint64
+	Gap       bool
+}

@@ -11,6 +11,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/tablefull/tablefull/model/compare"
+	"github.com/tablefull/tablefull/remote/recording"
 )
 
 // CompareSchema names the JSON document tablefull compare --json prints.
@@ -34,6 +35,9 @@ type CompareRequest struct {
 	Passes int
 	// JSON and Markdown choose the medium (neither: text).
 	JSON, Markdown bool
+	// Picture, when set, is where the sides' count against the cap is
+	// drawn as SVG.
+	Picture string
 }
 
 // AddFlags registers tablefull compare's flags on fs, each filling q.
@@ -41,6 +45,7 @@ func (q *CompareRequest) AddFlags(fs *flag.FlagSet) {
 	fs.IntVar(&q.Passes, "passes", 1, "`N` recordings a side: the first N are before, the next N after")
 	fs.BoolVar(&q.JSON, "json", false, "print JSON (schema in docs/report.md)")
 	fs.BoolVar(&q.Markdown, "markdown", false, "print Markdown")
+	fs.StringVar(&q.Picture, "svg", "", "also draw both sides' count against the cap, from each recording's start, to `OUT` (SVG)")
 }
 
 // Check refuses a request whose recordings do not make two sides of
@@ -72,6 +77,11 @@ func (q CompareRequest) Run(stdout io.Writer) error {
 		passes = append(passes, p)
 	}
 	c := compare.Compare(passes[:q.Passes], passes[q.Passes:])
+	if q.Picture != "" {
+		if err := recording.WriteFile(q.Picture, ComparePicture(c), true); err != nil {
+			return fmt.Errorf("write the picture: %w", err)
+		}
+	}
 	switch {
 	case q.JSON:
 		enc := json.NewEncoder(stdout)

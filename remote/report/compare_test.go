@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"encoding/xml"
 	"io"
 	"os"
 	"path/filepath"
@@ -210,5 +211,55 @@ func TestCompareJSONIsItsDocument(t *testing.T) {
 	}
 	if !strings.Contains(string(md), "`"+CompareSchema+"`") {
 		t.Errorf("docs/json.md does not list %s", CompareSchema)
+	}
+}
+
+// TestComparePicture: --svg draws every pass's count and cap from its
+// own start, on a log axis when the cap was raised many times over, and
+// writes nothing through a symlink.
+func TestComparePicture(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "compare.svg")
+	specs := []string{"../../testdata/incidents/lab-table-full.jsonl", "../../testdata/incidents/lab-healthy.jsonl"}
+	compared(t, CompareRequest{Specs: specs, Passes: 1, Picture: out})
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, texts := 0, []string{}
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	inText := false
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("the picture is not XML: %v", err)
+		}
+		switch el := tok.(type) {
+		case xml.StartElement:
+			lines += map[bool]int{true: 1}[el.Name.Local == "polyline"]
+			inText = el.Name.Local == "text"
+		case xml.CharData:
+			if inText {
+				texts = append(texts, string(el))
+			}
+		}
+	}
+	if lines != 4 { // a count and a cap a pass, no gap in either
+		t.Errorf("%d lines, want 4", lines)
+	}
+	for _, want := range []string{"since each recording's start", "A (before): the count's peak, 1 pass", "B (after): nf_conntrack_max", "100,000", "0 s"} {
+		if !slices.Contains(texts, want) {
+			t.Errorf("the picture has no %q among %q", want, texts)
+		}
+	}
+	link := filepath.Join(dir, "link.svg")
+	if err := os.Symlink(filepath.Join(dir, "target"), link); err != nil {
+		t.Fatal(err)
+	}
+	if err := (CompareRequest{Specs: specs, Passes: 1, Picture: link}).Run(io.Discard); err == nil {
+		t.Error("the picture was written through a symlink")
 	}
 }

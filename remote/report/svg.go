@@ -24,8 +24,10 @@ type chart struct {
 	logY   bool
 	yLabel string
 	rows   []string // a verdict band's row names, bottom first: y = index
-	height float64
-	legend []legendEntry
+	// elapsed: x is seconds from a start, not a time of day.
+	elapsed bool
+	height  float64
+	legend  []legendEntry
 	// shapes are drawn in order, each written by its function of the
 	// two axes' scales (data → pixels).
 	shapes []func(px, py func(float64) float64) string
@@ -154,7 +156,11 @@ func (c *chart) svg(left float64, name string) []byte {
 	fmt.Fprintf(&b, "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" font-family=\"sans-serif\" font-size=\"%d\">\n",
 		svgWidth, h, svgWidth, h, fontSize)
 	fmt.Fprintf(&b, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n<clipPath id=\"%s\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/></clipPath>\n", clip, x0, y1, x1-x0, y0-y1)
-	for _, t := range clockTicks(c.x.min, c.x.max) {
+	xTicks, xTitle := clockTicks, "time (UTC)"
+	if c.elapsed {
+		xTicks, xTitle = elapsedTicks, "since each recording's start"
+	}
+	for _, t := range xTicks(c.x.min, c.x.max) {
 		x := px(t.value)
 		if t.label == "" {
 			fmt.Fprintf(&b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n", x, y0, x, y0+3)
@@ -171,7 +177,7 @@ func (c *chart) svg(left float64, name string) []byte {
 		fmt.Fprintf(&b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
 			x0-5, y, x0, y, x0-8, y+4, esc(t.label))
 	}
-	fmt.Fprintf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">time (UTC)</text>\n", (x0+x1)/2, h-6)
+	fmt.Fprintf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", (x0+x1)/2, h-6, xTitle)
 	if c.yLabel != "" {
 		fmt.Fprintf(&b, "<text transform=\"translate(%d %.1f) rotate(-90)\" text-anchor=\"middle\">%s</text>\n", fontSize+2, (y0+y1)/2, esc(c.yLabel))
 	}

@@ -1,6 +1,10 @@
 package report
 
-import "time"
+import (
+	"time"
+
+	"github.com/tablefull/tablefull/model/units"
+)
 
 // steps are the label spacings clockTicks tries, shortest first.
 var steps = []time.Duration{
@@ -38,6 +42,27 @@ func clockTicks(lo, hi float64) []tick {
 		}
 		if m := v + secs/2; m >= lo && m <= hi {
 			ticks = append(ticks, tick{value: m})
+		}
+	}
+	return ticks
+}
+
+// elapsedTicks marks an axis of seconds from a start at round spans (the
+// steps clockTicks tries), labelled "0 s", "30 s", "1 m 0 s".
+func elapsedTicks(lo, hi float64) []tick {
+	span := time.Duration((hi - lo) * float64(time.Second))
+	step := span / 7
+	for _, s := range steps {
+		if span/s <= 7 {
+			step = s
+			break
+		}
+	}
+	secs := max(step, time.Second).Seconds()
+	var ticks []tick
+	for v := 0.0; v <= hi; v += secs {
+		if v >= lo {
+			ticks = append(ticks, tick{value: v, label: units.Dur(time.Duration(v * float64(time.Second)))})
 		}
 	}
 	return ticks
