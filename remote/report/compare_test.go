@@ -106,6 +106,14 @@ func TestCompareLeadsWithTheHost(t *testing.T) {
 	if markdown := compared(t, CompareRequest{Specs: []string{src, other}, Passes: 1, Markdown: true}); !strings.Contains(markdown, `db-\*1\*`) {
 		t.Errorf("the Markdown does not escape the host's name:\n%s", markdown)
 	}
+	newer := filepath.Join(t.TempDir(), "newer.jsonl")
+	if err := os.WriteFile(newer, bytes.Replace(b, []byte(`"kernel":"6.18.44-fc-v1098"`), []byte(`"kernel":"5.15.0-91-generic"`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text = compared(t, CompareRequest{Specs: []string{newer, src}, Passes: 1})
+	if first, _, _ := strings.Cut(text, "\n"); first != "A and B differ in kernel: A on 5.15.0-91-generic, B on 6.18.44-fc-v1098. The figures below compare different kernels, not one change alone." {
+		t.Errorf("the first line is not the kernels' difference: %q", first)
+	}
 }
 
 // TestCompareSpansOfOneRecording: FILE@FROM..TO reads that span; a span
