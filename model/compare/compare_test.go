@@ -1,8 +1,11 @@
 package compare
 
 import (
+	"encoding/json"
+	"math"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/incident"
@@ -165,5 +168,25 @@ func TestTheSameRecordingTwice(t *testing.T) {
 	cmp := Compare(a, a)
 	if !cmp.Same || len(cmp.Moved) != 0 || len(cmp.Across) != 0 {
 		t.Errorf("a recording against itself: same %v, moved %d, across %v", cmp.Same, len(cmp.Moved), cmp.Across)
+	}
+}
+
+// TestPassLeavesNonFiniteUnread: a figure no arithmetic can judge is not
+// read, so the comparison says it is missing and its JSON encodes.
+func TestPassLeavesNonFiniteUnread(t *testing.T) {
+	in := incident.New(model.Host{Name: "vm"}, time.Second)
+	in.Samples, in.Overall.Tracked, in.Overall.DropsPS = 2, 1, math.Inf(1)
+	in.Overall.CPU, in.Overall.BusyPct = 1, math.NaN()
+	p := PassOf("hostile.jsonl", in)
+	for _, key := range []string{"drops_per_second", "cpu_busy_percent"} {
+		if v, ok := p.Value(key); ok {
+			t.Errorf("%s read as %v", key, v)
+		}
+	}
+	if _, ok := p.Value("drops"); !ok {
+		t.Error("the finite drops were left unread")
+	}
+	if _, err := json.Marshal(Compare([]Pass{p}, []Pass{p})); err != nil {
+		t.Errorf("the comparison does not encode: %v", err)
 	}
 }

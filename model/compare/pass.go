@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"math"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -37,7 +38,9 @@ func PassOf(source string, in *incident.Incident) Pass {
 	p := Pass{Source: source, Host: in.Host, From: in.From, To: in.To, Samples: in.Samples,
 		Began: incident.KnobsOf(in.Overall.First), Ended: incident.KnobsOf(in.End), values: map[string]float64{}}
 	for _, f := range figures {
-		if v, ok := f.get(in); ok {
+		// a value no arithmetic can judge (a recording's counters can
+		// be anything) is not a reading: unread, never 0
+		if v, ok := f.get(in); ok && !math.IsNaN(v) && !math.IsInf(v, 0) {
 			p.values[f.Key] = v
 		}
 	}
