@@ -22,7 +22,7 @@ import (
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
-	"github.com/tablefull/tablefull/remote/recording"
+	"github.com/tablefull/tablefull/remote/recording/recordingtest"
 	"github.com/tablefull/tablefull/remote/report"
 	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/tui/printedtest"
@@ -263,15 +263,7 @@ type reportRead struct {
 // tablefull report does, and checks every frame of it on the way.
 func reportOfRecording(t *testing.T, path string) reportRead {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rec, err := recording.ReadRecording(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
+	rec := recordingtest.Read(t, path)
 	var out reportRead
 	an := diagnose.NewAnalyzer(len(rec.Samples))
 	for _, s := range rec.Samples {
@@ -280,7 +272,11 @@ func reportOfRecording(t *testing.T, path string) reportRead {
 			out.faults = append(out.faults, s.Time.Format("15:04:05")+": "+c)
 		}
 	}
-	f.Seek(0, 0)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
 	r, err := report.Build(f, report.Options{Source: filepath.Base(path)})
 	if err != nil {
 		t.Fatalf("report of %s: %v", path, err)

@@ -24,19 +24,15 @@ func TestRatioEvents(t *testing.T) {
 	const span, rounds = 10 * time.Second, 3
 	var ours, theirs, rates []float64
 	for range rounds {
-		pid, end := daemon(t, "ip", "netns", "exec", ns.Name, argv[0], "agent")
-		time.Sleep(3 * time.Second) // subscribed once the first samples see the table near its cap
-		ok0 := stats.OK.Load()
-		ours = append(ours, msPerSecond(t, pid, span))
-		rates = append(rates, float64(stats.OK.Load()-ok0)/span.Seconds())
-		if !subscribed(pid) {
-			t.Errorf("the agent holds no ctnetlink event socket near the cap")
-		}
-		end()
-		pid, end = daemon(t, "ip", "netns", "exec", ns.Name, "conntrack", "-E", "-e", "NEW,DESTROY")
-		time.Sleep(time.Second)
-		theirs = append(theirs, msPerSecond(t, pid, span))
-		end()
+		// subscribed once the first samples see the table near its cap
+		ms, rate := measureRound(t, ns, stats, 3*time.Second, span, func(pid int) {
+			if !subscribed(pid) {
+				t.Errorf("the agent holds no ctnetlink event socket near the cap")
+			}
+		}, argv[0], "agent")
+		ours, rates = append(ours, ms), append(rates, rate)
+		ms, _ = measureRound(t, ns, stats, time.Second, span, nil, "conntrack", "-E", "-e", "NEW,DESTROY")
+		theirs = append(theirs, ms)
 	}
 	o, c := median(ours), median(theirs)
 	fmt.Printf("    counting new entries at %.0f connections/s: agent %.1f ms/s, conntrack -E -e NEW,DESTROY %.1f ms/s: %.2f× (goal ≤ 1×)\n",
@@ -48,6 +44,23 @@ func TestRatioEvents(t *testing.T) {
 // namespace capped at 16,384 entries, its TIME_WAIT hold 4 s, asked for
 // 5,000 new connections a second to a server on addr, past half its cap
 // when it returns; and the built binary to measure (skips without it).
+// measureRound runs argv in ns, waits settle, and measures its CPU over
+// span and the clients' pace meanwhile; check, when given, asks of its
+// pid before it is stopped. One round of a ratio's alternating rounds.
+func measureRound(t *testing.T, ns *netns.NS, stats *netns.Stats, settle, span time.Duration, check func(pid int), argv ...string) (msPerS, rate float64) {
+	t.Helper()
+	pid, end := daemon(t, append([]string{"ip", "netns", "exec", ns.Name}, argv...)...)
+	defer end()
+	time.Sleep(settle)
+	ok0 := stats.OK.Load()
+	msPerS = msPerSecond(t, pid, span)
+	rate = float64(stats.OK.Load()-ok0) / span.Seconds()
+	if check != nil {
+		check(pid)
+	}
+	return msPerS, rate
+}
+
 func nearCapChurn(t *testing.T, addr string) (bin string, ns *netns.NS, stats *netns.Stats) {
 	t.Helper()
 	argv, _ := consoleArgv(t)

@@ -6,9 +6,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 )
 
 // TestTuneIgnoresImpostorKubeProxy: an unprivileged user (uid 65534)
@@ -38,17 +39,8 @@ func TestTuneIgnoresImpostorKubeProxy(t *testing.T) {
 func impostorKubeProxy(t *testing.T) {
 	t.Helper()
 	needKernel(t, "setpriv")
-	dir, err := os.MkdirTemp("", "impostor-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	os.Chmod(dir, 0o755)
-	fifo := filepath.Join(dir, "config.yaml")
-	if err := syscall.Mkfifo(fifo, 0o666); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "kube-proxy")
+	fifo := kernelfstest.FIFOFor(t, "config.yaml")
+	bin := filepath.Join(filepath.Dir(fifo), "kube-proxy")
 	os.WriteFile(bin, []byte("#!/bin/sh\nread line\n"), 0o755) // waits in the shell itself: no fork shows as a second one
 	kp := exec.Command("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin, "--config="+fifo)
 	stdin, _ := kp.StdinPipe()

@@ -30,26 +30,21 @@ func TestRatioWho(t *testing.T) {
 	drop := "-bpf,-perfmon,-sys_admin"
 	var with, without, theirs, rates []float64
 	for range rounds {
-		pid, end := daemon(t, "ip", "netns", "exec", ns.Name, argv[0], "agent")
-		time.Sleep(3 * time.Second) // loaded once the first samples see the table near its cap
-		ok0 := stats.OK.Load()
-		with = append(with, msPerSecond(t, pid, span))
-		rates = append(rates, float64(stats.OK.Load()-ok0)/span.Seconds())
-		if !probing(pid) {
-			t.Errorf("the agent holds no eBPF link near the cap")
-		}
-		end()
-		pid, end = daemon(t, "ip", "netns", "exec", ns.Name, "setpriv", "--bounding-set="+drop, "--inh-caps="+drop, argv[0], "agent")
-		time.Sleep(3 * time.Second)
-		without = append(without, msPerSecond(t, pid, span))
-		if probing(pid) {
-			t.Errorf("the agent without CAP_BPF holds an eBPF link")
-		}
-		end()
-		pid, end = daemon(t, "ip", "netns", "exec", ns.Name, "conntrack", "-E", "-e", "NEW,DESTROY")
-		time.Sleep(time.Second)
-		theirs = append(theirs, msPerSecond(t, pid, span))
-		end()
+		// loaded once the first samples see the table near its cap
+		ms, rate := measureRound(t, ns, stats, 3*time.Second, span, func(pid int) {
+			if !probing(pid) {
+				t.Errorf("the agent holds no eBPF link near the cap")
+			}
+		}, argv[0], "agent")
+		with, rates = append(with, ms), append(rates, rate)
+		ms, _ = measureRound(t, ns, stats, 3*time.Second, span, func(pid int) {
+			if probing(pid) {
+				t.Errorf("the agent without CAP_BPF holds an eBPF link")
+			}
+		}, "setpriv", "--bounding-set="+drop, "--inh-caps="+drop, argv[0], "agent")
+		without = append(without, ms)
+		ms, _ = measureRound(t, ns, stats, time.Second, span, nil, "conntrack", "-E", "-e", "NEW,DESTROY")
+		theirs = append(theirs, ms)
 	}
 	w, wo, c := median(with), median(without), median(theirs)
 	goal(t, w <= 1.5*wo, "attributing at %.0f connections/s: agent %.1f ms/s with its probes, %.1f ms/s without: %.2f× (goal ≤ 1.5×); conntrack -E -e NEW,DESTROY %.1f ms/s: %.2f×",

@@ -6,12 +6,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 )
 
 // standIn runs a script named kube-proxy with args (its comm is the
@@ -112,16 +112,7 @@ func TestKubeProxyImpostors(t *testing.T) {
 	if _, err := exec.LookPath("setpriv"); err != nil {
 		t.Skip("needs setpriv")
 	}
-	dir, err := os.MkdirTemp("", "fifo-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	os.Chmod(dir, 0o755)
-	fifo := filepath.Join(dir, "config.yaml")
-	if err := syscall.Mkfifo(fifo, 0o666); err != nil {
-		t.Fatal(err)
-	}
+	fifo := kernelfstest.FIFOFor(t, "config.yaml")
 	standInAs(t, []string{"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"}, "--config="+fifo)
 	if ms := findManagersWithin(t, 5*time.Second); len(ms) != 0 {
 		t.Fatalf("an unprivileged kube-proxy is trusted: %+v", ms)
