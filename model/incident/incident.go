@@ -169,22 +169,14 @@ func (in *Incident) climb(f diagnose.Frame) {
 func (in *Incident) loadWhilePinned(r model.Rates, secs float64) {
 	l := &in.WhilePinned
 	l.Absent |= r.Absent
-	// avg folds v into the average of part i's frames.
-	avg := func(i int, olds []*float64, vs ...float64) {
-		w := in.loadSecs[i]
-		in.loadSecs[i] += secs
-		for j, old := range olds {
-			*old = (*old*w + vs[j]*secs) / in.loadSecs[i]
-		}
-	}
 	if r.Known(model.PartCPU) {
-		avg(0, []*float64{&l.BusyPct}, r.CPUAll.Busy())
+		fold(&in.loadSecs[0], secs, []*float64{&l.BusyPct}, r.CPUAll.Busy())
 	}
 	if r.Known(model.PartDisks) {
-		avg(1, []*float64{&l.DiskUtilPct, &l.DiskIOPS}, r.MaxDiskUtil(), r.DiskIOPS())
+		fold(&in.loadSecs[1], secs, []*float64{&l.DiskUtilPct, &l.DiskIOPS}, r.MaxDiskUtil(), r.DiskIOPS())
 	}
 	if r.Known(model.PartTCP) {
-		avg(2, []*float64{&l.SynRetransPS}, r.SynRetransPS)
+		fold(&in.loadSecs[2], secs, []*float64{&l.SynRetransPS}, r.SynRetransPS)
 	}
 }
 

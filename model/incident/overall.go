@@ -30,11 +30,14 @@ type Overall struct {
 	firstSeen bool
 }
 
-// average folds v, over secs, into the average *avg of *over seconds.
-func average(avg, over *float64, v, secs float64) {
+// fold folds vs, over secs, into their averages avgs over *over seconds
+// (one part's frames), then counts secs in *over.
+func fold(over *float64, secs float64, avgs []*float64, vs ...float64) {
 	w := *over
 	*over += secs
-	*avg = (*avg*w + v*secs) / *over
+	for i, avg := range avgs {
+		*avg = (*avg*w + vs[i]*secs) / *over
+	}
 }
 
 // add folds one frame, over secs, into the averages of what it read.
@@ -47,23 +50,18 @@ func (o *Overall) add(f diagnose.Frame, secs float64) {
 		return
 	}
 	if s.Conntrack.Status == model.TableTracked {
-		average(&o.DropsPS, &o.Tracked, float64(r.Drops())/secs, secs)
+		fold(&o.Tracked, secs, []*float64{&o.DropsPS}, float64(r.Drops())/secs)
 	}
 	if r.Entries.Known() {
-		average(&o.NewEntriesPS, &o.Entries, r.NewEntriesPS(), secs)
+		fold(&o.Entries, secs, []*float64{&o.NewEntriesPS}, r.NewEntriesPS())
 	}
 	if r.Known(model.PartTCP) {
-		w := o.TCP
-		average(&o.SynRetransPS, &o.TCP, r.SynRetransPS, secs)
-		o.TCP = w
-		average(&o.ListenOverflowsPS, &o.TCP, r.ListenOverflowsPS, secs)
-		o.TCP = w
-		average(&o.ResetsPS, &o.TCP, r.ResetsPS, secs)
+		fold(&o.TCP, secs, []*float64{&o.SynRetransPS, &o.ListenOverflowsPS, &o.ResetsPS}, r.SynRetransPS, r.ListenOverflowsPS, r.ResetsPS)
 	}
 	if r.Known(model.PartCPU) {
-		average(&o.BusyPct, &o.CPU, r.CPUAll.Busy(), secs)
+		fold(&o.CPU, secs, []*float64{&o.BusyPct}, r.CPUAll.Busy())
 	}
 	if r.Known(model.PartDisks) {
-		average(&o.DiskUtilPct, &o.Disks, r.MaxDiskUtil(), secs)
+		fold(&o.Disks, secs, []*float64{&o.DiskUtilPct}, r.MaxDiskUtil())
 	}
 }

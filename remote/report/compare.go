@@ -115,11 +115,11 @@ func readPass(spec string) (compare.Pass, error) {
 	return compare.PassOf(name, rep.Incident), nil
 }
 
-// parseSpec splits FILE@FROM..TO. A file whose name holds an @ is read
-// whole when what follows its last @ is no span.
+// parseSpec splits FILE@FROM..TO. A file that exists under the whole
+// spec, or whose name's last @ is followed by no span, is read whole.
 func parseSpec(spec string) (file, span string, o Options, err error) {
 	i := strings.LastIndex(spec, "@")
-	if i < 0 || !strings.Contains(spec[i+1:], "..") {
+	if _, statErr := os.Stat(spec); statErr == nil || i < 0 || !strings.Contains(spec[i+1:], "..") {
 		return spec, "", o, nil
 	}
 	from, to, _ := strings.Cut(spec[i+1:], "..")

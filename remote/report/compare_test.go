@@ -127,7 +127,16 @@ func TestCompareSpansOfOneRecording(t *testing.T) {
 	if a, b := c.A.Passes[0], c.B.Passes[0]; a.Source != "lab-table-full.jsonl@..+10s" || a.Span() > b.Span() || !a.To.Before(b.From) {
 		t.Errorf("spans: A %s %s–%s, B %s %s–%s", a.Source, a.From, a.To, b.Source, b.From, b.To)
 	}
-	err := CompareRequest{Specs: []string{rec, rec + "@+1h.."}, Passes: 1}.Run(&bytes.Buffer{})
+	odd := filepath.Join(t.TempDir(), "host@a..b.jsonl") // a file's own name, not a span
+	b, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(odd, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	compared(t, CompareRequest{Specs: []string{odd, rec}, Passes: 1})
+	err = CompareRequest{Specs: []string{rec, rec + "@+1h.."}, Passes: 1}.Run(&bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), "no samples") {
 		t.Errorf("a span past the recording's end: %v", err)
 	}
