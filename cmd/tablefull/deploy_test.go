@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/remote/agent"
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 )
 
 // deployLocally runs the deploy script in a local shell whose cache is
@@ -37,9 +38,7 @@ func deployLocally(t *testing.T, dep *agent.Deployer, cache string) error {
 // binary; a cache directory others can write, or that another user owns,
 // is refused before anything in it runs.
 func TestDeployVerifiesCache(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to chown the cache to another user")
-	}
+	kernelfstest.Need(t, "a cache owned by another user")
 	dep, err := agent.NewDeployer()
 	if err != nil {
 		t.Fatal(err)

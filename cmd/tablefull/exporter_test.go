@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -46,9 +47,7 @@ func waitMetric(t *testing.T, addr, line string, within time.Duration) {
 // TestExporterUnprivileged: as nobody the exporter serves the table and
 // says, as metrics, which parts it cannot read.
 func TestExporterUnprivileged(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to switch to nobody")
-	}
+	kernelfstest.Need(t, "a run as nobody")
 	bin := nobodyBinary(t)
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	cmd := exec.Command(bin, "exporter", "--listen", addr)

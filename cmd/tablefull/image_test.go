@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 )
 
 // TestImage: where buildah is installed, make image builds tablefull's
@@ -15,9 +17,7 @@ import (
 // version; the image's binary, run, says the same version and commit.
 func TestImage(t *testing.T) {
 	t.Parallel() // touches no conntrack knob: after the serial tests
-	if os.Geteuid() != 0 {
-		t.Skip("needs root (buildah's storage)")
-	}
+	kernelfstest.Need(t, "buildah's storage")
 	if _, err := exec.LookPath("buildah"); err != nil {
 		t.Skip("needs buildah, which make image builds with (make deps installs it)")
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/oneshot"
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -28,14 +29,7 @@ func needKernel(t *testing.T, tools ...string) {
 	if testing.Short() {
 		t.Skip("-short (make check): no kernel tests")
 	}
-	if os.Geteuid() != 0 {
-		t.Skip("needs root")
-	}
-	for _, tool := range append([]string{"ip", "nft"}, tools...) {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("needs %s", tool)
-		}
-	}
+	kernelfstest.Need(t, "a namespace", append([]string{"ip", "nft"}, tools...)...)
 	if _, err := os.Stat(maxPath); err != nil {
 		exec.Command("modprobe", "nf_conntrack").Run()
 		if _, err := os.Stat(maxPath); err != nil {

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 )
 
 // watched are the trees a package of ours may touch: its files, and /etc
@@ -60,9 +62,7 @@ var lintianTags = regexp.MustCompile(`(?m)^[EWIPX]: `)
 
 func TestDebianPackage(t *testing.T) {
 	t.Parallel() // touches no conntrack knob: beside the boot test, after the serial ones
-	if os.Geteuid() != 0 {
-		t.Skip("needs root (dpkg -i)")
-	}
+	kernelfstest.Need(t, "dpkg -i")
 	for _, tool := range []string{"dpkg-deb", "dpkg", "systemd-analyze", "man", "systemctl", "lintian"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("needs %s (make deps)", tool)

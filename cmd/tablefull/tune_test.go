@@ -14,6 +14,7 @@ import (
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/exitcode"
 	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/sources/kernelfs"
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/sources/tune"
 )
@@ -136,9 +137,7 @@ func TestTuneHostMaxAndUndo(t *testing.T) {
 // TestTuneUnprivileged: not root, nothing is written and the reason is
 // given.
 func TestTuneUnprivileged(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to switch to nobody")
-	}
+	kernelfstest.Need(t, "a run as nobody")
 	bin := nobodyBinary(t)
 	cmd := exec.Command(bin, "tune", "--observe", "0", "--set", "net.netfilter.nf_conntrack_tcp_timeout_time_wait=30", "--yes", "--state-dir", filepath.Dir(bin))
 	cmd.Env = []string{"TABLEFULL_AS_MAIN=1"}

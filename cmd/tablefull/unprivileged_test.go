@@ -12,14 +12,13 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote/oneshot"
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 )
 
 // TestSnapshotUnprivileged runs the snapshot as nobody: everything
 // readable is read, the kernel log says it needs root, nothing fails.
 func TestSnapshotUnprivileged(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to switch to nobody")
-	}
+	kernelfstest.Need(t, "a run as nobody")
 	bin := nobodyBinary(t)
 	cmd := exec.Command(bin, "snapshot", "--json")
 	cmd.Env = []string{"TABLEFULL_AS_MAIN=1", "PATH=/usr/bin:/bin"}

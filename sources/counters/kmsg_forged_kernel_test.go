@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/sources/kernelfs"
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 )
 
 // TestKmsgForgedByAnUnprivilegedUser: an unprivileged user (uid 65534)
@@ -20,9 +21,7 @@ import (
 // needs a comma, which the mount's options cannot carry; the parser's
 // test covers its shape.)
 func TestKmsgForgedByAnUnprivilegedUser(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to read /dev/kmsg and to run as uid 65534")
-	}
+	kernelfstest.Need(t, "/dev/kmsg and a run as uid 65534")
 	if _, err := exec.LookPath("unshare"); err != nil {
 		t.Skip("needs unshare")
 	}

@@ -1,21 +1,19 @@
 package ctnetlink
 
 import (
-	"os"
 	"testing"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/counters"
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 )
 
 // TestCTStatNetlinkAgreesWithProcfs reads the real kernel both ways. The
 // counters are live, so the netlink values must lie between two procfs
 // reads taken around it.
 func TestCTStatNetlinkAgreesWithProcfs(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("ctnetlink stats need CAP_NET_ADMIN")
-	}
+	kernelfstest.Need(t, "ctnetlink's stats (CAP_NET_ADMIN)")
 	file := counters.NewCTStatFile("/proc")
 	before, err := file.Read()
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 )
 
 // TestMountWatchSeesNetnsMounts: the watch says changed after ip netns
@@ -14,9 +16,7 @@ func TestMountWatchSeesNetnsMounts(t *testing.T) {
 	if WatchMounts(mountinfoFixture) != nil {
 		t.Errorf("a fixture file is watched: its changes would never be said")
 	}
-	if os.Geteuid() != 0 {
-		t.Skip("needs root for ip netns add")
-	}
+	kernelfstest.Need(t, "a namespace")
 	if _, err := exec.LookPath("ip"); err != nil {
 		t.Skip("needs ip")
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 )
 
 // TestWriteAtomicKilledBeforeRename: a process killed between write and
@@ -34,9 +36,7 @@ func TestWriteAtomicKilledBeforeRename(t *testing.T) {
 
 // TestWriteAtomicFullDisk: on a full filesystem the old file stays intact.
 func TestWriteAtomicFullDisk(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to mount a tiny tmpfs")
-	}
+	kernelfstest.Need(t, "a tiny tmpfs mounted")
 	dir := t.TempDir()
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", dir).CombinedOutput(); err != nil {
 		t.Skipf("mount tmpfs: %v %s", err, out)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 	"github.com/tablefull/tablefull/sources/tune"
 )
 
@@ -16,9 +17,7 @@ import (
 // the lab, is named in the error and is still there afterwards, with the
 // original values it records.
 func TestDamagedStateIsKept(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("the lab needs root")
-	}
+	kernelfstest.Need(t, "the lab")
 	for name, tc := range map[string]struct {
 		text string
 		mode os.FileMode

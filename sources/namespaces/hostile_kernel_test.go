@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/sources/kernelfs"
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 )
 
 // TestNamespaceWalkWithHugeArgvs: an unprivileged user runs 1,000
@@ -25,9 +26,7 @@ func TestNamespaceWalkWithHugeArgvs(t *testing.T) {
 			t.Skip("needs " + tool)
 		}
 	}
-	if os.Geteuid() != 0 {
-		t.Skip("needs root")
-	}
+	kernelfstest.Need(t, "a namespace")
 	big := strings.Repeat("a", 128<<10-1)
 	args := []string{"--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", forkScript, "999"}
 	for range 8 {
@@ -124,9 +123,7 @@ func TestNamespaceOfAnEmptiedArgvShows(t *testing.T) {
 			t.Skip("needs " + tool)
 		}
 	}
-	if os.Geteuid() != 0 {
-		t.Skip("needs root")
-	}
+	kernelfstest.Need(t, "a namespace")
 	cmd := exec.Command("unshare", "-Urn", "/usr/bin/python3", "-c", emptyArgv)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	out, _ := cmd.StdoutPipe()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/sources/kernelfs"
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/ti-mo/conntrack"
 )
@@ -150,9 +151,7 @@ func waitInside(t *testing.T, pid int, ns *netns.NS) {
 // table that did not change is not read again (a thousand ip netns mounts
 // make it a thousand lines).
 func TestWalkSeesNewMountAtOnce(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root")
-	}
+	kernelfstest.Need(t, "a namespace")
 	n := NewNamespaces(kernelfs.DefaultRoots())
 	defer n.Close()
 	t0 := time.Now()

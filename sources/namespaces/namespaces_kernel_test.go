@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ti-mo/conntrack"
-
 	"github.com/tablefull/tablefull/sources/kernelfs"
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/ti-mo/conntrack"
 )
 
 // udpFlows are n UDP entries to a resolver, as a namespace's clients make.
@@ -31,9 +31,7 @@ func udpFlowsFrom(from, n int) []conntrack.Flow {
 // ends; it skips without root.
 func kernelNS(t *testing.T, suffix string, n int) *netns.NS {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("needs root")
-	}
+	kernelfstest.Need(t, "a namespace")
 	ns, err := netns.Create(fmt.Sprintf("tft-%d-%s", os.Getpid(), suffix))
 	if err != nil {
 		t.Fatal(err)

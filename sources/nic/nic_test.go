@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -16,9 +17,7 @@ import (
 // pair in a namespace of the test's own: its driver is veth and its
 // statistic peer_ifindex is its peer's index.
 func TestEthtoolStatsOfAVeth(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root")
-	}
+	kernelfstest.Need(t, "a namespace")
 	ns, err := netns.Create(fmt.Sprintf("tft-nic-%d", os.Getpid()))
 	if err != nil {
 		t.Fatal(err)

@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"golang.org/x/sys/unix"
-
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/sources/nsenter"
+	"golang.org/x/sys/unix"
 )
 
 // TestOpenedRefusesAnotherNamespace: a namespace file that comes to name
@@ -18,9 +18,7 @@ import (
 // its process exits and another takes the pid) is refused before
 // anything runs inside; the same file naming the one opened is entered.
 func TestOpenedRefusesAnotherNamespace(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root")
-	}
+	kernelfstest.Need(t, "a namespace")
 	var nss [2]*netns.NS
 	for i := range nss {
 		ns, err := netns.Create(fmt.Sprintf("tft-%d-opened%d", os.Getpid(), i))

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 )
 
 // reply is an ovs_ct_limit GET reply as the kernel builds it: the generic
@@ -58,9 +59,7 @@ func TestParseZoneLimits(t *testing.T) {
 // present when the openvswitch module is not loaded: never an empty set
 // taken for no limits.
 func TestReadZoneLimitsHere(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root")
-	}
+	kernelfstest.Need(t, "a namespace")
 	l, err := ReadZoneLimits()
 	_, statErr := os.Stat("/sys/module/openvswitch")
 	switch {

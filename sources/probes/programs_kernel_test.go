@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
@@ -29,9 +30,7 @@ func bpfFDs(t *testing.T) int {
 // VM's kernel has no function tracing; a test names a function no kernel
 // has), the rest still load and the limit says the drops are not split.
 func TestWhoLoads(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root")
-	}
+	kernelfstest.Need(t, "a namespace")
 	for _, target := range []string{refusedTarget, "tablefull_no_such_function"} {
 		t.Run(target, func(t *testing.T) {
 			defer func(was string) { refusedTarget = was }(refusedTarget)

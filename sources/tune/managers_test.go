@@ -106,9 +106,7 @@ func findManagersWithin(t *testing.T, d time.Duration) []Manager {
 // root one's config is read only as an absolute regular file, opened
 // without blocking — FindManagers returns at once either way.
 func TestKubeProxyImpostors(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root (to run the impostor as another user)")
-	}
+	kernelfstest.Need(t, "an impostor run as another user")
 	if _, err := exec.LookPath("setpriv"); err != nil {
 		t.Skip("needs setpriv")
 	}
