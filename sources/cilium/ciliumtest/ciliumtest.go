@@ -13,6 +13,8 @@ import (
 	"github.com/cilium/ebpf"
 	"github.com/cilium/ebpf/rlimit"
 	"golang.org/x/sys/unix"
+
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 )
 
 // BPFFS mounts a BPF filesystem of its own under a temporary sysfs root
@@ -21,9 +23,7 @@ import (
 // when the test ends.
 func BPFFS(t testing.TB) (sys, globals string) {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("needs root: mounts a BPF filesystem and makes maps")
-	}
+	kernelfstest.Need(t, "a BPF filesystem and its maps")
 	if err := rlimit.RemoveMemlock(); err != nil {
 		t.Fatal(err)
 	}

@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"sync/atomic"
 	"testing"
 
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -23,12 +23,7 @@ var made atomic.Int64
 // the test ends. It skips without root or nft.
 func Tracked(t testing.TB) (*netns.NS, string) {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("needs root")
-	}
-	if _, err := exec.LookPath("nft"); err != nil {
-		t.Skip("needs nft")
-	}
+	kernelfstest.Need(t, "a namespace", "nft")
 	ns, err := netns.Create(fmt.Sprintf("tft-ev-%d-%d", os.Getpid(), made.Add(1)))
 	if err != nil {
 		t.Fatal(err)
