@@ -11,7 +11,7 @@ LDFLAGS   := -X $(VERSIONPKG).Version=$(VERSION) -X $(VERSIONPKG).Revision=$(REV
 TEST_DEPS := nftables conntrack curl tmux iproute2 procps kmod openssh-server openssh-client prometheus chromium dnsmasq-base python3 util-linux redis-server redis-tools nginx apache2-utils qemu-system-x86 debootstrap e2fsprogs man-db systemd clang llvm libbpf-dev lintian buildah zsh fish containerd containernetworking-plugins prometheus-alertmanager victoria-metrics
 BENCH_DEPS := htop prometheus-node-exporter
 
-.PHONY: build run test check deps lint lint-go bpf-check bench fuzz duplicates package image pictures clean
+.PHONY: build run test check deps lint lint-go bpf-check bench fuzz fuzz-counts duplicates package image pictures clean
 
 # build makes a static binary (no cgo: the same file runs on any Linux of
 # its architecture, which --deploy relies on, and it maps no libc).
@@ -112,14 +112,27 @@ FUZZTIME ?= 2m
 # go.mod under go list, and its CPU reads as a busy server to the labs.
 # cmd/tablefull's kernel tests run after every other package's: they
 # lower the global nf_conntrack_max and load the CPUs, which the others'
-# kernel tests (and its own healthy lab) must not meet.
+# kernel tests must not meet. Its serial tests (those that time the
+# machine or read what every namespace shares) run alone; then its
+# parallel ones run side by side, each in its turn of the shared knobs
+# (nstest.Claim), and the fuzz targets beside them, once the suite marks
+# its serial tests over (TABLEFULL_PARALLEL_MARK); both must pass.
 test: deps lint
 	$(GO) test -count=1 -timeout 10m $$($(GO) list ./... | grep -v '/cmd/tablefull$$')
-	$(GO) test -count=1 -timeout 40m ./cmd/tablefull
-	@for t in $(FUZZ); do pkg=$${t%%:*}; rest=$${t#*:}; fn=$${rest%%:*}; n=$${rest##*:}; \
+	@mark=$$(mktemp -u /tmp/tablefull-serial-over.XXXXXX); \
+	TABLEFULL_PARALLEL_MARK=$$mark $(GO) test -count=1 -timeout 40m -parallel 16 ./cmd/tablefull & suite=$$!; \
+	while [ ! -e $$mark ] && kill -0 $$suite 2>/dev/null; do sleep 1; done; \
+	fuzzed=0; $(MAKE) -s fuzz-counts || fuzzed=$$?; \
+	wait $$suite; status=$$?; rm -f $$mark; \
+	[ $$status = 0 ] && [ $$fuzzed = 0 ]
+
+# fuzz-counts runs every fuzz target for its count of executions, one
+# worker each (make test runs it beside the kernel tests' parallel part).
+fuzz-counts:
+	@log=$$(mktemp); for t in $(FUZZ); do pkg=$${t%%:*}; rest=$${t#*:}; fn=$${rest%%:*}; n=$${rest##*:}; \
 		echo "fuzz $$fn ($$pkg, $${n}x)"; \
-		$(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $${n}x $$pkg >/tmp/tablefull-fuzz.log 2>&1 || { cat /tmp/tablefull-fuzz.log; exit 1; }; \
-	done
+		$(GO) test -run '^$$' -parallel 1 -fuzz "^$$fn$$" -fuzztime $${n}x $$pkg >$$log 2>&1 || { cat $$log; rm -f $$log; exit 1; }; \
+	done; rm -f $$log
 
 # check is the quick path for a contributor: lint-go (no clang) and every
 # test in -short mode (the kernel tests skip: no root, clang or test tools

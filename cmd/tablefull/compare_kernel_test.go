@@ -18,6 +18,7 @@ import (
 	"github.com/tablefull/tablefull/model/compare"
 	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // comparePasses is how many recordings each side of a comparison has.
@@ -33,6 +34,7 @@ const comparePasses = 5
 // factor nginx's own log measures. With one pass a side it says the
 // spread is unknown; a recording against itself moved nothing.
 func TestCompareBeforeAndAfterTheFix(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Max: 512, Changes: true}) // the lab's cap, and the ingest's
 	needKernel(t, "nginx", "curl")
 	t.Run("lab table-full", func(t *testing.T) {
 		before, after := labPasses(t)

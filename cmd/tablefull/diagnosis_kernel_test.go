@@ -25,6 +25,7 @@ import (
 	"github.com/tablefull/tablefull/remote/recording/recordingtest"
 	"github.com/tablefull/tablefull/remote/report"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 	"github.com/tablefull/tablefull/tui/printedtest"
 )
 
@@ -70,6 +71,7 @@ const incidentMax = 4096
 // (every frame at three sizes, the t panel against tune --dry-run) and
 // the report's step through them.
 func TestOneDiagnosisOnTheKernel(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Max: incidentMax, Changes: true})
 	for _, c := range []realIncident{
 		{name: "nginx-ab", tools: []string{"nginx", "ab"}, start: nginxAB, kind: verdict.TableFull, fills: model.ClassTCPDone,
 			knob: knob.Max, freedFor: 33 * time.Second},

@@ -17,6 +17,7 @@ import (
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // entriesIn runs `tablefull entries args…` inside ns and returns its exit
@@ -288,6 +289,7 @@ func TestEntriesPanelInTmux(t *testing.T) {
 // tablefull entries deletes exactly those, and the clients' traffic
 // reaches the new backend within 5 s.
 func TestStaleDNATEntriesDeleted(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Entries: 64})
 	needKernel(t, "conntrack")
 	ns := labNS(t)
 	if err := ns.Nft("table ip tft-dnat {\n\tchain out { type nat hook output priority -100; udp dport 53 dnat to 127.0.0.2:5353; }\n}"); err != nil {

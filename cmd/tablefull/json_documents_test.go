@@ -10,6 +10,7 @@ import (
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/entries"
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/tunecmd"
 	"github.com/tablefull/tablefull/remote/oneshot"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // TestJSONDocuments: every --json output, run for real on a tracked
@@ -17,6 +18,7 @@ import (
 // names the schema docs/json.md lists, and says its verdicts with
 // severities as words and facts with units.
 func TestJSONDocuments(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Entries: 64})
 	needKernel(t)
 	ns := labNS(t)
 	holdEntries(t, ns, 12)

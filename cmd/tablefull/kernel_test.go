@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/tablefull/tablefull/remote/oneshot"
 	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 const maxPath = "/proc/sys/net/netfilter/nf_conntrack_max"
@@ -39,26 +41,17 @@ func needKernel(t *testing.T, tools ...string) {
 }
 
 // lowerMax sets the global nf_conntrack_max, and the hashsize with it
-// (max = buckets, the proportions real hosts have), and restores both
-// when the test ends, pass or fail.
+// (max = buckets, the proportions real hosts have), as the test's claim
+// allows (nstest.SetKnob), and restores both when the test ends, pass or
+// fail.
 func lowerMax(t *testing.T, v uint64) {
 	t.Helper()
-	b, err := os.ReadFile(maxPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	orig := strings.TrimSpace(string(b))
 	host, _ := os.ReadFile("/proc/sys/net/netfilter/nf_conntrack_count")
 	if n, _ := strconv.ParseUint(strings.TrimSpace(string(host)), 10, 64); n > v/2 {
 		t.Skipf("the host namespace tracks %d entries: lowering the global max to %d would hurt it", n, v)
 	}
-	t.Cleanup(func() {
-		if err := os.WriteFile(maxPath, []byte(orig), 0o644); err != nil {
-			t.Errorf("restore nf_conntrack_max=%s: %v", orig, err)
-		}
-	})
 	setBuckets(t, v)
-	if err := os.WriteFile(maxPath, []byte(strconv.FormatUint(v, 10)), 0o644); err != nil {
+	if err := nstest.SetKnob(t, maxPath, strconv.FormatUint(v, 10), v); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -69,18 +62,11 @@ func lowerMax(t *testing.T, v uint64) {
 // buckets an entry.
 func setBuckets(t *testing.T, v uint64) {
 	t.Helper()
-	b, err := os.ReadFile(hashsizePath)
-	if err != nil {
+	if _, err := os.ReadFile(hashsizePath); err != nil {
 		t.Logf("the hashsize is not writable here (%v): the test runs over the host's buckets", err)
 		return
 	}
-	orig := strings.TrimSpace(string(b))
-	t.Cleanup(func() {
-		if err := os.WriteFile(hashsizePath, []byte(orig), 0o644); err != nil {
-			t.Errorf("restore the hashsize %s: %v", orig, err)
-		}
-	})
-	if err := os.WriteFile(hashsizePath, []byte(strconv.FormatUint(v, 10)), 0o644); err != nil {
+	if err := nstest.SetKnob(t, hashsizePath, strconv.FormatUint(v, 10), v); err != nil {
 		t.Fatalf("set the hashsize to %d: %v", v, err)
 	}
 }
@@ -129,10 +115,14 @@ func dropHandshakeAcks(t *testing.T, ns *netns.NS, port int) {
 	}
 }
 
+// labsMade numbers the namespaces labNS makes: tests side by side make
+// theirs at once.
+var labsMade atomic.Int64
+
 // labNS creates a tracked namespace deleted when the test ends.
 func labNS(t *testing.T) *netns.NS {
 	t.Helper()
-	ns, err := netns.Create(fmt.Sprintf("tft-%d-%d", os.Getpid(), time.Now().UnixNano()%100000))
+	ns, err := netns.Create(fmt.Sprintf("tft-%d-%d", os.Getpid(), labsMade.Add(1)))
 	if err != nil {
 		t.Fatal(err)
 	}

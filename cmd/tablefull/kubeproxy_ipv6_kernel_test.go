@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // TestIPv6ServicesNamed: a client with one UDP socket sends to the IPv6
@@ -16,6 +17,7 @@ import (
 // moves the Service to another endpoint, STALE DNAT names the gone one,
 // the Service and the address its client asked for.
 func TestIPv6ServicesNamed(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Entries: 64})
 	needKernel(t, "conntrack", "ip6tables-nft-restore")
 	for _, mode := range kubeProxyIPv6Modes {
 		t.Run(mode.name, func(t *testing.T) {

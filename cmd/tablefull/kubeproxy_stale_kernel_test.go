@@ -15,6 +15,7 @@ import (
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // kubeProxyModes are kube-proxy's rules for the Service
@@ -113,6 +114,7 @@ func restoreIn(ns *netns.NS, tool, rules string) error {
 // within two intervals, and deleting what it names from its entries
 // view (E, D, y) brings the client's answers back, from B, within 5 s.
 func TestStaleUDPServiceKubeProxy(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Entries: 64})
 	needKernel(t, "conntrack", "dnsmasq", "iptables-nft-restore")
 	for _, mode := range kubeProxyModes {
 		t.Run(mode.name, func(t *testing.T) {

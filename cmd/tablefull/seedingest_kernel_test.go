@@ -16,6 +16,7 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // The seed's incident at its proportions: 6,600 objects of 1.4 KB, each
@@ -56,6 +57,7 @@ var seedRates = [...]int{600, 600, 600, 600, 120}
 // freed on a climbing count (the 31 quiet seconds of the issue) leaves a
 // steady state over the cap, and fails this.
 func TestSeedIngestFreedTenfold(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Max: seedMax, Changes: true})
 	needKernel(t, "nginx", "curl")
 	lowerMax(t, seedMax)
 	for i, rate := range seedRates {

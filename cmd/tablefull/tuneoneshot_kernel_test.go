@@ -9,6 +9,7 @@ import (
 
 	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // TestDryRunByHandFreesTheTable: tune --dry-run --json run three times
@@ -17,6 +18,7 @@ import (
 // run says while pinned that its demand is a lower bound, and after a
 // step sizes the next on the step's record, not a doubling.
 func TestDryRunByHandFreesTheTable(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Max: panelIncidents[0].cap, Changes: true})
 	needKernel(t, "conntrack", "redis-server", "redis-benchmark")
 	ns := panelIncidents[0].pin(t, nil)
 	state := filepath.Join(t.TempDir(), "state")

@@ -20,6 +20,7 @@ import (
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/lab"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // tuneFromHost runs `tablefull tune --netns name args…` on the host and
@@ -141,6 +142,7 @@ func nsDrops(t *testing.T, ns *netns.NS) uint64 {
 // step printed with its undo, the table freed; undo, then the lab's end
 // puts the host back and leaves its recording.
 func TestUntilFreeLab(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Max: 512, Changes: true}) // the lab's cap
 	needKernel(t)
 	orig := readSysctl(t, nil, knob.Max)
 	exe, _ := os.Executable()

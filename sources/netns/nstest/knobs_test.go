@@ -1,0 +1,136 @@
+package nstest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestClaimsAgree(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		a, b Claim
+		want bool
+	}{
+		{"nothing claimed of the knobs", Claim{}, Claim{Entries: 50}, true},
+		{"the same cap, kept", Claim{Max: 64}, Claim{Max: 64}, true},
+		{"two caps", Claim{Max: 64}, Claim{Max: 4096}, false},
+		{"a cap and one that changes it", Claim{Max: 4096}, Claim{Max: 4096, Changes: true}, false},
+		{"two that change it", Claim{Max: 512, Changes: true}, Claim{Max: 512, Changes: true}, false},
+		{"a changer and a few entries", Claim{Max: 512, Changes: true}, Claim{Entries: 100}, true},
+		{"a changer and too many entries", Claim{Max: 512, Changes: true}, Claim{Entries: 300}, false},
+		{"a changer to any value and any entries", Claim{Changes: true}, Claim{Entries: 1}, false},
+		{"a changer to any value and a test that tracks nothing", Claim{Changes: true}, Claim{}, true},
+		{"a cap under twice the entries beside it", Claim{Entries: 40}, Claim{Max: 64}, false},
+		{"alone", Claim{Alone: true}, Claim{}, false},
+	} {
+		if got, back := c.a.agrees(c.b), c.b.agrees(c.a); got != c.want || back != c.want {
+			t.Errorf("%s: %+v and %+v agree %v (and back %v), want %v", c.name, c.a, c.b, got, back, c.want)
+		}
+	}
+}
+
+// TestGateKeepsTurns: a claim waits for one it disagrees with, and a later
+// claim that agrees with the running one does not overtake an earlier
+// waiter it disagrees with.
+func TestGateKeepsTurns(t *testing.T) {
+	g := newKnobGate()
+	releaseA, err := g.hold("a", Claim{Max: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var order []string
+	var wg sync.WaitGroup
+	start := func(name string, c Claim) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			release, err := g.hold(name, c)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			order = append(order, name)
+			mu.Unlock()
+			time.Sleep(20 * time.Millisecond)
+			release()
+		}()
+	}
+	start("b", Claim{Max: 4096, Changes: true})
+	waitFor(t, func() bool { g.mu.Lock(); defer g.mu.Unlock(); return len(g.waiting) == 1 })
+	start("c", Claim{Max: 64}) // agrees with a, not with b, which came first
+	waitFor(t, func() bool { g.mu.Lock(); defer g.mu.Unlock(); return len(g.waiting) == 2 })
+	time.Sleep(20 * time.Millisecond)
+	mu.Lock()
+	if len(order) != 0 {
+		t.Errorf("%v ran beside a's cap", order)
+	}
+	mu.Unlock()
+	releaseA()
+	wg.Wait()
+	if strings.Join(order, " ") != "b c" {
+		t.Errorf("admitted in the order %v, want b then c", order)
+	}
+	if _, err := g.hold("c", Claim{}); err != nil {
+		t.Errorf("a released name is not held: %v", err)
+	}
+	if _, err := g.hold("c", Claim{}); err == nil {
+		t.Error("a test claimed the machine twice")
+	}
+}
+
+// TestKnobRestoredByTheLastSetter: two tests that set a knob to the same
+// value leave it set until both end, and then it reads what it did
+// before the first.
+func TestKnobRestoredByTheLastSetter(t *testing.T) {
+	g := newKnobGate()
+	path := filepath.Join(t.TempDir(), "nf_conntrack_max")
+	if err := os.WriteFile(path, []byte("262144\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	read := func() string { b, _ := os.ReadFile(path); return strings.TrimSpace(string(b)) }
+	first, err := g.set("a", path, "64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := g.set("b", path, "64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := first(); err != nil || read() != "64" {
+		t.Errorf("after the first of two setters ended the knob reads %s (%v), want 64", read(), err)
+	}
+	if err := second(); err != nil || read() != "262144" {
+		t.Errorf("after the last setter ended the knob reads %s (%v), want 262144", read(), err)
+	}
+	if _, err := g.set("c", filepath.Join(t.TempDir(), "absent", "knob"), "1"); err == nil {
+		t.Error("a knob that cannot be read was set")
+	}
+}
+
+// TestHeldByTheParent: a subtest runs under its parent's claim.
+func TestHeldByTheParent(t *testing.T) {
+	g := newKnobGate()
+	release, _ := g.hold("TestX", Claim{Max: 512})
+	defer release()
+	if c, ok := g.held("TestX/run/1"); !ok || c.Max != 512 {
+		t.Errorf("the subtest holds %+v, %v; want its parent's", c, ok)
+	}
+	if _, ok := g.held("TestY/1"); ok {
+		t.Error("a test holds a claim it never made")
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for end := time.Now().Add(5 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("timed out")
+		}
+	}
+}
