@@ -17,7 +17,6 @@ import (
 	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/netns"
-	"github.com/tablefull/tablefull/sources/netns/nstest"
 	"github.com/tablefull/tablefull/sources/nsenter"
 	"golang.org/x/sys/unix"
 )
@@ -56,7 +55,6 @@ func journalLines(dir string) int {
 // deletion: the console is told the link was cut, and the agent deletes
 // and journals all of it or none (what a cut session leaves is whole).
 func TestEntriesOfOtherTables(t *testing.T) {
-	nstest.Parallel(t, nstest.Claim{Entries: 64})
 	needKernel(t, "conntrack", "cat")
 	ns := labNS(t)
 	dir := t.TempDir()
