@@ -119,11 +119,11 @@ FUZZTIME ?= 2m
 # its serial tests over (TABLEFULL_PARALLEL_MARK); both must pass.
 test: deps lint
 	$(GO) test -count=1 -timeout 10m $$($(GO) list ./... | grep -v '/cmd/tablefull$$')
-	@mark=$$(mktemp -u /tmp/tablefull-serial-over.XXXXXX); \
+	@markdir=$$(mktemp -d); mark=$$markdir/serial-over; \
 	TABLEFULL_PARALLEL_MARK=$$mark $(GO) test -count=1 -timeout 40m -parallel 16 ./cmd/tablefull & suite=$$!; \
 	while [ ! -e $$mark ] && kill -0 $$suite 2>/dev/null; do sleep 1; done; \
 	fuzzed=0; $(MAKE) -s fuzz-counts || fuzzed=$$?; \
-	wait $$suite; status=$$?; rm -f $$mark; \
+	wait $$suite; status=$$?; rm -rf $$markdir; \
 	[ $$status = 0 ] && [ $$fuzzed = 0 ]
 
 # fuzz-counts runs every fuzz target for its count of executions, one
