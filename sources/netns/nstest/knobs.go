@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 )
 
 // A Claim is what a test asks of the machine that every namespace shares:
@@ -63,17 +65,21 @@ type knobGate struct {
 	// before back.
 	before  map[string]string
 	setters map[string]map[string]bool
+	// journal is the directory that keeps before on disk while a knob is
+	// set (kernelfstest.KnobJournal): a killed run's is written back by
+	// the next.
+	journal string
 }
 
-func newKnobGate() *knobGate {
+func newKnobGate(journal string) *knobGate {
 	g := &knobGate{waiting: map[uint64]Claim{}, running: map[string]Claim{},
-		before: map[string]string{}, setters: map[string]map[string]bool{}}
+		before: map[string]string{}, setters: map[string]map[string]bool{}, journal: journal}
 	g.changed = sync.NewCond(&g.mu)
 	return g
 }
 
 // gate is the test binary's one gate: tests of one package share it.
-var gate = newKnobGate()
+var gate = newKnobGate(kernelfstest.KnobJournal)
 
 // admissible says whether ticket n's claim c may start now.
 func (g *knobGate) admissible(n uint64, c Claim) bool {
@@ -142,6 +148,9 @@ func (g *knobGate) set(name, path, value string) (restore func() error, err erro
 			return nil, err
 		}
 		g.before[path] = strings.TrimSpace(string(b))
+		if err := kernelfstest.JournalKnob(g.journal, path, g.before[path]); err != nil {
+			return nil, err
+		}
 		g.setters[path] = map[string]bool{}
 	}
 	g.setters[path][name] = true
@@ -152,7 +161,10 @@ func (g *knobGate) set(name, path, value string) (restore func() error, err erro
 		if len(g.setters[path]) > 0 {
 			return nil
 		}
-		return os.WriteFile(path, []byte(g.before[path]), 0o644)
+		if err := os.WriteFile(path, []byte(g.before[path]), 0o644); err != nil {
+			return err
+		}
+		return kernelfstest.ForgetKnob(g.journal, path)
 	}
 	if err := os.WriteFile(path, []byte(value), 0o644); err != nil {
 		restore()

@@ -1,6 +1,7 @@
 package nstest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,7 +38,7 @@ func TestClaimsAgree(t *testing.T) {
 // claim that agrees with the running one does not overtake an earlier
 // waiter it disagrees with.
 func TestGateKeepsTurns(t *testing.T) {
-	g := newKnobGate()
+	g := newKnobGate(t.TempDir())
 	releaseA, err := g.hold("a", Claim{Max: 64})
 	if err != nil {
 		t.Fatal(err)
@@ -86,9 +87,19 @@ func TestGateKeepsTurns(t *testing.T) {
 
 // TestKnobRestoredByTheLastSetter: two tests that set a knob to the same
 // value leave it set until both end, and then it reads what it did
-// before the first.
+// before the first; while it is set, the journal holds that value for a
+// run killed before its cleanups.
 func TestKnobRestoredByTheLastSetter(t *testing.T) {
-	g := newKnobGate()
+	journal := t.TempDir()
+	g := newKnobGate(journal)
+	recorded := func() string {
+		files, _ := filepath.Glob(filepath.Join(journal, "*"))
+		if len(files) != 1 {
+			return fmt.Sprint(len(files), " records")
+		}
+		b, _ := os.ReadFile(files[0])
+		return strings.Split(string(b), "\n")[1]
+	}
 	path := filepath.Join(t.TempDir(), "nf_conntrack_max")
 	if err := os.WriteFile(path, []byte("262144\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -102,11 +113,17 @@ func TestKnobRestoredByTheLastSetter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if got := recorded(); got != "262144" {
+		t.Errorf("while set, the journal records %s, want the value from before, 262144", got)
+	}
 	if err := first(); err != nil || read() != "64" {
 		t.Errorf("after the first of two setters ended the knob reads %s (%v), want 64", read(), err)
 	}
 	if err := second(); err != nil || read() != "262144" {
 		t.Errorf("after the last setter ended the knob reads %s (%v), want 262144", read(), err)
+	}
+	if got := recorded(); got != "0 records" {
+		t.Errorf("after the knob is back the journal holds %s, want none", got)
 	}
 	if _, err := g.set("c", filepath.Join(t.TempDir(), "absent", "knob"), "1"); err == nil {
 		t.Error("a knob that cannot be read was set")
@@ -115,7 +132,7 @@ func TestKnobRestoredByTheLastSetter(t *testing.T) {
 
 // TestHeldByTheParent: a subtest runs under its parent's claim.
 func TestHeldByTheParent(t *testing.T) {
-	g := newKnobGate()
+	g := newKnobGate(t.TempDir())
 	release, _ := g.hold("TestX", Claim{Max: 512})
 	defer release()
 	if c, ok := g.held("TestX/run/1"); !ok || c.Max != 512 {
