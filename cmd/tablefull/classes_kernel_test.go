@@ -21,6 +21,7 @@ import (
 	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/sources/ctnetlink"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // classFeed runs the agent inside ns at interval and analyses its
@@ -34,7 +35,8 @@ type classFeed struct {
 
 func startClassFeed(t *testing.T, ns *netns.NS, interval time.Duration) *classFeed {
 	t.Helper()
-	t.Setenv("TABLEFULL_AS_MAIN", "1")
+	// the agent is this test binary as `BIN agent`, which TestMain runs
+	// as the command with no environment of ours
 	argv, err := agent.NetnsArgv(ns.Name)
 	if err != nil {
 		t.Fatal(err)
@@ -190,6 +192,7 @@ func nearCap(f diagnose.Frame) bool {
 // (the write-up's shape) reads tcp-closed at the kernel's rate, loopback
 // counted once.
 func TestClassTCPChurn(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Max: 8192})
 	needKernel(t, "conntrack")
 	lowerMax(t, 8192)
 	ns := labNS(t)
@@ -211,6 +214,7 @@ func TestClassTCPChurn(t *testing.T) {
 // not TIME_WAIT's: tcp-reset at the kernel's rate, its ceiling from that
 // hold, and as many entries standing as the rate × 10 s says.
 func TestClassTCPReset(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Max: 4096})
 	needKernel(t, "conntrack")
 	lowerMax(t, 4096)
 	ns := labNS(t)
@@ -225,6 +229,7 @@ func TestClassTCPReset(t *testing.T) {
 // × that hold. Read as tcp-open (as it was), the class stands, has no
 // ceiling, and this fails.
 func TestClassTCPHalfOpen(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Max: 2048})
 	needKernel(t, "conntrack")
 	lowerMax(t, 2048)
 	ns := labNS(t)
@@ -244,6 +249,7 @@ func TestClassTCPHalfOpen(t *testing.T) {
 // entries in LAST_ACK as rate × that hold. Read as tcp-closed (as it was),
 // they are held 120 s each and this fails.
 func TestClassTCPLastAck(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Max: 4096})
 	needKernel(t, "conntrack")
 	lowerMax(t, 4096)
 	ns := labNS(t)
@@ -354,6 +360,7 @@ func handshakes(t *testing.T, ns *netns.NS, addr string, perSec int) {
 // a lookup, reads udp at the kernel's rate and its ceiling from the UDP
 // timeout.
 func TestClassUDPResolver(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Max: 4096})
 	needKernel(t, "conntrack", "dnsmasq", "python3", "unshare")
 	lowerMax(t, 4096)
 	ns := labNS(t)
@@ -371,6 +378,7 @@ func TestClassUDPResolver(t *testing.T) {
 // TestClassUnansweredSYN: SYNs to a port whose answers are dropped before
 // conntrack sees them stand in SYN_SENT for its hold.
 func TestClassUnansweredSYN(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Max: 2048})
 	needKernel(t, "conntrack")
 	lowerMax(t, 2048)
 	ns := labNS(t)
@@ -392,6 +400,7 @@ func TestClassUnansweredSYN(t *testing.T) {
 // says the classes need it and counts TCP opens, a loopback connection
 // once.
 func TestClassesUnprivileged(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Max: 2048})
 	needKernel(t, "setpriv")
 	lowerMax(t, 2048)
 	ns := labNS(t)
@@ -399,8 +408,7 @@ func TestClassesUnprivileged(t *testing.T) {
 	churn(t, ns, "127.0.0.1:18097", netns.Load{Workers: 2, Rate: 150, DialTimeout: time.Second})
 	bin := nobodyBinary(t)
 	p := &agent.Process{Argv: []string{"ip", "netns", "exec", ns.Name, "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin, "agent"},
-		Name: ns.Name, MinBackoff: time.Hour}
-	t.Setenv("TABLEFULL_AS_MAIN", "1")
+		Name: ns.Name, MinBackoff: time.Hour} // `BIN agent`: TestMain runs it as the command
 	p.Start(500 * time.Millisecond)
 	defer p.Stop()
 	feed := &classFeed{p: p, an: diagnose.NewAnalyzer(100)}

@@ -12,6 +12,7 @@ import (
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // TestTimeWaitTableIsNotNothingToEvict: at the kernel's proportions (max
@@ -21,6 +22,7 @@ import (
 // early_drop at 0, TABLE FULL says so and never "nothing to evict", and
 // the plan's fixes are the TIME_WAIT hold and max.
 func TestTimeWaitTableIsNotNothingToEvict(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Max: 4096})
 	needKernel(t, "conntrack")
 	lowerMax(t, 4096)
 	ns := labNS(t)
