@@ -51,9 +51,13 @@ func (c Claim) agrees(o Claim) bool {
 }
 
 // knobGate admits claims in the order they came, each when it agrees with
-// every claim running and every earlier one still waiting (a later claim
-// never overtakes one it disagrees with, so none waits for ever), and
-// keeps the knobs' values from before the tests that set them.
+// every claim running and with every earlier one still waiting that could
+// start now: a later claim joins the running ones it agrees with ahead of
+// an earlier waiter those keep out anyway, so that tests of one cap run
+// together whatever order they came in, but never ahead of one that could
+// start (when the last running claim ends, the earliest waiter goes
+// first, so none waits longer than the suite's claims take). It keeps the
+// knobs' values from before the tests that set them.
 type knobGate struct {
 	mu      sync.Mutex
 	changed *sync.Cond
@@ -83,17 +87,25 @@ var gate = newKnobGate(kernelfstest.KnobJournal)
 
 // admissible says whether ticket n's claim c may start now.
 func (g *knobGate) admissible(n uint64, c Claim) bool {
-	for _, r := range g.running {
-		if !c.agrees(r) {
-			return false
-		}
+	if g.keptOut(c) {
+		return false
 	}
 	for m, w := range g.waiting {
-		if m < n && !c.agrees(w) {
+		if m < n && !c.agrees(w) && !g.keptOut(w) {
 			return false
 		}
 	}
 	return true
+}
+
+// keptOut says whether a running claim disagrees with c.
+func (g *knobGate) keptOut(c Claim) bool {
+	for _, r := range g.running {
+		if !c.agrees(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // hold waits until test name's claim c may run, holds it, and returns

@@ -34,9 +34,10 @@ func TestClaimsAgree(t *testing.T) {
 	}
 }
 
-// TestGateKeepsTurns: a claim waits for one it disagrees with, and a later
-// claim that agrees with the running one does not overtake an earlier
-// waiter it disagrees with.
+// TestGateKeepsTurns: a claim waits for one it disagrees with; a later
+// claim that agrees with the running ones joins them ahead of an earlier
+// waiter they keep out anyway (tests of one cap run together), but not
+// ahead of an earlier waiter that could start once they end.
 func TestGateKeepsTurns(t *testing.T) {
 	g := newKnobGate(t.TempDir())
 	releaseA, err := g.hold("a", Claim{Max: 64})
@@ -62,20 +63,24 @@ func TestGateKeepsTurns(t *testing.T) {
 			release()
 		}()
 	}
-	start("b", Claim{Max: 4096, Changes: true})
-	waitFor(t, func() bool { g.mu.Lock(); defer g.mu.Unlock(); return len(g.waiting) == 1 })
-	start("c", Claim{Max: 64}) // agrees with a, not with b, which came first
-	waitFor(t, func() bool { g.mu.Lock(); defer g.mu.Unlock(); return len(g.waiting) == 2 })
-	time.Sleep(20 * time.Millisecond)
-	mu.Lock()
-	if len(order) != 0 {
-		t.Errorf("%v ran beside a's cap", order)
+	admitted := func() string { mu.Lock(); defer mu.Unlock(); return strings.Join(order, " ") }
+	waiting := func(n int) func() bool {
+		return func() bool { g.mu.Lock(); defer g.mu.Unlock(); return len(g.waiting) == n }
 	}
-	mu.Unlock()
+	start("b", Claim{Max: 4096, Changes: true})
+	waitFor(t, waiting(1))
+	start("c", Claim{Max: 128}) // agrees with neither a nor b, which came first
+	waitFor(t, waiting(2))
+	start("d", Claim{Max: 64}) // agrees with a, which keeps b and c out anyway
+	waitFor(t, func() bool { return admitted() == "d" })
+	time.Sleep(40 * time.Millisecond) // d has ended; a still runs
+	if got := admitted(); got != "d" {
+		t.Errorf("admitted %q beside a's cap, want d alone", got)
+	}
 	releaseA()
 	wg.Wait()
-	if strings.Join(order, " ") != "b c" {
-		t.Errorf("admitted in the order %v, want b then c", order)
+	if got := admitted(); got != "d b c" {
+		t.Errorf("admitted in the order %q, want d beside a, then b, then c", got)
 	}
 	if _, err := g.hold("c", Claim{}); err != nil {
 		t.Errorf("a released name is not held: %v", err)
