@@ -1,7 +1,6 @@
 package sources
 
 import (
-	"net"
 	"os/exec"
 	"testing"
 	"time"
@@ -50,28 +49,11 @@ func TestDyingListToldApartFromGCBehind(t *testing.T) {
 	}
 	ns, addr := nstest.Tracked(t)
 	stuckReliableListener(t, ns)
-	if err := ns.Do(func() error {
-		for range 300 {
-			c, err := net.DialTimeout("tcp", addr, time.Second)
-			if err != nil {
-				return err
-			}
-			c.Close()
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	nstest.Connect(t, ns, addr, 300)
 	if out, err := ns.Output("conntrack", "-F"); err != nil {
 		t.Fatalf("conntrack -F: %v: %s", err, out)
 	}
-	var cen model.Census
-	if err := ns.Do(func() (err error) {
-		cen, err = CensusDump{Timeout: 10 * time.Second, Proc: "/proc"}.Run(10)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	cen := dumpIn(t, ns)
 	if !cen.DyingRead || cen.Dying < 250 || cen.Total > 10 {
 		t.Fatalf("300 flushed entries behind a stuck listener: census of %d, count %d, dying %d (read %v)", cen.Total, cen.CountBefore, cen.Dying, cen.DyingRead)
 	}
@@ -85,4 +67,18 @@ func TestDyingListToldApartFromGCBehind(t *testing.T) {
 		t.Errorf("verdicts %v", vs)
 	}
 	t.Logf("%s; %s", vs[0], cen.CountText())
+}
+
+// dumpIn is the census of ns's table, owners and dying list included,
+// as the collector takes it.
+func dumpIn(t *testing.T, ns *netns.NS) model.Census {
+	t.Helper()
+	var cen model.Census
+	if err := ns.Do(func() (err error) {
+		cen, err = CensusDump{Timeout: 10 * time.Second, Proc: "/proc"}.Run(10)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return cen
 }

@@ -6,9 +6,7 @@ import (
 	"os/exec"
 	"strconv"
 	"testing"
-	"time"
 
-	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
@@ -48,13 +46,7 @@ func TestOwnersOfLiveEntries(t *testing.T) {
 		}
 		clients[strconv.Itoa(cmd.Process.Pid)] = c.n
 	}
-	var cen model.Census
-	if err := ns.Do(func() (err error) {
-		cen, err = CensusDump{Timeout: 10 * time.Second, Proc: "/proc"}.Run(10)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	cen := dumpIn(t, ns)
 	o := cen.Owners
 	if o == nil || o.Error != "" || len(o.Top) != 2 {
 		t.Fatalf("census of %d entries, owners %+v", cen.Total, o)
@@ -142,13 +134,7 @@ func TestOwnersOfForwardedEntries(t *testing.T) {
 	if b := make([]byte, 5); func() error { _, err := out.Read(b); return err }() != nil {
 		t.Fatal("the pod's client did not connect")
 	}
-	var cen model.Census
-	if err := node.Do(func() (err error) {
-		cen, err = CensusDump{Timeout: 10 * time.Second, Proc: "/proc"}.Run(10)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	cen := dumpIn(t, node)
 	o := cen.Owners
 	if o == nil || len(o.Top) == 0 {
 		t.Fatalf("census of %d entries: owners %+v", cen.Total, o)

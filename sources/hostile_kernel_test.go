@@ -45,13 +45,7 @@ func TestOwnersInDelegatedSubtree(t *testing.T) {
 	if _, err := out.Read(buf); err != nil || string(buf[:4]) != "held" {
 		t.Fatalf("client: %q, %v: %s", buf, err, errb.String())
 	}
-	var cen model.Census
-	if err := ns.Do(func() (err error) {
-		cen, err = CensusDump{Timeout: 10 * time.Second, Proc: "/proc"}.Run(10)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	cen := dumpIn(t, ns)
 	if cen.Owners == nil || len(cen.Owners.Top) == 0 {
 		t.Fatalf("owners %+v", cen.Owners)
 	}
@@ -105,12 +99,8 @@ func TestHandedOffListenersStayInBudget(t *testing.T) {
 	first := nstest.Cgroup(t, "tablefull-test-"+tag+".slice/press.scope")
 	other := nstest.Cgroup(t, "tablefull-test-"+tag+".slice/keeper.scope")
 	cmd := ns.Command("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", pressScript, "20")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, UseCgroupFD: true, CgroupFD: int(first.Fd())}
 	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
+	nstest.StartGroup(t, cmd, first)
 	var keeper int
 	if _, err := fmt.Fscan(out, &keeper); err != nil || keeper <= 0 {
 		t.Fatalf("press: %d %v", keeper, err)

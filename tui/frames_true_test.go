@@ -2,7 +2,6 @@ package tui
 
 import (
 	"math"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,7 +16,6 @@ import (
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
-	"github.com/tablefull/tablefull/remote/recording"
 	"github.com/tablefull/tablefull/remote/recording/recordingtest"
 	"github.com/tablefull/tablefull/tui/printedtest"
 )
@@ -62,15 +60,7 @@ func checkArithmetic(t *testing.T, at, what, text string) {
 // the screen, computes.
 func TestEveryFrameAgreesWithItself(t *testing.T) {
 	for _, path := range recordings(t) {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec, err := recording.ReadRecording(f)
-		f.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
+		rec := recordingtest.Read(t, path)
 		for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
 			a := New(newScriptFeed(t, nil), Options{Interval: time.Second, Speed: 1, Captions: true})
 			a.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})

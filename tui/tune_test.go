@@ -13,8 +13,8 @@ import (
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/knob"
-	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/model/tuning/surfacetest"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/tui/styles"
 )
@@ -232,15 +232,8 @@ func TestPanelFollowsDemandAndOwners(t *testing.T) {
 // from the same plan; on stale timeouts with no drops it says nothing to
 // propose and how they are freed.
 func TestPanelSaysWhereTheFixIs(t *testing.T) {
-	cur := map[string]string{knob.Max: "262144", knob.Hashsize: "262144", knob.TimeWait: "120"}
-	c := model.Conntrack{Status: model.TableTracked, Count: 300, Peak: 300, Max: 262144, Buckets: 262144, TimeWaitHold: 120}
 	for kind, want := range map[verdict.Kind]string{verdict.NATPorts: "the fix is in the ruleset", verdict.StaleTimeouts: "conntrack -D frees them"} {
-		f := diagnose.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}, Verdicts: []verdict.Verdict{{Kind: kind}}}
-		f.Rates.Elapsed = time.Second
-		if kind == verdict.NATPorts {
-			f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: 12})
-		}
-		plan := tuning.Diagnose(tuning.Guide{Knobs: tuning.KnobState{Current: cur, Global: true}, Measured: tally.NewRing[diagnose.Frame](1), Now: f}).Plan
+		plan, cur := surfacetest.FarFromTheCap(kind)
 		p := &tunePanel{loaded: true, knobs: tuning.KnobState{Current: cur}, plan: plan}
 		view := strings.Join(p.View(styles.DefaultStyles(), 30, 200, func() []diagnose.Frame { return nil }), "\n")
 		if !strings.Contains(strings.Join(strings.Fields(view), " "), want) {

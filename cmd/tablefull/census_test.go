@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"net/netip"
 	"os"
 	"strings"
@@ -39,19 +38,11 @@ func knownMix() []conntrack.Flow {
 	return flows
 }
 
+// censusIn is what tablefull census --json says inside ns.
 func censusIn(t *testing.T, ns *netns.NS) model.Census {
 	t.Helper()
-	exe, _ := os.Executable()
-	cmd := ns.Command(exe, "census", "--json")
-	cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("census in %s: %v", ns.Name, err)
-	}
 	var c model.Census
-	if err := json.Unmarshal(out, &c); err != nil {
-		t.Fatal(err)
-	}
+	jsonIn(t, ns, &c, "census", "--json")
 	return c
 }
 

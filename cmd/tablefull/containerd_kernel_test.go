@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -122,15 +121,7 @@ func TestPodNamedByContainerd(t *testing.T) {
 	record.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
 	start(t, record)
 	time.Sleep(4 * time.Second)
-	record.Process.Signal(syscall.SIGINT)
-	if err := record.Wait(); err != nil {
-		t.Fatalf("record: %v", err)
-	}
-	b, err := os.ReadFile(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := recording.ReadRecording(bytes.NewReader(b))
+	got, err := recording.ReadRecording(bytes.NewReader(stopRecording(t, record, rec)))
 	if err != nil {
 		t.Fatal(err)
 	}

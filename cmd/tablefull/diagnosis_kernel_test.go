@@ -5,12 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
@@ -126,10 +124,7 @@ func oneDiagnosis(t *testing.T, c realIncident) {
 	} else {
 		time.Sleep(3 * time.Second)
 	}
-	record.Process.Signal(syscall.SIGINT)
-	if err := record.Wait(); err != nil {
-		t.Fatalf("record: %v", err)
-	}
+	stopRecording(t, record, rec)
 	report := reportOfRecording(t, rec)
 	surfaces["the report"] = saidOf(report.diagnosis.Said(), report.diagnosis.Plan)
 	// Each surface measured its own moment (a fresh tune sees only what
@@ -230,17 +225,6 @@ func oneKind(t *testing.T, surfaces map[string]said) {
 // it: the kernel's default.
 func readSysctlBefore(key string) string {
 	return map[string]string{knob.TimeWait: "120", knob.UDPTimeout: "30", knob.Max: fmt.Sprint(incidentMax)}[key]
-}
-
-// startGroup runs cmd in a process group of its own until the test
-// ends, and then stops the whole group (a shell's loop and its children).
-func startGroup(t *testing.T, cmd *exec.Cmd) {
-	t.Helper()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
 }
 
 // frameList is frames in time order (diagnose.Frames).

@@ -42,8 +42,8 @@ func entriesIn(t *testing.T, ns *netns.NS, args ...string) (int, string, string)
 // test ends).
 func entryTable(t *testing.T, ns *netns.NS) {
 	t.Helper()
-	serveIn(t, ns, "127.0.0.1:7000", nil)
-	serveIn(t, ns, "127.0.0.1:7001", func(c net.Conn) { time.Sleep(time.Minute); c.Close() })
+	nstest.Serve(t, ns, "127.0.0.1:7000", nil)
+	nstest.Serve(t, ns, "127.0.0.1:7001", func(c net.Conn) { time.Sleep(time.Minute); c.Close() })
 	var held []net.Conn
 	t.Cleanup(func() {
 		for _, c := range held {

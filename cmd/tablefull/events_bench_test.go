@@ -20,30 +20,48 @@ import (
 func TestRatioEvents(t *testing.T) {
 	needKernel(t, "conntrack")
 	bin, ns, stats := nearCapChurn(t, "127.0.0.1:18095")
-	argv := []string{bin}
 	const span, rounds = 10 * time.Second, 3
-	var ours, theirs, rates []float64
-	for range rounds {
+	var rates []float64
+	agent := func() float64 {
 		// subscribed once the first samples see the table near its cap
 		ms, rate := measureRound(t, ns, stats, 3*time.Second, span, func(pid int) {
 			if !subscribed(pid) {
 				t.Errorf("the agent holds no ctnetlink event socket near the cap")
 			}
-		}, argv[0], "agent")
-		ours, rates = append(ours, ms), append(rates, rate)
-		ms, _ = measureRound(t, ns, stats, time.Second, span, nil, "conntrack", "-E", "-e", "NEW,DESTROY")
-		theirs = append(theirs, ms)
+		}, bin, "agent")
+		rates = append(rates, rate)
+		return ms
 	}
+	r := alternating(rounds, agent, eventsPeer(t, ns, stats, span))
+	ours, theirs := r[0], r[1]
 	o, c := median(ours), median(theirs)
 	fmt.Printf("    counting new entries at %.0f connections/s: agent %.1f ms/s, conntrack -E -e NEW,DESTROY %.1f ms/s: %.2f× (goal ≤ 1×)\n",
 		median(rates), o, c, o/c)
 	fmt.Printf("    rounds: agent %.1f, conntrack %.1f\n", ours, theirs)
 }
 
-// nearCapChurn is the load of the events and probes benchmarks: a lab
-// namespace capped at 16,384 entries, its TIME_WAIT hold 4 s, asked for
-// 5,000 new connections a second to a server on addr, past half its cap
-// when it returns; and the built binary to measure (skips without it).
+// alternating runs each of measures once a round, in order, for rounds
+// rounds, so that a program and its peer meet the same moments of the
+// machine; it returns each measure's values, a round each.
+func alternating(rounds int, measures ...func() float64) [][]float64 {
+	out := make([][]float64, len(measures))
+	for range rounds {
+		for i, m := range measures {
+			out[i] = append(out[i], m())
+		}
+	}
+	return out
+}
+
+// eventsPeer is one round of the peer of the agent's events: conntrack -E
+// -e NEW,DESTROY in ns, its ms/s over span.
+func eventsPeer(t *testing.T, ns *netns.NS, stats *netns.Stats, span time.Duration) func() float64 {
+	return func() float64 {
+		ms, _ := measureRound(t, ns, stats, time.Second, span, nil, "conntrack", "-E", "-e", "NEW,DESTROY")
+		return ms
+	}
+}
+
 // measureRound runs argv in ns, waits settle, and measures its CPU over
 // span and the clients' pace meanwhile; check, when given, asks of its
 // pid before it is stopped. One round of a ratio's alternating rounds.
@@ -61,6 +79,10 @@ func measureRound(t *testing.T, ns *netns.NS, stats *netns.Stats, settle, span t
 	return msPerS, rate
 }
 
+// nearCapChurn is the load of the events and probes benchmarks: a lab
+// namespace capped at 16,384 entries, its TIME_WAIT hold 4 s, asked for
+// 5,000 new connections a second to a server on addr, past half its cap
+// when it returns; and the built binary to measure (skips without it).
 func nearCapChurn(t *testing.T, addr string) (bin string, ns *netns.NS, stats *netns.Stats) {
 	t.Helper()
 	argv, _ := consoleArgv(t)

@@ -6,11 +6,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/tablefull/tablefull/remote/agent"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // keeperScript (argv[1] a unix socket path) takes listening sockets
@@ -87,16 +87,9 @@ func TestRotatingHandedOffListeners(t *testing.T) {
 	sock := filepath.Join(dir, "keeper")
 	asNobody := func(cg *os.File, script string) *exec.Cmd {
 		cmd := ns.Command("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script, sock)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, UseCgroupFD: true, CgroupFD: int(cg.Fd())}
 		out, _ := cmd.StdoutPipe()
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
-		buf := make([]byte, 2)
-		if _, err := out.Read(buf); err != nil || string(buf) != "up" {
-			t.Fatalf("%q %v", buf, err)
-		}
+		nstest.StartGroup(t, cmd, cg)
+		nstest.WaitUp(t, out)
 		return cmd
 	}
 	asNobody(keeper, fillScript)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // nginxAB is the seed's shape: an idle nginx in the namespace, and
@@ -18,7 +19,7 @@ import (
 func nginxAB(t *testing.T, ns *netns.NS, dir string) {
 	startNginx(t, ns, dir, "access_log off;", `listen 127.0.0.1:18180; location / { return 200 "a small object\n"; }`)
 	time.Sleep(300 * time.Millisecond)
-	startGroup(t, ns.Command("sh", "-c", "while :; do ab -q -r -s 3 -c 8 -n 10000000 http://127.0.0.1:18180/ >/dev/null 2>&1; done"))
+	nstest.StartGroup(t, ns.Command("sh", "-c", "while :; do ab -q -r -s 3 -c 8 -n 10000000 http://127.0.0.1:18180/ >/dev/null 2>&1; done"), nil)
 }
 
 // startNginx runs nginx in ns until the test ends, with everything it
@@ -43,7 +44,7 @@ http {
 `, dir, http, server), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	startGroup(t, ns.Command("nginx", "-p", dir, "-e", filepath.Join(dir, "error.log"), "-c", conf))
+	nstest.StartGroup(t, ns.Command("nginx", "-p", dir, "-e", filepath.Join(dir, "error.log"), "-c", conf), nil)
 }
 
 // redisPool is a client's connection pool that leaks: eight workers
@@ -51,8 +52,8 @@ http {
 // to the pool's 6,000 — more than the table's 4,096. What fills the
 // table stands open: no hold frees it.
 func redisPool(t *testing.T, ns *netns.NS, dir string) {
-	startGroup(t, ns.Command("redis-server", "--port", "6392", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-		"--maxclients", "8000", "--dir", dir))
+	nstest.StartGroup(t, ns.Command("redis-server", "--port", "6392", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+		"--maxclients", "8000", "--dir", dir), nil)
 	time.Sleep(300 * time.Millisecond)
 	script := `import resource, socket, threading, time
 resource.setrlimit(resource.RLIMIT_NOFILE, (10000, 10000))
@@ -70,5 +71,5 @@ def worker():
 for _ in range(8): threading.Thread(target=worker, daemon=True).start()
 while True: time.sleep(1)
 `
-	startGroup(t, ns.Command("python3", "-c", script))
+	nstest.StartGroup(t, ns.Command("python3", "-c", script), nil)
 }

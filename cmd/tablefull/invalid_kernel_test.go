@@ -7,6 +7,7 @@ import (
 
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // TestInvalidReadsInvalid: established connections whose entries were
@@ -23,7 +24,7 @@ func TestInvalidReadsInvalid(t *testing.T) {
 }`); err != nil {
 		t.Fatal(err)
 	}
-	serveIn(t, ns, "127.0.0.1:18097", func(c net.Conn) { // read and discard until the client goes
+	nstest.Serve(t, ns, "127.0.0.1:18097", func(c net.Conn) { // read and discard until the client goes
 		defer c.Close()
 		buf := make([]byte, 64)
 		for {

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"regexp"
@@ -141,21 +140,28 @@ func labNS(t *testing.T) *netns.NS {
 // acting as the command).
 func snapshotIn(t *testing.T, ns *netns.NS) oneshot.Snapshot {
 	t.Helper()
+	var doc oneshot.Snapshot
+	jsonIn(t, ns, &doc, "snapshot", "--json")
+	return doc
+}
+
+// jsonIn runs tablefull args (this test binary acting as the command)
+// inside ns and decodes the JSON document it prints into doc.
+func jsonIn(t *testing.T, ns *netns.NS, doc any, args ...string) {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := ns.Command(exe, "snapshot", "--json")
+	cmd := ns.Command(exe, args...)
 	cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("snapshot in %s: %v", ns.Name, err)
+		t.Fatalf("%s in %s: %v", args[0], ns.Name, err)
 	}
-	var doc oneshot.Snapshot
-	if err := json.Unmarshal(out, &doc); err != nil {
-		t.Fatalf("decode snapshot: %v\n%s", err, out)
+	if err := json.Unmarshal(out, doc); err != nil {
+		t.Fatalf("decode %s: %v\n%s", args[0], err, out)
 	}
-	return doc
 }
 
 // TestTableFullInNamespace reproduces the write-up's incident for real: a
@@ -289,28 +295,4 @@ func kernelResolvesClashes(t *testing.T) bool {
 	}
 	first, _, _ := strings.Cut(string(head), "\n")
 	return strings.Contains(" "+first+" ", " clashres ")
-}
-
-// serveIn listens on addr inside ns and hands each connection to handle
-// (nil: close it at once), until the test ends.
-func serveIn(t *testing.T, ns *netns.NS, addr string, handle func(net.Conn)) {
-	t.Helper()
-	var ln net.Listener
-	if err := ns.Do(func() (err error) { ln, err = net.Listen("tcp", addr); return err }); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			if handle == nil {
-				c.Close()
-				continue
-			}
-			go handle(c)
-		}
-	}()
 }

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -75,14 +74,7 @@ func TestFlushNamesTheService(t *testing.T) {
 	const service = "kube-system/kube-dns:dns (udp 10.96.0.10:53)"
 	console.waitWithin(15*time.Second, said, service)
 	time.Sleep(2 * time.Second) // the recording's watch ends the burst too
-	record.Process.Signal(syscall.SIGINT)
-	if err := record.Wait(); err != nil {
-		t.Fatalf("record: %v", err)
-	}
-	b, err := os.ReadFile(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := stopRecording(t, record, rec)
 	r, err := report.Build(bytes.NewReader(b), report.Options{Source: "flush"})
 	if err != nil {
 		t.Fatal(err)

@@ -65,20 +65,7 @@ func TestListenOverflowNamesTheListener(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ns.Delete() })
-	var fast net.Listener
-	if err := ns.Do(func() (err error) { fast, err = net.Listen("tcp", "127.0.0.1:0"); return err }); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { fast.Close() })
-	go func() {
-		for {
-			c, err := fast.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	fast := nstest.Serve(t, ns, "127.0.0.1:0", nil)
 	cg := unitCgroup(t, fmt.Sprintf("tablefull-test-slow-%d.service", os.Getpid()))
 	slow := ns.Command("python3", "-c", slowListenScript)
 	out, _ := slow.StdoutPipe()
@@ -107,7 +94,7 @@ func TestListenOverflowNamesTheListener(t *testing.T) {
 					return nil
 				default:
 				}
-				for _, a := range []string{fast.Addr().String(), slowAddr} {
+				for _, a := range []string{fast, slowAddr} {
 					if c, err := net.DialTimeout("tcp", a, 200*time.Millisecond); err == nil && len(held) < 100 {
 						held = append(held, c)
 					} else if err == nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // TestNATReclaimsTimeWaitAsTheModelSays: a source NAT of 4 ports to one
@@ -31,7 +32,7 @@ func TestNATReclaimsTimeWaitAsTheModelSays(t *testing.T) {
 	}
 	// the server closes after the client: the client's close comes first,
 	// so no server socket sits in TIME_WAIT on a tuple a new flow takes
-	serveIn(t, ns, "10.0.0.5:80", func(c net.Conn) { io.Copy(io.Discard, c); c.Close() })
+	nstest.Serve(t, ns, "10.0.0.5:80", func(c net.Conn) { io.Copy(io.Discard, c); c.Close() })
 	open := func() net.Conn {
 		var c net.Conn
 		ns.Do(func() error { c, _ = net.DialTimeout("tcp", "10.0.0.5:80", time.Second); return nil })

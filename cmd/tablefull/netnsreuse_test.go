@@ -13,6 +13,7 @@ import (
 	"github.com/tablefull/tablefull/sources/counters"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // nsIno is a named namespace's inode, as "table full in netns N" names it.
@@ -103,23 +104,10 @@ func TestFillTableHelper(t *testing.T) {
 	if os.Getenv("TABLEFULL_FILL_HELPER") != "1" {
 		t.Skip("a helper")
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:18080")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	addr := nstest.Serve(t, nil, "127.0.0.1:18080", nil)
 	refused := 0
 	for range 48 {
-		c, err := net.DialTimeout("tcp", ln.Addr().String(), 200*time.Millisecond)
+		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
 		if err != nil {
 			refused++
 			continue

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 	"golang.org/x/sys/unix"
 )
 
@@ -45,8 +46,8 @@ func TestShippedNotrackOpensNothing(t *testing.T) {
 }`); err != nil {
 		t.Fatal(err)
 	}
-	serveIn(t, host, "10.77.0.1:18022", nil)
-	serveIn(t, host, "10.77.0.1:9874", nil)
+	nstest.Serve(t, host, "10.77.0.1:18022", nil)
+	nstest.Serve(t, host, "10.77.0.1:9874", nil)
 	dial := func(port int, fromPort int) error {
 		return client.Do(func() error {
 			d := net.Dialer{Timeout: 2 * time.Second, LocalAddr: &net.TCPAddr{IP: net.IPv4(10, 77, 0, 2), Port: fromPort},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -106,11 +107,7 @@ func readRecording(path string) (*recording.Recording, error) {
 // it: the samples, and the verdicts of every frame in their words.
 func judgedRecording(t *testing.T, record *exec.Cmd, path string) ([]model.Sample, []string) {
 	t.Helper()
-	record.Process.Signal(syscall.SIGINT)
-	if err := record.Wait(); err != nil {
-		t.Fatalf("record: %v", err)
-	}
-	got, err := readRecording(path)
+	got, err := recording.ReadRecording(bytes.NewReader(stopRecording(t, record, path)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,6 +119,21 @@ func judgedRecording(t *testing.T, record *exec.Cmd, path string) ([]model.Sampl
 		}
 	}
 	return got.Samples, said
+}
+
+// stopRecording stops a running tablefull record (SIGINT), waits for its
+// end and returns what it wrote to path.
+func stopRecording(t *testing.T, record *exec.Cmd, path string) []byte {
+	t.Helper()
+	record.Process.Signal(syscall.SIGINT)
+	if err := record.Wait(); err != nil {
+		t.Fatalf("record: %v", err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // startRecording runs tablefull record every 500 ms until the test ends

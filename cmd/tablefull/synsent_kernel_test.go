@@ -10,6 +10,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/ctnetlink"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // TestSynSentHoldAsTheModelSays: a SYN whose answer is dropped before
@@ -30,7 +31,7 @@ func TestSynSentHoldAsTheModelSays(t *testing.T) {
 		t.Fatal(err)
 	}
 	dropSynAcks(t, ns, 18096)
-	serveIn(t, ns, "127.0.0.1:18096", nil)
+	nstest.Serve(t, ns, "127.0.0.1:18096", nil)
 	go ns.Do(func() error {
 		if c, err := net.DialTimeout("tcp", "127.0.0.1:18096", 6*time.Second); err == nil {
 			c.Close()

@@ -25,27 +25,29 @@ func TestRatioWho(t *testing.T) {
 		t.Skip("needs the kernel's BTF")
 	}
 	bin, ns, stats := nearCapChurn(t, "127.0.0.1:18096")
-	argv := []string{bin}
 	const span, rounds = 10 * time.Second, 3
 	drop := "-bpf,-perfmon,-sys_admin"
-	var with, without, theirs, rates []float64
-	for range rounds {
+	var rates []float64
+	probed := func() float64 {
 		// loaded once the first samples see the table near its cap
 		ms, rate := measureRound(t, ns, stats, 3*time.Second, span, func(pid int) {
 			if !probing(pid) {
 				t.Errorf("the agent holds no eBPF link near the cap")
 			}
-		}, argv[0], "agent")
-		with, rates = append(with, ms), append(rates, rate)
-		ms, _ = measureRound(t, ns, stats, 3*time.Second, span, func(pid int) {
+		}, bin, "agent")
+		rates = append(rates, rate)
+		return ms
+	}
+	unprobed := func() float64 {
+		ms, _ := measureRound(t, ns, stats, 3*time.Second, span, func(pid int) {
 			if probing(pid) {
 				t.Errorf("the agent without CAP_BPF holds an eBPF link")
 			}
-		}, "setpriv", "--bounding-set="+drop, "--inh-caps="+drop, argv[0], "agent")
-		without = append(without, ms)
-		ms, _ = measureRound(t, ns, stats, time.Second, span, nil, "conntrack", "-E", "-e", "NEW,DESTROY")
-		theirs = append(theirs, ms)
+		}, "setpriv", "--bounding-set="+drop, "--inh-caps="+drop, bin, "agent")
+		return ms
 	}
+	r := alternating(rounds, probed, unprobed, eventsPeer(t, ns, stats, span))
+	with, without, theirs := r[0], r[1], r[2]
 	w, wo, c := median(with), median(without), median(theirs)
 	goal(t, w <= 1.5*wo, "attributing at %.0f connections/s: agent %.1f ms/s with its probes, %.1f ms/s without: %.2f× (goal ≤ 1.5×); conntrack -E -e NEW,DESTROY %.1f ms/s: %.2f×",
 		median(rates), w, wo, w/wo, c, w/c)

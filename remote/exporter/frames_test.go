@@ -1,7 +1,6 @@
 package exporter
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -13,7 +12,7 @@ import (
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/metrics"
-	"github.com/tablefull/tablefull/remote/recording"
+	"github.com/tablefull/tablefull/remote/recording/recordingtest"
 )
 
 // TestEverySampleExportsItsFrame: over every sample of every recording
@@ -32,15 +31,7 @@ func TestEverySampleExportsItsFrame(t *testing.T) {
 		t.Fatalf("recordings not found: %v", paths)
 	}
 	for _, path := range paths {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec, err := recording.ReadRecording(f)
-		f.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
+		rec := recordingtest.Read(t, path)
 		e := New("test", time.Millisecond)
 		reg := prometheus.NewPedanticRegistry()
 		reg.MustRegister(e)

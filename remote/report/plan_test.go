@@ -1,7 +1,6 @@
 package report
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -12,7 +11,7 @@ import (
 	"github.com/tablefull/tablefull/model/incident"
 	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
-	"github.com/tablefull/tablefull/remote/recording"
+	"github.com/tablefull/tablefull/remote/recording/recordingtest"
 	"github.com/tablefull/tablefull/tui/printedtest"
 )
 
@@ -61,15 +60,7 @@ func TestReportPlanIsTheOnePlan(t *testing.T) {
 			}
 			checked++
 			at := r.Incident.PlanAt()
-			f, err := os.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rec, err := recording.ReadRecording(f)
-			f.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
+			rec := recordingtest.Read(t, path)
 			an := diagnose.NewAnalyzer(2)
 			var frames frameList
 			for _, s := range rec.Samples {

@@ -26,6 +26,16 @@ func recordingOf(t *testing.T, host model.Host, samples []model.Sample) *bytes.B
 	return &b
 }
 
+// markdownOf is the report.md of a recording of host holding samples.
+func markdownOf(t *testing.T, host model.Host, samples []model.Sample) string {
+	t.Helper()
+	r, err := Build(recordingOf(t, host, samples), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(r.Markdown())
+}
+
 // TestReportSaysWhatTheRecordingHolds: a quiet recording is titled and
 // told as one ("no incident"); a host whose own namespace tracks nothing
 // while another namespace's table is full is titled by that namespace

@@ -228,11 +228,7 @@ func TestRecordedApplyIsTold(t *testing.T) {
 // not read (a drill-down without node_exporter) never calls the server
 // idle, and says what it lacked.
 func TestReportSaysWhatItDidNotHave(t *testing.T) {
-	var b bytes.Buffer
-	enc, err := stream.NewEncoder(&b, model.Host{Name: "drill"}, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
+	var samples []model.Sample
 	var drops uint64
 	for i := range 20 {
 		drops += 500
@@ -241,15 +237,9 @@ func TestReportSaysWhatItDidNotHave(t *testing.T) {
 			CTStats: model.CTStats{Source: "procfs", Reported: []model.Counter{model.Drop},
 				PerCPU: []model.CPUCounters{{CPU: 0, Values: model.CountersOf(map[model.Counter]uint64{model.Drop: drops})}}},
 			Absent: model.Parts(0).With(model.PartCPU).With(model.PartDisks).With(model.PartTCP)}
-		if err := enc.Sample(s); err != nil {
-			t.Fatal(err)
-		}
+		samples = append(samples, s)
 	}
-	r, err := Build(&b, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	md := string(r.Markdown())
+	md := markdownOf(t, model.Host{Name: "drill"}, samples)
 	for _, want := range []string{"Whether the server was idle meanwhile is not known (CPU not recorded throughout, disk not recorded throughout)",
 		"Not in the recording for all of it: cpu, disks, tcp"} {
 		if !strings.Contains(md, want) {
@@ -265,24 +255,14 @@ func TestReportSaysWhatItDidNotHave(t *testing.T) {
 // was full while the host's own was not says which pod, when, and its
 // drops.
 func TestReportNamesFullNamespace(t *testing.T) {
-	var b bytes.Buffer
-	enc, err := stream.NewEncoder(&b, model.Host{Name: "node-7"}, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
+	var samples []model.Sample
 	for i := range 10 {
 		s := model.Sample{Time: time.Date(2026, 12, 1, 9, 0, i, 0, time.UTC), Interval: time.Second,
 			Conntrack:  model.Conntrack{Status: model.TableTracked, Count: 50, Peak: 50, Max: 300, Buckets: 300, TimeWaitHold: 120},
 			Namespaces: &model.Namespaces{Rows: []model.NetNS{{Inode: 7, Name: "3f2a9c1e", Kind: "pod", PID: 42, Count: 300, Drops: uint64(100 * i), DropsRead: true}}}}
-		if err := enc.Sample(s); err != nil {
-			t.Fatal(err)
-		}
+		samples = append(samples, s)
 	}
-	r, err := Build(&b, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if md := string(r.Markdown()); !strings.Contains(md, "The table of pod 3f2a9c1e, another network namespace of this host, was full from") ||
+	if md := markdownOf(t, model.Host{Name: "node-7"}, samples); !strings.Contains(md, "The table of pod 3f2a9c1e, another network namespace of this host, was full from") ||
 		!strings.Contains(md, "peak 300 entries, 900 drops") {
 		t.Errorf("report.md does not name the pod:\n%s", md)
 	}

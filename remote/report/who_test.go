@@ -1,24 +1,18 @@
 package report
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
-	"github.com/tablefull/tablefull/remote/stream"
 )
 
 // TestReportNamesWhoChurns: a recording whose samples carry the probes'
 // counts tells who opened the connections, how short they lived, the
 // finding, and whose packets were dropped, with the names escaped.
 func TestReportNamesWhoChurns(t *testing.T) {
-	var b bytes.Buffer
-	enc, err := stream.NewEncoder(&b, model.Host{Name: "node-7"}, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
+	var samples []model.Sample
 	duck := model.Owner{Comm: "duck|db<i>", PID: 4242, Group: "ingest.service", Kind: "unit"}
 	for i := range 10 {
 		s := model.Sample{Time: time.Date(2026, 12, 1, 9, 0, i, 0, time.UTC), Interval: time.Second,
@@ -26,15 +20,9 @@ func TestReportNamesWhoChurns(t *testing.T) {
 			Who: &model.Who{Conns: []model.ConnFlow{{Owner: duck, Dest: "10.5.5.14:3900", Opened: 120, Closed: 30, Failed: 80,
 				Life: [model.LifeBuckets]uint32{0, 0, 0, 30}}},
 				Drops: []model.DropFlow{{Owner: model.Owner{Group: "ingest.service", Kind: "unit"}, Src: "10.0.0.1", Dest: "10.5.5.14:3900", Proto: 6, N: 90}}}}
-		if err := enc.Sample(s); err != nil {
-			t.Fatal(err)
-		}
+		samples = append(samples, s)
 	}
-	r, err := Build(&b, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	md := string(r.Markdown())
+	md := markdownOf(t, model.Host{Name: "node-7"}, samples)
 	for _, want := range []string{"## Who opened the connections", `100 % of new connections from "duck\|db&lt;i&gt;" (pid 4242, ingest.service) to 10.5.5.14:3900 (120/s`,
 		model.OnePerRequest, "| under 8 ms |", "| 10.0.0.1 | 10.5.5.14:3900 | 810 |"} {
 		if !strings.Contains(md, want) {

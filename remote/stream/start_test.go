@@ -29,18 +29,7 @@ func (f *stumblingFeed) Next() (model.Sample, error) {
 // it is written as an error event and the stream goes on; its end ends
 // the stream with nil.
 func TestStartGoesOnAfterAnError(t *testing.T) {
-	var buf bytes.Buffer
-	st, err := Start(&stumblingFeed{}, &buf, "agent")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := <-st.Done; err != nil {
-		t.Fatalf("done: %v", err)
-	}
-	d := NewDecoder(&buf)
-	if err := d.Header(); err != nil {
-		t.Fatal(err)
-	}
+	d := streamOf(t, &stumblingFeed{})
 	_, ev, err := d.Next()
 	if err != nil || ev == nil || ev.Type != EventError || ev.Text != "read \x1b[31mdisk: gone" {
 		t.Fatalf("first record: %+v %v, want the error as an event", ev, err)
@@ -81,18 +70,7 @@ func TestStartWaitsOutAFailingFeed(t *testing.T) {
 	first, cap := errorWait, maxErrorWait
 	errorWait, maxErrorWait = 20*time.Millisecond, 80*time.Millisecond
 	t.Cleanup(func() { errorWait, maxErrorWait = first, cap })
-	var buf bytes.Buffer
-	st, err := Start(&scriptedFeed{script: []bool{false, false, false, false, false, true, false, false}}, &buf, "agent")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := <-st.Done; err != nil {
-		t.Fatalf("done: %v", err)
-	}
-	d := NewDecoder(&buf)
-	if err := d.Header(); err != nil {
-		t.Fatal(err)
-	}
+	d := streamOf(t, &scriptedFeed{script: []bool{false, false, false, false, false, true, false, false}})
 	var errs []time.Time
 	for {
 		_, ev, err := d.Next()
@@ -122,4 +100,23 @@ func TestStartWaitsOutAFailingFeed(t *testing.T) {
 	if gap := errs[6].Sub(errs[5]); gap < 20*time.Millisecond || gap >= 60*time.Millisecond {
 		t.Errorf("gap after the first error past a good sample: %v, want 20ms (the waits start over)", gap)
 	}
+}
+
+// streamOf runs feed's stream to its end and returns a decoder of what it
+// wrote, its header read.
+func streamOf(t *testing.T, feed model.Feed) *Decoder {
+	t.Helper()
+	var buf bytes.Buffer
+	st, err := Start(feed, &buf, "agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-st.Done; err != nil {
+		t.Fatalf("done: %v", err)
+	}
+	d := NewDecoder(&buf)
+	if err := d.Header(); err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

@@ -8,25 +8,8 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tally"
-	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
-
-func connect(t *testing.T, ns *netns.NS, addr string, n int) {
-	t.Helper()
-	if err := ns.Do(func() error {
-		for range n {
-			c, err := net.DialTimeout("tcp", addr, time.Second)
-			if err != nil {
-				return err
-			}
-			c.Close()
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // TestEntryEventsCount: every connection in the namespace is one NEW
 // event, counted as TCP, and its destination is the top one.
@@ -37,7 +20,7 @@ func TestEntryEventsCount(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ev.Stop()
-	connect(t, ns, addr, 300)
+	nstest.Connect(t, ns, addr, 300)
 	time.Sleep(3 * eventsBatch)
 	e := ev.Read()
 	if !e.Counted() || e.New[model.ProtoTCP] != 300 || e.Lost != 0 {
@@ -65,7 +48,7 @@ func TestEntryEventsLost(t *testing.T) {
 	func() {
 		ev.mu.Lock()         // the reader stalls at its next datagram
 		defer ev.mu.Unlock() // also when connect fails: Stop takes the lock
-		connect(t, ns, addr, 500)
+		nstest.Connect(t, ns, addr, 500)
 	}()
 	time.Sleep(3 * eventsBatch)
 	e := ev.Read()
@@ -91,13 +74,13 @@ func TestEntryEventsEndedIsNotEvicted(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ev.Stop()
-	connect(t, ns, addr, 50)
+	nstest.Connect(t, ns, addr, 50)
 	time.Sleep(3 * time.Second) // their hold runs out; a dump reaps them
 	ns.Output("conntrack", "-L")
 	if out, err := ns.Output("sysctl", "-qw", "net.netfilter.nf_conntrack_tcp_timeout_time_wait=120"); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	connect(t, ns, addr, 50) // these have time left when deleted
+	nstest.Connect(t, ns, addr, 50) // these have time left when deleted
 	if out, err := ns.Output("conntrack", "-D", "-p", "tcp"); err != nil {
 		t.Fatalf("conntrack -D: %v: %s", err, out)
 	}

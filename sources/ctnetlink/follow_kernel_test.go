@@ -28,7 +28,7 @@ func TestFollowSeesWhatItsFilterMatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	connect(t, ns, addr, 200)
+	nstest.Connect(t, ns, addr, 200)
 	if err := ns.Do(func() error {
 		for i := range 30 {
 			c, err := net.Dial("udp", net.JoinHostPort("127.0.0.1", "9"))
@@ -74,7 +74,7 @@ func TestFollowSaysWhatItLost(t *testing.T) {
 	func() {
 		f.mu.Lock() // the reader stalls at its next datagram
 		defer f.mu.Unlock()
-		connect(t, ns, addr, 500)
+		nstest.Connect(t, ns, addr, 500)
 	}()
 	time.Sleep(3 * eventsBatch)
 	got, _ := f.Read()

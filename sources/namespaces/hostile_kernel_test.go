@@ -14,6 +14,7 @@ import (
 
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // TestNamespaceWalkWithHugeArgvs: an unprivileged user runs 1,000
@@ -33,16 +34,9 @@ func TestNamespaceWalkWithHugeArgvs(t *testing.T) {
 		args = append(args, big)
 	}
 	cmd := exec.Command("setpriv", args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
-	buf := make([]byte, 2)
-	if _, err := out.Read(buf); err != nil || string(buf) != "up" {
-		t.Fatalf("forks: %q %v", buf, err)
-	}
+	nstest.StartGroup(t, cmd, nil)
+	nstest.WaitUp(t, out)
 	n := NewNamespaces(kernelfs.Roots{Proc: "/proc"})
 	began := time.Now()
 	n.Read(time.Now(), 262144)

@@ -14,11 +14,14 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/knob"
+	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // PlansFile is the recorded plans, under the repository's root.
@@ -143,4 +146,21 @@ func Write(t testing.TB, path string, plans []Plan) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// FarFromTheCap is the plan, and the knobs it was made from, for a host
+// whose table is far from its cap (300 of 262,144) while kind is its
+// verdict: a NAT's drops (12 of them, for verdict.NATPorts) or stale
+// timeouts with none. No knob frees either: each surface that shows the
+// plan says where the fix is instead.
+func FarFromTheCap(kind verdict.Kind) (tuning.Plan, map[string]string) {
+	cur := map[string]string{knob.Max: "262144", knob.Hashsize: "262144", knob.TimeWait: "120"}
+	c := model.Conntrack{Status: model.TableTracked, Count: 300, Peak: 300, Max: 262144, Buckets: 262144, TimeWaitHold: 120}
+	f := diagnose.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}, Verdicts: []verdict.Verdict{{Kind: kind}}}
+	f.Rates.Elapsed = time.Second
+	if kind == verdict.NATPorts {
+		f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: 12})
+	}
+	guide := tuning.Guide{Knobs: tuning.KnobState{Current: cur, Global: true}, Measured: tally.NewRing[diagnose.Frame](1), Now: f}
+	return tuning.Diagnose(guide).Plan, cur
 }

@@ -1,6 +1,8 @@
-// Package nstest gives kernel tests in every package of sources the same
-// ground: a tracked network namespace with a listener, made and removed
-// by the test. It is imported by tests only.
+// Package nstest gives the kernel tests of every package the same
+// ground: a tracked network namespace with a listener, servers and
+// connections in namespaces, process groups stopped with the test,
+// cgroups, and the claims on the machine's global knobs, each made and
+// removed by the test. It is imported by tests only.
 package nstest
 
 import (
@@ -9,6 +11,7 @@ import (
 	"os"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 	"github.com/tablefull/tablefull/sources/netns"
@@ -32,8 +35,23 @@ func Tracked(t testing.TB) (*netns.NS, string) {
 	if err := ns.Nft(netns.TrackRuleset); err != nil {
 		t.Fatal(err)
 	}
+	return ns, Serve(t, ns, "127.0.0.1:0", nil)
+}
+
+// Serve listens on TCP addr inside ns (nil: the namespace the test runs
+// in) and hands each connection to handle (nil: closes it at once), until
+// the test ends; it returns the address listened on.
+func Serve(t testing.TB, ns *netns.NS, addr string, handle func(net.Conn)) string {
+	t.Helper()
 	var ln net.Listener
-	if err := ns.Do(func() (err error) { ln, err = net.Listen("tcp", "127.0.0.1:0"); return err }); err != nil {
+	listen := func() (err error) { ln, err = net.Listen("tcp", addr); return err }
+	var err error
+	if ns == nil {
+		err = listen()
+	} else {
+		err = ns.Do(listen)
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ln.Close() })
@@ -43,8 +61,30 @@ func Tracked(t testing.TB) (*netns.NS, string) {
 			if err != nil {
 				return
 			}
-			c.Close()
+			if handle == nil {
+				c.Close()
+				continue
+			}
+			go handle(c)
 		}
 	}()
-	return ns, ln.Addr().String()
+	return ln.Addr().String()
+}
+
+// Connect makes n TCP connections to addr from inside ns, one at a time,
+// each closed once made: n tracked entries, ending.
+func Connect(t testing.TB, ns *netns.NS, addr string, n int) {
+	t.Helper()
+	if err := ns.Do(func() error {
+		for range n {
+			c, err := net.DialTimeout("tcp", addr, time.Second)
+			if err != nil {
+				return err
+			}
+			c.Close()
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/model/tuning"
+	"github.com/tablefull/tablefull/model/tuning/surfacetest"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
@@ -19,15 +20,8 @@ import (
 // stale timeouts with no drops (nothing to propose, and conntrack -D), as
 // the panel does.
 func TestPrintSaysWhereTheFixIs(t *testing.T) {
-	cur := map[string]string{knob.Max: "262144", knob.Hashsize: "262144", knob.TimeWait: "120"}
-	c := model.Conntrack{Status: model.TableTracked, Count: 300, Peak: 300, Max: 262144, Buckets: 262144, TimeWaitHold: 120}
 	for kind, want := range map[verdict.Kind]string{verdict.NATPorts: "refused: no knob frees it: 12 drops", verdict.StaleTimeouts: "nothing to propose: the current values hold"} {
-		f := diagnose.Frame{Sample: model.Sample{Time: time.Unix(1000, 0), Conntrack: c}, Verdicts: []verdict.Verdict{{Kind: kind}}}
-		f.Rates.Elapsed = time.Second
-		if kind == verdict.NATPorts {
-			f.Rates.CTTotal = model.CountersOf(map[model.Counter]uint64{model.Drop: 12})
-		}
-		plan := tuning.Diagnose(tuning.Guide{Knobs: tuning.KnobState{Current: cur, Global: true}, Measured: tally.NewRing[diagnose.Frame](1), Now: f}).Plan
+		plan, _ := surfacetest.FarFromTheCap(kind)
 		var out bytes.Buffer
 		printPlan(&out, plan, nil)
 		if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), string(kind)+": ") {
