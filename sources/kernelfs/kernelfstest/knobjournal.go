@@ -42,8 +42,8 @@ func ForgetKnob(dir, path string) error {
 
 // RestoreAbandonedKnobs writes back every knob recorded in dir by a
 // process that is gone, and removes its record. A record is checked
-// before it is believed: it names a knob under /proc/sys or
-// /sys/module (or under allowedRoot, for tests) and a number.
+// before it is believed: it names one of conntrack's knobs (knobRoots,
+// or a file under allowedRoot, for tests) and a number.
 func RestoreAbandonedKnobs(dir, allowedRoot string) error {
 	files, err := filepath.Glob(filepath.Join(dir, "*.knob"))
 	if err != nil {
@@ -93,13 +93,17 @@ func startTime(pid string) string {
 	return fields[19]
 }
 
+// knobRoots are where the knobs the tests change live: the conntrack
+// sysctls and the module's parameters (the hashsize). .ci/run's exit
+// trap accepts the same two.
+var knobRoots = []string{"/proc/sys/net/netfilter/", "/sys/module/nf_conntrack/parameters/"}
+
 // knobPath says whether path is a knob a test may write back.
 func knobPath(path, allowedRoot string) bool {
-	clean := filepath.Clean(path)
-	if clean != path || strings.Contains(path, "..") {
+	if filepath.Clean(path) != path { // no "..", no doubled slashes
 		return false
 	}
-	for _, root := range []string{"/proc/sys/", "/sys/module/", allowedRoot} {
+	for _, root := range append(knobRoots, allowedRoot) {
 		if root != "" && strings.HasPrefix(path, root) {
 			return true
 		}
@@ -107,6 +111,7 @@ func knobPath(path, allowedRoot string) bool {
 	return false
 }
 
+// isNumber says whether s is a knob's value as the tests write one.
 func isNumber(s string) bool {
 	_, err := strconv.ParseUint(s, 10, 64)
 	return err == nil

@@ -52,7 +52,7 @@ func TestRestoreAbandonedKnobs(t *testing.T) {
 		t.Errorf("the knob a running process set reads %s, want its 64 kept", got)
 	}
 
-	hostile := map[string]string{"/etc/passwd": "0", knob("words", "1"): "1; reboot", knobs + "../x": "1"}
+	hostile := map[string]string{"/etc/passwd": "0", "/proc/sys/kernel/panic": "1", knob("words", "1"): "1; reboot", knobs + "../x": "1"}
 	for path, before := range hostile {
 		record(path, before, "1 0")
 	}
