@@ -66,7 +66,7 @@ func tableLines(st *styles.Styles, f diagnose.Frame, width int) []string {
 		countStyle = st.Warn
 	}
 	ceiling, why := diagnose.CeilingOf(c, f.Fill)
-	rate := f.Rates.NewEntriesPS()
+	rate := f.Sustained().Total // over a whole interval, as the demand beside it
 	rateStyle := st.Value
 	if ceiling > 0 && rate >= ceiling {
 		rateStyle = st.Crit

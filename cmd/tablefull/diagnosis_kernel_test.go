@@ -145,13 +145,16 @@ func oneDiagnosis(t *testing.T, c realIncident) {
 	if c.report != nil {
 		c.report(t, report.markdown, steps)
 	}
-	if t.Failed() {
-		t.Log(report.markdown)
+	for _, c := range report.diagnosis.Plan.Changes { // what the size below is checked against, in CI's log
+		t.Logf("the report plans at %s: %s %s → %s (%s)", report.planAt.Format("15:04:05.000"), c.Key, c.Current, c.Proposed, c.Why.Text())
 	}
 	if report.freedAt == 0 {
 		t.Errorf("the loop freed the table and the report does not say what freed it")
 	} else if report.plannedMax > 2*report.freedAt {
 		t.Errorf("the report proposes max %s, more than twice the %s that held the table once freed", units.Int(report.plannedMax), units.Int(report.freedAt))
+	}
+	if t.Failed() {
+		t.Log(report.markdown)
 	}
 	undoFromHost(t, ns, state, fmt.Sprint(incidentMax), c.knob, readSysctlBefore(c.knob))
 	if *updateIncidents {
@@ -243,6 +246,8 @@ type reportRead struct {
 	// does not say it was freed); plannedMax the max the report proposes
 	// (0: none).
 	freedAt, plannedMax uint64
+	// planAt is the moment the report plans on.
+	planAt time.Time
 }
 
 // reportOfRecording builds the report of the recording at path, as
@@ -276,7 +281,7 @@ func reportOfRecording(t *testing.T, path string) reportRead {
 	if !ok {
 		t.Fatalf("the report of %s has no pressed moment to plan on", path)
 	}
-	out.diagnosis = d
+	out.diagnosis, out.planAt = d, r.Incident.PlanAt()
 	var upTo frameList // the frames tune --dry-run would have measured at the report's moment
 	again := diagnose.NewAnalyzer(len(rec.Samples))
 	for _, s := range rec.Samples {

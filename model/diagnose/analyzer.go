@@ -26,6 +26,9 @@ type Frame struct {
 	Fill Fill
 	// Demand is the new entries/s wanted while pinned (a lower bound).
 	Demand Demand
+	// sustained is the new entries/s over at least one sampling interval
+	// ending here (see Sustained).
+	sustained model.EntryRates
 	// FullNS are the host's other namespaces at the cap or dropping.
 	FullNS []model.FullNS
 	// Who is the probes' counts summed over the trailing WhoWindow, over
@@ -46,6 +49,19 @@ func (f Frame) Verdict() verdict.Verdict {
 	return f.Verdicts[0]
 }
 
+// Sustained is the new entries/s over at least one sampling interval
+// ending at this frame: Rates.Entries unless the frame is a fast sample,
+// whose fraction of a second is a burst, not a rate that a hold of many
+// seconds keeps. What sizes (the demand, the fill, a plan's peak rate, the
+// panel's new/s) reads it; totals over time read Rates. A frame no
+// Analyzer measured a span for has its own rates.
+func (f Frame) Sustained() model.EntryRates {
+	if f.sustained.Known() {
+		return f.sustained
+	}
+	return f.Rates.Entries
+}
+
 // HistoryFor is how many frames an Analyzer keeps to cover span at the
 // given interval, never fewer than 3,600 (one hour at 1 s).
 func HistoryFor(span, interval time.Duration) int {
@@ -64,6 +80,7 @@ type Analyzer struct {
 	episodes *Episodes
 	kernel   *tally.Ring[model.KernelLine]
 	demand   *demandTracker
+	span     spanTracker
 	lastDrop time.Time
 	// census is the newest census, for what stands in the table.
 	census *model.Census
@@ -111,9 +128,10 @@ func (a *Analyzer) Add(s model.Sample) Frame {
 	if a.census != nil && s.Time.Sub(a.census.At) > CensusFresh {
 		a.census = nil
 	}
-	f := Frame{Sample: s, Rates: r, Pinned: pinned, Fill: FillOf(s, r, a.census),
+	sized := a.span.over(s, r)
+	f := Frame{Sample: s, Rates: r, Pinned: pinned, Fill: FillOf(s, sized, a.census), sustained: sized.Entries,
 		CPUs: max(len(s.CPU), len(s.CTStats.PerCPU)), Disks: len(s.Disks)}
-	f.Demand = a.demand.observe(f)
+	f.Demand = a.demand.observe(f, sized)
 	if pinned {
 		f.Fill = f.Fill.WhilePinned(s, a.demand.classesBefore())
 	}

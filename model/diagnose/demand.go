@@ -67,9 +67,9 @@ type timedRate struct {
 
 func newDemandTracker() *demandTracker { return &demandTracker{recent: tally.NewRing[timedRate](128)} }
 
-// observe takes one frame and returns the demand at it.
-func (d *demandTracker) observe(f Frame) Demand {
-	r := f.Rates
+// observe takes one frame, with its rates over at least one interval
+// (spanTracker), and returns the demand at it.
+func (d *demandTracker) observe(f Frame, r model.Rates) Demand {
 	admitted := r.NewEntriesPS()
 	if !f.Pinned {
 		d.inPin = false

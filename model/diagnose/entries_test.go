@@ -190,23 +190,23 @@ func TestDemand(t *testing.T) {
 		r := model.Rates{SynRetransPS: syn, Entries: model.EntryRates{Basis: model.BasisEvents, Total: rate}}
 		return Frame{Sample: model.Sample{Time: t0.Add(time.Duration(s) * time.Second)}, Rates: r, Pinned: pinned}
 	}
-	if got := d.observe(frame(0, false, 3100, 0)); got.AtLeast != 0 {
+	if got := observeOwn(d, frame(0, false, 3100, 0)); got.AtLeast != 0 {
 		t.Errorf("not pinned: demand %+v", got)
 	}
-	d.observe(frame(1, false, 2000, 0))
-	if got := d.observe(frame(2, true, 4, 0)); got.AtLeast != 3100 || got.Basis != "the rate before the pin" {
+	observeOwn(d, frame(1, false, 2000, 0))
+	if got := observeOwn(d, frame(2, true, 4, 0)); got.AtLeast != 3100 || got.Basis != "the rate before the pin" {
 		t.Errorf("pinned after a climb: %+v, want ≥ 3,100 from the climb", got)
 	}
 	// Opened during the pin: nothing before it, the refused SYNs tell.
 	d = newDemandTracker()
-	got := d.observe(frame(0, true, 4, 700))
+	got := observeOwn(d, frame(0, true, 4, 700))
 	if got.AtLeast != 104 || !strings.Contains(got.String(), "demand ≥ 104 new/s") {
 		t.Errorf("opened during the pin: %+v (%s), want 4 + 700 ÷ 7", got, got)
 	}
 	// A climb older than the lookback does not count.
 	d = newDemandTracker()
-	d.observe(frame(0, false, 3100, 0))
-	if got := d.observe(frame(120, true, 4, 0)); got.AtLeast != 4 {
+	observeOwn(d, frame(0, false, 3100, 0))
+	if got := observeOwn(d, frame(120, true, 4, 0)); got.AtLeast != 4 {
 		t.Errorf("a climb two minutes before: %+v, want the admitted 4", got)
 	}
 	// A table of DNS lookups pinned and dropping is asked for at least
@@ -218,7 +218,11 @@ func TestDemand(t *testing.T) {
 	dns.Sample.Conntrack = model.Conntrack{Status: model.TableTracked, Count: 400, Peak: 400, Max: 400}
 	dns.Rates.CTTotal.Set(model.Drop, 190)
 	dns.Fill = Fill{Counted: true, Classes: []ClassFill{{Class: model.ClassUDPSingle, Entries: 400, Hold: 30, RatePS: 3}}}
-	if got := d.observe(dns); got.AtLeast < 400.0/30 || !strings.Contains(got.Basis, "ceiling") {
+	if got := observeOwn(d, dns); got.AtLeast < 400.0/30 || !strings.Contains(got.Basis, "ceiling") {
 		t.Errorf("a pinned table that drops: demand %+v, want ≥ its ceiling 13.3", got)
 	}
 }
+
+// observeOwn is demandTracker.observe of a frame of a whole interval: its
+// own rates are its sustained ones.
+func observeOwn(d *demandTracker, f Frame) Demand { return d.observe(f, f.Rates) }

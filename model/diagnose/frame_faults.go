@@ -45,7 +45,7 @@ func (f Frame) Faults() []string {
 			}
 		}
 	}
-	if r := f.Rates.Entries; f.Pinned && f.Demand.AtLeast > 0 && r.Known() && f.Demand.AtLeast+0.5 < r.Total {
+	if r := f.Sustained(); f.Pinned && f.Demand.AtLeast > 0 && r.Known() && f.Demand.AtLeast+0.5 < r.Total {
 		out = append(out, fmt.Sprintf("demand ≥ %.1f/s below the %.1f/s the pinned table admits", f.Demand.AtLeast, r.Total))
 	}
 	return out

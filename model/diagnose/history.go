@@ -33,6 +33,7 @@ func compact(f Frame) Frame {
 	f.Sample.Kernel.Lines = nil
 	f.Sample.Entries.TopDests, f.Sample.Entries.TopSources = nil, nil
 	f.Rates.Entries.TopDests, f.Rates.Entries.TopSources = nil, nil
+	f.sustained.TopDests, f.sustained.TopSources = nil, nil
 	if len(f.Fill.Classes) > HistoryClasses {
 		f.Fill.Classes = append([]ClassFill(nil), f.Fill.Classes[:HistoryClasses]...)
 	}

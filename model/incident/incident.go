@@ -239,7 +239,7 @@ func (in *Incident) Add(f diagnose.Frame) {
 		if f.Demand.AtLeast > in.PeakDemand.AtLeast {
 			in.PeakDemand, in.PeakDemandAt = f.Demand, s.Time
 		}
-		if rate := r.NewEntriesPS(); rate > in.PeakNewConnsPS {
+		if rate := f.Sustained().Total; rate > in.PeakNewConnsPS {
 			in.PeakNewConnsPS, in.PeakNewConnsAt = rate, s.Time
 			in.PeakHold, in.PeakOpen = c.TimeWaitHold, s.TCP.Established
 		}

@@ -43,7 +43,7 @@ type frameList []diagnose.Frame
 
 func (l frameList) Len() int                { return len(l) }
 func (l frameList) At(i int) diagnose.Frame { return l[i] }
-func frameRate(f *diagnose.Frame) float64   { return max(f.Rates.NewEntriesPS(), f.Demand.AtLeast) }
+func frameRate(f *diagnose.Frame) float64   { return max(f.Sustained().Total, f.Demand.AtLeast) }
 func keep(f diagnose.Frame) *diagnose.Frame { return &f }
 func knobChanged(a, b model.Conntrack) bool { return knobsOf(a) != knobsOf(b) }
 

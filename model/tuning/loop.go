@@ -189,11 +189,11 @@ func headingOf(f diagnose.Frame) (uint64, bool) {
 	if f.Fill.Known() {
 		return f.Fill.WorkingSet(), true
 	}
-	if !f.Rates.Entries.Known() {
+	if !f.Sustained().Known() {
 		return 0, false
 	}
 	c := f.Sample.Conntrack
-	return arith.WorkingSet(f.Rates.NewEntriesPS(), c.TimeWaitHold, f.Sample.TCP.Established), true
+	return arith.WorkingSet(f.Sustained().Total, c.TimeWaitHold, f.Sample.TCP.Established), true
 }
 
 // median is the middle of xs (0 for none): one burst of retransmitted

@@ -197,15 +197,15 @@ func NewInputs(current map[string]string, h model.Host, entryBytes uint64, measu
 			in.Census = f.Sample.Census
 		}
 		// While pinned what got in is the ceiling: the demand is the rate.
-		if r := max(f.Rates.NewEntriesPS(), f.Demand.AtLeast); r > in.PeakRate {
+		if r := max(f.Sustained().Total, f.Demand.AtLeast); r > in.PeakRate {
 			in.PeakRate, peakAt = r, f
 		}
 		in.PeakCount = max(in.PeakCount, f.Sample.Conntrack.Peak)
 		fill(f)
 	}
-	if nowRate := max(now.Rates.NewEntriesPS(), now.Demand.AtLeast); in.PeakRate > nowRate && !peakAt.Sample.Time.IsZero() {
+	if nowRate := max(now.Sustained().Total, now.Demand.AtLeast); in.PeakRate > nowRate && !peakAt.Sample.Time.IsZero() {
 		what := "the peak rate of new entries"
-		if peakAt.Demand.AtLeast > peakAt.Rates.NewEntriesPS() {
+		if peakAt.Demand.AtLeast > peakAt.Sustained().Total {
 			what = "the peak demand"
 		}
 		in.RateFrom = fmt.Sprintf("%s, at %s (now %s/s)", what, peakAt.Sample.Time.Format("15:04:05"), units.Num(nowRate))
