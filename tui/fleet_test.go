@@ -22,6 +22,8 @@ type fakeFleet struct {
 	rows  []fleet.Row
 	err   error
 	views []fleet.View
+	// unscored are the instances the totals say serve no score
+	unscored int
 }
 
 func (f *fakeFleet) Fleet(_ context.Context, _ time.Time, v fleet.View) (fleet.Page, error) {
@@ -53,6 +55,7 @@ func (f *fakeFleet) Fleet(_ context.Context, _ time.Time, v fleet.View) (fleet.P
 		}
 	}
 	fleet.Sort(kept)
+	t.Unscored = f.unscored
 	page := fleet.Page{Totals: t, Offset: v.Offset}
 	if v.Offset < len(kept) {
 		page.Rows = kept[v.Offset:min(len(kept), v.Offset+v.Limit)]
@@ -338,5 +341,20 @@ func TestFleetNarrowRefused(t *testing.T) {
 	f.Update(f.fetchCmd()())
 	if v := src.views[len(src.views)-1]; v.Narrow != "node-00" || f.page.Totals.Hosts != 100 {
 		t.Errorf("the next refresh asked %+v, %d hosts", v, f.page.Totals.Hosts)
+	}
+}
+
+// TestFleetUnscored: instances that serve no score are said beside the
+// dropping, whose count they are not in; none, nothing is said.
+func TestFleetUnscored(t *testing.T) {
+	for _, n := range []int{0, 3} {
+		screen := fleetAt(&fakeFleet{rows: bigFleet(1000), unscored: n}, 200, 50).View()
+		summary := strings.Split(screen, "\n")[1]
+		if got, want := strings.Contains(summary, "1 dropping · 3 unscored"), n > 0; got != want {
+			t.Errorf("%d unscored: the summary is %q", n, summary)
+		}
+		if n == 0 && strings.Contains(summary, "unscored") {
+			t.Errorf("no instance unscored, and the summary says %q", summary)
+		}
 	}
 }

@@ -62,7 +62,8 @@ func (f *Fleet) narrowedText() string {
 }
 
 // summary is the fleet's totals as the engine counted them: hosts,
-// pinned and dropping, the instances of each verdict most severe first,
+// pinned and dropping (and the instances serving no score, whose drops
+// it cannot count), the instances of each verdict most severe first,
 // and the stale.
 func (f *Fleet) summary() string {
 	t := f.page.Totals
@@ -75,6 +76,9 @@ func (f *Fleet) summary() string {
 	}
 	if t.Dropping > 0 {
 		parts = append(parts, f.st.Crit.Render(units.Int(uint64(t.Dropping))+" dropping"))
+	}
+	if n := t.Unscored; n > 0 { // whether these drop is not known: not counted above
+		parts = append(parts, f.st.Warn.Render(units.Int(uint64(n))+" unscored"))
 	}
 	for _, k := range t.KindsBySeverity() {
 		if k != verdict.OK {

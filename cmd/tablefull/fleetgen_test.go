@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model/diagnose"
+	fleetmodel "github.com/tablefull/tablefull/model/fleet"
 	"github.com/tablefull/tablefull/model/verdict"
 )
 
@@ -84,6 +85,8 @@ type series struct {
 	labelsOf func(st hostState) string
 	// ahead says the series goes on past now (see syntheticFleet.ahead)
 	ahead bool
+	// skip, when set, leaves out the hosts of the states it is true for
+	skip func(st hostState) bool
 }
 
 // seriesOf are the series every host exports that the fleet view reads.
@@ -98,24 +101,24 @@ func (f syntheticFleet) seriesOf() []series {
 		return float64(1000 + inst%5000)
 	}
 	out := []series{
-		{"tablefull_conntrack_entries", "", entries, nil, false},
-		{"tablefull_conntrack_entries_peak", "", entries, nil, false},
-		{"tablefull_conntrack_entries_limit", "", func(hostState, int, int) float64 { return syntheticLimit }, nil, false},
+		{"tablefull_conntrack_entries", "", entries, nil, false, nil},
+		{"tablefull_conntrack_entries_peak", "", entries, nil, false, nil},
+		{"tablefull_conntrack_entries_limit", "", func(hostState, int, int) float64 { return syntheticLimit }, nil, false, nil},
 		{"tablefull_conntrack_pinned_seconds_total", "", func(st hostState, _, i int) float64 {
 			return map[bool]float64{true: float64(i) * f.step.Seconds()}[st == pinnedHost]
-		}, nil, true},
-		{"tablefull_conntrack_pinned_episodes_total", "", func(st hostState, _, _ int) float64 { return map[bool]float64{true: 1}[st == pinnedHost] }, nil, false},
-		{"tablefull_last_sample_timestamp_seconds", "", func(_ hostState, _, i int) float64 { return float64(f.at(i).Unix()) }, nil, true},
+		}, nil, true, nil},
+		{"tablefull_conntrack_pinned_episodes_total", "", func(st hostState, _, _ int) float64 { return map[bool]float64{true: 1}[st == pinnedHost] }, nil, false, nil},
+		{"tablefull_last_sample_timestamp_seconds", "", func(_ hostState, _, i int) float64 { return float64(f.at(i).Unix()) }, nil, true, nil},
 		{"tablefull_conntrack_events_total", `counter="drop",`, func(st hostState, inst, i int) float64 {
 			return map[bool]float64{true: float64(i * (3000 + inst))}[st == pinnedHost] // each its own rate: one order
-		}, nil, true},
-		{"tablefull_conntrack_events_total", `counter="early_drop",`, func(hostState, int, int) float64 { return 0 }, nil, true},
+		}, nil, true, nil},
+		{"tablefull_conntrack_events_total", `counter="early_drop",`, func(hostState, int, int) float64 { return 0 }, nil, true, nil},
 	}
 	holds := map[hostState]verdict.Kind{pinnedHost: verdict.TableFull, natHost: verdict.NATPorts, nearHost: verdict.NearCap}
 	for _, k := range diagnose.ProblemKinds() {
 		out = append(out, series{"tablefull_verdict", `kind="` + k.Label() + `",`, func(st hostState, _, _ int) float64 {
 			return map[bool]float64{true: 1}[holds[st] == k]
-		}, nil, false})
+		}, nil, false, nil})
 	}
 	worst := series{name: "tablefull_verdict_worst", value: func(hostState, int, int) float64 { return 1 }}
 	worst.labelsOf = func(st hostState) string {
@@ -124,7 +127,22 @@ func (f syntheticFleet) seriesOf() []series {
 		}
 		return `kind="` + verdict.OK.Label() + `",`
 	}
-	return append(out, worst)
+	out = append(out, worst)
+	// the score an exporter serves (fleetmodel.Score): every host's but the
+	// near-cap ones', as exporters too old to serve it, which the
+	// console ranks by their verdict alone
+	score := series{name: "tablefull_fleet_score", ahead: true, value: func(st hostState, inst, _ int) float64 {
+		row := fleetmodel.Row{Count: uint64(entries(st, inst, 0)), Limit: syntheticLimit}
+		if k, ok := holds[st]; ok {
+			row.Kinds = []verdict.Kind{k}
+		}
+		if st == pinnedHost {
+			row.DropsPS = float64(3000+inst) / f.step.Seconds()
+		}
+		return fleetmodel.Score(row)
+	}}
+	score.skip = func(st hostState) bool { return st == nearHost }
+	return append(out, score)
 }
 
 // at is point i's time.
@@ -146,6 +164,9 @@ func (f syntheticFleet) write(w io.Writer, openMetrics bool) error {
 		last = s.name
 		for inst := range f.n {
 			st := f.state(inst)
+			if s.skip != nil && s.skip(st) {
+				continue
+			}
 			labels := s.labels
 			if s.labelsOf != nil {
 				labels = s.labelsOf(st)

@@ -40,6 +40,11 @@ type Totals struct {
 	Kinds map[verdict.Kind]int
 	// Firing counts the alerts firing for the instances.
 	Firing int
+	// Unscored are the instances that serve their worst verdict but no
+	// fleet score (an exporter older than the score, or one that could
+	// not read its drop counters): they rank by their verdict alone, and
+	// whether they drop is not known to Dropping, which counts the scores.
+	Unscored int
 }
 
 // KindsBySeverity are the kinds Totals counts, most severe first.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/fleet"
 	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/safe"
 	"github.com/tablefull/tablefull/model/verdict"
@@ -222,7 +223,25 @@ func (m emit) verdicts(s snapshot, tableUp bool) {
 	}
 	if tableUp {
 		m.gauge(descOf(metrics.VerdictWorst), 1, worst.Label())
+		m.score(s, worst)
 	}
+}
+
+// score is the host's place in the fleet's order (fleet.Score of its
+// worst verdict held, its drops over the window and its count's share of
+// the cap), served so that the fleet's engine ranks one series a host
+// rather than computing it over every host's counters at each refresh.
+// Left out where the drops were not measured: the console then ranks the
+// host by its verdict alone, not as a table that never drops.
+func (m emit) score(s snapshot, worst verdict.Kind) {
+	if !s.dropsRead {
+		return
+	}
+	row := fleet.Row{Count: s.frame.Sample.Conntrack.Count, Limit: s.frame.Sample.Conntrack.Max, DropsPS: s.dropsPS}
+	if worst != verdict.OK {
+		row.Kinds = []verdict.Kind{worst}
+	}
+	m.gauge(descOf(metrics.FleetScore), fleet.Score(row))
 }
 
 func b(v bool) float64 {

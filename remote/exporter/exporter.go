@@ -142,7 +142,11 @@ func (e *Exporter) Observe(s model.Sample) {
 		}
 		kinds[v.Kind] = true
 	}
-	e.window.add(windowFrame{at: s.Time, peak: max(s.Conntrack.Peak, s.Conntrack.Count), kinds: kinds})
+	wf := windowFrame{at: s.Time, peak: max(s.Conntrack.Peak, s.Conntrack.Count), kinds: kinds}
+	if f.Rates.Elapsed > 0 && len(f.Rates.CT) > 0 && s.CTStats.Reports(model.Drop) { // counted across the interval
+		wf.dropped, wf.elapsed = f.Rates.CTTotal.Get(model.Drop)+f.Rates.CTTotal.Get(model.EarlyDrop), f.Rates.Elapsed
+	}
+	e.window.add(wf)
 	e.observePlan(f)
 	e.last, e.have, e.streamErr, e.at = f, true, nil, s.Time
 	if e.Log != nil { // the parts are built for the log only where there is one
@@ -189,17 +193,22 @@ type snapshot struct {
 	streamUp                bool
 	at                      time.Time
 	held                    map[verdict.Kind]bool
-	verdictSeconds          map[verdict.Kind]float64
-	attribution             attribution
-	owners                  ownerCounters
-	probesOn                bool
-	plan                    *planNow
+	// dropsPS is the table's drops per second over the window (the
+	// fleet score's); dropsRead false where it could not be measured.
+	dropsPS        float64
+	dropsRead      bool
+	verdictSeconds map[verdict.Kind]float64
+	attribution    attribution
+	owners         ownerCounters
+	probesOn       bool
+	plan           *planNow
 }
 
 func (e *Exporter) take() snapshot {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	peak, held := e.window.read()
+	dropsPS, dropsRead := e.window.dropsPS()
 	seconds := make(map[verdict.Kind]float64, len(e.verdictSeconds))
 	for k, v := range e.verdictSeconds {
 		seconds[k] = v
@@ -207,6 +216,6 @@ func (e *Exporter) take() snapshot {
 	return snapshot{frame: e.last, have: e.have, peak: max(peak, e.last.Sample.Conntrack.Count),
 		pinnedSeconds: e.pinnedSeconds, episodes: e.episodes, kernelLines: e.kernelLines,
 		suppressed: e.suppressed, newEntries: e.newEntries, evicted: e.evicted, evictedUnknown: e.evictedUnknown, lost: e.lost, probesLost: e.probesLost, probesRead: e.probesRead, streamUp: e.have && e.streamErr == nil, at: e.at,
-		held: held, verdictSeconds: seconds, attribution: e.attribution.fresh(e.at),
+		held: held, dropsPS: dropsPS, dropsRead: dropsRead, verdictSeconds: seconds, attribution: e.attribution.fresh(e.at),
 		owners: e.owners.copied(), probesOn: e.probesOn, plan: e.plan}
 }

@@ -2,6 +2,7 @@ package exporter
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/diagnose"
+	"github.com/tablefull/tablefull/model/fleet"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/metrics"
 	"github.com/tablefull/tablefull/remote/recording/recordingtest"
@@ -108,6 +110,34 @@ func checkExported(t *testing.T, at string, fr diagnose.Frame, m map[string]map[
 		}
 	}
 	checkWorst(t, at, m)
+	checkScore(t, at, fr, m)
+}
+
+// checkScore holds tablefull_fleet_score to fleet.Score of what the
+// scrape serves beside it: the worst verdict, the count and the cap, and
+// the frame's drops (the window is shorter than a sample: its drops are
+// the frame's own interval's).
+func checkScore(t *testing.T, at string, fr diagnose.Frame, m map[string]map[string]float64) {
+	t.Helper()
+	score, served := m[metrics.FleetScore.Name][""]
+	limit, tracked := m[metrics.Limit.Name][""]
+	counted := fr.Rates.Elapsed > 0 && fr.Sample.CTStats.Reports(model.Drop)
+	if !tracked || !counted {
+		if served {
+			t.Errorf("%s: tablefull_fleet_score %v served without a table or its drops read", at, score)
+		}
+		return
+	}
+	row := fleet.Row{Count: uint64(m[metrics.Entries.Name][""]), Limit: uint64(limit),
+		DropsPS: float64(fr.Rates.CTTotal.Get(model.Drop)+fr.Rates.CTTotal.Get(model.EarlyDrop)) / fr.Rates.Elapsed.Seconds()}
+	for kind, v := range m[metrics.VerdictWorst.Name] {
+		if k, ok := diagnose.KindOfLabel(strings.TrimSuffix(kind, ",")); ok && v == 1 && k != verdict.OK {
+			row.Kinds = []verdict.Kind{k}
+		}
+	}
+	if want := fleet.Score(row); !served || score != want {
+		t.Errorf("%s: tablefull_fleet_score %v (served %v), want %v: worst %v, %d of %d, %.2f drops/s", at, score, served, want, row.Kinds, row.Count, row.Limit, row.DropsPS)
+	}
 }
 
 // checkWorst holds tablefull_verdict_worst to the kinds exported: one

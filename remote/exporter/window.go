@@ -16,11 +16,16 @@ const DefaultWindow = time.Minute
 const maxWindowFrames = 36000
 
 // windowFrame is what one sample leaves in the window: its time, the
-// highest count it saw, and the verdicts that held at it.
+// highest count it saw, the verdicts that held at it, and its table's
+// drops since the sample before (drop and early_drop over every CPU, as
+// the fleet's engine sums them) over that interval; elapsed is 0 where
+// they were not counted.
 type windowFrame struct {
-	at    time.Time
-	peak  uint64
-	kinds map[verdict.Kind]bool
+	at      time.Time
+	peak    uint64
+	kinds   map[verdict.Kind]bool
+	dropped uint64
+	elapsed time.Duration
 }
 
 // window is the trailing span of frames the peak and held verdicts cover.
@@ -52,4 +57,26 @@ func (w *window) read() (peak uint64, held map[verdict.Kind]bool) {
 		}
 	}
 	return peak, held
+}
+
+// dropsPS is the table's drops per second over the intervals that lie
+// within the window and counted them (the newest frame's alone when the
+// window is shorter than an interval); ok is false when none did.
+func (w *window) dropsPS() (perSec float64, ok bool) {
+	if len(w.frames) == 0 {
+		return 0, false
+	}
+	newest := w.frames[len(w.frames)-1]
+	from := newest.at.Add(-w.span)
+	dropped, elapsed := newest.dropped, newest.elapsed
+	for _, f := range w.frames[:len(w.frames)-1] {
+		if f.elapsed > 0 && !f.at.Add(-f.elapsed).Before(from) {
+			dropped += f.dropped
+			elapsed += f.elapsed
+		}
+	}
+	if elapsed <= 0 {
+		return 0, false
+	}
+	return float64(dropped) / elapsed.Seconds(), true
 }

@@ -61,6 +61,7 @@ var (
 var (
 	Verdict        = Metric{Name: "tablefull_verdict", Help: "1 when the verdict held at any sample in the trailing window (--window, default 1m; every scraper reads the same), by the console's own rules and thresholds, else 0 (kind: " + verdictKindLabels() + ").", Labels: []string{"kind"}}
 	VerdictWorst   = Metric{Name: "tablefull_verdict_worst", Help: "1, labelled with the most severe verdict that held in the trailing window (--window; severity as the console orders kinds), or ok when none held: one series a host, which a fleet's engine counts and ranks without reading every kind's tablefull_verdict series. Absent when the table could not be read.", Labels: []string{"kind"}}
+	FleetScore     = Metric{Name: "tablefull_fleet_score", Help: "The host's place in the fleet's order, higher first, as one integer: 10^12 × the severity of tablefull_verdict_worst's kind (1000 less its place in the console's order of kinds), plus 100 × its drops per second over the window in hundredths (drop and early_drop, at most 10^6/s), plus its count's whole percent of the cap (at most 99). A fleet's engine ranks it with topk, one series a host. Absent when the table or its drop counters could not be read."}
 	VerdictSeconds = Metric{Name: "tablefull_verdict_seconds_total", Help: "Seconds each verdict held since the exporter started (by the console's own rules): increase() over any range sees what held, whoever else scrapes.", Labels: []string{"kind"}}
 )
 
@@ -109,7 +110,7 @@ var (
 
 // All is every metric the exporter serves, in the order of its
 // exposition's descriptions.
-var All = []Metric{Entries, Peak, Limit, Buckets, Hold, CPUEvents, Events, Pinned, Episodes, KernelLines, Suppressed, NewEntries, NewEntriesLost, Evicted, EntriesDeleted, UserDeleted, IPVSConns, IPVSBuckets, ClassHold, Verdict, VerdictWorst, VerdictSeconds, Up, NSEntries, NSDrops, NSInsertDrops, NSOthers, NSOthersEntries, NSUnread, TuningDrift, LastSample, BuildInfo, ProbesLost, OwnerNew, OwnerDrops, OwnerEntries, ListenQueue, ListenBacklog, PlanKnob, PlanMemory, PlanClassShare}
+var All = []Metric{Entries, Peak, Limit, Buckets, Hold, CPUEvents, Events, Pinned, Episodes, KernelLines, Suppressed, NewEntries, NewEntriesLost, Evicted, EntriesDeleted, UserDeleted, IPVSConns, IPVSBuckets, ClassHold, Verdict, VerdictWorst, FleetScore, VerdictSeconds, Up, NSEntries, NSDrops, NSInsertDrops, NSOthers, NSOthersEntries, NSUnread, TuningDrift, LastSample, BuildInfo, ProbesLost, OwnerNew, OwnerDrops, OwnerEntries, ListenQueue, ListenBacklog, PlanKnob, PlanMemory, PlanClassShare}
 
 // verdictKindLabels are the kinds a tablefull_verdict series exists for,
 // as its label reads them.

@@ -1,6 +1,7 @@
 package promread
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +16,29 @@ import (
 // decoded: a fleet refresh's answers are a page's, a few tens of KB, a
 // drill-down's range query a few MB.
 const MaxAnswerBytes = 32 << 20
+
+// MaxCountAnswerBytes bounds the answer of a query that counts (the
+// fleet's totals: a few series each), so that the totals sent side by
+// side with the ranking hold no more memory than one answer.
+const MaxCountAnswerBytes = 64 << 10
+
+// answerBoundKey carries a query's own bound on its answer, under
+// MaxAnswerBytes, in its context.
+type answerBoundKey struct{}
+
+// withAnswerBound bounds the answers of the queries sent with ctx to
+// max bytes.
+func withAnswerBound(ctx context.Context, max int64) context.Context {
+	return context.WithValue(ctx, answerBoundKey{}, max)
+}
+
+// answerBound is the bound ctx sets, or MaxAnswerBytes.
+func answerBound(ctx context.Context) int64 {
+	if n, ok := ctx.Value(answerBoundKey{}).(int64); ok && n < MaxAnswerBytes {
+		return n
+	}
+	return MaxAnswerBytes
+}
 
 // MaxFleetInstances bounds how deep into the engine's ranking the fleet
 // view pages; MaxSeriesPerInstance bounds the series an answer may have

@@ -229,3 +229,23 @@ func skipMemoryUnderRace(t *testing.T) {
 		t.Skip("-race: the memory bound is the production build's (race_on_test.go)")
 	}
 }
+
+// TestCountsBoundedApart: the totals' counts are read to
+// MaxCountAnswerBytes, far under a page's bound: an answer of a few
+// hundred KB, which a page's details may be, is refused for a count.
+func TestCountsBoundedApart(t *testing.T) {
+	big := strings.Repeat(" ", 4*MaxCountAnswerBytes)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"status":"success","data":{"resultType":"vector","result":[]}}%s`, big)
+	}))
+	defer srv.Close()
+	r, _ := New(Config{URL: srv.URL})
+	_, err := r.Fleet(context.Background(), time.Now(), fleet.View{})
+	if !errors.Is(err, ErrAnswerTooBig) || !strings.Contains(err.Error(), fmt.Sprint(MaxCountAnswerBytes)) {
+		t.Errorf("a count's answer of %d bytes: %v, want it refused at %d", len(big), err, MaxCountAnswerBytes)
+	}
+	if v, err := r.instant(context.Background(), new(meter), "up", time.Now()); err != nil || len(v) != 0 {
+		t.Errorf("the same answer to a query of series: %v, %v; want it read", v, err)
+	}
+}

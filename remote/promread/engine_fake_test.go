@@ -7,7 +7,8 @@ import (
 	"testing"
 )
 
-// fakeEngine answers the fleet's totals with hosts instances in scope,
+// fakeEngine answers the fleet's totals with hosts instances in scope
+// (and nothing else counted),
 // its ranking with the first of the ranked instances that topk asks for
 // (highest first), and every other query with details.
 func fakeEngine(t *testing.T, hosts int, ranked []string, details http.Handler) http.Handler {
@@ -15,9 +16,12 @@ func fakeEngine(t *testing.T, hosts int, ranked []string, details http.Handler) 
 		r.ParseForm()
 		q := r.Form.Get("query")
 		switch {
-		case strings.Contains(q, `"m", "hosts"`):
+		case strings.HasPrefix(q, "label_replace(count") && strings.Contains(q, `"m", "hosts"`):
 			w.Header().Set("Content-Type", "application/json")
 			fmt.Fprintf(w, `{"status":"success","data":{"resultType":"vector","result":[{"metric":{"m":"hosts"},"value":[1,"%d"]}]}}`, hosts)
+		case strings.HasPrefix(q, "label_replace(count"): // the totals' other counts: none
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"status":"success","data":{"resultType":"vector","result":[]}}`)
 		case strings.HasPrefix(q, "sort_desc(topk("):
 			w.Header().Set("Content-Type", "application/json")
 			var k int

@@ -42,34 +42,60 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time, v fleet.View) (fleet.
 	q := fleetQueries{s: scope(joinMatchers(narrow, r.sel)), w: pmodel.Duration(r.window).String()}
 	// the totals and the ranking side by side: the engine's work on
 	// the whole fleet is most of a refresh
-	vecs, err := r.instants(ctx, m, now, q.totals(), q.rank(v.Offset+v.Limit))
+	totals := q.totals()
+	vecs, err := r.instants(ctx, m, now, append(counting(totals...), sized{q.rank(v.Offset + v.Limit), MaxAnswerBytes})...)
 	if err != nil {
 		return fleet.Page{}, err
 	}
-	page := fleet.Page{Totals: readTotals(vecs[0]), Offset: v.Offset}
+	var counts pmodel.Vector
+	for _, v := range vecs[:len(totals)] {
+		counts = append(counts, v...)
+	}
+	ranked := vecs[len(totals)]
+	page := fleet.Page{Totals: readTotals(counts), Offset: v.Offset}
 	if page.Totals.Hosts == 0 {
 		return fleet.Page{}, fmt.Errorf("%w: no instance with tablefull's metrics matches %s at %s", ErrNoInstances, q.s.with(""), r.where)
 	}
-	if len(vecs[1]) > v.Offset+v.Limit {
-		return fleet.Page{}, fmt.Errorf("%w: %d instances answered to topk(%d)", ErrAnswerTooBig, len(vecs[1]), v.Offset+v.Limit)
+	if len(ranked) > v.Offset+v.Limit {
+		return fleet.Page{}, fmt.Errorf("%w: %d instances answered to topk(%d)", ErrAnswerTooBig, len(ranked), v.Offset+v.Limit)
 	}
-	if page.Rows, err = r.pageRows(ctx, m, now, q, onPage(vecs[1], v)); err != nil {
+	if page.Rows, err = r.pageRows(ctx, m, now, q, onPage(ranked, v)); err != nil {
 		return fleet.Page{}, err
 	}
 	page.Cost = fleet.Cost{Queries: int(m.queries.Load()), Bytes: m.bytes.Load(), Took: time.Since(start), Own: time.Duration(m.own.Load())}
 	return page, nil
 }
 
+// sized is a query and the bound on its answer.
+type sized struct {
+	expr string
+	max  int64
+}
+
+// counting is queries that count, each answer bounded to
+// MaxCountAnswerBytes; listing is queries of a page's series, each to
+// MaxAnswerBytes.
+func counting(exprs ...string) []sized { return sizedAt(MaxCountAnswerBytes, exprs) }
+func listing(exprs ...string) []sized  { return sizedAt(MaxAnswerBytes, exprs) }
+
+func sizedAt(max int64, exprs []string) []sized {
+	out := make([]sized, len(exprs))
+	for i, e := range exprs {
+		out[i] = sized{e, max}
+	}
+	return out
+}
+
 // instants runs instant queries side by side and returns their answers
 // in order, or the first query's error.
-func (r *Reader) instants(ctx context.Context, m *meter, now time.Time, queries ...string) ([]pmodel.Vector, error) {
+func (r *Reader) instants(ctx context.Context, m *meter, now time.Time, queries ...sized) ([]pmodel.Vector, error) {
 	vecs, errs := make([]pmodel.Vector, len(queries)), make([]error, len(queries))
 	var wg sync.WaitGroup
 	for i, q := range queries {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			vecs[i], errs[i] = r.instant(ctx, m, q, now)
+			vecs[i], errs[i] = r.instant(withAnswerBound(ctx, q.max), m, q.expr, now)
 		}()
 	}
 	wg.Wait()
@@ -77,8 +103,8 @@ func (r *Reader) instants(ctx context.Context, m *meter, now time.Time, queries 
 }
 
 // FleetQueries is how many queries one refresh sends, whatever the
-// fleet's size: the totals, the ranking and the page's five.
-const FleetQueries = 7
+// fleet's size: the totals' five, the ranking and the page's five.
+const FleetQueries = 11
 
 // MaxQueryBytes bounds one query's text: under VictoriaMetrics' default
 // -search.maxQueryLen (16 KiB), which refuses a longer one. A page whose
@@ -122,7 +148,7 @@ func (r *Reader) pageRows(ctx context.Context, m *meter, now time.Time, q fleetQ
 	for len(instances) > 1 && longest(q.onPage(instances).details()) > MaxQueryBytes {
 		instances = instances[:len(instances)-1] // a shorter page, not a refused query
 	}
-	vecs, err := r.instants(ctx, m, now, q.onPage(instances).details()...)
+	vecs, err := r.instants(ctx, m, now, listing(q.onPage(instances).details()...)...)
 	if err != nil {
 		return nil, err
 	}

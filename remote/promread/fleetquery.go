@@ -44,55 +44,65 @@ func (q fleetQueries) drops() string {
 	return "sum by (instance) (rate(" + metrics.Events.Name + q.s.with(`counter=~"drop|early_drop"`) + "[2m]))"
 }
 
-// totals counts the instances in scope per state and verdict, and the
-// alerts firing for them, in one answer of a few series.
-func (q fleetQueries) totals() string {
+// totals are the counts of the instances in scope per state and
+// verdict, and of the alerts firing for them: one query each, sent side
+// by side (an engine evaluates one query's parts one after another),
+// each answering a few series tagged with what it counts.
+func (q fleetQueries) totals() []string {
 	tag := func(expr, m string) string { return `label_replace(` + expr + `, "m", "` + m + `", "", "")` }
-	return strings.Join([]string{
+	return []string{
 		tag("count by (kind) ("+metrics.VerdictWorst.Name+q.s.with("")+")", "kind"),
 		// every instance once, counted as stale ("1") or answering ("0")
 		tag(`count_values("stale", `+q.lastSeen()+" < bool (time() - "+number(StaleAfter.Seconds())+"))", "hosts"),
 		tag("count(max by (instance) (rate("+metrics.Pinned.Name+q.s.with("")+"[2m])) > 0)", "pinned"),
-		tag("count("+q.drops()+" > 0)", "dropping"),
+		// every scored instance once, counted as dropping ("1") or not
+		// ("0") by the drops term of its score (fleet.DropsTerm)
+		tag(`count_values("dropping", `+q.served()+" % "+number(fleet.SeverityWeight)+" >= bool "+number(fleet.DropsWeight)+")", "scored"),
 		tag("count(ALERTS"+q.s.with(`alertstate="firing"`)+")", "firing"),
-	}, " or ")
+	}
 }
 
-// severity is each instance's severity term (fleet.SeverityKey), read
-// from its one tablefull_verdict_worst series: a term per kind, or-joined
-// most severe first so each instance keeps its worst. A kind's term
-// selects only the hosts whose worst it is (by the label's index), so
-// the query reads one series a host, never every kind's.
-func (q fleetQueries) severity() string {
+// served is each instance's fleet score as its exporter serves it
+// (metrics.FleetScore): one series a host, ranked without reading its
+// counters.
+func (q fleetQueries) served() string {
+	return "max by (instance) (" + metrics.FleetScore.Name + q.s.with("") + ")"
+}
+
+// byVerdict is the severity term (times fleet.SeverityWeight) of the
+// instances whose worst verdict is a problem, read from their one
+// tablefull_verdict_worst series, and of the stale ones: what ranks an
+// instance whose exporter serves no score, and what places a stale
+// instance, whose last score may still be read, where a stale row goes.
+// The OK hosts of exporters serving no score are left out: their term
+// would read every host's series.
+func (q fleetQueries) byVerdict() string {
 	type term struct {
 		key  int
 		expr string
 	}
 	var terms []term
-	for _, k := range append(diagnose.ProblemKinds(), verdict.OK) {
+	for _, k := range diagnose.ProblemKinds() {
 		worst := "max by (instance) (" + metrics.VerdictWorst.Name + q.s.with(`kind="`+k.Label()+`"`) + ")"
-		terms = append(terms, term{fleet.SeverityKey(k, false), worst + " * 0 + " + number(fleet.KindSeverityTerm(k))})
+		terms = append(terms, term{fleet.SeverityKey(k, false), worst + " * 0 + " + number(fleet.KindSeverityTerm(k)*fleet.SeverityWeight)})
 	}
-	terms = append(terms, term{fleet.SeverityKey(verdict.OK, true), q.stale() + " * 0 + " + number(fleet.StaleSeverity())})
+	terms = append(terms, term{fleet.SeverityKey(verdict.OK, true), q.stale() + " * 0 + " + number(fleet.StaleSeverity()*fleet.SeverityWeight)})
 	sort.SliceStable(terms, func(i, j int) bool { return terms[i].key < terms[j].key })
 	parts := make([]string, 0, len(terms))
 	for _, t := range terms {
 		parts = append(parts, "("+t.expr+")")
 	}
-	return "(" + strings.Join(parts, " or ") + ")"
+	return strings.Join(parts, " or ")
 }
 
-// rank is the n instances of highest fleet.Score, highest first. The
-// score's three terms are tagged apart and summed per instance, so an
-// instance without drops or without a cap has no term for them, and no
-// subexpression is evaluated twice to stand in for a missing one.
+// rank is the n instances of highest fleet.Score, highest first: the
+// score each exporter serves, or, where higher, its verdict's or its
+// staleness's term alone (a stale host answers no score; an older
+// exporter serves none). Each is tagged apart so the max per instance
+// sees them all.
 func (q fleetQueries) rank(n int) string {
-	tag := func(expr, t string) string { return `label_replace(` + expr + `, "t", "` + t + `", "", "")` }
-	drops := "floor(clamp_max(" + q.drops() + ", " + number(fleet.DropsCeiling) + ") * 100) * " + number(fleet.DropsWeight)
-	count := "max by (instance) (" + metrics.Entries.Name + q.s.with("") + ")"
-	limit := "(max by (instance) (" + metrics.Limit.Name + q.s.with("") + ") > 0)"
-	fill := "clamp_max(floor(100 * " + count + " / on (instance) " + limit + "), " + number(fleet.FillCeiling) + ")"
-	score := "sum by (instance) (" + tag(q.severity()+" * "+number(fleet.SeverityWeight), "s") + " or " + tag(drops, "d") + " or " + tag(fill, "f") + ")"
+	score := "max by (instance) (" + `label_replace(` + q.served() + `, "t", "served", "", "") or ` +
+		`label_replace(` + q.byVerdict() + `, "t", "verdict", "", ""))`
 	return "sort_desc(topk(" + strconv.Itoa(n) + ", " + score + "))"
 }
 
@@ -130,6 +140,7 @@ func (q fleetQueries) details() []string {
 // readTotals reads the totals' answer.
 func readTotals(v pmodel.Vector) fleet.Totals {
 	t := fleet.Totals{Kinds: map[verdict.Kind]int{}}
+	scored := 0
 	for _, s := range v {
 		if !known(s.Value) {
 			continue
@@ -151,7 +162,18 @@ func readTotals(v pmodel.Vector) fleet.Totals {
 			t.Dropping = n
 		case "firing":
 			t.Firing = n
+		case "scored":
+			scored += n
+			if s.Metric["dropping"] == "1" {
+				t.Dropping = n
+			}
 		}
 	}
+	// an exporter serves its score beside its worst verdict, and a stale
+	// one's both linger (or go) alike: the rest serve no score
+	for _, n := range t.Kinds {
+		t.Unscored += n
+	}
+	t.Unscored = max(0, t.Unscored-scored)
 	return t
 }

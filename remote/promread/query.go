@@ -89,12 +89,16 @@ func (c apiClient) do(ctx context.Context, endpoint string, form url.Values) (pm
 		return nil, err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
+	limit := answerBound(ctx)
+	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if c.meter != nil {
 		c.meter.bytes.Add(int64(len(body)))
 	}
 	if err != nil {
 		return nil, err
+	}
+	if int64(len(body)) > limit {
+		return nil, fmt.Errorf("%w: over %d bytes", ErrAnswerTooBig, limit)
 	}
 	defer c.meter.ownSince(time.Now())
 	var a apiAnswer
