@@ -152,7 +152,7 @@ func (r *Reader) pageRows(ctx context.Context, m *meter, now time.Time, q fleetQ
 	if err != nil {
 		return nil, err
 	}
-	built := time.Now()
+	built := m.ownStart()
 	f := fleetRows{rows: map[string]*fleet.Row{}}
 	for _, in := range instances { // a ranked instance keeps its row if a detail misses it
 		f.rows[bound(in)] = &fleet.Row{Instance: bound(in)}
@@ -178,7 +178,7 @@ func (r *Reader) pageRows(ctx context.Context, m *meter, now time.Time, q fleetQ
 		out = append(out, *rw)
 	}
 	fleet.Sort(out)
-	m.ownSince(built)
+	m.ownEnd(built)
 	if r.am != nil {
 		note := ""
 		if err := r.am.mark(ctx, out); err != nil { // the alerts still list as firing

@@ -9,12 +9,14 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	pmodel "github.com/prometheus/common/model"
+	"golang.org/x/sys/unix"
 )
 
 // queryRange is a range query's window: from Start to End every Step.
@@ -42,11 +44,32 @@ type meter struct {
 	queries, bytes, own atomic.Int64
 }
 
-// ownSince counts the time since start as the reader's own.
-func (m *meter) ownSince(start time.Time) {
+// ownStart begins a stretch of the reader's own work (decoding an
+// answer, building a page's rows): it keeps the goroutine on its thread,
+// so that ownEnd reads that thread's CPU time. CPU time, not wall time:
+// on a small host the engine computes on the same CPUs while the console
+// decodes, and a wall clock would count its preemptions as the console's.
+func (m *meter) ownStart() time.Duration {
+	runtime.LockOSThread()
+	return threadCPU()
+}
+
+// ownEnd counts the thread's CPU time since start as the reader's own.
+func (m *meter) ownEnd(start time.Duration) {
 	if m != nil {
-		m.own.Add(int64(time.Since(start)))
+		m.own.Add(int64(threadCPU() - start))
 	}
+	runtime.UnlockOSThread()
+}
+
+// threadCPU is the CPU time of the calling thread (0 where the clock
+// cannot be read: the stretch then counts nothing, not garbage).
+func threadCPU() time.Duration {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
+		return 0
+	}
+	return time.Duration(ts.Nano())
 }
 
 // query runs an instant query at a time.
@@ -100,7 +123,7 @@ func (c apiClient) do(ctx context.Context, endpoint string, form url.Values) (pm
 	if int64(len(body)) > limit {
 		return nil, fmt.Errorf("%w: over %d bytes", ErrAnswerTooBig, limit)
 	}
-	defer c.meter.ownSince(time.Now())
+	defer c.meter.ownEnd(c.meter.ownStart())
 	var a apiAnswer
 	if err := json.Unmarshal(body, &a); err != nil {
 		if resp.StatusCode/100 != 2 {
