@@ -158,8 +158,6 @@ func readTotals(v pmodel.Vector) fleet.Totals {
 			}
 		case "pinned":
 			t.Pinned = n
-		case "dropping":
-			t.Dropping = n
 		case "firing":
 			t.Firing = n
 		case "scored":
