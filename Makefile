@@ -119,21 +119,24 @@ FUZZTIME ?= 2m
 
 # lint runs before the tests, not beside them: its go mod tidy rewrites
 # go.mod under go list, and its CPU reads as a busy server to the labs.
-# cmd/tablefull's kernel tests run after every other package's: they
-# lower the global nf_conntrack_max and load the CPUs, which the others'
-# kernel tests must not meet. Its serial tests (those that time the
-# machine or read what every namespace shares) run alone; then its
-# parallel ones run side by side, each in its turn of the shared knobs
-# (nstest.Claim), and the fuzz targets beside them, once the suite marks
-# its serial tests over (TABLEFULL_PARALLEL_MARK); both must pass.
+# The packages that read the kernel (./sources/...) run first: their
+# kernel tests must not meet cmd/tablefull's, which lower the global
+# nf_conntrack_max and load the CPUs. cmd/tablefull's serial tests (those
+# that time the machine or read what every namespace shares) run alone;
+# then its parallel ones run side by side, each in its turn of the shared
+# knobs (nstest.Claim), and beside them, once the suite marks its serial
+# tests over (TABLEFULL_PARALLEL_MARK), the fuzz targets and then the
+# packages that read no kernel (PURE_PKGS), one at a time; all must pass.
+PURE_PKGS = $(GO) list ./... | grep -vE '/cmd/tablefull$$|/sources(/|$$)'
 test: deps lint
-	$(GO) test -count=1 -timeout 10m $$($(GO) list ./... | grep -v '/cmd/tablefull$$')
+	$(GO) test -count=1 -timeout 10m ./sources/...
 	@markdir=$$(mktemp -d); mark=$$markdir/serial-over; \
 	TABLEFULL_PARALLEL_MARK=$$mark $(GO) test -count=1 -timeout 40m -parallel 16 ./cmd/tablefull & suite=$$!; \
 	while [ ! -e $$mark ] && kill -0 $$suite 2>/dev/null; do sleep 1; done; \
 	fuzzed=0; $(MAKE) -s fuzz-counts || fuzzed=$$?; \
+	pure=0; $(GO) test -count=1 -p 1 -timeout 20m $$($(PURE_PKGS)) || pure=$$?; \
 	wait $$suite; status=$$?; rm -rf $$markdir; \
-	[ $$status = 0 ] && [ $$fuzzed = 0 ]
+	[ $$status = 0 ] && [ $$fuzzed = 0 ] && [ $$pure = 0 ]
 
 # fuzz-counts runs every fuzz target for its count of executions, one
 # worker each (make test runs it beside the kernel tests' parallel part).

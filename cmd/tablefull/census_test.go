@@ -13,6 +13,7 @@ import (
 	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // knownMix is 150 established and 70 TIME_WAIT TCP entries to one server
@@ -105,6 +106,7 @@ func TestCensusKnownMix(t *testing.T) {
 // TestCensusEmptyTable: the census of an empty table says [] for its
 // lists (not null) and when it ran and how long it took (not year 1).
 func TestCensusEmptyTable(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Entries: 64}) // its own namespace's few entries
 	needKernel(t)
 	ns := labNS(t)
 	exe, _ := os.Executable()

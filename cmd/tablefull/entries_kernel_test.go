@@ -141,6 +141,7 @@ func listedTuples(out string) []string {
 // words, tablefull entries lists exactly the entries conntrack -L lists
 // for it on the same table.
 func TestEntriesMatchConntrackL(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Entries: 64}) // its own namespace's few entries
 	needKernel(t, "conntrack")
 	ns := labNS(t)
 	entryTable(t, ns)
@@ -172,6 +173,7 @@ func TestEntriesMatchConntrackL(t *testing.T) {
 // refused outright; with --yes the matching entries go over ctnetlink,
 // the read-back says none match, and the journal has the line.
 func TestEntriesDeleteAfterAPreview(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Entries: 64}) // its own namespace's few entries
 	needKernel(t, "conntrack")
 	ns := labNS(t)
 	entryTable(t, ns)
@@ -218,6 +220,7 @@ func TestEntriesDeleteAfterAPreview(t *testing.T) {
 // filter asks, y deletes them over ctnetlink and journals it, and the
 // follow shows the two entries made while it listened, made and ended.
 func TestEntriesPanelInTmux(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Entries: 64}) // its own namespace's few entries
 	needKernel(t, "tmux", "conntrack")
 	ns := labNS(t)
 	entryTable(t, ns)

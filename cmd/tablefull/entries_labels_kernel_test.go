@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 	"github.com/tablefull/tablefull/sources/nsenter"
 )
 
@@ -34,6 +35,7 @@ var labelledTable = [][]string{
 // namespace: the host's /etc is not written); a name the file lacks is
 // refused by both.
 func TestEntriesSpeakConntracksLabels(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Entries: 64}) // its own namespace's few entries
 	needKernel(t, "conntrack", "unshare")
 	ns := labNS(t)
 	// a rule that sets a label makes the namespace keep labels at all

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 	"github.com/tablefull/tablefull/sources/nsenter"
 )
 
@@ -33,6 +34,7 @@ var vocabularyTable = [][]string{
 // agent read (entry.FilterWords), exactly the entries conntrack -L lists
 // for the same words on the same table.
 func TestEntriesSpeakConntracksFilter(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Entries: 64}) // its own namespace's few entries
 	needKernel(t, "conntrack")
 	ns := labNS(t)
 	for _, e := range vocabularyTable {

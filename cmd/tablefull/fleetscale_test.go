@@ -32,6 +32,10 @@ func TestFleetAtAHundredThousand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports a fleet's series into two engines")
 	}
+	// touches no conntrack knob: the engines and the console beside the
+	// kernel tests (its time to screen is bounded by 5 s, its cost is the
+	// console's CPU and memory, which other tests' load does not add to)
+	t.Parallel()
 	for _, engine := range []struct {
 		name  string
 		start func(*testing.T, syntheticFleet) string

@@ -16,6 +16,7 @@ import (
 // every segment they send is invalid. That reads INVALID, never TABLE
 // FULL, with the table far from its cap.
 func TestInvalidReadsInvalid(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Entries: 64}) // its own namespace's few entries
 	needKernel(t, "conntrack")
 	ns := labNS(t)
 	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_loose", 0)

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/kernelfs"
@@ -21,28 +20,6 @@ import (
 )
 
 var verdictRe = regexp.MustCompile(`pinned=(true|false) verdict="([^"]+)"`)
-
-// labLines runs a headless lab and returns its sample lines.
-func labLines(t *testing.T, scenario string, duration string) []string {
-	t.Helper()
-	exe, _ := os.Executable()
-	cmd := exec.Command(exe, "lab", scenario, "--headless", "--duration", duration, "--interval", "500ms")
-	cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("lab %s: %v\n%s", scenario, err, out)
-	}
-	var lines []string
-	for _, l := range strings.Split(string(out), "\n") {
-		if verdictRe.MatchString(l) {
-			lines = append(lines, l)
-		}
-	}
-	if len(lines) < 3 {
-		t.Fatalf("lab %s printed %d samples:\n%s", scenario, len(lines), out)
-	}
-	return lines
-}
 
 // hostRestored checks that nothing of the lab is left on the host.
 func hostRestored(t *testing.T, origMax string) {
@@ -88,155 +65,6 @@ func pinThenFull(t *testing.T, lines []string) {
 	}
 	if firstPinned < 0 || firstFull < 0 || firstFull > firstPinned+2 {
 		t.Errorf("first pinned sample %d, first TABLE FULL %d:\n%s", firstPinned, firstFull, strings.Join(lines, "\n"))
-	}
-}
-
-// TestLabScenarios: each lab scenario, headless, says its verdict and
-// leaves the host as it was (table-full's is TestUntilFreeLab's).
-func TestLabScenarios(t *testing.T) {
-	needKernel(t)
-	orig := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
-	t.Cleanup(func() { os.WriteFile(maxPath, []byte(orig), 0o644) })
-	for _, tc := range []struct{ scenario, want string }{
-		{"listen-overflow", "LISTEN OVERFLOW"},
-		{"cpu-bound", "SERVER CPU-BOUND"},
-	} {
-		t.Run(tc.scenario, func(t *testing.T) {
-			lines := labLines(t, tc.scenario, "8s")
-			if !strings.Contains(strings.Join(lines, "\n"), `verdict="`+tc.want+`"`) {
-				t.Errorf("no %s in:\n%s", tc.want, strings.Join(lines, "\n"))
-			}
-			hostRestored(t, orig)
-		})
-	}
-	t.Run("no-evict", func(t *testing.T) {
-		lines := labLines(t, "no-evict", "13s")
-		said := false
-		for _, l := range lines {
-			if strings.Contains(l, "early_drops=") && !strings.Contains(l, "early_drops=0 ") {
-				t.Errorf("an assured table evicted: %s", l)
-			}
-			said = said || strings.Contains(l, `verdict="TABLE FULL"`) && strings.Contains(l, "nothing to evict") &&
-				strings.Contains(l, "not the TIME_WAIT hold")
-		}
-		if !said {
-			t.Errorf("TABLE FULL never said there is nothing to evict:\n%s", strings.Join(lines, "\n"))
-		}
-		hostRestored(t, orig)
-	})
-	t.Run("hash-chains", func(t *testing.T) {
-		buckets, _ := os.ReadFile(hashsizePath)
-		saysNotFull(t, labLines(t, "hash-chains", "18s"), "HASH CHAINS", "raise the hashsize to", "not max")
-		if now, _ := os.ReadFile(hashsizePath); string(now) != string(buckets) {
-			t.Errorf("hashsize %s after the lab, was %s", now, buckets)
-		}
-		hostRestored(t, orig)
-	})
-	t.Run("nat-ports", func(t *testing.T) {
-		saysNotFull(t, labLines(t, "nat-ports", "9s"), "NAT PORTS",
-			"snat to 127.0.0.1:20000-20007 in ip tft-nat post (8 ports for each source–destination pair)", "widen its ports",
-			"the census's busiest destination 127.0.0.1", "to it in TIME_WAIT (")
-		hostRestored(t, orig)
-	})
-	t.Run("stale-timeouts", func(t *testing.T) {
-		saysNotFull(t, labLines(t, "stale-timeouts", "22s"), "STALE TIMEOUTS",
-			"keep timeouts given before their class's hold was lowered (tcp-open:", "its hold now 1 m 0 s", "conntrack -D")
-		hostRestored(t, orig)
-	})
-	t.Run("gc-behind", func(t *testing.T) {
-		saysNotFull(t, labLines(t, "gc-behind", "12s"), "GC BEHIND",
-			"had expired and waited for the garbage collector", "the dump reaped them: the count read", "nothing to fix")
-		hostRestored(t, orig)
-	})
-	t.Run("gc-pinned", func(t *testing.T) {
-		lines := labLines(t, "gc-pinned", "14s")
-		if !strings.Contains(strings.Join(lines, "\n"), "entries its dump did not list: expired and not reaped, so the table frees at the garbage collector's pace") {
-			t.Errorf("TABLE FULL never said the table holds expired entries:\n%s", strings.Join(lines, "\n"))
-		}
-		hostRestored(t, orig)
-	})
-	t.Run("clash", func(t *testing.T) {
-		lines := labLines(t, "clash", "7s")
-		if !kernelResolvesClashes(t) { // before 5.6 the race dropped: INSERT CLASH
-			saysNotFull(t, lines, "INSERT CLASH", "two flows raced for one tuple", "single-request-reopen")
-			return
-		}
-		resolved := false
-		for _, l := range lines {
-			if busyMachine(t, l) {
-				// its verdict says the resolved clashes too
-			} else if !strings.Contains(l, `verdict="OK"`) || !strings.Contains(l, " drops=0 ") {
-				t.Errorf("a resolved race told as a problem: %s", l)
-			}
-			resolved = resolved || strings.Contains(l, "clashes the kernel resolved (clash_resolve: harmless)")
-		}
-		if !resolved {
-			t.Errorf("no resolved clash said:\n%s", strings.Join(lines, "\n"))
-		}
-		hostRestored(t, orig)
-	})
-	t.Run("stale-dnat", func(t *testing.T) {
-		lines := labLines(t, "stale-dnat", "13s")
-		saysNotFull(t, lines, "STALE DNAT", "40 UDP entries a DNAT sent to 127.0.0.2:5353 (asked as 127.0.0.53:53), which the ruleset no longer names (none ever saw a reply)",
-			"conntrack -D -p udp --reply-src 127.0.0.2")
-		for _, l := range lines[:min(len(lines), 12)] { // the rule still sends there: not answering, not gone
-			if strings.Contains(l, `verdict="STALE DNAT"`) {
-				t.Errorf("STALE DNAT before the rule moved: %s", l)
-			}
-		}
-		hostRestored(t, orig)
-	})
-	t.Run("healthy", func(t *testing.T) {
-		lines := labLines(t, "healthy", "8s")
-		for _, l := range lines {
-			if busyMachine(t, l) {
-				continue
-			}
-			if !strings.Contains(l, `verdict="OK"`) {
-				t.Errorf("false alarm: %s", l)
-			}
-		}
-		hostRestored(t, orig)
-	})
-}
-
-// busyMachine reports a headless line that is SERVER CPU-BOUND with its
-// CPU over the rule's threshold and no drop: a machine too busy for the
-// lab's own traffic is CPU-bound in truth, not a false alarm. It is
-// logged.
-func busyMachine(t *testing.T, l string) bool {
-	m := cpuOfLine.FindStringSubmatch(l)
-	if m == nil || !strings.Contains(l, `verdict="SERVER CPU-BOUND"`) || !strings.Contains(l, " drops=0 ") {
-		return false
-	}
-	if busy, _ := strconv.ParseFloat(m[1], 64); busy < diagnose.CPUBoundPct {
-		return false
-	}
-	t.Logf("the machine was busy: %s", l)
-	return true
-}
-
-// cpuOfLine is a headless line's CPU busy share ("cpu=98").
-var cpuOfLine = regexp.MustCompile(` cpu=([0-9.]+)`)
-
-// saysNotFull checks a lab's headless lines: never TABLE FULL, and at
-// least one line with verdict and every one of its words (its evidence
-// and its fix).
-func saysNotFull(t *testing.T, lines []string, verdict string, words ...string) {
-	t.Helper()
-	said := false
-	for _, l := range lines {
-		if strings.Contains(l, `verdict="TABLE FULL"`) {
-			t.Errorf("%s told as a full table: %s", verdict, l)
-		}
-		has := strings.Contains(l, `verdict="`+verdict+`"`)
-		for _, w := range words {
-			has = has && strings.Contains(l, w)
-		}
-		said = said || has
-	}
-	if !said {
-		t.Errorf("%s with %q never said:\n%s", verdict, words, strings.Join(lines, "\n"))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/model"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // TestNATPortsPerPair: one client through a source NAT of two addresses
@@ -15,6 +16,7 @@ import (
 // and NAT PORTS says that capacity, read from the same ruleset, with the
 // fix for that pair and no "add egress addresses" as its remedy.
 func TestNATPortsPerPair(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Entries: 64}) // its own namespace's few entries
 	needKernel(t, "conntrack")
 	ns := labNS(t)
 	onLoopback(t, ns, "10.0.0.1", "10.0.0.2", "10.0.0.5", "10.0.0.9")
