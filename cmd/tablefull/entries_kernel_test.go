@@ -220,7 +220,6 @@ func TestEntriesDeleteAfterAPreview(t *testing.T) {
 // filter asks, y deletes them over ctnetlink and journals it, and the
 // follow shows the two entries made while it listened, made and ended.
 func TestEntriesPanelInTmux(t *testing.T) {
-	nstest.Parallel(t, nstest.Claim{Entries: 64}) // its own namespace's few entries
 	needKernel(t, "tmux", "conntrack")
 	ns := labNS(t)
 	entryTable(t, ns)
