@@ -128,12 +128,15 @@ FUZZTIME ?= 2m
 # tests over (TABLEFULL_PARALLEL_MARK), the fuzz targets and then the
 # packages that read no kernel (PURE_PKGS), one at a time; all must pass.
 PURE_PKGS = $(GO) list ./... | grep -vE '/cmd/tablefull$$|/sources(/|$$)'
+# FUZZ_COUNTS is named apart from $(MAKE) so that make -n test prints the
+# test line and runs nothing (a recipe line naming $(MAKE) runs under -n).
+FUZZ_COUNTS = $(MAKE) -s fuzz-counts
 test: deps lint
 	$(GO) test -count=1 -timeout 10m ./sources/...
 	@markdir=$$(mktemp -d); mark=$$markdir/serial-over; \
 	TABLEFULL_PARALLEL_MARK=$$mark $(GO) test -count=1 -timeout 40m -parallel 16 ./cmd/tablefull & suite=$$!; \
 	while [ ! -e $$mark ] && kill -0 $$suite 2>/dev/null; do sleep 1; done; \
-	fuzzed=0; $(MAKE) -s fuzz-counts || fuzzed=$$?; \
+	fuzzed=0; $(FUZZ_COUNTS) || fuzzed=$$?; \
 	pure=0; $(GO) test -count=1 -p 1 -timeout 20m $$($(PURE_PKGS)) || pure=$$?; \
 	wait $$suite; status=$$?; rm -rf $$markdir; \
 	[ $$status = 0 ] && [ $$fuzzed = 0 ] && [ $$pure = 0 ]
