@@ -98,32 +98,53 @@ func (c *classFeed) window(t *testing.T, d time.Duration) (diagnose.Frame, [mode
 // protocol.
 func (c *classFeed) againstKernel(t *testing.T, ns *netns.NS, d time.Duration) (diagnose.Frame, [model.NumClasses]float64, map[string]float64) {
 	t.Helper()
-	kernel := make(chan map[string]float64, 1)
-	go func() { kernel <- kernelNewRate(t, ns, d) }()
+	kernel := countEvents(ns, d, "NEW", "-e", "NEW")
 	f, per := c.window(t, d)
-	return f, per, <-kernel
+	return f, per, kernel.rate(t)
 }
 
-// kernelNewRate counts the NEW events conntrack(8) sees in ns for d, by
-// protocol name ("tcp", "udp"): what the kernel made, per second.
-func kernelNewRate(t *testing.T, ns *netns.NS, d time.Duration) map[string]float64 {
+// eventCount is a count of conntrack(8)'s events under way on a goroutine
+// of its own, which may not end the test: rate does, on the test's.
+type eventCount chan eventRate
+
+type eventRate struct {
+	perSecond map[string]float64
+	err       error
+}
+
+// countEvents starts counting the events of kind conntrack(8) -E shows in
+// ns for d with the filter args.
+func countEvents(ns *netns.NS, d time.Duration, kind string, args ...string) eventCount {
+	c := make(eventCount, 1)
+	go func() {
+		n, err := kernelEventRate(ns, d, kind, args...)
+		c <- eventRate{n, err}
+	}()
+	return c
+}
+
+// rate waits for the count: per second, by protocol name ("tcp", "udp").
+func (c eventCount) rate(t *testing.T) map[string]float64 {
 	t.Helper()
-	return kernelEventRate(t, ns, d, "NEW", "-e", "NEW")
+	r := <-c
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	return r.perSecond
 }
 
 // kernelEventRate counts the events of kind conntrack(8) -E shows in ns
 // for d with the filter args, by protocol name, per second.
-func kernelEventRate(t *testing.T, ns *netns.NS, d time.Duration, kind string, args ...string) map[string]float64 {
-	t.Helper()
+func kernelEventRate(ns *netns.NS, d time.Duration, kind string, args ...string) (map[string]float64, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "ip", append([]string{"netns", "exec", ns.Name, "conntrack", "-E"}, args...)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		t.Fatal(err)
+		return nil, fmt.Errorf("conntrack -E in %s: %w", ns.Name, err)
 	}
 	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+		return nil, fmt.Errorf("conntrack -E in %s: %w", ns.Name, err)
 	}
 	start := time.Now()
 	n := map[string]float64{}
@@ -138,7 +159,7 @@ func kernelEventRate(t *testing.T, ns *netns.NS, d time.Duration, kind string, a
 	for k := range n {
 		n[k] /= secs
 	}
-	return n
+	return n, nil
 }
 
 func setNS(t *testing.T, ns *netns.NS, key string, v int) {
@@ -295,8 +316,7 @@ func heldInState(t *testing.T, ns *netns.NS, cl model.Class, state string, hold 
 		return nearCap(f) && f.Sample.Entries.Ended[cl] > 0
 	})
 	span := time.Duration(hold) * time.Second
-	into := make(chan map[string]float64, 1)
-	go func() { into <- kernelEventRate(t, ns, span, "UPDATE", "-e", "UPDATE", "-p", "tcp", "--state", state) }()
+	into := countEvents(ns, span, "UPDATE", "-e", "UPDATE", "-p", "tcp", "--state", state)
 	f, per, k := feed.againstKernel(t, ns, span)
 	checkClass(t, f, per, cl, k["tcp"], hold)
 	out, err := ns.Output("conntrack", "-L", "-p", "tcp", "--state", state)
@@ -315,7 +335,7 @@ func heldInState(t *testing.T, ns *netns.NS, cl model.Class, state string, hold 
 	for _, n := range left[:min(len(left), int(hold)-1)] {
 		sum += float64(n)
 	}
-	rate := (<-into)["tcp"]
+	rate := into.rate(t)["tcp"]
 	if got := sum / float64(hold-1); math.Abs(got-rate) > 0.2*rate {
 		t.Errorf("%.0f entries a second of hold in %s (%v by seconds left); the kernel moved %.1f/s into it", got, state, left, rate)
 	}
