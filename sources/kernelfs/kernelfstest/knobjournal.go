@@ -21,11 +21,17 @@ const KnobJournal = "/run/tablefull-tests/knobs"
 // JournalKnob records, in dir, that this process is changing the knob at
 // path, whose value was before.
 func JournalKnob(dir, path, before string) error {
+	return JournalKnobFor(dir, path, before, ProcessKey(os.Getpid()))
+}
+
+// JournalKnobFor records, in dir, that the process owner (a ProcessKey)
+// is changing the knob at path, whose value was before: when tests of
+// several processes set it, the journal names one that still runs.
+func JournalKnobFor(dir, path, before, owner string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("knob journal: %w", err)
 	}
-	self := strconv.Itoa(os.Getpid())
-	text := path + "\n" + before + "\n" + self + " " + startTime(self) + "\n"
+	text := path + "\n" + before + "\n" + owner + "\n"
 	if err := os.WriteFile(journalEntry(dir, path), []byte(text), 0o600); err != nil {
 		return fmt.Errorf("knob journal: %w", err)
 	}
@@ -61,7 +67,7 @@ func RestoreAbandonedKnobs(dir, allowedRoot string) error {
 			errs = append(errs, fmt.Errorf("knob journal %s: not a record this suite writes", f))
 			continue
 		}
-		if owner := strings.Fields(lines[2]); len(owner) == 2 && startTime(owner[0]) == owner[1] {
+		if Alive(lines[2]) {
 			continue // its process runs: it restores the knob itself
 		}
 		if err := os.WriteFile(lines[0], []byte(lines[1]), 0o644); err != nil {
@@ -76,6 +82,19 @@ func RestoreAbandonedKnobs(dir, allowedRoot string) error {
 // journalEntry is the file that records the knob at path.
 func journalEntry(dir, path string) string {
 	return filepath.Join(dir, strings.ReplaceAll(strings.Trim(path, "/"), "/", "_")+".knob")
+}
+
+// ProcessKey names process pid as the journal and the tests' gate record
+// it: its pid and start time, which a pid reused later does not share.
+func ProcessKey(pid int) string {
+	p := strconv.Itoa(pid)
+	return p + " " + startTime(p)
+}
+
+// Alive says whether the process key (ProcessKey) names still runs.
+func Alive(key string) bool {
+	f := strings.Fields(key)
+	return len(f) == 2 && startTime(f[0]) == f[1]
 }
 
 // startTime is process pid's start time in clock ticks since boot (field

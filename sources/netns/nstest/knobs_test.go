@@ -65,7 +65,7 @@ func TestGateKeepsTurns(t *testing.T) {
 	}
 	admitted := func() string { mu.Lock(); defer mu.Unlock(); return strings.Join(order, " ") }
 	waiting := func(n int) func() bool {
-		return func() bool { g.mu.Lock(); defer g.mu.Unlock(); return len(g.waiting) == n }
+		return func() bool { st, err := readState(g.dir); return err == nil && len(st.Waiting) == n }
 	}
 	start("b", Claim{Max: 4096, Changes: true})
 	waitFor(t, waiting(1))
@@ -98,7 +98,7 @@ func TestKnobRestoredByTheLastSetter(t *testing.T) {
 	journal := t.TempDir()
 	g := newKnobGate(journal)
 	recorded := func() string {
-		files, _ := filepath.Glob(filepath.Join(journal, "*"))
+		files, _ := filepath.Glob(filepath.Join(journal, "*.knob"))
 		if len(files) != 1 {
 			return fmt.Sprint(len(files), " records")
 		}
@@ -154,5 +154,25 @@ func waitFor(t *testing.T, cond func() bool) {
 		if time.Now().After(end) {
 			t.Fatal("timed out")
 		}
+	}
+}
+
+// TestSerialTestsRunUnderOneClaim: a serial test runs under the claim
+// Main holds for the serial tests, and its knob writes need no other.
+func TestSerialTestsRunUnderOneClaim(t *testing.T) {
+	g := newKnobGate(t.TempDir())
+	if _, ok := g.held("TestSerial"); ok {
+		t.Fatal("a test holds a claim before any was made")
+	}
+	release, err := g.hold(serialHolder, Claim{Alone: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := g.held("TestSerial/sub"); !ok || !c.Alone {
+		t.Errorf("a serial test holds %+v, %v; want the serial tests' claim", c, ok)
+	}
+	release()
+	if _, ok := g.held("TestSerial"); ok {
+		t.Error("a test holds the serial tests' claim after it ended")
 	}
 }

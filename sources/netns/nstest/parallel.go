@@ -1,0 +1,115 @@
+package nstest
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+)
+
+// Parallel runs t beside the suite's other parallel tests, in its turn:
+// once c agrees with every claim running, held until t ends (its
+// cleanups registered after, the knobs' restore among them, run first).
+func Parallel(t *testing.T, c Claim) {
+	t.Helper()
+	t.Parallel()
+	serialOver.Do(markSerialOver)
+	if os.Geteuid() != 0 {
+		return // a kernel test skips: it sets nothing and tracks nothing
+	}
+	release, err := gate.hold(t.Name(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(release)
+}
+
+// serialOver is done once the suite's serial tests are over: every
+// parallel test is let go at once, after the last of them.
+var serialOver sync.Once
+
+// serialPhase releases the claim Main holds over this process's serial
+// tests (nil: none held).
+var serialPhase func()
+
+// withinClaimEnv names, in a test binary's environment, the process
+// whose claims cover it.
+const withinClaimEnv = "TABLEFULL_TESTS_WITHIN"
+
+// serialHolder is the name the serial tests' claim is held under.
+const serialHolder = "(serial tests)"
+
+// Main runs a package's tests as m.Run does, its serial tests as one
+// claim that nothing else runs beside (Claim.Alone): they time the
+// machine, and the test binaries of other packages, run at once, share
+// it. The claim ends with the serial tests, when the first parallel test
+// starts, or with the run.
+//
+// A test binary a test runs (a helper of that test) inherits
+// withinClaimEnv and claims nothing: its parent's claim covers it.
+func Main(m *testing.M) int {
+	if os.Geteuid() == 0 && os.Getenv(withinClaimEnv) == "" {
+		release, err := gate.hold(serialHolder, Claim{Alone: true})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		serialPhase = release
+		os.Setenv(withinClaimEnv, gate.process)
+	}
+	code := m.Run()
+	serialOver.Do(markSerialOver)
+	return code
+}
+
+// markSerialOver ends the serial tests' claim and makes the file
+// TABLEFULL_PARALLEL_MARK names, when it names one: make test starts what
+// may run beside the parallel tests (the fuzz targets) once it exists,
+// and not beside the serial ones, which time the machine.
+//
+// With several test binaries at once, the last whose serial tests end
+// makes it.
+func markSerialOver() {
+	if serialPhase != nil {
+		serialPhase()
+		if gate.serialTestsLeft() {
+			return
+		}
+	}
+	if path := os.Getenv("TABLEFULL_PARALLEL_MARK"); path != "" {
+		os.WriteFile(path, nil, 0o644)
+	}
+}
+
+// SetKnob writes value to the global knob at path for t, as its claim
+// allows (a test that claimed nothing claims the knobs whole first: it
+// runs alone among the tests that set them or track entries, as every
+// test did before claims); the value from before is written back when
+// the last test setting it ends. A cap is checked against the claim.
+func SetKnob(t testing.TB, path, value string, capValue uint64) error {
+	t.Helper()
+	c, ok := gate.held(t.Name())
+	switch {
+	case !ok:
+		release, err := gate.hold(t.Name(), Claim{Changes: true})
+		if err != nil {
+			return err
+		}
+		t.Cleanup(release)
+	case c.Alone: // nothing runs beside it: any value
+	case !c.Changes && c.Max != capValue:
+		return fmt.Errorf("%s sets the cap to %d, but claimed %d", t.Name(), capValue, c.Max)
+	case c.Changes && capValue < c.Max:
+		return fmt.Errorf("%s sets the cap to %d, under the %d it claimed", t.Name(), capValue, c.Max)
+	}
+	restore, err := gate.set(t.Name(), path, value)
+	if err != nil {
+		return err
+	}
+	t.Cleanup(func() {
+		if err := restore(); err != nil {
+			t.Errorf("restore %s: %v", path, err)
+		}
+	})
+	return nil
+}
