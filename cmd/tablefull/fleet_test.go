@@ -2,15 +2,12 @@ package main
 
 import (
 	"bytes"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-
-	"github.com/tablefull/tablefull/remote/agent"
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/cli"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -74,38 +71,12 @@ func TestFleetInTmux(t *testing.T) {
 	}
 }
 
-// TestLiveOverSSHHost: s on a fleet row opens `--ssh HOST` for the
-// instance label's host (its port dropped), labelled so, and stops clean.
-func TestLiveOverSSHHost(t *testing.T) {
-	if _, err := exec.LookPath("ssh"); err != nil {
-		t.Skip("needs ssh")
-	}
-	app, stop, err := liveOverSSH(options{interval: time.Second}, &agent.Processes{})("web-3.invalid:9874")
-	if err != nil {
-		t.Fatal(err)
-	}
-	app.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
-	if view := app.View(); !strings.Contains(view, "ssh web-3.invalid") || strings.Contains(view, ":9874") {
-		t.Errorf("the live console is not named after the host:\n%s", view)
-	}
-	done := make(chan struct{})
-	go func() { stop(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		t.Error("stopping the live feed hung")
-	}
-	if _, _, err := liveOverSSH(options{interval: time.Second}, &agent.Processes{})("-oProxyCommand=x:9874"); err == nil {
-		t.Error("an instance label that is an ssh option was taken")
-	}
-}
-
 // TestFleetIntervalBound: an --interval under the fleet's refresh floor
 // is refused with an error that says the floor, not raised in silence; the
 // default interval is not the user's and is raised.
 func TestFleetIntervalBound(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := run([]string{"--prometheus", "http://127.0.0.1:1", "--interval", "2s"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "at least every 5s") {
+	if code := cli.Run([]string{"--prometheus", "http://127.0.0.1:1", "--interval", "2s"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "at least every 5s") {
 		t.Errorf("--interval 2s over Prometheus: exit %d, %q", code, errb.String())
 	}
 }

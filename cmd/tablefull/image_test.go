@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 )
 
@@ -23,7 +24,7 @@ func TestImage(t *testing.T) {
 	}
 	repo := fmt.Sprintf("localhost/tablefull-test-%d", os.Getpid())
 	const version, revision = "1.2.3-test", "0123456789abcdef"
-	tags := []string{repo + ":" + imageTag(t), repo + ":" + version}
+	tags := []string{repo + ":" + clitest.ImageTag(t), repo + ":" + version}
 	t.Cleanup(func() { exec.Command("buildah", append([]string{"rmi", "-f"}, tags...)...).Run() })
 	build := exec.Command("make", "-s", "image", "IMAGE_REPO="+repo, "BIN="+filepath.Join(t.TempDir(), "tablefull"),
 		"VERSION="+version, "REVISION="+revision)
@@ -52,20 +53,4 @@ func TestImage(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(out), "tablefull "+version+" (revision "+revision+",") {
 		t.Errorf("the image's tablefull version: %v\n%s", err, out)
 	}
-}
-
-// imageTag is the tag make image gives by default, from the Makefile.
-func imageTag(t *testing.T) string {
-	t.Helper()
-	mk, err := os.ReadFile("../../Makefile")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(mk), "\n") {
-		if k, v, ok := strings.Cut(line, "?="); ok && strings.TrimSpace(k) == "IMAGE_TAG" {
-			return strings.TrimSpace(v)
-		}
-	}
-	t.Fatal("the Makefile sets no IMAGE_TAG")
-	return ""
 }

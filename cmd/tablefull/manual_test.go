@@ -10,34 +10,9 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	keymap "github.com/tablefull/tablefull/tui/keys"
 )
-
-// manualFiles are the README and the manual's pages in docs/.
-func manualFiles(t *testing.T) []string {
-	t.Helper()
-	pages, err := filepath.Glob("../../docs/*.md")
-	if err != nil || len(pages) < 5 {
-		t.Fatalf("the manual's pages: %v %v", pages, err)
-	}
-	return append([]string{"../../README.md"}, pages...)
-}
-
-// manual is the README and every page of docs/, as one text: where a
-// test asks what the documentation says, it reads all of it.
-func manual(t *testing.T) string {
-	t.Helper()
-	var b strings.Builder
-	for _, f := range manualFiles(t) {
-		text, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b.Write(text)
-		b.WriteString("\n")
-	}
-	return b.String()
-}
 
 // TestREADMEIsOneScreen: the README is a way in, two screens of a
 // 50-line terminal at most above its links to the manual.
@@ -57,7 +32,7 @@ func TestREADMEIsOneScreen(t *testing.T) {
 func TestManualLinksResolve(t *testing.T) {
 	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
 	seen := 0
-	for _, f := range manualFiles(t) {
+	for _, f := range clitest.ManualFiles(t) {
 		text, _ := os.ReadFile(f)
 		for _, m := range link.FindAllStringSubmatch(string(text), -1) {
 			target := m[1]
@@ -104,7 +79,7 @@ func slugs(text string) map[string]bool {
 // TestManualListsEveryKey: every key of the console's one keymap is in
 // the manual, with its key as the help shows it.
 func TestManualListsEveryKey(t *testing.T) {
-	text := manual(t)
+	text := clitest.Manual(t)
 	k := keymap.DefaultKeyMap()
 	v := reflect.ValueOf(k)
 	for i := range v.NumField() {

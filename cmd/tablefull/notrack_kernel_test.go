@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
 	"golang.org/x/sys/unix"
 )
@@ -28,7 +29,7 @@ func TestShippedNotrackOpensNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme := []byte(manual(t))
+	readme := []byte(clitest.Manual(t))
 	if !strings.Contains(string(rule), adviceInput) || !strings.Contains(string(readme), adviceInput) {
 		t.Fatalf("the rule's comment and the README do not advise %q", adviceInput)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/cli"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/remote/recording"
@@ -38,12 +39,12 @@ func TestRecordKilled(t *testing.T) {
 	}
 
 	var out, errb strings.Builder
-	if code := run([]string{"record", path, "--duration", "1s"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "exists") {
+	if code := cli.Run([]string{"record", path, "--duration", "1s"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "exists") {
 		t.Errorf("record over an existing file: code %d %q, want a refusal", code, errb.String())
 	}
 	notRec := filepath.Join(t.TempDir(), "notes.txt")
 	os.WriteFile(notRec, []byte("not a recording\n"), 0o644)
-	if code := run([]string{"replay", notRec}, &out, &errb); code != 1 || !strings.Contains(errb.String(), notRec) || !strings.Contains(errb.String(), "not a tablefull stream") {
+	if code := cli.Run([]string{"replay", notRec}, &out, &errb); code != 1 || !strings.Contains(errb.String(), notRec) || !strings.Contains(errb.String(), "not a tablefull stream") {
 		t.Errorf("replay of a text file: code %d %q", code, errb.String())
 	}
 }

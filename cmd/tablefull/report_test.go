@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/cli"
 )
 
 // readmeChart is the demo report's table chart as the README shows it.
@@ -20,7 +21,7 @@ const readmeChart = "../../testdata/readme/demo-table.svg"
 func TestDemoReport(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
 	var out, errb bytes.Buffer
-	if code := run([]string{"report", "--demo", "-o", dir}, &out, &errb); code != 0 {
+	if code := cli.Run([]string{"report", "--demo", "-o", dir}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	for _, name := range []string{"report.html", "report.md", "verdicts.svg", "table.svg", "drops.svg", "load.svg", "tcp.svg"} {
@@ -45,10 +46,10 @@ func TestDemoReport(t *testing.T) {
 		t.Errorf("%s is not the demo report's table chart: go test ./cmd/tablefull -run TestDemoReport -update", readmeChart)
 	}
 	errb.Reset()
-	if code := run([]string{"report", "--demo", "-o", dir}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "--force") {
+	if code := cli.Run([]string{"report", "--demo", "-o", dir}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "--force") {
 		t.Errorf("a second report into %s: exit %d, %q; want 1 and a hint at --force", dir, code, errb.String())
 	}
-	if code := run([]string{"report", "--demo", "-o", dir, "--force"}, &out, &errb); code != 0 {
+	if code := cli.Run([]string{"report", "--demo", "-o", dir, "--force"}, &out, &errb); code != 0 {
 		t.Errorf("--force: exit %d", code)
 	}
 }
@@ -69,7 +70,7 @@ func TestReportUsage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var out, errb bytes.Buffer
-		code := run(append(tt.args, "-o", t.TempDir()), &out, &errb)
+		code := cli.Run(append(tt.args, "-o", t.TempDir()), &out, &errb)
 		if code != tt.code || !strings.Contains(errb.String(), tt.says) {
 			t.Errorf("%v: exit %d, %q; want %d and %q", tt.args, code, errb.String(), tt.code, tt.says)
 		}
@@ -83,7 +84,7 @@ func TestReportUsage(t *testing.T) {
 func reportSaysTheLabsIncident(t *testing.T, dir, rec string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	if code := run([]string{"report", rec, "-o", filepath.Join(dir, "report")}, &out, &errb); code != 0 {
+	if code := cli.Run([]string{"report", rec, "-o", filepath.Join(dir, "report")}, &out, &errb); code != 0 {
 		t.Fatalf("report: exit %d: %s", code, errb.String())
 	}
 	md, err := os.ReadFile(filepath.Join(dir, "report", "report.md"))

@@ -14,9 +14,9 @@ import (
 
 // TestRoomSizes: the house keeps its proportions. No Go file we wrote is
 // over 350 lines, no function over 80 (generated code aside), and cmd's
-// wiring, package main (not its test programs in testdata, nor
-// cmd/tablefull/internal's packages, which wire nothing), stays under 800
-// lines. model's root holds at most 25 files: the data a sample carries;
+// wiring, package main and its command line (internal/cli; not its test
+// programs in testdata, nor cmd/tablefull/internal's other packages,
+// which wire nothing), stays under 800 lines. model's root holds at most 25 files: the data a sample carries;
 // what judges it, and the generic helpers beneath it, are rooms of their
 // own. Nothing in model/ imports regexp but the JSON key-style check:
 // model reads no number back out of words.
@@ -43,7 +43,7 @@ func TestRoomSizes(t *testing.T) {
 		if !test && filepath.Dir(rel) == "model" {
 			modelRoot++
 		}
-		if !test && strings.HasPrefix(rel, "cmd/") && !strings.Contains(rel, "/testdata/") && !strings.Contains(rel, "/internal/") {
+		if !test && strings.HasPrefix(rel, "cmd/") && !strings.Contains(rel, "/testdata/") && (!strings.Contains(rel, "/internal/") || strings.Contains(rel, "/internal/cli/")) {
 			cmdLines += lines
 		}
 		fset := token.NewFileSet()

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/cli"
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/exitcode"
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/tunecmd"
 	"github.com/tablefull/tablefull/model/knob"
@@ -35,28 +36,26 @@ func (k *tempKnobs) failWrites(t *testing.T, rel string) {
 
 // TestPartialApplyIsUndone: the second knob fails after the first was
 // written: the first is in the undo record, tune exits with exitcode.Partial
-// naming it, and --undo restores it.
+// naming it, and --undo restores it. The command line's own words: the
+// exit code and the message.
 func TestPartialApplyIsUndone(t *testing.T) {
 	k := newTempKnobs(t)
 	k.failWrites(t, "proc/sys/net/ipv4/tcp_tw_reuse")
-	o := options{roots: kernelfs.Roots{Proc: filepath.Join(k.root, "proc"), Sys: filepath.Join(k.root, "sys"), Dev: filepath.Join(k.root, "dev")},
-		stateDir: k.stateDir}
-	topts := tunecmd.CommandOptions{Set: []string{knob.Max + "=8192", knob.TwReuse + "=1"}, Yes: true,
-		SysctlDir: k.sysctlDir, ModprobeDir: k.modprobeDir}
-	var out bytes.Buffer
-	err := tuneCommand(o, topts, &out)
-	var ee exitcode.Error
-	if !errors.As(err, &ee) || ee.Code != exitcode.Partial || !errors.Is(err, tune.ErrPartial) {
-		t.Fatalf("got %v (%s), want exit %d", err, out.String(), exitcode.Partial)
+	roots := kernelfs.Roots{Proc: filepath.Join(k.root, "proc"), Sys: filepath.Join(k.root, "sys"), Dev: filepath.Join(k.root, "dev")}
+	var out, errb bytes.Buffer
+	code := cli.Run([]string{"tune", "--procfs", roots.Proc, "--sysfs", roots.Sys, "--devfs", roots.Dev, "--state-dir", k.stateDir,
+		"--set", knob.Max + "=8192", "--set", knob.TwReuse + "=1", "--yes", "--sysctl-dir", k.sysctlDir, "--modprobe-dir", k.modprobeDir}, &out, &errb)
+	if code != exitcode.Partial {
+		t.Fatalf("tune exited %d (%s %s), want %d", code, out.String(), errb.String(), exitcode.Partial)
 	}
-	if !strings.Contains(err.Error(), knob.Max+" written") || !strings.Contains(out.String(), "--undo") {
-		t.Errorf("the message does not say what was written: %v\n%s", err, out.String())
+	if !strings.Contains(errb.String(), knob.Max+" written") || !strings.Contains(out.String()+errb.String(), "--undo") {
+		t.Errorf("the message does not say what was written: %s\n%s", errb.String(), out.String())
 	}
 	if got := k.knob(t, knob.Max); got != "8192" {
 		t.Fatalf("max reads %s after the partial apply", got)
 	}
 	out.Reset()
-	if err := tunecmd.Command(o.roots, tunecmd.CommandOptions{Undo: true, SysctlDir: k.sysctlDir, ModprobeDir: k.modprobeDir, StateDir: k.stateDir}, &out); err != nil {
+	if err := tunecmd.Command(roots, tunecmd.CommandOptions{Undo: true, SysctlDir: k.sysctlDir, ModprobeDir: k.modprobeDir, StateDir: k.stateDir}, &out); err != nil {
 		t.Fatalf("undo: %v\n%s", err, out.String())
 	}
 	if got := k.knob(t, knob.Max); got != "4096" {

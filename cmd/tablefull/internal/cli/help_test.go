@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/helptext"
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/tui"
@@ -23,7 +24,7 @@ var foreignFlags = map[string]bool{"--help": true, "--config": true, "--conntrac
 // (made from the same flag sets) and in the README, and every flag the
 // README names is one of ours or another program's on the list.
 func TestHelpAndREADMEAgree(t *testing.T) {
-	text := manual(t)
+	text := clitest.Manual(t)
 	ours := map[string]bool{}
 	helpText := help(subcommands[0])
 	check := func(where string, fs *flag.FlagSet) {
@@ -57,11 +58,11 @@ func TestHelpAndREADMEAgree(t *testing.T) {
 // TestREADMEListsTestDeps: the README's list of what `sudo make test`
 // installs is the Makefile's TEST_DEPS, word for word.
 func TestREADMEListsTestDeps(t *testing.T) {
-	mk, err := os.ReadFile("../../Makefile")
+	mk, err := os.ReadFile("../../../../Makefile")
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme := []byte(manual(t))
+	readme := []byte(clitest.Manual(t))
 	m := regexp.MustCompile(`(?m)^TEST_DEPS := (.*)$`).FindSubmatch(mk)
 	if m == nil {
 		t.Fatal("no TEST_DEPS in the Makefile")
@@ -74,7 +75,7 @@ func TestREADMEListsTestDeps(t *testing.T) {
 // TestREADMECommandBlock: the README's command block is --help's usage
 // lines, word for word.
 func TestREADMECommandBlock(t *testing.T) {
-	readme := []byte(manual(t))
+	readme := []byte(clitest.Manual(t))
 	var want strings.Builder
 	for _, l := range strings.Split(strings.TrimRight(strings.TrimPrefix(usage(), helptext.Head), "\n"), "\n") {
 		want.WriteString(strings.TrimPrefix(l, "  ") + "\n")
@@ -87,7 +88,7 @@ func TestREADMECommandBlock(t *testing.T) {
 // TestREADMEListsEveryVerdictKind: the README's tablefull_verdict row
 // names every kind the exporter serves a series for.
 func TestREADMEListsEveryVerdictKind(t *testing.T) {
-	readme := []byte(manual(t))
+	readme := []byte(clitest.Manual(t))
 	var row string
 	for _, l := range strings.Split(string(readme), "\n") {
 		if strings.HasPrefix(l, "| `tablefull_verdict{kind}`") {
@@ -109,7 +110,7 @@ func TestREADMEListsEveryVerdictKind(t *testing.T) {
 func TestHelpCommand(t *testing.T) {
 	whole := func(args ...string) (string, string, int) {
 		var out, errb bytes.Buffer
-		code := run(args, &out, &errb)
+		code := Run(args, &out, &errb)
 		return out.String(), errb.String(), code
 	}
 	full, _, _ := whole("--help")
@@ -137,7 +138,7 @@ func TestHelpCommand(t *testing.T) {
 // TestREADMEListsEveryHeaderState: the README's account of the header
 // names every mode the header can show.
 func TestREADMEListsEveryHeaderState(t *testing.T) {
-	readme := []byte(manual(t))
+	readme := []byte(clitest.Manual(t))
 	_, rest, _ := strings.Cut(string(readme), "- **Header**:") // docs/console.md
 	bullet, _, _ := strings.Cut(rest, "\n- **")
 	for _, s := range tui.HeaderStates {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 )
@@ -41,7 +42,7 @@ func TestOperatorManifests(t *testing.T) {
 		t.Errorf("the PodMonitor scrapes port %v, which the exporter's container does not name", ep.Port)
 	}
 
-	rules, err := os.ReadFile("../../deploy/prometheus/tablefull.rules.yml")
+	rules, err := os.ReadFile("../../../../deploy/prometheus/tablefull.rules.yml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func TestDaemonSetImageAndWebConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := ds.Spec.Template.Spec.Containers[0]
-	if want := "ghcr.io/tablefull/tablefull:" + imageTag(t); c.Image != want || c.ImagePullPolicy != corev1.PullIfNotPresent {
+	if want := "ghcr.io/tablefull/tablefull:" + clitest.ImageTag(t); c.Image != want || c.ImagePullPolicy != corev1.PullIfNotPresent {
 		t.Errorf("image %s (pull %q), want %s (make image's tag), IfNotPresent", c.Image, c.ImagePullPolicy, want)
 	}
 	var secret *corev1.Volume

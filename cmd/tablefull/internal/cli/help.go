@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	_ "embed" // tablefull(1)
@@ -58,8 +58,8 @@ func subcommandFlags(c subcommand) *flag.FlagSet {
 }
 
 // manPage is tablefull(1) in roff, written from the subcommand table,
-// its flag sets and the console's keymap by `go test ./cmd/tablefull
-// -update-man` (TestManPageIsCurrent fails when it is not theirs).
+// its flag sets and the console's keymap by `go test
+// ./cmd/tablefull/internal/cli -update-man` (TestManPageIsCurrent fails when it is not theirs).
 //
 //go:embed tablefull.1
 var manPage string

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -15,18 +15,18 @@ func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{{"replay"}, {"record"}, {"--interval", "1ms"}, {"replay", "x", "--speed", "0"}, {"bogus"},
 		{"record", "/tmp/tablefull-never-written", "--duration", "-5s"}, {"lab"}, {"lab", "nosuch"}, {"lab", "healthy", "--duration", "-1s"}} {
 		var out, errb strings.Builder
-		if code := run(args, &out, &errb); code != 2 {
-			t.Errorf("run(%q) = %d, want 2 (stderr %q)", args, code, errb.String())
+		if code := Run(args, &out, &errb); code != 2 {
+			t.Errorf("Run(%q) = %d, want 2 (stderr %q)", args, code, errb.String())
 		}
 	}
 	for _, args := range [][]string{{"lab"}, {"lab", "nosuch"}} {
 		var labErr strings.Builder
-		if run(args, &strings.Builder{}, &labErr); !strings.Contains(labErr.String(), "gc-pinned") {
+		if Run(args, &strings.Builder{}, &labErr); !strings.Contains(labErr.String(), "gc-pinned") {
 			t.Errorf("%q does not list the scenarios: %q", args, labErr.String())
 		}
 	}
 	var out, errb strings.Builder
-	if code := run([]string{"replay", "/no/such/file"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "/no/such/file") {
+	if code := Run([]string{"replay", "/no/such/file"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "/no/such/file") {
 		t.Errorf("replay of a missing file: code %d, %q", code, errb.String())
 	}
 }
@@ -52,7 +52,7 @@ func TestCommandLineConventions(t *testing.T) {
 		{[]string{"--interval", "1ms", "version"}, 2, nil, ""},
 	} {
 		var out, errb strings.Builder
-		code := run(tc.args, &out, &errb)
+		code := Run(tc.args, &out, &errb)
 		if code != tc.code {
 			t.Errorf("%q: exit %d, want %d (stderr %q)", tc.args, code, tc.code, errb.String())
 		}
@@ -70,7 +70,7 @@ func TestCommandLineConventions(t *testing.T) {
 	}
 	for _, args := range [][]string{{"bogus"}, {"--bogus"}, {"replay"}, {"snapshot", "extra"}} {
 		var errb strings.Builder
-		run(args, &strings.Builder{}, &errb)
+		Run(args, &strings.Builder{}, &errb)
 		if lines := strings.Count(errb.String(), "\n"); lines > 2 || !strings.Contains(errb.String(), "--help") {
 			t.Errorf("%q: a usage error of %d lines: %q", args, lines, errb.String())
 		}
@@ -83,7 +83,7 @@ func TestCommandLineConventions(t *testing.T) {
 func TestCompletionScriptsParse(t *testing.T) {
 	for _, sh := range []struct{ shell, check string }{{"bash", "-n"}, {"zsh", "-n"}, {"fish", "--no-execute"}} {
 		var out, errb strings.Builder
-		if code := run([]string{"completion", sh.shell}, &out, &errb); code != 0 || out.Len() == 0 {
+		if code := Run([]string{"completion", sh.shell}, &out, &errb); code != 0 || out.Len() == 0 {
 			t.Errorf("completion %s: exit %d, %d bytes, stderr %q", sh.shell, code, out.Len(), errb.String())
 			continue
 		}

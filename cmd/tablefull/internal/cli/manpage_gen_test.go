@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	stdflag "flag"
@@ -29,7 +29,7 @@ func TestManPageIsCurrent(t *testing.T) {
 		}
 	}
 	if manPage != page {
-		t.Errorf("tablefull.1 is not the table's (go test ./cmd/tablefull -update-man rewrites it)")
+		t.Errorf("tablefull.1 is not the table's (go test ./cmd/tablefull/internal/cli -update-man rewrites it)")
 	}
 }
 

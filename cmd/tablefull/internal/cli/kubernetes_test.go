@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 
 var updateManifests = flag.Bool("update-manifests", false, "rewrite deploy/kubernetes/rules-configmap.yaml from the rules file")
 
-const kubeDir = "../../deploy/kubernetes"
+const kubeDir = "../../../../deploy/kubernetes"
 
 // documents splits a multi-document YAML file.
 func documents(t *testing.T, path string) [][]byte {
@@ -119,7 +119,7 @@ func TestKubernetesManifests(t *testing.T) {
 	if err := yaml.UnmarshalStrict(documents(t, filepath.Join(kubeDir, "rules-configmap.yaml"))[0], &cm); err != nil {
 		t.Fatal(err)
 	}
-	rules, err := os.ReadFile("../../deploy/prometheus/tablefull.rules.yml")
+	rules, err := os.ReadFile("../../../../deploy/prometheus/tablefull.rules.yml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 // explains after; every tablefull command there is one tablefull takes:
 // its subcommand's --help names each flag the line gives.
 func TestEveryPageOpensWithItsCommands(t *testing.T) {
-	pages, err := filepath.Glob("../../docs/*.md")
+	pages, err := filepath.Glob("../../../../docs/*.md")
 	if err != nil || len(pages) < 5 {
 		t.Fatalf("the manual's pages: %v %v", pages, err)
 	}
@@ -91,7 +91,7 @@ func checkCommandLine(t *testing.T, page, line string) {
 		helpArgs = []string{f[0], "--help"}
 	}
 	var out bytes.Buffer
-	run(helpArgs, &out, &out)
+	Run(helpArgs, &out, &out)
 	help := out.String()
 	if !strings.Contains(help, "tablefull") {
 		t.Errorf("%s: %q: tablefull %s gives no help: %s", page, line, strings.Join(helpArgs, " "), help)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -21,7 +21,7 @@ var manProse = []struct{ heading, section, indent string }{
 // manDescription is the README's first paragraph in roff: the page
 // describes tablefull in the words the README opens with.
 func manDescription() (string, error) {
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../../../README.md")
 	if err != nil {
 		return "", fmt.Errorf("the man page's description: %w", err)
 	}
@@ -36,7 +36,7 @@ func manDescription() (string, error) {
 // manProseSections is the page's prose sections, each from its table in
 // docs/commands.md.
 func manProseSections() (string, error) {
-	page, err := os.ReadFile("../../docs/commands.md")
+	page, err := os.ReadFile("../../../../docs/commands.md")
 	if err != nil {
 		return "", fmt.Errorf("the man page's prose: %w", err)
 	}
@@ -142,7 +142,7 @@ func TestManProseIsTheManuals(t *testing.T) {
 		}
 	}
 	if !strings.Contains(manPage, prose) {
-		t.Error("tablefull.1's prose is not docs/commands.md's (go test ./cmd/tablefull -update-man)")
+		t.Error("tablefull.1's prose is not docs/commands.md's (go test ./cmd/tablefull/internal/cli -update-man)")
 	}
 	desc, err := manDescription()
 	if err != nil {

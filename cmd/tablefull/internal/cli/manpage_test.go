@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ import (
 // same table and flag sets); and has the sections a man page is read for.
 func TestManPage(t *testing.T) {
 	var page bytes.Buffer
-	if code := run([]string{"man"}, &page, io.Discard); code != 0 {
+	if code := Run([]string{"man"}, &page, io.Discard); code != 0 {
 		t.Fatalf("tablefull man: exit %d", code)
 	}
 	if _, err := exec.LookPath("groff"); err != nil {
@@ -95,20 +95,20 @@ func TestHeartbeatAndAlive(t *testing.T) {
 	old := time.Now().Add(-time.Hour)
 	os.Chtimes(path, old, old)
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"alive", path, "--within", "30s"}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "not sampling") {
+	if code := Run([]string{"alive", path, "--within", "30s"}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "not sampling") {
 		t.Errorf("a heartbeat an hour old: exit %d, %q", code, stderr.String())
 	}
 	if _, err := hb.Next(); err != nil {
 		t.Fatal(err)
 	}
 	stdout.Reset()
-	if code := run([]string{"alive", path, "--within", "30s"}, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "alive") {
+	if code := Run([]string{"alive", path, "--within", "30s"}, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "alive") {
 		t.Errorf("a heartbeat touched by a sample: exit %d, %q", code, stdout.String())
 	}
 	if _, err := hb.Next(); err != io.EOF {
 		t.Errorf("the end of the feed: %v", err)
 	}
-	if code := run([]string{"alive", filepath.Join(t.TempDir(), "none")}, &stdout, &stderr); code != 1 {
+	if code := Run([]string{"alive", filepath.Join(t.TempDir(), "none")}, &stdout, &stderr); code != 1 {
 		t.Errorf("no heartbeat file: exit %d", code)
 	}
 }
