@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -175,10 +176,10 @@ func suppressedBy(t *testing.T, am, alertname, instance string) (state string, i
 // page for it. The fleet view, in tmux at 200×50 and 80×24, lists the
 // alerts firing beside the hosts' rows, the inhibited one marked.
 func TestAlertNamesTheCause(t *testing.T) {
-	needKernel(t, "prometheus", "prometheus-alertmanager", "python3")
+	clitest.NeedKernel(t, "prometheus", "prometheus-alertmanager", "python3")
 	const capMax = 64
-	lowerMax(t, capMax)
-	full, near := labNS(t), labNS(t)
+	clitest.LowerMax(t, capMax)
+	full, near := clitest.LabNS(t), clitest.LabNS(t)
 	fullAddr, _ := startExporter(t, full.Name, "1s")
 	nearAddr, _ := startExporter(t, near.Name, "1s")
 	hook := &webhook{}
@@ -251,17 +252,17 @@ scrape_configs:
 	// The fleet view lists what fires beside the hosts' diagnoses, the
 	// inhibited marked, and drills into a host as ever.
 	for _, size := range [][2]int{{200, 50}, {80, 24}} {
-		s := startTmux(t, size[0], size[1], "", "--prometheus", promURL, "--alertmanager", am, "--selector", `'job="tablefull"'`)
-		screen := s.waitFor("TABLE FULL", "firing", "suppressed: ConntrackTableFull "+fullAddr)
+		s := clitest.StartTmux(t, size[0], size[1], "", "--prometheus", promURL, "--alertmanager", am, "--selector", `'job="tablefull"'`)
+		screen := s.WaitFor("TABLE FULL", "firing", "suppressed: ConntrackTableFull "+fullAddr)
 		t.Logf("%dx%d fleet:\n%s", size[0], size[1], screen)
 		if size[0] >= 200 && !strings.Contains(screen, "ConntrackNearCap "+nearAddr+" (inhibited)") {
 			t.Errorf("%dx%d: the inhibited NEAR CAP is not marked:\n%s", size[0], size[1], screen)
 		}
-		s.keys("Enter")
-		s.waitFor("history from Prometheus")
-		s.keys("Escape")
-		s.waitFor("tablefull fleet")
-		s.keys("q")
-		s.waitFor("EXIT=0")
+		s.Keys("Enter")
+		s.WaitFor("history from Prometheus")
+		s.Keys("Escape")
+		s.WaitFor("tablefull fleet")
+		s.Keys("q")
+		s.WaitFor("EXIT=0")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 )
 
@@ -53,7 +54,7 @@ func TestPersistSurvivesReboot(t *testing.T) {
 	// Parallel: it runs after every serial test, beside the others that
 	// touch no global knob, by when .ci/run's guest root is made.
 	t.Parallel()
-	needKernel(t, "qemu-system-x86_64", "debootstrap", "mkfs.ext4", "debugfs")
+	clitest.NeedKernel(t, "qemu-system-x86_64", "debootstrap", "mkfs.ext4", "debugfs")
 	if os.Getenv("TABLEFULL_SKIP_BOOT") != "" {
 		t.Skip("TABLEFULL_SKIP_BOOT set")
 	}

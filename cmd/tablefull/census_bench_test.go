@@ -18,6 +18,7 @@ import (
 
 	"github.com/ti-mo/conntrack"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/netns"
 )
@@ -76,7 +77,7 @@ func vmHWM(pid int) int64 { return statusField(pid, "VmHWM:") }
 // and compares the census with conntrack -L on the same table (make
 // bench). Goals: wall ≤ 0.5×, peak RSS ≤ 12 MB, equal per-state counts.
 func TestRatioCensus(t *testing.T) {
-	needKernel(t, "conntrack")
+	clitest.NeedKernel(t, "conntrack")
 	const n = 262144
 	ns := fullTable(t, n)
 	if p := os.Getenv("CENSUS_CPUPROFILE"); p != "" {
@@ -92,7 +93,7 @@ func TestRatioCensus(t *testing.T) {
 		t.Skip("needs the built binary (make bench builds it): the test binary's own footprint is not the program's")
 	}
 	ourWall, ourRSS, ourAnon := measureMem(t, ns.Command(argv[0], "census", "--json"))
-	c := censusIn(t, ns)
+	c := clitest.CensusIn(t, ns)
 	goal(t, ourWall.Seconds() <= 0.5*peerWall.Seconds(), "census of %d entries %s, conntrack -L %s: %.2f× (goal ≤ 0.5×)", n, ourWall.Round(time.Millisecond),
 		peerWall.Round(time.Millisecond), ourWall.Seconds()/peerWall.Seconds())
 	goal(t, ourRSS <= 12*1024, "census peak RSS %.1f MB (private %.1f MB), conntrack -L %.1f MB (goal ≤ 12 MB)", float64(ourRSS)/1024, float64(ourAnon)/1024, float64(peerRSS)/1024)
@@ -115,14 +116,14 @@ func TestRatioCensus(t *testing.T) {
 // (restored after): a full table at the proportions a big host has.
 func fullTable(t *testing.T, n int) *netns.NS {
 	t.Helper()
-	b, _ := os.ReadFile(maxPath)
+	b, _ := os.ReadFile(clitest.MaxPath)
 	var orig uint64
 	fmt.Sscan(string(b), &orig)
 	if orig < uint64(n)+1000 {
-		t.Cleanup(func() { os.WriteFile(maxPath, b, 0o644) })
-		os.WriteFile(maxPath, []byte(fmt.Sprint(n+1000)), 0o644)
+		t.Cleanup(func() { os.WriteFile(clitest.MaxPath, b, 0o644) })
+		os.WriteFile(clitest.MaxPath, []byte(fmt.Sprint(n+1000)), 0o644)
 	}
-	ns := labNS(t)
+	ns := clitest.LabNS(t)
 	var flows []conntrack.Flow
 	for i := range n {
 		f := conntrack.NewFlow(6, conntrack.StatusConfirmed|conntrack.StatusAssured,

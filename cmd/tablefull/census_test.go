@@ -9,6 +9,7 @@ import (
 
 	"github.com/ti-mo/conntrack"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/tally"
 	"github.com/tablefull/tablefull/remote/agent"
@@ -39,14 +40,6 @@ func knownMix() []conntrack.Flow {
 	return flows
 }
 
-// censusIn is what tablefull census --json says inside ns.
-func censusIn(t *testing.T, ns *netns.NS) model.Census {
-	t.Helper()
-	var c model.Census
-	jsonIn(t, ns, &c, "census", "--json")
-	return c
-}
-
 // censusViaAgent is the first census the agent inside ns streams, asked
 // for as the console asks (nil if none came within 10 s).
 func censusViaAgent(t *testing.T, ns *netns.NS) *model.Census {
@@ -72,12 +65,12 @@ func censusViaAgent(t *testing.T, ns *netns.NS) *model.Census {
 // entries inserted through netlink match exactly, and agree with
 // conntrack -L.
 func TestCensusKnownMix(t *testing.T) {
-	needKernel(t, "conntrack")
-	ns := labNS(t)
+	clitest.NeedKernel(t, "conntrack")
+	ns := clitest.LabNS(t)
 	if err := ns.Insert(knownMix()); err != nil {
 		t.Fatal(err)
 	}
-	c := censusIn(t, ns)
+	c := clitest.CensusIn(t, ns)
 	if c.Total != 250 || c.ByProto["tcp"] != 220 || c.ByProto["udp"] != 30 {
 		t.Errorf("totals %d %v, want 250: tcp 220, udp 30", c.Total, c.ByProto)
 	}
@@ -107,8 +100,8 @@ func TestCensusKnownMix(t *testing.T) {
 // lists (not null) and when it ran and how long it took (not year 1).
 func TestCensusEmptyTable(t *testing.T) {
 	nstest.Parallel(t, nstest.Claim{Entries: 64}) // its own namespace's few entries
-	needKernel(t)
-	ns := labNS(t)
+	clitest.NeedKernel(t)
+	ns := clitest.LabNS(t)
 	exe, _ := os.Executable()
 	cmd := ns.Command(exe, "census", "--json")
 	cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
@@ -121,7 +114,7 @@ func TestCensusEmptyTable(t *testing.T) {
 			t.Errorf("census lacks %s:\n%s", want, out)
 		}
 	}
-	c := censusIn(t, ns)
+	c := clitest.CensusIn(t, ns)
 	if c.At.Before(time.Now().Add(-time.Minute)) || c.Took <= 0 {
 		t.Errorf("census at %v took %v: not when it ran", c.At, c.Took)
 	}

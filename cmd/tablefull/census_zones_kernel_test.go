@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 )
 
 // TestCensusSplitsZones: entries the kernel holds in conntrack zones (as
@@ -12,8 +14,8 @@ import (
 // and the census that travels on the agent's stream; the default zone is
 // among them.
 func TestCensusSplitsZones(t *testing.T) {
-	needKernel(t, "conntrack")
-	ns := labNS(t)
+	clitest.NeedKernel(t, "conntrack")
+	ns := clitest.LabNS(t)
 	flows := knownMix() // 150 established, 70 TIME_WAIT, 30 UDP
 	for i := range flows {
 		switch {
@@ -27,7 +29,7 @@ func TestCensusSplitsZones(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "[{zone 5 150} {zone 0 70} {zone 7 30}]"
-	c := censusIn(t, ns)
+	c := clitest.CensusIn(t, ns)
 	if got := fmt.Sprint(c.TopZones); got != want {
 		t.Errorf("census zones %s, want %s", got, want)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/namespaces"
@@ -22,7 +23,7 @@ import (
 // systemd unit is named by its inode: a unit (or a process) does not
 // name a namespace (model.NamespaceName).
 func TestNamespacesNamedByCgroup(t *testing.T) {
-	needKernel(t, "unshare")
+	clitest.NeedKernel(t, "unshare")
 	cgroupRoot := nstest.NeedCgroupV2(t)
 	for _, c := range []struct{ path, name, kind string }{ // name "": the namespace's inode
 		{"system.slice/docker-4f1e2d3c4b5a69788776aabbccddeeff00112233445566778899aabbccddeeff.scope", "4f1e2d3c4b5a", "container"},
@@ -73,7 +74,7 @@ func TestNamespacesNamedByCgroup(t *testing.T) {
 // written): tablefull snapshot names the namespace by the pod's
 // namespace/name, not its UID.
 func TestPodNamedByTheKubelet(t *testing.T) {
-	needKernel(t, "unshare")
+	clitest.NeedKernel(t, "unshare")
 	cgroupRoot := nstest.NeedCgroupV2(t)
 	const uid = "3f2a9c1e-1b2c-4d5e-8f90-a1b2c3d4e5f7"
 	dir := filepath.Join(cgroupRoot, "kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod"+strings.ReplaceAll(uid, "-", "_")+".slice/cri-containerd-0123456789abcdef.scope")

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/oneshot"
@@ -19,7 +20,7 @@ import (
 // and text) and the console's analyzer names it, the limit Cilium's;
 // with none pinned it says nothing of Cilium.
 func TestSnapshotReadsCiliumMaps(t *testing.T) {
-	needKernel(t)
+	clitest.NeedKernel(t)
 	sys, globals := ciliumtest.BPFFS(t)
 	snapshot := func(args ...string) []byte {
 		exe, _ := os.Executable()

@@ -12,7 +12,7 @@ import (
 // touchesTheTable are the helpers that make tracked entries or write the
 // global knobs: a test that calls one beside others claims what it needs.
 var touchesTheTable = map[string]bool{
-	"labNS": true, "lowerMax": true, "setBuckets": true, "pin": true, "tuneFromHost": true,
+	"LabNS": true, "LowerMax": true, "SetBuckets": true, "pin": true, "tuneFromHost": true,
 	"followUntilFree": true, "undoFromHost": true, "holdEntries": true,
 }
 

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/arith"
 	"github.com/tablefull/tablefull/model/diagnose"
@@ -221,9 +222,9 @@ func nearCap(f diagnose.Frame) bool {
 // counted once.
 func TestClassTCPChurn(t *testing.T) {
 	nstest.Parallel(t, nstest.Claim{Max: 8192})
-	needKernel(t, "conntrack")
-	lowerMax(t, 8192)
-	ns := labNS(t)
+	clitest.NeedKernel(t, "conntrack")
+	clitest.LowerMax(t, 8192)
+	ns := clitest.LabNS(t)
 	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait", 5)
 	churn(t, ns, "127.0.0.1:18091", netns.Load{Workers: 4, Rate: 1000, DialTimeout: time.Second})
 	feed := startClassFeed(t, ns, 500*time.Millisecond)
@@ -243,9 +244,9 @@ func TestClassTCPChurn(t *testing.T) {
 // hold, and as many entries standing as the rate × 10 s says.
 func TestClassTCPReset(t *testing.T) {
 	nstest.Parallel(t, nstest.Claim{Max: 4096})
-	needKernel(t, "conntrack")
-	lowerMax(t, 4096)
-	ns := labNS(t)
+	clitest.NeedKernel(t, "conntrack")
+	clitest.LowerMax(t, 4096)
+	ns := clitest.LabNS(t)
 	churn(t, ns, "127.0.0.1:18095", netns.Load{Workers: 4, Rate: 300, DialTimeout: time.Second, Reset: true})
 	heldInState(t, ns, model.ClassTCPReset, "CLOSE", 10, 25*time.Second)
 }
@@ -258,9 +259,9 @@ func TestClassTCPReset(t *testing.T) {
 // ceiling, and this fails.
 func TestClassTCPHalfOpen(t *testing.T) {
 	nstest.Parallel(t, nstest.Claim{Max: 2048})
-	needKernel(t, "conntrack")
-	lowerMax(t, 2048)
-	ns := labNS(t)
+	clitest.NeedKernel(t, "conntrack")
+	clitest.LowerMax(t, 2048)
+	ns := clitest.LabNS(t)
 	setNS(t, ns, knob.SynRecv, 8)
 	setNS(t, ns, "net.ipv4.tcp_synack_retries", 0) // no retransmitted SYN-ACK renews an entry's hold
 	dropHandshakeAcks(t, ns, 18097)
@@ -278,9 +279,9 @@ func TestClassTCPHalfOpen(t *testing.T) {
 // they are held 120 s each and this fails.
 func TestClassTCPLastAck(t *testing.T) {
 	nstest.Parallel(t, nstest.Claim{Max: 4096})
-	needKernel(t, "conntrack")
-	lowerMax(t, 4096)
-	ns := labNS(t)
+	clitest.NeedKernel(t, "conntrack")
+	clitest.LowerMax(t, 4096)
+	ns := clitest.LabNS(t)
 	setNS(t, ns, knob.LastAck, 8)
 	setNS(t, ns, "net.ipv4.tcp_orphan_retries", 1) // a closed client retries its FIN once: no FIN renews the entry for long
 	if err := ns.Nft(`table inet tftlastack {
@@ -402,9 +403,9 @@ func handshakes(t *testing.T, ns *netns.NS, addr string, perSec int) {
 // timeout.
 func TestClassUDPResolver(t *testing.T) {
 	nstest.Parallel(t, nstest.Claim{Max: 4096})
-	needKernel(t, "conntrack", "dnsmasq", "python3", "unshare")
-	lowerMax(t, 4096)
-	ns := labNS(t)
+	clitest.NeedKernel(t, "conntrack", "dnsmasq", "python3", "unshare")
+	clitest.LowerMax(t, 4096)
+	ns := clitest.LabNS(t)
 	setNS(t, ns, "net.netfilter.nf_conntrack_udp_timeout", 10)
 	resolveAt(t, ns, t.TempDir(), 300, 40*time.Second)
 	feed := startClassFeed(t, ns, 500*time.Millisecond)
@@ -420,9 +421,9 @@ func TestClassUDPResolver(t *testing.T) {
 // conntrack sees them stand in SYN_SENT for its hold.
 func TestClassUnansweredSYN(t *testing.T) {
 	nstest.Parallel(t, nstest.Claim{Max: 2048})
-	needKernel(t, "conntrack")
-	lowerMax(t, 2048)
-	ns := labNS(t)
+	clitest.NeedKernel(t, "conntrack")
+	clitest.LowerMax(t, 2048)
+	ns := clitest.LabNS(t)
 	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_syn_sent", 8)
 	dropSynAcks(t, ns, 18093)
 	churn(t, ns, "127.0.0.1:18093", netns.Load{Workers: 40, DialTimeout: 250 * time.Millisecond})
@@ -442,9 +443,9 @@ func TestClassUnansweredSYN(t *testing.T) {
 // once.
 func TestClassesUnprivileged(t *testing.T) {
 	nstest.Parallel(t, nstest.Claim{Max: 2048})
-	needKernel(t, "setpriv")
-	lowerMax(t, 2048)
-	ns := labNS(t)
+	clitest.NeedKernel(t, "setpriv")
+	clitest.LowerMax(t, 2048)
+	ns := clitest.LabNS(t)
 	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait", 10)
 	churn(t, ns, "127.0.0.1:18097", netns.Load{Workers: 2, Rate: 150, DialTimeout: time.Second})
 	bin := nobodyBinary(t)

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model/compare"
 	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/sources/netns"
@@ -35,7 +36,7 @@ const comparePasses = 5
 // spread is unknown; a recording against itself moved nothing.
 func TestCompareBeforeAndAfterTheFix(t *testing.T) {
 	nstest.Parallel(t, nstest.Claim{Max: 512, Changes: true}) // the lab's cap, and the ingest's
-	needKernel(t, "nginx", "curl")
+	clitest.NeedKernel(t, "nginx", "curl")
 	t.Run("lab table-full", func(t *testing.T) {
 		before, after := labPasses(t)
 		c := compareJSON(t, slices.Concat(before, after)...)
@@ -46,10 +47,10 @@ func TestCompareBeforeAndAfterTheFix(t *testing.T) {
 		checkOnePassAndSelf(t, before[0], after[0])
 	})
 	t.Run("HTTP ingest", func(t *testing.T) {
-		lowerMax(t, 512)
+		clitest.LowerMax(t, 512)
 		dir := t.TempDir()
 		before := ingestSide(t, dir, "before")
-		if err := os.WriteFile(maxPath, []byte("16384"), 0o644); err != nil { // the fix; lowerMax restores the host's
+		if err := os.WriteFile(clitest.MaxPath, []byte("16384"), 0o644); err != nil { // the fix; lowerMax restores the host's
 			t.Fatal(err)
 		}
 		after := ingestSide(t, dir, "after")
@@ -150,7 +151,7 @@ func ingestSide(t *testing.T, dir, side string) (out []ingestPass) {
 // entries held ingestHold in TIME_WAIT, and the path of its access log:
 // a line an object, the time it was served.
 func ingestServer(t *testing.T) (*netns.NS, string) {
-	ns := labNS(t)
+	ns := clitest.LabNS(t)
 	setNS(t, ns, knob.TimeWait, ingestHold)
 	dir := t.TempDir()
 	startNginx(t, ns, dir, fmt.Sprintf("log_format at '$msec';\n\taccess_log %s/access.log at;\n\tlimit_req_zone $binary_remote_addr zone=ingest:1m rate=%dr/s;", dir, ingestRate),

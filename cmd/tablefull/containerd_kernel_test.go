@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
@@ -50,7 +51,7 @@ while True:
 // FULL verdict, in the exporter's namespace labels, and as the owner of
 // the entries in the census of the pod's table.
 func TestPodNamedByContainerd(t *testing.T) {
-	needKernel(t, "python3", "nsenter")
+	clitest.NeedKernel(t, "python3", "nsenter")
 	cgroupRoot := nstest.NeedCgroupV2(t)
 	c := critest.StartContainerd(t)
 	const name = "kube-system/coredns-5d78c9869d-xyzzy"
@@ -69,7 +70,7 @@ func TestPodNamedByContainerd(t *testing.T) {
 		t.Errorf("the sandbox's namespace is named %q in the namespaces room", label)
 	}
 
-	lowerMax(t, 256)
+	clitest.LowerMax(t, 256)
 	// a pod's table is made once a rule asks for tracking there, as a CNI's
 	// or a policy's does
 	track := exec.Command("nsenter", inPod("nft", "add table inet tablefull_test; add chain inet tablefull_test out { type filter hook output priority 0; ct state new counter; }")...)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/tunecmd"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/diagnose"
@@ -86,9 +87,9 @@ func TestOneDiagnosisOnTheKernel(t *testing.T) {
 // oneDiagnosis reproduces c, records it while the loop frees it, and
 // checks that every surface tells the one diagnosis.
 func oneDiagnosis(t *testing.T, c realIncident) {
-	needKernel(t, append([]string{"conntrack"}, c.tools...)...)
-	lowerMax(t, incidentMax)
-	ns := labNS(t)
+	clitest.NeedKernel(t, append([]string{"conntrack"}, c.tools...)...)
+	clitest.LowerMax(t, incidentMax)
+	ns := clitest.LabNS(t)
 	dir := t.TempDir()
 	c.start(t, ns, dir)
 	waitPinned(t, ns, incidentMax, 45*time.Second)

@@ -9,10 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/sources/counters"
 )
-
-const hashsizePath = "/sys/module/nf_conntrack/parameters/hashsize"
 
 // TestPersistDriftBuiltin, on this machine's built-in nf_conntrack: tune
 // --persist says built-in and writes the sysctl.d file and the tmpfiles.d
@@ -23,15 +22,15 @@ const hashsizePath = "/sys/module/nf_conntrack/parameters/hashsize"
 // Prometheus: it fires after 5 minutes, as promtool's test shows); undo
 // removes every file. The knobs are restored whatever happens.
 func TestPersistDriftBuiltin(t *testing.T) {
-	needKernel(t, "systemd-tmpfiles", "tmux", "prometheus")
+	clitest.NeedKernel(t, "systemd-tmpfiles", "tmux", "prometheus")
 	if counters.ReadConntrackBuild("/sys") != "built-in" {
 		t.Skip("nf_conntrack is a module here: the boot test covers it")
 	}
 	origMax := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
-	origHash, _ := os.ReadFile(hashsizePath)
+	origHash, _ := os.ReadFile(clitest.HashsizePath)
 	t.Cleanup(func() {
-		os.WriteFile(maxPath, []byte(origMax), 0o644)
-		os.WriteFile(hashsizePath, origHash, 0o644)
+		os.WriteFile(clitest.MaxPath, []byte(origMax), 0o644)
+		os.WriteFile(clitest.HashsizePath, origHash, 0o644)
 	})
 	hash, _ := strconv.Atoi(strings.TrimSpace(string(origHash)))
 	newHash := strconv.Itoa(hash / 2)
@@ -54,16 +53,16 @@ func TestPersistDriftBuiltin(t *testing.T) {
 	}
 
 	// What runs at every boot writes the persisted hashsize.
-	os.WriteFile(hashsizePath, origHash, 0o644)
+	os.WriteFile(clitest.HashsizePath, origHash, 0o644)
 	if out, err := osexec.Command("systemd-tmpfiles", "--create", filepath.Join(etc, "tmpfiles.d", "tablefull.conf")).CombinedOutput(); err != nil {
 		t.Fatalf("systemd-tmpfiles --create: %v %s", err, out)
 	}
-	if b, _ := os.ReadFile(hashsizePath); strings.TrimSpace(string(b)) != newHash {
+	if b, _ := os.ReadFile(clitest.HashsizePath); strings.TrimSpace(string(b)) != newHash {
 		t.Errorf("after systemd-tmpfiles the hashsize is %s, want the persisted %s", b, newHash)
 	}
 
 	// Behind tablefull's back: the live max goes back.
-	os.WriteFile(maxPath, []byte("262144"), 0o644)
+	os.WriteFile(clitest.MaxPath, []byte("262144"), 0o644)
 	want := "persisted nf_conntrack_max 300000, live 262144 — the persisted value did not apply"
 	if code, out := tuneIn(t, nil, append([]string{"--dry-run"}, flags...)...); !strings.Contains(out, "drift: "+want) {
 		t.Errorf("tune does not say the drift (code %d):\n%s", code, out)
@@ -85,10 +84,10 @@ func TestPersistDriftBuiltin(t *testing.T) {
 		t.Errorf("ConntrackTuningDrift for %v, want nf_conntrack_max alone", pending)
 	}
 
-	s := startTmux(t, 80, 24, "", "--etc", etc)
-	s.waitFor("drift persisted nf_conntrack_max 300000, live 262144")
-	s.keys("q")
-	s.waitFor("EXIT=0")
+	s := clitest.StartTmux(t, 80, 24, "", "--etc", etc)
+	s.WaitFor("drift persisted nf_conntrack_max 300000, live 262144")
+	s.Keys("q")
+	s.WaitFor("EXIT=0")
 
 	if code, out := tuneIn(t, nil, append([]string{"--undo"}, flags...)...); code != 0 {
 		t.Fatalf("undo: code %d\n%s", code, out)

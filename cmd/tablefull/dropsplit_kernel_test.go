@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/probes"
 )
@@ -25,9 +26,9 @@ import (
 // probes say so and count both, as before. TFT_GUEST_PROBES=1 (Debian's
 // kernel in the boot test's guest) requires the split.
 func TestDropsToldApartWhereDecided(t *testing.T) {
-	needKernel(t)
-	lowerMax(t, 256)
-	ns := labNS(t)
+	clitest.NeedKernel(t)
+	clitest.LowerMax(t, 256)
+	ns := clitest.LabNS(t)
 	if err := ns.Do(func() error {
 		return os.WriteFile("/proc/sys/net/netfilter/nf_conntrack_tcp_loose", []byte("0"), 0o644)
 	}); err != nil {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 )
 
 // TestRatioEntries measures the entries view on a full table of 262,144
@@ -19,7 +21,7 @@ import (
 // table); the console's first screen within 1 s and its peak RSS within
 // its 30 MB.
 func TestRatioEntries(t *testing.T) {
-	needKernel(t, "conntrack", "tmux")
+	clitest.NeedKernel(t, "conntrack", "tmux")
 	const n = 262144
 	ns := fullTable(t, n)
 	argv, env := consoleArgv(t)
@@ -40,18 +42,18 @@ func TestRatioEntries(t *testing.T) {
 	goal(t, ourRSS <= 2*peerRSS, "tablefull entries peak RSS %.1f MB (private %.1f MB), conntrack -L %.1f MB: %.1f× (goal ≤ 2×: rows kept, not the table)",
 		float64(ourRSS)/1024, float64(ourAnon)/1024, float64(peerRSS)/1024, float64(ourRSS)/float64(peerRSS))
 
-	s := startTmuxArgv(t, 200, 50, []string{"ip", "netns", "exec", ns.Name, argv[0]})
-	s.waitWithin(20*time.Second, "LIVE")
+	s := clitest.StartTmuxArgv(t, 200, 50, []string{"ip", "netns", "exec", ns.Name, argv[0]})
+	s.WaitWithin(20*time.Second, "LIVE")
 	pid := programIn(t, argv[0])
 	start := time.Now()
-	s.keys("E")
-	s.waitWithin(10*time.Second, "entries 262,144 match")
+	s.Keys("E")
+	s.WaitWithin(10*time.Second, "entries 262,144 match")
 	first := time.Since(start)
 	goal(t, first <= time.Second, "the console's E over %d entries: first screen in %s (goal ≤ 1 s)", n, first.Round(time.Millisecond))
 	time.Sleep(6 * time.Second) // the panel lists again every 5 s: its peak is of two walks, not one
 	rss := vmHWM(pid)
 	goal(t, rss <= 30*1024, "the console with E open over %d entries: peak RSS %.1f MB (goal ≤ 30 MB, the console's)", n, float64(rss)/1024)
-	s.keys("q")
+	s.Keys("q")
 }
 
 // programIn is the pid of the one process running exe (the pane's shell

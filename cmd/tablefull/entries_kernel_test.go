@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
@@ -142,8 +143,8 @@ func listedTuples(out string) []string {
 // for it on the same table.
 func TestEntriesMatchConntrackL(t *testing.T) {
 	nstest.Parallel(t, nstest.Claim{Entries: 64}) // its own namespace's few entries
-	needKernel(t, "conntrack")
-	ns := labNS(t)
+	clitest.NeedKernel(t, "conntrack")
+	ns := clitest.LabNS(t)
 	entryTable(t, ns)
 	for _, filter := range [][]string{
 		nil,
@@ -174,8 +175,8 @@ func TestEntriesMatchConntrackL(t *testing.T) {
 // the read-back says none match, and the journal has the line.
 func TestEntriesDeleteAfterAPreview(t *testing.T) {
 	nstest.Parallel(t, nstest.Claim{Entries: 64}) // its own namespace's few entries
-	needKernel(t, "conntrack")
-	ns := labNS(t)
+	clitest.NeedKernel(t, "conntrack")
+	ns := clitest.LabNS(t)
 	entryTable(t, ns)
 	state := t.TempDir()
 	journal := filepath.Join(state, "entries.journal")
@@ -220,53 +221,53 @@ func TestEntriesDeleteAfterAPreview(t *testing.T) {
 // filter asks, y deletes them over ctnetlink and journals it, and the
 // follow shows the two entries made while it listened, made and ended.
 func TestEntriesPanelInTmux(t *testing.T) {
-	needKernel(t, "tmux", "conntrack")
-	ns := labNS(t)
+	clitest.NeedKernel(t, "tmux", "conntrack")
+	ns := clitest.LabNS(t)
 	entryTable(t, ns)
 	exe, _ := os.Executable()
 	state := t.TempDir()
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
-		s := startTmuxArgv(t, size[0], size[1], []string{"ip", "netns", "exec", ns.Name, "env", "TABLEFULL_AS_MAIN=1", exe, "--state-dir", state})
-		s.waitFor("LIVE")
-		s.keys("E")
-		s.waitFor("entries 11 match", "3 established", "TIME_WAIT")
-		s.keys("/")
-		s.waitFor("filter ")
-		s.keys("-l", "--", "-p udp") // literal: tmux would read -p as its own flag
-		s.keys("Enter")
-		screen := s.waitFor("entries 3 match -p udp")
+		s := clitest.StartTmuxArgv(t, size[0], size[1], []string{"ip", "netns", "exec", ns.Name, "env", "TABLEFULL_AS_MAIN=1", exe, "--state-dir", state})
+		s.WaitFor("LIVE")
+		s.Keys("E")
+		s.WaitFor("entries 11 match", "3 established", "TIME_WAIT")
+		s.Keys("/")
+		s.WaitFor("filter ")
+		s.Keys("-l", "--", "-p udp") // literal: tmux would read -p as its own flag
+		s.Keys("Enter")
+		screen := s.WaitFor("entries 3 match -p udp")
 		if strings.Contains(screen, "tcp  TIME_WAIT") {
 			t.Errorf("%v: filtered to udp, TCP rows still shown:\n%s", size, screen)
 		}
-		s.keys("s")
-		s.waitFor("by proto")
+		s.Keys("s")
+		s.WaitFor("by proto")
 		// A filter refused: said under the header, the prompt closed, the
 		// last good filter kept; the next key is the panel's.
-		s.keys("/")
-		s.waitFor("filter -p udp▏")
-		s.keys("-l", " -u UNSET")
-		s.keys("Enter")
-		screen = s.waitFor("filter refused, kept -p udp: --status UNSET: not a status")
+		s.Keys("/")
+		s.WaitFor("filter -p udp▏")
+		s.Keys("-l", " -u UNSET")
+		s.Keys("Enter")
+		screen = s.WaitFor("filter refused, kept -p udp: --status UNSET: not a status")
 		if strings.Contains(screen, "▏") {
 			t.Errorf("%v: the prompt stayed open after a refused filter:\n%s", size, screen)
 		}
-		s.keys("s")
-		s.waitFor("by state", "entries 3 match -p udp")
-		s.keys("f")
-		s.waitFor("following -p udp since", "0 new · 0 ended · none lost")
+		s.Keys("s")
+		s.WaitFor("by state", "entries 3 match -p udp")
+		s.Keys("f")
+		s.WaitFor("following -p udp since", "0 new · 0 ended · none lost")
 		if size[0] == 80 {
-			s.keys("f")
-			s.waitFor("entries 3 match -p udp")
+			s.Keys("f")
+			s.WaitFor("entries 3 match -p udp")
 		}
 		if size[0] == 200 {
 			sendUDP(t, ns, "127.0.0.1:9", 2) // two entries made while the follow listens
-			s.waitFor("2 new · 0 ended · none lost", "+ udp  -", "127.0.0.1:9")
-			s.keys("D")
-			s.waitFor("delete what -p udp matches: 5 entries")
-			s.keys("y")
-			s.waitFor("deleted 5 (0 already gone")
+			s.WaitFor("2 new · 0 ended · none lost", "+ udp  -", "127.0.0.1:9")
+			s.Keys("D")
+			s.WaitFor("delete what -p udp matches: 5 entries")
+			s.Keys("y")
+			s.WaitFor("deleted 5 (0 already gone")
 			// the three made before anyone listened end unreported (nf_conntrack_events 2)
-			s.waitFor("2 new · 2 ended · none lost", "− udp")
+			s.WaitFor("2 new · 2 ended · none lost", "− udp")
 			if left := conntrackTuples(t, ns, "-p", "udp"); len(left) != 0 {
 				t.Errorf("after D y, conntrack -L still lists %v", left)
 			}
@@ -274,13 +275,13 @@ func TestEntriesPanelInTmux(t *testing.T) {
 				t.Errorf("the journal: %q %v", b, err)
 			}
 		}
-		s.keys("Escape")
-		for end := time.Now().Add(5 * time.Second); strings.Contains(s.capture(false), "match -p udp"); time.Sleep(50 * time.Millisecond) {
+		s.Keys("Escape")
+		for end := time.Now().Add(5 * time.Second); strings.Contains(s.Capture(false), "match -p udp"); time.Sleep(50 * time.Millisecond) {
 			if time.Now().After(end) {
-				t.Fatalf("%v: esc left the entries panel open:\n%s", size, s.capture(false))
+				t.Fatalf("%v: esc left the entries panel open:\n%s", size, s.Capture(false))
 			}
 		}
-		s.keys("q")
+		s.Keys("q")
 	}
 }
 
@@ -292,8 +293,8 @@ func TestEntriesPanelInTmux(t *testing.T) {
 // reaches the new backend within 5 s.
 func TestStaleDNATEntriesDeleted(t *testing.T) {
 	nstest.Parallel(t, nstest.Claim{Entries: 64})
-	needKernel(t, "conntrack")
-	ns := labNS(t)
+	clitest.NeedKernel(t, "conntrack")
+	ns := clitest.LabNS(t)
 	if err := ns.Nft("table ip tft-dnat {\n\tchain out { type nat hook output priority -100; udp dport 53 dnat to 127.0.0.2:5353; }\n}"); err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +317,7 @@ func TestStaleDNATEntriesDeleted(t *testing.T) {
 	if n := echo.Answered(); n != 0 {
 		t.Fatalf("the live backend answered %d before anything was deleted: the test would not tell", n)
 	}
-	cen := censusIn(t, ns)
+	cen := clitest.CensusIn(t, ns)
 	cen.At = time.Now()
 	c := model.Conntrack{Status: model.TableTracked, Count: uint64(cen.Total), Peak: uint64(cen.Total), Max: 262144, Buckets: 262144}
 	var filter string

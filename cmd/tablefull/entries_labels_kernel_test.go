@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
 	"github.com/tablefull/tablefull/sources/nsenter"
@@ -36,8 +37,8 @@ var labelledTable = [][]string{
 // refused by both.
 func TestEntriesSpeakConntracksLabels(t *testing.T) {
 	nstest.Parallel(t, nstest.Claim{Entries: 64}) // its own namespace's few entries
-	needKernel(t, "conntrack", "unshare")
-	ns := labNS(t)
+	clitest.NeedKernel(t, "conntrack", "unshare")
+	ns := clitest.LabNS(t)
 	// a rule that sets a label makes the namespace keep labels at all
 	if err := ns.Nft("table ip labelled {\n\tchain out {\n\t\ttype filter hook output priority 0;\n\t\tct label set 5\n\t}\n}\n"); err != nil {
 		t.Fatal(err)

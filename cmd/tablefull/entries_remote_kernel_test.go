@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/remote/agent"
@@ -55,8 +56,8 @@ func journalLines(dir string) int {
 // deletion: the console is told the link was cut, and the agent deletes
 // and journals all of it or none (what a cut session leaves is whole).
 func TestEntriesOfOtherTables(t *testing.T) {
-	needKernel(t, "conntrack", "cat")
-	ns := labNS(t)
+	clitest.NeedKernel(t, "conntrack", "cat")
+	ns := clitest.LabNS(t)
 	dir := t.TempDir()
 	udp := func(port string) entry.Filter {
 		f, err := entry.ParseFilter(entry.FilterArgs{"proto": "udp", "dport": port})

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
@@ -35,8 +36,8 @@ var vocabularyTable = [][]string{
 // for the same words on the same table.
 func TestEntriesSpeakConntracksFilter(t *testing.T) {
 	nstest.Parallel(t, nstest.Claim{Entries: 64}) // its own namespace's few entries
-	needKernel(t, "conntrack")
-	ns := labNS(t)
+	clitest.NeedKernel(t, "conntrack")
+	ns := clitest.LabNS(t)
 	for _, e := range vocabularyTable {
 		if out, err := ns.Output("conntrack", append(append([]string{"-I"}, e...), "-t", "600")...); err != nil {
 			t.Fatalf("conntrack -I %v: %v %s", e, err, out)

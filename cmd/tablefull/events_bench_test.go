@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -18,7 +19,7 @@ import (
 // cap, against conntrack -E consuming the same events (NEW and DESTROY)
 // in the same run: rounds of 10 s, alternating, medians; goal ≤ 1×.
 func TestRatioEvents(t *testing.T) {
-	needKernel(t, "conntrack")
+	clitest.NeedKernel(t, "conntrack")
 	bin, ns, stats := nearCapChurn(t, "127.0.0.1:18095")
 	const span, rounds = 10 * time.Second, 3
 	var rates []float64
@@ -89,8 +90,8 @@ func nearCapChurn(t *testing.T, addr string) (bin string, ns *netns.NS, stats *n
 	if len(argv) != 1 || filepath.Base(argv[0]) != "tablefull" {
 		t.Skip("needs the built binary (make bench builds it)")
 	}
-	lowerMax(t, 16384)
-	ns = labNS(t)
+	clitest.LowerMax(t, 16384)
+	ns = clitest.LabNS(t)
 	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait", 4) // 4 s × thousands/s: past half the cap
 	stats = churn(t, ns, addr, netns.Load{Workers: 16, Rate: 5000, DialTimeout: time.Second})
 	time.Sleep(6 * time.Second) // the table fills past half its cap

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/diagnose"
 	mincident "github.com/tablefull/tablefull/model/incident"
@@ -23,9 +24,9 @@ import (
 func TestTimeWaitTableIsNotNothingToEvict(t *testing.T) {
 	// serial: the collector's passes it waits for are the machine's, and
 	// other full tables beside it change when they come
-	needKernel(t, "conntrack")
-	lowerMax(t, 4096)
-	ns := labNS(t)
+	clitest.NeedKernel(t, "conntrack")
+	clitest.LowerMax(t, 4096)
+	ns := clitest.LabNS(t)
 	churn(t, ns, "127.0.0.1:18093", netns.Load{Workers: 8, Rate: 400, DialTimeout: time.Second})
 	feed := startClassFeed(t, ns, 500*time.Millisecond)
 	feed.p.SetCensus(true)

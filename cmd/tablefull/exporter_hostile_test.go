@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 )
 
 // procStatus reads a field of /proc/PID/status in kB.
@@ -37,7 +39,7 @@ func procStatus(t *testing.T, pid int, field string) int {
 // before (the files it keeps open to reread, a knob each) with the
 // connection cap and a few, and a scrape still answers within a second.
 func TestExporterProcessUnderAttack(t *testing.T) {
-	needKernel(t)
+	clitest.NeedKernel(t)
 	addr, pid := startHostExporter(t, "--interval", "500ms")
 	time.Sleep(time.Second) // a sample or two read: the files it keeps open are open
 	held, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 	"github.com/tablefull/tablefull/sources/netns"
 )
@@ -72,7 +73,7 @@ func TestExporterUnprivileged(t *testing.T) {
 // answering, with the stream part down, and a second exporter on the same
 // address is a clear error and exit 1.
 func TestExporterNamespaceGone(t *testing.T) {
-	needKernel(t)
+	clitest.NeedKernel(t)
 	ns, err := netns.Create(fmt.Sprintf("tft-%d-gone", os.Getpid()))
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +96,7 @@ func TestExporterNamespaceGone(t *testing.T) {
 	if out, err := exec.Command("ip", "netns", "del", ns.Name).CombinedOutput(); err != nil {
 		t.Fatalf("ip netns del: %v %s", err, out)
 	}
-	signalAll(procsUnder(pid, func([]string) bool { return true }), syscall.SIGKILL) // its agent
+	clitest.SignalAll(clitest.ProcsUnder(pid, func([]string) bool { return true }), syscall.SIGKILL) // its agent
 	waitMetric(t, addr, `tablefull_up{part="stream"} 0`, 10*time.Second)
 	if !strings.Contains(metricsText(t, addr), "tablefull_conntrack_entries_limit ") {
 		t.Error("the last numbers are gone from the scrape")

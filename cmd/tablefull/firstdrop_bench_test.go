@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 )
 
 // TestRatioFirstDrop prints, for make bench, the time from the first
@@ -13,7 +15,7 @@ import (
 // binary's, median of three incidents (goal ≤ 200 ms: one fast tick and
 // the time to read and send the sample).
 func TestRatioFirstDrop(t *testing.T) {
-	needKernel(t)
+	clitest.NeedKernel(t)
 	argv, env := consoleArgv(t)
 	var took []time.Duration
 	for range 3 {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote/stream"
 	"github.com/tablefull/tablefull/sources/netns"
@@ -22,7 +23,7 @@ import (
 // (a fast tick, and the time to read and send it), not at the end of the
 // interval it fell in.
 func TestFirstDropOnScreenWithinAFastTick(t *testing.T) {
-	needKernel(t)
+	clitest.NeedKernel(t)
 	exe, _ := os.Executable()
 	took := firstDropLatency(t, []string{exe}, []string{"TABLEFULL_AS_MAIN=1"})
 	if took > 250*time.Millisecond {
@@ -37,9 +38,9 @@ func TestFirstDropOnScreenWithinAFastTick(t *testing.T) {
 // reading the namespace's own counters every millisecond.
 func firstDropLatency(t *testing.T, argv, env []string) time.Duration {
 	t.Helper()
-	lowerMax(t, 512)
-	setBuckets(t, 512)
-	ns := labNS(t)
+	clitest.LowerMax(t, 512)
+	clitest.SetBuckets(t, 512)
+	ns := clitest.LabNS(t)
 	srv := &netns.Server{Body: []byte("object\n")}
 	if err := ns.Serve("127.0.0.1:18080", srv); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/cli"
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -16,10 +17,10 @@ import (
 // namespace: the pinned one is listed first as TABLE FULL and the quiet one
 // after it (OK on a quiet machine), enter shows the pinned one's history at its cap, esc comes back.
 func TestFleetInTmux(t *testing.T) {
-	needKernel(t, "prometheus", "tmux")
+	clitest.NeedKernel(t, "prometheus", "tmux")
 	const capMax = 64
-	lowerMax(t, capMax)
-	full, quiet := labNS(t), labNS(t)
+	clitest.LowerMax(t, capMax)
+	full, quiet := clitest.LabNS(t), clitest.LabNS(t)
 	fullAddr, _ := startExporter(t, full.Name, "1s")
 	quietAddr, _ := startExporter(t, quiet.Name, "1s")
 	prom, url := startPrometheus(t, fullAddr, quietAddr)
@@ -44,8 +45,8 @@ func TestFleetInTmux(t *testing.T) {
 	}
 
 	for _, size := range [][2]int{{200, 50}, {80, 24}} {
-		s := startTmux(t, size[0], size[1], "", "--prometheus", url, "--selector", `'job="tablefull"'`)
-		screen := s.waitFor("TABLE FULL", fullAddr, quietAddr)
+		s := clitest.StartTmux(t, size[0], size[1], "", "--prometheus", url, "--selector", `'job="tablefull"'`)
+		screen := s.WaitFor("TABLE FULL", fullAddr, quietAddr)
 		t.Logf("%dx%d fleet:\n%s", size[0], size[1], screen)
 		lines := strings.Split(screen, "\n")
 		fullRow, quietRow := -1, -1
@@ -62,12 +63,12 @@ func TestFleetInTmux(t *testing.T) {
 		if fullRow < 0 || quietRow < 0 || fullRow > quietRow {
 			t.Fatalf("%dx%d: want the pinned instance first as TABLE FULL, the quiet one after it and not full:\n%s", size[0], size[1], screen)
 		}
-		s.keys("Enter")
-		s.waitFor("history from Prometheus", "64 / 64", "TABLE FULL")
-		s.keys("Escape")
-		s.waitFor("tablefull fleet", quietAddr)
-		s.keys("q")
-		s.waitFor("EXIT=0")
+		s.Keys("Enter")
+		s.WaitFor("history from Prometheus", "64 / 64", "TABLE FULL")
+		s.Keys("Escape")
+		s.WaitFor("tablefull fleet", quietAddr)
+		s.Keys("q")
+		s.WaitFor("EXIT=0")
 	}
 }
 
@@ -87,10 +88,10 @@ func TestFleetIntervalBound(t *testing.T) {
 // words (the namespace, full, its drops a second), at 80 and 200
 // columns; enter shows HISTORY, with the namespace's drops.
 func TestFleetNamesFullNamespace(t *testing.T) {
-	needKernel(t, "prometheus", "tmux")
+	clitest.NeedKernel(t, "prometheus", "tmux")
 	const capMax = 64
-	lowerMax(t, capMax)
-	ns := labNS(t)
+	clitest.LowerMax(t, capMax)
+	ns := clitest.LabNS(t)
 	addr, _ := startExporter(t, "", "1s")
 	prom, url := startPrometheus(t, addr)
 	srv := &netns.Server{Body: []byte("object\n")}
@@ -116,17 +117,17 @@ func TestFleetNamesFullNamespace(t *testing.T) {
 		}
 	}
 	for _, size := range [][2]int{{200, 50}, {80, 24}} {
-		s := startTmux(t, size[0], size[1], "", "--prometheus", url, "--selector", `'job="tablefull"'`)
-		screen := s.waitFor("TABLE FULL", addr, " full 64 / 64", "drops/s")
+		s := clitest.StartTmux(t, size[0], size[1], "", "--prometheus", url, "--selector", `'job="tablefull"'`)
+		screen := s.WaitFor("TABLE FULL", addr, " full 64 / 64", "drops/s")
 		t.Logf("%dx%d fleet:\n%s", size[0], size[1], screen)
-		s.keys("Enter")
-		screen = s.waitFor("HISTORY", "history from Prometheus", "TABLE FULL")
+		s.Keys("Enter")
+		screen = s.WaitFor("HISTORY", "history from Prometheus", "TABLE FULL")
 		if strings.Contains(screen, "REPLAY") || regexp.MustCompile(`64 entries, 0 drops`).MatchString(screen) {
 			t.Errorf("%dx%d: the drill-down:\n%s", size[0], size[1], screen)
 		}
-		s.keys("Escape")
-		s.waitFor("tablefull fleet")
-		s.keys("q")
-		s.waitFor("EXIT=0")
+		s.Keys("Escape")
+		s.WaitFor("tablefull fleet")
+		s.Keys("q")
+		s.WaitFor("EXIT=0")
 	}
 }

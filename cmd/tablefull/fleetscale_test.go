@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	fleetmodel "github.com/tablefull/tablefull/model/fleet"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/promread"
@@ -225,10 +226,10 @@ func fleetConsole(t *testing.T, url string, f syntheticFleet) (int, string) {
 	var rssKB int
 	refresh := ""
 	for _, size := range [][2]int{{200, 50}, {80, 24}} {
-		s := startTmux(t, size[0], size[1], "", "--prometheus", url, "--selector", `'job="tablefull"'`, "--since", "30m")
+		s := clitest.StartTmux(t, size[0], size[1], "", "--prometheus", url, "--selector", `'job="tablefull"'`, "--since", "30m")
 		start := time.Now()
 		totals := fmt.Sprintf("%s hosts · %d pinned", thousands(f.n), f.count(pinnedHost))
-		screen := s.waitWithin(5*time.Second, totals, instance(worst), "TABLE FULL")
+		screen := s.WaitWithin(5*time.Second, totals, instance(worst), "TABLE FULL")
 		t.Logf("%d hosts at %dx%d, on screen in %s:\n%s", f.n, size[0], size[1], time.Since(start).Round(time.Millisecond), screen)
 		if m := refreshLine.FindStringSubmatch(screen); m != nil {
 			refresh = m[0]
@@ -244,11 +245,11 @@ func fleetConsole(t *testing.T, url string, f syntheticFleet) (int, string) {
 				break
 			}
 		}
-		s.keys("Enter")
-		s.waitWithin(30*time.Second, "history from Prometheus", "TABLE FULL")
-		s.keys("Escape")
-		s.waitFor("tablefull fleet", totals)
-		pids := procsUnder(s.panePID(), func(argv []string) bool {
+		s.Keys("Enter")
+		s.WaitWithin(30*time.Second, "history from Prometheus", "TABLE FULL")
+		s.Keys("Escape")
+		s.WaitFor("tablefull fleet", totals)
+		pids := clitest.ProcsUnder(s.PanePID(), func(argv []string) bool {
 			return len(argv) > 1 && strings.Contains(strings.Join(argv, " "), "--prometheus")
 		})
 		if len(pids) == 0 {
@@ -259,8 +260,8 @@ func fleetConsole(t *testing.T, url string, f syntheticFleet) (int, string) {
 			t.Errorf("%d hosts at %dx%d: the console's peak RSS is %.1f MB, over 100 MB", f.n, size[0], size[1], float64(kb)/1024)
 		}
 		rssKB = max(rssKB, kb)
-		s.keys("q")
-		s.waitFor("EXIT=0")
+		s.Keys("q")
+		s.WaitFor("EXIT=0")
 	}
 	return rssKB, refresh
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/api"
 	promv1 "github.com/prometheus/client_golang/api/prometheus/v1"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -51,9 +52,9 @@ func freshScrape(ns *netns.NS, url string) (time.Duration, error) {
 // exporter is dropped by the full table — until the shipped notrack rule
 // is loaded, after which a fresh scrape takes well under a second.
 func TestExporterThroughAFullTable(t *testing.T) {
-	needKernel(t, "prometheus")
+	clitest.NeedKernel(t, "prometheus")
 	const capMax, exporterAddr, promPort = 64, "127.0.0.1:9874", 19090
-	ns := labNS(t)
+	ns := clitest.LabNS(t)
 	// The test's own queries to Prometheus must get in while the table is
 	// full: its API port, and only it, is left untracked.
 	if err := ns.Nft(fmt.Sprintf(`table inet testapi {
@@ -98,7 +99,7 @@ func TestExporterThroughAFullTable(t *testing.T) {
 		t.Fatalf("a fresh scrape before the table filled: %v (%s)", err, took)
 	}
 
-	lowerMax(t, capMax)
+	clitest.LowerMax(t, capMax)
 	srv := &netns.Server{Body: []byte("object\n")}
 	if err := ns.Serve("127.0.0.1:18080", srv); err != nil {
 		t.Fatal(err)

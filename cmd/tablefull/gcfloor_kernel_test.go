@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/netns"
 )
@@ -19,10 +20,10 @@ import (
 // count that settles over the floor is asked again by another refused
 // SYN; never under it.
 func TestCollectorEvictsDownToItsFloor(t *testing.T) {
-	needKernel(t)
+	clitest.NeedKernel(t)
 	const capMax = 777
-	lowerMax(t, capMax)
-	ns := labNS(t)
+	clitest.LowerMax(t, capMax)
+	ns := clitest.LabNS(t)
 	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait", 600)
 	srv := &netns.Server{Body: []byte("x\n")}
 	if err := ns.Serve("127.0.0.1:18094", srv); err != nil {

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 )
 
 // TestConsoleHangupStopsChildren: SIGHUP (the terminal closed) and
@@ -23,8 +25,8 @@ func TestConsoleHangupStopsChildren(t *testing.T) {
 			if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			s := startTmux(t, 80, 24, "", "--via", script)
-			pane := s.panePID()
+			s := clitest.StartTmux(t, 80, 24, "", "--via", script)
+			pane := s.PanePID()
 			var started []int // the stubborn command, found under the console in the pane, then followed by pid
 			isSleep := func(argv []string) bool { return len(argv) == 2 && argv[0] == "sleep" && argv[1] == marker }
 			living := func() []int { // reparented once the console is gone: no longer under the pane
@@ -38,18 +40,18 @@ func TestConsoleHangupStopsChildren(t *testing.T) {
 			}
 			alive := func() bool {
 				if started == nil {
-					started = procsUnder(pane, isSleep)
+					started = clitest.ProcsUnder(pane, isSleep)
 				}
 				return len(living()) > 0
 			}
-			t.Cleanup(func() { signalAll(living(), syscall.SIGKILL) })
-			s.waitFor("q quit")
+			t.Cleanup(func() { clitest.SignalAll(living(), syscall.SIGKILL) })
+			s.WaitFor("q quit")
 			for end := time.Now().Add(5 * time.Second); !alive(); time.Sleep(50 * time.Millisecond) {
 				if time.Now().After(end) {
-					t.Fatalf("the --via command never started:\n%s", s.capture(false))
+					t.Fatalf("the --via command never started:\n%s", s.Capture(false))
 				}
 			}
-			s.signalConsole(map[string]syscall.Signal{"HUP": syscall.SIGHUP, "TERM": syscall.SIGTERM}[sig])
+			s.SignalConsole(map[string]syscall.Signal{"HUP": syscall.SIGHUP, "TERM": syscall.SIGTERM}[sig])
 			signalled := time.Now()
 			for alive() && time.Since(signalled) < 3*time.Second {
 				time.Sleep(50 * time.Millisecond)
@@ -57,7 +59,7 @@ func TestConsoleHangupStopsChildren(t *testing.T) {
 			if gone := time.Since(signalled); alive() || gone > 2*time.Second {
 				t.Errorf("the --via command outlived SIG%s by %s", sig, gone.Round(time.Millisecond))
 			}
-			screen := s.waitFor("EXIT=", "TERMINAL-RESTORED")
+			screen := s.WaitFor("EXIT=", "TERMINAL-RESTORED")
 			if !strings.Contains(screen, "EXIT=0") {
 				t.Errorf("SIG%s: the console did not exit 0:\n%s", sig, screen)
 			}

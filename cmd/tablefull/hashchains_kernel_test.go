@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 )
 
@@ -18,15 +19,15 @@ import (
 // the namespace, the sum of every namespace's entries, and sizes the
 // hashsize for that sum.
 func TestHashChainsOfEveryNamespace(t *testing.T) {
-	needKernel(t, "conntrack")
-	lowerMax(t, 8192)
-	setBuckets(t, 512)
+	clitest.NeedKernel(t, "conntrack")
+	clitest.LowerMax(t, 8192)
+	clitest.SetBuckets(t, 512)
 	const each = 6000
 	to, from := netip.MustParseAddrPort("127.0.0.1:9"), netip.MustParseAddr("127.0.0.1")
 	for range 2 {
-		floodService(t, labNS(t), to, each, from)
+		floodService(t, clitest.LabNS(t), to, each, from)
 	}
-	ns := labNS(t)
+	ns := clitest.LabNS(t)
 	record, rec := startRecording(t, nil)
 	time.Sleep(time.Second)
 	floodService(t, ns, to, each, from)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 )
 
@@ -38,7 +39,7 @@ func TestTuneIgnoresImpostorKubeProxy(t *testing.T) {
 // --config is a FIFO, until the test ends.
 func impostorKubeProxy(t *testing.T) {
 	t.Helper()
-	needKernel(t, "setpriv")
+	clitest.NeedKernel(t, "setpriv")
 	fifo := kernelfstest.FIFOFor(t, "config.yaml")
 	bin := filepath.Join(filepath.Dir(fifo), "kube-proxy")
 	os.WriteFile(bin, []byte("#!/bin/sh\nread line\n"), 0o755) // waits in the shell itself: no fork shows as a second one

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
@@ -73,9 +74,9 @@ while True:
 // over its budget instead of reading on. (On this kernel a socket
 // received over SCM_RIGHTS is reported in its receiver's cgroup.)
 func TestRotatingHandedOffListeners(t *testing.T) {
-	needKernel(t, "setpriv", "/usr/bin/python3")
+	clitest.NeedKernel(t, "setpriv", "/usr/bin/python3")
 	t.Setenv("TABLEFULL_AS_MAIN", "1")
-	ns := labNS(t)
+	ns := clitest.LabNS(t)
 	tag := strconv.Itoa(os.Getpid())
 	maker, keeper := cgroupAt(t, "tablefull-test-"+tag+".slice/rotate.scope"), cgroupAt(t, "tablefull-test-"+tag+".slice/keeper.scope")
 	dir, err := os.MkdirTemp("", "rotate-")

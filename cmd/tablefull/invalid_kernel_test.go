@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
@@ -17,8 +18,8 @@ import (
 // FULL, with the table far from its cap.
 func TestInvalidReadsInvalid(t *testing.T) {
 	nstest.Parallel(t, nstest.Claim{Entries: 64}) // its own namespace's few entries
-	needKernel(t, "conntrack")
-	ns := labNS(t)
+	clitest.NeedKernel(t, "conntrack")
+	ns := clitest.LabNS(t)
 	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_loose", 0)
 	if err := ns.Nft(`table inet tft-invalid {
 	chain input { type filter hook input priority -10; policy accept; ct state invalid counter drop; }

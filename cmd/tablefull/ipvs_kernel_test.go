@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 )
 
@@ -15,7 +16,7 @@ import (
 // empty table (the boot test's guest reads a loaded one:
 // checkGuestIPVS).
 func TestIPVSNotPresentHere(t *testing.T) {
-	needKernel(t)
+	clitest.NeedKernel(t)
 	if _, err := os.Stat("/proc/net/ip_vs"); err == nil {
 		t.Skip("ip_vs is loaded here")
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/entries"
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/tunecmd"
 	"github.com/tablefull/tablefull/remote/oneshot"
@@ -19,8 +20,8 @@ import (
 // severities as words and facts with units.
 func TestJSONDocuments(t *testing.T) {
 	nstest.Parallel(t, nstest.Claim{Entries: 64})
-	needKernel(t)
-	ns := labNS(t)
+	clitest.NeedKernel(t)
+	ns := clitest.LabNS(t)
 	holdEntries(t, ns, 12)
 	exe, _ := os.Executable()
 	doc, err := os.ReadFile("../../docs/json.md")

@@ -1,74 +1,20 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
-	"github.com/tablefull/tablefull/remote/oneshot"
-	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 	"github.com/tablefull/tablefull/sources/netns"
-	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
-
-const maxPath = "/proc/sys/net/netfilter/nf_conntrack_max"
-
-// needKernel skips unless the test can build namespaces and change the
-// global conntrack max.
-func needKernel(t *testing.T, tools ...string) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("-short (make check): no kernel tests")
-	}
-	kernelfstest.Need(t, "a namespace", append([]string{"ip", "nft"}, tools...)...)
-	if _, err := os.Stat(maxPath); err != nil {
-		exec.Command("modprobe", "nf_conntrack").Run()
-		if _, err := os.Stat(maxPath); err != nil {
-			t.Skip("needs nf_conntrack")
-		}
-	}
-}
-
-// lowerMax sets the global nf_conntrack_max, and the hashsize with it
-// (max = buckets, the proportions real hosts have), as the test's claim
-// allows (nstest.SetKnob), and restores both when the test ends, pass or
-// fail.
-func lowerMax(t *testing.T, v uint64) {
-	t.Helper()
-	host, _ := os.ReadFile("/proc/sys/net/netfilter/nf_conntrack_count")
-	if n, _ := strconv.ParseUint(strings.TrimSpace(string(host)), 10, 64); n > v/2 {
-		t.Skipf("the host namespace tracks %d entries: lowering the global max to %d would hurt it", n, v)
-	}
-	setBuckets(t, v)
-	if err := nstest.SetKnob(t, maxPath, strconv.FormatUint(v, 10), v); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// setBuckets sets the global hashsize to v for the test, restored after:
-// a lowered cap keeps the kernel's own proportions (max = buckets since
-// 5.15, rounded up by it to a page of 512 buckets), not hundreds of
-// buckets an entry.
-func setBuckets(t *testing.T, v uint64) {
-	t.Helper()
-	if _, err := os.ReadFile(hashsizePath); err != nil {
-		t.Logf("the hashsize is not writable here (%v): the test runs over the host's buckets", err)
-		return
-	}
-	if err := nstest.SetKnob(t, hashsizePath, strconv.FormatUint(v, 10), v); err != nil {
-		t.Fatalf("set the hashsize to %d: %v", v, err)
-	}
-}
 
 // onLoopback adds addrs (each a /32) to ns's loopback: the addresses a
 // lab's NAT pool, clients and servers take.
@@ -114,63 +60,13 @@ func dropHandshakeAcks(t *testing.T, ns *netns.NS, port int) {
 	}
 }
 
-// labsMade numbers the namespaces labNS makes: tests side by side make
-// theirs at once.
-var labsMade atomic.Int64
-
-// labNS creates a tracked namespace deleted when the test ends.
-func labNS(t *testing.T) *netns.NS {
-	t.Helper()
-	ns, err := netns.Create(fmt.Sprintf("tft-%d-%d", os.Getpid(), labsMade.Add(1)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := ns.Delete(); err != nil {
-			t.Errorf("delete namespace: %v", err)
-		}
-	})
-	if err := ns.Nft(netns.TrackRuleset); err != nil {
-		t.Fatal(err)
-	}
-	return ns
-}
-
-// snapshotIn runs `tablefull snapshot --json` inside ns (this test binary
-// acting as the command).
-func snapshotIn(t *testing.T, ns *netns.NS) oneshot.Snapshot {
-	t.Helper()
-	var doc oneshot.Snapshot
-	jsonIn(t, ns, &doc, "snapshot", "--json")
-	return doc
-}
-
-// jsonIn runs tablefull args (this test binary acting as the command)
-// inside ns and decodes the JSON document it prints into doc.
-func jsonIn(t *testing.T, ns *netns.NS, doc any, args ...string) {
-	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := ns.Command(exe, args...)
-	cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s in %s: %v", args[0], ns.Name, err)
-	}
-	if err := json.Unmarshal(out, doc); err != nil {
-		t.Fatalf("decode %s: %v\n%s", args[0], err, out)
-	}
-}
-
 // TestTableFullInNamespace reproduces the write-up's incident for real: a
 // tracked namespace, a lowered global max, one new connection per request.
 func TestTableFullInNamespace(t *testing.T) {
-	needKernel(t, "conntrack")
+	clitest.NeedKernel(t, "conntrack")
 	const capMax = 64
-	lowerMax(t, capMax)
-	ns := labNS(t)
+	clitest.LowerMax(t, capMax)
+	ns := clitest.LabNS(t)
 	srv := &netns.Server{Body: []byte("object\n")}
 	if err := ns.Serve("127.0.0.1:18080", srv); err != nil {
 		t.Fatal(err)
@@ -178,7 +74,7 @@ func TestTableFullInNamespace(t *testing.T) {
 	defer srv.Close()
 
 	an := diagnose.NewAnalyzer(100)
-	an.Add(snapshotIn(t, ns).Sample)
+	an.Add(clitest.SnapshotIn(t, ns).Sample)
 	done := make(chan netns.LoadResult, 1)
 	go func() {
 		res, err := ns.Run(netns.Load{Addr: srv.Addr(), Workers: 8, Requests: 400,
@@ -191,7 +87,7 @@ func TestTableFullInNamespace(t *testing.T) {
 	var frames []diagnose.Frame
 	for range 6 {
 		time.Sleep(500 * time.Millisecond)
-		frames = append(frames, an.Add(snapshotIn(t, ns).Sample))
+		frames = append(frames, an.Add(clitest.SnapshotIn(t, ns).Sample))
 	}
 	res := <-done
 	t.Logf("load: %d ok, %d failed", res.OK, res.Failed)
@@ -243,7 +139,7 @@ func TestTableFullInNamespace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := snapshotIn(t, ns)
+	doc := clitest.SnapshotIn(t, ns)
 	if got, want := doc.Sample.Conntrack.Count, mustUint(t, count); got != want {
 		t.Errorf("snapshot count %d, /proc/sys in the namespace says %d", got, want)
 	}

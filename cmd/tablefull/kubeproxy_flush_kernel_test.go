@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote/exporter"
 	"github.com/tablefull/tablefull/remote/recording"
@@ -45,8 +46,8 @@ func fakeKubeProxy(t *testing.T) {
 // recording's report and by the exporter fed the recording, which also
 // counts the deletions.
 func TestFlushNamesTheService(t *testing.T) {
-	needKernel(t, "conntrack", "tmux")
-	ns := labNS(t)
+	clitest.NeedKernel(t, "conntrack", "tmux")
+	ns := clitest.LabNS(t)
 	for _, a := range []string{"10.96.0.10", "10.244.1.7", "10.0.0.1"} {
 		if _, err := ns.Output("ip", "addr", "add", a+"/32", "dev", "lo"); err != nil {
 			t.Fatal(err)
@@ -61,8 +62,8 @@ func TestFlushNamesTheService(t *testing.T) {
 	record := ns.Command(exe, "record", rec, "--interval", "500ms")
 	record.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
 	start(t, record)
-	console := startTmuxArgv(t, 200, 50, []string{"env", "TABLEFULL_AS_MAIN=1", "ip", "netns", "exec", ns.Name, exe, "--interval", "500ms"})
-	console.waitFor("LIVE")
+	console := clitest.StartTmuxArgv(t, 200, 50, []string{"env", "TABLEFULL_AS_MAIN=1", "ip", "netns", "exec", ns.Name, exe, "--interval", "500ms"})
+	console.WaitFor("LIVE")
 	time.Sleep(2 * time.Second) // both watches began: entries made from now on are reported when they end
 	floodService(t, ns, netip.MustParseAddrPort("10.96.0.10:53"), 1000, netip.MustParseAddr("10.0.0.1"))
 	out, err := ns.Output("conntrack", "-D", "-p", "udp", "--orig-dst", "10.96.0.10")
@@ -72,7 +73,7 @@ func TestFlushNamesTheService(t *testing.T) {
 	}
 	const said = "ENTRIES FLUSHED"
 	const service = "kube-system/kube-dns:dns (udp 10.96.0.10:53)"
-	console.waitWithin(15*time.Second, said, service)
+	console.WaitWithin(15*time.Second, said, service)
 	time.Sleep(2 * time.Second) // the recording's watch ends the burst too
 	b := stopRecording(t, record, rec)
 	r, err := report.Build(bytes.NewReader(b), report.Options{Source: "flush"})

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/sources/netns"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
@@ -18,10 +19,10 @@ import (
 // the Service and the address its client asked for.
 func TestIPv6ServicesNamed(t *testing.T) {
 	nstest.Parallel(t, nstest.Claim{Entries: 64})
-	needKernel(t, "conntrack", "ip6tables-nft-restore")
+	clitest.NeedKernel(t, "conntrack", "ip6tables-nft-restore")
 	for _, mode := range kubeProxyIPv6Modes {
 		t.Run(mode.name, func(t *testing.T) {
-			ns := labNS(t)
+			ns := clitest.LabNS(t)
 			for _, a := range []string{"fd00:10:96::a", "fd00:10:244:1::7", "fd00:10:244:1::8"} {
 				if out, err := ns.Output("ip", "-6", "addr", "add", a+"/128", "dev", "lo", "nodad"); err != nil {
 					t.Fatalf("%v: %s", err, out)
@@ -32,7 +33,7 @@ func TestIPv6ServicesNamed(t *testing.T) {
 			}
 			sendForever(t, ns, "[fd00:10:96::a]:53")
 			time.Sleep(time.Second)
-			cen := censusIn(t, ns)
+			cen := clitest.CensusIn(t, ns)
 			if name := cen.DestServices["fd00:10:96::a"]; name != "kube-system/kube-dns" {
 				t.Errorf("the top destination fd00:10:96::a is named %q, want the Service (top %v, named %v)", name, cen.TopDests, cen.DestServices)
 			}
@@ -40,7 +41,7 @@ func TestIPv6ServicesNamed(t *testing.T) {
 				t.Fatal(err)
 			}
 			time.Sleep(time.Second)
-			cen = censusIn(t, ns)
+			cen = clitest.CensusIn(t, ns)
 			if v := staleDNATOf(cen); !strings.Contains(v.Text(), "a DNAT sent to [fd00:10:244:1::7]:53 (Service kube-system/kube-dns:dns, asked as [fd00:10:96::a]:53)") {
 				t.Errorf("STALE DNAT: %q; the census's targets %+v", v.Text(), cen.StaleDNAT)
 			}

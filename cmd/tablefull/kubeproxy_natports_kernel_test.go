@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/sources/netns"
 )
 
@@ -86,10 +87,10 @@ func floodService(t *testing.T, ns *netns.NS, to netip.AddrPort, flows int, from
 // names the masquerade rule and the census's busiest destination by the
 // Service.
 func TestNATPortsOfAServiceKubeProxy(t *testing.T) {
-	needKernel(t, "conntrack", "iptables-nft-restore")
+	clitest.NeedKernel(t, "conntrack", "iptables-nft-restore")
 	for _, mode := range kubeProxyModes {
 		t.Run(mode.name, func(t *testing.T) {
-			ns := labNS(t)
+			ns := clitest.LabNS(t)
 			for _, a := range []string{"10.96.0.10", "10.244.1.7", "10.0.0.1", "10.0.0.2", "10.0.0.3"} {
 				if _, err := ns.Output("ip", "addr", "add", a+"/32", "dev", "lo"); err != nil {
 					t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
@@ -115,10 +116,10 @@ func restoreIn(ns *netns.NS, tool, rules string) error {
 // view (E, D, y) brings the client's answers back, from B, within 5 s.
 func TestStaleUDPServiceKubeProxy(t *testing.T) {
 	nstest.Parallel(t, nstest.Claim{Entries: 64})
-	needKernel(t, "conntrack", "dnsmasq", "iptables-nft-restore")
+	clitest.NeedKernel(t, "conntrack", "dnsmasq", "iptables-nft-restore")
 	for _, mode := range kubeProxyModes {
 		t.Run(mode.name, func(t *testing.T) {
-			ns := labNS(t)
+			ns := clitest.LabNS(t)
 			dir := t.TempDir()
 			for _, a := range []string{"10.96.0.10", "10.244.1.7", "10.244.1.8"} {
 				if _, err := ns.Output("ip", "addr", "add", a+"/32", "dev", "lo"); err != nil {
@@ -131,7 +132,7 @@ func TestStaleUDPServiceKubeProxy(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := askForever(t, ns, "10.96.0.10:53")
-			c.waitFor(t, "10.1.1.1", 5*time.Second)
+			c.WaitFor(t, "10.1.1.1", 5*time.Second)
 			backendA.Process.Kill()
 			backendA.Wait()
 			if err := mode.to(ns, "10.244.1.7", "10.244.1.8"); err != nil {
@@ -141,7 +142,7 @@ func TestStaleUDPServiceKubeProxy(t *testing.T) {
 			if n := c.from("10.2.2.2"); n != 0 {
 				t.Fatalf("B answered %d times before anything was deleted: the test would not tell", n)
 			}
-			cen := censusIn(t, ns)
+			cen := clitest.CensusIn(t, ns)
 			v := staleDNATOf(cen)
 			if v.Entries != "-p udp --reply-src 10.244.1.7" || !strings.Contains(v.Text(), "1 UDP entry a DNAT sent to 10.244.1.7:53 (Service kube-system/kube-dns:dns, asked as 10.96.0.10:53)") {
 				t.Fatalf("STALE DNAT: %q %q; the census's targets %+v", v.Entries, v.Text(), cen.StaleDNAT)
@@ -150,7 +151,7 @@ func TestStaleUDPServiceKubeProxy(t *testing.T) {
 				t.Errorf("the top destination 10.96.0.10 is named %q, want the Service (top %v)", name, cen.TopDests)
 			}
 			fixFromTheConsole(t, ns, dir, v.Entries)
-			c.waitFor(t, "10.2.2.2", 5*time.Second)
+			c.WaitFor(t, "10.2.2.2", 5*time.Second)
 		})
 	}
 }
@@ -190,7 +191,7 @@ type asker struct {
 func (a *asker) from(addr string) int64 { return a.answers[addr].Load() }
 
 // waitFor waits until an answer says addr.
-func (a *asker) waitFor(t *testing.T, addr string, d time.Duration) {
+func (a *asker) WaitFor(t *testing.T, addr string, d time.Duration) {
 	t.Helper()
 	for end := time.Now().Add(d); a.from(addr) == 0; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(end) {
@@ -250,14 +251,14 @@ func askForever(t *testing.T, ns *netns.NS, server string) *asker {
 func fixFromTheConsole(t *testing.T, ns *netns.NS, state, filter string) {
 	t.Helper()
 	exe, _ := os.Executable()
-	s := startTmuxArgv(t, 200, 50, []string{"ip", "netns", "exec", ns.Name, "env", "TABLEFULL_AS_MAIN=1", exe, "--interval", "500ms", "--state-dir", state})
-	s.waitFor("LIVE")
-	s.keys("c")
-	s.waitWithin(2*time.Second, "STALE DNAT", "kube-system/kube-dns:dns")
-	s.keys("E")
-	s.waitFor("entries 1 match "+filter, "the entries STALE DNAT names")
-	s.keys("D")
-	s.waitFor("delete what " + filter + " matches")
-	s.keys("y")
-	s.waitFor("deleted 1 (")
+	s := clitest.StartTmuxArgv(t, 200, 50, []string{"ip", "netns", "exec", ns.Name, "env", "TABLEFULL_AS_MAIN=1", exe, "--interval", "500ms", "--state-dir", state})
+	s.WaitFor("LIVE")
+	s.Keys("c")
+	s.WaitWithin(2*time.Second, "STALE DNAT", "kube-system/kube-dns:dns")
+	s.Keys("E")
+	s.WaitFor("entries 1 match "+filter, "the entries STALE DNAT names")
+	s.Keys("D")
+	s.WaitFor("delete what " + filter + " matches")
+	s.Keys("y")
+	s.WaitFor("deleted 1 (")
 }

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model/diagnose"
 )
 
@@ -78,9 +79,9 @@ func labUntil(t *testing.T, scenario, duration string, said func(lines []string)
 // leaves the host as it was (table-full's is TestUntilFreeLab's). Each
 // lab runs until its verdict is said and a few samples after.
 func TestLabScenarios(t *testing.T) {
-	needKernel(t)
+	clitest.NeedKernel(t)
 	orig := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
-	t.Cleanup(func() { os.WriteFile(maxPath, []byte(orig), 0o644) })
+	t.Cleanup(func() { os.WriteFile(clitest.MaxPath, []byte(orig), 0o644) })
 	for _, tc := range []struct{ scenario, want string }{
 		{"listen-overflow", "LISTEN OVERFLOW"},
 		{"cpu-bound", "SERVER CPU-BOUND"},
@@ -106,9 +107,9 @@ func TestLabScenarios(t *testing.T) {
 		hostRestored(t, orig)
 	})
 	t.Run("hash-chains", func(t *testing.T) {
-		buckets, _ := os.ReadFile(hashsizePath)
+		buckets, _ := os.ReadFile(clitest.HashsizePath)
 		saysNotFull(t, "hash-chains", "18s", "HASH CHAINS", "raise the hashsize to", "not max")
-		if now, _ := os.ReadFile(hashsizePath); string(now) != string(buckets) {
+		if now, _ := os.ReadFile(clitest.HashsizePath); string(now) != string(buckets) {
 			t.Errorf("hashsize %s after the lab, was %s", now, buckets)
 		}
 		hostRestored(t, orig)

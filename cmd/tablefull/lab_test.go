@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/kernelfs"
@@ -115,13 +116,13 @@ func killedThenRepaired(t *testing.T, lab *exec.Cmd, left, orig string) {
 // is repaired by the next lab and by tablefull tune --undo, and SIGTERM
 // and SIGHUP are normal ways out.
 func TestLabKilledThenRepaired(t *testing.T) {
-	needKernel(t)
+	clitest.NeedKernel(t)
 	orig := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
-	buckets, _ := os.ReadFile(hashsizePath)
+	buckets, _ := os.ReadFile(clitest.HashsizePath)
 	t.Cleanup(func() {
-		os.WriteFile(maxPath, []byte(orig), 0o644)
+		os.WriteFile(clitest.MaxPath, []byte(orig), 0o644)
 		if len(buckets) > 0 {
-			os.WriteFile(hashsizePath, buckets, 0o644) // table-full sets max = buckets
+			os.WriteFile(clitest.HashsizePath, buckets, 0o644) // table-full sets max = buckets
 		}
 		exec.Command("ip", "netns", "del", "tablefull-lab").Run()
 		os.Remove("/run/tablefull-lab.json")
@@ -175,22 +176,22 @@ func TestLabKilledThenRepaired(t *testing.T) {
 // namespace; the table clears while the user watches, the before/after
 // comparison shows it, and u restores the lab's cap.
 func TestLabFixLive(t *testing.T) {
-	needKernel(t, "tmux", "conntrack")
+	clitest.NeedKernel(t, "tmux", "conntrack")
 	orig := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
-	t.Cleanup(func() { os.WriteFile(maxPath, []byte(orig), 0o644) })
-	s := startTmux(t, 160, 45, "", "lab", "table-full")
-	s.waitFor("TABLE FULL")
+	t.Cleanup(func() { os.WriteFile(clitest.MaxPath, []byte(orig), 0o644) })
+	s := clitest.StartTmux(t, 160, 45, "", "lab", "table-full")
+	s.WaitFor("TABLE FULL")
 	labCap := readSysctl(t, nil, knob.Max)
-	s.keys("t")
-	s.waitFor("tuning", "→")
+	s.Keys("t")
+	s.WaitFor("tuning", "→")
 	applyUntilFree(t, s, &netns.NS{Name: lab.NSName})
-	s.waitFor("verified", "before → after", "▲")
-	s.waitFor("drops/s", "→ 0")
+	s.WaitFor("verified", "before → after", "▲")
+	s.WaitFor("drops/s", "→ 0")
 	undoRestores(t, s, labCap)
-	s.keys("Escape")
+	s.Keys("Escape")
 	time.Sleep(300 * time.Millisecond)
-	s.keys("q")
-	s.waitFor("EXIT=0")
+	s.Keys("q")
+	s.WaitFor("EXIT=0")
 	hostRestored(t, orig)
 }
 
@@ -199,7 +200,7 @@ func TestLabFixLive(t *testing.T) {
 // hashsize from the tuning panel — are restored when it ends, and after a
 // kill -9 by the next lab.
 func TestLabRestoresGlobalsItChanged(t *testing.T) {
-	needKernel(t)
+	clitest.NeedKernel(t)
 	const hashPath = "/sys/module/nf_conntrack/parameters/hashsize"
 	origMax := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
 	b, err := os.ReadFile(hashPath)
@@ -208,7 +209,7 @@ func TestLabRestoresGlobalsItChanged(t *testing.T) {
 	}
 	origHash := strings.TrimSpace(string(b))
 	t.Cleanup(func() {
-		os.WriteFile(maxPath, []byte(origMax), 0o644)
+		os.WriteFile(clitest.MaxPath, []byte(origMax), 0o644)
 		os.WriteFile(hashPath, []byte(origHash), 0o644)
 		exec.Command("ip", "netns", "del", "tablefull-lab").Run()
 		os.Remove("/run/tablefull-lab.json")

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/units"
 	"github.com/tablefull/tablefull/model/verdict"
@@ -59,7 +60,7 @@ time.sleep(600)
 // slow one, with its queue against the backlog it asked for, and not the
 // other.
 func TestListenOverflowNamesTheListener(t *testing.T) {
-	needKernel(t, "python3")
+	clitest.NeedKernel(t, "python3")
 	ns, err := netns.Create(fmt.Sprintf("tft-lq-%d", os.Getpid()))
 	if err != nil {
 		t.Fatal(err)

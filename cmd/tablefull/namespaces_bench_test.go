@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/namespaces"
 	"github.com/tablefull/tablefull/sources/netns"
@@ -30,7 +31,7 @@ func TestRatioNamespaces(t *testing.T) {
 	// under a minute, and a test killed on a timeout (no cleanup runs)
 	// must not leave 5,000 of them to load the next bench for an hour.
 	const crowdLife = "300"
-	needKernel(t)
+	clitest.NeedKernel(t)
 	argv, _ := consoleArgv(t)
 	if len(argv) != 1 || filepath.Base(argv[0]) != "tablefull" {
 		t.Skip("needs the built binary (make bench builds it)")
@@ -105,7 +106,7 @@ func TestRatioNamespaces(t *testing.T) {
 // ≤ 2×). Measured here on 2026-12-02: 1,309 against 1,070 µs/s (1.22×);
 // 4,187 before idle namespaces were entered on a budget.
 func TestRatioIdleNamespaces(t *testing.T) {
-	needKernel(t)
+	clitest.NeedKernel(t)
 	argv, _ := consoleArgv(t)
 	if len(argv) != 1 || filepath.Base(argv[0]) != "tablefull" {
 		t.Skip("needs the built binary (make bench builds it)")

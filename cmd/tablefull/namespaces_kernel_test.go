@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
@@ -20,11 +21,11 @@ import (
 // --netns — names that namespace TABLE FULL within 2 intervals, the
 // console shows it, and a namespace that goes away leaves no error.
 func TestEveryNamespace(t *testing.T) {
-	needKernel(t, "tmux", "prometheus")
-	lowerMax(t, 300)
+	clitest.NeedKernel(t, "tmux", "prometheus")
+	clitest.LowerMax(t, 300)
 	var spaces []*netns.NS
 	for range 12 {
-		ns := labNS(t)
+		ns := clitest.LabNS(t)
 		sleeper := ns.Command("sleep", "600") // a process inside: what the host reads it through
 		start(t, sleeper)
 		spaces = append(spaces, ns)
@@ -32,7 +33,7 @@ func TestEveryNamespace(t *testing.T) {
 	full := spaces[3]
 	// A namespace no process is in, as a router's: found by its bind
 	// mount and read from inside it.
-	router := labNS(t)
+	router := clitest.LabNS(t)
 	held := knownMix()[:40]
 	for i := range held {
 		held[i].Timeout = 600
@@ -92,16 +93,16 @@ func TestEveryNamespace(t *testing.T) {
 		t.Errorf("firing for %v, want %s alone", firing, full.Name)
 	}
 
-	s := startTmux(t, 200, 50, "", "--interval", "500ms")
-	s.waitFor("TABLE FULL", "in netns "+full.Name)
+	s := clitest.StartTmux(t, 200, 50, "", "--interval", "500ms")
+	s.WaitFor("TABLE FULL", "in netns "+full.Name)
 	// N lists it first; enter opens its own console, as --netns would:
 	// the namespace's own table, pinned; esc comes back.
-	s.keys("N")
-	s.waitFor("namespaces: the host's others", "FULL,")
-	s.keys("Enter")
-	s.waitFor("netns "+full.Name+" ·", "300 / 300")
-	s.keys("Escape")
-	s.waitFor("in netns " + full.Name)
+	s.Keys("N")
+	s.WaitFor("namespaces: the host's others", "FULL,")
+	s.Keys("Enter")
+	s.WaitFor("netns "+full.Name+" ·", "300 / 300")
+	s.Keys("Escape")
+	s.WaitFor("in netns " + full.Name)
 	// One namespace goes away mid-run: its process ends, its name goes.
 	gone, err := netns.Create(fmt.Sprintf("tft-%d-gone", os.Getpid()))
 	if err != nil {
@@ -118,11 +119,11 @@ func TestEveryNamespace(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(1500 * time.Millisecond)
-	if screen := s.capture(false); strings.Contains(screen, "no such file") || strings.Contains(screen, gone.Name) || !strings.Contains(screen, "TABLE FULL") {
+	if screen := s.Capture(false); strings.Contains(screen, "no such file") || strings.Contains(screen, gone.Name) || !strings.Contains(screen, "TABLE FULL") {
 		t.Errorf("after a namespace went away:\n%s", screen)
 	}
-	s.keys("q")
-	s.waitFor("EXIT=0")
+	s.Keys("q")
+	s.WaitFor("EXIT=0")
 	f = an.Add(c.Sample(time.Now(), time.Second))
 	if r := nsRow(f.Sample.Namespaces, gone.Name); r != nil {
 		t.Errorf("a namespace gone is still read: %+v", r)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
@@ -17,8 +18,8 @@ import (
 // fix for that pair and no "add egress addresses" as its remedy.
 func TestNATPortsPerPair(t *testing.T) {
 	nstest.Parallel(t, nstest.Claim{Entries: 64}) // its own namespace's few entries
-	needKernel(t, "conntrack")
-	ns := labNS(t)
+	clitest.NeedKernel(t, "conntrack")
+	ns := clitest.LabNS(t)
 	onLoopback(t, ns, "10.0.0.1", "10.0.0.2", "10.0.0.5", "10.0.0.9")
 	if err := ns.Nft(`table ip tft-pair {
 	chain post { type nat hook postrouting priority srcnat; oif "lo" udp dport 53 snat to 10.0.0.1-10.0.0.2:20000-20007; }

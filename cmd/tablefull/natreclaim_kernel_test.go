@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
@@ -22,8 +23,8 @@ import (
 // (which NAT PORTS' remedies follow) says what this kernel did. The boot
 // test runs it on Debian 12's 6.1 too.
 func TestNATReclaimsTimeWaitAsTheModelSays(t *testing.T) {
-	needKernel(t)
-	ns := labNS(t)
+	clitest.NeedKernel(t)
+	ns := clitest.LabNS(t)
 	onLoopback(t, ns, "10.0.0.1", "10.0.0.5")
 	if err := ns.Nft(`table ip tft-reclaim {
 	chain post { type nat hook postrouting priority srcnat; oif "lo" tcp dport 80 snat to 10.0.0.1:20000-20003; }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/counters"
 	"github.com/tablefull/tablefull/sources/kernelfs"
@@ -30,8 +31,8 @@ func nsIno(t *testing.T, ns *netns.NS) uint64 {
 // "table full", is deleted, and a new namespace gets its inode number: the
 // old line is shown as "(gone)", never under the new namespace's name.
 func TestKernelLineOfAGoneNamespace(t *testing.T) {
-	needKernel(t)
-	lowerMax(t, 32)
+	clitest.NeedKernel(t)
+	clitest.LowerMax(t, 32)
 	old, err := netns.Create(fmt.Sprintf("tft-old-%d", os.Getpid()))
 	if err != nil {
 		t.Fatal(err)

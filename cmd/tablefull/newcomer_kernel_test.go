@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model/knob"
 )
 
@@ -61,7 +62,7 @@ var tourScreens = []struct {
 // and leaves the terminal as it found it; the lab leaves the host as it
 // was.
 func TestNewcomerPath(t *testing.T) {
-	needKernel(t, "tmux", "git", "make", "go")
+	clitest.NeedKernel(t, "tmux", "git", "make", "go")
 	clone := filepath.Join(t.TempDir(), "tablefull")
 	if out, err := exec.Command("git", "clone", "-q", "../..", clone).CombinedOutput(); err != nil {
 		t.Fatalf("git clone: %v: %s", err, out)
@@ -75,10 +76,10 @@ func TestNewcomerPath(t *testing.T) {
 	if !strings.HasPrefix(run, "make run ") {
 		t.Fatalf("the run command is not make run:\n%s", run)
 	}
-	s := startTmuxArgv(t, 120, 40, []string{"cd", clone, "&&", "make", "run"})
-	s.waitWithin(3*time.Minute, "LIVE", "count")
-	s.keys("q")
-	s.waitFor("EXIT=0")
+	s := clitest.StartTmuxArgv(t, 120, 40, []string{"cd", clone, "&&", "make", "run"})
+	s.WaitWithin(3*time.Minute, "LIVE", "count")
+	s.Keys("q")
+	s.WaitFor("EXIT=0")
 
 	install := regexp.MustCompile("`go install ([^@`]+)@latest`").FindStringSubmatch(readme)
 	mod, _ := os.ReadFile(filepath.Join(clone, "go.mod"))
@@ -155,15 +156,15 @@ func tourLine(t *testing.T, clone, bin, command string) {
 			}
 			return
 		}
-		s := startTmuxArgv(t, 120, 40, append([]string{"cd", clone, "&&"}, words...))
+		s := clitest.StartTmuxArgv(t, 120, 40, append([]string{"cd", clone, "&&"}, words...))
 		for _, k := range want.keys {
 			if k[0] != "" {
-				s.keys(k[0])
+				s.Keys(k[0])
 			}
-			s.waitWithin(want.within, k[1:]...)
+			s.WaitWithin(want.within, k[1:]...)
 		}
-		s.keys("q")
-		s.waitWithin(15*time.Second, "EXIT=0")
+		s.Keys("q")
+		s.WaitWithin(15*time.Second, "EXIT=0")
 		return
 	}
 	t.Errorf("the tour's %q has no check here: a new line of the tour needs one", command)

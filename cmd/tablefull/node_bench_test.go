@@ -17,6 +17,7 @@ import (
 
 	"github.com/ti-mo/conntrack"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
@@ -80,12 +81,12 @@ func podFlows(from, n int) []conntrack.Flow {
 // number); and the exporter scraped every 15 s costs at most 1.5× the same
 // exporter on a host with one namespace, in alternating rounds, medians.
 func TestRatioPodNode(t *testing.T) {
-	needKernel(t, "conntrack")
+	clitest.NeedKernel(t, "conntrack")
 	argv, _ := consoleArgv(t)
 	if len(argv) != 1 || filepath.Base(argv[0]) != "tablefull" {
 		t.Skip("needs the built binary (make bench builds it)")
 	}
-	lowerMax(t, podCap)
+	clitest.LowerMax(t, podCap)
 	spaces, stop := podNode(t)
 	t.Cleanup(stop) // also on a failure half-way
 	p := &agent.Process{Argv: []string{argv[0], "agent"}, MinBackoff: time.Hour}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/remote/exporter"
@@ -88,13 +89,13 @@ func newNodeTopology(t *testing.T, tag string) nodeTopology {
 // the node's agent loads count both clients' new connections, though
 // they are made in other namespaces.
 func TestNodeNamesPodsAndNamespaces(t *testing.T) {
-	needKernel(t, "python3", "tmux")
+	clitest.NeedKernel(t, "python3", "tmux")
 	if _, err := os.Stat("/sys/kernel/btf/vmlinux"); err != nil {
 		t.Skip("needs the kernel's BTF")
 	}
 	tag := strconv.Itoa(os.Getpid())
 	n := newNodeTopology(t, tag)
-	lowerMax(t, 400)
+	clitest.LowerMax(t, 400)
 	uid := "9a8b7c6d_" + fmt.Sprintf("%012d", os.Getpid())
 	podName := fmt.Sprintf("pod 9a8b7c6d-%012d", os.Getpid())
 	plainName := "netns tft-plain-" + tag
@@ -106,8 +107,8 @@ func TestNodeNamesPodsAndNamespaces(t *testing.T) {
 	pythonIn(t, n.pod, podCg, churnScript, n.srv.Addr(), "60", "40")
 	pythonIn(t, n.plain, plainCg, churnScript, n.srv.Addr(), "30", "40")
 
-	console := startTmux(t, 200, 50, "", "--netns", n.node.Name)
-	console.waitFor("tablefull")
+	console := clitest.StartTmux(t, 200, 50, "", "--netns", n.node.Name)
+	console.WaitFor("tablefull")
 
 	var rec bytes.Buffer
 	enc, err := stream.NewEncoder(&rec, model.Host{Name: "node"}, time.Now())
@@ -146,10 +147,10 @@ func TestNodeNamesPodsAndNamespaces(t *testing.T) {
 		}
 	}
 	if !named(who, podName) || !named(who, plainName) {
-		t.Errorf("the probes counted new connections of %v: want the pod's (%s) and the plain namespace's (%s)", keys(who), podName, plainName)
+		t.Errorf("the probes counted new connections of %v: want the pod's (%s) and the plain namespace's (%s)", clitest.SetKeys(who), podName, plainName)
 	}
 	if !named(census, podName) || !named(census, plainName) {
-		t.Errorf("the census's forwarded owners are %v: want %s and %s", keys(census), podName, plainName)
+		t.Errorf("the census's forwarded owners are %v: want %s and %s", clitest.SetKeys(census), podName, plainName)
 	}
 	if !strings.Contains(full, podName) || strings.Contains(full, "python3 (pid") {
 		t.Errorf("TABLE FULL does not name the pod first: %q", full)
@@ -158,8 +159,8 @@ func TestNodeNamesPodsAndNamespaces(t *testing.T) {
 		t.Errorf("TABLE FULL does not say what the pinned table admits and what it is asked: %q", full)
 	}
 
-	console.keys("c")
-	console.waitFor("census:", podName, plainName)
+	console.Keys("c")
+	console.WaitFor("census:", podName, plainName)
 
 	srv := httptest.NewServer(exporter.Handler(e, "/metrics"))
 	defer srv.Close()
@@ -197,14 +198,6 @@ func named(set map[string]bool, name string) bool {
 		}
 	}
 	return false
-}
-
-func keys(set map[string]bool) []string {
-	var out []string
-	for k := range set {
-		out = append(out, k)
-	}
-	return out
 }
 
 // scrapeText is the text of one scrape of url.

@@ -24,7 +24,7 @@ const adviceInput = "ct state untracked tcp dport 9874 accept"
 // that binds source port 9874 cannot reach a port the firewall closes;
 // a scrape of port 9874 still gets in.
 func TestShippedNotrackOpensNothing(t *testing.T) {
-	needKernel(t)
+	clitest.NeedKernel(t)
 	rule, err := os.ReadFile("../../deploy/nftables/tablefull-exporter-notrack.nft")
 	if err != nil {
 		t.Fatal(err)

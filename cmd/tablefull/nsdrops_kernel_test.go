@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources/netns"
 )
@@ -18,9 +19,9 @@ import (
 // exporter's full-table drops stay 0); the NAT's drops are said for
 // what they are, an insert failure in that namespace.
 func TestNamespaceDropsByCauseOnTheKernel(t *testing.T) {
-	needKernel(t, "conntrack")
-	lowerMax(t, 4096)
-	nat, web := labNS(t), labNS(t)
+	clitest.NeedKernel(t, "conntrack")
+	clitest.LowerMax(t, 4096)
+	nat, web := clitest.LabNS(t), clitest.LabNS(t)
 	for _, ns := range []*netns.NS{nat, web} {
 		onLoopback(t, ns, "10.0.0.5", "10.0.0.9")
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/sources"
 	"github.com/tablefull/tablefull/sources/nsenter"
@@ -37,8 +38,8 @@ wait
 // alone, the same file now leads into the other namespace (the attack);
 // through what was opened, listing its entries is refused.
 func TestNamespaceOfAPidTakenByAnother(t *testing.T) {
-	needKernel(t, "unshare")
-	a, b := labNS(t), labNS(t)
+	clitest.NeedKernel(t, "unshare")
+	a, b := clitest.LabNS(t), clitest.LabNS(t)
 	dir := t.TempDir()
 	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o600); err != nil {
 		t.Fatal(err)
@@ -48,7 +49,7 @@ func TestNamespaceOfAPidTakenByAnother(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { killTree(cmd.Process.Pid); cmd.Wait() })
+	t.Cleanup(func() { clitest.KillTree(cmd.Process.Pid); cmd.Wait() })
 	waitPid := func(file string) {
 		t.Helper()
 		for end := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
@@ -60,7 +61,7 @@ func TestNamespaceOfAPidTakenByAnother(t *testing.T) {
 		}
 	}
 	waitPid("first")
-	kids := descendants(cmd.Process.Pid)
+	kids := clitest.Descendants(cmd.Process.Pid)
 	if len(kids) == 0 {
 		t.Fatal("no process in the pid namespace")
 	}

@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources/netns"
@@ -23,7 +24,7 @@ import (
 // b at 10.77.0.2, deleted when the test ends.
 func vethPair(t *testing.T) (a, b *netns.NS) {
 	t.Helper()
-	a, b = labNS(t), labNS(t)
+	a, b = clitest.LabNS(t), clitest.LabNS(t)
 	ip := func(args ...string) {
 		t.Helper()
 		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
@@ -93,7 +94,7 @@ func holder(t *testing.T, ns *netns.NS, want string, args ...string) {
 // takes no local port. Its sockets are read by destination and counted
 // inbound. The sockets are held by processes of their own, 15,000 each.
 func TestPortsInboundAreNotPortUse(t *testing.T) {
-	needKernel(t, "python3")
+	clitest.NeedKernel(t, "python3")
 	const n, each = 30000, 15000
 	var r unix.Rlimit
 	if unix.Getrlimit(unix.RLIMIT_NOFILE, &r); r.Max < each+100 {
@@ -136,7 +137,7 @@ func TestPortsInboundAreNotPortUse(t *testing.T) {
 // PORT EXHAUSTION naming that destination, its next connect failing
 // with EADDRNOTAVAIL.
 func TestPortsRunOutTowardsOneDestination(t *testing.T) {
-	needKernel(t)
+	clitest.NeedKernel(t)
 	_, cli := vethPair(t)
 	if out, err := cli.Output("sysctl", "-qw", "net.ipv4.ip_local_port_range=40000 40999"); err != nil {
 		t.Fatalf("%v %s", err, out)

@@ -19,6 +19,7 @@ import (
 	promv1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	pmodel "github.com/prometheus/common/model"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/remote/promread"
@@ -199,10 +200,10 @@ func vector(t *testing.T, p promv1.API, query, l string) map[string]float64 {
 // fires, and the peak and per-CPU drops Prometheus holds are what the
 // kernel and conntrack -S say.
 func TestExporterOnRealPrometheus(t *testing.T) {
-	needKernel(t, "conntrack", "prometheus")
+	clitest.NeedKernel(t, "conntrack", "prometheus")
 	const capMax = 64
-	lowerMax(t, capMax)
-	ns := labNS(t)
+	clitest.LowerMax(t, capMax)
+	ns := clitest.LabNS(t)
 	// A short hold: the pinned table still admits a few new entries a
 	// second (64 ÷ 5 s), which the exporter counts by class.
 	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait", 5)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 )
 
 // readmeScreenMark is what precedes the README's example screen.
@@ -20,9 +22,9 @@ func TestREADMEScreen(t *testing.T) {
 	if os.Getenv("TABLEFULL_README_SCREEN") == "" {
 		t.Skip("rewrites README.md: set TABLEFULL_README_SCREEN=1")
 	}
-	needKernel(t, "tmux")
+	clitest.NeedKernel(t, "tmux")
 	orig := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
-	t.Cleanup(func() { os.WriteFile(maxPath, []byte(orig), 0o644) })
+	t.Cleanup(func() { os.WriteFile(clitest.MaxPath, []byte(orig), 0o644) })
 	// Run as "tablefull" (a link to the test binary), as a user runs it:
 	// the verdict names the process that opens the connections.
 	exe, _ := os.Executable()
@@ -30,18 +32,18 @@ func TestREADMEScreen(t *testing.T) {
 	if err := os.Symlink(exe, link); err != nil {
 		t.Fatal(err)
 	}
-	s := startTmuxArgv(t, 100, 32, []string{"env -u CI -u NO_COLOR -u CLICOLOR TABLEFULL_AS_MAIN=1", link, "lab", "table-full"})
-	s.waitFor("lab table-full", "LIVE")
+	s := clitest.StartTmuxArgv(t, 100, 32, []string{"env -u CI -u NO_COLOR -u CLICOLOR TABLEFULL_AS_MAIN=1", link, "lab", "table-full"})
+	s.WaitFor("lab table-full", "LIVE")
 	start := time.Now()
-	s.waitFor("TABLE FULL")
+	s.WaitFor("TABLE FULL")
 	time.Sleep(time.Until(start.Add(16 * time.Second)))
-	screen := strings.TrimRight(s.capture(false), "\n")
+	screen := strings.TrimRight(s.Capture(false), "\n")
 	var lines []string
 	for _, l := range strings.Split(screen, "\n") {
 		lines = append(lines, strings.TrimRight(l, " "))
 	}
-	s.keys("q")
-	s.waitFor("EXIT=0")
+	s.Keys("q")
+	s.WaitFor("EXIT=0")
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)

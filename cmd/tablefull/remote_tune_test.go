@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/remote/agent"
@@ -15,9 +16,9 @@ import (
 // user's confirmation, reads back, undoes; an agent that is not root
 // refuses and changes nothing.
 func TestTuneThroughAgent(t *testing.T) {
-	needKernel(t)
+	clitest.NeedKernel(t)
 	t.Setenv("TABLEFULL_AS_MAIN", "1")
-	ns := labNS(t)
+	ns := clitest.LabNS(t)
 	argv, err := agent.NetnsArgv(ns.Name)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/sources/kernelfs/kernelfstest"
 )
 
@@ -18,8 +19,8 @@ import (
 // painter writes when a frame changes (16–18).
 func TestConsoleSleepsAtRest(t *testing.T) {
 	marker := fmt.Sprintf("%dms", 1000+os.Getpid()%97) // about a second, and names this console
-	s := startTmux(t, 200, 50, "", "--interval", marker)
-	s.waitFor("LIVE")
+	s := clitest.StartTmux(t, 200, 50, "", "--interval", marker)
+	s.WaitFor("LIVE")
 	exe, _ := os.Executable()
 	out, err := exec.Command("pgrep", "-f", "^"+regexp.QuoteMeta(exe)+" --interval "+marker).Output()
 	if err != nil {
@@ -47,6 +48,6 @@ func TestConsoleSleepsAtRest(t *testing.T) {
 	if perSecond := float64(least) / span.Seconds(); perSecond > 12 {
 		t.Errorf("the console at rest woke %.0f times a second (%d in %v at the quietest), want ≤ 12: a sample a second and its frame", perSecond, least, span)
 	}
-	s.keys("q")
-	s.waitFor("EXIT=0", "TERMINAL-RESTORED")
+	s.Keys("q")
+	s.WaitFor("EXIT=0", "TERMINAL-RESTORED")
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/sources/netns"
@@ -58,12 +59,12 @@ var seedRates = [...]int{600, 600, 600, 600, 120}
 // steady state over the cap, and fails this.
 func TestSeedIngestFreedTenfold(t *testing.T) {
 	nstest.Parallel(t, nstest.Claim{Max: seedMax, Changes: true})
-	needKernel(t, "nginx", "curl")
-	lowerMax(t, seedMax)
+	clitest.NeedKernel(t, "nginx", "curl")
+	clitest.LowerMax(t, seedMax)
 	for i, rate := range seedRates {
 		t.Run(fmt.Sprint(i+1), func(t *testing.T) {
 			origMax := readSysctl(t, nil, knob.Max)
-			ns := labNS(t)
+			ns := clitest.LabNS(t)
 			dir := t.TempDir()
 			seedServer(t, ns, dir, rate)
 			log := filepath.Join(dir, "access.log")

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/remote/agent"
 	"github.com/tablefull/tablefull/sources/netns"
@@ -92,7 +93,7 @@ func (s *sshServer) start() {
 // descendants, by PID: no other sshd's session is touched).
 func (s *sshServer) stop() {
 	if s.cmd != nil && s.cmd.Process != nil {
-		killTree(s.cmd.Process.Pid)
+		clitest.KillTree(s.cmd.Process.Pid)
 		s.cmd.Wait()
 	}
 }
@@ -102,8 +103,8 @@ func (s *sshServer) stop() {
 // of entries); when sshd and the agent die the host reports the
 // disconnection and recovers once sshd is back.
 func TestSSHAgent(t *testing.T) {
-	needKernel(t)
-	ns := labNS(t)
+	clitest.NeedKernel(t)
+	ns := clitest.LabNS(t)
 	const entries = 29
 	holdEntries(t, ns, entries)
 	srv := startSSHD(t, ns)
@@ -159,8 +160,8 @@ func nextError(t *testing.T, p *agent.Process) error {
 // TestSSHDeploy: a remote without tablefull gets this binary over the same
 // session, checksum verified, cached per user, and then streams.
 func TestSSHDeploy(t *testing.T) {
-	needKernel(t)
-	ns := labNS(t)
+	clitest.NeedKernel(t)
+	ns := clitest.LabNS(t)
 	srv := startSSHD(t, ns)
 	dep, err := agent.NewDeployer()
 	if err != nil {

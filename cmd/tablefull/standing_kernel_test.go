@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/entry"
@@ -15,9 +16,9 @@ import (
 // with no new entries at all: tcp-open first, its hold the ESTABLISHED
 // timeout.
 func TestClassStandingEstablished(t *testing.T) {
-	needKernel(t, "conntrack")
-	lowerMax(t, 2000)
-	ns := labNS(t)
+	clitest.NeedKernel(t, "conntrack")
+	clitest.LowerMax(t, 2000)
+	ns := clitest.LabNS(t)
 	setNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_established", 3600)
 	var ln net.Listener
 	if err := ns.Do(func() (err error) { ln, err = net.Listen("tcp", "127.0.0.1:18094"); return err }); err != nil {
@@ -67,7 +68,7 @@ func TestClassStandingEstablished(t *testing.T) {
 		c.Write([]byte("x"))
 	}
 	time.Sleep(200 * time.Millisecond)
-	if c := censusIn(t, ns); !c.IdleCounted || c.IdleOpen < 1250 || c.IdleOpen > 1300 {
+	if c := clitest.CensusIn(t, ns); !c.IdleCounted || c.IdleOpen < 1250 || c.IdleOpen > 1300 {
 		t.Errorf("census: %d idle over an hour (counted %v), want the 1,300 quiet of 1,400", c.IdleOpen, c.IdleCounted)
 	}
 	// The other way round, as STALE TIMEOUTS names them: --timeout-over

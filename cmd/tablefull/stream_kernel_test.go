@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
@@ -63,10 +64,10 @@ func nextSample(t *testing.T, f interface{ Next() (model.Sample, error) }) model
 // namespace's numbers, not the host's; a recording of the same feed
 // replays to the same verdicts.
 func TestNetnsAgentAndRecording(t *testing.T) {
-	needKernel(t)
+	clitest.NeedKernel(t)
 	t.Setenv("TABLEFULL_AS_MAIN", "1")
-	lowerMax(t, 48)
-	ns := labNS(t)
+	clitest.LowerMax(t, 48)
+	ns := clitest.LabNS(t)
 	const entries = 37
 	holdEntries(t, ns, entries)
 	argv, err := agent.NetnsArgv(ns.Name)

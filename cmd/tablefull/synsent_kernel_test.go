@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/ctnetlink"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
@@ -21,8 +22,8 @@ import (
 // the unanswered class's hold follows) says what this kernel did. The
 // boot test runs it on Debian 12's 6.1 too.
 func TestSynSentHoldAsTheModelSays(t *testing.T) {
-	needKernel(t)
-	ns := labNS(t)
+	clitest.NeedKernel(t)
+	ns := clitest.LabNS(t)
 	const hold = 30
 	// written from a thread in the namespace: the guest has no sysctl(8)
 	if err := ns.Do(func() error {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/exitcode"
 	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/sources/kernelfs"
@@ -62,8 +63,8 @@ func readSysctl(t *testing.T, ns *netns.NS, key string) string {
 // inside a namespace, the host keeps its values, undo restores them, and
 // the global max is refused there with a clear reason.
 func TestTuneInNamespace(t *testing.T) {
-	needKernel(t)
-	ns := labNS(t)
+	clitest.NeedKernel(t)
+	ns := clitest.LabNS(t)
 	state := t.TempDir()
 	hostTW := readSysctl(t, nil, "net.netfilter.nf_conntrack_tcp_timeout_time_wait")
 	before := readSysctl(t, ns, "net.core.somaxconn")
@@ -94,9 +95,9 @@ func TestTuneInNamespace(t *testing.T) {
 // verified, persisted to test directories, undone — and restored by the
 // test whatever happens.
 func TestTuneHostMaxAndUndo(t *testing.T) {
-	needKernel(t)
+	clitest.NeedKernel(t)
 	orig := readSysctl(t, nil, "net.netfilter.nf_conntrack_max")
-	t.Cleanup(func() { os.WriteFile(maxPath, []byte(orig), 0o644) })
+	t.Cleanup(func() { os.WriteFile(clitest.MaxPath, []byte(orig), 0o644) })
 	dir := t.TempDir()
 	sysctlDir, modDir, state := filepath.Join(dir, "sysctl.d"), filepath.Join(dir, "modprobe.d"), filepath.Join(dir, "state")
 	os.MkdirAll(sysctlDir, 0o755)
@@ -151,30 +152,30 @@ func TestTuneUnprivileged(t *testing.T) {
 // TestTuningPanelInTmux: in the console running inside a namespace, t
 // opens the panel, a value is edited, applied, and reads back verified.
 func TestTuningPanelInTmux(t *testing.T) {
-	needKernel(t, "tmux")
-	ns := labNS(t)
+	clitest.NeedKernel(t, "tmux")
+	ns := clitest.LabNS(t)
 	exe, _ := os.Executable()
-	s := startTmuxArgv(t, 160, 40, []string{"ip", "netns", "exec", ns.Name, "env", "TABLEFULL_AS_MAIN=1", exe, "--state-dir", t.TempDir()})
-	s.waitFor("LIVE")
-	s.keys("t")
-	s.waitFor("tuning", "net.core.somaxconn", "memory")
-	s.keys("Down", "Down", "Enter", "C-u", "30", "Enter")
-	s.waitFor("→ 30")
-	s.keys("a")
-	s.waitFor("apply 1 change(s)? y/n")
-	s.keys("y")
-	s.waitFor("verified", "apply done")
+	s := clitest.StartTmuxArgv(t, 160, 40, []string{"ip", "netns", "exec", ns.Name, "env", "TABLEFULL_AS_MAIN=1", exe, "--state-dir", t.TempDir()})
+	s.WaitFor("LIVE")
+	s.Keys("t")
+	s.WaitFor("tuning", "net.core.somaxconn", "memory")
+	s.Keys("Down", "Down", "Enter", "C-u", "30", "Enter")
+	s.WaitFor("→ 30")
+	s.Keys("a")
+	s.WaitFor("apply 1 change(s)? y/n")
+	s.Keys("y")
+	s.WaitFor("verified", "apply done")
 	if got := readSysctl(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait"); got != "30" {
 		t.Errorf("TIME_WAIT hold in the namespace is %s after apply", got)
 	}
-	s.keys("Escape", "q")
+	s.Keys("Escape", "q")
 }
 
 // TestTuneDryRunSaysWhatApplyWould: --dry-run --json is JSON with the
 // plan and the files a persist would change, and a plan an apply would
 // refuse is refused by the dry run too, with the apply's exit code.
 func TestTuneDryRunSaysWhatApplyWould(t *testing.T) {
-	needKernel(t)
+	clitest.NeedKernel(t)
 	dir := t.TempDir()
 	flags := []string{"--etc", filepath.Join(dir, "etc"), "--sysctl-dir", filepath.Join(dir, "sysctl.d"), "--modprobe-dir", filepath.Join(dir, "modprobe.d"),
 		"--sysctl-conf", filepath.Join(dir, "sysctl.conf"), "--state-dir", filepath.Join(dir, "state")}
@@ -204,7 +205,7 @@ func TestTuneDryRunSaysWhatApplyWould(t *testing.T) {
 // raises max says kube-proxy rewrites it at its start and where to set
 // it instead.
 func TestTuneNamesKubeProxy(t *testing.T) {
-	needKernel(t)
+	clitest.NeedKernel(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "kube-proxy")
 	os.WriteFile(bin, []byte("#!/bin/sh\nsleep 30\n"), 0o755)

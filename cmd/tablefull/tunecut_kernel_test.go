@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/sources/netns"
 )
@@ -20,7 +21,7 @@ import (
 // changes and their undo record or with neither, never one, and the
 // console says which once the link is back; u then restores both.
 func TestApplyOverCutSSH(t *testing.T) {
-	needKernel(t, "tmux", "conntrack", "redis-server", "redis-benchmark")
+	clitest.NeedKernel(t, "tmux", "conntrack", "redis-server", "redis-benchmark")
 	// The management path is not tracked (as deploy/nftables does for
 	// it): the session and its reconnection get in while the table is full.
 	ns := panelIncidents[0].pin(t, func(ns *netns.NS) {
@@ -43,22 +44,22 @@ exec ip netns exec %[1]s /usr/bin/ssh -F %[2]s "${args[@]:0:n-2}" env TABLEFULL_
 	if err := os.WriteFile(filepath.Join(dir, "ssh"), []byte(wrapper), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s := startTmux(t, 200, 50, "PATH="+dir+":$PATH", "--ssh", "root@"+srv.listenAddr, "--interval", "500ms")
+	s := clitest.StartTmux(t, 200, 50, "PATH="+dir+":$PATH", "--ssh", "root@"+srv.listenAddr, "--interval", "500ms")
 	t.Cleanup(func() {
 		if t.Failed() {
 			b, _ := os.ReadFile(filepath.Join(dir, "ssh.log"))
 			t.Logf("ssh.log:\n%s", b)
 		}
 	})
-	s.waitFor("TABLE FULL")
-	s.keys("t")
-	s.waitFor("tuning", "on the host run")
-	s.keys("Down", "Down", "Enter", "C-u", "30", "Enter") // two namespace knobs, set by hand
-	s.keys("Down", "Enter", "C-u", "8192", "Enter")
-	s.waitFor("→ 30", "→ 8192")
+	s.WaitFor("TABLE FULL")
+	s.Keys("t")
+	s.WaitFor("tuning", "on the host run")
+	s.Keys("Down", "Down", "Enter", "C-u", "30", "Enter") // two namespace knobs, set by hand
+	s.Keys("Down", "Enter", "C-u", "8192", "Enter")
+	s.WaitFor("→ 30", "→ 8192")
 	// the agent, under the test's own sshd; the ssh client, under the
 	// console in the pane: each found in the tree the test started
-	agents := procsUnder(srv.cmd.Process.Pid, func(argv []string) bool {
+	agents := clitest.ProcsUnder(srv.cmd.Process.Pid, func(argv []string) bool {
 		return len(argv) >= 4 && argv[0] == exe && argv[1] == "agent" && argv[2] == "--state-dir" && argv[3] == state
 	})
 	if len(agents) != 1 {
@@ -66,16 +67,16 @@ exec ip netns exec %[1]s /usr/bin/ssh -F %[2]s "${args[@]:0:n-2}" env TABLEFULL_
 	}
 	pid := agents[0]
 	syscall.Kill(pid, syscall.SIGSTOP) // in the middle of the request: it has it, not yet done
-	s.keys("a")
-	s.waitFor("y/n")
-	s.keys("y")
+	s.Keys("a")
+	s.WaitFor("y/n")
+	s.Keys("y")
 	time.Sleep(500 * time.Millisecond)
-	signalAll(procsUnder(s.panePID(), func(argv []string) bool { // the transport dies
+	clitest.SignalAll(clitest.ProcsUnder(s.PanePID(), func(argv []string) bool { // the transport dies
 		return len(argv) >= 3 && argv[0] == "/usr/bin/ssh" && argv[1] == "-F" && argv[2] == srv.clientCfg
 	}), syscall.SIGKILL)
 	time.Sleep(200 * time.Millisecond)
 	syscall.Kill(pid, syscall.SIGCONT)
-	screen := strings.Join(strings.Fields(s.waitFor("the link was cut during the apply: back now")), " ")
+	screen := strings.Join(strings.Fields(s.WaitFor("the link was cut during the apply: back now")), " ")
 	tw, somax := readSysctl(t, ns, knob.TimeWait), readSysctl(t, ns, knob.Somaxconn)
 	_, undoErr := os.Stat(filepath.Join(state, "undo.json"))
 	switch {
@@ -83,10 +84,10 @@ exec ip netns exec %[1]s /usr/bin/ssh -F %[2]s "${args[@]:0:n-2}" env TABLEFULL_
 		if undoErr != nil || !strings.Contains(screen, "all 2 changes hold") {
 			t.Errorf("applied, but undo record %v, screen:\n%s", undoErr, screen)
 		}
-		s.keys("u")
-		s.waitFor("undo the last apply? y/n")
-		s.keys("y")
-		s.waitFor("undo done")
+		s.Keys("u")
+		s.WaitFor("undo the last apply? y/n")
+		s.Keys("y")
+		s.WaitFor("undo done")
 		if tw, somax := readSysctl(t, ns, knob.TimeWait), readSysctl(t, ns, knob.Somaxconn); tw != "120" || somax != "4096" {
 			t.Errorf("after u: TIME_WAIT %s, somaxconn %s", tw, somax)
 		}
@@ -98,7 +99,7 @@ exec ip netns exec %[1]s /usr/bin/ssh -F %[2]s "${args[@]:0:n-2}" env TABLEFULL_
 		t.Fatalf("half applied: TIME_WAIT %s, somaxconn %s", tw, somax)
 	}
 	t.Logf("TIME_WAIT %s, somaxconn %s: %s", tw, somax, screen[strings.Index(screen, "the link was cut"):][:80])
-	s.keys("Escape")
-	s.keys("q")
-	s.waitFor("EXIT=0")
+	s.Keys("Escape")
+	s.Keys("q")
+	s.WaitFor("EXIT=0")
 }

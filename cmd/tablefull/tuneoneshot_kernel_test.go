@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
@@ -19,7 +20,7 @@ import (
 // step sizes the next on the step's record, not a doubling.
 func TestDryRunByHandFreesTheTable(t *testing.T) {
 	nstest.Parallel(t, nstest.Claim{Max: panelIncidents[0].cap, Changes: true})
-	needKernel(t, "conntrack", "redis-server", "redis-benchmark")
+	clitest.NeedKernel(t, "conntrack", "redis-server", "redis-benchmark")
 	ns := panelIncidents[0].pin(t, nil)
 	state := filepath.Join(t.TempDir(), "state")
 	for step := 1; step <= 3; step++ {

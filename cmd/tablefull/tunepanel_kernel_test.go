@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
 	"github.com/tablefull/tablefull/sources/netns"
@@ -34,7 +35,7 @@ func tableOf(t *testing.T, ns *netns.NS) (count, drops uint64) {
 // the count under the cap. It gives up early once the panel's loop in s
 // (when not nil) says the table is still pinned (the next step is on
 // screen).
-func freed(t *testing.T, s *tmuxSession, ns *netns.NS, within time.Duration) bool {
+func freed(t *testing.T, s *clitest.Tmux, ns *netns.NS, within time.Duration) bool {
 	t.Helper()
 	_, lastDrops := tableOf(t, ns)
 	began, quietSince := time.Now(), time.Now()
@@ -47,7 +48,7 @@ func freed(t *testing.T, s *tmuxSession, ns *netns.NS, within time.Duration) boo
 		if time.Since(quietSince) >= 5*time.Second {
 			return true
 		}
-		if s != nil && time.Since(began) > 3*time.Second && strings.Contains(s.capture(false), "loop still pinned") { // the screen shows this apply's loop
+		if s != nil && time.Since(began) > 3*time.Second && strings.Contains(s.Capture(false), "loop still pinned") { // the screen shows this apply's loop
 			return false
 		}
 	}
@@ -57,14 +58,14 @@ func freed(t *testing.T, s *tmuxSession, ns *netns.NS, within time.Duration) boo
 // applyUntilFree presses a and y in the open tuning panel, at most three
 // times, waiting after each as an operator does, until the table is free
 // at no more than 5 % of RAM; it returns how many applies it took.
-func applyUntilFree(t *testing.T, s *tmuxSession, ns *netns.NS) int {
+func applyUntilFree(t *testing.T, s *clitest.Tmux, ns *netns.NS) int {
 	t.Helper()
 	for step := 1; step <= 3; step++ {
-		s.waitFor("a apply")
-		s.keys("a")
-		s.waitFor("y/n")
-		s.keys("y")
-		s.waitFor("apply done")
+		s.WaitFor("a apply")
+		s.Keys("a")
+		s.WaitFor("y/n")
+		s.Keys("y")
+		s.WaitFor("apply done")
 		if freed(t, s, ns, 45*time.Second) {
 			capMax, _ := strconv.ParseUint(readSysctl(t, nil, knob.Max), 10, 64)
 			if pct := tuning.MemoryCost(capMax, capMax, 0, memTotal(t)).PctOfRAM; pct > tuning.MemWarnPct {
@@ -73,9 +74,9 @@ func applyUntilFree(t *testing.T, s *tmuxSession, ns *netns.NS) int {
 			t.Logf("freed after %d applies at nf_conntrack_max %d", step, capMax)
 			return step
 		}
-		t.Logf("step %d: still pinned:\n%s", step, s.capture(false))
+		t.Logf("step %d: still pinned:\n%s", step, s.Capture(false))
 	}
-	t.Fatalf("not freed within 3 applies:\n%s", s.capture(false))
+	t.Fatalf("not freed within 3 applies:\n%s", s.Capture(false))
 	return 0
 }
 
@@ -92,12 +93,12 @@ func memTotal(t *testing.T) uint64 {
 }
 
 // undoRestores presses u and y and checks the cap is back at capMax.
-func undoRestores(t *testing.T, s *tmuxSession, capMax string) {
+func undoRestores(t *testing.T, s *clitest.Tmux, capMax string) {
 	t.Helper()
-	s.keys("u")
-	s.waitFor("undo the last apply? y/n")
-	s.keys("y")
-	s.waitFor("undo done")
+	s.Keys("u")
+	s.WaitFor("undo the last apply? y/n")
+	s.Keys("y")
+	s.WaitFor("undo done")
 	if got := readSysctl(t, nil, knob.Max); got != capMax {
 		t.Errorf("after u nf_conntrack_max = %s, want %s", got, capMax)
 	}
@@ -117,8 +118,8 @@ type incident struct {
 // namespace before the load (a ruleset of its own).
 func (inc incident) pin(t *testing.T, extra func(ns *netns.NS)) *netns.NS {
 	t.Helper()
-	lowerMax(t, inc.cap)
-	ns := labNS(t)
+	clitest.LowerMax(t, inc.cap)
+	ns := clitest.LabNS(t)
 	if extra != nil {
 		extra(ns)
 	}
@@ -132,17 +133,17 @@ func (inc incident) pin(t *testing.T, extra func(ns *netns.NS)) *netns.NS {
 // pool of persistent connections that outgrows the cap.
 var panelIncidents = []incident{
 	{"redis-k0", 500, func(t *testing.T, ns *netns.NS) {
-		needKernel(t, "redis-server", "redis-benchmark")
+		clitest.NeedKernel(t, "redis-server", "redis-benchmark")
 		start(t, ns.Command("redis-server", "--port", "6391", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"))
 		time.Sleep(300 * time.Millisecond)
 		start(t, ns.Command("redis-benchmark", "-p", "6391", "-k", "0", "-c", "8", "-n", "100000000", "-t", "ping_inline", "-q"))
 	}},
 	{"dns", 400, func(t *testing.T, ns *netns.NS) {
-		needKernel(t, "dnsmasq", "python3", "unshare")
+		clitest.NeedKernel(t, "dnsmasq", "python3", "unshare")
 		resolveAt(t, ns, t.TempDir(), 200, 3*time.Minute)
 	}},
 	{"pool", 400, func(t *testing.T, ns *netns.NS) {
-		needKernel(t, "python3")
+		clitest.NeedKernel(t, "python3")
 		h, err := ns.Hold("127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
@@ -183,20 +184,20 @@ func TestPanelFreesNamespaceFromHost(t *testing.T) {
 			continue
 		}
 		t.Run(inc.name, func(t *testing.T) {
-			needKernel(t, "tmux", "conntrack")
+			clitest.NeedKernel(t, "tmux", "conntrack")
 			ns := inc.pin(t, nil)
-			s := startTmux(t, 200, 50, "", "--netns", ns.Name, "--interval", "500ms", "--state-dir", filepath.Join(t.TempDir(), "state"))
-			s.waitFor("TABLE FULL")
-			s.keys("t")
-			screen := s.waitFor("tuning", "nf_conntrack_max")
+			s := clitest.StartTmux(t, 200, 50, "", "--netns", ns.Name, "--interval", "500ms", "--state-dir", filepath.Join(t.TempDir(), "state"))
+			s.WaitFor("TABLE FULL")
+			s.Keys("t")
+			screen := s.WaitFor("tuning", "nf_conntrack_max")
 			if strings.Contains(screen, "nothing to propose") || strings.Contains(screen, "room to spare") {
 				t.Fatalf("pinned, and the panel proposes nothing:\n%s", screen)
 			}
 			applyUntilFree(t, s, ns)
 			undoRestores(t, s, strconv.FormatUint(inc.cap, 10))
-			s.keys("Escape")
-			s.keys("q")
-			s.waitFor("EXIT=0")
+			s.Keys("Escape")
+			s.Keys("q")
+			s.WaitFor("EXIT=0")
 		})
 	}
 }
@@ -227,46 +228,31 @@ func TestPanelInsideNamespaceGivesHostCommand(t *testing.T) {
 		// (TestPanelFreesNamespaceFromHost frees each from the host).
 		inc := panelIncidents[0]
 		t.Run(c.name+"/"+inc.name, func(t *testing.T) {
-			needKernel(t, "tmux", "conntrack")
+			clitest.NeedKernel(t, "tmux", "conntrack")
 			ns := inc.pin(t, nil)
 			hostState := filepath.Join(t.TempDir(), "host")
-			s := startTmuxArgv(t, 200, 50, c.argv(ns.Name, filepath.Join(t.TempDir(), "ns")))
-			s.waitFor("TABLE FULL")
-			s.keys("t")
+			s := clitest.StartTmuxArgv(t, 200, 50, c.argv(ns.Name, filepath.Join(t.TempDir(), "ns")))
+			s.WaitFor("TABLE FULL")
+			s.Keys("t")
 			followHostCommand(t, s, ns, hostState)
 			capMax := strconv.FormatUint(inc.cap, 10)
 			if code, out := tuneIn(t, nil, "--undo", "--state-dir", hostState); code != 0 || readSysctl(t, nil, knob.Max) != capMax {
 				t.Errorf("the host's undo: exit %d %s; max %s", code, out, readSysctl(t, nil, knob.Max))
 			}
-			s.keys("Escape")
-			s.keys("q")
-			s.waitFor("EXIT=0")
+			s.Keys("Escape")
+			s.Keys("q")
+			s.WaitFor("EXIT=0")
 		})
 	}
-}
-
-// waitForAny polls the screen until one of want is on it and returns it.
-func waitForAny(s *tmuxSession, want ...string) string {
-	s.t.Helper()
-	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
-		screen := s.capture(false)
-		for _, w := range want {
-			if strings.Contains(screen, w) {
-				return w
-			}
-		}
-	}
-	s.t.Fatalf("screen never showed any of %q:\n%s", want, s.capture(false))
-	return ""
 }
 
 // followHostCommand runs the host command the open panel gives, applies
 // the namespace's own knobs with a, and again while the table is pinned,
 // at most three steps.
-func followHostCommand(t *testing.T, s *tmuxSession, ns *netns.NS, hostState string) {
+func followHostCommand(t *testing.T, s *clitest.Tmux, ns *netns.NS, hostState string) {
 	t.Helper()
 	for step := 1; step <= 3; step++ {
-		screen := strings.Join(strings.Fields(s.waitFor("on the host run: tablefull tune")), " ")
+		screen := strings.Join(strings.Fields(s.WaitFor("on the host run: tablefull tune")), " ")
 		m := hostCommandRe.FindStringSubmatch(screen)
 		if m == nil || !strings.Contains(m[1], knob.Max+"=") {
 			t.Fatalf("no host command for the cap:\n%s", screen)
@@ -275,16 +261,16 @@ func followHostCommand(t *testing.T, s *tmuxSession, ns *netns.NS, hostState str
 		if code, out := tuneIn(t, nil, args...); code != 0 {
 			t.Fatalf("%s: exit %d: %s", m[1], code, out)
 		}
-		s.keys("a")                        // the namespace's own knobs, when the plan has any
+		s.Keys("a")                        // the namespace's own knobs, when the plan has any
 		time.Sleep(500 * time.Millisecond) // the answer to this a, not an older message
-		if waitForAny(s, "y/n", "nothing to apply") == "y/n" {
-			s.keys("y")
-			s.waitFor("apply done")
+		if s.WaitForAny("y/n", "nothing to apply") == "y/n" {
+			s.Keys("y")
+			s.WaitFor("apply done")
 		}
 		if freed(t, s, ns, 45*time.Second) {
 			t.Logf("freed in %d steps at %s", step, readSysctl(t, nil, knob.Max))
 			return
 		}
 	}
-	t.Fatalf("not freed within 3 steps:\n%s", s.capture(false))
+	t.Fatalf("not freed within 3 steps:\n%s", s.Capture(false))
 }

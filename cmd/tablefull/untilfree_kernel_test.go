@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/tunecmd"
 	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tuning"
@@ -143,7 +144,7 @@ func nsDrops(t *testing.T, ns *netns.NS) uint64 {
 // puts the host back and leaves its recording.
 func TestUntilFreeLab(t *testing.T) {
 	nstest.Parallel(t, nstest.Claim{Max: 512, Changes: true}) // the lab's cap
-	needKernel(t)
+	clitest.NeedKernel(t)
 	orig := readSysctl(t, nil, knob.Max)
 	exe, _ := os.Executable()
 	rec := filepath.Join(t.TempDir(), "lab.jsonl")

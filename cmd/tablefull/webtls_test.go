@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -51,7 +52,7 @@ func selfSigned(t *testing.T, dir, name string) (crt, key string) {
 // scrapes it; a wrong password, or no client certificate, is refused.
 func TestExporterTLSOnRealPrometheus(t *testing.T) {
 	t.Parallel() // touches no conntrack knob: beside the boot test, after the serial ones
-	needKernel(t, "prometheus")
+	clitest.NeedKernel(t, "prometheus")
 	dir := t.TempDir()
 	srvCrt, srvKey := selfSigned(t, dir, "server")
 	cliCrt, cliKey := selfSigned(t, dir, "client")

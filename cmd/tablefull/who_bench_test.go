@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 )
 
 // TestRatioWho prints what attributing new connections and drops costs
@@ -20,7 +22,7 @@ import (
 // connecting processes' system calls, not the agent's: it is not in
 // these numbers.
 func TestRatioWho(t *testing.T) {
-	needKernel(t, "conntrack", "setpriv")
+	clitest.NeedKernel(t, "conntrack", "setpriv")
 	if _, err := os.Stat("/sys/kernel/btf/vmlinux"); err != nil {
 		t.Skip("needs the kernel's BTF")
 	}

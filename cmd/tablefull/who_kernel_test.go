@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/verdict"
@@ -117,7 +118,7 @@ func (w *whoWindow) add(f diagnose.Frame, churner, churnUnit string) {
 // a rate within 10 % of what it began; the table's drops during the pin
 // are its packets; TABLE FULL says so.
 func TestWhoNamesTheChurner(t *testing.T) {
-	needKernel(t, "python3")
+	clitest.NeedKernel(t, "python3")
 	if _, err := os.Stat("/sys/kernel/btf/vmlinux"); err != nil {
 		t.Skip("needs the kernel's BTF")
 	}
@@ -136,7 +137,7 @@ func TestWhoNamesTheChurner(t *testing.T) {
 	}
 	t.Cleanup(func() { srv.Close() })
 	hold := holdingListener(t, ns)
-	lowerMax(t, 300)
+	clitest.LowerMax(t, 300)
 	tag := strconv.Itoa(os.Getpid())
 	churnUnit := "tablefull-test-churn-" + tag + ".service"
 	churnCg := unitCgroup(t, churnUnit)
@@ -202,7 +203,7 @@ func TestWhoNamesTheChurner(t *testing.T) {
 // its samples say so, and the census still names who holds the entries,
 // from the namespace's sockets.
 func TestWhoRefusedFallsBackToSockets(t *testing.T) {
-	needKernel(t, "python3", "setpriv")
+	clitest.NeedKernel(t, "python3", "setpriv")
 	ns, err := netns.Create(fmt.Sprintf("tft-wno-%d", os.Getpid()))
 	if err != nil {
 		t.Fatal(err)
@@ -212,7 +213,7 @@ func TestWhoRefusedFallsBackToSockets(t *testing.T) {
 		t.Fatal(err)
 	}
 	hold := holdingListener(t, ns)
-	lowerMax(t, 300)
+	clitest.LowerMax(t, 300)
 	tag := strconv.Itoa(os.Getpid())
 	_, pid := pythonIn(t, ns, testPodCgroup(t, "kubepods-besteffort-pod5e6f7a8b_"+tag+".slice"), netns.HoldScript, hold, "200")
 

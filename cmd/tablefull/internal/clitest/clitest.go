@@ -53,3 +53,12 @@ func Repo(t testing.TB, rel ...string) string {
 		dir = up
 	}
 }
+
+// SetKeys are the members of set, in no order.
+func SetKeys(set map[string]bool) []string {
+	var out []string
+	for k := range set {
+		out = append(out, k)
+	}
+	return out
+}

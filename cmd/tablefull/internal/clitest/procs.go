@@ -1,4 +1,4 @@
-package main
+package clitest
 
 import (
 	"os"
@@ -7,10 +7,10 @@ import (
 	"syscall"
 )
 
-// descendants are the PIDs of every process below pid, read from
+// Descendants are the PIDs of every process below pid, read from
 // /proc's parent links: a test ends what it started by PID, never by a
 // pattern that could match another user's processes.
-func descendants(pid int) []int {
+func Descendants(pid int) []int {
 	parent := map[int][]int{}
 	dirs, _ := os.ReadDir("/proc")
 	for _, d := range dirs {
@@ -41,12 +41,12 @@ func descendants(pid int) []int {
 	return out
 }
 
-// procsUnder are the descendants of root whose command line match takes
+// ProcsUnder are the descendants of root whose command line match takes
 // (its arguments as the kernel holds them): what a test started, found
 // by its tree, never by a pattern over every process of the machine.
-func procsUnder(root int, match func(argv []string) bool) []int {
+func ProcsUnder(root int, match func(argv []string) bool) []int {
 	var out []int
-	for _, pid := range descendants(root) {
+	for _, pid := range Descendants(root) {
 		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
 		if err == nil && match(strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")) {
 			out = append(out, pid)
@@ -55,16 +55,16 @@ func procsUnder(root int, match func(argv []string) bool) []int {
 	return out
 }
 
-// signalAll sends sig to every pid.
-func signalAll(pids []int, sig syscall.Signal) {
+// SignalAll sends sig to every pid.
+func SignalAll(pids []int, sig syscall.Signal) {
 	for _, p := range pids {
 		syscall.Kill(p, sig)
 	}
 }
 
-// killTree kills pid's descendants, then pid.
-func killTree(pid int) {
-	for _, c := range descendants(pid) {
+// KillTree kills pid's descendants, then pid.
+func KillTree(pid int) {
+	for _, c := range Descendants(pid) {
 		syscall.Kill(c, syscall.SIGKILL)
 	}
 	syscall.Kill(pid, syscall.SIGKILL)
