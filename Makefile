@@ -44,7 +44,7 @@ install: build
 pictures: build
 	TZ=UTC $(BIN) demo --svg docs/pictures/demo.svg
 	TZ=UTC $(BIN) replay testdata/incidents/pool.jsonl --svg docs/pictures/pool.svg --svg-every 0
-	go test ./cmd/tablefull -run READMEExample -update-readme
+	go test ./cmd/tablefull/rooms/record -run READMEExample -update-readme
 
 # deps installs the tools the kernel and tmux tests drive, when missing and
 # when we can (root with apt-get); otherwise those tests skip and say why.
@@ -84,7 +84,7 @@ lint-go:
 lint-go-run:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) vet -tags bench ./cmd/tablefull ./remote/stream ./sources # the packages with bench-tagged files
+	$(GO) vet -tags bench ./cmd/tablefull/rooms/bench ./remote/stream ./sources # the packages with bench-tagged files
 	$(GO) run $(STATICCHECK) ./...
 	@out=$$($(GO) run $(DEADCODE) ./... | grep -vE "^[a-z/]*[a-z]+test/|^sources/netns/"); if [ -n "$$out" ]; then echo "deadcode:"; echo "$$out"; exit 1; fi
 	@out=$$($(GO) run $(DEADCODE) -test ./...); if [ -n "$$out" ]; then echo "deadcode -test:"; echo "$$out"; exit 1; fi
@@ -113,28 +113,31 @@ bpf-check:
 FUZZ := ./sources/counters:FuzzParseCTStat:20000 ./sources/ctnetlink:FuzzParseFlow:20000 ./sources/tune:FuzzUndoRecord:1000 \
 	./sources/counters:FuzzKmsgRecord:20000 ./sources/ctnetlink:FuzzNetlinkStats:20000 ./sources/tune:FuzzSlabinfo:20000 \
 	./sources/lab:FuzzLabState:1000 ./remote/stream:FuzzDecoder:20000 ./remote/stream:FuzzScanAgrees:50000 ./model:FuzzSanitize:20000 ./model:FuzzParseValue:20000 \
-	./tui:FuzzDecodeRender:2000 ./cmd/tablefull:FuzzControlRequest:300 ./remote/agent:FuzzSSHArgv:20000 \
+	./tui:FuzzDecodeRender:2000 ./cmd/tablefull/rooms/tune:FuzzControlRequest:300 ./remote/agent:FuzzSSHArgv:20000 \
 	./remote/agent:FuzzViaArgv:20000 ./remote/agent:FuzzNetnsArgv:20000 ./remote/report:FuzzReport:2000 ./sources/nic:FuzzEthtoolCountGrows:5000
 FUZZTIME ?= 2m
 
 # lint runs before the tests, not beside them: its go mod tidy rewrites
 # go.mod under go list, and its CPU reads as a busy server to the labs.
 # The packages that read the kernel (./sources/...) run first: their
-# kernel tests must not meet cmd/tablefull's, which lower the global
-# nf_conntrack_max and load the CPUs. cmd/tablefull's serial tests (those
-# that time the machine or read what every namespace shares) run alone;
-# then its parallel ones run side by side, each in its turn of the shared
-# knobs (nstest.Claim), and beside them, once the suite marks its serial
-# tests over (TABLEFULL_PARALLEL_MARK), the fuzz targets and then the
-# packages that read no kernel (PURE_PKGS), one at a time; all must pass.
-PURE_PKGS = $(GO) list ./... | grep -vE '/cmd/tablefull$$|/sources(/|$$)'
+# kernel tests must not meet the command's (SUITE: cmd/tablefull and its
+# rooms), which lower the global nf_conntrack_max and load the CPUs. The
+# rooms' test binaries run at once and take turns through one gate for
+# the machine (nstest): each binary's serial tests (those that time the
+# machine or read what every namespace shares) run alone; the parallel
+# ones side by side, each in its turn of the shared knobs (nstest.Claim),
+# and beside them, once the last serial tests are over
+# (TABLEFULL_PARALLEL_MARK), the fuzz targets and then the packages that
+# read no kernel (PURE_PKGS), one at a time; all must pass.
+SUITE = ./cmd/tablefull ./cmd/tablefull/rooms/...
+PURE_PKGS = $(GO) list ./... | grep -vE '/cmd/tablefull(/rooms/.*)?$$|/sources(/|$$)'
 # FUZZ_COUNTS is named apart from $(MAKE) so that make -n test prints the
 # test line and runs nothing (a recipe line naming $(MAKE) runs under -n).
 FUZZ_COUNTS = $(MAKE) -s fuzz-counts
 test: deps lint
 	$(GO) test -count=1 -timeout 10m ./sources/...
 	@markdir=$$(mktemp -d); mark=$$markdir/serial-over; \
-	TABLEFULL_PARALLEL_MARK=$$mark $(GO) test -count=1 -timeout 40m -parallel 16 ./cmd/tablefull & suite=$$!; \
+	TABLEFULL_PARALLEL_MARK=$$mark TABLEFULL_SUITE_BINARIES=$$($(GO) list $(SUITE) | wc -l) $(GO) test -count=1 -timeout 40m -p 16 -parallel 16 $(SUITE) & suite=$$!; \
 	while [ ! -e $$mark ] && kill -0 $$suite 2>/dev/null; do sleep 1; done; \
 	fuzzed=0; $(FUZZ_COUNTS) || fuzzed=$$?; \
 	pure=0; $(GO) test -count=1 -p 1 -timeout 20m $$($(PURE_PKGS)) || pure=$$?; \
@@ -163,7 +166,7 @@ bench: build
 	@# second package's bench beside it would load both); the make fails
 	@# when the tests do (a missed goal), not when grep does. The readers'
 	@# budget (docs/budget.md) is written from the same run
-	@rc=$$(mktemp); { BUDGET_OUT=$(CURDIR)/docs/budget.md $(GO) test -p 1 -timeout 60m -tags bench -count=1 -run 'Ratio' -v ./sources ./remote/stream ./cmd/tablefull; echo $$? > $$rc; } | \
+	@rc=$$(mktemp); { BUDGET_OUT=$(CURDIR)/docs/budget.md $(GO) test -p 1 -timeout 60m -tags bench -count=1 -run 'Ratio' -v ./sources ./remote/stream ./cmd/tablefull/rooms/bench; echo $$? > $$rc; } | \
 		grep -E '^(=== RUN|    |--- |ok|FAIL)'; status=$$(cat $$rc); rm -f $$rc; exit $$status
 
 fuzz:

@@ -22,7 +22,7 @@ func TestJSONDocuments(t *testing.T) {
 	nstest.Parallel(t, nstest.Claim{Entries: 64})
 	clitest.NeedKernel(t)
 	ns := clitest.LabNS(t)
-	holdEntries(t, ns, 12)
+	clitest.HoldEntries(t, ns, 12)
 	exe, _ := os.Executable()
 	doc, err := os.ReadFile("../../docs/json.md")
 	if err != nil {

@@ -29,6 +29,10 @@ type gateState struct {
 	// Before back.
 	Before  map[string]string          `json:"before"`
 	Setters map[string]map[string]bool `json:"setters"`
+	// SerialOver counts, by the mark they make
+	// (TABLEFULL_PARALLEL_MARK), the test binaries whose serial tests
+	// are over.
+	SerialOver map[string]int `json:"serial_over,omitempty"`
 }
 
 // A gateEntry is one test's claim and the process that made it.
@@ -104,6 +108,9 @@ func readState(dir string) (*gateState, error) {
 	}
 	if st.Setters == nil {
 		st.Setters = map[string]map[string]bool{}
+	}
+	if st.SerialOver == nil {
+		st.SerialOver = map[string]int{}
 	}
 	return st, nil
 }

@@ -143,18 +143,29 @@ func (g *knobGate) set(name, path, value string) (restore func() error, err erro
 	}, nil
 }
 
-// serialTestsLeft says whether another test binary's serial tests hold,
-// or wait for, their claim.
-func (g *knobGate) serialTestsLeft() bool {
-	left := false
+// serialTestsOver counts this test binary's serial tests over for mark
+// and says whether every binary's are: as many binaries as expected have
+// counted theirs, and none holds or waits for their claim.
+func (g *knobGate) serialTestsOver(mark string, expected int) bool {
+	over := false
 	withState(g.dir, func(st *gateState) error {
+		st.SerialOver[mark]++
+		if st.SerialOver[mark] < expected {
+			return nil
+		}
 		for _, e := range st.Waiting {
-			left = left || strings.HasSuffix(e.Holder, "/"+serialHolder)
+			if strings.HasSuffix(e.Holder, "/"+serialHolder) {
+				return nil
+			}
 		}
 		for _, e := range st.Running {
-			left = left || strings.HasSuffix(e.Holder, "/"+serialHolder)
+			if strings.HasSuffix(e.Holder, "/"+serialHolder) {
+				return nil
+			}
 		}
+		delete(st.SerialOver, mark)
+		over = true
 		return nil
 	})
-	return left
+	return over
 }

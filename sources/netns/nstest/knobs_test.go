@@ -176,3 +176,27 @@ func TestSerialTestsRunUnderOneClaim(t *testing.T) {
 		t.Error("a test holds the serial tests' claim after it ended")
 	}
 }
+
+// TestSerialTestsOverForEveryBinary: the mark that lets the fuzz targets
+// start is made by the last of the suite's binaries whose serial tests
+// end, and not while one holds or waits for their claim.
+func TestSerialTestsOverForEveryBinary(t *testing.T) {
+	g := newKnobGate(t.TempDir())
+	if g.serialTestsOver("mark", 2) {
+		t.Error("the first of two binaries made the mark")
+	}
+	release, err := g.hold("TestLater/"+serialHolder, Claim{Alone: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.serialTestsOver("mark", 2) {
+		t.Error("the mark was made while a binary's serial tests held their claim")
+	}
+	release()
+	if !g.serialTestsOver("mark", 2) {
+		t.Error("the last binary's serial tests ended and no mark was made")
+	}
+	if g.serialTestsOver("other", 2) {
+		t.Error("another run's mark counted this run's binaries")
+	}
+}

@@ -57,7 +57,7 @@ func TestOperatorManifests(t *testing.T) {
 			writeEmbedded(t, "prometheusrule.yaml", "spec:\n", "  ", rules)
 			return
 		}
-		t.Errorf("prometheusrule.yaml (%v) does not hold deploy/prometheus/tablefull.rules.yml's groups (go test -run 'Kubernetes|Operator' -update-manifests)", err)
+		t.Errorf("prometheusrule.yaml (%v) does not hold deploy/prometheus/tablefull.rules.yml's groups (go test ./cmd/tablefull/internal/cli -run 'Kubernetes|Operator' -update-manifests)", err)
 	}
 	if len(want.Groups) == 0 {
 		t.Error("the rules file holds no groups")

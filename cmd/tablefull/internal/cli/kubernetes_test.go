@@ -127,7 +127,7 @@ func TestKubernetesManifests(t *testing.T) {
 		if *updateManifests {
 			writeEmbedded(t, "rules-configmap.yaml", "  tablefull.rules.yml: |\n", "    ", rules)
 		} else {
-			t.Error("rules-configmap.yaml does not embed deploy/prometheus/tablefull.rules.yml as it is (go test -run Kubernetes -update-manifests)")
+			t.Error("rules-configmap.yaml does not embed deploy/prometheus/tablefull.rules.yml as it is (go test ./cmd/tablefull/internal/cli -run Kubernetes -update-manifests)")
 		}
 	}
 	if promtool, err := exec.LookPath("promtool"); err == nil {

@@ -10,6 +10,7 @@ package clitest
 import (
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -32,6 +33,18 @@ func Main(m *testing.M, run func(args []string, stdout, stderr io.Writer) int) {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(nstest.Main(m))
+}
+
+// Command is tablefull args as this test binary runs it (AsMainEnv):
+// the room's tests are the command's.
+func Command(args ...string) *exec.Cmd {
+	exe, err := os.Executable()
+	if err != nil {
+		exe = os.Args[0]
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), AsMainEnv+"=1")
+	return cmd
 }
 
 // Repo is the path of rel in the repository (its root holds go.mod),

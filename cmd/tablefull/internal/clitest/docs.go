@@ -48,3 +48,18 @@ func ImageTag(t testing.TB) string {
 	t.Fatal("the Makefile sets no IMAGE_TAG")
 	return ""
 }
+
+// ReadmeBlock is the fenced block under the README's heading title.
+func ReadmeBlock(t *testing.T, readme, title string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(readme, "## "+title+"\n")
+	if !ok {
+		t.Fatalf("the README has no %q", title)
+	}
+	_, block, ok := strings.Cut(rest, "```\n")
+	block, _, ok2 := strings.Cut(block, "```")
+	if !ok || !ok2 {
+		t.Fatalf("no block under %q", title)
+	}
+	return block
+}

@@ -3,8 +3,11 @@ package clitest
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -127,4 +130,102 @@ func JSONIn(t *testing.T, ns *netns.NS, doc any, args ...string) {
 	if err := json.Unmarshal(out, doc); err != nil {
 		t.Fatalf("decode %s: %v\n%s", args[0], err, out)
 	}
+}
+
+// NobodyBinary copies this test binary where user nobody can run it.
+func NobodyBinary(t *testing.T) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "tablefull-nobody-") // t.TempDir's parent is 0700
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "tablefull")
+	CopyFile(t, exe, bin)
+	return bin
+}
+
+// CopyFile copies from to to, failing the test on an error.
+func CopyFile(t *testing.T, from, to string) {
+	t.Helper()
+	in, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// VethPair is two tracked namespaces joined by a veth: a at 10.77.0.1,
+// b at 10.77.0.2, deleted when the test ends.
+func VethPair(t *testing.T) (a, b *netns.NS) {
+	t.Helper()
+	a, b = LabNS(t), LabNS(t)
+	ip := func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+			t.Fatalf("ip %v: %v: %s", args, err, out)
+		}
+	}
+	ip("link", "add", "eth0", "netns", a.Name, "type", "veth", "peer", "name", "eth0", "netns", b.Name)
+	for i, ns := range []*netns.NS{a, b} {
+		ip("-n", ns.Name, "addr", "add", fmt.Sprintf("10.77.0.%d/24", i+1), "dev", "eth0")
+		ip("-n", ns.Name, "link", "set", "eth0", "up")
+	}
+	return a, b
+}
+
+// KvRe is one k=v of conntrack -S.
+var KvRe = regexp.MustCompile(`(\w+)=(\d+)`)
+
+// ParseConntrackS reads `conntrack -S` output: one line per CPU of k=v.
+func ParseConntrackS(t *testing.T, out string) []map[string]uint64 {
+	var rows []map[string]uint64
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		row := map[string]uint64{}
+		for _, m := range KvRe.FindAllStringSubmatch(line, -1) {
+			row[m[1]] = MustUint(t, m[2])
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// MustUint is s as a number, failing the test when it is not one.
+func MustUint(t *testing.T, s string) uint64 {
+	t.Helper()
+	v, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
+	if err != nil {
+		t.Fatalf("parse %q: %v", s, err)
+	}
+	return v
+}
+
+// KernelResolvesClashes reports whether this kernel counts clash_resolve
+// (5.6 and later): it lets two flows that raced for one tuple both
+// through, where older kernels dropped the second.
+func KernelResolvesClashes(t *testing.T) bool {
+	t.Helper()
+	head, err := os.ReadFile("/proc/net/stat/nf_conntrack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(head), "\n")
+	return strings.Contains(" "+first+" ", " clashres ")
 }

@@ -1,0 +1,133 @@
+package exporter
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/cli"
+	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
+	"github.com/tablefull/tablefull/sources/netns"
+)
+
+// TestFleetInTmux: the console over a real Prometheus scraping two
+// exporters, one of a namespace whose table is pinned and one of a quiet
+// namespace: the pinned one is listed first as TABLE FULL and the quiet one
+// after it (OK on a quiet machine), enter shows the pinned one's history at its cap, esc comes back.
+func TestFleetInTmux(t *testing.T) {
+	clitest.NeedKernel(t, "prometheus", "tmux")
+	const capMax = 64
+	clitest.LowerMax(t, capMax)
+	full, quiet := clitest.LabNS(t), clitest.LabNS(t)
+	fullAddr, _ := clitest.StartExporter(t, full.Name, "1s")
+	quietAddr, _ := clitest.StartExporter(t, quiet.Name, "1s")
+	prom, url := clitest.StartPrometheus(t, fullAddr, quietAddr)
+
+	srv := &netns.Server{Body: []byte("object\n")}
+	if err := full.Serve("127.0.0.1:18080", srv); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if res, err := full.Run(netns.Load{Addr: srv.Addr(), Workers: 8, Requests: 300, DialTimeout: 300 * time.Millisecond, Deadline: 4 * time.Second}); err != nil || res.Failed == 0 {
+		t.Fatalf("load: %+v %v", res, err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(500 * time.Millisecond) {
+		// TABLE FULL in the exporter's verdict, and enough scrapes since
+		// for a history in which it is pinned more than one interval.
+		if clitest.Vector(t, prom, `sum_over_time(tablefull_verdict{kind="table_full"}[1m])`, "instance")[fullAddr] >= 5 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("Prometheus never saw the table full")
+		}
+	}
+
+	for _, size := range [][2]int{{200, 50}, {80, 24}} {
+		s := clitest.StartTmux(t, size[0], size[1], "", "--prometheus", url, "--selector", `'job="tablefull"'`)
+		screen := s.WaitFor("TABLE FULL", fullAddr, quietAddr)
+		t.Logf("%dx%d fleet:\n%s", size[0], size[1], screen)
+		lines := strings.Split(screen, "\n")
+		fullRow, quietRow := -1, -1
+		for i, l := range lines {
+			if strings.Contains(l, fullAddr) && strings.Contains(l, "TABLE FULL") {
+				fullRow = i
+			}
+			// The quiet table is not full; its verdict may still be about
+			// the host (CPU-BOUND when the machine is busy with other tests).
+			if strings.Contains(l, quietAddr) && !strings.Contains(l, "TABLE FULL") {
+				quietRow = i
+			}
+		}
+		if fullRow < 0 || quietRow < 0 || fullRow > quietRow {
+			t.Fatalf("%dx%d: want the pinned instance first as TABLE FULL, the quiet one after it and not full:\n%s", size[0], size[1], screen)
+		}
+		s.Keys("Enter")
+		s.WaitFor("history from Prometheus", "64 / 64", "TABLE FULL")
+		s.Keys("Escape")
+		s.WaitFor("tablefull fleet", quietAddr)
+		s.Keys("q")
+		s.WaitFor("EXIT=0")
+	}
+}
+
+// TestFleetIntervalBound: an --interval under the fleet's refresh floor
+// is refused with an error that says the floor, not raised in silence; the
+// default interval is not the user's and is raised.
+func TestFleetIntervalBound(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := cli.Run([]string{"--prometheus", "http://127.0.0.1:1", "--interval", "2s"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "at least every 5s") {
+		t.Errorf("--interval 2s over Prometheus: exit %d, %q", code, errb.String())
+	}
+}
+
+// TestFleetNamesFullNamespace: a real Prometheus scraping the host's
+// exporter while a namespace of the host is full and dropping (the
+// host's own table nearly empty): the row says TABLE FULL and why in
+// words (the namespace, full, its drops a second), at 80 and 200
+// columns; enter shows HISTORY, with the namespace's drops.
+func TestFleetNamesFullNamespace(t *testing.T) {
+	clitest.NeedKernel(t, "prometheus", "tmux")
+	const capMax = 64
+	clitest.LowerMax(t, capMax)
+	ns := clitest.LabNS(t)
+	addr, _ := clitest.StartExporter(t, "", "1s")
+	prom, url := clitest.StartPrometheus(t, addr)
+	srv := &netns.Server{Body: []byte("object\n")}
+	if err := ns.Serve("127.0.0.1:18080", srv); err != nil {
+		t.Fatal(err)
+	}
+	done, stop := make(chan struct{}), make(chan struct{})
+	go func() { // keep it full and dropping while the fleet is looked at
+		defer close(done)
+		ns.Run(netns.Load{Addr: srv.Addr(), Workers: 8, Requests: 100000, DialTimeout: 300 * time.Millisecond, Deadline: time.Minute, Stop: stop})
+	}()
+	defer func() { close(stop); <-done; srv.Close() }()
+	// The host's own table is far from its cap: the exporter reads whole
+	// samples (the namespaces among them) every 10 s, so the drops need a
+	// few of those before a rate shows.
+	for deadline := time.Now().Add(75 * time.Second); ; time.Sleep(500 * time.Millisecond) {
+		if clitest.Vector(t, prom, `sum by (instance) (rate(tablefull_netns_conntrack_drops_total[2m]))`, "instance")[addr] > 0 &&
+			clitest.Vector(t, prom, `tablefull_verdict{kind="table_full"}`, "instance")[addr] == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("Prometheus never saw the namespace full and dropping")
+		}
+	}
+	for _, size := range [][2]int{{200, 50}, {80, 24}} {
+		s := clitest.StartTmux(t, size[0], size[1], "", "--prometheus", url, "--selector", `'job="tablefull"'`)
+		screen := s.WaitFor("TABLE FULL", addr, " full 64 / 64", "drops/s")
+		t.Logf("%dx%d fleet:\n%s", size[0], size[1], screen)
+		s.Keys("Enter")
+		screen = s.WaitFor("HISTORY", "history from Prometheus", "TABLE FULL")
+		if strings.Contains(screen, "REPLAY") || regexp.MustCompile(`64 entries, 0 drops`).MatchString(screen) {
+			t.Errorf("%dx%d: the drill-down:\n%s", size[0], size[1], screen)
+		}
+		s.Keys("Escape")
+		s.WaitFor("tablefull fleet")
+		s.Keys("q")
+		s.WaitFor("EXIT=0")
+	}
+}
