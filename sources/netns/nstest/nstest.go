@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -86,5 +87,30 @@ func Connect(t testing.TB, ns *netns.NS, addr string, n int) {
 		return nil
 	}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Hold is a handler for Serve that keeps each connection open until the
+// test ends: established entries, which nothing evicts.
+func Hold(t testing.TB) func(net.Conn) {
+	var mu sync.Mutex
+	var held []net.Conn
+	ended := false
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		ended = true
+		for _, c := range held {
+			c.Close()
+		}
+	})
+	return func(c net.Conn) {
+		mu.Lock()
+		defer mu.Unlock()
+		if ended {
+			c.Close()
+			return
+		}
+		held = append(held, c)
 	}
 }

@@ -1,9 +1,11 @@
 package nstest
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -11,9 +13,16 @@ import (
 // Parallel runs t beside the suite's other parallel tests, in its turn:
 // once c agrees with every claim running, held until t ends (its
 // cleanups registered after, the knobs' restore among them, run first).
+// A subtest runs under the claim its test holds (or the serial tests'),
+// which covers it: c is its test's to make.
 func Parallel(t *testing.T, c Claim) {
 	t.Helper()
 	t.Parallel()
+	if _, ok := gate.held(t.Name()); ok && strings.Contains(t.Name(), "/") {
+		// a subtest, under its test's claim (or the serial tests'): a
+		// claim of its own would wait for that one, which waits for it
+		return
+	}
 	serialOver.Do(markSerialOver)
 	if os.Geteuid() != 0 {
 		return // a kernel test skips: it sets nothing and tracks nothing
@@ -47,9 +56,11 @@ const serialHolder = "(serial tests)"
 // starts, or with the run.
 //
 // A test binary a test runs (a helper of that test) inherits
-// withinClaimEnv and claims nothing: its parent's claim covers it.
+// withinClaimEnv and claims nothing: its parent's claim covers it; nor
+// does a fuzz target's.
 func Main(m *testing.M) int {
-	if os.Geteuid() == 0 && os.Getenv(withinClaimEnv) == "" {
+	flag.Parse()
+	if os.Geteuid() == 0 && os.Getenv(withinClaimEnv) == "" && !fuzzing() {
 		release, err := gate.hold(serialHolder, Claim{Alone: true})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -61,6 +72,14 @@ func Main(m *testing.M) int {
 	code := m.Run()
 	serialOver.Do(markSerialOver)
 	return code
+}
+
+// fuzzing says whether the binary runs a fuzz target (-test.fuzz), which
+// make test runs beside the parallel tests: it claims nothing, and is not
+// one of the suite's binaries.
+func fuzzing() bool {
+	f := flag.Lookup("test.fuzz")
+	return f != nil && f.Value.String() != ""
 }
 
 // markSerialOver ends the serial tests' claim and makes the file

@@ -10,6 +10,7 @@ import (
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/entry"
 	"github.com/tablefull/tablefull/sources"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // TestClassStandingEstablished: connections held open fill the table
@@ -20,21 +21,7 @@ func TestClassStandingEstablished(t *testing.T) {
 	clitest.LowerMax(t, 2000)
 	ns := clitest.LabNS(t)
 	clitest.SetNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_established", 3600)
-	var ln net.Listener
-	if err := ns.Do(func() (err error) { ln, err = net.Listen("tcp", "127.0.0.1:18094"); return err }); err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	var held []net.Conn
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			held = append(held, c)
-		}
-	}()
+	nstest.Serve(t, ns, "127.0.0.1:18094", nstest.Hold(t))
 	var clients []net.Conn
 	defer func() {
 		for _, c := range clients {

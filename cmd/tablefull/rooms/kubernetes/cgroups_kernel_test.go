@@ -1,7 +1,6 @@
 package kubernetes
 
 import (
-	"encoding/json"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -11,7 +10,6 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
-	"github.com/tablefull/tablefull/model"
 	"github.com/tablefull/tablefull/sources/kernelfs"
 	"github.com/tablefull/tablefull/sources/namespaces"
 	"github.com/tablefull/tablefull/sources/netns/nstest"
@@ -99,23 +97,7 @@ func TestPodNamedByTheKubelet(t *testing.T) {
 	cmd := osexec.Command("unshare", "-m", "sh", "-c", "mount -t tmpfs tablefull-test /var/log && mkdir -p /var/log/pods/kube-system_coredns-5d78c9869d-abcde_"+uid+
 		" && exec \"$0\" snapshot --json", exe)
 	cmd.Env = append(os.Environ(), "TABLEFULL_AS_MAIN=1")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("snapshot: %v", err)
+	if got := podRowLabel(t, cmd, sleeper.Process.Pid); got != "pod kube-system/coredns-5d78c9869d-abcde" {
+		t.Errorf("the pod's process is named %q, want pod kube-system/coredns-5d78c9869d-abcde", got)
 	}
-	var snap struct {
-		Sample model.Sample `json:"sample"`
-	}
-	if err := json.Unmarshal(out, &snap); err != nil || snap.Sample.Namespaces == nil {
-		t.Fatalf("snapshot: %v", err)
-	}
-	for _, r := range snap.Sample.Namespaces.Rows {
-		if r.PID == sleeper.Process.Pid {
-			if r.Name != "kube-system/coredns-5d78c9869d-abcde" || r.Kind != "pod" || r.Label() != "pod kube-system/coredns-5d78c9869d-abcde" {
-				t.Errorf("the pod's namespace is named %s %q", r.Kind, r.Name)
-			}
-			return
-		}
-	}
-	t.Errorf("the pod's process names no namespace: %+v", snap.Sample.Namespaces.Rows)
 }

@@ -76,8 +76,8 @@ func labUntil(t *testing.T, scenario, duration string, said func(lines []string)
 }
 
 // TestLabScenarios: each lab scenario, headless, says its verdict and
-// leaves the host as it was (table-full's is TestUntilFreeLab's). Each
-// lab runs until its verdict is said and a few samples after.
+// leaves the host as it was. Each lab runs until its verdict is said and
+// a few samples after.
 func TestLabScenarios(t *testing.T) {
 	clitest.NeedKernel(t)
 	orig := clitest.ReadSysctl(t, nil, "net.netfilter.nf_conntrack_max")
@@ -93,6 +93,10 @@ func TestLabScenarios(t *testing.T) {
 			clitest.HostRestored(t, orig)
 		})
 	}
+	t.Run("table-full", func(t *testing.T) {
+		clitest.PinThenFull(t, labUntil(t, "table-full", "12s", saying("TABLE FULL")))
+		clitest.HostRestored(t, orig)
+	})
 	t.Run("no-evict", func(t *testing.T) {
 		nothingToEvict := saying("TABLE FULL", "nothing to evict", "not the TIME_WAIT hold")
 		lines := labUntil(t, "no-evict", "13s", nothingToEvict)

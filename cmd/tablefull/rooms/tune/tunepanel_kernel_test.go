@@ -82,18 +82,12 @@ time.sleep(600)
 `
 
 // TestPanelFreesNamespaceFromHost: the console on --netns NS from the
-// host, t during the pin, then a and y up to three times: the TCP
-// incidents' tables are freed (the global cap applied from the host), and
-// u restores the cap.
+// host, t during the pin, then a and y up to three times: each incident's
+// table is freed, the DNS churn's (UDP, real dnsmasq and glibc) as the
+// TCP ones' (the global cap applied from the host), and u restores the
+// cap.
 func TestPanelFreesNamespaceFromHost(t *testing.T) {
 	for _, inc := range panelIncidents {
-		if inc.name == "dns" {
-			// UDP churn is freed on real dnsmasq and glibc by the loop
-			// (TestOneDiagnosisOnTheKernel), and the panel's plan for it is
-			// the dry run's on its recording (tui's TestPanelPlanIsTheRecordedPlan):
-			// the keys are the same for every incident.
-			continue
-		}
 		t.Run(inc.name, func(t *testing.T) {
 			clitest.NeedKernel(t, "tmux", "conntrack")
 			ns := inc.pin(t, nil)
@@ -135,25 +129,24 @@ func TestPanelInsideNamespaceGivesHostCommand(t *testing.T) {
 			return []string{"env", "TABLEFULL_AS_MAIN=1", exe, "--interval", "500ms", "--via", fmt.Sprintf("'ip netns exec %s %s agent --state-dir %s'", ns, exe, state)}
 		}},
 	} {
-		// The transport is the same for every incident: one shows it
-		// (TestPanelFreesNamespaceFromHost frees each from the host).
-		inc := panelIncidents[0]
-		t.Run(c.name+"/"+inc.name, func(t *testing.T) {
-			clitest.NeedKernel(t, "tmux", "conntrack")
-			ns := inc.pin(t, nil)
-			hostState := filepath.Join(t.TempDir(), "host")
-			s := clitest.StartTmuxArgv(t, 200, 50, c.argv(ns.Name, filepath.Join(t.TempDir(), "ns")))
-			s.WaitFor("TABLE FULL")
-			s.Keys("t")
-			followHostCommand(t, s, ns, hostState)
-			capMax := strconv.FormatUint(inc.cap, 10)
-			if code, out := clitest.TuneIn(t, nil, "--undo", "--state-dir", hostState); code != 0 || clitest.ReadSysctl(t, nil, knob.Max) != capMax {
-				t.Errorf("the host's undo: exit %d %s; max %s", code, out, clitest.ReadSysctl(t, nil, knob.Max))
-			}
-			s.Keys("Escape")
-			s.Keys("q")
-			s.WaitFor("EXIT=0")
-		})
+		for _, inc := range panelIncidents {
+			t.Run(c.name+"/"+inc.name, func(t *testing.T) {
+				clitest.NeedKernel(t, "tmux", "conntrack")
+				ns := inc.pin(t, nil)
+				hostState := filepath.Join(t.TempDir(), "host")
+				s := clitest.StartTmuxArgv(t, 200, 50, c.argv(ns.Name, filepath.Join(t.TempDir(), "ns")))
+				s.WaitFor("TABLE FULL")
+				s.Keys("t")
+				followHostCommand(t, s, ns, hostState)
+				capMax := strconv.FormatUint(inc.cap, 10)
+				if code, out := clitest.TuneIn(t, nil, "--undo", "--state-dir", hostState); code != 0 || clitest.ReadSysctl(t, nil, knob.Max) != capMax {
+					t.Errorf("the host's undo: exit %d %s; max %s", code, out, clitest.ReadSysctl(t, nil, knob.Max))
+				}
+				s.Keys("Escape")
+				s.Keys("q")
+				s.WaitFor("EXIT=0")
+			})
+		}
 	}
 }
 
