@@ -1,7 +1,6 @@
 package exporter
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -25,14 +24,7 @@ import (
 // each kind's seconds never fall; and every series is exported once (the
 // pedantic registry refuses two of one name and labels).
 func TestEverySampleExportsItsFrame(t *testing.T) {
-	paths, _ := filepath.Glob("../../testdata/incidents/*.jsonl")
-	more, _ := filepath.Glob("../report/testdata/*.jsonl")
-	demo, _ := filepath.Glob("../recording/demo/*.jsonl")
-	paths = append(append(paths, more...), demo...)
-	if len(paths) < 4 {
-		t.Fatalf("recordings not found: %v", paths)
-	}
-	for _, path := range paths {
+	for _, path := range recordingtest.Incidents(t, "../..") {
 		rec := recordingtest.Read(t, path)
 		e := New("test", time.Millisecond)
 		reg := prometheus.NewPedanticRegistry()

@@ -38,14 +38,7 @@ func (l frameList) At(i int) diagnose.Frame { return l[i] }
 // than twice the cap that freed it. That moment's diagnosis agrees with
 // itself.
 func TestReportPlanIsTheOnePlan(t *testing.T) {
-	paths, _ := filepath.Glob("../../testdata/incidents/*.jsonl")
-	more, _ := filepath.Glob("testdata/*.jsonl")
-	demo, _ := filepath.Glob("../recording/demo/*.jsonl")
-	more = append(more, demo...)
-	paths = append(paths, more...)
-	if len(paths) < 3 {
-		t.Fatalf("recordings not found: %v", paths)
-	}
+	paths := recordingtest.Incidents(t, "../..")
 	checked := 0
 	for _, path := range paths {
 		t.Run(filepath.Base(path), func(t *testing.T) {
@@ -96,11 +89,8 @@ func TestReportPlanIsTheOnePlan(t *testing.T) {
 // × hold the report prints (its story, its arithmetic, its plan's why)
 // computes: the printed product is the printed rate times the hold.
 func TestReportArithmeticComputes(t *testing.T) {
-	paths, _ := filepath.Glob("../../testdata/incidents/*.jsonl")
-	more, _ := filepath.Glob("testdata/*.jsonl")
-	demo, _ := filepath.Glob("../recording/demo/*.jsonl")
 	seen := 0
-	for _, path := range append(append(paths, more...), demo...) {
+	for _, path := range recordingtest.Incidents(t, "../..") {
 		md := strings.ReplaceAll(string(buildFile(t, path, Options{}).Markdown()), `\_`, "_")
 		faults, read := printedtest.ArithmeticFaults(md)
 		seen += read

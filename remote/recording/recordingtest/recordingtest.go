@@ -34,15 +34,20 @@ func StreamFile(t testing.TB, n int) string {
 	return path
 }
 
-// Incidents are the recorded incidents under the repository's root: the
-// demo, the lab's, and those in testdata/incidents.
+// Incidents are every recording we have under the repository's root:
+// testdata/incidents, the demos and the report's (the property tests
+// over every frame read the same set).
 func Incidents(t testing.TB, root string) []string {
 	t.Helper()
-	here, err := filepath.Glob(filepath.Join(root, "testdata/incidents/*.jsonl"))
-	if err != nil || len(here) == 0 {
-		t.Fatalf("no recorded incidents in %s/testdata/incidents: %v", root, err)
+	var all []string
+	for _, dir := range []string{"testdata/incidents", "remote/recording/demo", "remote/report/testdata"} {
+		found, err := filepath.Glob(filepath.Join(root, dir, "*.jsonl"))
+		if err != nil || len(found) == 0 {
+			t.Fatalf("no recordings in %s: %v", filepath.Join(root, dir), err)
+		}
+		all = append(all, found...)
 	}
-	return append([]string{filepath.Join(root, "remote/recording/demo/table-full.jsonl"), filepath.Join(root, "remote/report/testdata/lab-table-full.jsonl")}, here...)
+	return all
 }
 
 // Read reads the recording at path.

@@ -3,6 +3,7 @@ package nstest
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -64,6 +65,7 @@ func (g *knobGate) hold(name string, c Claim) (release func(), err error) {
 		st.Waiting[ticket] = gateEntry{Holder: holder, Claim: c}
 		return nil
 	})
+	g.logTurn("asks", name, c)
 	for admitted := false; err == nil && !admitted; {
 		err = withState(g.dir, func(st *gateState) error {
 			if admitted = st.admissible(ticket, c); admitted {
@@ -72,7 +74,9 @@ func (g *knobGate) hold(name string, c Claim) (release func(), err error) {
 			}
 			return nil
 		})
-		if !admitted {
+		if admitted {
+			g.logTurn("admitted", name, c)
+		} else {
 			time.Sleep(g.poll)
 		}
 	}
@@ -82,6 +86,7 @@ func (g *knobGate) hold(name string, c Claim) (release func(), err error) {
 			delete(st.Running, holder)
 			return nil
 		})
+		g.logTurn("ends", name, c)
 		g.mu.Lock()
 		delete(g.mine, name)
 		g.mu.Unlock()
@@ -168,4 +173,20 @@ func (g *knobGate) serialTestsOver(mark string, expected int) bool {
 		return nil
 	})
 	return over
+}
+
+// logTurn appends what a claim did (asks, admitted, ends) to the file
+// TABLEFULL_GATE_LOG names, when it names one: a run's turns, to read
+// where its time went.
+func (g *knobGate) logTurn(what, name string, c Claim) {
+	path := os.Getenv("TABLEFULL_GATE_LOG")
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "%s %s %s %s %+v\n", time.Now().Format("15:04:05.000"), what, filepath.Base(os.Args[0]), name, c)
 }

@@ -100,10 +100,10 @@ func (c *ClassFeed) AgainstKernel(t *testing.T, ns *netns.NS, d time.Duration) (
 
 // EventCount is a count of conntrack(8)'s events under way on a goroutine
 // of its own, which may not end the test: rate does, on the test's.
-type EventCount chan EventRate
+type EventCount chan eventRate
 
-// EventRate is an EventCount's result.
-type EventRate struct {
+// eventRate is an EventCount's result.
+type eventRate struct {
 	perSecond map[string]float64
 	err       error
 }
@@ -113,8 +113,8 @@ type EventRate struct {
 func CountEvents(ns *netns.NS, d time.Duration, kind string, args ...string) EventCount {
 	c := make(EventCount, 1)
 	go func() {
-		n, err := KernelEventRate(ns, d, kind, args...)
-		c <- EventRate{n, err}
+		n, err := kernelEventRate(ns, d, kind, args...)
+		c <- eventRate{n, err}
 	}()
 	return c
 }
@@ -129,9 +129,9 @@ func (c EventCount) Rate(t *testing.T) map[string]float64 {
 	return r.perSecond
 }
 
-// KernelEventRate counts the events of kind conntrack(8) -E shows in ns
+// kernelEventRate counts the events of kind conntrack(8) -E shows in ns
 // for d with the filter args, by protocol name, per second.
-func KernelEventRate(ns *netns.NS, d time.Duration, kind string, args ...string) (map[string]float64, error) {
+func kernelEventRate(ns *netns.NS, d time.Duration, kind string, args ...string) (map[string]float64, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "ip", append([]string{"netns", "exec", ns.Name, "conntrack", "-E"}, args...)...)

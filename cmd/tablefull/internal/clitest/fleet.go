@@ -117,9 +117,9 @@ func FleetInstance(inst int) string { return fmt.Sprintf("node-%06d:9874", inst)
 // SyntheticLimit is the cap every synthetic host has.
 const SyntheticLimit = 262144
 
-// Series is one of the exporter's series of a host: its name, extra
+// series is one of the exporter's series of a host: its name, extra
 // labels and value at point i.
-type Series struct {
+type series struct {
 	name, labels string
 	value        func(st HostState, inst, i int) float64
 	// labelsOf, when set, are the labels by the host's state instead
@@ -131,7 +131,7 @@ type Series struct {
 }
 
 // seriesOf are the series every host exports that the fleet view reads.
-func (f SyntheticFleet) seriesOf() []Series {
+func (f SyntheticFleet) seriesOf() []series {
 	entries := func(st HostState, inst, _ int) float64 {
 		switch st {
 		case PinnedHost:
@@ -141,7 +141,7 @@ func (f SyntheticFleet) seriesOf() []Series {
 		}
 		return float64(1000 + inst%5000)
 	}
-	out := []Series{
+	out := []series{
 		{"tablefull_conntrack_entries", "", entries, nil, false, nil},
 		{"tablefull_conntrack_entries_peak", "", entries, nil, false, nil},
 		{"tablefull_conntrack_entries_limit", "", func(HostState, int, int) float64 { return SyntheticLimit }, nil, false, nil},
@@ -157,11 +157,11 @@ func (f SyntheticFleet) seriesOf() []Series {
 	}
 	holds := map[HostState]verdict.Kind{PinnedHost: verdict.TableFull, NatHost: verdict.NATPorts, NearHost: verdict.NearCap}
 	for _, k := range diagnose.ProblemKinds() {
-		out = append(out, Series{"tablefull_verdict", `kind="` + k.Label() + `",`, func(st HostState, _, _ int) float64 {
+		out = append(out, series{"tablefull_verdict", `kind="` + k.Label() + `",`, func(st HostState, _, _ int) float64 {
 			return map[bool]float64{true: 1}[holds[st] == k]
 		}, nil, false, nil})
 	}
-	worst := Series{name: "tablefull_verdict_worst", value: func(HostState, int, int) float64 { return 1 }}
+	worst := series{name: "tablefull_verdict_worst", value: func(HostState, int, int) float64 { return 1 }}
 	worst.labelsOf = func(st HostState) string {
 		if k, ok := holds[st]; ok {
 			return `kind="` + k.Label() + `",`
@@ -172,7 +172,7 @@ func (f SyntheticFleet) seriesOf() []Series {
 	// the score an exporter serves (fleetmodel.Score): every host's but the
 	// near-cap ones', as exporters too old to serve it, which the
 	// console ranks by their verdict alone
-	score := Series{name: "tablefull_fleet_score", ahead: true, value: func(st HostState, inst, _ int) float64 {
+	score := series{name: "tablefull_fleet_score", ahead: true, value: func(st HostState, inst, _ int) float64 {
 		row := fleetmodel.Row{Count: uint64(entries(st, inst, 0)), Limit: SyntheticLimit}
 		if k, ok := holds[st]; ok {
 			row.Kinds = []verdict.Kind{k}

@@ -24,7 +24,7 @@ import (
 func CensusIn(t *testing.T, ns *netns.NS) model.Census {
 	t.Helper()
 	var c model.Census
-	JSONIn(t, ns, &c, "census", "--json")
+	jsonIn(t, ns, &c, "census", "--json")
 	return c
 }
 
@@ -109,13 +109,13 @@ func LabNS(t *testing.T) *netns.NS {
 func SnapshotIn(t *testing.T, ns *netns.NS) oneshot.Snapshot {
 	t.Helper()
 	var doc oneshot.Snapshot
-	JSONIn(t, ns, &doc, "snapshot", "--json")
+	jsonIn(t, ns, &doc, "snapshot", "--json")
 	return doc
 }
 
-// JSONIn runs tablefull args (this test binary acting as the command)
+// jsonIn runs tablefull args (this test binary acting as the command)
 // inside ns and decodes the JSON document it prints into doc.
-func JSONIn(t *testing.T, ns *netns.NS, doc any, args ...string) {
+func jsonIn(t *testing.T, ns *netns.NS, doc any, args ...string) {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -191,15 +191,15 @@ func VethPair(t *testing.T) (a, b *netns.NS) {
 	return a, b
 }
 
-// KvRe is one k=v of conntrack -S.
-var KvRe = regexp.MustCompile(`(\w+)=(\d+)`)
+// kvRe is one k=v of conntrack -S.
+var kvRe = regexp.MustCompile(`(\w+)=(\d+)`)
 
 // ParseConntrackS reads `conntrack -S` output: one line per CPU of k=v.
 func ParseConntrackS(t *testing.T, out string) []map[string]uint64 {
 	var rows []map[string]uint64
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		row := map[string]uint64{}
-		for _, m := range KvRe.FindAllStringSubmatch(line, -1) {
+		for _, m := range kvRe.FindAllStringSubmatch(line, -1) {
 			row[m[1]] = MustUint(t, m[2])
 		}
 		rows = append(rows, row)

@@ -53,7 +53,7 @@ func FirstDropLatency(t *testing.T, argv, env []string) time.Duration {
 				return
 			default:
 			}
-			if DropsIn(stat) > 0 {
+			if dropsIn(stat) > 0 {
 				firstDrop.Store(time.Now().UnixNano())
 				return
 			}
@@ -91,9 +91,9 @@ func FirstDropLatency(t *testing.T, argv, env []string) time.Duration {
 	return 0
 }
 
-// DropsIn is the drop column of a conntrack statistics file, summed over
+// dropsIn is the drop column of a conntrack statistics file, summed over
 // its CPUs (0 when unreadable).
-func DropsIn(path string) uint64 {
+func dropsIn(path string) uint64 {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return 0

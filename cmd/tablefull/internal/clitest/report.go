@@ -35,7 +35,7 @@ func CheckDNSReport(t *testing.T, text string, steps []tunecmd.LoopStep) {
 	for _, s := range steps {
 		for _, r := range s.Results {
 			if r.Key == knob.Max {
-				maxes = append(maxes, units.Int(ParseU(r.After)))
+				maxes = append(maxes, units.Int(parseU(r.After)))
 			}
 		}
 	}
@@ -68,7 +68,7 @@ func CheckDNSReport(t *testing.T, text string, steps []tunecmd.LoopStep) {
 		t.Errorf("the arithmetic does not say what freed the table:\n%s", arith)
 	}
 	if m := regexp.MustCompile(`nf\\?_conntrack\\?_max \| [0-9,]+ \| ([0-9,]+)`).FindStringSubmatch(arith); m != nil && len(maxes) > 0 &&
-		ParseU(m[1]) > 2*ParseU(strings.ReplaceAll(maxes[len(maxes)-1], ",", "")) {
+		parseU(m[1]) > 2*parseU(strings.ReplaceAll(maxes[len(maxes)-1], ",", "")) {
 		t.Errorf("the report proposes a max of %s, more than twice the %s that freed the table:\n%s", m[1], maxes[len(maxes)-1], arith)
 	}
 	if strings.Contains(text, "| TCP state |") || strings.Contains(text, "dropped SYNs") {
@@ -76,8 +76,8 @@ func CheckDNSReport(t *testing.T, text string, steps []tunecmd.LoopStep) {
 	}
 }
 
-// ParseU is a decimal number, 0 when it is not one.
-func ParseU(s string) uint64 {
+// parseU is a decimal number, 0 when it is not one.
+func parseU(s string) uint64 {
 	var n uint64
 	for _, r := range strings.ReplaceAll(s, ",", "") {
 		if r < '0' || r > '9' {

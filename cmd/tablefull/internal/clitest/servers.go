@@ -32,9 +32,9 @@ func HoldEntries(t *testing.T, ns *netns.NS, n int) {
 	}
 }
 
-// SshServer is an OpenSSH server started by the test inside ns, with key
+// SSHServer is an OpenSSH server started by the test inside ns, with key
 // authentication only and a known_hosts of its own.
-type SshServer struct {
+type SSHServer struct {
 	t          *testing.T
 	ns         *netns.NS
 	dir, cfg   string
@@ -45,7 +45,7 @@ type SshServer struct {
 
 // StartSSHD runs sshd in ns on a key of its own, stopped when the test
 // ends.
-func StartSSHD(t *testing.T, ns *netns.NS) *SshServer {
+func StartSSHD(t *testing.T, ns *netns.NS) *SSHServer {
 	t.Helper()
 	for _, tool := range []string{"/usr/sbin/sshd", "ssh", "ssh-keygen"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -53,7 +53,7 @@ func StartSSHD(t *testing.T, ns *netns.NS) *SshServer {
 		}
 	}
 	dir := t.TempDir()
-	s := &SshServer{t: t, ns: ns, dir: dir, ListenAddr: "127.0.0.1:2222"}
+	s := &SSHServer{t: t, ns: ns, dir: dir, ListenAddr: "127.0.0.1:2222"}
 	keygen := func(path string) {
 		if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", path).CombinedOutput(); err != nil {
 			t.Fatalf("ssh-keygen: %v %s", err, out)
@@ -90,7 +90,7 @@ PidFile %[1]s/sshd.pid
 }
 
 // Start starts the server's sshd again (after Stop).
-func (s *SshServer) Start() {
+func (s *SSHServer) Start() {
 	s.Cmd = s.ns.Command("/usr/sbin/sshd", "-D", "-e", "-f", s.cfg)
 	if err := s.Cmd.Start(); err != nil {
 		s.t.Fatalf("sshd: %v", err)
@@ -110,7 +110,7 @@ func (s *SshServer) Start() {
 
 // Stop kills the listener and every session it started (its
 // descendants, by PID: no other sshd's session is touched).
-func (s *SshServer) Stop() {
+func (s *SSHServer) Stop() {
 	if s.Cmd != nil && s.Cmd.Process != nil {
 		KillTree(s.Cmd.Process.Pid)
 		s.Cmd.Wait()
@@ -175,11 +175,11 @@ func StartIn(t *testing.T, cg *os.File, cmd *exec.Cmd) {
 	StartUntilEnd(t, cmd)
 }
 
-// HolderPy listens on 127.0.0.1:PORT and holds up to N connections to
+// holderPy listens on 127.0.0.1:PORT and holds up to N connections to
 // itself open, established, as many as the table lets in; it prints how
 // many, then, with "retry", keeps opening new ones (each SYN the full
 // table drops).
-const HolderPy = `import socket, sys, time
+const holderPy = `import socket, sys, time
 port, n, retry = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "retry"
 srv = socket.socket(); srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 srv.bind(("127.0.0.1", port)); srv.listen(1024)
@@ -208,7 +208,7 @@ func HoldConnections(t *testing.T, ns *netns.NS, port, n int, retry bool) int {
 	if retry {
 		mode = "retry"
 	}
-	cmd := ns.Command("python3", "-c", HolderPy, fmt.Sprint(port), fmt.Sprint(n), mode)
+	cmd := ns.Command("python3", "-c", holderPy, fmt.Sprint(port), fmt.Sprint(n), mode)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -133,9 +133,9 @@ func NsDrops(t *testing.T, ns *netns.NS) uint64 {
 	return sum
 }
 
-// TableOf is a namespace's count and drops (summed over its CPUs), read
+// tableOf is a namespace's count and drops (summed over its CPUs), read
 // from the kernel, not from the screen.
-func TableOf(t *testing.T, ns *netns.NS) (count, drops uint64) {
+func tableOf(t *testing.T, ns *netns.NS) (count, drops uint64) {
 	t.Helper()
 	out, err := ns.Output("conntrack", "-S")
 	if err != nil {
@@ -154,10 +154,10 @@ func TableOf(t *testing.T, ns *netns.NS) (count, drops uint64) {
 // screen).
 func Freed(t *testing.T, s *Tmux, ns *netns.NS, within time.Duration) bool {
 	t.Helper()
-	_, lastDrops := TableOf(t, ns)
+	_, lastDrops := tableOf(t, ns)
 	began, quietSince := time.Now(), time.Now()
 	for end := time.Now().Add(within); time.Now().Before(end); time.Sleep(500 * time.Millisecond) {
-		count, drops := TableOf(t, ns)
+		count, drops := tableOf(t, ns)
 		capMax, _ := strconv.ParseUint(ReadSysctl(t, nil, knob.Max), 10, 64)
 		if drops != lastDrops || count >= capMax {
 			lastDrops, quietSince = drops, time.Now()
