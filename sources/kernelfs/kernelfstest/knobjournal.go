@@ -117,6 +117,14 @@ func startTime(pid string) string {
 // trap accepts the same two.
 var knobRoots = []string{"/proc/sys/net/netfilter/", "/sys/module/nf_conntrack/parameters/"}
 
+// KnobRecord says whether a record of the knob at path, whose value
+// from before is value, is one this suite writes: one of conntrack's
+// knobs (or a file under allowedRoot, for tests) and a number. What the
+// tests write back is checked as the journal is, wherever it is kept.
+func KnobRecord(path, value, allowedRoot string) bool {
+	return knobPath(path, allowedRoot) && isNumber(value)
+}
+
 // knobPath says whether path is a knob a test may write back.
 func knobPath(path, allowedRoot string) bool {
 	if filepath.Clean(path) != path { // no "..", no doubled slashes

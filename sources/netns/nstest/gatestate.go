@@ -55,7 +55,7 @@ func processOf(holder string) string {
 // and writes what it leaves; the claims and setters of processes gone
 // since (killed before their cleanups) are dropped first, and a knob only
 // they set is written back.
-func withState(dir string, change func(*gateState) error) error {
+func withState(dir, allowedRoot string, change func(*gateState) error) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("test gate: %w", err)
 	}
@@ -68,7 +68,7 @@ func withState(dir string, change func(*gateState) error) error {
 		return fmt.Errorf("test gate: %w", err)
 	}
 	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
-	st, err := readState(dir)
+	st, err := readState(dir, allowedRoot)
 	if err != nil {
 		return err
 	}
@@ -85,7 +85,10 @@ func withState(dir string, change func(*gateState) error) error {
 }
 
 // readState reads the gate's state in dir: empty when there is none yet.
-func readState(dir string) (*gateState, error) {
+// A state whose knobs are not conntrack's (or under allowedRoot), or
+// whose values from before are not numbers, is refused: the tests write
+// those values back to those paths as root.
+func readState(dir, allowedRoot string) (*gateState, error) {
 	st := &gateState{}
 	b, err := os.ReadFile(filepath.Join(dir, "gate.json"))
 	switch {
@@ -111,6 +114,11 @@ func readState(dir string) (*gateState, error) {
 	}
 	if st.SerialOver == nil {
 		st.SerialOver = map[string]int{}
+	}
+	for path := range st.Setters {
+		if !kernelfstest.KnobRecord(path, st.Before[path], allowedRoot) {
+			return nil, fmt.Errorf("test gate %s: %q is not a knob record this suite writes", dir, path)
+		}
 	}
 	return st, nil
 }

@@ -32,14 +32,26 @@ type knobGate struct {
 	process string
 	// poll is how often a waiting claim reads the state again.
 	poll time.Duration
+	// allowedRoot is where knobs other than conntrack's may be, for a
+	// unit test's gate ("" for the machine's).
+	allowedRoot string
 
 	mu   sync.Mutex
 	mine map[string]Claim // this process's running claims, by test name
 }
 
 func newKnobGate(dir string) *knobGate {
-	return &knobGate{dir: dir, process: kernelfstest.ProcessKey(os.Getpid()),
+	g := &knobGate{dir: dir, process: kernelfstest.ProcessKey(os.Getpid()),
 		poll: 20 * time.Millisecond, mine: map[string]Claim{}}
+	if dir != kernelfstest.KnobJournal {
+		g.allowedRoot = os.TempDir() // a unit test's gate, over knobs it made
+	}
+	return g
+}
+
+// withState runs change on the gate's state under its lock.
+func (g *knobGate) withState(change func(*gateState) error) error {
+	return withState(g.dir, g.allowedRoot, change)
 }
 
 // gate is the machine's gate, as this test binary reaches it.
@@ -59,7 +71,7 @@ func (g *knobGate) hold(name string, c Claim) (release func(), err error) {
 	}
 	holder := holderKey(g.process, name)
 	var ticket uint64
-	err = withState(g.dir, func(st *gateState) error {
+	err = g.withState(func(st *gateState) error {
 		ticket = st.Next
 		st.Next++
 		st.Waiting[ticket] = gateEntry{Holder: holder, Claim: c}
@@ -67,7 +79,7 @@ func (g *knobGate) hold(name string, c Claim) (release func(), err error) {
 	})
 	g.logTurn("asks", name, c)
 	for admitted := false; err == nil && !admitted; {
-		err = withState(g.dir, func(st *gateState) error {
+		err = g.withState(func(st *gateState) error {
 			if admitted = st.admissible(ticket, c); admitted {
 				delete(st.Waiting, ticket)
 				st.Running[holder] = gateEntry{Holder: holder, Claim: c}
@@ -81,7 +93,7 @@ func (g *knobGate) hold(name string, c Claim) (release func(), err error) {
 		}
 	}
 	release = func() {
-		withState(g.dir, func(st *gateState) error {
+		g.withState(func(st *gateState) error {
 			delete(st.Waiting, ticket)
 			delete(st.Running, holder)
 			return nil
@@ -121,7 +133,7 @@ func (g *knobGate) held(name string) (Claim, bool) {
 // back once the last of them ends.
 func (g *knobGate) set(name, path, value string) (restore func() error, err error) {
 	holder := holderKey(g.process, name)
-	err = withState(g.dir, func(st *gateState) error {
+	err = g.withState(func(st *gateState) error {
 		if len(st.Setters[path]) == 0 {
 			b, err := os.ReadFile(path)
 			if err != nil {
@@ -144,7 +156,7 @@ func (g *knobGate) set(name, path, value string) (restore func() error, err erro
 		return nil, err
 	}
 	return func() error {
-		return withState(g.dir, func(st *gateState) error { return st.unset(g.dir, holder, path) })
+		return g.withState(func(st *gateState) error { return st.unset(g.dir, holder, path) })
 	}, nil
 }
 
@@ -153,7 +165,7 @@ func (g *knobGate) set(name, path, value string) (restore func() error, err erro
 // counted theirs, and none holds or waits for their claim.
 func (g *knobGate) serialTestsOver(mark string, expected int) bool {
 	over := false
-	withState(g.dir, func(st *gateState) error {
+	g.withState(func(st *gateState) error {
 		st.SerialOver[mark]++
 		if st.SerialOver[mark] < expected {
 			return nil

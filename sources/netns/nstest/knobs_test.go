@@ -65,7 +65,7 @@ func TestGateKeepsTurns(t *testing.T) {
 	}
 	admitted := func() string { mu.Lock(); defer mu.Unlock(); return strings.Join(order, " ") }
 	waiting := func(n int) func() bool {
-		return func() bool { st, err := readState(g.dir); return err == nil && len(st.Waiting) == n }
+		return func() bool { st, err := readState(g.dir, g.allowedRoot); return err == nil && len(st.Waiting) == n }
 	}
 	start("b", Claim{Max: 4096, Changes: true})
 	waitFor(t, waiting(1))
@@ -198,5 +198,33 @@ func TestSerialTestsOverForEveryBinary(t *testing.T) {
 	}
 	if g.serialTestsOver("other", 2) {
 		t.Error("another run's mark counted this run's binaries")
+	}
+}
+
+// TestForgedGateStateRefused: a state file naming a knob this suite does
+// not set, or a value that is not a number, is refused, and nothing is
+// written back to it: the tests run as root and trust no file they read.
+func TestForgedGateStateRefused(t *testing.T) {
+	victim := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(victim, []byte("kept\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, state := range map[string]string{
+		"not a knob":      `{"before":{"/etc/passwd":"1"},"setters":{"/etc/passwd":{"1 1/TestGone":true}}}`,
+		"not a number":    fmt.Sprintf(`{"before":{%q:"x"},"setters":{%q:{"1 1/TestGone":true}}}`, victim, victim),
+		"not json at all": `{`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			g := newKnobGate(t.TempDir())
+			if err := os.WriteFile(filepath.Join(g.dir, "gate.json"), []byte(state), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := g.hold("TestX", Claim{}); err == nil {
+				t.Error("a forged state was taken")
+			}
+			if b, _ := os.ReadFile(victim); string(b) != "kept\n" {
+				t.Errorf("the forged state's value was written back: %q", b)
+			}
+		})
 	}
 }
