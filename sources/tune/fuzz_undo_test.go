@@ -21,7 +21,7 @@ func FuzzUndoRecord(f *testing.F) {
 	good, _ := json.Marshal(UndoRecord{Live: map[string]string{knob.TimeWait: "120"},
 		Files: []FileChange{{Path: "SYSCTL", Old: []byte("a = 1\n"), New: []byte("b = 2\n")}}})
 	f.Add(string(good))
-	f.Add(`{"live":{"kernel.core_pattern":"|/tmp/x"},"files":[{"Path":"/etc/passwd","Old":"cm9vdA==","New":null}]}`)
+	f.Add(`{"live":{"kernel.core_pattern":"|/tmp/x"},"files":[{"Path":"VICTIM","Old":"cm9vdA==","New":null}]}`)
 	f.Add(`{"live":{"net.netfilter.nf_conntrack_tcp_timeout_time_wait":"1\nx"}}`)
 	value := regexp.MustCompile(`^[0-9]+(\t[0-9]+)?\n$`)
 	f.Fuzz(func(t *testing.T, record string) {
@@ -30,11 +30,11 @@ func FuzzUndoRecord(f *testing.F) {
 		os.MkdirAll(p.SysctlDir, 0o755)
 		os.MkdirAll(p.ModprobeDir, 0o755)
 		managed := filepath.Join(p.SysctlDir, SysctlFile)
-		record = strings.ReplaceAll(record, "SYSCTL", managed)
+		victim := filepath.Join(root, "victim") // a system file's stand-in: a broken undo writes only this test's files
+		record = strings.ReplaceAll(strings.ReplaceAll(record, "SYSCTL", managed), "VICTIM", victim)
 		state := filepath.Join(root, "state")
 		os.MkdirAll(state, 0o700)
 		os.WriteFile(filepath.Join(state, undoFile), []byte(record), 0o600)
-		victim := filepath.Join(root, "victim")
 		os.WriteFile(victim, []byte("keep\n"), 0o644)
 		tw := kernelfs.SysctlPath(filepath.Join(root, "proc"), knob.TimeWait)
 		os.MkdirAll(filepath.Dir(tw), 0o755)

@@ -52,7 +52,21 @@ func TestRestoreAbandonedKnobs(t *testing.T) {
 		t.Errorf("the knob a running process set reads %s, want its 64 kept", got)
 	}
 
-	hostile := map[string]string{"/etc/passwd": "0", "/proc/sys/kernel/panic": "1", knob("words", "1"): "1; reboot", knobs + "../x": "1"}
+	// The hostile records name files this test made, outside the knobs
+	// (a system file's stand-in, and one reached by ".."): were the check
+	// broken, the test would write them, never the machine's files. The
+	// sysctl outside conntrack's is recorded with the value it has, so
+	// even a broken check writes it as it was.
+	outside := t.TempDir()
+	victim := filepath.Join(outside, "passwd")
+	os.WriteFile(victim, []byte("root:x:0:0\n"), 0o644)
+	escaped := filepath.Join(filepath.Dir(filepath.Clean(knobs)), "x")
+	os.WriteFile(escaped, []byte("kept\n"), 0o644)
+	panicNow := strings.TrimSpace(read("/proc/sys/kernel/panic"))
+	if panicNow == "" {
+		panicNow = "0"
+	}
+	hostile := map[string]string{victim: "0", "/proc/sys/kernel/panic": panicNow, knob("words", "1"): "1; reboot", knobs + "../x": "1"}
 	for path, before := range hostile {
 		record(path, before, "1 0")
 	}
@@ -62,5 +76,11 @@ func TestRestoreAbandonedKnobs(t *testing.T) {
 	}
 	if got := read(filepath.Join(knobs, "words")); got != "1" {
 		t.Errorf("a record with words for a value wrote %q", got)
+	}
+	if got := read(victim); got != "root:x:0:0\n" {
+		t.Errorf("a record outside the knobs wrote %q", got)
+	}
+	if got := read(escaped); got != "kept\n" {
+		t.Errorf("a record reaching out by .. wrote %q", got)
 	}
 }

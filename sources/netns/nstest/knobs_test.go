@@ -204,26 +204,37 @@ func TestSerialTestsOverForEveryBinary(t *testing.T) {
 // TestForgedGateStateRefused: a state file naming a knob this suite does
 // not set, or a value that is not a number, is refused, and nothing is
 // written back to it: the tests run as root and trust no file they read.
+//
+// Its victims are files it made, the one outside the knobs standing for a
+// system file: were the check broken, this test would write them, never
+// the machine's (an earlier form named /etc/passwd, and once wrote it).
 func TestForgedGateStateRefused(t *testing.T) {
-	victim := filepath.Join(t.TempDir(), "victim")
-	if err := os.WriteFile(victim, []byte("kept\n"), 0o644); err != nil {
-		t.Fatal(err)
+	knobs, outside := t.TempDir()+"/", t.TempDir()
+	stranger := filepath.Join(outside, "passwd") // not under the gate's knobs
+	knob := filepath.Join(knobs, "max")          // a knob, given words
+	for _, p := range []string{stranger, knob} {
+		if err := os.WriteFile(p, []byte("kept\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for name, state := range map[string]string{
-		"not a knob":      `{"before":{"/etc/passwd":"1"},"setters":{"/etc/passwd":{"1 1/TestGone":true}}}`,
-		"not a number":    fmt.Sprintf(`{"before":{%q:"x"},"setters":{%q:{"1 1/TestGone":true}}}`, victim, victim),
+		"not a knob":      fmt.Sprintf(`{"before":{%q:"1"},"setters":{%q:{"1 1/TestGone":true}}}`, stranger, stranger),
+		"not a number":    fmt.Sprintf(`{"before":{%q:"x"},"setters":{%q:{"1 1/TestGone":true}}}`, knob, knob),
 		"not json at all": `{`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			g := newKnobGate(t.TempDir())
+			g.allowedRoot = knobs
 			if err := os.WriteFile(filepath.Join(g.dir, "gate.json"), []byte(state), 0o600); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := g.hold("TestX", Claim{}); err == nil {
 				t.Error("a forged state was taken")
 			}
-			if b, _ := os.ReadFile(victim); string(b) != "kept\n" {
-				t.Errorf("the forged state's value was written back: %q", b)
+			for _, p := range []string{stranger, knob} {
+				if b, _ := os.ReadFile(p); string(b) != "kept\n" {
+					t.Errorf("the forged state's value was written back to %s: %q", p, b)
+				}
 			}
 		})
 	}
