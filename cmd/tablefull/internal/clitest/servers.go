@@ -41,6 +41,8 @@ type SSHServer struct {
 	ClientCfg  string
 	Cmd        *exec.Cmd
 	ListenAddr string
+	// exited closes when the running sshd has exited (and was waited for).
+	exited <-chan struct{}
 }
 
 // StartSSHD runs sshd in ns on a key of its own, stopped when the test
@@ -89,23 +91,40 @@ PidFile %[1]s/sshd.pid
 	return s
 }
 
-// Start starts the server's sshd again (after Stop).
+// Start starts the server's sshd again (after Stop). An sshd that exits
+// before it listens fails the test with what it said (a host without
+// its privilege separation user, say), not with a wait's timeout.
 func (s *SSHServer) Start() {
+	logPath := filepath.Join(s.dir, "sshd.log")
+	log, err := os.Create(logPath)
+	if err != nil {
+		s.t.Fatal(err)
+	}
 	s.Cmd = s.ns.Command("/usr/sbin/sshd", "-D", "-e", "-f", s.cfg)
-	if err := s.Cmd.Start(); err != nil {
+	s.Cmd.Stderr = log
+	err = s.Cmd.Start()
+	log.Close()
+	if err != nil {
 		s.t.Fatalf("sshd: %v", err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	exited := make(chan struct{})
+	s.exited = exited
+	go func() { s.Cmd.Wait(); close(exited) }()
+	deadline := time.Now().Add(20 * time.Second) // a loaded machine's start; an exit ends the wait at once
 	for time.Now().Before(deadline) {
-		if err := s.ns.Command("sh", "-c", "exec 3<>/dev/tcp/127.0.0.1/2222").Run(); err == nil {
-			return
+		select {
+		case <-exited:
+			said, _ := os.ReadFile(logPath)
+			s.t.Fatalf("sshd exited before it listened (%v): %s", s.Cmd.ProcessState, said)
+		default:
 		}
 		if out, _ := s.ns.Output("ss", "-Hltn", "sport = :2222"); strings.Contains(out, "2222") {
 			return
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	s.t.Fatal("sshd did not start listening")
+	said, _ := os.ReadFile(logPath)
+	s.t.Fatalf("sshd did not start listening: %s", said)
 }
 
 // Stop kills the listener and every session it started (its
@@ -113,7 +132,7 @@ func (s *SSHServer) Start() {
 func (s *SSHServer) Stop() {
 	if s.Cmd != nil && s.Cmd.Process != nil {
 		KillTree(s.Cmd.Process.Pid)
-		s.Cmd.Wait()
+		<-s.exited
 	}
 }
 
