@@ -39,12 +39,18 @@ func (d Diagnosis) Contradictions() []string {
 	var out []string
 	changes := append(slices.Clone(d.Plan.Changes), d.Plan.FromHost...)
 	allowed := map[string]bool{}
-	for _, v := range d.Now.Verdicts {
-		if spec, ok := diagnose.SpecOf(v.Kind); ok {
-			for _, k := range spec.Knobs {
-				allowed[k] = true
+	troubles := d.Now.Verdicts
+	if d.Loop.State == LoopPinned { // the loop's judgement is the table's trouble (NextStep)
+		troubles = append(slices.Clone(troubles), verdict.Verdict{Kind: verdict.TableFull})
+	}
+	for _, k := range troubles {
+		if spec, ok := diagnose.SpecOf(k.Kind); ok {
+			for _, name := range spec.Knobs {
+				allowed[name] = true
 			}
 		}
+	}
+	for _, v := range d.Now.Verdicts {
 		for _, c := range changes {
 			if slices.Contains(v.RulesOut, c.Key) {
 				out = append(out, fmt.Sprintf("%s rules %s out, and the plan proposes it (%s → %s)", v.Kind, c.Key, c.Current, c.Proposed))

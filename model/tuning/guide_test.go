@@ -2,6 +2,7 @@ package tuning
 
 import (
 	"maps"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/model/knob"
 	"github.com/tablefull/tablefull/model/tally"
+	"github.com/tablefull/tablefull/model/verdict"
 )
 
 // TestDiagnosePressedSaysSomething: at every frame of a pin, from a
@@ -191,5 +193,45 @@ func TestOneShotSizesOnItsStepBetweenRetries(t *testing.T) {
 		if sized != tc.sized {
 			t.Errorf("%s: sized on the step %v, want %v: %+v", tc.name, sized, tc.sized, p)
 		}
+	}
+}
+
+// TestLoopHeadingOverProposesWhileOtherTroubleHolds: after a step the
+// count climbs for the cap (no drops yet) while the moment's only trouble
+// is a busy CPU, as on a loaded machine. The loop says "still pinned: the
+// next step is proposed", so the plan proposes it: the table's trouble is
+// the loop's judgement, not a verdict of this one frame, and the plan
+// must not contradict itself or leave the loop with nothing to apply.
+func TestLoopHeadingOverProposesWhileOtherTroubleHolds(t *testing.T) {
+	host := model.Host{Kernel: "6.1.0", MemTotal: 2 << 30}
+	sim := newSim(8192, 120, 72)
+	an := diagnose.NewAnalyzer(3600)
+	var last diagnose.Frame
+	for range 5 {
+		last = an.Add(sim.next())
+	}
+	applied := last.Sample.Time
+	for range int(LoopWatch/time.Second) + 2 {
+		last = an.Add(sim.next())
+	}
+	if last.Pinned || last.Rates.Drops() > 0 {
+		t.Fatalf("the table is already pressed: %+v", last.Sample.Conntrack)
+	}
+	last.Verdicts = []verdict.Verdict{{Kind: verdict.CPUBound, Severity: verdict.SevWarn}}
+	d := Diagnose(Guide{Knobs: KnobState{Current: maps.Clone(sim.knobs), Global: true}, Host: host, Measured: an.Frames(), Now: last, AppliedAt: applied})
+	if d.Loop.State != LoopPinned {
+		t.Fatalf("the loop says %s, want still pinned (heading over the cap)", d.Loop.Say())
+	}
+	max := ""
+	for _, c := range d.Plan.Changes {
+		if c.Key == knob.Max {
+			max = c.Proposed
+		}
+	}
+	if n, _ := strconv.ParseUint(max, 10, 64); n < d.Loop.Heading {
+		t.Errorf("the loop says %q and the plan proposes max %q (changes %+v, refusal %q)", d.Loop.Say(), max, d.Plan.Changes, d.Plan.Refusal)
+	}
+	if bad := d.Contradictions(); len(bad) > 0 {
+		t.Errorf("the diagnosis contradicts itself: %q", bad)
 	}
 }
