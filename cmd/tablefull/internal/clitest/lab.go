@@ -18,6 +18,14 @@ func HostRestored(t *testing.T, origMax string) {
 	if got := ReadSysctl(t, nil, "net.netfilter.nf_conntrack_max"); got != origMax {
 		t.Errorf("nf_conntrack_max is %s after the lab, was %s", got, origMax)
 	}
+	LabGone(t)
+}
+
+// LabGone checks that the lab's namespace, state, undo record,
+// processes and rules are gone: HostRestored but the global cap, for a
+// lab that changes no global knob while tests beside it set the cap.
+func LabGone(t *testing.T) {
+	t.Helper()
 	if _, err := os.Stat("/run/netns/tablefull-lab"); err == nil {
 		t.Errorf("the lab namespace is still there")
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/model/verdict"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // TestNamespaceDropsByCauseOnTheKernel: two namespaces under a cap of
@@ -18,7 +19,11 @@ import (
 // the host's console (its recording, judged) or to the alert (the
 // exporter's full-table drops stay 0); the NAT's drops are said for
 // what they are, an insert failure in that namespace.
+//
+// It claims the cap of 4,096 beside the tests that keep it (the classes
+// of that cap): its tables are its namespaces', its drops theirs.
 func TestNamespaceDropsByCauseOnTheKernel(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Max: 4096})
 	clitest.NeedKernel(t, "conntrack")
 	clitest.LowerMax(t, 4096)
 	nat, web := clitest.LabNS(t), clitest.LabNS(t)
