@@ -20,7 +20,18 @@ type Claim struct {
 	// chains, the collector's passes), times the machine or loads every
 	// CPU of it: no other claim runs beside it.
 	Alone bool
+	// Servers says the test starts servers that load the machine while
+	// they start and scrape (a Prometheus and the exporters it scrapes)
+	// and times what they serve: at most ServerSlots such claims run at
+	// once, whatever else agrees with them.
+	Servers bool
 }
+
+// ServerSlots is how many Servers claims run at once: two Prometheus
+// servers and their exporters share the machine with the kernel tests
+// beside them; five at once were seen to miss their screens' and
+// their series' times.
+const ServerSlots = 2
 
 // setsKnobs says whether c writes the global knobs.
 func (c Claim) setsKnobs() bool { return c.Max > 0 || c.Changes }

@@ -182,24 +182,49 @@ func (st *gateState) restore(journal, path string) error {
 // admissible says whether ticket n's claim c may start now: it agrees
 // with every claim running, and no earlier waiter that could start now
 // disagrees with it.
+//
+// A Servers claim also waits while the running ones and the earlier
+// waiters that could start now fill the ServerSlots.
 func (st *gateState) admissible(n uint64, c Claim) bool {
 	if st.keptOut(c) {
 		return false
 	}
+	servers := st.serversRunning()
 	for m, w := range st.Waiting {
-		if m < n && !c.agrees(w.Claim) && !st.keptOut(w.Claim) {
+		if m >= n || st.keptOut(w.Claim) {
+			continue
+		}
+		if !c.agrees(w.Claim) {
 			return false
 		}
+		if w.Claim.Servers {
+			servers++
+		}
 	}
-	return true
+	return !c.Servers || servers < ServerSlots
 }
 
-// keptOut says whether a running claim disagrees with c.
+// keptOut says whether a running claim disagrees with c, or the running
+// Servers claims fill the slots c would take.
 func (st *gateState) keptOut(c Claim) bool {
+	if c.Servers && st.serversRunning() >= ServerSlots {
+		return true
+	}
 	for _, r := range st.Running {
 		if !c.agrees(r.Claim) {
 			return true
 		}
 	}
 	return false
+}
+
+// serversRunning counts the running Servers claims.
+func (st *gateState) serversRunning() int {
+	n := 0
+	for _, r := range st.Running {
+		if r.Claim.Servers {
+			n++
+		}
+	}
+	return n
 }

@@ -239,3 +239,46 @@ func TestForgedGateStateRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestServerClaimsTakeSlots: claims that agree run side by side, but no
+// more than ServerSlots of those that start servers: a third waits for
+// one of them to end while a claim without servers joins at once.
+func TestServerClaimsTakeSlots(t *testing.T) {
+	g := newKnobGate(t.TempDir())
+	var releases []func()
+	for i := range ServerSlots {
+		release, err := g.hold(fmt.Sprint("server", i), Claim{Max: 64, Servers: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		releases = append(releases, release)
+	}
+	admitted := make(chan string, 2)
+	go func() {
+		release, err := g.hold("one server too many", Claim{Max: 64, Servers: true})
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		admitted <- "one server too many"
+		release()
+	}()
+	waitFor(t, func() bool { st, err := readState(g.dir, g.allowedRoot); return err == nil && len(st.Waiting) == 1 })
+	release, err := g.hold("no servers", Claim{Max: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	select {
+	case name := <-admitted:
+		t.Fatalf("%s was admitted while %d servers' claims ran", name, ServerSlots)
+	case <-time.After(100 * time.Millisecond):
+	}
+	releases[0]()
+	select {
+	case <-admitted:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a slot came free and the waiting server's claim was not admitted")
+	}
+	releases[1]()
+}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // notification is what Alertmanager's webhook posts: its alerts.
@@ -126,6 +127,7 @@ func suppressedBy(t *testing.T, am, alertname, instance string) (state string, i
 // page for it. The fleet view, in tmux at 200×50 and 80×24, lists the
 // alerts firing beside the hosts' rows, the inhibited one marked.
 func TestAlertNamesTheCause(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Max: 64, Servers: true})
 	clitest.NeedKernel(t, "prometheus", "prometheus-alertmanager", "python3")
 	const capMax = 64
 	clitest.LowerMax(t, capMax)

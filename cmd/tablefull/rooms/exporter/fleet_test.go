@@ -10,6 +10,7 @@ import (
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/cli"
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // TestFleetInTmux: the console over a real Prometheus scraping two
@@ -17,6 +18,7 @@ import (
 // namespace: the pinned one is listed first as TABLE FULL and the quiet one
 // after it (OK on a quiet machine), enter shows the pinned one's history at its cap, esc comes back.
 func TestFleetInTmux(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Max: 64, Servers: true})
 	clitest.NeedKernel(t, "prometheus", "tmux")
 	const capMax = 64
 	clitest.LowerMax(t, capMax)
@@ -88,6 +90,7 @@ func TestFleetIntervalBound(t *testing.T) {
 // words (the namespace, full, its drops a second), at 80 and 200
 // columns; enter shows HISTORY, with the namespace's drops.
 func TestFleetNamesFullNamespace(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Max: 64, Servers: true})
 	clitest.NeedKernel(t, "prometheus", "tmux")
 	const capMax = 64
 	clitest.LowerMax(t, capMax)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/tablefull/tablefull/cmd/tablefull/internal/clitest"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // nsClient is an HTTP client whose connections are opened inside ns.
@@ -52,6 +53,7 @@ func freshScrape(ns *netns.NS, url string) (time.Duration, error) {
 // exporter is dropped by the full table — until the shipped notrack rule
 // is loaded, after which a fresh scrape takes well under a second.
 func TestExporterThroughAFullTable(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Max: 64, Servers: true})
 	clitest.NeedKernel(t, "prometheus")
 	const capMax, exporterAddr, promPort = 64, "127.0.0.1:9874", 19090
 	ns := clitest.LabNS(t)

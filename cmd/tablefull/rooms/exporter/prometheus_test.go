@@ -15,6 +15,7 @@ import (
 	"github.com/tablefull/tablefull/model/diagnose"
 	"github.com/tablefull/tablefull/remote/promread"
 	"github.com/tablefull/tablefull/sources/netns"
+	"github.com/tablefull/tablefull/sources/netns/nstest"
 )
 
 // waitFiring waits until Prometheus reports alert firing.
@@ -39,6 +40,7 @@ func waitFiring(t *testing.T, prom promv1.API, alert string, within time.Duratio
 // fires, and the peak and per-CPU drops Prometheus holds are what the
 // kernel and conntrack -S say.
 func TestExporterOnRealPrometheus(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Max: 64, Servers: true})
 	clitest.NeedKernel(t, "conntrack", "prometheus")
 	const capMax = 64
 	clitest.LowerMax(t, capMax)
@@ -57,7 +59,19 @@ func TestExporterOnRealPrometheus(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	time.Sleep(3 * time.Second) // a few quiet scrapes first
+	// Quiet scrapes first, on both: a scraper whose first sample came
+	// after the pin had begun sees no increase of the pinned seconds
+	// (the twin's first scrape falls anywhere in its 5 s, later on a
+	// loaded machine, and a 3 s wait once missed it).
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(250 * time.Millisecond) {
+		quiet := `count_over_time(tablefull_conntrack_pinned_seconds_total[1m])`
+		if clitest.Vector(t, prom, quiet, "instance")[addr] >= 2 && clitest.Vector(t, twin, quiet, "instance")[addr] >= 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("neither Prometheus scraped the quiet table within 30 s")
+		}
+	}
 	res, err := ns.Run(netns.Load{Addr: srv.Addr(), Workers: 8, Requests: 400, DialTimeout: 300 * time.Millisecond, Deadline: 5 * time.Second})
 	if err != nil || res.Failed == 0 {
 		t.Fatalf("load: %+v %v: the table did not refuse connections", res, err)

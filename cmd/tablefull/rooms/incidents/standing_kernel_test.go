@@ -17,8 +17,9 @@ import (
 // with no new entries at all: tcp-open first, its hold the ESTABLISHED
 // timeout.
 func TestClassStandingEstablished(t *testing.T) {
+	nstest.Parallel(t, nstest.Claim{Max: 2048}) // beside the other classes of that cap
 	clitest.NeedKernel(t, "conntrack")
-	clitest.LowerMax(t, 2000)
+	clitest.LowerMax(t, 2048)
 	ns := clitest.LabNS(t)
 	clitest.SetNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_established", 3600)
 	nstest.Serve(t, ns, "127.0.0.1:18094", nstest.Hold(t))
