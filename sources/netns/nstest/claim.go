@@ -25,6 +25,14 @@ type Claim struct {
 	// and times what they serve: at most ServerSlots such claims run at
 	// once, whatever else agrees with them.
 	Servers bool
+	// Quiet says the test times a workload's throughput against a ratio
+	// (the seed's tenfold, on CPUs the workload needs): no Heavy claim
+	// runs beside it.
+	Quiet bool
+	// Heavy says the test loads the CPUs for minutes (a virtual machine,
+	// package and image builds, a fleet's import into two engines): no
+	// Quiet claim runs beside it.
+	Heavy bool
 }
 
 // ServerSlots is how many Servers claims run at once: two Prometheus
@@ -40,6 +48,8 @@ func (c Claim) setsKnobs() bool { return c.Max > 0 || c.Changes }
 func (c Claim) agrees(o Claim) bool {
 	switch {
 	case c.Alone || o.Alone:
+		return false
+	case c.Quiet && o.Heavy || o.Quiet && c.Heavy:
 		return false
 	case c.setsKnobs() && o.setsKnobs():
 		return c.Max == o.Max && !c.Changes && !o.Changes

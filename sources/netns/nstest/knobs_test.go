@@ -27,6 +27,9 @@ func TestClaimsAgree(t *testing.T) {
 		{"a changer to any value and a test that tracks nothing", Claim{Changes: true}, Claim{}, true},
 		{"a cap under twice the entries beside it", Claim{Entries: 40}, Claim{Max: 64}, false},
 		{"alone", Claim{Alone: true}, Claim{}, false},
+		{"a quiet test and a heavy one", Claim{Max: 4096, Changes: true, Quiet: true}, Claim{Heavy: true}, false},
+		{"a heavy test beside a cap kept", Claim{Max: 64}, Claim{Heavy: true}, true},
+		{"a quiet test beside one that tracks a few entries", Claim{Max: 4096, Changes: true, Quiet: true}, Claim{Entries: 64}, true},
 	} {
 		if got, back := c.a.agrees(c.b), c.b.agrees(c.a); got != c.want || back != c.want {
 			t.Errorf("%s: %+v and %+v agree %v (and back %v), want %v", c.name, c.a, c.b, got, back, c.want)

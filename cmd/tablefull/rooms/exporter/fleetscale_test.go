@@ -38,7 +38,7 @@ func TestFleetAtAHundredThousand(t *testing.T) {
 	// kernel tests (its time to screen is bounded by 5 s, its cost is the
 	// console's CPU and memory, which other tests' load does not add to),
 	// after every room's serial tests, which time the machine
-	nstest.Parallel(t, nstest.Claim{})
+	nstest.Parallel(t, nstest.Claim{Heavy: true}) // two engines import a fleet
 	for _, engine := range []struct {
 		name  string
 		start func(*testing.T, clitest.SyntheticFleet) string

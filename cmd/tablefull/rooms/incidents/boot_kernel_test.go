@@ -55,7 +55,7 @@ func TestPersistSurvivesReboot(t *testing.T) {
 	// Parallel: it runs after every serial test of every room (a claim
 	// of nothing waits for theirs), beside the others that touch no
 	// global knob, by when .ci/run's guest root is made.
-	nstest.Parallel(t, nstest.Claim{})
+	nstest.Parallel(t, nstest.Claim{Heavy: true}) // a virtual machine emulated in software
 	clitest.NeedKernel(t, "qemu-system-x86_64", "debootstrap", "mkfs.ext4", "debugfs")
 	if os.Getenv("TABLEFULL_SKIP_BOOT") != "" {
 		t.Skip("TABLEFULL_SKIP_BOOT set")

@@ -36,7 +36,9 @@ var seedRates = [...]int{600, 600, 600, 600, 120}
 // freed on a climbing count (the 31 quiet seconds of the issue) leaves a
 // steady state over the cap, and fails this.
 func TestSeedIngestFreedTenfold(t *testing.T) {
-	nstest.Parallel(t, nstest.Claim{Max: clitest.SeedMax, Changes: true})
+	// Quiet: the tenfold is the ingest's pace on CPUs it shares; a virtual
+	// machine or a build beside it took a run to 6.9× (277/s after, 40/s pinned).
+	nstest.Parallel(t, nstest.Claim{Max: clitest.SeedMax, Changes: true, Quiet: true})
 	clitest.NeedKernel(t, "nginx", "curl")
 	clitest.LowerMax(t, clitest.SeedMax)
 	for i, rate := range seedRates {

@@ -18,7 +18,7 @@ import (
 // version and the commit, tagged as the DaemonSet names it and by the
 // version; the image's binary, run, says the same version and commit.
 func TestImage(t *testing.T) {
-	nstest.Parallel(t, nstest.Claim{}) // touches no conntrack knob: after every room's serial tests
+	nstest.Parallel(t, nstest.Claim{Heavy: true}) // touches no conntrack knob, builds an image: after every room's serial tests
 	kernelfstest.Need(t, "buildah's storage")
 	if _, err := exec.LookPath("buildah"); err != nil {
 		t.Skip("needs buildah, which make image builds with (make deps installs it)")

@@ -53,7 +53,7 @@ func treeListing(t *testing.T) []string {
 var lintianTags = regexp.MustCompile(`(?m)^[EWIPX]: `)
 
 func TestDebianPackage(t *testing.T) {
-	nstest.Parallel(t, nstest.Claim{}) // touches no conntrack knob: beside the boot test, after every room's serial ones
+	nstest.Parallel(t, nstest.Claim{Heavy: true}) // touches no conntrack knob, builds twice: beside the boot test, after every room's serial ones
 	kernelfstest.Need(t, "dpkg -i")
 	for _, tool := range []string{"dpkg-deb", "dpkg", "systemd-analyze", "man", "systemctl", "lintian"} {
 		if _, err := exec.LookPath(tool); err != nil {

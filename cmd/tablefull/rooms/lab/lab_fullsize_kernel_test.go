@@ -17,7 +17,8 @@ const fullSizeEntries = 2048
 
 // TestLabScenariosAtFullSize: the scenarios that leave the table at its
 // full size and change no global knob (their sysctls, rules and servers
-// are the lab namespace's own) say their verdicts beside the tests that
+// are the lab namespace's own), and whose verdicts outrank a busy CPU's
+// (or, healthy, allow for one), say their verdicts beside the tests that
 // set the cap, as TestLabScenarios's do alone, and leave nothing of the
 // lab behind. The cap they meet is whatever those tests set (never under
 // twice what the lab holds): their verdicts are about their own
@@ -35,16 +36,6 @@ func TestLabScenariosAtFullSize(t *testing.T) {
 		saysNotFull(t, "nat-ports", "9s", "NAT PORTS",
 			"snat to 127.0.0.1:20000-20007 in ip tft-nat post (8 ports for each source–destination pair)", "widen its ports",
 			"the census's busiest destination 127.0.0.1", "to it in TIME_WAIT (")
-		clitest.LabGone(t)
-	})
-	t.Run("stale-dnat", func(t *testing.T) {
-		lines := saysNotFull(t, "stale-dnat", "13s", "STALE DNAT", "40 UDP entries a DNAT sent to 127.0.0.2:5353 (asked as 127.0.0.53:53), which the ruleset no longer names (none ever saw a reply)",
-			"conntrack -D -p udp --reply-src 127.0.0.2")
-		for _, l := range lines[:min(len(lines), 12)] { // the rule still sends there: not answering, not gone
-			if strings.Contains(l, `verdict="STALE DNAT"`) {
-				t.Errorf("STALE DNAT before the rule moved: %s", l)
-			}
-		}
 		clitest.LabGone(t)
 	})
 	t.Run("healthy", func(t *testing.T) {
