@@ -2,6 +2,7 @@ package tuning
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/tablefull/tablefull/model"
@@ -73,6 +74,13 @@ func proposeNext(g Guide) (Plan, LoopStatus) {
 	case !g.AppliedAt.IsZero():
 		loop = JudgeLoop(g.AppliedAt, g.Measured)
 		in = NextStep(in, loop)
+		// A table the loop calls still pinned is the table's trouble
+		// whatever this one frame's verdicts say (a count climbing for the
+		// cap drops nothing yet, while a busy CPU may be all a frame
+		// names): its knobs may be proposed, as Contradictions allows.
+		if loop.State == LoopPinned && !slices.Contains(in.Verdicts, verdict.TableFull) {
+			in.Verdicts = append(slices.Clone(in.Verdicts), verdict.TableFull)
+		}
 	case g.Knobs.LastStep != nil && pressedRecently:
 		if l, ok := StepSince(*g.Knobs.LastStep, g.Now, in.Fill); ok {
 			in = NextStep(in, l)

@@ -211,15 +211,9 @@ func median(xs []uint64) uint64 {
 // is still pinned: at least the peak working set since the apply (a count
 // pinned at the new cap, or the working set it is heading for) and the
 // rate the count climbed at, so the plan raises the cap again instead of
-// calling the old peak enough. A table the loop calls still pinned is
-// the table's trouble whatever this one frame's verdicts say (a count
-// climbing for the cap drops nothing yet, while a busy CPU may be all a
-// frame names): its knobs may be proposed.
+// calling the old peak enough.
 func NextStep(in Inputs, l LoopStatus) Inputs {
 	if l.State == LoopPinned {
-		if !slices.Contains(in.Verdicts, verdict.TableFull) {
-			in.Verdicts = append(slices.Clone(in.Verdicts), verdict.TableFull)
-		}
 		in.PeakCount = max(in.PeakCount, l.PeakWorkingSet())
 		if l.Climb > in.PeakRate {
 			in.PeakRate, in.RateFrom = l.Climb, "the count's climb since the apply"

@@ -72,6 +72,33 @@ func Serve(t testing.TB, ns *netns.NS, addr string, handle func(net.Conn)) strin
 	return ln.Addr().String()
 }
 
+// HoldOpen serves addr inside ns, opens n connections to it from inside
+// ns and keeps both ends of each open until the test ends: n entries that
+// stand. It returns the clients' ends.
+func HoldOpen(t testing.TB, ns *netns.NS, addr string, n int) []net.Conn {
+	t.Helper()
+	Serve(t, ns, addr, Hold(t))
+	var clients []net.Conn
+	t.Cleanup(func() {
+		for _, c := range clients {
+			c.Close()
+		}
+	})
+	if err := ns.Do(func() error {
+		for range n {
+			c, err := net.DialTimeout("tcp", addr, time.Second)
+			if err != nil {
+				return err
+			}
+			clients = append(clients, c)
+		}
+		return nil
+	}); err != nil {
+		t.Fatalf("holding %d connections open: %v", n, err)
+	}
+	return clients
+}
+
 // Connect makes n TCP connections to addr from inside ns, one at a time,
 // each closed once made: n tracked entries, ending.
 func Connect(t testing.TB, ns *netns.NS, addr string, n int) {

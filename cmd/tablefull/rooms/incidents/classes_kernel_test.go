@@ -285,7 +285,7 @@ func TestClassesUnprivileged(t *testing.T) {
 	// of that at a third. A churn alone at 150/s stood at 750 on a loaded
 	// CI run, under half the cap, and near the cap on an idle machine.
 	clitest.SetNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_time_wait", 12)
-	holdOpen(t, ns, "127.0.0.1:18098", 800)
+	nstest.HoldOpen(t, ns, "127.0.0.1:18098", 800)
 	clitest.Churn(t, ns, "127.0.0.1:18097", netns.Load{Workers: 2, Rate: 30, DialTimeout: time.Second})
 	bin := clitest.NobodyBinary(t)
 	p := &agent.Process{Argv: []string{"ip", "netns", "exec", ns.Name, "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin, "agent"},
@@ -302,30 +302,5 @@ func TestClassesUnprivileged(t *testing.T) {
 	}
 	if !strings.Contains(f.Rates.Entries.RateText(), "TCP only") {
 		t.Errorf("the rate %q does not say it is TCP only", f.Rates.Entries.RateText())
-	}
-}
-
-// holdOpen opens n connections to a server of its own at addr in ns and
-// keeps both ends open until the test ends: n entries that stand.
-func holdOpen(t *testing.T, ns *netns.NS, addr string, n int) {
-	t.Helper()
-	nstest.Serve(t, ns, addr, nstest.Hold(t))
-	var clients []net.Conn
-	t.Cleanup(func() {
-		for _, c := range clients {
-			c.Close()
-		}
-	})
-	if err := ns.Do(func() error {
-		for range n {
-			c, err := net.DialTimeout("tcp", addr, time.Second)
-			if err != nil {
-				return err
-			}
-			clients = append(clients, c)
-		}
-		return nil
-	}); err != nil {
-		t.Fatalf("holding %d connections open: %v", n, err)
 	}
 }

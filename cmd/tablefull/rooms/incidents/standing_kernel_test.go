@@ -1,7 +1,6 @@
 package incidents
 
 import (
-	"net"
 	"testing"
 	"time"
 
@@ -22,25 +21,7 @@ func TestClassStandingEstablished(t *testing.T) {
 	clitest.LowerMax(t, 2048)
 	ns := clitest.LabNS(t)
 	clitest.SetNS(t, ns, "net.netfilter.nf_conntrack_tcp_timeout_established", 3600)
-	nstest.Serve(t, ns, "127.0.0.1:18094", nstest.Hold(t))
-	var clients []net.Conn
-	defer func() {
-		for _, c := range clients {
-			c.Close()
-		}
-	}()
-	if err := ns.Do(func() error {
-		for range 1400 {
-			c, err := net.DialTimeout("tcp", "127.0.0.1:18094", time.Second)
-			if err != nil {
-				return err
-			}
-			clients = append(clients, c)
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	clients := nstest.HoldOpen(t, ns, "127.0.0.1:18094", 1400)
 	feed := clitest.StartClassFeed(t, ns, 500*time.Millisecond)
 	feed.Until(t, 20*time.Second, func(f diagnose.Frame) bool { return nearCap(f) && f.Fill.Counted })
 	f, per, k := feed.AgainstKernel(t, ns, 3*time.Second)
