@@ -25,9 +25,9 @@ type Claim struct {
 	// and times what they serve: at most ServerSlots such claims run at
 	// once, whatever else agrees with them.
 	Servers bool
-	// Quiet says the test times a workload's throughput against a ratio
-	// (the seed's tenfold, on CPUs the workload needs): no Heavy claim
-	// runs beside it.
+	// Quiet says the test's workload must keep a pace on CPUs it shares
+	// (the seed's tenfold; a churn that must stand over half a cap): no
+	// Heavy claim runs beside it.
 	Quiet bool
 	// Heavy says the test loads the CPUs for minutes (a virtual machine,
 	// package and image builds, a fleet's import into two engines): no

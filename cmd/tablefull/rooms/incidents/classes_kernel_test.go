@@ -52,7 +52,7 @@ func nearCap(f diagnose.Frame) bool {
 // (the write-up's shape) reads tcp-closed at the kernel's rate, loopback
 // counted once.
 func TestClassTCPChurn(t *testing.T) {
-	nstest.Parallel(t, nstest.Claim{Max: 8192})
+	nstest.Parallel(t, nstest.Claim{Max: 8192, Quiet: true}) // its churn must stand over half the cap at its pace
 	clitest.NeedKernel(t, "conntrack")
 	clitest.LowerMax(t, 8192)
 	ns := clitest.LabNS(t)
@@ -74,7 +74,7 @@ func TestClassTCPChurn(t *testing.T) {
 // not TIME_WAIT's: tcp-reset at the kernel's rate, its ceiling from that
 // hold, and as many entries standing as the rate × 10 s says.
 func TestClassTCPReset(t *testing.T) {
-	nstest.Parallel(t, nstest.Claim{Max: 4096})
+	nstest.Parallel(t, nstest.Claim{Max: 4096, Quiet: true}) // its churn must stand over half the cap at its pace
 	clitest.NeedKernel(t, "conntrack")
 	clitest.LowerMax(t, 4096)
 	ns := clitest.LabNS(t)
@@ -89,7 +89,7 @@ func TestClassTCPReset(t *testing.T) {
 // × that hold. Read as tcp-open (as it was), the class stands, has no
 // ceiling, and this fails.
 func TestClassTCPHalfOpen(t *testing.T) {
-	nstest.Parallel(t, nstest.Claim{Max: 2048})
+	nstest.Parallel(t, nstest.Claim{Max: 2048, Quiet: true}) // its churn must stand over half the cap at its pace
 	clitest.NeedKernel(t, "conntrack")
 	clitest.LowerMax(t, 2048)
 	ns := clitest.LabNS(t)
@@ -109,7 +109,7 @@ func TestClassTCPHalfOpen(t *testing.T) {
 // entries in LAST_ACK as rate × that hold. Read as tcp-closed (as it was),
 // they are held 120 s each and this fails.
 func TestClassTCPLastAck(t *testing.T) {
-	nstest.Parallel(t, nstest.Claim{Max: 4096})
+	nstest.Parallel(t, nstest.Claim{Max: 4096, Quiet: true}) // its churn must stand over half the cap at its pace
 	clitest.NeedKernel(t, "conntrack")
 	clitest.LowerMax(t, 4096)
 	ns := clitest.LabNS(t)
@@ -233,7 +233,7 @@ func handshakes(t *testing.T, ns *netns.NS, addr string, perSec int) {
 // a lookup, reads udp at the kernel's rate and its ceiling from the UDP
 // timeout.
 func TestClassUDPResolver(t *testing.T) {
-	nstest.Parallel(t, nstest.Claim{Max: 4096})
+	nstest.Parallel(t, nstest.Claim{Max: 4096, Quiet: true}) // its churn must stand over half the cap at its pace
 	clitest.NeedKernel(t, "conntrack", "dnsmasq", "python3", "unshare")
 	clitest.LowerMax(t, 4096)
 	ns := clitest.LabNS(t)
@@ -251,7 +251,7 @@ func TestClassUDPResolver(t *testing.T) {
 // TestClassUnansweredSYN: SYNs to a port whose answers are dropped before
 // conntrack sees them stand in SYN_SENT for its hold.
 func TestClassUnansweredSYN(t *testing.T) {
-	nstest.Parallel(t, nstest.Claim{Max: 2048})
+	nstest.Parallel(t, nstest.Claim{Max: 2048, Quiet: true}) // its churn must stand over half the cap at its pace
 	clitest.NeedKernel(t, "conntrack")
 	clitest.LowerMax(t, 2048)
 	ns := clitest.LabNS(t)
