@@ -32,7 +32,6 @@ func TestPollEvery(t *testing.T) {
 // polls the count, so a burst that is gone by sample time is still the
 // sample's peak.
 func TestLiveCatchesBurst(t *testing.T) {
-	t.Parallel() // a host of its own, in files: beside the others that wait on their clocks
 	root, c := writableHost(t)
 	count := filepath.Join(root, "proc", "sys", "net", "netfilter", "nf_conntrack_count")
 	before, err := os.ReadFile(count)
@@ -110,7 +109,6 @@ func TestLiveSetInterval(t *testing.T) {
 // sample; within reach of it, 10 times a second, and a burst to the cap
 // between samples is the next sample's peak; far again, once a sample.
 func TestLiveAdaptiveSampling(t *testing.T) {
-	t.Parallel() // a host of its own, in files: beside the others that wait on their clocks
 	root, c := writableHost(t)
 	netfilter := filepath.Join(root, "proc", "sys", "net", "netfilter")
 	os.WriteFile(filepath.Join(netfilter, "nf_conntrack_max"), []byte("4096\n"), 0o644)
@@ -194,7 +192,6 @@ func TestLiveFastForNamespaceNearCap(t *testing.T) {
 // packet is on screen within a fast tick or two; and only the first: the
 // next sample keeps the interval.
 func TestLiveSaysTheFirstDropAtOnce(t *testing.T) {
-	t.Parallel() // a host of its own, in files: beside the others that wait on their clocks
 	root, c := writableHost(t)
 	netfilter := filepath.Join(root, "proc", "sys", "net", "netfilter")
 	stat := filepath.Join(root, "proc", "net", "stat", "nf_conntrack")

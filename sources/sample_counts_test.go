@@ -13,7 +13,6 @@ import (
 // interval's glance catches the count near the cap, and drops, and takes
 // the sample at once, then samples every interval (the full rate).
 func TestQuietLiveWakesForTheCap(t *testing.T) {
-	t.Parallel() // a host of its own, in files: beside the others that wait on their clocks
 	root, c := writableHost(t)
 	netfilter := filepath.Join(root, "proc", "sys", "net", "netfilter")
 	stat := filepath.Join(root, "proc", "net", "stat", "nf_conntrack")
