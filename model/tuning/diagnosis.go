@@ -40,7 +40,7 @@ func (d Diagnosis) Contradictions() []string {
 	changes := append(slices.Clone(d.Plan.Changes), d.Plan.FromHost...)
 	allowed := map[string]bool{}
 	troubles := d.Now.Verdicts
-	if d.Loop.State == LoopPinned { // the loop's judgement is the table's trouble (NextStep)
+	if d.Loop.State == LoopPinned { // the loop's judgement is the table's trouble, as proposeNext serves it
 		troubles = append(slices.Clone(troubles), verdict.Verdict{Kind: verdict.TableFull})
 	}
 	for _, k := range troubles {
