@@ -88,9 +88,8 @@ lint-go-run:
 	$(GO) run $(STATICCHECK) ./...
 	@out=$$($(GO) run $(DEADCODE) ./... | grep -vE "^[a-z/]*[a-z]+test/|^sources/netns/"); if [ -n "$$out" ]; then echo "deadcode:"; echo "$$out"; exit 1; fi
 	@out=$$($(GO) run $(DEADCODE) -test ./...); if [ -n "$$out" ]; then echo "deadcode -test:"; echo "$$out"; exit 1; fi
-	@cp go.mod /tmp/tablefull-go.mod; cp go.sum /tmp/tablefull-go.sum; $(GO) mod tidy; \
-	if ! cmp -s go.mod /tmp/tablefull-go.mod || ! cmp -s go.sum /tmp/tablefull-go.sum; then \
-		echo "go mod tidy changes go.mod or go.sum"; cp /tmp/tablefull-go.mod go.mod; cp /tmp/tablefull-go.sum go.sum; exit 1; fi
+	@# -diff writes nothing: make test runs this beside go commands that read go.mod
+	@if ! out=$$($(GO) mod tidy -diff 2>&1); then echo "go mod tidy changes go.mod or go.sum:"; echo "$$out"; exit 1; fi
 
 # bpf-check builds the eBPF programs from sources/probes/bpf/*.c with
 # Debian's clang (bpf2go, as go generate does), for both byte orders, and
@@ -117,8 +116,6 @@ FUZZ := ./sources/counters:FuzzParseCTStat:20000 ./sources/ctnetlink:FuzzParseFl
 	./remote/agent:FuzzViaArgv:20000 ./remote/agent:FuzzNetnsArgv:20000 ./remote/report:FuzzReport:2000 ./sources/nic:FuzzEthtoolCountGrows:5000
 FUZZTIME ?= 2m
 
-# lint runs before the tests, not beside them: its go mod tidy rewrites
-# go.mod under go list, and its CPU reads as a busy server to the labs.
 # The packages that read the kernel (./sources/...) run first: their
 # kernel tests must not meet the command's (SUITE: cmd/tablefull and its
 # rooms), which lower the global nf_conntrack_max and load the CPUs. The
@@ -127,22 +124,29 @@ FUZZTIME ?= 2m
 # machine or read what every namespace shares) run alone; the parallel
 # ones side by side, each in its turn of the shared knobs (nstest.Claim),
 # and beside them, once the last serial tests are over
-# (TABLEFULL_PARALLEL_MARK), the fuzz targets and then the packages that
-# read no kernel (PURE_PKGS), one at a time; all must pass.
+# (TABLEFULL_PARALLEL_MARK), lint-go, the fuzz targets and then the
+# packages that read no kernel (PURE_PKGS), one at a time; all must pass.
+# lint-go waits for that mark because its CPU reads as a busy server to
+# the labs, which are serial tests; beside the parallel part it costs the
+# run nothing the knob chain waits for.
 SUITE = ./cmd/tablefull ./cmd/tablefull/rooms/...
 PURE_PKGS = $(GO) list ./... | grep -vE '/cmd/tablefull(/rooms/.*)?$$|/sources(/|$$)'
 # FUZZ_COUNTS is named apart from $(MAKE) so that make -n test prints the
 # test line and runs nothing (a recipe line naming $(MAKE) runs under -n).
 FUZZ_COUNTS = $(MAKE) -s fuzz-counts
-test: deps lint
+LINT_BESIDE = $(MAKE) -s lint-go
+test: deps bpf-check
 	$(GO) test -count=1 -timeout 10m ./sources/...
 	@markdir=$$(mktemp -d); mark=$$markdir/serial-over; \
 	TABLEFULL_PARALLEL_MARK=$$mark TABLEFULL_SUITE_BINARIES=$$($(GO) list $(SUITE) | wc -l) $(GO) test -count=1 -timeout 40m -p 16 -parallel 16 $(SUITE) & suite=$$!; \
 	while [ ! -e $$mark ] && kill -0 $$suite 2>/dev/null; do sleep 1; done; \
+	echo "$$(date +%T) the serial tests are over: lint-go, the fuzz targets and the pure packages beside the rest"; \
+	linted=0; $(LINT_BESIDE) || linted=$$?; \
 	fuzzed=0; $(FUZZ_COUNTS) || fuzzed=$$?; \
 	pure=0; $(GO) test -count=1 -p 1 -timeout 20m $$($(PURE_PKGS)) || pure=$$?; \
+	echo "$$(date +%T) lint-go, the fuzz targets and the pure packages are done"; \
 	wait $$suite; status=$$?; rm -rf $$markdir; \
-	[ $$status = 0 ] && [ $$fuzzed = 0 ] && [ $$pure = 0 ]
+	[ $$status = 0 ] && [ $$linted = 0 ] && [ $$fuzzed = 0 ] && [ $$pure = 0 ]
 
 # fuzz-counts runs every fuzz target for its count of executions, one
 # worker each (make test runs it beside the kernel tests' parallel part).
