@@ -40,7 +40,11 @@ func TestHostileAgentEntries(t *testing.T) {
 	if err := os.WriteFile(reply, ev.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := &Process{Argv: []string{"sh", "-c", "cat " + recordingtest.StreamFile(t, 1) + "; read req; cat " + reply + "; sleep 30"}, MinBackoff: time.Second}
+	// The agent answers once the entries request came: the Process writes
+	// its interval first, so that line is read past (a reply sent before
+	// the request is waited for has no one to go to, and the request waits
+	// out its timeout: seen on a loaded machine).
+	p := &Process{Argv: []string{"sh", "-c", "cat " + recordingtest.StreamFile(t, 1) + "; read interval; read req; cat " + reply + "; sleep 30"}, MinBackoff: time.Second}
 	p.Start(time.Second)
 	defer p.Stop()
 	if _, err := next(t, p); err != nil {
