@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -41,26 +42,35 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time, v fleet.View) (fleet.
 	}
 	q := fleetQueries{s: scope(joinMatchers(narrow, r.sel)), w: pmodel.Duration(r.window).String()}
 	// the totals and the ranking side by side: the engine's work on
-	// the whole fleet is most of a refresh
-	totals := q.totals()
-	vecs, err := r.instants(ctx, m, now, append(counting(totals...), sized{q.rank(v.Offset + v.Limit), MaxAnswerBytes})...)
-	if err != nil {
-		return fleet.Page{}, err
+	// the whole fleet is most of a refresh; the page's details go as
+	// soon as the ranking answers, beside the totals still counting
+	var (
+		counts    []pmodel.Vector
+		countsErr error
+		counted   = make(chan struct{})
+	)
+	go func() {
+		defer close(counted)
+		counts, countsErr = r.instants(ctx, m, now, counting(q.totals()...)...)
+	}()
+	var rows []fleet.Row
+	ranked, err := r.instants(ctx, m, now, sized{q.rank(v.Offset + v.Limit), MaxAnswerBytes})
+	tooMany := err == nil && len(ranked[0]) > v.Offset+v.Limit
+	if err == nil && !tooMany {
+		rows, err = r.pageRows(ctx, m, now, q, onPage(ranked[0], v))
 	}
-	var counts pmodel.Vector
-	for _, v := range vecs[:len(totals)] {
-		counts = append(counts, v...)
+	<-counted
+	if countsErr != nil {
+		return fleet.Page{}, countsErr
 	}
-	ranked := vecs[len(totals)]
-	page := fleet.Page{Totals: readTotals(counts), Offset: v.Offset}
-	if page.Totals.Hosts == 0 {
+	page := fleet.Page{Totals: readTotals(slices.Concat(counts...)), Offset: v.Offset, Rows: rows}
+	switch {
+	case page.Totals.Hosts == 0:
 		return fleet.Page{}, fmt.Errorf("%w: no instance with tablefull's metrics matches %s at %s", ErrNoInstances, q.s.with(""), r.where)
-	}
-	if len(ranked) > v.Offset+v.Limit {
-		return fleet.Page{}, fmt.Errorf("%w: %d instances answered to topk(%d)", ErrAnswerTooBig, len(ranked), v.Offset+v.Limit)
-	}
-	if page.Rows, err = r.pageRows(ctx, m, now, q, onPage(ranked, v)); err != nil {
+	case err != nil:
 		return fleet.Page{}, err
+	case tooMany:
+		return fleet.Page{}, fmt.Errorf("%w: %d instances answered to topk(%d)", ErrAnswerTooBig, len(ranked[0]), v.Offset+v.Limit)
 	}
 	page.Cost = fleet.Cost{Queries: int(m.queries.Load()), Bytes: m.bytes.Load(), Took: time.Since(start), Own: time.Duration(m.own.Load())}
 	return page, nil
