@@ -256,8 +256,9 @@ func TestServerClaimsTakeSlots(t *testing.T) {
 		}
 		releases = append(releases, release)
 	}
-	admitted := make(chan string, 2)
+	admitted, released := make(chan string, 2), make(chan struct{})
 	go func() {
+		defer close(released) // its state written before the test's dir goes
 		release, err := g.hold("one server too many", Claim{Max: 64, Servers: true})
 		if err != nil {
 			t.Error(err)
@@ -283,5 +284,6 @@ func TestServerClaimsTakeSlots(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("a slot came free and the waiting server's claim was not admitted")
 	}
+	<-released
 	releases[1]()
 }

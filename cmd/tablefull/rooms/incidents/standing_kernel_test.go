@@ -16,7 +16,7 @@ import (
 // with no new entries at all: tcp-open first, its hold the ESTABLISHED
 // timeout.
 func TestClassStandingEstablished(t *testing.T) {
-	nstest.Parallel(t, nstest.Claim{Max: 2048}) // beside the other classes of that cap
+	nstest.Parallel(t, nstest.Claim{Max: 2048, Quiet: true}) // in the turn of the other classes of that cap (its entries are held open: it needs no pace)
 	clitest.NeedKernel(t, "conntrack")
 	clitest.LowerMax(t, 2048)
 	ns := clitest.LabNS(t)
