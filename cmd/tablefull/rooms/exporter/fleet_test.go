@@ -102,9 +102,11 @@ func TestFleetNamesFullNamespace(t *testing.T) {
 		t.Fatal(err)
 	}
 	done, stop := make(chan struct{}), make(chan struct{})
-	go func() { // keep it full and dropping while the fleet is looked at
+	go func() { // keep it full and dropping while the fleet is looked at, until the test ends
 		defer close(done)
-		ns.Run(netns.Load{Addr: srv.Addr(), Workers: 8, Requests: 100000, DialTimeout: 300 * time.Millisecond, Deadline: time.Minute, Stop: stop})
+		// the deadline outlasts the wait for Prometheus (75 s) and both
+		// screens: a load that ended first left the namespace empty (CI)
+		ns.Run(netns.Load{Addr: srv.Addr(), Workers: 8, Requests: 1 << 30, DialTimeout: 300 * time.Millisecond, Deadline: 5 * time.Minute, Stop: stop})
 	}()
 	defer func() { close(stop); <-done; srv.Close() }()
 	// The host's own table is far from its cap: the exporter reads whole
