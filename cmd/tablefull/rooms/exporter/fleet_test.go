@@ -111,9 +111,14 @@ func TestFleetNamesFullNamespace(t *testing.T) {
 	defer func() { close(stop); <-done; srv.Close() }()
 	// The host's own table is far from its cap: the exporter reads whole
 	// samples (the namespaces among them) every 10 s, so the drops need a
-	// few of those before a rate shows.
+	// few of those before a rate shows. The exporter reads every namespace
+	// of the host, other tests' full ones too: only this test's own
+	// namespace, full and dropping, is what the screens are about (CI saw
+	// another's drops pass the wait, and the row name this one still empty).
+	own := `{netns="` + ns.Name + `"}`
 	for deadline := time.Now().Add(75 * time.Second); ; time.Sleep(500 * time.Millisecond) {
-		if clitest.Vector(t, prom, `sum by (instance) (rate(tablefull_netns_conntrack_drops_total[2m]))`, "instance")[addr] > 0 &&
+		if clitest.Vector(t, prom, `tablefull_netns_conntrack_entries`+own, "instance")[addr] >= capMax &&
+			clitest.Vector(t, prom, `sum by (instance) (rate(tablefull_netns_conntrack_drops_total`+own+`[2m]))`, "instance")[addr] > 0 &&
 			clitest.Vector(t, prom, `tablefull_verdict{kind="table_full"}`, "instance")[addr] == 1 {
 			break
 		}
