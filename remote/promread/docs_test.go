@@ -28,7 +28,7 @@ func TestQueriesInTheDocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := fleetQueries{s: scope(`job="tablefull"`), w: pmodel.Duration(time.Hour).String()}
-	list := append(append(q.totals(), q.rank(50)), q.onPage([]string{"web-3:9874", "web-4:9874"}).details()...)
+	list := append(append(q.totals(), q.rank(50)...), q.onPage([]string{"web-3:9874", "web-4:9874"}).details()...)
 	block := "\n```\n" + strings.Join(list, "\n\n") + "\n```\n"
 	open, shut := strings.Index(string(doc), "<!-- queries:"), strings.Index(string(doc), "<!-- /queries -->")
 	if open < 0 || shut < open {
@@ -57,7 +57,7 @@ func TestQueriesFitVictoriaMetrics(t *testing.T) {
 	for i := range page {
 		page[i] = fmt.Sprintf("ip-10-42-%03d-%03d.eu-west-1.compute.internal:9874", i/250, i%250)
 	}
-	for i, query := range append(q.totals(), q.rank(MaxFleetInstances)) {
+	for i, query := range append(q.totals(), q.rank(MaxFleetInstances)...) {
 		if len(query) >= maxQueryLen {
 			t.Errorf("query %d is %d bytes, over VictoriaMetrics' default %d", i, len(query), maxQueryLen)
 		}

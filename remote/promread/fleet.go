@@ -54,10 +54,10 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time, v fleet.View) (fleet.
 		counts, countsErr = r.instants(ctx, m, now, counting(q.totals()...)...)
 	}()
 	var rows []fleet.Row
-	ranked, err := r.instants(ctx, m, now, sized{q.rank(v.Offset + v.Limit), MaxAnswerBytes})
-	tooMany := err == nil && len(ranked[0]) > v.Offset+v.Limit
+	parts, err := r.instants(ctx, m, now, listing(q.rank(v.Offset+v.Limit)...)...)
+	ranked, tooMany := mergeRanked(parts, v.Offset+v.Limit)
 	if err == nil && !tooMany {
-		rows, err = r.pageRows(ctx, m, now, q, onPage(ranked[0], v))
+		rows, err = r.pageRows(ctx, m, now, q, onPage(ranked, v))
 	}
 	<-counted
 	if countsErr != nil {
@@ -70,7 +70,7 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time, v fleet.View) (fleet.
 	case err != nil:
 		return fleet.Page{}, err
 	case tooMany:
-		return fleet.Page{}, fmt.Errorf("%w: %d instances answered to topk(%d)", ErrAnswerTooBig, len(ranked[0]), v.Offset+v.Limit)
+		return fleet.Page{}, fmt.Errorf("%w: more instances than topk(%d) answered it", ErrAnswerTooBig, v.Offset+v.Limit)
 	}
 	page.Cost = fleet.Cost{Queries: int(m.queries.Load()), Bytes: m.bytes.Load(), Took: time.Since(start), Own: time.Duration(m.own.Load())}
 	return page, nil
@@ -113,8 +113,31 @@ func (r *Reader) instants(ctx context.Context, m *meter, now time.Time, queries 
 }
 
 // FleetQueries is how many queries one refresh sends, whatever the
-// fleet's size: the totals' five, the ranking and the page's five.
-const FleetQueries = 11
+// fleet's size: the totals' five, the ranking's three and the page's
+// five.
+const FleetQueries = 13
+
+// mergeRanked is the ranking's answers as one: each instance once, at
+// the highest of its terms; tooMany says an answer held more instances
+// than its topk(n) may.
+func mergeRanked(parts []pmodel.Vector, n int) (ranked pmodel.Vector, tooMany bool) {
+	at := map[pmodel.LabelValue]int{}
+	for _, part := range parts {
+		tooMany = tooMany || len(part) > n
+		for _, s := range part {
+			inst := s.Metric[pmodel.InstanceLabel]
+			if i, ok := at[inst]; ok {
+				if s.Value > ranked[i].Value || math.IsNaN(float64(ranked[i].Value)) {
+					ranked[i] = s
+				}
+				continue
+			}
+			at[inst] = len(ranked)
+			ranked = append(ranked, s)
+		}
+	}
+	return ranked, tooMany
+}
 
 // MaxQueryBytes bounds one query's text: under VictoriaMetrics' default
 // -search.maxQueryLen (16 KiB), which refuses a longer one. A page whose

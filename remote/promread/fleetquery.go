@@ -71,11 +71,9 @@ func (q fleetQueries) served() string {
 
 // byVerdict is the severity term (times fleet.SeverityWeight) of the
 // instances whose worst verdict is a problem, read from their one
-// tablefull_verdict_worst series, and of the stale ones: what ranks an
-// instance whose exporter serves no score, and what places a stale
-// instance, whose last score may still be read, where a stale row goes.
-// The OK hosts of exporters serving no score are left out: their term
-// would read every host's series.
+// tablefull_verdict_worst series: what ranks an instance whose exporter
+// serves no score. The OK hosts of exporters serving no score are left
+// out: their term would read every host's series.
 func (q fleetQueries) byVerdict() string {
 	type term struct {
 		key  int
@@ -86,7 +84,6 @@ func (q fleetQueries) byVerdict() string {
 		worst := "max by (instance) (" + metrics.VerdictWorst.Name + q.s.with(`kind="`+k.Label()+`"`) + ")"
 		terms = append(terms, term{fleet.SeverityKey(k, false), worst + " * 0 + " + number(fleet.KindSeverityTerm(k)*fleet.SeverityWeight)})
 	}
-	terms = append(terms, term{fleet.SeverityKey(verdict.OK, true), q.stale() + " * 0 + " + number(fleet.StaleSeverity()*fleet.SeverityWeight)})
 	sort.SliceStable(terms, func(i, j int) bool { return terms[i].key < terms[j].key })
 	parts := make([]string, 0, len(terms))
 	for _, t := range terms {
@@ -95,15 +92,23 @@ func (q fleetQueries) byVerdict() string {
 	return strings.Join(parts, " or ")
 }
 
-// rank is the n instances of highest fleet.Score, highest first: the
-// score each exporter serves, or, where higher, its verdict's or its
-// staleness's term alone (a stale host answers no score; an older
-// exporter serves none). Each is tagged apart so the max per instance
-// sees them all.
-func (q fleetQueries) rank(n int) string {
-	score := "max by (instance) (" + `label_replace(` + q.served() + `, "t", "served", "", "") or ` +
-		`label_replace(` + q.byVerdict() + `, "t", "verdict", "", ""))`
-	return "sort_desc(topk(" + strconv.Itoa(n) + ", " + score + "))"
+// staleTerm is the severity term of the stale instances: what places a
+// stale instance, whose last score may still be read, where a stale row
+// goes.
+func (q fleetQueries) staleTerm() string {
+	return q.stale() + " * 0 + " + number(fleet.StaleSeverity()*fleet.SeverityWeight)
+}
+
+// rank is the queries of the n instances of highest fleet.Score, each
+// highest first: the score each exporter serves, the verdict's term
+// alone (an older exporter serves no score) and the staleness's term
+// alone (a stale host answers no score). Each reads the whole fleet, so
+// they go side by side, not as the parts of one query the engine would
+// evaluate one after another; the console keeps each instance's highest
+// (mergeRanked): the n highest of each hold the n highest of all.
+func (q fleetQueries) rank(n int) []string {
+	top := func(expr string) string { return "sort_desc(topk(" + strconv.Itoa(n) + ", " + expr + "))" }
+	return []string{top(q.served()), top(q.byVerdict()), top(q.staleTerm())}
 }
 
 // onPage narrows the scope to the instances of a page.

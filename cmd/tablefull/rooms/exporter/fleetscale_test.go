@@ -21,7 +21,7 @@ import (
 // (10,000 in the test suite, 100,000 under make bench: fleetSizes)
 // (every verdict kind each, three minutes of them, a few hundred pinned
 // and dropping) in a real Prometheus (promtool's backfill) and a real
-// VictoriaMetrics (its import): each refresh is the same eleven queries
+// VictoriaMetrics (its import): each refresh is the same thirteen queries
 // whatever the fleet, the engine counts and ranks the scores the
 // exporters serve (and the verdicts of those serving none); the totals, the
 // ranking across its kinds, a narrowing by label and a page deep in the
