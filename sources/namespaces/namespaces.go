@@ -44,11 +44,15 @@ type Namespaces struct {
 	walked   time.Time
 	stale    bool
 	known    map[uint64]*nsProc
-	pids     map[int]pidNS               // every process's namespace at the last walk (net 0: none to read)
-	max      int                         // how many namespaces are kept (maxNamespaces)
-	unread   int                         // how many were over it at the last walk
-	denied   bool                        // other users' processes were not readable at the last walk
-	mounts   map[uint64]kernelfs.NSMount // bind-mounted namespaces by inode: ip netns names
+	pids     map[int]pidNS // every process's namespace at the last walk (net 0: none to read)
+	max      int           // how many namespaces are kept (maxNamespaces)
+	unread   int           // how many were over it at the last walk
+	denied   bool          // other users' processes were not readable at the last walk
+	// lastPID is the kernel's newest pid at the last walk (lastPID), and
+	// refused says a process could not be read then: asked again.
+	lastPID string
+	refused bool
+	mounts  map[uint64]kernelfs.NSMount // bind-mounted namespaces by inode: ip netns names
 	// mountsRead is when the mount table was read (MountsEvery, without
 	// a mountWatch); mountWatch, when the table is procfs's, says when
 	// it changed.

@@ -211,3 +211,39 @@ func mountinfoFixture(t *testing.T) []byte {
 	}
 	return b
 }
+
+// TestWalkSkippedWhileNoProcessIsMade: a walk due while the kernel made
+// no process since the last (loadavg's newest pid the same) and no mount
+// changed finds what the last one found, and is skipped: a process the
+// fixture adds behind the kernel's back is not listed; once the newest pid
+// moves, the next walk finds it.
+func TestWalkSkippedWhileNoProcessIsMade(t *testing.T) {
+	root := t.TempDir()
+	proc := filepath.Join(root, "proc")
+	loadavg := func(last string) {
+		if err := os.WriteFile(filepath.Join(proc, "loadavg"), []byte("0.00 0.01 0.05 1/73 "+last+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nstest.FakeNetnsProcess(proc, "100", "200", "sleep")
+	loadavg("100")
+	os.MkdirAll(filepath.Join(proc, "self"), 0o755) // a mount table without namespaces' mounts
+	if err := os.WriteFile(filepath.Join(proc, "self", "mountinfo"), []byte("22 1 0:21 / /proc rw - proc proc rw\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	n := NewNamespaces(kernelfs.Roots{Proc: proc, Run: filepath.Join(root, "run")})
+	at := func(walk int64) int {
+		return len(n.Read(time.Unix(100+walk*int64(NamespacesEvery/time.Second+1), 0), 262144).Rows)
+	}
+	if got := at(0); got != 1 {
+		t.Fatalf("%d namespaces at the first walk, want 1", got)
+	}
+	nstest.FakeNetnsProcess(proc, "101", "300", "sleep")
+	if got := at(1); got != 1 {
+		t.Errorf("%d namespaces at a walk with no process made since the last, want it skipped (1)", got)
+	}
+	loadavg("101")
+	if got := at(2); got != 2 {
+		t.Errorf("%d namespaces once a process was made, want 2", got)
+	}
+}

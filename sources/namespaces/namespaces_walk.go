@@ -40,13 +40,25 @@ const MountsEvery = time.Minute
 // those near the cap or dropping at the last read first: no number of
 // namespaces a user makes pushes out one root made; the note says how
 // many were not read.
+//
+// A walk that would find what the last one found is skipped: no mount
+// changed, no process was made since (the kernel's last pid is the same),
+// none was refused, no namespace went away and none was left over the
+// cap. Listing /proc was most of an idle exporter's walk.
 func (n *Namespaces) walk(now time.Time) {
-	if n.mountsChanged(now) {
+	mountsNew := n.mountsChanged(now)
+	if mountsNew {
 		n.mounts, n.mountsRead = kernelfs.NetnsMounts(filepath.Join(n.proc, "self", "mountinfo")), now
+	}
+	newest := lastPID(n.proc)
+	if !mountsNew && !n.stale && n.known != nil && newest != "" && newest == n.lastPID && !n.refused && n.unread == 0 {
+		n.walked = now
+		return
 	}
 	n.walked, n.stale = now, false
 	n.self, _ = kernelfs.NetnsInode(filepath.Join(n.proc, "self", "ns", "net"))
 	sc := n.scanProcesses()
+	n.lastPID, n.refused = newest, sc.denied > 0
 	found := make(map[uint64]*nsProc, len(n.known))
 	for ino := range n.mounts { // a mounted one through a process in it, else its mount
 		if ino != n.self {
@@ -95,6 +107,17 @@ func (n *Namespaces) mountsChanged(now time.Time) bool {
 		return n.mountWatch.Changed()
 	}
 	return now.Sub(n.mountsRead) >= MountsEvery
+}
+
+// lastPID is the newest process id the kernel gave in this pid
+// namespace (loadavg's fifth field), "" when unreadable: while it is the
+// same, no process (nor thread) was made.
+func lastPID(proc string) string {
+	b, err := os.ReadFile(filepath.Join(proc, "loadavg"))
+	if f := bytes.Fields(b); err == nil && len(f) >= 5 && len(f[4]) <= 20 {
+		return string(f[4])
+	}
+	return ""
 }
 
 // processScan is what one pass over /proc found: each process's
