@@ -20,15 +20,7 @@ import (
 // them, not both (where a fleet's counts are most of the engine's work).
 func TestPageDetailsBesideTheTotals(t *testing.T) {
 	const slow = 400 * time.Millisecond
-	ranked := []string{"h0:9874", "h1:9874"}
-	engine := fakeEngine(t, len(ranked), ranked, vectorOf(2, "1"))
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.ParseForm()
-		if !strings.HasPrefix(r.Form.Get("query"), "sort_desc(topk(") { // the counts and the details
-			time.Sleep(slow)
-		}
-		engine.ServeHTTP(w, r)
-	}))
+	srv := slowedEngine(t, slow, func(q string) bool { return !strings.HasPrefix(q, "sort_desc(topk(") }) // the counts and the details
 	defer srv.Close()
 	r, _ := New(Config{URL: srv.URL})
 	start := time.Now()
@@ -48,17 +40,14 @@ func TestPageDetailsBesideTheTotals(t *testing.T) {
 // as long over each, the ranking takes about one of them, not three.
 func TestRankingPartsBesideEachOther(t *testing.T) {
 	const slow = 300 * time.Millisecond
-	ranked := []string{"h0:9874", "h1:9874"}
-	engine := fakeEngine(t, len(ranked), ranked, vectorOf(2, "1"))
 	var parts atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.ParseForm()
-		if strings.HasPrefix(r.Form.Get("query"), "sort_desc(topk(") {
+	srv := slowedEngine(t, slow, func(q string) bool {
+		ranking := strings.HasPrefix(q, "sort_desc(topk(")
+		if ranking {
 			parts.Add(1)
-			time.Sleep(slow)
 		}
-		engine.ServeHTTP(w, r)
-	}))
+		return ranking
+	})
 	defer srv.Close()
 	r, _ := New(Config{URL: srv.URL})
 	start := time.Now()
@@ -96,4 +85,18 @@ func TestMergeRanked(t *testing.T) {
 	if _, tooMany := mergeRanked([]pmodel.Vector{served, byVerdict, stale}, 1); !tooMany {
 		t.Error("answers of two instances to a topk(1) are not said to be too many")
 	}
+}
+
+// slowedEngine is a fake engine of two ranked hosts that takes slow over
+// each query slowed says.
+func slowedEngine(t *testing.T, slow time.Duration, slowed func(query string) bool) *httptest.Server {
+	ranked := []string{"h0:9874", "h1:9874"}
+	engine := fakeEngine(t, len(ranked), ranked, vectorOf(2, "1"))
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.ParseForm()
+		if slowed(r.Form.Get("query")) {
+			time.Sleep(slow)
+		}
+		engine.ServeHTTP(w, r)
+	}))
 }
