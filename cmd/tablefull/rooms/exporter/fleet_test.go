@@ -105,7 +105,7 @@ func TestFleetNamesFullNamespace(t *testing.T) {
 	go func() { // keep it full and dropping while the fleet is looked at, until the test ends
 		defer close(done)
 		// the deadline outlasts the wait for Prometheus (75 s) and both
-		// screens: a load that ended first left the namespace empty (CI)
+		// screens, so the namespace is full for as long as it is looked at
 		ns.Run(netns.Load{Addr: srv.Addr(), Workers: 8, Requests: 1 << 30, DialTimeout: 300 * time.Millisecond, Deadline: 5 * time.Minute, Stop: stop})
 	}()
 	defer func() { close(stop); <-done; srv.Close() }()
