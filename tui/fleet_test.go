@@ -24,6 +24,9 @@ type fakeFleet struct {
 	views []fleet.View
 	// unscored are the instances the totals say serve no score
 	unscored int
+	// recorded is when the engine's rules last evaluated the totals
+	// (zero: no rules)
+	recorded time.Time
 }
 
 func (f *fakeFleet) Fleet(_ context.Context, _ time.Time, v fleet.View) (fleet.Page, error) {
@@ -56,7 +59,7 @@ func (f *fakeFleet) Fleet(_ context.Context, _ time.Time, v fleet.View) (fleet.P
 	}
 	fleet.Sort(kept)
 	t.Unscored = f.unscored
-	page := fleet.Page{Totals: t, Offset: v.Offset}
+	page := fleet.Page{Totals: t, Offset: v.Offset, Recorded: f.recorded}
 	if v.Offset < len(kept) {
 		page.Rows = kept[v.Offset:min(len(kept), v.Offset+v.Limit)]
 	}
@@ -356,5 +359,19 @@ func TestFleetUnscored(t *testing.T) {
 		if n == 0 && strings.Contains(summary, "unscored") {
 			t.Errorf("no instance unscored, and the summary says %q", summary)
 		}
+	}
+}
+
+// TestFleetSaysItsRecordings: a page whose totals and ranking the
+// engine's recording rules made says so on the status line, with their
+// age; one from the raw queries says nothing of them.
+func TestFleetSaysItsRecordings(t *testing.T) {
+	src := &fakeFleet{rows: bigFleet(1000)}
+	if screen := fleetAt(src, 200, 50).View(); strings.Contains(screen, "recorded") {
+		t.Errorf("a page of the raw queries says it was recorded:\n%s", screen)
+	}
+	src.recorded = time.Now().Add(-25 * time.Second)
+	if screen := fleetAt(src, 200, 50).View(); !strings.Contains(screen, "totals recorded 25 s before") {
+		t.Errorf("a page of the recordings does not say so with their age:\n%s", screen)
 	}
 }

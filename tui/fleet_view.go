@@ -121,6 +121,9 @@ func (f *Fleet) status() string {
 	}
 	c := f.page.Cost
 	cost := fmt.Sprintf("%d queries, %s in %d ms (%.1f ms ours)", c.Queries, units.Bytes(uint64(max(c.Bytes, 0))), c.Took.Milliseconds(), float64(c.Own.Microseconds())/1000)
+	if at := f.page.Recorded; !at.IsZero() { // the engine's rules counted and ranked, a little before
+		cost += "; totals recorded " + units.Dur(max(f.updated.Sub(at), 0)) + " before"
+	}
 	status := f.st.Dim.Render(f.placeText() + " · " + cost + " · updated " + f.updated.Local().Format("15:04:05") + ", every " + f.opts.Interval.String() + "; window " + units.Dur(f.opts.Window))
 	for _, r := range f.page.Rows {
 		if r.Stale { // the hint first: the cost may be cut at the edge

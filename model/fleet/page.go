@@ -24,6 +24,10 @@ type Page struct {
 	Offset int
 	// Cost is what the refresh asked of the engine.
 	Cost Cost
+	// Recorded is when the engine evaluated the fleet's recording rules
+	// the totals and the ranking were read from (zero: the refresh read
+	// them from every host's series).
+	Recorded time.Time
 }
 
 // Totals are the fleet's counts as the engine computed them, over every

@@ -16,6 +16,9 @@ func fakeEngine(t *testing.T, hosts int, ranked []string, details http.Handler) 
 		r.ParseForm()
 		q := r.Form.Get("query")
 		switch {
+		case strings.Contains(q, TotalsRecord) || strings.Contains(q, RankRecord): // no recording rules
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"status":"success","data":{"resultType":"vector","result":[]}}`)
 		case strings.HasPrefix(q, "label_replace(count") && strings.Contains(q, `"m", "hosts"`):
 			w.Header().Set("Content-Type", "application/json")
 			fmt.Fprintf(w, `{"status":"success","data":{"resultType":"vector","result":[{"metric":{"m":"hosts"},"value":[1,"%d"]}]}}`, hosts)

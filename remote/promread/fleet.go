@@ -41,6 +41,16 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time, v fleet.View) (fleet.
 		return fleet.Page{}, fmt.Errorf("%w: a page beyond the first %d of the ranking: narrow with / or --selector", ErrAnswerTooBig, MaxFleetInstances)
 	}
 	q := fleetQueries{s: scope(joinMatchers(narrow, r.sel)), w: pmodel.Duration(r.window).String()}
+	if r.recordable(q, v, now) {
+		page, ok, err := r.fromRecordings(ctx, m, now, q, v)
+		if err != nil {
+			return fleet.Page{}, err
+		}
+		if ok {
+			page.Cost = m.cost(start)
+			return page, nil
+		}
+	}
 	// the totals and the ranking side by side: the engine's work on
 	// the whole fleet is most of a refresh; the page's details go as
 	// soon as the ranking answers, beside the totals still counting
@@ -72,8 +82,13 @@ func (r *Reader) Fleet(ctx context.Context, now time.Time, v fleet.View) (fleet.
 	case tooMany:
 		return fleet.Page{}, fmt.Errorf("%w: more instances than topk(%d) answered it", ErrAnswerTooBig, v.Offset+v.Limit)
 	}
-	page.Cost = fleet.Cost{Queries: int(m.queries.Load()), Bytes: m.bytes.Load(), Took: time.Since(start), Own: time.Duration(m.own.Load())}
+	page.Cost = m.cost(start)
 	return page, nil
+}
+
+// cost is what the refresh begun at start has asked so far.
+func (m *meter) cost(start time.Time) fleet.Cost {
+	return fleet.Cost{Queries: int(m.queries.Load()), Bytes: m.bytes.Load(), Took: time.Since(start), Own: time.Duration(m.own.Load())}
 }
 
 // sized is a query and the bound on its answer.

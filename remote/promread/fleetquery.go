@@ -107,8 +107,17 @@ func (q fleetQueries) staleTerm() string {
 // evaluate one after another; the console keeps each instance's highest
 // (mergeRanked): the n highest of each hold the n highest of all.
 func (q fleetQueries) rank(n int) []string {
-	top := func(expr string) string { return "sort_desc(topk(" + strconv.Itoa(n) + ", " + expr + "))" }
-	return []string{top(q.served()), top(q.byVerdict()), top(q.staleTerm())}
+	terms := q.rankTerms()
+	for i, t := range terms {
+		terms[i] = "sort_desc(topk(" + strconv.Itoa(n) + ", " + t + "))"
+	}
+	return terms
+}
+
+// rankTerms are the ranking's three terms, each an instance's score by
+// one of them.
+func (q fleetQueries) rankTerms() []string {
+	return []string{q.served(), q.byVerdict(), q.staleTerm()}
 }
 
 // onPage narrows the scope to the instances of a page.

@@ -55,6 +55,9 @@ type Reader struct {
 	am     *alertmanager
 	mu     sync.Mutex
 	amNote string
+	// unrecorded is when a refresh last found no fresh recordings of the
+	// fleet (zero: none has yet; guarded by mu).
+	unrecorded time.Time
 }
 
 // ErrSelector reports a selector tablefull will not put into a query.

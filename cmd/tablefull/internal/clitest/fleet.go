@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -232,8 +233,9 @@ func (f SyntheticFleet) Write(w io.Writer, openMetrics bool) error {
 }
 
 // PrometheusOver backfills the fleet into TSDB blocks with promtool and
-// starts Debian's Prometheus over them on loopback; it returns its URL.
-func PrometheusOver(t *testing.T, f SyntheticFleet) string {
+// starts Debian's Prometheus over them on loopback, evaluating the rules
+// files given; it returns its URL.
+func PrometheusOver(t *testing.T, f SyntheticFleet, rules ...string) string {
 	t.Helper()
 	for _, tool := range []string{"prometheus", "promtool"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -255,7 +257,14 @@ func PrometheusOver(t *testing.T, f SyntheticFleet) string {
 	}
 	os.Remove(om.Name())
 	cfg := filepath.Join(dir, "prometheus.yml")
-	os.WriteFile(cfg, []byte("global: {scrape_interval: 1m}\n"), 0o644)
+	config := "global: {scrape_interval: 1m}\n"
+	if len(rules) > 0 {
+		// the backfill's blocks reach past now (Ahead): the rules'
+		// samples at now are older than the newest block, which the
+		// head takes only into its out-of-order window
+		config += "rule_files: [" + strings.Join(rules, ", ") + "]\nstorage: {tsdb: {out_of_order_time_window: 1h}}\n"
+	}
+	os.WriteFile(cfg, []byte(config), 0o644)
 	port := FreePort(t)
 	StartDaemon(t, exec.Command("prometheus", "--config.file="+cfg, "--storage.tsdb.path="+data,
 		fmt.Sprintf("--web.listen-address=127.0.0.1:%d", port), "--log.level=warn"))

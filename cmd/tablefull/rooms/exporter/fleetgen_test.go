@@ -13,7 +13,8 @@ import (
 
 // victoriaMetricsOver starts Debian's VictoriaMetrics on loopback,
 // imports the fleet through its Prometheus text import and makes it
-// searchable; it returns its URL.
+// searchable, and starts vmalert over it with the fleet's recording
+// rules; it returns its URL.
 func victoriaMetricsOver(t *testing.T, f clitest.SyntheticFleet) string {
 	t.Helper()
 	if _, err := exec.LookPath("victoria-metrics"); err != nil {
@@ -39,5 +40,14 @@ func victoriaMetricsOver(t *testing.T, f clitest.SyntheticFleet) string {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
+	// the fleet's recording rules, evaluated by vmalert into it
+	clitest.StartDaemon(t, exec.Command("vmalert", "-rule="+clitest.Repo(t, "deploy", "prometheus", "tablefull-fleet.rules.yml"),
+		"-datasource.url="+url, "-remoteWrite.url="+url, fmt.Sprintf("-httpListenAddr=127.0.0.1:%d", clitest.FreePort(t)), "-loggerLevel=ERROR"))
 	return url
+}
+
+// prometheusOver is Debian's Prometheus over the fleet, evaluating the
+// fleet's recording rules.
+func prometheusOver(t *testing.T, f clitest.SyntheticFleet) string {
+	return clitest.PrometheusOver(t, f, clitest.Repo(t, "deploy", "prometheus", "tablefull-fleet.rules.yml"))
 }

@@ -93,7 +93,7 @@ func TestDebianPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"./usr/bin/tablefull", "./usr/lib/systemd/system/tablefull-exporter.service", "./usr/share/man/man1/tablefull.1.gz",
-		"./usr/share/tablefull/tablefull.rules.yml", "./usr/share/tablefull/tablefull-exporter-notrack.nft", "./usr/share/tablefull/tablefull-scraper-notrack.nft", "./usr/share/doc/tablefull/copyright",
+		"./usr/share/tablefull/tablefull.rules.yml", "./usr/share/tablefull/tablefull-fleet.rules.yml", "./usr/share/tablefull/tablefull-exporter-notrack.nft", "./usr/share/tablefull/tablefull-scraper-notrack.nft", "./usr/share/doc/tablefull/copyright",
 		"./usr/share/doc/tablefull/NOTICE.gz", "./usr/share/doc/tablefull/changelog.gz", "./usr/share/doc/tablefull/docs/tuning.md.gz", "./usr/share/lintian/overrides/tablefull"} {
 		if !strings.Contains(string(contents), want) {
 			t.Errorf("the package lacks %s", want)
