@@ -150,10 +150,23 @@ func TestLiveAdaptiveSampling(t *testing.T) {
 	if p := settles(counters.FastRate); p != counters.FastRate {
 		t.Fatalf("within reach of the cap the ticker runs every %v, want %v", p, counters.FastRate)
 	}
-	next() // start of a fast interval
-	set("4096")
-	time.Sleep(250 * time.Millisecond)
-	set("3000")
+	// the burst begins within a fast tick of a sample and ends half an
+	// interval after it, so it lies between that sample and the next: a
+	// sample read late (a loaded machine) is let go and the next one
+	// taken, or the burst would straddle a sample
+	for attempt := 0; ; attempt++ {
+		start := next().Time // start of a fast interval
+		if time.Since(start) > counters.FastRate {
+			if attempt == 20 {
+				t.Fatal("no sample was read within a fast tick of its time in 20 tries")
+			}
+			continue
+		}
+		set("4096")
+		time.Sleep(time.Until(start.Add(interval / 2)))
+		set("3000")
+		break
+	}
 	if s := next(); s.Conntrack.Peak != 4096 || s.Conntrack.Count != 3000 {
 		t.Errorf("the burst to the cap: count %d peak %d, want 3000 and 4096", s.Conntrack.Count, s.Conntrack.Peak)
 	}

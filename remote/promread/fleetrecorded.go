@@ -12,11 +12,11 @@ import (
 )
 
 // The fleet's recording rules (deploy/prometheus/tablefull-fleet.rules.yml,
-// written from the totals' and the ranking's queries): the engine evaluates the totals and the
-// ranking over the whole fleet once an interval, and a refresh reads
-// their few series instead of reading every host's. A refresh's time
-// then does not grow with the fleet; without the rules it still works,
-// from the queries the rules record.
+// written from the totals' and the ranking's queries): the engine
+// evaluates the totals and the ranking over the whole fleet once an
+// interval, and a refresh reads their few series instead of reading
+// every host's. A refresh's time then does not grow with the fleet;
+// without the rules it still works, from the queries the rules record.
 const (
 	// TotalsRecord is the recorded totals: the totals' series, tagged.
 	TotalsRecord = "tablefull:fleet_totals:count"
@@ -40,13 +40,17 @@ const (
 	RecordedFreshFor = 4 * RecordedEvery
 )
 
-// RecordedQueries is how many queries a refresh read from the
-// recordings sends: the RecordedProbe, then the page's five. A refresh
-// that finds no recordings fresh sends FleetQueries after the probe, and
-// the refreshes of the next RecordedRecheck send no probe.
+// What a refresh that may read the recordings sends.
 const (
-	RecordedProbe   = 2
+	// RecordedProbe is the queries that read the recorded totals and
+	// ranking, side by side.
+	RecordedProbe = 2
+	// RecordedQueries is how many queries a refresh read from the
+	// recordings sends: the probe's, then the page's five. One that
+	// finds none fresh sends FleetQueries after the probe.
 	RecordedQueries = RecordedProbe + 5
+	// RecordedRecheck is how long after a miss the refreshes send no
+	// probe: the raw queries alone.
 	RecordedRecheck = 5 * time.Minute
 )
 
