@@ -58,16 +58,16 @@ func askRecorded(t *testing.T, r *promread.Reader, f clitest.SyntheticFleet, v f
 }
 
 // recordedCost is the median cost of refreshes read from the
-// recordings, spread over a few seconds as a console's would be (a
-// refresh at once after another would be answered from the engine's
-// caches).
+// recordings: fifteen, spread over a few seconds as a console's are
+// spread (a refresh at once after another is answered from the
+// engine's caches), as many as make a median of some 20 ms steady.
 func recordedCost(t *testing.T, url string, f clitest.SyntheticFleet) consoleCost {
 	t.Helper()
 	r, _ := promread.New(promread.Config{URL: url})
 	var costs []fleetmodel.Cost
-	for range 9 {
+	for range 15 {
 		costs = append(costs, askRecorded(t, r, f, fleetmodel.View{Limit: 50}).Cost)
-		time.Sleep(500 * time.Millisecond)
+		time.Sleep(300 * time.Millisecond)
 	}
 	return medianCost(costs)
 }
