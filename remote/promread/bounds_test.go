@@ -64,7 +64,7 @@ func TestHugeAnswerRefused(t *testing.T) {
 	if !errors.Is(err, ErrAnswerTooBig) && (err == nil || !strings.Contains(err.Error(), "over tablefull's bounds")) {
 		t.Fatalf("a 1.5 GB answer: %v, want it refused as too big", err)
 	}
-	grown := peakHeap() - before
+	grown := int64(peakHeap()) - int64(before) // the heap may even give some back
 	t.Logf("refused in %s, heap grew %d MiB: %v", time.Since(start).Round(time.Millisecond), grown>>20, err)
 	if grown > 256<<20 {
 		t.Errorf("the heap grew %d MiB reading a refused answer", grown>>20)

@@ -30,7 +30,7 @@ func TestQueriesInTheDocs(t *testing.T) {
 		list   []string
 	}{
 		{"queries", append(append(q.totals(), q.rank(50)...), q.onPage([]string{"web-3:9874", "web-4:9874"}).details()...)},
-		{"recorded", []string{recordedTotals(), recordedRank(50)}},
+		{"recorded", []string{recordedTotals(), recordedRank(50, 12*time.Second)}},
 	} {
 		doc, err := os.ReadFile(path)
 		if err != nil {

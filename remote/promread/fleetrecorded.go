@@ -42,13 +42,13 @@ const (
 
 // What a refresh that may read the recordings sends.
 const (
-	// RecordedProbe is the queries that read the recorded totals and
-	// ranking, side by side.
-	RecordedProbe = 2
+	// RecordedProbe is the query that reads the recorded totals: a
+	// refresh that finds them missing or stale sends FleetQueries after
+	// it.
+	RecordedProbe = 1
 	// RecordedQueries is how many queries a refresh read from the
-	// recordings sends: the probe's, then the page's five. One that
-	// finds none fresh sends FleetQueries after the probe.
-	RecordedQueries = RecordedProbe + 5
+	// recordings sends: the totals, the ranking, then the page's five.
+	RecordedQueries = RecordedProbe + 1 + 5
 	// RecordedRecheck is how long after a miss the refreshes send no
 	// probe: the raw queries alone.
 	RecordedRecheck = 5 * time.Minute
@@ -68,9 +68,15 @@ func recordedTotals() string {
 	return newest(TotalsRecord) + ` or label_replace(max(timestamp(` + TotalsRecord + `)), "m", "evaluated", "", "")`
 }
 
-// recordedRank is the n highest of the recorded ranking.
-func recordedRank(n int) string {
-	return "sort_desc(topk(" + strconv.Itoa(n) + ", " + newest(RankRecord) + "))"
+// recordedRank is the n highest of the recorded ranking's evaluation
+// made since: its series with a sample in the window back to it. An
+// earlier evaluation's hosts that left the ranking are not read at all:
+// an engine that marks no series stale (VictoriaMetrics) would read
+// every host that was ever in it within its lookback, a number that
+// grows with the fleet where the ranking's tail ties.
+func recordedRank(n int, since time.Duration) string {
+	w := max(since+time.Second, time.Second).Milliseconds()
+	return "sort_desc(topk(" + strconv.Itoa(n) + ", last_over_time(" + RankRecord + "[" + strconv.FormatInt(w, 10) + "ms])))"
 }
 
 // recordable reports whether a refresh of q's page v at now may read the
@@ -97,19 +103,27 @@ func (r *Reader) missedRecordings(now time.Time) {
 // RecordedFreshFor ago): the refresh then sends the raw queries.
 func (r *Reader) fromRecordings(ctx context.Context, m *meter, now time.Time, q fleetQueries, v fleet.View) (page fleet.Page, ok bool, err error) {
 	n := v.Offset + v.Limit
-	vecs, err := r.instants(ctx, m, now, counting(recordedTotals())[0], listing(recordedRank(n))[0])
+	// the totals first: their evaluation's time bounds the ranking's read
+	counts, err := r.instant(withAnswerBound(ctx, MaxCountAnswerBytes), m, recordedTotals(), now)
 	if err != nil {
 		return fleet.Page{}, false, err
 	}
-	at, totals := evaluatedAt(vecs[0]), readTotals(vecs[0])
-	if at.IsZero() || now.Sub(at) > RecordedFreshFor || totals.Hosts == 0 || len(vecs[1]) == 0 {
+	at, totals := evaluatedAt(counts), readTotals(counts)
+	if at.IsZero() || now.Sub(at) > RecordedFreshFor || totals.Hosts == 0 {
 		r.missedRecordings(now)
 		return fleet.Page{}, false, nil
 	}
-	if len(vecs[1]) > n {
+	ranked, err := r.instant(ctx, m, recordedRank(n, now.Sub(at)), now)
+	switch {
+	case err != nil:
+		return fleet.Page{}, false, err
+	case len(ranked) == 0:
+		r.missedRecordings(now)
+		return fleet.Page{}, false, nil
+	case len(ranked) > n:
 		return fleet.Page{}, false, fmt.Errorf("%w: more instances than topk(%d) answered it", ErrAnswerTooBig, n)
 	}
-	rows, err := r.pageRows(ctx, m, now, q, onPage(vecs[1], v))
+	rows, err := r.pageRows(ctx, m, now, q, onPage(ranked, v))
 	if err != nil {
 		return fleet.Page{}, false, err
 	}

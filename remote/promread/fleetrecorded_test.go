@@ -105,6 +105,11 @@ func TestFleetFromRecordings(t *testing.T) {
 	if page.Cost.Queries != RecordedQueries || readsEveryHost(asked) {
 		t.Errorf("from fresh recordings: %d queries, want %d none of which reads every host:\n%s", page.Cost.Queries, RecordedQueries, strings.Join(asked, "\n"))
 	}
+	// the ranking is read back to its evaluation 20 s ago, not over the
+	// engine's lookback, where earlier evaluations' hosts linger
+	if !strings.Contains(strings.Join(asked, "\n"), "last_over_time("+RankRecord+"[21000ms])") {
+		t.Errorf("the ranking was not read over the 21 s back to its evaluation:\n%s", strings.Join(asked, "\n"))
+	}
 
 	e.at(now.Add(-RecordedFreshFor - time.Second)) // the ruler stopped
 	page, err = r.Fleet(context.Background(), now, fleet.View{Limit: 20})
