@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -39,11 +40,16 @@ func Handler(e *Exporter, path string) http.Handler {
 		path = "/metrics"
 	}
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(e, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(e, collectors.NewGoCollector())
+	reg.MustRegister(newSelfCollector("/proc", os.Getpid())) // no /proc: no process_* series
 	mux := http.NewServeMux()
 	mux.Handle(path, promhttp.HandlerFor(&cachedGatherer{reg: reg, e: e}, promhttp.HandlerOpts{
-		ErrorHandling:     promhttp.ContinueOnError,
-		Timeout:           10 * time.Second,
+		ErrorHandling: promhttp.ContinueOnError,
+		// No Timeout: promhttp's runs the handler in a goroutine of its
+		// own behind a timer and copies the buffered answer, a third of a
+		// scrape's CPU, to bound a gathering that here reads the samples
+		// already taken and the process's own stat line. The server's
+		// write timeout bounds a slow scraper.
 		EnableOpenMetrics: true, // a scraper that asks for OpenMetrics gets it
 		// The exposition is tens of kB: gzip's compressor (about 1 MB of
 		// tables a scrape, the exporter's largest allocation) costs the
