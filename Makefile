@@ -9,7 +9,7 @@ BUILD_DATE ?= $(shell git log -1 --format=%cI 2>/dev/null)
 VERSIONPKG := github.com/prometheus/common/version
 LDFLAGS   := -X $(VERSIONPKG).Version=$(VERSION) -X $(VERSIONPKG).Revision=$(REVISION) -X $(VERSIONPKG).BuildDate=$(BUILD_DATE)
 TEST_DEPS := nftables conntrack curl tmux iproute2 procps kmod openssh-server openssh-client prometheus chromium dnsmasq-base python3 util-linux redis-server redis-tools nginx apache2-utils qemu-system-x86 debootstrap e2fsprogs man-db systemd clang llvm libbpf-dev lintian buildah zsh fish containerd containernetworking-plugins prometheus-alertmanager victoria-metrics
-BENCH_DEPS := htop prometheus-node-exporter
+BENCH_DEPS := htop prometheus-node-exporter time
 
 .PHONY: build run test check deps lint lint-go lint-go-run bpf-check bench fuzz fuzz-counts duplicates package image pictures clean
 

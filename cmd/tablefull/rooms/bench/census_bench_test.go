@@ -96,7 +96,8 @@ func TestRatioCensus(t *testing.T) {
 	c := clitest.CensusIn(t, ns)
 	goal(t, ourWall.Seconds() <= 0.5*peerWall.Seconds(), "census of %d entries %s, conntrack -L %s: %.2f× (goal ≤ 0.5×)", n, ourWall.Round(time.Millisecond),
 		peerWall.Round(time.Millisecond), ourWall.Seconds()/peerWall.Seconds())
-	goal(t, ourRSS <= 12*1024, "census peak RSS %.1f MB (private %.1f MB), conntrack -L %.1f MB (goal ≤ 12 MB)", float64(ourRSS)/1024, float64(ourAnon)/1024, float64(peerRSS)/1024)
+	goal(t, ourRSS <= 12*1024, "census peak RSS %.1f MB (private %.1f MB; %s), conntrack -L %.1f MB (goal ≤ 12 MB)", float64(ourRSS)/1024, float64(ourAnon)/1024,
+		startupFloor(t, argv[0]), float64(peerRSS)/1024)
 	for _, state := range []string{"ESTABLISHED", "TIME_WAIT"} {
 		out, err := ns.Output("sh", "-c", "conntrack -L -p tcp --state "+state+" 2>/dev/null | wc -l")
 		if err != nil {
