@@ -42,26 +42,40 @@ func TestOperatorManifests(t *testing.T) {
 		t.Errorf("the PodMonitor scrapes port %v, which the exporter's container does not name", ep.Port)
 	}
 
-	rules, err := os.ReadFile("../../../../deploy/prometheus/tablefull.rules.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want monitoringv1.PrometheusRuleSpec
-	if err := yaml.UnmarshalStrict(rules, &want); err != nil {
-		t.Fatalf("the rules file as the operator's type: %v", err)
-	}
-	var pr monitoringv1.PrometheusRule
-	err = yaml.UnmarshalStrict(documents(t, filepath.Join(kubeDir, "prometheusrule.yaml"))[0], &pr)
-	if err != nil || pr.Kind != "PrometheusRule" || !reflect.DeepEqual(pr.Spec, want) {
-		if *updateManifests {
-			writeEmbedded(t, "prometheusrule.yaml", "spec:\n", "  ", rules)
-			return
+	names := map[string]bool{}
+	for _, name := range rulesFiles {
+		manifest := operatorRules[name]
+		rules, err := os.ReadFile(filepath.Join(rulesDir, name))
+		if err != nil {
+			t.Fatal(err)
 		}
-		t.Errorf("prometheusrule.yaml (%v) does not hold deploy/prometheus/tablefull.rules.yml's groups (go test ./cmd/tablefull/internal/cli -run 'Kubernetes|Operator' -update-manifests)", err)
+		var want monitoringv1.PrometheusRuleSpec
+		if err := yaml.UnmarshalStrict(rules, &want); err != nil {
+			t.Fatalf("%s as the operator's type: %v", name, err)
+		}
+		if len(want.Groups) == 0 {
+			t.Errorf("%s holds no groups", name)
+		}
+		var pr monitoringv1.PrometheusRule
+		err = yaml.UnmarshalStrict(documents(t, filepath.Join(kubeDir, manifest))[0], &pr)
+		if err != nil || pr.Kind != "PrometheusRule" || !reflect.DeepEqual(pr.Spec, want) {
+			if *updateManifests {
+				writeEmbedded(t, manifest, "spec:\n", "  ", rules)
+				continue
+			}
+			t.Errorf("%s (%v) does not hold deploy/prometheus/%s's groups (go test ./cmd/tablefull/internal/cli -run 'Kubernetes|Operator' -update-manifests)", manifest, err, name)
+		}
+		if pr.Namespace != ds.Namespace || names[pr.Name] {
+			t.Errorf("%s: PrometheusRule %s/%s; want its own name in the DaemonSet's namespace %q", manifest, pr.Namespace, pr.Name, ds.Namespace)
+		}
+		names[pr.Name] = true
 	}
-	if len(want.Groups) == 0 {
-		t.Error("the rules file holds no groups")
-	}
+}
+
+// operatorRules is the PrometheusRule manifest that holds each rules file.
+var operatorRules = map[string]string{
+	"tablefull.rules.yml":       "prometheusrule.yaml",
+	"tablefull-fleet.rules.yml": "prometheusrule-fleet.yaml",
 }
 
 // TestDaemonSetImageAndWebConfig: the DaemonSet names the tag make image

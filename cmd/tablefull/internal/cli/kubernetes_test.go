@@ -16,9 +16,17 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-var updateManifests = flag.Bool("update-manifests", false, "rewrite deploy/kubernetes/rules-configmap.yaml from the rules file")
+var updateManifests = flag.Bool("update-manifests", false, "rewrite deploy/kubernetes/rules-configmap.yaml and the PrometheusRules from the rules files")
 
 const kubeDir = "../../../../deploy/kubernetes"
+
+// rulesDir holds the rules files the manifests embed: the alerts and the
+// fleet view's recording rules.
+const rulesDir = "../../../../deploy/prometheus"
+
+// rulesFiles are those files, each the ConfigMap's key of the same name
+// and a PrometheusRule of its own (operatorRules).
+var rulesFiles = []string{"tablefull.rules.yml", "tablefull-fleet.rules.yml"}
 
 // documents splits a multi-document YAML file.
 func documents(t *testing.T, path string) [][]byte {
@@ -119,16 +127,24 @@ func TestKubernetesManifests(t *testing.T) {
 	if err := yaml.UnmarshalStrict(documents(t, filepath.Join(kubeDir, "rules-configmap.yaml"))[0], &cm); err != nil {
 		t.Fatal(err)
 	}
-	rules, err := os.ReadFile("../../../../deploy/prometheus/tablefull.rules.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cm.Data["tablefull.rules.yml"] != string(rules) {
-		if *updateManifests {
-			writeEmbedded(t, "rules-configmap.yaml", "  tablefull.rules.yml: |\n", "    ", rules)
-		} else {
-			t.Error("rules-configmap.yaml does not embed deploy/prometheus/tablefull.rules.yml as it is (go test ./cmd/tablefull/internal/cli -run Kubernetes -update-manifests)")
+	files := map[string][]byte{}
+	for _, name := range rulesFiles {
+		rules, err := os.ReadFile(filepath.Join(rulesDir, name))
+		if err != nil {
+			t.Fatal(err)
 		}
+		files[name] = rules
+		if cm.Data[name] == string(rules) {
+			continue
+		}
+		if *updateManifests {
+			writeEmbedded(t, "rules-configmap.yaml", "  "+name+": |\n", "    ", rules)
+		} else {
+			t.Errorf("rules-configmap.yaml does not embed deploy/prometheus/%s as it is (go test ./cmd/tablefull/internal/cli -run Kubernetes -update-manifests)", name)
+		}
+	}
+	if len(cm.Data) != len(rulesFiles) {
+		t.Errorf("rules-configmap.yaml holds %d files, want %v", len(cm.Data), rulesFiles)
 	}
 	if promtool, err := exec.LookPath("promtool"); err == nil {
 		dir := t.TempDir()
@@ -142,7 +158,12 @@ func TestKubernetesManifests(t *testing.T) {
 			t.Fatal("prometheus-scrape.yml does not discover the nodes (kubernetes_sd_configs, role node)")
 		}
 		cfg = bytes.Replace(cfg, sd, []byte("    static_configs:\n      - targets: [\"node:9874\"]\n"), 1)
-		os.WriteFile(filepath.Join(dir, "etc/prometheus/rules/tablefull.rules.yml"), rules, 0o644)
+		for name, rules := range files {
+			if !bytes.Contains(cfg, []byte("/etc/prometheus/rules/"+name)) {
+				t.Errorf("prometheus-scrape.yml's rule_files do not name %s", name)
+			}
+			os.WriteFile(filepath.Join(dir, "etc/prometheus/rules", name), rules, 0o644)
+		}
 		os.WriteFile(filepath.Join(dir, "prometheus.yml"), cfg, 0o644)
 		if out, err := exec.Command(promtool, "check", "config", filepath.Join(dir, "prometheus.yml")).CombinedOutput(); err != nil {
 			t.Errorf("promtool check config prometheus-scrape.yml: %v\n%s", err, out)
@@ -179,7 +200,8 @@ func subcommandNamed(t *testing.T, name string) subcommand {
 }
 
 // writeEmbedded rewrites the manifest file around the rules: what
-// follows the line marker is the rules file, each line indented.
+// follows the line marker is the rules file, each line indented, up to
+// the next line that is not (the ConfigMap's next key), which stays.
 func writeEmbedded(t *testing.T, file, marker, indent string, rules []byte) {
 	t.Helper()
 	path := filepath.Join(kubeDir, file)
@@ -187,7 +209,7 @@ func writeEmbedded(t *testing.T, file, marker, indent string, rules []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	head, _, ok := bytes.Cut(old, []byte(marker))
+	head, embedded, ok := bytes.Cut(old, []byte(marker))
 	if !ok {
 		t.Fatalf("%s has no line %q", file, marker)
 	}
@@ -199,6 +221,13 @@ func writeEmbedded(t *testing.T, file, marker, indent string, rules []byte) {
 			b.WriteString(indent + l)
 		}
 		b.WriteString("\n")
+	}
+	rest := strings.SplitAfter(string(embedded), "\n")
+	for i, l := range rest {
+		if strings.TrimSpace(l) != "" && !strings.HasPrefix(l, indent) {
+			b.WriteString(strings.Join(rest[i:], ""))
+			break
+		}
 	}
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
