@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -373,5 +374,29 @@ func TestFleetSaysItsRecordings(t *testing.T) {
 	src.recorded = time.Now().Add(-25 * time.Second)
 	if screen := fleetAt(src, 200, 50).View(); !strings.Contains(screen, "totals recorded 25 s before") {
 		t.Errorf("a page of the recordings does not say so with their age:\n%s", screen)
+	}
+}
+
+// TestFleetStatusSaysFreshnessFirst: on a narrow screen the status line
+// says where the page is, the recordings' age and when it was updated
+// before the refresh's cost, so that the cost is what the edge cuts; on a
+// wide one the cost keeps its place after the page's; with a host
+// unanswered on the page its hint comes first.
+func TestFleetStatusSaysFreshnessFirst(t *testing.T) {
+	rows := bigFleet(1000)
+	rows[99].Stale = false // no host unanswered: the status alone
+	src := &fakeFleet{rows: rows, recorded: time.Now().Add(-12 * time.Second)}
+	screen := fleetAt(src, 80, 24).View()
+	if !strings.Contains(screen, "totals recorded 12 s before · updated ") {
+		t.Errorf("at 80 columns the status does not say the recordings' age and the update:\n%s", screen)
+	}
+	rows[3].Stale = true // among the worst: on the first page
+	f := fleetAt(src, 200, 50)
+	if !f.staleOnPage() {
+		t.Fatal("no unanswered host on the page: the test shows nothing")
+	}
+	screen = f.View()
+	if !regexp.MustCompile(regexp.QuoteMeta(staleHint) + ` · worst 1–\d+ of 1,000 · \d+ queries, `).MatchString(screen) {
+		t.Errorf("at 200 columns, with a host unanswered, the hint, the page and the cost are not first:\n%s", screen)
 	}
 }

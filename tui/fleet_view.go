@@ -113,7 +113,12 @@ func (f *Fleet) statusLines() []string {
 	return out
 }
 
-// status is the work under way, or the age of the rows.
+// status is the work under way, or where the page is and how fresh: its
+// place, the refresh's cost, the recordings' age and its update; on a
+// narrow screen, which cuts the line's end, the cost comes last. A page
+// with a host gone unanswered says what to do first (on this one line
+// whatever the page holds: the page's size is the screen's less the
+// status, asked before the page is known).
 func (f *Fleet) status() string {
 	switch {
 	case f.loading != "":
@@ -121,16 +126,30 @@ func (f *Fleet) status() string {
 	}
 	c := f.page.Cost
 	cost := fmt.Sprintf("%d queries, %s in %d ms (%.1f ms ours)", c.Queries, units.Bytes(uint64(max(c.Bytes, 0))), c.Took.Milliseconds(), float64(c.Own.Microseconds())/1000)
+	var fresh []string
 	if at := f.page.Recorded; !at.IsZero() { // the engine's rules counted and ranked, a little before
-		cost += "; totals recorded " + units.Dur(max(f.updated.Sub(at), 0)) + " before"
+		fresh = append(fresh, "totals recorded "+units.Dur(max(f.updated.Sub(at), 0))+" before")
 	}
-	status := f.st.Dim.Render(f.placeText() + " · " + cost + " · updated " + f.updated.Local().Format("15:04:05") + ", every " + f.opts.Interval.String() + "; window " + units.Dur(f.opts.Window))
-	for _, r := range f.page.Rows {
-		if r.Stale { // the hint first: the cost may be cut at the edge
-			return f.st.Warn.Render(staleHint) + f.st.Dim.Render(" · ") + status
-		}
+	fresh = append(fresh, "updated "+f.updated.Local().Format("15:04:05")+", every "+f.opts.Interval.String()+"; window "+units.Dur(f.opts.Window))
+	parts := append([]string{f.placeText(), cost}, fresh...)
+	if !f.wide() {
+		parts = append(append([]string{f.placeText()}, fresh...), cost)
+	}
+	status := f.st.Dim.Render(strings.Join(parts, " · "))
+	if f.staleOnPage() {
+		return f.st.Warn.Render(staleHint) + f.st.Dim.Render(" · ") + status
 	}
 	return status
+}
+
+// staleOnPage reports whether a row of the page has gone unanswered.
+func (f *Fleet) staleOnPage() bool {
+	for _, r := range f.page.Rows {
+		if r.Stale {
+			return true
+		}
+	}
+	return false
 }
 
 // placeText is where the page is in the ranking: "worst 1–20 of 20,000".
