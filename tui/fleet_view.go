@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -131,9 +132,11 @@ func (f *Fleet) status() string {
 		fresh = append(fresh, "totals recorded "+units.Dur(max(f.updated.Sub(at), 0))+" before")
 	}
 	fresh = append(fresh, "updated "+f.updated.Local().Format("15:04:05")+", every "+f.opts.Interval.String()+"; window "+units.Dur(f.opts.Window))
-	parts := append([]string{f.placeText(), cost}, fresh...)
-	if !f.wide() {
-		parts = append(append([]string{f.placeText()}, fresh...), cost)
+	parts := append([]string{f.placeText()}, fresh...)
+	if f.wide() {
+		parts = slices.Insert(parts, 1, cost)
+	} else {
+		parts = append(parts, cost)
 	}
 	status := f.st.Dim.Render(strings.Join(parts, " · "))
 	if f.staleOnPage() {
